@@ -1,0 +1,62 @@
+# tilepx: plain GNU make. `make` builds build/tilepx and build/libtilepx.a.
+CC      ?= cc
+CFLAGS  ?= -O2 -g
+WARN    := -std=c11 -Wall -Wextra -Werror
+CPPFLAGS += -Ibuild/gen -Isrc
+PREFIX  ?= /usr/local
+B       := build
+
+LIB_SRC := $(wildcard src/*.c src/layout/*.c src/ptx/*.c src/dispatch/*.c src/variants/*.c src/ref/*.c)
+LIB_SRC := $(filter-out src/main.c,$(LIB_SRC))
+LIB_OBJ := $(patsubst src/%.c,$(B)/obj/%.o,$(LIB_SRC)) $(B)/obj/gen/ptx_forms.o
+TPL     := $(wildcard ptx_templates/*.tpl)
+UNIT    := $(patsubst tests/unit/%.c,$(B)/tests/%,$(wildcard tests/unit/*.c))
+
+all: $(B)/tilepx $(B)/libtilepx.a
+
+$(B)/gen/ptx_forms.h $(B)/gen/ptx_forms.c: $(TPL) tools/gen_forms.awk
+	@mkdir -p $(B)/gen
+	awk -v H=$(B)/gen/ptx_forms.h.tmp -v C=$(B)/gen/ptx_forms.c.tmp -f tools/gen_forms.awk $(TPL)
+	mv $(B)/gen/ptx_forms.h.tmp $(B)/gen/ptx_forms.h
+	mv $(B)/gen/ptx_forms.c.tmp $(B)/gen/ptx_forms.c
+
+$(B)/obj/%.o: src/%.c src/tilepx.h $(B)/gen/ptx_forms.h $(wildcard src/variants/*.h) ptx_templates/regclass.def
+	@mkdir -p $(dir $@)
+	$(CC) $(WARN) $(CFLAGS) $(CPPFLAGS) -c $< -o $@
+
+$(B)/obj/gen/ptx_forms.o: $(B)/gen/ptx_forms.c src/tilepx.h
+	@mkdir -p $(dir $@)
+	$(CC) $(WARN) $(CFLAGS) $(CPPFLAGS) -c $< -o $@
+
+$(B)/libtilepx.a: $(LIB_OBJ)
+	rm -f $@
+	ar rcs $@ $^
+
+$(B)/tilepx: $(B)/obj/main.o $(B)/libtilepx.a
+	$(CC) $(CFLAGS) $(LDFLAGS) $^ -o $@
+
+$(B)/tests/%: tests/unit/%.c tests/unit/unit.h $(B)/libtilepx.a
+	@mkdir -p $(dir $@)
+	$(CC) $(WARN) $(CFLAGS) $(CPPFLAGS) $< $(B)/libtilepx.a -o $@
+
+test: all $(UNIT)
+	@bash tests/run.sh
+
+install: all
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/include/tilepx $(DESTDIR)$(PREFIX)/lib/pkgconfig
+	install -m 755 $(B)/tilepx $(DESTDIR)$(PREFIX)/bin/tilepx
+	install -m 644 $(B)/libtilepx.a $(DESTDIR)$(PREFIX)/lib/libtilepx.a
+	install -m 644 include/tilepx/tilepx.h $(DESTDIR)$(PREFIX)/include/tilepx/tilepx.h
+	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(shell sed -n 's/.*TILEPX_VERSION "\(.*\)"/\1/p' src/tilepx.h)|' \
+		tools/tilepx.pc.in > $(DESTDIR)$(PREFIX)/lib/pkgconfig/tilepx.pc
+
+# the same suite under gcc's AddressSanitizer and UndefinedBehaviorSanitizer
+sanitize:
+	$(MAKE) B=build/san CFLAGS="-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all" \
+		LDFLAGS="-fsanitize=address,undefined" all $(patsubst $(B)/%,build/san/%,$(UNIT))
+	TILEPX_BUILD=build/san bash tests/run.sh
+
+clean:
+	rm -rf build
+
+.PHONY: all test install sanitize clean

@@ -1,0 +1,21 @@
+# loads and stores; sub-word types go through .b32 registers
+LD_SHARED_U8      6.3 all  ld.shared.u8 $0, [$1];
+LD_SHARED_U16     6.3 all  ld.shared.u16 $0, [$1];
+LD_SHARED_B32     6.3 all  ld.shared.b32 $0, [$1];
+LD_SHARED_V2_B32  6.3 all  ld.shared.v2.b32 $0, [$1];
+LD_SHARED_V4_B32  6.3 all  ld.shared.v4.b32 $0, [$1];
+ST_SHARED_U8      6.3 all  st.shared.u8 [$0], $1;
+ST_SHARED_U16     6.3 all  st.shared.u16 [$0], $1;
+ST_SHARED_B32     6.3 all  st.shared.b32 [$0], $1;
+ST_SHARED_V2_B32  6.3 all  st.shared.v2.b32 [$0], $1;
+ST_SHARED_V4_B32  6.3 all  st.shared.v4.b32 [$0], $1;
+LD_GLOBAL_U8      6.3 all  ld.global.u8 $0, [$1];
+LD_GLOBAL_U16     6.3 all  ld.global.u16 $0, [$1];
+LD_GLOBAL_B32     6.3 all  ld.global.b32 $0, [$1];
+LD_GLOBAL_V2_B32  6.3 all  ld.global.v2.b32 $0, [$1];
+LD_GLOBAL_V4_B32  6.3 all  ld.global.v4.b32 $0, [$1];
+ST_GLOBAL_U8      6.3 all  st.global.u8 [$0], $1;
+ST_GLOBAL_U16     6.3 all  st.global.u16 [$0], $1;
+ST_GLOBAL_B32     6.3 all  st.global.b32 [$0], $1;
+ST_GLOBAL_V2_B32  6.3 all  st.global.v2.b32 [$0], $1;
+ST_GLOBAL_V4_B32  6.3 all  st.global.v4.b32 [$0], $1;

@@ -1,0 +1,589 @@
+/* Semantic checks: every rule of TILE_LANGUAGE.md, reported with locations. */
+#include "tilepx.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+enum { SHARED_STATIC_LIMIT = 0xC000, LOCAL_BYTES_LIMIT = 1020, ENUM_LIMIT = 1 << 22 };
+
+Buffer *kernel_find_buffer(const Kernel *k, const char *name)
+{
+	for (size_t i = 0; i < k->nbufs; i++)
+		if (!strcmp(k->bufs[i]->name, name))
+			return k->bufs[i];
+	return NULL;
+}
+
+static void fmt_extents(Str *s, const Layout *L)
+{
+	str_putc(s, '(');
+	for (int i = 0; i < L->n; i++)
+		str_printf(s, "%s%lld", i ? ", " : "", (long long)L->it[i].ext);
+	str_putc(s, ')');
+}
+
+static void fmt_shape(Str *s, const int64_t *shape, int n)
+{
+	str_putc(s, '[');
+	for (int i = 0; i < n; i++)
+		str_printf(s, "%s%lld", i ? ", " : "", (long long)shape[i]);
+	str_putc(s, ']');
+}
+
+/* extents, read left to right, multiply to each dimension in order */
+static bool refines(const Layout *L, const int64_t *shape, int n)
+{
+	int i = 0;
+	for (int d = 0; d < n; d++) {
+		int64_t prod = 1;
+		while (prod < shape[d] && i < L->n) {
+			if (!mul_ok(prod, L->it[i].ext, &prod))
+				return false;
+			i++;
+		}
+		if (prod != shape[d])
+			return false;
+		while (i < L->n && L->it[i].ext == 1 && d == n - 1)
+			i++;
+	}
+	for (; i < L->n; i++)
+		if (L->it[i].ext != 1)
+			return false;
+	return true;
+}
+
+/* owner scope from the set of thread axes; false if they do not chain */
+static bool owner_of(unsigned set, Scope *out)
+{
+#define B(a) (1u << (a))
+	static const struct { unsigned set; Scope s; } chains[] = {
+		{0, SC_THREAD},
+		{B(AX_LANEID), SC_WARP},
+		{B(AX_TID_IN_WG), SC_WARPGROUP},
+		{B(AX_LANEID) | B(AX_WID_IN_WG), SC_WARPGROUP},
+		{B(AX_TX), SC_CTA},
+		{B(AX_LANEID) | B(AX_WARPID), SC_CTA},
+		{B(AX_TID_IN_WG) | B(AX_WGID), SC_CTA},
+		{B(AX_LANEID) | B(AX_WID_IN_WG) | B(AX_WGID), SC_CTA},
+	};
+#undef B
+	for (size_t i = 0; i < sizeof chains / sizeof chains[0]; i++)
+		if (chains[i].set == set) {
+			*out = chains[i].s;
+			return true;
+		}
+	return false;
+}
+
+static int64_t axis_range(Axis a, int64_t threads)
+{
+	switch (a) {
+	case AX_LANEID: return 32;
+	case AX_WARPID: return threads / 32;
+	case AX_WID_IN_WG: return 4;
+	case AX_TID_IN_WG: return 128;
+	case AX_WGID: return threads / 128;
+	case AX_TX: return threads;
+	case AX_TLANE: return 128;
+	default: return INT64_MAX;
+	}
+}
+
+/* largest value each axis reaches (strides are non-negative) */
+static bool axis_max(const Layout *L, int64_t *mx)
+{
+	for (int a = 0; a < AX_COUNT; a++)
+		mx[a] = 0;
+	for (int i = 0; i < L->n; i++) {
+		int64_t t;
+		if (!mul_ok(L->it[i].ext - 1, L->it[i].stride, &t) || !add_ok(mx[L->it[i].axis], t, &mx[L->it[i].axis]))
+			return false;
+	}
+	return true;
+}
+
+static int cmp_stride(const void *a, const void *b)
+{
+	const Iter *x = a, *y = b;
+	return x->stride < y->stride ? -1 : x->stride > y->stride;
+}
+
+/* structural proof: per axis, sorted by stride, each stride clears the span below it */
+static bool injective_structural(const Layout *L)
+{
+	for (int a = 0; a < AX_COUNT; a++) {
+		Iter it[MAX_ITERS];
+		int n = 0;
+		for (int i = 0; i < L->n; i++)
+			if (L->it[i].axis == (Axis)a && L->it[i].ext > 1)
+				it[n++] = L->it[i];
+		qsort(it, (size_t)n, sizeof(Iter), cmp_stride);
+		int64_t span = 0; /* largest offset reached by the iters so far */
+		for (int i = 0; i < n; i++) {
+			if (it[i].stride <= span)
+				return false;
+			span += (it[i].ext - 1) * it[i].stride;
+		}
+	}
+	return true;
+}
+
+static void fmt_coord(Str *s, int64_t idx, const int64_t *shape, int n)
+{
+	int64_t c[MAX_DIMS];
+	for (int d = n - 1; d >= 0; d--) {
+		c[d] = idx % shape[d];
+		idx /= shape[d];
+	}
+	fmt_shape(s, c, n);
+}
+
+static void check_layout(Ctx *cx, Kernel *k, Buffer *b)
+{
+	Layout *L = &b->layout;
+	Loc at = b->layout_loc.line ? b->layout_loc : b->loc;
+	Str s = {0};
+	if (!refines(L, b->shape, b->ndim)) {
+		fmt_extents(&s, L);
+		str_puts(&s, " do not refine the buffer shape ");
+		fmt_shape(&s, b->shape, b->ndim);
+		diag_error(cx, at, "layout extents %s (consecutive extents must multiply to each dimension)", s.s);
+		str_free(&s);
+		return;
+	}
+	unsigned threads_set = 0;
+	for (int i = 0; i < L->n; i++) {
+		Axis a = L->it[i].axis;
+		bool ok = b->mem == MEM_LOCAL ? (a == AX_M || axis_is_thread(a))
+		        : b->mem == MEM_TMEM ? (a == AX_TLANE || a == AX_TCOL)
+		                             : a == AX_M;
+		if (!ok) {
+			const char *what = b->mem == MEM_TMEM ? "tmem layouts use only TLane and TCol strides"
+			                 : b->mem == MEM_LOCAL ? "local layouts use plain and thread-axis strides"
+			                                       : "only plain strides address memory";
+			diag_error(cx, at, "axis '%s' is not valid in a %s buffer layout (%s)", axis_name(a),
+			           b->mem == MEM_GLOBAL ? "param" : mem_name(b->mem), what);
+			return;
+		}
+		if (L->it[i].stride < 0) {
+			diag_error(cx, at, "layout strides must not be negative");
+			return;
+		}
+		if (axis_is_thread(a)) {
+			threads_set |= 1u << a;
+			int64_t need = (a == AX_LANEID || a == AX_WARPID) ? 32 : a == AX_TX ? 1 : 128;
+			if (k->threads % need) {
+				diag_error(cx, at, "axis '%s' needs a multiple of %lld threads, but kernel '%s' has %lld",
+				           axis_name(a), (long long)need, k->name, (long long)k->threads);
+				return;
+			}
+		}
+	}
+	if (b->mem == MEM_LOCAL && !owner_of(threads_set, &b->owner)) {
+		diag_error(cx, at,
+		           "the thread axes of this layout do not form one chain from threads upward (use laneid; "
+		           "tid_in_wg or laneid+wid_in_wg; tx, laneid+warpid, tid_in_wg+wgid or laneid+wid_in_wg+wgid)");
+		return;
+	}
+	int64_t mx[AX_COUNT];
+	if (!axis_max(L, mx)) {
+		diag_error(cx, at, "layout offsets overflow 64 bits");
+		return;
+	}
+	for (int a = AX_LANEID; a < AX_COUNT; a++) {
+		int64_t r = axis_range((Axis)a, k->threads);
+		if (mx[a] > 0 && mx[a] >= r) {
+			diag_error(cx, at, "axis '%s' reaches %lld but its range is 0..%lld", axis_name((Axis)a),
+			           (long long)mx[a], (long long)r - 1);
+			return;
+		}
+	}
+	/* injectivity: structural proof, else exhaustive search for a witness */
+	if (!injective_structural(L)) {
+		int64_t size = lay_size(L);
+		int64_t mult[AX_COUNT], span = 1;
+		for (int a = 0; a < AX_COUNT; a++) {
+			mult[a] = span;
+			if (!mul_ok(span, mx[a] + 1, &span) || span > ENUM_LIMIT)
+				break;
+		}
+		if (size > ENUM_LIMIT || span > ENUM_LIMIT) {
+			diag_error(cx, at, "cannot prove this layout injective and it is too large to check exhaustively");
+			return;
+		}
+		int64_t *seen = calloc((size_t)span, sizeof(int64_t));
+		for (int64_t i = 0; i < size; i++) {
+			int64_t v[AX_COUNT], key = 0;
+			lay_apply_flat(L, i, v);
+			for (int a = 0; a < AX_COUNT; a++)
+				key += v[a] * mult[a];
+			if (seen[key]) {
+				str_puts(&s, "coordinates ");
+				fmt_coord(&s, seen[key] - 1, b->shape, b->ndim);
+				str_puts(&s, " and ");
+				fmt_coord(&s, i, b->shape, b->ndim);
+				diag_error(cx, at, "layout is not injective: %s map to the same place", s.s);
+				str_free(&s);
+				free(seen);
+				return;
+			}
+			seen[key] = i + 1;
+		}
+		free(seen);
+	}
+	int64_t storage;
+	int bytes = dtype_bytes(b->dt);
+	switch (b->mem) {
+	case MEM_GLOBAL:
+	case MEM_SHARED: {
+		int64_t size = 1;
+		for (int d = 0; d < b->ndim; d++)
+			mul_ok(size, b->shape[d], &size);
+		storage = size;
+		if (mx[AX_M] >= storage) {
+			diag_error(cx, at, "layout reaches element %lld, outside the buffer's storage of %lld elements",
+			           (long long)mx[AX_M], (long long)storage);
+			return;
+		}
+		if (L->sw.on) {
+			int64_t block = (int64_t)1 << (L->sw.p + L->sw.w + L->sw.a);
+			int64_t used = (mx[AX_M] + block) / block * block;
+			if (used > storage) {
+				diag_error(cx, at,
+				           "swizzle(%d, %d, %d) permutes blocks of %lld elements; the layout's last block "
+				           "reaches past the storage of %lld elements",
+				           L->sw.p, L->sw.w, L->sw.a, (long long)block, (long long)storage);
+				return;
+			}
+		}
+		b->storage = storage;
+		break;
+	}
+	case MEM_LOCAL:
+		b->regs = mx[AX_M] + 1;
+		if (b->regs * bytes > LOCAL_BYTES_LIMIT) {
+			diag_error(cx, at, "local buffer needs %lld bytes of registers per thread (limit %d)",
+			           (long long)(b->regs * bytes), LOCAL_BYTES_LIMIT);
+			return;
+		}
+		break;
+	case MEM_TMEM: {
+		/* TCol strides count elements; a column holds 32 bits */
+		int per_col = 4 / (bytes > 4 ? 4 : bytes);
+		if (bytes > 4) {
+			diag_error(cx, b->loc, "tmem holds 32-bit cells; %s elements are not supported", dtype_name(b->dt));
+			return;
+		}
+		int64_t need = mx[AX_TCOL] / per_col + 1, cols = 32;
+		while (cols < need && cols < 1024)
+			cols *= 2;
+		if (b->cols_given) {
+			if (b->cols < 32 || b->cols > 512 || (b->cols & (b->cols - 1))) {
+				diag_error(cx, b->cols_loc, "cols must be a power of two in 32..512");
+				return;
+			}
+			if (b->cols < need) {
+				diag_error(cx, b->cols_loc, "cols %lld does not hold the layout's %lld columns",
+				           (long long)b->cols, (long long)need);
+				return;
+			}
+		} else {
+			if (need > 512) {
+				diag_error(cx, at, "layout needs %lld tensor-memory columns (at most 512)", (long long)need);
+				return;
+			}
+			b->cols = cols;
+		}
+		break;
+	}
+	}
+}
+
+static void check_buffer(Ctx *cx, const Module *m, Kernel *k, Buffer *b, int64_t *shared_bytes)
+{
+	for (size_t i = 0; i < k->nbufs && k->bufs[i] != b; i++)
+		if (!strcmp(k->bufs[i]->name, b->name)) {
+			diag_error(cx, b->loc, "buffer '%s' is already declared in kernel '%s' (line %d)", b->name, k->name,
+			           k->bufs[i]->loc.line);
+			return;
+		}
+	int64_t size = 1, bytes;
+	for (int d = 0; d < b->ndim; d++)
+		if (!mul_ok(size, b->shape[d], &size) || size > ((int64_t)1 << 40)) {
+			diag_error(cx, b->dim_loc[d], "buffer '%s' is too large (more than 2^40 elements)", b->name);
+			return;
+		}
+	bytes = size * dtype_bytes(b->dt);
+	if (b->mem == MEM_GLOBAL && size > ((int64_t)1 << 32)) {
+		diag_error(cx, b->loc, "param '%s' has more than 2^32 elements; tilepx addresses params with 32-bit "
+		                       "element offsets", b->name);
+		return;
+	}
+	if (b->mem == MEM_TMEM && !target_has(m->target, CAP_TCGEN05)) {
+		diag_error(cx, b->loc, "tmem buffers need target %s (target is %s)", cap_name(CAP_TCGEN05), m->target->name);
+		return;
+	}
+	if (b->layout.sw.on && b->mem != MEM_SHARED) {
+		diag_error(cx, b->layout_loc, "swizzle applies to shared buffers only");
+		return;
+	}
+	if (!b->has_layout) {
+		Swizzle sw = b->layout.sw;
+		lay_compact(&b->layout, b->shape, b->ndim);
+		b->layout.sw = sw;
+	}
+	if (b->mem == MEM_SHARED) {
+		int64_t align = 16;
+		*shared_bytes = (*shared_bytes + align - 1) / align * align + bytes;
+		if (*shared_bytes > SHARED_STATIC_LIMIT) {
+			diag_error(cx, b->loc, "static shared memory of kernel '%s' reaches %lld bytes (limit %d)", k->name,
+			           (long long)*shared_bytes, SHARED_STATIC_LIMIT);
+			return;
+		}
+	}
+	check_layout(cx, k, b);
+}
+
+/* range of an affine expression over the kernel's variables */
+static bool affine_range(const Kernel *k, const Affine *e, int64_t *lo, int64_t *hi)
+{
+	*lo = *hi = e->c;
+	for (int i = 0; i < e->n; i++) {
+		int64_t t;
+		if (!mul_ok(e->t[i].k, kernel_var_extent(k, e->t[i].var) - 1, &t))
+			return false;
+		if (!add_ok(*lo, t < 0 ? t : 0, lo) || !add_ok(*hi, t > 0 ? t : 0, hi))
+			return false;
+	}
+	return true;
+}
+
+static bool check_region(Ctx *cx, Kernel *k, Region *r)
+{
+	r->buf = kernel_find_buffer(k, r->name);
+	if (!r->buf) {
+		diag_error(cx, r->loc, "unknown buffer '%s' in kernel '%s'", r->name, k->name);
+		return false;
+	}
+	Buffer *b = r->buf;
+	if (r->whole) {
+		for (int d = 0; d < b->ndim; d++)
+			r->ext[d] = b->shape[d];
+		r->ndim = b->ndim;
+		return true;
+	}
+	if (r->ndim != b->ndim) {
+		diag_error(cx, r->loc, "region of '%s' has %d dimensions but the buffer has %d", b->name, r->ndim, b->ndim);
+		return false;
+	}
+	for (int d = 0; d < b->ndim; d++) {
+		if (r->all[d]) {
+			r->ext[d] = b->shape[d];
+			continue;
+		}
+		Affine diff = r->end[d];
+		if (!affine_add(&diff, &r->begin[d], -1)) {
+			diag_error(cx, r->dim_loc[d], "integer overflow in region");
+			return false;
+		}
+		if (!affine_is_const(&diff)) {
+			diag_error(cx, r->dim_loc[d], "slice extent must be a constant (end - start depends on %s)",
+			           k->var_names[diff.t[0].var]);
+			return false;
+		}
+		if (diff.c < 1) {
+			diag_error(cx, r->dim_loc[d], "empty slice: end must be greater than start");
+			return false;
+		}
+		r->ext[d] = diff.c;
+		int64_t lo, hi, elo, ehi;
+		if (!affine_range(k, &r->begin[d], &lo, &hi) || !affine_range(k, &r->end[d], &elo, &ehi)) {
+			diag_error(cx, r->dim_loc[d], "integer overflow in region bounds");
+			return false;
+		}
+		if (lo < 0) {
+			diag_error(cx, r->dim_loc[d], "slice of '%s' starts at %lld, below 0", b->name, (long long)lo);
+			return false;
+		}
+		if (ehi > b->shape[d]) {
+			diag_error(cx, r->dim_loc[d], "slice of '%s' reaches %lld, past dimension %d of extent %lld", b->name,
+			           (long long)ehi, d, (long long)b->shape[d]);
+			return false;
+		}
+	}
+	return true;
+}
+
+static void fmt_region_extents(Str *s, const Region *r)
+{
+	bool first = true;
+	str_putc(s, '[');
+	for (int d = 0; d < r->ndim; d++)
+		if (r->ext[d] != 1) {
+			str_printf(s, "%s%lld", first ? "" : ", ", (long long)r->ext[d]);
+			first = false;
+		}
+	str_putc(s, ']');
+}
+
+static bool scope_fits(Ctx *cx, const Kernel *k, const Stmt *s)
+{
+	int64_t need = s->scope == SC_WARP ? 32 : s->scope == SC_WARPGROUP ? 128 : 1;
+	if (k->threads % need) {
+		diag_error(cx, s->loc, "%s scope needs a multiple of %lld threads, but kernel '%s' has %lld",
+		           scope_name(s->scope), (long long)need, k->name, (long long)k->threads);
+		return false;
+	}
+	return true;
+}
+
+static void check_copy(Ctx *cx, const Module *m, Kernel *k, Stmt *s)
+{
+	if (!check_region(cx, k, &s->dst) | !check_region(cx, k, &s->src))
+		return;
+	if (!scope_fits(cx, k, s))
+		return;
+	Region *d = &s->dst, *r = &s->src;
+	if (d->buf->dt != r->buf->dt) {
+		diag_error(cx, r->loc, "dtype mismatch: '%s' is %s but '%s' is %s", d->buf->name, dtype_name(d->buf->dt),
+		           r->buf->name, dtype_name(r->buf->dt));
+		return;
+	}
+	int64_t de[MAX_DIMS], re[MAX_DIMS];
+	int nd = 0, nr = 0;
+	for (int i = 0; i < d->ndim; i++)
+		if (d->ext[i] != 1)
+			de[nd++] = d->ext[i];
+	for (int i = 0; i < r->ndim; i++)
+		if (r->ext[i] != 1)
+			re[nr++] = r->ext[i];
+	if (nd != nr || memcmp(de, re, sizeof(int64_t) * (size_t)nd)) {
+		Str a = {0}, b = {0};
+		fmt_region_extents(&a, d);
+		fmt_region_extents(&b, r);
+		diag_error(cx, r->loc, "extent mismatch: destination is %s but source is %s (unit dimensions dropped)", a.s,
+		           b.s);
+		str_free(&a);
+		str_free(&b);
+		return;
+	}
+	if (d->buf->mem == MEM_GLOBAL && r->buf->mem == MEM_GLOBAL) {
+		/* allowed: fallback handles it */
+	}
+	for (int side = 0; side < 2; side++) {
+		Region *g = side ? r : d;
+		View v;
+		const char *why;
+		if (!region_view(cx, k, g, &v, &why)) {
+			diag_error(cx, g->loc, "region of '%s': %s", g->buf->name, why);
+			return;
+		}
+	}
+	if (s->dispatch) {
+		const Variant *vs[16];
+		int n = dispatch_variants(s->kind, vs, 16);
+		bool found = false;
+		Str names = {0};
+		for (int i = 0; i < n; i++) {
+			found |= !strcmp(vs[i]->name, s->dispatch);
+			str_printf(&names, "%s%s", i ? ", " : "", vs[i]->name);
+		}
+		if (!found)
+			diag_error(cx, s->dispatch_loc, "no variant named '%s' is registered for %s (variants: %s)", s->dispatch,
+			           s->kind == ST_COPY ? "copy" : "copy_async", names.s ? names.s : "none");
+		str_free(&names);
+	}
+	(void)m;
+}
+
+static void check_stmts(Ctx *cx, const Module *m, Kernel *k, Stmt **body, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		Stmt *s = body[i];
+		switch (s->kind) {
+		case ST_COPY:
+		case ST_COPY_ASYNC:
+			check_copy(cx, m, k, s);
+			break;
+		case ST_CPA_COMMIT:
+		case ST_CPA_WAIT:
+			if (!target_has(m->target, CAP_SM80))
+				diag_error(cx, s->loc, "cp.async needs target %s (target is %s)", cap_name(CAP_SM80), m->target->name);
+			break;
+		case ST_TC_WAIT_LD:
+		case ST_TC_WAIT_ST:
+			if (!target_has(m->target, CAP_TCGEN05))
+				diag_error(cx, s->loc, "tcgen05.wait needs target %s (target is %s)", cap_name(CAP_TCGEN05),
+				           m->target->name);
+			break;
+		case ST_DUMP: {
+			if (!check_region(cx, k, &s->src) | !check_region(cx, k, &s->dst))
+				break;
+			Buffer *l = s->src.buf, *p = s->dst.buf;
+			if (l->mem != MEM_LOCAL) {
+				diag_error(cx, s->src.loc, "dump reads a local buffer; '%s' is %s", l->name, mem_name(l->mem));
+				break;
+			}
+			if (p->mem != MEM_GLOBAL) {
+				diag_error(cx, s->dst.loc, "dump writes a param buffer; '%s' is %s", p->name, mem_name(p->mem));
+				break;
+			}
+			if (l->dt != p->dt) {
+				diag_error(cx, s->dst.loc, "dtype mismatch: '%s' is %s but '%s' is %s", l->name, dtype_name(l->dt),
+				           p->name, dtype_name(p->dt));
+				break;
+			}
+			int64_t need = k->grid * k->threads * l->regs;
+			if (l->regs && p->storage < need)
+				diag_error(cx, s->dst.loc, "'%s' holds %lld elements; dump needs grid*threads*%lld = %lld", p->name,
+				           (long long)p->storage, (long long)l->regs, (long long)need);
+			break;
+		}
+		case ST_REPEAT:
+			check_stmts(cx, m, k, s->body, s->nbody);
+			break;
+		default:
+			break;
+		}
+	}
+}
+
+bool check_module(Ctx *cx, Module *m)
+{
+	if (!m->target)
+		return false;
+	if (m->ptx_version && m->ptx_version < m->target->min_ptx)
+		diag_error(cx, m->ptx_loc, "PTX %d.%d does not support target %s (needs %d.%d or later)", m->ptx_version / 10,
+		           m->ptx_version % 10, m->target->name, m->target->min_ptx / 10, m->target->min_ptx % 10);
+	if (m->nkernels == 0)
+		diag_error(cx, m->target_loc, "no kernel in this file (add 'kernel NAME')");
+	for (size_t i = 0; i < m->nkernels; i++) {
+		Kernel *k = m->kernels[i];
+		if (!k->name)
+			continue;
+		for (size_t j = 0; j < i; j++)
+			if (m->kernels[j]->name && !strcmp(m->kernels[j]->name, k->name)) {
+				diag_error(cx, k->loc, "kernel '%s' is already defined (line %d)", k->name, m->kernels[j]->loc.line);
+				break;
+			}
+		if (!k->has_threads) {
+			diag_error(cx, k->loc, "kernel '%s' has no 'threads N' statement", k->name);
+			continue;
+		}
+		if (k->threads < 1 || k->threads > 1024) {
+			diag_error(cx, k->threads_loc, "threads must be in 1..1024 (got %lld)", (long long)k->threads);
+			continue;
+		}
+		if (k->grid < 1 || k->grid > 0x7fffffff) {
+			diag_error(cx, k->grid_loc, "grid must be in 1..2147483647 (got %lld)", (long long)k->grid);
+			continue;
+		}
+		int before = cx->diags.errors;
+		int64_t shared_bytes = 0;
+		for (size_t b = 0; b < k->nbufs; b++)
+			check_buffer(cx, m, k, k->bufs[b], &shared_bytes);
+		if (cx->diags.errors == before)
+			check_stmts(cx, m, k, k->body, k->nbody);
+	}
+	return cx->diags.errors == 0;
+}

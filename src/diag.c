@@ -1,0 +1,80 @@
+/* Located diagnostics: FILE:LINE:COL: error: MSG, the source line, a caret. */
+#include "tilepx.h"
+
+#include <string.h>
+
+static void add(Ctx *cx, bool is_error, Loc loc, const char *fmt, va_list ap)
+{
+	Diags *d = &cx->diags;
+	if (is_error)
+		d->errors++;
+	else
+		d->warnings++;
+	if (d->n >= MAX_ERRORS) {
+		d->truncated = true;
+		return;
+	}
+	va_list ap2;
+	va_copy(ap2, ap);
+	int n = vsnprintf(NULL, 0, fmt, ap2);
+	va_end(ap2);
+	char *msg = arena_alloc(cx->arena, (size_t)n + 1);
+	vsnprintf(msg, (size_t)n + 1, fmt, ap);
+	Diag g = {is_error, loc, msg};
+	APUSH(cx->arena, d->items, d->n, d->cap, g);
+}
+
+void diag_error(Ctx *cx, Loc loc, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	add(cx, true, loc, fmt, ap);
+	va_end(ap);
+}
+
+void diag_warning(Ctx *cx, Loc loc, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	add(cx, false, loc, fmt, ap);
+	va_end(ap);
+}
+
+/* the text of line `line` (1-based), printable bytes only */
+static void print_line(const Diags *d, int line, int col, FILE *out)
+{
+	size_t i = 0;
+	for (int l = 1; l < line && i < d->len; i++)
+		if (d->src[i] == '\n')
+			l++;
+	size_t end = i;
+	while (end < d->len && d->src[end] != '\n' && end - i < 400)
+		end++;
+	fputc(' ', out);
+	for (size_t k = i; k < end; k++) {
+		unsigned char c = (unsigned char)d->src[k];
+		fputc(c == '\t' ? ' ' : (c < 32 || c > 126) ? '?' : c, out);
+	}
+	fputc('\n', out);
+	fputc(' ', out);
+	for (int k = 1; k < col && k < 400; k++)
+		fputc(' ', out);
+	fputs("^\n", out);
+}
+
+void diag_print(const Diags *d, FILE *out)
+{
+	for (size_t i = 0; i < d->n; i++) {
+		const Diag *g = &d->items[i];
+		const char *kind = g->is_error ? "error" : "warning";
+		if (g->loc.line > 0) {
+			fprintf(out, "%s:%d:%d: %s: %s\n", d->file, g->loc.line, g->loc.col, kind, g->msg);
+			print_line(d, g->loc.line, g->loc.col, out);
+		} else {
+			fprintf(out, "%s: %s: %s\n", d->file, kind, g->msg);
+		}
+	}
+	if (d->truncated)
+		fprintf(out, "%s: note: too many diagnostics; only the first %d are shown\n", d->file,
+		        MAX_ERRORS);
+}

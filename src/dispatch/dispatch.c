@@ -1,0 +1,100 @@
+/* Dispatch: a registry of variants tried by descending priority, then by
+ * name; each may reject (predicate) or decline (plan) with a reason. */
+#include "../tilepx.h"
+
+#include <string.h>
+
+static const Variant *const registry[] = {
+	&variant_gmem_smem, &variant_reg, &variant_fallback, &variant_ldgsts,
+};
+
+static bool before(const Variant *a, const Variant *b)
+{
+	return a->priority != b->priority ? a->priority > b->priority : strcmp(a->name, b->name) < 0;
+}
+
+int dispatch_variants(StmtKind op, const Variant **out, int max)
+{
+	int n = 0;
+	for (size_t i = 0; i < sizeof registry / sizeof registry[0] && n < max; i++) {
+		if (registry[i]->op != op)
+			continue;
+		int j = n++;
+		while (j > 0 && before(registry[i], out[j - 1])) {
+			out[j] = out[j - 1];
+			j--;
+		}
+		out[j] = registry[i];
+	}
+	return n;
+}
+
+bool copy_op_init(Ctx *cx, const Module *m, const Kernel *k, const Stmt *st, CopyOp *op)
+{
+	memset(op, 0, sizeof *op);
+	op->cx = cx;
+	op->mod = m;
+	op->k = k;
+	op->st = st;
+	op->dbuf = st->dst.buf;
+	op->sbuf = st->src.buf;
+	op->dt = op->dbuf->dt;
+	const char *why;
+	if (!region_view(cx, k, &st->dst, &op->dst, &why) || !region_view(cx, k, &st->src, &op->src, &why)) {
+		diag_error(cx, st->loc, "%s", why);
+		return false;
+	}
+	op->elems = 1;
+	for (int d = 0; d < st->src.ndim; d++)
+		op->elems *= st->src.ext[d];
+	op->scope_threads = scope_threads(st->scope, k->threads);
+	return true;
+}
+
+bool dispatch_copy(const CopyOp *op, Decision *d, bool report)
+{
+	memset(d, 0, sizeof *d);
+	const Variant *vs[16];
+	int n = dispatch_variants(op->st->kind, vs, 16);
+	const char *forced = op->st->dispatch;
+	for (int i = 0; i < n; i++) {
+		if (forced && strcmp(forced, vs[i]->name))
+			continue;
+		Candidate *c = &d->cand[d->ncand++];
+		c->v = vs[i];
+		if (d->chosen) {
+			c->state = -1;
+			c->reason = "not tried";
+			continue;
+		}
+		const char *why = vs[i]->accepts(op);
+		if (!why) {
+			memset(&d->plan, 0, sizeof d->plan);
+			why = vs[i]->plan(op, &d->plan);
+		}
+		if (why) {
+			c->state = 0;
+			c->reason = why;
+		} else {
+			c->state = 1;
+			d->chosen = vs[i];
+		}
+	}
+	if (d->chosen)
+		return true;
+	if (!report)
+		return false;
+	const char *opname = op->st->kind == ST_COPY ? "copy" : "copy_async";
+	if (forced && d->ncand == 1) {
+		diag_error(op->cx, op->st->dispatch_loc, "dispatch=%s rejects this %s: %s", forced, opname, d->cand[0].reason);
+		return false;
+	}
+	Str s = {0};
+	for (int i = 0; i < d->ncand; i++)
+		str_printf(&s, "%s%s (prio=%d): %s", i ? "; " : "", d->cand[i].v->name, d->cand[i].v->priority,
+		           d->cand[i].reason);
+	diag_error(op->cx, op->st->loc, "no variant lowers this %s %s <- %s: %s", opname, op->dbuf->name, op->sbuf->name,
+	           n ? s.s : "no variants are registered for it");
+	str_free(&s);
+	return false;
+}

@@ -1,0 +1,478 @@
+/* Kernel emission: prologue (params, thread ids, shared symbols, tensor
+ * memory), statements, the helpers variants share, and the module printer. */
+#include "tilepx.h"
+
+#include <string.h>
+
+struct Emit {
+	Ctx *cx;
+	const Module *m;
+	const Kernel *k;
+	Builder b;
+	Reg tid, ctaid, lane, warp, wg, tid_wg;
+	Reg *param_base;  /* per buffer index */
+	Reg *shared_base; /* per buffer index */
+	Reg **local_words;
+	Reg *tmem_addr;
+	Reg *var_regs;    /* per variable id */
+	Str decls;        /* .shared declarations inside the entry */
+};
+
+Builder *emit_builder(Emit *e) { return &e->b; }
+Reg emit_tid(Emit *e) { return e->tid; }
+
+static size_t buf_index(const Emit *e, const Buffer *b)
+{
+	for (size_t i = 0; i < e->k->nbufs; i++)
+		if (e->k->bufs[i] == b)
+			return i;
+	return 0;
+}
+
+Reg emit_scope_tid(Emit *e, Scope s)
+{
+	switch (s) {
+	case SC_WARP: return e->lane;
+	case SC_WARPGROUP: return e->tid_wg;
+	case SC_CTA: return e->tid;
+	default: return b_const32(&e->b, 0);
+	}
+}
+
+Reg emit_global_base(Emit *e, const Buffer *b) { return e->param_base[buf_index(e, b)]; }
+Reg emit_shared_base(Emit *e, const Buffer *b) { return e->shared_base[buf_index(e, b)]; }
+Reg *emit_local_regs(Emit *e, const Buffer *b) { return e->local_words[buf_index(e, b)]; }
+
+static Reg var_reg(Emit *e, int var)
+{
+	switch (var) {
+	case VAR_CTAID: return e->ctaid;
+	case VAR_WARPID: return e->warp;
+	case VAR_WGID: return e->wg;
+	default: return e->var_regs[var];
+	}
+}
+
+Reg emit_affine(Emit *e, const Affine *a)
+{
+	Builder *b = &e->b;
+	Reg acc = b_const32(b, a->c);
+	for (int i = 0; i < a->n; i++) {
+		Reg r = b_reg(b, RC_R);
+		b_ins(b, FORM_MAD_LO_U32, b_name(b, r), b_name(b, var_reg(e, a->t[i].var)),
+		      b_imm(b, (int64_t)(uint32_t)a->t[i].k), b_name(b, acc), NULL);
+		acc = r;
+	}
+	return acc;
+}
+
+static bool is_pow2(int64_t v) { return v > 0 && !(v & (v - 1)); }
+static int log2i(int64_t v)
+{
+	int n = 0;
+	while (((int64_t)1 << n) < v)
+		n++;
+	return n;
+}
+
+Reg emit_digit(Emit *e, Reg t, int64_t div, int64_t mod)
+{
+	Builder *b = &e->b;
+	Reg q = t;
+	if (div > 1) {
+		q = b_reg(b, RC_R);
+		if (is_pow2(div))
+			b_ins(b, FORM_SHR_U32, b_name(b, q), b_name(b, t), b_imm(b, log2i(div)), NULL);
+		else
+			b_ins(b, FORM_DIV_U32, b_name(b, q), b_name(b, t), b_imm(b, div), NULL);
+	}
+	if (mod > 0 && mod < ((int64_t)1 << 32)) {
+		Reg r = b_reg(b, RC_R);
+		if (is_pow2(mod))
+			b_ins(b, FORM_AND_B32, b_name(b, r), b_name(b, q), b_imm(b, mod - 1), NULL);
+		else
+			b_ins(b, FORM_REM_U32, b_name(b, r), b_name(b, q), b_imm(b, mod), NULL);
+		q = r;
+	}
+	return q;
+}
+
+/* shared: base + swizzle(m) * bytes (32-bit window); global: base + m * bytes */
+Reg emit_address(Emit *e, const Buffer *buf, Reg m)
+{
+	Builder *b = &e->b;
+	int bytes = dtype_bytes(buf->dt);
+	if (buf->mem == MEM_SHARED) {
+		Swizzle sw = buf->layout.sw;
+		if (sw.on) {
+			/* addr = (f(m >> P) << P) | (m & (2^P - 1)), f(x) = x ^ ((x >> A) & (2^W - 1)) masked at A */
+			Reg x = b_reg(b, RC_R), y = b_reg(b, RC_R), z = b_reg(b, RC_R), lo = b_reg(b, RC_R),
+			    r = b_reg(b, RC_R), hi = b_reg(b, RC_R);
+			b_ins(b, FORM_SHR_U32, b_name(b, x), b_name(b, m), b_imm(b, sw.p), NULL);
+			b_ins(b, FORM_SHR_U32, b_name(b, y), b_name(b, x), b_imm(b, sw.a), NULL);
+			b_ins(b, FORM_AND_B32, b_name(b, z), b_name(b, y), b_imm(b, ((int64_t)1 << sw.w) - 1), NULL);
+			b_ins(b, FORM_XOR_B32, b_name(b, hi), b_name(b, x), b_name(b, z), NULL);
+			b_ins(b, FORM_SHL_B32, b_name(b, r), b_name(b, hi), b_imm(b, sw.p), NULL);
+			b_ins(b, FORM_AND_B32, b_name(b, lo), b_name(b, m), b_imm(b, ((int64_t)1 << sw.p) - 1), NULL);
+			Reg s = b_reg(b, RC_R);
+			b_ins(b, FORM_OR_B32, b_name(b, s), b_name(b, r), b_name(b, lo), NULL);
+			m = s;
+		}
+		Reg a = b_reg(b, RC_R);
+		b_ins(b, FORM_MAD_LO_U32, b_name(b, a), b_name(b, m), b_imm(b, bytes), b_name(b, emit_shared_base(e, buf)),
+		      NULL);
+		return a;
+	}
+	Reg w = b_reg(b, RC_RD), a = b_reg(b, RC_RD);
+	b_ins(b, FORM_MUL_WIDE_U32, b_name(b, w), b_name(b, m), b_imm(b, bytes), NULL);
+	b_ins(b, FORM_ADD_U64, b_name(b, a), b_name(b, emit_global_base(e, buf)), b_name(b, w), NULL);
+	return a;
+}
+
+static FormId ld_form(Mem mem, int bytes)
+{
+	bool sh = mem == MEM_SHARED;
+	switch (bytes) {
+	case 1: return sh ? FORM_LD_SHARED_U8 : FORM_LD_GLOBAL_U8;
+	case 2: return sh ? FORM_LD_SHARED_U16 : FORM_LD_GLOBAL_U16;
+	case 4: return sh ? FORM_LD_SHARED_B32 : FORM_LD_GLOBAL_B32;
+	case 8: return sh ? FORM_LD_SHARED_V2_B32 : FORM_LD_GLOBAL_V2_B32;
+	default: return sh ? FORM_LD_SHARED_V4_B32 : FORM_LD_GLOBAL_V4_B32;
+	}
+}
+
+static FormId st_form(Mem mem, int bytes)
+{
+	bool sh = mem == MEM_SHARED;
+	switch (bytes) {
+	case 1: return sh ? FORM_ST_SHARED_U8 : FORM_ST_GLOBAL_U8;
+	case 2: return sh ? FORM_ST_SHARED_U16 : FORM_ST_GLOBAL_U16;
+	case 4: return sh ? FORM_ST_SHARED_B32 : FORM_ST_GLOBAL_B32;
+	case 8: return sh ? FORM_ST_SHARED_V2_B32 : FORM_ST_GLOBAL_V2_B32;
+	default: return sh ? FORM_ST_SHARED_V4_B32 : FORM_ST_GLOBAL_V4_B32;
+	}
+}
+
+/* data operand: a scalar register or a {..} vector of 2 or 4 */
+static const char *data_operand(Builder *b, Reg *regs, int bytes)
+{
+	return bytes <= 4 ? b_name(b, regs[0]) : b_vec(b, regs, bytes / 4);
+}
+
+void emit_mem_to_local(Emit *e, const Buffer *mb, const char *addr, Reg *words, int64_t byte_off, int bytes)
+{
+	Builder *b = &e->b;
+	if (bytes >= 4) {
+		b_ins(b, ld_form(mb->mem, bytes), data_operand(b, words + byte_off / 4, bytes), addr, NULL);
+		return;
+	}
+	Reg t = b_reg(b, RC_R);
+	Reg *w = &words[byte_off / 4];
+	b_ins(b, ld_form(mb->mem, bytes), b_name(b, t), addr, NULL);
+	b_ins(b, FORM_BFI_B32, b_name(b, *w), b_name(b, t), b_name(b, *w), b_imm(b, (byte_off % 4) * 8),
+	      b_imm(b, bytes * 8), NULL);
+}
+
+void emit_local_to_mem(Emit *e, const Buffer *mb, const char *addr, Reg *words, int64_t byte_off, int bytes)
+{
+	Builder *b = &e->b;
+	if (bytes >= 4) {
+		b_ins(b, st_form(mb->mem, bytes), addr, data_operand(b, words + byte_off / 4, bytes), NULL);
+		return;
+	}
+	Reg t = b_reg(b, RC_R);
+	b_ins(b, FORM_BFE_U32, b_name(b, t), b_name(b, words[byte_off / 4]), b_imm(b, (byte_off % 4) * 8),
+	      b_imm(b, bytes * 8), NULL);
+	b_ins(b, st_form(mb->mem, bytes), addr, b_name(b, t), NULL);
+}
+
+void emit_mem_copy(Emit *e, const Buffer *db, const char *daddr, const Buffer *sb, const char *saddr, int bytes)
+{
+	Builder *b = &e->b;
+	Reg t[4];
+	int n = bytes >= 4 ? bytes / 4 : 1;
+	for (int i = 0; i < n; i++)
+		t[i] = b_reg(b, RC_R);
+	b_ins(b, ld_form(sb->mem, bytes), data_operand(b, t, bytes), saddr, NULL);
+	b_ins(b, st_form(db->mem, bytes), daddr, data_operand(b, t, bytes), NULL);
+}
+
+Loop emit_loop_begin(Emit *e, int64_t n)
+{
+	Builder *b = &e->b;
+	Loop l = {b_label(b), b_reg(b, RC_R), n};
+	b_ins(b, FORM_MOV_U32, b_name(b, l.counter), "0", NULL);
+	b_place_label(b, l.top);
+	return l;
+}
+
+void emit_loop_end(Emit *e, Loop *l)
+{
+	Builder *b = &e->b;
+	Reg p = b_reg(b, RC_P);
+	b_ins(b, FORM_ADD_U32, b_name(b, l->counter), b_name(b, l->counter), "1", NULL);
+	b_ins(b, FORM_SETP_LT_U32, b_name(b, p), b_name(b, l->counter), b_imm(b, l->n), NULL);
+	b_ins(b, FORM_BRA_IF, b_name(b, p), b_label_name(b, l->top), NULL);
+}
+
+/* ---- statements ---- */
+
+static void emit_stmts(Emit *e, Stmt **body, size_t n);
+
+static void emit_copy(Emit *e, const Stmt *s)
+{
+	CopyOp op;
+	Decision d;
+	if (!copy_op_init(e->cx, e->m, e->k, s, &op) || !dispatch_copy(&op, &d, true))
+		return;
+	b_comment(&e->b, "line %d: %s %s %s, %s -> %s %s", s->loc.line, scope_name(s->scope),
+	          s->kind == ST_COPY ? "copy" : "copy_async", s->dst.name, s->src.name, d.chosen->name, d.plan.params);
+	d.chosen->emit(&op, &d.plan, e);
+}
+
+static void emit_dump(Emit *e, const Stmt *s)
+{
+	Builder *b = &e->b;
+	const Buffer *l = s->src.buf, *p = s->dst.buf;
+	int bytes = dtype_bytes(l->dt);
+	int64_t R = l->regs;
+	b_comment(b, "line %d: dump %s, %s (%lld registers per thread)", s->loc.line, l->name, p->name, (long long)R);
+	/* element (ctaid * threads + tid) * R */
+	Reg row = b_reg(b, RC_R), first = b_reg(b, RC_R);
+	b_ins(b, FORM_MAD_LO_U32, b_name(b, row), b_name(b, e->ctaid), b_imm(b, e->k->threads), b_name(b, e->tid), NULL);
+	b_ins(b, FORM_MUL_LO_U32, b_name(b, first), b_name(b, row), b_imm(b, R), NULL);
+	Reg base = emit_address(e, p, first);
+	Reg *words = emit_local_regs(e, l);
+	int64_t total = R * bytes;
+	/* the widest chunk that the row's alignment allows */
+	int chunk = bytes;
+	while (chunk < 16 && total % (chunk * 2) == 0)
+		chunk *= 2;
+	for (int64_t off = 0; off < total; off += chunk)
+		emit_local_to_mem(e, p, b_addr(b, base, off), words, off, chunk);
+}
+
+static void emit_stmt(Emit *e, const Stmt *s)
+{
+	Builder *b = &e->b;
+	switch (s->kind) {
+	case ST_COPY:
+	case ST_COPY_ASYNC:
+		emit_copy(e, s);
+		break;
+	case ST_SYNC:
+		b_ins(b, FORM_BAR_SYNC, NULL);
+		break;
+	case ST_CPA_COMMIT:
+		b_ins(b, FORM_CP_ASYNC_COMMIT, NULL);
+		break;
+	case ST_CPA_WAIT:
+		b_ins(b, FORM_CP_ASYNC_WAIT, b_imm(b, s->n), NULL);
+		break;
+	case ST_TC_WAIT_LD:
+		b_ins(b, FORM_TC_WAIT_LD, NULL);
+		break;
+	case ST_TC_WAIT_ST:
+		b_ins(b, FORM_TC_WAIT_ST, NULL);
+		break;
+	case ST_DUMP:
+		emit_dump(e, s);
+		break;
+	case ST_REPEAT: {
+		b_comment(b, "line %d: repeat %lld%s%s", s->loc.line, (long long)s->n, s->var_name ? " as " : "",
+		          s->var_name ? s->var_name : "");
+		Loop l = emit_loop_begin(e, s->n);
+		e->var_regs[s->var] = l.counter;
+		emit_stmts(e, s->body, s->nbody);
+		emit_loop_end(e, &l);
+		break;
+	}
+	}
+}
+
+static void emit_stmts(Emit *e, Stmt **body, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		emit_stmt(e, body[i]);
+}
+
+/* tensor memory: warp 0 allocates each buffer's columns into a shared slot,
+ * the address crosses warps through a fenced barrier (PTX_REFERENCE.md 7.4) */
+static void tmem_prologue(Emit *e)
+{
+	Builder *b = &e->b;
+	const Kernel *k = e->k;
+	int ntmem = 0;
+	for (size_t i = 0; i < k->nbufs; i++)
+		ntmem += k->bufs[i]->mem == MEM_TMEM;
+	if (!ntmem)
+		return;
+	Reg p = b_reg(b, RC_P);
+	int skip = b_label(b);
+	b_comment(b, "tensor memory: warp 0 allocates");
+	b_ins(b, FORM_SETP_NE_U32, b_name(b, p), b_name(b, e->warp), "0", NULL);
+	b_ins(b, FORM_BRA_IF, b_name(b, p), b_label_name(b, skip), NULL);
+	for (size_t i = 0; i < k->nbufs; i++) {
+		const Buffer *t = k->bufs[i];
+		if (t->mem != MEM_TMEM)
+			continue;
+		b_ins(b, FORM_TC_ALLOC, arena_printf(b->arena, "tm_%s", t->name), b_imm(b, t->cols), NULL);
+	}
+	b_ins(b, FORM_TC_RELINQUISH, NULL);
+	b_place_label(b, skip);
+	b_ins(b, FORM_TC_FENCE_BEFORE, NULL);
+	b_ins(b, FORM_BAR_SYNC, NULL);
+	b_ins(b, FORM_TC_FENCE_AFTER, NULL);
+	for (size_t i = 0; i < k->nbufs; i++) {
+		const Buffer *t = k->bufs[i];
+		if (t->mem != MEM_TMEM)
+			continue;
+		str_printf(&e->decls, "\t.shared .align 4 .b8 tm_%s[4];\n", t->name);
+		e->tmem_addr[i] = b_reg(b, RC_R);
+		b_ins(b, FORM_LD_SHARED_B32, b_name(b, e->tmem_addr[i]), arena_printf(b->arena, "tm_%s", t->name), NULL);
+	}
+}
+
+static void tmem_epilogue(Emit *e)
+{
+	Builder *b = &e->b;
+	const Kernel *k = e->k;
+	bool any = false;
+	for (size_t i = 0; i < k->nbufs; i++)
+		any |= k->bufs[i]->mem == MEM_TMEM;
+	if (!any)
+		return;
+	b_comment(b, "tensor memory: warp 0 deallocates after every warp is done");
+	b_ins(b, FORM_TC_FENCE_BEFORE, NULL);
+	b_ins(b, FORM_BAR_SYNC, NULL);
+	b_ins(b, FORM_TC_FENCE_AFTER, NULL);
+	Reg p = b_reg(b, RC_P);
+	int skip = b_label(b);
+	b_ins(b, FORM_SETP_NE_U32, b_name(b, p), b_name(b, e->warp), "0", NULL);
+	b_ins(b, FORM_BRA_IF, b_name(b, p), b_label_name(b, skip), NULL);
+	for (size_t i = k->nbufs; i-- > 0;)
+		if (k->bufs[i]->mem == MEM_TMEM)
+			b_ins(b, FORM_TC_DEALLOC, b_name(b, e->tmem_addr[i]), b_imm(b, k->bufs[i]->cols), NULL);
+	b_place_label(b, skip);
+}
+
+static void emit_kernel(Ctx *cx, const Module *m, const Kernel *k, Str *out, int *max_ptx, bool *used)
+{
+	Emit e = {0};
+	e.cx = cx;
+	e.m = m;
+	e.k = k;
+	b_init(&e.b, cx->arena, m->target);
+	Builder *b = &e.b;
+	size_t nb = k->nbufs ? k->nbufs : 1;
+	e.param_base = arena_alloc(cx->arena, sizeof(Reg) * nb);
+	e.shared_base = arena_alloc(cx->arena, sizeof(Reg) * nb);
+	e.local_words = arena_alloc(cx->arena, sizeof(Reg *) * nb);
+	e.tmem_addr = arena_alloc(cx->arena, sizeof(Reg) * nb);
+	e.var_regs = arena_alloc(cx->arena, sizeof(Reg) * (size_t)(k->nvars + 1));
+
+	/* prologue: params, thread ids, shared symbols, registers of local buffers */
+	for (size_t i = 0; i < k->nbufs; i++) {
+		const Buffer *buf = k->bufs[i];
+		if (buf->mem != MEM_GLOBAL)
+			continue;
+		Reg raw = b_reg(b, RC_RD);
+		e.param_base[i] = b_reg(b, RC_RD);
+		b_ins(b, FORM_LD_PARAM_U64, b_name(b, raw), arena_printf(cx->arena, "%s_param_%d", k->name, buf->param_index),
+		      NULL);
+		b_ins(b, FORM_CVTA_TO_GLOBAL, b_name(b, e.param_base[i]), b_name(b, raw), NULL);
+	}
+	e.tid = b_reg(b, RC_R);
+	e.ctaid = b_reg(b, RC_R);
+	e.lane = b_reg(b, RC_R);
+	e.warp = b_reg(b, RC_R);
+	e.wg = b_reg(b, RC_R);
+	e.tid_wg = b_reg(b, RC_R);
+	b_ins(b, FORM_MOV_TID_X, b_name(b, e.tid), NULL);
+	b_ins(b, FORM_MOV_CTAID_X, b_name(b, e.ctaid), NULL);
+	/* never %warpid: it is the physical slot, not the warp index */
+	b_ins(b, FORM_AND_B32, b_name(b, e.lane), b_name(b, e.tid), "31", NULL);
+	b_ins(b, FORM_SHR_U32, b_name(b, e.warp), b_name(b, e.tid), "5", NULL);
+	b_ins(b, FORM_SHR_U32, b_name(b, e.wg), b_name(b, e.tid), "7", NULL);
+	b_ins(b, FORM_AND_B32, b_name(b, e.tid_wg), b_name(b, e.tid), "127", NULL);
+	for (size_t i = 0; i < k->nbufs; i++) {
+		const Buffer *buf = k->bufs[i];
+		if (buf->mem == MEM_SHARED) {
+			int64_t bytes = buf->storage * dtype_bytes(buf->dt), align = 16;
+			if (buf->layout.sw.on) {
+				int64_t span = ((int64_t)1 << (buf->layout.sw.p + buf->layout.sw.w + buf->layout.sw.a)) *
+				               dtype_bytes(buf->dt);
+				while (align < span && align < 1024)
+					align *= 2;
+			}
+			str_printf(&e.decls, "\t.shared .align %lld .b8 sm_%s[%lld];\n", (long long)align, buf->name,
+			           (long long)bytes);
+			e.shared_base[i] = b_reg(b, RC_R);
+			b_ins(b, FORM_MOV_U32, b_name(b, e.shared_base[i]), arena_printf(cx->arena, "sm_%s", buf->name), NULL);
+		} else if (buf->mem == MEM_LOCAL) {
+			int64_t words = (buf->regs * dtype_bytes(buf->dt) + 3) / 4;
+			e.local_words[i] = arena_alloc(cx->arena, sizeof(Reg) * (size_t)(words ? words : 1));
+			for (int64_t w = 0; w < words; w++) {
+				e.local_words[i][w] = b_reg(b, RC_R);
+				b_ins(b, FORM_MOV_B32, b_name(b, e.local_words[i][w]), "0", NULL);
+			}
+		}
+	}
+	tmem_prologue(&e);
+	emit_stmts(&e, k->body, k->nbody);
+	tmem_epilogue(&e);
+	b_ins(b, FORM_RET, NULL);
+
+	/* print the entry */
+	str_printf(out, "\n.visible .entry %s(", k->name);
+	for (int i = 0; i < k->nparams; i++)
+		str_printf(out, "%s\n\t.param .u64 %s_param_%d", i ? "," : "", k->name, i);
+	str_printf(out, "%s)\n.reqntid %lld, 1, 1\n{\n", k->nparams ? "\n" : "", (long long)k->threads);
+	b_print_decls(b, out);
+	if (e.decls.s)
+		str_puts(out, e.decls.s);
+	str_putc(out, '\n');
+	if (b->body.s)
+		str_puts(out, b->body.s);
+	str_puts(out, "}\n");
+	if (b->min_ptx > *max_ptx)
+		*max_ptx = b->min_ptx;
+	for (int f = 0; f < FORM_COUNT; f++)
+		used[f] |= b->used_form[f];
+	str_free(&b->body);
+	str_free(&e.decls);
+}
+
+bool emit_module(Ctx *cx, Module *m, const EmitOptions *o, Str *out)
+{
+	if (o && o->target_override)
+		m->target = o->target_override;
+	if (!check_module(cx, m))
+		return false;
+	Str body = {0};
+	int need = m->target->min_ptx;
+	bool used[FORM_COUNT] = {0};
+	for (size_t i = 0; i < m->nkernels; i++)
+		emit_kernel(cx, m, m->kernels[i], &body, &need, used);
+	for (int f = 0; f < FORM_COUNT; f++)
+		if (used[f] && !target_has(m->target, ptx_forms[f].cap))
+			diag_error(cx, m->target_loc, "target %s cannot run '%s' (needs %s)", m->target->name, ptx_forms[f].name,
+			           cap_name(ptx_forms[f].cap));
+	int version = need;
+	if (m->ptx_version) {
+		if (m->ptx_version < need)
+			diag_error(cx, m->ptx_loc, "PTX %d.%d is too old for this module (its instructions need %d.%d)",
+			           m->ptx_version / 10, m->ptx_version % 10, need / 10, need % 10);
+		version = m->ptx_version;
+	}
+	if (cx->diags.errors) {
+		str_free(&body);
+		return false;
+	}
+	str_printf(out, "//\n// Generated by tilepx %s from %s\n//\n\n", TILEPX_VERSION, m->file);
+	str_printf(out, ".version %d.%d\n.target %s\n.address_size 64\n", version / 10, version % 10, m->target->name);
+	if (body.s)
+		str_puts(out, body.s);
+	str_free(&body);
+	return true;
+}

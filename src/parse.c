@@ -1,0 +1,971 @@
+/* Lexer and parser for the .tile language (TILE_LANGUAGE.md). Line
+ * oriented: a statement that fails to parse is reported and skipped to the
+ * end of its line, so every bad line in a file gets its own error. */
+#include "tilepx.h"
+
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef enum { TK_EOF, TK_NL, TK_IDENT, TK_INT, TK_PUNCT, TK_BAD } TokKind;
+
+typedef struct Tok {
+	TokKind kind;
+	Loc loc;
+	const char *s; /* start in source */
+	size_t len;
+	int64_t val;
+	char c;
+} Tok;
+
+typedef struct Parser {
+	Ctx *cx;
+	const char *src;
+	size_t len, pos;
+	int line, col;
+	Tok tok;
+	bool line_failed;
+	Module *m;
+	Kernel *k;
+	/* open repeat blocks */
+	Stmt *stack[MAX_REPEAT_DEPTH + 1];
+	int depth;
+} Parser;
+
+static void advance_char(Parser *p)
+{
+	if (p->src[p->pos] == '\n') {
+		p->line++;
+		p->col = 1;
+	} else {
+		p->col++;
+	}
+	p->pos++;
+}
+
+static void next(Parser *p)
+{
+	/* skip blanks and comments */
+	for (;;) {
+		if (p->pos >= p->len)
+			break;
+		char c = p->src[p->pos];
+		if (c == ' ' || c == '\t' || c == '\r') {
+			advance_char(p);
+		} else if (c == '#') {
+			while (p->pos < p->len && p->src[p->pos] != '\n')
+				advance_char(p);
+		} else {
+			break;
+		}
+	}
+	Tok t = {0};
+	t.loc = (Loc){p->line, p->col};
+	t.s = p->src + p->pos;
+	if (p->pos >= p->len) {
+		t.kind = TK_EOF;
+		p->tok = t;
+		return;
+	}
+	unsigned char c = (unsigned char)p->src[p->pos];
+	if (c == '\n') {
+		t.kind = TK_NL;
+		advance_char(p);
+	} else if (isalpha(c) || c == '_') {
+		t.kind = TK_IDENT;
+		while (p->pos < p->len && (isalnum((unsigned char)p->src[p->pos]) || p->src[p->pos] == '_'))
+			advance_char(p);
+	} else if (isdigit(c)) {
+		t.kind = TK_INT;
+		int base = 10;
+		if (c == '0' && p->pos + 1 < p->len && (p->src[p->pos + 1] == 'x' || p->src[p->pos + 1] == 'X')) {
+			base = 16;
+			advance_char(p);
+			advance_char(p);
+		}
+		bool overflow = false, any = false;
+		uint64_t v = 0;
+		while (p->pos < p->len) {
+			int d = -1;
+			char ch = p->src[p->pos];
+			if (isdigit((unsigned char)ch))
+				d = ch - '0';
+			else if (base == 16 && isxdigit((unsigned char)ch))
+				d = (tolower((unsigned char)ch) - 'a') + 10;
+			else if (isalnum((unsigned char)ch) || ch == '_')
+				d = 99;
+			if (d < 0)
+				break;
+			if (d >= base) {
+				t.kind = TK_BAD;
+				break;
+			}
+			any = true;
+			if (v > ((uint64_t)INT64_MAX - (uint64_t)d) / (uint64_t)base)
+				overflow = true;
+			else
+				v = v * (uint64_t)base + (uint64_t)d;
+			advance_char(p);
+		}
+		if (!any && t.kind == TK_INT)
+			t.kind = TK_BAD;
+		if (t.kind == TK_BAD) {
+			while (p->pos < p->len && (isalnum((unsigned char)p->src[p->pos]) || p->src[p->pos] == '_'))
+				advance_char(p);
+		} else if (overflow) {
+			t.kind = TK_BAD;
+			t.val = -1; /* marks overflow */
+		} else {
+			t.val = (int64_t)v;
+		}
+	} else if (strchr("[](){},:@=+-*/%.", c)) {
+		t.kind = TK_PUNCT;
+		t.c = (char)c;
+		advance_char(p);
+	} else {
+		t.kind = TK_BAD;
+		advance_char(p);
+	}
+	t.len = (size_t)(p->src + p->pos - t.s);
+	p->tok = t;
+}
+
+static bool is_ident(Parser *p, const char *s)
+{
+	return p->tok.kind == TK_IDENT && p->tok.len == strlen(s) && !memcmp(p->tok.s, s, p->tok.len);
+}
+
+static bool is_punct(Parser *p, char c) { return p->tok.kind == TK_PUNCT && p->tok.c == c; }
+
+static const char *tok_text(Parser *p)
+{
+	switch (p->tok.kind) {
+	case TK_EOF: return "end of file";
+	case TK_NL: return "end of line";
+	case TK_BAD:
+		if (p->tok.len == 1 && ((unsigned char)p->tok.s[0] < 32 || (unsigned char)p->tok.s[0] > 126))
+			return arena_printf(p->cx->arena, "byte 0x%02x", (unsigned char)p->tok.s[0]);
+		/* fallthrough */
+	default: {
+		size_t n = p->tok.len > 40 ? 40 : p->tok.len;
+		for (size_t i = 0; i < n; i++)
+			if ((unsigned char)p->tok.s[i] < 32 || (unsigned char)p->tok.s[i] > 126)
+				return arena_printf(p->cx->arena, "byte 0x%02x", (unsigned char)p->tok.s[i]);
+		return arena_printf(p->cx->arena, "'%.*s'", (int)n, p->tok.s);
+	}
+	}
+}
+
+/* report at the current token, once per line */
+static bool fail(Parser *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static bool fail(Parser *p, const char *fmt, ...)
+{
+	if (p->line_failed)
+		return false;
+	p->line_failed = true;
+	char buf[512];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof buf, fmt, ap);
+	va_end(ap);
+	if (p->tok.kind == TK_BAD && p->tok.val == -1 && p->tok.len && isdigit((unsigned char)p->tok.s[0]))
+		diag_error(p->cx, p->tok.loc, "integer literal %s is too large (limit 2^63-1)", tok_text(p));
+	else if (p->tok.kind == TK_BAD)
+		diag_error(p->cx, p->tok.loc, "unexpected %s", tok_text(p));
+	else
+		diag_error(p->cx, p->tok.loc, "%s", buf);
+	return false;
+}
+
+static bool expect_punct(Parser *p, char c, const char *what)
+{
+	if (!is_punct(p, c))
+		return fail(p, "expected '%c' %s, found %s", c, what, tok_text(p));
+	next(p);
+	return true;
+}
+
+static const char *take_ident(Parser *p, const char *what)
+{
+	if (p->tok.kind != TK_IDENT) {
+		fail(p, "expected %s, found %s", what, tok_text(p));
+		return NULL;
+	}
+	const char *s = arena_strndup(p->cx->arena, p->tok.s, p->tok.len);
+	next(p);
+	return s;
+}
+
+static bool take_int(Parser *p, const char *what, int64_t *out)
+{
+	if (p->tok.kind != TK_INT) {
+		if (is_punct(p, '-'))
+			return fail(p, "%s must not be negative", what);
+		return fail(p, "expected %s (an integer), found %s", what, tok_text(p));
+	}
+	*out = p->tok.val;
+	next(p);
+	return true;
+}
+
+static bool end_of_line(Parser *p)
+{
+	if (p->tok.kind != TK_NL && p->tok.kind != TK_EOF)
+		return fail(p, "unexpected %s at end of statement", tok_text(p));
+	return true;
+}
+
+/* ---- affine expressions ---- */
+
+static bool expr(Parser *p, Affine *out);
+
+static int lookup_var(Parser *p, const char *name)
+{
+	if (!strcmp(name, "ctaid"))
+		return VAR_CTAID;
+	if (!strcmp(name, "warpid"))
+		return VAR_WARPID;
+	if (!strcmp(name, "wgid"))
+		return VAR_WGID;
+	for (int i = p->depth - 1; i >= 0; i--)
+		if (p->stack[i]->var_name && !strcmp(p->stack[i]->var_name, name))
+			return p->stack[i]->var;
+	return -1;
+}
+
+static bool affine_scale(Affine *a, int64_t k)
+{
+	if (!mul_ok(a->c, k, &a->c))
+		return false;
+	for (int i = 0; i < a->n; i++)
+		if (!mul_ok(a->t[i].k, k, &a->t[i].k))
+			return false;
+	return true;
+}
+
+static bool factor(Parser *p, Affine *out)
+{
+	memset(out, 0, sizeof *out);
+	if (is_punct(p, '-')) {
+		next(p);
+		if (!factor(p, out))
+			return false;
+		if (!affine_scale(out, -1))
+			return fail(p, "integer overflow in expression");
+		return true;
+	}
+	if (is_punct(p, '(')) {
+		next(p);
+		if (!expr(p, out))
+			return false;
+		return expect_punct(p, ')', "to close '('");
+	}
+	if (p->tok.kind == TK_INT) {
+		out->c = p->tok.val;
+		next(p);
+		return true;
+	}
+	if (p->tok.kind == TK_IDENT) {
+		Loc loc = p->tok.loc;
+		const char *name = arena_strndup(p->cx->arena, p->tok.s, p->tok.len);
+		int v = lookup_var(p, name);
+		if (v < 0) {
+			if (!p->line_failed) {
+				p->line_failed = true;
+				diag_error(p->cx, loc,
+				           "unknown variable '%s' (expressions use constants, ctaid, warpid, wgid "
+				           "and repeat indices)",
+				           name);
+			}
+			return false;
+		}
+		next(p);
+		out->n = 1;
+		out->t[0].var = v;
+		out->t[0].k = 1;
+		return true;
+	}
+	return fail(p, "expected an expression, found %s", tok_text(p));
+}
+
+static bool term(Parser *p, Affine *out)
+{
+	if (!factor(p, out))
+		return false;
+	while (is_punct(p, '*') || is_punct(p, '/') || is_punct(p, '%')) {
+		char op = p->tok.c;
+		Loc loc = p->tok.loc;
+		next(p);
+		Affine r;
+		if (!factor(p, &r))
+			return false;
+		if (op == '*') {
+			if (affine_is_const(&r)) {
+				if (!affine_scale(out, r.c))
+					return fail(p, "integer overflow in expression");
+			} else if (affine_is_const(out)) {
+				int64_t k = out->c;
+				*out = r;
+				if (!affine_scale(out, k))
+					return fail(p, "integer overflow in expression");
+			} else {
+				p->line_failed = true;
+				diag_error(p->cx, loc, "expression is not affine: a product of two variables");
+				return false;
+			}
+		} else {
+			if (!affine_is_const(out) || !affine_is_const(&r)) {
+				p->line_failed = true;
+				diag_error(p->cx, loc, "'%c' is only allowed between constants (expressions are affine)", op);
+				return false;
+			}
+			if (r.c == 0) {
+				p->line_failed = true;
+				diag_error(p->cx, loc, "division by zero");
+				return false;
+			}
+			out->c = op == '/' ? out->c / r.c : out->c % r.c;
+		}
+	}
+	return true;
+}
+
+static bool expr(Parser *p, Affine *out)
+{
+	if (!term(p, out))
+		return false;
+	while (is_punct(p, '+') || is_punct(p, '-')) {
+		int sign = p->tok.c == '+' ? 1 : -1;
+		next(p);
+		Affine r;
+		if (!term(p, &r))
+			return false;
+		if (!affine_add(out, &r, sign))
+			return fail(p, "expression too large (overflow, or more than %d variables)", MAX_TERMS);
+	}
+	return true;
+}
+
+/* ---- layouts ---- */
+
+static bool stride(Parser *p, Iter *it)
+{
+	if (p->tok.kind == TK_IDENT) { /* a bare axis: stride 1 on it */
+		Axis a;
+		char *name = arena_strndup(p->cx->arena, p->tok.s, p->tok.len);
+		if (!axis_parse(name, &a))
+			return fail(p, "unknown axis '%s'", name);
+		it->stride = 1;
+		it->axis = a;
+		next(p);
+		return true;
+	}
+	if (!take_int(p, "stride", &it->stride))
+		return false;
+	it->axis = AX_M;
+	if (is_punct(p, '@')) {
+		next(p);
+		if (p->tok.kind != TK_IDENT)
+			return fail(p, "expected an axis after '@', found %s", tok_text(p));
+		char *name = arena_strndup(p->cx->arena, p->tok.s, p->tok.len);
+		Axis a;
+		if (!axis_parse(name, &a))
+			return fail(p, "unknown axis '%s' (axes: laneid warpid wid_in_wg tid_in_wg wgid tx TLane TCol)", name);
+		it->axis = a;
+		next(p);
+	}
+	return true;
+}
+
+/* a list "(a, b, c)" or a single element; calls fn for each */
+static int int_list(Parser *p, int64_t *out, int max, const char *what)
+{
+	int n = 0;
+	bool paren = is_punct(p, '(');
+	if (paren)
+		next(p);
+	for (;;) {
+		if (n == max) {
+			fail(p, "too many %ss (at most %d)", what, max);
+			return -1;
+		}
+		if (!take_int(p, what, &out[n]))
+			return -1;
+		n++;
+		if (!paren || !is_punct(p, ','))
+			break;
+		next(p);
+	}
+	if (paren && !expect_punct(p, ')', "to close the list"))
+		return -1;
+	return n;
+}
+
+static int stride_list(Parser *p, Iter *out, int max)
+{
+	int n = 0;
+	bool paren = is_punct(p, '(');
+	if (paren)
+		next(p);
+	for (;;) {
+		if (n == max) {
+			fail(p, "too many strides (at most %d)", max);
+			return -1;
+		}
+		if (!stride(p, &out[n]))
+			return -1;
+		n++;
+		if (!paren || !is_punct(p, ','))
+			break;
+		next(p);
+	}
+	if (paren && !expect_punct(p, ')', "to close the stride list"))
+		return -1;
+	return n;
+}
+
+static bool swizzle(Parser *p, Swizzle *sw)
+{
+	Loc loc = p->tok.loc;
+	next(p); /* 'swizzle' */
+	int64_t v[3];
+	if (!expect_punct(p, '(', "after 'swizzle'"))
+		return false;
+	for (int i = 0; i < 3; i++) {
+		if (!take_int(p, "swizzle parameter", &v[i]))
+			return false;
+		if (i < 2 && !expect_punct(p, ',', "between swizzle parameters"))
+			return false;
+	}
+	if (!expect_punct(p, ')', "to close 'swizzle('"))
+		return false;
+	if (v[0] > 16 || v[1] > 16 || v[2] > 16 || v[1] < 1) {
+		p->line_failed = true;
+		diag_error(p->cx, loc, "swizzle(%lld, %lld, %lld): parameters must be small (P, A <= 16, 1 <= W <= 16)",
+		           (long long)v[0], (long long)v[1], (long long)v[2]);
+		return false;
+	}
+	if (v[2] < v[1]) {
+		p->line_failed = true;
+		diag_error(p->cx, loc, "swizzle(%lld, %lld, %lld) is not well formed: the atom length A must be >= W",
+		           (long long)v[0], (long long)v[1], (long long)v[2]);
+		return false;
+	}
+	*sw = (Swizzle){true, (int)v[0], (int)v[1], (int)v[2]};
+	return true;
+}
+
+/* layout := S[...] [swizzle(...)] | swizzle(...)   ; has_iters=false for a bare swizzle */
+static bool layout(Parser *p, Buffer *b)
+{
+	Layout *L = &b->layout;
+	memset(L, 0, sizeof *L);
+	b->layout_loc = p->tok.loc;
+	if (is_ident(p, "swizzle")) {
+		b->has_layout = false; /* compact row-major, filled in by check */
+		return swizzle(p, &L->sw);
+	}
+	if (!is_ident(p, "S"))
+		return fail(p, "expected a layout 'S[...]' or 'swizzle(P, W, A)', found %s", tok_text(p));
+	next(p);
+	if (!expect_punct(p, '[', "after 'S'"))
+		return false;
+	int64_t ext[PARSE_ITERS];
+	Loc ext_loc = p->tok.loc;
+	int n = int_list(p, ext, PARSE_ITERS, "extent");
+	if (n < 0)
+		return false;
+	for (int i = 0; i < n; i++)
+		if (ext[i] == 0) {
+			p->line_failed = true;
+			diag_error(p->cx, ext_loc, "layout extents must be positive");
+			return false;
+		}
+	L->n = n;
+	for (int i = 0; i < n; i++)
+		L->it[i] = (Iter){ext[i], 0, AX_M};
+	if (is_punct(p, ':')) {
+		next(p);
+		Loc sl = p->tok.loc;
+		Iter st[PARSE_ITERS];
+		int ns = stride_list(p, st, PARSE_ITERS);
+		if (ns < 0)
+			return false;
+		if (ns != n) {
+			p->line_failed = true;
+			diag_error(p->cx, sl, "layout has %d extents but %d strides", n, ns);
+			return false;
+		}
+		for (int i = 0; i < n; i++) {
+			L->it[i].stride = st[i].stride;
+			L->it[i].axis = st[i].axis;
+		}
+	} else {
+		lay_compact(L, ext, n);
+	}
+	if (!expect_punct(p, ']', "to close 'S['"))
+		return false;
+	b->has_layout = true;
+	if (is_ident(p, "swizzle"))
+		return swizzle(p, &L->sw);
+	return true;
+}
+
+/* ---- statements ---- */
+
+static Kernel *need_kernel(Parser *p, Loc loc, const char *what)
+{
+	if (!p->k) {
+		if (!p->line_failed) {
+			p->line_failed = true;
+			diag_error(p->cx, loc, "'%s' outside a kernel (start one with 'kernel NAME')", what);
+		}
+		return NULL;
+	}
+	return p->k;
+}
+
+static void add_stmt(Parser *p, Stmt *s)
+{
+	if (p->depth > 0) {
+		Stmt *r = p->stack[p->depth - 1];
+		APUSH(p->cx->arena, r->body, r->nbody, r->cap, s);
+	} else {
+		APUSH(p->cx->arena, p->k->body, p->k->nbody, p->k->cap, s);
+	}
+}
+
+static bool parse_buffer(Parser *p, Mem mem, const char *kw)
+{
+	Loc kwloc = p->tok.loc;
+	next(p);
+	Kernel *k = need_kernel(p, kwloc, kw);
+	if (!k)
+		return false;
+	Buffer *b = arena_alloc(p->cx->arena, sizeof *b);
+	b->mem = mem;
+	b->loc = p->tok.loc;
+	if (!(b->name = take_ident(p, "a buffer name")))
+		return false;
+	if (p->tok.kind != TK_IDENT)
+		return fail(p, "expected a dtype (i8 u8 e4m3 e5m2 i16 u16 f16 bf16 i32 u32 f32 tf32 i64 u64 f64), found %s",
+		            tok_text(p));
+	char *dt = arena_strndup(p->cx->arena, p->tok.s, p->tok.len);
+	if (!dtype_parse(dt, &b->dt))
+		return fail(p, "unknown dtype '%s' (i8 u8 e4m3 e5m2 i16 u16 f16 bf16 i32 u32 f32 tf32 i64 u64 f64)", dt);
+	next(p);
+	if (!expect_punct(p, '[', "to start the buffer shape"))
+		return false;
+	for (;;) {
+		if (b->ndim == MAX_DIMS)
+			return fail(p, "too many dimensions (at most %d)", MAX_DIMS);
+		b->dim_loc[b->ndim] = p->tok.loc;
+		if (!take_int(p, "dimension", &b->shape[b->ndim]))
+			return false;
+		if (b->shape[b->ndim] == 0) {
+			p->line_failed = true;
+			diag_error(p->cx, b->dim_loc[b->ndim], "dimension must be positive");
+			return false;
+		}
+		b->ndim++;
+		if (!is_punct(p, ','))
+			break;
+		next(p);
+	}
+	if (!expect_punct(p, ']', "to close the buffer shape"))
+		return false;
+	if (is_ident(p, "layout")) {
+		next(p);
+		if (!layout(p, b))
+			return false;
+	} else if (mem == MEM_LOCAL || mem == MEM_TMEM) {
+		return fail(p, "a %s buffer needs 'layout L', found %s", kw, tok_text(p));
+	}
+	if (mem == MEM_TMEM && is_ident(p, "cols")) {
+		next(p);
+		b->cols_loc = p->tok.loc;
+		if (!take_int(p, "column count", &b->cols))
+			return false;
+		b->cols_given = true;
+	}
+	if (!end_of_line(p))
+		return false;
+	if (mem == MEM_GLOBAL)
+		b->param_index = k->nparams++;
+	APUSH(p->cx->arena, k->bufs, k->nbufs, k->bufcap, b);
+	return true;
+}
+
+static bool parse_region(Parser *p, Region *r)
+{
+	r->loc = p->tok.loc;
+	if (!(r->name = take_ident(p, "a buffer name")))
+		return false;
+	if (!is_punct(p, '[')) {
+		r->whole = true;
+		return true;
+	}
+	next(p);
+	for (;;) {
+		if (r->ndim == MAX_DIMS)
+			return fail(p, "too many dimensions in region (at most %d)", MAX_DIMS);
+		int d = r->ndim++;
+		r->dim_loc[d] = p->tok.loc;
+		if (is_punct(p, ':')) {
+			next(p);
+			r->all[d] = true;
+		} else {
+			if (!expr(p, &r->begin[d]))
+				return false;
+			if (is_punct(p, ':')) {
+				next(p);
+				if (!expr(p, &r->end[d]))
+					return false;
+			} else {
+				r->single[d] = true;
+				r->end[d] = r->begin[d];
+				r->end[d].c += 1; /* begin is < 2^63 */
+				if (r->end[d].c < r->begin[d].c)
+					return fail(p, "integer overflow in region");
+			}
+		}
+		if (!is_punct(p, ','))
+			break;
+		next(p);
+	}
+	return expect_punct(p, ']', "to close the region");
+}
+
+static bool parse_copy(Parser *p, Scope sc)
+{
+	Loc loc = p->tok.loc;
+	next(p); /* scope */
+	Kernel *k = need_kernel(p, loc, "copy");
+	if (!k)
+		return false;
+	Stmt *s = arena_alloc(p->cx->arena, sizeof *s);
+	s->loc = loc;
+	s->scope = sc;
+	if (is_ident(p, "copy"))
+		s->kind = ST_COPY;
+	else if (is_ident(p, "copy_async"))
+		s->kind = ST_COPY_ASYNC;
+	else
+		return fail(p, "expected 'copy' or 'copy_async' after the scope, found %s", tok_text(p));
+	next(p);
+	if (!parse_region(p, &s->dst) || !expect_punct(p, ',', "between destination and source") ||
+	    !parse_region(p, &s->src))
+		return false;
+	if (is_ident(p, "dispatch")) {
+		next(p);
+		if (!expect_punct(p, '=', "after 'dispatch'"))
+			return false;
+		s->dispatch_loc = p->tok.loc;
+		if (!(s->dispatch = take_ident(p, "a variant name")))
+			return false;
+	}
+	if (!end_of_line(p))
+		return false;
+	add_stmt(p, s);
+	return true;
+}
+
+static Stmt *simple(Parser *p, StmtKind kind, Loc loc, const char *what)
+{
+	if (!need_kernel(p, loc, what))
+		return NULL;
+	Stmt *s = arena_alloc(p->cx->arena, sizeof *s);
+	s->kind = kind;
+	s->loc = loc;
+	return s;
+}
+
+static bool parse_dotted(Parser *p)
+{
+	Loc loc = p->tok.loc;
+	bool cpa = is_ident(p, "cp_async");
+	next(p);
+	if (!expect_punct(p, '.', cpa ? "after 'cp_async'" : "after 'tcgen05'"))
+		return false;
+	Stmt *s;
+	if (cpa && is_ident(p, "commit")) {
+		next(p);
+		if (!(s = simple(p, ST_CPA_COMMIT, loc, "cp_async.commit")))
+			return false;
+	} else if (cpa && is_ident(p, "wait")) {
+		next(p);
+		if (!(s = simple(p, ST_CPA_WAIT, loc, "cp_async.wait")))
+			return false;
+		Loc nl = p->tok.loc;
+		if (!take_int(p, "group count", &s->n))
+			return false;
+		if (s->n > 1000000) {
+			p->line_failed = true;
+			diag_error(p->cx, nl, "cp_async.wait count %lld is too large", (long long)s->n);
+			return false;
+		}
+	} else if (!cpa && is_ident(p, "wait")) {
+		next(p);
+		if (!expect_punct(p, '.', "after 'tcgen05.wait'"))
+			return false;
+		StmtKind kd;
+		if (is_ident(p, "ld"))
+			kd = ST_TC_WAIT_LD;
+		else if (is_ident(p, "st"))
+			kd = ST_TC_WAIT_ST;
+		else
+			return fail(p, "expected 'ld' or 'st' after 'tcgen05.wait.', found %s", tok_text(p));
+		next(p);
+		if (!(s = simple(p, kd, loc, "tcgen05.wait")))
+			return false;
+	} else {
+		return fail(p, cpa ? "expected 'commit' or 'wait' after 'cp_async.', found %s"
+		                   : "expected 'wait' after 'tcgen05.', found %s",
+		            tok_text(p));
+	}
+	if (!end_of_line(p))
+		return false;
+	add_stmt(p, s);
+	return true;
+}
+
+static bool parse_repeat(Parser *p)
+{
+	Loc loc = p->tok.loc;
+	next(p);
+	Stmt *s = simple(p, ST_REPEAT, loc, "repeat");
+	if (!s)
+		return false;
+	Loc nl = p->tok.loc;
+	if (!take_int(p, "repeat count", &s->n))
+		return false;
+	if (s->n < 1 || s->n > 0x7fffffff) {
+		p->line_failed = true;
+		diag_error(p->cx, nl, "repeat count must be in 1..2147483647");
+		return false;
+	}
+	if (is_ident(p, "as")) {
+		next(p);
+		Loc vl = p->tok.loc;
+		if (!(s->var_name = take_ident(p, "an index name")))
+			return false;
+		if (lookup_var(p, s->var_name) >= 0) {
+			p->line_failed = true;
+			diag_error(p->cx, vl, "index '%s' shadows a variable already in scope", s->var_name);
+			return false;
+		}
+	}
+	if (!expect_punct(p, '{', "to open the repeat block"))
+		return false;
+	if (!end_of_line(p))
+		return false;
+	if (p->depth == MAX_REPEAT_DEPTH) {
+		p->line_failed = true;
+		diag_error(p->cx, loc, "repeat blocks nest too deep (at most %d)", MAX_REPEAT_DEPTH);
+		return false;
+	}
+	Kernel *k = p->k;
+	s->var = k->nvars;
+	if ((size_t)k->nvars == k->var_cap) {
+		size_t nc = k->var_cap * 2;
+		k->var_ext = arena_grow(p->cx->arena, k->var_ext, sizeof(int64_t) * k->var_cap, sizeof(int64_t) * nc);
+		k->var_names = arena_grow(p->cx->arena, k->var_names, sizeof(char *) * k->var_cap, sizeof(char *) * nc);
+		k->var_cap = nc;
+	}
+	k->var_ext[k->nvars] = s->n;
+	k->var_names[k->nvars] = s->var_name ? s->var_name : "(unnamed)";
+	k->nvars++;
+	add_stmt(p, s);
+	p->stack[p->depth++] = s;
+	return true;
+}
+
+static void start_kernel(Parser *p)
+{
+	Loc loc = p->tok.loc;
+	next(p);
+	if (p->depth > 0) {
+		diag_error(p->cx, p->stack[p->depth - 1]->loc, "repeat block is not closed before the next kernel");
+		p->depth = 0;
+	}
+	Kernel *k = arena_alloc(p->cx->arena, sizeof *k);
+	k->loc = loc;
+	k->grid = 1;
+	k->nvars = VAR_REPEAT0;
+	k->var_cap = 16;
+	k->var_ext = arena_alloc(p->cx->arena, sizeof(int64_t) * 16);
+	k->var_names = arena_alloc(p->cx->arena, sizeof(char *) * 16);
+	k->var_names[VAR_CTAID] = "ctaid";
+	k->var_names[VAR_WARPID] = "warpid";
+	k->var_names[VAR_WGID] = "wgid";
+	APUSH(p->cx->arena, p->m->kernels, p->m->nkernels, p->m->cap, k);
+	p->k = k;
+	Loc nl = p->tok.loc;
+	if (!(k->name = take_ident(p, "a kernel name")))
+		return;
+	k->loc = nl;
+	end_of_line(p);
+}
+
+static void statement(Parser *p)
+{
+	Loc loc = p->tok.loc;
+	if (p->tok.kind != TK_IDENT && !is_punct(p, '}')) {
+		fail(p, "expected a statement, found %s", tok_text(p));
+		return;
+	}
+	if (is_punct(p, '}')) {
+		next(p);
+		if (p->depth == 0) {
+			p->line_failed = true;
+			diag_error(p->cx, loc, "'}' without an open repeat block");
+			return;
+		}
+		p->depth--;
+		end_of_line(p);
+		return;
+	}
+	if (is_ident(p, "target")) {
+		next(p);
+		if (p->k || p->m->target) {
+			p->line_failed = true;
+			diag_error(p->cx, loc, p->k ? "'target' must come before the first kernel" : "duplicate 'target' statement");
+			return;
+		}
+		Loc tl = p->tok.loc;
+		const char *t = take_ident(p, "a target (e.g. sm_90)");
+		if (!t)
+			return;
+		const Target *tg = target_find(t);
+		if (!tg) {
+			p->line_failed = true;
+			diag_error(p->cx, tl, "unknown target '%s' (known: %s)", t, target_list());
+			return;
+		}
+		p->m->target = tg;
+		p->m->target_loc = tl;
+		end_of_line(p);
+	} else if (is_ident(p, "ptx")) {
+		next(p);
+		if (p->k || p->m->ptx_version) {
+			p->line_failed = true;
+			diag_error(p->cx, loc, p->k ? "'ptx' must come before the first kernel" : "duplicate 'ptx' statement");
+			return;
+		}
+		Loc vl = p->tok.loc;
+		int64_t maj, min;
+		if (!take_int(p, "PTX major version", &maj) || !expect_punct(p, '.', "in the PTX version X.Y") ||
+		    !take_int(p, "PTX minor version", &min))
+			return;
+		if (maj < 6 || maj > 9 || min > 9) {
+			p->line_failed = true;
+			diag_error(p->cx, vl, "PTX version %lld.%lld is not one ptxas knows (6.0 .. 9.0)", (long long)maj,
+			           (long long)min);
+			return;
+		}
+		p->m->ptx_version = (int)(maj * 10 + min);
+		p->m->ptx_loc = vl;
+		end_of_line(p);
+	} else if (is_ident(p, "kernel")) {
+		start_kernel(p);
+	} else if (is_ident(p, "threads") || is_ident(p, "grid")) {
+		bool thr = is_ident(p, "threads");
+		next(p);
+		Kernel *k = need_kernel(p, loc, thr ? "threads" : "grid");
+		if (!k)
+			return;
+		if (p->depth) {
+			p->line_failed = true;
+			diag_error(p->cx, loc, "'%s' inside a repeat block", thr ? "threads" : "grid");
+			return;
+		}
+		Loc vl = p->tok.loc;
+		int64_t v;
+		if (!take_int(p, thr ? "thread count" : "grid size", &v))
+			return;
+		if (thr) {
+			if (k->has_threads) {
+				p->line_failed = true;
+				diag_error(p->cx, loc, "duplicate 'threads' statement");
+				return;
+			}
+			k->threads = v;
+			k->threads_loc = vl;
+			k->has_threads = true;
+		} else {
+			k->grid = v;
+			k->grid_loc = vl;
+		}
+		end_of_line(p);
+	} else if (is_ident(p, "param") || is_ident(p, "shared") || is_ident(p, "local") || is_ident(p, "tmem")) {
+		Mem mem = is_ident(p, "param") ? MEM_GLOBAL : is_ident(p, "shared") ? MEM_SHARED
+		        : is_ident(p, "local") ? MEM_LOCAL : MEM_TMEM;
+		static const char *kw[] = {"param", "shared", "local", "tmem"};
+		if (p->depth) {
+			p->line_failed = true;
+			diag_error(p->cx, loc, "buffer declarations are not allowed inside a repeat block");
+			return;
+		}
+		parse_buffer(p, mem, kw[mem]);
+	} else if (is_ident(p, "thread") || is_ident(p, "warp") || is_ident(p, "warpgroup") || is_ident(p, "wg") ||
+	           is_ident(p, "cta")) {
+		Scope sc = is_ident(p, "thread") ? SC_THREAD : is_ident(p, "warp") ? SC_WARP
+		         : is_ident(p, "cta") ? SC_CTA : SC_WARPGROUP;
+		parse_copy(p, sc);
+	} else if (is_ident(p, "sync")) {
+		next(p);
+		Stmt *s = simple(p, ST_SYNC, loc, "sync");
+		if (s && end_of_line(p))
+			add_stmt(p, s);
+	} else if (is_ident(p, "cp_async") || is_ident(p, "tcgen05")) {
+		parse_dotted(p);
+	} else if (is_ident(p, "dump")) {
+		next(p);
+		Stmt *s = simple(p, ST_DUMP, loc, "dump");
+		if (!s)
+			return;
+		if (!parse_region(p, &s->src) || !expect_punct(p, ',', "between the local buffer and the param") ||
+		    !parse_region(p, &s->dst))
+			return;
+		if (!s->src.whole || !s->dst.whole) {
+			p->line_failed = true;
+			diag_error(p->cx, s->src.whole ? s->dst.loc : s->src.loc, "dump takes whole buffers, not regions");
+			return;
+		}
+		if (end_of_line(p))
+			add_stmt(p, s);
+	} else if (is_ident(p, "repeat")) {
+		parse_repeat(p);
+	} else if (is_ident(p, "copy") || is_ident(p, "copy_async")) {
+		fail(p, "a copy needs a scope first: thread, warp, warpgroup (wg) or cta");
+	} else {
+		fail(p, "unknown statement %s", tok_text(p));
+	}
+}
+
+Module *parse_module(Ctx *cx, const char *file, const char *src, size_t len)
+{
+	Parser p = {.cx = cx, .src = src, .len = len, .line = 1, .col = 1};
+	Module *m = arena_alloc(cx->arena, sizeof *m);
+	m->file = file;
+	p.m = m;
+	next(&p);
+	while (p.tok.kind != TK_EOF) {
+		if (p.tok.kind == TK_NL) {
+			next(&p);
+			continue;
+		}
+		p.line_failed = false;
+		statement(&p);
+		if (p.cx->diags.errors >= MAX_ERRORS * 4)
+			break;
+		/* skip the rest of the line: recovery after an error */
+		while (p.tok.kind != TK_NL && p.tok.kind != TK_EOF)
+			next(&p);
+	}
+	if (p.depth > 0)
+		diag_error(cx, p.stack[p.depth - 1]->loc, "repeat block is not closed with '}'");
+	if (!m->target && cx->diags.errors == 0)
+		diag_error(cx, (Loc){1, 1}, "missing 'target' statement (e.g. 'target sm_90')");
+	return m;
+}

@@ -1,0 +1,440 @@
+/* tilepx core header: every pass includes this one file (QBE style).
+ * Pipeline: lex -> parse -> check -> (layout views) -> dispatch -> variant
+ * emitters -> PTX builder -> module printer. */
+#ifndef TILEPX_CORE_H
+#define TILEPX_CORE_H
+
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#define TILEPX_VERSION "0.1.0"
+
+enum {
+	MAX_DIMS = 8,    /* buffer rank */
+	MAX_ITERS = 48,  /* iters in one layout (parse limit is lower) */
+	PARSE_ITERS = 24,
+	MAX_TERMS = 8,   /* variables in one affine expression */
+	MAX_ERRORS = 20, /* diagnostics reported per file */
+	MAX_REPEAT_DEPTH = 16,
+};
+
+/* ---- arena: one per compilation, freed at once ---- */
+typedef struct Arena Arena;
+Arena *arena_new(void);
+void arena_free(Arena *a);
+void *arena_alloc(Arena *a, size_t n); /* zeroed */
+char *arena_strndup(Arena *a, const char *s, size_t n);
+char *arena_printf(Arena *a, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void *arena_grow(Arena *a, void *old, size_t old_n, size_t new_n);
+
+/* push x onto an arena array p with count n and capacity cap */
+#define APUSH(ar, p, n, cap, x)                                                    \
+	do {                                                                       \
+		if ((n) == (cap)) {                                                \
+			size_t nc_ = (cap) ? (size_t)(cap) * 2 : 8;                \
+			(p) = arena_grow((ar), (p), sizeof(*(p)) * (size_t)(cap),  \
+			                 sizeof(*(p)) * nc_);                      \
+			(cap) = nc_;                                               \
+		}                                                                  \
+		(p)[(n)++] = (x);                                                  \
+	} while (0)
+
+/* ---- text buffer ---- */
+typedef struct Str {
+	char *s;
+	size_t n, cap;
+} Str;
+void str_putc(Str *b, char c);
+void str_puts(Str *b, const char *s);
+void str_printf(Str *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void str_free(Str *b);
+
+/* ---- diagnostics ---- */
+typedef struct Loc {
+	int line, col; /* 1-based; line 0 = no location */
+} Loc;
+
+typedef struct Diag {
+	bool is_error;
+	Loc loc;
+	char *msg;
+} Diag;
+
+typedef struct Diags {
+	const char *file;
+	const char *src;
+	size_t len;
+	Diag *items;
+	size_t n, cap;
+	int errors, warnings;
+	bool truncated;
+} Diags;
+
+typedef struct Ctx {
+	Arena *arena;
+	Diags diags;
+} Ctx;
+
+void diag_error(Ctx *cx, Loc loc, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+void diag_warning(Ctx *cx, Loc loc, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+void diag_print(const Diags *d, FILE *out);
+
+/* ---- checked integer arithmetic (shapes, strides, expressions) ---- */
+bool mul_ok(int64_t a, int64_t b, int64_t *r);
+bool add_ok(int64_t a, int64_t b, int64_t *r);
+
+/* ---- dtypes and targets ---- */
+typedef enum DType {
+	DT_I8, DT_U8, DT_E4M3, DT_E5M2,
+	DT_I16, DT_U16, DT_F16, DT_BF16,
+	DT_I32, DT_U32, DT_F32, DT_TF32,
+	DT_I64, DT_U64, DT_F64,
+	DT_COUNT
+} DType;
+int dtype_bytes(DType t);
+const char *dtype_name(DType t);
+bool dtype_parse(const char *s, DType *out);
+
+/* capability a PTX form or a program feature needs */
+typedef enum Cap {
+	CAP_ALL,      /* every target tilepx knows (sm_75+) */
+	CAP_SM80,     /* cp.async */
+	CAP_SM90,     /* stmatrix */
+	CAP_TCGEN05,  /* sm_100a, sm_100f, sm_103a, sm_110a */
+	CAP_B8MATRIX, /* ldmatrix/stmatrix b8 shapes: tcgen05 targets + sm_120a, sm_121a */
+	CAP_COUNT
+} Cap;
+
+typedef struct Target {
+	const char *name; /* "sm_90a" */
+	int sm;           /* 90 */
+	char suffix;      /* 0, 'a' or 'f' */
+	int min_ptx;      /* lowest .version, times 10 (7.8 -> 78) */
+} Target;
+const Target *target_find(const char *name);
+bool target_has(const Target *t, Cap c);
+const char *cap_name(Cap c);
+const char *target_list(void); /* for messages */
+
+/* ---- axes ---- */
+typedef enum Axis {
+	AX_M,         /* plain memory / register offset */
+	AX_LANEID, AX_WARPID, AX_WID_IN_WG, AX_TID_IN_WG, AX_WGID, AX_TX,
+	AX_TLANE, AX_TCOL,
+	AX_COUNT
+} Axis;
+const char *axis_name(Axis a);
+bool axis_parse(const char *s, Axis *out);
+bool axis_is_thread(Axis a);
+
+/* execution / ownership scopes, ordered by rank */
+typedef enum Scope { SC_THREAD, SC_WARP, SC_WARPGROUP, SC_CTA, SC_COUNT } Scope;
+const char *scope_name(Scope s);
+
+/* ---- layout algebra (src/layout/) ---- */
+typedef struct Iter {
+	int64_t ext, stride;
+	Axis axis;
+} Iter;
+
+typedef struct Swizzle {
+	bool on;
+	int p, w, a; /* per_element, swizzle_len, atom_len (inner form) */
+} Swizzle;
+
+typedef struct Layout {
+	int n;
+	Iter it[MAX_ITERS];
+	Swizzle sw;
+} Layout;
+
+/* affine integer expression over kernel variables */
+enum { VAR_CTAID, VAR_WARPID, VAR_WGID, VAR_REPEAT0 };
+typedef struct Affine {
+	int64_t c;
+	int n;
+	struct { int var; int64_t k; } t[MAX_TERMS];
+} Affine;
+
+/* a layout sliced by a region: iters over the region's logical shape plus
+ * per-axis offsets that may depend on kernel variables */
+typedef struct View {
+	Layout L;
+	Affine off[AX_COUNT];
+} View;
+
+int64_t lay_size(const Layout *L);
+void lay_compact(Layout *L, const int64_t *shape, int n);
+bool lay_group(const Layout *L, const int64_t *shape, int n, Layout *out, int *seps);
+void lay_canonicalize(Layout *L);
+void lay_fuse_threads(Layout *L, Scope owner);
+void lay_drop_units(Layout *L);
+void lay_permute(const Layout *L, const int *perm, Layout *out);
+void lay_apply_flat(const Layout *L, int64_t idx, int64_t *out /* [AX_COUNT] */);
+bool lay_slice_group(const Iter *g, int n, int64_t begin, int64_t ext, Iter *out,
+                     int *nout, int64_t *off /* [AX_COUNT] */);
+int64_t swz_apply(Swizzle sw, int64_t m);
+void lay_format(const Layout *L, Str *out);
+bool lay_eq(const Layout *a, const Layout *b);
+/* split layouts a and b (same logical size) into one common list of pairs:
+ * out_a[k], out_b[k] have equal extents; false if the radixes are incompatible */
+bool lay_refine_pair(const Layout *a, const Layout *b, Layout *out_a, Layout *out_b);
+
+int64_t affine_eval(const Affine *e, const int64_t *vars);
+bool affine_is_const(const Affine *e);
+bool affine_add(Affine *dst, const Affine *src, int64_t scale);
+
+/* ---- the program (AST) ---- */
+typedef enum Mem { MEM_GLOBAL, MEM_SHARED, MEM_LOCAL, MEM_TMEM } Mem;
+const char *mem_name(Mem m);
+
+typedef struct Buffer {
+	const char *name;
+	Loc loc, layout_loc;
+	Mem mem;
+	DType dt;
+	int ndim;
+	int64_t shape[MAX_DIMS];
+	Loc dim_loc[MAX_DIMS];
+	bool has_layout;
+	Layout layout;     /* as written; refines shape exactly */
+	int64_t cols;      /* tmem: allocated columns */
+	bool cols_given;
+	Loc cols_loc;
+	int param_index;   /* MEM_GLOBAL */
+	/* derived by check */
+	Scope owner;       /* MEM_LOCAL: which group holds one instance */
+	int64_t regs;      /* MEM_LOCAL: elements per thread */
+	int64_t storage;   /* elements of storage (param/shared) */
+} Buffer;
+
+typedef struct Region {
+	const char *name;
+	Loc loc;
+	Buffer *buf;
+	bool whole;
+	int ndim;
+	Affine begin[MAX_DIMS];
+	Affine end[MAX_DIMS];
+	bool all[MAX_DIMS], single[MAX_DIMS];
+	Loc dim_loc[MAX_DIMS];
+	int64_t ext[MAX_DIMS]; /* set by check */
+} Region;
+
+typedef enum StmtKind {
+	ST_COPY, ST_COPY_ASYNC, ST_SYNC, ST_CPA_COMMIT, ST_CPA_WAIT,
+	ST_TC_WAIT_LD, ST_TC_WAIT_ST, ST_DUMP, ST_REPEAT
+} StmtKind;
+
+typedef struct Stmt Stmt;
+struct Stmt {
+	StmtKind kind;
+	Loc loc;
+	Scope scope;
+	Region dst, src;
+	const char *dispatch;
+	Loc dispatch_loc;
+	int64_t n;        /* cp_async.wait N, repeat N */
+	int var;          /* repeat index variable id */
+	const char *var_name;
+	Stmt **body;
+	size_t nbody, cap;
+};
+
+typedef struct Kernel {
+	const char *name;
+	Loc loc;
+	int64_t threads, grid;
+	Loc threads_loc, grid_loc;
+	bool has_threads;
+	Buffer **bufs;
+	size_t nbufs, bufcap;
+	Stmt **body;
+	size_t nbody, cap;
+	int nvars;                 /* VAR_REPEAT0 + repeats */
+	int64_t *var_ext;          /* [nvars]: range of each variable is [0, ext) */
+	const char **var_names;
+	size_t var_cap;
+	int nparams;
+} Kernel;
+
+typedef struct Module {
+	const char *file;
+	const Target *target;
+	Loc target_loc;
+	int ptx_version; /* forced, times 10; 0 = automatic */
+	Loc ptx_loc;
+	Kernel **kernels;
+	size_t nkernels, cap;
+} Module;
+
+/* front end */
+Module *parse_module(Ctx *cx, const char *file, const char *src, size_t len);
+bool check_module(Ctx *cx, Module *m);
+Buffer *kernel_find_buffer(const Kernel *k, const char *name);
+int64_t kernel_var_extent(const Kernel *k, int var);
+/* the region's view: slice of its buffer's layout; false + message if not affine */
+bool region_view(Ctx *cx, const Kernel *k, const Region *r, View *out, const char **why);
+/* local buffer registers: thread index inside the owner group for a fused axis */
+Axis scope_thread_axis(Scope s);
+int64_t scope_threads(Scope s, int64_t cta_threads);
+
+/* ---- PTX builder (src/ptx/) ---- */
+typedef enum RegClass {
+	RC_P, RC_RS, RC_SPECIAL, RC_R, RC_F, RC_RD, RC_RQ, RC_COUNT
+} RegClass;
+
+typedef struct RegClassInfo {
+	RegClass id;
+	const char *name;
+	int bits;
+	const char *decl_type; /* ".pred" ... or "INTERNAL" */
+	const char *prefix;    /* "%p" ... or "INTERNAL" */
+	unsigned sub_mask, super_mask;
+	bool declared;         /* printed by the declaration printer */
+	const char *note;
+} RegClassInfo;
+const RegClassInfo *regclass_info(RegClass c);
+const char *reg_class_type(RegClass c);
+const char *reg_class_prefix(RegClass c);
+/* operand prefix for a value type: %f/%fd views for floats (model only) */
+const char *regclass_operand_prefix(RegClass storage, bool is_float);
+void regclass_print_table(FILE *out);
+
+#include "ptx_forms.h" /* generated from ptx_templates/ */
+
+typedef struct PtxForm {
+	const char *name;
+	const char *family;
+	int min_ptx; /* times 10 */
+	Cap cap;
+	const char *text; /* with $0..$9 operand holes */
+} PtxForm;
+extern const PtxForm ptx_forms[FORM_COUNT];
+
+typedef struct Reg {
+	RegClass cls;
+	int id;
+} Reg;
+
+typedef struct Builder {
+	Arena *arena;
+	const Target *target;
+	Str body;
+	int nregs[RC_COUNT]; /* highest id used per class */
+	int labels;
+	int min_ptx;
+	Cap caps_used[CAP_COUNT];
+	bool used_form[FORM_COUNT];
+	const char *indent;
+} Builder;
+
+void b_init(Builder *b, Arena *a, const Target *t);
+Reg b_reg(Builder *b, RegClass c);
+const char *b_name(Builder *b, Reg r);
+int b_label(Builder *b);
+const char *b_label_name(Builder *b, int label);
+void b_place_label(Builder *b, int label);
+void b_comment(Builder *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* emit one instruction from a form; operands fill $0.. in order */
+void b_ins(Builder *b, FormId f, ...); /* const char* operands, NULL-terminated */
+const char *b_imm(Builder *b, int64_t v);
+const char *b_addr(Builder *b, Reg base, int64_t off);
+const char *b_vec(Builder *b, const Reg *regs, int n);
+void b_raw_decl(Builder *b, const char *text);
+/* convenience on top of forms */
+Reg b_const32(Builder *b, int64_t v);
+Reg b_add32_imm(Builder *b, Reg x, int64_t v);
+void b_print_decls(const Builder *b, Str *out);
+
+/* ---- dispatch (src/dispatch/) ---- */
+typedef struct Emit Emit; /* per-kernel emission state, src/emit.c */
+
+typedef struct CopyOp {
+	Ctx *cx;
+	const Module *mod;
+	const Kernel *k;
+	const Stmt *st;
+	View dst, src;         /* views of the regions */
+	const Buffer *dbuf, *sbuf;
+	int64_t elems;         /* logical elements copied per scope instance */
+	int64_t scope_threads; /* threads in one scope instance */
+	DType dt;
+} CopyOp;
+
+enum { PLAN_BYTES = 8192 };
+typedef struct Plan {
+	char params[256];  /* JSON object for explain */
+	char summary[128]; /* for the PTX comment */
+	_Alignas(16) unsigned char data[PLAN_BYTES]; /* the variant's own decisions */
+} Plan;
+
+typedef struct Variant {
+	const char *name;
+	StmtKind op;
+	int priority;
+	/* NULL when the variant accepts, else the reason it does not */
+	const char *(*accepts)(const CopyOp *op);
+	/* decide; NULL on success, else the reason it declines */
+	const char *(*plan)(const CopyOp *op, Plan *p);
+	void (*emit)(const CopyOp *op, const Plan *p, Emit *e);
+} Variant;
+
+typedef struct Candidate {
+	const Variant *v;
+	int state; /* 1 accepted, 0 rejected, -1 not tried */
+	const char *reason;
+} Candidate;
+
+typedef struct Decision {
+	Candidate cand[16];
+	int ncand;
+	const Variant *chosen;
+	Plan plan;
+} Decision;
+
+int dispatch_variants(StmtKind op, const Variant **out, int max);
+bool copy_op_init(Ctx *cx, const Module *m, const Kernel *k, const Stmt *st, CopyOp *op);
+/* false (with an error reported at the statement) when nothing accepts */
+bool dispatch_copy(const CopyOp *op, Decision *d, bool report);
+
+extern const Variant variant_gmem_smem, variant_reg, variant_fallback, variant_ldgsts,
+	variant_ldstmatrix;
+
+/* ---- emission helpers shared by variants (src/emit.c) ---- */
+Builder *emit_builder(Emit *e);
+Reg emit_tid(Emit *e);                    /* %tid.x */
+Reg emit_scope_tid(Emit *e, Scope s);     /* thread index inside the scope instance */
+Reg emit_affine(Emit *e, const Affine *a);/* u32 value of an affine expression */
+Reg emit_global_base(Emit *e, const Buffer *b); /* %rd global address of a param */
+Reg emit_shared_base(Emit *e, const Buffer *b); /* %r shared address of a buffer */
+Reg *emit_local_regs(Emit *e, const Buffer *b); /* the .b32 words of a local buffer */
+/* element offset register -> address register (swizzle applied for shared) */
+Reg emit_address(Emit *e, const Buffer *b, Reg elem_off);
+/* memory <-> packed local words; bytes in {1,2,4,8,16}; addr is an operand
+ * string from b_addr; byte_off is the offset inside the thread's registers */
+void emit_mem_to_local(Emit *e, const Buffer *mb, const char *addr, Reg *words, int64_t byte_off, int bytes);
+void emit_local_to_mem(Emit *e, const Buffer *mb, const char *addr, Reg *words, int64_t byte_off, int bytes);
+/* memory -> memory through temporaries */
+void emit_mem_copy(Emit *e, const Buffer *db, const char *daddr, const Buffer *sb, const char *saddr, int bytes);
+/* thread digits: value of (t / div) % mod, with shifts when powers of two */
+Reg emit_digit(Emit *e, Reg t, int64_t div, int64_t mod);
+/* counted PTX loop: returns the counter; close with emit_loop_end */
+typedef struct Loop { int top; Reg counter; int64_t n; } Loop;
+Loop emit_loop_begin(Emit *e, int64_t n);
+void emit_loop_end(Emit *e, Loop *l);
+
+/* ---- whole-module drivers ---- */
+typedef struct EmitOptions {
+	const Target *target_override;
+} EmitOptions;
+bool emit_module(Ctx *cx, Module *m, const EmitOptions *o, Str *out);
+bool explain_module(Ctx *cx, Module *m, bool json, Str *out);
+
+/* ---- matrix-copy selector (seed 002) ---- */
+int nvvm_select_main(int argc, char **argv);
+
+#endif

@@ -1,0 +1,61 @@
+/* copy / fallback: priority 0. One thread of each scope instance copies
+ * element by element in a serial loop; any pair of layouts works because
+ * each side's offset is computed from the flat logical index. */
+#include "../tilepx.h"
+
+static bool is_mem(Mem m) { return m == MEM_GLOBAL || m == MEM_SHARED; }
+
+static const char *accepts(const CopyOp *op)
+{
+	if (!is_mem(op->dbuf->mem) || !is_mem(op->sbuf->mem))
+		return arena_printf(op->cx->arena,
+		                    "copies memory to memory only (%s -> %s): registers and tensor memory belong to "
+		                    "their threads",
+		                    mem_name(op->sbuf->mem), mem_name(op->dbuf->mem));
+	return NULL;
+}
+
+static const char *plan(const CopyOp *op, Plan *p)
+{
+	snprintf(p->params, sizeof p->params, "{\"elements\": %lld}", (long long)op->elems);
+	return NULL;
+}
+
+/* element offset of flat index i on one side: digits of i over the view's iters */
+static Reg side_offset(Emit *e, const View *v, Reg i)
+{
+	Builder *b = emit_builder(e);
+	Reg acc = emit_affine(e, &v->off[AX_M]);
+	int64_t div = 1;
+	for (int k = v->L.n - 1; k >= 0; k--) {
+		const Iter *it = &v->L.it[k];
+		if (it->ext > 1 && it->stride) {
+			Reg d = emit_digit(e, i, div, it->ext);
+			Reg r = b_reg(b, RC_R);
+			b_ins(b, FORM_MAD_LO_U32, b_name(b, r), b_name(b, d), b_imm(b, it->stride), b_name(b, acc), NULL);
+			acc = r;
+		}
+		div *= it->ext;
+	}
+	return acc;
+}
+
+static void emit(const CopyOp *op, const Plan *p, Emit *e)
+{
+	(void)p;
+	Builder *b = emit_builder(e);
+	diag_warning(op->cx, op->st->loc, "copy/fallback (scalar single-thread) picked for %s <- %s: %lld elements",
+	             op->dbuf->name, op->sbuf->name, (long long)op->elems);
+	Reg t = emit_scope_tid(e, op->st->scope), pr = b_reg(b, RC_P);
+	int skip = b_label(b);
+	b_ins(b, FORM_SETP_NE_U32, b_name(b, pr), b_name(b, t), "0", NULL);
+	b_ins(b, FORM_BRA_IF, b_name(b, pr), b_label_name(b, skip), NULL);
+	Loop l = emit_loop_begin(e, op->elems);
+	Reg so = side_offset(e, &op->src, l.counter), dso = side_offset(e, &op->dst, l.counter);
+	Reg sa = emit_address(e, op->sbuf, so), da = emit_address(e, op->dbuf, dso);
+	emit_mem_copy(e, op->dbuf, b_name(b, da), op->sbuf, b_name(b, sa), dtype_bytes(op->dt));
+	emit_loop_end(e, &l);
+	b_place_label(b, skip);
+}
+
+const Variant variant_fallback = {"fallback", ST_COPY, 0, accepts, plan, emit};

@@ -1,0 +1,64 @@
+/* copy / gmem_smem: global <-> shared. The [outer, threads, vec] partition
+ * with the global side driving the order (TIRx align_layouts_gs); widest
+ * vector from 128 bits down; a serial PTX loop nest, not unrolled. */
+#include "partition.h"
+
+
+static bool is_pair(const CopyOp *op)
+{
+	Mem d = op->dbuf->mem, s = op->sbuf->mem;
+	return (d == MEM_GLOBAL && s == MEM_SHARED) || (d == MEM_SHARED && s == MEM_GLOBAL);
+}
+
+static const char *accepts(const CopyOp *op)
+{
+	if (!is_pair(op))
+		return arena_printf(op->cx->arena, "needs global <-> shared, got %s -> %s", mem_name(op->sbuf->mem),
+		                    mem_name(op->dbuf->mem));
+	if (op->elems % op->scope_threads)
+		return arena_printf(op->cx->arena, "%lld elements do not divide among the scope's %lld threads",
+		                    (long long)op->elems, (long long)op->scope_threads);
+	return NULL;
+}
+
+typedef struct GsPlan {
+	bool global_is_dst;
+	Part part;
+} GsPlan;
+
+static const char *plan(const CopyOp *op, Plan *p)
+{
+	GsPlan *g = (GsPlan *)p->data;
+	_Static_assert(sizeof(GsPlan) <= PLAN_BYTES, "plan too large");
+	const int cands[] = {128, 64, 32, 16, 8, dtype_bytes(op->dt) * 8}; /* widest first, then scalar */
+	g->global_is_dst = op->dbuf->mem == MEM_GLOBAL;
+	const View *gv = g->global_is_dst ? &op->dst : &op->src, *sv = g->global_is_dst ? &op->src : &op->dst;
+	const char *why = gs_partition(op, gv, sv, cands, 6, &g->part);
+	if (why)
+		return why;
+	int vb = g->part.vec * dtype_bytes(op->dt) * 8;
+	snprintf(p->params, sizeof p->params, "{\"vec_bits\": %d, \"outer\": %lld}", vb, (long long)g->part.outer);
+	return NULL;
+}
+
+static void access(const CopyOp *op, Emit *e, const void *ctx, Reg g_off, Reg s_off)
+{
+	const GsPlan *g = ctx;
+	Builder *b = emit_builder(e);
+	const Buffer *gb = g->global_is_dst ? op->dbuf : op->sbuf, *sb = g->global_is_dst ? op->sbuf : op->dbuf;
+	Reg ga = emit_address(e, gb, g_off), sa = emit_address(e, sb, s_off);
+	int bytes = g->part.vec * dtype_bytes(op->dt);
+	if (g->global_is_dst)
+		emit_mem_copy(e, gb, b_name(b, ga), sb, b_name(b, sa), bytes);
+	else
+		emit_mem_copy(e, sb, b_name(b, sa), gb, b_name(b, ga), bytes);
+}
+
+static void emit(const CopyOp *op, const Plan *p, Emit *e)
+{
+	const GsPlan *g = (const GsPlan *)p->data;
+	const View *gv = g->global_is_dst ? &op->dst : &op->src, *sv = g->global_is_dst ? &op->src : &op->dst;
+	emit_partition_loops(op, e, &g->part, gv, sv, emit_scope_tid(e, op->st->scope), access, g);
+}
+
+const Variant variant_gmem_smem = {"gmem_smem", ST_COPY, 10, accepts, plan, emit};

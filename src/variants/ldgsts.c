@@ -1,0 +1,48 @@
+/* copy_async / ldgsts: cp.async global -> shared (seed 004). The gmem_smem
+ * partition with widths 128, 64, 32 bits; cp-size 16 uses .cg, 8 and 4 use
+ * .ca. No commit, wait or barrier: completion is the program's job. */
+#include "partition.h"
+
+static const char *accepts(const CopyOp *op)
+{
+	if (!target_has(op->mod->target, CAP_SM80))
+		return arena_printf(op->cx->arena, "cp.async needs sm_80 or newer (target is %s)", op->mod->target->name);
+	if (op->dbuf->mem != MEM_SHARED || op->sbuf->mem != MEM_GLOBAL)
+		return arena_printf(op->cx->arena, "cp.async copies global -> shared only, got %s -> %s",
+		                    mem_name(op->sbuf->mem), mem_name(op->dbuf->mem));
+	if (op->elems % op->scope_threads)
+		return arena_printf(op->cx->arena, "%lld elements do not divide among the scope's %lld threads",
+		                    (long long)op->elems, (long long)op->scope_threads);
+	return NULL;
+}
+
+static const char *plan(const CopyOp *op, Plan *p)
+{
+	Part *part = (Part *)p->data;
+	static const int cands[] = {128, 64, 32};
+	const char *why = gs_partition(op, &op->src, &op->dst, cands, 3, part);
+	if (why)
+		return arena_printf(op->cx->arena, "cp.async moves 4, 8 or 16 bytes: %s", why);
+	int bytes = part->vec * dtype_bytes(op->dt);
+	snprintf(p->params, sizeof p->params, "{\"vec_bits\": %d, \"cp_size\": %d, \"outer\": %lld}", bytes * 8, bytes,
+	         (long long)part->outer);
+	return NULL;
+}
+
+static void access(const CopyOp *op, Emit *e, const void *ctx, Reg g_off, Reg s_off)
+{
+	const Part *part = ctx;
+	Builder *b = emit_builder(e);
+	Reg ga = emit_address(e, op->sbuf, g_off), sa = emit_address(e, op->dbuf, s_off);
+	int bytes = part->vec * dtype_bytes(op->dt);
+	FormId f = bytes == 16 ? FORM_CP_ASYNC_CG_16 : bytes == 8 ? FORM_CP_ASYNC_CA_8 : FORM_CP_ASYNC_CA_4;
+	b_ins(b, f, b_name(b, sa), b_name(b, ga), NULL);
+}
+
+static void emit(const CopyOp *op, const Plan *p, Emit *e)
+{
+	const Part *part = (const Part *)p->data;
+	emit_partition_loops(op, e, part, &op->src, &op->dst, emit_scope_tid(e, op->st->scope), access, part);
+}
+
+const Variant variant_ldgsts = {"ldgsts", ST_COPY_ASYNC, 20, accepts, plan, emit};

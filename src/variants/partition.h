@@ -1,0 +1,42 @@
+/* Partitions shared by the copy variants: the [outer, threads, vec] split of
+ * gmem_smem / ldgsts and the register-induced split of reg. Both are built
+ * on one layout-algebra step: the common refinement of the two operands'
+ * sliced layouts into pairs (extent, stride on side A, stride on side B). */
+#ifndef TILEPX_PARTITION_H
+#define TILEPX_PARTITION_H
+
+#include "../tilepx.h"
+
+typedef struct Pair {
+	int64_t ext, a, b; /* a: driving side (global / registers), b: the other */
+	Axis axis;         /* axis of side a's iter */
+} Pair;
+
+typedef struct Part {
+	int vec;             /* elements per access */
+	int nthr, nout;
+	Pair thr[MAX_ITERS]; /* thread digits, most significant first */
+	Pair out[MAX_ITERS]; /* outer loop digits, most significant first */
+	int64_t outer;       /* product of out extents */
+	int64_t thr_size;    /* product of thr extents */
+} Part;
+
+/* gmem_smem / ldgsts: a = global, b = shared. vec_bits lists candidates, widest
+ * first; returns NULL or the reason no width fits. */
+const char *gs_partition(const CopyOp *op, const View *g, const View *s, const int *vec_bits, int ncand, Part *out);
+
+/* reg: a = registers (view of the local buffer, thread axes fused to its
+ * owner), b = the memory side */
+const char *reg_partition(const CopyOp *op, const View *r, const View *s, Part *out);
+
+/* emit the loads/stores of a Part for gmem_smem-like copies: nested serial
+ * loops over out, per-thread digits from the scope's thread index; access
+ * is called innermost with the element offsets of both sides */
+typedef void (*AccessFn)(const CopyOp *op, Emit *e, const void *ctx, Reg a_off, Reg b_off);
+void emit_partition_loops(const CopyOp *op, Emit *e, const Part *p, const View *a, const View *b, Reg thread,
+                          AccessFn access, const void *ctx);
+
+/* element offset of a thread's digits on one side plus the view's affine offset */
+Reg emit_thread_offset(Emit *e, const Part *p, const View *v, Reg thread, bool side_a);
+
+#endif

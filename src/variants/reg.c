@@ -1,0 +1,95 @@
+/* copy / reg: registers <-> shared or global (seed 003). The register
+ * layout's thread axes induce the partition; each thread copies its own
+ * elements with the widest aligned vector. Registers cannot be indexed at
+ * run time, so the per-thread loop is unrolled in the PTX. */
+#include "partition.h"
+
+static bool is_mem(Mem m) { return m == MEM_GLOBAL || m == MEM_SHARED; }
+
+static const char *accepts(const CopyOp *op)
+{
+	Mem d = op->dbuf->mem, s = op->sbuf->mem;
+	if (!((d == MEM_LOCAL && is_mem(s)) || (s == MEM_LOCAL && is_mem(d))))
+		return arena_printf(op->cx->arena, "needs local <-> shared or global, got %s -> %s", mem_name(s),
+		                    mem_name(d));
+	const Buffer *r = d == MEM_LOCAL ? op->dbuf : op->sbuf;
+	if (r->owner > op->st->scope)
+		return arena_printf(op->cx->arena,
+		                    "register layout of '%s' is owned per %s, wider than the %s scope of the copy", r->name,
+		                    scope_name(r->owner), scope_name(op->st->scope));
+	const View *rv = d == MEM_LOCAL ? &op->dst : &op->src;
+	for (int a = AX_LANEID; a <= AX_TX; a++)
+		if (rv->off[a].c || rv->off[a].n)
+			return "the register region starts at a nonzero thread offset";
+	if (!affine_is_const(&rv->off[AX_M]))
+		return "the register region's start depends on a variable (registers are not indexable at run time)";
+	return NULL;
+}
+
+typedef struct RegPlan {
+	bool load; /* into registers */
+	View rv;   /* register view, thread axes fused to the owner */
+	Part part;
+} RegPlan;
+
+static const char *plan(const CopyOp *op, Plan *p)
+{
+	RegPlan *rp = (RegPlan *)p->data;
+	_Static_assert(sizeof(RegPlan) <= PLAN_BYTES, "plan too large");
+	rp->load = op->dbuf->mem == MEM_LOCAL;
+	const Buffer *r = rp->load ? op->dbuf : op->sbuf;
+	rp->rv = rp->load ? op->dst : op->src;
+	lay_fuse_threads(&rp->rv.L, r->owner);
+	const char *why = reg_partition(op, &rp->rv, rp->load ? &op->src : &op->dst, &rp->part);
+	if (why)
+		return why;
+	int vb = rp->part.vec * dtype_bytes(op->dt) * 8;
+	snprintf(p->params, sizeof p->params, "{\"direction\": \"%s\", \"vec_bits\": %d, \"outer\": %lld}",
+	         rp->load ? "load" : "store", vb, (long long)rp->part.outer);
+	return NULL;
+}
+
+static void emit(const CopyOp *op, const Plan *p, Emit *e)
+{
+	const RegPlan *rp = (const RegPlan *)p->data;
+	const Part *part = &rp->part;
+	Builder *b = emit_builder(e);
+	const Buffer *rb = rp->load ? op->dbuf : op->sbuf, *mb = rp->load ? op->sbuf : op->dbuf;
+	const View *mv = rp->load ? &op->src : &op->dst;
+	int esize = dtype_bytes(op->dt), bytes = part->vec * esize;
+	Reg t = emit_scope_tid(e, rb->owner);
+	int skip = 0;
+	if (part->thr_size < scope_threads(rb->owner, op->k->threads)) {
+		/* threads past the layout's last owner hold nothing */
+		Reg pr = b_reg(b, RC_P);
+		skip = b_label(b);
+		b_ins(b, FORM_SETP_LT_U32, b_name(b, pr), b_name(b, t), b_imm(b, part->thr_size), NULL);
+		b_ins(b, FORM_BRA_IF_NOT, b_name(b, pr), b_label_name(b, skip), NULL);
+	}
+	Reg m0 = emit_thread_offset(e, part, mv, t, false);
+	Reg *words = emit_local_regs(e, rb);
+	int64_t r0 = rp->rv.off[AX_M].c;
+	Reg addr0 = mb->layout.sw.on ? m0 : emit_address(e, mb, m0);
+	for (int64_t f = 0; f < part->outer; f++) {
+		int64_t ds = 0, dr = 0, rem = f;
+		for (int i = part->nout - 1; i >= 0; i--) {
+			int64_t d = rem % part->out[i].ext;
+			rem /= part->out[i].ext;
+			dr += d * part->out[i].a;
+			ds += d * part->out[i].b;
+		}
+		const char *addr;
+		if (mb->layout.sw.on) /* the swizzle is not linear: recompute per access */
+			addr = b_name(b, emit_address(e, mb, b_add32_imm(b, m0, ds)));
+		else
+			addr = b_addr(b, addr0, ds * esize);
+		if (rp->load)
+			emit_mem_to_local(e, mb, addr, words, (r0 + dr) * esize, bytes);
+		else
+			emit_local_to_mem(e, mb, addr, words, (r0 + dr) * esize, bytes);
+	}
+	if (skip)
+		b_place_label(b, skip);
+}
+
+const Variant variant_reg = {"reg", ST_COPY, 10, accepts, plan, emit};
