@@ -12,7 +12,11 @@ LIB_OBJ := $(patsubst src/%.c,$(B)/obj/%.o,$(LIB_SRC)) $(B)/obj/gen/ptx_forms.o
 TPL     := $(wildcard ptx_templates/*.tpl)
 UNIT    := $(patsubst tests/unit/%.c,$(B)/tests/%,$(wildcard tests/unit/*.c))
 
-all: $(B)/tilepx $(B)/libtilepx.a
+all: $(B)/tilepx $(B)/libtilepx.a $(B)/randtile
+
+$(B)/randtile: tools/randtile.c
+	@mkdir -p $(B)
+	$(CC) $(WARN) $(CFLAGS) $(LDFLAGS) $< -o $@
 
 $(B)/gen/ptx_forms.h $(B)/gen/ptx_forms.c: $(TPL) tools/gen_forms.awk
 	@mkdir -p $(B)/gen

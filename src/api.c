@@ -29,7 +29,7 @@ int tilepx_compile(const char *path, const char *src, size_t len, const char *ta
 			if (override)
 				m->target = override;
 			switch (mode) {
-			case TILEPX_CHECK: ok = check_module(&cx, m); break;
+			case TILEPX_CHECK: ok = check_and_dispatch(&cx, m); break;
 			case TILEPX_EMIT: ok = emit_module(&cx, m, NULL, &text); break;
 			case TILEPX_EXPLAIN: ok = explain_module(&cx, m, false, &text); break;
 			case TILEPX_EXPLAIN_JSON: ok = explain_module(&cx, m, true, &text); break;

@@ -74,6 +74,29 @@ static void walk(Ctx *cx, const Module *m, const Kernel *k, Stmt **body, size_t 
 	}
 }
 
+static void dispatch_all(Ctx *cx, const Module *m, const Kernel *k, Stmt **body, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		const Stmt *s = body[i];
+		CopyOp op;
+		Decision d;
+		if ((s->kind == ST_COPY || s->kind == ST_COPY_ASYNC) && copy_op_init(cx, m, k, s, &op))
+			dispatch_copy(&op, &d, true);
+		else if (s->kind == ST_REPEAT)
+			dispatch_all(cx, m, k, s->body, s->nbody);
+	}
+}
+
+/* check = front end plus dispatch, so a program that checks also emits */
+bool check_and_dispatch(Ctx *cx, Module *m)
+{
+	if (!check_module(cx, m))
+		return false;
+	for (size_t i = 0; i < m->nkernels; i++)
+		dispatch_all(cx, m, m->kernels[i], m->kernels[i]->body, m->kernels[i]->nbody);
+	return cx->diags.errors == 0;
+}
+
 bool explain_module(Ctx *cx, Module *m, bool json, Str *out)
 {
 	if (!check_module(cx, m))

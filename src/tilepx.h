@@ -433,6 +433,7 @@ typedef struct EmitOptions {
 } EmitOptions;
 bool emit_module(Ctx *cx, Module *m, const EmitOptions *o, Str *out);
 bool explain_module(Ctx *cx, Module *m, bool json, Str *out);
+bool check_and_dispatch(Ctx *cx, Module *m);
 
 /* ---- matrix-copy selector (seed 002) ---- */
 int nvvm_select_main(int argc, char **argv);

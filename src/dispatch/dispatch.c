@@ -5,7 +5,7 @@
 #include <string.h>
 
 static const Variant *const registry[] = {
-	&variant_gmem_smem, &variant_reg, &variant_fallback, &variant_ldgsts,
+	&variant_gmem_smem, &variant_ldstmatrix, &variant_reg, &variant_fallback, &variant_ldgsts,
 };
 
 static bool before(const Variant *a, const Variant *b)

@@ -149,14 +149,55 @@ const char *gs_partition(const CopyOp *op, const View *g, const View *s, const i
 	                    vec_bits[0], ncand > 1 ? ", ..." : "", (long long)op->elems, (long long)T);
 }
 
+bool reg_pairs(const View *r, const View *s, Pair *out, int *n)
+{
+	if (!make_pairs(r, s, out, n))
+		return false;
+	sort_pairs(out, *n, threads_then_stride);
+	*n = fuse_pairs(out, *n);
+	return true;
+}
+
+bool group_pairs(const Pair *p, int n, const int64_t *shape, int ns, Pair *out, int *nout, int *seps)
+{
+	Pair q[MAX_ITERS];
+	memcpy(q, p, sizeof(Pair) * (size_t)n);
+	int qi = 0, k = 0;
+	for (int d = 0; d < ns; d++) {
+		seps[d] = k;
+		int64_t need = shape[d];
+		while (need > 1) {
+			if (qi == n || k == MAX_ITERS)
+				return false;
+			Pair it = q[qi];
+			if (it.ext <= need && need % it.ext == 0) {
+				out[k++] = it;
+				need /= it.ext;
+				qi++;
+			} else if (it.ext > need && it.ext % need == 0) {
+				int64_t lo = it.ext / need;
+				out[k++] = (Pair){need, it.a * lo, it.b * lo, it.axis};
+				q[qi].ext = lo;
+				need = 1;
+			} else {
+				return false;
+			}
+		}
+	}
+	for (; qi < n; qi++)
+		if (q[qi].ext != 1)
+			return false;
+	seps[ns] = k;
+	*nout = k;
+	return true;
+}
+
 const char *reg_partition(const CopyOp *op, const View *r, const View *s, Part *out)
 {
 	Pair base[MAX_ITERS];
 	int nb;
-	if (!make_pairs(r, s, base, &nb))
+	if (!reg_pairs(r, s, base, &nb))
 		return "the register and memory layouts split the copy's index space incompatibly";
-	sort_pairs(base, nb, threads_then_stride);
-	nb = fuse_pairs(base, nb);
 	Part p = {0};
 	Pair atoms[MAX_ITERS];
 	int na = 0;

@@ -36,6 +36,13 @@ typedef void (*AccessFn)(const CopyOp *op, Emit *e, const void *ctx, Reg a_off, 
 void emit_partition_loops(const CopyOp *op, Emit *e, const Part *p, const View *a, const View *b, Reg thread,
                           AccessFn access, const void *ctx);
 
+/* refine two views into pairs sorted threads-first, then by side a's stride
+ * descending, fused where contiguous on both sides (TIRx align_layouts_raw) */
+bool reg_pairs(const View *r, const View *s, Pair *out, int *n);
+/* regroup pairs so that runs multiply to shape[0..ns); splits a pair where a
+ * boundary falls inside it (high part first) */
+bool group_pairs(const Pair *p, int n, const int64_t *shape, int ns, Pair *out, int *nout, int *seps);
+
 /* element offset of a thread's digits on one side plus the view's affine offset */
 Reg emit_thread_offset(Emit *e, const Part *p, const View *v, Reg thread, bool side_a);
 

@@ -1,0 +1,215 @@
+/* copy / ldstmatrix: registers <-> shared with ldmatrix / stmatrix m8n8 .b16
+ * (seed 000). Both layouts are regrouped to [T/32, 8, 4, M/(2*num), num, 2]:
+ * warps, the 8 rows of a tile, 4 lane column pairs, m_outer tiles, num tiles,
+ * the packed element pair. The register side must be the m8n8 fragment; the
+ * shared side decides .trans and the row stride p. Declines to reg otherwise. */
+#include "partition.h"
+
+#include <string.h>
+
+static const char *accepts(const CopyOp *op)
+{
+	Mem d = op->dbuf->mem, s = op->sbuf->mem;
+	bool ld = d == MEM_LOCAL && s == MEM_SHARED, st = s == MEM_LOCAL && d == MEM_SHARED;
+	if (!ld && !st)
+		return arena_printf(op->cx->arena, "needs local <-> shared, got %s -> %s", mem_name(s), mem_name(d));
+	if (op->st->scope == SC_THREAD)
+		return "unsupported exec_scope thread (need warp, warpgroup, or cta)";
+	if (st && !target_has(op->mod->target, CAP_SM90))
+		return arena_printf(op->cx->arena, "stmatrix needs sm_90 or newer (target is %s)", op->mod->target->name);
+	if (dtype_bytes(op->dt) != 2)
+		return arena_printf(op->cx->arena, "ldmatrix/stmatrix m8n8 move 16-bit elements (dtype is %s)",
+		                    dtype_name(op->dt));
+	const Buffer *r = ld ? op->dbuf : op->sbuf;
+	if (r->owner == SC_THREAD)
+		return "the register layout has no thread axis (need laneid, tid_in_wg or tx)";
+	if (r->owner > op->st->scope)
+		return arena_printf(op->cx->arena, "register layout is owned per %s, wider than the %s scope",
+		                    scope_name(r->owner), scope_name(op->st->scope));
+	return NULL;
+}
+
+typedef struct LdstPlan {
+	bool ld, trans;
+	int num;
+	int64_t p;      /* shared stride between the 8 rows a lane group addresses */
+	int64_t warps;  /* T / 32 */
+	int64_t s_warp; /* shared stride per warp */
+	int nm, nn;     /* pairs in the m_outer and num groups */
+	Pair m[MAX_ITERS], n[MAX_ITERS];
+	int64_t m_outer;
+	int64_t r_off;  /* register offset of the region (elements) */
+	View sv;
+} LdstPlan;
+
+/* one num candidate (TIRx _try_num) */
+static const char *try_num(const Pair *pairs, int np, int64_t T, int64_t M, int num, LdstPlan *lp)
+{
+	if (M % (2 * num))
+		return "per-thread element count does not split";
+	int64_t shape[6] = {T / 32, 8, 4, M / (2 * num), num, 2};
+	Pair g[MAX_ITERS];
+	int ng, seps[7];
+	if (!group_pairs(pairs, np, shape, 6, g, &ng, seps))
+		return "layouts do not regroup to [T/32, 8, 4, M/(2*num), num, 2]";
+	int cnt[6];
+	for (int i = 0; i < 6; i++)
+		cnt[i] = seps[i + 1] - seps[i];
+	if ((shape[0] > 1 && cnt[0] != 1) || cnt[1] != 1 || cnt[2] != 1 || cnt[5] != 1)
+		return "warp, row, column-pair and element-pair groups must be single iters";
+	const Pair *w = shape[0] > 1 ? &g[seps[0]] : NULL, *r8 = &g[seps[1]], *r4 = &g[seps[2]], *r2 = &g[seps[5]];
+	if (w && (!axis_is_thread(w->axis) || w->a != 32))
+		return "warps of the register layout are not 32 threads apart";
+	if (!axis_is_thread(r8->axis) || !axis_is_thread(r4->axis) || axis_is_thread(r2->axis) || r8->a != 4 ||
+	    r4->a != 1 || r2->a != 1)
+		return "register layout is not the m8n8 fragment (lane = 4*row + column pair, element pairs adjacent)";
+	for (int i = seps[3]; i < seps[5]; i++) {
+		if (axis_is_thread(g[i].axis))
+			return "register layout has thread strides inside the tile groups";
+		if (g[i].a % 2)
+			return "register pairs are not 32-bit aligned";
+		if (g[i].b <= 0 || g[i].b % 8)
+			return "shared tile strides are not multiples of 8 elements (16 bytes)";
+	}
+	if (w && w->b % 8)
+		return "shared per-warp stride is not a multiple of 8 elements";
+	int64_t s8 = r8->b, s4 = r4->b, s2 = r2->b;
+	if (s4 == 2 && s2 == 1 && s8 > 0 && s8 % 8 == 0) {
+		lp->trans = false;
+		lp->p = s8;
+	} else if (s8 == 1 && s2 > 0 && s2 % 8 == 0 && s4 == 2 * s2) {
+		lp->trans = true;
+		lp->p = s2;
+	} else {
+		return "shared layout is neither row- nor column-major 8x8 tiles with 16-byte rows";
+	}
+	lp->num = num;
+	lp->warps = shape[0];
+	lp->s_warp = w ? w->b : 0;
+	lp->nm = cnt[3];
+	memcpy(lp->m, &g[seps[3]], sizeof(Pair) * (size_t)cnt[3]);
+	lp->nn = cnt[4];
+	memcpy(lp->n, &g[seps[4]], sizeof(Pair) * (size_t)cnt[4]);
+	lp->m_outer = shape[3];
+	return NULL;
+}
+
+static const char *plan(const CopyOp *op, Plan *p)
+{
+	LdstPlan *lp = (LdstPlan *)p->data;
+	_Static_assert(sizeof(LdstPlan) <= PLAN_BYTES, "plan too large");
+	lp->ld = op->dbuf->mem == MEM_LOCAL;
+	const Buffer *rb = lp->ld ? op->dbuf : op->sbuf;
+	View rv = lp->ld ? op->dst : op->src;
+	lp->sv = lp->ld ? op->src : op->dst;
+	if (lp->sv.L.sw.on && lp->sv.L.sw.p < 3)
+		return arena_printf(op->cx->arena, "swizzle(%d, %d, %d) keeps fewer than 8 contiguous elements per row",
+		                    lp->sv.L.sw.p, lp->sv.L.sw.w, lp->sv.L.sw.a);
+	for (int a = AX_LANEID; a <= AX_TX; a++)
+		if (rv.off[a].c || rv.off[a].n)
+			return "the register region starts at a nonzero thread offset";
+	if (!affine_is_const(&rv.off[AX_M]) || rv.off[AX_M].c % 2)
+		return "the register region does not start at a static 32-bit register";
+	const Affine *so = &lp->sv.off[AX_M];
+	bool aligned = so->c % 8 == 0;
+	for (int i = 0; i < so->n; i++)
+		aligned &= so->t[i].k % 8 == 0;
+	if (!aligned)
+		return "the shared region does not start on a 16-byte boundary";
+	lp->r_off = rv.off[AX_M].c;
+	lay_fuse_threads(&rv.L, rb->owner);
+	Pair pairs[MAX_ITERS];
+	int np;
+	if (!reg_pairs(&rv, &lp->sv, pairs, &np))
+		return "the register and shared layouts split the copy's index space incompatibly";
+	int64_t T = 1, M = 1;
+	for (int i = 0; i < np; i++) {
+		if (axis_is_thread(pairs[i].axis))
+			T *= pairs[i].ext;
+		else
+			M *= pairs[i].ext;
+	}
+	if (T % 32 || T != scope_threads(rb->owner, op->k->threads))
+		return arena_printf(op->cx->arena, "register layout covers %lld threads, not every thread of its %s",
+		                    (long long)T, scope_name(rb->owner));
+	const char *why = NULL;
+	static const int nums[] = {4, 2, 1};
+	for (int i = 0; i < 3; i++) {
+		const char *w = try_num(pairs, np, T, M, nums[i], lp);
+		if (!w) {
+			snprintf(p->params, sizeof p->params,
+			         "{\"direction\": \"%s\", \"num\": %d, \"trans\": %s, \"m_outer\": %lld}", lp->ld ? "ld" : "st",
+			         lp->num, lp->trans ? "true" : "false", (long long)lp->m_outer);
+			return NULL;
+		}
+		if (!why || nums[i] == 1)
+			why = w;
+	}
+	return arena_printf(op->cx->arena, "ldstmatrix layout doesn't fit any num in {4,2,1}: %s", why);
+}
+
+/* offset of digit value v over a group of pairs (mixed radix, last fastest) */
+static void group_offset(const Pair *g, int n, int64_t v, int64_t *a, int64_t *b)
+{
+	*a = *b = 0;
+	for (int i = n - 1; i >= 0; i--) {
+		int64_t d = v % g[i].ext;
+		v /= g[i].ext;
+		*a += d * g[i].a;
+		*b += d * g[i].b;
+	}
+}
+
+static void emit(const CopyOp *op, const Plan *p, Emit *e)
+{
+	const LdstPlan *lp = (const LdstPlan *)p->data;
+	Builder *b = emit_builder(e);
+	const Buffer *rb = lp->ld ? op->dbuf : op->sbuf, *sb = lp->ld ? op->sbuf : op->dbuf;
+	Reg lane = emit_scope_tid(e, SC_WARP), tid = emit_scope_tid(e, rb->owner);
+	/* this lane's row: warp tile + (lane % 8) * p + (lane / 8) selects the matrix */
+	Reg base = emit_affine(e, &lp->sv.off[AX_M]);
+	if (lp->warps > 1) {
+		Reg w = emit_digit(e, tid, 32, lp->warps), t = b_reg(b, RC_R);
+		b_ins(b, FORM_MAD_LO_U32, b_name(b, t), b_name(b, w), b_imm(b, lp->s_warp), b_name(b, base), NULL);
+		base = t;
+	}
+	Reg row = emit_digit(e, lane, 1, 8), t = b_reg(b, RC_R);
+	b_ins(b, FORM_MAD_LO_U32, b_name(b, t), b_name(b, row), b_imm(b, lp->p), b_name(b, base), NULL);
+	base = t;
+	if (lp->num > 1) {
+		/* matrix index lane / 8 over the num group's pairs */
+		int64_t div = 1;
+		for (int i = lp->nn - 1; i >= 0; i--) {
+			Reg d = emit_digit(e, lane, 8 * div, lp->n[i].ext), u = b_reg(b, RC_R);
+			b_ins(b, FORM_MAD_LO_U32, b_name(b, u), b_name(b, d), b_imm(b, lp->n[i].b), b_name(b, base), NULL);
+			base = u;
+			div *= lp->n[i].ext;
+		}
+	}
+	static const FormId ldf[2][3] = {{FORM_LDSM_X1_B16, FORM_LDSM_X2_B16, FORM_LDSM_X4_B16},
+	                                 {FORM_LDSM_X1_T_B16, FORM_LDSM_X2_T_B16, FORM_LDSM_X4_T_B16}};
+	static const FormId stf[2][3] = {{FORM_STSM_X1_B16, FORM_STSM_X2_B16, FORM_STSM_X4_B16},
+	                                 {FORM_STSM_X1_T_B16, FORM_STSM_X2_T_B16, FORM_STSM_X4_T_B16}};
+	int xi = lp->num == 1 ? 0 : lp->num == 2 ? 1 : 2;
+	FormId f = lp->ld ? ldf[lp->trans][xi] : stf[lp->trans][xi];
+	Reg *words = emit_local_regs(e, rb);
+	Reg addr0 = sb->layout.sw.on ? base : emit_address(e, sb, base);
+	for (int64_t mm = 0; mm < lp->m_outer; mm++) {
+		int64_t ra, sa;
+		group_offset(lp->m, lp->nm, mm, &ra, &sa);
+		Reg regs[4];
+		for (int i = 0; i < lp->num; i++) {
+			int64_t na, nb;
+			group_offset(lp->n, lp->nn, i, &na, &nb);
+			regs[i] = words[(lp->r_off + ra + na) / 2];
+		}
+		const char *addr = sb->layout.sw.on ? b_name(b, emit_address(e, sb, b_add32_imm(b, base, sa)))
+		                                    : b_addr(b, addr0, sa * 2);
+		if (lp->ld)
+			b_ins(b, f, b_vec(b, regs, lp->num), addr, NULL);
+		else
+			b_ins(b, f, addr, b_vec(b, regs, lp->num), NULL);
+	}
+}
+
+const Variant variant_ldstmatrix = {"ldstmatrix", ST_COPY, 10, accepts, plan, emit};

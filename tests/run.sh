@@ -1,0 +1,160 @@
+#!/usr/bin/env bash
+# The test suite behind `make test`. Ends with "N passed, M failed".
+# TILEPX_BUILD selects the build directory (build/san under `make sanitize`).
+# RANDOM_CASES sets how many random programs the generator checks (default 200).
+set -u
+cd "$(dirname "$0")/.."
+B=${TILEPX_BUILD:-build}
+T=$B/tilepx
+PTXAS=${PTXAS:-}
+if [ -z "$PTXAS" ]; then
+	PTXAS=$(command -v ptxas || true)
+	[ -z "$PTXAS" ] && [ -x /usr/local/cuda/bin/ptxas ] && PTXAS=/usr/local/cuda/bin/ptxas
+fi
+if [ -z "$PTXAS" ] || [ ! -x "$PTXAS" ]; then
+	echo "tests: ptxas not found (set PTXAS, put it on PATH, or install CUDA in /usr/local/cuda)" >&2
+	exit 1
+fi
+OUT=$(mktemp -d)
+trap 'rm -rf "$OUT"' EXIT
+pass=0 fail=0
+ok() { pass=$((pass + 1)); }
+bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
+target_of() { awk '/^target /{print $2; exit}' "$1"; }
+assemble() { # FILE.ptx TARGET
+	"$PTXAS" --gpu-name "$2" "$1" -o /dev/null 2>"$OUT/ptxas.log"
+}
+
+echo "== unit tests"
+for u in "$B"/tests/*; do
+	[ -x "$u" ] || continue
+	line=$("$u" 2>"$OUT/unit.log" | tail -1)
+	p=$(echo "$line" | sed -n 's/^\([0-9]*\) passed, \([0-9]*\) failed$/\1/p')
+	f=$(echo "$line" | sed -n 's/^\([0-9]*\) passed, \([0-9]*\) failed$/\2/p')
+	if [ -z "$p" ]; then bad "$u crashed or printed no summary"; cat "$OUT/unit.log"; continue; fi
+	pass=$((pass + p)); fail=$((fail + f))
+	[ "$f" = 0 ] || { echo "FAIL: $u"; cat "$OUT/unit.log"; }
+	echo "  $(basename "$u"): $line"
+done
+
+echo "== bad inputs (tests/bad): exact located error, exit 1, no output file"
+for f in tests/bad/*.tile; do
+	if [ -f "${f%.tile}.expect" ]; then exp=$(cat "${f%.tile}.expect"); else exp=$(sed -n '1s/^# expect: //p' "$f"); fi
+	[ -n "$exp" ] || { bad "$f carries no expectation"; continue; }
+	echo keep > "$OUT/out.ptx"
+	"$T" emit "$f" -o "$OUT/out.ptx" 2>"$OUT/err" >/dev/null
+	rc=$?
+	first=$(head -1 "$OUT/err")
+	if [ $rc -ne 1 ]; then bad "$f: exit $rc, want 1"
+	elif [ "$first" != "$f:$exp" ]; then bad "$f: got '$first', want '$f:$exp'"
+	elif [ "$(sed -n 3p "$OUT/err" | tr -d ' ')" != "^" ]; then bad "$f: no caret line"
+	elif [ "$(cat "$OUT/out.ptx")" != keep ]; then bad "$f: output file clobbered"
+	elif ls "$OUT"/out.ptx.tmp.* >/dev/null 2>&1; then bad "$f: temporary left behind"
+	else ok; fi
+done
+# check reports the same first error as emit
+for f in tests/bad/*.tile; do
+	"$T" check "$f" 2>/dev/null; rc=$?
+	[ $rc -eq 1 ] && ok || bad "check $f: exit $rc"
+done
+
+echo "== usage errors exit 2"
+for args in "" "frobnicate" "emit" "emit --bogus x.tile" "check" "explain --json"; do
+	"$T" $args >/dev/null 2>&1; rc=$?
+	[ $rc -eq 2 ] && ok || bad "tilepx $args: exit $rc, want 2"
+done
+"$T" --version | grep -q '^tilepx ' && ok || bad "--version"
+for c in check emit explain regclasses nvvm-select; do
+	"$T" $c --help | grep -q usage && ok || bad "$c --help"
+done
+
+echo "== examples: check, emit, ptxas, golden"
+for f in examples/*.tile; do
+	n=$(basename "$f" .tile); tg=$(target_of "$f")
+	"$T" check "$f" || { bad "check $f"; continue; }
+	if grep -q '^# emit: no' "$f"; then ok; continue; fi
+	if ! "$T" emit "$f" -o "$OUT/$n.ptx" 2>"$OUT/err"; then bad "emit $f: $(head -1 "$OUT/err")"; continue; fi
+	if assemble "$OUT/$n.ptx" "$tg"; then ok; else bad "ptxas $f ($tg)"; cat "$OUT/ptxas.log"; fi
+	if [ -f "tests/golden/$n.ptx" ]; then
+		if tools/ptxdiff "tests/golden/$n.ptx" "$OUT/$n.ptx" >"$OUT/diff"; then ok; else bad "golden $n"; head -40 "$OUT/diff"; fi
+	else
+		bad "no golden file tests/golden/$n.ptx"
+	fi
+done
+echo "== golden files assemble"
+for g in tests/golden/*.ptx; do
+	tg=$(awk '/^\.target /{print $2; exit}' "$g")
+	assemble "$g" "$tg" && ok || { bad "ptxas $g"; cat "$OUT/ptxas.log"; }
+done
+
+echo "== explain (tests/explain: '# explain:' lines are the expected JSON)"
+for f in tests/explain/*.tile; do
+	sed -n 's/^# explain: //p' "$f" > "$OUT/want"
+	"$T" explain --json "$f" > "$OUT/got" 2>"$OUT/err" || { bad "explain $f: $(head -1 "$OUT/err")"; continue; }
+	if diff -u "$OUT/want" "$OUT/got" > "$OUT/diff"; then ok; else bad "explain $f"; cat "$OUT/diff"; fi
+	n=$(basename "$f" .tile)
+	if "$T" emit "$f" -o "$OUT/x_$n.ptx" 2>"$OUT/err" && assemble "$OUT/x_$n.ptx" "$(target_of "$f")"; then ok
+	else bad "emit+ptxas $f"; head -3 "$OUT/err" "$OUT/ptxas.log"; fi
+done
+
+echo "== register classes and the matrix-copy selector"
+"$T" regclasses > "$OUT/rc" && diff -u tests/expected/regclasses.txt "$OUT/rc" && ok || bad "regclasses table"
+"$T" nvvm-select --table > "$OUT/tbl" && diff -u tests/expected/nvvm_table.txt "$OUT/tbl" && ok || bad "nvvm-select table"
+while IFS='|' read -r args want code; do
+	[ -z "$args" ] && continue
+	case "$args" in \#*) continue ;; esac
+	got=$("$T" nvvm-select $args 2>&1 | head -1); rc=$?
+	rc=${PIPESTATUS[0]}
+	"$T" nvvm-select $args >/dev/null 2>&1; rc=$?
+	if [ "$got" = "$want" ] && [ "$rc" = "$code" ]; then ok; else bad "nvvm-select $args: got '$got' ($rc), want '$want' ($code)"; fi
+done < tests/expected/nvvm_select_cases.txt
+# every valid form of the table assembles (b8 forms on sm_100a)
+"$T" nvvm-select --table | awk -F'\t' '$10 != "(none)" {print $10}' | sort -u > "$OUT/forms"
+while read -r form; do
+	case "$form" in
+	ldmatrix.*m16n16.x1*|stmatrix.*x2*|ldmatrix.*x2*) n=2 ;;
+	ldmatrix.*m16n16.x2*|*x4*) n=4 ;;
+	*) n=1 ;;
+	esac
+	case "$form" in ldmatrix.*m16n16.x1*) n=2 ;; ldmatrix.*m16n16.x2*) n=4 ;; esac
+	regs=$(seq -s, 1 $n | sed 's/\([0-9]*\)/%r\1/g; s/,/, /g')
+	case "$form" in
+	ldmatrix*) ins="$form {$regs}, [%r10];" ;;
+	stmatrix*) ins="$form [%r10], {$regs};" ;;
+	*) ins="$form %r1, %r2;" ;;
+	esac
+	printf '.version 8.6\n.target sm_100a\n.address_size 64\n.visible .entry k()\n{\n.reg .b32 %%r<12>;\nmov.u32 %%r10, 0;\n%s\nret;\n}\n' "$ins" > "$OUT/form.ptx"
+	assemble "$OUT/form.ptx" sm_100a && ok || { bad "selector form '$form' does not assemble"; cat "$OUT/ptxas.log"; }
+done < "$OUT/forms"
+
+echo "== ptxdiff"
+"$T" emit examples/reg_32x8.tile -o "$OUT/a.ptx"
+sed 's/%r\([0-9]\)/%r7\1/g; s/^\t/    /' "$OUT/a.ptx" > "$OUT/b.ptx"
+tools/ptxdiff "$OUT/a.ptx" "$OUT/b.ptx" >/dev/null && ok || bad "ptxdiff: renumbered registers differ"
+sed 's/ld.shared.v4.b32/ld.shared.v2.b32/' "$OUT/a.ptx" > "$OUT/c.ptx"
+tools/ptxdiff "$OUT/a.ptx" "$OUT/c.ptx" >/dev/null; [ $? -eq 1 ] && ok || bad "ptxdiff: missed a changed opcode"
+tools/ptxdiff --ops-only "$OUT/a.ptx" "$OUT/b.ptx" >/dev/null && ok || bad "ptxdiff --ops-only"
+
+echo "== random programs (seeded): every program emits and assembles, or is rejected with a located error"
+N=${RANDOM_CASES:-200}
+SEED=${RANDOM_SEED:-20261122}
+mkdir -p "$OUT/rand"
+"$B/randtile" "$SEED" "$N" "$OUT/rand" || bad "randtile failed"
+rpass=0 rfail=0 rrej=0
+for f in "$OUT"/rand/*.tile; do
+	n=$(basename "$f" .tile); tg=$(target_of "$f")
+	"$T" emit "$f" -o "$OUT/rand/$n.ptx" 2>"$OUT/rand/$n.err"; rc=$?
+	if [ $rc -eq 1 ] && grep -q "^$f:[0-9]*:[0-9]*: error: " "$OUT/rand/$n.err"; then rrej=$((rrej + 1)); ok; continue; fi
+	if [ $rc -ne 0 ]; then rfail=$((rfail + 1)); bad "random $n: exit $rc (seed $SEED)"; head -3 "$OUT/rand/$n.err"; cp "$f" /tmp/ 2>/dev/null; continue; fi
+	if assemble "$OUT/rand/$n.ptx" "$tg"; then rpass=$((rpass + 1)); ok
+	else rfail=$((rfail + 1)); bad "random $n: ptxas ($tg), program kept in /tmp/$n.tile"; head -5 "$OUT/ptxas.log"; cp "$f" /tmp/; fi
+done
+echo "  $rpass assembled, $rrej rejected with a located error, $rfail failed"
+[ $rrej -le $((N / 4)) ] && ok || bad "random: too many programs rejected ($rrej of $N): the generator drifts"
+
+echo "== harness builds against the stub libcuda"
+if [ -x "$B/tilepx-run" ]; then "$B/tilepx-run" --help >/dev/null && ok || bad "tilepx-run --help"; fi
+
+echo
+echo "$pass passed, $fail failed"
+[ $fail -eq 0 ]

@@ -1,0 +1,156 @@
+/* randtile SEED N DIR: write N random valid .tile programs (reproducible
+ * from SEED) covering shapes, dtypes, layouts (row/column-major, padded,
+ * swizzled), scopes, grids, repeat loops, registers and targets. The test
+ * suite emits each one and assembles it with ptxas. */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static uint64_t state;
+static uint64_t next(void)
+{
+	state ^= state << 13;
+	state ^= state >> 7;
+	state ^= state << 17;
+	return state;
+}
+static int pick(int n) { return (int)(next() % (uint64_t)n); }
+static int chance(int pct) { return pick(100) < pct; }
+
+static const char *dtypes[] = {"i8", "u8", "e4m3", "e5m2", "i16", "u16", "f16", "bf16",
+                               "i32", "u32", "f32", "tf32", "i64", "u64", "f64"};
+static const int dbytes[] = {1, 1, 1, 1, 2, 2, 2, 2, 4, 4, 4, 4, 8, 8, 8};
+
+static void program(FILE *f, int idx)
+{
+	static const char *targets[] = {"sm_80", "sm_90", "sm_100a", "sm_75", "sm_90a", "sm_86"};
+	const char *target = targets[idx % 3 == 0 ? pick(6) : idx % 3];
+	int async_ok = strcmp(target, "sm_75") != 0;
+	static const int threads_opts[] = {32, 64, 128, 256, 96};
+	int threads = threads_opts[pick(5)];
+	int dt = pick(15), eb = dbytes[dt];
+	static const int rows_opts[] = {1, 2, 4, 8, 16, 32, 64, 128, 3, 6, 12, 24};
+	static const int cols_opts[] = {1, 2, 4, 8, 16, 32, 64, 5, 10, 128};
+	int R, C;
+	do {
+		R = rows_opts[pick(12)];
+		C = cols_opts[pick(10)];
+	} while ((long)R * C * eb * 2 > 40000 || R * C < 1);
+	int grid = chance(30) ? 1 + pick(8) : 1;
+	fprintf(f, "# random program %d\ntarget %s\n\nkernel k%d\nthreads %d\n", idx, target, idx, threads);
+	if (grid > 1)
+		fprintf(f, "grid %d\n", grid);
+	/* global tensors: grid tiles stacked along rows; row- or column-major */
+	int colmajor = chance(25);
+	int GR = R * grid;
+	if (colmajor)
+		fprintf(f, "param A %s [%d, %d] layout S[(%d, %d) : (1, %d)]\n", dtypes[dt], GR, C, GR, C, GR);
+	else
+		fprintf(f, "param A %s [%d, %d]\n", dtypes[dt], GR, C);
+	fprintf(f, "param B %s [%d, %d]\n", dtypes[dt], GR, C);
+	/* shared tile: row-major, column-major, padded rows or swizzled */
+	int kind = pick(4), pad = 0, P = 0, W = 0, A = 0;
+	if (kind == 3) {
+		/* a swizzle whose block divides the tile */
+		P = pick(4), W = 1 + pick(3), A = W + pick(2);
+		long block = 1L << (P + W + A);
+		if ((long)R * C % block)
+			kind = 0;
+	}
+	switch (kind) {
+	case 1: fprintf(f, "shared S %s [%d, %d] layout S[(%d, %d) : (1, %d)]\n", dtypes[dt], R, C, R, C, R); break;
+	case 2:
+		pad = 1 + pick(8);
+		fprintf(f, "shared S %s [%d, %d]\n", dtypes[dt], R, C + pad);
+		break;
+	case 3: fprintf(f, "shared S %s [%d, %d] layout swizzle(%d, %d, %d)\n", dtypes[dt], R, C, P, W, A); break;
+	default: fprintf(f, "shared S %s [%d, %d]\n", dtypes[dt], R, C); break;
+	}
+	char sreg[64];
+	if (pad)
+		snprintf(sreg, sizeof sreg, "S[:, 0:%d]", C);
+	else
+		snprintf(sreg, sizeof sreg, "S");
+	char areg[96];
+	if (grid > 1)
+		snprintf(areg, sizeof areg, "A[ctaid*%d : ctaid*%d+%d, :]", R, R, R);
+	else
+		snprintf(areg, sizeof areg, "A");
+	char breg[96];
+	if (grid > 1)
+		snprintf(breg, sizeof breg, "B[ctaid*%d : ctaid*%d+%d, :]", R, R, R);
+	else
+		snprintf(breg, sizeof breg, "B");
+	/* registers: one row per thread of a scope, when the tile is tall enough */
+	static const char *scopes[] = {"warp", "warpgroup", "cta"};
+	static const char *axes[] = {"laneid", "tid_in_wg", "tx"};
+	int sc = pick(3);
+	int T = sc == 0 ? 32 : sc == 1 ? 128 : threads;
+	if (sc == 1 && threads % 128)
+		sc = 0, T = 32;
+	int K = C > 16 ? 16 : C;
+	int use_local = R >= T && K * eb <= 256 && chance(60);
+	if (use_local)
+		fprintf(f, "local L %s [%d, %d] layout S[(%d, %d) : (1@%s, 1)]\n", dtypes[dt], T, K, T, K, axes[sc]);
+	int use_dump = use_local && chance(40);
+	if (use_dump)
+		fprintf(f, "param D %s [%d]\n", dtypes[dt], grid * threads * K);
+	const char *scope_in = scopes[pick(3)];
+	if (!strcmp(scope_in, "warpgroup") && threads % 128)
+		scope_in = "cta";
+	fprintf(f, "\n");
+	int Ts = !strcmp(scope_in, "warp") ? 32 : !strcmp(scope_in, "warpgroup") ? 128 : threads;
+	/* cp.async only where a 4-byte transfer can fit, so most programs lower */
+	int fits = (R * C) % Ts == 0 && ((R * C / Ts) * eb) % 4 == 0 && (C * eb) % 4 == 0 && kind != 1 && !colmajor &&
+	           (kind != 3 || (1 << P) * eb >= 4);
+	if (async_ok && fits && chance(60)) {
+		fprintf(f, "%s copy_async %s, %s\ncp_async.commit\ncp_async.wait 0\n", scope_in, sreg, areg);
+	} else {
+		fprintf(f, "%s copy %s, %s\n", scope_in, sreg, areg);
+	}
+	fprintf(f, "sync\n");
+	if (use_local) {
+		char lreg[64];
+		snprintf(lreg, sizeof lreg, "S[0:%d, 0:%d]", T, K);
+		fprintf(f, "%s copy L, %s\n", scopes[sc], lreg);
+		if (use_dump)
+			fprintf(f, "dump L, D\n");
+		fprintf(f, "sync\n%s copy %s, L\nsync\n", scopes[sc], lreg);
+	}
+	if (R % 2 == 0 && chance(40)) {
+		/* a counted loop over row halves, its index in both regions */
+		char base[32] = "";
+		if (grid > 1)
+			snprintf(base, sizeof base, "ctaid*%d + ", R);
+		int h = R / 2;
+		fprintf(f, "repeat 2 as i {\n  cta copy B[%si*%d : %si*%d + %d, :], S[i*%d : i*%d + %d, 0:%d]\n}\n", base, h,
+		        base, h, h, h, h, h, C);
+	} else {
+		fprintf(f, "cta copy %s, %s\n", breg, sreg);
+	}
+	if (chance(20))
+		fprintf(f, "cta copy %s, %s dispatch=fallback\n", breg, sreg);
+}
+
+int main(int argc, char **argv)
+{
+	if (argc != 4) {
+		fprintf(stderr, "usage: randtile SEED N DIR\n");
+		return 2;
+	}
+	state = strtoull(argv[1], NULL, 10) * 2654435761u + 88172645463325252ull;
+	int n = atoi(argv[2]);
+	for (int i = 0; i < n; i++) {
+		char path[4096];
+		snprintf(path, sizeof path, "%s/r%04d.tile", argv[3], i);
+		FILE *f = fopen(path, "w");
+		if (!f) {
+			perror(path);
+			return 1;
+		}
+		program(f, i);
+		fclose(f);
+	}
+	return 0;
+}
