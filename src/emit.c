@@ -42,6 +42,7 @@ Reg emit_scope_tid(Emit *e, Scope s)
 Reg emit_global_base(Emit *e, const Buffer *b) { return e->param_base[buf_index(e, b)]; }
 Reg emit_shared_base(Emit *e, const Buffer *b) { return e->shared_base[buf_index(e, b)]; }
 Reg *emit_local_regs(Emit *e, const Buffer *b) { return e->local_words[buf_index(e, b)]; }
+Reg emit_tmem_addr(Emit *e, const Buffer *b) { return e->tmem_addr[buf_index(e, b)]; }
 
 static Reg var_reg(Emit *e, int var)
 {

@@ -402,7 +402,7 @@ bool copy_op_init(Ctx *cx, const Module *m, const Kernel *k, const Stmt *st, Cop
 bool dispatch_copy(const CopyOp *op, Decision *d, bool report);
 
 extern const Variant variant_gmem_smem, variant_reg, variant_fallback, variant_ldgsts,
-	variant_ldstmatrix;
+	variant_ldstmatrix, variant_tcgen05_ldst;
 
 /* ---- emission helpers shared by variants (src/emit.c) ---- */
 Builder *emit_builder(Emit *e);
@@ -412,6 +412,7 @@ Reg emit_affine(Emit *e, const Affine *a);/* u32 value of an affine expression *
 Reg emit_global_base(Emit *e, const Buffer *b); /* %rd global address of a param */
 Reg emit_shared_base(Emit *e, const Buffer *b); /* %r shared address of a buffer */
 Reg *emit_local_regs(Emit *e, const Buffer *b); /* the .b32 words of a local buffer */
+Reg emit_tmem_addr(Emit *e, const Buffer *b);   /* allocated tensor-memory address */
 /* element offset register -> address register (swizzle applied for shared) */
 Reg emit_address(Emit *e, const Buffer *b, Reg elem_off);
 /* memory <-> packed local words; bytes in {1,2,4,8,16}; addr is an operand

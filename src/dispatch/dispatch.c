@@ -6,6 +6,7 @@
 
 static const Variant *const registry[] = {
 	&variant_gmem_smem, &variant_ldstmatrix, &variant_reg, &variant_fallback, &variant_ldgsts,
+	&variant_tcgen05_ldst,
 };
 
 static bool before(const Variant *a, const Variant *b)
