@@ -4,6 +4,7 @@ CFLAGS  ?= -O2 -g
 WARN    := -std=c11 -Wall -Wextra -Werror
 CPPFLAGS += -Ibuild/gen -Isrc
 PREFIX  ?= /usr/local
+CUDA    ?= /usr/local/cuda
 B       := build
 
 LIB_SRC := $(wildcard src/*.c src/layout/*.c src/ptx/*.c src/dispatch/*.c src/variants/*.c src/ref/*.c)
@@ -43,8 +44,19 @@ $(B)/tests/%: tests/unit/%.c tests/unit/unit.h $(B)/libtilepx.a
 	@mkdir -p $(dir $@)
 	$(CC) $(WARN) $(CFLAGS) $(CPPFLAGS) $< $(B)/libtilepx.a -o $@
 
-test: all $(UNIT)
+# the driver-API harness: links against the toolkit's stub libcuda, so it
+# builds on machines without a GPU; the real driver is found at run time
+$(B)/tilepx-run: tools/tilepx_run.c $(B)/libtilepx.a
+	$(CC) $(WARN) $(CFLAGS) $(CPPFLAGS) -I$(CUDA)/include $< $(B)/libtilepx.a -L$(CUDA)/lib64/stubs -lcuda $(LDFLAGS) -o $@
+
+HARNESS := $(if $(wildcard $(CUDA)/include/cuda.h),$(B)/tilepx-run)
+
+test: all $(UNIT) $(HARNESS)
 	@bash tests/run.sh
+
+# on a machine with a GPU: every example and GPU test program, bit for bit
+gpu-test: all $(B)/tilepx-run
+	bash tests/gpu.sh
 
 install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/include/tilepx $(DESTDIR)$(PREFIX)/lib/pkgconfig
@@ -63,4 +75,4 @@ sanitize:
 clean:
 	rm -rf build
 
-.PHONY: all test install sanitize clean
+.PHONY: all test gpu-test install sanitize clean

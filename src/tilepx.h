@@ -436,6 +436,11 @@ bool emit_module(Ctx *cx, Module *m, const EmitOptions *o, Str *out);
 bool explain_module(Ctx *cx, Module *m, bool json, Str *out);
 bool check_and_dispatch(Ctx *cx, Module *m);
 
+/* ---- CPU reference of the program semantics (src/ref/) ---- */
+/* run every CTA of kernel k on host memory: params[i] is param i's storage */
+bool ref_run_kernel(Ctx *cx, const Kernel *k, unsigned char **params, int64_t *bytes_moved);
+bool ref_coord_of(const Buffer *b, int64_t elem, int64_t *coord);
+
 /* ---- matrix-copy selector (seed 002) ---- */
 int nvvm_select_main(int argc, char **argv);
 

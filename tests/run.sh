@@ -153,7 +153,11 @@ echo "  $rpass assembled, $rrej rejected with a located error, $rfail failed"
 [ $rrej -le $((N / 4)) ] && ok || bad "random: too many programs rejected ($rrej of $N): the generator drifts"
 
 echo "== harness builds against the stub libcuda"
-if [ -x "$B/tilepx-run" ]; then "$B/tilepx-run" --help >/dev/null && ok || bad "tilepx-run --help"; fi
+if [ -f "${CUDA:-/usr/local/cuda}/include/cuda.h" ]; then
+	[ -x "$B/tilepx-run" ] && nm -u "$B/tilepx-run" | grep -q cuModuleLoadDataEx && ok || bad "tilepx-run was not built and linked"
+else
+	echo "  (no CUDA headers: harness not built)"
+fi
 
 echo
 echo "$pass passed, $fail failed"

@@ -1,0 +1,175 @@
+/* The CPU reference: the .tile semantics executed on the host, from the
+ * program and its layouts only (never the emitters' decisions). For every
+ * logical coordinate of a copy, DST[c] = SRC[c], bit for bit; dump writes
+ * each thread's registers in layout order. The GPU harness compares a
+ * kernel's results with this, byte for byte. */
+#include "../tilepx.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct RefCta {
+	const Kernel *k;
+	unsigned char **mem;  /* per buffer index: shared, local (threads x regs) or tmem bytes */
+	unsigned char **params;
+	int64_t vars[64];
+	int64_t bytes;
+} RefCta;
+
+static size_t bidx(const Kernel *k, const Buffer *b)
+{
+	for (size_t i = 0; i < k->nbufs; i++)
+		if (k->bufs[i] == b)
+			return i;
+	return 0;
+}
+
+static int64_t thread_scale(Axis a)
+{
+	switch (a) {
+	case AX_WARPID: case AX_WID_IN_WG: return 32;
+	case AX_WGID: return 128;
+	default: return 1;
+	}
+}
+
+/* the bytes of logical element x of a view, for the instance starting at thread `first` */
+static unsigned char *place(RefCta *c, const Buffer *b, const View *v, int64_t x, int64_t first)
+{
+	int64_t at[AX_COUNT];
+	lay_apply_flat(&v->L, x, at);
+	for (int a = 0; a < AX_COUNT; a++)
+		at[a] += affine_eval(&v->off[a], c->vars);
+	int es = dtype_bytes(b->dt);
+	switch (b->mem) {
+	case MEM_GLOBAL:
+		return c->params[b->param_index] + at[AX_M] * es;
+	case MEM_SHARED:
+		return c->mem[bidx(c->k, b)] + swz_apply(b->layout.sw, at[AX_M]) * es;
+	case MEM_LOCAL: {
+		int64_t t = 0;
+		for (int a = AX_LANEID; a <= AX_TX; a++)
+			t += at[a] * thread_scale((Axis)a);
+		return c->mem[bidx(c->k, b)] + ((first + t) * b->regs + at[AX_M]) * es;
+	}
+	case MEM_TMEM:
+		return c->mem[bidx(c->k, b)] + at[AX_TLANE] * b->cols * 4 + at[AX_TCOL] * es;
+	}
+	return NULL;
+}
+
+static bool run_copy(Ctx *cx, RefCta *c, const Stmt *s)
+{
+	View dv, sv;
+	const char *why;
+	if (!region_view(cx, c->k, &s->dst, &dv, &why) || !region_view(cx, c->k, &s->src, &sv, &why))
+		return false;
+	const Buffer *db = s->dst.buf, *sb = s->src.buf;
+	int64_t elems = 1;
+	for (int d = 0; d < s->src.ndim; d++)
+		elems *= s->src.ext[d];
+	/* instances: every owner group of a register operand, else every scope instance */
+	int64_t inst = scope_threads(s->scope, c->k->threads);
+	if (db->mem == MEM_LOCAL)
+		inst = scope_threads(db->owner, c->k->threads);
+	if (sb->mem == MEM_LOCAL)
+		inst = scope_threads(sb->owner, c->k->threads);
+	int es = dtype_bytes(db->dt);
+	for (int64_t first = 0; first < c->k->threads; first += inst) {
+		c->vars[VAR_WARPID] = first / 32;
+		c->vars[VAR_WGID] = first / 128;
+		for (int64_t x = 0; x < elems; x++)
+			memcpy(place(c, db, &dv, x, first), place(c, sb, &sv, x, first), (size_t)es);
+		c->bytes += elems * es;
+	}
+	return true;
+}
+
+static bool run_stmts(Ctx *cx, RefCta *c, Stmt **body, size_t n, int64_t cta)
+{
+	const Kernel *k = c->k;
+	for (size_t i = 0; i < n; i++) {
+		const Stmt *s = body[i];
+		switch (s->kind) {
+		case ST_COPY:
+		case ST_COPY_ASYNC:
+			if (!run_copy(cx, c, s))
+				return false;
+			break;
+		case ST_DUMP: {
+			const Buffer *l = s->src.buf, *p = s->dst.buf;
+			int es = dtype_bytes(l->dt);
+			size_t row = (size_t)(l->regs * es);
+			for (int64_t t = 0; t < k->threads; t++)
+				memcpy(c->params[p->param_index] + ((cta * k->threads + t) * l->regs) * es,
+				       c->mem[bidx(k, l)] + t * l->regs * es, row);
+			c->bytes += k->threads * l->regs * es;
+			break;
+		}
+		case ST_REPEAT:
+			for (int64_t it = 0; it < s->n; it++) {
+				c->vars[s->var] = it;
+				if (!run_stmts(cx, c, s->body, s->nbody, cta))
+					return false;
+			}
+			break;
+		default: /* barriers and waits: the reference is sequential */
+			break;
+		}
+	}
+	return true;
+}
+
+bool ref_run_kernel(Ctx *cx, const Kernel *k, unsigned char **params, int64_t *bytes_moved)
+{
+	RefCta c = {0};
+	c.k = k;
+	c.params = params;
+	c.mem = calloc(k->nbufs ? k->nbufs : 1, sizeof(unsigned char *));
+	bool ok = (size_t)k->nvars <= sizeof c.vars / sizeof c.vars[0];
+	for (int64_t cta = 0; ok && cta < k->grid; cta++) {
+		c.vars[VAR_CTAID] = cta;
+		for (size_t i = 0; i < k->nbufs; i++) {
+			const Buffer *b = k->bufs[i];
+			size_t n = 0;
+			int es = dtype_bytes(b->dt);
+			if (b->mem == MEM_SHARED)
+				n = (size_t)(b->storage * es);
+			else if (b->mem == MEM_LOCAL)
+				n = (size_t)(k->threads * b->regs * es);
+			else if (b->mem == MEM_TMEM)
+				n = (size_t)(128 * b->cols * 4);
+			free(c.mem[i]);
+			c.mem[i] = n ? calloc(n, 1) : NULL;
+		}
+		ok = run_stmts(cx, &c, k->body, k->nbody, cta);
+	}
+	for (size_t i = 0; i < k->nbufs; i++)
+		free(c.mem[i]);
+	free(c.mem);
+	if (bytes_moved)
+		*bytes_moved = c.bytes;
+	return ok;
+}
+
+/* logical coordinate of storage element `elem` of a param buffer, or false */
+bool ref_coord_of(const Buffer *b, int64_t elem, int64_t *coord)
+{
+	int64_t size = 1;
+	for (int d = 0; d < b->ndim; d++)
+		size *= b->shape[d];
+	if (size > ((int64_t)1 << 26))
+		return false;
+	for (int64_t x = 0; x < size; x++) {
+		int64_t at[AX_COUNT];
+		lay_apply_flat(&b->layout, x, at);
+		if (at[AX_M] == elem) {
+			for (int d = b->ndim - 1; d >= 0; d--) {
+				coord[d] = x % b->shape[d];
+				x /= b->shape[d];
+			}
+			return true;
+		}
+	}
+	return false;
+}

@@ -1,0 +1,296 @@
+/* tilepx-run: run emitted PTX on a GPU through the CUDA driver API and check
+ * every byte of every param buffer against the CPU reference (src/ref/).
+ *
+ *   tilepx-run [--bench N] [--ptx FILE.ptx] FILE.tile...
+ *
+ * One line per kernel: PASS, FAIL (first mismatches) or SKIP (target the GPU
+ * cannot run). Exit 1 on any failure, 2 on usage errors. */
+#define _POSIX_C_SOURCE 200809L
+#include "tilepx.h"
+
+#include <cuda.h>
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *usage =
+	"usage: tilepx-run [--bench N] [--ptx FILE.ptx] FILE.tile...\n\n"
+	"Emit each .tile program (or load --ptx, emitted from the one FILE.tile), launch every kernel\n"
+	"with grid x threads, and compare every param buffer with the CPU reference, bit for bit.\n"
+	"Inputs hold a deterministic pattern (distinct values per buffer up to the dtype's range).\n"
+	"--bench N times N launches after a warm-up and prints microseconds per launch and GB/s.\n";
+
+static char *slurp(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		return NULL;
+	fseek(f, 0, SEEK_END);
+	long n = ftell(f);
+	fseek(f, 0, SEEK_SET);
+	char *b = malloc((size_t)n + 1);
+	*len = fread(b, 1, (size_t)n, f);
+	b[*len] = 0;
+	fclose(f);
+	return b;
+}
+
+#define CU(call)                                                                                 \
+	do {                                                                                     \
+		CUresult r_ = (call);                                                            \
+		if (r_ != CUDA_SUCCESS) {                                                        \
+			const char *s_ = NULL;                                                   \
+			cuGetErrorString(r_, &s_);                                               \
+			fprintf(stderr, "tilepx-run: %s failed: %s\n", #call, s_ ? s_ : "?");  \
+			return false;                                                            \
+		}                                                                                \
+	} while (0)
+
+static void fill(unsigned char *p, int64_t n, int es, int which)
+{
+	for (int64_t i = 0; i < n; i++) {
+		uint64_t v = (uint64_t)i * 0x9E3779B97F4A7C15ull + (uint64_t)(which + 1) * 0xC2B2AE3D27D4EB4Full;
+		v ^= v >> 29;
+		/* an odd multiple of i in the low bits keeps elements distinct up to 2^bits */
+		uint64_t low = (uint64_t)i * 0x9E3779B1u + (uint64_t)which * 0x85EBCA77u;
+		v = (v & ~0xFFFFFFFFull) | (low & 0xFFFFFFFFull);
+		memcpy(p + i * es, &v, (size_t)es);
+	}
+}
+
+static uint64_t load(const unsigned char *p, int es)
+{
+	uint64_t v = 0;
+	memcpy(&v, p, (size_t)es);
+	return v;
+}
+
+static bool run_kernel(Ctx *cx, const Module *m, const Kernel *k, CUmodule mod, int bench, int *status)
+{
+	int np = k->nparams;
+	const Buffer **pb = calloc((size_t)np + 1, sizeof *pb);
+	for (size_t i = 0; i < k->nbufs; i++)
+		if (k->bufs[i]->mem == MEM_GLOBAL)
+			pb[k->bufs[i]->param_index] = k->bufs[i];
+	unsigned char **init = calloc((size_t)np + 1, sizeof *init), **want = calloc((size_t)np + 1, sizeof *want),
+	              **got = calloc((size_t)np + 1, sizeof *got);
+	CUdeviceptr *dev = calloc((size_t)np + 1, sizeof *dev);
+	void **args = calloc((size_t)np + 1, sizeof *args);
+	size_t *bytes = calloc((size_t)np + 1, sizeof *bytes);
+	bool ok = true;
+	CUfunction fn;
+	CU(cuModuleGetFunction(&fn, mod, k->name));
+	for (int i = 0; i < np; i++) {
+		int es = dtype_bytes(pb[i]->dt);
+		bytes[i] = (size_t)(pb[i]->storage * es);
+		init[i] = malloc(bytes[i]);
+		want[i] = malloc(bytes[i]);
+		got[i] = malloc(bytes[i]);
+		fill(init[i], pb[i]->storage, es, i);
+		memcpy(want[i], init[i], bytes[i]);
+		CU(cuMemAlloc(&dev[i], bytes[i]));
+		CU(cuMemcpyHtoD(dev[i], init[i], bytes[i]));
+		args[i] = &dev[i];
+	}
+	CU(cuLaunchKernel(fn, (unsigned)k->grid, 1, 1, (unsigned)k->threads, 1, 1, 0, 0, args, NULL));
+	CUresult lr = cuCtxSynchronize();
+	if (lr != CUDA_SUCCESS) {
+		const char *s = NULL;
+		cuGetErrorString(lr, &s);
+		printf("FAIL %s: launch: %s\n", k->name, s ? s : "?");
+		*status = 1;
+		return false;
+	}
+	for (int i = 0; i < np; i++)
+		CU(cuMemcpyDtoH(got[i], dev[i], bytes[i]));
+	int64_t moved = 0;
+	if (!ref_run_kernel(cx, k, want, &moved)) {
+		printf("FAIL %s: the CPU reference could not run this program\n", k->name);
+		*status = 1;
+		return false;
+	}
+	int shown = 0;
+	int64_t bad = 0;
+	for (int i = 0; i < np; i++) {
+		int es = dtype_bytes(pb[i]->dt);
+		for (int64_t e = 0; e < pb[i]->storage; e++) {
+			if (!memcmp(want[i] + e * es, got[i] + e * es, (size_t)es))
+				continue;
+			if (bad++ == 0)
+				printf("FAIL %s\n", k->name);
+			if (shown < 8) {
+				int64_t c[MAX_DIMS];
+				printf("  %s element %lld", pb[i]->name, (long long)e);
+				if (ref_coord_of(pb[i], e, c)) {
+					printf(" [");
+					for (int d = 0; d < pb[i]->ndim; d++)
+						printf("%s%lld", d ? ", " : "", (long long)c[d]);
+					printf("]");
+				}
+				printf(": expected 0x%0*llx, got 0x%0*llx\n", es * 2, (unsigned long long)load(want[i] + e * es, es),
+				       es * 2, (unsigned long long)load(got[i] + e * es, es));
+				shown++;
+			}
+		}
+	}
+	if (bad) {
+		printf("  %lld mismatching elements\n", (long long)bad);
+		*status = 1;
+		ok = false;
+	} else {
+		printf("PASS %s (%s, grid %lld x %lld threads)\n", k->name, m->target->name, (long long)k->grid,
+		       (long long)k->threads);
+	}
+	if (ok && bench > 0) {
+		CUevent a, b;
+		CU(cuEventCreate(&a, 0));
+		CU(cuEventCreate(&b, 0));
+		for (int w = 0; w < 3; w++)
+			CU(cuLaunchKernel(fn, (unsigned)k->grid, 1, 1, (unsigned)k->threads, 1, 1, 0, 0, args, NULL));
+		CU(cuEventRecord(a, 0));
+		for (int r = 0; r < bench; r++)
+			CU(cuLaunchKernel(fn, (unsigned)k->grid, 1, 1, (unsigned)k->threads, 1, 1, 0, 0, args, NULL));
+		CU(cuEventRecord(b, 0));
+		CU(cuEventSynchronize(b));
+		float ms = 0;
+		CU(cuEventElapsedTime(&ms, a, b));
+		double us = ms * 1000.0 / bench;
+		printf("BENCH %s: %.2f us per launch, %.1f GB/s (%lld bytes moved by copies per launch)\n", k->name, us,
+		       (double)moved / (us * 1e3), (long long)moved);
+		cuEventDestroy(a);
+		cuEventDestroy(b);
+	}
+	for (int i = 0; i < np; i++) {
+		cuMemFree(dev[i]);
+		free(init[i]);
+		free(want[i]);
+		free(got[i]);
+	}
+	free(pb);
+	free(init);
+	free(want);
+	free(got);
+	free(dev);
+	free(args);
+	free(bytes);
+	return ok;
+}
+
+static int device_sm(CUdevice d)
+{
+	int maj = 0, min = 0;
+	cuDeviceGetAttribute(&maj, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, d);
+	cuDeviceGetAttribute(&min, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, d);
+	return maj * 10 + min;
+}
+
+static bool run_file(const char *path, const char *ptx_path, int bench, CUdevice dev, int *status)
+{
+	size_t len;
+	char *src = slurp(path, &len);
+	if (!src) {
+		fprintf(stderr, "tilepx-run: cannot read %s\n", path);
+		*status = 1;
+		return false;
+	}
+	Ctx cx = {0};
+	cx.arena = arena_new();
+	cx.diags.file = path;
+	cx.diags.src = src;
+	cx.diags.len = len;
+	Str ptx = {0};
+	Module *m = parse_module(&cx, path, src, len);
+	bool ok = !cx.diags.errors && emit_module(&cx, m, NULL, &ptx);
+	if (!ok) {
+		diag_print(&cx.diags, stderr);
+		printf("FAIL %s: does not compile\n", path);
+		*status = 1;
+		goto done;
+	}
+	int sm = device_sm(dev);
+	const Target *t = m->target;
+	/* arch-specific targets (sm_XYa/f) run only on that family; plain ones on anything newer */
+	bool runnable = t->suffix ? (t->sm == sm) : (t->sm <= sm);
+	if (!runnable) {
+		for (size_t i = 0; i < m->nkernels; i++)
+			printf("SKIP %s (target %s; this GPU is sm_%d)\n", m->kernels[i]->name, t->name, sm);
+		goto done;
+	}
+	char *text = ptx.s;
+	size_t n;
+	if (ptx_path) {
+		text = slurp(ptx_path, &n);
+		if (!text) {
+			fprintf(stderr, "tilepx-run: cannot read %s\n", ptx_path);
+			*status = 1;
+			goto done;
+		}
+	}
+	char info[8192] = "", err[8192] = "";
+	CUjit_option opt[] = {CU_JIT_INFO_LOG_BUFFER, CU_JIT_INFO_LOG_BUFFER_SIZE_BYTES, CU_JIT_ERROR_LOG_BUFFER,
+	                      CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES};
+	void *val[] = {info, (void *)(uintptr_t)sizeof info, err, (void *)(uintptr_t)sizeof err};
+	CUmodule mod;
+	CUresult r = cuModuleLoadDataEx(&mod, text, 4, opt, val);
+	if (r != CUDA_SUCCESS) {
+		const char *s = NULL;
+		cuGetErrorString(r, &s);
+		printf("FAIL %s: JIT: %s\n%s\n%s\n", path, s ? s : "?", err, info);
+		*status = 1;
+		if (text != ptx.s)
+			free(text);
+		goto done;
+	}
+	for (size_t i = 0; i < m->nkernels; i++)
+		run_kernel(&cx, m, m->kernels[i], mod, bench, status);
+	cuModuleUnload(mod);
+	if (text != ptx.s)
+		free(text);
+done:
+	str_free(&ptx);
+	arena_free(cx.arena);
+	free(src);
+	return ok;
+}
+
+int main(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{"bench", required_argument, 0, 'b'}, {"ptx", required_argument, 0, 'p'},
+		{"help", no_argument, 0, 'h'},        {0, 0, 0, 0},
+	};
+	int bench = 0, c;
+	const char *ptx = NULL;
+	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'b': bench = atoi(optarg); break;
+		case 'p': ptx = optarg; break;
+		case 'h': fputs(usage, stdout); return 0;
+		default: fputs(usage, stderr); return 2;
+		}
+	}
+	if (optind >= argc || (ptx && argc - optind != 1)) {
+		fputs(usage, stderr);
+		return 2;
+	}
+	CUresult r = cuInit(0);
+	int count = 0;
+	if (r != CUDA_SUCCESS || cuDeviceGetCount(&count) != CUDA_SUCCESS || count == 0) {
+		const char *s = NULL;
+		cuGetErrorString(r, &s);
+		fprintf(stderr, "tilepx-run: no CUDA GPU or driver is available (cuInit: %s)\n", s ? s : "no device");
+		return 1;
+	}
+	CUdevice dev;
+	CUcontext ctx;
+	if (cuDeviceGet(&dev, 0) != CUDA_SUCCESS || cuDevicePrimaryCtxRetain(&ctx, dev) != CUDA_SUCCESS ||
+	    cuCtxSetCurrent(ctx) != CUDA_SUCCESS) {
+		fprintf(stderr, "tilepx-run: cannot create a context on GPU 0\n");
+		return 1;
+	}
+	int status = 0;
+	for (int i = optind; i < argc; i++)
+		run_file(argv[i], ptx, bench, dev, &status);
+	cuDevicePrimaryCtxRelease(dev);
+	return status;
+}
