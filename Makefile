@@ -69,7 +69,7 @@ install: all
 # the same suite under gcc's AddressSanitizer and UndefinedBehaviorSanitizer
 sanitize:
 	$(MAKE) B=build/san CFLAGS="-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all" \
-		LDFLAGS="-fsanitize=address,undefined" all $(patsubst $(B)/%,build/san/%,$(UNIT))
+		LDFLAGS="-fsanitize=address,undefined" all $(patsubst $(B)/%,build/san/%,$(UNIT) $(HARNESS))
 	TILEPX_BUILD=build/san bash tests/run.sh
 
 # libFuzzer targets (clang): the whole pipeline and the layout parser, seeded

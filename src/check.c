@@ -439,11 +439,11 @@ static bool scope_fits(Ctx *cx, const Kernel *k, const Stmt *s)
 
 static void check_copy(Ctx *cx, const Module *m, Kernel *k, Stmt *s)
 {
-	if (!check_region(cx, k, &s->dst) | !check_region(cx, k, &s->src))
+	if (!check_region(cx, k, s->dst) | !check_region(cx, k, s->src))
 		return;
 	if (!scope_fits(cx, k, s))
 		return;
-	Region *d = &s->dst, *r = &s->src;
+	Region *d = s->dst, *r = s->src;
 	if (d->buf->dt != r->buf->dt) {
 		diag_error(cx, r->loc, "dtype mismatch: '%s' is %s but '%s' is %s", d->buf->name, dtype_name(d->buf->dt),
 		           r->buf->name, dtype_name(r->buf->dt));
@@ -517,25 +517,25 @@ static void check_stmts(Ctx *cx, const Module *m, Kernel *k, Stmt **body, size_t
 				           m->target->name);
 			break;
 		case ST_DUMP: {
-			if (!check_region(cx, k, &s->src) | !check_region(cx, k, &s->dst))
+			if (!check_region(cx, k, s->src) | !check_region(cx, k, s->dst))
 				break;
-			Buffer *l = s->src.buf, *p = s->dst.buf;
+			Buffer *l = s->src->buf, *p = s->dst->buf;
 			if (l->mem != MEM_LOCAL) {
-				diag_error(cx, s->src.loc, "dump reads a local buffer; '%s' is %s", l->name, mem_name(l->mem));
+				diag_error(cx, s->src->loc, "dump reads a local buffer; '%s' is %s", l->name, mem_name(l->mem));
 				break;
 			}
 			if (p->mem != MEM_GLOBAL) {
-				diag_error(cx, s->dst.loc, "dump writes a param buffer; '%s' is %s", p->name, mem_name(p->mem));
+				diag_error(cx, s->dst->loc, "dump writes a param buffer; '%s' is %s", p->name, mem_name(p->mem));
 				break;
 			}
 			if (l->dt != p->dt) {
-				diag_error(cx, s->dst.loc, "dtype mismatch: '%s' is %s but '%s' is %s", l->name, dtype_name(l->dt),
+				diag_error(cx, s->dst->loc, "dtype mismatch: '%s' is %s but '%s' is %s", l->name, dtype_name(l->dt),
 				           p->name, dtype_name(p->dt));
 				break;
 			}
 			int64_t need = k->grid * k->threads * l->regs;
 			if (l->regs && p->storage < need)
-				diag_error(cx, s->dst.loc, "'%s' holds %lld elements; dump needs grid*threads*%lld = %lld", p->name,
+				diag_error(cx, s->dst->loc, "'%s' holds %lld elements; dump needs grid*threads*%lld = %lld", p->name,
 				           (long long)p->storage, (long long)l->regs, (long long)need);
 			break;
 		}

@@ -227,14 +227,14 @@ static void emit_copy(Emit *e, const Stmt *s)
 	if (!copy_op_init(e->cx, e->m, e->k, s, &op) || !dispatch_copy(&op, &d, true))
 		return;
 	b_comment(&e->b, "line %d: %s %s %s, %s -> %s %s", s->loc.line, scope_name(s->scope),
-	          s->kind == ST_COPY ? "copy" : "copy_async", s->dst.name, s->src.name, d.chosen->name, d.plan.params);
+	          s->kind == ST_COPY ? "copy" : "copy_async", s->dst->name, s->src->name, d.chosen->name, d.plan.params);
 	d.chosen->emit(&op, &d.plan, e);
 }
 
 static void emit_dump(Emit *e, const Stmt *s)
 {
 	Builder *b = &e->b;
-	const Buffer *l = s->src.buf, *p = s->dst.buf;
+	const Buffer *l = s->src->buf, *p = s->dst->buf;
 	int bytes = dtype_bytes(l->dt);
 	int64_t R = l->regs;
 	b_comment(b, "line %d: dump %s, %s (%lld registers per thread)", s->loc.line, l->name, p->name, (long long)R);

@@ -31,9 +31,9 @@ static void explain_copy(Ctx *cx, const Module *m, const Kernel *k, const Stmt *
 		json_str(o, k->name);
 		str_printf(o, ", \"line\": %d, \"op\": \"%s\", \"scope\": \"%s\", \"dst\": ", s->loc.line, opname,
 		           scope_name(s->scope));
-		json_str(o, s->dst.name);
+		json_str(o, s->dst->name);
 		str_puts(o, ", \"src\": ");
-		json_str(o, s->src.name);
+		json_str(o, s->src->name);
 		str_puts(o, ", \"candidates\": [");
 		for (int i = 0; i < d.ncand; i++) {
 			const Candidate *c = &d.cand[i];
@@ -52,8 +52,8 @@ static void explain_copy(Ctx *cx, const Module *m, const Kernel *k, const Stmt *
 			str_puts(o, "null");
 		str_printf(o, ", \"params\": %s}\n", d.chosen ? d.plan.params : "null");
 	} else {
-		str_printf(o, "%s:%d: %s %s %s, %s\n", k->name, s->loc.line, scope_name(s->scope), opname, s->dst.name,
-		           s->src.name);
+		str_printf(o, "%s:%d: %s %s %s, %s\n", k->name, s->loc.line, scope_name(s->scope), opname, s->dst->name,
+		           s->src->name);
 		for (int i = 0; i < d.ncand; i++) {
 			const Candidate *c = &d.cand[i];
 			str_printf(o, "  %-13s prio %-3d %-9s %s\n", c->v->name, c->v->priority,

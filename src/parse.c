@@ -646,6 +646,8 @@ static bool parse_copy(Parser *p, Scope sc)
 	Stmt *s = arena_alloc(p->cx->arena, sizeof *s);
 	s->loc = loc;
 	s->scope = sc;
+	s->dst = arena_alloc(p->cx->arena, sizeof(Region));
+	s->src = arena_alloc(p->cx->arena, sizeof(Region));
 	if (is_ident(p, "copy"))
 		s->kind = ST_COPY;
 	else if (is_ident(p, "copy_async"))
@@ -653,8 +655,8 @@ static bool parse_copy(Parser *p, Scope sc)
 	else
 		return fail(p, "expected 'copy' or 'copy_async' after the scope, found %s", tok_text(p));
 	next(p);
-	if (!parse_region(p, &s->dst) || !expect_punct(p, ',', "between destination and source") ||
-	    !parse_region(p, &s->src))
+	if (!parse_region(p, s->dst) || !expect_punct(p, ',', "between destination and source") ||
+	    !parse_region(p, s->src))
 		return false;
 	if (is_ident(p, "dispatch")) {
 		next(p);
@@ -924,12 +926,14 @@ static void statement(Parser *p)
 		Stmt *s = simple(p, ST_DUMP, loc, "dump");
 		if (!s)
 			return;
-		if (!parse_region(p, &s->src) || !expect_punct(p, ',', "between the local buffer and the param") ||
-		    !parse_region(p, &s->dst))
+		s->dst = arena_alloc(p->cx->arena, sizeof(Region));
+		s->src = arena_alloc(p->cx->arena, sizeof(Region));
+		if (!parse_region(p, s->src) || !expect_punct(p, ',', "between the local buffer and the param") ||
+		    !parse_region(p, s->dst))
 			return;
-		if (!s->src.whole || !s->dst.whole) {
+		if (!s->src->whole || !s->dst->whole) {
 			p->line_failed = true;
-			diag_error(p->cx, s->src.whole ? s->dst.loc : s->src.loc, "dump takes whole buffers, not regions");
+			diag_error(p->cx, s->src->whole ? s->dst->loc : s->src->loc, "dump takes whole buffers, not regions");
 			return;
 		}
 		if (end_of_line(p))

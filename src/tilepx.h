@@ -234,7 +234,7 @@ struct Stmt {
 	StmtKind kind;
 	Loc loc;
 	Scope scope;
-	Region dst, src;
+	Region *dst, *src; /* copy and dump operands, allocated only for those */
 	const char *dispatch;
 	Loc dispatch_loc;
 	int64_t n;        /* cp_async.wait N, repeat N */

@@ -152,6 +152,25 @@ done
 echo "  $rpass assembled, $rrej rejected with a located error, $rfail failed"
 [ $rrej -le $((N / 4)) ] && ok || bad "random: too many programs rejected ($rrej of $N): the generator drifts"
 
+echo "== limits: huge, overflowing, deep and long inputs give an error or work, in bounded time"
+L=$OUT/limits; mkdir -p "$L"
+printf 'target sm_90\nkernel k\nthreads 32\nparam A f32 [4611686018427387904, 4]\n' > "$L/huge_shape.tile"
+printf 'target sm_90\nkernel k\nthreads 32\nshared S f32 [2, 2] layout S[(2, 2) : (9223372036854775807, 1)]\n' > "$L/stride_overflow.tile"
+printf 'target sm_90\nkernel k\nthreads 32\nparam A f32 [8]\nshared S f32 [1]\ncta copy S, A[4611686018427387904 * 4]\n' > "$L/expr_overflow.tile"
+printf 'target sm_90\nkernel k\nthreads 32\ngrid 2147483647\nparam A f32 [64]\nshared S f32 [1]\ncta copy S, A[ctaid * 4294967296]\n' > "$L/ctaid_overflow.tile"
+{ printf 'target sm_90\nkernel k\nthreads 32\n'; for i in $(seq 16); do echo "repeat 1000 as i$i {"; done; echo sync; for i in $(seq 16); do echo "}"; done; } > "$L/deep_repeat.tile"
+{ printf 'target sm_90\n# '; head -c 2000000 /dev/zero | tr '\0' 'x'; printf '\nkernel k\nthreads 32\nsync\n'; } > "$L/long_line.tile"
+{ printf 'target sm_90\nkernel k\nthreads 32\n'; yes sync | head -n 100000; } > "$L/many_statements.tile"
+{ printf 'target sm_80\n'; for i in $(seq 3000); do printf 'kernel k%d\nthreads 32\nparam A u8 [64]\nshared S u8 [64]\ncta copy S, A\n' $i; done; } > "$L/many_kernels.tile"
+{ printf 'target sm_90\nkernel k\nthreads 32\n'; for i in $(seq 300); do echo "param A$i f32 [1, 2, 3, 4, 5, 6, 7, 8] layout S[(1, 2, 3, 4, 5, 6, 7, 8)]"; done; } > "$L/many_buffers.tile"
+for f in "$L"/*.tile; do
+	timeout 60 "$T" emit "$f" -o "$L/out.ptx" 2>"$L/err"; rc=$?
+	if [ $rc -eq 0 ]; then
+		assemble "$L/out.ptx" "$(target_of "$f")" && ok || { bad "limits $(basename "$f"): ptxas"; head -3 "$OUT/ptxas.log"; }
+	elif [ $rc -eq 1 ] && grep -q "^$f:[0-9]*:[0-9]*: error: " "$L/err"; then ok
+	else bad "limits $(basename "$f"): exit $rc"; head -3 "$L/err"; fi
+done
+
 echo "== harness builds against the stub libcuda"
 if [ -f "${CUDA:-/usr/local/cuda}/include/cuda.h" ]; then
 	[ -x "$B/tilepx-run" ] && nm -u "$B/tilepx-run" | grep -q cuModuleLoadDataEx && ok || bad "tilepx-run was not built and linked"

@@ -37,17 +37,17 @@ bool copy_op_init(Ctx *cx, const Module *m, const Kernel *k, const Stmt *st, Cop
 	op->mod = m;
 	op->k = k;
 	op->st = st;
-	op->dbuf = st->dst.buf;
-	op->sbuf = st->src.buf;
+	op->dbuf = st->dst->buf;
+	op->sbuf = st->src->buf;
 	op->dt = op->dbuf->dt;
 	const char *why;
-	if (!region_view(cx, k, &st->dst, &op->dst, &why) || !region_view(cx, k, &st->src, &op->src, &why)) {
+	if (!region_view(cx, k, st->dst, &op->dst, &why) || !region_view(cx, k, st->src, &op->src, &why)) {
 		diag_error(cx, st->loc, "%s", why);
 		return false;
 	}
 	op->elems = 1;
-	for (int d = 0; d < st->src.ndim; d++)
-		op->elems *= st->src.ext[d];
+	for (int d = 0; d < st->src->ndim; d++)
+		op->elems *= st->src->ext[d];
 	op->scope_threads = scope_threads(st->scope, k->threads);
 	return true;
 }

@@ -62,12 +62,12 @@ static bool run_copy(Ctx *cx, RefCta *c, const Stmt *s)
 {
 	View dv, sv;
 	const char *why;
-	if (!region_view(cx, c->k, &s->dst, &dv, &why) || !region_view(cx, c->k, &s->src, &sv, &why))
+	if (!region_view(cx, c->k, s->dst, &dv, &why) || !region_view(cx, c->k, s->src, &sv, &why))
 		return false;
-	const Buffer *db = s->dst.buf, *sb = s->src.buf;
+	const Buffer *db = s->dst->buf, *sb = s->src->buf;
 	int64_t elems = 1;
-	for (int d = 0; d < s->src.ndim; d++)
-		elems *= s->src.ext[d];
+	for (int d = 0; d < s->src->ndim; d++)
+		elems *= s->src->ext[d];
 	/* instances: every owner group of a register operand, else every scope instance */
 	int64_t inst = scope_threads(s->scope, c->k->threads);
 	if (db->mem == MEM_LOCAL)
@@ -97,7 +97,7 @@ static bool run_stmts(Ctx *cx, RefCta *c, Stmt **body, size_t n, int64_t cta)
 				return false;
 			break;
 		case ST_DUMP: {
-			const Buffer *l = s->src.buf, *p = s->dst.buf;
+			const Buffer *l = s->src->buf, *p = s->dst->buf;
 			int es = dtype_bytes(l->dt);
 			size_t row = (size_t)(l->regs * es);
 			for (int64_t t = 0; t < k->threads; t++)

@@ -42,7 +42,7 @@ static void canonical_cases(void)
 static void group_cases(void)
 {
 	Layout a = mk(1, (int64_t[]){4096}, (int64_t[]){1}), g;
-	int seps[4];
+	int seps[8];
 	CHECK(lay_group(&a, (int64_t[]){128, 32}, 2, &g, seps), "group 4096 by 128x32");
 	CHECK(!strcmp(fmt(&g), "S[(128, 32):(32, 1)]"), "got %s", fmt(&g));
 	CHECK(seps[0] == 0 && seps[1] == 1 && seps[2] == 2, "seps");
