@@ -19,8 +19,16 @@ static const char *accepts(const CopyOp *op)
 	return NULL;
 }
 
+enum { SH_32X32B, SH_16X64B, SH_16X128B, SH_16X256B };
+static const char *shape_names[] = {"32x32b", "16x64b", "16x128b", "16x256b"};
+static const int shape_base[] = {1, 1, 2, 4};  /* registers per rep */
+static const int shape_cols[] = {1, 2, 4, 8};  /* 32-bit columns per rep */
+static const int shape_max[] = {128, 128, 64, 32};
+
 typedef struct TcPlan {
 	bool ld;
+	int shape, n_slabs, rows;
+	int64_t slab_regs; /* 32-bit registers per slab (16x*b) */
 	int64_t col32;   /* first 32-bit column of the region */
 	int64_t reg32;   /* first 32-bit register of the region */
 	int64_t width32; /* 32-bit columns per row */
@@ -43,6 +51,125 @@ static bool two_iters(View v, Axis row, Axis col, int64_t *w)
 	return true;
 }
 
+/* TIRx tcgen05_atom_layout: the register layout of a .16x*b atom for a
+ * (rows, K) tile, in elements; N reps of the shape. */
+static bool atom_layout(int sh, int rows, int64_t K, int esize, Layout *out, int64_t *n_reps, int64_t *slab_regs)
+{
+	int per32 = 4 / esize;
+	if (K % (shape_cols[sh] * per32))
+		return false;
+	int64_t N = K / (shape_cols[sh] * per32);
+	if (N < 1 || N > shape_max[sh] || (N & (N - 1)))
+		return false;
+	int64_t rps = N * shape_base[sh];
+	Iter it[12];
+	int n = 0;
+	it[n++] = (Iter){4, 1, AX_WID_IN_WG};
+	if (rows == 128)
+		it[n++] = (Iter){2, rps, AX_M};
+	switch (sh) {
+	case SH_16X64B:
+		it[n++] = (Iter){2, 1, AX_LANEID};
+		it[n++] = (Iter){8, 4, AX_LANEID};
+		it[n++] = (Iter){N, 1, AX_M};
+		it[n++] = (Iter){2, 2, AX_LANEID};
+		break;
+	case SH_16X128B:
+		it[n++] = (Iter){2, 1, AX_M};
+		it[n++] = (Iter){8, 4, AX_LANEID};
+		it[n++] = (Iter){N, 2, AX_M};
+		it[n++] = (Iter){4, 1, AX_LANEID};
+		break;
+	default:
+		it[n++] = (Iter){2, 2, AX_M};
+		it[n++] = (Iter){8, 4, AX_LANEID};
+		it[n++] = (Iter){N, 4, AX_M};
+		it[n++] = (Iter){4, 1, AX_LANEID};
+		it[n++] = (Iter){2, 1, AX_M};
+		break;
+	}
+	for (int i = 0; i < n; i++)
+		if (it[i].axis == AX_M)
+			it[i].stride *= per32;
+	if (per32 > 1)
+		it[n++] = (Iter){per32, 1, AX_M};
+	Layout L = {0};
+	L.n = n;
+	for (int i = 0; i < n; i++)
+		L.it[i] = it[i];
+	lay_fuse_threads(&L, SC_WARPGROUP);
+	lay_canonicalize(&L);
+	*out = L;
+	*n_reps = N;
+	*slab_regs = rps;
+	return true;
+}
+
+/* datapath of a tensor-memory view: D = S[(128, W) : (1@TLane, 1@TCol)],
+ * F = S[(4, 16, W) : (32@TLane, 1@TLane, 1@TCol)] (row r in lane (r/16)*32 + r%16) */
+static int datapath(View v, int64_t *w)
+{
+	lay_canonicalize(&v.L);
+	if (two_iters(v, AX_TLANE, AX_TCOL, w))
+		return 'D';
+	Layout *L = &v.L;
+	if (L->n == 3 && L->it[0].ext == 4 && L->it[0].stride == 32 && L->it[0].axis == AX_TLANE && L->it[1].ext == 16 &&
+	    L->it[1].stride == 1 && L->it[1].axis == AX_TLANE && L->it[2].stride == 1 && L->it[2].axis == AX_TCOL) {
+		*w = L->it[2].ext;
+		return 'F';
+	}
+	return 0;
+}
+
+/* the .16x*b path: the local buffer's whole layout is an atom; the region
+ * takes all rows and whole reps of columns */
+static const char *plan_16xb(const CopyOp *op, TcPlan *tp, const Buffer *rb, const View *rv, const View *tv)
+{
+	int esize = dtype_bytes(op->dt), per32 = 4 / esize;
+	if (rb->ndim != 2 || (rb->shape[0] != 64 && rb->shape[0] != 128))
+		return "not a 16x*b atom: the local buffer is not (64 or 128 rows, K)";
+	Layout full = rb->layout;
+	lay_fuse_threads(&full, SC_WARPGROUP);
+	lay_canonicalize(&full);
+	for (int sh = SH_16X64B; sh <= SH_16X256B; sh++) {
+		Layout atom;
+		int64_t N, rps;
+		if (!atom_layout(sh, (int)rb->shape[0], rb->shape[1], esize, &atom, &N, &rps) || !lay_eq(&atom, &full))
+			continue;
+		/* the region: all rows, whole reps of columns */
+		const Region *rr = tp->ld ? op->st->dst : op->st->src;
+		int64_t c0 = rr->whole || rr->all[1] ? 0 : rr->begin[1].c, w = rr->ext[1], rep = shape_cols[sh] * per32;
+		if (rr->ext[0] != rb->shape[0])
+			return "a 16x*b copy moves every row of the atom";
+		if ((!rr->whole && !rr->all[1] && rr->begin[1].n) || c0 % rep || w % rep)
+			return "a column slice of a 16x*b atom must cover whole reps at a static start";
+		int64_t wt;
+		int dp = datapath(*tv, &wt);
+		int rows = (int)rb->shape[0];
+		if (rows == 64 && dp != 'F')
+			return "a 64-row 16x*b fragment reaches lanes (r/16)*32 + r%16: the tensor memory region must be "
+			       "datapath F (S[(4, 16, W) : (32@TLane, 1@TLane, 1@TCol)]); rows 0:64 of datapath D would be "
+			       "remapped";
+		if (rows == 128 && dp != 'D')
+			return "a 128-row 16x*b copy needs datapath D (S[(128, W) : (1@TLane, 1@TCol)])";
+		if (tv->off[AX_TLANE].c || tv->off[AX_TLANE].n || !affine_is_const(&tv->off[AX_TCOL]) ||
+		    tv->off[AX_TCOL].c % per32)
+			return "the tensor memory region must start at lane 0 and a static whole column";
+		tp->shape = sh;
+		tp->rows = rows;
+		tp->n_slabs = rows / 64;
+		tp->slab_regs = rps;
+		tp->col32 = tv->off[AX_TCOL].c / per32;
+		tp->reg32 = (c0 / rep) * shape_base[sh];
+		tp->width32 = (w / rep) * shape_base[sh]; /* registers per slab */
+		tp->nchunks = 1;
+		tp->chunk[0] = (int)(w / rep);
+		(void)rv;
+		return NULL;
+	}
+	return "register layout does not match a .16x64b, .16x128b or .16x256b atom";
+}
+
 static const char *plan(const CopyOp *op, Plan *p)
 {
 	TcPlan *tp = (TcPlan *)p->data;
@@ -52,10 +179,19 @@ static const char *plan(const CopyOp *op, Plan *p)
 	int esize = dtype_bytes(op->dt), per32 = 4 / esize;
 	if (rb->owner != SC_WARPGROUP)
 		return "the register layout must give one row per thread of the warpgroup (tid_in_wg)";
+	const char *why16 = plan_16xb(op, tp, rb, &rv, &tv);
+	if (!why16) {
+		snprintf(p->params, sizeof p->params,
+		         "{\"direction\": \"%s\", \"shape\": \"%s\", \"num\": %d, \"n_slabs\": %d, \"datapath\": \"%c\"}",
+		         tp->ld ? "ld" : "st", shape_names[tp->shape], tp->chunk[0], tp->n_slabs, tp->rows == 64 ? 'F' : 'D');
+		return NULL;
+	}
+	tp->shape = SH_32X32B;
+	tp->n_slabs = 1;
 	lay_fuse_threads(&rv.L, SC_WARPGROUP);
 	int64_t wr, wt;
 	if (!two_iters(rv, AX_TID_IN_WG, AX_M, &wr))
-		return "register layout does not match a tcgen05 atom: the .32x32b path needs S[(128, W) : (1@tid_in_wg, 1)]";
+		return arena_printf(op->cx->arena, "%s; the .32x32b path needs S[(128, W) : (1@tid_in_wg, 1)]", why16);
 	if (!two_iters(tv, AX_TLANE, AX_TCOL, &wt))
 		return "tensor-memory region is not datapath D (S[(128, W) : (1@TLane, 1@TCol)] over rows 0..127)";
 	if (tv.off[AX_TLANE].c || tv.off[AX_TLANE].n || !affine_is_const(&tv.off[AX_TCOL]) ||
@@ -83,12 +219,16 @@ static const char *plan(const CopyOp *op, Plan *p)
 	return NULL;
 }
 
-static FormId form(bool ld, int num)
+static FormId form(bool ld, int shape, int num)
 {
+	static const FormId first[2][4] = {
+		{FORM_TC_ST_32X32B_X1, FORM_TC_ST_16X64B_X1, FORM_TC_ST_16X128B_X1, FORM_TC_ST_16X256B_X1},
+		{FORM_TC_LD_32X32B_X1, FORM_TC_LD_16X64B_X1, FORM_TC_LD_16X128B_X1, FORM_TC_LD_16X256B_X1},
+	};
 	int k = 0;
 	while ((1 << k) < num)
 		k++;
-	return (FormId)((ld ? FORM_TC_LD_32X32B_X1 : FORM_TC_ST_32X32B_X1) + k);
+	return (FormId)(first[ld][shape] + k);
 }
 
 static void emit(const CopyOp *op, const Plan *p, Emit *e)
@@ -101,15 +241,28 @@ static void emit(const CopyOp *op, const Plan *p, Emit *e)
 	b_ins(b, FORM_SHL_B32, b_name(b, lane_base), b_name(b, w), "21", NULL);
 	b_ins(b, FORM_ADD_U32, b_name(b, taddr), b_name(b, emit_tmem_addr(e, tb)), b_name(b, lane_base), NULL);
 	Reg *words = emit_local_regs(e, rb);
+	if (tp->shape != SH_32X32B) {
+		/* one instruction per 16-row slab: slab s reads lanes +16s, registers s * slab_regs.. */
+		int num = tp->chunk[0];
+		for (int s = 0; s < tp->n_slabs; s++) {
+			const char *addr = b_addr(b, taddr, ((int64_t)(16 * s) << 16) + tp->col32);
+			const char *regs = b_vec(b, words + s * tp->slab_regs + tp->reg32, (int)tp->width32);
+			if (tp->ld)
+				b_ins(b, form(true, tp->shape, num), regs, addr, NULL);
+			else
+				b_ins(b, form(false, tp->shape, num), addr, regs, NULL);
+		}
+		return;
+	}
 	int64_t off = 0;
 	for (int c = 0; c < tp->nchunks; c++) {
 		int num = tp->chunk[c];
 		const char *addr = b_addr(b, taddr, tp->col32 + off);
 		const char *regs = b_vec(b, words + tp->reg32 + off, num);
 		if (tp->ld)
-			b_ins(b, form(true, num), regs, addr, NULL);
+			b_ins(b, form(true, SH_32X32B, num), regs, addr, NULL);
 		else
-			b_ins(b, form(false, num), addr, regs, NULL);
+			b_ins(b, form(false, SH_32X32B, num), addr, regs, NULL);
 		off += num;
 	}
 }
