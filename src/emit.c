@@ -413,6 +413,7 @@ static void emit_kernel(Ctx *cx, const Module *m, const Kernel *k, Str *out, int
 		} else if (buf->mem == MEM_LOCAL) {
 			int64_t words = (buf->regs * dtype_bytes(buf->dt) + 3) / 4;
 			e.local_words[i] = arena_alloc(cx->arena, sizeof(Reg) * (size_t)(words ? words : 1));
+			b_comment(b, "local %s: %lld registers from %%r%d", buf->name, (long long)words, b->nregs[RC_R] + 1);
 			for (int64_t w = 0; w < words; w++) {
 				e.local_words[i][w] = b_reg(b, RC_R);
 				b_ins(b, FORM_MOV_B32, b_name(b, e.local_words[i][w]), "0", NULL);

@@ -28,6 +28,7 @@ static const int shape_max[] = {128, 128, 64, 32};
 typedef struct TcPlan {
 	bool ld;
 	int shape, n_slabs, rows;
+	bool pack;        /* .pack::16b / .unpack::16b: one 16-bit element per column */
 	int64_t slab_regs; /* 32-bit registers per slab (16x*b) */
 	int64_t col32;   /* first 32-bit column of the region */
 	int64_t reg32;   /* first 32-bit register of the region */
@@ -37,7 +38,10 @@ typedef struct TcPlan {
 } TcPlan;
 
 /* the view as [(128, 1@row axis), (W, 1@col axis)] after canonicalization */
-static bool two_iters(View v, Axis row, Axis col, int64_t *w)
+static bool two_iters_stride(View v, Axis row, Axis col, int64_t cstride, int64_t *w);
+static bool two_iters(View v, Axis row, Axis col, int64_t *w) { return two_iters_stride(v, row, col, 1, w); }
+
+static bool two_iters_stride(View v, Axis row, Axis col, int64_t cstride, int64_t *w)
 {
 	lay_canonicalize(&v.L);
 	if (v.L.n == 1 && v.L.it[0].axis == row && v.L.it[0].ext == 128 && v.L.it[0].stride == 1) {
@@ -45,7 +49,7 @@ static bool two_iters(View v, Axis row, Axis col, int64_t *w)
 		return true;
 	}
 	if (v.L.n != 2 || v.L.it[0].axis != row || v.L.it[0].ext != 128 || v.L.it[0].stride != 1 ||
-	    v.L.it[1].axis != col || v.L.it[1].stride != 1)
+	    v.L.it[1].axis != col || v.L.it[1].stride != cstride)
 		return false;
 	*w = v.L.it[1].ext;
 	return true;
@@ -192,15 +196,19 @@ static const char *plan(const CopyOp *op, Plan *p)
 	int64_t wr, wt;
 	if (!two_iters(rv, AX_TID_IN_WG, AX_M, &wr))
 		return arena_printf(op->cx->arena, "%s; the .32x32b path needs S[(128, W) : (1@tid_in_wg, 1)]", why16);
-	if (!two_iters(tv, AX_TLANE, AX_TCOL, &wt))
+	if (esize == 2 && two_iters_stride(tv, AX_TLANE, AX_TCOL, 2, &wt)) {
+		/* 16-bit elements one per 32-bit column: registers stay packed, .pack/.unpack::16b */
+		tp->pack = true;
+	} else if (!two_iters(tv, AX_TLANE, AX_TCOL, &wt)) {
 		return "tensor-memory region is not datapath D (S[(128, W) : (1@TLane, 1@TCol)] over rows 0..127)";
+	}
 	if (tv.off[AX_TLANE].c || tv.off[AX_TLANE].n || !affine_is_const(&tv.off[AX_TCOL]) ||
 	    !affine_is_const(&rv.off[AX_M]))
 		return "regions must start at lane 0 and at static columns and registers";
 	int64_t col = tv.off[AX_TCOL].c, reg = rv.off[AX_M].c;
-	if (col % per32 || reg % per32 || (wr * esize) % 4)
+	if ((!tp->pack && col % per32) || reg % per32 || (wr * esize) % 4)
 		return "16-bit and 8-bit data must cover whole 32-bit columns and registers";
-	tp->col32 = col / per32;
+	tp->col32 = tp->pack ? col / 2 : col / per32; /* unpacked: element k sits in column k */
 	tp->reg32 = reg / per32;
 	tp->width32 = wr * esize / 4;
 	int64_t left = tp->width32;
@@ -212,11 +220,19 @@ static const char *plan(const CopyOp *op, Plan *p)
 	if (left)
 		return "row too wide for the instruction budget";
 	snprintf(p->params, sizeof p->params,
-	         "{\"direction\": \"%s\", \"shape\": \"32x32b\", \"num\": %d, \"n_slabs\": 1, \"datapath\": \"D\"}",
-	         tp->ld ? "ld" : "st", tp->chunk[0]);
+	         "{\"direction\": \"%s\", \"shape\": \"32x32b\", \"num\": %d, \"n_slabs\": 1, \"datapath\": \"D\"%s}",
+	         tp->ld ? "ld" : "st", tp->chunk[0], tp->pack ? (tp->ld ? ", \"pack\": \"16b\"" : ", \"unpack\": \"16b\"") : "");
 	if (tp->nchunks > 1)
 		snprintf(p->summary, sizeof p->summary, "%d instructions", tp->nchunks);
 	return NULL;
+}
+
+static FormId form_pack(bool ld, int num)
+{
+	int k = 0;
+	while ((1 << k) < num)
+		k++;
+	return (FormId)((ld ? FORM_TC_LD_32X32B_PACK_X1 : FORM_TC_ST_32X32B_UNPACK_X1) + k);
 }
 
 static FormId form(bool ld, int shape, int num)
@@ -257,12 +273,14 @@ static void emit(const CopyOp *op, const Plan *p, Emit *e)
 	int64_t off = 0;
 	for (int c = 0; c < tp->nchunks; c++) {
 		int num = tp->chunk[c];
-		const char *addr = b_addr(b, taddr, tp->col32 + off);
+		/* unpacked, register j covers columns 2j and 2j+1 */
+		const char *addr = b_addr(b, taddr, tp->col32 + (tp->pack ? 2 * off : off));
 		const char *regs = b_vec(b, words + tp->reg32 + off, num);
+		FormId f = tp->pack ? form_pack(tp->ld, num) : form(tp->ld, SH_32X32B, num);
 		if (tp->ld)
-			b_ins(b, form(true, SH_32X32B, num), regs, addr, NULL);
+			b_ins(b, f, regs, addr, NULL);
 		else
-			b_ins(b, form(false, SH_32X32B, num), addr, regs, NULL);
+			b_ins(b, f, addr, regs, NULL);
 		off += num;
 	}
 }
