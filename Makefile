@@ -2,7 +2,7 @@
 CC      ?= cc
 CFLAGS  ?= -O2 -g
 WARN    := -std=c11 -Wall -Wextra -Werror
-CPPFLAGS += -Ibuild/gen -Isrc
+CPPFLAGS += -I$(B)/gen -Isrc
 PREFIX  ?= /usr/local
 CUDA    ?= /usr/local/cuda
 B       := build

@@ -439,7 +439,9 @@ static bool scope_fits(Ctx *cx, const Kernel *k, const Stmt *s)
 
 static void check_copy(Ctx *cx, const Module *m, Kernel *k, Stmt *s)
 {
-	if (!check_region(cx, k, s->dst) | !check_region(cx, k, s->src))
+	/* both regions are checked so that both report their errors */
+	bool dst_ok = check_region(cx, k, s->dst), src_ok = check_region(cx, k, s->src);
+	if (!dst_ok || !src_ok)
 		return;
 	if (!scope_fits(cx, k, s))
 		return;
@@ -517,7 +519,8 @@ static void check_stmts(Ctx *cx, const Module *m, Kernel *k, Stmt **body, size_t
 				           m->target->name);
 			break;
 		case ST_DUMP: {
-			if (!check_region(cx, k, s->src) | !check_region(cx, k, s->dst))
+			bool src_ok = check_region(cx, k, s->src), dst_ok = check_region(cx, k, s->dst);
+			if (!src_ok || !dst_ok)
 				break;
 			Buffer *l = s->src->buf, *p = s->dst->buf;
 			if (l->mem != MEM_LOCAL) {
