@@ -134,6 +134,10 @@ tools/ptxdiff "$OUT/a.ptx" "$OUT/b.ptx" >/dev/null && ok || bad "ptxdiff: renumb
 sed 's/ld.shared.v4.b32/ld.shared.v2.b32/' "$OUT/a.ptx" > "$OUT/c.ptx"
 tools/ptxdiff "$OUT/a.ptx" "$OUT/c.ptx" >/dev/null; [ $? -eq 1 ] && ok || bad "ptxdiff: missed a changed opcode"
 tools/ptxdiff --ops-only "$OUT/a.ptx" "$OUT/b.ptx" >/dev/null && ok || bad "ptxdiff --ops-only"
+# nvcc-generated PTX (tests/ptxdiff): equal up to line info and numbering; different when the code differs
+tools/ptxdiff tests/ptxdiff/a.ptx tests/ptxdiff/b.ptx >/dev/null && ok || bad "ptxdiff: nvcc a ~ b should be equal"
+tools/ptxdiff tests/ptxdiff/a.ptx tests/ptxdiff/c.ptx >/dev/null; [ $? -eq 1 ] && ok || bad "ptxdiff: nvcc a ~ c should differ"
+tools/ptxdiff tests/ptxdiff/a.ptx >/dev/null 2>&1; [ $? -eq 2 ] && ok || bad "ptxdiff: usage error exit 2"
 
 echo "== random programs (seeded): every program emits and assembles, or is rejected with a located error"
 N=${RANDOM_CASES:-200}
