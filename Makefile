@@ -13,7 +13,10 @@ LIB_OBJ := $(patsubst src/%.c,$(B)/obj/%.o,$(LIB_SRC)) $(B)/obj/gen/ptx_forms.o
 TPL     := $(wildcard ptx_templates/*.tpl)
 UNIT    := $(patsubst tests/unit/%.c,$(B)/tests/%,$(wildcard tests/unit/*.c))
 
-all: $(B)/tilepx $(B)/libtilepx.a $(B)/randtile
+all: $(B)/tilepx $(B)/libtilepx.a $(B)/randtile $(B)/ptxemu
+
+$(B)/ptxemu: tools/ptxemu.c $(B)/libtilepx.a
+	$(CC) $(WARN) $(CFLAGS) $(CPPFLAGS) $< $(B)/libtilepx.a $(LDFLAGS) -o $@
 
 $(B)/randtile: tools/randtile.c
 	@mkdir -p $(B)

@@ -156,6 +156,20 @@ done
 echo "  $rpass assembled, $rrej rejected with a located error, $rfail failed"
 [ $rrej -le $((N / 4)) ] && ok || bad "random: too many programs rejected ($rrej of $N): the generator drifts"
 
+echo "== emulated execution (build/ptxemu): emitted PTX run on the CPU, every param byte against the CPU reference"
+emu_run() { # FILES...: count PASS and FAIL lines
+	"$B/ptxemu" "$@" > "$OUT/emu.log" 2>&1
+	local p f
+	p=$(grep -c '^PASS' "$OUT/emu.log"); f=$(grep -c '^FAIL' "$OUT/emu.log")
+	pass=$((pass + p)); fail=$((fail + f))
+	grep -A4 '^FAIL' "$OUT/emu.log" | head -20
+	echo "  $p kernels passed, $f failed, $(grep -c '^SKIP' "$OUT/emu.log") skipped (too many threads to emulate)"
+}
+emu_run examples/*.tile tests/gpu/*.tile tests/explain/*.tile
+emitted=()
+for f in "$OUT"/rand/*.tile; do [ -s "${f%.tile}.ptx" ] && emitted+=("$f"); done
+[ ${#emitted[@]} -gt 0 ] && emu_run "${emitted[@]}"
+
 echo "== limits: huge, overflowing, deep and long inputs give an error or work, in bounded time"
 L=$OUT/limits; mkdir -p "$L"
 printf 'target sm_90\nkernel k\nthreads 32\nparam A f32 [4611686018427387904, 4]\n' > "$L/huge_shape.tile"

@@ -1,0 +1,759 @@
+/* ptxemu FILE.tile...: run the PTX that tilepx emits on the CPU and compare
+ * every param byte with the CPU reference, as tilepx-run does on a GPU.
+ *
+ * It interprets the subset of PTX tilepx prints (the forms of ptx_templates/)
+ * thread by thread, with warp-collective instructions (ldmatrix, stmatrix,
+ * tcgen05.ld/st/alloc) and barriers executed when every thread of the warp
+ * or CTA has reached them. Collective semantics come from the fragment
+ * tables of PTX_REFERENCE.md (m8n8 verified on an H100; tcgen05 from
+ * CUTLASS), not from tilepx's emitters, so this checks tcgen05 code without a
+ * Blackwell GPU and every variant without any GPU. Programs whose
+ * grid x threads exceeds --max-threads are skipped. */
+#define _POSIX_C_SOURCE 200809L
+#include "tilepx.h"
+
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { MAXOPS = 140, TMEM_COLS = 512 };
+
+typedef struct Ins {
+	char op[96];
+	int pred;      /* register slot of the guard, -1 none */
+	bool pred_neg;
+	int nops;
+	char *ops[MAXOPS];
+	int line;
+} Ins;
+
+typedef struct Prog {
+	Ins *ins;
+	int n, cap;
+	char **labels;
+	int *label_pc;
+	int nlabels, lcap;
+	char **regs;
+	int nregs, rcap;
+	int *hash; /* open addressing over regs, size hcap (a power of two) */
+	int hcap;
+	char **syms;     /* .shared symbols */
+	int64_t *sym_off;
+	int nsyms, scap;
+	int64_t shared_bytes;
+	char **params;
+	int nparams;
+} Prog;
+
+typedef struct Thread {
+	int pc;
+	bool done;
+	uint64_t *r;
+} Thread;
+
+typedef struct Machine {
+	Prog *p;
+	unsigned char **param_mem;
+	size_t *param_bytes;
+	unsigned char *shared;
+	uint32_t *tmem;   /* 128 lanes x TMEM_COLS cells */
+	int64_t ctaid, threads;
+	Thread *t;
+	const char *err;
+	char errbuf[256];
+} Machine;
+
+static unsigned hash_name(const char *s)
+{
+	unsigned h = 2166136261u;
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 16777619u;
+	return h;
+}
+
+static int reg_slot(Prog *p, const char *name)
+{
+	if (p->nregs * 2 >= p->hcap) { /* grow and rehash */
+		int cap = p->hcap ? p->hcap * 2 : 1024;
+		int *h = malloc(sizeof(int) * (size_t)cap);
+		for (int i = 0; i < cap; i++)
+			h[i] = -1;
+		for (int i = 0; i < p->nregs; i++) {
+			unsigned k = hash_name(p->regs[i]) & (unsigned)(cap - 1);
+			while (h[k] >= 0)
+				k = (k + 1) & (unsigned)(cap - 1);
+			h[k] = i;
+		}
+		free(p->hash);
+		p->hash = h;
+		p->hcap = cap;
+	}
+	unsigned k = hash_name(name) & (unsigned)(p->hcap - 1);
+	while (p->hash[k] >= 0) {
+		if (!strcmp(p->regs[p->hash[k]], name))
+			return p->hash[k];
+		k = (k + 1) & (unsigned)(p->hcap - 1);
+	}
+	if (p->nregs == p->rcap) {
+		p->rcap = p->rcap ? p->rcap * 2 : 256;
+		p->regs = realloc(p->regs, sizeof(char *) * (size_t)p->rcap);
+	}
+	p->regs[p->nregs] = strdup(name);
+	p->hash[k] = p->nregs;
+	return p->nregs++;
+}
+
+/* give every register an operand names its slot before threads are sized */
+static void collect_regs(Prog *p)
+{
+	for (int i = 0; i < p->n; i++)
+		for (int k = 0; k < p->ins[i].nops; k++) {
+			const char *o = p->ins[i].ops[k];
+			char buf[128];
+			snprintf(buf, sizeof buf, "%s", o + (o[0] == '['));
+			buf[strcspn(buf, "]+-")] = 0;
+			if (buf[0] == '%' && strcmp(buf, "%tid.x") && strcmp(buf, "%ctaid.x"))
+				reg_slot(p, buf);
+		}
+}
+
+static char *trim(char *s)
+{
+	while (isspace((unsigned char)*s))
+		s++;
+	char *e = s + strlen(s);
+	while (e > s && isspace((unsigned char)e[-1]))
+		*--e = 0;
+	return s;
+}
+
+/* parse one entry's body (from "{" to the matching "}") */
+static void parse_entry(Prog *p, char **lines, int n)
+{
+	bool body = false;
+	for (int i = 0; i < n; i++) {
+		char *l = trim(lines[i]);
+		if (!body) {
+			body = *l == '{';
+			continue;
+		}
+		char *c = strstr(l, "//");
+		if (c)
+			*c = 0;
+		l = trim(l);
+		if (!*l || *l == '{' || *l == '}' || !strncmp(l, ".reg", 4))
+			continue;
+		if (!strncmp(l, ".shared", 7)) {
+			char name[128];
+			long long align, bytes;
+			if (sscanf(l, ".shared .align %lld .b8 %127[^[][%lld]", &align, name, &bytes) == 3) {
+				p->shared_bytes = (p->shared_bytes + align - 1) / align * align;
+				if (p->nsyms == p->scap) {
+					p->scap = p->scap ? p->scap * 2 : 16;
+					p->syms = realloc(p->syms, sizeof(char *) * (size_t)p->scap);
+					p->sym_off = realloc(p->sym_off, sizeof(int64_t) * (size_t)p->scap);
+				}
+				p->syms[p->nsyms] = strdup(name);
+				p->sym_off[p->nsyms++] = p->shared_bytes;
+				p->shared_bytes += bytes;
+			}
+			continue;
+		}
+		size_t len = strlen(l);
+		if (l[len - 1] == ':') {
+			l[len - 1] = 0;
+			if (p->nlabels == p->lcap) {
+				p->lcap = p->lcap ? p->lcap * 2 : 64;
+				p->labels = realloc(p->labels, sizeof(char *) * (size_t)p->lcap);
+				p->label_pc = realloc(p->label_pc, sizeof(int) * (size_t)p->lcap);
+			}
+			p->labels[p->nlabels] = strdup(l);
+			p->label_pc[p->nlabels++] = p->n;
+			continue;
+		}
+		if (p->n == p->cap) {
+			p->cap = p->cap ? p->cap * 2 : 1024;
+			p->ins = realloc(p->ins, sizeof(Ins) * (size_t)p->cap);
+		}
+		Ins *in = &p->ins[p->n++];
+		memset(in, 0, sizeof *in);
+		in->pred = -1;
+		in->line = i;
+		if (*l == '@') {
+			l++;
+			if (*l == '!') {
+				in->pred_neg = true;
+				l++;
+			}
+			char *sp = strchr(l, ' ');
+			*sp = 0;
+			in->pred = reg_slot(p, l);
+			l = trim(sp + 1);
+		}
+		char *sp = l + strcspn(l, " \t;");
+		snprintf(in->op, sizeof in->op, "%.*s", (int)(sp - l), l);
+		char *rest = *sp ? sp + 1 : sp;
+		char *semi = strrchr(rest, ';');
+		if (semi)
+			*semi = 0;
+		/* operands: split on commas outside braces; vectors and addresses are flattened */
+		char *q = rest;
+		while (*q) {
+			q = trim(q);
+			if (!*q)
+				break;
+			char *start = q;
+			int depth = 0;
+			while (*q && (depth || *q != ',')) {
+				depth += (*q == '{' || *q == '[') - (*q == '}' || *q == ']');
+				q++;
+			}
+			if (*q)
+				*q++ = 0;
+			start = trim(start);
+			if (*start == '{') { /* a register vector: one operand each */
+				char *v = start + 1, *end = strchr(v, '}');
+				*end = 0;
+				for (char *tok = strtok(v, ", "); tok; tok = strtok(NULL, ", "))
+					if (in->nops < MAXOPS)
+						in->ops[in->nops++] = strdup(tok);
+				continue;
+			}
+			if (in->nops < MAXOPS)
+				in->ops[in->nops++] = strdup(start);
+		}
+	}
+}
+
+static uint64_t *R(Machine *m, Thread *t, const char *name)
+{
+	return &t->r[reg_slot(m->p, name)];
+}
+
+static uint64_t val(Machine *m, Thread *t, const char *s)
+{
+	if (s[0] == '%') {
+		if (!strcmp(s, "%tid.x"))
+			return (uint64_t)(t - m->t);
+		if (!strcmp(s, "%ctaid.x"))
+			return (uint64_t)m->ctaid;
+		return *R(m, t, s);
+	}
+	if (isdigit((unsigned char)s[0]) || s[0] == '-')
+		return (uint64_t)strtoll(s, NULL, 0);
+	for (int i = 0; i < m->p->nsyms; i++)
+		if (!strcmp(m->p->syms[i], s))
+			return (uint64_t)m->p->sym_off[i];
+	for (int i = 0; i < m->p->nparams; i++)
+		if (!strcmp(m->p->params[i], s))
+			return (uint64_t)i;
+	snprintf(m->errbuf, sizeof m->errbuf, "unknown operand '%s'", s);
+	m->err = m->errbuf;
+	return 0;
+}
+
+/* "[%r5+16]" or "[sym]" -> address */
+static uint64_t addr(Machine *m, Thread *t, const char *s)
+{
+	char buf[128];
+	snprintf(buf, sizeof buf, "%s", s + (s[0] == '['));
+	char *e = strchr(buf, ']');
+	if (e)
+		*e = 0;
+	char *plus = strpbrk(buf + 1, "+-");
+	int64_t off = 0;
+	if (plus) {
+		off = strtoll(plus, NULL, 0);
+		*plus = 0;
+	}
+	return val(m, t, buf) + (uint64_t)off;
+}
+
+/* global pointers: param i lives at (i + 1) << 40 */
+static unsigned char *mem(Machine *m, bool shared, uint64_t a, int bytes)
+{
+	if (shared) {
+		if (a + (uint64_t)bytes > (uint64_t)m->p->shared_bytes) {
+			m->err = "shared access out of bounds";
+			return NULL;
+		}
+		return m->shared + a;
+	}
+	uint64_t i = (a >> 40) - 1, off = a & ((1ull << 40) - 1);
+	if (i >= (uint64_t)m->p->nparams || off + (uint64_t)bytes > m->param_bytes[i]) {
+		m->err = "global access out of bounds";
+		return NULL;
+	}
+	return m->param_mem[i] + off;
+}
+
+static int width_of(const char *op)
+{
+	if (strstr(op, ".v4.b32"))
+		return 16;
+	if (strstr(op, ".v2.b32"))
+		return 8;
+	if (strstr(op, ".b32"))
+		return 4;
+	if (strstr(op, ".u16"))
+		return 2;
+	if (strstr(op, ".u8"))
+		return 1;
+	return 0;
+}
+
+static bool is_collective(const char *op)
+{
+	return !strncmp(op, "bar.sync", 8) || !strncmp(op, "ldmatrix", 8) || !strncmp(op, "stmatrix", 8) ||
+	       !strncmp(op, "tcgen05.ld.", 11) || !strncmp(op, "tcgen05.st.", 11) || !strncmp(op, "tcgen05.alloc", 13) ||
+	       !strncmp(op, "tcgen05.dealloc", 15) || !strncmp(op, "tcgen05.relinquish", 18);
+}
+
+static int label_pc(Machine *m, const char *l)
+{
+	for (int i = 0; i < m->p->nlabels; i++)
+		if (!strcmp(m->p->labels[i], l))
+			return m->p->label_pc[i];
+	m->err = "unknown label";
+	return 0;
+}
+
+/* one non-collective instruction of one thread */
+static void step(Machine *m, Thread *t)
+{
+	Ins *in = &m->p->ins[t->pc];
+	const char *op = in->op;
+	char **o = in->ops;
+	t->pc++;
+	if (in->pred >= 0) {
+		bool p = t->r[in->pred] != 0;
+		if (p == in->pred_neg)
+			return;
+	}
+#define D (*R(m, t, o[0]))
+#define V(i) val(m, t, o[i])
+	if (!strcmp(op, "ret")) {
+		t->done = true;
+	} else if (!strncmp(op, "bra", 3)) {
+		t->pc = label_pc(m, o[0]);
+	} else if (!strcmp(op, "ld.param.u64")) {
+		D = (addr(m, t, o[1]) + 1) << 40;
+	} else if (!strcmp(op, "cvta.to.global.u64") || !strcmp(op, "mov.u32") || !strcmp(op, "mov.b32")) {
+		D = V(1) & (strcmp(op, "cvta.to.global.u64") ? 0xffffffffu : ~0ull);
+	} else if (!strcmp(op, "add.u32")) {
+		D = (uint32_t)(V(1) + V(2));
+	} else if (!strcmp(op, "sub.u32")) {
+		D = (uint32_t)(V(1) - V(2));
+	} else if (!strcmp(op, "mul.lo.u32")) {
+		D = (uint32_t)(V(1) * V(2));
+	} else if (!strcmp(op, "mad.lo.u32")) {
+		D = (uint32_t)(V(1) * V(2) + V(3));
+	} else if (!strcmp(op, "mul.wide.u32")) {
+		D = (uint64_t)(uint32_t)V(1) * (uint64_t)(uint32_t)V(2);
+	} else if (!strcmp(op, "add.u64")) {
+		D = V(1) + V(2);
+	} else if (!strcmp(op, "shl.b32")) {
+		D = (uint32_t)(V(1) << V(2));
+	} else if (!strcmp(op, "shr.u32")) {
+		D = (uint32_t)V(1) >> V(2);
+	} else if (!strcmp(op, "and.b32")) {
+		D = (uint32_t)(V(1) & V(2));
+	} else if (!strcmp(op, "or.b32")) {
+		D = (uint32_t)(V(1) | V(2));
+	} else if (!strcmp(op, "xor.b32")) {
+		D = (uint32_t)(V(1) ^ V(2));
+	} else if (!strcmp(op, "div.u32")) {
+		D = (uint32_t)V(1) / (uint32_t)V(2);
+	} else if (!strcmp(op, "rem.u32")) {
+		D = (uint32_t)V(1) % (uint32_t)V(2);
+	} else if (!strcmp(op, "setp.lt.u32")) {
+		D = (uint32_t)V(1) < (uint32_t)V(2);
+	} else if (!strcmp(op, "setp.eq.u32")) {
+		D = (uint32_t)V(1) == (uint32_t)V(2);
+	} else if (!strcmp(op, "setp.ne.u32")) {
+		D = (uint32_t)V(1) != (uint32_t)V(2);
+	} else if (!strcmp(op, "bfi.b32")) {
+		uint32_t pos = (uint32_t)V(3), len = (uint32_t)V(4), mask = (len >= 32 ? ~0u : ((1u << len) - 1)) << pos;
+		D = ((uint32_t)V(2) & ~mask) | (((uint32_t)V(1) << pos) & mask);
+	} else if (!strcmp(op, "bfe.u32")) {
+		uint32_t pos = (uint32_t)V(2), len = (uint32_t)V(3);
+		D = ((uint32_t)V(1) >> pos) & (len >= 32 ? ~0u : ((1u << len) - 1));
+	} else if (!strncmp(op, "ld.", 3)) {
+		int w = width_of(op), n = w >= 4 ? w / 4 : 1;
+		unsigned char *p = mem(m, strstr(op, ".shared") != NULL, addr(m, t, o[n]), w);
+		for (int i = 0; p && i < n; i++) {
+			uint32_t v = 0;
+			memcpy(&v, p + 4 * i, (size_t)(w < 4 ? w : 4));
+			*R(m, t, o[i]) = v;
+		}
+	} else if (!strncmp(op, "st.", 3)) {
+		int w = width_of(op), n = w >= 4 ? w / 4 : 1;
+		unsigned char *p = mem(m, strstr(op, ".shared") != NULL, addr(m, t, o[0]), w);
+		for (int i = 0; p && i < n; i++) {
+			uint32_t v = (uint32_t)V(1 + i);
+			memcpy(p + 4 * i, &v, (size_t)(w < 4 ? w : 4));
+		}
+	} else if (!strncmp(op, "cp.async.cg.", 12) || !strncmp(op, "cp.async.ca.", 12)) {
+		int bytes = (int)V(2);
+		unsigned char *d = mem(m, true, addr(m, t, o[0]), bytes), *s = mem(m, false, addr(m, t, o[1]), bytes);
+		if (d && s)
+			memcpy(d, s, (size_t)bytes);
+	} else if (!strncmp(op, "cp.async.", 9) || !strncmp(op, "tcgen05.fence", 13) || !strncmp(op, "tcgen05.wait", 12)) {
+		/* completion is immediate in the emulator */
+	} else {
+		snprintf(m->errbuf, sizeof m->errbuf, "unsupported instruction '%s'", op);
+		m->err = m->errbuf;
+	}
+#undef D
+#undef V
+}
+
+static uint16_t get16(Machine *m, uint64_t a)
+{
+	unsigned char *p = mem(m, true, a, 2);
+	uint16_t v = 0;
+	if (p)
+		memcpy(&v, p, 2);
+	return v;
+}
+
+static void put16(Machine *m, uint64_t a, uint16_t v)
+{
+	unsigned char *p = mem(m, true, a, 2);
+	if (p)
+		memcpy(p, &v, 2);
+}
+
+/* ldmatrix / stmatrix m8n8 .b16 for the warp whose lanes are w[0..31] */
+static void matrix(Machine *m, Thread **w, Ins *in)
+{
+	bool ld = in->op[0] == 'l', trans = strstr(in->op, ".trans") != NULL;
+	int num = strstr(in->op, ".x4") ? 4 : strstr(in->op, ".x2") ? 2 : 1;
+	for (int j = 0; j < num; j++)
+		for (int t = 0; t < 32; t++) {
+			int row = trans ? 2 * (t % 4) : t / 4, col = trans ? t / 4 : 2 * (t % 4);
+			for (int e = 0; e < 2; e++) {
+				int rr = trans ? row + e : row, cc = trans ? col : col + e;
+				uint64_t a = addr(m, w[8 * j + rr], in->ops[ld ? num : 0]) + 2 * (uint64_t)cc;
+				const char *reg = in->ops[ld ? j : 1 + j];
+				uint64_t *r = R(m, w[t], reg);
+				if (ld)
+					*r = (*r & ~(0xffffull << (16 * e))) | ((uint64_t)get16(m, a) << (16 * e));
+				else
+					put16(m, a, (uint16_t)(*r >> (16 * e)));
+			}
+		}
+}
+
+/* tcgen05.ld / st: fragment tables of PTX_REFERENCE.md 7.3 */
+static void tcgen05(Machine *m, Thread **w, Ins *in)
+{
+	bool ld = !strncmp(in->op, "tcgen05.ld", 10), pack = strstr(in->op, "pack::16b") != NULL;
+	const char *shape = in->op + strlen("tcgen05.ld.sync.aligned.");
+	int nregs = in->nops - 1;
+	for (int t = 0; t < 32; t++) {
+		uint32_t ta = (uint32_t)addr(m, w[t], in->ops[ld ? nregs : 0]);
+		int64_t L0 = ta >> 16, C0 = ta & 0xffff;
+		for (int j = 0; j < nregs; j++) {
+			int64_t lane, col;
+			if (!strncmp(shape, "32x32b", 6))
+				lane = t, col = j;
+			else if (!strncmp(shape, "16x64b", 6))
+				lane = t / 4 + 8 * (t % 2), col = 2 * j + (t / 2) % 2;
+			else if (!strncmp(shape, "16x128b", 7))
+				lane = t / 4 + 8 * (j % 2), col = (t % 4) + 4 * (j / 2);
+			else
+				lane = t / 4 + 8 * ((j / 2) % 2), col = 2 * (t % 4) + (j % 2) + 8 * (j / 4);
+			uint64_t *r = R(m, w[t], in->ops[ld ? j : 1 + j]);
+			int64_t ln = L0 + lane;
+			if (ln < 0 || ln >= 128) {
+				m->err = "tensor memory lane out of range";
+				return;
+			}
+			if (!pack) {
+				int64_t c = C0 + col;
+				if (c >= TMEM_COLS) {
+					m->err = "tensor memory column out of range";
+					return;
+				}
+				if (ld)
+					*r = m->tmem[ln * TMEM_COLS + c];
+				else
+					m->tmem[ln * TMEM_COLS + c] = (uint32_t)*r;
+			} else {
+				for (int h = 0; h < 2; h++) {
+					int64_t c = C0 + 2 * col + h;
+					if (c >= TMEM_COLS) {
+						m->err = "tensor memory column out of range";
+						return;
+					}
+					uint32_t *cell = &m->tmem[ln * TMEM_COLS + c];
+					if (ld)
+						*r = (*r & ~(0xffffull << (16 * h))) | ((uint64_t)(*cell & 0xffff) << (16 * h));
+					else
+						*cell = (uint32_t)(*r >> (16 * h)) & 0xffff;
+				}
+			}
+		}
+	}
+}
+
+static void collective(Machine *m, Thread **w, Ins *in)
+{
+	if (!strncmp(in->op, "ldmatrix", 8) || !strncmp(in->op, "stmatrix", 8)) {
+		matrix(m, w, in);
+	} else if (!strncmp(in->op, "tcgen05.ld.", 11) || !strncmp(in->op, "tcgen05.st.", 11)) {
+		tcgen05(m, w, in);
+	} else if (!strncmp(in->op, "tcgen05.alloc", 13)) {
+		/* one allocation: base address 0 (lane 0, column 0) into the slot */
+		unsigned char *p = mem(m, true, addr(m, w[0], in->ops[0]), 4);
+		if (p)
+			memset(p, 0, 4);
+	}
+	for (int t = 0; t < 32; t++)
+		w[t]->pc++;
+}
+
+/* run one CTA; returns false on an emulation error */
+static bool run_cta(Machine *m, int entry_pc)
+{
+	int64_t T = m->threads;
+	for (int64_t i = 0; i < T; i++) {
+		m->t[i].pc = entry_pc;
+		m->t[i].done = false;
+		memset(m->t[i].r, 0, sizeof(uint64_t) * (size_t)m->p->nregs);
+	}
+	memset(m->shared, 0, (size_t)m->p->shared_bytes + 1);
+	memset(m->tmem, 0, sizeof(uint32_t) * 128 * TMEM_COLS);
+	int64_t budget = 200000000;
+	for (;;) {
+		bool progress = false;
+		for (int64_t i = 0; i < T; i++) {
+			Thread *t = &m->t[i];
+			while (!t->done && !is_collective(m->p->ins[t->pc].op)) {
+				step(m, t);
+				progress = true;
+				if (m->err || --budget < 0) {
+					if (!m->err)
+						m->err = "step budget exhausted";
+					return false;
+				}
+			}
+		}
+		bool all_done = true;
+		for (int64_t i = 0; i < T; i++)
+			all_done &= m->t[i].done;
+		if (all_done)
+			return true;
+		/* a barrier releases when every live thread waits at one */
+		bool all_bar = true;
+		for (int64_t i = 0; i < T; i++)
+			all_bar &= m->t[i].done || !strncmp(m->p->ins[m->t[i].pc].op, "bar.sync", 8);
+		if (all_bar) {
+			for (int64_t i = 0; i < T; i++)
+				if (!m->t[i].done)
+					m->t[i].pc++;
+			continue;
+		}
+		/* warp collectives: the 32 lanes wait at the same instruction */
+		for (int64_t w0 = 0; w0 < T; w0 += 32) {
+			Thread *w[32];
+			bool ready = w0 + 32 <= T;
+			for (int k = 0; k < 32 && ready; k++) {
+				w[k] = &m->t[w0 + k];
+				ready = !w[k]->done && w[k]->pc == w[0]->pc && strncmp(m->p->ins[w[k]->pc].op, "bar.sync", 8);
+			}
+			if (ready) {
+				collective(m, w, &m->p->ins[w[0]->pc]);
+				progress = true;
+				if (m->err)
+					return false;
+			}
+		}
+		if (!progress) {
+			m->err = "deadlock: threads wait at different collectives";
+			return false;
+		}
+	}
+}
+
+static void free_prog(Prog *p)
+{
+	for (int i = 0; i < p->n; i++)
+		for (int k = 0; k < p->ins[i].nops; k++)
+			free(p->ins[i].ops[k]);
+	for (int i = 0; i < p->nlabels; i++)
+		free(p->labels[i]);
+	for (int i = 0; i < p->nregs; i++)
+		free(p->regs[i]);
+	for (int i = 0; i < p->nsyms; i++)
+		free(p->syms[i]);
+	for (int i = 0; i < p->nparams; i++)
+		free(p->params[i]);
+	free(p->ins);
+	free(p->labels);
+	free(p->label_pc);
+	free(p->regs);
+	free(p->hash);
+	free(p->syms);
+	free(p->sym_off);
+	free(p->params);
+}
+
+static void fill(unsigned char *p, int64_t n, int es, int which)
+{
+	for (int64_t i = 0; i < n; i++) {
+		uint64_t v = (uint64_t)i * 0x9E3779B97F4A7C15ull + (uint64_t)(which + 1) * 0xC2B2AE3D27D4EB4Full;
+		v = (v & ~0xFFFFFFFFull) | (((uint64_t)i * 0x9E3779B1u + (uint64_t)which * 0x85EBCA77u) & 0xFFFFFFFFull);
+		memcpy(p + i * es, &v, (size_t)es);
+	}
+}
+
+/* run kernel k (entry lines [b, e) of the PTX) and compare with the reference */
+static int run_kernel(Ctx *cx, const Kernel *k, char **lines, int b, int e, int64_t max_threads)
+{
+	if (k->grid * k->threads > max_threads) {
+		printf("SKIP %s (%lld threads in all; limit %lld)\n", k->name, (long long)(k->grid * k->threads),
+		       (long long)max_threads);
+		return 0;
+	}
+	Prog p = {0};
+	for (int i = b; i < e; i++) {
+		char name[256];
+		if (sscanf(lines[i], " .param .u64 %255[A-Za-z0-9_]", name) == 1) {
+			p.params = realloc(p.params, sizeof(char *) * (size_t)(p.nparams + 1));
+			p.params[p.nparams++] = strdup(name);
+		}
+	}
+	parse_entry(&p, lines + b, e - b);
+	collect_regs(&p);
+	Machine m = {0};
+	m.p = &p;
+	m.threads = k->threads;
+	int np = k->nparams;
+	const Buffer **pb = calloc((size_t)np + 1, sizeof *pb);
+	for (size_t i = 0; i < k->nbufs; i++)
+		if (k->bufs[i]->mem == MEM_GLOBAL)
+			pb[k->bufs[i]->param_index] = k->bufs[i];
+	unsigned char **got = calloc((size_t)np + 1, sizeof *got), **want = calloc((size_t)np + 1, sizeof *want);
+	size_t *bytes = calloc((size_t)np + 1, sizeof *bytes);
+	for (int i = 0; i < np; i++) {
+		int es = dtype_bytes(pb[i]->dt);
+		bytes[i] = (size_t)(pb[i]->storage * es);
+		got[i] = malloc(bytes[i]);
+		want[i] = malloc(bytes[i]);
+		fill(got[i], pb[i]->storage, es, i);
+		memcpy(want[i], got[i], bytes[i]);
+	}
+	m.param_mem = got;
+	m.param_bytes = bytes;
+	m.shared = calloc((size_t)p.shared_bytes + 1, 1);
+	m.tmem = calloc(128 * TMEM_COLS, sizeof(uint32_t));
+	m.t = calloc((size_t)k->threads, sizeof(Thread));
+	for (int64_t i = 0; i < k->threads; i++)
+		m.t[i].r = calloc((size_t)p.nregs + 1, sizeof(uint64_t));
+	int status = 0;
+	for (m.ctaid = 0; m.ctaid < k->grid && !m.err; m.ctaid++)
+		run_cta(&m, 0);
+	if (m.err) {
+		printf("FAIL %s: emulation: %s\n", k->name, m.err);
+		status = 1;
+	} else if (!ref_run_kernel(cx, k, want, NULL)) {
+		printf("FAIL %s: reference\n", k->name);
+		status = 1;
+	} else {
+		int64_t bad = 0;
+		for (int i = 0; i < np; i++) {
+			int es = dtype_bytes(pb[i]->dt);
+			for (int64_t el = 0; el < pb[i]->storage; el++)
+				if (memcmp(want[i] + el * es, got[i] + el * es, (size_t)es)) {
+					if (bad++ < 4)
+						printf("  %s element %lld differs\n", pb[i]->name, (long long)el);
+				}
+		}
+		printf("%s %s", bad ? "FAIL" : "PASS", k->name);
+		if (bad)
+			printf(": %lld elements differ", (long long)bad);
+		printf("\n");
+		status = bad != 0;
+	}
+	for (int64_t i = 0; i < k->threads; i++)
+		free(m.t[i].r);
+	free(m.t);
+	free(m.shared);
+	free(m.tmem);
+	for (int i = 0; i < np; i++) {
+		free(got[i]);
+		free(want[i]);
+	}
+	free(got);
+	free(want);
+	free(bytes);
+	free(pb);
+	free_prog(&p);
+	return status;
+}
+
+int main(int argc, char **argv)
+{
+	int64_t max_threads = 1 << 16;
+	int first = 1;
+	if (argc > 2 && !strcmp(argv[1], "--max-threads")) {
+		max_threads = atoll(argv[2]);
+		first = 3;
+	}
+	if (first >= argc || !strcmp(argv[first], "--help") || !strcmp(argv[first], "-h")) {
+		fprintf(stderr, "usage: ptxemu [--max-threads N] FILE.tile...\n");
+		return first >= argc ? 2 : 0;
+	}
+	int status = 0;
+	for (int f = first; f < argc; f++) {
+		FILE *fp = fopen(argv[f], "rb");
+		if (!fp) {
+			fprintf(stderr, "ptxemu: cannot read %s\n", argv[f]);
+			status = 1;
+			continue;
+		}
+		static char src[1 << 22];
+		size_t len = fread(src, 1, sizeof src - 1, fp);
+		fclose(fp);
+		src[len] = 0;
+		Ctx cx = {0};
+		cx.arena = arena_new();
+		cx.diags.file = argv[f];
+		cx.diags.src = src;
+		cx.diags.len = len;
+		Module *mod = parse_module(&cx, argv[f], src, len);
+		Str ptx = {0};
+		if (cx.diags.errors || !emit_module(&cx, mod, NULL, &ptx)) {
+			printf("FAIL %s: does not compile\n", argv[f]);
+			status = 1;
+			arena_free(cx.arena);
+			continue;
+		}
+		/* split into lines; each entry runs from ".visible .entry" to the next */
+		int nl = 0, cap = 1024;
+		char **lines = malloc(sizeof(char *) * (size_t)cap);
+		for (char *s = ptx.s, *e; s && *s; s = e ? e + 1 : NULL) {
+			e = strchr(s, '\n');
+			if (e)
+				*e = 0;
+			if (nl == cap)
+				lines = realloc(lines, sizeof(char *) * (size_t)(cap *= 2));
+			lines[nl++] = s;
+		}
+		int kidx = -1, start = -1;
+		for (int i = 0; i <= nl; i++) {
+			if (i == nl || strstr(lines[i], ".visible .entry")) {
+				if (kidx >= 0)
+					status |= run_kernel(&cx, mod->kernels[kidx], lines, start, i, max_threads);
+				kidx++;
+				start = i;
+			}
+		}
+		free(lines);
+		str_free(&ptx);
+		arena_free(cx.arena);
+	}
+	return status;
+}
