@@ -22,11 +22,15 @@ $(B)/randtile: tools/randtile.c
 	@mkdir -p $(B)
 	$(CC) $(WARN) $(CFLAGS) $(LDFLAGS) $< -o $@
 
-$(B)/gen/ptx_forms.h $(B)/gen/ptx_forms.c: $(TPL) tools/gen_forms.awk
+# one awk run writes both files; the .c rides on the .h (safe under make -j)
+$(B)/gen/ptx_forms.c: $(B)/gen/ptx_forms.h
+	@test -f $@
+
+$(B)/gen/ptx_forms.h: $(TPL) tools/gen_forms.awk
 	@mkdir -p $(B)/gen
 	awk -v H=$(B)/gen/ptx_forms.h.tmp -v C=$(B)/gen/ptx_forms.c.tmp -f tools/gen_forms.awk $(TPL)
-	mv $(B)/gen/ptx_forms.h.tmp $(B)/gen/ptx_forms.h
 	mv $(B)/gen/ptx_forms.c.tmp $(B)/gen/ptx_forms.c
+	mv $(B)/gen/ptx_forms.h.tmp $(B)/gen/ptx_forms.h
 
 $(B)/obj/%.o: src/%.c src/tilepx.h $(B)/gen/ptx_forms.h $(wildcard src/variants/*.h) ptx_templates/regclass.def
 	@mkdir -p $(dir $@)
