@@ -83,3 +83,20 @@ TC_ST_32X32B_UNPACK_X16   8.6 tcgen05 tcgen05.st.sync.aligned.32x32b.x16.unpack:
 TC_ST_32X32B_UNPACK_X32   8.6 tcgen05 tcgen05.st.sync.aligned.32x32b.x32.unpack::16b.b32 [$0], $1;
 TC_ST_32X32B_UNPACK_X64   8.6 tcgen05 tcgen05.st.sync.aligned.32x32b.x64.unpack::16b.b32 [$0], $1;
 TC_ST_32X32B_UNPACK_X128  8.6 tcgen05 tcgen05.st.sync.aligned.32x32b.x128.unpack::16b.b32 [$0], $1;
+# .16x32bx2: lanes t%16, columns j + imm*(t/16); the immediate is the second half's column offset
+TC_LD_16X32BX2_X1    8.6 tcgen05 tcgen05.ld.sync.aligned.16x32bx2.x1.b32 $0, [$1], $2;
+TC_LD_16X32BX2_X2    8.6 tcgen05 tcgen05.ld.sync.aligned.16x32bx2.x2.b32 $0, [$1], $2;
+TC_LD_16X32BX2_X4    8.6 tcgen05 tcgen05.ld.sync.aligned.16x32bx2.x4.b32 $0, [$1], $2;
+TC_LD_16X32BX2_X8    8.6 tcgen05 tcgen05.ld.sync.aligned.16x32bx2.x8.b32 $0, [$1], $2;
+TC_LD_16X32BX2_X16   8.6 tcgen05 tcgen05.ld.sync.aligned.16x32bx2.x16.b32 $0, [$1], $2;
+TC_LD_16X32BX2_X32   8.6 tcgen05 tcgen05.ld.sync.aligned.16x32bx2.x32.b32 $0, [$1], $2;
+TC_LD_16X32BX2_X64   8.6 tcgen05 tcgen05.ld.sync.aligned.16x32bx2.x64.b32 $0, [$1], $2;
+TC_LD_16X32BX2_X128  8.6 tcgen05 tcgen05.ld.sync.aligned.16x32bx2.x128.b32 $0, [$1], $2;
+TC_ST_16X32BX2_X1    8.6 tcgen05 tcgen05.st.sync.aligned.16x32bx2.x1.b32 [$0], $1, $2;
+TC_ST_16X32BX2_X2    8.6 tcgen05 tcgen05.st.sync.aligned.16x32bx2.x2.b32 [$0], $1, $2;
+TC_ST_16X32BX2_X4    8.6 tcgen05 tcgen05.st.sync.aligned.16x32bx2.x4.b32 [$0], $1, $2;
+TC_ST_16X32BX2_X8    8.6 tcgen05 tcgen05.st.sync.aligned.16x32bx2.x8.b32 [$0], $1, $2;
+TC_ST_16X32BX2_X16   8.6 tcgen05 tcgen05.st.sync.aligned.16x32bx2.x16.b32 [$0], $1, $2;
+TC_ST_16X32BX2_X32   8.6 tcgen05 tcgen05.st.sync.aligned.16x32bx2.x32.b32 [$0], $1, $2;
+TC_ST_16X32BX2_X64   8.6 tcgen05 tcgen05.st.sync.aligned.16x32bx2.x64.b32 [$0], $1, $2;
+TC_ST_16X32BX2_X128  8.6 tcgen05 tcgen05.st.sync.aligned.16x32bx2.x128.b32 [$0], $1, $2;

@@ -95,6 +95,12 @@ for f in tests/explain/*.tile; do
 	n=$(basename "$f" .tile)
 	if "$T" emit "$f" -o "$OUT/x_$n.ptx" 2>"$OUT/err" && assemble "$OUT/x_$n.ptx" "$(target_of "$f")"; then ok
 	else bad "emit+ptxas $f"; head -3 "$OUT/err" "$OUT/ptxas.log"; fi
+	case "$n" in ldgsts_*) # cp.async programs assemble for sm_80 and sm_90 alike
+		for tg in sm_80 sm_90; do
+			if "$T" emit --target $tg "$f" -o "$OUT/x_$n.$tg.ptx" 2>"$OUT/err" && assemble "$OUT/x_$n.$tg.ptx" $tg; then ok
+			else bad "emit+ptxas $f for $tg"; head -3 "$OUT/err" "$OUT/ptxas.log"; fi
+		done ;;
+	esac
 done
 
 echo "== register classes and the matrix-copy selector"

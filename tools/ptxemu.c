@@ -450,13 +450,17 @@ static void tcgen05(Machine *m, Thread **w, Ins *in)
 {
 	bool ld = !strncmp(in->op, "tcgen05.ld", 10), pack = strstr(in->op, "pack::16b") != NULL;
 	const char *shape = in->op + strlen("tcgen05.ld.sync.aligned.");
-	int nregs = in->nops - 1;
+	bool x2 = !strncmp(shape, "16x32bx2", 8); /* ld: regs, [a], imm; st: [a], imm, regs */
+	int nregs = in->nops - (x2 ? 2 : 1), first = ld ? 0 : (x2 ? 2 : 1);
 	for (int t = 0; t < 32; t++) {
 		uint32_t ta = (uint32_t)addr(m, w[t], in->ops[ld ? nregs : 0]);
+		int64_t half = x2 ? (int64_t)val(m, w[t], in->ops[ld ? nregs + 1 : 1]) : 0;
 		int64_t L0 = ta >> 16, C0 = ta & 0xffff;
 		for (int j = 0; j < nregs; j++) {
 			int64_t lane, col;
-			if (!strncmp(shape, "32x32b", 6))
+			if (x2)
+				lane = t % 16, col = j + half * (t / 16);
+			else if (!strncmp(shape, "32x32b", 6))
 				lane = t, col = j;
 			else if (!strncmp(shape, "16x64b", 6))
 				lane = t / 4 + 8 * (t % 2), col = 2 * j + (t / 2) % 2;
@@ -464,7 +468,7 @@ static void tcgen05(Machine *m, Thread **w, Ins *in)
 				lane = t / 4 + 8 * (j % 2), col = (t % 4) + 4 * (j / 2);
 			else
 				lane = t / 4 + 8 * ((j / 2) % 2), col = 2 * (t % 4) + (j % 2) + 8 * (j / 4);
-			uint64_t *r = R(m, w[t], in->ops[ld ? j : 1 + j]);
+			uint64_t *r = R(m, w[t], in->ops[first + j]);
 			int64_t ln = L0 + lane;
 			if (ln < 0 || ln >= 128) {
 				m->err = "tensor memory lane out of range";

@@ -19,11 +19,11 @@ static const char *accepts(const CopyOp *op)
 	return NULL;
 }
 
-enum { SH_32X32B, SH_16X64B, SH_16X128B, SH_16X256B };
-static const char *shape_names[] = {"32x32b", "16x64b", "16x128b", "16x256b"};
-static const int shape_base[] = {1, 1, 2, 4};  /* registers per rep */
-static const int shape_cols[] = {1, 2, 4, 8};  /* 32-bit columns per rep */
-static const int shape_max[] = {128, 128, 64, 32};
+enum { SH_32X32B, SH_16X64B, SH_16X128B, SH_16X256B, SH_16X32BX2 };
+static const char *shape_names[] = {"32x32b", "16x64b", "16x128b", "16x256b", "16x32bx2"};
+static const int shape_base[] = {1, 1, 2, 4, 1};  /* registers per rep */
+static const int shape_cols[] = {1, 2, 4, 8, 2};  /* 32-bit columns per rep */
+static const int shape_max[] = {128, 128, 64, 32, 128};
 
 typedef struct TcPlan {
 	bool ld;
@@ -84,6 +84,12 @@ static bool atom_layout(int sh, int rows, int64_t K, int esize, Layout *out, int
 		it[n++] = (Iter){N, 2, AX_M};
 		it[n++] = (Iter){4, 1, AX_LANEID};
 		break;
+	case SH_16X32BX2:
+		/* lanes 0-15 hold columns 0..N-1, lanes 16-31 columns N..2N-1 (imm = N) */
+		it[n++] = (Iter){16, 1, AX_LANEID};
+		it[n++] = (Iter){2, 16, AX_LANEID};
+		it[n++] = (Iter){N, 1, AX_M};
+		break;
 	default:
 		it[n++] = (Iter){2, 2, AX_M};
 		it[n++] = (Iter){8, 4, AX_LANEID};
@@ -135,7 +141,7 @@ static const char *plan_16xb(const CopyOp *op, TcPlan *tp, const Buffer *rb, con
 	Layout full = rb->layout;
 	lay_fuse_threads(&full, SC_WARPGROUP);
 	lay_canonicalize(&full);
-	for (int sh = SH_16X64B; sh <= SH_16X256B; sh++) {
+	for (int sh = SH_16X64B; sh <= SH_16X32BX2; sh++) {
 		Layout atom;
 		int64_t N, rps;
 		if (!atom_layout(sh, (int)rb->shape[0], rb->shape[1], esize, &atom, &N, &rps) || !lay_eq(&atom, &full))
@@ -147,6 +153,8 @@ static const char *plan_16xb(const CopyOp *op, TcPlan *tp, const Buffer *rb, con
 			return "a 16x*b copy moves every row of the atom";
 		if ((!rr->whole && !rr->all[1] && rr->begin[1].n) || c0 % rep || w % rep)
 			return "a column slice of a 16x*b atom must cover whole reps at a static start";
+		if (sh == SH_16X32BX2 && (c0 || w != rb->shape[1]))
+			return "a .16x32bx2 copy moves the whole atom (its two halves are N columns apart)";
 		int64_t wt;
 		int dp = datapath(*tv, &wt);
 		int rows = (int)rb->shape[0];
@@ -237,9 +245,11 @@ static FormId form_pack(bool ld, int num)
 
 static FormId form(bool ld, int shape, int num)
 {
-	static const FormId first[2][4] = {
-		{FORM_TC_ST_32X32B_X1, FORM_TC_ST_16X64B_X1, FORM_TC_ST_16X128B_X1, FORM_TC_ST_16X256B_X1},
-		{FORM_TC_LD_32X32B_X1, FORM_TC_LD_16X64B_X1, FORM_TC_LD_16X128B_X1, FORM_TC_LD_16X256B_X1},
+	static const FormId first[2][5] = {
+		{FORM_TC_ST_32X32B_X1, FORM_TC_ST_16X64B_X1, FORM_TC_ST_16X128B_X1, FORM_TC_ST_16X256B_X1,
+		 FORM_TC_ST_16X32BX2_X1},
+		{FORM_TC_LD_32X32B_X1, FORM_TC_LD_16X64B_X1, FORM_TC_LD_16X128B_X1, FORM_TC_LD_16X256B_X1,
+		 FORM_TC_LD_16X32BX2_X1},
 	};
 	int k = 0;
 	while ((1 << k) < num)
@@ -263,6 +273,14 @@ static void emit(const CopyOp *op, const Plan *p, Emit *e)
 		for (int s = 0; s < tp->n_slabs; s++) {
 			const char *addr = b_addr(b, taddr, ((int64_t)(16 * s) << 16) + tp->col32);
 			const char *regs = b_vec(b, words + s * tp->slab_regs + tp->reg32, (int)tp->width32);
+			if (tp->shape == SH_16X32BX2) { /* the immediate: the upper half-warp's column offset */
+				const char *half = b_imm(b, num);
+				if (tp->ld)
+					b_ins(b, form(true, tp->shape, num), regs, addr, half, NULL);
+				else
+					b_ins(b, form(false, tp->shape, num), addr, half, regs, NULL);
+				continue;
+			}
 			if (tp->ld)
 				b_ins(b, form(true, tp->shape, num), regs, addr, NULL);
 			else

@@ -15,9 +15,12 @@
 
 /* fragment table, PTX_REFERENCE.md 7.3: lane offset and 32-bit column of
  * register j of thread t (lane in warp) */
-static void fragment(const char *shape, int t, int j, int64_t *lane, int64_t *col)
+static void fragment(const char *shape, int t, int j, int64_t half, int64_t *lane, int64_t *col)
 {
-	if (!strcmp(shape, "32x32b")) {
+	if (!strcmp(shape, "16x32bx2")) {
+		*lane = t % 16;
+		*col = j + half * (t / 16);
+	} else if (!strcmp(shape, "32x32b")) {
 		*lane = t;
 		*col = j;
 	} else if (!strcmp(shape, "16x64b")) {
@@ -36,7 +39,7 @@ typedef struct Ins {
 	bool ld;
 	char shape[16];
 	int num;
-	int64_t imm;
+	int64_t imm, half;
 	bool pack;
 	int nregs;
 	int regs[128];
@@ -57,6 +60,8 @@ static int parse_ins(const char *line, Ins *in)
 	const char *plus = strchr(br, '+');
 	const char *close = strchr(br, ']');
 	in->imm = plus && plus < close ? atoll(plus + 1) : 0;
+	/* .16x32bx2's immediate follows the address: "[a], imm" in both directions */
+	in->half = close[1] == ',' ? atoll(close + 2) : 0;
 	in->nregs = 0;
 	for (const char *q = strchr(line, '{'); q && *q && *q != '}'; q++)
 		if (q[0] == '%' && q[1] == 'r' && q[2] >= '0' && q[2] <= '9')
@@ -110,7 +115,7 @@ static void check_copy(Ctx *cx, const Kernel *k, const Stmt *s, Ins *ins, int ni
 			int64_t lane0 = 32 * (t / 32) + (in->imm >> 16), col0 = in->imm & 0xffff;
 			for (int j = 0; j < in->nregs; j++) {
 				int64_t fl, fc;
-				fragment(in->shape, t % 32, j, &fl, &fc);
+				fragment(in->shape, t % 32, j, in->half, &fl, &fc);
 				int64_t word = in->regs[j] - first_word;
 				for (int h = 0; h < per32; h++) {
 					int64_t e = word * per32 + h;
@@ -231,5 +236,6 @@ int main(void)
 	check_file("tests/explain/tcgen05_grid.tile");
 	check_file("examples/tcgen05_128x8.tile");
 	check_file("tests/explain/tcgen05_pack.tile");
+	check_file("tests/explain/tcgen05_16x32bx2.tile");
 	UNIT_END();
 }
