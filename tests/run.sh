@@ -87,6 +87,13 @@ for g in tests/golden/*.ptx; do
 	assemble "$g" "$tg" && ok || { bad "ptxas $g"; cat "$OUT/ptxas.log"; }
 done
 
+echo "== GPU test programs assemble (tests/gpu)"
+for f in tests/gpu/*.tile; do
+	n=$(basename "$f" .tile)
+	if "$T" emit "$f" -o "$OUT/g_$n.ptx" 2>"$OUT/err" && assemble "$OUT/g_$n.ptx" "$(target_of "$f")"; then ok
+	else bad "emit+ptxas $f"; head -3 "$OUT/err" "$OUT/ptxas.log"; fi
+done
+
 echo "== explain (tests/explain: '# explain:' lines are the expected JSON)"
 for f in tests/explain/*.tile; do
 	sed -n 's/^# explain: //p' "$f" > "$OUT/want"

@@ -424,9 +424,51 @@ static void put16(Machine *m, uint64_t a, uint16_t v)
 		memcpy(p, &v, 2);
 }
 
+static uint8_t get8(Machine *m, uint64_t a)
+{
+	unsigned char *p = mem(m, true, a, 1);
+	return p ? *p : 0;
+}
+
+/* ldmatrix m16n16 / stmatrix m16n8 .trans .b8 (PTX_REFERENCE.md 3-4) */
+static void matrix_b8(Machine *m, Thread **w, Ins *in)
+{
+	bool ld = in->op[0] == 'l';
+	int num = strstr(in->op, ".x4") ? 4 : strstr(in->op, ".x2") ? 2 : 1;
+	int nregs = ld ? 2 * num : num;
+	for (int t = 0; t < 32; t++)
+		for (int r = 0; r < nregs; r++)
+			for (int k = 0; k < 4; k++) {
+				int j, row, byte;
+				if (ld) { /* r = 2j + h; rows of matrix j from lanes 16j.. */
+					j = r / 2;
+					row = 4 * (t % 4) + 2 * (r % 2) + (k & 1);
+					byte = t / 4 + 8 * (k >> 1);
+				} else { /* rows of matrix j from lanes 8j.. */
+					j = r;
+					row = 2 * (t % 4) + (k & 1);
+					byte = t / 4 + 8 * (k >> 1);
+				}
+				Thread *src = w[(ld ? 16 : 8) * j + row];
+				uint64_t a = addr(m, src, in->ops[ld ? nregs : 0]) + (uint64_t)byte;
+				uint64_t *reg = R(m, w[t], in->ops[ld ? r : 1 + r]);
+				if (ld) {
+					*reg = (*reg & ~(0xffull << (8 * k))) | ((uint64_t)get8(m, a) << (8 * k));
+				} else {
+					unsigned char *p = mem(m, true, a, 1);
+					if (p)
+						*p = (unsigned char)(*reg >> (8 * k));
+				}
+			}
+}
+
 /* ldmatrix / stmatrix m8n8 .b16 for the warp whose lanes are w[0..31] */
 static void matrix(Machine *m, Thread **w, Ins *in)
 {
+	if (strstr(in->op, ".b8")) {
+		matrix_b8(m, w, in);
+		return;
+	}
 	bool ld = in->op[0] == 'l', trans = strstr(in->op, ".trans") != NULL;
 	int num = strstr(in->op, ".x4") ? 4 : strstr(in->op, ".x2") ? 2 : 1;
 	for (int j = 0; j < num; j++)

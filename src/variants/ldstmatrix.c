@@ -17,8 +17,12 @@ static const char *accepts(const CopyOp *op)
 		return "unsupported exec_scope thread (need warp, warpgroup, or cta)";
 	if (st && !target_has(op->mod->target, CAP_SM90))
 		return arena_printf(op->cx->arena, "stmatrix needs sm_90 or newer (target is %s)", op->mod->target->name);
-	if (dtype_bytes(op->dt) != 2)
-		return arena_printf(op->cx->arena, "ldmatrix/stmatrix m8n8 move 16-bit elements (dtype is %s)",
+	if (dtype_bytes(op->dt) == 1 && !target_has(op->mod->target, CAP_B8MATRIX))
+		return arena_printf(op->cx->arena, "8-bit ldmatrix/stmatrix shapes need %s (target is %s)",
+		                    cap_name(CAP_B8MATRIX), op->mod->target->name);
+	if (dtype_bytes(op->dt) != 2 && dtype_bytes(op->dt) != 1)
+		return arena_printf(op->cx->arena,
+		                    "ldmatrix/stmatrix move 16-bit elements (m8n8) or 8-bit ones (m16n16/m16n8) (dtype is %s)",
 		                    dtype_name(op->dt));
 	const Buffer *r = ld ? op->dbuf : op->sbuf;
 	if (r->owner == SC_THREAD)
@@ -31,6 +35,8 @@ static const char *accepts(const CopyOp *op)
 
 typedef struct LdstPlan {
 	bool ld, trans;
+	bool b8;        /* ldmatrix m16n16 / stmatrix m16n8 .trans .b8 */
+	int64_t rs[3];  /* b8: shared strides of the row digits (row/4, row/2%2, row%2 for ld; row/2, row%2 for st) */
 	int num;
 	int64_t p;      /* shared stride between the 8 rows a lane group addresses */
 	int64_t warps;  /* T / 32 */
@@ -94,6 +100,75 @@ static const char *try_num(const Pair *pairs, int np, int64_t T, int64_t M, int 
 	return NULL;
 }
 
+/* the b8 forms (PTX_REFERENCE.md 3-4), regrouped threads-first like m8n8:
+ *   ldmatrix m16n16.trans: [T/32, 8 (col%8, lane*4), 4 (row/4, lane), m_outer, num, 2 (row/2%2, reg 4),
+ *                           2 (col/8, reg 2), 2 (row%2, reg 1)]
+ *   stmatrix m16n8.trans:  [T/32, 8 (col%8, lane*4), 4 (row/2, lane), m_outer, num, 2 (col/8, reg 2),
+ *                           2 (row%2, reg 1)]
+ * rows are 16 contiguous bytes (col%8 stride 1, col/8 stride 8) on 16-byte boundaries */
+static const char *try_b8(const Pair *in, int np, int64_t T, int64_t M, int num, LdstPlan *lp)
+{
+	/* thread pairs by lane stride, descending (the b8 fragment's lane = 4*(col%8) + row group) */
+	Pair pairs[MAX_ITERS];
+	memcpy(pairs, in, sizeof(Pair) * (size_t)np);
+	for (int i = 1; i < np && axis_is_thread(pairs[i].axis); i++)
+		for (int j = i; j > 0 && pairs[j].a > pairs[j - 1].a; j--) {
+			Pair t = pairs[j];
+			pairs[j] = pairs[j - 1];
+			pairs[j - 1] = t;
+		}
+	int per = lp->ld ? 8 : 4; /* bytes per matrix per thread */
+	if (M % (per * num))
+		return "per-thread byte count does not split";
+	int64_t mo = M / (per * num);
+	int64_t ld_shape[8] = {T / 32, 8, 4, mo, num, 2, 2, 2}, st_shape[7] = {T / 32, 8, 4, mo, num, 2, 2};
+	int ns = lp->ld ? 8 : 7;
+	const int64_t *shape = lp->ld ? ld_shape : st_shape;
+	Pair g[MAX_ITERS];
+	int ng, seps[9];
+	if (!group_pairs(pairs, np, shape, ns, g, &ng, seps))
+		return "layouts do not regroup to the b8 fragment";
+	for (int i = 0; i < ns; i++)
+		if (i != 3 && i != 4 && shape[i] > 1 && seps[i + 1] - seps[i] != 1)
+			return "b8 fragment groups must be single iters";
+	const Pair *w = shape[0] > 1 ? &g[seps[0]] : NULL, *c8 = &g[seps[1]], *r4 = &g[seps[2]];
+	if (w && (!axis_is_thread(w->axis) || w->a != 32 || w->b % 16))
+		return "warps of the register layout are not 32 threads apart on 16-byte tiles";
+	if (!axis_is_thread(c8->axis) || c8->a != 4 || c8->b != 1 || !axis_is_thread(r4->axis) || r4->a != 1)
+		return "register layout is not the b8 fragment (lane = 4*(col%8) + row group)";
+	const Pair *tail = &g[seps[5]];
+	int64_t want_r[3] = {4, 2, 1};
+	if (!lp->ld)
+		want_r[0] = 2, want_r[1] = 1;
+	for (int i = 0; i < ns - 5; i++)
+		if (axis_is_thread(tail[i].axis) || tail[i].a != want_r[i])
+			return "register bytes are not in the b8 fragment order";
+	/* col/8 must be the second 8 bytes of the row */
+	const Pair *c1 = &tail[lp->ld ? 1 : 0];
+	if (c1->b != 8)
+		return "shared rows are not 16 contiguous bytes";
+	for (int i = seps[3]; i < seps[5]; i++)
+		if (axis_is_thread(g[i].axis) || g[i].a % 4 || g[i].b % 16)
+			return "tile strides are not 32-bit registers and 16-byte shared offsets";
+	lp->rs[0] = r4->b;
+	lp->rs[1] = lp->ld ? tail[0].b : tail[1].b;
+	lp->rs[2] = lp->ld ? tail[2].b : 0;
+	for (int i = 0; i < 3; i++)
+		if (lp->rs[i] % 16)
+			return "shared row strides are not multiples of 16 bytes";
+	lp->b8 = true;
+	lp->trans = true;
+	lp->num = num;
+	lp->warps = shape[0];
+	lp->s_warp = w ? w->b : 0;
+	lp->nm = seps[4] - seps[3];
+	memcpy(lp->m, &g[seps[3]], sizeof(Pair) * (size_t)lp->nm);
+	lp->nn = seps[5] - seps[4];
+	memcpy(lp->n, &g[seps[4]], sizeof(Pair) * (size_t)lp->nn);
+	lp->m_outer = mo;
+	return NULL;
+}
+
 static const char *plan(const CopyOp *op, Plan *p)
 {
 	LdstPlan *lp = (LdstPlan *)p->data;
@@ -102,18 +177,19 @@ static const char *plan(const CopyOp *op, Plan *p)
 	const Buffer *rb = lp->ld ? op->dbuf : op->sbuf;
 	View rv = lp->ld ? op->dst : op->src;
 	lp->sv = lp->ld ? op->src : op->dst;
-	if (lp->sv.L.sw.on && lp->sv.L.sw.p < 3)
-		return arena_printf(op->cx->arena, "swizzle(%d, %d, %d) keeps fewer than 8 contiguous elements per row",
+	if (lp->sv.L.sw.on && ((int64_t)1 << lp->sv.L.sw.p) * dtype_bytes(op->dt) < 16)
+		return arena_printf(op->cx->arena, "swizzle(%d, %d, %d) keeps fewer than 16 contiguous bytes per row",
 		                    lp->sv.L.sw.p, lp->sv.L.sw.w, lp->sv.L.sw.a);
 	for (int a = AX_LANEID; a <= AX_TX; a++)
 		if (rv.off[a].c || rv.off[a].n)
 			return "the register region starts at a nonzero thread offset";
-	if (!affine_is_const(&rv.off[AX_M]) || rv.off[AX_M].c % 2)
+	if (!affine_is_const(&rv.off[AX_M]) || rv.off[AX_M].c % (4 / dtype_bytes(op->dt)))
 		return "the register region does not start at a static 32-bit register";
 	const Affine *so = &lp->sv.off[AX_M];
-	bool aligned = so->c % 8 == 0;
+	int64_t row_align = 16 / dtype_bytes(op->dt); /* 16-byte rows */
+	bool aligned = so->c % row_align == 0;
 	for (int i = 0; i < so->n; i++)
-		aligned &= so->t[i].k % 8 == 0;
+		aligned &= so->t[i].k % row_align == 0;
 	if (!aligned)
 		return "the shared region does not start on a 16-byte boundary";
 	lp->r_off = rv.off[AX_M].c;
@@ -133,6 +209,22 @@ static const char *plan(const CopyOp *op, Plan *p)
 		return arena_printf(op->cx->arena, "register layout covers %lld threads, not every thread of its %s",
 		                    (long long)T, scope_name(rb->owner));
 	const char *why = NULL;
+	if (dtype_bytes(op->dt) == 1) {
+		/* ldmatrix m16n16 .x1/.x2, stmatrix m16n8 .x1/.x2/.x4 */
+		static const int nums_ld[] = {2, 1}, nums_st[] = {4, 2, 1};
+		const int *nums = lp->ld ? nums_ld : nums_st;
+		for (int i = 0; i < (lp->ld ? 2 : 3); i++) {
+			const char *w = try_b8(pairs, np, T, M, nums[i], lp);
+			if (!w) {
+				snprintf(p->params, sizeof p->params,
+				         "{\"direction\": \"%s\", \"num\": %d, \"trans\": true, \"m_outer\": %lld, \"shape\": \"%s\"}",
+				         lp->ld ? "ld" : "st", lp->num, (long long)lp->m_outer, lp->ld ? "m16n16" : "m16n8");
+				return NULL;
+			}
+			why = w;
+		}
+		return arena_printf(op->cx->arena, "the b8 ldmatrix/stmatrix fragment does not fit: %s", why);
+	}
 	static const int nums[] = {4, 2, 1};
 	for (int i = 0; i < 3; i++) {
 		const char *w = try_num(pairs, np, T, M, nums[i], lp);
@@ -160,9 +252,68 @@ static void group_offset(const Pair *g, int n, int64_t v, int64_t *a, int64_t *b
 	}
 }
 
+/* b8: ldmatrix m16n16 takes rows 0-15 of matrix j from lanes 16j..16j+15;
+ * stmatrix m16n8 takes rows 0-7 of matrix j from lanes 8j..8j+7 */
+static void emit_b8(const CopyOp *op, const LdstPlan *lp, Emit *e)
+{
+	Builder *b = emit_builder(e);
+	const Buffer *rb = lp->ld ? op->dbuf : op->sbuf, *sb = lp->ld ? op->sbuf : op->dbuf;
+	Reg lane = emit_scope_tid(e, SC_WARP), tid = emit_scope_tid(e, rb->owner);
+	Reg base = emit_affine(e, &lp->sv.off[AX_M]);
+	if (lp->warps > 1) {
+		Reg w = emit_digit(e, tid, 32, lp->warps), t = b_reg(b, RC_R);
+		b_ins(b, FORM_MAD_LO_U32, b_name(b, t), b_name(b, w), b_imm(b, lp->s_warp), b_name(b, base), NULL);
+		base = t;
+	}
+	int rows = lp->ld ? 16 : 8;
+	/* row digits of lane % rows: ld (row/4, row/2%2, row%2), st (row/2, row%2) */
+	int64_t divs_ld[3] = {4, 2, 1}, mods_ld[3] = {4, 2, 2}, divs_st[2] = {2, 1}, mods_st[2] = {4, 2};
+	for (int i = 0; i < (lp->ld ? 3 : 2); i++) {
+		Reg d = emit_digit(e, lane, lp->ld ? divs_ld[i] : divs_st[i], lp->ld ? mods_ld[i] : mods_st[i]),
+		    u = b_reg(b, RC_R);
+		b_ins(b, FORM_MAD_LO_U32, b_name(b, u), b_name(b, d), b_imm(b, lp->rs[i]), b_name(b, base), NULL);
+		base = u;
+	}
+	if (lp->num > 1) {
+		int64_t div = 1;
+		for (int i = lp->nn - 1; i >= 0; i--) {
+			Reg d = emit_digit(e, lane, rows * div, lp->n[i].ext), u = b_reg(b, RC_R);
+			b_ins(b, FORM_MAD_LO_U32, b_name(b, u), b_name(b, d), b_imm(b, lp->n[i].b), b_name(b, base), NULL);
+			base = u;
+			div *= lp->n[i].ext;
+		}
+	}
+	FormId f = lp->ld ? (lp->num == 1 ? FORM_LDSM_M16N16_X1_T_B8 : FORM_LDSM_M16N16_X2_T_B8)
+	         : lp->num == 1 ? FORM_STSM_M16N8_X1_T_B8 : lp->num == 2 ? FORM_STSM_M16N8_X2_T_B8 : FORM_STSM_M16N8_X4_T_B8;
+	Reg *words = emit_local_regs(e, rb);
+	Reg addr0 = sb->layout.sw.on ? base : emit_address(e, sb, base);
+	for (int64_t mm = 0; mm < lp->m_outer; mm++) {
+		int64_t ra, sa;
+		group_offset(lp->m, lp->nm, mm, &ra, &sa);
+		Reg regs[8];
+		int nr = 0;
+		for (int i = 0; i < lp->num; i++) {
+			int64_t na, nb;
+			group_offset(lp->n, lp->nn, i, &na, &nb);
+			for (int h = 0; h < (lp->ld ? 2 : 1); h++)
+				regs[nr++] = words[(lp->r_off + ra + na + 4 * h) / 4];
+		}
+		const char *addr = sb->layout.sw.on ? b_name(b, emit_address(e, sb, b_add32_imm(b, base, sa)))
+		                                    : b_addr(b, addr0, sa);
+		if (lp->ld)
+			b_ins(b, f, b_vec(b, regs, nr), addr, NULL);
+		else
+			b_ins(b, f, addr, b_vec(b, regs, nr), NULL);
+	}
+}
+
 static void emit(const CopyOp *op, const Plan *p, Emit *e)
 {
 	const LdstPlan *lp = (const LdstPlan *)p->data;
+	if (lp->b8) {
+		emit_b8(op, lp, e);
+		return;
+	}
 	Builder *b = emit_builder(e);
 	const Buffer *rb = lp->ld ? op->dbuf : op->sbuf, *sb = lp->ld ? op->sbuf : op->dbuf;
 	Reg lane = emit_scope_tid(e, SC_WARP), tid = emit_scope_tid(e, rb->owner);
