@@ -172,6 +172,7 @@ bool lay_group(const Layout *L, const int64_t *shape, int n, Layout *out, int *s
 void lay_canonicalize(Layout *L);
 void lay_fuse_threads(Layout *L, Scope owner);
 void lay_drop_units(Layout *L);
+void lay_storage(Layout *L); /* drop thread-axis iters */
 void lay_permute(const Layout *L, const int *perm, Layout *out);
 void lay_apply_flat(const Layout *L, int64_t idx, int64_t *out /* [AX_COUNT] */);
 bool lay_slice_group(const Iter *g, int n, int64_t begin, int64_t ext, Iter *out,

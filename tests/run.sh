@@ -102,6 +102,12 @@ for f in tests/explain/*.tile; do
 	n=$(basename "$f" .tile)
 	if "$T" emit "$f" -o "$OUT/x_$n.ptx" 2>"$OUT/err" && assemble "$OUT/x_$n.ptx" "$(target_of "$f")"; then ok
 	else bad "emit+ptxas $f"; head -3 "$OUT/err" "$OUT/ptxas.log"; fi
+	case "$n" in ldstmatrix_grid|ldstmatrix_swizzle) # one m8n8 .b16 instruction per copy, with its num and .trans
+		want=$(sed -n 's/^# explain: .*"direction": "\(ld\|st\)", "num": \([124]\), "trans": \(true\|false\).*/\1matrix.sync.aligned.m8n8.x\2 \3/p' "$f" |
+			sed 's/ true/.trans/; s/ false//' | sort)
+		got=$(grep -o '[ls][dt]matrix.sync.aligned.m8n8.x[124]\(.trans\)\{0,1\}.shared.b16' "$OUT/x_$n.ptx" | sed 's/.shared.b16//' | sort)
+		[ -n "$got" ] && [ "$want" = "$got" ] && ok || bad "$f: PTX instructions do not match the explained num/trans" ;;
+	esac
 	case "$n" in ldgsts_*) # cp.async programs assemble for sm_80 and sm_90 alike
 		for tg in sm_80 sm_90; do
 			if "$T" emit --target $tg "$f" -o "$OUT/x_$n.$tg.ptx" 2>"$OUT/err" && assemble "$OUT/x_$n.$tg.ptx" $tg; then ok

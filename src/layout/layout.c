@@ -128,6 +128,16 @@ void lay_fuse_threads(Layout *L, Scope owner)
 	}
 }
 
+/* the per-thread storage view: thread-axis iters dropped (TIRx storage()) */
+void lay_storage(Layout *L)
+{
+	int k = 0;
+	for (int i = 0; i < L->n; i++)
+		if (!axis_is_thread(L->it[i].axis))
+			L->it[k++] = L->it[i];
+	L->n = k;
+}
+
 void lay_permute(const Layout *L, const int *perm, Layout *out)
 {
 	Layout o = {0};

@@ -39,6 +39,22 @@ static void canonical_cases(void)
 	CHECK(!strcmp(fmt(&f), "S[(256):(1@tx)]"), "got %s", fmt(&f));
 }
 
+static void storage_cases(void)
+{
+	/* the m8n8 fragment: per-thread storage is the 2 x 2 register block */
+	Layout f = {0};
+	f.n = 4;
+	f.it[0] = (Iter){8, 4, AX_LANEID};
+	f.it[1] = (Iter){4, 1, AX_LANEID};
+	f.it[2] = (Iter){2, 2, AX_M};
+	f.it[3] = (Iter){2, 1, AX_M};
+	lay_storage(&f);
+	CHECK(!strcmp(fmt(&f), "S[(2, 2):(2, 1)]"), "got %s", fmt(&f));
+	Layout g = mk(2, (int64_t[]){4, 4}, (int64_t[]){4, 1});
+	lay_storage(&g);
+	CHECK(g.n == 2, "no thread axes: unchanged");
+}
+
 static void group_cases(void)
 {
 	Layout a = mk(1, (int64_t[]){4096}, (int64_t[]){1}), g;
@@ -189,6 +205,7 @@ int main(void)
 {
 	canonical_cases();
 	group_cases();
+	storage_cases();
 	slice_cases();
 	swizzle_cases();
 	properties();
