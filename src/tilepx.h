@@ -441,6 +441,7 @@ bool check_and_dispatch(Ctx *cx, Module *m);
 /* run every CTA of kernel k on host memory: params[i] is param i's storage */
 bool ref_run_kernel(Ctx *cx, const Kernel *k, unsigned char **params, int64_t *bytes_moved);
 bool ref_coord_of(const Buffer *b, int64_t elem, int64_t *coord);
+void ref_fill_pattern(unsigned char *p, int64_t n, int es, int which);
 
 /* ---- matrix-copy selector (seed 002) ---- */
 int nvvm_select_main(int argc, char **argv);

@@ -646,14 +646,6 @@ static void free_prog(Prog *p)
 	free(p->params);
 }
 
-static void fill(unsigned char *p, int64_t n, int es, int which)
-{
-	for (int64_t i = 0; i < n; i++) {
-		uint64_t v = (uint64_t)i * 0x9E3779B97F4A7C15ull + (uint64_t)(which + 1) * 0xC2B2AE3D27D4EB4Full;
-		v = (v & ~0xFFFFFFFFull) | (((uint64_t)i * 0x9E3779B1u + (uint64_t)which * 0x85EBCA77u) & 0xFFFFFFFFull);
-		memcpy(p + i * es, &v, (size_t)es);
-	}
-}
 
 /* run kernel k (entry lines [b, e) of the PTX) and compare with the reference */
 static int run_kernel(Ctx *cx, const Kernel *k, char **lines, int b, int e, int64_t max_threads)
@@ -688,7 +680,7 @@ static int run_kernel(Ctx *cx, const Kernel *k, char **lines, int b, int e, int6
 		bytes[i] = (size_t)(pb[i]->storage * es);
 		got[i] = malloc(bytes[i]);
 		want[i] = malloc(bytes[i]);
-		fill(got[i], pb[i]->storage, es, i);
+		ref_fill_pattern(got[i], pb[i]->storage, es, i);
 		memcpy(want[i], got[i], bytes[i]);
 	}
 	m.param_mem = got;

@@ -46,17 +46,6 @@ static char *slurp(const char *path, size_t *len)
 		}                                                                                \
 	} while (0)
 
-static void fill(unsigned char *p, int64_t n, int es, int which)
-{
-	for (int64_t i = 0; i < n; i++) {
-		uint64_t v = (uint64_t)i * 0x9E3779B97F4A7C15ull + (uint64_t)(which + 1) * 0xC2B2AE3D27D4EB4Full;
-		v ^= v >> 29;
-		/* an odd multiple of i in the low bits keeps elements distinct up to 2^bits */
-		uint64_t low = (uint64_t)i * 0x9E3779B1u + (uint64_t)which * 0x85EBCA77u;
-		v = (v & ~0xFFFFFFFFull) | (low & 0xFFFFFFFFull);
-		memcpy(p + i * es, &v, (size_t)es);
-	}
-}
 
 static uint64_t load(const unsigned char *p, int es)
 {
@@ -86,7 +75,7 @@ static bool run_kernel(Ctx *cx, const Module *m, const Kernel *k, CUmodule mod, 
 		init[i] = malloc(bytes[i]);
 		want[i] = malloc(bytes[i]);
 		got[i] = malloc(bytes[i]);
-		fill(init[i], pb[i]->storage, es, i);
+		ref_fill_pattern(init[i], pb[i]->storage, es, i);
 		memcpy(want[i], init[i], bytes[i]);
 		CU(cuMemAlloc(&dev[i], bytes[i]));
 		CU(cuMemcpyHtoD(dev[i], init[i], bytes[i]));

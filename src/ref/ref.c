@@ -152,6 +152,19 @@ bool ref_run_kernel(Ctx *cx, const Kernel *k, unsigned char **params, int64_t *b
 	return ok;
 }
 
+/* the harnesses' input pattern: element i of buffer `which`; the low 32 bits
+ * are an odd multiple of i, so elements stay distinct up to 2^bits */
+void ref_fill_pattern(unsigned char *p, int64_t n, int es, int which)
+{
+	for (int64_t i = 0; i < n; i++) {
+		uint64_t v = (uint64_t)i * 0x9E3779B97F4A7C15ull + (uint64_t)(which + 1) * 0xC2B2AE3D27D4EB4Full;
+		v ^= v >> 29;
+		uint64_t low = (uint64_t)i * 0x9E3779B1u + (uint64_t)which * 0x85EBCA77u;
+		v = (v & ~0xFFFFFFFFull) | (low & 0xFFFFFFFFull);
+		memcpy(p + i * es, &v, (size_t)es);
+	}
+}
+
 /* logical coordinate of storage element `elem` of a param buffer, or false */
 bool ref_coord_of(const Buffer *b, int64_t elem, int64_t *coord)
 {

@@ -252,6 +252,19 @@ static void group_offset(const Pair *g, int n, int64_t v, int64_t *a, int64_t *b
 	}
 }
 
+/* the region's start plus this warp's tile (warps of the register owner) */
+static Reg warp_tile_base(Emit *e, const LdstPlan *lp, Reg tid)
+{
+	Builder *b = emit_builder(e);
+	Reg base = emit_affine(e, &lp->sv.off[AX_M]);
+	if (lp->warps > 1) {
+		Reg w = emit_digit(e, tid, 32, lp->warps), t = b_reg(b, RC_R);
+		b_ins(b, FORM_MAD_LO_U32, b_name(b, t), b_name(b, w), b_imm(b, lp->s_warp), b_name(b, base), NULL);
+		base = t;
+	}
+	return base;
+}
+
 /* b8: ldmatrix m16n16 takes rows 0-15 of matrix j from lanes 16j..16j+15;
  * stmatrix m16n8 takes rows 0-7 of matrix j from lanes 8j..8j+7 */
 static void emit_b8(const CopyOp *op, const LdstPlan *lp, Emit *e)
@@ -259,12 +272,7 @@ static void emit_b8(const CopyOp *op, const LdstPlan *lp, Emit *e)
 	Builder *b = emit_builder(e);
 	const Buffer *rb = lp->ld ? op->dbuf : op->sbuf, *sb = lp->ld ? op->sbuf : op->dbuf;
 	Reg lane = emit_scope_tid(e, SC_WARP), tid = emit_scope_tid(e, rb->owner);
-	Reg base = emit_affine(e, &lp->sv.off[AX_M]);
-	if (lp->warps > 1) {
-		Reg w = emit_digit(e, tid, 32, lp->warps), t = b_reg(b, RC_R);
-		b_ins(b, FORM_MAD_LO_U32, b_name(b, t), b_name(b, w), b_imm(b, lp->s_warp), b_name(b, base), NULL);
-		base = t;
-	}
+	Reg base = warp_tile_base(e, lp, tid);
 	int rows = lp->ld ? 16 : 8;
 	/* row digits of lane % rows: ld (row/4, row/2%2, row%2), st (row/2, row%2) */
 	int64_t divs_ld[3] = {4, 2, 1}, mods_ld[3] = {4, 2, 2}, divs_st[2] = {2, 1}, mods_st[2] = {4, 2};
@@ -318,12 +326,7 @@ static void emit(const CopyOp *op, const Plan *p, Emit *e)
 	const Buffer *rb = lp->ld ? op->dbuf : op->sbuf, *sb = lp->ld ? op->sbuf : op->dbuf;
 	Reg lane = emit_scope_tid(e, SC_WARP), tid = emit_scope_tid(e, rb->owner);
 	/* this lane's row: warp tile + (lane % 8) * p + (lane / 8) selects the matrix */
-	Reg base = emit_affine(e, &lp->sv.off[AX_M]);
-	if (lp->warps > 1) {
-		Reg w = emit_digit(e, tid, 32, lp->warps), t = b_reg(b, RC_R);
-		b_ins(b, FORM_MAD_LO_U32, b_name(b, t), b_name(b, w), b_imm(b, lp->s_warp), b_name(b, base), NULL);
-		base = t;
-	}
+	Reg base = warp_tile_base(e, lp, tid);
 	Reg row = emit_digit(e, lane, 1, 8), t = b_reg(b, RC_R);
 	b_ins(b, FORM_MAD_LO_U32, b_name(b, t), b_name(b, row), b_imm(b, lp->p), b_name(b, base), NULL);
 	base = t;
