@@ -30,6 +30,7 @@ typedef struct Parser {
 	/* open repeat blocks */
 	Stmt *stack[MAX_REPEAT_DEPTH + 1];
 	int depth;
+	int expr_depth; /* parentheses and unary minus nest; bounded, the parser recurses */
 } Parser;
 
 static void advance_char(Parser *p)
@@ -243,7 +244,21 @@ static bool affine_scale(Affine *a, int64_t k)
 	return true;
 }
 
+enum { MAX_EXPR_DEPTH = 64 };
+
+static bool factor_inner(Parser *p, Affine *out);
+
 static bool factor(Parser *p, Affine *out)
+{
+	if (p->expr_depth >= MAX_EXPR_DEPTH)
+		return fail(p, "expression nests too deep (at most %d levels)", MAX_EXPR_DEPTH);
+	p->expr_depth++;
+	bool ok = factor_inner(p, out);
+	p->expr_depth--;
+	return ok;
+}
+
+static bool factor_inner(Parser *p, Affine *out)
 {
 	memset(out, 0, sizeof *out);
 	if (is_punct(p, '-')) {

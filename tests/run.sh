@@ -58,6 +58,15 @@ for f in tests/bad/*.tile; do
 	[ $rc -eq 1 ] && ok || bad "check $f: exit $rc"
 done
 
+echo "== fuzz reproducers (tests/fuzz/regressions): each is rejected or emitted, never a crash"
+for f in tests/fuzz/regressions/*; do
+	for mode in check emit; do
+		if [ $mode = emit ]; then "$T" emit "$f" -o "$OUT/fz.ptx" >/dev/null 2>&1; else "$T" check "$f" >/dev/null 2>&1; fi
+		rc=$?
+		[ $rc -le 1 ] && ok || bad "$f ($mode): exit $rc"
+	done
+done
+
 echo "== usage errors exit 2"
 for args in "" "frobnicate" "emit" "emit --bogus x.tile" "check" "explain --json"; do
 	"$T" $args >/dev/null 2>&1; rc=$?
