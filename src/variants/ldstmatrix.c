@@ -265,34 +265,22 @@ static Reg warp_tile_base(Emit *e, const LdstPlan *lp, Reg tid)
 	return base;
 }
 
-/* b8: ldmatrix m16n16 takes rows 0-15 of matrix j from lanes 16j..16j+15;
- * stmatrix m16n8 takes rows 0-7 of matrix j from lanes 8j..8j+7 */
-static void emit_b8(const CopyOp *op, const LdstPlan *lp, Emit *e)
+/* base + digit * stride */
+static Reg add_digit(Emit *e, Reg base, Reg t, int64_t div, int64_t mod, int64_t stride)
+{
+	Builder *b = emit_builder(e);
+	Reg d = emit_digit(e, t, div, mod), u = b_reg(b, RC_R);
+	b_ins(b, FORM_MAD_LO_U32, b_name(b, u), b_name(b, d), b_imm(b, stride), b_name(b, base), NULL);
+	return u;
+}
+
+/* one instruction per m_outer step: the lane's address (base, swizzled per
+ * step) and, per matrix, words_per_matrix consecutive 32-bit registers */
+static void issue(const CopyOp *op, const LdstPlan *lp, Emit *e, Reg base, FormId f, int words_per_matrix)
 {
 	Builder *b = emit_builder(e);
 	const Buffer *rb = lp->ld ? op->dbuf : op->sbuf, *sb = lp->ld ? op->sbuf : op->dbuf;
-	Reg lane = emit_scope_tid(e, SC_WARP), tid = emit_scope_tid(e, rb->owner);
-	Reg base = warp_tile_base(e, lp, tid);
-	int rows = lp->ld ? 16 : 8;
-	/* row digits of lane % rows: ld (row/4, row/2%2, row%2), st (row/2, row%2) */
-	int64_t divs_ld[3] = {4, 2, 1}, mods_ld[3] = {4, 2, 2}, divs_st[2] = {2, 1}, mods_st[2] = {4, 2};
-	for (int i = 0; i < (lp->ld ? 3 : 2); i++) {
-		Reg d = emit_digit(e, lane, lp->ld ? divs_ld[i] : divs_st[i], lp->ld ? mods_ld[i] : mods_st[i]),
-		    u = b_reg(b, RC_R);
-		b_ins(b, FORM_MAD_LO_U32, b_name(b, u), b_name(b, d), b_imm(b, lp->rs[i]), b_name(b, base), NULL);
-		base = u;
-	}
-	if (lp->num > 1) {
-		int64_t div = 1;
-		for (int i = lp->nn - 1; i >= 0; i--) {
-			Reg d = emit_digit(e, lane, rows * div, lp->n[i].ext), u = b_reg(b, RC_R);
-			b_ins(b, FORM_MAD_LO_U32, b_name(b, u), b_name(b, d), b_imm(b, lp->n[i].b), b_name(b, base), NULL);
-			base = u;
-			div *= lp->n[i].ext;
-		}
-	}
-	FormId f = lp->ld ? (lp->num == 1 ? FORM_LDSM_M16N16_X1_T_B8 : FORM_LDSM_M16N16_X2_T_B8)
-	         : lp->num == 1 ? FORM_STSM_M16N8_X1_T_B8 : lp->num == 2 ? FORM_STSM_M16N8_X2_T_B8 : FORM_STSM_M16N8_X4_T_B8;
+	int esize = dtype_bytes(op->dt), per_word = 4 / esize;
 	Reg *words = emit_local_regs(e, rb);
 	Reg addr0 = sb->layout.sw.on ? base : emit_address(e, sb, base);
 	for (int64_t mm = 0; mm < lp->m_outer; mm++) {
@@ -303,11 +291,11 @@ static void emit_b8(const CopyOp *op, const LdstPlan *lp, Emit *e)
 		for (int i = 0; i < lp->num; i++) {
 			int64_t na, nb;
 			group_offset(lp->n, lp->nn, i, &na, &nb);
-			for (int h = 0; h < (lp->ld ? 2 : 1); h++)
-				regs[nr++] = words[(lp->r_off + ra + na + 4 * h) / 4];
+			for (int h = 0; h < words_per_matrix; h++)
+				regs[nr++] = words[(lp->r_off + ra + na) / per_word + h];
 		}
 		const char *addr = sb->layout.sw.on ? b_name(b, emit_address(e, sb, b_add32_imm(b, base, sa)))
-		                                    : b_addr(b, addr0, sa);
+		                                    : b_addr(b, addr0, sa * esize);
 		if (lp->ld)
 			b_ins(b, f, b_vec(b, regs, nr), addr, NULL);
 		else
@@ -318,52 +306,38 @@ static void emit_b8(const CopyOp *op, const LdstPlan *lp, Emit *e)
 static void emit(const CopyOp *op, const Plan *p, Emit *e)
 {
 	const LdstPlan *lp = (const LdstPlan *)p->data;
+	const Buffer *rb = lp->ld ? op->dbuf : op->sbuf;
+	Reg lane = emit_scope_tid(e, SC_WARP);
+	Reg base = warp_tile_base(e, lp, emit_scope_tid(e, rb->owner));
+	/* rows of matrix j come from lanes rows*j ..: m8n8 8, ldmatrix m16n16 16, stmatrix m16n8 8 */
+	int rows = lp->b8 && lp->ld ? 16 : 8;
 	if (lp->b8) {
-		emit_b8(op, lp, e);
-		return;
+		/* row digits of lane % rows: ld (row/4, row/2%2, row%2), st (row/2, row%2) */
+		static const int64_t divs_ld[3] = {4, 2, 1}, mods_ld[3] = {4, 2, 2}, divs_st[2] = {2, 1}, mods_st[2] = {4, 2};
+		for (int i = 0; i < (lp->ld ? 3 : 2); i++)
+			base = add_digit(e, base, lane, lp->ld ? divs_ld[i] : divs_st[i], lp->ld ? mods_ld[i] : mods_st[i],
+			                 lp->rs[i]);
+	} else {
+		base = add_digit(e, base, lane, 1, 8, lp->p); /* (lane % 8) * p */
 	}
-	Builder *b = emit_builder(e);
-	const Buffer *rb = lp->ld ? op->dbuf : op->sbuf, *sb = lp->ld ? op->sbuf : op->dbuf;
-	Reg lane = emit_scope_tid(e, SC_WARP), tid = emit_scope_tid(e, rb->owner);
-	/* this lane's row: warp tile + (lane % 8) * p + (lane / 8) selects the matrix */
-	Reg base = warp_tile_base(e, lp, tid);
-	Reg row = emit_digit(e, lane, 1, 8), t = b_reg(b, RC_R);
-	b_ins(b, FORM_MAD_LO_U32, b_name(b, t), b_name(b, row), b_imm(b, lp->p), b_name(b, base), NULL);
-	base = t;
-	if (lp->num > 1) {
-		/* matrix index lane / 8 over the num group's pairs */
-		int64_t div = 1;
-		for (int i = lp->nn - 1; i >= 0; i--) {
-			Reg d = emit_digit(e, lane, 8 * div, lp->n[i].ext), u = b_reg(b, RC_R);
-			b_ins(b, FORM_MAD_LO_U32, b_name(b, u), b_name(b, d), b_imm(b, lp->n[i].b), b_name(b, base), NULL);
-			base = u;
-			div *= lp->n[i].ext;
-		}
+	/* matrix index lane / rows over the num group's pairs */
+	int64_t div = 1;
+	for (int i = lp->nn - 1; lp->num > 1 && i >= 0; i--) {
+		base = add_digit(e, base, lane, rows * div, lp->n[i].ext, lp->n[i].b);
+		div *= lp->n[i].ext;
+	}
+	int xi = lp->num == 1 ? 0 : lp->num == 2 ? 1 : 2;
+	if (lp->b8) {
+		static const FormId ldf[2] = {FORM_LDSM_M16N16_X1_T_B8, FORM_LDSM_M16N16_X2_T_B8};
+		static const FormId stf[3] = {FORM_STSM_M16N8_X1_T_B8, FORM_STSM_M16N8_X2_T_B8, FORM_STSM_M16N8_X4_T_B8};
+		issue(op, lp, e, base, lp->ld ? ldf[xi] : stf[xi], lp->ld ? 2 : 1);
+		return;
 	}
 	static const FormId ldf[2][3] = {{FORM_LDSM_X1_B16, FORM_LDSM_X2_B16, FORM_LDSM_X4_B16},
 	                                 {FORM_LDSM_X1_T_B16, FORM_LDSM_X2_T_B16, FORM_LDSM_X4_T_B16}};
 	static const FormId stf[2][3] = {{FORM_STSM_X1_B16, FORM_STSM_X2_B16, FORM_STSM_X4_B16},
 	                                 {FORM_STSM_X1_T_B16, FORM_STSM_X2_T_B16, FORM_STSM_X4_T_B16}};
-	int xi = lp->num == 1 ? 0 : lp->num == 2 ? 1 : 2;
-	FormId f = lp->ld ? ldf[lp->trans][xi] : stf[lp->trans][xi];
-	Reg *words = emit_local_regs(e, rb);
-	Reg addr0 = sb->layout.sw.on ? base : emit_address(e, sb, base);
-	for (int64_t mm = 0; mm < lp->m_outer; mm++) {
-		int64_t ra, sa;
-		group_offset(lp->m, lp->nm, mm, &ra, &sa);
-		Reg regs[4];
-		for (int i = 0; i < lp->num; i++) {
-			int64_t na, nb;
-			group_offset(lp->n, lp->nn, i, &na, &nb);
-			regs[i] = words[(lp->r_off + ra + na) / 2];
-		}
-		const char *addr = sb->layout.sw.on ? b_name(b, emit_address(e, sb, b_add32_imm(b, base, sa)))
-		                                    : b_addr(b, addr0, sa * 2);
-		if (lp->ld)
-			b_ins(b, f, b_vec(b, regs, lp->num), addr, NULL);
-		else
-			b_ins(b, f, addr, b_vec(b, regs, lp->num), NULL);
-	}
+	issue(op, lp, e, base, lp->ld ? ldf[lp->trans][xi] : stf[lp->trans][xi], 1);
 }
 
 const Variant variant_ldstmatrix = {"ldstmatrix", ST_COPY, 10, accepts, plan, emit};
