@@ -32,7 +32,7 @@ $(B)/gen/ptx_forms.h: $(TPL) tools/gen_forms.awk
 	mv $(B)/gen/ptx_forms.c.tmp $(B)/gen/ptx_forms.c
 	mv $(B)/gen/ptx_forms.h.tmp $(B)/gen/ptx_forms.h
 
-$(B)/obj/%.o: src/%.c src/tilepx.h $(B)/gen/ptx_forms.h $(wildcard src/variants/*.h) ptx_templates/regclass.def
+$(B)/obj/%.o: src/%.c src/tilepx.h src/stmt.def src/variants/variants.def $(B)/gen/ptx_forms.h $(wildcard src/variants/*.h) ptx_templates/regclass.def
 	@mkdir -p $(dir $@)
 	$(CC) $(WARN) $(CFLAGS) $(CPPFLAGS) -c $< -o $@
 

@@ -492,62 +492,63 @@ static void check_copy(Ctx *cx, const Module *m, Kernel *k, Stmt *s)
 		}
 		if (!found)
 			diag_error(cx, s->dispatch_loc, "no variant named '%s' is registered for %s (variants: %s)", s->dispatch,
-			           s->kind == ST_COPY ? "copy" : "copy_async", names.s ? names.s : "none");
+			           stmt_info[s->kind].keyword, names.s ? names.s : "none");
 		str_free(&names);
 	}
 	(void)m;
 }
 
+static void check_dump(Ctx *cx, const Module *m, Kernel *k, Stmt *s)
+{
+	(void)m;
+	bool src_ok = check_region(cx, k, s->src), dst_ok = check_region(cx, k, s->dst);
+	if (!src_ok || !dst_ok)
+		return;
+	Buffer *l = s->src->buf, *p = s->dst->buf;
+	if (l->mem != MEM_LOCAL) {
+		diag_error(cx, s->src->loc, "dump reads a local buffer; '%s' is %s", l->name, mem_name(l->mem));
+		return;
+	}
+	if (p->mem != MEM_GLOBAL) {
+		diag_error(cx, s->dst->loc, "dump writes a param buffer; '%s' is %s", p->name, mem_name(p->mem));
+		return;
+	}
+	if (l->dt != p->dt) {
+		diag_error(cx, s->dst->loc, "dtype mismatch: '%s' is %s but '%s' is %s", l->name, dtype_name(l->dt),
+		           p->name, dtype_name(p->dt));
+		return;
+	}
+	int64_t need = k->grid * k->threads * l->regs;
+	if (l->regs && p->storage < need)
+		diag_error(cx, s->dst->loc, "'%s' holds %lld elements; dump needs grid*threads*%lld = %lld", p->name,
+		           (long long)p->storage, (long long)l->regs, (long long)need);
+}
+
+static void check_stmts(Ctx *cx, const Module *m, Kernel *k, Stmt **body, size_t n);
+
+static void check_repeat(Ctx *cx, const Module *m, Kernel *k, Stmt *s)
+{
+	check_stmts(cx, m, k, s->body, s->nbody);
+}
+
+typedef void (*CheckHook)(Ctx *cx, const Module *m, Kernel *k, Stmt *s);
+static const CheckHook check_hook[ST_COUNT] = {
+#define STMT(kind, kw, flags, cap, parse, check, emit, ref) [ST_##kind] = check,
+#include "stmt.def"
+};
+
 static void check_stmts(Ctx *cx, const Module *m, Kernel *k, Stmt **body, size_t n)
 {
 	for (size_t i = 0; i < n; i++) {
 		Stmt *s = body[i];
-		switch (s->kind) {
-		case ST_COPY:
-		case ST_COPY_ASYNC:
-			check_copy(cx, m, k, s);
-			break;
-		case ST_CPA_COMMIT:
-		case ST_CPA_WAIT:
-			if (!target_has(m->target, CAP_SM80))
-				diag_error(cx, s->loc, "cp.async needs target %s (target is %s)", cap_name(CAP_SM80), m->target->name);
-			break;
-		case ST_TC_WAIT_LD:
-		case ST_TC_WAIT_ST:
-			if (!target_has(m->target, CAP_TCGEN05))
-				diag_error(cx, s->loc, "tcgen05.wait needs target %s (target is %s)", cap_name(CAP_TCGEN05),
-				           m->target->name);
-			break;
-		case ST_DUMP: {
-			bool src_ok = check_region(cx, k, s->src), dst_ok = check_region(cx, k, s->dst);
-			if (!src_ok || !dst_ok)
-				break;
-			Buffer *l = s->src->buf, *p = s->dst->buf;
-			if (l->mem != MEM_LOCAL) {
-				diag_error(cx, s->src->loc, "dump reads a local buffer; '%s' is %s", l->name, mem_name(l->mem));
-				break;
-			}
-			if (p->mem != MEM_GLOBAL) {
-				diag_error(cx, s->dst->loc, "dump writes a param buffer; '%s' is %s", p->name, mem_name(p->mem));
-				break;
-			}
-			if (l->dt != p->dt) {
-				diag_error(cx, s->dst->loc, "dtype mismatch: '%s' is %s but '%s' is %s", l->name, dtype_name(l->dt),
-				           p->name, dtype_name(p->dt));
-				break;
-			}
-			int64_t need = k->grid * k->threads * l->regs;
-			if (l->regs && p->storage < need)
-				diag_error(cx, s->dst->loc, "'%s' holds %lld elements; dump needs grid*threads*%lld = %lld", p->name,
-				           (long long)p->storage, (long long)l->regs, (long long)need);
-			break;
+		const StmtInfo *si = &stmt_info[s->kind];
+		if (!target_has(m->target, si->cap)) {
+			diag_error(cx, s->loc, "%s needs target %s (target is %s)", si->keyword, cap_name(si->cap),
+			           m->target->name);
+			continue;
 		}
-		case ST_REPEAT:
-			check_stmts(cx, m, k, s->body, s->nbody);
-			break;
-		default:
-			break;
-		}
+		if (check_hook[s->kind])
+			check_hook[s->kind](cx, m, k, s);
 	}
 }
 

@@ -227,7 +227,7 @@ static void emit_copy(Emit *e, const Stmt *s)
 	if (!copy_op_init(e->cx, e->m, e->k, s, &op) || !dispatch_copy(&op, &d, true))
 		return;
 	b_comment(&e->b, "line %d: %s %s %s, %s -> %s %s", s->loc.line, scope_name(s->scope),
-	          s->kind == ST_COPY ? "copy" : "copy_async", s->dst->name, s->src->name, d.chosen->name, d.plan.params);
+	          stmt_info[s->kind].keyword, s->dst->name, s->src->name, d.chosen->name, d.plan.params);
 	d.chosen->emit(&op, &d.plan, e);
 }
 
@@ -253,48 +253,33 @@ static void emit_dump(Emit *e, const Stmt *s)
 		emit_local_to_mem(e, p, b_addr(b, base, off), words, off, chunk);
 }
 
-static void emit_stmt(Emit *e, const Stmt *s)
+static void emit_sync(Emit *e, const Stmt *s) { (void)s; b_ins(&e->b, FORM_BAR_SYNC, NULL); }
+static void emit_cpa_commit(Emit *e, const Stmt *s) { (void)s; b_ins(&e->b, FORM_CP_ASYNC_COMMIT, NULL); }
+static void emit_cpa_wait(Emit *e, const Stmt *s) { b_ins(&e->b, FORM_CP_ASYNC_WAIT, b_imm(&e->b, s->n), NULL); }
+static void emit_tc_wait_ld(Emit *e, const Stmt *s) { (void)s; b_ins(&e->b, FORM_TC_WAIT_LD, NULL); }
+static void emit_tc_wait_st(Emit *e, const Stmt *s) { (void)s; b_ins(&e->b, FORM_TC_WAIT_ST, NULL); }
+
+static void emit_repeat(Emit *e, const Stmt *s)
 {
 	Builder *b = &e->b;
-	switch (s->kind) {
-	case ST_COPY:
-	case ST_COPY_ASYNC:
-		emit_copy(e, s);
-		break;
-	case ST_SYNC:
-		b_ins(b, FORM_BAR_SYNC, NULL);
-		break;
-	case ST_CPA_COMMIT:
-		b_ins(b, FORM_CP_ASYNC_COMMIT, NULL);
-		break;
-	case ST_CPA_WAIT:
-		b_ins(b, FORM_CP_ASYNC_WAIT, b_imm(b, s->n), NULL);
-		break;
-	case ST_TC_WAIT_LD:
-		b_ins(b, FORM_TC_WAIT_LD, NULL);
-		break;
-	case ST_TC_WAIT_ST:
-		b_ins(b, FORM_TC_WAIT_ST, NULL);
-		break;
-	case ST_DUMP:
-		emit_dump(e, s);
-		break;
-	case ST_REPEAT: {
-		b_comment(b, "line %d: repeat %lld%s%s", s->loc.line, (long long)s->n, s->var_name ? " as " : "",
-		          s->var_name ? s->var_name : "");
-		Loop l = emit_loop_begin(e, s->n);
-		e->var_regs[s->var] = l.counter;
-		emit_stmts(e, s->body, s->nbody);
-		emit_loop_end(e, &l);
-		break;
-	}
-	}
+	b_comment(b, "line %d: repeat %lld%s%s", s->loc.line, (long long)s->n, s->var_name ? " as " : "",
+	          s->var_name ? s->var_name : "");
+	Loop l = emit_loop_begin(e, s->n);
+	e->var_regs[s->var] = l.counter;
+	emit_stmts(e, s->body, s->nbody);
+	emit_loop_end(e, &l);
 }
+
+typedef void (*EmitHook)(Emit *e, const Stmt *s);
+static const EmitHook emit_hook[ST_COUNT] = {
+#define STMT(kind, kw, flags, cap, parse, check, emit, ref) [ST_##kind] = emit,
+#include "stmt.def"
+};
 
 static void emit_stmts(Emit *e, Stmt **body, size_t n)
 {
 	for (size_t i = 0; i < n; i++)
-		emit_stmt(e, body[i]);
+		emit_hook[body[i]->kind](e, body[i]);
 }
 
 /* tensor memory: warp 0 allocates each buffer's columns into a shared slot,

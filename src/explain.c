@@ -25,7 +25,7 @@ static void explain_copy(Ctx *cx, const Module *m, const Kernel *k, const Stmt *
 		return;
 	/* a copy nothing lowers is shown with every reason, not reported as an error */
 	dispatch_copy(&op, &d, false);
-	const char *opname = s->kind == ST_COPY ? "copy" : "copy_async";
+	const char *opname = stmt_info[s->kind].keyword;
 	if (json) {
 		str_puts(o, "{\"kernel\": ");
 		json_str(o, k->name);
@@ -63,27 +63,35 @@ static void explain_copy(Ctx *cx, const Module *m, const Kernel *k, const Stmt *
 	}
 }
 
-static void walk(Ctx *cx, const Module *m, const Kernel *k, Stmt **body, size_t n, bool json, Str *o)
+typedef struct Walk {
+	Ctx *cx;
+	const Module *m;
+	const Kernel *k;
+	bool json, explain;
+	Str *o;
+} Walk;
+
+/* every copy statement: explain it, or dispatch it (reporting no-variant errors) */
+static void visit(void *ctx, const Stmt *s)
 {
-	for (size_t i = 0; i < n; i++) {
-		const Stmt *s = body[i];
-		if (s->kind == ST_COPY || s->kind == ST_COPY_ASYNC)
-			explain_copy(cx, m, k, s, json, o);
-		else if (s->kind == ST_REPEAT)
-			walk(cx, m, k, s->body, s->nbody, json, o);
+	Walk *w = ctx;
+	if (!(stmt_info[s->kind].flags & SF_COPY))
+		return;
+	if (w->explain) {
+		explain_copy(w->cx, w->m, w->k, s, w->json, w->o);
+		return;
 	}
+	CopyOp op;
+	Decision d;
+	if (copy_op_init(w->cx, w->m, w->k, s, &op))
+		dispatch_copy(&op, &d, true);
 }
 
-static void dispatch_all(Ctx *cx, const Module *m, const Kernel *k, Stmt **body, size_t n)
+static void walk_module(Ctx *cx, const Module *m, bool explain, bool json, Str *o)
 {
-	for (size_t i = 0; i < n; i++) {
-		const Stmt *s = body[i];
-		CopyOp op;
-		Decision d;
-		if ((s->kind == ST_COPY || s->kind == ST_COPY_ASYNC) && copy_op_init(cx, m, k, s, &op))
-			dispatch_copy(&op, &d, true);
-		else if (s->kind == ST_REPEAT)
-			dispatch_all(cx, m, k, s->body, s->nbody);
+	for (size_t i = 0; i < m->nkernels; i++) {
+		Walk w = {cx, m, m->kernels[i], json, explain, o};
+		stmt_walk(m->kernels[i]->body, m->kernels[i]->nbody, visit, &w);
 	}
 }
 
@@ -92,8 +100,7 @@ bool check_and_dispatch(Ctx *cx, Module *m)
 {
 	if (!check_module(cx, m))
 		return false;
-	for (size_t i = 0; i < m->nkernels; i++)
-		dispatch_all(cx, m, m->kernels[i], m->kernels[i]->body, m->kernels[i]->nbody);
+	walk_module(cx, m, false, false, NULL);
 	return cx->diags.errors == 0;
 }
 
@@ -101,7 +108,6 @@ bool explain_module(Ctx *cx, Module *m, bool json, Str *out)
 {
 	if (!check_module(cx, m))
 		return false;
-	for (size_t i = 0; i < m->nkernels; i++)
-		walk(cx, m, m->kernels[i], m->kernels[i]->body, m->kernels[i]->nbody, json, out);
+	walk_module(cx, m, true, json, out);
 	return cx->diags.errors == 0;
 }

@@ -651,25 +651,13 @@ static bool parse_region(Parser *p, Region *r)
 	return expect_punct(p, ']', "to close the region");
 }
 
-static bool parse_copy(Parser *p, Scope sc)
+/* ---- statements: the hooks of stmt.def's parse column ---- */
+
+/* SCOPE copy|copy_async DST, SRC [dispatch=NAME] */
+static bool parse_copy(Parser *p, Stmt *s)
 {
-	Loc loc = p->tok.loc;
-	next(p); /* scope */
-	Kernel *k = need_kernel(p, loc, "copy");
-	if (!k)
-		return false;
-	Stmt *s = arena_alloc(p->cx->arena, sizeof *s);
-	s->loc = loc;
-	s->scope = sc;
 	s->dst = arena_alloc(p->cx->arena, sizeof(Region));
 	s->src = arena_alloc(p->cx->arena, sizeof(Region));
-	if (is_ident(p, "copy"))
-		s->kind = ST_COPY;
-	else if (is_ident(p, "copy_async"))
-		s->kind = ST_COPY_ASYNC;
-	else
-		return fail(p, "expected 'copy' or 'copy_async' after the scope, found %s", tok_text(p));
-	next(p);
 	if (!parse_region(p, s->dst) || !expect_punct(p, ',', "between destination and source") ||
 	    !parse_region(p, s->src))
 		return false;
@@ -681,78 +669,42 @@ static bool parse_copy(Parser *p, Scope sc)
 		if (!(s->dispatch = take_ident(p, "a variant name")))
 			return false;
 	}
-	if (!end_of_line(p))
-		return false;
-	add_stmt(p, s);
 	return true;
 }
 
-static Stmt *simple(Parser *p, StmtKind kind, Loc loc, const char *what)
+/* cp_async.wait N */
+static bool parse_count(Parser *p, Stmt *s)
 {
-	if (!need_kernel(p, loc, what))
-		return NULL;
-	Stmt *s = arena_alloc(p->cx->arena, sizeof *s);
-	s->kind = kind;
-	s->loc = loc;
-	return s;
-}
-
-static bool parse_dotted(Parser *p)
-{
-	Loc loc = p->tok.loc;
-	bool cpa = is_ident(p, "cp_async");
-	next(p);
-	if (!expect_punct(p, '.', cpa ? "after 'cp_async'" : "after 'tcgen05'"))
+	Loc nl = p->tok.loc;
+	if (!take_int(p, "group count", &s->n))
 		return false;
-	Stmt *s;
-	if (cpa && is_ident(p, "commit")) {
-		next(p);
-		if (!(s = simple(p, ST_CPA_COMMIT, loc, "cp_async.commit")))
-			return false;
-	} else if (cpa && is_ident(p, "wait")) {
-		next(p);
-		if (!(s = simple(p, ST_CPA_WAIT, loc, "cp_async.wait")))
-			return false;
-		Loc nl = p->tok.loc;
-		if (!take_int(p, "group count", &s->n))
-			return false;
-		if (s->n > 1000000) {
-			p->line_failed = true;
-			diag_error(p->cx, nl, "cp_async.wait count %lld is too large", (long long)s->n);
-			return false;
-		}
-	} else if (!cpa && is_ident(p, "wait")) {
-		next(p);
-		if (!expect_punct(p, '.', "after 'tcgen05.wait'"))
-			return false;
-		StmtKind kd;
-		if (is_ident(p, "ld"))
-			kd = ST_TC_WAIT_LD;
-		else if (is_ident(p, "st"))
-			kd = ST_TC_WAIT_ST;
-		else
-			return fail(p, "expected 'ld' or 'st' after 'tcgen05.wait.', found %s", tok_text(p));
-		next(p);
-		if (!(s = simple(p, kd, loc, "tcgen05.wait")))
-			return false;
-	} else {
-		return fail(p, cpa ? "expected 'commit' or 'wait' after 'cp_async.', found %s"
-		                   : "expected 'wait' after 'tcgen05.', found %s",
-		            tok_text(p));
+	if (s->n > 1000000) {
+		p->line_failed = true;
+		diag_error(p->cx, nl, "%s count %lld is too large", stmt_info[s->kind].keyword, (long long)s->n);
+		return false;
 	}
-	if (!end_of_line(p))
-		return false;
-	add_stmt(p, s);
 	return true;
 }
 
-static bool parse_repeat(Parser *p)
+/* dump LOCAL, PARAM */
+static bool parse_dump(Parser *p, Stmt *s)
 {
-	Loc loc = p->tok.loc;
-	next(p);
-	Stmt *s = simple(p, ST_REPEAT, loc, "repeat");
-	if (!s)
+	s->dst = arena_alloc(p->cx->arena, sizeof(Region));
+	s->src = arena_alloc(p->cx->arena, sizeof(Region));
+	if (!parse_region(p, s->src) || !expect_punct(p, ',', "between the local buffer and the param") ||
+	    !parse_region(p, s->dst))
 		return false;
+	if (!s->src->whole || !s->dst->whole) {
+		p->line_failed = true;
+		diag_error(p->cx, s->src->whole ? s->dst->loc : s->src->loc, "dump takes whole buffers, not regions");
+		return false;
+	}
+	return true;
+}
+
+/* repeat N [as NAME] { */
+static bool parse_repeat(Parser *p, Stmt *s)
+{
 	Loc nl = p->tok.loc;
 	if (!take_int(p, "repeat count", &s->n))
 		return false;
@@ -774,11 +726,9 @@ static bool parse_repeat(Parser *p)
 	}
 	if (!expect_punct(p, '{', "to open the repeat block"))
 		return false;
-	if (!end_of_line(p))
-		return false;
 	if (p->depth == MAX_REPEAT_DEPTH) {
 		p->line_failed = true;
-		diag_error(p->cx, loc, "repeat blocks nest too deep (at most %d)", MAX_REPEAT_DEPTH);
+		diag_error(p->cx, s->loc, "repeat blocks nest too deep (at most %d)", MAX_REPEAT_DEPTH);
 		return false;
 	}
 	Kernel *k = p->k;
@@ -792,9 +742,124 @@ static bool parse_repeat(Parser *p)
 	k->var_ext[k->nvars] = s->n;
 	k->var_names[k->nvars] = s->var_name ? s->var_name : "(unnamed)";
 	k->nvars++;
-	add_stmt(p, s);
-	p->stack[p->depth++] = s;
 	return true;
+}
+
+typedef bool (*ParseHook)(Parser *p, Stmt *s);
+static const ParseHook parse_hook[ST_COUNT] = {
+#define STMT(kind, kw, flags, cap, parse, check, emit, ref) [ST_##kind] = parse,
+#include "stmt.def"
+};
+
+/* does keyword kw start with the dotted name buf[0..n) at a component boundary? */
+static bool kw_prefix(const char *kw, const char *buf, size_t n)
+{
+	return !strncmp(kw, buf, n) && (kw[n] == '.' || kw[n] == 0);
+}
+
+/* "expected 'commit' or 'wait' after 'cp_async.', found X": the components
+ * that may follow the dotted prefix name[0..n) */
+static void fail_next_component(Parser *p, const char *name, size_t n)
+{
+	const char *opt[ST_COUNT];
+	size_t optlen[ST_COUNT];
+	int nopt = 0;
+	for (int k = 0; k < ST_COUNT; k++) {
+		const char *kw = stmt_info[k].keyword;
+		if (!kw_prefix(kw, name, n) || kw[n] != '.')
+			continue;
+		const char *c = kw + n + 1, *e = strchr(c, '.');
+		size_t cl = e ? (size_t)(e - c) : strlen(c);
+		bool dup = false;
+		for (int i = 0; i < nopt; i++)
+			dup |= optlen[i] == cl && !strncmp(opt[i], c, cl);
+		if (!dup) {
+			opt[nopt] = c;
+			optlen[nopt++] = cl;
+		}
+	}
+	Str msg = {0};
+	for (int i = 0; i < nopt; i++)
+		str_printf(&msg, "%s'%.*s'", i == 0 ? "" : i == nopt - 1 ? " or " : ", ", (int)optlen[i], opt[i]);
+	fail(p, "expected %s after '%.*s.', found %s", msg.s, (int)n, name, tok_text(p));
+	str_free(&msg);
+}
+
+/* a statement of stmt.def: [SCOPE] dotted.keyword operands; loc is where
+ * the statement starts (its scope, if any) */
+static void table_statement(Parser *p, Loc loc, Scope sc, bool scoped)
+{
+	char name[64];
+	size_t n = 0;
+	StmtKind kind = ST_COUNT;
+	for (;;) {
+		if (p->tok.kind != TK_IDENT || n + p->tok.len + 2 > sizeof name) {
+			if (n)
+				fail_next_component(p, name, n - 1);
+			else
+				fail(p, "expected a statement, found %s", tok_text(p));
+			return;
+		}
+		memcpy(name + n, p->tok.s, p->tok.len);
+		n += p->tok.len;
+		name[n] = 0;
+		bool exact = false, longer = false;
+		for (int k = 0; k < ST_COUNT; k++) {
+			const char *kw = stmt_info[k].keyword;
+			if (kw_prefix(kw, name, n)) {
+				exact |= kw[n] == 0;
+				longer |= kw[n] == '.';
+				if (kw[n] == 0)
+					kind = (StmtKind)k;
+			}
+		}
+		if (!exact && !longer) {
+			size_t start = n - p->tok.len;
+			if (start == 0) {
+				if (!strcmp(name, "copy") || !strcmp(name, "copy_async"))
+					fail(p, "a copy needs a scope first: thread, warp, warpgroup (wg) or cta");
+				else
+					fail(p, "unknown statement %s", tok_text(p));
+			} else {
+				fail_next_component(p, name, start - 1);
+			}
+			return;
+		}
+		next(p);
+		if (!longer || (exact && !is_punct(p, '.')))
+			break;
+		if (!is_punct(p, '.')) {
+			fail_next_component(p, name, n);
+			return;
+		}
+		next(p);
+		name[n++] = '.';
+		name[n] = 0;
+	}
+	unsigned fl = stmt_info[kind].flags;
+	if ((fl & SF_SCOPED) && !scoped) {
+		p->line_failed = true;
+		diag_error(p->cx, loc, "a copy needs a scope first: thread, warp, warpgroup (wg) or cta");
+		return;
+	}
+	if (!(fl & SF_SCOPED) && scoped) {
+		p->line_failed = true;
+		diag_error(p->cx, loc, "'%s' takes no scope", name);
+		return;
+	}
+	if (!need_kernel(p, loc, name))
+		return;
+	Stmt *s = arena_alloc(p->cx->arena, sizeof *s);
+	s->kind = kind;
+	s->loc = loc;
+	s->scope = sc;
+	if (parse_hook[kind] && !parse_hook[kind](p, s))
+		return;
+	if (!end_of_line(p))
+		return;
+	add_stmt(p, s);
+	if (fl & SF_BLOCK)
+		p->stack[p->depth++] = s;
 }
 
 static void start_kernel(Parser *p)
@@ -928,37 +993,14 @@ static void statement(Parser *p)
 	           is_ident(p, "cta")) {
 		Scope sc = is_ident(p, "thread") ? SC_THREAD : is_ident(p, "warp") ? SC_WARP
 		         : is_ident(p, "cta") ? SC_CTA : SC_WARPGROUP;
-		parse_copy(p, sc);
-	} else if (is_ident(p, "sync")) {
 		next(p);
-		Stmt *s = simple(p, ST_SYNC, loc, "sync");
-		if (s && end_of_line(p))
-			add_stmt(p, s);
-	} else if (is_ident(p, "cp_async") || is_ident(p, "tcgen05")) {
-		parse_dotted(p);
-	} else if (is_ident(p, "dump")) {
-		next(p);
-		Stmt *s = simple(p, ST_DUMP, loc, "dump");
-		if (!s)
-			return;
-		s->dst = arena_alloc(p->cx->arena, sizeof(Region));
-		s->src = arena_alloc(p->cx->arena, sizeof(Region));
-		if (!parse_region(p, s->src) || !expect_punct(p, ',', "between the local buffer and the param") ||
-		    !parse_region(p, s->dst))
-			return;
-		if (!s->src->whole || !s->dst->whole) {
-			p->line_failed = true;
-			diag_error(p->cx, s->src->whole ? s->dst->loc : s->src->loc, "dump takes whole buffers, not regions");
+		if (!is_ident(p, "copy") && !is_ident(p, "copy_async")) {
+			fail(p, "expected 'copy' or 'copy_async' after the scope, found %s", tok_text(p));
 			return;
 		}
-		if (end_of_line(p))
-			add_stmt(p, s);
-	} else if (is_ident(p, "repeat")) {
-		parse_repeat(p);
-	} else if (is_ident(p, "copy") || is_ident(p, "copy_async")) {
-		fail(p, "a copy needs a scope first: thread, warp, warpgroup (wg) or cta");
+		table_statement(p, loc, sc, true);
 	} else {
-		fail(p, "unknown statement %s", tok_text(p));
+		table_statement(p, loc, SC_THREAD, false);
 	}
 }
 

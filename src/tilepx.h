@@ -225,10 +225,20 @@ typedef struct Region {
 	int64_t ext[MAX_DIMS]; /* set by check */
 } Region;
 
+/* statement kinds: src/stmt.def is the one list */
 typedef enum StmtKind {
-	ST_COPY, ST_COPY_ASYNC, ST_SYNC, ST_CPA_COMMIT, ST_CPA_WAIT,
-	ST_TC_WAIT_LD, ST_TC_WAIT_ST, ST_DUMP, ST_REPEAT
+#define STMT(kind, kw, flags, cap, parse, check, emit, ref) ST_##kind,
+#include "stmt.def"
+	ST_COUNT
 } StmtKind;
+
+enum { SF_SCOPED = 1, SF_COPY = 2, SF_BLOCK = 4 };
+typedef struct StmtInfo {
+	const char *keyword; /* as written, dotted */
+	unsigned flags;
+	Cap cap;
+} StmtInfo;
+extern const StmtInfo stmt_info[ST_COUNT];
 
 typedef struct Stmt Stmt;
 struct Stmt {
@@ -271,6 +281,9 @@ typedef struct Module {
 	Kernel **kernels;
 	size_t nkernels, cap;
 } Module;
+
+/* call fn on every statement of a body, depth first (repeat bodies too) */
+void stmt_walk(Stmt **body, size_t n, void (*fn)(void *ctx, const Stmt *s), void *ctx);
 
 /* front end */
 Module *parse_module(Ctx *cx, const char *file, const char *src, size_t len);
@@ -402,8 +415,8 @@ bool copy_op_init(Ctx *cx, const Module *m, const Kernel *k, const Stmt *st, Cop
 /* false (with an error reported at the statement) when nothing accepts */
 bool dispatch_copy(const CopyOp *op, Decision *d, bool report);
 
-extern const Variant variant_gmem_smem, variant_reg, variant_fallback, variant_ldgsts,
-	variant_ldstmatrix, variant_tcgen05_ldst;
+#define VARIANT(name) extern const Variant variant_##name;
+#include "variants/variants.def"
 
 /* ---- emission helpers shared by variants (src/emit.c) ---- */
 Builder *emit_builder(Emit *e);

@@ -5,8 +5,8 @@
 #include <string.h>
 
 static const Variant *const registry[] = {
-	&variant_gmem_smem, &variant_ldstmatrix, &variant_reg, &variant_fallback, &variant_ldgsts,
-	&variant_tcgen05_ldst,
+#define VARIANT(name) &variant_##name,
+#include "../variants/variants.def"
 };
 
 static bool before(const Variant *a, const Variant *b)
@@ -85,7 +85,7 @@ bool dispatch_copy(const CopyOp *op, Decision *d, bool report)
 		return true;
 	if (!report)
 		return false;
-	const char *opname = op->st->kind == ST_COPY ? "copy" : "copy_async";
+	const char *opname = stmt_info[op->st->kind].keyword;
 	if (forced && d->ncand == 1) {
 		diag_error(op->cx, op->st->dispatch_loc, "dispatch=%s rejects this %s: %s", forced, opname, d->cand[0].reason);
 		return false;

@@ -13,6 +13,7 @@ typedef struct RefCta {
 	unsigned char **mem;  /* per buffer index: shared, local (threads x regs) or tmem bytes */
 	unsigned char **params;
 	int64_t vars[64];
+	int64_t cta;
 	int64_t bytes;
 } RefCta;
 
@@ -85,38 +86,47 @@ static bool run_copy(Ctx *cx, RefCta *c, const Stmt *s)
 	return true;
 }
 
-static bool run_stmts(Ctx *cx, RefCta *c, Stmt **body, size_t n, int64_t cta)
+static bool ref_copy(Ctx *cx, RefCta *c, const Stmt *s) { return run_copy(cx, c, s); }
+
+/* dump: thread t's registers, in layout order, at element (cta*threads + t)*regs */
+static bool ref_dump(Ctx *cx, RefCta *c, const Stmt *s)
 {
+	(void)cx;
 	const Kernel *k = c->k;
-	for (size_t i = 0; i < n; i++) {
-		const Stmt *s = body[i];
-		switch (s->kind) {
-		case ST_COPY:
-		case ST_COPY_ASYNC:
-			if (!run_copy(cx, c, s))
-				return false;
-			break;
-		case ST_DUMP: {
-			const Buffer *l = s->src->buf, *p = s->dst->buf;
-			int es = dtype_bytes(l->dt);
-			size_t row = (size_t)(l->regs * es);
-			for (int64_t t = 0; t < k->threads; t++)
-				memcpy(c->params[p->param_index] + ((cta * k->threads + t) * l->regs) * es,
-				       c->mem[bidx(k, l)] + t * l->regs * es, row);
-			c->bytes += k->threads * l->regs * es;
-			break;
-		}
-		case ST_REPEAT:
-			for (int64_t it = 0; it < s->n; it++) {
-				c->vars[s->var] = it;
-				if (!run_stmts(cx, c, s->body, s->nbody, cta))
-					return false;
-			}
-			break;
-		default: /* barriers and waits: the reference is sequential */
-			break;
-		}
+	const Buffer *l = s->src->buf, *p = s->dst->buf;
+	int es = dtype_bytes(l->dt);
+	size_t row = (size_t)(l->regs * es);
+	for (int64_t t = 0; t < k->threads; t++)
+		memcpy(c->params[p->param_index] + ((c->cta * k->threads + t) * l->regs) * es,
+		       c->mem[bidx(k, l)] + t * l->regs * es, row);
+	c->bytes += k->threads * l->regs * es;
+	return true;
+}
+
+static bool run_stmts(Ctx *cx, RefCta *c, Stmt **body, size_t n);
+
+static bool ref_repeat(Ctx *cx, RefCta *c, const Stmt *s)
+{
+	for (int64_t it = 0; it < s->n; it++) {
+		c->vars[s->var] = it;
+		if (!run_stmts(cx, c, s->body, s->nbody))
+			return false;
 	}
+	return true;
+}
+
+typedef bool (*RefHook)(Ctx *cx, RefCta *c, const Stmt *s);
+static const RefHook ref_hook[ST_COUNT] = {
+#define STMT(kind, kw, flags, cap, parse, check, emit, ref) [ST_##kind] = ref,
+#include "../stmt.def"
+};
+
+/* barriers and waits have no hook: the reference is sequential */
+static bool run_stmts(Ctx *cx, RefCta *c, Stmt **body, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (ref_hook[body[i]->kind] && !ref_hook[body[i]->kind](cx, c, body[i]))
+			return false;
 	return true;
 }
 
@@ -129,6 +139,7 @@ bool ref_run_kernel(Ctx *cx, const Kernel *k, unsigned char **params, int64_t *b
 	bool ok = (size_t)k->nvars <= sizeof c.vars / sizeof c.vars[0];
 	for (int64_t cta = 0; ok && cta < k->grid; cta++) {
 		c.vars[VAR_CTAID] = cta;
+		c.cta = cta;
 		for (size_t i = 0; i < k->nbufs; i++) {
 			const Buffer *b = k->bufs[i];
 			size_t n = 0;
@@ -142,7 +153,7 @@ bool ref_run_kernel(Ctx *cx, const Kernel *k, unsigned char **params, int64_t *b
 			free(c.mem[i]);
 			c.mem[i] = n ? calloc(n, 1) : NULL;
 		}
-		ok = run_stmts(cx, &c, k->body, k->nbody, cta);
+		ok = run_stmts(cx, &c, k->body, k->nbody);
 	}
 	for (size_t i = 0; i < k->nbufs; i++)
 		free(c.mem[i]);
