@@ -550,10 +550,9 @@ static void add_stmt(Parser *p, Stmt *s)
 	}
 }
 
-static bool parse_buffer(Parser *p, Mem mem, const char *kw)
+/* after the keyword (at kwloc): NAME DTYPE [SHAPE] [: LAYOUT] ... */
+static bool parse_buffer(Parser *p, Loc kwloc, Mem mem, const char *kw)
 {
-	Loc kwloc = p->tok.loc;
-	next(p);
 	Kernel *k = need_kernel(p, kwloc, kw);
 	if (!k)
 		return false;
@@ -862,10 +861,9 @@ static void table_statement(Parser *p, Loc loc, Scope sc, bool scoped)
 		p->stack[p->depth++] = s;
 }
 
-static void start_kernel(Parser *p)
+/* after 'kernel' (at loc): NAME */
+static void start_kernel(Parser *p, Loc loc)
 {
-	Loc loc = p->tok.loc;
-	next(p);
 	if (p->depth > 0) {
 		diag_error(p->cx, p->stack[p->depth - 1]->loc, "repeat block is not closed before the next kernel");
 		p->depth = 0;
@@ -889,119 +887,163 @@ static void start_kernel(Parser *p)
 	end_of_line(p);
 }
 
+/* ---- declarations: module header, kernel header, buffers ---- */
+
+/* target sm_XX */
+static void decl_target(Parser *p, Loc loc)
+{
+	if (p->k || p->m->target) {
+		p->line_failed = true;
+		diag_error(p->cx, loc, p->k ? "'target' must come before the first kernel" : "duplicate 'target' statement");
+		return;
+	}
+	Loc tl = p->tok.loc;
+	const char *t = take_ident(p, "a target (e.g. sm_90)");
+	if (!t)
+		return;
+	const Target *tg = target_find(t);
+	if (!tg) {
+		p->line_failed = true;
+		diag_error(p->cx, tl, "unknown target '%s' (known: %s)", t, target_list());
+		return;
+	}
+	p->m->target = tg;
+	p->m->target_loc = tl;
+	end_of_line(p);
+}
+
+/* ptx X.Y */
+static void decl_ptx(Parser *p, Loc loc)
+{
+	if (p->k || p->m->ptx_version) {
+		p->line_failed = true;
+		diag_error(p->cx, loc, p->k ? "'ptx' must come before the first kernel" : "duplicate 'ptx' statement");
+		return;
+	}
+	Loc vl = p->tok.loc;
+	int64_t maj, min;
+	if (!take_int(p, "PTX major version", &maj) || !expect_punct(p, '.', "in the PTX version X.Y") ||
+	    !take_int(p, "PTX minor version", &min))
+		return;
+	if (maj < 6 || maj > 9 || min > 9) {
+		p->line_failed = true;
+		diag_error(p->cx, vl, "PTX version %lld.%lld is not one ptxas knows (6.0 .. 9.0)", (long long)maj,
+		           (long long)min);
+		return;
+	}
+	p->m->ptx_version = (int)(maj * 10 + min);
+	p->m->ptx_loc = vl;
+	end_of_line(p);
+}
+
+static void decl_kernel(Parser *p, Loc loc) { start_kernel(p, loc); }
+
+/* threads N | grid N */
+static void decl_launch(Parser *p, Loc loc, bool thr)
+{
+	Kernel *k = need_kernel(p, loc, thr ? "threads" : "grid");
+	if (!k)
+		return;
+	if (p->depth) {
+		p->line_failed = true;
+		diag_error(p->cx, loc, "'%s' inside a repeat block", thr ? "threads" : "grid");
+		return;
+	}
+	Loc vl = p->tok.loc;
+	int64_t v;
+	if (!take_int(p, thr ? "thread count" : "grid size", &v))
+		return;
+	if (thr) {
+		if (k->has_threads) {
+			p->line_failed = true;
+			diag_error(p->cx, loc, "duplicate 'threads' statement");
+			return;
+		}
+		k->threads = v;
+		k->threads_loc = vl;
+		k->has_threads = true;
+	} else {
+		k->grid = v;
+		k->grid_loc = vl;
+	}
+	end_of_line(p);
+}
+
+static void decl_threads(Parser *p, Loc loc) { decl_launch(p, loc, true); }
+static void decl_grid(Parser *p, Loc loc) { decl_launch(p, loc, false); }
+
+static void decl_buffer(Parser *p, Loc loc, Mem mem, const char *kw)
+{
+	if (p->depth) {
+		p->line_failed = true;
+		diag_error(p->cx, loc, "buffer declarations are not allowed inside a repeat block");
+		return;
+	}
+	parse_buffer(p, loc, mem, kw);
+}
+
+static void decl_param(Parser *p, Loc loc) { decl_buffer(p, loc, MEM_GLOBAL, "param"); }
+static void decl_shared(Parser *p, Loc loc) { decl_buffer(p, loc, MEM_SHARED, "shared"); }
+static void decl_local(Parser *p, Loc loc) { decl_buffer(p, loc, MEM_LOCAL, "local"); }
+static void decl_tmem(Parser *p, Loc loc) { decl_buffer(p, loc, MEM_TMEM, "tmem"); }
+
+/* the declaration keywords; the hook runs after the keyword is consumed */
+static const struct {
+	const char *kw;
+	void (*parse)(Parser *p, Loc loc);
+} decls[] = {
+	{"target", decl_target}, {"ptx", decl_ptx},       {"kernel", decl_kernel}, {"threads", decl_threads},
+	{"grid", decl_grid},     {"param", decl_param},   {"shared", decl_shared}, {"local", decl_local},
+	{"tmem", decl_tmem},
+};
+
+static const struct {
+	const char *kw;
+	Scope scope;
+} scopes[] = {
+	{"thread", SC_THREAD}, {"warp", SC_WARP}, {"warpgroup", SC_WARPGROUP}, {"wg", SC_WARPGROUP}, {"cta", SC_CTA},
+};
+
+static void close_block(Parser *p, Loc loc)
+{
+	next(p);
+	if (p->depth == 0) {
+		p->line_failed = true;
+		diag_error(p->cx, loc, "'}' without an open repeat block");
+		return;
+	}
+	p->depth--;
+	end_of_line(p);
+}
+
 static void statement(Parser *p)
 {
 	Loc loc = p->tok.loc;
-	if (p->tok.kind != TK_IDENT && !is_punct(p, '}')) {
+	if (is_punct(p, '}')) {
+		close_block(p, loc);
+		return;
+	}
+	if (p->tok.kind != TK_IDENT) {
 		fail(p, "expected a statement, found %s", tok_text(p));
 		return;
 	}
-	if (is_punct(p, '}')) {
-		next(p);
-		if (p->depth == 0) {
-			p->line_failed = true;
-			diag_error(p->cx, loc, "'}' without an open repeat block");
+	for (size_t i = 0; i < sizeof decls / sizeof decls[0]; i++)
+		if (is_ident(p, decls[i].kw)) {
+			next(p);
+			decls[i].parse(p, loc);
 			return;
 		}
-		p->depth--;
-		end_of_line(p);
-		return;
-	}
-	if (is_ident(p, "target")) {
-		next(p);
-		if (p->k || p->m->target) {
-			p->line_failed = true;
-			diag_error(p->cx, loc, p->k ? "'target' must come before the first kernel" : "duplicate 'target' statement");
-			return;
-		}
-		Loc tl = p->tok.loc;
-		const char *t = take_ident(p, "a target (e.g. sm_90)");
-		if (!t)
-			return;
-		const Target *tg = target_find(t);
-		if (!tg) {
-			p->line_failed = true;
-			diag_error(p->cx, tl, "unknown target '%s' (known: %s)", t, target_list());
-			return;
-		}
-		p->m->target = tg;
-		p->m->target_loc = tl;
-		end_of_line(p);
-	} else if (is_ident(p, "ptx")) {
-		next(p);
-		if (p->k || p->m->ptx_version) {
-			p->line_failed = true;
-			diag_error(p->cx, loc, p->k ? "'ptx' must come before the first kernel" : "duplicate 'ptx' statement");
-			return;
-		}
-		Loc vl = p->tok.loc;
-		int64_t maj, min;
-		if (!take_int(p, "PTX major version", &maj) || !expect_punct(p, '.', "in the PTX version X.Y") ||
-		    !take_int(p, "PTX minor version", &min))
-			return;
-		if (maj < 6 || maj > 9 || min > 9) {
-			p->line_failed = true;
-			diag_error(p->cx, vl, "PTX version %lld.%lld is not one ptxas knows (6.0 .. 9.0)", (long long)maj,
-			           (long long)min);
-			return;
-		}
-		p->m->ptx_version = (int)(maj * 10 + min);
-		p->m->ptx_loc = vl;
-		end_of_line(p);
-	} else if (is_ident(p, "kernel")) {
-		start_kernel(p);
-	} else if (is_ident(p, "threads") || is_ident(p, "grid")) {
-		bool thr = is_ident(p, "threads");
-		next(p);
-		Kernel *k = need_kernel(p, loc, thr ? "threads" : "grid");
-		if (!k)
-			return;
-		if (p->depth) {
-			p->line_failed = true;
-			diag_error(p->cx, loc, "'%s' inside a repeat block", thr ? "threads" : "grid");
-			return;
-		}
-		Loc vl = p->tok.loc;
-		int64_t v;
-		if (!take_int(p, thr ? "thread count" : "grid size", &v))
-			return;
-		if (thr) {
-			if (k->has_threads) {
-				p->line_failed = true;
-				diag_error(p->cx, loc, "duplicate 'threads' statement");
+	for (size_t i = 0; i < sizeof scopes / sizeof scopes[0]; i++)
+		if (is_ident(p, scopes[i].kw)) {
+			next(p);
+			if (!is_ident(p, "copy") && !is_ident(p, "copy_async")) {
+				fail(p, "expected 'copy' or 'copy_async' after the scope, found %s", tok_text(p));
 				return;
 			}
-			k->threads = v;
-			k->threads_loc = vl;
-			k->has_threads = true;
-		} else {
-			k->grid = v;
-			k->grid_loc = vl;
-		}
-		end_of_line(p);
-	} else if (is_ident(p, "param") || is_ident(p, "shared") || is_ident(p, "local") || is_ident(p, "tmem")) {
-		Mem mem = is_ident(p, "param") ? MEM_GLOBAL : is_ident(p, "shared") ? MEM_SHARED
-		        : is_ident(p, "local") ? MEM_LOCAL : MEM_TMEM;
-		static const char *kw[] = {"param", "shared", "local", "tmem"};
-		if (p->depth) {
-			p->line_failed = true;
-			diag_error(p->cx, loc, "buffer declarations are not allowed inside a repeat block");
+			table_statement(p, loc, scopes[i].scope, true);
 			return;
 		}
-		parse_buffer(p, mem, kw[mem]);
-	} else if (is_ident(p, "thread") || is_ident(p, "warp") || is_ident(p, "warpgroup") || is_ident(p, "wg") ||
-	           is_ident(p, "cta")) {
-		Scope sc = is_ident(p, "thread") ? SC_THREAD : is_ident(p, "warp") ? SC_WARP
-		         : is_ident(p, "cta") ? SC_CTA : SC_WARPGROUP;
-		next(p);
-		if (!is_ident(p, "copy") && !is_ident(p, "copy_async")) {
-			fail(p, "expected 'copy' or 'copy_async' after the scope, found %s", tok_text(p));
-			return;
-		}
-		table_statement(p, loc, sc, true);
-	} else {
-		table_statement(p, loc, SC_THREAD, false);
-	}
+	table_statement(p, loc, SC_THREAD, false);
 }
 
 Module *parse_module(Ctx *cx, const char *file, const char *src, size_t len)
