@@ -18,6 +18,15 @@ all: $(B)/tilepx $(B)/libtilepx.a $(B)/randtile $(B)/ptxemu
 $(B)/ptxemu: tools/ptxemu.c $(B)/libtilepx.a
 	$(CC) $(WARN) $(CFLAGS) $(CPPFLAGS) $< $(B)/libtilepx.a $(LDFLAGS) -o $@
 
+$(B)/sasscount: tools/sasscount.c
+	@mkdir -p $(B)
+	$(CC) $(WARN) $(CFLAGS) $(LDFLAGS) $< -o $@
+
+# registers, spills and SASS instructions of every bench/codegen pair (a
+# .tile and its CUDA C++ twin); ONLY=GLOB picks pairs
+bench-codegen: $(B)/tilepx $(B)/sasscount
+	TILEPX_BUILD=$(B) bash bench/codegen/run.sh
+
 $(B)/randtile: tools/randtile.c
 	@mkdir -p $(B)
 	$(CC) $(WARN) $(CFLAGS) $(LDFLAGS) $< -o $@
@@ -100,4 +109,4 @@ fuzz: build/fuzz/fuzz_pipeline build/fuzz/fuzz_layout
 clean:
 	rm -rf build
 
-.PHONY: all test gpu-test install sanitize fuzz clean
+.PHONY: bench-codegen all test gpu-test install sanitize fuzz clean

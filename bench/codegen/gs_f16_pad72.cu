@@ -1,0 +1,24 @@
+#include "twin.h"
+
+KERNEL(128) gs_f16_pad72(const uint16_t *A, uint16_t *B)
+{
+	__shared__ __align__(16) uint8_t S[9216];
+	const unsigned tid = threadIdx.x;
+	{
+		const int j = 0;
+		const size_t g0 = (size_t)0;
+		(void)j;
+#pragma unroll
+		for (int i = 0; i < 4; i++) {
+			unsigned c = (i * 128 + tid) * 8, r = c / 64, col = c % 64;
+			Mov<16>::g2s(smem(S) + (r * 72 + col) * 2, A + g0 + c);
+		}
+		__syncthreads();
+#pragma unroll
+		for (int i = 0; i < 4; i++) {
+			unsigned c = (i * 128 + tid) * 8, r = c / 64, col = c % 64;
+			Mov<16>::s2g(B + g0 + c, smem(S) + (r * 72 + col) * 2);
+		}
+
+	}
+}

@@ -1,0 +1,24 @@
+#include "twin.h"
+
+KERNEL(32) stm_x4_trans(const uint16_t *A, uint16_t *B)
+{
+	__shared__ __align__(16) uint16_t S[256];
+	const unsigned lane = threadIdx.x;
+	uint32_t r[4];
+	// the m8n8 fragment: word 2-element pairs, row lane/4 of each 8x8 matrix
+#pragma unroll
+	for (int m = 0; m < 1; m++)
+#pragma unroll
+		for (int k = 0; k < 4; k++)
+			ldg(r + 4 * m + k, A + (8 * m + lane / 4) * 32 + 8 * k + 2 * (lane % 4), 4);
+	const unsigned q = lane % 8, j = (lane / 8) % 4;
+#pragma unroll
+	for (int m = 0; m < 1; m++)
+		stsm<4, true>(smem(S) + ((8 * m) + 8 * (8 * j + q)) * 2, r + 4 * m);
+	__syncthreads();
+	#pragma unroll
+	for (int i = 0; i < 8; i++) {
+		unsigned c = i * 32 + lane, rr = c / 32, cc = c % 32;
+		Mov<2>::s2g(B + c, smem(S) + (rr + 8 * cc) * 2);
+	}
+}
