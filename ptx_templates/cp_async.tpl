@@ -1,6 +1,6 @@
 # cp.async (LDGSTS), sm_80+; .cg only moves 16 bytes
-CP_ASYNC_CG_16    7.0 sm80 cp.async.cg.shared.global [$0], [$1], 16;
-CP_ASYNC_CA_8     7.0 sm80 cp.async.ca.shared.global [$0], [$1], 8;
-CP_ASYNC_CA_4     7.0 sm80 cp.async.ca.shared.global [$0], [$1], 4;
+CP_ASYNC_CG_16             7.0 sm80     space=shared bytes=16                        cp.async.cg.shared.global [$0], [$1], 16;
+CP_ASYNC_CA_8              7.0 sm80     space=shared bytes=8                         cp.async.ca.shared.global [$0], [$1], 8;
+CP_ASYNC_CA_4              7.0 sm80     space=shared bytes=4                         cp.async.ca.shared.global [$0], [$1], 4;
 CP_ASYNC_COMMIT   7.0 sm80 cp.async.commit_group;
 CP_ASYNC_WAIT     7.0 sm80 cp.async.wait_group $0;

@@ -130,28 +130,15 @@ Reg emit_address(Emit *e, const Buffer *buf, Reg m)
 	return a;
 }
 
-static FormId ld_form(Mem mem, int bytes)
+/* ld / st of `bytes` per thread (1, 2, 4, 8 or 16) in shared or global memory */
+static FormId ld_form(Builder *b, Mem mem, int bytes)
 {
-	bool sh = mem == MEM_SHARED;
-	switch (bytes) {
-	case 1: return sh ? FORM_LD_SHARED_U8 : FORM_LD_GLOBAL_U8;
-	case 2: return sh ? FORM_LD_SHARED_U16 : FORM_LD_GLOBAL_U16;
-	case 4: return sh ? FORM_LD_SHARED_B32 : FORM_LD_GLOBAL_B32;
-	case 8: return sh ? FORM_LD_SHARED_V2_B32 : FORM_LD_GLOBAL_V2_B32;
-	default: return sh ? FORM_LD_SHARED_V4_B32 : FORM_LD_GLOBAL_V4_B32;
-	}
+	return b_form(b, FAM_LD, &(FormKey){.space = mem == MEM_SHARED ? SPACE_SHARED : SPACE_GLOBAL, .bytes = bytes});
 }
 
-static FormId st_form(Mem mem, int bytes)
+static FormId st_form(Builder *b, Mem mem, int bytes)
 {
-	bool sh = mem == MEM_SHARED;
-	switch (bytes) {
-	case 1: return sh ? FORM_ST_SHARED_U8 : FORM_ST_GLOBAL_U8;
-	case 2: return sh ? FORM_ST_SHARED_U16 : FORM_ST_GLOBAL_U16;
-	case 4: return sh ? FORM_ST_SHARED_B32 : FORM_ST_GLOBAL_B32;
-	case 8: return sh ? FORM_ST_SHARED_V2_B32 : FORM_ST_GLOBAL_V2_B32;
-	default: return sh ? FORM_ST_SHARED_V4_B32 : FORM_ST_GLOBAL_V4_B32;
-	}
+	return b_form(b, FAM_ST, &(FormKey){.space = mem == MEM_SHARED ? SPACE_SHARED : SPACE_GLOBAL, .bytes = bytes});
 }
 
 /* data operand: a scalar register or a {..} vector of 2 or 4 */
@@ -164,12 +151,12 @@ void emit_mem_to_local(Emit *e, const Buffer *mb, const char *addr, Reg *words, 
 {
 	Builder *b = &e->b;
 	if (bytes >= 4) {
-		b_ins(b, ld_form(mb->mem, bytes), data_operand(b, words + byte_off / 4, bytes), addr, NULL);
+		b_ins(b, ld_form(b, mb->mem, bytes), data_operand(b, words + byte_off / 4, bytes), addr, NULL);
 		return;
 	}
 	Reg t = b_reg(b, RC_R);
 	Reg *w = &words[byte_off / 4];
-	b_ins(b, ld_form(mb->mem, bytes), b_name(b, t), addr, NULL);
+	b_ins(b, ld_form(b, mb->mem, bytes), b_name(b, t), addr, NULL);
 	b_ins(b, FORM_BFI_B32, b_name(b, *w), b_name(b, t), b_name(b, *w), b_imm(b, (byte_off % 4) * 8),
 	      b_imm(b, bytes * 8), NULL);
 }
@@ -178,13 +165,13 @@ void emit_local_to_mem(Emit *e, const Buffer *mb, const char *addr, Reg *words, 
 {
 	Builder *b = &e->b;
 	if (bytes >= 4) {
-		b_ins(b, st_form(mb->mem, bytes), addr, data_operand(b, words + byte_off / 4, bytes), NULL);
+		b_ins(b, st_form(b, mb->mem, bytes), addr, data_operand(b, words + byte_off / 4, bytes), NULL);
 		return;
 	}
 	Reg t = b_reg(b, RC_R);
 	b_ins(b, FORM_BFE_U32, b_name(b, t), b_name(b, words[byte_off / 4]), b_imm(b, (byte_off % 4) * 8),
 	      b_imm(b, bytes * 8), NULL);
-	b_ins(b, st_form(mb->mem, bytes), addr, b_name(b, t), NULL);
+	b_ins(b, st_form(b, mb->mem, bytes), addr, b_name(b, t), NULL);
 }
 
 void emit_mem_copy(Emit *e, const Buffer *db, const char *daddr, const Buffer *sb, const char *saddr, int bytes)
@@ -194,8 +181,8 @@ void emit_mem_copy(Emit *e, const Buffer *db, const char *daddr, const Buffer *s
 	int n = bytes >= 4 ? bytes / 4 : 1;
 	for (int i = 0; i < n; i++)
 		t[i] = b_reg(b, RC_R);
-	b_ins(b, ld_form(sb->mem, bytes), data_operand(b, t, bytes), saddr, NULL);
-	b_ins(b, st_form(db->mem, bytes), daddr, data_operand(b, t, bytes), NULL);
+	b_ins(b, ld_form(b, sb->mem, bytes), data_operand(b, t, bytes), saddr, NULL);
+	b_ins(b, st_form(b, db->mem, bytes), daddr, data_operand(b, t, bytes), NULL);
 }
 
 Loop emit_loop_begin(Emit *e, int64_t n)
@@ -426,6 +413,9 @@ static void emit_kernel(Ctx *cx, const Module *m, const Kernel *k, Str *out, int
 		*max_ptx = b->min_ptx;
 	for (int f = 0; f < FORM_COUNT; f++)
 		used[f] |= b->used_form[f];
+	if (b->missing_form)
+		diag_error(cx, k->loc, "internal error: kernel %s needs an instruction form that ptx_templates/ lacks (%s)",
+		           k->name, b->missing_form);
 	str_free(&b->body);
 	str_free(&e.decls);
 }

@@ -1,6 +1,8 @@
 /* Seed 002's matrix-copy selector: legality checks first (with the seed's
  * exact messages), then a lookup in the table of ptx_templates/nvvm_matrix.def.
- * Each row also names the ptxas-valid form tilepx emits for it. */
+ * Each row also gives the typed key (family, shape, num, trans, bits, format)
+ * of the ptxas-valid form tilepx emits for it: the selector finds that form
+ * with form_find among the same records the ldstmatrix variant uses. */
 #include "tilepx.h"
 
 #include <getopt.h>
@@ -14,17 +16,30 @@ typedef struct MatrixRow {
 	const char *width, *props;
 	int id;
 	const char *mnemonic;
-	FormId valid;
+	FormFam valid_fam; /* FAM_NONE: no valid form */
+	FormKey valid;
 	const char *note;
 } MatrixRow;
 
 static const MatrixRow rows[] = {
-#define MATRIX_ROW(f, sh, se, n, t, l, sz, w, p, id, mn, v, note) {f, sh, se, n, t, l, sz, w, p, id, mn, v, note},
+#define MATRIX_ROW(f, sh, se, n, t, l, sz, w, p, id, mn, vf, vs, vn, vt, vb, vfmt, note)                          \
+	{f, sh, se, n, t, l, sz, w, p, id, mn, FAM_##vf, {.shape = SHAPE_##vs, .num = vn, .trans = vt, .bits = vb,   \
+	                                                  .fmt = FMT_##vfmt}, note},
 #include "../ptx_templates/nvvm_matrix.def"
 #undef MATRIX_ROW
 };
 
 static const char *family_names[] = {"ldmatrix", "stmatrix", "movmatrix", "stmatrix (alt import)", "ldmatrix sibling"};
+
+/* the row's valid form (FORM_COUNT: none) */
+FormId nvvm_row_form(size_t i)
+{
+	if (i >= sizeof rows / sizeof rows[0] || rows[i].valid_fam == FAM_NONE)
+		return FORM_COUNT;
+	return form_find(rows[i].valid_fam, &rows[i].valid);
+}
+
+size_t nvvm_nrows(void) { return sizeof rows / sizeof rows[0]; }
 
 /* the form text without operand holes, e.g. "ldmatrix.sync.aligned.m8n8.x2.shared.b16" */
 static void valid_text(FormId f, char *buf, size_t n)
@@ -106,7 +121,7 @@ int nvvm_select_main(int argc, char **argv)
 		for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
 			const MatrixRow *r = &rows[i];
 			char v[160];
-			valid_text(r->valid, v, sizeof v);
+			valid_text(nvvm_row_form(i), v, sizeof v);
 			printf("%s\t%s\t%s\t%s\t%s\t%s\t%s\t", family_names[r->family], r->shape, r->width, r->props,
 			       r->num < 0 ? "-" : r->num == 1 ? "1" : r->num == 2 ? "2" : "4",
 			       r->trans < 0 ? "-" : r->trans ? "trans" : "notrans", r->layout ? "col" : "row");
@@ -132,7 +147,7 @@ int nvvm_select_main(int argc, char **argv)
 		return 1;
 	}
 	char v[160];
-	valid_text(r->valid, v, sizeof v);
+	valid_text(nvvm_row_form((size_t)(r - rows)), v, sizeof v);
 	if (r->id < 0)
 		printf("(none) %s\n", r->mnemonic);
 	else

@@ -322,10 +322,13 @@ void regclass_print_table(FILE *out);
 
 typedef struct PtxForm {
 	const char *name;
-	const char *family;
+	const char *family; /* the .tpl file it comes from */
 	int min_ptx; /* times 10 */
 	Cap cap;
 	const char *text; /* with $0..$9 operand holes */
+	FormFam fam;      /* FAM_NONE: a plain form, named only as FORM_NAME */
+	FormKey key;      /* typed parameters; form_find(fam, &key) finds this form */
+	int regs;         /* 32-bit registers per thread in the register operand (0: not given) */
 } PtxForm;
 extern const PtxForm ptx_forms[FORM_COUNT];
 
@@ -344,6 +347,7 @@ typedef struct Builder {
 	Cap caps_used[CAP_COUNT];
 	bool used_form[FORM_COUNT];
 	const char *indent;
+	const char *missing_form; /* the first typed lookup that found no form (a tilepx bug) */
 } Builder;
 
 void b_init(Builder *b, Arena *a, const Target *t);
@@ -355,6 +359,9 @@ void b_place_label(Builder *b, int label);
 void b_comment(Builder *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* emit one instruction from a form; operands fill $0.. in order */
 void b_ins(Builder *b, FormId f, ...); /* const char* operands, NULL-terminated */
+/* the typed form (fam, *k); a miss is recorded in missing_form, reported by
+ * the emitter as an internal error, and b_ins then emits nothing */
+FormId b_form(Builder *b, FormFam fam, const FormKey *k);
 const char *b_imm(Builder *b, int64_t v);
 const char *b_addr(Builder *b, Reg base, int64_t off);
 const char *b_vec(Builder *b, const Reg *regs, int n);
@@ -458,5 +465,7 @@ void ref_fill_pattern(unsigned char *p, int64_t n, int es, int which);
 
 /* ---- matrix-copy selector (seed 002) ---- */
 int nvvm_select_main(int argc, char **argv);
+size_t nvvm_nrows(void);
+FormId nvvm_row_form(size_t i); /* the ptxas-valid form of selector row i, FORM_COUNT if it has none */
 
 #endif

@@ -43,8 +43,21 @@ void b_comment(Builder *b, const char *fmt, ...)
 	str_printf(&b->body, "%s// %s\n", b->indent, buf);
 }
 
+FormId b_form(Builder *b, FormFam fam, const FormKey *k)
+{
+	FormId f = form_find(fam, k);
+	if (f == FORM_COUNT && !b->missing_form) {
+		char key[160];
+		form_key_format(k, key, sizeof key);
+		b->missing_form = arena_printf(b->arena, "%s %s", form_fam_names[fam], key);
+	}
+	return f;
+}
+
 void b_ins(Builder *b, FormId f, ...)
 {
+	if ((unsigned)f >= FORM_COUNT)
+		return; /* a failed b_form lookup, already recorded */
 	const PtxForm *form = &ptx_forms[f];
 	const char *ops[10] = {0};
 	va_list ap;

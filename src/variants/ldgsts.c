@@ -35,7 +35,7 @@ static void access(const CopyOp *op, Emit *e, const void *ctx, Reg g_off, Reg s_
 	Builder *b = emit_builder(e);
 	Reg ga = emit_address(e, op->sbuf, g_off), sa = emit_address(e, op->dbuf, s_off);
 	int bytes = part->vec * dtype_bytes(op->dt);
-	FormId f = bytes == 16 ? FORM_CP_ASYNC_CG_16 : bytes == 8 ? FORM_CP_ASYNC_CA_8 : FORM_CP_ASYNC_CA_4;
+	FormId f = b_form(b, FAM_CP_ASYNC, &(FormKey){.space = SPACE_SHARED, .bytes = bytes});
 	b_ins(b, f, b_name(b, sa), b_name(b, ga), NULL);
 }
 

@@ -326,18 +326,12 @@ static void emit(const CopyOp *op, const Plan *p, Emit *e)
 		base = add_digit(e, base, lane, rows * div, lp->n[i].ext, lp->n[i].b);
 		div *= lp->n[i].ext;
 	}
-	int xi = lp->num == 1 ? 0 : lp->num == 2 ? 1 : 2;
-	if (lp->b8) {
-		static const FormId ldf[2] = {FORM_LDSM_M16N16_X1_T_B8, FORM_LDSM_M16N16_X2_T_B8};
-		static const FormId stf[3] = {FORM_STSM_M16N8_X1_T_B8, FORM_STSM_M16N8_X2_T_B8, FORM_STSM_M16N8_X4_T_B8};
-		issue(op, lp, e, base, lp->ld ? ldf[xi] : stf[xi], lp->ld ? 2 : 1);
-		return;
-	}
-	static const FormId ldf[2][3] = {{FORM_LDSM_X1_B16, FORM_LDSM_X2_B16, FORM_LDSM_X4_B16},
-	                                 {FORM_LDSM_X1_T_B16, FORM_LDSM_X2_T_B16, FORM_LDSM_X4_T_B16}};
-	static const FormId stf[2][3] = {{FORM_STSM_X1_B16, FORM_STSM_X2_B16, FORM_STSM_X4_B16},
-	                                 {FORM_STSM_X1_T_B16, FORM_STSM_X2_T_B16, FORM_STSM_X4_T_B16}};
-	issue(op, lp, e, base, lp->ld ? ldf[lp->trans][xi] : stf[lp->trans][xi], 1);
+	/* b8: ldmatrix m16n16 / stmatrix m16n8, both .trans; else m8n8 .b16 */
+	FormKey key = {.shape = !lp->b8 ? SHAPE_M8N8 : lp->ld ? SHAPE_M16N16 : SHAPE_M16N8, .num = lp->num,
+	               .trans = lp->b8 || lp->trans, .bits = lp->b8 ? 8 : 16};
+	FormId f = b_form(emit_builder(e), lp->ld ? FAM_LDMATRIX : FAM_STMATRIX, &key);
+	if (f != FORM_COUNT)
+		issue(op, lp, e, base, f, ptx_forms[f].regs / lp->num);
 }
 
 const Variant variant_ldstmatrix = {"ldstmatrix", ST_COPY, 10, accepts, plan, emit};

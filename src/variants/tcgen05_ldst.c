@@ -20,10 +20,21 @@ static const char *accepts(const CopyOp *op)
 }
 
 enum { SH_32X32B, SH_16X64B, SH_16X128B, SH_16X256B, SH_16X32BX2 };
-static const char *shape_names[] = {"32x32b", "16x64b", "16x128b", "16x256b", "16x32bx2"};
-static const int shape_base[] = {1, 1, 2, 4, 1};  /* registers per rep */
+static const FormShape shape_key[] = {SHAPE_32X32B, SHAPE_16X64B, SHAPE_16X128B, SHAPE_16X256B, SHAPE_16X32BX2};
 static const int shape_cols[] = {1, 2, 4, 8, 2};  /* 32-bit columns per rep */
-static const int shape_max[] = {128, 128, 64, 32, 128};
+
+/* the tcgen05.ld / .st form of a shape and num (FORM_COUNT if PTX has none) */
+static FormId tc_form(bool ld, int sh, int num, bool pack)
+{
+	return form_find(ld ? FAM_TC_LD : FAM_TC_ST, &(FormKey){.shape = shape_key[sh], .num = num, .pack = pack});
+}
+
+/* registers per thread of one rep (.x1) of the shape: the forms' data */
+static int shape_base(int sh)
+{
+	FormId f = tc_form(true, sh, 1, false);
+	return f == FORM_COUNT ? 0 : ptx_forms[f].regs;
+}
 
 typedef struct TcPlan {
 	bool ld;
@@ -57,15 +68,16 @@ static bool two_iters_stride(View v, Axis row, Axis col, int64_t cstride, int64_
 
 /* TIRx tcgen05_atom_layout: the register layout of a .16x*b atom for a
  * (rows, K) tile, in elements; N reps of the shape. */
-static bool atom_layout(int sh, int rows, int64_t K, int esize, Layout *out, int64_t *n_reps, int64_t *slab_regs)
+static bool atom_layout(bool ld, int sh, int rows, int64_t K, int esize, Layout *out, int64_t *n_reps,
+                        int64_t *slab_regs)
 {
 	int per32 = 4 / esize;
 	if (K % (shape_cols[sh] * per32))
 		return false;
 	int64_t N = K / (shape_cols[sh] * per32);
-	if (N < 1 || N > shape_max[sh] || (N & (N - 1)))
+	if (N < 1 || N > 128 || tc_form(ld, sh, (int)N, false) == FORM_COUNT) /* the .xN PTX offers */
 		return false;
-	int64_t rps = N * shape_base[sh];
+	int64_t rps = N * shape_base(sh);
 	Iter it[12];
 	int n = 0;
 	it[n++] = (Iter){4, 1, AX_WID_IN_WG};
@@ -144,7 +156,7 @@ static const char *plan_16xb(const CopyOp *op, TcPlan *tp, const Buffer *rb, con
 	for (int sh = SH_16X64B; sh <= SH_16X32BX2; sh++) {
 		Layout atom;
 		int64_t N, rps;
-		if (!atom_layout(sh, (int)rb->shape[0], rb->shape[1], esize, &atom, &N, &rps) || !lay_eq(&atom, &full))
+		if (!atom_layout(tp->ld, sh, (int)rb->shape[0], rb->shape[1], esize, &atom, &N, &rps) || !lay_eq(&atom, &full))
 			continue;
 		/* the region: all rows, whole reps of columns */
 		const Region *rr = tp->ld ? op->st->dst : op->st->src;
@@ -172,8 +184,8 @@ static const char *plan_16xb(const CopyOp *op, TcPlan *tp, const Buffer *rb, con
 		tp->n_slabs = rows / 64;
 		tp->slab_regs = rps;
 		tp->col32 = tv->off[AX_TCOL].c / per32;
-		tp->reg32 = (c0 / rep) * shape_base[sh];
-		tp->width32 = (w / rep) * shape_base[sh]; /* registers per slab */
+		tp->reg32 = (c0 / rep) * shape_base(sh);
+		tp->width32 = (w / rep) * shape_base(sh); /* registers per slab */
 		tp->nchunks = 1;
 		tp->chunk[0] = (int)(w / rep);
 		(void)rv;
@@ -195,7 +207,7 @@ static const char *plan(const CopyOp *op, Plan *p)
 	if (!why16) {
 		snprintf(p->params, sizeof p->params,
 		         "{\"direction\": \"%s\", \"shape\": \"%s\", \"num\": %d, \"n_slabs\": %d, \"datapath\": \"%c\"}",
-		         tp->ld ? "ld" : "st", shape_names[tp->shape], tp->chunk[0], tp->n_slabs, tp->rows == 64 ? 'F' : 'D');
+		         tp->ld ? "ld" : "st", form_shape_names[shape_key[tp->shape]], tp->chunk[0], tp->n_slabs, tp->rows == 64 ? 'F' : 'D');
 		return NULL;
 	}
 	tp->shape = SH_32X32B;
@@ -235,26 +247,11 @@ static const char *plan(const CopyOp *op, Plan *p)
 	return NULL;
 }
 
-static FormId form_pack(bool ld, int num)
+/* the form for emission; the plan only picks shapes and nums that have one */
+static FormId form(Emit *e, bool ld, int sh, int num, bool pack)
 {
-	int k = 0;
-	while ((1 << k) < num)
-		k++;
-	return (FormId)((ld ? FORM_TC_LD_32X32B_PACK_X1 : FORM_TC_ST_32X32B_UNPACK_X1) + k);
-}
-
-static FormId form(bool ld, int shape, int num)
-{
-	static const FormId first[2][5] = {
-		{FORM_TC_ST_32X32B_X1, FORM_TC_ST_16X64B_X1, FORM_TC_ST_16X128B_X1, FORM_TC_ST_16X256B_X1,
-		 FORM_TC_ST_16X32BX2_X1},
-		{FORM_TC_LD_32X32B_X1, FORM_TC_LD_16X64B_X1, FORM_TC_LD_16X128B_X1, FORM_TC_LD_16X256B_X1,
-		 FORM_TC_LD_16X32BX2_X1},
-	};
-	int k = 0;
-	while ((1 << k) < num)
-		k++;
-	return (FormId)(first[ld][shape] + k);
+	return b_form(emit_builder(e), ld ? FAM_TC_LD : FAM_TC_ST,
+	              &(FormKey){.shape = shape_key[sh], .num = num, .pack = pack});
 }
 
 static void emit(const CopyOp *op, const Plan *p, Emit *e)
@@ -276,15 +273,15 @@ static void emit(const CopyOp *op, const Plan *p, Emit *e)
 			if (tp->shape == SH_16X32BX2) { /* the immediate: the upper half-warp's column offset */
 				const char *half = b_imm(b, num);
 				if (tp->ld)
-					b_ins(b, form(true, tp->shape, num), regs, addr, half, NULL);
+					b_ins(b, form(e, true, tp->shape, num, false), regs, addr, half, NULL);
 				else
-					b_ins(b, form(false, tp->shape, num), addr, half, regs, NULL);
+					b_ins(b, form(e, false, tp->shape, num, false), addr, half, regs, NULL);
 				continue;
 			}
 			if (tp->ld)
-				b_ins(b, form(true, tp->shape, num), regs, addr, NULL);
+				b_ins(b, form(e, true, tp->shape, num, false), regs, addr, NULL);
 			else
-				b_ins(b, form(false, tp->shape, num), addr, regs, NULL);
+				b_ins(b, form(e, false, tp->shape, num, false), addr, regs, NULL);
 		}
 		return;
 	}
@@ -294,7 +291,7 @@ static void emit(const CopyOp *op, const Plan *p, Emit *e)
 		/* unpacked, register j covers columns 2j and 2j+1 */
 		const char *addr = b_addr(b, taddr, tp->col32 + (tp->pack ? 2 * off : off));
 		const char *regs = b_vec(b, words + tp->reg32 + off, num);
-		FormId f = tp->pack ? form_pack(tp->ld, num) : form(tp->ld, SH_32X32B, num);
+		FormId f = form(e, tp->ld, SH_32X32B, num, tp->pack);
 		if (tp->ld)
 			b_ins(b, f, regs, addr, NULL);
 		else
