@@ -15,8 +15,8 @@ UNIT    := $(patsubst tests/unit/%.c,$(B)/tests/%,$(wildcard tests/unit/*.c))
 
 all: $(B)/tilepx $(B)/libtilepx.a $(B)/randtile $(B)/ptxemu
 
-$(B)/ptxemu: tools/ptxemu.c $(B)/libtilepx.a
-	$(CC) $(WARN) $(CFLAGS) $(CPPFLAGS) $< $(B)/libtilepx.a $(LDFLAGS) -o $@
+$(B)/ptxemu: tools/ptxemu.c tools/ptxemu_mma.c tools/ptxemu_mma.h $(B)/libtilepx.a
+	$(CC) $(WARN) $(CFLAGS) $(CPPFLAGS) tools/ptxemu.c tools/ptxemu_mma.c $(B)/libtilepx.a $(LDFLAGS) -o $@
 
 $(B)/sasscount: tools/sasscount.c
 	@mkdir -p $(B)

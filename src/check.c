@@ -414,6 +414,8 @@ static bool check_region(Ctx *cx, Kernel *k, Region *r)
 	return true;
 }
 
+bool check_region_of(Ctx *cx, Kernel *k, Region *r) { return check_region(cx, k, r); }
+
 static void fmt_region_extents(Str *s, const Region *r)
 {
 	bool first = true;
@@ -518,6 +520,11 @@ static void check_dump(Ctx *cx, const Module *m, Kernel *k, Stmt *s)
 		           p->name, dtype_name(p->dt));
 		return;
 	}
+	if (k->grid_y > 1) {
+		diag_error(cx, s->loc, "dump needs a 1-D grid (kernel '%s' has grid %lld, %lld)", k->name, (long long)k->grid,
+		           (long long)k->grid_y);
+		return;
+	}
 	int64_t need = k->grid * k->threads * l->regs;
 	if (l->regs && p->storage < need)
 		diag_error(cx, s->dst->loc, "'%s' holds %lld elements; dump needs grid*threads*%lld = %lld", p->name,
@@ -580,6 +587,10 @@ bool check_module(Ctx *cx, Module *m)
 		}
 		if (k->grid < 1 || k->grid > 0x7fffffff) {
 			diag_error(cx, k->grid_loc, "grid must be in 1..2147483647 (got %lld)", (long long)k->grid);
+			continue;
+		}
+		if (k->grid_y < 1 || k->grid_y > 65535) {
+			diag_error(cx, k->grid_loc, "grid size in y must be in 1..65535 (got %lld)", (long long)k->grid_y);
 			continue;
 		}
 		int before = cx->diags.errors;

@@ -9,7 +9,7 @@ struct Emit {
 	const Module *m;
 	const Kernel *k;
 	Builder b;
-	Reg tid, ctaid, lane, warp, wg, tid_wg;
+	Reg tid, ctaid, ctaidy, lane, warp, wg, tid_wg;
 	Reg *param_base;  /* per buffer index */
 	Reg *shared_base; /* per buffer index */
 	Reg **local_words;
@@ -20,6 +20,7 @@ struct Emit {
 
 Builder *emit_builder(Emit *e) { return &e->b; }
 Reg emit_tid(Emit *e) { return e->tid; }
+const Kernel *emit_kernel_of(Emit *e) { return e->k; }
 
 static size_t buf_index(const Emit *e, const Buffer *b)
 {
@@ -50,6 +51,7 @@ static Reg var_reg(Emit *e, int var)
 	case VAR_CTAID: return e->ctaid;
 	case VAR_WARPID: return e->warp;
 	case VAR_WGID: return e->wg;
+	case VAR_CTAIDY: return e->ctaidy;
 	default: return e->var_regs[var];
 	}
 }
@@ -363,6 +365,10 @@ static void emit_kernel(Ctx *cx, const Module *m, const Kernel *k, Str *out, int
 	e.tid_wg = b_reg(b, RC_R);
 	b_ins(b, FORM_MOV_TID_X, b_name(b, e.tid), NULL);
 	b_ins(b, FORM_MOV_CTAID_X, b_name(b, e.ctaid), NULL);
+	if (k->grid_y > 1) {
+		e.ctaidy = b_reg(b, RC_R);
+		b_ins(b, FORM_MOV_CTAID_Y, b_name(b, e.ctaidy), NULL);
+	}
 	/* never %warpid: it is the physical slot, not the warp index */
 	b_ins(b, FORM_AND_B32, b_name(b, e.lane), b_name(b, e.tid), "31", NULL);
 	b_ins(b, FORM_SHR_U32, b_name(b, e.warp), b_name(b, e.tid), "5", NULL);

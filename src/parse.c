@@ -31,6 +31,10 @@ typedef struct Parser {
 	Stmt *stack[MAX_REPEAT_DEPTH + 1];
 	int depth;
 	int expr_depth; /* parentheses and unary minus nest; bounded, the parser recurses */
+	/* compile-time indices of the asm block being read */
+	const char *uname[MAX_ASM_UNROLL];
+	int uvar[MAX_ASM_UNROLL];
+	int nu;
 } Parser;
 
 static void advance_char(Parser *p)
@@ -119,7 +123,7 @@ static void next(Parser *p)
 		} else {
 			t.val = (int64_t)v;
 		}
-	} else if (strchr("[](){},:@=+-*/%.", c)) {
+	} else if (strchr("[](){},:@=+-*/%.&", c)) {
 		t.kind = TK_PUNCT;
 		t.c = (char)c;
 		advance_char(p);
@@ -228,6 +232,11 @@ static int lookup_var(Parser *p, const char *name)
 		return VAR_WARPID;
 	if (!strcmp(name, "wgid"))
 		return VAR_WGID;
+	if (!strcmp(name, "ctaid_y"))
+		return VAR_CTAIDY;
+	for (int i = 0; i < p->nu; i++)
+		if (!strcmp(p->uname[i], name))
+			return p->uvar[i];
 	for (int i = p->depth - 1; i >= 0; i--)
 		if (p->stack[i]->var_name && !strcmp(p->stack[i]->var_name, name))
 			return p->stack[i]->var;
@@ -288,7 +297,7 @@ static bool factor_inner(Parser *p, Affine *out)
 			if (!p->line_failed) {
 				p->line_failed = true;
 				diag_error(p->cx, loc,
-				           "unknown variable '%s' (expressions use constants, ctaid, warpid, wgid "
+				           "unknown variable '%s' (expressions use constants, ctaid, ctaid_y, warpid, wgid "
 				           "and repeat indices)",
 				           name);
 			}
@@ -602,6 +611,13 @@ static bool parse_buffer(Parser *p, Loc kwloc, Mem mem, const char *kw)
 			return false;
 		b->cols_given = true;
 	}
+	if (mem == MEM_GLOBAL && is_ident(p, "fill")) {
+		next(p);
+		if (!is_ident(p, "small"))
+			return fail(p, "expected 'small' after 'fill', found %s", tok_text(p));
+		next(p);
+		b->fill_small = true;
+	}
 	if (!end_of_line(p))
 		return false;
 	if (mem == MEM_GLOBAL)
@@ -701,6 +717,21 @@ static bool parse_dump(Parser *p, Stmt *s)
 	return true;
 }
 
+/* a new kernel variable ranging over [0, ext) */
+static int new_var(Parser *p, int64_t ext, const char *name)
+{
+	Kernel *k = p->k;
+	if ((size_t)k->nvars == k->var_cap) {
+		size_t nc = k->var_cap * 2;
+		k->var_ext = arena_grow(p->cx->arena, k->var_ext, sizeof(int64_t) * k->var_cap, sizeof(int64_t) * nc);
+		k->var_names = arena_grow(p->cx->arena, k->var_names, sizeof(char *) * k->var_cap, sizeof(char *) * nc);
+		k->var_cap = nc;
+	}
+	k->var_ext[k->nvars] = ext;
+	k->var_names[k->nvars] = name;
+	return k->nvars++;
+}
+
 /* repeat N [as NAME] { */
 static bool parse_repeat(Parser *p, Stmt *s)
 {
@@ -730,18 +761,222 @@ static bool parse_repeat(Parser *p, Stmt *s)
 		diag_error(p->cx, s->loc, "repeat blocks nest too deep (at most %d)", MAX_REPEAT_DEPTH);
 		return false;
 	}
-	Kernel *k = p->k;
-	s->var = k->nvars;
-	if ((size_t)k->nvars == k->var_cap) {
-		size_t nc = k->var_cap * 2;
-		k->var_ext = arena_grow(p->cx->arena, k->var_ext, sizeof(int64_t) * k->var_cap, sizeof(int64_t) * nc);
-		k->var_names = arena_grow(p->cx->arena, k->var_names, sizeof(char *) * k->var_cap, sizeof(char *) * nc);
-		k->var_cap = nc;
-	}
-	k->var_ext[k->nvars] = s->n;
-	k->var_names[k->nvars] = s->var_name ? s->var_name : "(unnamed)";
-	k->nvars++;
+	s->var = new_var(p, s->n, s->var_name ? s->var_name : "(unnamed)");
 	return true;
+}
+
+/* init LOCAL[region], INT: every element of the region set to the integer */
+static bool parse_init(Parser *p, Stmt *s)
+{
+	s->dst = arena_alloc(p->cx->arena, sizeof(Region));
+	if (!parse_region(p, s->dst) || !expect_punct(p, ',', "between the buffer and the value"))
+		return false;
+	bool neg = is_punct(p, '-');
+	if (neg)
+		next(p);
+	if (!take_int(p, "initial value", &s->n))
+		return false;
+	if (neg)
+		s->n = -s->n;
+	return true;
+}
+
+/* one placeholder after '%{': &REGION, BUFFER[REGION], tid, laneid or an
+ * affine expression; leaves the parser on the closing '}' */
+static bool asm_placeholder(Parser *p, AsmPiece *pc)
+{
+	pc->loc = p->tok.loc;
+	if (is_punct(p, '&')) {
+		next(p);
+		pc->kind = ASM_ADDR;
+		pc->r = arena_alloc(p->cx->arena, sizeof(Region));
+		return parse_region(p, pc->r);
+	}
+	if (is_ident(p, "tid") || is_ident(p, "laneid")) {
+		pc->kind = ASM_VALUE;
+		pc->text = is_ident(p, "tid") ? "tid" : "laneid";
+		next(p);
+		return true;
+	}
+	if (p->tok.kind == TK_IDENT) {
+		char name[128];
+		snprintf(name, sizeof name, "%.*s", (int)(p->tok.len < 127 ? p->tok.len : 127), p->tok.s);
+		bool buf = false;
+		for (size_t i = 0; i < p->k->nbufs; i++)
+			buf |= !strcmp(p->k->bufs[i]->name, name);
+		if (buf) {
+			pc->kind = ASM_REGS;
+			pc->r = arena_alloc(p->cx->arena, sizeof(Region));
+			return parse_region(p, pc->r);
+		}
+		if (lookup_var(p, name) < 0) {
+			p->line_failed = true;
+			diag_error(p->cx, p->tok.loc,
+			           "unknown name '%s' in placeholder (a buffer, tid, laneid, ctaid, ctaid_y, warpid, wgid, "
+			           "a repeat index or an asm index)",
+			           name);
+			return false;
+		}
+	}
+	pc->kind = ASM_VALUE;
+	return expr(p, &pc->val);
+}
+
+static void asm_text(Parser *p, AsmBlock *a, const char *s, size_t n, int line)
+{
+	if (!n)
+		return;
+	AsmPiece pc = {.kind = ASM_TEXT, .text = arena_strndup(p->cx->arena, s, n), .line = line};
+	APUSH(p->cx->arena, a->p, a->n, a->cap, pc);
+}
+
+/* asm [for I N, ...] [mma C, A, B] {   then PTX lines, then '}' alone */
+static bool parse_asm(Parser *p, Stmt *s)
+{
+	AsmBlock *a = arena_alloc(p->cx->arena, sizeof *a);
+	s->asm_blk = a;
+	p->nu = 0;
+	if (is_ident(p, "for")) {
+		next(p);
+		for (;;) {
+			if (a->nunroll == MAX_ASM_UNROLL)
+				return fail(p, "an asm block unrolls over at most %d indices", MAX_ASM_UNROLL);
+			Loc vl = p->tok.loc;
+			const char *nm = take_ident(p, "an index name");
+			if (!nm)
+				return false;
+			if (lookup_var(p, nm) >= 0 || !strcmp(nm, "tid") || !strcmp(nm, "laneid")) {
+				p->line_failed = true;
+				diag_error(p->cx, vl, "index '%s' shadows a variable already in scope", nm);
+				return false;
+			}
+			int64_t n;
+			Loc nl = p->tok.loc;
+			if (!take_int(p, "index count", &n))
+				return false;
+			if (n < 1 || n > 4096) {
+				p->line_failed = true;
+				diag_error(p->cx, nl, "asm index count must be in 1..4096");
+				return false;
+			}
+			int u = a->nunroll++;
+			a->uext[u] = n;
+			a->uvar[u] = new_var(p, n, nm);
+			p->uname[p->nu] = nm;
+			p->uvar[p->nu++] = a->uvar[u];
+			if (!is_punct(p, ','))
+				break;
+			next(p);
+		}
+	}
+	bool ok = true;
+	if (is_ident(p, "mma")) {
+		a->mma_loc = p->tok.loc;
+		next(p);
+		for (int i = 0; ok && i < 3; i++) {
+			a->mma[i] = arena_alloc(p->cx->arena, sizeof(Region));
+			ok = parse_region(p, a->mma[i]) && (i == 2 || expect_punct(p, ',', "between mma operands"));
+		}
+	}
+	if (ok && !is_punct(p, '{'))
+		ok = fail(p, "expected '{' to open the asm block, found %s", tok_text(p));
+	if (!ok) {
+		p->nu = 0;
+		return false;
+	}
+	/* the rest of the '{' line must be blank or a comment */
+	Loc open = p->tok.loc;
+	size_t q = p->pos;
+	while (q < p->len && (p->src[q] == ' ' || p->src[q] == '\t' || p->src[q] == '\r'))
+		q++;
+	if (q < p->len && p->src[q] != '\n' && p->src[q] != '#') {
+		next(p);
+		p->nu = 0;
+		return fail(p, "'{' ends the line of an asm block");
+	}
+	while (p->pos < p->len && p->src[p->pos] != '\n')
+		advance_char(p);
+	int depth = 0, line = 0;
+	Loc brace = open;
+	for (;;) {
+		if (p->pos >= p->len) {
+			p->nu = 0;
+			p->line_failed = true;
+			diag_error(p->cx, depth ? brace : open, depth ? "'{' in the asm block is not closed"
+			                                                 : "asm block is not closed with '}'");
+			return false;
+		}
+		advance_char(p); /* the '\n' */
+		size_t b = p->pos;
+		size_t e = b;
+		while (e < p->len && p->src[e] != '\n')
+			e++;
+		size_t t = b;
+		while (t < e && (p->src[t] == ' ' || p->src[t] == '\t'))
+			t++;
+		size_t te = e;
+		while (te > t && (p->src[te - 1] == ' ' || p->src[te - 1] == '\t' || p->src[te - 1] == '\r'))
+			te--;
+		if (depth == 0 && te == t + 1 && p->src[t] == '}') {
+			while (p->pos < t)
+				advance_char(p);
+			advance_char(p);
+			next(p); /* the end of line */
+			p->nu = 0;
+			if (!a->n) {
+				p->line_failed = true;
+				diag_error(p->cx, open, "empty asm block");
+				return false;
+			}
+			return true;
+		}
+		/* one PTX line: text, placeholders, '//' comments dropped */
+		size_t run = p->pos;
+		while (p->pos < e) {
+			char c = p->src[p->pos];
+			if (c == '/' && p->pos + 1 < e && p->src[p->pos + 1] == '/') {
+				asm_text(p, a, p->src + run, p->pos - run, line);
+				while (p->pos < e)
+					advance_char(p);
+				run = p->pos;
+				break;
+			}
+			if (c == '%' && p->pos + 1 < e && p->src[p->pos + 1] == '{') {
+				asm_text(p, a, p->src + run, p->pos - run, line);
+				advance_char(p);
+				advance_char(p);
+				next(p);
+				AsmPiece pc = {0};
+				p->line_failed = false;
+				bool pok = asm_placeholder(p, &pc);
+				if (pok && !is_punct(p, '}'))
+					pok = fail(p, "expected '}' to close the placeholder, found %s", tok_text(p));
+				if (!pok) {
+					p->nu = 0;
+					return false;
+				}
+				pc.line = line;
+				APUSH(p->cx->arena, a->p, a->n, a->cap, pc);
+				run = p->pos;
+				continue;
+			}
+			if (c == '{') {
+				if (depth++ == 0)
+					brace = (Loc){p->line, p->col};
+			} else if (c == '}') {
+				if (depth == 0) {
+					p->nu = 0;
+					p->line_failed = true;
+					diag_error(p->cx, (Loc){p->line, p->col}, "'}' without a matching '{' in the asm block");
+					return false;
+				}
+				depth--;
+			}
+			advance_char(p);
+		}
+		asm_text(p, a, p->src + run, p->pos - run, line);
+		line++;
+	}
 }
 
 typedef bool (*ParseHook)(Parser *p, Stmt *s);
@@ -871,6 +1106,7 @@ static void start_kernel(Parser *p, Loc loc)
 	Kernel *k = arena_alloc(p->cx->arena, sizeof *k);
 	k->loc = loc;
 	k->grid = 1;
+	k->grid_y = 1;
 	k->nvars = VAR_REPEAT0;
 	k->var_cap = 16;
 	k->var_ext = arena_alloc(p->cx->arena, sizeof(int64_t) * 16);
@@ -878,6 +1114,7 @@ static void start_kernel(Parser *p, Loc loc)
 	k->var_names[VAR_CTAID] = "ctaid";
 	k->var_names[VAR_WARPID] = "warpid";
 	k->var_names[VAR_WGID] = "wgid";
+	k->var_names[VAR_CTAIDY] = "ctaid_y";
 	APUSH(p->cx->arena, p->m->kernels, p->m->nkernels, p->m->cap, k);
 	p->k = k;
 	Loc nl = p->tok.loc;
@@ -965,6 +1202,11 @@ static void decl_launch(Parser *p, Loc loc, bool thr)
 	} else {
 		k->grid = v;
 		k->grid_loc = vl;
+		if (is_punct(p, ',')) {
+			next(p);
+			if (!take_int(p, "grid size in y", &k->grid_y))
+				return;
+		}
 	}
 	end_of_line(p);
 }

@@ -152,7 +152,7 @@ typedef struct Layout {
 } Layout;
 
 /* affine integer expression over kernel variables */
-enum { VAR_CTAID, VAR_WARPID, VAR_WGID, VAR_REPEAT0 };
+enum { VAR_CTAID, VAR_WARPID, VAR_WGID, VAR_CTAIDY, VAR_REPEAT0 };
 typedef struct Affine {
 	int64_t c;
 	int n;
@@ -206,6 +206,7 @@ typedef struct Buffer {
 	bool cols_given;
 	Loc cols_loc;
 	int param_index;   /* MEM_GLOBAL */
+	bool fill_small;   /* MEM_GLOBAL: harnesses fill small integers (exact sums) */
 	/* derived by check */
 	Scope owner;       /* MEM_LOCAL: which group holds one instance */
 	int64_t regs;      /* MEM_LOCAL: elements per thread */
@@ -240,6 +241,27 @@ typedef struct StmtInfo {
 } StmtInfo;
 extern const StmtInfo stmt_info[ST_COUNT];
 
+/* an inline PTX block (asm): text pieces and placeholders, unrolled over
+ * compile-time indices; the optional mma clause is its reference meaning */
+enum { ASM_TEXT, ASM_REGS, ASM_ADDR, ASM_VALUE, MAX_ASM_UNROLL = 4 };
+typedef struct AsmPiece {
+	int kind;         /* ASM_* */
+	const char *text; /* ASM_TEXT */
+	Region *r;        /* ASM_REGS, ASM_ADDR */
+	Affine val;       /* ASM_VALUE */
+	Loc loc;
+	int line;         /* line of the block the piece is on (0-based) */
+} AsmPiece;
+typedef struct AsmBlock {
+	AsmPiece *p;
+	size_t n, cap;
+	int nunroll;
+	int uvar[MAX_ASM_UNROLL];   /* kernel variable ids, constant per instance */
+	int64_t uext[MAX_ASM_UNROLL];
+	Region *mma[3];             /* C, A, B of the reference meaning, or NULL */
+	Loc mma_loc;
+} AsmBlock;
+
 typedef struct Stmt Stmt;
 struct Stmt {
 	StmtKind kind;
@@ -248,7 +270,8 @@ struct Stmt {
 	Region *dst, *src; /* copy and dump operands, allocated only for those */
 	const char *dispatch;
 	Loc dispatch_loc;
-	int64_t n;        /* cp_async.wait N, repeat N */
+	int64_t n;        /* cp_async.wait N, repeat N, init VALUE */
+	AsmBlock *asm_blk; /* asm */
 	int var;          /* repeat index variable id */
 	const char *var_name;
 	Stmt **body;
@@ -258,7 +281,7 @@ struct Stmt {
 typedef struct Kernel {
 	const char *name;
 	Loc loc;
-	int64_t threads, grid;
+	int64_t threads, grid, grid_y;
 	Loc threads_loc, grid_loc;
 	bool has_threads;
 	Buffer **bufs;
@@ -449,6 +472,15 @@ typedef struct Loop { int top; Reg counter; int64_t n; } Loop;
 Loop emit_loop_begin(Emit *e, int64_t n);
 void emit_loop_end(Emit *e, Loop *l);
 
+const Kernel *emit_kernel_of(Emit *e);
+
+/* ---- asm blocks and init (src/asm.c): stmt.def hooks ---- */
+void check_asm(Ctx *cx, const Module *m, Kernel *k, Stmt *s);
+void check_init(Ctx *cx, const Module *m, Kernel *k, Stmt *s);
+void emit_asm(Emit *e, const Stmt *s);
+void emit_init(Emit *e, const Stmt *s);
+bool check_region_of(Ctx *cx, Kernel *k, Region *r); /* src/check.c */
+
 /* ---- whole-module drivers ---- */
 typedef struct EmitOptions {
 	const Target *target_override;
@@ -462,6 +494,12 @@ bool check_and_dispatch(Ctx *cx, Module *m);
 bool ref_run_kernel(Ctx *cx, const Kernel *k, unsigned char **params, int64_t *bytes_moved);
 bool ref_coord_of(const Buffer *b, int64_t elem, int64_t *coord);
 void ref_fill_pattern(unsigned char *p, int64_t n, int es, int which);
+/* a param's input: ref_fill_pattern, or small integers for 'fill small' */
+void ref_fill_param(const Buffer *b, unsigned char *p, int which);
+/* element bits of integer v in dtype dt (for init and fill) */
+uint64_t dtype_int_bits(DType dt, int64_t v);
+/* affine with the given variables replaced by constants */
+Affine affine_subst(const Affine *a, const int *vars, const int64_t *vals, int n);
 
 /* ---- matrix-copy selector (seed 002) ---- */
 int nvvm_select_main(int argc, char **argv);

@@ -90,6 +90,9 @@ for f in examples/*.tile; do
 		bad "no golden file tests/golden/$n.ptx"
 	fi
 done
+echo "== generated GEMM programs match tools/gen_gemm.sh"
+tools/gen_gemm.sh 4096 4096 4096 | cmp -s - examples/gemm_f16_mma.tile && ok || bad "examples/gemm_f16_mma.tile is not tools/gen_gemm.sh 4096 4096 4096"
+tools/gen_gemm.sh 256 256 256 gemm_small | cmp -s - tests/gpu/gemm_small.tile && ok || bad "tests/gpu/gemm_small.tile is not tools/gen_gemm.sh 256 256 256 gemm_small"
 echo "== golden files assemble"
 for g in tests/golden/*.ptx; do
 	tg=$(awk '/^\.target /{print $2; exit}' "$g")

@@ -11,6 +11,7 @@
  * grid x threads exceeds --max-threads are skipped. */
 #define _POSIX_C_SOURCE 200809L
 #include "tilepx.h"
+#include "ptxemu_mma.h"
 
 #include <ctype.h>
 #include <stdlib.h>
@@ -43,6 +44,8 @@ typedef struct Prog {
 	int64_t shared_bytes;
 	char **params;
 	int nparams;
+	char **named;    /* registers an asm block declares by name (.reg .b32 t;) */
+	int nnamed;
 } Prog;
 
 typedef struct Thread {
@@ -57,7 +60,7 @@ typedef struct Machine {
 	size_t *param_bytes;
 	unsigned char *shared;
 	uint32_t *tmem;   /* 128 lanes x TMEM_COLS cells */
-	int64_t ctaid, threads;
+	int64_t ctaid, ctaidy, threads;
 	Thread *t;
 	const char *err;
 	char errbuf[256];
@@ -112,7 +115,7 @@ static void collect_regs(Prog *p)
 			char buf[128];
 			snprintf(buf, sizeof buf, "%s", o + (o[0] == '['));
 			buf[strcspn(buf, "]+-")] = 0;
-			if (buf[0] == '%' && strcmp(buf, "%tid.x") && strcmp(buf, "%ctaid.x"))
+			if (buf[0] == '%' && strcmp(buf, "%tid.x") && strcmp(buf, "%ctaid.x") && strcmp(buf, "%ctaid.y"))
 				reg_slot(p, buf);
 		}
 }
@@ -141,7 +144,21 @@ static void parse_entry(Prog *p, char **lines, int n)
 		if (c)
 			*c = 0;
 		l = trim(l);
-		if (!*l || *l == '{' || *l == '}' || !strncmp(l, ".reg", 4))
+		while (*l == '{' || *l == '}') /* nested scopes of asm blocks */
+			l = trim(l + 1);
+		if (!strncmp(l, ".reg", 4)) {
+			/* named registers: ".reg .b32 t, u;" (numbered "%r<9>" are found by use) */
+			char *q = strchr(l + 4, '.');
+			q = q ? q + strcspn(q, " \t") : NULL;
+			for (char *tok = q ? strtok(q, " \t,;") : NULL; tok; tok = strtok(NULL, " \t,;"))
+				if (!strchr(tok, '<')) {
+					p->named = realloc(p->named, sizeof(char *) * (size_t)(p->nnamed + 1));
+					p->named[p->nnamed++] = strdup(tok);
+					reg_slot(p, tok);
+				}
+			continue;
+		}
+		if (!*l)
 			continue;
 		if (!strncmp(l, ".shared", 7)) {
 			char name[128];
@@ -237,10 +254,15 @@ static uint64_t val(Machine *m, Thread *t, const char *s)
 			return (uint64_t)(t - m->t);
 		if (!strcmp(s, "%ctaid.x"))
 			return (uint64_t)m->ctaid;
+		if (!strcmp(s, "%ctaid.y"))
+			return (uint64_t)m->ctaidy;
 		return *R(m, t, s);
 	}
 	if (isdigit((unsigned char)s[0]) || s[0] == '-')
 		return (uint64_t)strtoll(s, NULL, 0);
+	for (int i = 0; i < m->p->nnamed; i++)
+		if (!strcmp(m->p->named[i], s))
+			return *R(m, t, s);
 	for (int i = 0; i < m->p->nsyms; i++)
 		if (!strcmp(m->p->syms[i], s))
 			return (uint64_t)m->p->sym_off[i];
@@ -306,7 +328,8 @@ static bool is_collective(const char *op)
 {
 	return !strncmp(op, "bar.sync", 8) || !strncmp(op, "ldmatrix", 8) || !strncmp(op, "stmatrix", 8) ||
 	       !strncmp(op, "tcgen05.ld.", 11) || !strncmp(op, "tcgen05.st.", 11) || !strncmp(op, "tcgen05.alloc", 13) ||
-	       !strncmp(op, "tcgen05.dealloc", 15) || !strncmp(op, "tcgen05.relinquish", 18);
+	       !strncmp(op, "tcgen05.dealloc", 15) || !strncmp(op, "tcgen05.relinquish", 18) ||
+	       !strncmp(op, "mma.sync", 8);
 }
 
 static int label_pc(Machine *m, const char *l)
@@ -544,9 +567,36 @@ static void tcgen05(Machine *m, Thread **w, Ins *in)
 	}
 }
 
+/* mma.sync m16n8k16: operands d0-3, a0-3, b0-1, c0-3 (tools/ptxemu_mma.c) */
+static void mma(Machine *m, Thread **w, Ins *in)
+{
+	bool bf16 = strstr(in->op, ".bf16") != NULL;
+	if (strncmp(in->op, "mma.sync.aligned.m16n8k16.row.col.f32.", 38) || in->nops != 14 ||
+	    (!bf16 && !strstr(in->op, ".f16.f16.f32"))) {
+		snprintf(m->errbuf, sizeof m->errbuf, "unsupported instruction '%s'", in->op);
+		m->err = m->errbuf;
+		return;
+	}
+	uint32_t a[32][4], b[32][2], c[32][4], d[32][4];
+	for (int t = 0; t < 32; t++) {
+		for (int i = 0; i < 4; i++) {
+			a[t][i] = (uint32_t)val(m, w[t], in->ops[4 + i]);
+			c[t][i] = (uint32_t)val(m, w[t], in->ops[10 + i]);
+		}
+		for (int i = 0; i < 2; i++)
+			b[t][i] = (uint32_t)val(m, w[t], in->ops[8 + i]);
+	}
+	ptxemu_mma_m16n8k16(a, b, c, d, bf16);
+	for (int t = 0; t < 32; t++)
+		for (int i = 0; i < 4; i++)
+			*R(m, w[t], in->ops[i]) = d[t][i];
+}
+
 static void collective(Machine *m, Thread **w, Ins *in)
 {
-	if (!strncmp(in->op, "ldmatrix", 8) || !strncmp(in->op, "stmatrix", 8)) {
+	if (!strncmp(in->op, "mma.sync", 8)) {
+		mma(m, w, in);
+	} else if (!strncmp(in->op, "ldmatrix", 8) || !strncmp(in->op, "stmatrix", 8)) {
 		matrix(m, w, in);
 	} else if (!strncmp(in->op, "tcgen05.ld.", 11) || !strncmp(in->op, "tcgen05.st.", 11)) {
 		tcgen05(m, w, in);
@@ -636,6 +686,9 @@ static void free_prog(Prog *p)
 		free(p->syms[i]);
 	for (int i = 0; i < p->nparams; i++)
 		free(p->params[i]);
+	for (int i = 0; i < p->nnamed; i++)
+		free(p->named[i]);
+	free(p->named);
 	free(p->ins);
 	free(p->labels);
 	free(p->label_pc);
@@ -650,8 +703,8 @@ static void free_prog(Prog *p)
 /* run kernel k (entry lines [b, e) of the PTX) and compare with the reference */
 static int run_kernel(Ctx *cx, const Kernel *k, char **lines, int b, int e, int64_t max_threads)
 {
-	if (k->grid * k->threads > max_threads) {
-		printf("SKIP %s (%lld threads in all; limit %lld)\n", k->name, (long long)(k->grid * k->threads),
+	if (k->grid * k->grid_y * k->threads > max_threads) {
+		printf("SKIP %s (%lld threads in all; limit %lld)\n", k->name, (long long)(k->grid * k->grid_y * k->threads),
 		       (long long)max_threads);
 		return 0;
 	}
@@ -680,7 +733,7 @@ static int run_kernel(Ctx *cx, const Kernel *k, char **lines, int b, int e, int6
 		bytes[i] = (size_t)(pb[i]->storage * es);
 		got[i] = malloc(bytes[i]);
 		want[i] = malloc(bytes[i]);
-		ref_fill_pattern(got[i], pb[i]->storage, es, i);
+		ref_fill_param(pb[i], got[i], i);
 		memcpy(want[i], got[i], bytes[i]);
 	}
 	m.param_mem = got;
@@ -691,8 +744,9 @@ static int run_kernel(Ctx *cx, const Kernel *k, char **lines, int b, int e, int6
 	for (int64_t i = 0; i < k->threads; i++)
 		m.t[i].r = calloc((size_t)p.nregs + 1, sizeof(uint64_t));
 	int status = 0;
-	for (m.ctaid = 0; m.ctaid < k->grid && !m.err; m.ctaid++)
-		run_cta(&m, 0);
+	for (m.ctaidy = 0; m.ctaidy < k->grid_y && !m.err; m.ctaidy++)
+		for (m.ctaid = 0; m.ctaid < k->grid && !m.err; m.ctaid++)
+			run_cta(&m, 0);
 	if (m.err) {
 		printf("FAIL %s: emulation: %s\n", k->name, m.err);
 		status = 1;

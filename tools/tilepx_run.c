@@ -1,7 +1,7 @@
 /* tilepx-run: run emitted PTX on a GPU through the CUDA driver API and check
  * every byte of every param buffer against the CPU reference (src/ref/).
  *
- *   tilepx-run [--bench N] [--ptx FILE.ptx] FILE.tile...
+ *   tilepx-run [--bench N] [--ptx FILE.ptx] [--gemm C=A*B] FILE.tile...
  *
  * One line per kernel: PASS, FAIL (first mismatches) or SKIP (target the GPU
  * cannot run). Exit 1 on any failure, 2 on usage errors. */
@@ -14,11 +14,78 @@
 #include <string.h>
 
 static const char *usage =
-	"usage: tilepx-run [--bench N] [--ptx FILE.ptx] FILE.tile...\n\n"
+	"usage: tilepx-run [--bench N] [--ptx FILE.ptx] [--gemm C=A*B] FILE.tile...\n\n"
 	"Emit each .tile program (or load --ptx, emitted from the one FILE.tile), launch every kernel\n"
 	"with grid x threads, and compare every param buffer with the CPU reference, bit for bit.\n"
 	"Inputs hold a deterministic pattern (distinct values per buffer up to the dtype's range).\n"
-	"--bench N times N launches after a warm-up and prints microseconds per launch and GB/s.\n";
+	"--bench N times N launches after a warm-up and prints microseconds per launch and GB/s.\n"
+	"--gemm C=A*B checks param C against a dense host product of params A [M, K] and B [K, N]\n"
+	"(f16 or bf16, row-major) instead of running the CPU reference (for sizes the reference\n"
+	"cannot run in time), and reports TFLOPS with --bench. 'fill small' inputs make it exact.\n";
+
+/* --gemm: names of C, A, B */
+static const char *gemm_names[3];
+
+static float to_f32(uint16_t h, bool bf16)
+{
+	uint32_t u;
+	if (bf16) {
+		u = (uint32_t)h << 16;
+	} else {
+		uint32_t sign = (uint32_t)(h >> 15) << 31, e = (h >> 10) & 31, m = h & 1023;
+		if (e == 0) {
+			float f = (float)m / 16777216.0f;
+			memcpy(&u, &f, 4);
+			u |= sign;
+		} else if (e == 31) {
+			u = sign | 0x7f800000u | (m << 13);
+		} else {
+			u = sign | ((e + 112) << 23) | (m << 13);
+		}
+	}
+	float f;
+	memcpy(&f, &u, 4);
+	return f;
+}
+
+/* dense C = A * B on the host, in k order per element (exact for 'fill small') */
+static bool dense_gemm(const Buffer **pb, int np, unsigned char **want, double *flops)
+{
+	int ix[3] = {-1, -1, -1};
+	for (int i = 0; i < np; i++)
+		for (int j = 0; j < 3; j++)
+			if (!strcmp(pb[i]->name, gemm_names[j]))
+				ix[j] = i;
+	if (ix[0] < 0 || ix[1] < 0 || ix[2] < 0)
+		return false;
+	const Buffer *C = pb[ix[0]], *A = pb[ix[1]], *B = pb[ix[2]];
+	if (C->ndim != 2 || A->ndim != 2 || B->ndim != 2 || C->dt != DT_F32 || A->dt != B->dt ||
+	    (A->dt != DT_F16 && A->dt != DT_BF16) || A->shape[0] != C->shape[0] || B->shape[1] != C->shape[1] ||
+	    A->shape[1] != B->shape[0] || C->has_layout || A->has_layout || B->has_layout)
+		return false;
+	int64_t M = C->shape[0], N = C->shape[1], K = A->shape[1];
+	bool bf = A->dt == DT_BF16;
+	float *a = malloc(sizeof(float) * (size_t)(M * K)), *b = malloc(sizeof(float) * (size_t)(K * N)),
+	      *c = calloc((size_t)(M * N), sizeof(float));
+	for (int64_t i = 0; i < M * K; i++)
+		a[i] = to_f32(((uint16_t *)want[ix[1]])[i], bf);
+	for (int64_t i = 0; i < K * N; i++)
+		b[i] = to_f32(((uint16_t *)want[ix[2]])[i], bf);
+	for (int64_t i = 0; i < M; i++)
+		for (int64_t k = 0; k < K; k++) {
+			float x = a[i * K + k];
+			float *cr = c + i * N;
+			const float *br = b + k * N;
+			for (int64_t j = 0; j < N; j++)
+				cr[j] += x * br[j];
+		}
+	memcpy(want[ix[0]], c, sizeof(float) * (size_t)(M * N));
+	free(a);
+	free(b);
+	free(c);
+	*flops = 2.0 * (double)M * (double)N * (double)K;
+	return true;
+}
 
 static char *slurp(const char *path, size_t *len)
 {
@@ -75,13 +142,13 @@ static bool run_kernel(Ctx *cx, const Module *m, const Kernel *k, CUmodule mod, 
 		init[i] = malloc(bytes[i]);
 		want[i] = malloc(bytes[i]);
 		got[i] = malloc(bytes[i]);
-		ref_fill_pattern(init[i], pb[i]->storage, es, i);
+		ref_fill_param(pb[i], init[i], i);
 		memcpy(want[i], init[i], bytes[i]);
 		CU(cuMemAlloc(&dev[i], bytes[i]));
 		CU(cuMemcpyHtoD(dev[i], init[i], bytes[i]));
 		args[i] = &dev[i];
 	}
-	CU(cuLaunchKernel(fn, (unsigned)k->grid, 1, 1, (unsigned)k->threads, 1, 1, 0, 0, args, NULL));
+	CU(cuLaunchKernel(fn, (unsigned)k->grid, (unsigned)k->grid_y, 1, (unsigned)k->threads, 1, 1, 0, 0, args, NULL));
 	CUresult lr = cuCtxSynchronize();
 	if (lr != CUDA_SUCCESS) {
 		const char *s = NULL;
@@ -93,7 +160,14 @@ static bool run_kernel(Ctx *cx, const Module *m, const Kernel *k, CUmodule mod, 
 	for (int i = 0; i < np; i++)
 		CU(cuMemcpyDtoH(got[i], dev[i], bytes[i]));
 	int64_t moved = 0;
-	if (!ref_run_kernel(cx, k, want, &moved)) {
+	double flops = 0;
+	if (gemm_names[0]) {
+		if (!dense_gemm(pb, np, want, &flops)) {
+			printf("FAIL %s: --gemm needs row-major params C f32 [M, N], A [M, K], B [K, N] (f16 or bf16)\n", k->name);
+			*status = 1;
+			return false;
+		}
+	} else if (!ref_run_kernel(cx, k, want, &moved)) {
 		printf("FAIL %s: the CPU reference could not run this program\n", k->name);
 		*status = 1;
 		return false;
@@ -127,25 +201,28 @@ static bool run_kernel(Ctx *cx, const Module *m, const Kernel *k, CUmodule mod, 
 		*status = 1;
 		ok = false;
 	} else {
-		printf("PASS %s (%s, grid %lld x %lld threads)\n", k->name, m->target->name, (long long)k->grid,
-		       (long long)k->threads);
+		printf("PASS %s (%s, grid %lld x %lld x %lld threads%s)\n", k->name, m->target->name, (long long)k->grid,
+		       (long long)k->grid_y, (long long)k->threads, gemm_names[0] ? ", against a dense host GEMM" : "");
 	}
 	if (ok && bench > 0) {
 		CUevent a, b;
 		CU(cuEventCreate(&a, 0));
 		CU(cuEventCreate(&b, 0));
 		for (int w = 0; w < 3; w++)
-			CU(cuLaunchKernel(fn, (unsigned)k->grid, 1, 1, (unsigned)k->threads, 1, 1, 0, 0, args, NULL));
+			CU(cuLaunchKernel(fn, (unsigned)k->grid, (unsigned)k->grid_y, 1, (unsigned)k->threads, 1, 1, 0, 0, args, NULL));
 		CU(cuEventRecord(a, 0));
 		for (int r = 0; r < bench; r++)
-			CU(cuLaunchKernel(fn, (unsigned)k->grid, 1, 1, (unsigned)k->threads, 1, 1, 0, 0, args, NULL));
+			CU(cuLaunchKernel(fn, (unsigned)k->grid, (unsigned)k->grid_y, 1, (unsigned)k->threads, 1, 1, 0, 0, args, NULL));
 		CU(cuEventRecord(b, 0));
 		CU(cuEventSynchronize(b));
 		float ms = 0;
 		CU(cuEventElapsedTime(&ms, a, b));
 		double us = ms * 1000.0 / bench;
-		printf("BENCH %s: %.2f us per launch, %.1f GB/s (%lld bytes moved by copies per launch)\n", k->name, us,
-		       (double)moved / (us * 1e3), (long long)moved);
+		if (flops > 0)
+			printf("BENCH %s: %.2f us per launch, %.1f TFLOPS\n", k->name, us, flops / (us * 1e6));
+		else
+			printf("BENCH %s: %.2f us per launch, %.1f GB/s (%lld bytes moved by copies per launch)\n", k->name, us,
+			       (double)moved / (us * 1e3), (long long)moved);
 		cuEventDestroy(a);
 		cuEventDestroy(b);
 	}
@@ -245,7 +322,7 @@ done:
 int main(int argc, char **argv)
 {
 	static const struct option opts[] = {
-		{"bench", required_argument, 0, 'b'}, {"ptx", required_argument, 0, 'p'},
+		{"bench", required_argument, 0, 'b'}, {"ptx", required_argument, 0, 'p'}, {"gemm", required_argument, 0, 'g'},
 		{"help", no_argument, 0, 'h'},        {0, 0, 0, 0},
 	};
 	int bench = 0, c;
@@ -254,6 +331,20 @@ int main(int argc, char **argv)
 		switch (c) {
 		case 'b': bench = atoi(optarg); break;
 		case 'p': ptx = optarg; break;
+		case 'g': {
+			static char spec[256];
+			snprintf(spec, sizeof spec, "%s", optarg);
+			char *eq = strchr(spec, '='), *st = eq ? strchr(eq, '*') : NULL;
+			if (!st) {
+				fputs(usage, stderr);
+				return 2;
+			}
+			*eq = *st = 0;
+			gemm_names[0] = spec;
+			gemm_names[1] = eq + 1;
+			gemm_names[2] = st + 1;
+			break;
+		}
 		case 'h': fputs(usage, stdout); return 0;
 		default: fputs(usage, stderr); return 2;
 		}

@@ -10,6 +10,7 @@ int64_t kernel_var_extent(const Kernel *k, int var)
 {
 	switch (var) {
 	case VAR_CTAID: return k->grid;
+	case VAR_CTAIDY: return k->grid_y;
 	case VAR_WARPID: return k->threads / 32 > 0 ? k->threads / 32 : 1;
 	case VAR_WGID: return k->threads / 128 > 0 ? k->threads / 128 : 1;
 	default: return k->var_ext[var];

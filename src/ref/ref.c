@@ -12,7 +12,7 @@ typedef struct RefCta {
 	const Kernel *k;
 	unsigned char **mem;  /* per buffer index: shared, local (threads x regs) or tmem bytes */
 	unsigned char **params;
-	int64_t vars[64];
+	int64_t *vars;
 	int64_t cta;
 	int64_t bytes;
 } RefCta;
@@ -105,6 +105,107 @@ static bool ref_dump(Ctx *cx, RefCta *c, const Stmt *s)
 
 static bool run_stmts(Ctx *cx, RefCta *c, Stmt **body, size_t n);
 
+/* the logical elements of a constant local region, for each owner instance */
+static int64_t owner_threads(const RefCta *c, const Buffer *b) { return scope_threads(b->owner, c->k->threads); }
+
+/* init: every element of the region, in every owner instance */
+static bool ref_init(Ctx *cx, RefCta *c, const Stmt *s)
+{
+	View v;
+	const char *why;
+	if (!region_view(cx, c->k, s->dst, &v, &why))
+		return false;
+	const Buffer *b = s->dst->buf;
+	int es = dtype_bytes(b->dt);
+	uint64_t bits = dtype_int_bits(b->dt, s->n);
+	int64_t elems = 1;
+	for (int d = 0; d < s->dst->ndim; d++)
+		elems *= s->dst->ext[d];
+	for (int64_t first = 0; first < c->k->threads; first += owner_threads(c, b))
+		for (int64_t x = 0; x < elems; x++)
+			memcpy(place(c, b, &v, x, first), &bits, (size_t)es);
+	return true;
+}
+
+static float half_to_float(uint16_t h, bool bf16)
+{
+	if (bf16) {
+		uint32_t u = (uint32_t)h << 16;
+		float f;
+		memcpy(&f, &u, 4);
+		return f;
+	}
+	uint32_t sign = (uint32_t)(h >> 15) << 31, e = (h >> 10) & 31, m = h & 1023, u;
+	if (e == 0) { /* zero and subnormals: m * 2^-24 */
+		float f = (float)m / 16777216.0f;
+		memcpy(&u, &f, 4);
+		u |= sign;
+	} else if (e == 31) {
+		u = sign | 0x7f800000u | (m << 13);
+	} else {
+		u = sign | ((e + 112) << 23) | (m << 13);
+	}
+	float f;
+	memcpy(&f, &u, 4);
+	return f;
+}
+
+/* asm: the block's meaning for the reference is its mma clause, per
+ * instance of its indices and per owner group: C[M,N] += A[M,K] B[K,N] in
+ * the regions' logical coordinates (never the registers the PTX names) */
+static bool ref_asm(Ctx *cx, RefCta *c, const Stmt *s)
+{
+	const AsmBlock *a = s->asm_blk;
+	if (!a->mma[0])
+		return true;
+	int64_t ninst = 1;
+	for (int u = 0; u < a->nunroll; u++)
+		ninst *= a->uext[u];
+	for (int64_t in = 0; in < ninst; in++) {
+		int64_t vals[MAX_ASM_UNROLL], rem = in;
+		for (int u = a->nunroll - 1; u >= 0; u--) {
+			vals[u] = rem % a->uext[u];
+			rem /= a->uext[u];
+		}
+		Region r[3];
+		View v[3];
+		int64_t dims[3][2];
+		for (int i = 0; i < 3; i++) {
+			r[i] = *a->mma[i];
+			for (int d = 0; d < r[i].ndim; d++) {
+				r[i].begin[d] = affine_subst(&r[i].begin[d], a->uvar, vals, a->nunroll);
+				r[i].end[d] = affine_subst(&r[i].end[d], a->uvar, vals, a->nunroll);
+			}
+			const char *why;
+			if (!region_view(cx, c->k, &r[i], &v[i], &why))
+				return false;
+			int n = 0;
+			dims[i][0] = dims[i][1] = 1;
+			for (int d = 0; d < r[i].ndim; d++)
+				if (r[i].ext[d] != 1)
+					dims[i][n++] = r[i].ext[d];
+		}
+		const Buffer *C = a->mma[0]->buf, *A = a->mma[1]->buf, *B = a->mma[2]->buf;
+		bool bf = A->dt == DT_BF16;
+		int64_t M = dims[0][0], N = dims[0][1], K = dims[1][1];
+		for (int64_t first = 0; first < c->k->threads; first += owner_threads(c, C))
+			for (int64_t m = 0; m < M; m++)
+				for (int64_t n = 0; n < N; n++) {
+					float acc;
+					unsigned char *cp = place(c, C, &v[0], m * N + n, first);
+					memcpy(&acc, cp, 4);
+					for (int64_t k = 0; k < K; k++) {
+						uint16_t x, y;
+						memcpy(&x, place(c, A, &v[1], m * K + k, first), 2);
+						memcpy(&y, place(c, B, &v[2], k * N + n, first), 2);
+						acc += half_to_float(x, bf) * half_to_float(y, bf);
+					}
+					memcpy(cp, &acc, 4);
+				}
+	}
+	return true;
+}
+
 static bool ref_repeat(Ctx *cx, RefCta *c, const Stmt *s)
 {
 	for (int64_t it = 0; it < s->n; it++) {
@@ -136,9 +237,11 @@ bool ref_run_kernel(Ctx *cx, const Kernel *k, unsigned char **params, int64_t *b
 	c.k = k;
 	c.params = params;
 	c.mem = calloc(k->nbufs ? k->nbufs : 1, sizeof(unsigned char *));
-	bool ok = (size_t)k->nvars <= sizeof c.vars / sizeof c.vars[0];
-	for (int64_t cta = 0; ok && cta < k->grid; cta++) {
-		c.vars[VAR_CTAID] = cta;
+	c.vars = calloc((size_t)k->nvars + 1, sizeof(int64_t));
+	bool ok = true;
+	for (int64_t cta = 0; ok && cta < k->grid * k->grid_y; cta++) {
+		c.vars[VAR_CTAID] = cta % k->grid;
+		c.vars[VAR_CTAIDY] = cta / k->grid;
 		c.cta = cta;
 		for (size_t i = 0; i < k->nbufs; i++) {
 			const Buffer *b = k->bufs[i];
@@ -158,6 +261,7 @@ bool ref_run_kernel(Ctx *cx, const Kernel *k, unsigned char **params, int64_t *b
 	for (size_t i = 0; i < k->nbufs; i++)
 		free(c.mem[i]);
 	free(c.mem);
+	free(c.vars);
 	if (bytes_moved)
 		*bytes_moved = c.bytes;
 	return ok;
@@ -173,6 +277,25 @@ void ref_fill_pattern(unsigned char *p, int64_t n, int es, int which)
 		uint64_t low = (uint64_t)i * 0x9E3779B1u + (uint64_t)which * 0x85EBCA77u;
 		v = (v & ~0xFFFFFFFFull) | (low & 0xFFFFFFFFull);
 		memcpy(p + i * es, &v, (size_t)es);
+	}
+}
+
+/* 'fill small': integers in [-2, 2] (products and sums of up to 2^21 terms
+ * stay exact in f32), from the same hash; otherwise ref_fill_pattern */
+void ref_fill_param(const Buffer *b, unsigned char *p, int which)
+{
+	int es = dtype_bytes(b->dt);
+	if (!b->fill_small) {
+		ref_fill_pattern(p, b->storage, es, which);
+		return;
+	}
+	for (int64_t i = 0; i < b->storage; i++) {
+		uint64_t v = (uint64_t)i * 0x9E3779B97F4A7C15ull + (uint64_t)(which + 1) * 0xC2B2AE3D27D4EB4Full;
+		v ^= v >> 31;
+		v *= 0xBF58476D1CE4E5B9ull;
+		v ^= v >> 29;
+		uint64_t bits = dtype_int_bits(b->dt, (int64_t)(v % 5) - 2);
+		memcpy(p + i * es, &bits, (size_t)es);
 	}
 }
 

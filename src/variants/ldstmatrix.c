@@ -49,8 +49,19 @@ typedef struct LdstPlan {
 } LdstPlan;
 
 /* one num candidate (TIRx _try_num) */
-static const char *try_num(const Pair *pairs, int np, int64_t T, int64_t M, int num, LdstPlan *lp)
+static const char *try_num(const Pair *in, int np, int64_t T, int64_t M, int num, LdstPlan *lp)
 {
+	/* thread pairs by lane stride, descending: a pair's order is only the
+	 * traversal order, so a fragment whose column pairs come first in its
+	 * logical shape (the mma B operand) regroups like one whose rows do */
+	Pair pairs[MAX_ITERS];
+	memcpy(pairs, in, sizeof(Pair) * (size_t)np);
+	for (int i = 1; i < np && axis_is_thread(pairs[i].axis); i++)
+		for (int j = i; j > 0 && pairs[j].a > pairs[j - 1].a; j--) {
+			Pair t = pairs[j];
+			pairs[j] = pairs[j - 1];
+			pairs[j - 1] = t;
+		}
 	if (M % (2 * num))
 		return "per-thread element count does not split";
 	int64_t shape[6] = {T / 32, 8, 4, M / (2 * num), num, 2};

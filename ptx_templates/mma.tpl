@@ -1,0 +1,5 @@
+# warp-level mma (tensor cores, sm_80+). tilepx does not emit these itself:
+# asm blocks name them, and a block that does raises .version and needs the
+# capability (src/asm.c). Operand widths: D/C 4 registers, A 4, B 2.
+MMA_M16N8K16_F32_F16   7.0 sm80 mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {$0, $1, $2, $3}, {$4, $5, $6, $7}, {$8, $9}, {$0, $1, $2, $3};
+MMA_M16N8K16_F32_BF16  7.0 sm80 mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 {$0, $1, $2, $3}, {$4, $5, $6, $7}, {$8, $9}, {$0, $1, $2, $3};

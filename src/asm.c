@@ -1,0 +1,509 @@
+/* Inline PTX blocks (asm) and register initialisation (init): the check and
+ * emit hooks of their stmt.def rows, and the helpers they share. A
+ * placeholder that names a local buffer's region expands to the .b32 words
+ * holding it, in ascending register order (the order the buffer's layout
+ * gives its registers: the fragment order of the instruction it feeds). */
+#include "tilepx.h"
+
+#include <string.h>
+
+Affine affine_subst(const Affine *a, const int *vars, const int64_t *vals, int n)
+{
+	Affine r = {.c = a->c};
+	for (int i = 0; i < a->n; i++) {
+		int j = 0;
+		while (j < n && vars[j] != a->t[i].var)
+			j++;
+		if (j < n)
+			r.c += a->t[i].k * vals[j]; /* ranges checked: regions stay in bounds */
+		else
+			r.t[r.n++] = a->t[i];
+	}
+	return r;
+}
+
+static Region *subst_region(Arena *ar, const Region *r, const AsmBlock *a, const int64_t *vals)
+{
+	Region *o = arena_alloc(ar, sizeof *o);
+	*o = *r;
+	for (int d = 0; d < r->ndim; d++) {
+		o->begin[d] = affine_subst(&r->begin[d], a->uvar, vals, a->nunroll);
+		o->end[d] = affine_subst(&r->end[d], a->uvar, vals, a->nunroll);
+	}
+	return o;
+}
+
+/* instance i of the block's unroll space: index values, first index slowest */
+static void instance_vals(const AsmBlock *a, int64_t i, int64_t *vals)
+{
+	for (int u = a->nunroll - 1; u >= 0; u--) {
+		vals[u] = i % a->uext[u];
+		i /= a->uext[u];
+	}
+}
+
+static int64_t instance_count(const AsmBlock *a)
+{
+	int64_t n = 1;
+	for (int u = 0; u < a->nunroll; u++)
+		n *= a->uext[u];
+	return n;
+}
+
+static int64_t thread_scale(Axis a)
+{
+	switch (a) {
+	case AX_WARPID: case AX_WID_IN_WG: return 32;
+	case AX_WGID: return 128;
+	default: return 1;
+	}
+}
+
+/* the words of a local buffer that a constant region covers, ascending;
+ * false (why set) unless every thread of the owner holds whole words */
+static bool region_words(Arena *ar, const Kernel *k, const Region *r, int **words, int *nwords, const char **why)
+{
+	const Buffer *b = r->buf;
+	int es = dtype_bytes(b->dt);
+	int64_t wpe = es > 4 ? es / 4 : 1, epw = es < 4 ? 4 / es : 1;
+	int64_t nw = (b->regs * es + 3) / 4;
+	int64_t owner = scope_threads(b->owner, k->threads);
+	int64_t begin[MAX_DIMS], elems = 1;
+	int64_t vars0[1] = {0};
+	(void)vars0;
+	for (int d = 0; d < b->ndim; d++) {
+		begin[d] = r->all[d] ? 0 : r->begin[d].c;
+		elems *= r->ext[d];
+	}
+	/* per (thread, word): elements seen */
+	unsigned char *seen = arena_alloc(ar, (size_t)(owner * nw));
+	bool *used = arena_alloc(ar, sizeof(bool) * (size_t)nw);
+	for (int64_t x = 0; x < elems; x++) {
+		int64_t rem = x, flat = 0, stride = 1;
+		int64_t c[MAX_DIMS];
+		for (int d = b->ndim - 1; d >= 0; d--) {
+			c[d] = begin[d] + rem % r->ext[d];
+			rem /= r->ext[d];
+		}
+		for (int d = b->ndim - 1; d >= 0; d--) {
+			flat += c[d] * stride;
+			stride *= b->shape[d];
+		}
+		int64_t at[AX_COUNT];
+		lay_apply_flat(&b->layout, flat, at);
+		int64_t t = 0;
+		for (int a = AX_LANEID; a <= AX_TX; a++)
+			t += at[a] * thread_scale((Axis)a);
+		for (int64_t j = 0; j < wpe; j++) {
+			int64_t w = at[AX_M] * es / 4 + j;
+			if (t < 0 || t >= owner || w < 0 || w >= nw) {
+				*why = "register outside the buffer";
+				return false;
+			}
+			seen[t * nw + w]++;
+			used[w] = true;
+		}
+	}
+	int n = 0;
+	for (int64_t w = 0; w < nw; w++)
+		n += used[w];
+	*words = arena_alloc(ar, sizeof(int) * (size_t)(n ? n : 1));
+	n = 0;
+	for (int64_t w = 0; w < nw; w++)
+		if (used[w])
+			(*words)[n++] = (int)w;
+	*nwords = n;
+	for (int64_t t = 0; t < owner; t++)
+		for (int i = 0; i < n; i++)
+			if (seen[t * nw + (*words)[i]] != epw) {
+				*why = arena_printf(ar, "it covers part of a register (thread %lld of the %s, register %d)",
+				                    (long long)t, scope_name(b->owner), (*words)[i]);
+				return false;
+			}
+	return true;
+}
+
+/* ---- checks ---- */
+
+bool check_region_of(Ctx *cx, Kernel *k, Region *r); /* src/check.c */
+
+/* the registers each operand of a known collective takes: mma shapes */
+static const struct {
+	const char *prefix;
+	int nops;
+	int words[4];
+} asm_shapes[] = {
+	{"mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32", 4, {4, 4, 2, 4}},
+	{"mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32", 4, {4, 4, 2, 4}},
+	{"mma.sync.aligned.m16n8k8.row.col.f32.f16.f16.f32", 4, {4, 2, 1, 4}},
+};
+
+static bool local_region(Ctx *cx, Kernel *k, Region *r, const char *what)
+{
+	if (!check_region_of(cx, k, r))
+		return false;
+	if (r->buf->mem != MEM_LOCAL) {
+		diag_error(cx, r->loc, "%s names registers; '%s' is %s, not local", what, r->buf->name, mem_name(r->buf->mem));
+		return false;
+	}
+	return true;
+}
+
+static void fmt_ext(Str *s, const Region *r)
+{
+	int n = 0;
+	str_putc(s, '[');
+	for (int d = 0; d < r->ndim; d++)
+		if (r->ext[d] != 1)
+			str_printf(s, "%s%lld", n++ ? ", " : "", (long long)r->ext[d]);
+	str_putc(s, ']');
+}
+
+/* the two non-unit extents of a 2-D operand */
+static bool mat_dims(const Region *r, int64_t *rows, int64_t *cols)
+{
+	int64_t e[2];
+	int n = 0;
+	for (int d = 0; d < r->ndim; d++)
+		if (r->ext[d] != 1) {
+			if (n == 2)
+				return false;
+			e[n++] = r->ext[d];
+		}
+	while (n < 2)
+		e[n++] = 1;
+	*rows = e[0];
+	*cols = e[1];
+	return true;
+}
+
+static void check_mma_clause(Ctx *cx, Kernel *k, AsmBlock *a)
+{
+	static const char *nm[3] = {"accumulator", "A", "B"};
+	for (int i = 0; i < 3; i++)
+		if (!local_region(cx, k, a->mma[i], "an mma operand"))
+			return;
+	const Buffer *c = a->mma[0]->buf, *A = a->mma[1]->buf, *B = a->mma[2]->buf;
+	if (c->dt != DT_F32 || !((A->dt == DT_F16 && B->dt == DT_F16) || (A->dt == DT_BF16 && B->dt == DT_BF16))) {
+		diag_error(cx, a->mma_loc, "mma takes an f32 accumulator and f16 (or bf16) A and B; got %s, %s, %s",
+		           dtype_name(c->dt), dtype_name(A->dt), dtype_name(B->dt));
+		return;
+	}
+	if (c->owner != A->owner || c->owner != B->owner) {
+		diag_error(cx, a->mma_loc, "mma operands must have the same owner (%s, %s, %s)", scope_name(c->owner),
+		           scope_name(A->owner), scope_name(B->owner));
+		return;
+	}
+	int64_t m, n, ak, am, bk, bn;
+	for (int i = 0; i < 3; i++) {
+		int64_t r0, c0;
+		if (!mat_dims(a->mma[i], &r0, &c0)) {
+			diag_error(cx, a->mma[i]->loc, "mma %s must be a 2-D region", nm[i]);
+			return;
+		}
+	}
+	mat_dims(a->mma[0], &m, &n);
+	mat_dims(a->mma[1], &am, &ak);
+	mat_dims(a->mma[2], &bk, &bn);
+	if (am != m || bn != n || ak != bk) {
+		Str x = {0}, y = {0}, z = {0};
+		fmt_ext(&x, a->mma[0]);
+		fmt_ext(&y, a->mma[1]);
+		fmt_ext(&z, a->mma[2]);
+		diag_error(cx, a->mma_loc, "mma shapes do not chain: C %s, A %s, B %s (want C [M, N], A [M, K], B [K, N])",
+		           x.s, y.s, z.s);
+		str_free(&x);
+		str_free(&y);
+		str_free(&z);
+	}
+}
+
+void check_asm(Ctx *cx, const Module *m, Kernel *k, Stmt *s)
+{
+	(void)m;
+	AsmBlock *a = s->asm_blk;
+	int before = cx->diags.errors;
+	if (a->mma[0])
+		check_mma_clause(cx, k, a);
+	for (size_t i = 0; i < a->n; i++) {
+		AsmPiece *pc = &a->p[i];
+		if (pc->kind == ASM_REGS) {
+			local_region(cx, k, pc->r, "a register placeholder");
+		} else if (pc->kind == ASM_ADDR) {
+			if (!check_region_of(cx, k, pc->r))
+				continue;
+			Mem mm = pc->r->buf->mem;
+			if (mm != MEM_SHARED && mm != MEM_GLOBAL) {
+				diag_error(cx, pc->r->loc, "'&' takes the address of a shared or param buffer; '%s' is %s",
+				           pc->r->buf->name, mem_name(mm));
+				continue;
+			}
+			View v;
+			const char *why;
+			if (!region_view(cx, k, pc->r, &v, &why))
+				diag_error(cx, pc->r->loc, "region of '%s': %s", pc->r->buf->name, why);
+		}
+	}
+	if (cx->diags.errors != before)
+		return;
+	/* every instance: placeholders cover whole registers; known shapes get their widths */
+	int64_t ninst = instance_count(a);
+	int64_t vals[MAX_ASM_UNROLL];
+	for (int64_t in = 0; in < ninst && cx->diags.errors == before; in++) {
+		instance_vals(a, in, vals);
+		const char *shape = NULL;
+		int shape_ops = 0, opi = 0, line = -1;
+		for (size_t i = 0; i < a->n && cx->diags.errors == before; i++) {
+			AsmPiece *pc = &a->p[i];
+			if (pc->line != line) {
+				line = pc->line;
+				shape = NULL;
+				opi = 0;
+				if (pc->kind == ASM_TEXT) {
+					const char *t = pc->text;
+					while (*t == ' ' || *t == '\t')
+						t++;
+					for (size_t f = 0; f < sizeof asm_shapes / sizeof asm_shapes[0]; f++)
+						if (!strncmp(t, asm_shapes[f].prefix, strlen(asm_shapes[f].prefix))) {
+							shape = asm_shapes[f].prefix;
+							shape_ops = (int)f;
+						}
+				}
+			}
+			if (pc->kind != ASM_REGS)
+				continue;
+			Region *r = subst_region(cx->arena, pc->r, a, vals);
+			bool is_const = true;
+			for (int d = 0; d < r->ndim && is_const; d++)
+				if (!r->all[d] && !affine_is_const(&r->begin[d])) {
+					diag_error(cx, r->dim_loc[d],
+					           "register placeholders take constant regions (indices of 'asm for', not '%s')",
+					           k->var_names[r->begin[d].t[0].var]);
+					is_const = false;
+				}
+			if (!is_const)
+				break;
+			int *w, nw;
+			const char *why = NULL;
+			if (!region_words(cx->arena, k, r, &w, &nw, &why)) {
+				diag_error(cx, pc->loc, "placeholder '%s' cannot expand to registers: %s", r->name, why);
+				break;
+			}
+			if (shape) {
+				int want = opi < asm_shapes[shape_ops].nops ? asm_shapes[shape_ops].words[opi] : -1;
+				if (want != nw) {
+					if (want < 0)
+						diag_error(cx, pc->loc, "%s takes %d register operands; this is operand %d", shape,
+						           asm_shapes[shape_ops].nops, opi + 1);
+					else
+						diag_error(cx, pc->loc, "operand %d of %s takes %d registers, but '%s' expands to %d", opi + 1,
+						           shape, want, r->name, nw);
+				}
+				opi++;
+			}
+		}
+	}
+}
+
+/* the bits of integer v as one element of dt; false if not exact */
+static bool int_bits(DType dt, int64_t v, uint64_t *out)
+{
+	switch (dt) {
+	case DT_F32: case DT_TF32: {
+		float f = (float)v;
+		if ((int64_t)f != v)
+			return false;
+		uint32_t u;
+		memcpy(&u, &f, 4);
+		*out = u;
+		return true;
+	}
+	case DT_F64: {
+		double f = (double)v;
+		if ((int64_t)f != v)
+			return false;
+		memcpy(out, &f, 8);
+		return true;
+	}
+	case DT_F16: case DT_BF16: {
+		int64_t mag = v < 0 ? -v : v;
+		int mbits = dt == DT_F16 ? 10 : 7, ebias = dt == DT_F16 ? 15 : 127, ebits = dt == DT_F16 ? 5 : 8;
+		uint64_t sign = v < 0 ? (uint64_t)1 << 15 : 0;
+		if (mag == 0) {
+			*out = sign;
+			return true;
+		}
+		int e = 0;
+		while ((mag >> e) > 1)
+			e++;
+		if (e > mbits && (mag & (((int64_t)1 << (e - mbits)) - 1)))
+			return false;
+		if (e + ebias >= (1 << ebits) - 1)
+			return false;
+		uint64_t frac = e > mbits ? (uint64_t)(mag >> (e - mbits)) : (uint64_t)(mag << (mbits - e));
+		frac &= ((uint64_t)1 << mbits) - 1;
+		*out = sign | ((uint64_t)(e + ebias) << mbits) | frac;
+		return true;
+	}
+	default: {
+		int bits = dtype_bytes(dt) * 8;
+		bool is_signed = dt == DT_I8 || dt == DT_I16 || dt == DT_I32 || dt == DT_I64;
+		if (bits < 64) {
+			int64_t lo = is_signed ? -((int64_t)1 << (bits - 1)) : 0;
+			int64_t hi = is_signed ? ((int64_t)1 << (bits - 1)) - 1 : ((int64_t)1 << bits) - 1;
+			if (v < lo || v > hi)
+				return false;
+			*out = (uint64_t)v & ((((uint64_t)1) << bits) - 1);
+		} else {
+			*out = (uint64_t)v;
+		}
+		return dt != DT_E4M3 && dt != DT_E5M2 ? true : v == 0;
+	}
+	}
+}
+
+uint64_t dtype_int_bits(DType dt, int64_t v)
+{
+	uint64_t b = 0;
+	int_bits(dt, v, &b);
+	return b;
+}
+
+void check_init(Ctx *cx, const Module *m, Kernel *k, Stmt *s)
+{
+	(void)m;
+	if (!local_region(cx, k, s->dst, "init"))
+		return;
+	uint64_t b;
+	if (!int_bits(s->dst->buf->dt, s->n, &b)) {
+		diag_error(cx, s->dst->loc, "init value %lld is not exact in %s", (long long)s->n, dtype_name(s->dst->buf->dt));
+		return;
+	}
+	for (int d = 0; d < s->dst->ndim; d++)
+		if (!s->dst->all[d] && !affine_is_const(&s->dst->begin[d])) {
+			diag_error(cx, s->dst->dim_loc[d], "init takes a constant region (registers are named at compile time)");
+			return;
+		}
+	int *w, nw;
+	const char *why;
+	if (!region_words(cx->arena, k, s->dst, &w, &nw, &why))
+		diag_error(cx, s->dst->loc, "init of '%s': %s", s->dst->name, why);
+}
+
+/* ---- emission ---- */
+
+static const char *words_operand(Builder *b, Reg *regs, const int *w, int n)
+{
+	if (n == 1)
+		return b_name(b, regs[w[0]]);
+	Str s = {0};
+	str_putc(&s, '{');
+	for (int i = 0; i < n; i++)
+		str_printf(&s, "%s%s", i ? ", " : "", b_name(b, regs[w[i]]));
+	str_putc(&s, '}');
+	char *r = arena_strndup(b->arena, s.s, s.n);
+	str_free(&s);
+	return r;
+}
+
+void emit_init(Emit *e, const Stmt *s)
+{
+	Builder *b = emit_builder(e);
+	const Buffer *buf = s->dst->buf;
+	int *w, nw;
+	const char *why;
+	if (!region_words(b->arena, emit_kernel_of(e), s->dst, &w, &nw, &why))
+		return;
+	int es = dtype_bytes(buf->dt);
+	uint64_t bits = dtype_int_bits(buf->dt, s->n), word = 0;
+	if (es >= 4)
+		word = bits & 0xffffffffu;
+	else
+		for (int i = 0; i < 4 / es; i++)
+			word |= bits << (i * es * 8);
+	b_comment(b, "line %d: init %s, %lld (%d registers)", s->loc.line, s->dst->name, (long long)s->n, nw);
+	Reg *regs = emit_local_regs(e, buf);
+	for (int i = 0; i < nw; i++) {
+		uint64_t v = word;
+		if (es == 8)
+			v = (w[i] % 2) ? bits >> 32 : bits & 0xffffffffu;
+		b_ins(b, FORM_MOV_B32, b_name(b, regs[w[i]]), arena_printf(b->arena, "0x%08llx", (unsigned long long)(v & 0xffffffffu)),
+		      NULL);
+	}
+}
+
+void emit_asm(Emit *e, const Stmt *s)
+{
+	Builder *b = emit_builder(e);
+	const Kernel *k = emit_kernel_of(e);
+	const AsmBlock *a = s->asm_blk;
+	int64_t ninst = instance_count(a);
+	int64_t vals[MAX_ASM_UNROLL];
+	b_comment(b, "line %d: asm (%lld instances)", s->loc.line, (long long)ninst);
+	for (int64_t in = 0; in < ninst; in++) {
+		instance_vals(a, in, vals);
+		/* operands first: values and addresses need instructions of their own */
+		const char **ops = arena_alloc(b->arena, sizeof(char *) * (a->n ? a->n : 1));
+		for (size_t i = 0; i < a->n; i++) {
+			const AsmPiece *pc = &a->p[i];
+			if (pc->kind == ASM_TEXT) {
+				ops[i] = pc->text;
+			} else if (pc->kind == ASM_REGS) {
+				Region *r = subst_region(b->arena, pc->r, a, vals);
+				int *w, nw;
+				const char *why;
+				if (!region_words(b->arena, k, r, &w, &nw, &why))
+					return;
+				ops[i] = words_operand(b, emit_local_regs(e, r->buf), w, nw);
+			} else if (pc->kind == ASM_VALUE) {
+				if (pc->text) {
+					ops[i] = b_name(b, !strcmp(pc->text, "tid") ? emit_tid(e) : emit_scope_tid(e, SC_WARP));
+				} else {
+					Affine v = affine_subst(&pc->val, a->uvar, vals, a->nunroll);
+					ops[i] = affine_is_const(&v) ? b_imm(b, v.c) : b_name(b, emit_affine(e, &v));
+				}
+			} else {
+				Region *r = subst_region(b->arena, pc->r, a, vals);
+				View v;
+				const char *why;
+				if (!region_view(NULL, k, r, &v, &why))
+					return;
+				ops[i] = b_name(b, emit_address(e, r->buf, emit_affine(e, &v.off[AX_M])));
+			}
+		}
+		/* one PTX line per block line, trailing blanks dropped */
+		Str ln = {0};
+		for (size_t i = 0; i <= a->n; i++) {
+			if (i == a->n || (i && a->p[i].line != a->p[i - 1].line)) {
+				while (ln.n && (ln.s[ln.n - 1] == ' ' || ln.s[ln.n - 1] == '\t'))
+					ln.s[--ln.n] = 0;
+				if (ln.n)
+					str_printf(&b->body, "%s%s\n", b->indent, ln.s);
+				ln.n = 0;
+				if (ln.s)
+					ln.s[0] = 0;
+			}
+			if (i < a->n)
+				str_puts(&ln, ops[i]);
+		}
+		str_free(&ln);
+	}
+	/* the instructions the block names raise .version and need their capability */
+	for (size_t i = 0; i < a->n; i++) {
+		const AsmPiece *pc = &a->p[i];
+		if (pc->kind != ASM_TEXT || (i && a->p[i - 1].line == pc->line))
+			continue;
+		const char *t = pc->text;
+		while (*t == ' ' || *t == '\t')
+			t++;
+		for (int f = 0; f < FORM_COUNT; f++) {
+			const char *ft = ptx_forms[f].text;
+			size_t n = strcspn(ft, " ");
+			if (!strncmp(t, ft, n) && (t[n] == ' ' || t[n] == '\t')) {
+				b->used_form[f] = true;
+				if (ptx_forms[f].min_ptx > b->min_ptx)
+					b->min_ptx = ptx_forms[f].min_ptx;
+			}
+		}
+	}
+}
