@@ -27,6 +27,15 @@ $(B)/sasscount: tools/sasscount.c
 bench-codegen: $(B)/tilepx $(B)/sasscount
 	TILEPX_BUILD=$(B) bash bench/codegen/run.sh
 
+$(B)/emit_cost: bench/emit_cost.c $(B)/libtilepx.a
+	$(CC) $(WARN) $(CFLAGS) $(CPPFLAGS) $< $(B)/libtilepx.a $(LDFLAGS) -o $@
+
+# emission time and memory per copy statement at 1k, 10k and 100k copies
+bench-emit: $(B)/emit_cost
+	$(B)/emit_cost 1000 5
+	$(B)/emit_cost 10000 3
+	$(B)/emit_cost 100000 1
+
 $(B)/randtile: tools/randtile.c
 	@mkdir -p $(B)
 	$(CC) $(WARN) $(CFLAGS) $(LDFLAGS) $< -o $@
@@ -109,4 +118,4 @@ fuzz: build/fuzz/fuzz_pipeline build/fuzz/fuzz_layout
 clean:
 	rm -rf build
 
-.PHONY: bench-codegen all test gpu-test install sanitize fuzz clean
+.PHONY: bench-emit bench-codegen all test gpu-test install sanitize fuzz clean

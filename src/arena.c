@@ -42,18 +42,36 @@ void arena_free(Arena *a)
 	free(a);
 }
 
-void *arena_alloc(Arena *a, size_t n)
+static Chunk *chunk_for(Arena *a, size_t n)
 {
-	n = (n + 15) & ~(size_t)15;
 	Chunk *c = a->head;
 	if (!c || c->cap - c->used < n) {
-		size_t cap = n > 65536 ? n : 65536;
+		size_t cap = n > 65536 ? (n + 15) & ~(size_t)15 : 65536;
 		c = xmalloc(sizeof *c + cap);
 		c->cap = cap;
 		c->used = 0;
 		c->next = a->head;
 		a->head = c;
 	}
+	return c;
+}
+
+/* n bytes for text: not zeroed, not aligned (operand strings, the bulk of
+ * what emission allocates) */
+char *arena_str(Arena *a, size_t n)
+{
+	Chunk *c = chunk_for(a, n);
+	char *p = (char *)c->mem + c->used;
+	c->used += n;
+	return p;
+}
+
+void *arena_alloc(Arena *a, size_t n)
+{
+	n = (n + 15) & ~(size_t)15;
+	if (a->head) /* realign after arena_str; a chunk's cap is a multiple of 16 */
+		a->head->used = (a->head->used + 15) & ~(size_t)15;
+	Chunk *c = chunk_for(a, n);
 	void *p = c->mem + c->used;
 	c->used += n;
 	memset(p, 0, n);
@@ -66,6 +84,14 @@ void *arena_grow(Arena *a, void *old, size_t old_n, size_t new_n)
 	if (old && old_n)
 		memcpy(p, old, old_n < new_n ? old_n : new_n);
 	return p;
+}
+
+size_t arena_bytes(const Arena *a)
+{
+	size_t n = 0;
+	for (const Chunk *c = a->head; c; c = c->next)
+		n += c->used;
+	return n;
 }
 
 char *arena_strndup(Arena *a, const char *s, size_t n)
@@ -112,13 +138,15 @@ void str_putc(Str *b, char c)
 	b->s[b->n] = 0;
 }
 
-void str_puts(Str *b, const char *s)
+void str_putn(Str *b, const char *s, size_t n)
 {
-	size_t n = strlen(s);
 	str_reserve(b, n);
-	memcpy(b->s + b->n, s, n + 1);
+	memcpy(b->s + b->n, s, n);
 	b->n += n;
+	b->s[b->n] = 0;
 }
+
+void str_puts(Str *b, const char *s) { str_putn(b, s, strlen(s)); }
 
 void str_printf(Str *b, const char *fmt, ...)
 {

@@ -626,7 +626,28 @@ static bool parse_buffer(Parser *p, Loc kwloc, Mem mem, const char *kw)
 	return true;
 }
 
+static bool parse_region_dims(Parser *p, Region *r, Affine *begin, Affine *end);
+
+/* begin/end are parsed into MAX_DIMS-long temporaries and kept for the
+ * region's dimensions only (a copy statement's operands are most of a
+ * program's memory) */
 static bool parse_region(Parser *p, Region *r)
+{
+	Affine begin[MAX_DIMS], end[MAX_DIMS];
+	memset(begin, 0, sizeof begin);
+	memset(end, 0, sizeof end);
+	bool ok = parse_region_dims(p, r, begin, end);
+	if (r->ndim) {
+		size_t n = sizeof(Affine) * (size_t)r->ndim;
+		r->begin = arena_alloc(p->cx->arena, n);
+		r->end = arena_alloc(p->cx->arena, n);
+		memcpy(r->begin, begin, n);
+		memcpy(r->end, end, n);
+	}
+	return ok;
+}
+
+static bool parse_region_dims(Parser *p, Region *r, Affine *begin, Affine *end)
 {
 	r->loc = p->tok.loc;
 	if (!(r->name = take_ident(p, "a buffer name")))
@@ -645,17 +666,17 @@ static bool parse_region(Parser *p, Region *r)
 			next(p);
 			r->all[d] = true;
 		} else {
-			if (!expr(p, &r->begin[d]))
+			if (!expr(p, &begin[d]))
 				return false;
 			if (is_punct(p, ':')) {
 				next(p);
-				if (!expr(p, &r->end[d]))
+				if (!expr(p, &end[d]))
 					return false;
 			} else {
 				r->single[d] = true;
-				r->end[d] = r->begin[d];
-				r->end[d].c += 1; /* begin is < 2^63 */
-				if (r->end[d].c < r->begin[d].c)
+				end[d] = begin[d];
+				end[d].c += 1; /* begin is < 2^63 */
+				if (end[d].c < begin[d].c)
 					return fail(p, "integer overflow in region");
 			}
 		}

@@ -27,8 +27,10 @@ Arena *arena_new(void);
 void arena_free(Arena *a);
 void *arena_alloc(Arena *a, size_t n); /* zeroed */
 char *arena_strndup(Arena *a, const char *s, size_t n);
+char *arena_str(Arena *a, size_t n); /* text: neither zeroed nor aligned */
 char *arena_printf(Arena *a, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void *arena_grow(Arena *a, void *old, size_t old_n, size_t new_n);
+size_t arena_bytes(const Arena *a); /* bytes in use (allocations, rounded to 16) */
 
 /* push x onto an arena array p with count n and capacity cap */
 #define APUSH(ar, p, n, cap, x)                                                    \
@@ -49,6 +51,7 @@ typedef struct Str {
 } Str;
 void str_putc(Str *b, char c);
 void str_puts(Str *b, const char *s);
+void str_putn(Str *b, const char *s, size_t n);
 void str_printf(Str *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void str_free(Str *b);
 
@@ -219,8 +222,7 @@ typedef struct Region {
 	Buffer *buf;
 	bool whole;
 	int ndim;
-	Affine begin[MAX_DIMS];
-	Affine end[MAX_DIMS];
+	Affine *begin, *end; /* [ndim], arena (NULL when whole) */
 	bool all[MAX_DIMS], single[MAX_DIMS];
 	Loc dim_loc[MAX_DIMS];
 	int64_t ext[MAX_DIMS]; /* set by check */

@@ -196,7 +196,7 @@ emu_run() { # FILES...: count PASS and FAIL lines
 	grep -A4 '^FAIL' "$OUT/emu.log" | head -20
 	echo "  $p kernels passed, $f failed, $(grep -c '^SKIP' "$OUT/emu.log") skipped (too many threads to emulate)"
 }
-emu_run examples/*.tile tests/gpu/*.tile tests/explain/*.tile
+emu_run examples/*.tile tests/gpu/*.tile tests/explain/*.tile bench/codegen/*.tile
 emitted=()
 for f in "$OUT"/rand/*.tile; do [ -s "${f%.tile}.ptx" ] && emitted+=("$f"); done
 [ ${#emitted[@]} -gt 0 ] && emu_run "${emitted[@]}"

@@ -22,14 +22,48 @@ Reg b_reg(Builder *b, RegClass c)
 	return (Reg){c, ++b->nregs[c]};
 }
 
+/* operand text without printf: digits written backwards into a small buffer */
+static int put_i64(char *out, int64_t v)
+{
+	char t[24];
+	int n = 0, k = 0;
+	uint64_t u = v < 0 ? (uint64_t)0 - (uint64_t)v : (uint64_t)v;
+	do {
+		t[n++] = (char)('0' + u % 10);
+		u /= 10;
+	} while (u);
+	if (v < 0)
+		out[k++] = '-';
+	while (n)
+		out[k++] = t[--n];
+	return k;
+}
+
+static const char *text2(Builder *b, const char *pre, int64_t v, const char *mid, int64_t w, bool has_w)
+{
+	char buf[96];
+	size_t n = strlen(pre);
+	memcpy(buf, pre, n);
+	n += (size_t)put_i64(buf + n, v);
+	if (has_w) {
+		if (w >= 0 && mid)
+			buf[n++] = '+';
+		n += (size_t)put_i64(buf + n, w);
+	}
+	char *p = arena_str(b->arena, n + 1);
+	memcpy(p, buf, n);
+	p[n] = 0;
+	return p;
+}
+
 const char *b_name(Builder *b, Reg r)
 {
-	return arena_printf(b->arena, "%s%d", reg_class_prefix(r.cls), r.id);
+	return text2(b, reg_class_prefix(r.cls), r.id, NULL, 0, false);
 }
 
 int b_label(Builder *b) { return ++b->labels; }
 
-const char *b_label_name(Builder *b, int label) { return arena_printf(b->arena, "$L__%d", label); }
+const char *b_label_name(Builder *b, int label) { return text2(b, "$L__", label, NULL, 0, false); }
 
 void b_place_label(Builder *b, int label) { str_printf(&b->body, "%s:\n", b_label_name(b, label)); }
 
@@ -72,38 +106,54 @@ void b_ins(Builder *b, FormId f, ...)
 	b->used_form[f] = true;
 	if (form->min_ptx > b->min_ptx)
 		b->min_ptx = form->min_ptx;
-	str_puts(&b->body, b->indent);
-	for (const char *p = form->text; *p; p++) {
+	Str *out = &b->body;
+	str_puts(out, b->indent);
+	for (const char *p = form->text; *p;) {
 		if (*p == '$' && p[1] >= '0' && p[1] <= '9') {
 			const char *o = ops[p[1] - '0'];
-			str_puts(&b->body, o ? o : "<missing operand>");
-			p++;
+			str_puts(out, o ? o : "<missing operand>");
+			p += 2;
 		} else {
-			str_putc(&b->body, *p);
+			const char *q = p;
+			while (*q && !(*q == '$' && q[1] >= '0' && q[1] <= '9'))
+				q++;
+			str_putn(out, p, (size_t)(q - p));
+			p = q;
 		}
 	}
-	str_putc(&b->body, '\n');
+	str_putc(out, '\n');
 }
 
-const char *b_imm(Builder *b, int64_t v) { return arena_printf(b->arena, "%lld", (long long)v); }
+const char *b_imm(Builder *b, int64_t v) { return text2(b, "", v, NULL, 0, false); }
 
 const char *b_addr(Builder *b, Reg base, int64_t off)
 {
 	if (off == 0)
 		return b_name(b, base);
-	return arena_printf(b->arena, "%s%+lld", b_name(b, base), (long long)off);
+	return text2(b, reg_class_prefix(base.cls), base.id, "+", off, true);
 }
 
 const char *b_vec(Builder *b, const Reg *regs, int n)
 {
-	Str s = {0};
-	str_putc(&s, '{');
+	size_t len = 2;
 	for (int i = 0; i < n; i++)
-		str_printf(&s, "%s%s", i ? ", " : "", b_name(b, regs[i]));
-	str_putc(&s, '}');
-	const char *r = arena_strndup(b->arena, s.s, s.n);
-	str_free(&s);
-	return r;
+		len += strlen(reg_class_prefix(regs[i].cls)) + 12;
+	char *p = arena_str(b->arena, len + 1), *q = p;
+	*q++ = '{';
+	for (int i = 0; i < n; i++) {
+		if (i) {
+			*q++ = ',';
+			*q++ = ' ';
+		}
+		const char *pre = reg_class_prefix(regs[i].cls);
+		size_t k = strlen(pre);
+		memcpy(q, pre, k);
+		q += k;
+		q += put_i64(q, regs[i].id);
+	}
+	*q++ = '}';
+	*q = 0;
+	return p;
 }
 
 Reg b_const32(Builder *b, int64_t v)
