@@ -24,8 +24,7 @@ Affine affine_subst(const Affine *a, const int *vars, const int64_t *vals, int n
 
 static Region *subst_region(Arena *ar, const Region *r, const AsmBlock *a, const int64_t *vals)
 {
-	Region *o = arena_alloc(ar, sizeof *o);
-	*o = *r;
+	Region *o = region_dup(ar, r);
 	for (int d = 0; d < r->ndim; d++) {
 		o->begin[d] = affine_subst(&r->begin[d], a->uvar, vals, a->nunroll);
 		o->end[d] = affine_subst(&r->end[d], a->uvar, vals, a->nunroll);

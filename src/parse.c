@@ -647,6 +647,20 @@ static bool parse_region(Parser *p, Region *r)
 	return ok;
 }
 
+Region *region_dup(Arena *a, const Region *r)
+{
+	Region *o = arena_alloc(a, sizeof *o);
+	*o = *r;
+	if (r->ndim && r->begin) {
+		size_t n = sizeof(Affine) * (size_t)r->ndim;
+		o->begin = arena_alloc(a, n);
+		o->end = arena_alloc(a, n);
+		memcpy(o->begin, r->begin, n);
+		memcpy(o->end, r->end, n);
+	}
+	return o;
+}
+
 static bool parse_region_dims(Parser *p, Region *r, Affine *begin, Affine *end)
 {
 	r->loc = p->tok.loc;

@@ -222,11 +222,13 @@ typedef struct Region {
 	Buffer *buf;
 	bool whole;
 	int ndim;
-	Affine *begin, *end; /* [ndim], arena (NULL when whole) */
+	Affine *begin, *end; /* [ndim], arena (NULL when whole); region_dup copies them */
 	bool all[MAX_DIMS], single[MAX_DIMS];
 	Loc dim_loc[MAX_DIMS];
 	int64_t ext[MAX_DIMS]; /* set by check */
 } Region;
+/* a copy whose begin/end may be changed without touching r's */
+Region *region_dup(Arena *a, const Region *r);
 
 /* statement kinds: src/stmt.def is the one list */
 typedef enum StmtKind {

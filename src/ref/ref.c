@@ -168,13 +168,16 @@ static bool ref_asm(Ctx *cx, RefCta *c, const Stmt *s)
 			rem /= a->uext[u];
 		}
 		Region r[3];
+		Affine rb[3][MAX_DIMS], re[3][MAX_DIMS]; /* the instance's bounds (the clause's stay as parsed) */
 		View v[3];
 		int64_t dims[3][2];
 		for (int i = 0; i < 3; i++) {
 			r[i] = *a->mma[i];
+			r[i].begin = rb[i];
+			r[i].end = re[i];
 			for (int d = 0; d < r[i].ndim; d++) {
-				r[i].begin[d] = affine_subst(&r[i].begin[d], a->uvar, vals, a->nunroll);
-				r[i].end[d] = affine_subst(&r[i].end[d], a->uvar, vals, a->nunroll);
+				rb[i][d] = affine_subst(&a->mma[i]->begin[d], a->uvar, vals, a->nunroll);
+				re[i][d] = affine_subst(&a->mma[i]->end[d], a->uvar, vals, a->nunroll);
 			}
 			const char *why;
 			if (!region_view(cx, c->k, &r[i], &v[i], &why))
