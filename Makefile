@@ -72,7 +72,7 @@ $(B)/tests/%: tests/unit/%.c tests/unit/unit.h $(B)/libtilepx.a
 # the driver-API harness: links against the toolkit's stub libcuda, so it
 # builds on machines without a GPU; the real driver is found at run time
 $(B)/tilepx-run: tools/tilepx_run.c $(B)/libtilepx.a
-	$(CC) $(WARN) $(CFLAGS) $(CPPFLAGS) -I$(CUDA)/include $< $(B)/libtilepx.a -L$(CUDA)/lib64/stubs -lcuda $(LDFLAGS) -o $@
+	$(CC) $(WARN) $(CFLAGS) $(CPPFLAGS) -I$(CUDA)/include $< $(B)/libtilepx.a -L$(CUDA)/lib64/stubs -lcuda -lpthread $(LDFLAGS) -o $@
 
 HARNESS := $(if $(wildcard $(CUDA)/include/cuda.h),$(B)/tilepx-run)
 

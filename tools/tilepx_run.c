@@ -10,6 +10,7 @@
 
 #include <cuda.h>
 #include <getopt.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -48,6 +49,27 @@ static float to_f32(uint16_t h, bool bf16)
 	return f;
 }
 
+typedef struct GemmPart {
+	const float *a, *b;
+	float *c;
+	int64_t r0, r1, N, K;
+} GemmPart;
+
+/* rows [r0, r1) of C, each element summed in k order */
+static void *gemm_rows(void *arg)
+{
+	const GemmPart *g = arg;
+	for (int64_t i = g->r0; i < g->r1; i++)
+		for (int64_t k = 0; k < g->K; k++) {
+			float x = g->a[i * g->K + k];
+			float *cr = g->c + i * g->N;
+			const float *br = g->b + k * g->N;
+			for (int64_t j = 0; j < g->N; j++)
+				cr[j] += x * br[j];
+		}
+	return NULL;
+}
+
 /* dense C = A * B on the host, in k order per element (exact for 'fill small') */
 static bool dense_gemm(const Buffer **pb, int np, unsigned char **want, double *flops)
 {
@@ -71,14 +93,23 @@ static bool dense_gemm(const Buffer **pb, int np, unsigned char **want, double *
 		a[i] = to_f32(((uint16_t *)want[ix[1]])[i], bf);
 	for (int64_t i = 0; i < K * N; i++)
 		b[i] = to_f32(((uint16_t *)want[ix[2]])[i], bf);
-	for (int64_t i = 0; i < M; i++)
-		for (int64_t k = 0; k < K; k++) {
-			float x = a[i * K + k];
-			float *cr = c + i * N;
-			const float *br = b + k * N;
-			for (int64_t j = 0; j < N; j++)
-				cr[j] += x * br[j];
-		}
+	enum { NT = 32 };
+	pthread_t th[NT];
+	GemmPart part[NT];
+	int started = 0;
+	for (int t = 0; t < NT; t++) {
+		part[t] = (GemmPart){a, b, c, M * t / NT, M * (t + 1) / NT, N, K};
+		if (pthread_create(&th[t], NULL, gemm_rows, &part[t]) == 0)
+			started = t + 1;
+		else
+			break;
+	}
+	for (int t = 0; t < started; t++)
+		pthread_join(th[t], NULL);
+	if (started < NT) { /* no threads: the rest here */
+		GemmPart rest = {a, b, c, M * started / NT, M, N, K};
+		gemm_rows(&rest);
+	}
 	memcpy(want[ix[0]], c, sizeof(float) * (size_t)(M * N));
 	free(a);
 	free(b);
