@@ -16,7 +16,64 @@ struct Emit {
 	Reg *tmem_addr;
 	Reg *var_regs;    /* per variable id */
 	Str decls;        /* .shared declarations inside the entry */
+	/* hoisting: values that depend only on the prologue's registers (thread
+	 * and CTA indices, bases) are emitted once, into `pre`, which is printed
+	 * between the prologue and the statements, and memoized by content */
+	Str head, pre;
+	int hoisting;
+	struct Memo { int n; int64_t *key; Reg r; } *memo;
+	size_t nmemo, memocap;
 };
+
+void emit_hoist_begin(Emit *e)
+{
+	if (e->hoisting++ == 0) {
+		Str t = e->b.body;
+		e->b.body = e->pre;
+		e->pre = t;
+	}
+}
+
+void emit_hoist_end(Emit *e)
+{
+	if (--e->hoisting == 0) {
+		Str t = e->b.body;
+		e->b.body = e->pre;
+		e->pre = t;
+	}
+}
+
+bool emit_memo_find(Emit *e, const int64_t *key, int n, Reg *out)
+{
+	for (size_t i = 0; i < e->nmemo; i++)
+		if (e->memo[i].n == n && !memcmp(e->memo[i].key, key, sizeof(int64_t) * (size_t)n)) {
+			*out = e->memo[i].r;
+			return true;
+		}
+	return false;
+}
+
+void emit_memo_put(Emit *e, const int64_t *key, int n, Reg r)
+{
+	if (e->nmemo >= 4096) /* bounded search; a miss only costs a recomputation */
+		return;
+	int64_t *k = arena_alloc(e->cx->arena, sizeof(int64_t) * (size_t)n);
+	memcpy(k, key, sizeof(int64_t) * (size_t)n);
+	struct Memo m = {n, k, r};
+	APUSH(e->cx->arena, e->memo, e->nmemo, e->memocap, m);
+}
+
+/* registers the prologue defines: their functions can be hoisted */
+bool emit_is_invariant(Emit *e, Reg r)
+{
+	Reg p[] = {e->tid, e->ctaid, e->ctaidy, e->lane, e->warp, e->wg, e->tid_wg};
+	for (size_t i = 0; i < sizeof p / sizeof p[0]; i++)
+		if (p[i].cls == r.cls && p[i].id == r.id)
+			return true;
+	return false;
+}
+
+bool emit_var_invariant(int var) { return var < VAR_REPEAT0; }
 
 Builder *emit_builder(Emit *e) { return &e->b; }
 Reg emit_tid(Emit *e) { return e->tid; }
@@ -56,6 +113,8 @@ static Reg var_reg(Emit *e, int var)
 	}
 }
 
+Reg emit_var_reg(Emit *e, int var) { return var_reg(e, var); }
+
 Reg emit_affine(Emit *e, const Affine *a)
 {
 	Builder *b = &e->b;
@@ -78,7 +137,7 @@ static int log2i(int64_t v)
 	return n;
 }
 
-Reg emit_digit(Emit *e, Reg t, int64_t div, int64_t mod)
+static Reg digit(Emit *e, Reg t, int64_t div, int64_t mod)
 {
 	Builder *b = &e->b;
 	Reg q = t;
@@ -98,6 +157,38 @@ Reg emit_digit(Emit *e, Reg t, int64_t div, int64_t mod)
 		q = r;
 	}
 	return q;
+}
+
+/* digits of a prologue register are computed once per thread (hoisted,
+ * memoized), so every copy and both sides of a copy share them */
+/* exclusive bound of a prologue register's value (0: unknown) */
+static int64_t reg_bound(Emit *e, Reg t)
+{
+	int64_t T = e->k->threads;
+	Reg r[] = {e->tid, e->lane, e->tid_wg, e->warp};
+	int64_t bound[] = {T, T < 32 ? T : 32, T < 128 ? T : 128, (T + 31) / 32};
+	for (int i = 0; i < 4; i++)
+		if (r[i].cls == t.cls && r[i].id == t.id)
+			return bound[i];
+	return 0;
+}
+
+Reg emit_digit(Emit *e, Reg t, int64_t div, int64_t mod)
+{
+	if (!emit_is_invariant(e, t))
+		return digit(e, t, div, mod);
+	int64_t bound = reg_bound(e, t);
+	if (bound > 0 && div > 0 && (bound - 1) / div < mod)
+		mod = 0; /* constant folding: the quotient never reaches mod */
+	int64_t key[] = {1, t.cls, t.id, div, mod};
+	Reg r;
+	if (emit_memo_find(e, key, 5, &r))
+		return r;
+	emit_hoist_begin(e);
+	r = digit(e, t, div, mod);
+	emit_hoist_end(e);
+	emit_memo_put(e, key, 5, r);
+	return r;
 }
 
 /* shared: base + swizzle(m) * bytes (32-bit window); global: base + m * bytes */
@@ -398,6 +489,8 @@ static void emit_kernel(Ctx *cx, const Module *m, const Kernel *k, Str *out, int
 			}
 		}
 	}
+	e.head = b->body; /* the prologue; hoisted code follows it */
+	b->body = (Str){0};
 	tmem_prologue(&e);
 	emit_stmts(&e, k->body, k->nbody);
 	tmem_epilogue(&e);
@@ -412,8 +505,14 @@ static void emit_kernel(Ctx *cx, const Module *m, const Kernel *k, Str *out, int
 	if (e.decls.s)
 		str_puts(out, e.decls.s);
 	str_putc(out, '\n');
+	if (e.head.s)
+		str_putn(out, e.head.s, e.head.n);
+	if (e.pre.s) {
+		str_puts(out, "\t// per-thread offsets and addresses, computed once for the statements below\n");
+		str_putn(out, e.pre.s, e.pre.n);
+	}
 	if (b->body.s)
-		str_puts(out, b->body.s);
+		str_putn(out, b->body.s, b->body.n);
 	str_puts(out, "}\n");
 	if (b->min_ptx > *max_ptx)
 		*max_ptx = b->min_ptx;
@@ -423,6 +522,8 @@ static void emit_kernel(Ctx *cx, const Module *m, const Kernel *k, Str *out, int
 		diag_error(cx, k->loc, "internal error: kernel %s needs an instruction form that ptx_templates/ lacks (%s)",
 		           k->name, b->missing_form);
 	str_free(&b->body);
+	str_free(&e.head);
+	str_free(&e.pre);
 	str_free(&e.decls);
 }
 

@@ -469,7 +469,19 @@ void emit_mem_to_local(Emit *e, const Buffer *mb, const char *addr, Reg *words, 
 void emit_local_to_mem(Emit *e, const Buffer *mb, const char *addr, Reg *words, int64_t byte_off, int bytes);
 /* memory -> memory through temporaries */
 void emit_mem_copy(Emit *e, const Buffer *db, const char *daddr, const Buffer *sb, const char *saddr, int bytes);
-/* thread digits: value of (t / div) % mod, with shifts when powers of two */
+/* hoisting: emission between begin and end goes to the kernel's hoisted
+ * section (after the prologue, before the statements); use it only for
+ * values computed from prologue registers (emit_is_invariant) and
+ * non-repeat variables (emit_var_invariant). Memo: a value by content key. */
+void emit_hoist_begin(Emit *e);
+void emit_hoist_end(Emit *e);
+bool emit_is_invariant(Emit *e, Reg r);
+bool emit_var_invariant(int var);
+bool emit_memo_find(Emit *e, const int64_t *key, int n, Reg *out);
+void emit_memo_put(Emit *e, const int64_t *key, int n, Reg r);
+Reg emit_var_reg(Emit *e, int var);
+/* thread digits: value of (t / div) % mod, with shifts when powers of two;
+ * hoisted and shared when t is a prologue register */
 Reg emit_digit(Emit *e, Reg t, int64_t div, int64_t mod);
 /* counted PTX loop: returns the counter; close with emit_loop_end */
 typedef struct Loop { int top; Reg counter; int64_t n; } Loop;

@@ -1,6 +1,6 @@
 /* copy / gmem_smem: global <-> shared. The [outer, threads, vec] partition
  * with the global side driving the order (TIRx align_layouts_gs); widest
- * vector from 128 bits down; a serial PTX loop nest, not unrolled. */
+ * vector from 128 bits down; loops of 2..16 trips unrolled (partition.c). */
 #include "partition.h"
 
 
@@ -41,17 +41,15 @@ static const char *plan(const CopyOp *op, Plan *p)
 	return NULL;
 }
 
-static void access(const CopyOp *op, Emit *e, const void *ctx, Reg g_off, Reg s_off)
+static void access(const CopyOp *op, Emit *e, const void *ctx, const char *ga, const char *sa)
 {
 	const GsPlan *g = ctx;
-	Builder *b = emit_builder(e);
 	const Buffer *gb = g->global_is_dst ? op->dbuf : op->sbuf, *sb = g->global_is_dst ? op->sbuf : op->dbuf;
-	Reg ga = emit_address(e, gb, g_off), sa = emit_address(e, sb, s_off);
 	int bytes = g->part.vec * dtype_bytes(op->dt);
 	if (g->global_is_dst)
-		emit_mem_copy(e, gb, b_name(b, ga), sb, b_name(b, sa), bytes);
+		emit_mem_copy(e, gb, ga, sb, sa, bytes);
 	else
-		emit_mem_copy(e, sb, b_name(b, sa), gb, b_name(b, ga), bytes);
+		emit_mem_copy(e, sb, sa, gb, ga, bytes);
 }
 
 static void emit(const CopyOp *op, const Plan *p, Emit *e)

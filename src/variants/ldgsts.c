@@ -29,14 +29,13 @@ static const char *plan(const CopyOp *op, Plan *p)
 	return NULL;
 }
 
-static void access(const CopyOp *op, Emit *e, const void *ctx, Reg g_off, Reg s_off)
+static void access(const CopyOp *op, Emit *e, const void *ctx, const char *ga, const char *sa)
 {
 	const Part *part = ctx;
 	Builder *b = emit_builder(e);
-	Reg ga = emit_address(e, op->sbuf, g_off), sa = emit_address(e, op->dbuf, s_off);
 	int bytes = part->vec * dtype_bytes(op->dt);
 	FormId f = b_form(b, FAM_CP_ASYNC, &(FormKey){.space = SPACE_SHARED, .bytes = bytes});
-	b_ins(b, f, b_name(b, sa), b_name(b, ga), NULL);
+	b_ins(b, f, sa, ga, NULL);
 }
 
 static void emit(const CopyOp *op, const Plan *p, Emit *e)

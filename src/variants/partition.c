@@ -256,10 +256,43 @@ const char *reg_partition(const CopyOp *op, const View *r, const View *s, Part *
 	return "no vector width keeps the per-thread accesses aligned";
 }
 
-Reg emit_thread_offset(Emit *e, const Part *p, const View *v, Reg thread, bool side_a)
+/* acc + x * k, or x * k when there is no acc yet (constant folding: no
+ * zero register, no multiply by one) */
+static Reg lin(Emit *e, Reg acc, bool *has, Reg x, int64_t k)
 {
 	Builder *b = emit_builder(e);
-	Reg acc = emit_affine(e, &v->off[AX_M]);
+	Reg r;
+	if (!*has) {
+		*has = true;
+		if (k == 1)
+			return x;
+		r = b_reg(b, RC_R);
+		if (k > 0 && !(k & (k - 1))) {
+			int s = 0;
+			while (((int64_t)1 << s) < k)
+				s++;
+			b_ins(b, FORM_SHL_B32, b_name(b, r), b_name(b, x), b_imm(b, s), NULL);
+		} else {
+			b_ins(b, FORM_MUL_LO_U32, b_name(b, r), b_name(b, x), b_imm(b, (int64_t)(uint32_t)k), NULL);
+		}
+		return r;
+	}
+	r = b_reg(b, RC_R);
+	b_ins(b, FORM_MAD_LO_U32, b_name(b, r), b_name(b, x), b_imm(b, (int64_t)(uint32_t)k), b_name(b, acc), NULL);
+	return r;
+}
+
+Off emit_view_offset(Emit *e, const Part *p, const View *v, Reg thread, bool side_a)
+{
+	Off o = {.c = v->off[AX_M].c};
+	const Affine *af = &v->off[AX_M];
+	int64_t key[3 + 3 * MAX_ITERS + 2 * MAX_TERMS];
+	int nk = 0;
+	key[nk++] = 2;
+	key[nk++] = thread.cls;
+	key[nk++] = thread.id;
+	int64_t tdiv[MAX_ITERS], tmod[MAX_ITERS], tstr[MAX_ITERS];
+	int nt = 0;
 	for (int i = 0; i < p->nthr; i++) {
 		const Pair *q = &p->thr[i];
 		/* digit of the thread index: for gs splits the radix is positional
@@ -277,35 +310,178 @@ Reg emit_thread_offset(Emit *e, const Part *p, const View *v, Reg thread, bool s
 			continue; /* register side: thread strides address threads, not registers */
 		if (stride == 0)
 			continue;
-		Reg d = emit_digit(e, thread, div, q->ext);
-		Reg r = b_reg(b, RC_R);
-		b_ins(b, FORM_MAD_LO_U32, b_name(b, r), b_name(b, d), b_imm(b, stride), b_name(b, acc), NULL);
-		acc = r;
+		tdiv[nt] = div;
+		tmod[nt] = q->ext;
+		tstr[nt++] = stride;
+		key[nk++] = div;
+		key[nk++] = q->ext;
+		key[nk++] = stride;
 	}
-	return acc;
+	bool inv_thread = emit_is_invariant(e, thread);
+	/* hoisted: the thread digits once per thread (shared by both sides of a
+	 * copy and by every copy with the same split), then CTA/warp terms */
+	if (inv_thread && nt) {
+		if (!emit_memo_find(e, key, nk, &o.inv)) {
+			emit_hoist_begin(e);
+			for (int i = 0; i < nt; i++)
+				o.inv = lin(e, o.inv, &o.has_inv, emit_digit(e, thread, tdiv[i], tmod[i]), tstr[i]);
+			emit_hoist_end(e);
+			emit_memo_put(e, key, nk, o.inv);
+		}
+		o.has_inv = true;
+	}
+	nk = 0;
+	key[nk++] = 4;
+	key[nk++] = o.has_inv ? o.inv.id : -1;
+	for (int i = 0; i < af->n; i++)
+		if (emit_var_invariant(af->t[i].var) && af->t[i].k) {
+			key[nk++] = af->t[i].var;
+			key[nk++] = af->t[i].k;
+		}
+	if (nk > 2) {
+		Reg r;
+		if (emit_memo_find(e, key, nk, &r)) {
+			o.inv = r;
+		} else {
+			emit_hoist_begin(e);
+			for (int i = 0; i < af->n; i++)
+				if (emit_var_invariant(af->t[i].var) && af->t[i].k)
+					o.inv = lin(e, o.inv, &o.has_inv, emit_var_reg(e, af->t[i].var), af->t[i].k);
+			emit_hoist_end(e);
+			emit_memo_put(e, key, nk, o.inv);
+		}
+		o.has_inv = true;
+	}
+	/* per statement: repeat indices (and digits of a non-prologue thread) */
+	if (!inv_thread)
+		for (int i = 0; i < nt; i++)
+			o.var = lin(e, o.var, &o.has_var, emit_digit(e, thread, tdiv[i], tmod[i]), tstr[i]);
+	for (int i = 0; i < af->n; i++)
+		if (!emit_var_invariant(af->t[i].var) && af->t[i].k)
+			o.var = lin(e, o.var, &o.has_var, emit_var_reg(e, af->t[i].var), af->t[i].k);
+	return o;
 }
 
-static void loops(const CopyOp *op, Emit *e, const Part *p, int level, Reg ga, Reg gb, AccessFn access,
-                  const void *ctx)
+/* inv + var as one register (none: *has false) */
+static Reg off_reg(Emit *e, const Off *o, bool *has)
+{
+	Builder *b = emit_builder(e);
+	*has = o->has_inv || o->has_var;
+	if (!o->has_var)
+		return o->inv;
+	if (!o->has_inv)
+		return o->var;
+	Reg r = b_reg(b, RC_R);
+	b_ins(b, FORM_ADD_U32, b_name(b, r), b_name(b, o->inv), b_name(b, o->var), NULL);
+	return r;
+}
+
+Reg emit_thread_offset(Emit *e, const Part *p, const View *v, Reg thread, bool side_a)
+{
+	Off o = emit_view_offset(e, p, v, thread, side_a);
+	bool has;
+	Reg r = off_reg(e, &o, &has);
+	if (!has)
+		return b_const32(emit_builder(e), o.c);
+	return b_add32_imm(emit_builder(e), r, o.c);
+}
+
+static bool swizzled(const Buffer *buf) { return buf->mem == MEM_SHARED && buf->layout.sw.on; }
+
+Side emit_side(Emit *e, const Buffer *buf, const Off *o)
+{
+	Side s = {.buf = buf, .bytes = dtype_bytes(buf->dt), .c = o->c};
+	if (swizzled(buf)) { /* element offsets; the swizzle is applied per access */
+		s.r = off_reg(e, o, &s.has_r);
+		return s;
+	}
+	bool global = buf->mem == MEM_GLOBAL;
+	Reg base = global ? emit_global_base(e, buf) : emit_shared_base(e, buf);
+	s.has_r = true;
+	s.r = base;
+	if (o->has_inv) { /* base + thread offset: hoisted with it */
+		int64_t key[] = {3, (int64_t)(intptr_t)buf, o->inv.id};
+		if (!emit_memo_find(e, key, 3, &s.r)) {
+			emit_hoist_begin(e);
+			s.r = emit_address(e, buf, o->inv);
+			emit_hoist_end(e);
+			emit_memo_put(e, key, 3, s.r);
+		}
+	}
+	if (o->has_var)
+		s = emit_side_step(e, s, o->var, 1);
+	return s;
+}
+
+Side emit_side_step(Emit *e, Side s, Reg x, int64_t k)
+{
+	Builder *b = emit_builder(e);
+	if (k == 0)
+		return s;
+	if (swizzled(s.buf)) {
+		s.r = lin(e, s.r, &s.has_r, x, k);
+		return s;
+	}
+	Reg r;
+	if (s.buf->mem == MEM_GLOBAL) {
+		Reg w = b_reg(b, RC_RD);
+		r = b_reg(b, RC_RD);
+		b_ins(b, FORM_MUL_WIDE_U32, b_name(b, w), b_name(b, x), b_imm(b, k * s.bytes), NULL);
+		b_ins(b, FORM_ADD_U64, b_name(b, r), b_name(b, s.r), b_name(b, w), NULL);
+	} else {
+		r = b_reg(b, RC_R);
+		b_ins(b, FORM_MAD_LO_U32, b_name(b, r), b_name(b, x), b_imm(b, k * s.bytes), b_name(b, s.r), NULL);
+	}
+	s.r = r;
+	return s;
+}
+
+const char *emit_side_operand(Emit *e, const Side *s, int64_t extra)
+{
+	Builder *b = emit_builder(e);
+	int64_t c = s->c + extra;
+	if (!swizzled(s->buf))
+		return b_addr(b, s->r, c * s->bytes);
+	Swizzle sw = s->buf->layout.sw;
+	int64_t span = (int64_t)1 << (sw.p + sw.w + sw.a);
+	/* whole swizzle spans pass through the XOR unchanged: compile-time part */
+	int64_t hi = c >= 0 ? c / span * span : 0, lo = c - hi;
+	if (!s->has_r)
+		return b_addr(b, emit_shared_base(e, s->buf), swz_apply(sw, c) * s->bytes);
+	Reg m = b_add32_imm(b, s->r, lo);
+	return b_addr(b, emit_address(e, s->buf, m), hi * s->bytes);
+}
+
+/* unroll: levels of 2..16 trips, innermost first, while the unrolled body
+ * stays at most 32 accesses; outside that, serial loops */
+static void loops(const CopyOp *op, Emit *e, const Part *p, int level, int first_unrolled, Side sa, Side sb,
+                  int64_t ca, int64_t cb, AccessFn access, const void *ctx)
 {
 	if (level == p->nout) {
-		access(op, e, ctx, ga, gb);
+		access(op, e, ctx, emit_side_operand(e, &sa, ca), emit_side_operand(e, &sb, cb));
 		return;
 	}
-	Builder *b = emit_builder(e);
 	const Pair *q = &p->out[level];
+	if (level >= first_unrolled) {
+		for (int64_t i = 0; i < q->ext; i++)
+			loops(op, e, p, level + 1, first_unrolled, sa, sb, ca + i * q->a, cb + i * q->b, access, ctx);
+		return;
+	}
 	Loop l = emit_loop_begin(e, q->ext);
-	Reg na = b_reg(b, RC_R), nb = b_reg(b, RC_R);
-	b_ins(b, FORM_MAD_LO_U32, b_name(b, na), b_name(b, l.counter), b_imm(b, q->a), b_name(b, ga), NULL);
-	b_ins(b, FORM_MAD_LO_U32, b_name(b, nb), b_name(b, l.counter), b_imm(b, q->b), b_name(b, gb), NULL);
-	loops(op, e, p, level + 1, na, nb, access, ctx);
+	Side na = emit_side_step(e, sa, l.counter, q->a), nb = emit_side_step(e, sb, l.counter, q->b);
+	loops(op, e, p, level + 1, first_unrolled, na, nb, ca, cb, access, ctx);
 	emit_loop_end(e, &l);
 }
 
 void emit_partition_loops(const CopyOp *op, Emit *e, const Part *p, const View *a, const View *b, Reg thread,
                           AccessFn access, const void *ctx)
 {
-	Reg ta = emit_thread_offset(e, p, a, thread, true);
-	Reg tb = emit_thread_offset(e, p, b, thread, false);
-	loops(op, e, p, 0, ta, tb, access, ctx);
+	const Buffer *abuf = a == &op->dst ? op->dbuf : op->sbuf, *bbuf = b == &op->dst ? op->dbuf : op->sbuf;
+	Off oa = emit_view_offset(e, p, a, thread, true), ob = emit_view_offset(e, p, b, thread, false);
+	Side sa = emit_side(e, abuf, &oa), sb = emit_side(e, bbuf, &ob);
+	int first = p->nout;
+	int64_t body = 1;
+	while (first > 0 && p->out[first - 1].ext <= 16 && body * p->out[first - 1].ext <= 32)
+		body *= p->out[--first].ext;
+	loops(op, e, p, 0, first, sa, sb, 0, 0, access, ctx);
 }

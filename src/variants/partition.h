@@ -30,9 +30,10 @@ const char *gs_partition(const CopyOp *op, const View *g, const View *s, const i
 const char *reg_partition(const CopyOp *op, const View *r, const View *s, Part *out);
 
 /* emit the loads/stores of a Part for gmem_smem-like copies: nested serial
- * loops over out, per-thread digits from the scope's thread index; access
- * is called innermost with the element offsets of both sides */
-typedef void (*AccessFn)(const CopyOp *op, Emit *e, const void *ctx, Reg a_off, Reg b_off);
+ * loops over out (2..16 trips unrolled, at most 32 accesses), per-thread
+ * digits from the scope's thread index (hoisted, shared); access is called
+ * innermost with both sides' address operands ([reg+imm]) */
+typedef void (*AccessFn)(const CopyOp *op, Emit *e, const void *ctx, const char *a_addr, const char *b_addr);
 void emit_partition_loops(const CopyOp *op, Emit *e, const Part *p, const View *a, const View *b, Reg thread,
                           AccessFn access, const void *ctx);
 
@@ -43,7 +44,31 @@ bool reg_pairs(const View *r, const View *s, Pair *out, int *n);
  * boundary falls inside it (high part first) */
 bool group_pairs(const Pair *p, int n, const int64_t *shape, int ns, Pair *out, int *nout, int *seps);
 
-/* element offset of a thread's digits on one side plus the view's affine offset */
+/* element offset of a thread's digits on one side plus the view's affine
+ * offset: inv (thread digits, CTA and warp terms: hoisted, memoized), var
+ * (repeat indices: per statement) and a constant */
+typedef struct Off {
+	Reg inv, var;
+	bool has_inv, has_var;
+	int64_t c;
+} Off;
+Off emit_view_offset(Emit *e, const Part *p, const View *v, Reg thread, bool side_a);
 Reg emit_thread_offset(Emit *e, const Part *p, const View *v, Reg thread, bool side_a);
+
+/* one side's address: a base register plus a constant element offset.
+ * Unswizzled: r is an address (global %rd, shared 32-bit %r), so constant
+ * offsets become [r+imm]. Swizzled shared: r is an element offset (none when
+ * has_r is false) and the swizzle is applied per access, whole swizzle spans
+ * as immediates. */
+typedef struct Side {
+	const Buffer *buf;
+	int bytes;
+	bool has_r;
+	Reg r;
+	int64_t c;
+} Side;
+Side emit_side(Emit *e, const Buffer *buf, const Off *o);
+Side emit_side_step(Emit *e, Side s, Reg x, int64_t k); /* + x * k elements */
+const char *emit_side_operand(Emit *e, const Side *s, int64_t extra);
 
 #endif
