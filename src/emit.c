@@ -16,18 +16,21 @@ struct Emit {
 	Reg *tmem_addr;
 	Reg *var_regs;    /* per variable id */
 	Str decls;        /* .shared declarations inside the entry */
-	/* hoisting: values that depend only on the prologue's registers (thread
-	 * and CTA indices, bases) are emitted once, into `pre`, which is printed
-	 * between the prologue and the statements, and memoized by content */
-	Str head, pre;
-	int hoisting;
+	/* hoisting: inside a repeat, values that depend only on the prologue's
+	 * registers (thread and CTA indices, bases) are emitted once, into `pre`,
+	 * printed before the outermost loop, and memoized by content for the
+	 * loop. Outside loops they are emitted in place (short live ranges) and
+	 * memoized for the statement only (control flow inside a statement never
+	 * escapes it). */
+	Str pre;
+	int hoisting, repeat_depth;
 	struct Memo { int n; int64_t *key; Reg r; } *memo;
 	size_t nmemo, memocap;
 };
 
 void emit_hoist_begin(Emit *e)
 {
-	if (e->hoisting++ == 0) {
+	if (e->hoisting++ == 0 && e->repeat_depth > 0) {
 		Str t = e->b.body;
 		e->b.body = e->pre;
 		e->pre = t;
@@ -36,7 +39,7 @@ void emit_hoist_begin(Emit *e)
 
 void emit_hoist_end(Emit *e)
 {
-	if (--e->hoisting == 0) {
+	if (--e->hoisting == 0 && e->repeat_depth > 0) {
 		Str t = e->b.body;
 		e->b.body = e->pre;
 		e->pre = t;
@@ -342,12 +345,31 @@ static void emit_tc_wait_st(Emit *e, const Stmt *s) { (void)s; b_ins(&e->b, FORM
 static void emit_repeat(Emit *e, const Stmt *s)
 {
 	Builder *b = &e->b;
+	Str saved = {0};
+	if (e->repeat_depth++ == 0) { /* the outermost loop collects hoisted code */
+		saved = b->body;
+		b->body = (Str){0};
+		e->nmemo = 0;
+	}
 	b_comment(b, "line %d: repeat %lld%s%s", s->loc.line, (long long)s->n, s->var_name ? " as " : "",
 	          s->var_name ? s->var_name : "");
 	Loop l = emit_loop_begin(e, s->n);
 	e->var_regs[s->var] = l.counter;
 	emit_stmts(e, s->body, s->nbody);
 	emit_loop_end(e, &l);
+	if (--e->repeat_depth == 0) {
+		Str loop = b->body;
+		b->body = saved;
+		if (e->pre.n) {
+			b_comment(b, "per-thread offsets and addresses of the loop at line %d, computed once", s->loc.line);
+			str_putn(&b->body, e->pre.s, e->pre.n);
+		}
+		if (loop.s)
+			str_putn(&b->body, loop.s, loop.n);
+		str_free(&loop);
+		str_free(&e->pre);
+		e->nmemo = 0;
+	}
 }
 
 typedef void (*EmitHook)(Emit *e, const Stmt *s);
@@ -358,8 +380,11 @@ static const EmitHook emit_hook[ST_COUNT] = {
 
 static void emit_stmts(Emit *e, Stmt **body, size_t n)
 {
-	for (size_t i = 0; i < n; i++)
+	for (size_t i = 0; i < n; i++) {
 		emit_hook[body[i]->kind](e, body[i]);
+		if (e->repeat_depth == 0)
+			e->nmemo = 0; /* values emitted in place serve their statement only */
+	}
 }
 
 /* tensor memory: warp 0 allocates each buffer's columns into a shared slot,
@@ -489,8 +514,6 @@ static void emit_kernel(Ctx *cx, const Module *m, const Kernel *k, Str *out, int
 			}
 		}
 	}
-	e.head = b->body; /* the prologue; hoisted code follows it */
-	b->body = (Str){0};
 	tmem_prologue(&e);
 	emit_stmts(&e, k->body, k->nbody);
 	tmem_epilogue(&e);
@@ -505,12 +528,6 @@ static void emit_kernel(Ctx *cx, const Module *m, const Kernel *k, Str *out, int
 	if (e.decls.s)
 		str_puts(out, e.decls.s);
 	str_putc(out, '\n');
-	if (e.head.s)
-		str_putn(out, e.head.s, e.head.n);
-	if (e.pre.s) {
-		str_puts(out, "\t// per-thread offsets and addresses, computed once for the statements below\n");
-		str_putn(out, e.pre.s, e.pre.n);
-	}
 	if (b->body.s)
 		str_putn(out, b->body.s, b->body.n);
 	str_puts(out, "}\n");
@@ -522,7 +539,6 @@ static void emit_kernel(Ctx *cx, const Module *m, const Kernel *k, Str *out, int
 		diag_error(cx, k->loc, "internal error: kernel %s needs an instruction form that ptx_templates/ lacks (%s)",
 		           k->name, b->missing_form);
 	str_free(&b->body);
-	str_free(&e.head);
 	str_free(&e.pre);
 	str_free(&e.decls);
 }

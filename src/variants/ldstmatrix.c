@@ -263,37 +263,15 @@ static void group_offset(const Pair *g, int n, int64_t v, int64_t *a, int64_t *b
 	}
 }
 
-/* the region's start plus this warp's tile (warps of the register owner) */
-static Reg warp_tile_base(Emit *e, const LdstPlan *lp, Reg tid)
+/* one instruction per m_outer step: the lane's address (a base plus an
+ * immediate per step; swizzled per step) and, per matrix, words_per_matrix
+ * consecutive 32-bit registers */
+static void issue(const CopyOp *op, const LdstPlan *lp, Emit *e, const Side *side, FormId f, int words_per_matrix)
 {
 	Builder *b = emit_builder(e);
-	Reg base = emit_affine(e, &lp->sv.off[AX_M]);
-	if (lp->warps > 1) {
-		Reg w = emit_digit(e, tid, 32, lp->warps), t = b_reg(b, RC_R);
-		b_ins(b, FORM_MAD_LO_U32, b_name(b, t), b_name(b, w), b_imm(b, lp->s_warp), b_name(b, base), NULL);
-		base = t;
-	}
-	return base;
-}
-
-/* base + digit * stride */
-static Reg add_digit(Emit *e, Reg base, Reg t, int64_t div, int64_t mod, int64_t stride)
-{
-	Builder *b = emit_builder(e);
-	Reg d = emit_digit(e, t, div, mod), u = b_reg(b, RC_R);
-	b_ins(b, FORM_MAD_LO_U32, b_name(b, u), b_name(b, d), b_imm(b, stride), b_name(b, base), NULL);
-	return u;
-}
-
-/* one instruction per m_outer step: the lane's address (base, swizzled per
- * step) and, per matrix, words_per_matrix consecutive 32-bit registers */
-static void issue(const CopyOp *op, const LdstPlan *lp, Emit *e, Reg base, FormId f, int words_per_matrix)
-{
-	Builder *b = emit_builder(e);
-	const Buffer *rb = lp->ld ? op->dbuf : op->sbuf, *sb = lp->ld ? op->sbuf : op->dbuf;
+	const Buffer *rb = lp->ld ? op->dbuf : op->sbuf;
 	int esize = dtype_bytes(op->dt), per_word = 4 / esize;
 	Reg *words = emit_local_regs(e, rb);
-	Reg addr0 = sb->layout.sw.on ? base : emit_address(e, sb, base);
 	for (int64_t mm = 0; mm < lp->m_outer; mm++) {
 		int64_t ra, sa;
 		group_offset(lp->m, lp->nm, mm, &ra, &sa);
@@ -305,8 +283,7 @@ static void issue(const CopyOp *op, const LdstPlan *lp, Emit *e, Reg base, FormI
 			for (int h = 0; h < words_per_matrix; h++)
 				regs[nr++] = words[(lp->r_off + ra + na) / per_word + h];
 		}
-		const char *addr = sb->layout.sw.on ? b_name(b, emit_address(e, sb, b_add32_imm(b, base, sa)))
-		                                    : b_addr(b, addr0, sa * esize);
+		const char *addr = emit_side_operand(e, side, sa);
 		if (lp->ld)
 			b_ins(b, f, b_vec(b, regs, nr), addr, NULL);
 		else
@@ -317,32 +294,39 @@ static void issue(const CopyOp *op, const LdstPlan *lp, Emit *e, Reg base, FormI
 static void emit(const CopyOp *op, const Plan *p, Emit *e)
 {
 	const LdstPlan *lp = (const LdstPlan *)p->data;
-	const Buffer *rb = lp->ld ? op->dbuf : op->sbuf;
+	const Buffer *rb = lp->ld ? op->dbuf : op->sbuf, *sb = lp->ld ? op->sbuf : op->dbuf;
 	Reg lane = emit_scope_tid(e, SC_WARP);
-	Reg base = warp_tile_base(e, lp, emit_scope_tid(e, rb->owner));
+	/* the lane's row address: the region's start, this warp's tile (warps of
+	 * the register owner), the row digits and the matrix index; thread
+	 * digits are hoisted and shared (partition.c) */
+	Term tm[16];
+	int nt = 0;
+	if (lp->warps > 1)
+		tm[nt++] = (Term){emit_scope_tid(e, rb->owner), 32, lp->warps, lp->s_warp};
 	/* rows of matrix j come from lanes rows*j ..: m8n8 8, ldmatrix m16n16 16, stmatrix m16n8 8 */
 	int rows = lp->b8 && lp->ld ? 16 : 8;
 	if (lp->b8) {
 		/* row digits of lane % rows: ld (row/4, row/2%2, row%2), st (row/2, row%2) */
 		static const int64_t divs_ld[3] = {4, 2, 1}, mods_ld[3] = {4, 2, 2}, divs_st[2] = {2, 1}, mods_st[2] = {4, 2};
 		for (int i = 0; i < (lp->ld ? 3 : 2); i++)
-			base = add_digit(e, base, lane, lp->ld ? divs_ld[i] : divs_st[i], lp->ld ? mods_ld[i] : mods_st[i],
-			                 lp->rs[i]);
+			tm[nt++] = (Term){lane, lp->ld ? divs_ld[i] : divs_st[i], lp->ld ? mods_ld[i] : mods_st[i], lp->rs[i]};
 	} else {
-		base = add_digit(e, base, lane, 1, 8, lp->p); /* (lane % 8) * p */
+		tm[nt++] = (Term){lane, 1, 8, lp->p}; /* (lane % 8) * p */
 	}
 	/* matrix index lane / rows over the num group's pairs */
 	int64_t div = 1;
-	for (int i = lp->nn - 1; lp->num > 1 && i >= 0; i--) {
-		base = add_digit(e, base, lane, rows * div, lp->n[i].ext, lp->n[i].b);
+	for (int i = lp->nn - 1; lp->num > 1 && i >= 0 && nt < 16; i--) {
+		tm[nt++] = (Term){lane, rows * div, lp->n[i].ext, lp->n[i].b};
 		div *= lp->n[i].ext;
 	}
+	Off o = emit_offset_terms(e, &lp->sv.off[AX_M], tm, nt);
+	Side side = emit_side(e, sb, &o);
 	/* b8: ldmatrix m16n16 / stmatrix m16n8, both .trans; else m8n8 .b16 */
 	FormKey key = {.shape = !lp->b8 ? SHAPE_M8N8 : lp->ld ? SHAPE_M16N16 : SHAPE_M16N8, .num = lp->num,
 	               .trans = lp->b8 || lp->trans, .bits = lp->b8 ? 8 : 16};
 	FormId f = b_form(emit_builder(e), lp->ld ? FAM_LDMATRIX : FAM_STMATRIX, &key);
 	if (f != FORM_COUNT)
-		issue(op, lp, e, base, f, ptx_forms[f].regs / lp->num);
+		issue(op, lp, e, &side, f, ptx_forms[f].regs / lp->num);
 }
 
 const Variant variant_ldstmatrix = {"ldstmatrix", ST_COPY, 10, accepts, plan, emit};

@@ -284,14 +284,7 @@ static Reg lin(Emit *e, Reg acc, bool *has, Reg x, int64_t k)
 
 Off emit_view_offset(Emit *e, const Part *p, const View *v, Reg thread, bool side_a)
 {
-	Off o = {.c = v->off[AX_M].c};
-	const Affine *af = &v->off[AX_M];
-	int64_t key[3 + 3 * MAX_ITERS + 2 * MAX_TERMS];
-	int nk = 0;
-	key[nk++] = 2;
-	key[nk++] = thread.cls;
-	key[nk++] = thread.id;
-	int64_t tdiv[MAX_ITERS], tmod[MAX_ITERS], tstr[MAX_ITERS];
+	Term tm[MAX_ITERS];
 	int nt = 0;
 	for (int i = 0; i < p->nthr; i++) {
 		const Pair *q = &p->thr[i];
@@ -310,21 +303,33 @@ Off emit_view_offset(Emit *e, const Part *p, const View *v, Reg thread, bool sid
 			continue; /* register side: thread strides address threads, not registers */
 		if (stride == 0)
 			continue;
-		tdiv[nt] = div;
-		tmod[nt] = q->ext;
-		tstr[nt++] = stride;
-		key[nk++] = div;
-		key[nk++] = q->ext;
-		key[nk++] = stride;
+		tm[nt++] = (Term){thread, div, q->ext, stride};
 	}
-	bool inv_thread = emit_is_invariant(e, thread);
+	return emit_offset_terms(e, &v->off[AX_M], tm, nt);
+}
+
+Off emit_offset_terms(Emit *e, const Affine *af, const Term *tm, int nt)
+{
+	Off o = {.c = af->c};
+	int64_t key[2 + 5 * (MAX_ITERS + 8) + 2 * MAX_TERMS];
+	int nk = 0;
+	bool inv_thread = true;
+	key[nk++] = 2;
+	for (int i = 0; i < nt; i++) {
+		inv_thread &= emit_is_invariant(e, tm[i].t);
+		key[nk++] = tm[i].t.cls;
+		key[nk++] = tm[i].t.id;
+		key[nk++] = tm[i].div;
+		key[nk++] = tm[i].mod;
+		key[nk++] = tm[i].stride;
+	}
 	/* hoisted: the thread digits once per thread (shared by both sides of a
 	 * copy and by every copy with the same split), then CTA/warp terms */
 	if (inv_thread && nt) {
 		if (!emit_memo_find(e, key, nk, &o.inv)) {
 			emit_hoist_begin(e);
 			for (int i = 0; i < nt; i++)
-				o.inv = lin(e, o.inv, &o.has_inv, emit_digit(e, thread, tdiv[i], tmod[i]), tstr[i]);
+				o.inv = lin(e, o.inv, &o.has_inv, emit_digit(e, tm[i].t, tm[i].div, tm[i].mod), tm[i].stride);
 			emit_hoist_end(e);
 			emit_memo_put(e, key, nk, o.inv);
 		}
@@ -355,7 +360,7 @@ Off emit_view_offset(Emit *e, const Part *p, const View *v, Reg thread, bool sid
 	/* per statement: repeat indices (and digits of a non-prologue thread) */
 	if (!inv_thread)
 		for (int i = 0; i < nt; i++)
-			o.var = lin(e, o.var, &o.has_var, emit_digit(e, thread, tdiv[i], tmod[i]), tstr[i]);
+			o.var = lin(e, o.var, &o.has_var, emit_digit(e, tm[i].t, tm[i].div, tm[i].mod), tm[i].stride);
 	for (int i = 0; i < af->n; i++)
 		if (!emit_var_invariant(af->t[i].var) && af->t[i].k)
 			o.var = lin(e, o.var, &o.has_var, emit_var_reg(e, af->t[i].var), af->t[i].k);

@@ -53,6 +53,12 @@ typedef struct Off {
 	int64_t c;
 } Off;
 Off emit_view_offset(Emit *e, const Part *p, const View *v, Reg thread, bool side_a);
+/* the general form: af plus sum of ((t / div) % mod) * stride */
+typedef struct Term {
+	Reg t;
+	int64_t div, mod, stride;
+} Term;
+Off emit_offset_terms(Emit *e, const Affine *af, const Term *tm, int nt);
 Reg emit_thread_offset(Emit *e, const Part *p, const View *v, Reg thread, bool side_a);
 
 /* one side's address: a base register plus a constant element offset.
