@@ -1,5 +1,8 @@
 # control flow, special registers, params
 LD_PARAM_U64      6.3 all  ld.param.u64 $0, [$1];
+LD_PARAM_U32      6.3 all  ld.param.u32 $0, [$1];
+LD_PARAM_B32      6.3 all  ld.param.b32 $0, [$1];
+ST_PARAM_B32      6.3 all  st.param.b32 [$0], $1;
 CVTA_TO_GLOBAL    6.3 all  cvta.to.global.u64 $0, $1;
 MOV_TID_X         6.3 all  mov.u32 $0, %tid.x;
 MOV_CTAID_X       6.3 all  mov.u32 $0, %ctaid.x;

@@ -597,6 +597,17 @@ bool check_module(Ctx *cx, Module *m)
 			diag_error(cx, k->grid_loc, "grid size in y must be in 1..65535 (got %lld)", (long long)k->grid_y);
 			continue;
 		}
+		if (k->is_extern && k->nbody) {
+			diag_error(cx, k->body[0]->loc, "kernel '%s' is extern (its body is linked PTX) and has no statements",
+			           k->name);
+			continue;
+		}
+		if (k->is_func)
+			for (size_t b = 0; b < k->nbufs; b++)
+				if (k->bufs[b]->mem == MEM_TMEM) {
+					diag_error(cx, k->bufs[b]->loc, "a func cannot allocate tensor memory ('%s')", k->bufs[b]->name);
+					break;
+				}
 		int before = cx->diags.errors;
 		int64_t shared_bytes = 0;
 		for (size_t b = 0; b < k->nbufs; b++)

@@ -447,6 +447,24 @@ static void tmem_epilogue(Emit *e)
 	b_place_label(b, skip);
 }
 
+/* a func's fragments travel packed in declaration order, each local buffer's
+ * words at a 16-byte aligned offset; b = NULL: the total */
+static int64_t func_local_off(const Kernel *k, const Buffer *b)
+{
+	int64_t off = 0;
+	if (!k->is_func)
+		return 0;
+	for (size_t i = 0; i < k->nbufs; i++) {
+		const Buffer *l = k->bufs[i];
+		if (l->mem != MEM_LOCAL)
+			continue;
+		if (l == b)
+			return off;
+		off += ((l->regs * dtype_bytes(l->dt) + 3) / 4 * 4 + 15) / 16 * 16;
+	}
+	return off;
+}
+
 static void emit_kernel(Ctx *cx, const Module *m, const Kernel *k, Str *out, int *max_ptx, bool *used)
 {
 	Emit e = {0};
@@ -463,6 +481,8 @@ static void emit_kernel(Ctx *cx, const Module *m, const Kernel *k, Str *out, int
 	e.var_regs = arena_alloc(cx->arena, sizeof(Reg) * (size_t)(k->nvars + 1));
 
 	/* prologue: params, thread ids, shared symbols, registers of local buffers */
+	if (k->is_extern)
+		return;
 	for (size_t i = 0; i < k->nbufs; i++) {
 		const Buffer *buf = k->bufs[i];
 		if (buf->mem != MEM_GLOBAL)
@@ -500,9 +520,14 @@ static void emit_kernel(Ctx *cx, const Module *m, const Kernel *k, Str *out, int
 				while (align < span && align < 1024)
 					align *= 2;
 			}
+			e.shared_base[i] = b_reg(b, RC_R);
+			if (k->is_func) { /* the caller's shared address (ABI: docs/language.md) */
+				b_ins(b, FORM_LD_PARAM_U32, b_name(b, e.shared_base[i]),
+				      arena_printf(cx->arena, "%s_shared_%s", k->name, buf->name), NULL);
+				continue;
+			}
 			str_printf(&e.decls, "\t.shared .align %lld .b8 sm_%s[%lld];\n", (long long)align, buf->name,
 			           (long long)bytes);
-			e.shared_base[i] = b_reg(b, RC_R);
 			b_ins(b, FORM_MOV_U32, b_name(b, e.shared_base[i]), arena_printf(cx->arena, "sm_%s", buf->name), NULL);
 		} else if (buf->mem == MEM_LOCAL) {
 			int64_t words = (buf->regs * dtype_bytes(buf->dt) + 3) / 4;
@@ -510,20 +535,60 @@ static void emit_kernel(Ctx *cx, const Module *m, const Kernel *k, Str *out, int
 			b_comment(b, "local %s: %lld registers from %%r%d", buf->name, (long long)words, b->nregs[RC_R] + 1);
 			for (int64_t w = 0; w < words; w++) {
 				e.local_words[i][w] = b_reg(b, RC_R);
-				b_ins(b, FORM_MOV_B32, b_name(b, e.local_words[i][w]), "0", NULL);
+				if (k->is_func) /* fragments in: the caller's registers */
+					b_ins(b, FORM_LD_PARAM_B32, b_name(b, e.local_words[i][w]),
+					      arena_printf(cx->arena, "%s_in+%lld", k->name, (long long)(func_local_off(k, buf) + 4 * w)),
+					      NULL);
+				else
+					b_ins(b, FORM_MOV_B32, b_name(b, e.local_words[i][w]), "0", NULL);
 			}
 		}
+	}
+	for (int a = 0; a < k->nargs; a++) {
+		e.var_regs[k->arg_vars[a]] = b_reg(b, RC_R);
+		b_ins(b, FORM_LD_PARAM_U32, b_name(b, e.var_regs[k->arg_vars[a]]),
+		      arena_printf(cx->arena, "%s_arg_%s", k->name, k->var_names[k->arg_vars[a]]), NULL);
 	}
 	tmem_prologue(&e);
 	emit_stmts(&e, k->body, k->nbody);
 	tmem_epilogue(&e);
+	int64_t lbytes = func_local_off(k, NULL);
+	if (k->is_func) /* fragments out */
+		for (size_t i = 0; i < k->nbufs; i++)
+			if (k->bufs[i]->mem == MEM_LOCAL) {
+				int64_t words = (k->bufs[i]->regs * dtype_bytes(k->bufs[i]->dt) + 3) / 4;
+				for (int64_t w = 0; w < words; w++)
+					b_ins(b, FORM_ST_PARAM_B32,
+					      arena_printf(cx->arena, "%s_ret+%lld", k->name,
+					                   (long long)(func_local_off(k, k->bufs[i]) + 4 * w)),
+					      b_name(b, e.local_words[i][w]), NULL);
+			}
 	b_ins(b, FORM_RET, NULL);
 
-	/* print the entry */
-	str_printf(out, "\n.visible .entry %s(", k->name);
-	for (int i = 0; i < k->nparams; i++)
-		str_printf(out, "%s\n\t.param .u64 %s_param_%d", i ? "," : "", k->name, i);
-	str_printf(out, "%s)\n.reqntid %lld, 1, 1\n{\n", k->nparams ? "\n" : "", (long long)k->threads);
+	if (k->is_func) {
+		/* .visible .func ([ret]) NAME(pointers, shared addresses, args, [in]) */
+		str_puts(out, "\n.visible .func ");
+		if (lbytes)
+			str_printf(out, "(.param .align 16 .b8 %s_ret[%lld]) ", k->name, (long long)lbytes);
+		str_printf(out, "%s(", k->name);
+		int n = 0;
+		for (int i = 0; i < k->nparams; i++)
+			str_printf(out, "%s\n\t.param .u64 %s_param_%d", n++ ? "," : "", k->name, i);
+		for (size_t i = 0; i < k->nbufs; i++)
+			if (k->bufs[i]->mem == MEM_SHARED)
+				str_printf(out, "%s\n\t.param .u32 %s_shared_%s", n++ ? "," : "", k->name, k->bufs[i]->name);
+		for (int a = 0; a < k->nargs; a++)
+			str_printf(out, "%s\n\t.param .u32 %s_arg_%s", n++ ? "," : "", k->name, k->var_names[k->arg_vars[a]]);
+		if (lbytes)
+			str_printf(out, "%s\n\t.param .align 16 .b8 %s_in[%lld]", n++ ? "," : "", k->name, (long long)lbytes);
+		str_printf(out, "%s)\n{\n", n ? "\n" : "");
+	} else {
+		/* print the entry */
+		str_printf(out, "\n.visible .entry %s(", k->name);
+		for (int i = 0; i < k->nparams; i++)
+			str_printf(out, "%s\n\t.param .u64 %s_param_%d", i ? "," : "", k->name, i);
+		str_printf(out, "%s)\n.reqntid %lld, 1, 1\n{\n", k->nparams ? "\n" : "", (long long)k->threads);
+	}
 	b_print_decls(b, out);
 	if (e.decls.s)
 		str_puts(out, e.decls.s);

@@ -234,6 +234,10 @@ static int lookup_var(Parser *p, const char *name)
 		return VAR_WGID;
 	if (!strcmp(name, "ctaid_y"))
 		return VAR_CTAIDY;
+	if (p->k)
+		for (int i = 0; i < p->k->nargs; i++)
+			if (!strcmp(p->k->var_names[p->k->arg_vars[i]], name))
+				return p->k->arg_vars[i];
 	for (int i = 0; i < p->nu; i++)
 		if (!strcmp(p->uname[i], name))
 			return p->uvar[i];
@@ -1210,6 +1214,65 @@ static void decl_ptx(Parser *p, Loc loc)
 
 static void decl_kernel(Parser *p, Loc loc) { start_kernel(p, loc); }
 
+/* func NAME: a device function (no grid; shared buffers and args are passed in) */
+static void decl_func(Parser *p, Loc loc)
+{
+	start_kernel(p, loc);
+	if (p->k)
+		p->k->is_func = true;
+}
+
+/* arg NAME N: a u32 argument of a func, a variable in [0, N) */
+static void decl_arg(Parser *p, Loc loc)
+{
+	Kernel *k = need_kernel(p, loc, "arg");
+	if (!k)
+		return;
+	if (!k->is_func || p->depth) {
+		p->line_failed = true;
+		diag_error(p->cx, loc, p->depth ? "'arg' inside a repeat block" : "'arg' declares an argument of a func, not of a kernel");
+		return;
+	}
+	Loc vl = p->tok.loc;
+	const char *nm = take_ident(p, "an argument name");
+	if (!nm)
+		return;
+	if (lookup_var(p, nm) >= 0) {
+		p->line_failed = true;
+		diag_error(p->cx, vl, "argument '%s' shadows a variable already in scope", nm);
+		return;
+	}
+	int64_t n;
+	Loc nl = p->tok.loc;
+	if (!take_int(p, "the argument's bound (values are 0..N-1)", &n))
+		return;
+	if (n < 1 || n > 0x7fffffff) {
+		p->line_failed = true;
+		diag_error(p->cx, nl, "argument bound must be in 1..2147483647");
+		return;
+	}
+	int v = new_var(p, n, nm);
+	APUSH(p->cx->arena, k->arg_vars, k->nargs, k->argcap, v);
+	end_of_line(p);
+}
+
+/* extern: the kernel's body is PTX linked from elsewhere (tilepx-run --link) */
+static void decl_extern(Parser *p, Loc loc)
+{
+	Kernel *k = need_kernel(p, loc, "extern");
+	if (!k)
+		return;
+	if (k->is_func || p->depth || k->nbody) {
+		p->line_failed = true;
+		diag_error(p->cx, loc, k->is_func ? "'extern' marks a kernel, not a func"
+		                                  : "'extern' comes before the kernel's statements");
+		return;
+	}
+	k->is_extern = true;
+	k->extern_loc = loc;
+	end_of_line(p);
+}
+
 /* threads N | grid N */
 static void decl_launch(Parser *p, Loc loc, bool thr)
 {
@@ -1269,7 +1332,8 @@ static const struct {
 	const char *kw;
 	void (*parse)(Parser *p, Loc loc);
 } decls[] = {
-	{"target", decl_target}, {"ptx", decl_ptx},       {"kernel", decl_kernel}, {"threads", decl_threads},
+	{"target", decl_target}, {"ptx", decl_ptx},       {"kernel", decl_kernel}, {"func", decl_func},
+	{"arg", decl_arg},       {"extern", decl_extern}, {"threads", decl_threads},
 	{"grid", decl_grid},     {"param", decl_param},   {"shared", decl_shared}, {"local", decl_local},
 	{"tmem", decl_tmem},
 };

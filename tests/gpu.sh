@@ -13,12 +13,12 @@ N=${RANDOM_CASES:-300}
 status=0
 files=() special=()
 for f in examples/*.tile tests/explain/*.tile tests/gpu/*.tile; do
-	if grep -q '^# tilepx-run:' "$f"; then special+=("$f"); else files+=("$f"); fi
+	if grep -q '^# harness:' "$f"; then special+=("$f"); else files+=("$f"); fi
 done
 "$R" "${files[@]}" > "$OUT/log" 2>&1 || status=1
-# programs that name their own harness options (the 4096^3 GEMM: a dense host check)
+# programs that name their own harness options (the GEMMs: a dense host check, a linked module)
 for f in "${special[@]}"; do
-	"$R" $(sed -n 's/^# tilepx-run: //p' "$f" | head -1) "$f" >> "$OUT/log" 2>&1 || status=1
+	"$R" $(sed -n 's/^# harness: //p' "$f" | head -1) "$f" >> "$OUT/log" 2>&1 || status=1
 done
 for f in "$OUT"/*.tile; do
 	"$B/tilepx" check "$f" 2>/dev/null || continue   # the generator's rejected programs

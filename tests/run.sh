@@ -93,6 +93,18 @@ done
 echo "== generated GEMM programs match tools/gen_gemm.sh"
 tools/gen_gemm.sh 4096 4096 4096 | cmp -s - examples/gemm_f16_mma.tile && ok || bad "examples/gemm_f16_mma.tile is not tools/gen_gemm.sh 4096 4096 4096"
 tools/gen_gemm.sh 256 256 256 gemm_small | cmp -s - tests/gpu/gemm_small.tile && ok || bad "tests/gpu/gemm_small.tile is not tools/gen_gemm.sh 256 256 256 gemm_small"
+mkdir -p "$OUT/gl"
+tools/gen_gemm_linked.sh 256 256 256 "$OUT/gl" gemm_linked_small && tools/gen_gemm_linked.sh 4096 4096 4096 "$OUT/gl" gemm_linked &&
+	sed "s#$OUT/gl#tests/gpu#" "$OUT/gl/gemm_linked_small.tile" | cmp -s - tests/gpu/gemm_linked_small.tile &&
+	cmp -s "$OUT/gl/gemm_linked_small.ptx" tests/gpu/gemm_linked_small.ptx &&
+	sed "s#$OUT/gl#examples#" "$OUT/gl/gemm_linked.tile" | cmp -s - examples/gemm_linked.tile &&
+	cmp -s "$OUT/gl/gemm_linked.ptx" examples/gemm_linked.ptx && ok || bad "the linked GEMMs are not tools/gen_gemm_linked.sh's output"
+echo "== linked modules: emitted device functions + hand-written PTX, assembled and linked (ptxas -c, nvlink)"
+for f in tests/gpu/gemm_linked_small examples/gemm_linked; do
+	"$T" emit "$f.tile" -o "$OUT/lf.ptx" && "$PTXAS" -arch=sm_80 -c "$OUT/lf.ptx" -o "$OUT/lf.o" &&
+		"$PTXAS" -arch=sm_80 -c "$f.ptx" -o "$OUT/lm.o" && "$(dirname "$PTXAS")/nvlink" -arch=sm_80 "$OUT/lf.o" "$OUT/lm.o" -o "$OUT/l.cubin" &&
+		ok || bad "link $f"
+done
 echo "== golden files assemble"
 for g in tests/golden/*.ptx; do
 	tg=$(awk '/^\.target /{print $2; exit}' "$g")

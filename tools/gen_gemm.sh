@@ -21,7 +21,7 @@ cat <<HDR
 # B [$K, $N] f16, C [$M, $N] f32. Each CTA computes a 128x128 tile of C
 # (grid: column tile, row tile); each of its 4 warps owns 32 rows.
 HDR
-if [ $((M * N * K)) -gt $((1 << 30)) ]; then echo "# tilepx-run: --gemm C=A*B"; fi
+if [ $((M * N * K)) -gt $((1 << 30)) ]; then echo "# harness: --gemm C=A*B"; fi
 cat <<HDR
 target sm_80
 

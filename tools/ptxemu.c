@@ -46,12 +46,34 @@ typedef struct Prog {
 	int nparams;
 	char **named;    /* registers an asm block declares by name (.reg .b32 t;) */
 	int nnamed;
+	/* .param space of calls: formal parameters of .funcs and the caller's
+	 * declared .param symbols, one byte array per thread */
+	char **psym;
+	int64_t *psym_off, *psym_size;
+	int npsym, pcap;
+	int64_t pbytes;
+	struct Func {
+		char *name;
+		int pc;
+		int ret;     /* psym of the return parameter, -1 none */
+		int *params; /* psyms of the formal parameters */
+		int nparams;
+	} *funcs;
+	int nfuncs;
 } Prog;
+
+enum { MAX_CALL_DEPTH = 8 };
+typedef struct Frame {
+	int ret_pc, callee_ret, caller_ret;
+} Frame;
 
 typedef struct Thread {
 	int pc;
 	bool done;
 	uint64_t *r;
+	unsigned char *pmem; /* .param space */
+	Frame frames[MAX_CALL_DEPTH];
+	int depth;
 } Thread;
 
 typedef struct Machine {
@@ -110,7 +132,7 @@ static int reg_slot(Prog *p, const char *name)
 static void collect_regs(Prog *p)
 {
 	for (int i = 0; i < p->n; i++)
-		for (int k = 0; k < p->ins[i].nops; k++) {
+		for (int k = 0; k < p->ins[i].nops && strncmp(p->ins[i].op, "call", 4); k++) {
 			const char *o = p->ins[i].ops[k];
 			char buf[128];
 			snprintf(buf, sizeof buf, "%s", o + (o[0] == '['));
@@ -130,6 +152,86 @@ static char *trim(char *s)
 	return s;
 }
 
+static int psym_find(const Prog *p, const char *name)
+{
+	for (int i = 0; i < p->npsym; i++)
+		if (!strcmp(p->psym[i], name))
+			return i;
+	return -1;
+}
+
+/* ".param .u32 x", ".param .align 16 .b8 x[160]": declare (once) and return the psym */
+static int psym_decl(Prog *p, const char *decl)
+{
+	char buf[256], name[128] = "";
+	snprintf(buf, sizeof buf, "%s", decl);
+	int64_t size = strstr(buf, "64") && !strchr(buf, '[') ? 8 : 4;
+	char *lb = strchr(buf, '[');
+	if (lb) {
+		size = atoll(lb + 1);
+		*lb = 0;
+	}
+	char *e = buf + strlen(buf);
+	while (e > buf && (isspace((unsigned char)e[-1]) || e[-1] == ';' || e[-1] == ',' || e[-1] == ')'))
+		*--e = 0;
+	char *n = e;
+	while (n > buf && (isalnum((unsigned char)n[-1]) || n[-1] == '_'))
+		n--;
+	snprintf(name, sizeof name, "%s", n);
+	int i = psym_find(p, name);
+	if (i >= 0)
+		return i;
+	if (p->npsym == p->pcap) {
+		p->pcap = p->pcap ? p->pcap * 2 : 32;
+		p->psym = realloc(p->psym, sizeof(char *) * (size_t)p->pcap);
+		p->psym_off = realloc(p->psym_off, sizeof(int64_t) * (size_t)p->pcap);
+		p->psym_size = realloc(p->psym_size, sizeof(int64_t) * (size_t)p->pcap);
+	}
+	p->psym[p->npsym] = strdup(name);
+	p->psym_off[p->npsym] = (p->pbytes + 15) / 16 * 16;
+	p->psym_size[p->npsym] = size;
+	p->pbytes = p->psym_off[p->npsym] + size;
+	return p->npsym++;
+}
+
+/* "[name+off]" in the .param space, or -1 */
+static int64_t param_addr(const Prog *p, const char *op, int64_t *size)
+{
+	char buf[128];
+	snprintf(buf, sizeof buf, "%s", op + (op[0] == '['));
+	char *e = strchr(buf, ']');
+	if (e)
+		*e = 0;
+	int64_t off = 0;
+	char *plus = strchr(buf, '+');
+	if (plus) {
+		off = atoll(plus + 1);
+		*plus = 0;
+	}
+	int i = psym_find(p, buf);
+	if (i < 0)
+		return -1;
+	*size = p->psym_size[i] - off;
+	return p->psym_off[i] + off;
+}
+
+/* names in function f's lines get a prefix so that every function has its
+ * own registers and labels: "%r1" -> "%F2_r1", "$L__1" -> "$F2_L__1" */
+static char *mangle(const char *l, int f)
+{
+	size_t n = strlen(l);
+	char *o = malloc(n * 2 + 64), *q = o;
+	for (size_t i = 0; i < n; i++) {
+		*q++ = l[i];
+		bool reg = l[i] == '%' && (isalpha((unsigned char)l[i + 1]) || l[i + 1] == '_') &&
+		           strncmp(l + i + 1, "tid.", 4) && strncmp(l + i + 1, "ctaid.", 6);
+		if (reg || (l[i] == '$' && (isalpha((unsigned char)l[i + 1]) || l[i + 1] == '_')))
+			q += sprintf(q, "F%d_", f);
+	}
+	*q = 0;
+	return o;
+}
+
 /* parse one entry's body (from "{" to the matching "}") */
 static void parse_entry(Prog *p, char **lines, int n)
 {
@@ -146,6 +248,10 @@ static void parse_entry(Prog *p, char **lines, int n)
 		l = trim(l);
 		while (*l == '{' || *l == '}') /* nested scopes of asm blocks */
 			l = trim(l + 1);
+		if (!strncmp(l, ".param", 6)) {
+			psym_decl(p, l);
+			continue;
+		}
 		if (!strncmp(l, ".reg", 4)) {
 			/* named registers: ".reg .b32 t, u;" (numbered "%r<9>" are found by use) */
 			char *q = strchr(l + 4, '.');
@@ -210,6 +316,29 @@ static void parse_entry(Prog *p, char **lines, int n)
 		char *sp = l + strcspn(l, " \t;");
 		snprintf(in->op, sizeof in->op, "%.*s", (int)(sp - l), l);
 		char *rest = *sp ? sp + 1 : sp;
+		if (!strncmp(in->op, "call", 4)) {
+			/* call[.uni] [(ret),] fn, (a, b, ...): ops = ret or "", fn, args */
+			char *c = rest;
+			while (*c == ' ' || *c == '\t')
+				c++;
+			char ret[128] = "";
+			if (*c == '(') {
+				char *e = strchr(c, ')');
+				snprintf(ret, sizeof ret, "%.*s", (int)(e - c - 1), c + 1);
+				c = strchr(e, ',') + 1;
+			}
+			in->ops[in->nops++] = strdup(trim(ret));
+			char *args = strchr(c, '(');
+			if (args)
+				*args++ = 0;
+			char *semi2 = strrchr(c, ',');
+			if (semi2)
+				*semi2 = 0;
+			in->ops[in->nops++] = strdup(trim(c));
+			for (char *tok = args ? strtok(args, " ,);") : NULL; tok && in->nops < MAXOPS; tok = strtok(NULL, " ,);"))
+				in->ops[in->nops++] = strdup(tok);
+			continue;
+		}
 		char *semi = strrchr(rest, ';');
 		if (semi)
 			*semi = 0;
@@ -355,8 +484,53 @@ static void step(Machine *m, Thread *t)
 	}
 #define D (*R(m, t, o[0]))
 #define V(i) val(m, t, o[i])
-	if (!strcmp(op, "ret")) {
+	if (!strcmp(op, "ret") && t->depth > 0) {
+		Frame *f = &t->frames[--t->depth];
+		if (f->callee_ret >= 0 && f->caller_ret >= 0)
+			memcpy(t->pmem + m->p->psym_off[f->caller_ret], t->pmem + m->p->psym_off[f->callee_ret],
+			       (size_t)m->p->psym_size[f->callee_ret]);
+		t->pc = f->ret_pc;
+	} else if (!strcmp(op, "ret")) {
 		t->done = true;
+	} else if (!strncmp(op, "call", 4)) {
+		const struct Func *fn = NULL;
+		for (int i = 0; i < m->p->nfuncs; i++)
+			if (!strcmp(m->p->funcs[i].name, o[1]))
+				fn = &m->p->funcs[i];
+		if (!fn || in->nops - 2 != fn->nparams || t->depth == MAX_CALL_DEPTH) {
+			snprintf(m->errbuf, sizeof m->errbuf, "call of '%s': %s", o[1],
+			         !fn ? "no such function" : t->depth == MAX_CALL_DEPTH ? "too deep" : "argument count");
+			m->err = m->errbuf;
+			return;
+		}
+		for (int i = 0; i < fn->nparams; i++) {
+			int a = psym_find(m->p, o[2 + i]), f = fn->params[i];
+			if (a < 0 || m->p->psym_size[a] != m->p->psym_size[f]) {
+				snprintf(m->errbuf, sizeof m->errbuf, "call of '%s': argument '%s' is not a .param of its size", o[1],
+				         o[2 + i]);
+				m->err = m->errbuf;
+				return;
+			}
+			memcpy(t->pmem + m->p->psym_off[f], t->pmem + m->p->psym_off[a], (size_t)m->p->psym_size[f]);
+		}
+		t->frames[t->depth++] = (Frame){t->pc, fn->ret, o[0][0] ? psym_find(m->p, o[0]) : -1};
+		t->pc = fn->pc;
+	} else if ((!strncmp(op, "ld.param.", 9) || !strncmp(op, "st.param.", 9)) &&
+	           param_addr(m->p, o[op[0] == 'l'], &(int64_t){0}) >= 0) {
+		int64_t room, a = param_addr(m->p, o[op[0] == 'l'], &room);
+		int w = strstr(op, "64") ? 8 : 4;
+		if (room < w) {
+			m->err = "param access out of bounds";
+			return;
+		}
+		if (op[0] == 'l') {
+			uint64_t v = 0;
+			memcpy(&v, t->pmem + a, (size_t)w);
+			D = v;
+		} else {
+			uint64_t v = V(1);
+			memcpy(t->pmem + a, &v, (size_t)w);
+		}
 	} else if (!strncmp(op, "bra", 3)) {
 		t->pc = label_pc(m, o[0]);
 	} else if (!strcmp(op, "ld.param.u64")) {
@@ -393,6 +567,8 @@ static void step(Machine *m, Thread *t)
 		D = (uint32_t)V(1) < (uint32_t)V(2);
 	} else if (!strcmp(op, "setp.eq.u32")) {
 		D = (uint32_t)V(1) == (uint32_t)V(2);
+	} else if (!strcmp(op, "setp.ge.u32")) {
+		D = (uint32_t)V(1) >= (uint32_t)V(2);
 	} else if (!strcmp(op, "setp.ne.u32")) {
 		D = (uint32_t)V(1) != (uint32_t)V(2);
 	} else if (!strcmp(op, "bfi.b32")) {
@@ -617,6 +793,7 @@ static bool run_cta(Machine *m, int entry_pc)
 	for (int64_t i = 0; i < T; i++) {
 		m->t[i].pc = entry_pc;
 		m->t[i].done = false;
+		m->t[i].depth = 0;
 		memset(m->t[i].r, 0, sizeof(uint64_t) * (size_t)m->p->nregs);
 	}
 	memset(m->shared, 0, (size_t)m->p->shared_bytes + 1);
@@ -689,6 +866,16 @@ static void free_prog(Prog *p)
 	for (int i = 0; i < p->nnamed; i++)
 		free(p->named[i]);
 	free(p->named);
+	for (int i = 0; i < p->npsym; i++)
+		free(p->psym[i]);
+	free(p->psym);
+	free(p->psym_off);
+	free(p->psym_size);
+	for (int i = 0; i < p->nfuncs; i++) {
+		free(p->funcs[i].name);
+		free(p->funcs[i].params);
+	}
+	free(p->funcs);
 	free(p->ins);
 	free(p->labels);
 	free(p->label_pc);
@@ -700,8 +887,108 @@ static void free_prog(Prog *p)
 }
 
 
-/* run kernel k (entry lines [b, e) of the PTX) and compare with the reference */
-static int run_kernel(Ctx *cx, const Kernel *k, char **lines, int b, int e, int64_t max_threads)
+/* the line after the body that starts at line b (braces back to depth 0) */
+static int unit_end(char **lines, int b, int nl)
+{
+	int depth = 0;
+	bool started = false;
+	for (int i = b; i < nl; i++) {
+		const char *l = lines[i], *c = strstr(l, "//");
+		size_t n = c ? (size_t)(c - l) : strlen(l);
+		for (size_t j = 0; j < n; j++) {
+			if (l[j] == '{') {
+				depth++;
+				started = true;
+			} else if (l[j] == '}') {
+				depth--;
+			}
+		}
+		if (started && depth <= 0)
+			return i + 1;
+	}
+	return nl;
+}
+
+/* every .func defined in lines[0..nl): header (return and formal .params), body */
+static void load_funcs(Prog *p, char **lines, int nl)
+{
+	int fi = 0;
+	for (int i = 0; i < nl; i++) {
+		if (!strstr(lines[i], ".func") || strstr(lines[i], ".extern"))
+			continue;
+		int e = unit_end(lines, i, nl);
+		Str hdr = {0};
+		for (int j = i; j < e && !strchr(lines[j], '{'); j++)
+			str_printf(&hdr, "%s ", lines[j]);
+		struct Func fn = {0};
+		fn.ret = -1;
+		char *h = strstr(hdr.s ? hdr.s : "", ".func") + 5;
+		while (*h == ' ' || *h == '\t')
+			h++;
+		if (*h == '(') {
+			char *c = strchr(h, ')');
+			*c = 0;
+			fn.ret = psym_decl(p, h + 1);
+			h = c + 1;
+		}
+		while (*h == ' ' || *h == '\t')
+			h++;
+		char *lp = strchr(h, '(');
+		if (!lp) {
+			str_free(&hdr);
+			continue;
+		}
+		*lp = 0;
+		fn.name = strdup(trim(h));
+		for (char *a = lp + 1, *c; a && *a; a = c ? c + 1 : NULL) {
+			c = strchr(a, ',');
+			if (c)
+				*c = 0;
+			if (strstr(a, ".param")) {
+				fn.params = realloc(fn.params, sizeof(int) * (size_t)(fn.nparams + 1));
+				fn.params[fn.nparams++] = psym_decl(p, a);
+			}
+		}
+		str_free(&hdr);
+		fi++;
+		char **ml = malloc(sizeof(char *) * (size_t)(e - i));
+		for (int j = i; j < e; j++)
+			ml[j - i] = mangle(lines[j], fi);
+		fn.pc = p->n;
+		parse_entry(p, ml, e - i);
+		for (int j = 0; j < e - i; j++)
+			free(ml[j]);
+		free(ml);
+		p->funcs = realloc(p->funcs, sizeof(struct Func) * (size_t)(p->nfuncs + 1));
+		p->funcs[p->nfuncs++] = fn;
+		i = e - 1;
+	}
+}
+
+/* --gemm C=A*B: param C becomes the dense product of params A and B */
+static bool dense_gemm(const Kernel *k, const char *spec, unsigned char **want)
+{
+	char buf[128];
+	snprintf(buf, sizeof buf, "%s", spec);
+	char *eq = strchr(buf, '='), *st = eq ? strchr(eq, '*') : NULL;
+	if (!st)
+		return false;
+	*eq = *st = 0;
+	const char *nm[3] = {buf, eq + 1, st + 1};
+	const Buffer *b[3] = {0};
+	for (size_t i = 0; i < k->nbufs; i++)
+		for (int j = 0; j < 3; j++)
+			if (k->bufs[i]->mem == MEM_GLOBAL && !strcmp(k->bufs[i]->name, nm[j]))
+				b[j] = k->bufs[i];
+	if (!b[0] || !b[1] || !b[2])
+		return false;
+	return ref_gemm(b[0], b[1], b[2], want[b[0]->param_index], want[b[1]->param_index], want[b[2]->param_index]);
+}
+
+/* run kernel k (entry lines [b, e) of the PTX; .funcs anywhere in lines[0..nl)) and
+ * compare with the reference, or with a dense GEMM (gemm = "C=A*B") */
+static int run_kernel(Ctx *cx, const Kernel *k, char **lines, int nl, int b, int e, int64_t max_threads,
+                      const char *gemm)
 {
 	if (k->grid * k->grid_y * k->threads > max_threads) {
 		printf("SKIP %s (%lld threads in all; limit %lld)\n", k->name, (long long)(k->grid * k->grid_y * k->threads),
@@ -709,7 +996,7 @@ static int run_kernel(Ctx *cx, const Kernel *k, char **lines, int b, int e, int6
 		return 0;
 	}
 	Prog p = {0};
-	for (int i = b; i < e; i++) {
+	for (int i = b; i < e && !strchr(lines[i], '{'); i++) {
 		char name[256];
 		if (sscanf(lines[i], " .param .u64 %255[A-Za-z0-9_]", name) == 1) {
 			p.params = realloc(p.params, sizeof(char *) * (size_t)(p.nparams + 1));
@@ -717,6 +1004,7 @@ static int run_kernel(Ctx *cx, const Kernel *k, char **lines, int b, int e, int6
 		}
 	}
 	parse_entry(&p, lines + b, e - b);
+	load_funcs(&p, lines, nl);
 	collect_regs(&p);
 	Machine m = {0};
 	m.p = &p;
@@ -741,8 +1029,10 @@ static int run_kernel(Ctx *cx, const Kernel *k, char **lines, int b, int e, int6
 	m.shared = calloc((size_t)p.shared_bytes + 1, 1);
 	m.tmem = calloc(128 * TMEM_COLS, sizeof(uint32_t));
 	m.t = calloc((size_t)k->threads, sizeof(Thread));
-	for (int64_t i = 0; i < k->threads; i++)
+	for (int64_t i = 0; i < k->threads; i++) {
 		m.t[i].r = calloc((size_t)p.nregs + 1, sizeof(uint64_t));
+		m.t[i].pmem = calloc((size_t)p.pbytes + 16, 1);
+	}
 	int status = 0;
 	for (m.ctaidy = 0; m.ctaidy < k->grid_y && !m.err; m.ctaidy++)
 		for (m.ctaid = 0; m.ctaid < k->grid && !m.err; m.ctaid++)
@@ -750,8 +1040,8 @@ static int run_kernel(Ctx *cx, const Kernel *k, char **lines, int b, int e, int6
 	if (m.err) {
 		printf("FAIL %s: emulation: %s\n", k->name, m.err);
 		status = 1;
-	} else if (!ref_run_kernel(cx, k, want, NULL)) {
-		printf("FAIL %s: reference\n", k->name);
+	} else if (gemm ? !dense_gemm(k, gemm, want) : !ref_run_kernel(cx, k, want, NULL)) {
+		printf("FAIL %s: %s\n", k->name, gemm ? "--gemm names no params C f32 [M, N], A [M, K], B [K, N]" : "reference");
 		status = 1;
 	} else {
 		int64_t bad = 0;
@@ -769,8 +1059,10 @@ static int run_kernel(Ctx *cx, const Kernel *k, char **lines, int b, int e, int6
 		printf("\n");
 		status = bad != 0;
 	}
-	for (int64_t i = 0; i < k->threads; i++)
+	for (int64_t i = 0; i < k->threads; i++) {
 		free(m.t[i].r);
+		free(m.t[i].pmem);
+	}
 	free(m.t);
 	free(m.shared);
 	free(m.tmem);
@@ -823,10 +1115,41 @@ int main(int argc, char **argv)
 			arena_free(cx.arena);
 			continue;
 		}
-		/* split into lines; each entry runs from ".visible .entry" to the next */
+		/* '# harness: --link FILE.ptx --gemm C=A*B' in the program: link a
+		 * hand-written module, check against a dense GEMM */
+		char link[512] = "", gemm[128] = "";
+		const char *hl = strstr(src, "\n# harness:");
+		if (hl) {
+			char opt[1024];
+			snprintf(opt, sizeof opt, "%.*s", (int)strcspn(hl + 12, "\n"), hl + 12);
+			for (char *tok = strtok(opt, " "); tok; tok = strtok(NULL, " ")) {
+				if (!strcmp(tok, "--link") && (tok = strtok(NULL, " ")))
+					snprintf(link, sizeof link, "%s", tok);
+				else if (!strcmp(tok, "--gemm") && (tok = strtok(NULL, " ")))
+					snprintf(gemm, sizeof gemm, "%s", tok);
+			}
+		}
+		Str text = {0};
+		str_puts(&text, ptx.s);
+		if (link[0]) {
+			FILE *lf = fopen(link, "rb");
+			if (!lf) {
+				printf("FAIL %s: cannot read the linked module %s\n", argv[f], link);
+				status = 1;
+			} else {
+				char chunk[4096];
+				size_t got;
+				while ((got = fread(chunk, 1, sizeof chunk - 1, lf)) > 0) {
+					chunk[got] = 0;
+					str_puts(&text, chunk);
+				}
+				fclose(lf);
+			}
+		}
+		/* split into lines; each kernel's entry is found by name */
 		int nl = 0, cap = 1024;
 		char **lines = malloc(sizeof(char *) * (size_t)cap);
-		for (char *s = ptx.s, *e; s && *s; s = e ? e + 1 : NULL) {
+		for (char *s = text.s, *e; s && *s; s = e ? e + 1 : NULL) {
 			e = strchr(s, '\n');
 			if (e)
 				*e = 0;
@@ -834,16 +1157,32 @@ int main(int argc, char **argv)
 				lines = realloc(lines, sizeof(char *) * (size_t)(cap *= 2));
 			lines[nl++] = s;
 		}
-		int kidx = -1, start = -1;
-		for (int i = 0; i <= nl; i++) {
-			if (i == nl || strstr(lines[i], ".visible .entry")) {
-				if (kidx >= 0)
-					status |= run_kernel(&cx, mod->kernels[kidx], lines, start, i, max_threads);
-				kidx++;
-				start = i;
+		for (size_t ki = 0; ki < mod->nkernels; ki++) {
+			const Kernel *k = mod->kernels[ki];
+			if (k->is_func)
+				continue;
+			char want_hdr[300];
+			snprintf(want_hdr, sizeof want_hdr, ".visible .entry %s(", k->name);
+			int start = -1;
+			for (int i = 0; i < nl && start < 0; i++)
+				if (strstr(lines[i], want_hdr))
+					start = i;
+			if (start < 0) {
+				printf("%s %s (%s)\n", k->is_extern ? "SKIP" : "FAIL", k->name,
+				       k->is_extern ? "extern: no linked module defines it" : "no entry in the PTX");
+				status |= !k->is_extern;
+				continue;
 			}
+			if (k->is_extern && !gemm[0]) {
+				printf("FAIL %s: an extern kernel has no reference meaning; check it with --gemm\n", k->name);
+				status = 1;
+				continue;
+			}
+			status |= run_kernel(&cx, k, lines, nl, start, unit_end(lines, start, nl), max_threads,
+			                     gemm[0] ? gemm : NULL);
 		}
 		free(lines);
+		str_free(&text);
 		str_free(&ptx);
 		arena_free(cx.arena);
 	}

@@ -1,7 +1,7 @@
 /* tilepx-run: run emitted PTX on a GPU through the CUDA driver API and check
  * every byte of every param buffer against the CPU reference (src/ref/).
  *
- *   tilepx-run [--bench N] [--ptx FILE.ptx] [--gemm C=A*B] FILE.tile...
+ *   tilepx-run [--bench N] [--ptx FILE.ptx] [--link FILE.ptx] [--gemm C=A*B] FILE.tile...
  *
  * One line per kernel: PASS, FAIL (first mismatches) or SKIP (target the GPU
  * cannot run). Exit 1 on any failure, 2 on usage errors. */
@@ -15,14 +15,19 @@
 #include <string.h>
 
 static const char *usage =
-	"usage: tilepx-run [--bench N] [--ptx FILE.ptx] [--gemm C=A*B] FILE.tile...\n\n"
+	"usage: tilepx-run [--bench N] [--ptx FILE.ptx] [--link FILE.ptx] [--gemm C=A*B] FILE.tile...\n\n"
 	"Emit each .tile program (or load --ptx, emitted from the one FILE.tile), launch every kernel\n"
 	"with grid x threads, and compare every param buffer with the CPU reference, bit for bit.\n"
 	"Inputs hold a deterministic pattern (distinct values per buffer up to the dtype's range).\n"
 	"--bench N times N launches after a warm-up and prints microseconds per launch and GB/s.\n"
 	"--gemm C=A*B checks param C against a dense host product of params A [M, K] and B [K, N]\n"
 	"(f16 or bf16, row-major) instead of running the CPU reference (for sizes the reference\n"
-	"cannot run in time), and reports TFLOPS with --bench. 'fill small' inputs make it exact.\n";
+	"cannot run in time), and reports TFLOPS with --bench. 'fill small' inputs make it exact.\n"
+	"--link FILE.ptx links a PTX module (hand-written, calling the program's device functions)\n"
+	"with the emitted one through the driver's linker (cuLinkCreate/AddData/Complete); the\n"
+	"program's extern kernels are defined there.\n";
+
+static const char *link_path;
 
 /* --gemm: names of C, A, B */
 static const char *gemm_names[3];
@@ -328,7 +333,33 @@ static bool run_file(const char *path, const char *ptx_path, int bench, CUdevice
 	                      CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES};
 	void *val[] = {info, (void *)(uintptr_t)sizeof info, err, (void *)(uintptr_t)sizeof err};
 	CUmodule mod;
-	CUresult r = cuModuleLoadDataEx(&mod, text, 4, opt, val);
+	CUresult r;
+	if (link_path) {
+		/* the driver's linker: the emitted module, then the hand-written one */
+		size_t ln;
+		char *hand = slurp(link_path, &ln);
+		CUlinkState ls;
+		void *cubin = NULL;
+		size_t cubin_size = 0;
+		if (!hand) {
+			fprintf(stderr, "tilepx-run: cannot read %s\n", link_path);
+			*status = 1;
+			goto done;
+		}
+		r = cuLinkCreate(4, opt, val, &ls);
+		if (r == CUDA_SUCCESS)
+			r = cuLinkAddData(ls, CU_JIT_INPUT_PTX, text, strlen(text) + 1, path, 0, NULL, NULL);
+		if (r == CUDA_SUCCESS)
+			r = cuLinkAddData(ls, CU_JIT_INPUT_PTX, hand, ln + 1, link_path, 0, NULL, NULL);
+		if (r == CUDA_SUCCESS)
+			r = cuLinkComplete(ls, &cubin, &cubin_size);
+		if (r == CUDA_SUCCESS)
+			r = cuModuleLoadData(&mod, cubin);
+		cuLinkDestroy(ls);
+		free(hand);
+	} else {
+		r = cuModuleLoadDataEx(&mod, text, 4, opt, val);
+	}
 	if (r != CUDA_SUCCESS) {
 		const char *s = NULL;
 		cuGetErrorString(r, &s);
@@ -338,8 +369,21 @@ static bool run_file(const char *path, const char *ptx_path, int bench, CUdevice
 			free(text);
 		goto done;
 	}
-	for (size_t i = 0; i < m->nkernels; i++)
-		run_kernel(&cx, m, m->kernels[i], mod, bench, status);
+	for (size_t i = 0; i < m->nkernels; i++) {
+		const Kernel *k = m->kernels[i];
+		if (k->is_func)
+			continue;
+		if (k->is_extern && !link_path) {
+			printf("SKIP %s (extern: its body is in a module to --link)\n", k->name);
+			continue;
+		}
+		if (k->is_extern && !gemm_names[0]) {
+			printf("FAIL %s: an extern kernel has no reference meaning; check it with --gemm\n", k->name);
+			*status = 1;
+			continue;
+		}
+		run_kernel(&cx, m, k, mod, bench, status);
+	}
 	cuModuleUnload(mod);
 	if (text != ptx.s)
 		free(text);
@@ -354,6 +398,7 @@ int main(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{"bench", required_argument, 0, 'b'}, {"ptx", required_argument, 0, 'p'}, {"gemm", required_argument, 0, 'g'},
+		{"link", required_argument, 0, 'l'},
 		{"help", no_argument, 0, 'h'},        {0, 0, 0, 0},
 	};
 	int bench = 0, c;
@@ -362,6 +407,7 @@ int main(int argc, char **argv)
 		switch (c) {
 		case 'b': bench = atoi(optarg); break;
 		case 'p': ptx = optarg; break;
+		case 'l': link_path = optarg; break;
 		case 'g': {
 			static char spec[256];
 			snprintf(spec, sizeof spec, "%s", optarg);
