@@ -322,10 +322,18 @@ static void emit_dump(Emit *e, const Stmt *s)
 	int64_t R = l->regs;
 	b_comment(b, "line %d: dump %s, %s (%lld registers per thread)", s->loc.line, l->name, p->name, (long long)R);
 	/* element (ctaid * threads + tid) * R */
-	Reg row = b_reg(b, RC_R), first = b_reg(b, RC_R);
+	Reg row = b_reg(b, RC_R), base;
 	b_ins(b, FORM_MAD_LO_U32, b_name(b, row), b_name(b, e->ctaid), b_imm(b, e->k->threads), b_name(b, e->tid), NULL);
-	b_ins(b, FORM_MUL_LO_U32, b_name(b, first), b_name(b, row), b_imm(b, R), NULL);
-	Reg base = emit_address(e, p, first);
+	if (p->mem == MEM_GLOBAL) { /* row * R * bytes in 64 bits: one wide multiply */
+		Reg w = b_reg(b, RC_RD);
+		base = b_reg(b, RC_RD);
+		b_ins(b, FORM_MUL_WIDE_U32, b_name(b, w), b_name(b, row), b_imm(b, R * dtype_bytes(p->dt)), NULL);
+		b_ins(b, FORM_ADD_U64, b_name(b, base), b_name(b, emit_global_base(e, p)), b_name(b, w), NULL);
+	} else {
+		Reg first = b_reg(b, RC_R);
+		b_ins(b, FORM_MUL_LO_U32, b_name(b, first), b_name(b, row), b_imm(b, R), NULL);
+		base = emit_address(e, p, first);
+	}
 	Reg *words = emit_local_regs(e, l);
 	int64_t total = R * bytes;
 	/* the widest chunk that the row's alignment allows */

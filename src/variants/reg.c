@@ -66,10 +66,10 @@ static void emit(const CopyOp *op, const Plan *p, Emit *e)
 		b_ins(b, FORM_SETP_LT_U32, b_name(b, pr), b_name(b, t), b_imm(b, part->thr_size), NULL);
 		b_ins(b, FORM_BRA_IF_NOT, b_name(b, pr), b_label_name(b, skip), NULL);
 	}
-	Reg m0 = emit_thread_offset(e, part, mv, t, false);
+	Off o = emit_view_offset(e, part, mv, t, false);
+	Side side = emit_side(e, mb, &o); /* base + immediates; swizzled: per access */
 	Reg *words = emit_local_regs(e, rb);
 	int64_t r0 = rp->rv.off[AX_M].c;
-	Reg addr0 = mb->layout.sw.on ? m0 : emit_address(e, mb, m0);
 	for (int64_t f = 0; f < part->outer; f++) {
 		int64_t ds = 0, dr = 0, rem = f;
 		for (int i = part->nout - 1; i >= 0; i--) {
@@ -78,11 +78,7 @@ static void emit(const CopyOp *op, const Plan *p, Emit *e)
 			dr += d * part->out[i].a;
 			ds += d * part->out[i].b;
 		}
-		const char *addr;
-		if (mb->layout.sw.on) /* the swizzle is not linear: recompute per access */
-			addr = b_name(b, emit_address(e, mb, b_add32_imm(b, m0, ds)));
-		else
-			addr = b_addr(b, addr0, ds * esize);
+		const char *addr = emit_side_operand(e, &side, ds);
 		if (rp->load)
 			emit_mem_to_local(e, mb, addr, words, (r0 + dr) * esize, bytes);
 		else
