@@ -18,8 +18,11 @@ for f in examples/gemm_f16_mma.tile; do
 done
 echo "== correctness"
 "$B/tilepx-run" tests/gpu/gemm_small.tile
+"$B/tilepx-run" --link tests/gpu/gemm_linked_small.ptx --gemm 'C=A*B' tests/gpu/gemm_linked_small.tile
 echo "== tilepx GEMM 4096^3 (checked against a dense host GEMM, then timed over $IT launches)"
 "$B/tilepx-run" --gemm 'C=A*B' --bench "$IT" examples/gemm_f16_mma.tile
+echo "== linked variant 4096^3: hand-written main loop + tilepx device functions (cuLink*), checked, timed"
+"$B/tilepx-run" --link examples/gemm_linked.ptx --gemm 'C=A*B' --bench "$IT" examples/gemm_linked.tile
 echo "== cuBLAS, same GPU, same run"
 cc -O2 -I"$CUDA/include" bench/gemm_cublas.c -L"$CUDA/lib64" -lcublas -lcudart -o "$B/gemm_cublas" &&
 	LD_LIBRARY_PATH="$CUDA/lib64:${LD_LIBRARY_PATH:-}" "$B/gemm_cublas" 4096 4096 4096 "$IT"
