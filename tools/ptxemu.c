@@ -163,7 +163,7 @@ static int psym_find(const Prog *p, const char *name)
 /* ".param .u32 x", ".param .align 16 .b8 x[160]": declare (once) and return the psym */
 static int psym_decl(Prog *p, const char *decl)
 {
-	char buf[256], name[128] = "";
+	char buf[256], name[256] = "";
 	snprintf(buf, sizeof buf, "%s", decl);
 	int64_t size = strstr(buf, "64") && !strchr(buf, '[') ? 8 : 4;
 	char *lb = strchr(buf, '[');
