@@ -869,6 +869,32 @@ static void asm_text(Parser *p, AsmBlock *a, const char *s, size_t n, int line)
 	APUSH(p->cx->arena, a->p, a->n, a->cap, pc);
 }
 
+/* after an error inside an asm block: skip to its closing '}' line, so that
+ * the rest of the PTX is not read as statements (one error per block) */
+static void asm_skip_block(Parser *p)
+{
+	p->nu = 0;
+	while (p->pos < p->len && p->src[p->pos] != '\n')
+		advance_char(p);
+	while (p->pos < p->len) {
+		advance_char(p); /* the '\n' */
+		size_t t = p->pos;
+		while (t < p->len && (p->src[t] == ' ' || p->src[t] == '\t'))
+			t++;
+		size_t e = t;
+		while (e < p->len && p->src[e] != '\n')
+			e++;
+		size_t te = e;
+		while (te > t && (p->src[te - 1] == ' ' || p->src[te - 1] == '\t' || p->src[te - 1] == '\r'))
+			te--;
+		while (p->pos < e)
+			advance_char(p);
+		if (te == t + 1 && p->src[t] == '}')
+			break;
+	}
+	next(p);
+}
+
 /* asm [for I N, ...] [mma C, A, B] {   then PTX lines, then '}' alone */
 static bool parse_asm(Parser *p, Stmt *s)
 {
@@ -991,7 +1017,7 @@ static bool parse_asm(Parser *p, Stmt *s)
 				if (pok && !is_punct(p, '}'))
 					pok = fail(p, "expected '}' to close the placeholder, found %s", tok_text(p));
 				if (!pok) {
-					p->nu = 0;
+					asm_skip_block(p);
 					return false;
 				}
 				pc.line = line;
@@ -1007,6 +1033,7 @@ static bool parse_asm(Parser *p, Stmt *s)
 					p->nu = 0;
 					p->line_failed = true;
 					diag_error(p->cx, (Loc){p->line, p->col}, "'}' without a matching '{' in the asm block");
+					asm_skip_block(p);
 					return false;
 				}
 				depth--;
