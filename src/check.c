@@ -370,9 +370,10 @@ static bool check_region(Ctx *cx, Kernel *k, Region *r)
 		for (int d = 0; d < b->ndim; d++)
 			r->ext[d] = b->shape[d];
 		r->ndim = b->ndim;
-		if (!r->begin && b->ndim) { /* zero starts, as code indexing begin[d] expects */
-			r->begin = arena_alloc(cx->arena, sizeof(Affine) * (size_t)b->ndim);
-			r->end = arena_alloc(cx->arena, sizeof(Affine) * (size_t)b->ndim);
+		if (!r->begin && b->ndim) { /* zero starts, as code indexing begin[d] expects; read-only, shared */
+			if (!k->zero_bounds)
+				k->zero_bounds = arena_alloc(cx->arena, sizeof(Affine) * MAX_DIMS);
+			r->begin = r->end = k->zero_bounds;
 		}
 		return true;
 	}

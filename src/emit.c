@@ -2,6 +2,7 @@
  * memory), statements, the helpers variants share, and the module printer. */
 #include "tilepx.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 struct Emit {
@@ -24,8 +25,10 @@ struct Emit {
 	 * escapes it). */
 	Str pre;
 	int hoisting, repeat_depth;
-	struct Memo { int n; int64_t *key; Reg r; } *memo;
+	struct Memo { int n; size_t key; Reg r; } *memo; /* key: offset in kpool */
 	size_t nmemo, memocap;
+	int64_t *kpool; /* keys of the live memo entries; reused when the memo is cleared */
+	size_t kn, kcap;
 };
 
 void emit_hoist_begin(Emit *e)
@@ -49,7 +52,7 @@ void emit_hoist_end(Emit *e)
 bool emit_memo_find(Emit *e, const int64_t *key, int n, Reg *out)
 {
 	for (size_t i = 0; i < e->nmemo; i++)
-		if (e->memo[i].n == n && !memcmp(e->memo[i].key, key, sizeof(int64_t) * (size_t)n)) {
+		if (e->memo[i].n == n && !memcmp(e->kpool + e->memo[i].key, key, sizeof(int64_t) * (size_t)n)) {
 			*out = e->memo[i].r;
 			return true;
 		}
@@ -60,9 +63,23 @@ void emit_memo_put(Emit *e, const int64_t *key, int n, Reg r)
 {
 	if (e->nmemo >= 4096) /* bounded search; a miss only costs a recomputation */
 		return;
-	int64_t *k = arena_alloc(e->cx->arena, sizeof(int64_t) * (size_t)n);
-	memcpy(k, key, sizeof(int64_t) * (size_t)n);
-	struct Memo m = {n, k, r};
+	if (e->nmemo == 0)
+		e->kn = 0;
+	if (e->kn + (size_t)n > e->kcap) {
+		size_t cap = e->kcap ? e->kcap * 2 : 1024;
+		while (cap < e->kn + (size_t)n)
+			cap *= 2;
+		int64_t *p = realloc(e->kpool, sizeof(int64_t) * cap);
+		if (!p) {
+			fputs("tilepx: out of memory\n", stderr);
+			exit(3);
+		}
+		e->kpool = p;
+		e->kcap = cap;
+	}
+	memcpy(e->kpool + e->kn, key, sizeof(int64_t) * (size_t)n);
+	struct Memo m = {n, e->kn, r};
+	e->kn += (size_t)n;
 	APUSH(e->cx->arena, e->memo, e->nmemo, e->memocap, m);
 }
 
@@ -613,6 +630,7 @@ static void emit_kernel(Ctx *cx, const Module *m, const Kernel *k, Str *out, int
 		           k->name, b->missing_form);
 	str_free(&b->body);
 	str_free(&e.pre);
+	free(e.kpool);
 	str_free(&e.decls);
 }
 

@@ -303,6 +303,7 @@ typedef struct Kernel {
 	int nargs, argcap;
 	bool is_extern;            /* extern: the body is PTX linked from elsewhere */
 	Loc extern_loc;
+	Affine *zero_bounds;       /* [MAX_DIMS] zeros: begin/end of whole regions (never written) */
 } Kernel;
 
 typedef struct Module {
