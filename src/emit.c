@@ -219,17 +219,15 @@ Reg emit_address(Emit *e, const Buffer *buf, Reg m)
 	if (buf->mem == MEM_SHARED) {
 		Swizzle sw = buf->layout.sw;
 		if (sw.on) {
-			/* addr = (f(m >> P) << P) | (m & (2^P - 1)), f(x) = x ^ ((x >> A) & (2^W - 1)) masked at A */
-			Reg x = b_reg(b, RC_R), y = b_reg(b, RC_R), z = b_reg(b, RC_R), lo = b_reg(b, RC_R),
-			    r = b_reg(b, RC_R), hi = b_reg(b, RC_R);
-			b_ins(b, FORM_SHR_U32, b_name(b, x), b_name(b, m), b_imm(b, sw.p), NULL);
-			b_ins(b, FORM_SHR_U32, b_name(b, y), b_name(b, x), b_imm(b, sw.a), NULL);
-			b_ins(b, FORM_AND_B32, b_name(b, z), b_name(b, y), b_imm(b, ((int64_t)1 << sw.w) - 1), NULL);
-			b_ins(b, FORM_XOR_B32, b_name(b, hi), b_name(b, x), b_name(b, z), NULL);
-			b_ins(b, FORM_SHL_B32, b_name(b, r), b_name(b, hi), b_imm(b, sw.p), NULL);
-			b_ins(b, FORM_AND_B32, b_name(b, lo), b_name(b, m), b_imm(b, ((int64_t)1 << sw.p) - 1), NULL);
-			Reg s = b_reg(b, RC_R);
-			b_ins(b, FORM_OR_B32, b_name(b, s), b_name(b, r), b_name(b, lo), NULL);
+			/* swizzle: m ^ ((m >> A) & ((2^W - 1) << P)), the same as
+			 * (f(m >> P) << P) | (m & (2^P - 1)) with f(x) = x ^ ((x >> A) & (2^W - 1)) */
+			Reg y = m, z = b_reg(b, RC_R), s = b_reg(b, RC_R);
+			if (sw.a) {
+				y = b_reg(b, RC_R);
+				b_ins(b, FORM_SHR_U32, b_name(b, y), b_name(b, m), b_imm(b, sw.a), NULL);
+			}
+			b_ins(b, FORM_AND_B32, b_name(b, z), b_name(b, y), b_imm(b, (((int64_t)1 << sw.w) - 1) << sw.p), NULL);
+			b_ins(b, FORM_XOR_B32, b_name(b, s), b_name(b, m), b_name(b, z), NULL);
 			m = s;
 		}
 		Reg a = b_reg(b, RC_R);
