@@ -8,10 +8,28 @@
 
 const char *tilepx_version(void) { return TILEPX_VERSION; }
 
+/* a result that carries one argument error and no output */
+static int usage_error(tilepx_result *out, const char *msg)
+{
+	out->ok = 0;
+	out->diagnostics = strdup(msg);
+	return 0;
+}
+
 int tilepx_compile(const char *path, const char *src, size_t len, const char *target, tilepx_mode mode,
                    tilepx_result *out)
 {
+	if (!out)
+		return 0; /* nowhere to report: the documented contract is a non-NULL out */
 	memset(out, 0, sizeof *out);
+	if (!src && len > 0)
+		return usage_error(out, "tilepx_compile: error: src is NULL but len is not 0\n");
+	if ((unsigned)mode > TILEPX_EXPLAIN_JSON)
+		return usage_error(out, "tilepx_compile: error: mode is not a tilepx_mode value\n");
+	if (!src)
+		src = "";
+	if (!path)
+		path = "<input>";
 	Ctx cx = {0};
 	cx.arena = arena_new();
 	cx.diags.file = path;
@@ -58,6 +76,8 @@ int tilepx_compile(const char *path, const char *src, size_t len, const char *ta
 
 void tilepx_result_free(tilepx_result *r)
 {
+	if (!r)
+		return;
 	free(r->output);
 	free(r->diagnostics);
 	memset(r, 0, sizeof *r);

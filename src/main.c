@@ -1,10 +1,12 @@
 /* tilepx command line. Exit status: 0 success, 1 bad input, 2 bad usage. */
-#define _POSIX_C_SOURCE 200809L
+#define _XOPEN_SOURCE 700
 #include "tilepx.h"
 #include "../include/tilepx/tilepx.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
+#include <sys/stat.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -26,9 +28,11 @@ static const char *usage_main =
 static const char *usage_check = "usage: tilepx check FILE...\n\nParse and check each file; errors go to stderr.\n";
 static const char *usage_emit =
 	"usage: tilepx emit FILE... [-o OUT] [--target SM]\n\n"
-	"Write one PTX module per file: FILE.ptx beside it, or OUT (one input only; '-' is stdout).\n"
-	"The output is written to a temporary file and renamed, so an error never leaves a partial or\n"
-	"clobbered file. --target overrides the file's target.\n";
+	"Write one PTX module per file: FILE.ptx beside it, DIR/FILE.ptx when OUT is a directory, or\n"
+	"OUT (one input only; '-' is stdout). FILE '-' reads standard input and writes standard output.\n"
+	"A regular output file is replaced through a temporary and a rename, keeping its mode and any\n"
+	"symlink to it, so an error never leaves a partial or clobbered file; devices and FIFOs are\n"
+	"written directly; an output that is an input file is refused. --target overrides the target.\n";
 static const char *usage_explain =
 	"usage: tilepx explain FILE... [--json] [--target SM]\n\n"
 	"Show every copy's candidates, the chosen variant and its parameters.\n";
@@ -63,40 +67,136 @@ static char *read_file(const char *path, size_t *len)
 	return buf;
 }
 
-/* write atomically: a temporary in the same directory, then rename */
+static bool write_all(int fd, const char *data, size_t len)
+{
+	while (len) {
+		ssize_t w = write(fd, data, len);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			return false;
+		data += w;
+		len -= (size_t)w;
+	}
+	return true;
+}
+
+static mode_t current_umask(void)
+{
+	mode_t m = umask(022);
+	umask(m);
+	return m;
+}
+
+/* The output file is the user's data. A regular file (or a symlink to one)
+ * is replaced atomically through a temporary beside the real file, keeping
+ * its mode (new files get 0666 & ~umask) and the link itself; devices,
+ * FIFOs and other non-regular files are written directly; "-" is stdout.
+ * Every write and close is checked. */
 static bool write_output(const char *path, const char *data, size_t len)
 {
-	if (!strcmp(path, "-"))
-		return fwrite(data, 1, len, stdout) == len;
-	size_t n = strlen(path);
+	if (!strcmp(path, "-")) {
+		bool ok = fwrite(data, 1, len, stdout) == len;
+		ok = fflush(stdout) == 0 && ok && !ferror(stdout);
+		if (!ok)
+			fprintf(stderr, "tilepx: cannot write standard output: %s\n", strerror(errno));
+		return ok;
+	}
+	struct stat st;
+	bool exists = stat(path, &st) == 0; /* follows symlinks */
+	if (exists && !S_ISREG(st.st_mode)) {
+		int fd = open(path, O_WRONLY | O_NOCTTY);
+		bool ok = fd >= 0 && write_all(fd, data, len);
+		int err = errno;
+		if (fd >= 0 && close(fd) != 0 && ok) {
+			ok = false;
+			err = errno;
+		}
+		if (!ok)
+			fprintf(stderr, "tilepx: cannot write %s: %s\n", path, strerror(err));
+		return ok;
+	}
+	/* the real file behind any symlinks, so the rename keeps the link */
+	char *real = exists ? realpath(path, NULL) : NULL;
+	const char *target = real ? real : path;
+	size_t n = strlen(target);
 	char *tmp = malloc(n + 16);
-	snprintf(tmp, n + 16, "%s.tmp.XXXXXX", path);
+	if (!tmp) {
+		free(real);
+		fprintf(stderr, "tilepx: out of memory\n");
+		return false;
+	}
+	snprintf(tmp, n + 16, "%s.tmp.XXXXXX", target);
 	int fd = mkstemp(tmp);
 	if (fd < 0) {
 		fprintf(stderr, "tilepx: cannot write %s: %s\n", path, strerror(errno));
 		free(tmp);
+		free(real);
 		return false;
 	}
-	FILE *f = fdopen(fd, "wb");
-	bool ok = f && fwrite(data, 1, len, f) == len;
-	ok = f && fclose(f) == 0 && ok;
-	if (ok && rename(tmp, path) != 0)
+	mode_t mode = exists ? (st.st_mode & 07777) : (0666 & ~current_umask());
+	bool ok = fchmod(fd, mode) == 0;
+	if (ok && exists && geteuid() == 0)
+		ok = fchown(fd, st.st_uid, st.st_gid) == 0;
+	ok = ok && write_all(fd, data, len);
+	int err = errno;
+	if (close(fd) != 0 && ok) {
 		ok = false;
+		err = errno;
+	}
+	if (ok && rename(tmp, target) != 0) {
+		ok = false;
+		err = errno;
+	}
 	if (!ok) {
-		fprintf(stderr, "tilepx: cannot write %s: %s\n", path, strerror(errno));
+		fprintf(stderr, "tilepx: cannot write %s: %s\n", path, strerror(err));
 		unlink(tmp);
 	}
 	free(tmp);
+	free(real);
 	return ok;
 }
 
-static char *default_output(const char *in)
+/* same file (device and inode), following symlinks */
+static bool same_file(const char *a, const char *b)
 {
-	size_t n = strlen(in);
-	char *out = malloc(n + 5);
-	memcpy(out, in, n + 1);
-	if (n > 5 && !strcmp(in + n - 5, ".tile"))
-		out[n - 5] = 0;
+	struct stat sa, sb;
+	return strcmp(a, "-") && strcmp(b, "-") && stat(a, &sa) == 0 && stat(b, &sb) == 0 && sa.st_dev == sb.st_dev &&
+	       sa.st_ino == sb.st_ino;
+}
+
+static bool is_dir(const char *path)
+{
+	struct stat st;
+	return strcmp(path, "-") && stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+/* IN.tile -> DIR/IN.ptx (DIR NULL: beside the input); stdin -> stdout */
+static char *default_output(const char *in, const char *dir)
+{
+	if (!strcmp(in, "-") && !dir)
+		return strdup("-");
+	const char *base = in;
+	if (dir) {
+		const char *sl = strrchr(in, '/');
+		base = sl ? sl + 1 : in;
+		if (!strcmp(in, "-"))
+			base = "stdin.tile";
+	}
+	size_t dn = dir ? strlen(dir) : 0, n = strlen(base);
+	char *out = malloc(dn + n + 6);
+	if (!out)
+		return NULL;
+	out[0] = 0;
+	if (dir) {
+		memcpy(out, dir, dn + 1);
+		if (dn && out[dn - 1] != '/')
+			strcat(out, "/");
+	}
+	size_t at = strlen(out);
+	memcpy(out + at, base, n + 1);
+	if (n > 5 && !strcmp(base + n - 5, ".tile"))
+		out[at + n - 5] = 0;
 	strcat(out, ".ptx");
 	return out;
 }
@@ -134,8 +234,9 @@ static int run(int argc, char **argv, tilepx_mode mode, const char *usage)
 		fputs(usage, stderr);
 		return 2;
 	}
-	if (out && nfiles > 1) {
-		fputs("tilepx: -o takes one input file\n", stderr);
+	bool out_dir = out && is_dir(out);
+	if (out && nfiles > 1 && !out_dir) {
+		fputs("tilepx: -o takes one input file (or a directory)\n", stderr);
 		return 2;
 	}
 	int status = 0;
@@ -147,6 +248,23 @@ static int run(int argc, char **argv, tilepx_mode mode, const char *usage)
 			status = 1;
 			continue;
 		}
+		char *path = NULL;
+		if (mode == TILEPX_EMIT) {
+			path = out && !out_dir ? strdup(out) : default_output(argv[i], out_dir ? out : NULL);
+			if (!path) {
+				fputs("tilepx: out of memory\n", stderr);
+				free(src);
+				return 1;
+			}
+			for (int j = optind; j < argc; j++)
+				if (same_file(path, argv[j])) {
+					fprintf(stderr, "tilepx: output %s is the input file %s; refusing to overwrite it\n", path,
+					        argv[j]);
+					free(path);
+					free(src);
+					return 1;
+				}
+		}
 		tilepx_result r;
 		tilepx_compile(argv[i], src, len, target, mode, &r);
 		if (r.diagnostics)
@@ -154,13 +272,13 @@ static int run(int argc, char **argv, tilepx_mode mode, const char *usage)
 		if (!r.ok) {
 			status = 1;
 		} else if (mode == TILEPX_EMIT) {
-			char *path = out ? strdup(out) : default_output(argv[i]);
 			if (!write_output(path, r.output, r.output_len))
 				status = 1;
-			free(path);
 		} else if (r.output) {
-			fwrite(r.output, 1, r.output_len, stdout);
+			if (!write_output("-", r.output, r.output_len))
+				status = 1;
 		}
+		free(path);
 		tilepx_result_free(&r);
 		free(src);
 	}

@@ -352,7 +352,12 @@ static bool term(Parser *p, Affine *out)
 				diag_error(p->cx, loc, "division by zero");
 				return false;
 			}
-			out->c = op == '/' ? out->c / r.c : out->c % r.c;
+			if (r.c == -1) /* INT64_MIN / -1 is the one quotient int64 cannot hold (and traps) */
+				out->c = op == '%' ? 0 : out->c == INT64_MIN ? (fail(p, "integer overflow in expression"), 0) : -out->c;
+			else
+				out->c = op == '/' ? out->c / r.c : out->c % r.c;
+			if (p->line_failed)
+				return false;
 		}
 	}
 	return true;

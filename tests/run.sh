@@ -67,6 +67,18 @@ for f in tests/fuzz/regressions/*; do
 	done
 done
 
+source tests/output.sh
+
+echo "== the CPU reference is independent of the emitter (src/ref imports no layout, region or variant code)"
+refo=$B/obj/ref/ref.o
+if [ -f "$refo" ]; then
+	extra=$(nm -u "$refo" | awk '{print $2}' | grep -v -x -E 'calloc|free|malloc|memcpy|memset|dtype_bytes|dtype_int_bits|__[a-z_]*' || true)
+	[ -z "$extra" ] && ok || bad "src/ref uses code outside the language definition: $extra"
+	grep -q -E '#include "\.\./(layout|variants|dispatch)/' src/ref/*.c && bad "src/ref includes emitter headers" || ok
+else
+	bad "$refo missing"
+fi
+
 echo "== usage errors exit 2"
 for args in "" "frobnicate" "emit" "emit --bogus x.tile" "check" "explain --json"; do
 	"$T" $args >/dev/null 2>&1; rc=$?

@@ -24,11 +24,18 @@ typedef struct tilepx_result {
 	char *diagnostics;  /* FILE:LINE:COL: error|warning: ... lines with carets */
 } tilepx_result;
 
-/* path names the source in diagnostics; src need not be NUL-terminated.
- * target overrides the file's `target` when not NULL (e.g. "sm_90"). */
+/* Compile src[0..len). path names the source in diagnostics (NULL: "<input>");
+ * src need not be NUL-terminated and may be NULL only when len is 0.
+ * target overrides the file's `target` when not NULL (e.g. "sm_90").
+ * Returns 1 and sets out->ok = 1 on success; returns 0 with out->ok = 0 when
+ * the input has errors or an argument is invalid (src NULL with len > 0, an
+ * unknown mode): out->diagnostics then says why. out must not be NULL (the
+ * call returns 0 and does nothing if it is). Free out with tilepx_result_free. */
 int tilepx_compile(const char *path, const char *src, size_t len, const char *target, tilepx_mode mode,
                    tilepx_result *out);
+/* releases what a result holds and zeroes it; NULL is allowed */
 void tilepx_result_free(tilepx_result *r);
+/* the library version, "MAJOR.MINOR.PATCH" */
 const char *tilepx_version(void);
 
 #ifdef __cplusplus

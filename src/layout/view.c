@@ -1,7 +1,8 @@
 /* Views: a buffer's layout sliced by a region whose starts are affine in
  * kernel variables. The sliced iters must not depend on the variables and
- * the offsets must be affine in them; both are verified, exhaustively where
- * the variable ranges allow. */
+ * the offsets must be affine in them. Both are decided exactly: proved from
+ * the iters' place values (proven_affine), else checked at every point of
+ * the variables' box when it is small, else the region is rejected. */
 #include "../tilepx.h"
 
 #include <string.h>
@@ -11,8 +12,9 @@ int64_t kernel_var_extent(const Kernel *k, int var)
 	switch (var) {
 	case VAR_CTAID: return k->grid;
 	case VAR_CTAIDY: return k->grid_y;
-	case VAR_WARPID: return k->threads / 32 > 0 ? k->threads / 32 : 1;
-	case VAR_WGID: return k->threads / 128 > 0 ? k->threads / 128 : 1;
+	/* a partial last warp or warpgroup still has its own index */
+	case VAR_WARPID: return (k->threads + 31) / 32 > 0 ? (k->threads + 31) / 32 : 1;
+	case VAR_WGID: return (k->threads + 127) / 128 > 0 ? (k->threads + 127) / 128 : 1;
 	default: return k->var_ext[var];
 	}
 }
@@ -33,8 +35,8 @@ static bool same_iters(const DimSlice *a, const DimSlice *b)
 	if (a->n != b->n)
 		return false;
 	for (int i = 0; i < a->n; i++)
-		if (memcmp(&a->it[i], &b->it[i], sizeof(Iter)))
-			return false;
+		if (a->it[i].ext != b->it[i].ext || a->it[i].stride != b->it[i].stride || a->it[i].axis != b->it[i].axis)
+			return false; /* field by field: Iter has padding bytes */
 	return true;
 }
 
@@ -63,14 +65,70 @@ static bool check_point(const Iter *g, int n, const Affine *b, int64_t ext, cons
 	return true;
 }
 
+/* floor division and modulo for a positive divisor */
+static int64_t fdiv(int64_t a, int64_t p) { return a / p - (a % p < 0); }
+static int64_t fmod_pos(int64_t a, int64_t p) { return a - fdiv(a, p) * p; }
+
+/* Proof that slicing [u, u+ext) of one dimension's iters g[0..n) (outermost
+ * first) gives the same iters for every start u = b(v), v in the variables'
+ * box, with offsets affine in v. With place values P_k (P_{n-1} = 1) and
+ * digit_k(u) = floor(u/P_k) - ext_k*floor(u/P_{k-1}), the offset on axis a is
+ *   F_a(u) = sum_k floor(u/P_k) * (S_ka - ext_{k+1} S_{k+1,a})
+ * (S_ka: iter k's stride if it lies on axis a). F bends only at multiples of
+ * the P_k whose coefficient is non-zero. At such a bend, split b = q*P + r +
+ * sum k_i v_i into the variables whose k_i is a multiple of P (they move
+ * floor(u/P) linearly) and the rest, whose part w = r + sum k_i v_i must stay
+ * in [0, P - ext]: then floor(u/P) is affine in v and no slice straddles the
+ * bend. Proved at every bend, the view is affine; otherwise *why says which
+ * bend failed (the caller may still check small boxes point by point). */
+static bool proven_affine(const Kernel *k, const Iter *g, int n, const Affine *b, int64_t ext, int64_t *bend)
+{
+	int64_t P[MAX_ITERS], total = 1;
+	for (int j = n - 1; j >= 0; j--) {
+		P[j] = total;
+		if (!mul_ok(total, g[j].ext, &total))
+			return false;
+	}
+	for (int j = 0; j + 1 < n; j++) {
+		int64_t c[AX_COUNT] = {0}, t;
+		c[g[j].axis] += g[j].stride;
+		if (!mul_ok(g[j + 1].ext, g[j + 1].stride, &t))
+			return false;
+		c[g[j + 1].axis] -= t;
+		bool bends = false;
+		for (int a = 0; a < AX_COUNT; a++)
+			bends |= c[a] != 0;
+		if (!bends || g[j].ext == 1)
+			continue;
+		int64_t p = P[j];
+		int64_t wmin = fmod_pos(b->c, p), wmax = wmin;
+		for (int i = 0; i < b->n; i++) {
+			int64_t e = kernel_var_extent(k, b->t[i].var), ki = b->t[i].k, span;
+			if (e < 2 || fmod_pos(ki, p) == 0)
+				continue;
+			if (!mul_ok(ki, e - 1, &span) || !add_ok(ki < 0 ? wmin : wmax, span, ki < 0 ? &wmin : &wmax))
+				return *bend = p, false;
+		}
+		int64_t last;
+		if (wmin < 0 || !add_ok(wmax, ext - 1, &last) || last >= p) {
+			*bend = p;
+			return false;
+		}
+	}
+	return true;
+}
+
 enum { CHECK_BUDGET = 1 << 16 };
 
 static bool slice_dim(const Kernel *k, const Iter *g, int n, const Affine *b, int64_t ext, DimSlice *out,
-                      Affine *off)
+                      Affine *off, const char **why)
 {
 	int64_t zero[MAX_TERMS] = {0};
+	*why = "the region is not a slice of the layout (a start must fall on the layout's iter boundaries)";
 	if (!slice_at(g, n, begin_of(b, zero), ext, out))
 		return false;
+	*why = "the region is not a slice of the layout that stays the same shape for every value of its "
+	       "variables (a start must fall on the layout's iter boundaries)";
 	int64_t delta[MAX_TERMS][AX_COUNT];
 	memset(delta, 0, sizeof delta);
 	for (int i = 0; i < b->n; i++) {
@@ -84,41 +142,29 @@ static bool slice_dim(const Kernel *k, const Iter *g, int n, const Affine *b, in
 		for (int a = 0; a < AX_COUNT; a++)
 			delta[i][a] = s.off[a] - out->off[a];
 	}
-	/* one iter: offset = begin * stride, linear by construction */
-	if (n > 1 && b->n > 0) {
+	int64_t bend = 0;
+	if (n > 1 && b->n > 0 && !proven_affine(k, g, n, b, ext, &bend)) {
+		/* not provable from the place values: decide at every point, or reject */
 		int64_t combos = 1;
 		for (int i = 0; i < b->n && combos <= CHECK_BUDGET; i++)
 			combos *= kernel_var_extent(k, b->t[i].var);
+		if (combos > CHECK_BUDGET) {
+			*why = "its start is not provably affine over the variables' whole range: it does not move in "
+			       "whole steps of the layout's place value where the layout bends, nor stay inside one "
+			       "such step (use a start that is a multiple of that place value, or a layout that is "
+			       "linear there)";
+			return false;
+		}
 		int64_t vals[MAX_TERMS] = {0};
-		if (combos <= CHECK_BUDGET) {
-			for (int64_t c = 0; c < combos; c++) {
-				int64_t r = c;
-				for (int i = b->n - 1; i >= 0; i--) {
-					int64_t e = kernel_var_extent(k, b->t[i].var);
-					vals[i] = r % e;
-					r /= e;
-				}
-				if (!check_point(g, n, b, ext, vals, out, (const int64_t(*)[AX_COUNT])delta))
-					return false;
-			}
-		} else {
-			/* each variable over its range (sampled past the budget), others at 0 and at max */
-			for (int i = 0; i < b->n; i++) {
+		for (int64_t c = 0; c < combos; c++) {
+			int64_t r = c;
+			for (int i = b->n - 1; i >= 0; i--) {
 				int64_t e = kernel_var_extent(k, b->t[i].var);
-				int64_t step = e > CHECK_BUDGET ? e / CHECK_BUDGET : 1;
-				for (int corner = 0; corner < 2; corner++)
-					for (int64_t v = 0;; v += step) {
-						if (v > e - 1)
-							v = e - 1;
-						for (int j = 0; j < b->n; j++)
-							vals[j] = corner ? kernel_var_extent(k, b->t[j].var) - 1 : 0;
-						vals[i] = v;
-						if (!check_point(g, n, b, ext, vals, out, (const int64_t(*)[AX_COUNT])delta))
-							return false;
-						if (v == e - 1)
-							break;
-					}
+				vals[i] = r % e;
+				r /= e;
 			}
+			if (!check_point(g, n, b, ext, vals, out, (const int64_t(*)[AX_COUNT])delta))
+				return false;
 		}
 	}
 	for (int a = 0; a < AX_COUNT; a++) {
@@ -153,11 +199,8 @@ bool region_view(Ctx *cx, const Kernel *k, const Region *r, View *out, const cha
 		int64_t ext = r->whole ? b->shape[d] : r->ext[d];
 		DimSlice s;
 		Affine off[AX_COUNT];
-		if (!slice_dim(k, grouped.it + seps[d], seps[d + 1] - seps[d], &begin, ext, &s, off)) {
-			*why = "the region is not a slice of the layout that stays the same shape for every value of "
-			       "its variables (a start must fall on the layout's iter boundaries)";
+		if (!slice_dim(k, grouped.it + seps[d], seps[d + 1] - seps[d], &begin, ext, &s, off, why))
 			return false;
-		}
 		for (int i = 0; i < s.n; i++) {
 			if (out->L.n == MAX_ITERS) {
 				*why = "the sliced layout has too many iters";

@@ -25,7 +25,77 @@ static size_t bidx(const Kernel *k, const Buffer *b)
 	return 0;
 }
 
-static int64_t thread_scale(Axis a)
+/* ---- the language's meaning, evaluated directly ----
+ * Nothing here uses src/layout/ or the variants (views, slicing, grouping,
+ * partitions): a region element's place is computed from the definitions
+ * in docs/language.md, so that a bug in the emitter's layout algebra shows
+ * up as a difference instead of being shared. */
+
+/* an index expression at the current values of the kernel variables */
+static int64_t eval(const Affine *e, const int64_t *vars)
+{
+	int64_t v = e->c;
+	for (int i = 0; i < e->n; i++)
+		v += e->t[i].k * vars[e->t[i].var];
+	return v;
+}
+
+/* a layout maps the row-major index of a logical coordinate through its
+ * iters, outermost first, as mixed-radix digits times strides, per axis;
+ * a buffer declared without one is compact row-major */
+static void apply_layout(const Buffer *b, int64_t idx, int64_t *at /* [AX_COUNT] */)
+{
+	memset(at, 0, sizeof(int64_t) * AX_COUNT);
+	if (!b->has_layout) {
+		at[AX_M] = idx;
+		return;
+	}
+	for (int j = b->layout.n - 1; j >= 0; j--) {
+		const Iter *it = &b->layout.it[j];
+		at[it->axis] += (idx % it->ext) * it->stride;
+		idx /= it->ext;
+	}
+}
+
+/* swizzle(P, W, A): x = m >> P; f(x) = x ^ ((x & (((1 << W) - 1) << A)) >> A); low P bits kept */
+static int64_t swizzled(const Buffer *b, int64_t m)
+{
+	const Swizzle *sw = &b->layout.sw;
+	if (!sw->on)
+		return m;
+	int64_t x = m >> sw->p, bits = ((int64_t)1 << sw->w) - 1;
+	x ^= (x & (bits << sw->a)) >> sw->a;
+	return (x << sw->p) | (m & (((int64_t)1 << sw->p) - 1));
+}
+
+/* threads one instance of a local buffer spans, from its thread axes:
+ * none: a thread; laneid: a warp; tid_in_wg or wid_in_wg: a warpgroup;
+ * tx, warpid or wgid: the CTA */
+static int64_t owner_threads(const RefCta *c, const Buffer *b)
+{
+	int64_t n = 1;
+	for (int j = 0; j < b->layout.n; j++)
+		switch (b->layout.it[j].axis) {
+		case AX_LANEID: n = n > 32 ? n : 32; break;
+		case AX_TID_IN_WG: case AX_WID_IN_WG: n = n > 128 ? n : 128; break;
+		case AX_TX: case AX_WARPID: case AX_WGID: n = c->k->threads; break;
+		default: break;
+		}
+	return n > c->k->threads ? c->k->threads : n;
+}
+
+/* registers per thread: the largest register offset the layout reaches, plus one */
+static int64_t regs_per_thread(const Buffer *b)
+{
+	int64_t r = 0;
+	for (int j = 0; j < b->layout.n; j++)
+		if (b->layout.it[j].axis == AX_M)
+			r += (b->layout.it[j].ext - 1) * b->layout.it[j].stride;
+	return r + 1;
+}
+
+/* a thread axis' weight in the thread index of the owner instance */
+static int64_t thread_weight(Axis a)
 {
 	switch (a) {
 	case AX_WARPID: case AX_WID_IN_WG: return 32;
@@ -34,24 +104,34 @@ static int64_t thread_scale(Axis a)
 	}
 }
 
-/* the bytes of logical element x of a view, for the instance starting at thread `first` */
-static unsigned char *place(RefCta *c, const Buffer *b, const View *v, int64_t x, int64_t first)
+/* the bytes of logical element x (row-major over the region's extents) of
+ * region r, in the instance whose first thread is `first` */
+static unsigned char *place(RefCta *c, const Region *r, int64_t x, int64_t first)
 {
+	const Buffer *b = r->buf;
+	int64_t coord[MAX_DIMS];
+	for (int d = r->ndim - 1; d >= 0; d--) {
+		coord[d] = x % r->ext[d];
+		x /= r->ext[d];
+	}
+	int64_t idx = 0;
+	for (int d = 0; d < b->ndim; d++) {
+		int64_t start = r->whole || r->all[d] ? 0 : eval(&r->begin[d], c->vars);
+		idx = idx * b->shape[d] + start + coord[d];
+	}
 	int64_t at[AX_COUNT];
-	lay_apply_flat(&v->L, x, at);
-	for (int a = 0; a < AX_COUNT; a++)
-		at[a] += affine_eval(&v->off[a], c->vars);
+	apply_layout(b, idx, at);
 	int es = dtype_bytes(b->dt);
 	switch (b->mem) {
 	case MEM_GLOBAL:
 		return c->params[b->param_index] + at[AX_M] * es;
 	case MEM_SHARED:
-		return c->mem[bidx(c->k, b)] + swz_apply(b->layout.sw, at[AX_M]) * es;
+		return c->mem[bidx(c->k, b)] + swizzled(b, at[AX_M]) * es;
 	case MEM_LOCAL: {
 		int64_t t = 0;
 		for (int a = AX_LANEID; a <= AX_TX; a++)
-			t += at[a] * thread_scale((Axis)a);
-		return c->mem[bidx(c->k, b)] + ((first + t) * b->regs + at[AX_M]) * es;
+			t += at[a] * thread_weight((Axis)a);
+		return c->mem[bidx(c->k, b)] + ((first + t) * regs_per_thread(b) + at[AX_M]) * es;
 	}
 	case MEM_TMEM:
 		return c->mem[bidx(c->k, b)] + at[AX_TLANE] * b->cols * 4 + at[AX_TCOL] * es;
@@ -59,28 +139,44 @@ static unsigned char *place(RefCta *c, const Buffer *b, const View *v, int64_t x
 	return NULL;
 }
 
+static int64_t region_elems(const Region *r)
+{
+	int64_t n = 1;
+	for (int d = 0; d < r->ndim; d++)
+		n *= r->ext[d];
+	return n;
+}
+
+/* threads in one instance of a scope */
+static int64_t scope_size(const RefCta *c, Scope s)
+{
+	return s == SC_THREAD ? 1 : s == SC_WARP ? 32 : s == SC_WARPGROUP ? 128 : c->k->threads;
+}
+
+/* the index variables of the instance starting at thread `first` */
+static void enter_instance(RefCta *c, int64_t first)
+{
+	c->vars[VAR_WARPID] = first / 32;
+	c->vars[VAR_WGID] = first / 128;
+}
+
+/* DST[c] = SRC[c] for every logical coordinate, in every instance: every
+ * owner group of a register operand, else every scope instance */
 static bool run_copy(Ctx *cx, RefCta *c, const Stmt *s)
 {
-	View dv, sv;
-	const char *why;
-	if (!region_view(cx, c->k, s->dst, &dv, &why) || !region_view(cx, c->k, s->src, &sv, &why))
-		return false;
+	(void)cx;
 	const Buffer *db = s->dst->buf, *sb = s->src->buf;
-	int64_t elems = 1;
-	for (int d = 0; d < s->src->ndim; d++)
-		elems *= s->src->ext[d];
-	/* instances: every owner group of a register operand, else every scope instance */
-	int64_t inst = scope_threads(s->scope, c->k->threads);
+	int64_t elems = region_elems(s->src);
+	int64_t inst = scope_size(c, s->scope);
 	if (db->mem == MEM_LOCAL)
-		inst = scope_threads(db->owner, c->k->threads);
+		inst = owner_threads(c, db);
 	if (sb->mem == MEM_LOCAL)
-		inst = scope_threads(sb->owner, c->k->threads);
+		inst = owner_threads(c, sb);
 	int es = dtype_bytes(db->dt);
 	for (int64_t first = 0; first < c->k->threads; first += inst) {
-		c->vars[VAR_WARPID] = first / 32;
-		c->vars[VAR_WGID] = first / 128;
+		enter_instance(c, first);
 		for (int64_t x = 0; x < elems; x++)
-			memcpy(place(c, db, &dv, x, first), place(c, sb, &sv, x, first), (size_t)es);
+			memcpy(place(c, s->dst, x, first), place(c, s->src, x, first), (size_t)es);
 		c->bytes += elems * es;
 	}
 	return true;
@@ -95,35 +191,29 @@ static bool ref_dump(Ctx *cx, RefCta *c, const Stmt *s)
 	const Kernel *k = c->k;
 	const Buffer *l = s->src->buf, *p = s->dst->buf;
 	int es = dtype_bytes(l->dt);
-	size_t row = (size_t)(l->regs * es);
+	int64_t regs = regs_per_thread(l);
 	for (int64_t t = 0; t < k->threads; t++)
-		memcpy(c->params[p->param_index] + ((c->cta * k->threads + t) * l->regs) * es,
-		       c->mem[bidx(k, l)] + t * l->regs * es, row);
-	c->bytes += k->threads * l->regs * es;
+		memcpy(c->params[p->param_index] + ((c->cta * k->threads + t) * regs) * es,
+		       c->mem[bidx(k, l)] + t * regs * es, (size_t)(regs * es));
+	c->bytes += k->threads * regs * es;
 	return true;
 }
 
 static bool run_stmts(Ctx *cx, RefCta *c, Stmt **body, size_t n);
 
-/* the logical elements of a constant local region, for each owner instance */
-static int64_t owner_threads(const RefCta *c, const Buffer *b) { return scope_threads(b->owner, c->k->threads); }
-
 /* init: every element of the region, in every owner instance */
 static bool ref_init(Ctx *cx, RefCta *c, const Stmt *s)
 {
-	View v;
-	const char *why;
-	if (!region_view(cx, c->k, s->dst, &v, &why))
-		return false;
+	(void)cx;
 	const Buffer *b = s->dst->buf;
 	int es = dtype_bytes(b->dt);
 	uint64_t bits = dtype_int_bits(b->dt, s->n);
-	int64_t elems = 1;
-	for (int d = 0; d < s->dst->ndim; d++)
-		elems *= s->dst->ext[d];
-	for (int64_t first = 0; first < c->k->threads; first += owner_threads(c, b))
+	int64_t elems = region_elems(s->dst);
+	for (int64_t first = 0; first < c->k->threads; first += owner_threads(c, b)) {
+		enter_instance(c, first);
 		for (int64_t x = 0; x < elems; x++)
-			memcpy(place(c, b, &v, x, first), &bits, (size_t)es);
+			memcpy(place(c, s->dst, x, first), &bits, (size_t)es);
+	}
 	return true;
 }
 
@@ -153,8 +243,25 @@ static float half_to_float(uint16_t h, bool bf16)
 /* asm: the block's meaning for the reference is its mma clause, per
  * instance of its indices and per owner group: C[M,N] += A[M,K] B[K,N] in
  * the regions' logical coordinates (never the registers the PTX names) */
+/* an index expression with the block's own indices replaced by their values */
+static Affine with_values(const Affine *e, const int *vars, const int64_t *vals, int n)
+{
+	Affine r = {.c = e->c};
+	for (int i = 0; i < e->n; i++) {
+		int j = 0;
+		while (j < n && vars[j] != e->t[i].var)
+			j++;
+		if (j < n)
+			r.c += e->t[i].k * vals[j];
+		else
+			r.t[r.n++] = e->t[i];
+	}
+	return r;
+}
+
 static bool ref_asm(Ctx *cx, RefCta *c, const Stmt *s)
 {
+	(void)cx;
 	const AsmBlock *a = s->asm_blk;
 	if (!a->mma[0])
 		return true;
@@ -169,42 +276,40 @@ static bool ref_asm(Ctx *cx, RefCta *c, const Stmt *s)
 		}
 		Region r[3];
 		Affine rb[3][MAX_DIMS], re[3][MAX_DIMS]; /* the instance's bounds (the clause's stay as parsed) */
-		View v[3];
 		int64_t dims[3][2];
 		for (int i = 0; i < 3; i++) {
 			r[i] = *a->mma[i];
 			r[i].begin = rb[i];
 			r[i].end = re[i];
 			for (int d = 0; d < r[i].ndim; d++) {
-				rb[i][d] = affine_subst(&a->mma[i]->begin[d], a->uvar, vals, a->nunroll);
-				re[i][d] = affine_subst(&a->mma[i]->end[d], a->uvar, vals, a->nunroll);
+				rb[i][d] = with_values(&a->mma[i]->begin[d], a->uvar, vals, a->nunroll);
+				re[i][d] = with_values(&a->mma[i]->end[d], a->uvar, vals, a->nunroll);
 			}
-			const char *why;
-			if (!region_view(cx, c->k, &r[i], &v[i], &why))
-				return false;
 			int n = 0;
 			dims[i][0] = dims[i][1] = 1;
 			for (int d = 0; d < r[i].ndim; d++)
 				if (r[i].ext[d] != 1)
 					dims[i][n++] = r[i].ext[d];
 		}
-		const Buffer *C = a->mma[0]->buf, *A = a->mma[1]->buf, *B = a->mma[2]->buf;
+		const Buffer *C = a->mma[0]->buf, *A = a->mma[1]->buf;
 		bool bf = A->dt == DT_BF16;
 		int64_t M = dims[0][0], N = dims[0][1], K = dims[1][1];
-		for (int64_t first = 0; first < c->k->threads; first += owner_threads(c, C))
+		for (int64_t first = 0; first < c->k->threads; first += owner_threads(c, C)) {
+			enter_instance(c, first);
 			for (int64_t m = 0; m < M; m++)
 				for (int64_t n = 0; n < N; n++) {
 					float acc;
-					unsigned char *cp = place(c, C, &v[0], m * N + n, first);
+					unsigned char *cp = place(c, &r[0], m * N + n, first);
 					memcpy(&acc, cp, 4);
 					for (int64_t k = 0; k < K; k++) {
 						uint16_t x, y;
-						memcpy(&x, place(c, A, &v[1], m * K + k, first), 2);
-						memcpy(&y, place(c, B, &v[2], k * N + n, first), 2);
+						memcpy(&x, place(c, &r[1], m * K + k, first), 2);
+						memcpy(&y, place(c, &r[2], k * N + n, first), 2);
 						acc += half_to_float(x, bf) * half_to_float(y, bf);
 					}
 					memcpy(cp, &acc, 4);
 				}
+		}
 	}
 	return true;
 }
@@ -253,7 +358,7 @@ bool ref_run_kernel(Ctx *cx, const Kernel *k, unsigned char **params, int64_t *b
 			if (b->mem == MEM_SHARED)
 				n = (size_t)(b->storage * es);
 			else if (b->mem == MEM_LOCAL)
-				n = (size_t)(k->threads * b->regs * es);
+				n = (size_t)(k->threads * regs_per_thread(b) * es);
 			else if (b->mem == MEM_TMEM)
 				n = (size_t)(128 * b->cols * 4);
 			free(c.mem[i]);
@@ -335,7 +440,7 @@ bool ref_coord_of(const Buffer *b, int64_t elem, int64_t *coord)
 		return false;
 	for (int64_t x = 0; x < size; x++) {
 		int64_t at[AX_COUNT];
-		lay_apply_flat(&b->layout, x, at);
+		apply_layout(b, x, at);
 		if (at[AX_M] == elem) {
 			for (int d = b->ndim - 1; d >= 0; d--) {
 				coord[d] = x % b->shape[d];
