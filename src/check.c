@@ -239,18 +239,27 @@ static void check_layout(Ctx *cx, Kernel *k, Buffer *b)
 		int64_t size = 1;
 		for (int d = 0; d < b->ndim; d++)
 			mul_ok(size, b->shape[d], &size);
-		storage = size;
+		storage = b->storage_given ? b->storage_given : size;
+		if (b->storage_given && b->storage_given < size) {
+			diag_error(cx, b->storage_loc, "storage %lld is smaller than the shape's %lld elements",
+			           (long long)b->storage_given, (long long)size);
+			return;
+		}
 		if (mx[AX_M] >= storage) {
-			diag_error(cx, at, "layout reaches element %lld, outside the buffer's storage of %lld elements",
-			           (long long)mx[AX_M], (long long)storage);
+			diag_error(cx, at,
+			           "layout reaches element %lld, outside the buffer's storage of %lld elements (a padded "
+			           "layout declares its storage: 'storage %lld' after the layout)",
+			           (long long)mx[AX_M], (long long)storage, (long long)mx[AX_M] + 1);
 			return;
 		}
 		if (L->sw.on) {
-			int64_t block = (int64_t)1 << (L->sw.p + L->sw.w + L->sw.a);
+			/* the XOR changes bits [P, P+W) of an element offset only, so an offset
+			 * stays inside its aligned block of 2^(P+W) elements */
+			int64_t block = (int64_t)1 << (L->sw.p + L->sw.w);
 			int64_t used = (mx[AX_M] + block) / block * block;
 			if (used > storage) {
 				diag_error(cx, at,
-				           "swizzle(%d, %d, %d) permutes blocks of %lld elements; the layout's last block "
+				           "swizzle(%d, %d, %d) moves elements within blocks of %lld; the layout's last block "
 				           "reaches past the storage of %lld elements",
 				           L->sw.p, L->sw.w, L->sw.a, (long long)block, (long long)storage);
 				return;
@@ -332,16 +341,20 @@ static void check_buffer(Ctx *cx, const Module *m, Kernel *k, Buffer *b, int64_t
 		lay_compact(&b->layout, b->shape, b->ndim);
 		b->layout.sw = sw;
 	}
-	if (b->mem == MEM_SHARED) {
-		int64_t align = 16;
-		*shared_bytes = (*shared_bytes + align - 1) / align * align + bytes;
+	int before = cx->diags.errors;
+	check_layout(cx, k, b);
+	if (b->mem == MEM_SHARED && cx->diags.errors == before) {
+		/* as the emitter lays them out: each buffer at its alignment, padding counted */
+		int64_t align = shared_align(b);
+		(void)bytes;
+		*shared_bytes = (*shared_bytes + align - 1) / align * align + b->storage * dtype_bytes(b->dt);
 		if (*shared_bytes > SHARED_STATIC_LIMIT) {
-			diag_error(cx, b->loc, "static shared memory of kernel '%s' reaches %lld bytes (limit %d)", k->name,
-			           (long long)*shared_bytes, SHARED_STATIC_LIMIT);
+			diag_error(cx, b->loc,
+			           "static shared memory of kernel '%s' reaches %lld bytes with alignment padding (limit %d)",
+			           k->name, (long long)*shared_bytes, SHARED_STATIC_LIMIT);
 			return;
 		}
 	}
-	check_layout(cx, k, b);
 }
 
 /* range of an affine expression over the kernel's variables */
@@ -582,6 +595,13 @@ bool check_module(Ctx *cx, Module *m)
 				diag_error(cx, k->loc, "kernel '%s' is already defined (line %d)", k->name, m->kernels[j]->loc.line);
 				break;
 			}
+		/* the entry name is emitted as written: '_' alone is not a PTX identifier
+		 * and WARP_SZ is PTX's predefined constant */
+		if (!strcmp(k->name, "_") || !strcmp(k->name, "WARP_SZ")) {
+			diag_error(cx, k->loc, "kernel name '%s' cannot be a PTX entry name (%s)", k->name,
+			           k->name[0] == '_' ? "'_' alone is not an identifier" : "it is a predefined PTX identifier");
+			continue;
+		}
 		if (!k->has_threads) {
 			diag_error(cx, k->loc, "kernel '%s' has no 'threads N' statement", k->name);
 			continue;
@@ -613,6 +633,15 @@ bool check_module(Ctx *cx, Module *m)
 		int64_t shared_bytes = 0;
 		for (size_t b = 0; b < k->nbufs; b++)
 			check_buffer(cx, m, k, k->bufs[b], &shared_bytes);
+		/* tensor memory: one CTA allocates at most 512 columns in all */
+		int64_t tmem_cols = 0;
+		for (size_t b = 0; b < k->nbufs && cx->diags.errors == before; b++)
+			if (k->bufs[b]->mem == MEM_TMEM && (tmem_cols += k->bufs[b]->cols) > 512) {
+				diag_error(cx, k->bufs[b]->loc,
+				           "tensor memory of kernel '%s' reaches %lld columns with '%s' (a CTA can allocate "
+				           "at most 512)", k->name, (long long)tmem_cols, k->bufs[b]->name);
+				break;
+			}
 		if (cx->diags.errors == before)
 			check_stmts(cx, m, k, k->body, k->nbody);
 	}

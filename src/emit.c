@@ -536,13 +536,7 @@ static void emit_kernel(Ctx *cx, const Module *m, const Kernel *k, Str *out, int
 	for (size_t i = 0; i < k->nbufs; i++) {
 		const Buffer *buf = k->bufs[i];
 		if (buf->mem == MEM_SHARED) {
-			int64_t bytes = buf->storage * dtype_bytes(buf->dt), align = 16;
-			if (buf->layout.sw.on) {
-				int64_t span = ((int64_t)1 << (buf->layout.sw.p + buf->layout.sw.w + buf->layout.sw.a)) *
-				               dtype_bytes(buf->dt);
-				while (align < span && align < 1024)
-					align *= 2;
-			}
+			int64_t bytes = buf->storage * dtype_bytes(buf->dt), align = shared_align(buf);
 			e.shared_base[i] = b_reg(b, RC_R);
 			if (k->is_func) { /* the caller's shared address (ABI: docs/language.md) */
 				b_ins(b, FORM_LD_PARAM_U32, b_name(b, e.shared_base[i]),

@@ -613,6 +613,18 @@ static bool parse_buffer(Parser *p, Loc kwloc, Mem mem, const char *kw)
 	} else if (mem == MEM_LOCAL || mem == MEM_TMEM) {
 		return fail(p, "a %s buffer needs 'layout L', found %s", kw, tok_text(p));
 	}
+	if ((mem == MEM_GLOBAL || mem == MEM_SHARED) && is_ident(p, "storage")) {
+		/* padded layouts: the elements the layout's codomain spans, beyond the shape */
+		next(p);
+		b->storage_loc = p->tok.loc;
+		if (!take_int(p, "storage element count", &b->storage_given))
+			return false;
+		if (b->storage_given < 1) {
+			p->line_failed = true;
+			diag_error(p->cx, b->storage_loc, "storage must be at least 1 element");
+			return false;
+		}
+	}
 	if (mem == MEM_TMEM && is_ident(p, "cols")) {
 		next(p);
 		b->cols_loc = p->tok.loc;
@@ -1233,10 +1245,17 @@ static void decl_ptx(Parser *p, Loc loc)
 	if (!take_int(p, "PTX major version", &maj) || !expect_punct(p, '.', "in the PTX version X.Y") ||
 	    !take_int(p, "PTX minor version", &min))
 		return;
-	if (maj < 6 || maj > 9 || min > 9) {
+	/* the PTX ISA versions that exist (ptxas 13.0 knows these and no others) */
+	static const int known[] = {60, 61, 62, 63, 64, 65, 70, 71, 72, 73, 74, 75, 76, 77, 78,
+	                            80, 81, 82, 83, 84, 85, 86, 87, 88, 90};
+	bool found = false;
+	for (size_t i = 0; i < sizeof known / sizeof known[0]; i++)
+		found |= maj <= 9 && min <= 9 && known[i] == maj * 10 + min;
+	if (!found) {
 		p->line_failed = true;
-		diag_error(p->cx, vl, "PTX version %lld.%lld is not one ptxas knows (6.0 .. 9.0)", (long long)maj,
-		           (long long)min);
+		diag_error(p->cx, vl,
+		           "PTX ISA version %lld.%lld does not exist (known: 6.0-6.5, 7.0-7.8, 8.0-8.8, 9.0)",
+		           (long long)maj, (long long)min);
 		return;
 	}
 	p->m->ptx_version = (int)(maj * 10 + min);

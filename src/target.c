@@ -130,3 +130,14 @@ int64_t scope_threads(Scope s, int64_t cta_threads)
 	default: return cta_threads;
 	}
 }
+
+int64_t shared_align(const Buffer *b)
+{
+	int64_t align = 16;
+	if (b->layout.sw.on) {
+		int64_t span = ((int64_t)1 << (b->layout.sw.p + b->layout.sw.w + b->layout.sw.a)) * dtype_bytes(b->dt);
+		while (align < span && align < 1024)
+			align *= 2;
+	}
+	return align;
+}

@@ -214,6 +214,8 @@ typedef struct Buffer {
 	Scope owner;       /* MEM_LOCAL: which group holds one instance */
 	int64_t regs;      /* MEM_LOCAL: elements per thread */
 	int64_t storage;   /* elements of storage (param/shared) */
+	int64_t storage_given; /* 'storage N' (0: the shape's size) */
+	Loc storage_loc;
 } Buffer;
 
 typedef struct Region {
@@ -328,6 +330,8 @@ int64_t kernel_var_extent(const Kernel *k, int var);
 bool region_view(Ctx *cx, const Kernel *k, const Region *r, View *out, const char **why);
 /* local buffer registers: thread index inside the owner group for a fused axis */
 Axis scope_thread_axis(Scope s);
+/* alignment of a shared buffer's base: 16 bytes, or its swizzle span (<= 1024) */
+int64_t shared_align(const Buffer *b);
 int64_t scope_threads(Scope s, int64_t cta_threads);
 
 /* ---- PTX builder (src/ptx/) ---- */
