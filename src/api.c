@@ -64,7 +64,9 @@ int tilepx_compile(const char *path, const char *src, size_t len, const char *ta
 	}
 	out->ok = ok;
 	out->diagnostics = d;
-	if (ok && text.s) {
+	/* explain's table is the answer even when a copy has no variant (then exit 1) */
+	bool explaining = mode == TILEPX_EXPLAIN || mode == TILEPX_EXPLAIN_JSON;
+	if ((ok || explaining) && text.s) {
 		out->output = text.s;
 		out->output_len = text.n;
 	} else {

@@ -20,7 +20,7 @@ static void add(Ctx *cx, bool is_error, Loc loc, const char *fmt, va_list ap)
 	va_end(ap2);
 	char *msg = arena_alloc(cx->arena, (size_t)n + 1);
 	vsnprintf(msg, (size_t)n + 1, fmt, ap);
-	Diag g = {is_error, loc, msg};
+	Diag g = {.is_error = is_error, .loc = loc, .msg = msg};
 	APUSH(cx->arena, d->items, d->n, d->cap, g);
 }
 
@@ -30,6 +30,24 @@ void diag_error(Ctx *cx, Loc loc, const char *fmt, ...)
 	va_start(ap, fmt);
 	add(cx, true, loc, fmt, ap);
 	va_end(ap);
+}
+
+/* a note attached to the last error or warning (printed after its caret) */
+void diag_note(Ctx *cx, const char *fmt, ...)
+{
+	Diags *d = &cx->diags;
+	if (d->n == 0 || d->truncated)
+		return;
+	va_list ap, ap2;
+	va_start(ap, fmt);
+	va_copy(ap2, ap);
+	int n = vsnprintf(NULL, 0, fmt, ap2);
+	va_end(ap2);
+	char *msg = arena_alloc(cx->arena, (size_t)n + 1);
+	vsnprintf(msg, (size_t)n + 1, fmt, ap);
+	va_end(ap);
+	Diag *g = &d->items[d->n - 1];
+	APUSH(cx->arena, g->notes, g->nnotes, g->notecap, msg);
 }
 
 void diag_warning(Ctx *cx, Loc loc, const char *fmt, ...)
@@ -73,6 +91,11 @@ void diag_print(const Diags *d, FILE *out)
 		} else {
 			fprintf(out, "%s: %s: %s\n", d->file, kind, g->msg);
 		}
+		for (size_t k = 0; k < g->nnotes; k++)
+			if (g->loc.line > 0)
+				fprintf(out, "%s:%d:%d: note: %s\n", d->file, g->loc.line, g->loc.col, g->notes[k]);
+			else
+				fprintf(out, "%s: note: %s\n", d->file, g->notes[k]);
 	}
 	if (d->truncated)
 		fprintf(out, "%s: note: too many diagnostics; only the first %d are shown\n", d->file,

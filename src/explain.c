@@ -17,12 +17,59 @@ static void json_str(Str *o, const char *s)
 	str_putc(o, '"');
 }
 
-static void explain_copy(Ctx *cx, const Module *m, const Kernel *k, const Stmt *s, bool json, Str *o)
+/* an index expression as written: 2*i + 16 */
+static void fmt_affine(Str *o, const Kernel *k, const Affine *a)
+{
+	bool any = false;
+	for (int i = 0; i < a->n; i++) {
+		int64_t c = a->t[i].k;
+		const char *v = k->var_names[a->t[i].var];
+		if (any)
+			str_puts(o, c < 0 ? " - " : " + ");
+		else if (c < 0)
+			str_putc(o, '-');
+		int64_t m = c < 0 ? -c : c;
+		if (m != 1)
+			str_printf(o, "%lld*", (long long)m);
+		str_puts(o, v);
+		any = true;
+	}
+	if (!any)
+		str_printf(o, "%lld", (long long)a->c);
+	else if (a->c)
+		str_printf(o, " %c %lld", a->c < 0 ? '-' : '+', (long long)(a->c < 0 ? -a->c : a->c));
+}
+
+/* a region as written: A[0:8, i*16:i*16 + 16], or A for the whole buffer */
+static void fmt_region(Str *o, const Kernel *k, const Region *r)
+{
+	str_puts(o, r->name);
+	if (r->whole)
+		return;
+	str_putc(o, '[');
+	for (int d = 0; d < r->ndim; d++) {
+		if (d)
+			str_puts(o, ", ");
+		if (r->all[d]) {
+			str_putc(o, ':');
+			continue;
+		}
+		fmt_affine(o, k, &r->begin[d]);
+		if (!r->single[d]) {
+			str_putc(o, ':');
+			fmt_affine(o, k, &r->end[d]);
+		}
+	}
+	str_putc(o, ']');
+}
+
+/* false when no variant lowers the copy */
+static bool explain_copy(Ctx *cx, const Module *m, const Kernel *k, const Stmt *s, bool json, Str *o)
 {
 	CopyOp op;
 	Decision d;
 	if (!copy_op_init(cx, m, k, s, &op))
-		return;
+		return true;
 	/* a copy nothing lowers is shown with every reason, not reported as an error */
 	dispatch_copy(&op, &d, false);
 	const char *opname = stmt_info[s->kind].keyword;
@@ -50,7 +97,18 @@ static void explain_copy(Ctx *cx, const Module *m, const Kernel *k, const Stmt *
 			json_str(o, d.chosen->name);
 		else
 			str_puts(o, "null");
-		str_printf(o, ", \"params\": %s}\n", d.chosen ? d.plan.params : "null");
+		str_printf(o, ", \"params\": %s, \"file\": ", d.chosen ? d.plan.params : "null");
+		json_str(o, m->file ? m->file : "");
+		str_printf(o, ", \"col\": %d, \"dst_region\": ", s->loc.col);
+		Str rg = {0};
+		fmt_region(&rg, k, s->dst);
+		json_str(o, rg.s);
+		rg.n = 0;
+		str_puts(o, ", \"src_region\": ");
+		fmt_region(&rg, k, s->src);
+		json_str(o, rg.s);
+		str_free(&rg);
+		str_puts(o, "}\n");
 	} else {
 		str_printf(o, "%s:%d: %s %s %s, %s\n", k->name, s->loc.line, scope_name(s->scope), opname, s->dst->name,
 		           s->src->name);
@@ -61,6 +119,7 @@ static void explain_copy(Ctx *cx, const Module *m, const Kernel *k, const Stmt *
 			           c->state == 1 ? d.plan.params : c->reason);
 		}
 	}
+	return d.chosen != NULL;
 }
 
 typedef struct Walk {
@@ -77,10 +136,9 @@ static void visit(void *ctx, const Stmt *s)
 	Walk *w = ctx;
 	if (!(stmt_info[s->kind].flags & SF_COPY))
 		return;
-	if (w->explain) {
-		explain_copy(w->cx, w->m, w->k, s, w->json, w->o);
+	/* explain shows every copy; one that nothing lowers is then also an error (exit 1) */
+	if (w->explain && explain_copy(w->cx, w->m, w->k, s, w->json, w->o))
 		return;
-	}
 	CopyOp op;
 	Decision d;
 	if (copy_op_init(w->cx, w->m, w->k, s, &op))

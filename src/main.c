@@ -226,6 +226,10 @@ static int run(int argc, char **argv, tilepx_mode mode, const char *usage)
 		fputs(usage, stderr);
 		return 2;
 	}
+	if (target && !target_find(target)) {
+		fprintf(stderr, "tilepx: --target: unknown target '%s' (known: %s)\n", target, target_list());
+		return 2;
+	}
 	if (json)
 		mode = TILEPX_EXPLAIN_JSON;
 	int nfiles = argc - optind;
@@ -269,12 +273,12 @@ static int run(int argc, char **argv, tilepx_mode mode, const char *usage)
 		tilepx_compile(argv[i], src, len, target, mode, &r);
 		if (r.diagnostics)
 			fputs(r.diagnostics, stderr);
-		if (!r.ok) {
+		if (!r.ok)
 			status = 1;
-		} else if (mode == TILEPX_EMIT) {
+		if (r.ok && mode == TILEPX_EMIT) {
 			if (!write_output(path, r.output, r.output_len))
 				status = 1;
-		} else if (r.output) {
+		} else if (mode != TILEPX_EMIT && r.output) { /* explain prints its table even when it then fails */
 			if (!write_output("-", r.output, r.output_len))
 				status = 1;
 		}

@@ -64,6 +64,8 @@ typedef struct Diag {
 	bool is_error;
 	Loc loc;
 	char *msg;
+	char **notes; /* note: lines that explain it */
+	size_t nnotes, notecap;
 } Diag;
 
 typedef struct Diags {
@@ -83,6 +85,7 @@ typedef struct Ctx {
 
 void diag_error(Ctx *cx, Loc loc, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 void diag_warning(Ctx *cx, Loc loc, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+void diag_note(Ctx *cx, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void diag_print(const Diags *d, FILE *out);
 
 /* ---- checked integer arithmetic (shapes, strides, expressions) ---- */

@@ -68,6 +68,7 @@ for f in tests/fuzz/regressions/*; do
 done
 
 source tests/output.sh
+source tests/cli.sh
 
 echo "== the CPU reference is independent of the emitter (src/ref imports no layout, region or variant code)"
 refo=$B/obj/ref/ref.o

@@ -90,12 +90,10 @@ bool dispatch_copy(const CopyOp *op, Decision *d, bool report)
 		diag_error(op->cx, op->st->dispatch_loc, "dispatch=%s rejects this %s: %s", forced, opname, d->cand[0].reason);
 		return false;
 	}
-	Str s = {0};
+	/* one error, then one note per candidate with its reason (gcc style) */
+	diag_error(op->cx, op->st->loc, "no variant lowers this %s %s <- %s%s", opname, op->dbuf->name, op->sbuf->name,
+	           n ? "" : ": no variants are registered for it");
 	for (int i = 0; i < d->ncand; i++)
-		str_printf(&s, "%s%s (prio=%d): %s", i ? "; " : "", d->cand[i].v->name, d->cand[i].v->priority,
-		           d->cand[i].reason);
-	diag_error(op->cx, op->st->loc, "no variant lowers this %s %s <- %s: %s", opname, op->dbuf->name, op->sbuf->name,
-	           n ? s.s : "no variants are registered for it");
-	str_free(&s);
+		diag_note(op->cx, "%s (prio=%d): %s", d->cand[i].v->name, d->cand[i].v->priority, d->cand[i].reason);
 	return false;
 }
