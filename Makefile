@@ -15,8 +15,8 @@ UNIT    := $(patsubst tests/unit/%.c,$(B)/tests/%,$(wildcard tests/unit/*.c))
 
 all: $(B)/tilepx $(B)/libtilepx.a $(B)/randtile $(B)/ptxemu
 
-$(B)/ptxemu: tools/ptxemu.c tools/ptxemu_mma.c tools/ptxemu_mma.h $(B)/libtilepx.a
-	$(CC) $(WARN) $(CFLAGS) $(CPPFLAGS) tools/ptxemu.c tools/ptxemu_mma.c $(B)/libtilepx.a $(LDFLAGS) -o $@
+$(B)/ptxemu: tools/ptxemu.c tools/ptxemu_mma.c tools/ptxemu_mma.h $(B)/libtilepx_internal.a
+	$(CC) $(WARN) $(CFLAGS) $(CPPFLAGS) tools/ptxemu.c tools/ptxemu_mma.c $(B)/libtilepx_internal.a $(LDFLAGS) -o $@
 
 $(B)/sasscount: tools/sasscount.c
 	@mkdir -p $(B)
@@ -27,8 +27,8 @@ $(B)/sasscount: tools/sasscount.c
 bench-codegen: $(B)/tilepx $(B)/sasscount
 	TILEPX_BUILD=$(B) bash bench/codegen/run.sh
 
-$(B)/emit_cost: bench/emit_cost.c $(B)/libtilepx.a
-	$(CC) $(WARN) $(CFLAGS) $(CPPFLAGS) $< $(B)/libtilepx.a $(LDFLAGS) -o $@
+$(B)/emit_cost: bench/emit_cost.c $(B)/libtilepx_internal.a
+	$(CC) $(WARN) $(CFLAGS) $(CPPFLAGS) $< $(B)/libtilepx_internal.a $(LDFLAGS) -o $@
 
 # emission time and memory per copy statement at 1k, 10k and 100k copies
 bench-emit: $(B)/emit_cost
@@ -58,21 +58,30 @@ $(B)/obj/gen/ptx_forms.o: $(B)/gen/ptx_forms.c src/tilepx.h
 	@mkdir -p $(dir $@)
 	$(CC) $(WARN) $(CFLAGS) $(CPPFLAGS) -c $< -o $@
 
-$(B)/libtilepx.a: $(LIB_OBJ)
+$(B)/libtilepx_internal.a: $(LIB_OBJ)
 	rm -f $@
 	ar rcs $@ $^
 
-$(B)/tilepx: $(B)/obj/main.o $(B)/libtilepx.a
+# the public archive: one relocatable object in which only tilepx_* stay
+# global, so the library's internals never clash with a user's symbols
+# (the tools and tests link the internal archive above)
+$(B)/libtilepx.a: $(LIB_OBJ)
+	$(LD) -r $^ -o $(B)/obj/tilepx_all.o
+	objcopy -w --keep-global-symbol='tilepx_*' $(B)/obj/tilepx_all.o
+	rm -f $@
+	ar rcs $@ $(B)/obj/tilepx_all.o
+
+$(B)/tilepx: $(B)/obj/main.o $(B)/libtilepx_internal.a
 	$(CC) $(CFLAGS) $(LDFLAGS) $^ -o $@
 
-$(B)/tests/%: tests/unit/%.c tests/unit/unit.h $(B)/libtilepx.a
+$(B)/tests/%: tests/unit/%.c tests/unit/unit.h $(B)/libtilepx_internal.a
 	@mkdir -p $(dir $@)
-	$(CC) $(WARN) $(CFLAGS) $(CPPFLAGS) $< $(B)/libtilepx.a -o $@
+	$(CC) $(WARN) $(CFLAGS) $(CPPFLAGS) $< $(B)/libtilepx_internal.a -o $@
 
 # the driver-API harness: links against the toolkit's stub libcuda, so it
 # builds on machines without a GPU; the real driver is found at run time
-$(B)/tilepx-run: tools/tilepx_run.c $(B)/libtilepx.a
-	$(CC) $(WARN) $(CFLAGS) $(CPPFLAGS) -I$(CUDA)/include $< $(B)/libtilepx.a -L$(CUDA)/lib64/stubs -lcuda -lpthread $(LDFLAGS) -o $@
+$(B)/tilepx-run: tools/tilepx_run.c $(B)/libtilepx_internal.a
+	$(CC) $(WARN) $(CFLAGS) $(CPPFLAGS) -I$(CUDA)/include $< $(B)/libtilepx_internal.a -L$(CUDA)/lib64/stubs -lcuda -lpthread $(LDFLAGS) -o $@
 
 HARNESS := $(if $(wildcard $(CUDA)/include/cuda.h),$(B)/tilepx-run)
 
@@ -88,7 +97,7 @@ install: all
 	install -m 755 $(B)/tilepx $(DESTDIR)$(PREFIX)/bin/tilepx
 	install -m 644 $(B)/libtilepx.a $(DESTDIR)$(PREFIX)/lib/libtilepx.a
 	install -m 644 include/tilepx/tilepx.h $(DESTDIR)$(PREFIX)/include/tilepx/tilepx.h
-	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(shell sed -n 's/.*TILEPX_VERSION "\(.*\)"/\1/p' src/tilepx.h)|' \
+	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(shell sed -n 's/.*TILEPX_VERSION_STRING "\(.*\)"/\1/p' include/tilepx/tilepx.h)|' \
 		tools/tilepx.pc.in > $(DESTDIR)$(PREFIX)/lib/pkgconfig/tilepx.pc
 
 # the same suite under gcc's AddressSanitizer and UndefinedBehaviorSanitizer

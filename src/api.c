@@ -16,6 +16,32 @@ static int usage_error(tilepx_result *out, const char *msg)
 	return 0;
 }
 
+/* parse, check and run the mode's pass; diagnostics in cx */
+static bool compile_module(Ctx *cx, const char *path, const char *src, size_t len, const char *target,
+                           tilepx_mode mode, Str *text)
+{
+	cx->diags.file = path;
+	cx->diags.src = src;
+	cx->diags.len = len;
+	const Target *override = NULL;
+	if (target && !(override = target_find(target)))
+		diag_error(cx, (Loc){0, 0}, "unknown target '%s' (known: %s)", target, target_list());
+	if (cx->diags.errors)
+		return false;
+	Module *m = parse_module(cx, path, src, len);
+	if (cx->diags.errors)
+		return false;
+	if (override)
+		m->target = override;
+	switch (mode) {
+	case TILEPX_CHECK: return check_and_dispatch(cx, m);
+	case TILEPX_EMIT: return emit_module(cx, m, NULL, text);
+	case TILEPX_EXPLAIN: return explain_module(cx, m, false, text);
+	case TILEPX_EXPLAIN_JSON: return explain_module(cx, m, true, text);
+	}
+	return false;
+}
+
 int tilepx_compile(const char *path, const char *src, size_t len, const char *target, tilepx_mode mode,
                    tilepx_result *out)
 {
@@ -26,53 +52,49 @@ int tilepx_compile(const char *path, const char *src, size_t len, const char *ta
 		return usage_error(out, "tilepx_compile: error: src is NULL but len is not 0\n");
 	if ((unsigned)mode > TILEPX_EXPLAIN_JSON)
 		return usage_error(out, "tilepx_compile: error: mode is not a tilepx_mode value\n");
-	if (!src)
-		src = "";
-	if (!path)
-		path = "<input>";
-	Ctx cx = {0};
-	cx.arena = arena_new();
-	cx.diags.file = path;
-	cx.diags.src = src;
-	cx.diags.len = len;
-	const Target *override = NULL;
-	if (target && !(override = target_find(target))) {
-		diag_error(&cx, (Loc){0, 0}, "unknown target '%s' (known: %s)", target, target_list());
+	Ctx *cx = calloc(1, sizeof *cx);
+	Str *text = calloc(1, sizeof *text); /* heap: they outlive a longjmp intact */
+	if (!cx || !text || !(cx->arena = arena_new())) {
+		free(cx);
+		free(text);
+		return usage_error(out, "tilepx_compile: error: out of memory\n");
 	}
-	Str text = {0};
-	bool ok = false;
-	if (!cx.diags.errors) {
-		Module *m = parse_module(&cx, path, src, len);
-		if (!cx.diags.errors) {
-			if (override)
-				m->target = override;
-			switch (mode) {
-			case TILEPX_CHECK: ok = check_and_dispatch(&cx, m); break;
-			case TILEPX_EMIT: ok = emit_module(&cx, m, NULL, &text); break;
-			case TILEPX_EXPLAIN: ok = explain_module(&cx, m, false, &text); break;
-			case TILEPX_EXPLAIN_JSON: ok = explain_module(&cx, m, true, &text); break;
-			}
-		}
+	jmp_buf oom;
+	if (setjmp(oom)) {
+		str_free(text);
+		free(text);
+		arena_free(cx->arena);
+		free(cx);
+		return usage_error(out, "tilepx_compile: error: out of memory\n");
 	}
-	ok = ok && cx.diags.errors == 0;
+	arena_on_oom(cx->arena, &oom);
+	bool ok = compile_module(cx, path ? path : "<input>", src ? src : "", len, target, mode, text);
+	if (text->failed) {
+		str_free(text);
+		diag_error(cx, (Loc){0, 0}, "out of memory while writing the output");
+		ok = false;
+	}
+	ok = ok && cx->diags.errors == 0;
 	char *d = NULL;
 	size_t dn = 0;
 	FILE *f = open_memstream(&d, &dn);
 	if (f) {
-		diag_print(&cx.diags, f);
+		diag_print(&cx->diags, f);
 		fclose(f);
 	}
 	out->ok = ok;
 	out->diagnostics = d;
 	/* explain's table is the answer even when a copy has no variant (then exit 1) */
 	bool explaining = mode == TILEPX_EXPLAIN || mode == TILEPX_EXPLAIN_JSON;
-	if ((ok || explaining) && text.s) {
-		out->output = text.s;
-		out->output_len = text.n;
+	if ((ok || explaining) && text->s) {
+		out->output = text->s;
+		out->output_len = text->n;
 	} else {
-		str_free(&text);
+		str_free(text);
 	}
-	arena_free(cx.arena);
+	free(text);
+	arena_free(cx->arena);
+	free(cx);
 	return ok;
 }
 

@@ -1,6 +1,7 @@
 /* Arena allocation per compilation and a growable text buffer. */
 #include "tilepx.h"
 
+#include <setjmp.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -12,24 +13,33 @@ typedef struct Chunk {
 
 struct Arena {
 	Chunk *head;
+	jmp_buf *on_oom; /* where a failed allocation returns to (the API call) */
 };
 
-static void *xmalloc(size_t n)
+/* out of memory: back to the compilation's caller, which reports it */
+static void *xmalloc(Arena *a, size_t n)
 {
 	void *p = malloc(n);
 	if (!p) {
+		if (a && a->on_oom)
+			longjmp(*a->on_oom, 1);
 		fputs("tilepx: out of memory\n", stderr);
-		exit(3);
+		abort();
 	}
 	return p;
 }
 
 Arena *arena_new(void)
 {
-	Arena *a = xmalloc(sizeof *a);
-	a->head = NULL;
+	Arena *a = malloc(sizeof *a);
+	if (a) {
+		a->head = NULL;
+		a->on_oom = NULL;
+	}
 	return a;
 }
+
+void arena_on_oom(Arena *a, jmp_buf *jb) { a->on_oom = jb; }
 
 void arena_free(Arena *a)
 {
@@ -47,7 +57,7 @@ static Chunk *chunk_for(Arena *a, size_t n)
 	Chunk *c = a->head;
 	if (!c || c->cap - c->used < n) {
 		size_t cap = n > 65536 ? (n + 15) & ~(size_t)15 : 65536;
-		c = xmalloc(sizeof *c + cap);
+		c = xmalloc(a, sizeof *c + cap);
 		c->cap = cap;
 		c->used = 0;
 		c->next = a->head;
@@ -115,32 +125,38 @@ char *arena_printf(Arena *a, const char *fmt, ...)
 	return p;
 }
 
-static void str_reserve(Str *b, size_t extra)
+/* false once the buffer could not grow: it keeps what it has and says so */
+static bool str_reserve(Str *b, size_t extra)
 {
+	if (b->failed)
+		return false;
 	if (b->n + extra + 1 <= b->cap)
-		return;
+		return true;
 	size_t cap = b->cap ? b->cap : 256;
 	while (cap < b->n + extra + 1)
 		cap *= 2;
 	char *s = realloc(b->s, cap);
 	if (!s) {
-		fputs("tilepx: out of memory\n", stderr);
-		exit(3);
+		b->failed = true;
+		return false;
 	}
 	b->s = s;
 	b->cap = cap;
+	return true;
 }
 
 void str_putc(Str *b, char c)
 {
-	str_reserve(b, 1);
+	if (!str_reserve(b, 1))
+		return;
 	b->s[b->n++] = c;
 	b->s[b->n] = 0;
 }
 
 void str_putn(Str *b, const char *s, size_t n)
 {
-	str_reserve(b, n);
+	if (!str_reserve(b, n))
+		return;
 	memcpy(b->s + b->n, s, n);
 	b->n += n;
 	b->s[b->n] = 0;
@@ -154,7 +170,8 @@ void str_printf(Str *b, const char *fmt, ...)
 	va_start(ap, fmt);
 	int n = vsnprintf(NULL, 0, fmt, ap);
 	va_end(ap);
-	str_reserve(b, (size_t)n);
+	if (n < 0 || !str_reserve(b, (size_t)n))
+		return;
 	va_start(ap, fmt);
 	vsnprintf(b->s + b->n, (size_t)n + 1, fmt, ap);
 	va_end(ap);

@@ -4,13 +4,15 @@
 #ifndef TILEPX_CORE_H
 #define TILEPX_CORE_H
 
+#include <setjmp.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 
-#define TILEPX_VERSION "0.1.0"
+#include "../include/tilepx/tilepx.h"
+#define TILEPX_VERSION TILEPX_VERSION_STRING
 
 enum {
 	MAX_DIMS = 8,    /* buffer rank */
@@ -23,8 +25,10 @@ enum {
 
 /* ---- arena: one per compilation, freed at once ---- */
 typedef struct Arena Arena;
-Arena *arena_new(void);
+Arena *arena_new(void); /* NULL when out of memory */
 void arena_free(Arena *a);
+/* a failed allocation longjmps there instead of aborting (set by the API) */
+void arena_on_oom(Arena *a, jmp_buf *jb);
 void *arena_alloc(Arena *a, size_t n); /* zeroed */
 char *arena_strndup(Arena *a, const char *s, size_t n);
 char *arena_str(Arena *a, size_t n); /* text: neither zeroed nor aligned */
@@ -48,6 +52,7 @@ size_t arena_bytes(const Arena *a); /* bytes in use (allocations, rounded to 16)
 typedef struct Str {
 	char *s;
 	size_t n, cap;
+	bool failed; /* an append ran out of memory; the text is incomplete */
 } Str;
 void str_putc(Str *b, char c);
 void str_puts(Str *b, const char *s);

@@ -16,3 +16,37 @@ echo "== command line: usage errors exit 2, explain exit codes, notes"
 "$T" explain --json examples/reg_32x8.tile | head -1 |
 	grep -q '"file": "examples/reg_32x8.tile", "col": 1, "dst_region": "A_smem", "src_region": "A"' && ok ||
 	bad "explain --json records must carry file, column and both regions"
+
+echo "== library surface: only tilepx_* exported; the public archive links alone; version macros"
+extra=$(nm -g --defined-only "$B/libtilepx.a" | awk 'NF == 3 {print $3}' | grep -v '^tilepx_' || true)
+[ -z "$extra" ] && ok || bad "libtilepx.a exports non-tilepx_ symbols: $(echo $extra | head -c 200)"
+cat > "$OUT/pub.c" <<'PUB'
+#include "tilepx/tilepx.h"
+#include <stdio.h>
+#include <string.h>
+int main(void)
+{
+	static const char s[] = "target sm_90\nkernel k\nthreads 32\nparam A f32 [32]\nshared S f32 [32]\ncta copy S, A\n";
+	tilepx_result r;
+	int ok = tilepx_compile("x.tile", s, sizeof s - 1, NULL, TILEPX_EMIT, &r);
+	ok = ok && r.output && strstr(r.output, ".entry k") && !strcmp(tilepx_version(), TILEPX_VERSION_STRING);
+	tilepx_result_free(&r);
+	return !ok;
+}
+PUB
+${CC:-cc} -std=c11 -Iinclude "$OUT/pub.c" "$B/libtilepx.a" $(case "$B" in *san*) echo -fsanitize=address,undefined;; esac) \
+	-o "$OUT/pub" 2>"$OUT/err" && "$OUT/pub" && ok || bad "a program using only the public header and libtilepx.a: $(head -2 "$OUT/err")"
+"$T" --version | grep -q "^tilepx $(sed -n 's/.*TILEPX_VERSION_STRING "\(.*\)"/\1/p' include/tilepx/tilepx.h)$" && ok ||
+	bad "--version must match TILEPX_VERSION_STRING"
+# out of memory is an error result, not an exit(3) or a crash (no ASan: it needs address space)
+case "$B" in *san*) ;; *)
+	{ printf 'target sm_90\nkernel k\nthreads 32\nparam A f32 [32]\nshared S f32 [32]\n'
+	  for i in $(seq 1 20000); do echo "cta copy S, A"; done; } > "$OUT/big.tile"
+	seen=0
+	for lim in 16000 20000 25000 30000; do
+		( ulimit -v $lim; "$T" emit "$OUT/big.tile" -o "$OUT/big.ptx" ) 2>"$OUT/err" >/dev/null; rc=$?
+		[ $rc -le 1 ] && ok || bad "out of memory at ulimit -v $lim: exit $rc, $(head -1 "$OUT/err")"
+		[ $rc = 1 ] && grep -q 'out of memory' "$OUT/err" && seen=1
+	done
+	[ $seen = 1 ] && ok || bad "no memory limit produced an 'out of memory' error" ;;
+esac

@@ -6,6 +6,12 @@
 
 #include <stddef.h>
 
+/* the version this header belongs to; tilepx_version() is the library's */
+#define TILEPX_VERSION_MAJOR 0
+#define TILEPX_VERSION_MINOR 2
+#define TILEPX_VERSION_PATCH 0
+#define TILEPX_VERSION_STRING "0.2.0"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
