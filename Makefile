@@ -85,8 +85,14 @@ $(B)/tilepx-run: tools/tilepx_run.c $(B)/libtilepx_internal.a
 
 HARNESS := $(if $(wildcard $(CUDA)/include/cuda.h),$(B)/tilepx-run)
 
+# make test T=PATTERN runs only the sections whose title contains PATTERN
 test: all $(UNIT) $(HARNESS)
-	@bash tests/run.sh
+	@TEST_FILTER='$(T)' bash tests/run.sh
+
+# regenerate tests/golden from the examples and show what changed
+golden: all
+	@for f in examples/*.tile; do $(B)/tilepx emit "$$f" -o "tests/golden/$$(basename "$${f%.tile}").ptx" || exit 1; done
+	@git diff --stat -- tests/golden; git status --short -- tests/golden
 
 # on a machine with a GPU: every example and GPU test program, bit for bit
 gpu-test: all $(B)/tilepx-run

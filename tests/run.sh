@@ -4,6 +4,24 @@
 # RANDOM_CASES sets how many random programs the generator checks (default 200).
 set -u
 cd "$(dirname "$0")/.."
+# make test T=PATTERN: run only the sections whose "== title" contains PATTERN
+# (the set-up above the first section and the summary always run)
+if [ -n "${TEST_FILTER:-}" ] && [ -z "${TEST_FILTERED:-}" ]; then
+	filtered=$(mktemp tests/.run.XXXXXX)
+	awk -v pat="$TEST_FILTER" '
+		function title_of(line,   f, t) {
+			if (line ~ /^echo "== /) { t = line; sub(/^echo "== /, "", t); return t }
+			f = line; sub(/^source /, "", f)
+			while ((getline t < f) > 0) if (t ~ /^echo "== /) { close(f); sub(/^echo "== /, "", t); return t }
+			close(f); return f
+		}
+		/^echo "== / || /^source tests\// { insec = 1; keep = index(title_of($0), pat) > 0 }
+		/^echo$/ { insec = 0 }
+		!insec || keep' tests/run.sh > "$filtered"
+	TEST_FILTERED=1 bash "$filtered"; rc=$?
+	rm -f "$filtered"
+	exit $rc
+fi
 B=${TILEPX_BUILD:-build}
 T=$B/tilepx
 PTXAS=${PTXAS:-}
@@ -194,6 +212,9 @@ tools/ptxdiff --ops-only "$OUT/a.ptx" "$OUT/b.ptx" >/dev/null && ok || bad "ptxd
 tools/ptxdiff tests/ptxdiff/a.ptx tests/ptxdiff/b.ptx >/dev/null && ok || bad "ptxdiff: nvcc a ~ b should be equal"
 tools/ptxdiff tests/ptxdiff/a.ptx tests/ptxdiff/c.ptx >/dev/null; [ $? -eq 1 ] && ok || bad "ptxdiff: nvcc a ~ c should differ"
 tools/ptxdiff tests/ptxdiff/a.ptx >/dev/null 2>&1; [ $? -eq 2 ] && ok || bad "ptxdiff: usage error exit 2"
+cp "$OUT/a.ptx" "$OUT/with space.ptx"; cp "$OUT/c.ptx" "$OUT/other space.ptx"
+tools/ptxdiff "$OUT/a.ptx" "$OUT/with space.ptx" >/dev/null && ok || bad "ptxdiff: a path with a space"
+tools/ptxdiff "$OUT/with space.ptx" "$OUT/other space.ptx" >/dev/null; [ $? -eq 1 ] && ok || bad "ptxdiff: two paths with spaces"
 
 echo "== random programs (seeded): every program emits and assembles, or is rejected with a located error"
 N=${RANDOM_CASES:-200}
