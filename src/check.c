@@ -1,4 +1,4 @@
-/* Semantic checks: every rule of TILE_LANGUAGE.md, reported with locations. */
+/* Semantic checks: every rule of docs/language.md, reported with locations. */
 #include "tilepx.h"
 
 #include <stdlib.h>

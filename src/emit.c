@@ -411,7 +411,7 @@ static void emit_stmts(Emit *e, Stmt **body, size_t n)
 }
 
 /* tensor memory: warp 0 allocates each buffer's columns into a shared slot,
- * the address crosses warps through a fenced barrier (PTX_REFERENCE.md 7.4) */
+ * the address crosses warps through a fenced barrier (docs/ptx-notes.md) */
 static void tmem_prologue(Emit *e)
 {
 	Builder *b = &e->b;

@@ -1,5 +1,5 @@
 /* tilepx explain: the dispatch decision of every copy, as JSON lines
- * (TILE_LANGUAGE.md) or as a table. */
+ * (docs/language.md) or as a table. */
 #include "tilepx.h"
 
 static void json_str(Str *o, const char *s)

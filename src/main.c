@@ -21,7 +21,7 @@ static const char *usage_main =
 	"  emit FILE... [-o OUT]    write one .ptx module per file\n"
 	"  explain FILE [--json]    show each copy's dispatch decision\n"
 	"  regclasses               print the NVPTX register-class table\n"
-	"  nvvm-select ...          the ldmatrix/stmatrix/movmatrix selector (seed 002)\n"
+	"  nvvm-select ...          the ldmatrix/stmatrix/movmatrix selector (the NVVM selector model)\n"
 	"\n"
 	"options: -h, --help (also after a command), -V, --version\n";
 
@@ -312,7 +312,7 @@ int main(int argc, char **argv)
 		return run(argc - 1, argv + 1, TILEPX_EXPLAIN, usage_explain);
 	if (!strcmp(cmd, "regclasses")) {
 		if (argc > 2 && (!strcmp(argv[2], "-h") || !strcmp(argv[2], "--help"))) {
-			puts("usage: tilepx regclasses\n\nPrint the NVPTX register-class model (seed 002).");
+			puts("usage: tilepx regclasses\n\nPrint the NVPTX register-class model (the NVVM selector model).");
 			return 0;
 		}
 		regclass_print_table(stdout);

@@ -1,4 +1,4 @@
-/* Seed 002's matrix-copy selector: legality checks first (with the seed's
+/* The NVVM matrix-copy selector: legality checks first (with the table's
  * exact messages), then a lookup in the table of ptx_templates/nvvm_matrix.def.
  * Each row also gives the typed key (family, shape, num, trans, bits, format)
  * of the ptxas-valid form tilepx emits for it: the selector finds that form
@@ -97,7 +97,7 @@ int nvvm_select_main(int argc, char **argv)
 		"usage: tilepx nvvm-select --family ldmatrix|stmatrix|movmatrix --shape m8n8|m8n16|m16n16\n"
 		"                          --num N [--sz 0|1|2] [--trans] [--layout row|col]\n"
 		"       tilepx nvvm-select --table\n\n"
-		"Prints 'ID MNEMONIC' (seed 002's table) and the ptxas-valid form, or the legality error.\n";
+		"Prints 'ID MNEMONIC' (the NVVM selector's table) and the ptxas-valid form, or the legality error.\n";
 	int family = -1, num = -1, sz = 0, trans = 0, layout = -1, table = 0, c;
 	const char *shape = NULL;
 	optind = 1;

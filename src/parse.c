@@ -1,4 +1,4 @@
-/* Lexer and parser for the .tile language (TILE_LANGUAGE.md). Line
+/* Lexer and parser for the .tile language (docs/language.md). Line
  * oriented: a statement that fails to parse is reported and skipped to the
  * end of its line, so every bad line in a file gets its own error. */
 #include "tilepx.h"
@@ -710,8 +710,7 @@ static bool parse_region_dims(Parser *p, Region *r, Affine *begin, Affine *end)
 			} else {
 				r->single[d] = true;
 				end[d] = begin[d];
-				end[d].c += 1; /* begin is < 2^63 */
-				if (end[d].c < begin[d].c)
+				if (!add_ok(begin[d].c, 1, &end[d].c)) /* A[INT64_MAX] */
 					return fail(p, "integer overflow in region");
 			}
 		}

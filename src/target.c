@@ -30,7 +30,7 @@ bool dtype_parse(const char *s, DType *out)
 	return false;
 }
 
-/* lowest .version ptxas 13.0 accepts per target (PTX_REFERENCE.md 1.1) */
+/* lowest .version ptxas 13.0 accepts per target (docs/ptx-notes.md) */
 static const Target targets[] = {
 	{"sm_75", 75, 0, 63},    {"sm_80", 80, 0, 70},    {"sm_86", 86, 0, 71},
 	{"sm_89", 89, 0, 78},    {"sm_90", 90, 0, 78},    {"sm_90a", 90, 'a', 80},

@@ -540,7 +540,7 @@ uint64_t dtype_int_bits(DType dt, int64_t v);
 /* affine with the given variables replaced by constants */
 Affine affine_subst(const Affine *a, const int *vars, const int64_t *vals, int n);
 
-/* ---- matrix-copy selector (seed 002) ---- */
+/* ---- matrix-copy selector (the NVVM selector model) ---- */
 int nvvm_select_main(int argc, char **argv);
 size_t nvvm_nrows(void);
 FormId nvvm_row_form(size_t i); /* the ptxas-valid form of selector row i, FORM_COUNT if it has none */

@@ -50,3 +50,10 @@ case "$B" in *san*) ;; *)
 	done
 	[ $seen = 1 ] && ok || bad "no memory limit produced an 'out of memory' error" ;;
 esac
+
+echo "== documentation is self-contained: no user-facing text points outside the repository"
+leaks=$(grep -l -E '\.\./shared|TILE_LANGUAGE|PTX_REFERENCE|TIRX_NOTES|[Ss]eed 00[0-9]' README.md docs/*.md examples/*.tile include/tilepx/*.h 2>/dev/null | grep -v 'docs/gpu-log' || true)
+[ -z "$leaks" ] && ok || bad "user-facing files refer outside the repository: $leaks"
+helps=$("$T" --help; for c in check emit explain regclasses nvvm-select; do "$T" $c --help; done)
+echo "$helps" | grep -q -E '\.\./shared|TILE_LANGUAGE|[Ss]eed 00[0-9]' && bad "--help text refers outside the repository" || ok
+for f in docs/language.md docs/design.md docs/ptx-notes.md; do [ -s "$f" ] && ok || bad "$f missing"; done

@@ -9,11 +9,12 @@ cd "$(dirname "$0")/.."
 if [ -n "${TEST_FILTER:-}" ] && [ -z "${TEST_FILTERED:-}" ]; then
 	filtered=$(mktemp tests/.run.XXXXXX)
 	awk -v pat="$TEST_FILTER" '
-		function title_of(line,   f, t) {
+		function title_of(line,   f, t, all) {
 			if (line ~ /^echo "== /) { t = line; sub(/^echo "== /, "", t); return t }
 			f = line; sub(/^source /, "", f)
-			while ((getline t < f) > 0) if (t ~ /^echo "== /) { close(f); sub(/^echo "== /, "", t); return t }
-			close(f); return f
+			all = f
+			while ((getline t < f) > 0) if (t ~ /^echo "== /) { sub(/^echo "== /, "", t); all = all " | " t }
+			close(f); return all
 		}
 		/^echo "== / || /^source tests\// { insec = 1; keep = index(title_of($0), pat) > 0 }
 		/^echo$/ { insec = 0 }

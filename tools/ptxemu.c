@@ -5,7 +5,7 @@
  * thread by thread, with warp-collective instructions (ldmatrix, stmatrix,
  * tcgen05.ld/st/alloc) and barriers executed when every thread of the warp
  * or CTA has reached them. Collective semantics come from the fragment
- * tables of PTX_REFERENCE.md (m8n8 verified on an H100; tcgen05 from
+ * tables of docs/ptx-notes.md(m8n8 verified on an H100; tcgen05 from
  * CUTLASS), not from tilepx's emitters, so this checks tcgen05 code without a
  * Blackwell GPU and every variant without any GPU. Programs whose
  * grid x threads exceeds --max-threads are skipped. */
@@ -629,7 +629,7 @@ static uint8_t get8(Machine *m, uint64_t a)
 	return p ? *p : 0;
 }
 
-/* ldmatrix m16n16 / stmatrix m16n8 .trans .b8 (PTX_REFERENCE.md 3-4) */
+/* ldmatrix m16n16 / stmatrix m16n8 .trans .b8 (docs/ptx-notes.md) */
 static void matrix_b8(Machine *m, Thread **w, Ins *in)
 {
 	bool ld = in->op[0] == 'l';
@@ -686,7 +686,7 @@ static void matrix(Machine *m, Thread **w, Ins *in)
 		}
 }
 
-/* tcgen05.ld / st: fragment tables of PTX_REFERENCE.md 7.3 */
+/* tcgen05.ld / st: fragment tables of docs/ptx-notes.md */
 static void tcgen05(Machine *m, Thread **w, Ins *in)
 {
 	bool ld = !strncmp(in->op, "tcgen05.ld", 10), pack = strstr(in->op, "pack::16b") != NULL;

@@ -20,7 +20,7 @@ typedef enum tilepx_mode {
 	TILEPX_CHECK,        /* front end only */
 	TILEPX_EMIT,         /* PTX module text */
 	TILEPX_EXPLAIN,      /* dispatch table, human readable */
-	TILEPX_EXPLAIN_JSON, /* one JSON object per copy (TILE_LANGUAGE.md) */
+	TILEPX_EXPLAIN_JSON, /* one JSON object per copy (docs/language.md) */
 } tilepx_mode;
 
 typedef struct tilepx_result {

@@ -1,4 +1,4 @@
-/* The layout algebra: one module for every variant (TIRX_NOTES.md 1).
+/* The layout algebra: one module for every variant (docs/design.md).
  * A layout is a list of iters (extent, stride, axis); a logical index is
  * split mixed-radix across the extents, first iter most significant. */
 #include "../tilepx.h"

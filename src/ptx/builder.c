@@ -173,7 +173,7 @@ Reg b_add32_imm(Builder *b, Reg x, int64_t v)
 }
 
 /* one .reg line per non-empty declared class; %f and Special are skipped
- * (seed 002's print_reg_decls), N+1 as LLVM prints it */
+ * (the NVVM selector's print_reg_decls), N+1 as LLVM prints it */
 void b_print_decls(const Builder *b, Str *out)
 {
 	for (int c = 0; c < RC_COUNT; c++) {

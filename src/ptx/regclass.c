@@ -1,4 +1,4 @@
-/* The NVPTX register-class model of seed 002, read from regclass.def. */
+/* The NVPTX register-class model of the NVVM selector model, read from regclass.def. */
 #include "../tilepx.h"
 
 static const RegClassInfo classes[RC_COUNT] = {
@@ -14,7 +14,7 @@ const RegClassInfo *regclass_info(RegClass c) { return &classes[c]; }
 const char *reg_class_type(RegClass c) { return classes[c].decl_type; }
 const char *reg_class_prefix(RegClass c) { return classes[c].prefix; }
 
-/* Seed 002 prints floats as %f / %fd views of %r / %rd ids. Those names are
+/* The NVVM selector model prints floats as %f / %fd views of %r / %rd ids. Those names are
  * never declared, so ptxas rejects them: tilepx keeps the choice in the model
  * (this function) but emitted PTX always uses the storage prefix, which is
  * legal for .f32/.f64 instructions (docs/register-classes.md). */

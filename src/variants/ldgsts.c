@@ -1,4 +1,4 @@
-/* copy_async / ldgsts: cp.async global -> shared (seed 004). The gmem_smem
+/* copy_async / ldgsts: cp.async global -> shared . The gmem_smem
  * partition with widths 128, 64, 32 bits; cp-size 16 uses .cg, 8 and 4 use
  * .ca. No commit, wait or barrier: completion is the program's job. */
 #include "partition.h"

@@ -1,5 +1,5 @@
 /* copy / ldstmatrix: registers <-> shared with ldmatrix / stmatrix m8n8 .b16
- * (seed 000). Both layouts are regrouped to [T/32, 8, 4, M/(2*num), num, 2]:
+ * . Both layouts are regrouped to [T/32, 8, 4, M/(2*num), num, 2]:
  * warps, the 8 rows of a tile, 4 lane column pairs, m_outer tiles, num tiles,
  * the packed element pair. The register side must be the m8n8 fragment; the
  * shared side decides .trans and the row stride p. Declines to reg otherwise. */
@@ -111,7 +111,7 @@ static const char *try_num(const Pair *in, int np, int64_t T, int64_t M, int num
 	return NULL;
 }
 
-/* the b8 forms (PTX_REFERENCE.md 3-4), regrouped threads-first like m8n8:
+/* the b8 forms (docs/ptx-notes.md), regrouped threads-first like m8n8:
  *   ldmatrix m16n16.trans: [T/32, 8 (col%8, lane*4), 4 (row/4, lane), m_outer, num, 2 (row/2%2, reg 4),
  *                           2 (col/8, reg 2), 2 (row%2, reg 1)]
  *   stmatrix m16n8.trans:  [T/32, 8 (col%8, lane*4), 4 (row/2, lane), m_outer, num, 2 (col/8, reg 2),

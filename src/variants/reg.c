@@ -1,4 +1,4 @@
-/* copy / reg: registers <-> shared or global (seed 003). The register
+/* copy / reg: registers <-> shared or global . The register
  * layout's thread axes induce the partition; each thread copies its own
  * elements with the widest aligned vector. Registers cannot be indexed at
  * run time, so the per-thread loop is unrolled in the PTX. */

@@ -1,5 +1,5 @@
 /* copy_async / tcgen05_ldst: tensor memory <-> registers on Blackwell
- * (seed 001), the .32x32b path: a warpgroup moves a 128-row datapath-D tile,
+ * , the .32x32b path: a warpgroup moves a 128-row datapath-D tile,
  * thread t of the warpgroup owning row t, one 32-bit column per register.
  * Warp w addresses lanes 32w..32w+31 (the lane-quarter rule). No wait is
  * emitted: tcgen05.wait.ld / .st are the program's job. */
