@@ -138,10 +138,10 @@ static void fmt_coord(Str *s, int64_t idx, const int64_t *shape, int n)
 	fmt_shape(s, c, n);
 }
 
-static void check_layout(Ctx *cx, Kernel *k, Buffer *b)
+/* the layout's extents refine the buffer's shape */
+static bool check_layout_refines(Ctx *cx, Buffer *b, Loc at)
 {
 	Layout *L = &b->layout;
-	Loc at = b->layout_loc.line ? b->layout_loc : b->loc;
 	Str s = {0};
 	if (!refines(L, b->shape, b->ndim)) {
 		fmt_extents(&s, L);
@@ -149,8 +149,17 @@ static void check_layout(Ctx *cx, Kernel *k, Buffer *b)
 		fmt_shape(&s, b->shape, b->ndim);
 		diag_error(cx, at, "layout extents %s (consecutive extents must multiply to each dimension)", s.s);
 		str_free(&s);
-		return;
+		return false;
 	}
+	return true;
+}
+
+/* every iter's axis is one its memory may use, its stride is not negative,
+ * the thread count suits its thread axes, and a local buffer's thread axes
+ * form one chain (which sets its owner group) */
+static bool check_layout_axes(Ctx *cx, Kernel *k, Buffer *b, Loc at)
+{
+	Layout *L = &b->layout;
 	unsigned threads_set = 0;
 	for (int i = 0; i < L->n; i++) {
 		Axis a = L->it[i].axis;
@@ -163,11 +172,11 @@ static void check_layout(Ctx *cx, Kernel *k, Buffer *b)
 			                                       : "only plain strides address memory";
 			diag_error(cx, at, "axis '%s' is not valid in a %s buffer layout (%s)", axis_name(a),
 			           b->mem == MEM_GLOBAL ? "param" : mem_name(b->mem), what);
-			return;
+			return false;
 		}
 		if (L->it[i].stride < 0) {
 			diag_error(cx, at, "layout strides must not be negative");
-			return;
+			return false;
 		}
 		if (axis_is_thread(a)) {
 			threads_set |= 1u << a;
@@ -175,7 +184,7 @@ static void check_layout(Ctx *cx, Kernel *k, Buffer *b)
 			if (k->threads % need) {
 				diag_error(cx, at, "axis '%s' needs a multiple of %lld threads, but kernel '%s' has %lld",
 				           axis_name(a), (long long)need, k->name, (long long)k->threads);
-				return;
+				return false;
 			}
 		}
 	}
@@ -183,21 +192,36 @@ static void check_layout(Ctx *cx, Kernel *k, Buffer *b)
 		diag_error(cx, at,
 		           "the thread axes of this layout do not form one chain from threads upward (use laneid; "
 		           "tid_in_wg or laneid+wid_in_wg; tx, laneid+warpid, tid_in_wg+wgid or laneid+wid_in_wg+wgid)");
-		return;
+		return false;
 	}
-	int64_t mx[AX_COUNT];
+	return true;
+}
+
+/* the largest coordinate per axis, within each axis' range */
+static bool check_layout_ranges(Ctx *cx, Kernel *k, Buffer *b, Loc at, int64_t *mx)
+{
+	Layout *L = &b->layout;
 	if (!axis_max(L, mx)) {
 		diag_error(cx, at, "layout offsets overflow 64 bits");
-		return;
+		return false;
 	}
 	for (int a = AX_LANEID; a < AX_COUNT; a++) {
 		int64_t r = axis_range((Axis)a, k->threads);
 		if (mx[a] > 0 && mx[a] >= r) {
 			diag_error(cx, at, "axis '%s' reaches %lld but its range is 0..%lld", axis_name((Axis)a),
 			           (long long)mx[a], (long long)r - 1);
-			return;
+			return false;
 		}
 	}
+	return true;
+}
+
+/* no two logical coordinates share a place: a structural proof, else an
+ * exhaustive search that names two colliding coordinates, else rejected */
+static bool check_layout_injective(Ctx *cx, Buffer *b, Loc at, const int64_t *mx)
+{
+	Layout *L = &b->layout;
+	Str s = {0};
 	/* injectivity: structural proof, else exhaustive search for a witness */
 	if (!injective_structural(L)) {
 		int64_t size = lay_size(L);
@@ -209,7 +233,7 @@ static void check_layout(Ctx *cx, Kernel *k, Buffer *b)
 		}
 		if (size > ENUM_LIMIT || span > ENUM_LIMIT) {
 			diag_error(cx, at, "cannot prove this layout injective and it is too large to check exhaustively");
-			return;
+			return false;
 		}
 		int64_t *seen = calloc((size_t)span, sizeof(int64_t));
 		for (int64_t i = 0; i < size; i++) {
@@ -225,12 +249,20 @@ static void check_layout(Ctx *cx, Kernel *k, Buffer *b)
 				diag_error(cx, at, "layout is not injective: %s map to the same place", s.s);
 				str_free(&s);
 				free(seen);
-				return;
+				return false;
 			}
 			seen[key] = i + 1;
 		}
 		free(seen);
 	}
+	return true;
+}
+
+/* the storage the layout needs, per memory: elements (param, shared),
+ * registers per thread (local) or tensor-memory columns (tmem) */
+static void check_layout_storage(Ctx *cx, Buffer *b, Loc at, const int64_t *mx)
+{
+	Layout *L = &b->layout;
 	int64_t storage;
 	int bytes = dtype_bytes(b->dt);
 	switch (b->mem) {
@@ -306,6 +338,16 @@ static void check_layout(Ctx *cx, Kernel *k, Buffer *b)
 		break;
 	}
 	}
+}
+
+static void check_layout(Ctx *cx, Kernel *k, Buffer *b)
+{
+	Loc at = b->layout_loc.line ? b->layout_loc : b->loc;
+	int64_t mx[AX_COUNT];
+	if (!check_layout_refines(cx, b, at) || !check_layout_axes(cx, k, b, at) ||
+	    !check_layout_ranges(cx, k, b, at, mx) || !check_layout_injective(cx, b, at, mx))
+		return;
+	check_layout_storage(cx, b, at, mx);
 }
 
 static void check_buffer(Ctx *cx, const Module *m, Kernel *k, Buffer *b, int64_t *shared_bytes)
