@@ -15,8 +15,8 @@ UNIT    := $(patsubst tests/unit/%.c,$(B)/tests/%,$(wildcard tests/unit/*.c))
 
 all: $(B)/tilepx $(B)/libtilepx.a $(B)/randtile $(B)/ptxemu
 
-$(B)/ptxemu: tools/ptxemu.c tools/ptxemu_mma.c tools/ptxemu_mma.h $(B)/libtilepx_internal.a
-	$(CC) $(WARN) $(CFLAGS) $(CPPFLAGS) tools/ptxemu.c tools/ptxemu_mma.c $(B)/libtilepx_internal.a $(LDFLAGS) -o $@
+$(B)/ptxemu: tools/ptxemu.c tools/ptxemu_mma.c tools/ptxemu_mma.h tools/runcore.c tools/runcore.h $(B)/libtilepx_internal.a
+	$(CC) $(WARN) $(CFLAGS) $(CPPFLAGS) tools/ptxemu.c tools/ptxemu_mma.c tools/runcore.c $(B)/libtilepx_internal.a -lpthread $(LDFLAGS) -o $@
 
 $(B)/sasscount: tools/sasscount.c
 	@mkdir -p $(B)
@@ -80,8 +80,8 @@ $(B)/tests/%: tests/unit/%.c tests/unit/unit.h $(B)/libtilepx_internal.a
 
 # the driver-API harness: links against the toolkit's stub libcuda, so it
 # builds on machines without a GPU; the real driver is found at run time
-$(B)/tilepx-run: tools/tilepx_run.c $(B)/libtilepx_internal.a
-	$(CC) $(WARN) $(CFLAGS) $(CPPFLAGS) -I$(CUDA)/include $< $(B)/libtilepx_internal.a -L$(CUDA)/lib64/stubs -lcuda -lpthread $(LDFLAGS) -o $@
+$(B)/tilepx-run: tools/tilepx_run.c tools/runcore.c tools/runcore.h $(B)/libtilepx_internal.a
+	$(CC) $(WARN) $(CFLAGS) $(CPPFLAGS) -I$(CUDA)/include tools/tilepx_run.c tools/runcore.c $(B)/libtilepx_internal.a -L$(CUDA)/lib64/stubs -lcuda -lpthread $(LDFLAGS) -o $@
 
 HARNESS := $(if $(wildcard $(CUDA)/include/cuda.h),$(B)/tilepx-run)
 

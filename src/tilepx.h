@@ -531,10 +531,6 @@ bool ref_coord_of(const Buffer *b, int64_t elem, int64_t *coord);
 void ref_fill_pattern(unsigned char *p, int64_t n, int es, int which);
 /* a param's input: ref_fill_pattern, or small integers for 'fill small' */
 void ref_fill_param(const Buffer *b, unsigned char *p, int which);
-/* dense C = A * B of row-major params (C f32 [M, N], A, B f16 or bf16), each
- * element summed in k order in f32; false if the shapes or dtypes do not fit */
-bool ref_gemm(const Buffer *C, const Buffer *A, const Buffer *B, unsigned char *c, const unsigned char *a,
-              const unsigned char *b);
 /* element bits of integer v in dtype dt (for init and fill) */
 uint64_t dtype_int_bits(DType dt, int64_t v);
 /* affine with the given variables replaced by constants */

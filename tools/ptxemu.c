@@ -10,7 +10,7 @@
  * Blackwell GPU and every variant without any GPU. Programs whose
  * grid x threads exceeds --max-threads are skipped. */
 #define _POSIX_C_SOURCE 200809L
-#include "tilepx.h"
+#include "runcore.h"
 #include "ptxemu_mma.h"
 
 #include <ctype.h>
@@ -965,26 +965,6 @@ static void load_funcs(Prog *p, char **lines, int nl)
 	}
 }
 
-/* --gemm C=A*B: param C becomes the dense product of params A and B */
-static bool dense_gemm(const Kernel *k, const char *spec, unsigned char **want)
-{
-	char buf[128];
-	snprintf(buf, sizeof buf, "%s", spec);
-	char *eq = strchr(buf, '='), *st = eq ? strchr(eq, '*') : NULL;
-	if (!st)
-		return false;
-	*eq = *st = 0;
-	const char *nm[3] = {buf, eq + 1, st + 1};
-	const Buffer *b[3] = {0};
-	for (size_t i = 0; i < k->nbufs; i++)
-		for (int j = 0; j < 3; j++)
-			if (k->bufs[i]->mem == MEM_GLOBAL && !strcmp(k->bufs[i]->name, nm[j]))
-				b[j] = k->bufs[i];
-	if (!b[0] || !b[1] || !b[2])
-		return false;
-	return ref_gemm(b[0], b[1], b[2], want[b[0]->param_index], want[b[1]->param_index], want[b[2]->param_index]);
-}
-
 /* run kernel k (entry lines [b, e) of the PTX; .funcs anywhere in lines[0..nl)) and
  * compare with the reference, or with a dense GEMM (gemm = "C=A*B") */
 static int run_kernel(Ctx *cx, const Kernel *k, char **lines, int nl, int b, int e, int64_t max_threads,
@@ -1009,21 +989,10 @@ static int run_kernel(Ctx *cx, const Kernel *k, char **lines, int nl, int b, int
 	Machine m = {0};
 	m.p = &p;
 	m.threads = k->threads;
-	int np = k->nparams;
-	const Buffer **pb = calloc((size_t)np + 1, sizeof *pb);
-	for (size_t i = 0; i < k->nbufs; i++)
-		if (k->bufs[i]->mem == MEM_GLOBAL)
-			pb[k->bufs[i]->param_index] = k->bufs[i];
-	unsigned char **got = calloc((size_t)np + 1, sizeof *got), **want = calloc((size_t)np + 1, sizeof *want);
-	size_t *bytes = calloc((size_t)np + 1, sizeof *bytes);
-	for (int i = 0; i < np; i++) {
-		int es = dtype_bytes(pb[i]->dt);
-		bytes[i] = (size_t)(pb[i]->storage * es);
-		got[i] = malloc(bytes[i]);
-		want[i] = malloc(bytes[i]);
-		ref_fill_param(pb[i], got[i], i);
-		memcpy(want[i], got[i], bytes[i]);
-	}
+	RunParams rp;
+	rc_params_init(k, &rp);
+	unsigned char **got = rp.got;
+	size_t *bytes = rp.bytes;
 	m.param_mem = got;
 	m.param_bytes = bytes;
 	m.shared = calloc((size_t)p.shared_bytes + 1, 1);
@@ -1040,24 +1009,17 @@ static int run_kernel(Ctx *cx, const Kernel *k, char **lines, int nl, int b, int
 	if (m.err) {
 		printf("FAIL %s: emulation: %s\n", k->name, m.err);
 		status = 1;
-	} else if (gemm ? !dense_gemm(k, gemm, want) : !ref_run_kernel(cx, k, want, NULL)) {
-		printf("FAIL %s: %s\n", k->name, gemm ? "--gemm names no params C f32 [M, N], A [M, K], B [K, N]" : "reference");
-		status = 1;
 	} else {
-		int64_t bad = 0;
-		for (int i = 0; i < np; i++) {
-			int es = dtype_bytes(pb[i]->dt);
-			for (int64_t el = 0; el < pb[i]->storage; el++)
-				if (memcmp(want[i] + el * es, got[i] + el * es, (size_t)es)) {
-					if (bad++ < 4)
-						printf("  %s element %lld differs\n", pb[i]->name, (long long)el);
-				}
-		}
-		printf("%s %s", bad ? "FAIL" : "PASS", k->name);
-		if (bad)
-			printf(": %lld elements differ", (long long)bad);
-		printf("\n");
-		status = bad != 0;
+		const char *why = rc_expect(cx, k, gemm, &rp, NULL, NULL);
+		int64_t bad = why ? 0 : rc_compare(&rp, 0);
+		if (why)
+			printf("FAIL %s: %s\n", k->name, why);
+		else if (bad) {
+			printf("FAIL %s: %lld elements differ\n", k->name, (long long)bad);
+			rc_compare(&rp, 4);
+		} else
+			printf("PASS %s\n", k->name);
+		status = why || bad;
 	}
 	for (int64_t i = 0; i < k->threads; i++) {
 		free(m.t[i].r);
@@ -1066,14 +1028,7 @@ static int run_kernel(Ctx *cx, const Kernel *k, char **lines, int nl, int b, int
 	free(m.t);
 	free(m.shared);
 	free(m.tmem);
-	for (int i = 0; i < np; i++) {
-		free(got[i]);
-		free(want[i]);
-	}
-	free(got);
-	free(want);
-	free(bytes);
-	free(pb);
+	rc_params_free(&rp);
 	free_prog(&p);
 	return status;
 }
@@ -1092,16 +1047,13 @@ int main(int argc, char **argv)
 	}
 	int status = 0;
 	for (int f = first; f < argc; f++) {
-		FILE *fp = fopen(argv[f], "rb");
-		if (!fp) {
+		size_t len = 0;
+		char *src = rc_slurp(argv[f], &len);
+		if (!src) {
 			fprintf(stderr, "ptxemu: cannot read %s\n", argv[f]);
 			status = 1;
 			continue;
 		}
-		static char src[1 << 22];
-		size_t len = fread(src, 1, sizeof src - 1, fp);
-		fclose(fp);
-		src[len] = 0;
 		Ctx cx = {0};
 		cx.arena = arena_new();
 		cx.diags.file = argv[f];
@@ -1113,6 +1065,7 @@ int main(int argc, char **argv)
 			printf("FAIL %s: does not compile\n", argv[f]);
 			status = 1;
 			arena_free(cx.arena);
+			free(src);
 			continue;
 		}
 		/* '# harness: --link FILE.ptx --gemm C=A*B' in the program: link a
@@ -1185,6 +1138,7 @@ int main(int argc, char **argv)
 		str_free(&text);
 		str_free(&ptx);
 		arena_free(cx.arena);
+		free(src);
 	}
 	return status;
 }

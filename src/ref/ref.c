@@ -407,29 +407,6 @@ void ref_fill_param(const Buffer *b, unsigned char *p, int which)
 	}
 }
 
-bool ref_gemm(const Buffer *C, const Buffer *A, const Buffer *B, unsigned char *c, const unsigned char *a,
-              const unsigned char *b)
-{
-	if (C->ndim != 2 || A->ndim != 2 || B->ndim != 2 || C->dt != DT_F32 || A->dt != B->dt ||
-	    (A->dt != DT_F16 && A->dt != DT_BF16) || A->shape[0] != C->shape[0] || B->shape[1] != C->shape[1] ||
-	    A->shape[1] != B->shape[0] || C->has_layout || A->has_layout || B->has_layout)
-		return false;
-	int64_t M = C->shape[0], N = C->shape[1], K = A->shape[1];
-	bool bf = A->dt == DT_BF16;
-	for (int64_t i = 0; i < M; i++)
-		for (int64_t j = 0; j < N; j++) {
-			float acc = 0;
-			for (int64_t k = 0; k < K; k++) {
-				uint16_t x, y;
-				memcpy(&x, a + 2 * (i * K + k), 2);
-				memcpy(&y, b + 2 * (k * N + j), 2);
-				acc += half_to_float(x, bf) * half_to_float(y, bf);
-			}
-			memcpy(c + 4 * (i * N + j), &acc, 4);
-		}
-	return true;
-}
-
 /* logical coordinate of storage element `elem` of a param buffer, or false */
 bool ref_coord_of(const Buffer *b, int64_t elem, int64_t *coord)
 {

@@ -1,0 +1,217 @@
+/* The core ptxemu and tilepx-run share (tools/runcore.h). */
+#include "runcore.h"
+
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+char *rc_slurp(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		return NULL;
+	size_t cap = 1 << 16, n = 0;
+	char *b = malloc(cap);
+	for (size_t got; b && (got = fread(b + n, 1, cap - n - 1, f)) > 0;) {
+		n += got;
+		if (n + 1 == cap) {
+			char *nb = realloc(b, cap *= 2);
+			if (!nb)
+				free(b);
+			b = nb;
+		}
+	}
+	fclose(f);
+	if (b) {
+		b[n] = 0;
+		*len = n;
+	}
+	return b;
+}
+
+void rc_params_init(const Kernel *k, RunParams *rp)
+{
+	int np = k->nparams;
+	rp->n = np;
+	rp->buf = calloc((size_t)np + 1, sizeof *rp->buf);
+	rp->bytes = calloc((size_t)np + 1, sizeof *rp->bytes);
+	rp->init = calloc((size_t)np + 1, sizeof *rp->init);
+	rp->want = calloc((size_t)np + 1, sizeof *rp->want);
+	rp->got = calloc((size_t)np + 1, sizeof *rp->got);
+	for (size_t i = 0; i < k->nbufs; i++)
+		if (k->bufs[i]->mem == MEM_GLOBAL)
+			rp->buf[k->bufs[i]->param_index] = k->bufs[i];
+	for (int i = 0; i < np; i++) {
+		rp->bytes[i] = (size_t)(rp->buf[i]->storage * dtype_bytes(rp->buf[i]->dt));
+		rp->init[i] = malloc(rp->bytes[i] + 1);
+		rp->want[i] = malloc(rp->bytes[i] + 1);
+		rp->got[i] = malloc(rp->bytes[i] + 1);
+		ref_fill_param(rp->buf[i], rp->init[i], i);
+		memcpy(rp->want[i], rp->init[i], rp->bytes[i]);
+		memcpy(rp->got[i], rp->init[i], rp->bytes[i]);
+	}
+}
+
+void rc_params_free(RunParams *rp)
+{
+	for (int i = 0; i < rp->n; i++) {
+		free(rp->init[i]);
+		free(rp->want[i]);
+		free(rp->got[i]);
+	}
+	free(rp->buf);
+	free(rp->bytes);
+	free(rp->init);
+	free(rp->want);
+	free(rp->got);
+	memset(rp, 0, sizeof *rp);
+}
+
+static float half_to_f32(uint16_t h, bool bf16)
+{
+	uint32_t u;
+	if (bf16) {
+		u = (uint32_t)h << 16;
+	} else {
+		uint32_t sign = (uint32_t)(h >> 15) << 31, e = (h >> 10) & 31, m = h & 1023;
+		if (e == 0) { /* zero and subnormals: m * 2^-24 */
+			float f = (float)m / 16777216.0f;
+			memcpy(&u, &f, 4);
+			u |= sign;
+		} else if (e == 31) {
+			u = sign | 0x7f800000u | (m << 13);
+		} else {
+			u = sign | ((e + 112) << 23) | (m << 13);
+		}
+	}
+	float f;
+	memcpy(&f, &u, 4);
+	return f;
+}
+
+typedef struct GemmPart {
+	const float *a, *b;
+	float *c;
+	int64_t r0, r1, N, K;
+} GemmPart;
+
+/* rows [r0, r1) of C, each element summed in k order */
+static void *gemm_rows(void *arg)
+{
+	const GemmPart *g = arg;
+	for (int64_t i = g->r0; i < g->r1; i++)
+		for (int64_t k = 0; k < g->K; k++) {
+			float x = g->a[i * g->K + k];
+			float *cr = g->c + i * g->N;
+			const float *br = g->b + k * g->N;
+			for (int64_t j = 0; j < g->N; j++)
+				cr[j] += x * br[j];
+		}
+	return NULL;
+}
+
+/* C = A * B on the host, threaded by rows, in k order per element */
+static const char *dense_gemm(RunParams *rp, const char *spec, double *flops)
+{
+	char buf[128];
+	snprintf(buf, sizeof buf, "%s", spec);
+	char *eq = strchr(buf, '='), *st = eq ? strchr(eq, '*') : NULL;
+	if (!st)
+		return "--gemm takes C=A*B";
+	*eq = *st = 0;
+	const char *nm[3] = {buf, eq + 1, st + 1};
+	int ix[3] = {-1, -1, -1};
+	for (int i = 0; i < rp->n; i++)
+		for (int j = 0; j < 3; j++)
+			if (!strcmp(rp->buf[i]->name, nm[j]))
+				ix[j] = i;
+	if (ix[0] < 0 || ix[1] < 0 || ix[2] < 0)
+		return "--gemm names params the kernel does not have";
+	const Buffer *C = rp->buf[ix[0]], *A = rp->buf[ix[1]], *B = rp->buf[ix[2]];
+	if (C->ndim != 2 || A->ndim != 2 || B->ndim != 2 || C->dt != DT_F32 || A->dt != B->dt ||
+	    (A->dt != DT_F16 && A->dt != DT_BF16) || A->shape[0] != C->shape[0] || B->shape[1] != C->shape[1] ||
+	    A->shape[1] != B->shape[0] || C->has_layout || A->has_layout || B->has_layout)
+		return "--gemm needs row-major params C f32 [M, N], A [M, K], B [K, N] (f16 or bf16)";
+	int64_t M = C->shape[0], N = C->shape[1], K = A->shape[1];
+	bool bf = A->dt == DT_BF16;
+	float *a = malloc(sizeof(float) * (size_t)(M * K)), *b = malloc(sizeof(float) * (size_t)(K * N)),
+	      *c = calloc((size_t)(M * N), sizeof(float));
+	if (!a || !b || !c) {
+		free(a);
+		free(b);
+		free(c);
+		return "out of memory for the host GEMM";
+	}
+	for (int64_t i = 0; i < M * K; i++) {
+		uint16_t h;
+		memcpy(&h, rp->want[ix[1]] + 2 * i, 2);
+		a[i] = half_to_f32(h, bf);
+	}
+	for (int64_t i = 0; i < K * N; i++) {
+		uint16_t h;
+		memcpy(&h, rp->want[ix[2]] + 2 * i, 2);
+		b[i] = half_to_f32(h, bf);
+	}
+	enum { NT = 32 };
+	pthread_t th[NT];
+	GemmPart part[NT];
+	int started = 0;
+	for (int t = 0; t < NT && M >= NT; t++) {
+		part[t] = (GemmPart){a, b, c, M * t / NT, M * (t + 1) / NT, N, K};
+		if (pthread_create(&th[t], NULL, gemm_rows, &part[t]) != 0)
+			break;
+		started = t + 1;
+	}
+	for (int t = 0; t < started; t++)
+		pthread_join(th[t], NULL);
+	GemmPart rest = {a, b, c, M * started / NT, M, N, K}; /* what no thread took */
+	gemm_rows(&rest);
+	memcpy(rp->want[ix[0]], c, sizeof(float) * (size_t)(M * N));
+	free(a);
+	free(b);
+	free(c);
+	if (flops)
+		*flops = 2.0 * (double)M * (double)N * (double)K;
+	return NULL;
+}
+
+const char *rc_expect(Ctx *cx, const Kernel *k, const char *gemm, RunParams *rp, int64_t *moved, double *flops)
+{
+	if (gemm && gemm[0])
+		return dense_gemm(rp, gemm, flops);
+	return ref_run_kernel(cx, k, rp->want, moved) ? NULL : "the CPU reference could not run this program";
+}
+
+static uint64_t element(const unsigned char *p, int es)
+{
+	uint64_t v = 0;
+	memcpy(&v, p, (size_t)es);
+	return v;
+}
+
+int64_t rc_compare(const RunParams *rp, int show)
+{
+	int64_t bad = 0;
+	for (int i = 0; i < rp->n; i++) {
+		const Buffer *b = rp->buf[i];
+		int es = dtype_bytes(b->dt);
+		for (int64_t e = 0; e < b->storage; e++) {
+			if (!memcmp(rp->want[i] + e * es, rp->got[i] + e * es, (size_t)es))
+				continue;
+			if (bad++ < show) {
+				int64_t c[MAX_DIMS];
+				printf("  %s element %lld", b->name, (long long)e);
+				if (ref_coord_of(b, e, c)) {
+					printf(" [");
+					for (int d = 0; d < b->ndim; d++)
+						printf("%s%lld", d ? ", " : "", (long long)c[d]);
+					printf("]");
+				}
+				printf(": expected 0x%0*llx, got 0x%0*llx\n", es * 2,
+				       (unsigned long long)element(rp->want[i] + e * es, es), es * 2,
+				       (unsigned long long)element(rp->got[i] + e * es, es));
+			}
+		}
+	}
+	return bad;
+}

@@ -1,0 +1,31 @@
+/* What the CPU emulator (tools/ptxemu.c) and the GPU harness
+ * (tools/tilepx_run.c) share, so that both judge a kernel the same way:
+ * reading a program, its param buffers filled with the input pattern, the
+ * bytes every param must hold afterwards (the CPU reference, or a dense host
+ * GEMM for --gemm), and the byte-for-byte comparison. */
+#ifndef TILEPX_RUNCORE_H
+#define TILEPX_RUNCORE_H
+#include "tilepx.h"
+
+typedef struct RunParams {
+	int n;                /* the kernel's params, in declaration order */
+	const Buffer **buf;
+	size_t *bytes;
+	unsigned char **init; /* the input pattern */
+	unsigned char **want; /* what the params must hold after the kernel */
+	unsigned char **got;  /* what they hold (the runner writes here) */
+} RunParams;
+
+/* the whole file, NUL-terminated; NULL if it cannot be read */
+char *rc_slurp(const char *path, size_t *len);
+/* params filled with the pattern (got and want start as copies of init) */
+void rc_params_init(const Kernel *k, RunParams *rp);
+void rc_params_free(RunParams *rp);
+/* fill want: the CPU reference, or with gemm = "C=A*B" the dense product of
+ * params A and B into C (row-major f16/bf16 inputs, f32 C, summed in k order).
+ * NULL on success, else why not; *moved (copy bytes) and *flops may be NULL */
+const char *rc_expect(Ctx *cx, const Kernel *k, const char *gemm, RunParams *rp, int64_t *moved, double *flops);
+/* elements of got that differ from want; the first `show` are printed as
+ * "  NAME element E [coord]: expected 0x.., got 0x.." */
+int64_t rc_compare(const RunParams *rp, int show);
+#endif
