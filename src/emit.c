@@ -529,10 +529,19 @@ static void emit_kernel(Ctx *cx, const Module *m, const Kernel *k, Str *out, int
 		b_ins(b, FORM_MOV_CTAID_Y, b_name(b, e.ctaidy), NULL);
 	}
 	/* never %warpid: it is the physical slot, not the warp index */
-	b_ins(b, FORM_AND_B32, b_name(b, e.lane), b_name(b, e.tid), "31", NULL);
+	/* a kernel's .reqntid bounds %tid.x: with at most 32 (128) threads the
+	 * lane (thread in warpgroup) is %tid.x itself, so both sides of a copy
+	 * share one offset (a device function's caller may have more threads) */
+	if (!k->is_func && k->threads <= 32)
+		e.lane = e.tid;
+	else
+		b_ins(b, FORM_AND_B32, b_name(b, e.lane), b_name(b, e.tid), "31", NULL);
 	b_ins(b, FORM_SHR_U32, b_name(b, e.warp), b_name(b, e.tid), "5", NULL);
 	b_ins(b, FORM_SHR_U32, b_name(b, e.wg), b_name(b, e.tid), "7", NULL);
-	b_ins(b, FORM_AND_B32, b_name(b, e.tid_wg), b_name(b, e.tid), "127", NULL);
+	if (!k->is_func && k->threads <= 128)
+		e.tid_wg = e.tid;
+	else
+		b_ins(b, FORM_AND_B32, b_name(b, e.tid_wg), b_name(b, e.tid), "127", NULL);
 	for (size_t i = 0; i < k->nbufs; i++) {
 		const Buffer *buf = k->bufs[i];
 		if (buf->mem == MEM_SHARED) {

@@ -32,6 +32,13 @@ ops() { # the set of memory / matrix instruction forms of a PTX file
 		sed -e 's/ld.shared.b32/ld.shared.b32/' | sort -u | tr '\n' ' '
 }
 
+# OCCUPANCY=1 (a GPU machine): CTAs per SM of both kernels from the driver's
+# occupancy calculator, as extra columns cta_t / cta_nv
+OCC=""
+if [ -n "${OCCUPANCY:-}" ]; then
+	OCC=$W/occupancy
+	"${CC:-cc}" -O2 -I"$CUDA/include" "$DIR/occupancy.c" -L"$CUDA/lib64/stubs" -lcuda -o "$OCC" || exit 1
+fi
 fail=0
 printf '%-22s %-8s %5s %5s %5s %6s %6s %6s  %s\n' pair target r_tpx r_nv spill sass_t sass_nv d_sass ops
 tr=0 tn=0 ts=0 st=0 sn=0 worse=0
@@ -53,6 +60,13 @@ for tile in "$DIR"/${ONLY:-*}.tile; do
 	[ "$same" = same ] || { echo "tilepx: $(ops "$W/$n.tpx.ptx")"; echo "nvcc:   $(ops "$W/$n.nv.ptx")"; }
 	mark=""
 	[ "$rt" -gt "$rn" ] && { mark=" regs>nvcc"; worse=$((worse + 1)); }
+	if [ -n "$OCC" ]; then
+		thr=$(awk '$1 == "threads" { print $2; exit }' "$tile")
+		ot=$("$OCC" "$W/$n.tpx.cubin" "$n" "$thr" 2>/dev/null | awk '{ print $3 }')
+		on=$("$OCC" "$W/$n.nv.cubin" "$n" "$thr" 2>/dev/null | awk '{ print $3 }')
+		mark="$mark ctas/SM ${ot:-n/a}/${on:-n/a}"
+		[ "${ot:-0}" -lt "${on:-0}" ] && { mark="$mark FEWER"; fail=1; }
+	fi
 	printf '%-22s %-8s %5d %5d %5d %6d %6d %+6d  %s%s\n' "$n" "$tgt" "$rt" "$rn" "$((spt + spn))" "$ct" "$cn" \
 		"$((ct - cn))" "$same" "$mark"
 	tr=$((tr + rt)) tn=$((tn + rn)) ts=$((ts + spt)) st=$((st + ct)) sn=$((sn + cn))

@@ -326,6 +326,10 @@ Off emit_offset_terms(Emit *e, const Affine *af, const Term *tm, int nt)
 	/* hoisted: the thread digits once per thread (shared by both sides of a
 	 * copy and by every copy with the same split), then CTA/warp terms */
 	if (inv_thread && nt) {
+		if (nt == 1) {
+			o.inv_x = emit_digit(e, tm[0].t, tm[0].div, tm[0].mod);
+			o.inv_k = tm[0].stride;
+		}
 		if (!emit_memo_find(e, key, nk, &o.inv)) {
 			emit_hoist_begin(e);
 			for (int i = 0; i < nt; i++)
@@ -345,6 +349,7 @@ Off emit_offset_terms(Emit *e, const Affine *af, const Term *tm, int nt)
 		}
 	if (nk > 2) {
 		Reg r;
+		o.inv_k = 0;
 		if (emit_memo_find(e, key, nk, &r)) {
 			o.inv = r;
 		} else {
@@ -408,7 +413,24 @@ Side emit_side(Emit *e, const Buffer *buf, const Off *o)
 		int64_t key[] = {3, (int64_t)(intptr_t)buf, o->inv.id};
 		if (!emit_memo_find(e, key, 3, &s.r)) {
 			emit_hoist_begin(e);
-			s.r = emit_address(e, buf, o->inv);
+			/* global: the byte offset straight from the thread digit, one
+			 * mul.wide shared by every param (the shared side keeps its
+			 * 32-bit element offset: measured, ptxas then needs no more
+			 * registers than for nvcc's code on any bench/codegen pair) */
+			if (global && o->inv_k > 0 && o->inv_k * s.bytes < ((int64_t)1 << 31)) {
+				Builder *b = emit_builder(e);
+				int64_t wkey[] = {6, o->inv_x.cls, o->inv_x.id, o->inv_k * s.bytes};
+				Reg w;
+				if (!emit_memo_find(e, wkey, 4, &w)) {
+					w = b_reg(b, RC_RD);
+					b_ins(b, FORM_MUL_WIDE_U32, b_name(b, w), b_name(b, o->inv_x), b_imm(b, o->inv_k * s.bytes), NULL);
+					emit_memo_put(e, wkey, 4, w);
+				}
+				s.r = b_reg(b, RC_RD);
+				b_ins(b, FORM_ADD_U64, b_name(b, s.r), b_name(b, base), b_name(b, w), NULL);
+			} else {
+				s.r = emit_address(e, buf, o->inv);
+			}
 			emit_hoist_end(e);
 			emit_memo_put(e, key, 3, s.r);
 		}

@@ -51,6 +51,8 @@ typedef struct Off {
 	Reg inv, var;
 	bool has_inv, has_var;
 	int64_t c;
+	Reg inv_x;     /* inv_k != 0: inv is exactly inv_x * inv_k (one thread digit) */
+	int64_t inv_k;
 } Off;
 Off emit_view_offset(Emit *e, const Part *p, const View *v, Reg thread, bool side_a);
 /* the general form: af plus sum of ((t / div) % mod) * stride */
