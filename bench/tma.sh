@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# bench/tma.sh: on a GPU machine, in one run: cuMemcpyDtoD of 256 MiB, a
+# hand-written CUDA C++ TMA stream (bench/tma_stream.cu) and tilepx's
+# streaming copies (the TMA pipeline example and the cp.async stream), each
+# checked byte for byte, then timed. Usage: bash bench/tma.sh [ITERS]
+set -u
+cd "$(dirname "$0")/.."
+B=${TILEPX_BUILD:-build}
+CUDA=${CUDA:-/usr/local/cuda}
+IT=${1:-20}
+make -j16 all "$B/tilepx-run" >/dev/null || exit 1
+"$CUDA/bin/nvcc" -O3 -arch=sm_90a bench/tma_stream.cu -lcuda -o "$B/tma_stream" || exit 1
+nvidia-smi --query-gpu=name,clocks.max.sm,clocks.max.mem --format=csv,noheader 2>/dev/null
+echo "== baselines: cuMemcpyDtoD and a CUDA C++ TMA stream (256 MiB in, 256 MiB out)"
+"$B/tma_stream" 256 "$IT" || exit 1
+echo "== tilepx (checked against the CPU reference, then timed over $IT launches)"
+for f in examples/tma_pipeline_4stage.tile examples/stream_256mib.tile; do
+	[ -f "$f" ] && "$B/tilepx-run" --bench "$IT" "$f"
+done
