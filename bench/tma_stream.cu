@@ -6,7 +6,7 @@
 // for byte against the input before they are timed. Prints GB/s counting
 // bytes read + written, like tilepx-run --bench.
 //   nvcc -O3 -arch=sm_90a bench/tma_stream.cu -lcuda -o build/tma_stream
-//   build/tma_stream [MiB=256] [ITERS=20] [STAGES=4] [BOX_ROWS=64] [CTAS_PER_SM=2]
+//   build/tma_stream [MiB=256] [ITERS=20] [STAGES=4] [BOX_ROWS=64] [CTAS_PER_SM=2] [L2_PROMOTION=3 (256B)]
 #include <cuda.h>
 #include <cuda_runtime.h>
 #include <cstdint>
@@ -79,7 +79,7 @@ __global__ void __launch_bounds__(32) tma_stream(const __grid_constant__ CUtenso
 	asm volatile("cp.async.bulk.wait_group 0;" ::: "memory");
 }
 
-static CUtensorMap make_map(void *base, uint64_t rows, int box_rows)
+static CUtensorMap make_map(void *base, uint64_t rows, int box_rows, int l2)
 {
 	CUtensorMap m;
 	cuuint64_t dims[2] = {(cuuint64_t)COLS, rows};
@@ -88,7 +88,7 @@ static CUtensorMap make_map(void *base, uint64_t rows, int box_rows)
 	cuuint32_t estr[2] = {1, 1};
 	CUresult r = cuTensorMapEncodeTiled(&m, CU_TENSOR_MAP_DATA_TYPE_UINT16, 2, base, dims, strides, box, estr,
 	                                    CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_NONE,
-	                                    CU_TENSOR_MAP_L2_PROMOTION_L2_256B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+	                                    (CUtensorMapL2promotion)l2, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
 	if (r != CUDA_SUCCESS) {
 		const char *s = "?";
 		cuGetErrorString(r, &s);
@@ -105,6 +105,7 @@ int main(int argc, char **argv)
 	const int stages = argc > 3 ? atoi(argv[3]) : 4;
 	const int box_rows = argc > 4 ? atoi(argv[4]) : 64;
 	const int per_sm = argc > 5 ? atoi(argv[5]) : 2;
+	const int l2 = argc > 6 ? atoi(argv[6]) : (int)CU_TENSOR_MAP_L2_PROMOTION_L2_256B;
 	const size_t bytes = mib << 20;
 	const uint64_t rows = bytes / (COLS * 2);
 	const int tiles = (int)(rows / (uint64_t)box_rows);
@@ -151,7 +152,7 @@ int main(int argc, char **argv)
 	CK(cudaEventElapsedTime(&ms, t0, t1));
 	double memcpy_gbs = report("cuMemcpyDtoD", ms);
 	// hand-written TMA stream
-	CUtensorMap min = make_map(in, rows, box_rows), mout = make_map(out, rows, box_rows);
+	CUtensorMap min = make_map(in, rows, box_rows, l2), mout = make_map(out, rows, box_rows, l2);
 	const size_t dyn = (size_t)stages * box_rows * COLS * 2 + 8 * (size_t)stages;
 	CK(cudaFuncSetAttribute(tma_stream, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)dyn));
 	const int grid = prop.multiProcessorCount * per_sm;
