@@ -12,7 +12,8 @@ make -j16 all "$B/tilepx-run" >/dev/null || exit 1
 "$CUDA/bin/nvcc" -O3 -arch=sm_90a bench/tma_stream.cu -lcuda -o "$B/tma_stream" || exit 1
 nvidia-smi --query-gpu=name,clocks.max.sm,clocks.max.mem --format=csv,noheader 2>/dev/null
 echo "== baselines: cuMemcpyDtoD and a CUDA C++ TMA stream (256 MiB in, 256 MiB out)"
-"$B/tma_stream" 256 "$IT" || exit 1
+"$B/tma_stream" 256 "$IT" 4 64 1 || exit 1
+"$B/tma_stream" 256 "$IT" 4 64 4 | tail -2 || exit 1
 echo "== tilepx (checked against the CPU reference, then timed over $IT launches)"
 for f in examples/tma_pipeline_4stage.tile examples/stream_256mib.tile; do
 	[ -f "$f" ] && "$B/tilepx-run" --bench "$IT" "$f"

@@ -2,11 +2,13 @@
 // process on one GPU: (1) cuMemcpyDtoD of the same bytes, (2) a hand-written
 // CUDA C++ TMA stream (cp.async.bulk.tensor loads completed on mbarriers,
 // bulk tensor stores, STAGES shared stages of a BOX_ROWS x 128 u16 box, one
-// thread per CTA issues everything, persistent CTAs). Both are checked byte
+// thread per CTA issues everything, TILES_PER_CTA tiles per CTA). Measured
+// on the H100: one tile per CTA (the block scheduler balances) is fastest;
+// persistent CTAs lose ~5% to the uneven last wave (docs/benchmarks.md). Both are checked byte
 // for byte against the input before they are timed. Prints GB/s counting
 // bytes read + written, like tilepx-run --bench.
 //   nvcc -O3 -arch=sm_90a bench/tma_stream.cu -lcuda -o build/tma_stream
-//   build/tma_stream [MiB=256] [ITERS=20] [STAGES=4] [BOX_ROWS=64] [CTAS_PER_SM=2] [L2_PROMOTION=3 (256B)]
+//   build/tma_stream [MiB=256] [ITERS=20] [STAGES=4] [BOX_ROWS=64] [TILES_PER_CTA=1; 0: persistent] [L2_PROMOTION=3 (256B)]
 #include <cuda.h>
 #include <cuda_runtime.h>
 #include <cstdint>
@@ -104,7 +106,7 @@ int main(int argc, char **argv)
 	const int iters = argc > 2 ? atoi(argv[2]) : 20;
 	const int stages = argc > 3 ? atoi(argv[3]) : 4;
 	const int box_rows = argc > 4 ? atoi(argv[4]) : 64;
-	const int per_sm = argc > 5 ? atoi(argv[5]) : 2;
+	const int per_cta = argc > 5 ? atoi(argv[5]) : 1; /* tiles per CTA (0: persistent, 2 CTAs per SM) */
 	const int l2 = argc > 6 ? atoi(argv[6]) : (int)CU_TENSOR_MAP_L2_PROMOTION_L2_256B;
 	const size_t bytes = mib << 20;
 	const uint64_t rows = bytes / (COLS * 2);
@@ -155,7 +157,7 @@ int main(int argc, char **argv)
 	CUtensorMap min = make_map(in, rows, box_rows, l2), mout = make_map(out, rows, box_rows, l2);
 	const size_t dyn = (size_t)stages * box_rows * COLS * 2 + 8 * (size_t)stages;
 	CK(cudaFuncSetAttribute(tma_stream, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)dyn));
-	const int grid = prop.multiProcessorCount * per_sm;
+	const int grid = per_cta > 0 ? (tiles + per_cta - 1) / per_cta : prop.multiProcessorCount * 2;
 	tma_stream<<<grid, 32, dyn>>>(min, mout, tiles, stages, box_rows);
 	CK(cudaGetLastError());
 	CK(cudaDeviceSynchronize());
@@ -169,7 +171,7 @@ int main(int argc, char **argv)
 	CK(cudaGetLastError());
 	CK(cudaEventElapsedTime(&ms, t0, t1));
 	char name[96];
-	snprintf(name, sizeof name, "CUDA TMA stream (%d x %dx%d u16)", stages, box_rows, COLS);
+	snprintf(name, sizeof name, "CUDA TMA stream (%d x %dx%d u16, %d/CTA)", stages, box_rows, COLS, per_cta);
 	double tma_gbs = report(name, ms);
 	printf("CUDA TMA stream / cuMemcpyDtoD      %.4f  (grid %d, %zu B dynamic shared)\n", tma_gbs / memcpy_gbs, grid, dyn);
 	return 0;
