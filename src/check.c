@@ -350,6 +350,8 @@ static void check_layout(Ctx *cx, Kernel *k, Buffer *b)
 	check_layout_storage(cx, b, at, mx);
 }
 
+static bool check_tma_param(Ctx *cx, const Module *m, Buffer *b);
+
 static void check_buffer(Ctx *cx, const Module *m, Kernel *k, Buffer *b, int64_t *shared_bytes)
 {
 	for (size_t i = 0; i < k->nbufs && k->bufs[i] != b; i++)
@@ -383,20 +385,61 @@ static void check_buffer(Ctx *cx, const Module *m, Kernel *k, Buffer *b, int64_t
 		lay_compact(&b->layout, b->shape, b->ndim);
 		b->layout.sw = sw;
 	}
+	if (b->tma && !check_tma_param(cx, m, b))
+		return;
 	int before = cx->diags.errors;
 	check_layout(cx, k, b);
 	if (b->mem == MEM_SHARED && cx->diags.errors == before) {
 		/* as the emitter lays them out: each buffer at its alignment, padding counted */
 		int64_t align = shared_align(b);
 		(void)bytes;
-		*shared_bytes = (*shared_bytes + align - 1) / align * align + b->storage * dtype_bytes(b->dt);
-		if (*shared_bytes > SHARED_STATIC_LIMIT) {
-			diag_error(cx, b->loc,
-			           "static shared memory of kernel '%s' reaches %lld bytes with alignment padding (limit %d)",
-			           k->name, (long long)*shared_bytes, SHARED_STATIC_LIMIT);
+		*shared_bytes = (*shared_bytes + align - 1) / align * align;
+		b->shared_offset = *shared_bytes;
+		*shared_bytes += b->storage * dtype_bytes(b->dt);
+		int64_t limit = k->is_func ? SHARED_STATIC_LIMIT : target_max_shared(m->target);
+		if (*shared_bytes > limit) {
+			diag_error(cx, b->loc, "shared memory of kernel '%s' reaches %lld bytes with alignment padding (limit %lld %s)",
+			           k->name, (long long)*shared_bytes, (long long)limit,
+			           k->is_func ? "for a func's static shared memory" : m->target->name);
 			return;
 		}
 	}
+}
+
+/* a param with a tensor map: what cuTensorMapEncodeTiled accepts (CUDA driver
+ * API): rank 1..5, row-major, global strides multiples of 16 bytes below 2^40 */
+static bool check_tma_param(Ctx *cx, const Module *m, Buffer *b)
+{
+	if (!target_has(m->target, CAP_SM90)) {
+		diag_error(cx, b->tma_loc, "tensor maps (TMA) need target %s (target is %s)", cap_name(CAP_SM90),
+		           m->target->name);
+		return false;
+	}
+	if (b->has_layout || b->storage_given) {
+		diag_error(cx, b->tma_loc, "a tma param is a row-major tensor: '%s' has its own %s", b->name,
+		           b->has_layout ? "layout" : "storage");
+		return false;
+	}
+	if (b->ndim > 5) {
+		diag_error(cx, b->tma_loc, "a tensor map has rank 1..5; '%s' has %d dimensions", b->name, b->ndim);
+		return false;
+	}
+	int64_t stride = dtype_bytes(b->dt);
+	for (int d = b->ndim - 1; d > 0; d--) {
+		stride *= b->shape[d];
+		if (stride % 16 || stride >= ((int64_t)1 << 40)) {
+			diag_error(cx, b->dim_loc[d], "the rows of dimension %d of '%s' are %lld bytes apart; a tensor map's "
+			           "strides are multiples of 16 bytes below 2^40", d - 1, b->name, (long long)stride);
+			diag_note(cx, "pad the inner dimension to a multiple of %d elements", 16 / dtype_bytes(b->dt));
+			return false;
+		}
+	}
+	for (int d = 0; d < b->ndim; d++)
+		if (b->shape[d] > ((int64_t)1 << 32)) {
+			diag_error(cx, b->dim_loc[d], "a tensor map dimension is at most 2^32 elements");
+			return false;
+		}
+	return true;
 }
 
 /* range of an affine expression over the kernel's variables */
@@ -543,6 +586,7 @@ static void check_copy(Ctx *cx, const Module *m, Kernel *k, Stmt *s)
 			return;
 		}
 	}
+	check_copy_tma(cx, k, s);
 	if (s->dispatch) {
 		const Variant *vs[16];
 		int n = dispatch_variants(s->kind, vs, 16);
@@ -619,6 +663,19 @@ static void check_stmts(Ctx *cx, const Module *m, Kernel *k, Stmt **body, size_t
 	}
 }
 
+/* before the layout of shared memory: buffers a TMA copy may touch get its alignment */
+static void mark_tma_shared(void *ctx, const Stmt *s)
+{
+	const Kernel *k = ctx;
+	if (s->kind != ST_COPY_ASYNC)
+		return;
+	Buffer *d = kernel_find_buffer(k, s->dst->name), *r = kernel_find_buffer(k, s->src->name);
+	if (d && r && d->mem == MEM_SHARED && r->tma)
+		d->tma_shared = true;
+	if (d && r && r->mem == MEM_SHARED && d->tma)
+		r->tma_shared = true;
+}
+
 bool check_module(Ctx *cx, Module *m)
 {
 	if (!m->target)
@@ -673,6 +730,7 @@ bool check_module(Ctx *cx, Module *m)
 				}
 		int before = cx->diags.errors;
 		int64_t shared_bytes = 0;
+		stmt_walk(k->body, k->nbody, mark_tma_shared, k);
 		for (size_t b = 0; b < k->nbufs; b++)
 			check_buffer(cx, m, k, k->bufs[b], &shared_bytes);
 		/* tensor memory: one CTA allocates at most 512 columns in all */
@@ -684,8 +742,38 @@ bool check_module(Ctx *cx, Module *m)
 				           "at most 512)", k->name, (long long)tmem_cols, k->bufs[b]->name);
 				break;
 			}
+		/* mbarriers after the buffers, 8-byte aligned; past the static limit
+		 * everything moves to one dynamic array (the launcher passes its size) */
+		for (size_t i = 0; i < k->nmbars && cx->diags.errors == before; i++) {
+			Mbar *mb = &k->mbars[i];
+			for (size_t j = 0; j < k->nbufs; j++)
+				if (!strcmp(k->bufs[j]->name, mb->name))
+					diag_error(cx, mb->loc, "'%s' is already declared in kernel '%s' (line %d)", mb->name, k->name,
+					           k->bufs[j]->loc.line);
+			for (size_t j = 0; j < i; j++)
+				if (!strcmp(k->mbars[j].name, mb->name))
+					diag_error(cx, mb->loc, "mbarrier '%s' is already declared (line %d)", mb->name,
+					           k->mbars[j].loc.line);
+			shared_bytes = (shared_bytes + 7) / 8 * 8;
+			mb->shared_offset = shared_bytes;
+			shared_bytes += 8 * mb->n;
+		}
+		if (shared_bytes > SHARED_STATIC_LIMIT && !k->is_func && cx->diags.errors == before) {
+			if (shared_bytes > target_max_shared(m->target)) {
+				diag_error(cx, k->loc, "shared memory of kernel '%s' reaches %lld bytes (limit %lld on %s)", k->name,
+				           (long long)shared_bytes, (long long)target_max_shared(m->target), m->target->name);
+			} else {
+				k->dyn_shared = shared_bytes;
+				k->dyn_align = 16;
+				for (size_t j = 0; j < k->nbufs; j++)
+					if (k->bufs[j]->mem == MEM_SHARED && shared_align(k->bufs[j]) > k->dyn_align)
+						k->dyn_align = shared_align(k->bufs[j]);
+			}
+		}
 		if (cx->diags.errors == before)
 			check_stmts(cx, m, k, k->body, k->nbody);
+		if (cx->diags.errors == before)
+			check_mbar_phases(cx, m, k);
 	}
 	return cx->diags.errors == 0;
 }

@@ -11,6 +11,9 @@ struct Emit {
 	const Kernel *k;
 	Builder b;
 	Reg tid, ctaid, ctaidy, lane, warp, wg, tid_wg;
+	Reg not_leader;   /* %p: this thread is not thread 0 (elected statements) */
+	Reg *mbar_base;   /* per mbarrier array */
+	Reg *tmap_addr;   /* per buffer index: generic address of its tensor map */
 	Reg *param_base;  /* per buffer index */
 	Reg *shared_base; /* per buffer index */
 	Reg **local_words;
@@ -118,6 +121,27 @@ Reg emit_scope_tid(Emit *e, Scope s)
 }
 
 Reg emit_global_base(Emit *e, const Buffer *b) { return e->param_base[buf_index(e, b)]; }
+Reg emit_tmap_addr(Emit *e, const Buffer *b) { return e->tmap_addr[buf_index(e, b)]; }
+
+int emit_elect_begin(Emit *e)
+{
+	int l = b_label(&e->b);
+	b_ins(&e->b, FORM_BRA_IF, b_name(&e->b, e->not_leader), b_label_name(&e->b, l), NULL);
+	return l;
+}
+
+void emit_elect_end(Emit *e, int label) { b_place_label(&e->b, label); }
+
+Reg emit_mbar_addr(Emit *e, const Stmt *s)
+{
+	Builder *b = &e->b;
+	Reg base = e->mbar_base[s->mbar - 1];
+	if (affine_is_const(s->mbar_idx))
+		return s->mbar_idx->c ? b_add32_imm(b, base, 8 * s->mbar_idx->c) : base;
+	Reg r = b_reg(b, RC_R);
+	b_ins(b, FORM_MAD_LO_U32, b_name(b, r), b_name(b, emit_affine(e, s->mbar_idx)), "8", b_name(b, base), NULL);
+	return r;
+}
 Reg emit_shared_base(Emit *e, const Buffer *b) { return e->shared_base[buf_index(e, b)]; }
 Reg *emit_local_regs(Emit *e, const Buffer *b) { return e->local_words[buf_index(e, b)]; }
 Reg emit_tmem_addr(Emit *e, const Buffer *b) { return e->tmem_addr[buf_index(e, b)]; }
@@ -410,6 +434,18 @@ static void emit_stmts(Emit *e, Stmt **body, size_t n)
 	}
 }
 
+static Reg dyn_base(Emit *e)
+{
+	int64_t key[] = {7};
+	Reg r;
+	if (emit_memo_find(e, key, 1, &r))
+		return r;
+	r = b_reg(&e->b, RC_R);
+	b_ins(&e->b, FORM_MOV_U32, b_name(&e->b, r), "tilepx_dyn", NULL);
+	emit_memo_put(e, key, 1, r);
+	return r;
+}
+
 /* tensor memory: warp 0 allocates each buffer's columns into a shared slot,
  * the address crosses warps through a fenced barrier (docs/ptx-notes.md) */
 static void tmem_prologue(Emit *e)
@@ -501,6 +537,8 @@ static void emit_kernel(Ctx *cx, const Module *m, const Kernel *k, Str *out, int
 	e.shared_base = arena_alloc(cx->arena, sizeof(Reg) * nb);
 	e.local_words = arena_alloc(cx->arena, sizeof(Reg *) * nb);
 	e.tmem_addr = arena_alloc(cx->arena, sizeof(Reg) * nb);
+	e.tmap_addr = arena_alloc(cx->arena, sizeof(Reg) * nb);
+	e.mbar_base = arena_alloc(cx->arena, sizeof(Reg) * (k->nmbars + 1));
 	e.var_regs = arena_alloc(cx->arena, sizeof(Reg) * (size_t)(k->nvars + 1));
 
 	/* prologue: params, thread ids, shared symbols, registers of local buffers */
@@ -515,6 +553,12 @@ static void emit_kernel(Ctx *cx, const Module *m, const Kernel *k, Str *out, int
 		b_ins(b, FORM_LD_PARAM_U64, b_name(b, raw), arena_printf(cx->arena, "%s_param_%d", k->name, buf->param_index),
 		      NULL);
 		b_ins(b, FORM_CVTA_TO_GLOBAL, b_name(b, e.param_base[i]), b_name(b, raw), NULL);
+		if (buf->tma) { /* the tensor map's generic address: what cp.async.bulk.tensor takes */
+			Reg pa = b_reg(b, RC_RD);
+			e.tmap_addr[i] = b_reg(b, RC_RD);
+			b_ins(b, FORM_TMAP_ADDR, b_name(b, pa), arena_printf(cx->arena, "%s_tmap_%d", k->name, buf->tma_index), NULL);
+			b_ins(b, FORM_CVTA_PARAM, b_name(b, e.tmap_addr[i]), b_name(b, pa), NULL);
+		}
 	}
 	e.tid = b_reg(b, RC_R);
 	e.ctaid = b_reg(b, RC_R);
@@ -552,6 +596,10 @@ static void emit_kernel(Ctx *cx, const Module *m, const Kernel *k, Str *out, int
 				      arena_printf(cx->arena, "%s_shared_%s", k->name, buf->name), NULL);
 				continue;
 			}
+			if (k->dyn_shared) { /* one dynamic array: the buffer at its offset */
+				e.shared_base[i] = b_add32_imm(b, dyn_base(&e), buf->shared_offset);
+				continue;
+			}
 			str_printf(&e.decls, "\t.shared .align %lld .b8 sm_%s[%lld];\n", (long long)align, buf->name,
 			           (long long)bytes);
 			b_ins(b, FORM_MOV_U32, b_name(b, e.shared_base[i]), arena_printf(cx->arena, "sm_%s", buf->name), NULL);
@@ -569,6 +617,20 @@ static void emit_kernel(Ctx *cx, const Module *m, const Kernel *k, Str *out, int
 					b_ins(b, FORM_MOV_B32, b_name(b, e.local_words[i][w]), "0", NULL);
 			}
 		}
+	}
+	for (size_t i = 0; i < k->nmbars; i++) {
+		const Mbar *mb = &k->mbars[i];
+		if (k->dyn_shared) {
+			e.mbar_base[i] = b_add32_imm(b, dyn_base(&e), mb->shared_offset);
+			continue;
+		}
+		str_printf(&e.decls, "\t.shared .align 8 .b8 mb_%s[%lld];\n", mb->name, (long long)(8 * mb->n));
+		e.mbar_base[i] = b_reg(b, RC_R);
+		b_ins(b, FORM_MOV_U32, b_name(b, e.mbar_base[i]), arena_printf(cx->arena, "mb_%s", mb->name), NULL);
+	}
+	if (k->nmbars || k->ntmaps) {
+		e.not_leader = b_reg(b, RC_P);
+		b_ins(b, FORM_SETP_NE_U32, b_name(b, e.not_leader), b_name(b, e.tid), "0", NULL);
 	}
 	for (int a = 0; a < k->nargs; a++) {
 		e.var_regs[k->arg_vars[a]] = b_reg(b, RC_R);
@@ -613,6 +675,9 @@ static void emit_kernel(Ctx *cx, const Module *m, const Kernel *k, Str *out, int
 		str_printf(out, "\n.visible .entry %s(", k->name);
 		for (int i = 0; i < k->nparams; i++)
 			str_printf(out, "%s\n\t.param .u64 %s_param_%d", i ? "," : "", k->name, i);
+		/* tensor maps after the declared params, in declaration order */
+		for (int i = 0; i < k->ntmaps; i++)
+			str_printf(out, ",\n\t.param .align 64 .b8 %s_tmap_%d[128]", k->name, i);
 		str_printf(out, "%s)\n.reqntid %lld, 1, 1\n{\n", k->nparams ? "\n" : "", (long long)k->threads);
 	}
 	b_print_decls(b, out);
@@ -657,6 +722,11 @@ bool emit_module(Ctx *cx, Module *m, const EmitOptions *o, Str *out)
 	str_printf(out, ".version %d.%d\n", need / 10, need % 10);
 	size_t vlen = out->n - vpos;
 	str_printf(out, ".target %s\n.address_size 64\n", m->target->name);
+	for (size_t i = 0; i < m->nkernels; i++)
+		if (m->kernels[i]->dyn_shared) { /* kernels past the static limit share one dynamic array */
+			str_puts(out, "\n.extern .shared .align 1024 .b8 tilepx_dyn[];\n");
+			break;
+		}
 	bool used[FORM_COUNT] = {0};
 	for (size_t i = 0; i < m->nkernels; i++)
 		emit_kernel(cx, m, m->kernels[i], out, &need, used);

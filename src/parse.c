@@ -639,10 +639,17 @@ static bool parse_buffer(Parser *p, Loc kwloc, Mem mem, const char *kw)
 		next(p);
 		b->fill_small = true;
 	}
+	if (mem == MEM_GLOBAL && is_ident(p, "tma")) {
+		b->tma_loc = p->tok.loc;
+		next(p);
+		b->tma = true;
+	}
 	if (!end_of_line(p))
 		return false;
 	if (mem == MEM_GLOBAL)
 		b->param_index = k->nparams++;
+	if (b->tma)
+		b->tma_index = k->ntmaps++;
 	APUSH(p->cx->arena, k->bufs, k->nbufs, k->bufcap, b);
 	return true;
 }
@@ -722,6 +729,7 @@ static bool parse_region_dims(Parser *p, Region *r, Affine *begin, Affine *end)
 }
 
 /* ---- statements: the hooks of stmt.def's parse column ---- */
+static bool parse_mbar_ref(Parser *p, Stmt *s);
 
 /* SCOPE copy|copy_async DST, SRC [dispatch=NAME] */
 static bool parse_copy(Parser *p, Stmt *s)
@@ -731,15 +739,51 @@ static bool parse_copy(Parser *p, Stmt *s)
 	if (!parse_region(p, s->dst) || !expect_punct(p, ',', "between destination and source") ||
 	    !parse_region(p, s->src))
 		return false;
-	if (is_ident(p, "dispatch")) {
-		next(p);
-		if (!expect_punct(p, '=', "after 'dispatch'"))
-			return false;
-		s->dispatch_loc = p->tok.loc;
-		if (!(s->dispatch = take_ident(p, "a variant name")))
-			return false;
+	for (;;) {
+		if (is_ident(p, "dispatch") && !s->dispatch) {
+			next(p);
+			if (!expect_punct(p, '=', "after 'dispatch'"))
+				return false;
+			s->dispatch_loc = p->tok.loc;
+			if (!(s->dispatch = take_ident(p, "a variant name")))
+				return false;
+		} else if (is_ident(p, "mbarrier") && !s->mbar_name && s->kind == ST_COPY_ASYNC) {
+			next(p); /* a TMA load completes on this barrier */
+			if (!parse_mbar_ref(p, s))
+				return false;
+		} else {
+			return true;
+		}
 	}
-	return true;
+}
+
+/* NAME or NAME[expr]: an mbarrier */
+static bool parse_mbar_ref(Parser *p, Stmt *s)
+{
+	s->mbar_loc = p->tok.loc;
+	if (!(s->mbar_name = take_ident(p, "an mbarrier name")))
+		return false;
+	s->mbar_idx = arena_alloc(p->cx->arena, sizeof(Affine));
+	if (!is_punct(p, '['))
+		return true;
+	next(p);
+	if (!expr(p, s->mbar_idx))
+		return false;
+	return expect_punct(p, ']', "to close the mbarrier index");
+}
+
+/* mbarrier.STMT NAME[i] [, VALUE]: the init count, the expected bytes, the parity */
+static bool parse_mbar(Parser *p, Stmt *s)
+{
+	if (!parse_mbar_ref(p, s))
+		return false;
+	if (!is_punct(p, ',') || s->kind == ST_MBAR_ARRIVE)
+		return true;
+	next(p);
+	s->value_loc = p->tok.loc;
+	s->has_value = true;
+	return take_int(p, s->kind == ST_MBAR_INIT ? "arrival count" : s->kind == ST_MBAR_WAIT ? "parity" : "byte count",
+	                &s->n);
 }
 
 /* cp_async.wait N */
@@ -1372,6 +1416,38 @@ static void decl_buffer(Parser *p, Loc loc, Mem mem, const char *kw)
 	parse_buffer(p, loc, mem, kw);
 }
 
+/* after 'mbarrier' (at loc): NAME [N] */
+static void decl_mbarrier(Parser *p, Loc loc)
+{
+	Kernel *k = need_kernel(p, loc, "mbarrier");
+	if (!k)
+		return;
+	if (p->depth) {
+		p->line_failed = true;
+		diag_error(p->cx, loc, "mbarrier declarations are not allowed inside a repeat block");
+		return;
+	}
+	Mbar mb = {.loc = p->tok.loc, .n = 1};
+	if (!(mb.name = take_ident(p, "an mbarrier name")))
+		return;
+	if (is_punct(p, '[')) {
+		next(p);
+		Loc nl = p->tok.loc;
+		if (!take_int(p, "barrier count", &mb.n))
+			return;
+		if (mb.n < 1 || mb.n > 1024) {
+			p->line_failed = true;
+			diag_error(p->cx, nl, "an mbarrier array holds 1..1024 barriers (got %lld)", (long long)mb.n);
+			return;
+		}
+		if (!expect_punct(p, ']', "to close the barrier count"))
+			return;
+	}
+	if (!end_of_line(p))
+		return;
+	APUSH(p->cx->arena, k->mbars, k->nmbars, k->mbcap, mb);
+}
+
 static void decl_param(Parser *p, Loc loc) { decl_buffer(p, loc, MEM_GLOBAL, "param"); }
 static void decl_shared(Parser *p, Loc loc) { decl_buffer(p, loc, MEM_SHARED, "shared"); }
 static void decl_local(Parser *p, Loc loc) { decl_buffer(p, loc, MEM_LOCAL, "local"); }
@@ -1385,7 +1461,7 @@ static const struct {
 	{"target", decl_target}, {"ptx", decl_ptx},       {"kernel", decl_kernel}, {"func", decl_func},
 	{"arg", decl_arg},       {"extern", decl_extern}, {"threads", decl_threads},
 	{"grid", decl_grid},     {"param", decl_param},   {"shared", decl_shared}, {"local", decl_local},
-	{"tmem", decl_tmem},
+	{"tmem", decl_tmem},     {"mbarrier", decl_mbarrier},
 };
 
 static const struct {
@@ -1418,7 +1494,9 @@ static void statement(Parser *p)
 		fail(p, "expected a statement, found %s", tok_text(p));
 		return;
 	}
-	for (size_t i = 0; i < sizeof decls / sizeof decls[0]; i++)
+	/* 'mbarrier NAME' declares; 'mbarrier.init ...' is a statement */
+	bool dotted = p->tok.s + p->tok.len < p->src + p->len && p->tok.s[p->tok.len] == '.';
+	for (size_t i = 0; i < sizeof decls / sizeof decls[0] && !dotted; i++)
 		if (is_ident(p, decls[i].kw)) {
 			next(p);
 			decls[i].parse(p, loc);

@@ -71,6 +71,20 @@ bool target_has(const Target *t, Cap c)
 	return false;
 }
 
+/* the opt-in dynamic shared memory per CTA (CUDA programming guide, compute
+ * capabilities table): 227 KiB on sm_90/sm_100-class, 163 KiB on sm_80,
+ * 99 KiB on sm_86/89/120-class, 64 KiB on sm_75 */
+int64_t target_max_shared(const Target *t)
+{
+	if (t->sm == 90 || (t->sm >= 100 && t->sm < 120))
+		return 227 * 1024;
+	if (t->sm == 80)
+		return 163 * 1024;
+	if (t->sm == 75)
+		return 64 * 1024;
+	return 99 * 1024;
+}
+
 const char *cap_name(Cap c)
 {
 	static const char *names[CAP_COUNT] = {
@@ -133,7 +147,7 @@ int64_t scope_threads(Scope s, int64_t cta_threads)
 
 int64_t shared_align(const Buffer *b)
 {
-	int64_t align = 16;
+	int64_t align = b->tma_shared ? 128 : 16; /* TMA's shared addresses are 128-byte aligned */
 	if (b->layout.sw.on) {
 		int64_t span = ((int64_t)1 << (b->layout.sw.p + b->layout.sw.w + b->layout.sw.a)) * dtype_bytes(b->dt);
 		while (align < span && align < 1024)

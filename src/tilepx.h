@@ -127,6 +127,7 @@ typedef struct Target {
 } Target;
 const Target *target_find(const char *name);
 bool target_has(const Target *t, Cap c);
+int64_t target_max_shared(const Target *t); /* dynamic shared memory per CTA, bytes */
 const char *cap_name(Cap c);
 const char *target_list(void); /* for messages */
 
@@ -224,7 +225,26 @@ typedef struct Buffer {
 	int64_t storage;   /* elements of storage (param/shared) */
 	int64_t storage_given; /* 'storage N' (0: the shape's size) */
 	Loc storage_loc;
+	/* 'tma': the kernel also takes a tensor map of this param (src/variants/tma.c) */
+	bool tma;
+	Loc tma_loc;
+	int tma_index;       /* which tensor-map param, in declaration order */
+	/* set by check from the copies that use the tensor map: one box, one swizzle */
+	bool tma_used;
+	int64_t tma_box[MAX_DIMS]; /* outermost first, as the shape */
+	int tma_swizzle;     /* bytes: 0 (none), 32, 64 or 128 */
+	Loc tma_box_loc;     /* the copy that fixed them */
+	int64_t shared_offset; /* MEM_SHARED: byte offset in the kernel's shared memory (check) */
+	bool tma_shared;     /* MEM_SHARED: a TMA copy reads or writes it (128-byte aligned) */
 } Buffer;
+
+/* mbarrier NAME [N]: N 64-bit barriers in shared memory */
+typedef struct Mbar {
+	const char *name;
+	Loc loc;
+	int64_t n;
+	int64_t shared_offset; /* in dynamic shared memory (check) */
+} Mbar;
 
 typedef struct Region {
 	const char *name;
@@ -288,6 +308,15 @@ struct Stmt {
 	AsmBlock *asm_blk; /* asm */
 	int var;          /* repeat index variable id */
 	const char *var_name;
+	/* mbarrier operand (mbarrier.* statements; copy_async ... mbarrier B[i]) */
+	const char *mbar_name;
+	int mbar;         /* 1 + index into the kernel's mbars (check); 0: none */
+	Affine *mbar_idx;
+	Loc mbar_loc;
+	bool has_value;   /* an explicit count/bytes/parity operand (in n) */
+	Loc value_loc;
+	Affine *parity;   /* mbarrier.wait: phase parity (check), emitted as (affine) & 1 */
+	bool n_set;       /* check computed n (mbarrier.expect_tx without a byte count) */
 	Stmt **body;
 	size_t nbody, cap;
 };
@@ -314,7 +343,32 @@ typedef struct Kernel {
 	bool is_extern;            /* extern: the body is PTX linked from elsewhere */
 	Loc extern_loc;
 	Affine *zero_bounds;       /* [MAX_DIMS] zeros: begin/end of whole regions (never written) */
+	Mbar *mbars;
+	size_t nmbars, mbcap;
+	int ntmaps;                /* tensor-map params (Buffer.tma) */
+	/* shared memory beyond the static limit: every shared buffer and mbarrier
+	 * lives in one dynamic array (check decides; the launcher passes the size) */
+	int64_t dyn_shared;        /* bytes, 0: static shared memory */
+	int64_t dyn_align;
 } Kernel;
+
+/* the cuTensorMapEncodeTiled arguments of one tensor-map param (CUDA driver
+ * enum values; dims and boxes innermost first; strides in bytes of dims
+ * 1..rank-1). The runners encode it; explain --json prints it. */
+typedef struct TensorMapArgs {
+	const Buffer *buf;
+	int dtype;        /* CUtensorMapDataType */
+	int rank;
+	uint64_t dims[5];
+	uint64_t strides[4];
+	uint32_t box[5];
+	uint32_t elem_strides[5];
+	int interleave, swizzle, l2_promotion, oob_fill; /* CUtensorMap* enums */
+	int64_t box_bytes;
+} TensorMapArgs;
+/* the tensor maps kernel k takes, in parameter order (after the declared
+ * params); returns how many (at most max are written) */
+int kernel_tensor_maps(const Kernel *k, TensorMapArgs *out, int max);
 
 typedef struct Module {
 	const char *file;
@@ -515,6 +569,29 @@ void check_init(Ctx *cx, const Module *m, Kernel *k, Stmt *s);
 void emit_asm(Emit *e, const Stmt *s);
 void emit_init(Emit *e, const Stmt *s);
 bool check_region_of(Ctx *cx, Kernel *k, Region *r); /* src/check.c */
+
+/* ---- mbarriers, bulk groups, TMA (src/mbarrier.c): stmt.def hooks ---- */
+void check_mbar(Ctx *cx, const Module *m, Kernel *k, Stmt *s);
+/* a copy's TMA facts: its mbarrier operand, the tensor map's box and swizzle */
+void check_copy_tma(Ctx *cx, Kernel *k, Stmt *s);
+/* the phase analysis: arrival counts, transaction bytes, parities, bulk
+ * groups and proxy fences of the whole kernel, executed statically */
+void check_mbar_phases(Ctx *cx, const Module *m, Kernel *k);
+bool stmt_is_tma_load(const Stmt *s);
+bool stmt_is_tma_store(const Stmt *s);
+void emit_mbar_init(Emit *e, const Stmt *s);
+void emit_mbar_expect_tx(Emit *e, const Stmt *s);
+void emit_mbar_arrive(Emit *e, const Stmt *s);
+void emit_mbar_wait(Emit *e, const Stmt *s);
+void emit_fence_async(Emit *e, const Stmt *s);
+void emit_bulk_commit(Emit *e, const Stmt *s);
+void emit_bulk_wait(Emit *e, const Stmt *s);
+void emit_bulk_wait_read(Emit *e, const Stmt *s);
+/* emission helpers for them (src/emit.c) */
+int emit_elect_begin(Emit *e);          /* code up to emit_elect_end runs on thread 0 only */
+void emit_elect_end(Emit *e, int label);
+Reg emit_mbar_addr(Emit *e, const Stmt *s); /* shared address of the statement's mbarrier */
+Reg emit_tmap_addr(Emit *e, const Buffer *b); /* generic address of a param's tensor map */
 
 /* ---- whole-module drivers ---- */
 typedef struct EmitOptions {

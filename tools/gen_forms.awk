@@ -10,11 +10,11 @@ BEGIN {
 	n = 0
 	# key fields: (family, key) picks exactly one form. kind "enum" values become
 	# PREFIX_VALUE enumerators (0 = unset), kind "int" values are numbers (0 = unset).
-	nk = split("shape num trans bits fmt space bytes pack", keys, " ")
+	nk = split("shape num trans bits fmt space bytes pack rank", keys, " ")
 	kind["shape"] = "enum"; prefix["shape"] = "SHAPE"; ctype["shape"] = "FormShape"
 	kind["fmt"] = "enum";   prefix["fmt"] = "FMT";     ctype["fmt"] = "FormFmt"
 	kind["space"] = "enum"; prefix["space"] = "SPACE"; ctype["space"] = "FormSpace"
-	kind["num"] = kind["trans"] = kind["bits"] = kind["bytes"] = kind["pack"] = "int"
+	kind["num"] = kind["trans"] = kind["bits"] = kind["bytes"] = kind["pack"] = kind["rank"] = "int"
 	comment["shape"] = "PTX shape qualifier (.m8n8, .32x32b, ...)"
 	comment["num"] = "matrices / repetitions (.x1, .x2, ...)"
 	comment["trans"] = "1: .trans"
@@ -23,6 +23,7 @@ BEGIN {
 	comment["space"] = "state space (.shared, .global)"
 	comment["bytes"] = "bytes moved per thread"
 	comment["pack"] = "1: .pack::16b / .unpack::16b"
+	comment["rank"] = "tensor rank (.1d ... .5d)"
 	# data fields: per-thread facts of the form, not part of the key
 	nd = split("regs", dkeys, " ")
 	comment["regs"] = "32-bit registers per thread in the register operand"
@@ -68,6 +69,7 @@ BEGIN {
 	if ("shape" in val && index(mn, "." val["shape"] ".") == 0) fail("shape=" val["shape"] " is not in " mn)
 	if ("space" in val && index(mn, "." val["space"] ".") == 0) fail("space=" val["space"] " is not in " mn)
 	if ("num" in val && index(mn, ".x" val["num"] ".") == 0) fail("num=" val["num"] " is not in " mn)
+	if ("rank" in val && index(mn, "." val["rank"] "d.") == 0) fail("rank=" val["rank"] " is not in " mn)
 	if ("trans" in val && (val["trans"] == 1) != (index(mn, ".trans") > 0)) fail("trans=" val["trans"] " disagrees with " mn)
 	split(ver, vv, ".")
 	names[n] = name; vers[n] = vv[1] * 10 + vv[2]; caps[n] = toupper(cap); texts[n] = text; files[n] = file

@@ -12,6 +12,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "runcore.h"
 #include "ptxemu_mma.h"
+#include "ptxemu_tma.h"
 
 #include <ctype.h>
 #include <stdlib.h>
@@ -44,6 +45,8 @@ typedef struct Prog {
 	int64_t shared_bytes;
 	char **params;
 	int nparams;
+	char **tmaps;    /* the kernel's tensor-map params, in order */
+	int ntmaps;
 	char **named;    /* registers an asm block declares by name (.reg .b32 t;) */
 	int nnamed;
 	/* .param space of calls: formal parameters of .funcs and the caller's
@@ -70,6 +73,7 @@ typedef struct Frame {
 typedef struct Thread {
 	int pc;
 	bool done;
+	bool blocked;        /* at an mbarrier wait whose phase is incomplete */
 	uint64_t *r;
 	unsigned char *pmem; /* .param space */
 	Frame frames[MAX_CALL_DEPTH];
@@ -84,8 +88,10 @@ typedef struct Machine {
 	uint32_t *tmem;   /* 128 lanes x TMEM_COLS cells */
 	int64_t ctaid, ctaidy, threads;
 	Thread *t;
+	TmaState *tma;
+	TmaEnv env;
 	const char *err;
-	char errbuf[256];
+	char errbuf[512];
 } Machine;
 
 static unsigned hash_name(const char *s)
@@ -398,6 +404,9 @@ static uint64_t val(Machine *m, Thread *t, const char *s)
 	for (int i = 0; i < m->p->nparams; i++)
 		if (!strcmp(m->p->params[i], s))
 			return (uint64_t)i;
+	for (int i = 0; i < m->p->ntmaps; i++)
+		if (!strcmp(m->p->tmaps[i], s))
+			return TMAP_TAG | (uint64_t)i;
 	snprintf(m->errbuf, sizeof m->errbuf, "unknown operand '%s'", s);
 	m->err = m->errbuf;
 	return 0;
@@ -470,6 +479,47 @@ static int label_pc(Machine *m, const char *l)
 	return 0;
 }
 
+/* an mbarrier, TMA or bulk-group instruction (ptxemu_tma.c) */
+static void tma_instruction(Machine *m, Thread *t, Ins *in)
+{
+	TmaOp o = {.op = in->op, .nops = in->nops};
+	for (int i = 0; i < in->nops && i < 8 && !m->err; i++) {
+		const char *x = in->ops[i];
+		const char *br = strchr(x, '{');
+		if (x[0] == '[' && br) { /* [tmap, {c0, c1, ...}] */
+			char reg[64];
+			snprintf(reg, sizeof reg, "%.*s", (int)strcspn(x + 1, ", "), x + 1);
+			o.v[i] = val(m, t, reg);
+			char cs[256];
+			snprintf(cs, sizeof cs, "%s", br + 1);
+			for (char *tok = strtok(cs, ", }]"); tok && o.nc < 5; tok = strtok(NULL, ", }]"))
+				o.c[o.nc++] = (int32_t)val(m, t, tok);
+		} else if (x[0] == '[') {
+			o.v[i] = addr(m, t, x);
+		} else if (!strcmp(x, "_")) {
+			o.v[i] = 0;
+		} else {
+			o.v[i] = val(m, t, x);
+		}
+	}
+	if (m->err)
+		return;
+	uint64_t result = 0;
+	bool blocked = false;
+	if (!tma_step(m->tma, &m->env, (int)(t - m->t), &o, &result, &blocked, &m->err)) {
+		snprintf(m->errbuf, sizeof m->errbuf, "unsupported instruction '%s'", in->op);
+		m->err = m->errbuf;
+		return;
+	}
+	if (!strncmp(in->op, "mbarrier.arrive", 15) || !strncmp(in->op, "mbarrier.try_wait", 17))
+		if (in->ops[0][0] == '%')
+			*R(m, t, in->ops[0]) = result;
+	if (blocked) { /* stay at the wait; the scheduler runs the other threads */
+		t->pc--;
+		t->blocked = true;
+	}
+}
+
 /* one non-collective instruction of one thread */
 static void step(Machine *m, Thread *t)
 {
@@ -492,6 +542,10 @@ static void step(Machine *m, Thread *t)
 		t->pc = f->ret_pc;
 	} else if (!strcmp(op, "ret")) {
 		t->done = true;
+		tma_thread_exit(m->tma, &m->env, (int)(t - m->t), &m->err);
+	} else if (!strncmp(op, "mbarrier.", 9) || !strncmp(op, "cp.async.bulk", 13) || !strncmp(op, "fence.proxy.async", 17) ||
+	           !strncmp(op, "fence.mbarrier_init", 19)) {
+		tma_instruction(m, t, in);
 	} else if (!strncmp(op, "call", 4)) {
 		const struct Func *fn = NULL;
 		for (int i = 0; i < m->p->nfuncs; i++)
@@ -535,8 +589,9 @@ static void step(Machine *m, Thread *t)
 		t->pc = label_pc(m, o[0]);
 	} else if (!strcmp(op, "ld.param.u64")) {
 		D = (addr(m, t, o[1]) + 1) << 40;
-	} else if (!strcmp(op, "cvta.to.global.u64") || !strcmp(op, "mov.u32") || !strcmp(op, "mov.b32")) {
-		D = V(1) & (strcmp(op, "cvta.to.global.u64") ? 0xffffffffu : ~0ull);
+	} else if (!strcmp(op, "cvta.to.global.u64") || !strcmp(op, "mov.u32") || !strcmp(op, "mov.b32") ||
+	           !strcmp(op, "cvta.param.u64") || !strcmp(op, "mov.b64")) {
+		D = V(1) & (op[0] == 'm' && op[5] == '3' ? 0xffffffffu : ~0ull);
 	} else if (!strcmp(op, "add.u32")) {
 		D = (uint32_t)(V(1) + V(2));
 	} else if (!strcmp(op, "sub.u32")) {
@@ -798,13 +853,17 @@ static bool run_cta(Machine *m, int entry_pc)
 	}
 	memset(m->shared, 0, (size_t)m->p->shared_bytes + 1);
 	memset(m->tmem, 0, sizeof(uint32_t) * 128 * TMEM_COLS);
+	tma_reset(m->tma);
 	int64_t budget = 200000000;
 	for (;;) {
 		bool progress = false;
 		for (int64_t i = 0; i < T; i++) {
 			Thread *t = &m->t[i];
 			while (!t->done && !is_collective(m->p->ins[t->pc].op)) {
+				t->blocked = false;
 				step(m, t);
+				if (t->blocked)
+					break;
 				progress = true;
 				if (m->err || --budget < 0) {
 					if (!m->err)
@@ -844,7 +903,13 @@ static bool run_cta(Machine *m, int entry_pc)
 			}
 		}
 		if (!progress) {
-			m->err = "deadlock: threads wait at different collectives";
+			/* every thread waits: the TMA loads in flight land now */
+			if (tma_drain(m->tma, &m->env, &m->err))
+				continue;
+			char why[400];
+			tma_describe(m->tma, why, sizeof why);
+			snprintf(m->errbuf, sizeof m->errbuf, "deadlock: %s", why[0] ? why : "threads wait at different collectives");
+			m->err = m->errbuf;
 			return false;
 		}
 	}
@@ -863,6 +928,9 @@ static void free_prog(Prog *p)
 		free(p->syms[i]);
 	for (int i = 0; i < p->nparams; i++)
 		free(p->params[i]);
+	for (int i = 0; i < p->ntmaps; i++)
+		free(p->tmaps[i]);
+	free(p->tmaps);
 	for (int i = 0; i < p->nnamed; i++)
 		free(p->named[i]);
 	free(p->named);
@@ -981,9 +1049,21 @@ static int run_kernel(Ctx *cx, const Kernel *k, char **lines, int nl, int b, int
 		if (sscanf(lines[i], " .param .u64 %255[A-Za-z0-9_]", name) == 1) {
 			p.params = realloc(p.params, sizeof(char *) * (size_t)(p.nparams + 1));
 			p.params[p.nparams++] = strdup(name);
+		} else if (sscanf(lines[i], " .param .align 64 .b8 %255[A-Za-z0-9_][128]", name) == 1) {
+			p.tmaps = realloc(p.tmaps, sizeof(char *) * (size_t)(p.ntmaps + 1));
+			p.tmaps[p.ntmaps++] = strdup(name);
 		}
 	}
 	parse_entry(&p, lines + b, e - b);
+	if (k->dyn_shared) { /* .extern .shared tilepx_dyn[] (module scope): the kernel's dynamic size */
+		p.shared_bytes = (p.shared_bytes + 1023) / 1024 * 1024;
+		p.syms = realloc(p.syms, sizeof(char *) * (size_t)(p.nsyms + 1));
+		p.sym_off = realloc(p.sym_off, sizeof(int64_t) * (size_t)(p.nsyms + 1));
+		p.syms[p.nsyms] = strdup("tilepx_dyn");
+		p.sym_off[p.nsyms++] = p.shared_bytes;
+		p.scap = p.nsyms;
+		p.shared_bytes += k->dyn_shared;
+	}
 	load_funcs(&p, lines, nl);
 	collect_regs(&p);
 	Machine m = {0};
@@ -998,6 +1078,9 @@ static int run_kernel(Ctx *cx, const Kernel *k, char **lines, int nl, int b, int
 	m.shared = calloc((size_t)p.shared_bytes + 1, 1);
 	m.tmem = calloc(128 * TMEM_COLS, sizeof(uint32_t));
 	m.t = calloc((size_t)k->threads, sizeof(Thread));
+	TensorMapArgs maps[16];
+	m.tma = tma_new();
+	m.env = (TmaEnv){m.shared, p.shared_bytes, got, bytes, maps, kernel_tensor_maps(k, maps, 16)};
 	for (int64_t i = 0; i < k->threads; i++) {
 		m.t[i].r = calloc((size_t)p.nregs + 1, sizeof(uint64_t));
 		m.t[i].pmem = calloc((size_t)p.pbytes + 16, 1);
@@ -1026,6 +1109,7 @@ static int run_kernel(Ctx *cx, const Kernel *k, char **lines, int nl, int b, int
 		free(m.t[i].pmem);
 	}
 	free(m.t);
+	tma_free(m.tma);
 	free(m.shared);
 	free(m.tmem);
 	rc_params_free(&rp);

@@ -1,0 +1,9 @@
+# mbarrier: 64-bit barrier objects in shared memory with an arrival count, a
+# transaction-byte count and a phase bit (PTX ISA, "Parallel Synchronization
+# and Communication Instructions: mbarrier"), sm_90 and newer for the
+# expect_tx and try_wait forms. Verified with ptxas 13.0.
+MBAR_INIT        8.0 sm90  mbarrier.init.shared::cta.b64 [$0], $1;
+MBAR_FENCE_INIT  8.0 sm90  fence.mbarrier_init.release.cluster;
+MBAR_ARRIVE      8.0 sm90  mbarrier.arrive.shared::cta.b64 $0, [$1];
+MBAR_ARRIVE_TX   8.0 sm90  mbarrier.arrive.expect_tx.shared::cta.b64 $0, [$1], $2;
+MBAR_TRY_WAIT    8.0 sm90  mbarrier.try_wait.parity.shared::cta.b64 $0, [$1], $2;

@@ -1,0 +1,22 @@
+# TMA (the tensor memory accelerator, cp.async.bulk.tensor) and the bulk
+# async-group forms, sm_90 and newer. The tensor-map operand is the generic
+# address of the kernel's .param tensor map (cvta.param); ptxas rejects the
+# bare param symbol there ("state space mismatch"). Loads complete on an
+# mbarrier (complete_tx::bytes); stores join the thread's bulk async-group.
+# Verified with ptxas 13.0 for sm_90, sm_90a, sm_100a and sm_120.
+TMA_LOAD_1D     8.0 sm90 fam=tma_load rank=1   cp.async.bulk.tensor.1d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [$0], [$1, {$2}], [$3];
+TMA_LOAD_2D     8.0 sm90 fam=tma_load rank=2   cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [$0], [$1, {$2, $3}], [$4];
+TMA_LOAD_3D     8.0 sm90 fam=tma_load rank=3   cp.async.bulk.tensor.3d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [$0], [$1, {$2, $3, $4}], [$5];
+TMA_LOAD_4D     8.0 sm90 fam=tma_load rank=4   cp.async.bulk.tensor.4d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [$0], [$1, {$2, $3, $4, $5}], [$6];
+TMA_LOAD_5D     8.0 sm90 fam=tma_load rank=5   cp.async.bulk.tensor.5d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [$0], [$1, {$2, $3, $4, $5, $6}], [$7];
+TMA_STORE_1D    8.0 sm90 fam=tma_store rank=1  cp.async.bulk.tensor.1d.global.shared::cta.tile.bulk_group [$0, {$1}], [$2];
+TMA_STORE_2D    8.0 sm90 fam=tma_store rank=2  cp.async.bulk.tensor.2d.global.shared::cta.tile.bulk_group [$0, {$1, $2}], [$3];
+TMA_STORE_3D    8.0 sm90 fam=tma_store rank=3  cp.async.bulk.tensor.3d.global.shared::cta.tile.bulk_group [$0, {$1, $2, $3}], [$4];
+TMA_STORE_4D    8.0 sm90 fam=tma_store rank=4  cp.async.bulk.tensor.4d.global.shared::cta.tile.bulk_group [$0, {$1, $2, $3, $4}], [$5];
+TMA_STORE_5D    8.0 sm90 fam=tma_store rank=5  cp.async.bulk.tensor.5d.global.shared::cta.tile.bulk_group [$0, {$1, $2, $3, $4, $5}], [$6];
+TMAP_ADDR       7.8 sm90  mov.b64 $0, $1;
+CVTA_PARAM      7.8 sm90  cvta.param.u64 $0, $1;
+BULK_COMMIT     8.0 sm90  cp.async.bulk.commit_group;
+BULK_WAIT       8.0 sm90  cp.async.bulk.wait_group $0;
+BULK_WAIT_READ  8.0 sm90  cp.async.bulk.wait_group.read $0;
+FENCE_PROXY_ASYNC 8.0 sm90 fence.proxy.async.shared::cta;

@@ -1,0 +1,657 @@
+/* mbarriers, the bulk async-group and TMA's compile-time facts.
+ *
+ * A TMA load completes on an mbarrier phase: the phase ends when its arrival
+ * count is reached and the transaction bytes it expects have arrived. What
+ * users of inline asm discover as hangs (a count that never completes),
+ * early completions (bytes expected != bytes loaded) and wrong data (a wait
+ * on the wrong parity, a read before the wait, a store from memory threads
+ * wrote without a proxy fence) is decided here, before any PTX exists, by
+ * executing the kernel's barrier statements once, loops unrolled, with the
+ * barrier indices evaluated exactly: every CTA runs the same sequence. */
+#include "tilepx.h"
+
+#include <string.h>
+
+enum { SIM_LIMIT = 1 << 22, TX_LIMIT = (1 << 20) - 1 };
+
+bool stmt_is_tma_load(const Stmt *s) { return s->kind == ST_COPY_ASYNC && s->mbar_name; }
+
+bool stmt_is_tma_store(const Stmt *s)
+{
+	return s->kind == ST_COPY_ASYNC && !s->mbar_name && s->dst->buf && s->src->buf && s->dst->buf->tma &&
+	       s->src->buf->mem == MEM_SHARED;
+}
+
+/* s->mbar from its name; the index may use repeat indices and constants only */
+static bool resolve_mbar(Ctx *cx, Kernel *k, Stmt *s)
+{
+	size_t i = 0;
+	while (i < k->nmbars && strcmp(k->mbars[i].name, s->mbar_name))
+		i++;
+	if (i == k->nmbars) {
+		diag_error(cx, s->mbar_loc, "unknown mbarrier '%s' in kernel '%s'", s->mbar_name, k->name);
+		diag_note(cx, "declare it with 'mbarrier %s [N]'", s->mbar_name);
+		return false;
+	}
+	s->mbar = (int)i + 1;
+	const Affine *a = s->mbar_idx;
+	int64_t lo = a->c, hi = a->c;
+	for (int t = 0; t < a->n; t++) {
+		if (a->t[t].var < VAR_REPEAT0) {
+			diag_error(cx, s->mbar_loc, "the index of mbarrier '%s' uses '%s': it may use repeat indices and "
+			           "constants only", s->mbar_name, k->var_names[a->t[t].var]);
+			diag_note(cx, "every thread of the CTA must name the same barrier");
+			return false;
+		}
+		int64_t span;
+		if (!mul_ok(a->t[t].k, kernel_var_extent(k, a->t[t].var) - 1, &span) || !add_ok(lo, span < 0 ? span : 0, &lo) ||
+		    !add_ok(hi, span > 0 ? span : 0, &hi)) {
+			diag_error(cx, s->mbar_loc, "mbarrier index overflows");
+			return false;
+		}
+	}
+	if (lo < 0 || hi >= k->mbars[i].n) {
+		diag_error(cx, s->mbar_loc, "the index of mbarrier '%s' ranges over %lld..%lld, outside 0..%lld", s->mbar_name,
+		           (long long)lo, (long long)hi, (long long)k->mbars[i].n - 1);
+		return false;
+	}
+	return true;
+}
+
+void check_mbar(Ctx *cx, const Module *m, Kernel *k, Stmt *s)
+{
+	(void)m;
+	if (!resolve_mbar(cx, k, s))
+		return;
+	if (s->kind == ST_MBAR_INIT && !s->has_value)
+		s->n = 1;
+	if (s->kind == ST_MBAR_INIT && (s->n < 1 || s->n > TX_LIMIT))
+		diag_error(cx, s->value_loc, "an mbarrier's arrival count is 1..%d (got %lld)", TX_LIMIT, (long long)s->n);
+	if (s->kind == ST_MBAR_EXPECT_TX && s->has_value && s->n > TX_LIMIT)
+		diag_error(cx, s->value_loc, "a phase expects at most %d transaction bytes (got %lld)", TX_LIMIT,
+		           (long long)s->n);
+	if (s->kind == ST_MBAR_WAIT && s->has_value && s->n != 0 && s->n != 1)
+		diag_error(cx, s->value_loc, "a phase parity is 0 or 1 (got %lld)", (long long)s->n);
+}
+
+/* the TMA swizzle (bytes) that swizzle(P, W, A) over dt is, 0: none, -1: not one */
+static int tma_swizzle_of(Swizzle sw, DType dt)
+{
+	if (!sw.on)
+		return 0;
+	int e = 0;
+	while ((1 << e) < dtype_bytes(dt))
+		e++;
+	/* TMA's modes XOR the 16-byte chunk index (address bits 4..) with bits 7.. */
+	if (sw.a == 3 && sw.p == 4 - e && sw.w >= 1 && sw.w <= 3)
+		return 16 << sw.w;
+	return -1;
+}
+
+static void fmt_box(Str *s, const int64_t *box, int n)
+{
+	str_putc(s, '[');
+	for (int d = 0; d < n; d++)
+		str_printf(s, "%s%lld", d ? ", " : "", (long long)box[d]);
+	str_putc(s, ']');
+}
+
+void check_copy_tma(Ctx *cx, Kernel *k, Stmt *s)
+{
+	bool load = stmt_is_tma_load(s), store = stmt_is_tma_store(s);
+	if (load) {
+		if (!resolve_mbar(cx, k, s))
+			return;
+		if (s->src->buf->mem != MEM_GLOBAL || s->dst->buf->mem != MEM_SHARED) {
+			diag_error(cx, s->mbar_loc, "'mbarrier' completes a TMA load, which copies a tma param to shared "
+			           "memory (this copies %s -> %s)", mem_name(s->src->buf->mem), mem_name(s->dst->buf->mem));
+			return;
+		}
+		if (!s->src->buf->tma) {
+			diag_error(cx, s->src->loc, "'%s' is loaded through TMA but has no tensor map", s->src->buf->name);
+			diag_note(cx, "declare it with 'param %s ... tma'", s->src->buf->name);
+			return;
+		}
+	}
+	if (!load && !store)
+		return;
+	if (s->scope != SC_CTA) {
+		diag_error(cx, s->loc, "a TMA copy is issued by one thread for the whole CTA: write 'cta copy_async'");
+		return;
+	}
+	Region *g = load ? s->src : s->dst, *sh = load ? s->dst : s->src;
+	Buffer *gb = g->buf;
+	int64_t box[MAX_DIMS];
+	int64_t es = dtype_bytes(gb->dt);
+	for (int d = 0; d < gb->ndim; d++) {
+		box[d] = g->whole ? gb->shape[d] : g->ext[d];
+		if (box[d] < 1 || box[d] > 256) {
+			diag_error(cx, g->whole ? g->loc : g->dim_loc[d], "TMA box dimension %d of '%s' is %lld elements; a box "
+			           "dimension is 1..256", d, gb->name, (long long)box[d]);
+			return;
+		}
+	}
+	int64_t inner = box[gb->ndim - 1] * es;
+	if (inner % 16) {
+		diag_error(cx, g->loc, "the innermost TMA box dimension of '%s' is %lld bytes; TMA moves multiples of 16 bytes",
+		           gb->name, (long long)inner);
+		return;
+	}
+	int swz = tma_swizzle_of(sh->buf->layout.sw, sh->buf->dt);
+	if (swz > 0 && inner > swz) {
+		diag_error(cx, g->loc, "the innermost TMA box dimension of '%s' is %lld bytes, wider than the %d-byte swizzle "
+		           "of '%s'", gb->name, (long long)inner, swz, sh->buf->name);
+		diag_note(cx, "a swizzled TMA box row must fit in the swizzle span: narrow the box or widen the swizzle");
+		return;
+	}
+	if (!gb->tma_used) {
+		gb->tma_used = true;
+		memcpy(gb->tma_box, box, sizeof box);
+		gb->tma_swizzle = swz;
+		gb->tma_box_loc = g->loc;
+		return;
+	}
+	if (memcmp(gb->tma_box, box, sizeof(int64_t) * (size_t)gb->ndim) || gb->tma_swizzle != swz) {
+		Str a = {0}, b = {0};
+		fmt_box(&a, box, gb->ndim);
+		fmt_box(&b, gb->tma_box, gb->ndim);
+		diag_error(cx, g->loc, "tensor map '%s' is used with box %s and swizzle %d here but box %s and swizzle %d at "
+		           "line %d", gb->name, a.s, swz, b.s, gb->tma_swizzle, gb->tma_box_loc.line);
+		diag_note(cx, "a param has one tensor map: one box, one swizzle");
+		str_free(&a);
+		str_free(&b);
+	}
+}
+
+/* ---- the phase analysis ---- */
+
+typedef struct Bar {
+	bool init;
+	int64_t count, arrivals, expect, loaded, phase;
+	const Stmt *first;          /* first event of the open phase */
+	const Stmt *deferred;       /* expect_tx without bytes in the open phase */
+	int ndeferred;
+} Bar;
+
+/* byte interval of a shared buffer that a region may touch */
+typedef struct Span {
+	const Buffer *buf;
+	int64_t lo, hi;
+	const Stmt *s;
+	int bar;                    /* in-flight loads: the barrier instance */
+	int64_t group;              /* store sources: the bulk group, -1 uncommitted */
+} Span;
+
+typedef struct Sim {
+	Ctx *cx;
+	Kernel *k;
+	Bar *bars;
+	int64_t *base;              /* first instance of each mbarrier array */
+	int64_t *vals;              /* current value of each kernel variable */
+	int64_t steps;
+	bool failed;
+	/* per-wait parity fit: parity = (c + sum k_v * j_v) mod 2 */
+	struct Fit { const Stmt *s; int c; bool has_c; int8_t *k; } *fits;
+	size_t nfits, fitcap;
+	Span *loads; size_t nloads, loadcap;   /* TMA loads in flight */
+	Span *stores; size_t nstores, storecap; /* TMA store sources */
+	int64_t groups, read_upto, written_upto; /* groups committed; first not yet read / written */
+	Span *dirty; size_t ndirty, dirtycap;  /* thread writes not yet fenced (bar < 0) or synced */
+} Sim;
+
+#define FAIL(S, ...) ((S)->failed = true, diag_error((S)->cx, __VA_ARGS__))
+
+static int bar_of(Sim *S, const Stmt *s)
+{
+	return (int)(S->base[s->mbar - 1] + affine_eval(s->mbar_idx, S->vals));
+}
+
+static void bar_name(Sim *S, const Stmt *s, char *out, size_t n)
+{
+	snprintf(out, n, "%s[%lld]", s->mbar_name, (long long)affine_eval(s->mbar_idx, S->vals));
+}
+
+/* the bytes of a shared region, hull over thread and CTA indices, widened
+ * to whole swizzle spans (a swizzle permutes inside them) */
+static bool region_span(Sim *S, const Region *r, Span *out)
+{
+	View v;
+	const char *why;
+	if (!region_view(S->cx, S->k, r, &v, &why))
+		return false;
+	const Affine *o = &v.off[AX_M];
+	int64_t lo = o->c, hi = o->c;
+	for (int t = 0; t < o->n; t++) {
+		int var = o->t[t].var;
+		if (var >= VAR_REPEAT0) {
+			lo += o->t[t].k * S->vals[var];
+			hi += o->t[t].k * S->vals[var];
+		} else {
+			int64_t span = o->t[t].k * (kernel_var_extent(S->k, var) - 1);
+			lo += span < 0 ? span : 0;
+			hi += span > 0 ? span : 0;
+		}
+	}
+	for (int i = 0; i < v.L.n; i++)
+		if (v.L.it[i].axis == AX_M) {
+			int64_t span = (v.L.it[i].ext - 1) * v.L.it[i].stride;
+			lo += span < 0 ? span : 0;
+			hi += span > 0 ? span : 0;
+		}
+	int64_t es = dtype_bytes(r->buf->dt);
+	lo *= es;
+	hi = hi * es + es - 1;
+	Swizzle sw = r->buf->layout.sw;
+	if (sw.on) {
+		int64_t span = ((int64_t)1 << (sw.p + sw.w + sw.a)) * es;
+		lo = lo / span * span;
+		hi = (hi / span + 1) * span - 1;
+	}
+	*out = (Span){r->buf, lo, hi, NULL, -1, -1};
+	return true;
+}
+
+static const Span *overlap(const Span *list, size_t n, const Span *x)
+{
+	for (size_t i = 0; i < n; i++)
+		if (list[i].buf == x->buf && list[i].lo <= x->hi && x->lo <= list[i].hi)
+			return &list[i];
+	return NULL;
+}
+
+static int wait_parity(Sim *S, const Stmt *s, int parity)
+{
+	struct Fit *f = NULL;
+	for (size_t i = 0; i < S->nfits && !f; i++)
+		if (S->fits[i].s == s)
+			f = &S->fits[i];
+	if (!f) {
+		struct Fit nf = {s, 0, false, arena_alloc(S->cx->arena, (size_t)S->k->nvars)};
+		APUSH(S->cx->arena, S->fits, S->nfits, S->fitcap, nf);
+		f = &S->fits[S->nfits - 1];
+	}
+	int nz = 0, one = -1;
+	for (int v = VAR_REPEAT0; v < S->k->nvars; v++)
+		if (S->vals[v]) {
+			nz++;
+			one = S->vals[v] == 1 ? v : one;
+		}
+	if (nz == 0) {
+		f->c = parity;
+		f->has_c = true;
+	} else if (nz == 1 && one >= 0) {
+		f->k[one] = (int8_t)((parity ^ f->c) & 1);
+	}
+	int want = f->c;
+	for (int v = VAR_REPEAT0; v < S->k->nvars; v++)
+		want ^= f->k[v] & (int)(S->vals[v] & 1);
+	return want;
+}
+
+static void sim_wait(Sim *S, const Stmt *s)
+{
+	int bi = bar_of(S, s);
+	Bar *b = &S->bars[bi];
+	char name[96];
+	bar_name(S, s, name, sizeof name);
+	if (!b->init) {
+		FAIL(S, s->mbar_loc, "mbarrier.wait on %s before mbarrier.init", name);
+		return;
+	}
+	if (!b->first) {
+		FAIL(S, s->loc, "mbarrier.wait on %s waits for phase %lld, which nothing signals: it never completes", name,
+		     (long long)b->phase);
+		diag_note(S->cx, "a phase completes when its arrivals (mbarrier.expect_tx, mbarrier.arrive) reach the init "
+		          "count and the TMA loads bring the bytes it expects");
+		return;
+	}
+	if (b->ndeferred > 1) {
+		FAIL(S, b->deferred->loc, "%s has %d mbarrier.expect_tx without a byte count in phase %lld: give the bytes", name,
+		     b->ndeferred, (long long)b->phase);
+		return;
+	}
+	if (b->ndeferred == 1) {
+		Stmt *d = (Stmt *)b->deferred;
+		int64_t need = b->loaded - b->expect;
+		if (need < 0 || need > TX_LIMIT) {
+			FAIL(S, d->loc, "mbarrier.expect_tx on %s would need %lld bytes (the loads of phase %lld bring %lld)", name,
+			     (long long)need, (long long)b->phase, (long long)b->loaded);
+			return;
+		}
+		if (d->n_set && d->n != need) {
+			FAIL(S, d->loc, "mbarrier.expect_tx on %s needs %lld bytes here but %lld in another iteration", name,
+			     (long long)need, (long long)d->n);
+			diag_note(S->cx, "one statement expects one byte count: give it explicitly or split the statement");
+			return;
+		}
+		d->n = need;
+		d->n_set = true;
+		b->expect += need;
+	}
+	if (b->arrivals != b->count) {
+		FAIL(S, s->loc, "mbarrier.wait on %s: phase %lld gets %lld arrivals, but the barrier's count is %lld", name,
+		     (long long)b->phase, (long long)b->arrivals, (long long)b->count);
+		diag_note(S->cx, b->arrivals < b->count ? "the phase never completes: the wait hangs"
+		                                         : "an extra arrival completes the phase early or counts toward the "
+		                                           "next one");
+		return;
+	}
+	if (b->expect != b->loaded) {
+		FAIL(S, s->loc, "mbarrier.wait on %s: phase %lld expects %lld transaction bytes but its TMA loads bring %lld",
+		     name, (long long)b->phase, (long long)b->expect, (long long)b->loaded);
+		diag_note(S->cx, b->expect > b->loaded ? "the phase never completes: the wait hangs"
+		                                        : "the phase completes before every load has landed");
+		return;
+	}
+	int parity = (int)(b->phase & 1);
+	int want = wait_parity(S, s, parity);
+	if (want != parity) {
+		FAIL(S, s->loc, "the phase parity of %s at this wait is %d in this iteration, but %d follows from the earlier ones",
+		     name, parity, want);
+		diag_note(S->cx, "each iteration of a repeat must complete the same number of phases of a barrier");
+		return;
+	}
+	if (s->has_value && s->n != parity) {
+		FAIL(S, s->value_loc, "mbarrier.wait on %s names parity %lld, but the phase completing here (phase %lld) has "
+		     "parity %d", name, (long long)s->n, (long long)b->phase, parity);
+		diag_note(S->cx, "omit the parity and tilepx computes it");
+		return;
+	}
+	b->phase++;
+	b->arrivals = b->expect = b->loaded = 0;
+	b->first = b->deferred = NULL;
+	b->ndeferred = 0;
+	size_t k = 0;
+	for (size_t i = 0; i < S->nloads; i++)
+		if (S->loads[i].bar != bi)
+			S->loads[k++] = S->loads[i];
+	S->nloads = k;
+}
+
+static void sim_event(Sim *S, Stmt *s)
+{
+	int bi = bar_of(S, s);
+	Bar *b = &S->bars[bi];
+	char name[96];
+	bar_name(S, s, name, sizeof name);
+	if (!b->init) {
+		FAIL(S, s->mbar_loc, "%s signals %s before mbarrier.init", stmt_info[s->kind].keyword, name);
+		return;
+	}
+	if (!b->first)
+		b->first = s;
+	if (s->kind == ST_MBAR_EXPECT_TX) {
+		b->arrivals++;
+		if (s->has_value) {
+			b->expect += s->n;
+		} else {
+			b->deferred = s;
+			b->ndeferred++;
+		}
+	} else if (s->kind == ST_MBAR_ARRIVE) {
+		b->arrivals++;
+	}
+}
+
+static void sim_copy(Sim *S, Stmt *s)
+{
+	bool load = stmt_is_tma_load(s), store = stmt_is_tma_store(s);
+	Span d = {0}, r = {0};
+	bool dsh = s->dst->buf->mem == MEM_SHARED, rsh = s->src->buf->mem == MEM_SHARED;
+	if ((dsh && !region_span(S, s->dst, &d)) || (rsh && !region_span(S, s->src, &r)))
+		return;
+	d.s = r.s = s;
+	if (rsh) { /* reading shared memory a load is still filling */
+		const Span *o = overlap(S->loads, S->nloads, &r);
+		if (o) {
+			S->failed = true;
+			diag_error(S->cx, s->src->loc, "reads '%s' while the TMA load at line %d into it is in flight",
+			           r.buf->name, o->s->loc.line);
+			diag_note(S->cx, "wait on %s first (mbarrier.wait)", o->s->mbar_name);
+			return;
+		}
+	}
+	if (dsh) { /* writing shared memory a load fills or a store still reads */
+		const Span *o = overlap(S->loads, S->nloads, &d);
+		if (o && o->s != s) {
+			S->failed = true;
+			diag_error(S->cx, s->dst->loc, "writes '%s' while the TMA load at line %d into it is in flight",
+			           d.buf->name, o->s->loc.line);
+			return;
+		}
+		for (size_t i = 0; i < S->nstores; i++)
+			if (S->stores[i].group < 0 || S->stores[i].group >= S->read_upto) {
+				const Span *x = &S->stores[i];
+				if (x->buf == d.buf && x->lo <= d.hi && d.lo <= x->hi) {
+					S->failed = true;
+					diag_error(S->cx, s->dst->loc, "writes '%s' while the TMA store at line %d still reads it",
+					           d.buf->name, x->s->loc.line);
+					diag_note(S->cx, "bulk.commit, then bulk.wait_read N (and sync) before reusing the buffer");
+					return;
+				}
+			}
+	}
+	if (load) {
+		Span x = d;
+		x.bar = bar_of(S, s);
+		Bar *b = &S->bars[x.bar];
+		char name[96];
+		bar_name(S, s, name, sizeof name);
+		if (!b->init) {
+			FAIL(S, s->mbar_loc, "the TMA load signals %s before mbarrier.init", name);
+			return;
+		}
+		if (!b->first)
+			b->first = s;
+		int64_t bytes = dtype_bytes(s->dst->buf->dt);
+		for (int i = 0; i < s->src->buf->ndim; i++)
+			bytes *= s->src->buf->tma_box[i];
+		b->loaded += bytes;
+		APUSH(S->cx->arena, S->loads, S->nloads, S->loadcap, x);
+	} else if (store) {
+		for (size_t i = 0; i < S->ndirty; i++) {
+			const Span *w = &S->dirty[i];
+			if (w->buf == r.buf && w->lo <= r.hi && r.lo <= w->hi) {
+				S->failed = true;
+				diag_error(S->cx, s->src->loc, "the TMA store reads '%s', which threads wrote at line %d %s",
+				           r.buf->name, w->s->loc.line,
+				           w->bar < 0 ? "without a proxy fence" : "without a sync after the fence");
+				diag_note(S->cx, "threads write through the generic proxy, TMA reads through the async proxy: "
+				          "fence.proxy_async, then sync, then the store");
+				return;
+			}
+		}
+		APUSH(S->cx->arena, S->stores, S->nstores, S->storecap, r);
+	} else if (dsh) { /* thread writes: a later TMA store needs a fence and a sync */
+		d.bar = -1;
+		APUSH(S->cx->arena, S->dirty, S->ndirty, S->dirtycap, d);
+	}
+}
+
+static void sim_stmts(Sim *S, Stmt **body, size_t n)
+{
+	for (size_t i = 0; i < n && !S->failed; i++) {
+		Stmt *s = body[i];
+		if (++S->steps > SIM_LIMIT) {
+			FAIL(S, s->loc, "more than %d statement instances: too many to check the kernel's barrier phases", SIM_LIMIT);
+			return;
+		}
+		switch (s->kind) {
+		case ST_REPEAT:
+			for (int64_t j = 0; j < s->n && !S->failed; j++) {
+				S->vals[s->var] = j;
+				sim_stmts(S, s->body, s->nbody);
+			}
+			S->vals[s->var] = 0;
+			break;
+		case ST_MBAR_INIT: {
+			Bar *b = &S->bars[bar_of(S, s)];
+			if (b->init) {
+				char name[96];
+				bar_name(S, s, name, sizeof name);
+				FAIL(S, s->loc, "%s is initialized twice", name);
+				break;
+			}
+			b->init = true;
+			b->count = s->n;
+			break;
+		}
+		case ST_MBAR_EXPECT_TX: case ST_MBAR_ARRIVE: sim_event(S, s); break;
+		case ST_MBAR_WAIT: sim_wait(S, s); break;
+		case ST_COPY: case ST_COPY_ASYNC: sim_copy(S, s); break;
+		case ST_FENCE_ASYNC:
+			for (size_t d = 0; d < S->ndirty; d++)
+				S->dirty[d].bar = 0; /* fenced; a sync makes it visible to the issuing thread */
+			break;
+		case ST_SYNC: {
+			size_t k = 0;
+			for (size_t d = 0; d < S->ndirty; d++)
+				if (S->dirty[d].bar < 0)
+					S->dirty[k++] = S->dirty[d];
+			S->ndirty = k;
+			break;
+		}
+		case ST_BULK_COMMIT:
+			for (size_t t = 0; t < S->nstores; t++)
+				if (S->stores[t].group < 0)
+					S->stores[t].group = S->groups;
+			S->groups++;
+			break;
+		case ST_BULK_WAIT: case ST_BULK_WAIT_READ: {
+			int64_t upto = S->groups - s->n > 0 ? S->groups - s->n : 0;
+			if (upto > S->read_upto)
+				S->read_upto = upto;
+			if (s->kind == ST_BULK_WAIT && upto > S->written_upto)
+				S->written_upto = upto;
+			break;
+		}
+		default: break;
+		}
+	}
+}
+
+void check_mbar_phases(Ctx *cx, const Module *m, Kernel *k)
+{
+	(void)m;
+	bool any = k->nmbars > 0;
+	for (size_t i = 0; i < k->nbufs; i++)
+		any |= k->bufs[i]->tma;
+	if (!any)
+		return;
+	for (size_t i = 0; i < k->nbufs; i++)
+		if (k->bufs[i]->tma && !k->bufs[i]->tma_used) {
+			diag_error(cx, k->bufs[i]->tma_loc, "'%s' has a tensor map, but no TMA copy uses it", k->bufs[i]->name);
+			diag_note(cx, "a TMA copy: 'cta copy_async SHARED[...], %s[...] mbarrier BAR[i]' (load) or "
+			          "'cta copy_async %s[...], SHARED[...]' (store)", k->bufs[i]->name, k->bufs[i]->name);
+			return;
+		}
+	Sim S = {.cx = cx, .k = k};
+	int64_t total = 0;
+	S.base = arena_alloc(cx->arena, sizeof(int64_t) * (k->nmbars + 1));
+	for (size_t i = 0; i < k->nmbars; i++) {
+		S.base[i] = total;
+		total += k->mbars[i].n;
+	}
+	S.bars = arena_alloc(cx->arena, sizeof(Bar) * (size_t)(total + 1));
+	S.vals = arena_alloc(cx->arena, sizeof(int64_t) * (size_t)(k->nvars + 1));
+	sim_stmts(&S, k->body, k->nbody);
+	if (S.failed)
+		return;
+	for (int64_t i = 0; i < total; i++)
+		if (S.bars[i].first) {
+			const Stmt *f = S.bars[i].first;
+			diag_error(cx, f->loc, "%s signals %s, but no mbarrier.wait follows: the CTA may exit with it in flight",
+			           stmt_info[f->kind].keyword, f->mbar_name);
+			return;
+		}
+	for (size_t t = 0; t < S.nstores; t++) {
+		if (S.stores[t].group < 0) {
+			diag_error(cx, S.stores[t].s->loc, "this TMA store is never committed: bulk.commit, then bulk.wait 0 "
+			           "before the kernel ends");
+			return;
+		}
+		if (S.stores[t].group >= S.written_upto) {
+			diag_error(cx, S.stores[t].s->loc, "the kernel may end before this TMA store has written global memory");
+			diag_note(cx, "bulk.wait 0 after the last bulk.commit (bulk.wait_read only frees the shared source)");
+			return;
+		}
+	}
+	for (size_t f = 0; f < S.nfits; f++) {
+		Affine *a = arena_alloc(cx->arena, sizeof *a);
+		a->c = S.fits[f].c;
+		for (int v = VAR_REPEAT0; v < k->nvars; v++)
+			if (S.fits[f].k[v] && a->n < MAX_TERMS)
+				a->t[a->n++].var = v, a->t[a->n - 1].k = 1;
+		((Stmt *)S.fits[f].s)->parity = a;
+	}
+}
+
+/* ---- emission ---- */
+
+void emit_mbar_init(Emit *e, const Stmt *s)
+{
+	Builder *b = emit_builder(e);
+	int l = emit_elect_begin(e);
+	b_ins(b, FORM_MBAR_INIT, b_addr(b, emit_mbar_addr(e, s), 0), b_imm(b, s->n), NULL);
+	b_ins(b, FORM_MBAR_FENCE_INIT, NULL);
+	emit_elect_end(e, l);
+	b_ins(b, FORM_BAR_SYNC, NULL); /* every thread sees the initialized barrier */
+}
+
+void emit_mbar_expect_tx(Emit *e, const Stmt *s)
+{
+	Builder *b = emit_builder(e);
+	int l = emit_elect_begin(e);
+	Reg st = b_reg(b, RC_RD);
+	b_ins(b, FORM_MBAR_ARRIVE_TX, b_name(b, st), b_addr(b, emit_mbar_addr(e, s), 0), b_imm(b, s->n), NULL);
+	emit_elect_end(e, l);
+}
+
+void emit_mbar_arrive(Emit *e, const Stmt *s)
+{
+	Builder *b = emit_builder(e);
+	int l = emit_elect_begin(e);
+	Reg st = b_reg(b, RC_RD);
+	b_ins(b, FORM_MBAR_ARRIVE, b_name(b, st), b_addr(b, emit_mbar_addr(e, s), 0), NULL);
+	emit_elect_end(e, l);
+}
+
+void emit_mbar_wait(Emit *e, const Stmt *s)
+{
+	Builder *b = emit_builder(e);
+	Reg a = emit_mbar_addr(e, s), par;
+	if (!s->parity || affine_is_const(s->parity)) {
+		par = b_const32(b, s->parity ? s->parity->c & 1 : 0);
+	} else {
+		Reg x = emit_affine(e, s->parity);
+		par = b_reg(b, RC_R);
+		b_ins(b, FORM_AND_B32, b_name(b, par), b_name(b, x), "1", NULL);
+	}
+	int top = b_label(b);
+	Reg p = b_reg(b, RC_P);
+	b_place_label(b, top);
+	b_ins(b, FORM_MBAR_TRY_WAIT, b_name(b, p), b_addr(b, a, 0), b_name(b, par), NULL);
+	b_ins(b, FORM_BRA_IF_NOT, b_name(b, p), b_label_name(b, top), NULL);
+}
+
+void emit_fence_async(Emit *e, const Stmt *s)
+{
+	(void)s;
+	b_ins(emit_builder(e), FORM_FENCE_PROXY_ASYNC, NULL);
+}
+
+static void elected(Emit *e, FormId f, const char *op)
+{
+	int l = emit_elect_begin(e);
+	b_ins(emit_builder(e), f, op, NULL);
+	emit_elect_end(e, l);
+}
+
+void emit_bulk_commit(Emit *e, const Stmt *s)
+{
+	(void)s;
+	elected(e, FORM_BULK_COMMIT, NULL);
+}
+
+void emit_bulk_wait(Emit *e, const Stmt *s) { elected(e, FORM_BULK_WAIT, b_imm(emit_builder(e), s->n)); }
+void emit_bulk_wait_read(Emit *e, const Stmt *s) { elected(e, FORM_BULK_WAIT_READ, b_imm(emit_builder(e), s->n)); }

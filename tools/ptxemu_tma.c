@@ -1,0 +1,262 @@
+/* ptxemu: mbarriers, TMA and bulk async-groups (ptxemu_tma.h says the model). */
+#include "ptxemu_tma.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct MBar {
+	uint64_t addr;
+	int64_t count, pending, tx, phase;
+} MBar;
+
+typedef struct Xfer {
+	int tid;
+	bool load;
+	uint64_t smem, mbar;
+	int map;
+	int32_t c[5];
+	int64_t group; /* stores: -1 uncommitted */
+	bool done;
+} Xfer;
+
+struct TmaState {
+	MBar *bars;
+	int nbars, barcap;
+	Xfer *x;
+	int nx, xcap;
+	int64_t groups[1024]; /* committed bulk groups per thread (tid < 1024) */
+};
+
+TmaState *tma_new(void) { return calloc(1, sizeof(TmaState)); }
+
+void tma_free(TmaState *s)
+{
+	if (!s)
+		return;
+	free(s->bars);
+	free(s->x);
+	free(s);
+}
+
+void tma_reset(TmaState *s)
+{
+	s->nbars = 0;
+	s->nx = 0;
+	memset(s->groups, 0, sizeof s->groups);
+}
+
+static MBar *bar_at(TmaState *s, uint64_t addr)
+{
+	for (int i = 0; i < s->nbars; i++)
+		if (s->bars[i].addr == addr)
+			return &s->bars[i];
+	return NULL;
+}
+
+static void complete_if_done(MBar *b)
+{
+	if (b->pending == 0 && b->tx == 0) {
+		b->phase++;
+		b->pending = b->count;
+	}
+}
+
+/* byte address after TMA's swizzle of `bytes` (0: none) */
+static uint64_t swizzle(uint64_t a, int bytes)
+{
+	int w = bytes == 32 ? 1 : bytes == 64 ? 2 : bytes == 128 ? 3 : 0;
+	return a ^ (((a >> 7) & ((1u << w) - 1)) << 4);
+}
+
+static int swizzle_bytes(int mode) { return mode == 1 ? 32 : mode == 2 ? 64 : mode == 3 ? 128 : 0; }
+
+/* move one box between shared memory and the tensor */
+static void transfer(TmaState *s, const TmaEnv *env, Xfer *x, const char **err)
+{
+	x->done = true;
+	if (x->map < 0 || x->map >= env->nmaps) {
+		*err = "TMA: tensor-map operand is not one of the kernel's tensor maps";
+		return;
+	}
+	const TensorMapArgs *m = &env->maps[x->map];
+	int es = dtype_bytes(m->buf->dt);
+	unsigned char *g = env->param_mem[m->buf->param_index];
+	size_t gbytes = env->param_bytes[m->buf->param_index];
+	int64_t n = 1;
+	for (int d = 0; d < m->rank; d++)
+		n *= m->box[d];
+	for (int64_t i = 0; i < n; i++) {
+		int64_t rest = i, goff = 0;
+		bool in = true;
+		for (int d = 0; d < m->rank; d++) { /* innermost first */
+			int64_t c = (int64_t)x->c[d] + rest % m->box[d];
+			rest /= m->box[d];
+			if (c < 0 || c >= (int64_t)m->dims[d])
+				in = false;
+			goff += c * (d == 0 ? es : (int64_t)m->strides[d - 1]);
+		}
+		uint64_t sa = swizzle(x->smem + (uint64_t)(i * es), swizzle_bytes(m->swizzle));
+		if (sa + (uint64_t)es > (uint64_t)env->shared_bytes) {
+			*err = "TMA: shared address out of bounds";
+			return;
+		}
+		if (in && (goff < 0 || (size_t)goff + (size_t)es > gbytes)) {
+			*err = "TMA: global address out of bounds";
+			return;
+		}
+		if (x->load) {
+			if (in)
+				memcpy(env->shared + sa, g + goff, (size_t)es);
+			else
+				memset(env->shared + sa, 0, (size_t)es);
+		} else if (in) {
+			memcpy(g + goff, env->shared + sa, (size_t)es);
+		}
+	}
+	if (x->load) {
+		MBar *b = bar_at(s, x->mbar);
+		if (!b) {
+			*err = "TMA load completes on an uninitialized mbarrier";
+			return;
+		}
+		b->tx -= n * es;
+		complete_if_done(b);
+	}
+}
+
+static void land_loads(TmaState *s, const TmaEnv *env, uint64_t mbar, bool all, const char **err)
+{
+	for (int i = 0; i < s->nx && !*err; i++)
+		if (s->x[i].load && !s->x[i].done && (all || s->x[i].mbar == mbar))
+			transfer(s, env, &s->x[i], err);
+}
+
+static void finish_stores(TmaState *s, const TmaEnv *env, int tid, int64_t below, const char **err)
+{
+	for (int i = 0; i < s->nx && !*err; i++)
+		if (!s->x[i].load && !s->x[i].done && s->x[i].tid == tid && s->x[i].group < below)
+			transfer(s, env, &s->x[i], err);
+}
+
+static Xfer *push(TmaState *s)
+{
+	if (s->nx == s->xcap) {
+		s->xcap = s->xcap ? s->xcap * 2 : 64;
+		s->x = realloc(s->x, sizeof(Xfer) * (size_t)s->xcap);
+	}
+	Xfer *x = &s->x[s->nx++];
+	memset(x, 0, sizeof *x);
+	return x;
+}
+
+int tma_step(TmaState *s, const TmaEnv *env, int tid, const TmaOp *o, uint64_t *result, bool *blocked,
+             const char **err)
+{
+	const char *op = o->op;
+	*blocked = false;
+	if (!strncmp(op, "mbarrier.init.", 14)) {
+		MBar *b = bar_at(s, o->v[0]);
+		if (!b) {
+			if (s->nbars == s->barcap) {
+				s->barcap = s->barcap ? s->barcap * 2 : 16;
+				s->bars = realloc(s->bars, sizeof(MBar) * (size_t)s->barcap);
+			}
+			b = &s->bars[s->nbars++];
+		}
+		*b = (MBar){o->v[0], (int64_t)o->v[1], (int64_t)o->v[1], 0, 0};
+		return 1;
+	}
+	if (!strncmp(op, "mbarrier.arrive.", 16)) {
+		bool tx = strstr(op, ".expect_tx") != NULL;
+		MBar *b = bar_at(s, o->v[1]);
+		if (!b) {
+			*err = "mbarrier.arrive on an uninitialized mbarrier";
+			return 1;
+		}
+		if (tx)
+			b->tx += (int64_t)o->v[2];
+		*result = (uint64_t)b->phase;
+		b->pending--;
+		complete_if_done(b);
+		return 1;
+	}
+	if (!strncmp(op, "mbarrier.try_wait.parity.", 25)) {
+		MBar *b = bar_at(s, o->v[1]);
+		if (!b) {
+			*err = "mbarrier.try_wait on an uninitialized mbarrier";
+			return 1;
+		}
+		land_loads(s, env, o->v[1], false, err);
+		/* true once the phase of this parity has completed */
+		bool ok = (uint64_t)(b->phase & 1) != (o->v[2] & 1);
+		*result = ok;
+		*blocked = !ok;
+		return 1;
+	}
+	if (!strncmp(op, "cp.async.bulk.tensor.", 21)) {
+		Xfer *x = push(s);
+		x->tid = tid;
+		x->load = strstr(op, ".shared::cluster.global") != NULL;
+		x->map = (o->v[x->load] & TMAP_TAG) ? (int)(o->v[x->load] & 0xff) : -1;
+		memcpy(x->c, o->c, sizeof x->c);
+		if (x->load) {
+			x->smem = o->v[0];
+			x->mbar = o->v[2];
+		} else {
+			x->smem = o->v[2];
+			x->group = -1;
+		}
+		return 1;
+	}
+	if (!strcmp(op, "cp.async.bulk.commit_group")) {
+		for (int i = 0; i < s->nx; i++)
+			if (!s->x[i].load && s->x[i].tid == tid && s->x[i].group < 0)
+				s->x[i].group = s->groups[tid];
+		s->groups[tid]++;
+		return 1;
+	}
+	if (!strncmp(op, "cp.async.bulk.wait_group", 24)) {
+		finish_stores(s, env, tid, s->groups[tid] - (int64_t)o->v[0], err);
+		return 1;
+	}
+	if (!strncmp(op, "fence.proxy.async", 17) || !strncmp(op, "fence.mbarrier_init", 19))
+		return 1;
+	return 0;
+}
+
+void tma_thread_exit(TmaState *s, const TmaEnv *env, int tid, const char **err)
+{
+	for (int i = 0; i < s->nx && !*err; i++)
+		if (!s->x[i].load && !s->x[i].done && s->x[i].tid == tid)
+			transfer(s, env, &s->x[i], err);
+}
+
+bool tma_drain(TmaState *s, const TmaEnv *env, const char **err)
+{
+	bool any = false;
+	for (int i = 0; i < s->nx; i++)
+		any |= s->x[i].load && !s->x[i].done;
+	land_loads(s, env, 0, true, err);
+	return any;
+}
+
+void tma_describe(const TmaState *s, char *buf, size_t n)
+{
+	size_t k = 0;
+	buf[0] = 0;
+	for (int i = 0; i < s->nbars && k + 1 < n; i++) {
+		const MBar *b = &s->bars[i];
+		if (b->pending == b->count && b->tx == 0)
+			continue;
+		int w = snprintf(buf + k, n - k, "%smbarrier at shared 0x%llx: phase %lld never completes (%lld of %lld "
+		                 "arrivals missing, %lld transaction bytes outstanding)", k ? "; " : "",
+		                 (unsigned long long)b->addr, (long long)b->phase, (long long)b->pending, (long long)b->count,
+		                 (long long)b->tx);
+		if (w < 0)
+			break;
+		k += (size_t)w;
+		if (k >= n)
+			k = n - 1;
+	}
+}
