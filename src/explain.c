@@ -145,11 +145,68 @@ static void visit(void *ctx, const Stmt *s)
 		dispatch_copy(&op, &d, true);
 }
 
+static void json_u64s(Str *o, const char *key, const uint64_t *v, int n)
+{
+	str_printf(o, ", \"%s\": [", key);
+	for (int i = 0; i < n; i++)
+		str_printf(o, "%s%llu", i ? ", " : "", (unsigned long long)v[i]);
+	str_putc(o, ']');
+}
+
+/* what a launcher needs beyond the params: the tensor maps (the exact
+ * cuTensorMapEncodeTiled arguments, CUDA enum values) and dynamic shared
+ * memory; one record per kernel that has either */
+static void explain_launch(const Module *m, const Kernel *k, bool json, Str *o)
+{
+	TensorMapArgs a[16];
+	int n = kernel_tensor_maps(k, a, 16);
+	if (!n && !k->dyn_shared)
+		return;
+	if (!json) {
+		str_printf(o, "%s: launch with %lld bytes of dynamic shared memory (aligned to %lld)\n", k->name,
+		           (long long)k->dyn_shared, (long long)(k->dyn_shared ? k->dyn_align : 0));
+		for (int i = 0; i < n && i < 16; i++)
+			str_printf(o, "  tensor map %s_tmap_%d for param %s: rank %d, box %llu x %llu, swizzle %d B\n", k->name, i,
+			           a[i].buf->name, a[i].rank, (unsigned long long)a[i].box[0],
+			           (unsigned long long)(a[i].rank > 1 ? a[i].box[1] : 1), a[i].buf->tma_swizzle);
+		return;
+	}
+	str_puts(o, "{\"kernel\": ");
+	json_str(o, k->name);
+	str_printf(o, ", \"launch\": {\"dynamic_shared_bytes\": %lld, \"dynamic_shared_align\": %lld, \"grid\": [%lld, "
+	           "%lld, 1], \"block\": [%lld, 1, 1]}, \"tensor_maps\": [", (long long)k->dyn_shared,
+	           (long long)(k->dyn_shared ? k->dyn_align : 0), (long long)k->grid, (long long)k->grid_y,
+	           (long long)k->threads);
+	for (int i = 0; i < n && i < 16; i++) {
+		uint64_t box[5], es[5];
+		for (int d = 0; d < a[i].rank; d++) {
+			box[d] = a[i].box[d];
+			es[d] = a[i].elem_strides[d];
+		}
+		str_printf(o, "%s{\"param\": ", i ? ", " : "");
+		json_str(o, a[i].buf->name);
+		str_printf(o, ", \"kernel_param\": \"%s_tmap_%d\", \"kernel_param_index\": %d, \"global_address\": "
+		           "\"param %d\", \"data_type\": %d, \"rank\": %d", k->name, i, k->nparams + i, a[i].buf->param_index,
+		           a[i].dtype, a[i].rank);
+		json_u64s(o, "global_dims", a[i].dims, a[i].rank);
+		json_u64s(o, "global_strides", a[i].strides, a[i].rank - 1);
+		json_u64s(o, "box_dims", box, a[i].rank);
+		json_u64s(o, "element_strides", es, a[i].rank);
+		str_printf(o, ", \"interleave\": %d, \"swizzle\": %d, \"l2_promotion\": %d, \"oob_fill\": %d}", a[i].interleave,
+		           a[i].swizzle, a[i].l2_promotion, a[i].oob_fill);
+	}
+	str_puts(o, "], \"file\": ");
+	json_str(o, m->file ? m->file : "");
+	str_puts(o, "}\n");
+}
+
 static void walk_module(Ctx *cx, const Module *m, bool explain, bool json, Str *o)
 {
 	for (size_t i = 0; i < m->nkernels; i++) {
 		Walk w = {cx, m, m->kernels[i], json, explain, o};
 		stmt_walk(m->kernels[i]->body, m->kernels[i]->nbody, visit, &w);
+		if (explain)
+			explain_launch(m, m->kernels[i], json, o);
 	}
 }
 

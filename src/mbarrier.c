@@ -171,6 +171,7 @@ typedef struct Bar {
 	const Stmt *first;          /* first event of the open phase */
 	const Stmt *deferred;       /* expect_tx without bytes in the open phase */
 	int ndeferred;
+	const Stmt *lag;            /* the last wait, while threads may still be in it (no sync since) */
 } Bar;
 
 /* byte interval of a shared buffer that a region may touch */
@@ -186,6 +187,7 @@ typedef struct Sim {
 	Ctx *cx;
 	Kernel *k;
 	Bar *bars;
+	int64_t nbars_total;
 	int64_t *base;              /* first instance of each mbarrier array */
 	int64_t *vals;              /* current value of each kernel variable */
 	int64_t steps;
@@ -361,11 +363,26 @@ static void sim_wait(Sim *S, const Stmt *s)
 	b->arrivals = b->expect = b->loaded = 0;
 	b->first = b->deferred = NULL;
 	b->ndeferred = 0;
+	b->lag = S->k->threads > 1 ? s : NULL;
 	size_t k = 0;
 	for (size_t i = 0; i < S->nloads; i++)
 		if (S->loads[i].bar != bi)
 			S->loads[k++] = S->loads[i];
 	S->nloads = k;
+}
+
+/* arming the next phase while a thread may still wait for the last one: that
+ * thread then waits for a parity that has come and gone, and hangs */
+static bool lagging(Sim *S, Bar *b, const Stmt *s, const char *name)
+{
+	if (!b->lag)
+		return false;
+	FAIL(S, s->loc, "%s starts phase %lld of %s while threads may still wait for phase %lld at line %d",
+	     s->kind == ST_COPY_ASYNC ? "this TMA load" : stmt_info[s->kind].keyword, (long long)b->phase, name,
+	     (long long)b->phase - 1, b->lag->loc.line);
+	diag_note(S->cx, "a thread that has not yet seen phase %lld complete would wait for its parity forever: sync "
+	          "after the mbarrier.wait", (long long)b->phase - 1);
+	return true;
 }
 
 static void sim_event(Sim *S, Stmt *s)
@@ -378,6 +395,8 @@ static void sim_event(Sim *S, Stmt *s)
 		FAIL(S, s->mbar_loc, "%s signals %s before mbarrier.init", stmt_info[s->kind].keyword, name);
 		return;
 	}
+	if (lagging(S, b, s, name))
+		return;
 	if (!b->first)
 		b->first = s;
 	if (s->kind == ST_MBAR_EXPECT_TX) {
@@ -441,6 +460,8 @@ static void sim_copy(Sim *S, Stmt *s)
 			FAIL(S, s->mbar_loc, "the TMA load signals %s before mbarrier.init", name);
 			return;
 		}
+		if (lagging(S, b, s, name))
+			return;
 		if (!b->first)
 			b->first = s;
 		int64_t bytes = dtype_bytes(s->dst->buf->dt);
@@ -504,6 +525,8 @@ static void sim_stmts(Sim *S, Stmt **body, size_t n)
 				S->dirty[d].bar = 0; /* fenced; a sync makes it visible to the issuing thread */
 			break;
 		case ST_SYNC: {
+			for (int64_t i = 0; i < S->nbars_total; i++)
+				S->bars[i].lag = NULL;
 			size_t k = 0;
 			for (size_t d = 0; d < S->ndirty; d++)
 				if (S->dirty[d].bar < 0)
@@ -553,6 +576,7 @@ void check_mbar_phases(Ctx *cx, const Module *m, Kernel *k)
 		total += k->mbars[i].n;
 	}
 	S.bars = arena_alloc(cx->arena, sizeof(Bar) * (size_t)(total + 1));
+	S.nbars_total = total;
 	S.vals = arena_alloc(cx->arena, sizeof(int64_t) * (size_t)(k->nvars + 1));
 	sim_stmts(&S, k->body, k->nbody);
 	if (S.failed)

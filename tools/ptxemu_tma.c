@@ -203,8 +203,8 @@ int tma_step(TmaState *s, const TmaEnv *env, int tid, const TmaOp *o, uint64_t *
 		if (x->load) {
 			x->smem = o->v[0];
 			x->mbar = o->v[2];
-		} else {
-			x->smem = o->v[2];
+		} else { /* [tmap, {coords}], [smem] */
+			x->smem = o->v[1];
 			x->group = -1;
 		}
 		return 1;

@@ -44,13 +44,55 @@ static const char *gemm_spec;
 	} while (0)
 
 
+/* the kernel's tensor maps, encoded by the driver from kernel_tensor_maps()
+ * (the exact arguments explain --json prints); false with the arguments
+ * printed when the driver refuses them */
+static bool encode_tensor_maps(const Kernel *k, const CUdeviceptr *dev, CUtensorMap *tm, int *n)
+{
+	TensorMapArgs a[16];
+	*n = kernel_tensor_maps(k, a, 16);
+	for (int i = 0; i < *n && i < 16; i++) {
+		cuuint64_t dims[5], strides[4];
+		cuuint32_t box[5], es[5];
+		for (int d = 0; d < a[i].rank; d++) {
+			dims[d] = a[i].dims[d];
+			box[d] = a[i].box[d];
+			es[d] = a[i].elem_strides[d];
+			if (d)
+				strides[d - 1] = a[i].strides[d - 1];
+		}
+		CUresult r = cuTensorMapEncodeTiled(&tm[i], (CUtensorMapDataType)a[i].dtype, (cuuint32_t)a[i].rank,
+		                                    (void *)dev[a[i].buf->param_index], dims, strides, box, es,
+		                                    (CUtensorMapInterleave)a[i].interleave, (CUtensorMapSwizzle)a[i].swizzle,
+		                                    (CUtensorMapL2promotion)a[i].l2_promotion,
+		                                    (CUtensorMapFloatOOBfill)a[i].oob_fill);
+		if (r != CUDA_SUCCESS) {
+			const char *s = NULL;
+			cuGetErrorString(r, &s);
+			printf("FAIL %s: cuTensorMapEncodeTiled for '%s': %s (dtype %d rank %d, box bytes %lld, swizzle %d)\n",
+			       k->name, a[i].buf->name, s ? s : "?", a[i].dtype, a[i].rank, (long long)a[i].box_bytes,
+			       a[i].swizzle);
+			return false;
+		}
+	}
+	return true;
+}
+
+static CUresult launch(const Kernel *k, CUfunction fn, void **args)
+{
+	return cuLaunchKernel(fn, (unsigned)k->grid, (unsigned)k->grid_y, 1, (unsigned)k->threads, 1, 1,
+	                      (unsigned)k->dyn_shared, 0, args, NULL);
+}
+
 static bool run_kernel(Ctx *cx, const Module *m, const Kernel *k, CUmodule mod, int bench, int *status)
 {
 	RunParams rp;
 	rc_params_init(k, &rp);
 	int np = rp.n;
 	CUdeviceptr *dev = calloc((size_t)np + 1, sizeof *dev);
-	void **args = calloc((size_t)np + 1, sizeof *args);
+	void **args = calloc((size_t)np + 17, sizeof *args);
+	static CUtensorMap tm[16]; /* 64-byte aligned, as the driver requires */
+	int ntm = 0;
 	bool ok = true;
 	CUfunction fn;
 	CU(cuModuleGetFunction(&fn, mod, k->name));
@@ -59,7 +101,15 @@ static bool run_kernel(Ctx *cx, const Module *m, const Kernel *k, CUmodule mod, 
 		CU(cuMemcpyHtoD(dev[i], rp.init[i], rp.bytes[i]));
 		args[i] = &dev[i];
 	}
-	CU(cuLaunchKernel(fn, (unsigned)k->grid, (unsigned)k->grid_y, 1, (unsigned)k->threads, 1, 1, 0, 0, args, NULL));
+	if (!encode_tensor_maps(k, dev, tm, &ntm)) {
+		*status = 1;
+		return false;
+	}
+	for (int i = 0; i < ntm; i++) /* after the declared params (docs/language.md) */
+		args[np + i] = &tm[i];
+	if (k->dyn_shared)
+		CU(cuFuncSetAttribute(fn, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, (int)k->dyn_shared));
+	CU(launch(k, fn, args));
 	CUresult lr = cuCtxSynchronize();
 	if (lr != CUDA_SUCCESS) {
 		const char *s = NULL;
@@ -94,10 +144,10 @@ static bool run_kernel(Ctx *cx, const Module *m, const Kernel *k, CUmodule mod, 
 		CU(cuEventCreate(&a, 0));
 		CU(cuEventCreate(&b, 0));
 		for (int w = 0; w < 3; w++)
-			CU(cuLaunchKernel(fn, (unsigned)k->grid, (unsigned)k->grid_y, 1, (unsigned)k->threads, 1, 1, 0, 0, args, NULL));
+			CU(launch(k, fn, args));
 		CU(cuEventRecord(a, 0));
 		for (int r = 0; r < bench; r++)
-			CU(cuLaunchKernel(fn, (unsigned)k->grid, (unsigned)k->grid_y, 1, (unsigned)k->threads, 1, 1, 0, 0, args, NULL));
+			CU(launch(k, fn, args));
 		CU(cuEventRecord(b, 0));
 		CU(cuEventSynchronize(b));
 		float ms = 0;
