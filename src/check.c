@@ -428,8 +428,8 @@ static bool check_tma_param(Ctx *cx, const Module *m, Buffer *b)
 	for (int d = b->ndim - 1; d > 0; d--) {
 		stride *= b->shape[d];
 		if (stride % 16 || stride >= ((int64_t)1 << 40)) {
-			diag_error(cx, b->dim_loc[d], "the rows of dimension %d of '%s' are %lld bytes apart; a tensor map's "
-			           "strides are multiples of 16 bytes below 2^40", d - 1, b->name, (long long)stride);
+			diag_error(cx, b->dim_loc[d], "dimension %d of '%s' has a stride of %lld bytes; a tensor map's strides "
+			           "are multiples of 16 bytes below 2^40", d - 1, b->name, (long long)stride);
 			diag_note(cx, "pad the inner dimension to a multiple of %d elements", 16 / dtype_bytes(b->dt));
 			return false;
 		}

@@ -261,6 +261,13 @@ emitted=()
 for f in "$OUT"/rand/*.tile; do [ -s "${f%.tile}.ptx" ] && emitted+=("$f"); done
 [ ${#emitted[@]} -gt 0 ] && emu_run "${emitted[@]}"
 
+echo "== emulator failures (tests/emu_fail: hand-written PTX the GPU would hang on; '# emu:' is the expected report)"
+for f in tests/emu_fail/*.tile; do
+	want=$(sed -n 's/^# emu: //p' "$f")
+	got=$("$B/ptxemu" "$f" 2>&1 | head -1)
+	[ "$want" = "$got" ] && ok || bad "$f: want '$want', got '$got'"
+done
+
 echo "== limits: huge, overflowing, deep and long inputs give an error or work, in bounded time"
 L=$OUT/limits; mkdir -p "$L"
 printf 'target sm_90\nkernel k\nthreads 32\nparam A f32 [4611686018427387904, 4]\n' > "$L/huge_shape.tile"

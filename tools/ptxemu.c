@@ -511,9 +511,8 @@ static void tma_instruction(Machine *m, Thread *t, Ins *in)
 		m->err = m->errbuf;
 		return;
 	}
-	if (!strncmp(in->op, "mbarrier.arrive", 15) || !strncmp(in->op, "mbarrier.try_wait", 17))
-		if (in->ops[0][0] == '%')
-			*R(m, t, in->ops[0]) = result;
+	if ((!strncmp(in->op, "mbarrier.arrive", 15) || !strncmp(in->op, "mbarrier.try_wait", 17)) && strcmp(in->ops[0], "_"))
+		*R(m, t, in->ops[0]) = result;
 	if (blocked) { /* stay at the wait; the scheduler runs the other threads */
 		t->pc--;
 		t->blocked = true;
@@ -893,7 +892,8 @@ static bool run_cta(Machine *m, int entry_pc)
 			bool ready = w0 + 32 <= T;
 			for (int k = 0; k < 32 && ready; k++) {
 				w[k] = &m->t[w0 + k];
-				ready = !w[k]->done && w[k]->pc == w[0]->pc && strncmp(m->p->ins[w[k]->pc].op, "bar.sync", 8);
+				ready = !w[k]->done && w[k]->pc == w[0]->pc && strncmp(m->p->ins[w[k]->pc].op, "bar.sync", 8) &&
+				        is_collective(m->p->ins[w[k]->pc].op); /* not a blocked mbarrier wait */
 			}
 			if (ready) {
 				collective(m, w, &m->p->ins[w[0]->pc]);

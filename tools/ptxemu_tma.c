@@ -247,8 +247,6 @@ void tma_describe(const TmaState *s, char *buf, size_t n)
 	buf[0] = 0;
 	for (int i = 0; i < s->nbars && k + 1 < n; i++) {
 		const MBar *b = &s->bars[i];
-		if (b->pending == b->count && b->tx == 0)
-			continue;
 		int w = snprintf(buf + k, n - k, "%smbarrier at shared 0x%llx: phase %lld never completes (%lld of %lld "
 		                 "arrivals missing, %lld transaction bytes outstanding)", k ? "; " : "",
 		                 (unsigned long long)b->addr, (long long)b->phase, (long long)b->pending, (long long)b->count,
