@@ -18,7 +18,7 @@ static int usage_error(tilepx_result *out, const char *msg)
 
 /* parse, check and run the mode's pass; diagnostics in cx */
 static bool compile_module(Ctx *cx, const char *path, const char *src, size_t len, const char *target,
-                           tilepx_mode mode, Str *text)
+                           tilepx_mode mode, Str *text, Module **mod)
 {
 	cx->diags.file = path;
 	cx->diags.src = src;
@@ -33,6 +33,7 @@ static bool compile_module(Ctx *cx, const char *path, const char *src, size_t le
 		return false;
 	if (override)
 		m->target = override;
+	*mod = m;
 	switch (mode) {
 	case TILEPX_CHECK: return check_and_dispatch(cx, m);
 	case TILEPX_EMIT: return emit_module(cx, m, NULL, text);
@@ -42,8 +43,42 @@ static bool compile_module(Ctx *cx, const char *path, const char *src, size_t le
 	return false;
 }
 
-int tilepx_compile(const char *path, const char *src, size_t len, const char *target, tilepx_mode mode,
-                   tilepx_result *out)
+/* a kernel's launch facts, from the checked module */
+static void fill_launch(const Kernel *k, tilepx_launch *l)
+{
+	memset(l, 0, sizeof *l);
+	snprintf(l->kernel, sizeof l->kernel, "%s", k->name);
+	l->grid[0] = k->grid;
+	l->grid[1] = k->grid_y;
+	l->block = (int)k->threads;
+	l->nparams = k->nparams;
+	l->dynamic_shared_bytes = k->dyn_shared;
+	TensorMapArgs a[TILEPX_MAX_TENSOR_MAPS];
+	int n = kernel_tensor_maps(k, a, TILEPX_MAX_TENSOR_MAPS);
+	l->ntensor_maps = n < TILEPX_MAX_TENSOR_MAPS ? n : TILEPX_MAX_TENSOR_MAPS;
+	for (int i = 0; i < l->ntensor_maps; i++) {
+		tilepx_tensor_map *t = &l->tensor_maps[i];
+		snprintf(t->param, sizeof t->param, "%s", a[i].buf->name);
+		t->param_index = a[i].buf->param_index;
+		t->kernel_param_index = k->nparams + i;
+		t->data_type = a[i].dtype;
+		t->rank = a[i].rank;
+		for (int d = 0; d < a[i].rank; d++) {
+			t->global_dims[d] = a[i].dims[d];
+			t->box_dims[d] = a[i].box[d];
+			t->element_strides[d] = a[i].elem_strides[d];
+			if (d)
+				t->global_strides[d - 1] = a[i].strides[d - 1];
+		}
+		t->interleave = a[i].interleave;
+		t->swizzle = a[i].swizzle;
+		t->l2_promotion = a[i].l2_promotion;
+		t->oob_fill = a[i].oob_fill;
+	}
+}
+
+static int api_run(const char *path, const char *src, size_t len, const char *target, tilepx_mode mode,
+                   tilepx_result *out, tilepx_launch *launches, int max, int *nlaunch)
 {
 	if (!out)
 		return 0; /* nowhere to report: the documented contract is a non-NULL out */
@@ -68,7 +103,17 @@ int tilepx_compile(const char *path, const char *src, size_t len, const char *ta
 		return usage_error(out, "tilepx_compile: error: out of memory\n");
 	}
 	arena_on_oom(cx->arena, &oom);
-	bool ok = compile_module(cx, path ? path : "<input>", src ? src : "", len, target, mode, text);
+	Module *mod = NULL;
+	bool ok = compile_module(cx, path ? path : "<input>", src ? src : "", len, target, mode, text, &mod);
+	if (ok && launches && mod)
+		for (size_t i = 0; i < mod->nkernels; i++) {
+			const Kernel *k = mod->kernels[i];
+			if (k->is_func || k->is_extern)
+				continue;
+			if (*nlaunch < max)
+				fill_launch(k, &launches[*nlaunch]);
+			++*nlaunch;
+		}
 	if (text->failed) {
 		str_free(text);
 		diag_error(cx, (Loc){0, 0}, "out of memory while writing the output");
@@ -96,6 +141,26 @@ int tilepx_compile(const char *path, const char *src, size_t len, const char *ta
 	arena_free(cx->arena);
 	free(cx);
 	return ok;
+}
+
+int tilepx_compile(const char *path, const char *src, size_t len, const char *target, tilepx_mode mode,
+                   tilepx_result *out)
+{
+	return api_run(path, src, len, target, mode, out, NULL, 0, NULL);
+}
+
+int tilepx_launches(const char *path, const char *src, size_t len, const char *target, tilepx_launch *out, int max,
+                    tilepx_result *diag)
+{
+	int n = 0;
+	if (max < 0 || (max > 0 && !out)) {
+		if (diag) {
+			memset(diag, 0, sizeof *diag);
+			usage_error(diag, "tilepx_launches: error: out is NULL or max is negative\n");
+		}
+		return -1;
+	}
+	return api_run(path, src, len, target, TILEPX_CHECK, diag, out, max, &n) ? n : -1;
 }
 
 void tilepx_result_free(tilepx_result *r)

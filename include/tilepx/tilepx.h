@@ -39,6 +39,41 @@ typedef struct tilepx_result {
  * call returns 0 and does nothing if it is). Free out with tilepx_result_free. */
 int tilepx_compile(const char *path, const char *src, size_t len, const char *target, tilepx_mode mode,
                    tilepx_result *out);
+/* What a launcher needs beyond the kernel's pointer params: the grid, the
+ * dynamic shared memory, and the tensor maps of its `tma` params, each the
+ * exact arguments of cuTensorMapEncodeTiled (CUDA driver enum values; dims,
+ * boxes and element strides innermost first; strides in bytes of dimensions
+ * 1..rank-1). The map's global address is the device pointer of param
+ * param_index; the encoded CUtensorMap goes, by value, at kernel parameter
+ * kernel_param_index (after the declared params). docs/language.md, "TMA". */
+#define TILEPX_MAX_TENSOR_MAPS 16
+typedef struct tilepx_tensor_map {
+	char param[64];
+	int param_index, kernel_param_index;
+	int data_type, rank;
+	unsigned long long global_dims[5], global_strides[4];
+	unsigned box_dims[5], element_strides[5];
+	int interleave, swizzle, l2_promotion, oob_fill;
+} tilepx_tensor_map;
+
+typedef struct tilepx_launch {
+	char kernel[128];
+	long long grid[2];
+	int block;
+	int nparams;                    /* declared params (device pointers) */
+	long long dynamic_shared_bytes; /* > 0: pass it at launch; past 48 KiB also set
+	                                   CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES */
+	int ntensor_maps;
+	tilepx_tensor_map tensor_maps[TILEPX_MAX_TENSOR_MAPS];
+} tilepx_launch;
+
+/* check the program and fill out[0..max) with the launch facts of its
+ * kernels (entries only, in order); returns how many kernels it has (which
+ * may exceed max), or -1 when the input has errors (then diag->diagnostics
+ * says why). diag must not be NULL; free it with tilepx_result_free. */
+int tilepx_launches(const char *path, const char *src, size_t len, const char *target, tilepx_launch *out, int max,
+                    tilepx_result *diag);
+
 /* releases what a result holds and zeroes it; NULL is allowed */
 void tilepx_result_free(tilepx_result *r);
 /* the library version, "MAJOR.MINOR.PATCH" */

@@ -28,6 +28,33 @@ int main(void)
 	CHECK(r.diagnostics && strstr(r.diagnostics, "error"), "with a diagnostic");
 	tilepx_result_free(&r);
 
+	/* launch facts: the tensor maps of a TMA pipeline with dynamic shared memory */
+	static const char tma[] = "target sm_90\nkernel t\nthreads 32\ngrid 2\n"
+	                          "param A u16 [128, 128] tma\nparam B u16 [128, 128] tma\n"
+	                          "shared S u16 [4, 64, 128]\nmbarrier bar\n"
+	                          "mbarrier.init bar\nmbarrier.expect_tx bar\n"
+	                          "cta copy_async S[0, :, :], A[ctaid*64 : ctaid*64 + 64, :] mbarrier bar\n"
+	                          "mbarrier.wait bar\ncta copy_async B[ctaid*64 : ctaid*64 + 64, :], S[0, :, :]\n"
+	                          "bulk.commit\nbulk.wait 0\n";
+	tilepx_launch l[2];
+	CHECK(tilepx_launches("t.tile", tma, sizeof tma - 1, NULL, l, 2, &r) == 1, "one kernel: %s",
+	      r.diagnostics ? r.diagnostics : "");
+	CHECK(!strcmp(l[0].kernel, "t") && l[0].grid[0] == 2 && l[0].block == 32 && l[0].nparams == 2, "grid and block");
+	CHECK(l[0].dynamic_shared_bytes == 65536 + 8, "64 KiB + one mbarrier: %lld", l[0].dynamic_shared_bytes);
+	CHECK(l[0].ntensor_maps == 2, "two maps");
+	const tilepx_tensor_map *tm = &l[0].tensor_maps[1];
+	CHECK(!strcmp(tm->param, "B") && tm->param_index == 1 && tm->kernel_param_index == 3, "B's map is param 3");
+	CHECK(tm->data_type == 1 && tm->rank == 2 && tm->global_dims[0] == 128 && tm->global_dims[1] == 128,
+	      "u16, 128 x 128");
+	CHECK(tm->global_strides[0] == 256 && tm->box_dims[0] == 128 && tm->box_dims[1] == 64, "stride 256 B, box 128x64");
+	CHECK(tm->swizzle == 0 && tm->interleave == 0 && tm->element_strides[1] == 1, "no swizzle");
+	tilepx_result_free(&r);
+	CHECK(tilepx_launches("t.tile", tma, sizeof tma - 12, NULL, l, 2, &r) == -1, "a program with errors: -1");
+	CHECK(r.diagnostics && strstr(r.diagnostics, "error"), "and says why");
+	tilepx_result_free(&r);
+	CHECK(tilepx_launches("t.tile", tma, sizeof tma - 1, NULL, NULL, 1, &r) == -1, "NULL out with max > 0");
+	tilepx_result_free(&r);
+
 	tilepx_result_free(NULL);
 	tilepx_result_free(&r); /* twice is fine: the first call zeroed it */
 	CHECK(1, "free(NULL) and double free are harmless");
