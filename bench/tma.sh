@@ -13,8 +13,8 @@ make -j16 all "$B/tilepx-run" >/dev/null || exit 1
 nvidia-smi --query-gpu=name,clocks.max.sm,clocks.max.mem --format=csv,noheader 2>/dev/null
 echo "== baselines: cuMemcpyDtoD and a CUDA C++ TMA stream (256 MiB in, 256 MiB out)"
 "$B/tma_stream" 256 "$IT" 4 64 1 || exit 1
-"$B/tma_stream" 256 "$IT" 4 64 8 | tail -2 || exit 1  # the example's shape: 8 tiles per CTA, 4 stages
+"$B/tma_stream" 256 "$IT" 4 64 4 | tail -2 || exit 1  # 4 tiles of 64 rows per CTA, 4 stages
 echo "== tilepx (checked against the CPU reference, then timed over $IT launches)"
-for f in examples/tma_pipeline_4stage.tile examples/stream_256mib.tile; do
+for f in examples/tma_pipeline_4stage.tile bench/tma_pipeline_reuse.tile examples/stream_256mib.tile; do
 	[ -f "$f" ] && "$B/tilepx-run" --bench "$IT" "$f"
 done
