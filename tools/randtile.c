@@ -133,6 +133,62 @@ static void program(FILE *f, int idx)
 		fprintf(f, "cta copy %s, %s dispatch=fallback\n", breg, sreg);
 }
 
+/* a TMA program (sm_90+): a box of a tma param into shared memory on an
+ * mbarrier, then out again by a TMA store or an ordinary copy, sometimes
+ * twice through one stage (a parity that alternates, a reused stage) */
+static void tma_program(FILE *f, int idx)
+{
+	static const char *targets[] = {"sm_90", "sm_90a", "sm_100a"};
+	int dt, eb, C, R;
+	static const int inner_bytes[] = {16, 32, 64, 128, 256};
+	do {
+		dt = pick(15);
+		eb = dbytes[dt];
+		C = inner_bytes[pick(5)] / eb;
+		R = 1 << pick(7);
+	} while (C < 1 || C > 256 || R * C * eb > 32768);
+	/* TMA's swizzles: swizzle(4 - log2(eb), W, 3), the box row as wide as the span */
+	int e = eb == 1 ? 0 : eb == 2 ? 1 : eb == 4 ? 2 : 3, W = 0;
+	if (C * eb >= 32 && C * eb <= 128 && chance(50)) {
+		W = C * eb == 32 ? 1 : C * eb == 64 ? 2 : 3;
+		if ((R * C * eb) % (C * eb * 8))
+			W = 0;
+	}
+	int grid = 1 + pick(4), rounds = 1 + pick(2), cols = C * (1 + pick(2));
+	int GR = R * grid * rounds;
+	fprintf(f, "# random TMA program %d\ntarget %s\n\nkernel k%d\nthreads %d\ngrid %d\n", idx, targets[pick(3)], idx,
+	        32 << pick(3), grid);
+	fprintf(f, "param A %s [%d, %d] tma\n", dtypes[dt], GR, cols);
+	int store = chance(60);
+	fprintf(f, "param B %s [%d, %d]%s\n", dtypes[dt], GR, cols, store ? " tma" : "");
+	if (W)
+		fprintf(f, "shared S %s [%d, %d] layout swizzle(%d, %d, 3)\n", dtypes[dt], R, C, 4 - e, W);
+	else
+		fprintf(f, "shared S %s [%d, %d]\n", dtypes[dt], R, C);
+	fprintf(f, "mbarrier bar\n\nmbarrier.init bar\n");
+	int col0 = cols > C ? C * pick(cols / C) : 0;
+	char rows[96];
+	if (rounds > 1) {
+		snprintf(rows, sizeof rows, "ctaid*%d + i*%d : ctaid*%d + i*%d + %d", R * rounds, R, R * rounds, R, R);
+		fprintf(f, "repeat %d as i {\n", rounds);
+	} else {
+		snprintf(rows, sizeof rows, "ctaid*%d : ctaid*%d + %d", R, R, R);
+	}
+	if (chance(50))
+		fprintf(f, "mbarrier.expect_tx bar\n");
+	else
+		fprintf(f, "mbarrier.expect_tx bar, %d\n", R * C * eb);
+	fprintf(f, "cta copy_async S, A[%s, %d:%d] mbarrier bar\nmbarrier.wait bar\nsync\n", rows, col0, col0 + C);
+	if (store)
+		fprintf(f, "cta copy_async B[%s, %d:%d], S\nbulk.commit\nbulk.wait_read 0\n", rows, col0, col0 + C);
+	else
+		fprintf(f, "cta copy B[%s, %d:%d], S\nsync\n", rows, col0, col0 + C);
+	if (rounds > 1)
+		fprintf(f, "}\n");
+	if (store)
+		fprintf(f, "bulk.wait 0\n");
+}
+
 int main(int argc, char **argv)
 {
 	if (argc != 4) {
@@ -149,7 +205,10 @@ int main(int argc, char **argv)
 			perror(path);
 			return 1;
 		}
-		program(f, i);
+		if (i % 8 == 5)
+			tma_program(f, i);
+		else
+			program(f, i);
 		fclose(f);
 	}
 	return 0;
