@@ -138,10 +138,11 @@ void check_copy_tma(Ctx *cx, Kernel *k, Stmt *s)
 		return;
 	}
 	int swz = tma_swizzle_of(sh->buf->layout.sw, sh->buf->dt);
-	if (swz > 0 && inner > swz) {
-		diag_error(cx, g->loc, "the innermost TMA box dimension of '%s' is %lld bytes, wider than the %d-byte swizzle "
-		           "of '%s'", gb->name, (long long)inner, swz, sh->buf->name);
-		diag_note(cx, "a swizzled TMA box row must fit in the swizzle span: narrow the box or widen the swizzle");
+	if (swz > 0 && inner != swz) {
+		diag_error(cx, g->loc, "the innermost TMA box dimension of '%s' is %lld bytes; with the %d-byte swizzle of '%s' "
+		           "it must be %d bytes", gb->name, (long long)inner, swz, sh->buf->name, swz);
+		diag_note(cx, "TMA lays a swizzled box out in rows of the swizzle's span: a narrower row does not match the "
+		          "shared layout (on an H100 such a load faults), a wider one is not encodable");
 		return;
 	}
 	if (!gb->tma_used) {
