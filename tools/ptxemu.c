@@ -27,6 +27,7 @@ typedef struct Ins {
 	int nops;
 	char *ops[MAXOPS];
 	int line;
+	int tile_line; /* the .tile statement it comes from ("// line N:" comments), 0 unknown */
 } Ins;
 
 typedef struct Prog {
@@ -90,6 +91,10 @@ typedef struct Machine {
 	Thread *t;
 	TmaState *tma;
 	TmaEnv env;
+	/* cp.async in flight: it lands at its group's wait_group, not at issue */
+	struct Cpa { int tid, bytes; uint64_t dst; const unsigned char *src; int64_t group; const Ins *in; } *cpa;
+	int ncpa, cpacap;
+	int64_t *cpa_groups; /* committed groups per thread */
 	const char *err;
 	char errbuf[512];
 } Machine;
@@ -242,6 +247,7 @@ static char *mangle(const char *l, int f)
 static void parse_entry(Prog *p, char **lines, int n)
 {
 	bool body = false;
+	int tile_line = 0;
 	for (int i = 0; i < n; i++) {
 		char *l = trim(lines[i]);
 		if (!body) {
@@ -249,8 +255,12 @@ static void parse_entry(Prog *p, char **lines, int n)
 			continue;
 		}
 		char *c = strstr(l, "//");
-		if (c)
+		if (c) {
+			int tl;
+			if (sscanf(c, "// line %d:", &tl) == 1)
+				tile_line = tl;
 			*c = 0;
+		}
 		l = trim(l);
 		while (*l == '{' || *l == '}') /* nested scopes of asm blocks */
 			l = trim(l + 1);
@@ -308,6 +318,7 @@ static void parse_entry(Prog *p, char **lines, int n)
 		memset(in, 0, sizeof *in);
 		in->pred = -1;
 		in->line = i;
+		in->tile_line = tile_line;
 		if (*l == '@') {
 			l++;
 			if (*l == '!') {
@@ -437,6 +448,15 @@ static unsigned char *mem(Machine *m, bool shared, uint64_t a, int bytes)
 			m->err = "shared access out of bounds";
 			return NULL;
 		}
+		for (int i = 0; i < m->ncpa; i++) /* a race with a cp.async still in flight */
+			if (a < m->cpa[i].dst + (uint64_t)m->cpa[i].bytes && m->cpa[i].dst < a + (uint64_t)bytes) {
+				snprintf(m->errbuf, sizeof m->errbuf, "shared memory at 0x%llx is accessed while the cp.async of "
+				         "thread %d (.tile line %d, PTX line %d) that writes it is still in flight: wait for its group "
+				         "(cp_async.commit, cp_async.wait) and sync first", (unsigned long long)a, m->cpa[i].tid,
+				         m->cpa[i].in->tile_line, m->cpa[i].in->line + 1);
+				m->err = m->errbuf;
+				return NULL;
+			}
 		return m->shared + a;
 	}
 	uint64_t i = (a >> 40) - 1, off = a & ((1ull << 40) - 1);
@@ -477,6 +497,22 @@ static int label_pc(Machine *m, const char *l)
 			return m->p->label_pc[i];
 	m->err = "unknown label";
 	return 0;
+}
+
+/* thread tid's cp.async copies of groups below `below` (uncommitted ones
+ * too when below is INT64_MAX: wait_all, thread exit) land in shared memory */
+static void cpa_land(Machine *m, int tid, int64_t below)
+{
+	int k = 0;
+	for (int i = 0; i < m->ncpa; i++) {
+		struct Cpa *c = &m->cpa[i];
+		bool due = c->tid == tid && (below == INT64_MAX || (c->group >= 0 && c->group < below));
+		if (due)
+			memcpy(m->shared + c->dst, c->src, (size_t)c->bytes);
+		else
+			m->cpa[k++] = *c;
+	}
+	m->ncpa = k;
 }
 
 /* an mbarrier, TMA or bulk-group instruction (ptxemu_tma.c) */
@@ -541,6 +577,7 @@ static void step(Machine *m, Thread *t)
 		t->pc = f->ret_pc;
 	} else if (!strcmp(op, "ret")) {
 		t->done = true;
+		cpa_land(m, (int)(t - m->t), INT64_MAX);
 		tma_thread_exit(m->tma, &m->env, (int)(t - m->t), &m->err);
 	} else if (!strncmp(op, "mbarrier.", 9) || !strncmp(op, "cp.async.bulk", 13) || !strncmp(op, "fence.proxy.async", 17) ||
 	           !strncmp(op, "fence.mbarrier_init", 19)) {
@@ -648,9 +685,26 @@ static void step(Machine *m, Thread *t)
 		}
 	} else if (!strncmp(op, "cp.async.cg.", 12) || !strncmp(op, "cp.async.ca.", 12)) {
 		int bytes = (int)V(2);
-		unsigned char *d = mem(m, true, addr(m, t, o[0]), bytes), *s = mem(m, false, addr(m, t, o[1]), bytes);
-		if (d && s)
-			memcpy(d, s, (size_t)bytes);
+		uint64_t da = addr(m, t, o[0]);
+		unsigned char *d = mem(m, true, da, bytes), *s = mem(m, false, addr(m, t, o[1]), bytes);
+		if (d && s) {
+			if (m->ncpa == m->cpacap) {
+				m->cpacap = m->cpacap ? 2 * m->cpacap : 64;
+				m->cpa = realloc(m->cpa, sizeof *m->cpa * (size_t)m->cpacap);
+			}
+			m->cpa[m->ncpa++] = (struct Cpa){(int)(t - m->t), bytes, da, s, -1, in};
+		}
+	} else if (!strcmp(op, "cp.async.commit_group")) {
+		int tid = (int)(t - m->t);
+		for (int i = 0; i < m->ncpa; i++)
+			if (m->cpa[i].tid == tid && m->cpa[i].group < 0)
+				m->cpa[i].group = m->cpa_groups[tid];
+		m->cpa_groups[tid]++;
+	} else if (!strcmp(op, "cp.async.wait_group") || !strcmp(op, "cp.async.wait_all")) {
+		int tid = (int)(t - m->t);
+		if (op[14] == 'a') /* wait_all: commit, then wait for everything */
+			m->cpa_groups[tid]++;
+		cpa_land(m, tid, op[14] == 'a' ? INT64_MAX : m->cpa_groups[tid] - (int64_t)V(0));
 	} else if (!strncmp(op, "cp.async.", 9) || !strncmp(op, "tcgen05.fence", 13) || !strncmp(op, "tcgen05.wait", 12)) {
 		/* completion is immediate in the emulator */
 	} else {
@@ -853,6 +907,8 @@ static bool run_cta(Machine *m, int entry_pc)
 	memset(m->shared, 0, (size_t)m->p->shared_bytes + 1);
 	memset(m->tmem, 0, sizeof(uint32_t) * 128 * TMEM_COLS);
 	tma_reset(m->tma);
+	m->ncpa = 0;
+	memset(m->cpa_groups, 0, sizeof(int64_t) * (size_t)T);
 	int64_t budget = 200000000;
 	for (;;) {
 		bool progress = false;
@@ -1078,6 +1134,7 @@ static int run_kernel(Ctx *cx, const Kernel *k, char **lines, int nl, int b, int
 	m.shared = calloc((size_t)p.shared_bytes + 1, 1);
 	m.tmem = calloc(128 * TMEM_COLS, sizeof(uint32_t));
 	m.t = calloc((size_t)k->threads, sizeof(Thread));
+	m.cpa_groups = calloc((size_t)k->threads, sizeof(int64_t));
 	TensorMapArgs maps[16];
 	m.tma = tma_new();
 	m.env = (TmaEnv){m.shared, p.shared_bytes, got, bytes, maps, kernel_tensor_maps(k, maps, 16)};
@@ -1109,6 +1166,8 @@ static int run_kernel(Ctx *cx, const Kernel *k, char **lines, int nl, int b, int
 		free(m.t[i].pmem);
 	}
 	free(m.t);
+	free(m.cpa);
+	free(m.cpa_groups);
 	tma_free(m.tma);
 	free(m.shared);
 	free(m.tmem);
