@@ -200,6 +200,9 @@ typedef struct Sim {
 	Span *stores; size_t nstores, storecap; /* TMA store sources */
 	int64_t groups, read_upto, written_upto; /* groups committed; first not yet read / written */
 	Span *dirty; size_t ndirty, dirtycap;  /* thread writes not yet fenced (bar < 0) or synced */
+	Span *cpa; size_t ncpa, cpacap;        /* cp.async copies not yet waited for (group -1: uncommitted) */
+	int64_t cpa_groups;                    /* cp.async groups committed so far */
+	bool warned_cpa;                       /* one cp.async warning per kernel: the first race explains the rest */
 } Sim;
 
 #define FAIL(S, ...) ((S)->failed = true, diag_error((S)->cx, __VA_ARGS__))
@@ -413,6 +416,22 @@ static void sim_event(Sim *S, Stmt *s)
 	}
 }
 
+/* a shared access that races with a cp.async in flight (a warning: cp.async
+ * completion is the program's business, and the emulator shows the race) */
+static void cpa_race(Sim *S, const Span *x, const Region *at, bool write)
+{
+	const Span *o = overlap(S->cpa, S->ncpa, x);
+	if (!o || o->s == x->s || S->warned_cpa)
+		return;
+	S->warned_cpa = true;
+	diag_warning(S->cx, at->loc, "%s '%s' while the cp.async at line %d into it may still be in flight",
+	             write ? "writes" : "reads", x->buf->name, o->s->loc.line);
+	diag_note(S->cx, o->group < 0 ? "its group is not committed: cp_async.commit, then cp_async.wait N (and sync) "
+	                                "before touching the data"
+	                              : "cp_async.wait must leave its group complete (and a sync must follow) before "
+	                                "touching the data");
+}
+
 static void sim_copy(Sim *S, Stmt *s)
 {
 	bool load = stmt_is_tma_load(s), store = stmt_is_tma_store(s);
@@ -421,6 +440,15 @@ static void sim_copy(Sim *S, Stmt *s)
 	if ((dsh && !region_span(S, s->dst, &d)) || (rsh && !region_span(S, s->src, &r)))
 		return;
 	d.s = r.s = s;
+	if (rsh)
+		cpa_race(S, &r, s->src, false);
+	if (dsh)
+		cpa_race(S, &d, s->dst, true);
+	if (s->kind == ST_COPY_ASYNC && !load && !store && dsh && s->src->buf->mem == MEM_GLOBAL) {
+		d.group = -1; /* cp.async (ldgsts): in flight until its group is waited for */
+		APUSH(S->cx->arena, S->cpa, S->ncpa, S->cpacap, d);
+		return;
+	}
 	if (rsh) { /* reading shared memory a load is still filling */
 		const Span *o = overlap(S->loads, S->nloads, &r);
 		if (o) {
@@ -535,6 +563,20 @@ static void sim_stmts(Sim *S, Stmt **body, size_t n)
 			S->ndirty = k;
 			break;
 		}
+		case ST_CPA_COMMIT:
+			for (size_t c = 0; c < S->ncpa; c++)
+				if (S->cpa[c].group < 0)
+					S->cpa[c].group = S->cpa_groups;
+			S->cpa_groups++;
+			break;
+		case ST_CPA_WAIT: {
+			size_t k = 0;
+			for (size_t c = 0; c < S->ncpa; c++)
+				if (S->cpa[c].group < 0 || S->cpa[c].group >= S->cpa_groups - s->n)
+					S->cpa[k++] = S->cpa[c];
+			S->ncpa = k;
+			break;
+		}
 		case ST_BULK_COMMIT:
 			for (size_t t = 0; t < S->nstores; t++)
 				if (S->stores[t].group < 0)
@@ -554,13 +596,16 @@ static void sim_stmts(Sim *S, Stmt **body, size_t n)
 	}
 }
 
+static void has_copy_async(void *ctx, const Stmt *s) { *(bool *)ctx |= s->kind == ST_COPY_ASYNC; }
+
 void check_mbar_phases(Ctx *cx, const Module *m, Kernel *k)
 {
 	(void)m;
-	bool any = k->nmbars > 0;
+	bool any = k->nmbars > 0, cpa = false;
 	for (size_t i = 0; i < k->nbufs; i++)
 		any |= k->bufs[i]->tma;
-	if (!any)
+	stmt_walk(k->body, k->nbody, has_copy_async, &cpa);
+	if (!any && !(cpa && !k->is_func)) /* a func's caller waits for its cp.async groups */
 		return;
 	for (size_t i = 0; i < k->nbufs; i++)
 		if (k->bufs[i]->tma && !k->bufs[i]->tma_used) {
@@ -582,6 +627,12 @@ void check_mbar_phases(Ctx *cx, const Module *m, Kernel *k)
 	sim_stmts(&S, k->body, k->nbody);
 	if (S.failed)
 		return;
+	if (S.ncpa && !S.warned_cpa) {
+		const Span *c = &S.cpa[0];
+		diag_warning(cx, c->s->loc, "this cp.async is %s before the kernel ends",
+		             c->group < 0 ? "never committed, nor waited for" : "never waited for");
+		diag_note(cx, "cp_async.commit, then cp_async.wait 0: a CTA that exits with copies in flight loses them");
+	}
 	for (int64_t i = 0; i < total; i++)
 		if (S.bars[i].first) {
 			const Stmt *f = S.bars[i].first;

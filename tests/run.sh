@@ -261,6 +261,16 @@ emitted=()
 for f in "$OUT"/rand/*.tile; do [ -s "${f%.tile}.ptx" ] && emitted+=("$f"); done
 [ ${#emitted[@]} -gt 0 ] && emu_run "${emitted[@]}"
 
+echo "== hazard warnings (tests/warn: '# warn:' is the first diagnostic; exit 0), and none for the examples"
+for f in tests/warn/*.tile; do
+	want=$(sed -n 's/^# warn: //p' "$f")
+	got=$("$T" check "$f" 2>&1 >/dev/null | head -1 | sed "s|^$f:||")
+	"$T" check "$f" >/dev/null 2>&1 && [ "$want" = "$got" ] && ok || bad "$f: want '$want', got '$got'"
+done
+for f in examples/*.tile tests/gpu/*.tile; do
+	"$T" check "$f" 2>&1 | grep -q 'warning:' && bad "$f: warns" || ok
+done
+
 echo "== emulator failures (tests/emu_fail: hand-written PTX the GPU would hang on; '# emu:' is the expected report)"
 for f in tests/emu_fail/*.tile; do
 	want=$(sed -n 's/^# emu: //p' "$f")
