@@ -24,6 +24,12 @@ for f in "$OUT"/*.tile; do
 	"$B/tilepx" check "$f" 2>/dev/null || continue   # the generator's rejected programs
 	"$R" "$f" >> "$OUT/log" 2>&1 || status=1
 done
+# programs the harness must reject (tests/gpu_fail: '# gpu:' is the expected report, e.g. a guard byte written)
+for f in tests/gpu_fail/*.tile; do
+	want=$(sed -n 's/^# gpu: //p' "$f")
+	got=$("$R" "$f" 2>&1 | grep -m1 '^FAIL')
+	if [ "$want" = "$got" ]; then echo "PASS $f (rejected as expected: $got)"; else echo "FAIL $f: want '$want', got '$got'"; status=1; fi >> "$OUT/log"
+done
 cat "$OUT/log"
 pass=$(grep -c '^PASS' "$OUT/log"); fail=$(grep -c '^FAIL' "$OUT/log"); skip=$(grep -c '^SKIP' "$OUT/log")
 echo

@@ -272,7 +272,7 @@ for f in examples/*.tile tests/gpu/*.tile; do
 done
 
 echo "== emulator failures (tests/emu_fail: hand-written PTX the GPU would hang on; '# emu:' is the expected report)"
-for f in tests/emu_fail/*.tile; do
+for f in tests/emu_fail/*.tile tests/gpu_fail/*.tile; do
 	want=$(sed -n 's/^# emu: //p' "$f")
 	got=$("$B/ptxemu" "$f" 2>&1 | head -1)
 	[ "$want" = "$got" ] && ok || bad "$f: want '$want', got '$got'"

@@ -52,6 +52,22 @@ void rc_params_init(const Kernel *k, RunParams *rp)
 	}
 }
 
+static unsigned char guard_byte(int param, int side, int i) { return (unsigned char)(0xA5 ^ (param * 7 + side * 3 + i * 13)); }
+
+void rc_guard_fill(unsigned char *g, int param, int side)
+{
+	for (int i = 0; i < RC_GUARD; i++)
+		g[i] = guard_byte(param, side, i);
+}
+
+long rc_guard_check(const unsigned char *g, int param, int side)
+{
+	for (int i = 0; i < RC_GUARD; i++)
+		if (g[i] != guard_byte(param, side, i))
+			return i;
+	return -1;
+}
+
 void rc_params_free(RunParams *rp)
 {
 	for (int i = 0; i < rp->n; i++) {

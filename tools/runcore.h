@@ -25,6 +25,12 @@ void rc_params_free(RunParams *rp);
  * params A and B into C (row-major f16/bf16 inputs, f32 C, summed in k order).
  * NULL on success, else why not; *moved (copy bytes) and *flops may be NULL */
 const char *rc_expect(Ctx *cx, const Kernel *k, const char *gemm, RunParams *rp, int64_t *moved, double *flops);
+/* guard bytes around every global buffer on the GPU: RC_GUARD bytes before
+ * and after, a pattern that depends on the param, checked after the kernel */
+enum { RC_GUARD = 256 };
+void rc_guard_fill(unsigned char *g, int param, int side);
+/* the first guard byte that differs from the pattern, or -1 */
+long rc_guard_check(const unsigned char *g, int param, int side);
 /* elements of got that differ from want; the first `show` are printed as
  * "  NAME element E [coord]: expected 0x.., got 0x.." */
 int64_t rc_compare(const RunParams *rp, int show);

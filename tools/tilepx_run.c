@@ -96,8 +96,17 @@ static bool run_kernel(Ctx *cx, const Module *m, const Kernel *k, CUmodule mod, 
 	bool ok = true;
 	CUfunction fn;
 	CU(cuModuleGetFunction(&fn, mod, k->name));
+	/* each buffer between two guards of RC_GUARD bytes (256: the pointer stays
+	 * 256-byte aligned), which must be untouched after the kernel */
+	CUdeviceptr *raw = calloc((size_t)np + 1, sizeof *raw);
+	unsigned char guard[RC_GUARD];
 	for (int i = 0; i < np; i++) {
-		CU(cuMemAlloc(&dev[i], rp.bytes[i]));
+		CU(cuMemAlloc(&raw[i], rp.bytes[i] + 2 * RC_GUARD));
+		dev[i] = raw[i] + RC_GUARD;
+		for (int side = 0; side < 2; side++) {
+			rc_guard_fill(guard, i, side);
+			CU(cuMemcpyHtoD(side ? dev[i] + rp.bytes[i] : raw[i], guard, RC_GUARD));
+		}
 		CU(cuMemcpyHtoD(dev[i], rp.init[i], rp.bytes[i]));
 		args[i] = &dev[i];
 	}
@@ -118,8 +127,22 @@ static bool run_kernel(Ctx *cx, const Module *m, const Kernel *k, CUmodule mod, 
 		*status = 1;
 		return false;
 	}
-	for (int i = 0; i < np; i++)
+	for (int i = 0; i < np; i++) {
 		CU(cuMemcpyDtoH(rp.got[i], dev[i], rp.bytes[i]));
+		for (int side = 0; side < 2; side++) {
+			CU(cuMemcpyDtoH(guard, side ? dev[i] + rp.bytes[i] : raw[i], RC_GUARD));
+			long at = rc_guard_check(guard, i, side);
+			if (at >= 0) {
+				printf("FAIL %s: param %s: a guard byte %s was written (%ld bytes %s)\n", k->name, rp.buf[i]->name,
+				       side ? "after the buffer" : "before the buffer", side ? at + 1 : RC_GUARD - at,
+				       side ? "past its end" : "before its start");
+				*status = 1;
+				ok = false;
+			}
+		}
+	}
+	if (!ok)
+		return false;
 	int64_t moved = 0;
 	double flops = 0;
 	const char *why = rc_expect(cx, k, gemm_spec, &rp, &moved, &flops);
@@ -162,7 +185,8 @@ static bool run_kernel(Ctx *cx, const Module *m, const Kernel *k, CUmodule mod, 
 		cuEventDestroy(b);
 	}
 	for (int i = 0; i < np; i++)
-		cuMemFree(dev[i]);
+		cuMemFree(raw[i]);
+	free(raw);
 	rc_params_free(&rp);
 	free(dev);
 	free(args);
