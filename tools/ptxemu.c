@@ -95,6 +95,12 @@ typedef struct Machine {
 	struct Cpa { int tid, bytes; uint64_t dst; const unsigned char *src; int64_t group; const Ins *in; } *cpa;
 	int ncpa, cpacap;
 	int64_t *cpa_groups; /* committed groups per thread */
+	/* races between warps: per shared byte, the warp that last wrote it, in
+	 * which barrier epoch (bar.sync releases count them), from which .tile line */
+	struct Shadow { int32_t warp, line; uint32_t epoch; } *shadow;
+	uint32_t epoch;
+	int acc_warp, acc_line; /* the access mem() is asked for: -1 not tracked */
+	bool acc_write;
 	const char *err;
 	char errbuf[512];
 } Machine;
@@ -440,6 +446,29 @@ static uint64_t addr(Machine *m, Thread *t, const char *s)
 	return val(m, t, buf) + (uint64_t)off;
 }
 
+/* a shared access of warp acc_warp against the last write of each byte: a
+ * write by another warp, by another statement, in the same barrier epoch is a
+ * race (reads are not recorded, so a write after another warp's read is not
+ * seen) */
+static bool shadow_access(Machine *m, uint64_t a, int bytes)
+{
+	for (int i = 0; i < bytes; i++) {
+		struct Shadow *s = &m->shadow[a + (uint64_t)i];
+		/* one statement's scope instances (every warp of a warp-scope copy) write
+		 * the same values: not a race between statements */
+		if (s->warp >= 0 && s->warp != m->acc_warp && s->epoch == m->epoch && s->line != m->acc_line) {
+			snprintf(m->errbuf, sizeof m->errbuf, "race: warp %d wrote shared memory at 0x%llx (.tile line %d) and warp "
+			         "%d %s it (.tile line %d) with no sync between", s->warp, (unsigned long long)(a + (uint64_t)i),
+			         s->line, m->acc_warp, m->acc_write ? "writes" : "reads", m->acc_line);
+			m->err = m->errbuf;
+			return false;
+		}
+		if (m->acc_write)
+			*s = (struct Shadow){m->acc_warp, m->acc_line, m->epoch};
+	}
+	return true;
+}
+
 /* global pointers: param i lives at (i + 1) << 40 */
 static unsigned char *mem(Machine *m, bool shared, uint64_t a, int bytes)
 {
@@ -448,6 +477,8 @@ static unsigned char *mem(Machine *m, bool shared, uint64_t a, int bytes)
 			m->err = "shared access out of bounds";
 			return NULL;
 		}
+		if (m->acc_warp >= 0 && !shadow_access(m, a, bytes))
+			return NULL;
 		for (int i = 0; i < m->ncpa; i++) /* a race with a cp.async still in flight */
 			if (a < m->cpa[i].dst + (uint64_t)m->cpa[i].bytes && m->cpa[i].dst < a + (uint64_t)bytes) {
 				snprintf(m->errbuf, sizeof m->errbuf, "shared memory at 0x%llx is accessed while the cp.async of "
@@ -499,6 +530,13 @@ static int label_pc(Machine *m, const char *l)
 	return 0;
 }
 
+static void track(Machine *m, const Thread *t, const Ins *in, bool write)
+{
+	m->acc_warp = (int)(t - m->t) / 32;
+	m->acc_line = in->tile_line;
+	m->acc_write = write;
+}
+
 /* thread tid's cp.async copies of groups below `below` (uncommitted ones
  * too when below is INT64_MAX: wait_all, thread exit) land in shared memory */
 static void cpa_land(Machine *m, int tid, int64_t below)
@@ -507,8 +545,12 @@ static void cpa_land(Machine *m, int tid, int64_t below)
 	for (int i = 0; i < m->ncpa; i++) {
 		struct Cpa *c = &m->cpa[i];
 		bool due = c->tid == tid && (below == INT64_MAX || (c->group >= 0 && c->group < below));
-		if (due)
+		if (due) {
 			memcpy(m->shared + c->dst, c->src, (size_t)c->bytes);
+			/* the data is the issuing warp's write, visible to other warps after a sync */
+			for (int b = 0; b < c->bytes; b++)
+				m->shadow[c->dst + (uint64_t)b] = (struct Shadow){tid / 32, c->in->tile_line, m->epoch};
+		}
 		else
 			m->cpa[k++] = *c;
 	}
@@ -670,7 +712,9 @@ static void step(Machine *m, Thread *t)
 		D = ((uint32_t)V(1) >> pos) & (len >= 32 ? ~0u : ((1u << len) - 1));
 	} else if (!strncmp(op, "ld.", 3)) {
 		int w = width_of(op), n = w >= 4 ? w / 4 : 1;
+		track(m, t, in, false);
 		unsigned char *p = mem(m, strstr(op, ".shared") != NULL, addr(m, t, o[n]), w);
+		m->acc_warp = -1;
 		for (int i = 0; p && i < n; i++) {
 			uint32_t v = 0;
 			memcpy(&v, p + 4 * i, (size_t)(w < 4 ? w : 4));
@@ -678,7 +722,9 @@ static void step(Machine *m, Thread *t)
 		}
 	} else if (!strncmp(op, "st.", 3)) {
 		int w = width_of(op), n = w >= 4 ? w / 4 : 1;
+		track(m, t, in, true);
 		unsigned char *p = mem(m, strstr(op, ".shared") != NULL, addr(m, t, o[0]), w);
+		m->acc_warp = -1;
 		for (int i = 0; p && i < n; i++) {
 			uint32_t v = (uint32_t)V(1 + i);
 			memcpy(p + 4 * i, &v, (size_t)(w < 4 ? w : 4));
@@ -878,6 +924,9 @@ static void mma(Machine *m, Thread **w, Ins *in)
 
 static void collective(Machine *m, Thread **w, Ins *in)
 {
+	m->acc_warp = (int)(w[0] - m->t) / 32; /* the warp's accesses, for race tracking */
+	m->acc_line = in->tile_line;
+	m->acc_write = !strncmp(in->op, "stmatrix", 8) || !strncmp(in->op, "tcgen05.alloc", 13);
 	if (!strncmp(in->op, "mma.sync", 8)) {
 		mma(m, w, in);
 	} else if (!strncmp(in->op, "ldmatrix", 8) || !strncmp(in->op, "stmatrix", 8)) {
@@ -890,6 +939,7 @@ static void collective(Machine *m, Thread **w, Ins *in)
 		if (p)
 			memset(p, 0, 4);
 	}
+	m->acc_warp = -1;
 	for (int t = 0; t < 32; t++)
 		w[t]->pc++;
 }
@@ -909,6 +959,10 @@ static bool run_cta(Machine *m, int entry_pc)
 	tma_reset(m->tma);
 	m->ncpa = 0;
 	memset(m->cpa_groups, 0, sizeof(int64_t) * (size_t)T);
+	m->acc_warp = -1;
+	m->epoch = 0;
+	for (int64_t i = 0; i <= m->p->shared_bytes; i++)
+		m->shadow[i] = (struct Shadow){-1, 0, 0};
 	int64_t budget = 200000000;
 	for (;;) {
 		bool progress = false;
@@ -940,6 +994,7 @@ static bool run_cta(Machine *m, int entry_pc)
 			for (int64_t i = 0; i < T; i++)
 				if (!m->t[i].done)
 					m->t[i].pc++;
+			m->epoch++; /* writes before the barrier are ordered before everything after it */
 			continue;
 		}
 		/* warp collectives: the 32 lanes wait at the same instruction */
@@ -1135,6 +1190,7 @@ static int run_kernel(Ctx *cx, const Kernel *k, char **lines, int nl, int b, int
 	m.tmem = calloc(128 * TMEM_COLS, sizeof(uint32_t));
 	m.t = calloc((size_t)k->threads, sizeof(Thread));
 	m.cpa_groups = calloc((size_t)k->threads, sizeof(int64_t));
+	m.shadow = calloc((size_t)p.shared_bytes + 1, sizeof *m.shadow);
 	TensorMapArgs maps[16];
 	m.tma = tma_new();
 	m.env = (TmaEnv){m.shared, p.shared_bytes, got, bytes, maps, kernel_tensor_maps(k, maps, 16)};
@@ -1168,6 +1224,7 @@ static int run_kernel(Ctx *cx, const Kernel *k, char **lines, int nl, int b, int
 	free(m.t);
 	free(m.cpa);
 	free(m.cpa_groups);
+	free(m.shadow);
 	tma_free(m.tma);
 	free(m.shared);
 	free(m.tmem);
