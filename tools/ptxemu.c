@@ -101,6 +101,12 @@ typedef struct Machine {
 	uint32_t epoch;
 	int acc_warp, acc_line; /* the access mem() is asked for: -1 not tracked */
 	bool acc_write;
+	/* --banks: every shared access of ld/st.shared and ldmatrix/stmatrix, by
+	 * warp instruction instance, for the wavent count at the end */
+	bool banks;
+	struct BankAcc { int64_t cta, k; int32_t warp, lane, pc, bytes; uint64_t addr; } *bacc;
+	int64_t nbacc, bacccap;
+	int64_t *occ; /* per thread and pc: instances executed so far */
 	const char *err;
 	char errbuf[512];
 } Machine;
@@ -530,8 +536,22 @@ static int label_pc(Machine *m, const char *l)
 	return 0;
 }
 
+static void bank_record(Machine *m, int tid, int pc, int64_t k, uint64_t a, int bytes)
+{
+	if (m->nbacc == m->bacccap) {
+		m->bacccap = m->bacccap ? 2 * m->bacccap : 1024;
+		m->bacc = realloc(m->bacc, sizeof *m->bacc * (size_t)m->bacccap);
+	}
+	m->bacc[m->nbacc++] = (struct BankAcc){m->ctaidy * 1000000 + m->ctaid, k, tid / 32, tid % 32, pc, bytes, a};
+}
+
 static void track(Machine *m, const Thread *t, const Ins *in, bool write)
 {
+	if (m->banks && strstr(in->op, ".shared")) {
+		int tid = (int)(t - m->t), pc = (int)(in - m->p->ins);
+		int64_t *o = &m->occ[(int64_t)tid * m->p->n + pc];
+		bank_record(m, tid, pc, (*o)++, addr(m, (Thread *)t, in->ops[write ? 0 : in->nops - 1]), width_of(in->op));
+	}
 	m->acc_warp = (int)(t - m->t) / 32;
 	m->acc_line = in->tile_line;
 	m->acc_write = write;
@@ -824,6 +844,12 @@ static void matrix(Machine *m, Thread **w, Ins *in)
 	}
 	bool ld = in->op[0] == 'l', trans = strstr(in->op, ".trans") != NULL;
 	int num = strstr(in->op, ".x4") ? 4 : strstr(in->op, ".x2") ? 2 : 1;
+	if (m->banks) { /* lanes 8j..8j+7 address matrix j's rows: 16 bytes each */
+		int tid = (int)(w[0] - m->t), pc = (int)(in - m->p->ins);
+		int64_t k = m->occ[(int64_t)tid * m->p->n + pc]++;
+		for (int l = 0; l < 8 * num; l++)
+			bank_record(m, tid + l, pc, k, addr(m, w[l], in->ops[ld ? num : 0]), 16);
+	}
 	for (int j = 0; j < num; j++)
 		for (int t = 0; t < 32; t++) {
 			int row = trans ? 2 * (t % 4) : t / 4, col = trans ? t / 4 : 2 * (t % 4);
@@ -1144,10 +1170,101 @@ static void load_funcs(Prog *p, char **lines, int nl)
 	}
 }
 
+static int cmp_bank_group(const struct BankAcc *a, const struct BankAcc *b)
+{
+	return a->cta != b->cta || a->warp != b->warp || a->pc != b->pc || a->k != b->k;
+}
+
+static int cmp_bank(const void *x, const void *y)
+{
+	const struct BankAcc *a = x, *b = y;
+	if (a->cta != b->cta)
+		return a->cta < b->cta ? -1 : 1;
+	if (a->warp != b->warp)
+		return a->warp - b->warp;
+	if (a->pc != b->pc)
+		return a->pc - b->pc;
+	if (a->k != b->k)
+		return a->k < b->k ? -1 : 1;
+	return a->lane - b->lane;
+}
+
+/* shared-memory wavefronts of one warp instruction: lanes in phases (8 lanes
+ * of 16-byte accesses, 16 of 8-byte, 32 otherwise); a phase takes as many
+ * wavefronts as the most distinct 4-byte words any of the 32 banks holds */
+static void wavefronts(const struct BankAcc *a, int n, int64_t *got, int64_t *ideal)
+{
+	int per = a[0].bytes >= 16 ? 8 : a[0].bytes == 8 ? 16 : 32;
+	for (int ph = 0; ph < 32 / per; ph++) {
+		uint64_t words[128];
+		int nw = 0;
+		for (int i = 0; i < n; i++) {
+			if (a[i].lane / per != ph)
+				continue;
+			for (uint64_t w = a[i].addr / 4; w <= (a[i].addr + (uint64_t)a[i].bytes - 1) / 4 && nw < 128; w++) {
+				bool dup = false;
+				for (int j = 0; j < nw && !dup; j++)
+					dup = words[j] == w;
+				if (!dup)
+					words[nw++] = w;
+			}
+		}
+		if (!nw)
+			continue;
+		int per_bank[32] = {0}, worst = 0;
+		for (int j = 0; j < nw; j++)
+			if (++per_bank[words[j] % 32] > worst)
+				worst = per_bank[words[j] % 32];
+		*got += worst;
+		*ideal += (nw + 31) / 32;
+	}
+}
+
+static void bank_report(Machine *m, const Kernel *k)
+{
+	qsort(m->bacc, (size_t)m->nbacc, sizeof *m->bacc, cmp_bank);
+	int np = m->p->n;
+	int64_t *ins = calloc((size_t)np + 1, sizeof(int64_t)), *wf = calloc((size_t)np + 1, sizeof(int64_t)),
+	        *id = calloc((size_t)np + 1, sizeof(int64_t));
+	for (int64_t i = 0, j; i < m->nbacc; i = j) {
+		for (j = i; j < m->nbacc && !cmp_bank_group(&m->bacc[i], &m->bacc[j]); j++)
+			;
+		int pc = m->bacc[i].pc;
+		ins[pc]++;
+		wavefronts(&m->bacc[i], (int)(j - i), &wf[pc], &id[pc]);
+	}
+	int64_t ti = 0, tw = 0, tid = 0;
+	for (int line = 0, pc; line < 1 << 20; line++) { /* by .tile line, in order */
+		int64_t li = 0, lw = 0, lid = 0, next = 1 << 20;
+		for (pc = 0; pc < np; pc++) {
+			int tl = m->p->ins[pc].tile_line;
+			if (tl == line && ins[pc]) {
+				li += ins[pc];
+				lw += wf[pc];
+				lid += id[pc];
+			} else if (tl > line && ins[pc] && tl < next) {
+				next = tl;
+			}
+		}
+		if (li)
+			printf("BANKS %s line %d: %lld shared instructions, %lld wavefronts, ideal %lld\n", k->name, line,
+			       (long long)li, (long long)lw, (long long)lid);
+		ti += li, tw += lw, tid += lid;
+		if (next == 1 << 20)
+			break;
+		line = (int)next - 1;
+	}
+	printf("BANKS %s total: %lld shared instructions, %lld wavefronts, ideal %lld\n", k->name, (long long)ti,
+	       (long long)tw, (long long)tid);
+	free(ins);
+	free(wf);
+	free(id);
+}
+
 /* run kernel k (entry lines [b, e) of the PTX; .funcs anywhere in lines[0..nl)) and
  * compare with the reference, or with a dense GEMM (gemm = "C=A*B") */
 static int run_kernel(Ctx *cx, const Kernel *k, char **lines, int nl, int b, int e, int64_t max_threads,
-                      const char *gemm)
+                      const char *gemm, bool banks)
 {
 	if (k->grid * k->grid_y * k->threads > max_threads) {
 		printf("SKIP %s (%lld threads in all; limit %lld)\n", k->name, (long long)(k->grid * k->grid_y * k->threads),
@@ -1191,6 +1308,9 @@ static int run_kernel(Ctx *cx, const Kernel *k, char **lines, int nl, int b, int
 	m.t = calloc((size_t)k->threads, sizeof(Thread));
 	m.cpa_groups = calloc((size_t)k->threads, sizeof(int64_t));
 	m.shadow = calloc((size_t)p.shared_bytes + 1, sizeof *m.shadow);
+	m.banks = banks;
+	if (banks)
+		m.occ = calloc((size_t)k->threads * (size_t)(p.n + 1), sizeof(int64_t));
 	TensorMapArgs maps[16];
 	m.tma = tma_new();
 	m.env = (TmaEnv){m.shared, p.shared_bytes, got, bytes, maps, kernel_tensor_maps(k, maps, 16)};
@@ -1202,6 +1322,10 @@ static int run_kernel(Ctx *cx, const Kernel *k, char **lines, int nl, int b, int
 	for (m.ctaidy = 0; m.ctaidy < k->grid_y && !m.err; m.ctaidy++)
 		for (m.ctaid = 0; m.ctaid < k->grid && !m.err; m.ctaid++)
 			run_cta(&m, 0);
+	if (banks && !m.err)
+		bank_report(&m, k);
+	free(m.bacc);
+	free(m.occ);
 	if (m.err) {
 		printf("FAIL %s: emulation: %s\n", k->name, m.err);
 		status = 1;
@@ -1237,12 +1361,20 @@ int main(int argc, char **argv)
 {
 	int64_t max_threads = 1 << 16;
 	int first = 1;
-	if (argc > 2 && !strcmp(argv[1], "--max-threads")) {
-		max_threads = atoll(argv[2]);
-		first = 3;
+	bool banks = false;
+	for (;;) {
+		if (argc > first + 1 && !strcmp(argv[first], "--max-threads")) {
+			max_threads = atoll(argv[first + 1]);
+			first += 2;
+		} else if (argc > first && !strcmp(argv[first], "--banks")) {
+			banks = true; /* shared-memory wavefronts per .tile line (docs/benchmarks.md) */
+			first++;
+		} else {
+			break;
+		}
 	}
 	if (first >= argc || !strcmp(argv[first], "--help") || !strcmp(argv[first], "-h")) {
-		fprintf(stderr, "usage: ptxemu [--max-threads N] FILE.tile...\n");
+		fprintf(stderr, "usage: ptxemu [--max-threads N] [--banks] FILE.tile...\n");
 		return first >= argc ? 2 : 0;
 	}
 	int status = 0;
@@ -1332,7 +1464,7 @@ int main(int argc, char **argv)
 				continue;
 			}
 			status |= run_kernel(&cx, k, lines, nl, start, unit_end(lines, start, nl), max_threads,
-			                     gemm[0] ? gemm : NULL);
+			                     gemm[0] ? gemm : NULL, banks);
 		}
 		free(lines);
 		str_free(&text);
