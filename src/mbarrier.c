@@ -203,6 +203,7 @@ typedef struct Sim {
 	Span *cpa; size_t ncpa, cpacap;        /* cp.async copies not yet waited for (group -1: uncommitted) */
 	int64_t cpa_groups;                    /* cp.async groups committed so far */
 	bool warned_cpa;                       /* one cp.async warning per kernel: the first race explains the rest */
+	bool tma;                              /* the kernel has TMA copies (thread writes are then tracked) */
 } Sim;
 
 #define FAIL(S, ...) ((S)->failed = true, diag_error((S)->cx, __VA_ARGS__))
@@ -420,8 +421,10 @@ static void sim_event(Sim *S, Stmt *s)
  * completion is the program's business, and the emulator shows the race) */
 static void cpa_race(Sim *S, const Span *x, const Region *at, bool write)
 {
+	if (S->warned_cpa) /* checked first: the scan is linear in the copies in flight */
+		return;
 	const Span *o = overlap(S->cpa, S->ncpa, x);
-	if (!o || o->s == x->s || S->warned_cpa)
+	if (!o || o->s == x->s)
 		return;
 	S->warned_cpa = true;
 	diag_warning(S->cx, at->loc, "%s '%s' while the cp.async at line %d into it may still be in flight",
@@ -446,7 +449,8 @@ static void sim_copy(Sim *S, Stmt *s)
 		cpa_race(S, &d, s->dst, true);
 	if (s->kind == ST_COPY_ASYNC && !load && !store && dsh && s->src->buf->mem == MEM_GLOBAL) {
 		d.group = -1; /* cp.async (ldgsts): in flight until its group is waited for */
-		APUSH(S->cx->arena, S->cpa, S->ncpa, S->cpacap, d);
+		if (!S->warned_cpa)
+			APUSH(S->cx->arena, S->cpa, S->ncpa, S->cpacap, d);
 		return;
 	}
 	if (rsh) { /* reading shared memory a load is still filling */
@@ -512,7 +516,7 @@ static void sim_copy(Sim *S, Stmt *s)
 			}
 		}
 		APUSH(S->cx->arena, S->stores, S->nstores, S->storecap, r);
-	} else if (dsh) { /* thread writes: a later TMA store needs a fence and a sync */
+	} else if (dsh && S->tma) { /* thread writes: a later TMA store needs a fence and a sync */
 		d.bar = -1;
 		APUSH(S->cx->arena, S->dirty, S->ndirty, S->dirtycap, d);
 	}
@@ -614,7 +618,7 @@ void check_mbar_phases(Ctx *cx, const Module *m, Kernel *k)
 			          "'cta copy_async %s[...], SHARED[...]' (store)", k->bufs[i]->name, k->bufs[i]->name);
 			return;
 		}
-	Sim S = {.cx = cx, .k = k};
+	Sim S = {.cx = cx, .k = k, .tma = any};
 	int64_t total = 0;
 	S.base = arena_alloc(cx->arena, sizeof(int64_t) * (k->nmbars + 1));
 	for (size_t i = 0; i < k->nmbars; i++) {
