@@ -20,3 +20,7 @@ BULK_COMMIT     8.0 sm90  cp.async.bulk.commit_group;
 BULK_WAIT       8.0 sm90  cp.async.bulk.wait_group $0;
 BULK_WAIT_READ  8.0 sm90  cp.async.bulk.wait_group.read $0;
 FENCE_PROXY_ASYNC 8.0 sm90 fence.proxy.async.shared::cta;
+# Non-tensor bulk copies: contiguous bytes (a multiple of 16, 16-byte aligned
+# addresses), the load completing on an mbarrier, the store in a bulk group.
+BULK_LOAD       8.0 sm90  cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [$0], [$1], $2, [$3];
+BULK_STORE      8.0 sm90  cp.async.bulk.global.shared::cta.bulk_group [$0], [$1], $2;

@@ -22,6 +22,13 @@ bool stmt_is_tma_store(const Stmt *s)
 	       s->src->buf->mem == MEM_SHARED;
 }
 
+/* shared -> a param without a tensor map: a non-tensor bulk store (variant bulk) */
+bool stmt_is_bulk_store(const Stmt *s)
+{
+	return s->kind == ST_COPY_ASYNC && !s->mbar_name && s->dst->buf && s->src->buf && !s->dst->buf->tma &&
+	       s->dst->buf->mem == MEM_GLOBAL && s->src->buf->mem == MEM_SHARED;
+}
+
 /* s->mbar from its name; the index may use repeat indices and constants only */
 static bool resolve_mbar(Ctx *cx, Kernel *k, Stmt *s)
 {
@@ -103,22 +110,21 @@ void check_copy_tma(Ctx *cx, Kernel *k, Stmt *s)
 		if (!resolve_mbar(cx, k, s))
 			return;
 		if (s->src->buf->mem != MEM_GLOBAL || s->dst->buf->mem != MEM_SHARED) {
-			diag_error(cx, s->mbar_loc, "'mbarrier' completes a TMA load, which copies a tma param to shared "
+			diag_error(cx, s->mbar_loc, "'mbarrier' completes a TMA or bulk load, which copies a param to shared "
 			           "memory (this copies %s -> %s)", mem_name(s->src->buf->mem), mem_name(s->dst->buf->mem));
 			return;
 		}
-		if (!s->src->buf->tma) {
-			diag_error(cx, s->src->loc, "'%s' is loaded through TMA but has no tensor map", s->src->buf->name);
-			diag_note(cx, "declare it with 'param %s ... tma'", s->src->buf->name);
-			return;
-		}
 	}
-	if (!load && !store)
+	bool bulk = (load && !s->src->buf->tma) || stmt_is_bulk_store(s);
+	if (!load && !store && !bulk)
 		return;
 	if (s->scope != SC_CTA) {
-		diag_error(cx, s->loc, "a TMA copy is issued by one thread for the whole CTA: write 'cta copy_async'");
+		diag_error(cx, s->loc, "a %s copy is issued by one thread for the whole CTA: write 'cta copy_async'",
+		           bulk ? "bulk" : "TMA");
 		return;
 	}
+	if (bulk) /* no tensor map: the bulk variant proves contiguity and alignment */
+		return;
 	Region *g = load ? s->src : s->dst, *sh = load ? s->dst : s->src;
 	Buffer *gb = g->buf;
 	int64_t box[MAX_DIMS];
@@ -437,7 +443,7 @@ static void cpa_race(Sim *S, const Span *x, const Region *at, bool write)
 
 static void sim_copy(Sim *S, Stmt *s)
 {
-	bool load = stmt_is_tma_load(s), store = stmt_is_tma_store(s);
+	bool load = stmt_is_tma_load(s), store = stmt_is_tma_store(s) || stmt_is_bulk_store(s);
 	Span d = {0}, r = {0};
 	bool dsh = s->dst->buf->mem == MEM_SHARED, rsh = s->src->buf->mem == MEM_SHARED;
 	if ((dsh && !region_span(S, s->dst, &d)) || (rsh && !region_span(S, s->src, &r)))
@@ -499,7 +505,7 @@ static void sim_copy(Sim *S, Stmt *s)
 			b->first = s;
 		int64_t bytes = dtype_bytes(s->dst->buf->dt);
 		for (int i = 0; i < s->src->buf->ndim; i++)
-			bytes *= s->src->buf->tma_box[i];
+			bytes *= s->src->whole ? s->src->buf->shape[i] : s->src->ext[i];
 		b->loaded += bytes;
 		APUSH(S->cx->arena, S->loads, S->nloads, S->loadcap, x);
 	} else if (store) {

@@ -579,6 +579,7 @@ void check_copy_tma(Ctx *cx, Kernel *k, Stmt *s);
 void check_mbar_phases(Ctx *cx, const Module *m, Kernel *k);
 bool stmt_is_tma_load(const Stmt *s);
 bool stmt_is_tma_store(const Stmt *s);
+bool stmt_is_bulk_store(const Stmt *s);
 void emit_mbar_init(Emit *e, const Stmt *s);
 void emit_mbar_expect_tx(Emit *e, const Stmt *s);
 void emit_mbar_arrive(Emit *e, const Stmt *s);

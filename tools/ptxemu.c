@@ -1313,7 +1313,7 @@ static int run_kernel(Ctx *cx, const Kernel *k, char **lines, int nl, int b, int
 		m.occ = calloc((size_t)k->threads * (size_t)(p.n + 1), sizeof(int64_t));
 	TensorMapArgs maps[16];
 	m.tma = tma_new();
-	m.env = (TmaEnv){m.shared, p.shared_bytes, got, bytes, maps, kernel_tensor_maps(k, maps, 16)};
+	m.env = (TmaEnv){m.shared, p.shared_bytes, got, bytes, maps, kernel_tensor_maps(k, maps, 16), rp.n};
 	for (int64_t i = 0; i < k->threads; i++) {
 		m.t[i].r = calloc((size_t)p.nregs + 1, sizeof(uint64_t));
 		m.t[i].pmem = calloc((size_t)p.pbytes + 16, 1);

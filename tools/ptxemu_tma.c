@@ -13,6 +13,7 @@ typedef struct MBar {
 typedef struct Xfer {
 	int tid;
 	bool load;
+	uint64_t gaddr, bytes; /* non-tensor bulk copies: global address and size (map -2) */
 	uint64_t smem, mbar;
 	int map;
 	int32_t c[5];
@@ -71,10 +72,41 @@ static uint64_t swizzle(uint64_t a, int bytes)
 
 static int swizzle_bytes(int mode) { return mode == 1 ? 32 : mode == 2 ? 64 : mode == 3 ? 128 : 0; }
 
+/* a non-tensor bulk copy: contiguous bytes, global address as ptxemu's params */
+static void transfer_bulk(TmaState *s, const TmaEnv *env, Xfer *x, const char **err)
+{
+	uint64_t i = (x->gaddr >> 40) - 1, off = x->gaddr & ((1ull << 40) - 1);
+	if (x->smem + x->bytes > (uint64_t)env->shared_bytes) {
+		*err = "bulk copy: shared address out of bounds";
+		return;
+	}
+	if (i >= (uint64_t)env->nparams || off + x->bytes > env->param_bytes[i]) {
+		*err = "bulk copy: global address out of bounds";
+		return;
+	}
+	if (x->load)
+		memcpy(env->shared + x->smem, env->param_mem[i] + off, x->bytes);
+	else
+		memcpy(env->param_mem[i] + off, env->shared + x->smem, x->bytes);
+	if (x->load) {
+		MBar *b = bar_at(s, x->mbar);
+		if (!b) {
+			*err = "bulk load completes on an uninitialized mbarrier";
+			return;
+		}
+		b->tx -= (int64_t)x->bytes;
+		complete_if_done(b);
+	}
+}
+
 /* move one box between shared memory and the tensor */
 static void transfer(TmaState *s, const TmaEnv *env, Xfer *x, const char **err)
 {
 	x->done = true;
+	if (x->map == -2) {
+		transfer_bulk(s, env, x, err);
+		return;
+	}
 	if (x->map < 0 || x->map >= env->nmaps) {
 		*err = "TMA: tensor-map operand is not one of the kernel's tensor maps";
 		return;
@@ -207,6 +239,18 @@ int tma_step(TmaState *s, const TmaEnv *env, int tid, const TmaOp *o, uint64_t *
 			x->smem = o->v[1];
 			x->group = -1;
 		}
+		return 1;
+	}
+	if (!strncmp(op, "cp.async.bulk.shared::cluster.global.", 37) || !strncmp(op, "cp.async.bulk.global.shared::cta.", 33)) {
+		Xfer *x = push(s); /* [dst], [src], size[, [mbar]] */
+		x->tid = tid;
+		x->map = -2;
+		x->load = op[14] == 's';
+		x->smem = x->load ? o->v[0] : o->v[1];
+		x->gaddr = x->load ? o->v[1] : o->v[0];
+		x->bytes = o->v[2];
+		x->mbar = x->load ? o->v[3] : 0;
+		x->group = -1;
 		return 1;
 	}
 	if (!strcmp(op, "cp.async.bulk.commit_group")) {

@@ -27,6 +27,7 @@ typedef struct TmaEnv {
 	size_t *param_bytes;
 	const TensorMapArgs *maps;
 	int nmaps;
+	int nparams;
 } TmaEnv;
 
 TmaState *tma_new(void);

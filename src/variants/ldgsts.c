@@ -8,7 +8,7 @@ static const char *accepts(const CopyOp *op)
 	if (!target_has(op->mod->target, CAP_SM80))
 		return arena_printf(op->cx->arena, "cp.async needs sm_80 or newer (target is %s)", op->mod->target->name);
 	if (op->st->mbar_name)
-		return "the copy completes on an mbarrier, which only TMA signals";
+		return "the copy completes on an mbarrier, which only TMA and bulk copies signal";
 	if (op->dbuf->mem != MEM_SHARED || op->sbuf->mem != MEM_GLOBAL)
 		return arena_printf(op->cx->arena, "cp.async copies global -> shared only, got %s -> %s",
 		                    mem_name(op->sbuf->mem), mem_name(op->dbuf->mem));

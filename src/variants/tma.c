@@ -20,7 +20,7 @@ static const char *accepts(const CopyOp *op)
 {
 	if (!target_has(op->mod->target, CAP_SM90))
 		return arena_printf(op->cx->arena, "TMA needs sm_90 or newer (target is %s)", op->mod->target->name);
-	if (stmt_is_tma_load(op->st) || stmt_is_tma_store(op->st))
+	if ((stmt_is_tma_load(op->st) && op->sbuf->tma) || stmt_is_tma_store(op->st))
 		return NULL;
 	if (op->sbuf->tma && op->dbuf->mem == MEM_SHARED)
 		return "a TMA load completes on an mbarrier: add 'mbarrier NAME[i]' to the copy";
