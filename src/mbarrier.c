@@ -446,6 +446,11 @@ static void sim_copy(Sim *S, Stmt *s)
 	bool load = stmt_is_tma_load(s), store = stmt_is_tma_store(s) || stmt_is_bulk_store(s);
 	Span d = {0}, r = {0};
 	bool dsh = s->dst->buf->mem == MEM_SHARED, rsh = s->src->buf->mem == MEM_SHARED;
+	bool cpa_copy = s->kind == ST_COPY_ASYNC && !load && !store;
+	/* nothing to track or check: no TMA in the kernel, and no cp.async in flight
+	 * (or already reported) unless this copy is one (keeps check linear and cheap) */
+	if (!S->tma && (S->warned_cpa || (!S->ncpa && !cpa_copy)))
+		return;
 	if ((dsh && !region_span(S, s->dst, &d)) || (rsh && !region_span(S, s->src, &r)))
 		return;
 	d.s = r.s = s;
