@@ -17,3 +17,12 @@ SETP_EQ_U32       6.3 all  setp.eq.u32 $0, $1, $2;
 SETP_NE_U32       6.3 all  setp.ne.u32 $0, $1, $2;
 BFI_B32           6.3 all  bfi.b32 $0, $1, $2, $3, $4;
 BFE_U32           6.3 all  bfe.u32 $0, $1, $2, $3;
+# runtime extents (docs/language.md "Runtime sizes"): 64-bit row offsets and guards
+MAD_WIDE_U32      6.3 all  mad.wide.u32 $0, $1, $2, $3;
+CVT_U64_U32       6.3 all  cvt.u64.u32 $0, $1;
+CVT_U32_U64       6.3 all  cvt.u32.u64 $0, $1;
+SHL_B64           6.3 all  shl.b64 $0, $1, $2;
+SETP_GT_S32       6.3 all  setp.gt.s32 $0, $1, $2;
+SETP_GT_AND_S32   6.3 all  setp.gt.and.s32 $0, $1, $2, $3;
+SETP_LE_S32       6.3 all  setp.le.s32 $0, $1, $2;
+SETP_LE_OR_S32    6.3 all  setp.le.or.s32 $0, $1, $2, $3;

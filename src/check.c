@@ -350,7 +350,43 @@ static void check_layout(Ctx *cx, Kernel *k, Buffer *b)
 	check_layout_storage(cx, b, at, mx);
 }
 
-static bool check_tma_param(Ctx *cx, const Module *m, Buffer *b);
+static bool check_tma_param(Ctx *cx, const Module *m, const Kernel *k, Buffer *b);
+
+/* the largest power of two (up to 64) that divides every value dimension d
+ * of a param can take: from the constant, or from the scalar's facts */
+
+/* a param with runtime extents: row-major, rank 1 or 2; its layout for the
+ * proofs (see Buffer.dyn_proxy) */
+static bool check_dynamic_param(Ctx *cx, const Kernel *k, Buffer *b)
+{
+	if (b->ndim > 2) {
+		diag_error(cx, b->loc, "param '%s' has runtime extents and %d dimensions; such a param has 1 or 2 "
+		                       "(fold the outer dimensions into one)", b->name, b->ndim);
+		return false;
+	}
+	if (b->has_layout || b->storage_given) {
+		diag_error(cx, b->has_layout ? b->layout_loc : b->storage_loc,
+		           "param '%s' has runtime extents, so it is row-major: it cannot have its own %s", b->name,
+		           b->has_layout ? "layout" : "storage");
+		return false;
+	}
+	for (int d = 0; d < b->ndim; d++)
+		if (b->dyn_dim[d])
+			b->shape[d] = (int64_t)1 << 31; /* a capacity: coordinates stay below 2^31 */
+		else if (b->shape[d] > SCALAR_MAX) {
+			diag_error(cx, b->dim_loc[d], "a dimension of a param with runtime extents is below 2^31");
+			return false;
+		}
+	b->layout.n = b->ndim;
+	b->layout.it[b->ndim - 1] = (Iter){b->shape[b->ndim - 1], 1, AX_M};
+	if (b->ndim == 2) {
+		/* 2^a * (2^21 + 1): the stride's guaranteed power of two, and
+		 * larger than any column offset inside a tile (< 2^20) */
+		b->dyn_proxy = dim_pow2(k, b, 1) * (((int64_t)1 << 21) + 1);
+		b->layout.it[0] = (Iter){b->shape[0], b->dyn_proxy, AX_M};
+	}
+	return true;
+}
 
 static void check_buffer(Ctx *cx, const Module *m, Kernel *k, Buffer *b, int64_t *shared_bytes)
 {
@@ -360,14 +396,16 @@ static void check_buffer(Ctx *cx, const Module *m, Kernel *k, Buffer *b, int64_t
 			           k->bufs[i]->loc.line);
 			return;
 		}
+	if (b->dynamic && !check_dynamic_param(cx, k, b))
+		return;
 	int64_t size = 1, bytes;
-	for (int d = 0; d < b->ndim; d++)
+	for (int d = 0; d < b->ndim && !b->dynamic; d++)
 		if (!mul_ok(size, b->shape[d], &size) || size > ((int64_t)1 << 40)) {
 			diag_error(cx, b->dim_loc[d], "buffer '%s' is too large (more than 2^40 elements)", b->name);
 			return;
 		}
 	bytes = size * dtype_bytes(b->dt);
-	if (b->mem == MEM_GLOBAL && size > ((int64_t)1 << 32)) {
+	if (b->mem == MEM_GLOBAL && size > ((int64_t)1 << 32) && !b->dynamic) {
 		diag_error(cx, b->loc, "param '%s' has more than 2^32 elements; tilepx addresses params with 32-bit "
 		                       "element offsets", b->name);
 		return;
@@ -380,12 +418,18 @@ static void check_buffer(Ctx *cx, const Module *m, Kernel *k, Buffer *b, int64_t
 		diag_error(cx, b->layout_loc, "swizzle applies to shared buffers only");
 		return;
 	}
+	if (b->dynamic) {
+		if (b->tma && !check_tma_param(cx, m, k, b))
+			return;
+		b->storage = 0; /* known at launch */
+		return;
+	}
 	if (!b->has_layout) {
 		Swizzle sw = b->layout.sw;
 		lay_compact(&b->layout, b->shape, b->ndim);
 		b->layout.sw = sw;
 	}
-	if (b->tma && !check_tma_param(cx, m, b))
+	if (b->tma && !check_tma_param(cx, m, k, b))
 		return;
 	int before = cx->diags.errors;
 	check_layout(cx, k, b);
@@ -408,7 +452,7 @@ static void check_buffer(Ctx *cx, const Module *m, Kernel *k, Buffer *b, int64_t
 
 /* a param with a tensor map: what cuTensorMapEncodeTiled accepts (CUDA driver
  * API): rank 1..5, row-major, global strides multiples of 16 bytes below 2^40 */
-static bool check_tma_param(Ctx *cx, const Module *m, Buffer *b)
+static bool check_tma_param(Ctx *cx, const Module *m, const Kernel *k, Buffer *b)
 {
 	if (!target_has(m->target, CAP_SM90)) {
 		diag_error(cx, b->tma_loc, "tensor maps (TMA) need target %s (target is %s)", cap_name(CAP_SM90),
@@ -425,7 +469,16 @@ static bool check_tma_param(Ctx *cx, const Module *m, Buffer *b)
 		return false;
 	}
 	int64_t stride = dtype_bytes(b->dt);
-	for (int d = b->ndim - 1; d > 0; d--) {
+	for (int d = b->ndim - 1; d > 0 && b->dynamic; d--)
+		if (dim_pow2(k, b, d) * dtype_bytes(b->dt) % 16) {
+			const Scalar *sc = b->dyn_dim[d] ? &k->scalars[b->dyn_dim[d] - 1] : NULL;
+			diag_error(cx, b->dim_loc[d], "dimension %d of '%s' may give a stride that is not a multiple of 16 "
+			           "bytes; a tensor map's strides are", d - 1, b->name);
+			if (sc)
+				diag_note(cx, "declare 'assume %s %% %d == 0'", sc->name, 16 / dtype_bytes(b->dt));
+			return false;
+		}
+	for (int d = b->ndim - 1; d > 0 && !b->dynamic; d--) {
 		stride *= b->shape[d];
 		if (stride % 16 || stride >= ((int64_t)1 << 40)) {
 			diag_error(cx, b->dim_loc[d], "dimension %d of '%s' has a stride of %lld bytes; a tensor map's strides "
@@ -434,7 +487,7 @@ static bool check_tma_param(Ctx *cx, const Module *m, Buffer *b)
 			return false;
 		}
 	}
-	for (int d = 0; d < b->ndim; d++)
+	for (int d = 0; d < b->ndim && !b->dynamic; d++)
 		if (b->shape[d] > ((int64_t)1 << 32)) {
 			diag_error(cx, b->dim_loc[d], "a tensor map dimension is at most 2^32 elements");
 			return false;
@@ -464,6 +517,13 @@ static bool check_region(Ctx *cx, Kernel *k, Region *r)
 		return false;
 	}
 	Buffer *b = r->buf;
+	if (b->dynamic && (r->whole || r->ndim == b->ndim))
+		for (int d = 0; d < b->ndim; d++)
+			if (b->dyn_dim[d] && (r->whole || r->all[d])) {
+				diag_error(cx, r->whole ? r->loc : r->dim_loc[d], "dimension %d of '%s' is a runtime extent; slice "
+				           "it with a constant extent ('a:a+N')", d, b->name);
+				return false;
+			}
 	if (r->whole) {
 		for (int d = 0; d < b->ndim; d++)
 			r->ext[d] = b->shape[d];
@@ -506,6 +566,16 @@ static bool check_region(Ctx *cx, Kernel *k, Region *r)
 		}
 		if (lo < 0) {
 			diag_error(cx, r->dim_loc[d], "slice of '%s' starts at %lld, below 0", b->name, (long long)lo);
+			return false;
+		}
+		if (b->dynamic && diff.c > DYN_TILE_MAX) {
+			diag_error(cx, r->dim_loc[d], "a slice of a param with runtime extents spans at most %d elements per "
+			           "dimension", DYN_TILE_MAX);
+			return false;
+		}
+		if (ehi > b->shape[d] && b->dyn_dim[d]) {
+			diag_error(cx, r->dim_loc[d], "slice of '%s' may reach %lld; coordinates of a runtime dimension stay "
+			           "below 2^31", b->name, (long long)ehi);
 			return false;
 		}
 		if (ehi > b->shape[d]) {
@@ -676,6 +746,51 @@ static void mark_tma_shared(void *ctx, const Stmt *s)
 		r->tma_shared = true;
 }
 
+const Scalar *kernel_scalar_of_var(const Kernel *k, int var)
+{
+	for (size_t i = 0; i < k->nscalars; i++)
+		if (k->scalars[i].var == var)
+			return &k->scalars[i];
+	return NULL;
+}
+
+/* facts consistent; the grid of cdiv(S, D) at S's largest value */
+static bool check_scalars(Ctx *cx, Kernel *k)
+{
+	for (size_t i = 0; i < k->nscalars; i++) {
+		Scalar *sc = &k->scalars[i];
+		for (size_t j = 0; j < k->nbufs; j++)
+			if (!strcmp(k->bufs[j]->name, sc->name)) {
+				diag_error(cx, k->bufs[j]->loc, "'%s' is already declared in kernel '%s' (line %d)", sc->name,
+				           k->name, sc->loc.line);
+				return false;
+			}
+		if (sc->lo > sc->hi || sc->hi / sc->mult * sc->mult < sc->lo) {
+			diag_error(cx, sc->hi_loc.line ? sc->hi_loc : sc->lo_loc, "the facts about '%s' leave it no value", sc->name);
+			diag_note(cx, "%lld <= %s <= %lld and a multiple of %lld", (long long)sc->lo, sc->name, (long long)sc->hi,
+			          (long long)sc->mult);
+			return false;
+		}
+	}
+	for (int d = 0; d < 2; d++) {
+		if (k->grid_var[d] < 0)
+			continue;
+		const Scalar *sc = kernel_scalar_of_var(k, k->grid_var[d]);
+		int64_t g = (sc->hi + k->grid_div[d] - 1) / k->grid_div[d];
+		if (d == 1 && g > 65535) {
+			diag_error(cx, k->grid_loc, "grid size in y reaches %lld (cdiv(%s, %lld) with %s <= %lld); it is at most "
+			           "65535", (long long)g, sc->name, (long long)k->grid_div[d], sc->name, (long long)sc->hi);
+			diag_note(cx, "declare 'assume %s <= %lld'", sc->name, (long long)(65535 * k->grid_div[d]));
+			return false;
+		}
+		if (d == 0)
+			k->grid = g > 0 ? g : 1;
+		else
+			k->grid_y = g > 0 ? g : 1;
+	}
+	return true;
+}
+
 bool check_module(Ctx *cx, Module *m)
 {
 	if (!m->target)
@@ -709,6 +824,8 @@ bool check_module(Ctx *cx, Module *m)
 			diag_error(cx, k->threads_loc, "threads must be in 1..1024 (got %lld)", (long long)k->threads);
 			continue;
 		}
+		if (!check_scalars(cx, k))
+			continue;
 		if (k->grid < 1 || k->grid > 0x7fffffff) {
 			diag_error(cx, k->grid_loc, "grid must be in 1..2147483647 (got %lld)", (long long)k->grid);
 			continue;

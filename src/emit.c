@@ -309,6 +309,76 @@ void emit_local_to_mem(Emit *e, const Buffer *mb, const char *addr, Reg *words, 
 	b_ins(b, st_form(b, mb->mem, bytes), addr, b_name(b, t), NULL);
 }
 
+void emit_mem_copy_guarded(Emit *e, const Buffer *db, const char *daddr, const Buffer *sb, const char *saddr, int bytes,
+                           const char *guard)
+{
+	Builder *b = &e->b;
+	if (!guard) {
+		emit_mem_copy(e, db, daddr, sb, saddr, bytes);
+		return;
+	}
+	Reg t[4];
+	int n = bytes >= 4 ? bytes / 4 : 1;
+	for (int i = 0; i < n; i++) {
+		t[i] = b_reg(b, RC_R);
+		if (sb->mem == MEM_GLOBAL) /* what an access outside the tensor loads */
+			b_ins(b, FORM_MOV_B32, b_name(b, t[i]), "0", NULL);
+	}
+	b->guard = sb->mem == MEM_GLOBAL ? guard : NULL;
+	b_ins(b, ld_form(b, sb->mem, bytes), data_operand(b, t, bytes), saddr, NULL);
+	b->guard = db->mem == MEM_GLOBAL ? guard : NULL;
+	b_ins(b, st_form(b, db->mem, bytes), daddr, data_operand(b, t, bytes), NULL);
+	b->guard = NULL;
+}
+
+void emit_mem_to_local_guarded(Emit *e, const Buffer *mb, const char *addr, Reg *words, int64_t byte_off, int bytes,
+                               const char *guard)
+{
+	Builder *b = &e->b;
+	if (!guard) {
+		emit_mem_to_local(e, mb, addr, words, byte_off, bytes);
+		return;
+	}
+	if (bytes >= 4) {
+		for (int i = 0; i < bytes / 4; i++) /* what an access outside the tensor loads */
+			b_ins(b, FORM_MOV_B32, b_name(b, words[byte_off / 4 + i]), "0", NULL);
+		b->guard = guard;
+		b_ins(b, ld_form(b, mb->mem, bytes), data_operand(b, words + byte_off / 4, bytes), addr, NULL);
+		b->guard = NULL;
+		return;
+	}
+	Reg t = b_reg(b, RC_R);
+	Reg *w = &words[byte_off / 4];
+	b_ins(b, FORM_MOV_B32, b_name(b, t), "0", NULL);
+	b->guard = guard;
+	b_ins(b, ld_form(b, mb->mem, bytes), b_name(b, t), addr, NULL);
+	b->guard = NULL;
+	b_ins(b, FORM_BFI_B32, b_name(b, *w), b_name(b, t), b_name(b, *w), b_imm(b, (byte_off % 4) * 8),
+	      b_imm(b, bytes * 8), NULL);
+}
+
+void emit_local_to_mem_guarded(Emit *e, const Buffer *mb, const char *addr, Reg *words, int64_t byte_off, int bytes,
+                               const char *guard)
+{
+	Builder *b = &e->b;
+	if (!guard || bytes >= 4) {
+		b->guard = guard;
+		if (bytes >= 4)
+			b_ins(b, st_form(b, mb->mem, bytes), addr, data_operand(b, words + byte_off / 4, bytes), NULL);
+		b->guard = NULL;
+		if (bytes >= 4)
+			return;
+		emit_local_to_mem(e, mb, addr, words, byte_off, bytes);
+		return;
+	}
+	Reg t = b_reg(b, RC_R);
+	b_ins(b, FORM_BFE_U32, b_name(b, t), b_name(b, words[byte_off / 4]), b_imm(b, (byte_off % 4) * 8),
+	      b_imm(b, bytes * 8), NULL);
+	b->guard = guard;
+	b_ins(b, st_form(b, mb->mem, bytes), addr, b_name(b, t), NULL);
+	b->guard = NULL;
+}
+
 void emit_mem_copy(Emit *e, const Buffer *db, const char *daddr, const Buffer *sb, const char *saddr, int bytes)
 {
 	Builder *b = &e->b;
@@ -632,6 +702,18 @@ static void emit_kernel(Ctx *cx, const Module *m, const Kernel *k, Str *out, int
 		e.not_leader = b_reg(b, RC_P);
 		b_ins(b, FORM_SETP_NE_U32, b_name(b, e.not_leader), b_name(b, e.tid), "0", NULL);
 	}
+	for (size_t i = 0; i < k->nscalars; i++) { /* scalar params: 31-bit values (their facts) */
+		const Scalar *sc = &k->scalars[i];
+		const char *pn = arena_printf(cx->arena, "%s_arg_%s", k->name, sc->name);
+		e.var_regs[sc->var] = b_reg(b, RC_R);
+		if (dtype_bytes(sc->dt) == 8) {
+			Reg w = b_reg(b, RC_RD);
+			b_ins(b, FORM_LD_PARAM_U64, b_name(b, w), pn, NULL);
+			b_ins(b, FORM_CVT_U32_U64, b_name(b, e.var_regs[sc->var]), b_name(b, w), NULL);
+		} else {
+			b_ins(b, FORM_LD_PARAM_U32, b_name(b, e.var_regs[sc->var]), pn, NULL);
+		}
+	}
 	for (int a = 0; a < k->nargs; a++) {
 		e.var_regs[k->arg_vars[a]] = b_reg(b, RC_R);
 		b_ins(b, FORM_LD_PARAM_U32, b_name(b, e.var_regs[k->arg_vars[a]]),
@@ -675,10 +757,15 @@ static void emit_kernel(Ctx *cx, const Module *m, const Kernel *k, Str *out, int
 		str_printf(out, "\n.visible .entry %s(", k->name);
 		for (int i = 0; i < k->nparams; i++)
 			str_printf(out, "%s\n\t.param .u64 %s_param_%d", i ? "," : "", k->name, i);
-		/* tensor maps after the declared params, in declaration order */
+		/* scalars after the pointers, tensor maps last, each in declaration order */
+		for (size_t i = 0; i < k->nscalars; i++)
+			str_printf(out, "%s\n\t.param .%c%d %s_arg_%s", i || k->nparams ? "," : "",
+			           k->scalars[i].dt == DT_I32 || k->scalars[i].dt == DT_I64 ? 's' : 'u',
+			           dtype_bytes(k->scalars[i].dt) * 8, k->name, k->scalars[i].name);
 		for (int i = 0; i < k->ntmaps; i++)
 			str_printf(out, ",\n\t.param .align 64 .b8 %s_tmap_%d[128]", k->name, i);
-		str_printf(out, "%s)\n.reqntid %lld, 1, 1\n{\n", k->nparams ? "\n" : "", (long long)k->threads);
+		str_printf(out, "%s)\n.reqntid %lld, 1, 1\n{\n", k->nparams || k->nscalars || k->ntmaps ? "\n" : "",
+		           (long long)k->threads);
 	}
 	b_print_decls(b, out);
 	if (e.decls.s)

@@ -123,7 +123,7 @@ static void next(Parser *p)
 		} else {
 			t.val = (int64_t)v;
 		}
-	} else if (strchr("[](){},:@=+-*/%.&", c)) {
+	} else if (strchr("[](){},:@=+-*/%.&<>", c)) {
 		t.kind = TK_PUNCT;
 		t.c = (char)c;
 		advance_char(p);
@@ -223,6 +223,7 @@ static bool end_of_line(Parser *p)
 /* ---- affine expressions ---- */
 
 static bool expr(Parser *p, Affine *out);
+static int new_var(Parser *p, int64_t ext, const char *name);
 
 static int lookup_var(Parser *p, const char *name)
 {
@@ -234,6 +235,10 @@ static int lookup_var(Parser *p, const char *name)
 		return VAR_WGID;
 	if (!strcmp(name, "ctaid_y"))
 		return VAR_CTAIDY;
+	if (p->k)
+		for (size_t i = 0; i < p->k->nscalars; i++)
+			if (!strcmp(p->k->scalars[i].name, name))
+				return p->k->scalars[i].var;
 	if (p->k)
 		for (int i = 0; i < p->k->nargs; i++)
 			if (!strcmp(p->k->var_names[p->k->arg_vars[i]], name))
@@ -301,8 +306,8 @@ static bool factor_inner(Parser *p, Affine *out)
 			if (!p->line_failed) {
 				p->line_failed = true;
 				diag_error(p->cx, loc,
-				           "unknown variable '%s' (expressions use constants, ctaid, ctaid_y, warpid, wgid "
-				           "and repeat indices)",
+				           "unknown variable '%s' (expressions use constants, ctaid, ctaid_y, warpid, wgid, "
+				           "scalar params and repeat indices)",
 				           name);
 			}
 			return false;
@@ -569,6 +574,30 @@ static void add_stmt(Parser *p, Stmt *s)
 }
 
 /* after the keyword (at kwloc): NAME DTYPE [SHAPE] [: LAYOUT] ... */
+/* param NAME u32|i32|u64|i64 (after the dtype): a scalar kernel argument */
+static bool parse_scalar(Parser *p, Kernel *k, Buffer *b)
+{
+	if (b->dt != DT_U32 && b->dt != DT_I32 && b->dt != DT_U64 && b->dt != DT_I64)
+		return fail(p, "expected '[' and the shape of param '%s', found %s (a scalar param is u32, i32, u64 or i64)",
+		            b->name, tok_text(p));
+	if (k->is_func)
+		return fail(p, "a func takes scalars as 'arg NAME N', not as params");
+	if (lookup_var(p, b->name) >= 0)
+		return fail(p, "scalar '%s' shadows a variable already in scope", b->name);
+	if (!end_of_line(p))
+		return false;
+	for (size_t i = 0; i < k->nbufs; i++)
+		if (!strcmp(k->bufs[i]->name, b->name)) {
+			diag_error(p->cx, b->loc, "'%s' is already declared in kernel '%s' (line %d)", b->name, k->name,
+			           k->bufs[i]->loc.line);
+			return false;
+		}
+	Scalar sc = {.name = b->name, .loc = b->loc, .dt = b->dt, .lo = 0, .hi = SCALAR_MAX, .mult = 1};
+	sc.var = new_var(p, (int64_t)SCALAR_MAX + 1, b->name);
+	APUSH(p->cx->arena, k->scalars, k->nscalars, k->sccap, sc);
+	return true;
+}
+
 static bool parse_buffer(Parser *p, Loc kwloc, Mem mem, const char *kw)
 {
 	Kernel *k = need_kernel(p, kwloc, kw);
@@ -586,12 +615,32 @@ static bool parse_buffer(Parser *p, Loc kwloc, Mem mem, const char *kw)
 	if (!dtype_parse(dt, &b->dt))
 		return fail(p, "unknown dtype '%s' (i8 u8 e4m3 e5m2 i16 u16 f16 bf16 i32 u32 f32 tf32 i64 u64 f64)", dt);
 	next(p);
+	if (mem == MEM_GLOBAL && !is_punct(p, '['))
+		return parse_scalar(p, k, b);
 	if (!expect_punct(p, '[', "to start the buffer shape"))
 		return false;
 	for (;;) {
 		if (b->ndim == MAX_DIMS)
 			return fail(p, "too many dimensions (at most %d)", MAX_DIMS);
 		b->dim_loc[b->ndim] = p->tok.loc;
+		if (p->tok.kind == TK_IDENT) { /* a runtime extent: a scalar param */
+			const char *nm = arena_strndup(p->cx->arena, p->tok.s, p->tok.len);
+			size_t si = 0;
+			while (si < k->nscalars && strcmp(k->scalars[si].name, nm))
+				si++;
+			if (si == k->nscalars)
+				return fail(p, "unknown scalar '%s' as a dimension (declare 'param %s u32' before it)", nm, nm);
+			if (mem != MEM_GLOBAL)
+				return fail(p, "only params have runtime extents ('%s' is a %s buffer)", b->name, kw);
+			b->dyn_dim[b->ndim] = (int)si + 1;
+			b->dynamic = true;
+			b->shape[b->ndim++] = k->scalars[si].hi;
+			next(p);
+			if (!is_punct(p, ','))
+				break;
+			next(p);
+			continue;
+		}
 		if (!take_int(p, "dimension", &b->shape[b->ndim]))
 			return false;
 		if (b->shape[b->ndim] == 0) {
@@ -1233,6 +1282,7 @@ static void start_kernel(Parser *p, Loc loc)
 	k->loc = loc;
 	k->grid = 1;
 	k->grid_y = 1;
+	k->grid_var[0] = k->grid_var[1] = -1;
 	k->nvars = VAR_REPEAT0;
 	k->var_cap = 16;
 	k->var_ext = arena_alloc(p->cx->arena, sizeof(int64_t) * 16);
@@ -1367,6 +1417,119 @@ static void decl_extern(Parser *p, Loc loc)
 	end_of_line(p);
 }
 
+/* grid dimension d as cdiv(SCALAR, D): ceil(value / D) CTAs, launched with
+ * the scalar's value; for proofs the grid is the largest the facts allow */
+static bool grid_cdiv(Parser *p, Kernel *k, int d)
+{
+	if (!is_ident(p, "cdiv"))
+		return fail(p, "expected cdiv(SCALAR, N) for grid dimension %d, found %s", d, tok_text(p));
+	next(p);
+	if (!expect_punct(p, '(', "after cdiv"))
+		return false;
+	Loc nl = p->tok.loc;
+	const char *nm = take_ident(p, "a scalar param");
+	if (!nm)
+		return false;
+	size_t si = 0;
+	while (si < k->nscalars && strcmp(k->scalars[si].name, nm))
+		si++;
+	if (si == k->nscalars) {
+		p->line_failed = true;
+		diag_error(p->cx, nl, "unknown scalar '%s' in cdiv (declare 'param %s u32' before the grid)", nm, nm);
+		return false;
+	}
+	if (!expect_punct(p, ',', "between the scalar and the tile size"))
+		return false;
+	Loc dl = p->tok.loc;
+	int64_t div;
+	if (!take_int(p, "tile size", &div))
+		return false;
+	if (div < 1 || div > DYN_TILE_MAX) {
+		p->line_failed = true;
+		diag_error(p->cx, dl, "cdiv's tile size must be in 1..%d", DYN_TILE_MAX);
+		return false;
+	}
+	if (!expect_punct(p, ')', "to close cdiv"))
+		return false;
+	k->grid_var[d] = k->scalars[si].var;
+	k->grid_div[d] = div;
+	return true;
+}
+
+/* assume S % D == 0 | assume S >= N | assume S <= N: facts about a scalar
+ * param that the code may rely on and the launcher must honour */
+static void decl_assume(Parser *p, Loc loc)
+{
+	Kernel *k = need_kernel(p, loc, "assume");
+	if (!k)
+		return;
+	if (p->depth) {
+		p->line_failed = true;
+		diag_error(p->cx, loc, "'assume' inside a repeat block");
+		return;
+	}
+	Loc nl = p->tok.loc;
+	const char *nm = take_ident(p, "a scalar param");
+	if (!nm)
+		return;
+	Scalar *sc = NULL;
+	for (size_t i = 0; i < k->nscalars; i++)
+		if (!strcmp(k->scalars[i].name, nm))
+			sc = &k->scalars[i];
+	if (!sc) {
+		p->line_failed = true;
+		diag_error(p->cx, nl, "'%s' is not a scalar param of kernel '%s' (facts are about scalar params)", nm,
+		           k->name ? k->name : "?");
+		return;
+	}
+	Loc ol = p->tok.loc;
+	int64_t v;
+	if (is_punct(p, '%')) {
+		next(p);
+		Loc vl = p->tok.loc;
+		if (!take_int(p, "a divisor", &v))
+			return;
+		if (!expect_punct(p, '=', "in '== 0'") || !expect_punct(p, '=', "in '== 0'"))
+			return;
+		int64_t z;
+		if (!take_int(p, "0", &z))
+			return;
+		if (z != 0 || v < 1 || v > (1 << 20)) {
+			p->line_failed = true;
+			diag_error(p->cx, z ? ol : vl, z ? "a divisibility fact reads 'assume S %% D == 0'"
+			                                 : "the divisor must be in 1..1048576");
+			return;
+		}
+		sc->mult = v;
+		sc->mult_loc = loc;
+	} else if (is_punct(p, '>') || is_punct(p, '<')) {
+		bool ge = is_punct(p, '>');
+		next(p);
+		if (!expect_punct(p, '=', ge ? "in '>='" : "in '<='"))
+			return;
+		Loc vl = p->tok.loc;
+		if (!take_int(p, "a bound", &v))
+			return;
+		if (v < 0 || v > SCALAR_MAX) {
+			p->line_failed = true;
+			diag_error(p->cx, vl, "a bound must be in 0..%d (scalar values are 31-bit)", SCALAR_MAX);
+			return;
+		}
+		if (ge) {
+			sc->lo = v;
+			sc->lo_loc = loc;
+		} else {
+			sc->hi = v;
+			sc->hi_loc = loc;
+			k->var_ext[sc->var] = v + 1;
+		}
+	} else {
+		fail(p, "expected '%% D == 0', '>= N' or '<= N' after '%s', found %s", nm, tok_text(p));
+		return;
+	}
+	end_of_line(p);
+}
+
 /* threads N | grid N */
 static void decl_launch(Parser *p, Loc loc, bool thr)
 {
@@ -1380,6 +1543,19 @@ static void decl_launch(Parser *p, Loc loc, bool thr)
 	}
 	Loc vl = p->tok.loc;
 	int64_t v;
+	if (!thr && is_ident(p, "cdiv")) {
+		k->grid_loc = vl;
+		for (int d = 0; d < 2; d++) {
+			if (d && !is_punct(p, ','))
+				break;
+			if (d)
+				next(p);
+			if (!grid_cdiv(p, k, d))
+				return;
+		}
+		end_of_line(p);
+		return;
+	}
 	if (!take_int(p, thr ? "thread count" : "grid size", &v))
 		return;
 	if (thr) {
@@ -1461,7 +1637,7 @@ static const struct {
 	{"target", decl_target}, {"ptx", decl_ptx},       {"kernel", decl_kernel}, {"func", decl_func},
 	{"arg", decl_arg},       {"extern", decl_extern}, {"threads", decl_threads},
 	{"grid", decl_grid},     {"param", decl_param},   {"shared", decl_shared}, {"local", decl_local},
-	{"tmem", decl_tmem},     {"mbarrier", decl_mbarrier},
+	{"tmem", decl_tmem},     {"mbarrier", decl_mbarrier}, {"assume", decl_assume},
 };
 
 static const struct {

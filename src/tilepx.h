@@ -176,6 +176,9 @@ typedef struct Affine {
 typedef struct View {
 	Layout L;
 	Affine off[AX_COUNT];
+	/* a region of a param with runtime extents: vectors may be at most
+	 * vec_cap elements (0: any) so that each lies wholly inside or outside */
+	int64_t vec_cap;
 } View;
 
 int64_t lay_size(const Layout *L);
@@ -236,7 +239,29 @@ typedef struct Buffer {
 	Loc tma_box_loc;     /* the copy that fixed them */
 	int64_t shared_offset; /* MEM_SHARED: byte offset in the kernel's shared memory (check) */
 	bool tma_shared;     /* MEM_SHARED: a TMA copy reads or writes it (128-byte aligned) */
+	/* runtime extents (params only): dim d is scalar dyn_dim[d]-1's value
+	 * (0: a constant). A dynamic param is row-major; in its layout, shape[d]
+	 * of a runtime dim is a capacity and the stride of dim 0 (rank 2) is a
+	 * stand-in, dyn_proxy, with the 2-adic valuation the facts guarantee (so
+	 * alignment decisions hold for every value) and larger than any tile
+	 * offset (so tile offsets decode exactly into rows and columns). */
+	int dyn_dim[MAX_DIMS];
+	bool dynamic;
+	int64_t dyn_proxy;   /* 0: dim 0's stride is a constant */
 } Buffer;
+
+/* param NAME u32|i32|u64|i64: a kernel argument, a variable of region
+ * expressions and a runtime extent of params; its facts (assume) bound it */
+typedef struct Scalar {
+	const char *name;
+	Loc loc;
+	DType dt;
+	int var;            /* kernel variable id; its range is [0, hi] */
+	int64_t lo, hi;     /* lo <= value <= hi */
+	int64_t mult;       /* value % mult == 0 */
+	Loc lo_loc, hi_loc, mult_loc;
+} Scalar;
+enum { SCALAR_MAX = 0x7fffffff, DYN_TILE_MAX = 1 << 20 };
 
 /* mbarrier NAME [N]: N 64-bit barriers in shared memory */
 typedef struct Mbar {
@@ -350,7 +375,21 @@ typedef struct Kernel {
 	 * lives in one dynamic array (check decides; the launcher passes the size) */
 	int64_t dyn_shared;        /* bytes, 0: static shared memory */
 	int64_t dyn_align;
+	Scalar *scalars;           /* scalar params, after the pointers in the PTX entry */
+	size_t nscalars, sccap;
+	/* grid cdiv(S, D): grid_var is S's variable (-1: constant); grid and
+	 * grid_y hold the largest grid the facts allow */
+	int grid_var[2];
+	int64_t grid_div[2];
+	const int64_t *bound_vals; /* kernel_bind: the scalars' values (NULL: unbound) */
 } Kernel;
+/* the scalar whose variable is var, or NULL */
+const Scalar *kernel_scalar_of_var(const Kernel *k, int var);
+/* fix every runtime value of k in place (vals[i]: scalar i): the grid and
+ * the dynamic params' shapes and storage become constants, their layouts
+ * plain row-major. False with a message in why[n] when a value breaks its
+ * facts. The runners bind after emitting the PTX and before running. */
+bool kernel_bind(Kernel *k, const int64_t *vals, char *why, size_t n);
 
 /* the cuTensorMapEncodeTiled arguments of one tensor-map param (CUDA driver
  * enum values; dims and boxes innermost first; strides in bytes of dims
@@ -390,6 +429,11 @@ Buffer *kernel_find_buffer(const Kernel *k, const char *name);
 int64_t kernel_var_extent(const Kernel *k, int var);
 /* the region's view: slice of its buffer's layout; false + message if not affine */
 bool region_view(Ctx *cx, const Kernel *k, const Region *r, View *out, const char **why);
+/* dimension d of a region of a param with runtime extents may reach past the
+ * extent's smallest value: its accesses need a guard */
+bool region_guarded(const Kernel *k, const Region *r, int d);
+/* the largest power of two (at most 64) dividing every value of dimension d */
+int64_t dim_pow2(const Kernel *k, const Buffer *b, int d);
 /* local buffer registers: thread index inside the owner group for a fused axis */
 Axis scope_thread_axis(Scope s);
 /* alignment of a shared buffer's base: 16 bytes, or its swizzle span (<= 1024) */
@@ -448,6 +492,7 @@ typedef struct Builder {
 	bool used_form[FORM_COUNT];
 	const char *indent;
 	const char *missing_form; /* the first typed lookup that found no form (a tilepx bug) */
+	const char *guard;        /* non-NULL: b_ins predicates its instruction with @guard */
 } Builder;
 
 void b_init(Builder *b, Arena *a, const Target *t);
@@ -502,6 +547,7 @@ typedef struct Variant {
 	/* decide; NULL on success, else the reason it declines */
 	const char *(*plan)(const CopyOp *op, Plan *p);
 	void (*emit)(const CopyOp *op, const Plan *p, Emit *e);
+	bool ragged; /* guards accesses to params with runtime extents */
 } Variant;
 
 typedef struct Candidate {
@@ -542,6 +588,14 @@ void emit_mem_to_local(Emit *e, const Buffer *mb, const char *addr, Reg *words, 
 void emit_local_to_mem(Emit *e, const Buffer *mb, const char *addr, Reg *words, int64_t byte_off, int bytes);
 /* memory -> memory through temporaries */
 void emit_mem_copy(Emit *e, const Buffer *db, const char *daddr, const Buffer *sb, const char *saddr, int bytes);
+/* the same with the global side's access under predicate guard (NULL: none):
+ * a guarded load leaves zeros, a guarded store writes nothing */
+void emit_mem_copy_guarded(Emit *e, const Buffer *db, const char *daddr, const Buffer *sb, const char *saddr, int bytes,
+                           const char *guard);
+void emit_mem_to_local_guarded(Emit *e, const Buffer *mb, const char *addr, Reg *words, int64_t byte_off, int bytes,
+                               const char *guard);
+void emit_local_to_mem_guarded(Emit *e, const Buffer *mb, const char *addr, Reg *words, int64_t byte_off, int bytes,
+                               const char *guard);
 /* hoisting: emission between begin and end goes to the kernel's hoisted
  * section (after the prologue, before the statements); use it only for
  * values computed from prologue registers (emit_is_invariant) and

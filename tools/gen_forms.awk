@@ -10,11 +10,11 @@ BEGIN {
 	n = 0
 	# key fields: (family, key) picks exactly one form. kind "enum" values become
 	# PREFIX_VALUE enumerators (0 = unset), kind "int" values are numbers (0 = unset).
-	nk = split("shape num trans bits fmt space bytes pack rank", keys, " ")
+	nk = split("shape num trans bits fmt space bytes pack rank zfill", keys, " ")
 	kind["shape"] = "enum"; prefix["shape"] = "SHAPE"; ctype["shape"] = "FormShape"
 	kind["fmt"] = "enum";   prefix["fmt"] = "FMT";     ctype["fmt"] = "FormFmt"
 	kind["space"] = "enum"; prefix["space"] = "SPACE"; ctype["space"] = "FormSpace"
-	kind["num"] = kind["trans"] = kind["bits"] = kind["bytes"] = kind["pack"] = kind["rank"] = "int"
+	kind["num"] = kind["trans"] = kind["bits"] = kind["bytes"] = kind["pack"] = kind["rank"] = kind["zfill"] = "int"
 	comment["shape"] = "PTX shape qualifier (.m8n8, .32x32b, ...)"
 	comment["num"] = "matrices / repetitions (.x1, .x2, ...)"
 	comment["trans"] = "1: .trans"
@@ -24,6 +24,7 @@ BEGIN {
 	comment["bytes"] = "bytes moved per thread"
 	comment["pack"] = "1: .pack::16b / .unpack::16b"
 	comment["rank"] = "tensor rank (.1d ... .5d)"
+	comment["zfill"] = "1: a trailing ignore-src predicate operand (zero fill)"
 	# data fields: per-thread facts of the form, not part of the key
 	nd = split("regs", dkeys, " ")
 	comment["regs"] = "32-bit registers per thread in the register operand"

@@ -47,6 +47,9 @@ typedef struct Prog {
 	char **params;
 	int nparams;
 	char **tmaps;    /* the kernel's tensor-map params, in order */
+	char **scalars;  /* scalar params (.param .u32 K_arg_M ...) and their bound values */
+	int64_t *scalar_val;
+	int nscalars;
 	int ntmaps;
 	char **named;    /* registers an asm block declares by name (.reg .b32 t;) */
 	int nnamed;
@@ -218,6 +221,16 @@ static int psym_decl(Prog *p, const char *decl)
 }
 
 /* "[name+off]" in the .param space, or -1 */
+/* a kernel's scalar param named by "[NAME]", or -1 */
+static int scalar_param(const Prog *p, const char *op)
+{
+	size_t n = strcspn(op + (op[0] == '['), "]");
+	for (int i = 0; i < p->nscalars; i++)
+		if (strlen(p->scalars[i]) == n && !strncmp(p->scalars[i], op + (op[0] == '['), n))
+			return i;
+	return -1;
+}
+
 static int64_t param_addr(const Prog *p, const char *op, int64_t *size)
 {
 	char buf[128];
@@ -685,6 +698,8 @@ static void step(Machine *m, Thread *t)
 		}
 	} else if (!strncmp(op, "bra", 3)) {
 		t->pc = label_pc(m, o[0]);
+	} else if (!strncmp(op, "ld.param.", 9) && scalar_param(m->p, o[1]) >= 0) {
+		D = (uint64_t)m->p->scalar_val[scalar_param(m->p, o[1])];
 	} else if (!strcmp(op, "ld.param.u64")) {
 		D = (addr(m, t, o[1]) + 1) << 40;
 	} else if (!strcmp(op, "cvta.to.global.u64") || !strcmp(op, "mov.u32") || !strcmp(op, "mov.b32") ||
@@ -716,6 +731,20 @@ static void step(Machine *m, Thread *t)
 		D = (uint32_t)V(1) / (uint32_t)V(2);
 	} else if (!strcmp(op, "rem.u32")) {
 		D = (uint32_t)V(1) % (uint32_t)V(2);
+	} else if (!strcmp(op, "mad.wide.u32")) {
+		D = (uint64_t)(uint32_t)V(1) * (uint64_t)(uint32_t)V(2) + V(3);
+	} else if (!strcmp(op, "cvt.u64.u32")) {
+		D = (uint32_t)V(1);
+	} else if (!strcmp(op, "cvt.u32.u64")) {
+		D = (uint32_t)V(1);
+	} else if (!strcmp(op, "shl.b64")) {
+		D = V(1) << V(2);
+	} else if (!strcmp(op, "setp.gt.s32") || !strcmp(op, "setp.le.s32")) {
+		bool gt = (int32_t)V(1) > (int32_t)V(2);
+		D = op[5] == 'g' ? gt : !gt;
+	} else if (!strcmp(op, "setp.gt.and.s32") || !strcmp(op, "setp.le.or.s32")) {
+		bool gt = (int32_t)V(1) > (int32_t)V(2);
+		D = op[5] == 'g' ? (gt && V(3)) : (!gt || V(3));
 	} else if (!strcmp(op, "setp.lt.u32")) {
 		D = (uint32_t)V(1) < (uint32_t)V(2);
 	} else if (!strcmp(op, "setp.eq.u32")) {
@@ -752,7 +781,10 @@ static void step(Machine *m, Thread *t)
 	} else if (!strncmp(op, "cp.async.cg.", 12) || !strncmp(op, "cp.async.ca.", 12)) {
 		int bytes = (int)V(2);
 		uint64_t da = addr(m, t, o[0]);
-		unsigned char *d = mem(m, true, da, bytes), *s = mem(m, false, addr(m, t, o[1]), bytes);
+		/* ignore-src (a 4th operand, a predicate): zeros land, the source is not read */
+		static const unsigned char zeros[16];
+		bool ignore = in->nops > 3 && V(3);
+		unsigned char *d = mem(m, true, da, bytes), *s = ignore ? (unsigned char *)zeros : mem(m, false, addr(m, t, o[1]), bytes);
 		if (d && s) {
 			if (m->ncpa == m->cpacap) {
 				m->cpacap = m->cpacap ? 2 * m->cpacap : 64;
@@ -1065,6 +1097,10 @@ static void free_prog(Prog *p)
 		free(p->syms[i]);
 	for (int i = 0; i < p->nparams; i++)
 		free(p->params[i]);
+	for (int i = 0; i < p->nscalars; i++)
+		free(p->scalars[i]);
+	free(p->scalars);
+	free(p->scalar_val);
 	for (int i = 0; i < p->ntmaps; i++)
 		free(p->tmaps[i]);
 	free(p->tmaps);
@@ -1277,6 +1313,15 @@ static int run_kernel(Ctx *cx, const Kernel *k, char **lines, int nl, int b, int
 		if (sscanf(lines[i], " .param .u64 %255[A-Za-z0-9_]", name) == 1) {
 			p.params = realloc(p.params, sizeof(char *) * (size_t)(p.nparams + 1));
 			p.params[p.nparams++] = strdup(name);
+		} else if (sscanf(lines[i], " .param .%*[us]%*d %255[A-Za-z0-9_]", name) == 1 && strstr(name, "_arg_")) {
+			const char *sn = strstr(name, "_arg_") + 5;
+			for (size_t j = 0; j < k->nscalars; j++)
+				if (!strcmp(k->scalars[j].name, sn) && strlen(name) == strlen(k->name) + 5 + strlen(sn)) {
+					p.scalars = realloc(p.scalars, sizeof(char *) * (size_t)(p.nscalars + 1));
+					p.scalar_val = realloc(p.scalar_val, sizeof(int64_t) * (size_t)(p.nscalars + 1));
+					p.scalars[p.nscalars] = strdup(name);
+					p.scalar_val[p.nscalars++] = k->bound_vals ? k->bound_vals[j] : 0;
+				}
 		} else if (sscanf(lines[i], " .param .align 64 .b8 %255[A-Za-z0-9_][128]", name) == 1) {
 			p.tmaps = realloc(p.tmaps, sizeof(char *) * (size_t)(p.ntmaps + 1));
 			p.tmaps[p.ntmaps++] = strdup(name);
@@ -1362,7 +1407,14 @@ int main(int argc, char **argv)
 	int64_t max_threads = 1 << 16;
 	int first = 1;
 	bool banks = false;
+	char *sets[64];
+	int nsets = 0;
 	for (;;) {
+		if (argc > first + 1 && !strcmp(argv[first], "--set") && nsets < 64) {
+			sets[nsets++] = argv[first + 1]; /* NAME=V: a scalar param's value */
+			first += 2;
+			continue;
+		}
 		if (argc > first + 1 && !strcmp(argv[first], "--max-threads")) {
 			max_threads = atoll(argv[first + 1]);
 			first += 2;
@@ -1374,7 +1426,7 @@ int main(int argc, char **argv)
 		}
 	}
 	if (first >= argc || !strcmp(argv[first], "--help") || !strcmp(argv[first], "-h")) {
-		fprintf(stderr, "usage: ptxemu [--max-threads N] [--banks] FILE.tile...\n");
+		fprintf(stderr, "usage: ptxemu [--max-threads N] [--banks] [--set NAME=V]... FILE.tile...\n");
 		return first >= argc ? 2 : 0;
 	}
 	int status = 0;
@@ -1443,9 +1495,15 @@ int main(int argc, char **argv)
 			lines[nl++] = s;
 		}
 		for (size_t ki = 0; ki < mod->nkernels; ki++) {
-			const Kernel *k = mod->kernels[ki];
+			Kernel *k = mod->kernels[ki];
 			if (k->is_func)
 				continue;
+			char why[256];
+			if (!rc_bind(k, sets, nsets, src, why, sizeof why)) {
+				printf("FAIL %s: %s\n", k->name, why);
+				status = 1;
+				continue;
+			}
 			char want_hdr[300];
 			snprintf(want_hdr, sizeof want_hdr, ".visible .entry %s(", k->name);
 			int start = -1;
@@ -1465,6 +1523,8 @@ int main(int argc, char **argv)
 			}
 			status |= run_kernel(&cx, k, lines, nl, start, unit_end(lines, start, nl), max_threads,
 			                     gemm[0] ? gemm : NULL, banks);
+			free((void *)k->bound_vals);
+			k->bound_vals = NULL;
 		}
 		free(lines);
 		str_free(&text);

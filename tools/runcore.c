@@ -29,6 +29,55 @@ char *rc_slurp(const char *path, size_t *len)
 	return b;
 }
 
+/* NAME's value in "NAME=V" strings, or false */
+static bool set_value(char **sets, int n, const char *name, int64_t *v, bool *bad)
+{
+	size_t len = strlen(name);
+	for (int i = 0; i < n; i++)
+		if (!strncmp(sets[i], name, len) && sets[i][len] == '=') {
+			char *end;
+			*v = strtoll(sets[i] + len + 1, &end, 0);
+			*bad = *end != 0 || end == sets[i] + len + 1;
+			return true;
+		}
+	return false;
+}
+
+bool rc_bind(Kernel *k, char **sets, int nsets, const char *src, char *why, size_t n)
+{
+	if (!k->nscalars)
+		return true;
+	char *own[64];
+	int nown = 0;
+	char line[1024] = "";
+	const char *hl = src ? strstr(src, "\n# set:") : NULL;
+	if (hl) {
+		snprintf(line, sizeof line, "%.*s", (int)strcspn(hl + 8, "\n"), hl + 8);
+		for (char *tok = strtok(line, " "); tok && nown < 64; tok = strtok(NULL, " "))
+			own[nown++] = tok;
+	}
+	int64_t *vals = calloc(k->nscalars, sizeof *vals); /* lives as long as the run (k->bound_vals) */
+	for (size_t i = 0; i < k->nscalars; i++) {
+		bool bad = false;
+		const char *nm = k->scalars[i].name;
+		if (!set_value(sets, nsets, nm, &vals[i], &bad) && !set_value(own, nown, nm, &vals[i], &bad)) {
+			snprintf(why, n, "scalar param '%s' has no value (pass --set %s=N)", nm, nm);
+			free(vals);
+			return false;
+		}
+		if (bad) {
+			snprintf(why, n, "the value of '%s' is not an integer", nm);
+			free(vals);
+			return false;
+		}
+	}
+	if (!kernel_bind(k, vals, why, n)) {
+		free(vals);
+		return false;
+	}
+	return true;
+}
+
 void rc_params_init(const Kernel *k, RunParams *rp)
 {
 	int np = k->nparams;

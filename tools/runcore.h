@@ -16,6 +16,11 @@ typedef struct RunParams {
 	unsigned char **got;  /* what they hold (the runner writes here) */
 } RunParams;
 
+/* bind kernel k's scalar params (kernel_bind) to values from "NAME=V"
+ * strings: sets[0..nsets) (--set) first, then the program's own
+ * "# set: NAME=V ..." line. false with why[n] when a scalar has no value or a
+ * value breaks its facts (then nothing may run). */
+bool rc_bind(Kernel *k, char **sets, int nsets, const char *src, char *why, size_t n);
 /* the whole file, NUL-terminated; NULL if it cannot be read */
 char *rc_slurp(const char *path, size_t *len);
 /* params filled with the pattern (got and want start as copies of init) */

@@ -68,7 +68,12 @@ bool dispatch_copy(const CopyOp *op, Decision *d, bool report)
 			c->reason = "not tried";
 			continue;
 		}
-		const char *why = vs[i]->accepts(op);
+		const char *why = NULL;
+		if (!vs[i]->ragged && (op->dbuf->dynamic || op->sbuf->dynamic))
+			why = arena_printf(op->cx->arena, "'%s' has runtime extents, and this variant does not guard its "
+			                   "accesses", op->dbuf->dynamic ? op->dbuf->name : op->sbuf->name);
+		if (!why)
+			why = vs[i]->accepts(op);
 		if (!why) {
 			memset(&d->plan, 0, sizeof d->plan);
 			why = vs[i]->plan(op, &d->plan);

@@ -19,6 +19,34 @@ int64_t kernel_var_extent(const Kernel *k, int var)
 	}
 }
 
+int64_t dim_pow2(const Kernel *k, const Buffer *b, int d)
+{
+	int64_t v = b->dyn_dim[d] ? k->scalars[b->dyn_dim[d] - 1].mult : b->shape[d], p = 1;
+	while (p < 64 && v % (2 * p) == 0)
+		p *= 2;
+	return p;
+}
+
+bool region_guarded(const Kernel *k, const Region *r, int d)
+{
+	const Buffer *b = r->buf;
+	if (!b->dynamic || !b->dyn_dim[d])
+		return false;
+	/* the slice's last end over the variables' ranges against the extent's
+	 * smallest value (a scalar's lower fact) */
+	const Affine *e = &r->end[d];
+	int64_t hi = e->c;
+	for (int i = 0; i < e->n; i++) {
+		const Scalar *sc = kernel_scalar_of_var(k, e->t[i].var);
+		int64_t top = sc ? sc->hi : kernel_var_extent(k, e->t[i].var) - 1;
+		if (e->t[i].k > 0)
+			hi += e->t[i].k * top;
+		else if (sc)
+			hi += e->t[i].k * sc->lo;
+	}
+	return hi > k->scalars[b->dyn_dim[d] - 1].lo;
+}
+
 typedef struct DimSlice {
 	Iter it[MAX_ITERS];
 	int n;
@@ -214,5 +242,7 @@ bool region_view(Ctx *cx, const Kernel *k, const Region *r, View *out, const cha
 				return false;
 			}
 	}
+	if (b->dynamic && region_guarded(k, r, b->ndim - 1))
+		out->vec_cap = dim_pow2(k, b, b->ndim - 1);
 	return true;
 }

@@ -108,6 +108,11 @@ void b_ins(Builder *b, FormId f, ...)
 		b->min_ptx = form->min_ptx;
 	Str *out = &b->body;
 	str_puts(out, b->indent);
+	if (b->guard) {
+		str_putc(out, '@');
+		str_puts(out, b->guard);
+		str_putc(out, ' ');
+	}
 	for (const char *p = form->text; *p;) {
 		if (*p == '$' && p[1] >= '0' && p[1] <= '9') {
 			const char *o = ops[p[1] - '0'];

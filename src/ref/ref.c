@@ -105,7 +105,9 @@ static int64_t thread_weight(Axis a)
 }
 
 /* the bytes of logical element x (row-major over the region's extents) of
- * region r, in the instance whose first thread is `first` */
+ * region r, in the instance whose first thread is `first`; NULL when the
+ * element lies outside its tensor (a param whose extents are runtime values:
+ * a load of it reads zero, a store to it writes nothing) */
 static unsigned char *place(RefCta *c, const Region *r, int64_t x, int64_t first)
 {
 	const Buffer *b = r->buf;
@@ -117,6 +119,8 @@ static unsigned char *place(RefCta *c, const Region *r, int64_t x, int64_t first
 	int64_t idx = 0;
 	for (int d = 0; d < b->ndim; d++) {
 		int64_t start = r->whole || r->all[d] ? 0 : eval(&r->begin[d], c->vars);
+		if (start + coord[d] < 0 || start + coord[d] >= b->shape[d])
+			return NULL;
 		idx = idx * b->shape[d] + start + coord[d];
 	}
 	int64_t at[AX_COUNT];
@@ -175,8 +179,13 @@ static bool run_copy(Ctx *cx, RefCta *c, const Stmt *s)
 	int es = dtype_bytes(db->dt);
 	for (int64_t first = 0; first < c->k->threads; first += inst) {
 		enter_instance(c, first);
-		for (int64_t x = 0; x < elems; x++)
-			memcpy(place(c, s->dst, x, first), place(c, s->src, x, first), (size_t)es);
+		for (int64_t x = 0; x < elems; x++) {
+			unsigned char *d = place(c, s->dst, x, first), *from = place(c, s->src, x, first);
+			if (d && from)
+				memcpy(d, from, (size_t)es);
+			else if (d)
+				memset(d, 0, (size_t)es);
+		}
 		c->bytes += elems * es;
 	}
 	return true;
@@ -346,6 +355,8 @@ bool ref_run_kernel(Ctx *cx, const Kernel *k, unsigned char **params, int64_t *b
 	c.params = params;
 	c.mem = calloc(k->nbufs ? k->nbufs : 1, sizeof(unsigned char *));
 	c.vars = calloc((size_t)k->nvars + 1, sizeof(int64_t));
+	for (size_t i = 0; i < k->nscalars && k->bound_vals; i++)
+		c.vars[k->scalars[i].var] = k->bound_vals[i];
 	bool ok = true;
 	for (int64_t cta = 0; ok && cta < k->grid * k->grid_y; cta++) {
 		c.vars[VAR_CTAID] = cta % k->grid;

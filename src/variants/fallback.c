@@ -58,4 +58,4 @@ static void emit(const CopyOp *op, const Plan *p, Emit *e)
 	b_place_label(b, skip);
 }
 
-const Variant variant_fallback = {"fallback", ST_COPY, 0, accepts, plan, emit};
+const Variant variant_fallback = {"fallback", ST_COPY, 0, accepts, plan, emit, .ragged = false};

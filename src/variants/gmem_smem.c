@@ -41,15 +41,15 @@ static const char *plan(const CopyOp *op, Plan *p)
 	return NULL;
 }
 
-static void access(const CopyOp *op, Emit *e, const void *ctx, const char *ga, const char *sa)
+static void access(const CopyOp *op, Emit *e, const void *ctx, const Access *ac)
 {
 	const GsPlan *g = ctx;
 	const Buffer *gb = g->global_is_dst ? op->dbuf : op->sbuf, *sb = g->global_is_dst ? op->sbuf : op->dbuf;
 	int bytes = g->part.vec * dtype_bytes(op->dt);
 	if (g->global_is_dst)
-		emit_mem_copy(e, gb, ga, sb, sa, bytes);
+		emit_mem_copy_guarded(e, gb, ac->a, sb, ac->b, bytes, ac->guard);
 	else
-		emit_mem_copy(e, sb, sa, gb, ga, bytes);
+		emit_mem_copy_guarded(e, sb, ac->b, gb, ac->a, bytes, ac->guard);
 }
 
 static void emit(const CopyOp *op, const Plan *p, Emit *e)
@@ -59,4 +59,4 @@ static void emit(const CopyOp *op, const Plan *p, Emit *e)
 	emit_partition_loops(op, e, &g->part, gv, sv, emit_scope_tid(e, op->st->scope), access, g);
 }
 
-const Variant variant_gmem_smem = {"gmem_smem", ST_COPY, 10, accepts, plan, emit};
+const Variant variant_gmem_smem = {"gmem_smem", ST_COPY, 10, accepts, plan, emit, .ragged = true};

@@ -31,13 +31,14 @@ static const char *plan(const CopyOp *op, Plan *p)
 	return NULL;
 }
 
-static void access(const CopyOp *op, Emit *e, const void *ctx, const char *ga, const char *sa)
+static void access(const CopyOp *op, Emit *e, const void *ctx, const Access *ac)
 {
 	const Part *part = ctx;
 	Builder *b = emit_builder(e);
 	int bytes = part->vec * dtype_bytes(op->dt);
-	FormId f = b_form(b, FAM_CP_ASYNC, &(FormKey){.space = SPACE_SHARED, .bytes = bytes});
-	b_ins(b, f, sa, ga, NULL);
+	/* outside the tensor: the ignore-src form, which writes zeros */
+	FormId f = b_form(b, FAM_CP_ASYNC, &(FormKey){.space = SPACE_SHARED, .bytes = bytes, .zfill = ac->guard != NULL});
+	b_ins(b, f, ac->b, ac->a, ac->guard, NULL);
 }
 
 static void emit(const CopyOp *op, const Plan *p, Emit *e)
@@ -46,4 +47,4 @@ static void emit(const CopyOp *op, const Plan *p, Emit *e)
 	emit_partition_loops(op, e, part, &op->src, &op->dst, emit_scope_tid(e, op->st->scope), access, part);
 }
 
-const Variant variant_ldgsts = {"ldgsts", ST_COPY_ASYNC, 20, accepts, plan, emit};
+const Variant variant_ldgsts = {"ldgsts", ST_COPY_ASYNC, 20, accepts, plan, emit, .ragged = true};

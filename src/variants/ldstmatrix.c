@@ -329,4 +329,4 @@ static void emit(const CopyOp *op, const Plan *p, Emit *e)
 		issue(op, lp, e, &side, f, ptx_forms[f].regs / lp->num);
 }
 
-const Variant variant_ldstmatrix = {"ldstmatrix", ST_COPY, 10, accepts, plan, emit};
+const Variant variant_ldstmatrix = {"ldstmatrix", ST_COPY, 10, accepts, plan, emit, .ragged = false};

@@ -118,7 +118,7 @@ const char *gs_partition(const CopyOp *op, const View *g, const View *s, const i
 		if (vec_bits[c] % bits)
 			continue;
 		int vec = vec_bits[c] / bits;
-		if (vec > chunk || op->elems % (T * vec))
+		if (vec > chunk || op->elems % (T * vec) || (g->vec_cap && vec > g->vec_cap))
 			continue;
 		Pair rest[MAX_ITERS], vp[MAX_ITERS];
 		int nr = nb, nv;
@@ -231,7 +231,7 @@ const char *reg_partition(const CopyOp *op, const View *r, const View *s, Part *
 		per_thread *= atoms[i].ext;
 	for (int c = 0; c <= 5; c++) {
 		int vec = c < 5 ? cands[c] / bits : 1;
-		if ((c < 5 && cands[c] % bits) || vec < 1 || vec > chunk || per_thread % vec)
+		if ((c < 5 && cands[c] % bits) || vec < 1 || vec > chunk || per_thread % vec || (s->vec_cap && vec > s->vec_cap))
 			continue;
 		Pair rest[MAX_ITERS], vp[MAX_ITERS];
 		int nr = na, nv;
@@ -282,9 +282,8 @@ static Reg lin(Emit *e, Reg acc, bool *has, Reg x, int64_t k)
 	return r;
 }
 
-Off emit_view_offset(Emit *e, const Part *p, const View *v, Reg thread, bool side_a)
+static int view_terms(const Part *p, Reg thread, bool side_a, Term *tm)
 {
-	Term tm[MAX_ITERS];
 	int nt = 0;
 	for (int i = 0; i < p->nthr; i++) {
 		const Pair *q = &p->thr[i];
@@ -305,6 +304,13 @@ Off emit_view_offset(Emit *e, const Part *p, const View *v, Reg thread, bool sid
 			continue;
 		tm[nt++] = (Term){thread, div, q->ext, stride};
 	}
+	return nt;
+}
+
+Off emit_view_offset(Emit *e, const Part *p, const View *v, Reg thread, bool side_a)
+{
+	Term tm[MAX_ITERS];
+	int nt = view_terms(p, thread, side_a, tm);
 	return emit_offset_terms(e, &v->off[AX_M], tm, nt);
 }
 
@@ -398,6 +404,192 @@ Reg emit_thread_offset(Emit *e, const Part *p, const View *v, Reg thread, bool s
 
 static bool swizzled(const Buffer *buf) { return buf->mem == MEM_SHARED && buf->layout.sw.on; }
 
+/* ---- params with runtime extents (rank 1 or 2, row-major) ----
+ * The partition was planned on the layout whose row stride is the stand-in
+ * Buffer.dyn_proxy, larger than any column offset in a tile, so every tile
+ * offset and stride c splits exactly into c / proxy rows and c % proxy
+ * columns. The side's register is the address of the thread's first element
+ * (row R, column C); rows become runtime multiples of the row stride. */
+struct DynCache {
+	int64_t key[16][2];
+	Reg val[16];
+	int n;
+};
+
+static void dyn_split(const Side *s, int64_t c, int64_t *rows, int64_t *cols)
+{
+	*rows = s->proxy ? c / s->proxy : 0;
+	*cols = s->proxy ? c % s->proxy : c;
+}
+
+static Reg off_value(Emit *e, const Off *o)
+{
+	bool has;
+	Reg r = off_reg(e, o, &has);
+	return has ? b_add32_imm(emit_builder(e), r, o->c) : b_const32(emit_builder(e), o->c);
+}
+
+static int log2_bytes(int bytes) { return bytes == 1 ? 0 : bytes == 2 ? 1 : bytes == 4 ? 2 : 3; }
+
+/* the row stride (elements) as a u32 operand: the scalar's register or a constant */
+static const char *row_stride(Emit *e, const Kernel *k, const Buffer *b)
+{
+	Builder *bl = emit_builder(e);
+	if (b->dyn_dim[1])
+		return b_name(bl, emit_var_reg(e, k->scalars[b->dyn_dim[1] - 1].var));
+	return b_imm(bl, b->shape[1]);
+}
+
+static Reg dim_left(Emit *e, const Kernel *k, const Buffer *b, int d, Reg coord)
+{
+	Builder *bl = emit_builder(e);
+	Reg r = b_reg(bl, RC_R);
+	const char *bound = b_name(bl, emit_var_reg(e, k->scalars[b->dyn_dim[d] - 1].var));
+	b_ins(bl, FORM_SUB_U32, b_name(bl, r), bound, b_name(bl, coord), NULL);
+	return r;
+}
+
+Side emit_dyn_side(Emit *e, const CopyOp *op, const Part *p, const Region *r, Reg thread, bool side_a)
+{
+	Builder *b = emit_builder(e);
+	const Buffer *buf = r->buf;
+	Side s = {.buf = buf, .bytes = dtype_bytes(buf->dt), .dyn = true, .proxy = buf->dyn_proxy, .has_r = true};
+	s.cache = arena_alloc(op->cx->arena, sizeof *s.cache);
+	Term tm[MAX_ITERS], rows[MAX_ITERS], cols[MAX_ITERS];
+	int nt = view_terms(p, thread, side_a, tm), nr = 0, nc = 0;
+	for (int i = 0; i < nt; i++) {
+		int64_t dr, dc;
+		dyn_split(&s, tm[i].stride, &dr, &dc);
+		if (dr)
+			rows[nr++] = (Term){tm[i].t, tm[i].div, tm[i].mod, dr};
+		if (dc)
+			cols[nc++] = (Term){tm[i].t, tm[i].div, tm[i].mod, dc};
+	}
+	int last = buf->ndim - 1;
+	Off oc = emit_offset_terms(e, &r->begin[last], cols, nc);
+	Reg C = off_value(e, &oc), R = {0};
+	Reg at = b_reg(b, RC_RD), bytes = b_reg(b, RC_RD);
+	if (buf->ndim == 2) {
+		Off orow = emit_offset_terms(e, &r->begin[0], rows, nr);
+		R = off_value(e, &orow);
+		Reg c64 = b_reg(b, RC_RD), el = b_reg(b, RC_RD);
+		b_ins(b, FORM_CVT_U64_U32, b_name(b, c64), b_name(b, C), NULL);
+		b_ins(b, FORM_MAD_WIDE_U32, b_name(b, el), b_name(b, R), row_stride(e, op->k, buf), b_name(b, c64), NULL);
+		b_ins(b, FORM_SHL_B64, b_name(b, bytes), b_name(b, el), b_imm(b, log2_bytes(s.bytes)), NULL);
+	} else {
+		b_ins(b, FORM_MUL_WIDE_U32, b_name(b, bytes), b_name(b, C), b_imm(b, s.bytes), NULL);
+	}
+	b_ins(b, FORM_ADD_U64, b_name(b, at), b_name(b, emit_global_base(e, buf)), b_name(b, bytes), NULL);
+	s.r = at;
+	if (buf->ndim == 2 && region_guarded(op->k, r, 0)) {
+		s.guard[0] = true;
+		s.left[0] = dim_left(e, op->k, buf, 0, R);
+	}
+	if (region_guarded(op->k, r, last)) {
+		s.guard[1] = true;
+		s.left[1] = dim_left(e, op->k, buf, last, C);
+	}
+	return s;
+}
+
+static Side dyn_step(Emit *e, Side s, Reg x, int64_t k)
+{
+	Builder *b = emit_builder(e);
+	int64_t dr, dc;
+	dyn_split(&s, k, &dr, &dc);
+	Reg at = s.r;
+	if (dr) {
+		Reg n = b_reg(b, RC_R), el = b_reg(b, RC_RD), by = b_reg(b, RC_RD), na = b_reg(b, RC_RD);
+		b_ins(b, FORM_MUL_LO_U32, b_name(b, n), b_name(b, x), b_imm(b, dr), NULL);
+		b_ins(b, FORM_MUL_WIDE_U32, b_name(b, el), b_name(b, n), row_stride(e, emit_kernel_of(e), s.buf), NULL);
+		b_ins(b, FORM_SHL_B64, b_name(b, by), b_name(b, el), b_imm(b, log2_bytes(s.bytes)), NULL);
+		b_ins(b, FORM_ADD_U64, b_name(b, na), b_name(b, at), b_name(b, by), NULL);
+		at = na;
+	}
+	if (dc) {
+		Reg w = b_reg(b, RC_RD), na = b_reg(b, RC_RD);
+		b_ins(b, FORM_MUL_WIDE_U32, b_name(b, w), b_name(b, x), b_imm(b, dc * s.bytes), NULL);
+		b_ins(b, FORM_ADD_U64, b_name(b, na), b_name(b, at), b_name(b, w), NULL);
+		at = na;
+	}
+	for (int d = 0; d < 2; d++) {
+		int64_t step = d ? dc : dr;
+		if (!s.guard[d] || !step)
+			continue;
+		Reg l = b_reg(b, RC_R), t = b_reg(b, RC_R);
+		b_ins(b, FORM_MUL_LO_U32, b_name(b, t), b_name(b, x), b_imm(b, step), NULL);
+		b_ins(b, FORM_SUB_U32, b_name(b, l), b_name(b, s.left[d]), b_name(b, t), NULL);
+		s.left[d] = l;
+	}
+	s.r = at;
+	s.cache = arena_alloc(emit_builder(e)->arena, sizeof *s.cache); /* new registers, new rows */
+	return s;
+}
+
+static Reg *dyn_cached(const Side *s, int64_t kind, int64_t v)
+{
+	struct DynCache *c = s->cache;
+	for (int i = 0; i < c->n; i++)
+		if (c->key[i][0] == kind && c->key[i][1] == v)
+			return &c->val[i];
+	return NULL;
+}
+
+static void dyn_cache_put(const Side *s, int64_t kind, int64_t v, Reg r)
+{
+	struct DynCache *c = s->cache;
+	if (c->n == 16)
+		return;
+	c->key[c->n][0] = kind;
+	c->key[c->n][1] = v;
+	c->val[c->n++] = r;
+}
+
+static const char *dyn_operand(Emit *e, const Side *s, int64_t c)
+{
+	Builder *b = emit_builder(e);
+	int64_t dr, dc;
+	dyn_split(s, c, &dr, &dc);
+	if (!dr)
+		return b_addr(b, s->r, dc * s->bytes);
+	if (!s->buf->dyn_dim[1]) /* a constant row stride: an immediate */
+		return b_addr(b, s->r, (dr * s->buf->shape[1] + dc) * s->bytes);
+	Reg *row = dyn_cached(s, 0, dr);
+	if (!row) {
+		Reg w = b_reg(b, RC_RD), a = b_reg(b, RC_RD);
+		b_ins(b, FORM_MUL_WIDE_U32, b_name(b, w), row_stride(e, emit_kernel_of(e), s->buf), b_imm(b, dr * s->bytes),
+		      NULL);
+		b_ins(b, FORM_ADD_U64, b_name(b, a), b_name(b, s->r), b_name(b, w), NULL);
+		dyn_cache_put(s, 0, dr, a);
+		return b_addr(b, a, dc * s->bytes);
+	}
+	return b_addr(b, *row, dc * s->bytes);
+}
+
+const char *emit_side_guard(Emit *e, const Side *s, int64_t extra, bool out)
+{
+	if (!s->dyn || (!s->guard[0] && !s->guard[1]))
+		return NULL;
+	Builder *b = emit_builder(e);
+	int64_t c = s->c + extra, d[2];
+	dyn_split(s, c, &d[0], &d[1]);
+	Reg p = b_reg(b, RC_P);
+	bool first = true;
+	/* in: left > offset on every guarded dimension; out: left <= offset on one */
+	for (int i = 0; i < 2; i++) {
+		if (!s->guard[i])
+			continue;
+		if (first)
+			b_ins(b, out ? FORM_SETP_LE_S32 : FORM_SETP_GT_S32, b_name(b, p), b_name(b, s->left[i]), b_imm(b, d[i]),
+			      NULL);
+		else
+			b_ins(b, out ? FORM_SETP_LE_OR_S32 : FORM_SETP_GT_AND_S32, b_name(b, p), b_name(b, s->left[i]),
+			      b_imm(b, d[i]), b_name(b, p), NULL);
+		first = false;
+	}
+	return b_name(b, p);
+}
+
 Side emit_side(Emit *e, const Buffer *buf, const Off *o)
 {
 	Side s = {.buf = buf, .bytes = dtype_bytes(buf->dt), .c = o->c};
@@ -445,6 +637,8 @@ Side emit_side_step(Emit *e, Side s, Reg x, int64_t k)
 	Builder *b = emit_builder(e);
 	if (k == 0)
 		return s;
+	if (s.dyn)
+		return dyn_step(e, s, x, k);
 	if (swizzled(s.buf)) {
 		s.r = lin(e, s.r, &s.has_r, x, k);
 		return s;
@@ -467,6 +661,8 @@ const char *emit_side_operand(Emit *e, const Side *s, int64_t extra)
 {
 	Builder *b = emit_builder(e);
 	int64_t c = s->c + extra;
+	if (s->dyn)
+		return dyn_operand(e, s, c);
 	if (!swizzled(s->buf))
 		return b_addr(b, s->r, c * s->bytes);
 	Swizzle sw = s->buf->layout.sw;
@@ -479,13 +675,27 @@ const char *emit_side_operand(Emit *e, const Side *s, int64_t extra)
 	return b_addr(b, emit_address(e, s->buf, m), hi * s->bytes);
 }
 
+/* cp.async zero-fills through its ignore-src predicate (true: out of bounds) */
+static bool access_guard_out(const CopyOp *op, const Side *g)
+{
+	(void)g;
+	return op->st->kind == ST_COPY_ASYNC;
+}
+
 /* unroll: levels of 2..16 trips, innermost first, while the unrolled body
  * stays at most 32 accesses; outside that, serial loops */
 static void loops(const CopyOp *op, Emit *e, const Part *p, int level, int first_unrolled, Side sa, Side sb,
                   int64_t ca, int64_t cb, AccessFn access, const void *ctx)
 {
 	if (level == p->nout) {
-		access(op, e, ctx, emit_side_operand(e, &sa, ca), emit_side_operand(e, &sb, cb));
+		Access ac = {emit_side_operand(e, &sa, ca), emit_side_operand(e, &sb, cb), NULL, false};
+		/* a guarded side (a's is the global one when a param has runtime extents) */
+		const Side *g = sa.dyn ? &sa : sb.dyn ? &sb : NULL;
+		if (g) {
+			ac.guard_out = access_guard_out(op, g);
+			ac.guard = emit_side_guard(e, g, g == &sa ? ca : cb, ac.guard_out);
+		}
+		access(op, e, ctx, &ac);
 		return;
 	}
 	const Pair *q = &p->out[level];
@@ -504,8 +714,20 @@ void emit_partition_loops(const CopyOp *op, Emit *e, const Part *p, const View *
                           AccessFn access, const void *ctx)
 {
 	const Buffer *abuf = a == &op->dst ? op->dbuf : op->sbuf, *bbuf = b == &op->dst ? op->dbuf : op->sbuf;
-	Off oa = emit_view_offset(e, p, a, thread, true), ob = emit_view_offset(e, p, b, thread, false);
-	Side sa = emit_side(e, abuf, &oa), sb = emit_side(e, bbuf, &ob);
+	const Region *ar = a == &op->dst ? op->st->dst : op->st->src, *br = b == &op->dst ? op->st->dst : op->st->src;
+	Side sa, sb;
+	if (abuf->dynamic) {
+		sa = emit_dyn_side(e, op, p, ar, thread, true);
+	} else {
+		Off oa = emit_view_offset(e, p, a, thread, true);
+		sa = emit_side(e, abuf, &oa);
+	}
+	if (bbuf->dynamic) {
+		sb = emit_dyn_side(e, op, p, br, thread, false);
+	} else {
+		Off ob = emit_view_offset(e, p, b, thread, false);
+		sb = emit_side(e, bbuf, &ob);
+	}
 	int first = p->nout;
 	int64_t body = 1;
 	while (first > 0 && p->out[first - 1].ext <= 16 && body * p->out[first - 1].ext <= 32)

@@ -33,7 +33,15 @@ const char *reg_partition(const CopyOp *op, const View *r, const View *s, Part *
  * loops over out (2..16 trips unrolled, at most 32 accesses), per-thread
  * digits from the scope's thread index (hoisted, shared); access is called
  * innermost with both sides' address operands ([reg+imm]) */
-typedef void (*AccessFn)(const CopyOp *op, Emit *e, const void *ctx, const char *a_addr, const char *b_addr);
+/* one access: both sides' address operands and, when a side is a param with
+ * runtime extents, its guard predicate (NULL: none): guard_out false means
+ * "in bounds" (predicate the access), true "out of bounds" (zero-fill) */
+typedef struct Access {
+	const char *a, *b;
+	const char *guard;
+	bool guard_out;
+} Access;
+typedef void (*AccessFn)(const CopyOp *op, Emit *e, const void *ctx, const Access *ac);
 void emit_partition_loops(const CopyOp *op, Emit *e, const Part *p, const View *a, const View *b, Reg thread,
                           AccessFn access, const void *ctx);
 
@@ -74,7 +82,18 @@ typedef struct Side {
 	bool has_r;
 	Reg r;
 	int64_t c;
+	/* a param with runtime extents (partition.c): r addresses the thread's
+	 * first element; offsets split into rows (c / proxy) and columns; left[]
+	 * are the rows and columns left before the bound of a guarded dimension */
+	bool dyn;
+	int64_t proxy;
+	bool guard[2];
+	Reg left[2];
+	struct DynCache *cache; /* row addresses computed so far */
 } Side;
+Side emit_dyn_side(Emit *e, const CopyOp *op, const Part *p, const Region *r, Reg thread, bool side_a);
+/* the guard predicate of the access at constant offset extra, or NULL */
+const char *emit_side_guard(Emit *e, const Side *s, int64_t extra, bool out);
 Side emit_side(Emit *e, const Buffer *buf, const Off *o);
 Side emit_side_step(Emit *e, Side s, Reg x, int64_t k); /* + x * k elements */
 const char *emit_side_operand(Emit *e, const Side *s, int64_t extra);

@@ -66,8 +66,13 @@ static void emit(const CopyOp *op, const Plan *p, Emit *e)
 		b_ins(b, FORM_SETP_LT_U32, b_name(b, pr), b_name(b, t), b_imm(b, part->thr_size), NULL);
 		b_ins(b, FORM_BRA_IF_NOT, b_name(b, pr), b_label_name(b, skip), NULL);
 	}
-	Off o = emit_view_offset(e, part, mv, t, false);
-	Side side = emit_side(e, mb, &o); /* base + immediates; swizzled: per access */
+	Side side;
+	if (mb->dynamic) {
+		side = emit_dyn_side(e, op, part, rp->load ? op->st->src : op->st->dst, t, false);
+	} else {
+		Off o = emit_view_offset(e, part, mv, t, false);
+		side = emit_side(e, mb, &o); /* base + immediates; swizzled: per access */
+	}
 	Reg *words = emit_local_regs(e, rb);
 	int64_t r0 = rp->rv.off[AX_M].c;
 	for (int64_t f = 0; f < part->outer; f++) {
@@ -79,13 +84,14 @@ static void emit(const CopyOp *op, const Plan *p, Emit *e)
 			ds += d * part->out[i].b;
 		}
 		const char *addr = emit_side_operand(e, &side, ds);
+		const char *guard = emit_side_guard(e, &side, ds, false);
 		if (rp->load)
-			emit_mem_to_local(e, mb, addr, words, (r0 + dr) * esize, bytes);
+			emit_mem_to_local_guarded(e, mb, addr, words, (r0 + dr) * esize, bytes, guard);
 		else
-			emit_local_to_mem(e, mb, addr, words, (r0 + dr) * esize, bytes);
+			emit_local_to_mem_guarded(e, mb, addr, words, (r0 + dr) * esize, bytes, guard);
 	}
 	if (skip)
 		b_place_label(b, skip);
 }
 
-const Variant variant_reg = {"reg", ST_COPY, 10, accepts, plan, emit};
+const Variant variant_reg = {"reg", ST_COPY, 10, accepts, plan, emit, .ragged = true};

@@ -1,0 +1,68 @@
+/* Binding a kernel's runtime values (scalar params) for the runners: the
+ * facts are the launch contract, so a value that breaks one is refused
+ * before anything runs; then the grid and the params' extents become the
+ * constants the reference and the emulator work with. */
+#include "tilepx.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+bool kernel_bind(Kernel *k, const int64_t *vals, char *why, size_t n)
+{
+	for (size_t i = 0; i < k->nscalars; i++) {
+		const Scalar *sc = &k->scalars[i];
+		int64_t v = vals[i];
+		const char *broken = NULL;
+		char fact[64];
+		if (v < sc->lo) {
+			snprintf(fact, sizeof fact, "%s >= %lld", sc->name, (long long)sc->lo);
+			broken = fact;
+		} else if (v > sc->hi) {
+			snprintf(fact, sizeof fact, "%s <= %lld", sc->name, (long long)sc->hi);
+			broken = fact;
+		} else if (v % sc->mult) {
+			snprintf(fact, sizeof fact, "%s %% %lld == 0", sc->name, (long long)sc->mult);
+			broken = fact;
+		}
+		if (broken) {
+			snprintf(why, n, "%s=%lld breaks the fact '%s' (line %d); the kernel's code relies on it", sc->name,
+			         (long long)v, broken,
+			         v < sc->lo ? sc->lo_loc.line : v > sc->hi ? sc->hi_loc.line : sc->mult_loc.line);
+			if (v < 0 || v > SCALAR_MAX)
+				snprintf(why, n, "%s=%lld is outside 0..%d (scalar values are 31-bit)", sc->name, (long long)v,
+				         SCALAR_MAX);
+			return false;
+		}
+	}
+	for (int d = 0; d < 2; d++) {
+		if (k->grid_var[d] < 0)
+			continue;
+		const Scalar *sc = kernel_scalar_of_var(k, k->grid_var[d]);
+		int64_t v = vals[sc - k->scalars], g = (v + k->grid_div[d] - 1) / k->grid_div[d];
+		if (g < 1) {
+			snprintf(why, n, "%s=%lld gives an empty grid (cdiv(%s, %lld) = 0)", sc->name, (long long)v, sc->name,
+			         (long long)k->grid_div[d]);
+			return false;
+		}
+		if (d == 0)
+			k->grid = g;
+		else
+			k->grid_y = g;
+	}
+	for (size_t i = 0; i < k->nbufs; i++) {
+		Buffer *b = k->bufs[i];
+		if (!b->dynamic)
+			continue;
+		int64_t size = 1;
+		for (int d = 0; d < b->ndim; d++) {
+			if (b->dyn_dim[d])
+				b->shape[d] = vals[b->dyn_dim[d] - 1];
+			size *= b->shape[d];
+		}
+		b->storage = size;
+		b->has_layout = false;
+		lay_compact(&b->layout, b->shape, b->ndim);
+	}
+	k->bound_vals = vals;
+	return true;
+}
