@@ -715,19 +715,13 @@ void emit_partition_loops(const CopyOp *op, Emit *e, const Part *p, const View *
 {
 	const Buffer *abuf = a == &op->dst ? op->dbuf : op->sbuf, *bbuf = b == &op->dst ? op->dbuf : op->sbuf;
 	const Region *ar = a == &op->dst ? op->st->dst : op->st->src, *br = b == &op->dst ? op->st->dst : op->st->src;
-	Side sa, sb;
-	if (abuf->dynamic) {
-		sa = emit_dyn_side(e, op, p, ar, thread, true);
-	} else {
-		Off oa = emit_view_offset(e, p, a, thread, true);
-		sa = emit_side(e, abuf, &oa);
-	}
-	if (bbuf->dynamic) {
-		sb = emit_dyn_side(e, op, p, br, thread, false);
-	} else {
-		Off ob = emit_view_offset(e, p, b, thread, false);
-		sb = emit_side(e, bbuf, &ob);
-	}
+	Off oa = {0}, ob = {0};
+	if (!abuf->dynamic)
+		oa = emit_view_offset(e, p, a, thread, true);
+	if (!bbuf->dynamic)
+		ob = emit_view_offset(e, p, b, thread, false);
+	Side sa = abuf->dynamic ? emit_dyn_side(e, op, p, ar, thread, true) : emit_side(e, abuf, &oa);
+	Side sb = bbuf->dynamic ? emit_dyn_side(e, op, p, br, thread, false) : emit_side(e, bbuf, &ob);
 	int first = p->nout;
 	int64_t body = 1;
 	while (first > 0 && p->out[first - 1].ext <= 16 && body * p->out[first - 1].ext <= 32)

@@ -9,7 +9,7 @@ static bool key_eq(const FormKey *a, const FormKey *b)
 {
 	return a->shape == b->shape && a->num == b->num && a->trans == b->trans && a->bits == b->bits &&
 	       a->fmt == b->fmt && a->space == b->space && a->bytes == b->bytes && a->pack == b->pack &&
-	       a->rank == b->rank;
+	       a->rank == b->rank && a->zfill == b->zfill;
 }
 
 /* the mnemonic (text up to the first blank) contains s */
