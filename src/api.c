@@ -56,11 +56,27 @@ static void fill_launch(const Kernel *k, tilepx_launch *l)
 	TensorMapArgs a[TILEPX_MAX_TENSOR_MAPS];
 	int n = kernel_tensor_maps(k, a, TILEPX_MAX_TENSOR_MAPS);
 	l->ntensor_maps = n < TILEPX_MAX_TENSOR_MAPS ? n : TILEPX_MAX_TENSOR_MAPS;
+	l->nscalars = (int)k->nscalars;
+	l->needs_values = k->nscalars && !k->bound_vals;
+	for (size_t i = 0; i < k->nscalars && i < TILEPX_MAX_SCALARS; i++) {
+		tilepx_scalar *sc = &l->scalars[i];
+		snprintf(sc->name, sizeof sc->name, "%s", k->scalars[i].name);
+		sc->bytes = dtype_bytes(k->scalars[i].dt);
+		sc->is_signed = k->scalars[i].dt == DT_I32 || k->scalars[i].dt == DT_I64;
+		sc->kernel_param_index = k->nparams + (int)i;
+		sc->value = k->bound_vals ? k->bound_vals[i] : 0;
+	}
+	if (l->needs_values) {
+		if (k->grid_var[0] >= 0)
+			l->grid[0] = 0;
+		if (k->grid_var[1] >= 0)
+			l->grid[1] = 0;
+	}
 	for (int i = 0; i < l->ntensor_maps; i++) {
 		tilepx_tensor_map *t = &l->tensor_maps[i];
 		snprintf(t->param, sizeof t->param, "%s", a[i].buf->name);
 		t->param_index = a[i].buf->param_index;
-		t->kernel_param_index = k->nparams + i;
+		t->kernel_param_index = k->nparams + (int)k->nscalars + i;
 		t->data_type = a[i].dtype;
 		t->rank = a[i].rank;
 		for (int d = 0; d < a[i].rank; d++) {
@@ -70,6 +86,13 @@ static void fill_launch(const Kernel *k, tilepx_launch *l)
 			if (d)
 				t->global_strides[d - 1] = a[i].strides[d - 1];
 		}
+		for (int d = 0; d < a[i].rank && l->needs_values; d++) { /* runtime dims: known at launch */
+			int src = a[i].rank - 1 - d;
+			if (a[i].buf->dyn_dim[src])
+				t->global_dims[d] = 0;
+			if (d && a[i].buf->dynamic)
+				t->global_strides[d - 1] = 0;
+		}
 		t->interleave = a[i].interleave;
 		t->swizzle = a[i].swizzle;
 		t->l2_promotion = a[i].l2_promotion;
@@ -77,8 +100,39 @@ static void fill_launch(const Kernel *k, tilepx_launch *l)
 	}
 }
 
+/* bind kernel k's scalars to "NAME=V" values; false with an error in cx */
+static bool bind_sets(Ctx *cx, Kernel *k, const char *const *sets, int nsets)
+{
+	if (!k->nscalars)
+		return true;
+	int64_t *vals = arena_alloc(cx->arena, sizeof(int64_t) * k->nscalars);
+	for (size_t i = 0; i < k->nscalars; i++) {
+		const char *nm = k->scalars[i].name;
+		size_t n = strlen(nm);
+		bool found = false;
+		for (int j = 0; j < nsets && !found; j++)
+			if (sets[j] && !strncmp(sets[j], nm, n) && sets[j][n] == '=') {
+				char *end;
+				vals[i] = strtoll(sets[j] + n + 1, &end, 0);
+				found = *end == 0 && end != sets[j] + n + 1;
+			}
+		if (!found) {
+			diag_error(cx, k->scalars[i].loc, "scalar param '%s' of kernel '%s' has no value (pass \"%s=N\")", nm,
+			           k->name, nm);
+			return false;
+		}
+	}
+	char why[256];
+	if (!kernel_bind(k, vals, why, sizeof why)) {
+		diag_error(cx, k->loc, "kernel '%s': %s", k->name, why);
+		return false;
+	}
+	return true;
+}
+
 static int api_run(const char *path, const char *src, size_t len, const char *target, tilepx_mode mode,
-                   tilepx_result *out, tilepx_launch *launches, int max, int *nlaunch)
+                   tilepx_result *out, tilepx_launch *launches, int max, int *nlaunch, const char *const *sets,
+                   int nsets)
 {
 	if (!out)
 		return 0; /* nowhere to report: the documented contract is a non-NULL out */
@@ -107,9 +161,13 @@ static int api_run(const char *path, const char *src, size_t len, const char *ta
 	bool ok = compile_module(cx, path ? path : "<input>", src ? src : "", len, target, mode, text, &mod);
 	if (ok && launches && mod)
 		for (size_t i = 0; i < mod->nkernels; i++) {
-			const Kernel *k = mod->kernels[i];
+			Kernel *k = mod->kernels[i];
 			if (k->is_func || k->is_extern)
 				continue;
+			if (sets && !bind_sets(cx, k, sets, nsets)) {
+				ok = false;
+				break;
+			}
 			if (*nlaunch < max)
 				fill_launch(k, &launches[*nlaunch]);
 			++*nlaunch;
@@ -146,11 +204,17 @@ static int api_run(const char *path, const char *src, size_t len, const char *ta
 int tilepx_compile(const char *path, const char *src, size_t len, const char *target, tilepx_mode mode,
                    tilepx_result *out)
 {
-	return api_run(path, src, len, target, mode, out, NULL, 0, NULL);
+	return api_run(path, src, len, target, mode, out, NULL, 0, NULL, NULL, 0);
 }
 
 int tilepx_launches(const char *path, const char *src, size_t len, const char *target, tilepx_launch *out, int max,
                     tilepx_result *diag)
+{
+	return tilepx_launches_set(path, src, len, target, NULL, 0, out, max, diag);
+}
+
+int tilepx_launches_set(const char *path, const char *src, size_t len, const char *target, const char *const *sets,
+                        int nsets, tilepx_launch *out, int max, tilepx_result *diag)
 {
 	int n = 0;
 	if (max < 0 || (max > 0 && !out)) {
@@ -160,7 +224,15 @@ int tilepx_launches(const char *path, const char *src, size_t len, const char *t
 		}
 		return -1;
 	}
-	return api_run(path, src, len, target, TILEPX_CHECK, diag, out, max, &n) ? n : -1;
+	if (nsets < 0 || (nsets > 0 && !sets)) {
+		if (diag) {
+			memset(diag, 0, sizeof *diag);
+			usage_error(diag, "tilepx_launches_set: error: sets is NULL or nsets is negative\n");
+		}
+		return -1;
+	}
+	return api_run(path, src, len, target, TILEPX_CHECK, diag, out, max, &n, sets ? sets : (const char *const[]){NULL},
+	               nsets) ? n : -1;
 }
 
 void tilepx_result_free(tilepx_result *r)

@@ -63,6 +63,50 @@ static void fmt_region(Str *o, const Kernel *k, const Region *r)
 	str_putc(o, ']');
 }
 
+/* the guards of a copy's operands that are params with runtime extents:
+ * per runtime dimension, whether its accesses are predicated and why */
+static void explain_guards(const Kernel *k, const Stmt *s, bool json, Str *o)
+{
+	const Region *rs[2] = {s->dst, s->src};
+	bool any = false;
+	for (int i = 0; i < 2; i++) {
+		const Region *r = rs[i];
+		const Buffer *b = r->buf;
+		if (!b->dynamic || (i == 1 && r->buf == rs[0]->buf && r == rs[0]))
+			continue;
+		for (int d = 0; d < b->ndim; d++) {
+			if (!b->dyn_dim[d])
+				continue;
+			const Scalar *sc = &k->scalars[b->dyn_dim[d] - 1];
+			bool g = region_guarded(k, r, d);
+			Str end = {0};
+			fmt_affine(&end, k, &r->end[d]);
+			char why[256];
+			if (g)
+				snprintf(why, sizeof why, "the slice ends at %s, which may pass %s (%s >= %lld)", end.s, sc->name,
+				         sc->name, (long long)sc->lo);
+			else
+				snprintf(why, sizeof why, "the slice ends at %s, never past %s >= %lld", end.s, sc->name,
+				         (long long)sc->lo);
+			str_free(&end);
+			if (json) {
+				str_printf(o, "%s{\"param\": ", any ? ", " : ", \"guards\": [");
+				json_str(o, b->name);
+				str_printf(o, ", \"dim\": %d, \"extent\": ", d);
+				json_str(o, sc->name);
+				str_printf(o, ", \"guarded\": %s, \"why\": ", g ? "true" : "false");
+				json_str(o, why);
+				str_putc(o, '}');
+			} else {
+				str_printf(o, "  %s %s dim %d (%s): %s\n", g ? "guarded" : "unguarded", b->name, d, sc->name, why);
+			}
+			any = true;
+		}
+	}
+	if (json && any)
+		str_putc(o, ']');
+}
+
 /* false when no variant lowers the copy */
 static bool explain_copy(Ctx *cx, const Module *m, const Kernel *k, const Stmt *s, bool json, Str *o)
 {
@@ -108,6 +152,7 @@ static bool explain_copy(Ctx *cx, const Module *m, const Kernel *k, const Stmt *
 		fmt_region(&rg, k, s->src);
 		json_str(o, rg.s);
 		str_free(&rg);
+		explain_guards(k, s, true, o);
 		str_puts(o, "}\n");
 	} else {
 		str_printf(o, "%s:%d: %s %s %s, %s\n", k->name, s->loc.line, scope_name(s->scope), opname, s->dst->name,
@@ -118,6 +163,7 @@ static bool explain_copy(Ctx *cx, const Module *m, const Kernel *k, const Stmt *
 			           c->state == 1 ? "CHOSEN" : c->state == 0 ? "rejected" : "-",
 			           c->state == 1 ? d.plan.params : c->reason);
 		}
+		explain_guards(k, s, false, o);
 	}
 	return d.chosen != NULL;
 }
@@ -160,11 +206,19 @@ static void explain_launch(const Module *m, const Kernel *k, bool json, Str *o)
 {
 	TensorMapArgs a[16];
 	int n = kernel_tensor_maps(k, a, 16);
-	if (!n && !k->dyn_shared)
+	if (!n && !k->dyn_shared && !k->nscalars)
 		return;
 	if (!json) {
 		str_printf(o, "%s: launch with %lld bytes of dynamic shared memory (aligned to %lld)\n", k->name,
 		           (long long)k->dyn_shared, (long long)(k->dyn_shared ? k->dyn_align : 0));
+		for (size_t i = 0; i < k->nscalars; i++)
+			str_printf(o, "  scalar %s (%s, kernel param %d): %lld..%lld, a multiple of %lld\n", k->scalars[i].name,
+			           dtype_name(k->scalars[i].dt), k->nparams + (int)i, (long long)k->scalars[i].lo,
+			           (long long)k->scalars[i].hi, (long long)k->scalars[i].mult);
+		for (int d = 0; d < 2; d++)
+			if (k->grid_var[d] >= 0)
+				str_printf(o, "  grid %c: cdiv(%s, %lld)\n", "xy"[d], k->var_names[k->grid_var[d]],
+				           (long long)k->grid_div[d]);
 		for (int i = 0; i < n && i < 16; i++)
 			str_printf(o, "  tensor map %s_tmap_%d for param %s: rank %d, box %llu x %llu, swizzle %d B\n", k->name, i,
 			           a[i].buf->name, a[i].rank, (unsigned long long)a[i].box[0],
@@ -175,7 +229,8 @@ static void explain_launch(const Module *m, const Kernel *k, bool json, Str *o)
 	json_str(o, k->name);
 	str_printf(o, ", \"launch\": {\"dynamic_shared_bytes\": %lld, \"dynamic_shared_align\": %lld, \"grid\": [%lld, "
 	           "%lld, 1], \"block\": [%lld, 1, 1]}, \"tensor_maps\": [", (long long)k->dyn_shared,
-	           (long long)(k->dyn_shared ? k->dyn_align : 0), (long long)k->grid, (long long)k->grid_y,
+	           (long long)(k->dyn_shared ? k->dyn_align : 0), (long long)(k->grid_var[0] >= 0 ? 0 : k->grid),
+	           (long long)(k->grid_var[1] >= 0 ? 0 : k->grid_y),
 	           (long long)k->threads);
 	for (int i = 0; i < n && i < 16; i++) {
 		uint64_t box[5], es[5];
@@ -186,16 +241,63 @@ static void explain_launch(const Module *m, const Kernel *k, bool json, Str *o)
 		str_printf(o, "%s{\"param\": ", i ? ", " : "");
 		json_str(o, a[i].buf->name);
 		str_printf(o, ", \"kernel_param\": \"%s_tmap_%d\", \"kernel_param_index\": %d, \"global_address\": "
-		           "\"param %d\", \"data_type\": %d, \"rank\": %d", k->name, i, k->nparams + i, a[i].buf->param_index,
+		           "\"param %d\", \"data_type\": %d, \"rank\": %d", k->name, i, k->nparams + (int)k->nscalars + i,
+		           a[i].buf->param_index,
 		           a[i].dtype, a[i].rank);
-		json_u64s(o, "global_dims", a[i].dims, a[i].rank);
-		json_u64s(o, "global_strides", a[i].strides, a[i].rank - 1);
+		if (a[i].buf->dynamic) { /* runtime extents: the scalars, then bytes */
+			str_puts(o, ", \"global_dims\": [");
+			for (int d = 0; d < a[i].rank; d++) {
+				int src = a[i].rank - 1 - d;
+				const Buffer *b = a[i].buf;
+				if (b->dyn_dim[src])
+					str_printf(o, "%s\"%s\"", d ? ", " : "", k->scalars[b->dyn_dim[src] - 1].name);
+				else
+					str_printf(o, "%s%lld", d ? ", " : "", (long long)b->shape[src]);
+			}
+			str_puts(o, "], \"global_strides\": [");
+			for (int d = 1; d < a[i].rank; d++) {
+				const Buffer *b = a[i].buf;
+				int src = a[i].rank - d; /* the dimension inside this stride */
+				if (b->dyn_dim[src])
+					str_printf(o, "%s\"%s*%d\"", d > 1 ? ", " : "", k->scalars[b->dyn_dim[src] - 1].name,
+					           dtype_bytes(b->dt));
+				else
+					str_printf(o, "%s%lld", d > 1 ? ", " : "", (long long)(b->shape[src] * dtype_bytes(b->dt)));
+			}
+			str_putc(o, ']');
+		} else {
+			json_u64s(o, "global_dims", a[i].dims, a[i].rank);
+			json_u64s(o, "global_strides", a[i].strides, a[i].rank - 1);
+		}
 		json_u64s(o, "box_dims", box, a[i].rank);
 		json_u64s(o, "element_strides", es, a[i].rank);
 		str_printf(o, ", \"interleave\": %d, \"swizzle\": %d, \"l2_promotion\": %d, \"oob_fill\": %d}", a[i].interleave,
 		           a[i].swizzle, a[i].l2_promotion, a[i].oob_fill);
 	}
-	str_puts(o, "], \"file\": ");
+	str_puts(o, "]");
+	if (k->nscalars) {
+		str_puts(o, ", \"scalars\": [");
+		for (size_t i = 0; i < k->nscalars; i++) {
+			const Scalar *sc = &k->scalars[i];
+			str_printf(o, "%s{\"name\": ", i ? ", " : "");
+			json_str(o, sc->name);
+			str_printf(o, ", \"type\": \"%s\", \"kernel_param_index\": %d, \"min\": %lld, \"max\": %lld, "
+			           "\"multiple_of\": %lld}", dtype_name(sc->dt), k->nparams + (int)i, (long long)sc->lo,
+			           (long long)sc->hi, (long long)sc->mult);
+		}
+		str_puts(o, "], \"grid_cdiv\": [");
+		for (int d = 0; d < 2; d++) {
+			if (k->grid_var[d] >= 0) {
+				str_printf(o, "%s{\"scalar\": ", d ? ", " : "");
+				json_str(o, k->var_names[k->grid_var[d]]);
+				str_printf(o, ", \"tile\": %lld}", (long long)k->grid_div[d]);
+			} else {
+				str_printf(o, "%snull", d ? ", " : "");
+			}
+		}
+		str_putc(o, ']');
+	}
+	str_puts(o, ", \"file\": ");
 	json_str(o, m->file ? m->file : "");
 	str_puts(o, "}\n");
 }

@@ -584,6 +584,8 @@ static bool parse_scalar(Parser *p, Kernel *k, Buffer *b)
 		return fail(p, "a func takes scalars as 'arg NAME N', not as params");
 	if (lookup_var(p, b->name) >= 0)
 		return fail(p, "scalar '%s' shadows a variable already in scope", b->name);
+	if (k->nscalars == 32)
+		return fail(p, "a kernel takes at most 32 scalar params");
 	if (!end_of_line(p))
 		return false;
 	for (size_t i = 0; i < k->nbufs; i++)

@@ -1,7 +1,7 @@
 /* tilepx-run: run emitted PTX on a GPU through the CUDA driver API and check
  * every byte of every param buffer against the CPU reference (src/ref/).
  *
- *   tilepx-run [--bench N] [--ptx FILE.ptx] [--link FILE.ptx] [--gemm C=A*B] FILE.tile...
+ *   tilepx-run [--bench N] [--ptx FILE.ptx] [--link FILE.ptx] [--gemm C=A*B] [--set NAME=V]... FILE.tile...
  *
  * One line per kernel: PASS, FAIL (first mismatches) or SKIP (target the GPU
  * cannot run). Exit 1 on any failure, 2 on usage errors. */
@@ -15,7 +15,8 @@
 #include <string.h>
 
 static const char *usage =
-	"usage: tilepx-run [--bench N] [--ptx FILE.ptx] [--link FILE.ptx] [--gemm C=A*B] FILE.tile...\n\n"
+	"usage: tilepx-run [--bench N] [--ptx FILE.ptx] [--link FILE.ptx] [--gemm C=A*B] [--set NAME=V]...\n"
+	"                  FILE.tile...\n\n"
 	"Emit each .tile program (or load --ptx, emitted from the one FILE.tile), launch every kernel\n"
 	"with grid x threads, and compare every param buffer with the CPU reference, bit for bit.\n"
 	"Inputs hold a deterministic pattern (distinct values per buffer up to the dtype's range).\n"
@@ -25,12 +26,18 @@ static const char *usage =
 	"cannot run in time), and reports TFLOPS with --bench. 'fill small' inputs make it exact.\n"
 	"--link FILE.ptx links a PTX module (hand-written, calling the program's device functions)\n"
 	"with the emitted one through the driver's linker (cuLinkCreate/AddData/Complete); the\n"
-	"program's extern kernels are defined there.\n";
+	"program's extern kernels are defined there.\n"
+	"--set NAME=V gives scalar param NAME the value V (else the program's '# set: NAME=V' line);\n"
+	"a value that breaks one of the kernel's facts (assume) is refused and nothing runs.\n";
 
 static const char *link_path;
 
 /* --gemm C=A*B, as given */
 static const char *gemm_spec;
+
+/* --set NAME=V, as given */
+static char *sets[64];
+static int nsets;
 
 #define CU(call)                                                                                 \
 	do {                                                                                     \
@@ -90,7 +97,7 @@ static bool run_kernel(Ctx *cx, const Module *m, const Kernel *k, CUmodule mod, 
 	rc_params_init(k, &rp);
 	int np = rp.n;
 	CUdeviceptr *dev = calloc((size_t)np + 1, sizeof *dev);
-	void **args = calloc((size_t)np + 17, sizeof *args);
+	void **args = calloc((size_t)np + 17 + 32, sizeof *args);
 	static CUtensorMap tm[16]; /* 64-byte aligned, as the driver requires */
 	int ntm = 0;
 	bool ok = true;
@@ -114,8 +121,15 @@ static bool run_kernel(Ctx *cx, const Module *m, const Kernel *k, CUmodule mod, 
 		*status = 1;
 		return false;
 	}
-	for (int i = 0; i < ntm; i++) /* after the declared params (docs/language.md) */
-		args[np + i] = &tm[i];
+	/* scalars after the pointers, tensor maps last (docs/language.md) */
+	uint64_t sval[32];
+	int ns = 0;
+	for (size_t i = 0; i < k->nscalars && i < 32; i++) {
+		sval[i] = (uint64_t)k->bound_vals[i]; /* little-endian: a u32 is its first 4 bytes */
+		args[np + ns++] = &sval[i];
+	}
+	for (int i = 0; i < ntm; i++)
+		args[np + ns + i] = &tm[i];
 	if (k->dyn_shared)
 		CU(cuFuncSetAttribute(fn, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, (int)k->dyn_shared));
 	CU(launch(k, fn, args));
@@ -297,7 +311,15 @@ static bool run_file(const char *path, const char *ptx_path, int bench, CUdevice
 			*status = 1;
 			continue;
 		}
+		char why[256];
+		if (!rc_bind(m->kernels[i], sets, nsets, src, why, sizeof why)) {
+			printf("FAIL %s: %s\n", k->name, why); /* refused: nothing runs */
+			*status = 1;
+			continue;
+		}
 		run_kernel(&cx, m, k, mod, bench, status);
+		free((void *)k->bound_vals);
+		m->kernels[i]->bound_vals = NULL;
 	}
 	cuModuleUnload(mod);
 	if (text != ptx.s)
@@ -313,7 +335,7 @@ int main(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{"bench", required_argument, 0, 'b'}, {"ptx", required_argument, 0, 'p'}, {"gemm", required_argument, 0, 'g'},
-		{"link", required_argument, 0, 'l'},
+		{"link", required_argument, 0, 'l'}, {"set", required_argument, 0, 's'},
 		{"help", no_argument, 0, 'h'},        {0, 0, 0, 0},
 	};
 	int bench = 0, c;
@@ -323,6 +345,13 @@ int main(int argc, char **argv)
 		case 'b': bench = atoi(optarg); break;
 		case 'p': ptx = optarg; break;
 		case 'l': link_path = optarg; break;
+		case 's':
+			if (nsets == 64 || !strchr(optarg, '=')) {
+				fputs(usage, stderr);
+				return 2;
+			}
+			sets[nsets++] = optarg;
+			break;
 		case 'g':
 			if (!strchr(optarg, '=') || !strchr(strchr(optarg, '='), '*')) {
 				fputs(usage, stderr);

@@ -56,8 +56,23 @@ typedef struct tilepx_tensor_map {
 	int interleave, swizzle, l2_promotion, oob_fill;
 } tilepx_tensor_map;
 
+/* a scalar param (docs/language.md, "Runtime sizes"): its value, of `bytes`
+ * bytes, goes at kernel parameter kernel_param_index (after the pointers) */
+#define TILEPX_MAX_SCALARS 32
+typedef struct tilepx_scalar {
+	char name[64];
+	int bytes, is_signed;
+	int kernel_param_index;
+	long long value; /* the bound value (tilepx_launches_set), else 0 */
+} tilepx_scalar;
+
 typedef struct tilepx_launch {
 	char kernel[128];
+	/* a kernel with scalar params: without values (tilepx_launches) the grid
+	 * and runtime tensor-map dims and strides are 0 and needs_values is 1 */
+	int needs_values;
+	int nscalars;
+	tilepx_scalar scalars[TILEPX_MAX_SCALARS];
 	long long grid[2];
 	int block;
 	int nparams;                    /* declared params (device pointers) */
@@ -73,6 +88,11 @@ typedef struct tilepx_launch {
  * says why). diag must not be NULL; free it with tilepx_result_free. */
 int tilepx_launches(const char *path, const char *src, size_t len, const char *target, tilepx_launch *out, int max,
                     tilepx_result *diag);
+/* the same with scalar values "NAME=V" (sets[0..nsets)) bound: the grid and
+ * tensor maps are those of that launch. A missing value or one that breaks
+ * a fact (assume) is an error in diag and the call returns -1. */
+int tilepx_launches_set(const char *path, const char *src, size_t len, const char *target, const char *const *sets,
+                        int nsets, tilepx_launch *out, int max, tilepx_result *diag);
 
 /* releases what a result holds and zeroes it; NULL is allowed */
 void tilepx_result_free(tilepx_result *r);
