@@ -473,7 +473,7 @@ static bool check_tma_param(Ctx *cx, const Module *m, const Kernel *k, Buffer *b
 		if (dim_pow2(k, b, d) * dtype_bytes(b->dt) % 16) {
 			const Scalar *sc = b->dyn_dim[d] ? &k->scalars[b->dyn_dim[d] - 1] : NULL;
 			diag_error(cx, b->dim_loc[d], "dimension %d of '%s' may give a stride that is not a multiple of 16 "
-			           "bytes; a tensor map's strides are", d - 1, b->name);
+			           "bytes, which a tensor map's strides must be", d - 1, b->name);
 			if (sc)
 				diag_note(cx, "declare 'assume %s %% %d == 0'", sc->name, 16 / dtype_bytes(b->dt));
 			return false;

@@ -1545,15 +1545,19 @@ static void decl_launch(Parser *p, Loc loc, bool thr)
 	}
 	Loc vl = p->tok.loc;
 	int64_t v;
-	if (!thr && is_ident(p, "cdiv")) {
+	if (!thr) { /* each dimension a constant or cdiv(S, D) */
 		k->grid_loc = vl;
 		for (int d = 0; d < 2; d++) {
 			if (d && !is_punct(p, ','))
 				break;
 			if (d)
 				next(p);
-			if (!grid_cdiv(p, k, d))
+			if (is_ident(p, "cdiv")) {
+				if (!grid_cdiv(p, k, d))
+					return;
+			} else if (!take_int(p, d ? "grid size in y" : "grid size", d ? &k->grid_y : &k->grid)) {
 				return;
+			}
 		}
 		end_of_line(p);
 		return;

@@ -261,6 +261,33 @@ emitted=()
 for f in "$OUT"/rand/*.tile; do [ -s "${f%.tile}.ptx" ] && emitted+=("$f"); done
 [ ${#emitted[@]} -gt 0 ] && emu_run "${emitted[@]}"
 
+echo "== runtime sizes: ragged programs at sizes 1, tile-1, tile, tile+1 and a prime; broken facts refused"
+# '# sizes: M=1,63,64 K=8,56' in a program: every combination is emulated
+for f in examples/ragged_*.tile tests/gpu/ragged_*.tile; do
+	spec=$(sed -n 's/^# sizes: //p' "$f")
+	[ -n "$spec" ] || { bad "$f: no '# sizes:' line"; continue; }
+	combos=("")
+	for kv in $spec; do
+		n=${kv%%=*}; next=()
+		for c in "${combos[@]}"; do
+			IFS=, read -r -a vals <<< "${kv#*=}"
+			for v in "${vals[@]}"; do next+=("$c --set $n=$v"); done
+		done
+		combos=("${next[@]}")
+	done
+	for c in "${combos[@]}"; do
+		# shellcheck disable=SC2086
+		if "$B/ptxemu" $c "$f" > "$OUT/emu.log" 2>&1 && ! grep -q '^FAIL' "$OUT/emu.log"; then ok
+		else bad "$f at$c"; head -5 "$OUT/emu.log"; fi
+	done
+done
+want="FAIL ragged_copy_2d: K=9 breaks the fact 'K % 8 == 0' (line 16); the kernel's code relies on it"
+got=$("$B/ptxemu" --set M=5 --set K=9 examples/ragged_copy_2d.tile 2>&1 | head -1)
+[ "$want" = "$got" ] && ok || bad "broken fact: want '$want', got '$got'"
+want="FAIL ragged_copy_2d: scalar param 'M' has no value (pass --set M=N)"
+got=$(sed '/^# set:/d' examples/ragged_copy_2d.tile > "$OUT/noset.tile"; "$B/ptxemu" "$OUT/noset.tile" 2>&1 | head -1)
+[ "$want" = "$got" ] && ok || bad "missing value: want '$want', got '$got'"
+
 echo "== hazard warnings (tests/warn: '# warn:' is the first diagnostic; exit 0), and none for the examples"
 for f in tests/warn/*.tile; do
 	want=$(sed -n 's/^# warn: //p' "$f")
