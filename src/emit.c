@@ -310,10 +310,10 @@ void emit_local_to_mem(Emit *e, const Buffer *mb, const char *addr, Reg *words, 
 }
 
 void emit_mem_copy_guarded(Emit *e, const Buffer *db, const char *daddr, const Buffer *sb, const char *saddr, int bytes,
-                           const char *guard)
+                           const char *load_guard, const char *store_guard)
 {
 	Builder *b = &e->b;
-	if (!guard) {
+	if (!load_guard && !store_guard) {
 		emit_mem_copy(e, db, daddr, sb, saddr, bytes);
 		return;
 	}
@@ -321,12 +321,12 @@ void emit_mem_copy_guarded(Emit *e, const Buffer *db, const char *daddr, const B
 	int n = bytes >= 4 ? bytes / 4 : 1;
 	for (int i = 0; i < n; i++) {
 		t[i] = b_reg(b, RC_R);
-		if (sb->mem == MEM_GLOBAL) /* what an access outside the tensor loads */
+		if (load_guard) /* what an access outside the tensor loads */
 			b_ins(b, FORM_MOV_B32, b_name(b, t[i]), "0", NULL);
 	}
-	b->guard = sb->mem == MEM_GLOBAL ? guard : NULL;
+	b->guard = load_guard;
 	b_ins(b, ld_form(b, sb->mem, bytes), data_operand(b, t, bytes), saddr, NULL);
-	b->guard = db->mem == MEM_GLOBAL ? guard : NULL;
+	b->guard = store_guard;
 	b_ins(b, st_form(b, db->mem, bytes), daddr, data_operand(b, t, bytes), NULL);
 	b->guard = NULL;
 }
@@ -638,7 +638,7 @@ static void emit_kernel(Ctx *cx, const Module *m, const Kernel *k, Str *out, int
 	e.tid_wg = b_reg(b, RC_R);
 	b_ins(b, FORM_MOV_TID_X, b_name(b, e.tid), NULL);
 	b_ins(b, FORM_MOV_CTAID_X, b_name(b, e.ctaid), NULL);
-	if (k->grid_y > 1) {
+	if (k->grid_y > 1 || k->grid_var[1] >= 0) {
 		e.ctaidy = b_reg(b, RC_R);
 		b_ins(b, FORM_MOV_CTAID_Y, b_name(b, e.ctaidy), NULL);
 	}

@@ -588,10 +588,11 @@ void emit_mem_to_local(Emit *e, const Buffer *mb, const char *addr, Reg *words, 
 void emit_local_to_mem(Emit *e, const Buffer *mb, const char *addr, Reg *words, int64_t byte_off, int bytes);
 /* memory -> memory through temporaries */
 void emit_mem_copy(Emit *e, const Buffer *db, const char *daddr, const Buffer *sb, const char *saddr, int bytes);
-/* the same with the global side's access under predicate guard (NULL: none):
- * a guarded load leaves zeros, a guarded store writes nothing */
+/* the same with the load under predicate load_guard and the store under
+ * store_guard (NULL: none): a guarded load leaves zeros, a guarded store
+ * writes nothing */
 void emit_mem_copy_guarded(Emit *e, const Buffer *db, const char *daddr, const Buffer *sb, const char *saddr, int bytes,
-                           const char *guard);
+                           const char *load_guard, const char *store_guard);
 void emit_mem_to_local_guarded(Emit *e, const Buffer *mb, const char *addr, Reg *words, int64_t byte_off, int bytes,
                                const char *guard);
 void emit_local_to_mem_guarded(Emit *e, const Buffer *mb, const char *addr, Reg *words, int64_t byte_off, int bytes,

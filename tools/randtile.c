@@ -189,6 +189,66 @@ static void tma_program(FILE *f, int idx)
 		fprintf(f, "bulk.wait 0\n");
 }
 
+/* a program with runtime sizes: a ragged M x K (or M x C) tensor copied
+ * through a shared tile, every edge access guarded; the '# set:' values
+ * satisfy the facts, and a static copy of the tile shows the zero fill */
+static void ragged_program(FILE *f, int idx)
+{
+	static const char *targets[] = {"sm_80", "sm_90", "sm_90a", "sm_75"};
+	const char *target = targets[pick(4)];
+	int dt = pick(15), eb = dbytes[dt];
+	static const int rows_opts[] = {1, 2, 4, 8, 16, 32, 64, 3, 12};
+	static const int cols_opts[] = {1, 2, 4, 8, 16, 32, 64, 6};
+	int R, C;
+	do {
+		R = rows_opts[pick(9)];
+		C = cols_opts[pick(8)];
+	} while ((long)R * C * eb > 16384);
+	int threads = 32 << pick(3), gmax = 1 + pick(4), kdyn = chance(60), mult = 1 << pick(5);
+	fprintf(f, "# random ragged program %d\ntarget %s\n", idx, target);
+	int M = 1 + pick(gmax * R), K = kdyn ? mult * (1 + pick((gmax * C + mult - 1) / mult)) : C;
+	if (kdyn && K > gmax * C)
+		K -= mult;
+	if (K < 1)
+		K = mult;
+	int kmax = kdyn ? (gmax * C > K ? gmax * C : K) : C;
+	if (kdyn)
+		fprintf(f, "# set: M=%d K=%d\n", M, K);
+	else
+		fprintf(f, "# set: M=%d\n", M);
+	fprintf(f, "\nkernel k%d\nthreads %d\nparam M u32\nassume M <= %d\n", idx, threads, gmax * R);
+	int gy = (kmax + C - 1) / C;
+	if (kdyn)
+		fprintf(f, "param K u32\nassume K %% %d == 0\nassume K <= %d\ngrid cdiv(M, %d), cdiv(K, %d)\n", mult, kmax, R,
+		        C);
+	else
+		fprintf(f, "grid cdiv(M, %d)\n", R);
+	char cdim[16];
+	snprintf(cdim, sizeof cdim, "%d", C);
+	fprintf(f, "param A %s [M, %s]\nparam B %s [M, %s]\n", dtypes[dt], kdyn ? "K" : cdim, dtypes[dt],
+	        kdyn ? "K" : cdim);
+	fprintf(f, "param D %s [%d, %d]\nshared S %s [%d, %d]\n\n", dtypes[dt], gmax * R * gy, C, dtypes[dt], R, C);
+	char cols[64], rows[64], drows[96];
+	snprintf(rows, sizeof rows, "ctaid*%d : ctaid*%d + %d", R, R, R);
+	if (kdyn) {
+		snprintf(cols, sizeof cols, "ctaid_y*%d : ctaid_y*%d + %d", C, C, C);
+		snprintf(drows, sizeof drows, "ctaid_y*%d + ctaid*%d : ctaid_y*%d + ctaid*%d + %d", gmax * R, R, gmax * R, R,
+		         R);
+	} else {
+		snprintf(cols, sizeof cols, ":");
+		snprintf(drows, sizeof drows, "%s", rows);
+	}
+	static const char *scopes[] = {"warp", "cta"};
+	const char *sc = scopes[pick(2)];
+	int Ts = !strcmp(sc, "warp") ? 32 : threads;
+	int fits = (R * C) % Ts == 0 && ((R * C / Ts) * eb) % 4 == 0 && (C * eb) % 4 == 0 && strcmp(target, "sm_75");
+	if (fits && chance(60))
+		fprintf(f, "%s copy_async S, A[%s, %s]\ncp_async.commit\ncp_async.wait 0\n", sc, rows, cols);
+	else
+		fprintf(f, "%s copy S, A[%s, %s]\n", sc, rows, cols);
+	fprintf(f, "sync\ncta copy B[%s, %s], S\ncta copy D[%s, :], S\n", rows, cols, drows);
+}
+
 int main(int argc, char **argv)
 {
 	if (argc != 4) {
@@ -207,6 +267,8 @@ int main(int argc, char **argv)
 		}
 		if (i % 8 == 5)
 			tma_program(f, i);
+		else if (i % 8 == 3)
+			ragged_program(f, i);
 		else
 			program(f, i);
 		fclose(f);

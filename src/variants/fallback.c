@@ -40,6 +40,55 @@ static Reg side_offset(Emit *e, const View *v, Reg i)
 	return acc;
 }
 
+/* a param with runtime extents (rank 1 or 2, row-major): the address of
+ * element i of the region (row-major over its extents) and, when a
+ * dimension is guarded, the predicate "inside the tensor" */
+static Reg dyn_address(Emit *e, const CopyOp *op, const Region *r, Reg i, const char **guard)
+{
+	Builder *b = emit_builder(e);
+	const Buffer *buf = r->buf;
+	const Kernel *k = op->k;
+	int last = buf->ndim - 1, es = dtype_bytes(buf->dt);
+	Reg coord[2];
+	coord[last] = emit_digit(e, i, 1, r->ext[last]);
+	if (last)
+		coord[0] = emit_digit(e, i, r->ext[last], r->ext[0]);
+	for (int d = 0; d <= last; d++) {
+		Reg s0 = emit_affine(e, &r->begin[d]), c = b_reg(b, RC_R);
+		b_ins(b, FORM_ADD_U32, b_name(b, c), b_name(b, s0), b_name(b, coord[d]), NULL);
+		coord[d] = c;
+	}
+	Reg el = b_reg(b, RC_RD), by = b_reg(b, RC_RD), at = b_reg(b, RC_RD);
+	if (last) {
+		Reg c64 = b_reg(b, RC_RD);
+		const char *stride = buf->dyn_dim[1] ? b_name(b, emit_var_reg(e, k->scalars[buf->dyn_dim[1] - 1].var))
+		                                     : b_imm(b, buf->shape[1]);
+		b_ins(b, FORM_CVT_U64_U32, b_name(b, c64), b_name(b, coord[1]), NULL);
+		b_ins(b, FORM_MAD_WIDE_U32, b_name(b, el), b_name(b, coord[0]), stride, b_name(b, c64), NULL);
+		b_ins(b, FORM_SHL_B64, b_name(b, by), b_name(b, el), b_imm(b, es == 1 ? 0 : es == 2 ? 1 : es == 4 ? 2 : 3),
+		      NULL);
+	} else {
+		b_ins(b, FORM_MUL_WIDE_U32, b_name(b, by), b_name(b, coord[0]), b_imm(b, es), NULL);
+	}
+	b_ins(b, FORM_ADD_U64, b_name(b, at), b_name(b, emit_global_base(e, buf)), b_name(b, by), NULL);
+	*guard = NULL;
+	Reg p = b_reg(b, RC_P);
+	bool first = true;
+	for (int d = 0; d <= last; d++) {
+		if (!region_guarded(k, r, d))
+			continue;
+		Reg bound = emit_var_reg(e, k->scalars[buf->dyn_dim[d] - 1].var), left = b_reg(b, RC_R);
+		b_ins(b, FORM_SUB_U32, b_name(b, left), b_name(b, bound), b_name(b, coord[d]), NULL);
+		if (first)
+			b_ins(b, FORM_SETP_GT_S32, b_name(b, p), b_name(b, left), "0", NULL);
+		else
+			b_ins(b, FORM_SETP_GT_AND_S32, b_name(b, p), b_name(b, left), "0", b_name(b, p), NULL);
+		first = false;
+		*guard = b_name(b, p);
+	}
+	return at;
+}
+
 static void emit(const CopyOp *op, const Plan *p, Emit *e)
 {
 	(void)p;
@@ -51,11 +100,19 @@ static void emit(const CopyOp *op, const Plan *p, Emit *e)
 	b_ins(b, FORM_SETP_NE_U32, b_name(b, pr), b_name(b, t), "0", NULL);
 	b_ins(b, FORM_BRA_IF, b_name(b, pr), b_label_name(b, skip), NULL);
 	Loop l = emit_loop_begin(e, op->elems);
-	Reg so = side_offset(e, &op->src, l.counter), dso = side_offset(e, &op->dst, l.counter);
-	Reg sa = emit_address(e, op->sbuf, so), da = emit_address(e, op->dbuf, dso);
-	emit_mem_copy(e, op->dbuf, b_name(b, da), op->sbuf, b_name(b, sa), dtype_bytes(op->dt));
+	const char *sg = NULL, *dg = NULL;
+	Reg sa, da;
+	if (op->sbuf->dynamic)
+		sa = dyn_address(e, op, op->st->src, l.counter, &sg);
+	else
+		sa = emit_address(e, op->sbuf, side_offset(e, &op->src, l.counter));
+	if (op->dbuf->dynamic)
+		da = dyn_address(e, op, op->st->dst, l.counter, &dg);
+	else
+		da = emit_address(e, op->dbuf, side_offset(e, &op->dst, l.counter));
+	emit_mem_copy_guarded(e, op->dbuf, b_name(b, da), op->sbuf, b_name(b, sa), dtype_bytes(op->dt), sg, dg);
 	emit_loop_end(e, &l);
 	b_place_label(b, skip);
 }
 
-const Variant variant_fallback = {"fallback", ST_COPY, 0, accepts, plan, emit, .ragged = false};
+const Variant variant_fallback = {"fallback", ST_COPY, 0, accepts, plan, emit, .ragged = true};

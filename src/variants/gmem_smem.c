@@ -47,9 +47,9 @@ static void access(const CopyOp *op, Emit *e, const void *ctx, const Access *ac)
 	const Buffer *gb = g->global_is_dst ? op->dbuf : op->sbuf, *sb = g->global_is_dst ? op->sbuf : op->dbuf;
 	int bytes = g->part.vec * dtype_bytes(op->dt);
 	if (g->global_is_dst)
-		emit_mem_copy_guarded(e, gb, ac->a, sb, ac->b, bytes, ac->guard);
+		emit_mem_copy_guarded(e, gb, ac->a, sb, ac->b, bytes, NULL, ac->guard);
 	else
-		emit_mem_copy_guarded(e, sb, ac->b, gb, ac->a, bytes, ac->guard);
+		emit_mem_copy_guarded(e, sb, ac->b, gb, ac->a, bytes, ac->guard, NULL);
 }
 
 static void emit(const CopyOp *op, const Plan *p, Emit *e)
