@@ -24,6 +24,24 @@ for f in "$OUT"/*.tile; do
 	"$B/tilepx" check "$f" 2>/dev/null || continue   # the generator's rejected programs
 	"$R" "$f" >> "$OUT/log" 2>&1 || status=1
 done
+# ragged programs at every size their '# sizes:' line lists (1, tile-1, tile, tile+1, a prime)
+for f in examples/ragged_*.tile tests/gpu/ragged_*.tile; do
+	spec=$(sed -n 's/^# sizes: //p' "$f")
+	[ -n "$spec" ] || continue
+	combos=("")
+	for kv in $spec; do
+		n=${kv%%=*}; next=()
+		IFS=, read -r -a vals <<< "${kv#*=}"
+		for c in "${combos[@]}"; do
+			for v in "${vals[@]}"; do next+=("$c --set $n=$v"); done
+		done
+		combos=("${next[@]}")
+	done
+	for c in "${combos[@]}"; do
+		# shellcheck disable=SC2086
+		"$R" $c "$f" 2>&1 | sed "s|\$| [$f at$c]|" >> "$OUT/log" || status=1
+	done
+done
 # programs the harness must reject (tests/gpu_fail: '# gpu:' is the expected report, e.g. a guard byte written)
 for f in tests/gpu_fail/*.tile; do
 	want=$(sed -n 's/^# gpu: //p' "$f")
