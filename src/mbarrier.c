@@ -115,6 +115,27 @@ void check_copy_tma(Ctx *cx, Kernel *k, Stmt *s)
 			return;
 		}
 	}
+	if (s->mcast) {
+		int64_t n = kernel_cluster_size(k);
+		if (!load || !s->src->buf->tma) {
+			diag_error(cx, s->mcast_loc, "'multicast' delivers a TMA load to several CTAs: the copy needs a tma param "
+			           "source and 'mbarrier BAR[i]'");
+			return;
+		}
+		if (!k->cluster_x) {
+			diag_error(cx, s->mcast_loc, "a multicast load needs a cluster: declare 'cluster N' in kernel '%s'",
+			           k->name);
+			return;
+		}
+		if (s->mcast >> n) {
+			int r = 0;
+			while (!((s->mcast >> r) >> n & 1))
+				r++;
+			diag_error(cx, s->mcast_loc, "multicast mask 0x%llx names CTA rank %lld, but the cluster has %lld CTAs",
+			           (unsigned long long)s->mcast, (long long)(r + n), (long long)n);
+			return;
+		}
+	}
 	bool bulk = (load && !s->src->buf->tma) || stmt_is_bulk_store(s);
 	if (!load && !store && !bulk)
 		return;
@@ -179,6 +200,8 @@ typedef struct Bar {
 	const Stmt *deferred;       /* expect_tx without bytes in the open phase */
 	int ndeferred;
 	const Stmt *lag;            /* the last wait, while threads may still be in it (no sync since) */
+	const Stmt *clag;           /* the same for peer CTAs of the cluster (no cluster.sync since) */
+	bool csync;                 /* a cluster.sync followed the init: peers may signal it */
 } Bar;
 
 /* byte interval of a shared buffer that a region may touch */
@@ -193,8 +216,12 @@ typedef struct Span {
 typedef struct Sim {
 	Ctx *cx;
 	Kernel *k;
-	Bar *bars;
+	Bar *bars;                  /* [instance * nranks + CTA rank in the cluster] */
 	int64_t nbars_total;
+	int nranks;                 /* CTAs in the cluster (1: no cluster) */
+	bool mc;                    /* the kernel has multicast loads */
+	Span *ctouch; size_t nctouch, ctouchcap; /* shared accesses since the last cluster.sync (mc) */
+	const Stmt *last_mc;        /* a multicast not yet followed by cluster.sync */
 	int64_t *base;              /* first instance of each mbarrier array */
 	int64_t *vals;              /* current value of each kernel variable */
 	int64_t steps;
@@ -219,10 +246,18 @@ static int bar_of(Sim *S, const Stmt *s)
 	return (int)(S->base[s->mbar - 1] + affine_eval(s->mbar_idx, S->vals));
 }
 
-static void bar_name(Sim *S, const Stmt *s, char *out, size_t n)
+static Bar *bar_at(Sim *S, int bi, int rank) { return &S->bars[(int64_t)bi * S->nranks + rank]; }
+
+/* NAME[i], and the CTA's rank when the kernel has a cluster */
+static void bar_name_r(Sim *S, const Stmt *s, int rank, char *out, size_t n)
 {
-	snprintf(out, n, "%s[%lld]", s->mbar_name, (long long)affine_eval(s->mbar_idx, S->vals));
+	if (S->nranks > 1)
+		snprintf(out, n, "%s[%lld] of CTA rank %d", s->mbar_name, (long long)affine_eval(s->mbar_idx, S->vals), rank);
+	else
+		snprintf(out, n, "%s[%lld]", s->mbar_name, (long long)affine_eval(s->mbar_idx, S->vals));
 }
+
+static void bar_name(Sim *S, const Stmt *s, char *out, size_t n) { bar_name_r(S, s, 0, out, n); }
 
 /* the bytes of a shared region, hull over thread and CTA indices, widened
  * to whole swizzle spans (a swizzle permutes inside them) */
@@ -301,12 +336,11 @@ static int wait_parity(Sim *S, const Stmt *s, int parity)
 	return want;
 }
 
-static void sim_wait(Sim *S, const Stmt *s)
+static void sim_wait_rank(Sim *S, const Stmt *s, int bi, int rank)
 {
-	int bi = bar_of(S, s);
-	Bar *b = &S->bars[bi];
-	char name[96];
-	bar_name(S, s, name, sizeof name);
+	Bar *b = bar_at(S, bi, rank);
+	char name[128];
+	bar_name_r(S, s, rank, name, sizeof name);
 	if (!b->init) {
 		FAIL(S, s->mbar_loc, "mbarrier.wait on %s before mbarrier.init", name);
 		return;
@@ -332,8 +366,8 @@ static void sim_wait(Sim *S, const Stmt *s)
 			return;
 		}
 		if (d->n_set && d->n != need) {
-			FAIL(S, d->loc, "mbarrier.expect_tx on %s needs %lld bytes here but %lld in another iteration", name,
-			     (long long)need, (long long)d->n);
+			FAIL(S, d->loc, "mbarrier.expect_tx on %s needs %lld bytes here but %lld in another iteration%s", name,
+			     (long long)need, (long long)d->n, S->nranks > 1 ? " or CTA of the cluster" : "");
 			diag_note(S->cx, "one statement expects one byte count: give it explicitly or split the statement");
 			return;
 		}
@@ -357,6 +391,15 @@ static void sim_wait(Sim *S, const Stmt *s)
 		return;
 	}
 	int parity = (int)(b->phase & 1);
+	if (rank > 0) { /* every wait completes one phase on every CTA: the parities agree */
+		b->phase++;
+		b->arrivals = b->expect = b->loaded = 0;
+		b->first = b->deferred = NULL;
+		b->ndeferred = 0;
+		b->lag = S->k->threads > 1 ? s : NULL;
+		b->clag = s;
+		return;
+	}
 	int want = wait_parity(S, s, parity);
 	if (want != parity) {
 		FAIL(S, s->loc, "the phase parity of %s at this wait is %d in this iteration, but %d follows from the earlier ones",
@@ -375,6 +418,16 @@ static void sim_wait(Sim *S, const Stmt *s)
 	b->first = b->deferred = NULL;
 	b->ndeferred = 0;
 	b->lag = S->k->threads > 1 ? s : NULL;
+	b->clag = S->nranks > 1 ? s : NULL;
+}
+
+static void sim_wait(Sim *S, const Stmt *s)
+{
+	int bi = bar_of(S, s);
+	for (int r = 0; r < S->nranks && !S->failed; r++)
+		sim_wait_rank(S, s, bi, r);
+	if (S->failed)
+		return;
 	size_t k = 0;
 	for (size_t i = 0; i < S->nloads; i++)
 		if (S->loads[i].bar != bi)
@@ -396,12 +449,11 @@ static bool lagging(Sim *S, Bar *b, const Stmt *s, const char *name)
 	return true;
 }
 
-static void sim_event(Sim *S, Stmt *s)
+static void sim_event_rank(Sim *S, Stmt *s, int bi, int rank)
 {
-	int bi = bar_of(S, s);
-	Bar *b = &S->bars[bi];
-	char name[96];
-	bar_name(S, s, name, sizeof name);
+	Bar *b = bar_at(S, bi, rank);
+	char name[128];
+	bar_name_r(S, s, rank, name, sizeof name);
 	if (!b->init) {
 		FAIL(S, s->mbar_loc, "%s signals %s before mbarrier.init", stmt_info[s->kind].keyword, name);
 		return;
@@ -421,6 +473,50 @@ static void sim_event(Sim *S, Stmt *s)
 	} else if (s->kind == ST_MBAR_ARRIVE) {
 		b->arrivals++;
 	}
+}
+
+static void sim_event(Sim *S, Stmt *s)
+{
+	int bi = bar_of(S, s);
+	for (int r = 0; r < S->nranks && !S->failed; r++)
+		sim_event_rank(S, s, bi, r);
+}
+
+/* a multicast load delivers into every CTA of its mask: their barriers must
+ * be initialized and visible (cluster.sync after init), done with the last
+ * phase (cluster.sync after the wait), and their shared memory no longer in
+ * use by their threads (cluster.sync after the accesses) */
+static bool mcast_ready(Sim *S, Stmt *s, int bi, const Span *d)
+{
+	for (int r = 0; r < S->nranks; r++) {
+		if (!(s->mcast >> r & 1))
+			continue;
+		Bar *b = bar_at(S, bi, r);
+		char name[128];
+		bar_name_r(S, s, r, name, sizeof name);
+		if (b->init && !b->csync) {
+			FAIL(S, s->mcast_loc, "this multicast signals %s, but no cluster.sync follows its mbarrier.init: the "
+			     "peer CTA may not have initialized it yet", name);
+			diag_note(S->cx, "mbarrier.init, then cluster.sync, before the first multicast load");
+			return false;
+		}
+		if (b->clag) {
+			FAIL(S, s->mcast_loc, "this multicast starts phase %lld of %s while that CTA may still wait for phase "
+			     "%lld at line %d", (long long)b->phase, name, (long long)b->phase - 1, b->clag->loc.line);
+			diag_note(S->cx, "the bytes would count toward the phase it is still waiting for: cluster.sync after the "
+			          "mbarrier.wait");
+			return false;
+		}
+	}
+	const Span *o = overlap(S->ctouch, S->nctouch, d);
+	if (o) {
+		FAIL(S, s->dst->loc, "this multicast writes '%s' in the cluster's CTAs, which may still access it at line %d",
+		     d->buf->name, o->s->loc.line);
+		diag_note(S->cx, "a peer's multicast lands whenever the peer issues it: cluster.sync between the accesses and "
+		          "the next multicast");
+		return false;
+	}
+	return true;
 }
 
 /* a shared access that races with a cp.async in flight (a warning: cp.async
@@ -454,6 +550,12 @@ static void sim_copy(Sim *S, Stmt *s)
 	if ((dsh && !region_span(S, s->dst, &d)) || (rsh && !region_span(S, s->src, &r)))
 		return;
 	d.s = r.s = s;
+	if (S->mc && !load) { /* accesses a peer's later multicast must not overtake */
+		if (rsh)
+			APUSH(S->cx->arena, S->ctouch, S->nctouch, S->ctouchcap, r);
+		if (dsh)
+			APUSH(S->cx->arena, S->ctouch, S->nctouch, S->ctouchcap, d);
+	}
 	if (rsh)
 		cpa_race(S, &r, s->src, false);
 	if (dsh)
@@ -497,21 +599,31 @@ static void sim_copy(Sim *S, Stmt *s)
 	if (load) {
 		Span x = d;
 		x.bar = bar_of(S, s);
-		Bar *b = &S->bars[x.bar];
-		char name[96];
-		bar_name(S, s, name, sizeof name);
-		if (!b->init) {
-			FAIL(S, s->mbar_loc, "the TMA load signals %s before mbarrier.init", name);
-			return;
-		}
-		if (lagging(S, b, s, name))
-			return;
-		if (!b->first)
-			b->first = s;
 		int64_t bytes = dtype_bytes(s->dst->buf->dt);
 		for (int i = 0; i < s->src->buf->ndim; i++)
 			bytes *= s->src->whole ? s->src->buf->shape[i] : s->src->ext[i];
-		b->loaded += bytes;
+		if (s->mcast && !mcast_ready(S, s, x.bar, &d))
+			return;
+		/* every CTA issues the copy: a plain load fills its own barrier, a
+		 * multicast each masked CTA's, once per issuer */
+		for (int rk = 0; rk < S->nranks; rk++) {
+			if (s->mcast && !(s->mcast >> rk & 1))
+				continue;
+			Bar *b = bar_at(S, x.bar, rk);
+			char name[128];
+			bar_name_r(S, s, rk, name, sizeof name);
+			if (!b->init) {
+				FAIL(S, s->mbar_loc, "the TMA load signals %s before mbarrier.init", name);
+				return;
+			}
+			if (lagging(S, b, s, name))
+				return;
+			if (!b->first)
+				b->first = s;
+			b->loaded += s->mcast ? bytes * S->nranks : bytes;
+		}
+		if (s->mcast)
+			S->last_mc = s;
 		APUSH(S->cx->arena, S->loads, S->nloads, S->loadcap, x);
 	} else if (store) {
 		for (size_t i = 0; i < S->ndirty; i++) {
@@ -550,15 +662,18 @@ static void sim_stmts(Sim *S, Stmt **body, size_t n)
 			S->vals[s->var] = 0;
 			break;
 		case ST_MBAR_INIT: {
-			Bar *b = &S->bars[bar_of(S, s)];
+			Bar *b = bar_at(S, bar_of(S, s), 0);
 			if (b->init) {
 				char name[96];
 				bar_name(S, s, name, sizeof name);
 				FAIL(S, s->loc, "%s is initialized twice", name);
 				break;
 			}
-			b->init = true;
-			b->count = s->n;
+			for (int r = 0; r < S->nranks; r++) {
+				b = bar_at(S, bar_of(S, s), r);
+				b->init = true;
+				b->count = s->n;
+			}
 			break;
 		}
 		case ST_MBAR_EXPECT_TX: case ST_MBAR_ARRIVE: sim_event(S, s); break;
@@ -568,8 +683,16 @@ static void sim_stmts(Sim *S, Stmt **body, size_t n)
 			for (size_t d = 0; d < S->ndirty; d++)
 				S->dirty[d].bar = 0; /* fenced; a sync makes it visible to the issuing thread */
 			break;
+		case ST_CLUSTER_SYNC: /* every thread of the cluster: a sync of each CTA too */
+			for (int64_t i = 0; i < S->nbars_total * S->nranks; i++) {
+				S->bars[i].clag = NULL;
+				S->bars[i].csync = S->bars[i].init;
+			}
+			S->nctouch = 0;
+			S->last_mc = NULL;
+			/* fall through */
 		case ST_SYNC: {
-			for (int64_t i = 0; i < S->nbars_total; i++)
+			for (int64_t i = 0; i < S->nbars_total * S->nranks; i++)
 				S->bars[i].lag = NULL;
 			size_t k = 0;
 			for (size_t d = 0; d < S->ndirty; d++)
@@ -612,6 +735,7 @@ static void sim_stmts(Sim *S, Stmt **body, size_t n)
 }
 
 static void has_copy_async(void *ctx, const Stmt *s) { *(bool *)ctx |= s->kind == ST_COPY_ASYNC; }
+static void has_mcast(void *ctx, const Stmt *s) { *(bool *)ctx |= s->kind == ST_COPY_ASYNC && s->mcast; }
 
 void check_mbar_phases(Ctx *cx, const Module *m, Kernel *k)
 {
@@ -629,14 +753,15 @@ void check_mbar_phases(Ctx *cx, const Module *m, Kernel *k)
 			          "'cta copy_async %s[...], SHARED[...]' (store)", k->bufs[i]->name, k->bufs[i]->name);
 			return;
 		}
-	Sim S = {.cx = cx, .k = k, .tma = any};
+	Sim S = {.cx = cx, .k = k, .tma = any, .nranks = (int)kernel_cluster_size(k)};
+	stmt_walk(k->body, k->nbody, has_mcast, &S.mc);
 	int64_t total = 0;
 	S.base = arena_alloc(cx->arena, sizeof(int64_t) * (k->nmbars + 1));
 	for (size_t i = 0; i < k->nmbars; i++) {
 		S.base[i] = total;
 		total += k->mbars[i].n;
 	}
-	S.bars = arena_alloc(cx->arena, sizeof(Bar) * (size_t)(total + 1));
+	S.bars = arena_alloc(cx->arena, sizeof(Bar) * (size_t)(total * S.nranks + 1));
 	S.nbars_total = total;
 	S.vals = arena_alloc(cx->arena, sizeof(int64_t) * (size_t)(k->nvars + 1));
 	sim_stmts(&S, k->body, k->nbody);
@@ -648,7 +773,13 @@ void check_mbar_phases(Ctx *cx, const Module *m, Kernel *k)
 		             c->group < 0 ? "never committed, nor waited for" : "never waited for");
 		diag_note(cx, "cp_async.commit, then cp_async.wait 0: a CTA that exits with copies in flight loses them");
 	}
-	for (int64_t i = 0; i < total; i++)
+	if (S.last_mc) {
+		diag_error(cx, S.last_mc->loc, "no cluster.sync follows this multicast load before the kernel ends");
+		diag_note(cx, "a CTA must not exit while the cluster's multicasts may still write into its peers' shared "
+		          "memory: cluster.sync before the end");
+		return;
+	}
+	for (int64_t i = 0; i < total * S.nranks; i++)
 		if (S.bars[i].first) {
 			const Stmt *f = S.bars[i].first;
 			diag_error(cx, f->loc, "%s signals %s, but no mbarrier.wait follows: the CTA may exit with it in flight",
@@ -746,3 +877,14 @@ void emit_bulk_commit(Emit *e, const Stmt *s)
 
 void emit_bulk_wait(Emit *e, const Stmt *s) { elected(e, FORM_BULK_WAIT, b_imm(emit_builder(e), s->n)); }
 void emit_bulk_wait_read(Emit *e, const Stmt *s) { elected(e, FORM_BULK_WAIT_READ, b_imm(emit_builder(e), s->n)); }
+
+/* cluster.sync: every thread of the cluster arrives (release: its earlier
+ * writes, the mbarrier inits among them, are visible to the cluster) and
+ * waits for all the others (acquire) */
+void emit_cluster_sync(Emit *e, const Stmt *s)
+{
+	(void)s;
+	Builder *b = emit_builder(e);
+	b_ins(b, FORM_CLUSTER_ARRIVE, NULL);
+	b_ins(b, FORM_CLUSTER_WAIT, NULL);
+}
