@@ -751,7 +751,7 @@ bool check_module(Ctx *cx, Module *m)
 			}
 		}
 		if (k->uses_crank && (k->is_func || !target_has(m->target, CAP_SM90))) {
-			diag_error(cx, k->loc, "kernel '%s' uses cluster_ctarank, which %s", k->name,
+			diag_error(cx, k->crank_loc, "kernel '%s' uses cluster_ctarank, which %s", k->name,
 			           k->is_func ? "a func cannot use (pass the rank as an arg)"
 			                      : "needs target sm_90 or newer");
 			continue;

@@ -234,11 +234,8 @@ static int lookup_var(Parser *p, const char *name)
 		return VAR_WGID;
 	if (!strcmp(name, "ctaid_y"))
 		return VAR_CTAIDY;
-	if (!strcmp(name, "cluster_ctarank")) {
-		if (p->k)
-			p->k->uses_crank = true;
+	if (!strcmp(name, "cluster_ctarank"))
 		return VAR_CRANK;
-	}
 	if (p->k)
 		for (int i = 0; i < p->k->nargs; i++)
 			if (!strcmp(p->k->var_names[p->k->arg_vars[i]], name))
@@ -302,12 +299,16 @@ static bool factor_inner(Parser *p, Affine *out)
 		Loc loc = p->tok.loc;
 		const char *name = arena_strndup(p->cx->arena, p->tok.s, p->tok.len);
 		int v = lookup_var(p, name);
+		if (v == VAR_CRANK && p->k && !p->k->uses_crank) { /* the first use: check needs sm_90 and a kernel */
+			p->k->uses_crank = true;
+			p->k->crank_loc = loc;
+		}
 		if (v < 0) {
 			if (!p->line_failed) {
 				p->line_failed = true;
 				diag_error(p->cx, loc,
-				           "unknown variable '%s' (expressions use constants, ctaid, ctaid_y, warpid, wgid "
-				           "and repeat indices)",
+				           "unknown variable '%s' (expressions use constants, ctaid, ctaid_y, cluster_ctarank, "
+				           "warpid, wgid and repeat indices)",
 				           name);
 			}
 			return false;
@@ -926,7 +927,8 @@ static bool asm_placeholder(Parser *p, AsmPiece *pc)
 		if (lookup_var(p, name) < 0) {
 			p->line_failed = true;
 			diag_error(p->cx, p->tok.loc,
-			           "unknown name '%s' in placeholder (a buffer, tid, laneid, ctaid, ctaid_y, warpid, wgid, "
+			           "unknown name '%s' in placeholder (a buffer, tid, laneid, ctaid, ctaid_y, cluster_ctarank, "
+			           "warpid, wgid, "
 			           "a repeat index or an asm index)",
 			           name);
 			return false;

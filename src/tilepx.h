@@ -333,6 +333,7 @@ typedef struct Kernel {
 	int64_t cluster_x, cluster_y;
 	Loc cluster_loc;
 	bool uses_crank;           /* cluster_ctarank appears in an expression */
+	Loc crank_loc;             /* its first use */
 	bool has_threads;
 	Buffer **bufs;
 	size_t nbufs, bufcap;

@@ -1155,7 +1155,7 @@ static bool run_cluster(Machine *m, int entry_pc)
 			if (m->err)
 				return false;
 			char why[400], cw[200];
-			tma_describe(m->tma, why, sizeof why);
+			tma_describe(m->tma, &m->env, why, sizeof why);
 			describe_cluster_wait(m, cw, sizeof cw);
 			snprintf(m->errbuf, sizeof m->errbuf, "deadlock: %s%s%s", cw, cw[0] && why[0] ? "; " : "",
 			         why[0] || cw[0] ? why : "threads wait at different collectives");

@@ -65,5 +65,5 @@ void tma_cta_exit(TmaState *s, const TmaEnv *env, int rank, const char **err);
 /* every thread is blocked: perform all loads in flight; false if none was */
 bool tma_drain(TmaState *s, const TmaEnv *env, const char **err);
 /* why the CTA cannot go on (the barriers' states), into buf */
-void tma_describe(const TmaState *s, char *buf, size_t n);
+void tma_describe(const TmaState *s, const TmaEnv *env, char *buf, size_t n);
 #endif
