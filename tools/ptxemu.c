@@ -120,7 +120,7 @@ typedef struct Machine {
 	int64_t nbacc, bacccap;
 	int64_t *occ; /* per thread and pc: instances executed so far */
 	const char *err;
-	char errbuf[512];
+	char errbuf[1024];
 } Machine;
 
 static int rank_of(const Machine *m, const Thread *t) { return (int)((t - m->t) / m->threads); }
