@@ -103,6 +103,42 @@ static void fmt_box(Str *s, const int64_t *box, int n)
 	str_putc(s, ']');
 }
 
+/* every CTA of the cluster issues a multicast into every CTA of its mask:
+ * the issuers' boxes must land in disjoint places. The shared region is one
+ * run of `n` elements (the tma variant requires it) starting at an affine
+ * offset; two issuers of one cluster differ only in cluster_ctarank, ctaid
+ * and ctaid_y (by their ranks' x and y digits), so the distance between
+ * their runs is exact. */
+static bool mcast_disjoint(Ctx *cx, Kernel *k, Stmt *s, const int64_t *box)
+{
+	View v;
+	const char *why;
+	if (!region_view(cx, k, s->dst, &v, &why))
+		return true; /* reported by check_copy */
+	int64_t n = 1, kr = 0, kx = 0, ky = 0, cx_ = k->cluster_x, N = kernel_cluster_size(k);
+	for (int d = 0; d < s->src->buf->ndim; d++)
+		n *= box[d];
+	const Affine *o = &v.off[AX_M];
+	for (int t = 0; t < o->n; t++) {
+		kr += o->t[t].var == VAR_CRANK ? o->t[t].k : 0;
+		kx += o->t[t].var == VAR_CTAID ? o->t[t].k : 0;
+		ky += o->t[t].var == VAR_CTAIDY ? o->t[t].k : 0;
+	}
+	for (int64_t a = 0; a < N; a++)
+		for (int64_t b = a + 1; b < N; b++) {
+			int64_t dist = kr * (b - a) + kx * (b % cx_ - a % cx_) + ky * (b / cx_ - a / cx_);
+			if (dist < n && dist > -n) {
+				diag_error(cx, s->dst->loc, "the multicasts of CTA ranks %lld and %lld write the same elements of "
+				           "'%s' (their regions start %lld elements apart and are %lld long)", (long long)a,
+				           (long long)b, s->dst->buf->name, (long long)(dist < 0 ? -dist : dist), (long long)n);
+				diag_note(cx, "every CTA of the cluster issues the copy into every CTA of the mask: give each issuer "
+				          "its own part of the buffer (offset the region by cluster_ctarank)");
+				return false;
+			}
+		}
+	return true;
+}
+
 void check_copy_tma(Ctx *cx, Kernel *k, Stmt *s)
 {
 	bool load = stmt_is_tma_load(s), store = stmt_is_tma_store(s);
@@ -172,6 +208,8 @@ void check_copy_tma(Ctx *cx, Kernel *k, Stmt *s)
 		          "shared layout (on an H100 such a load faults), a wider one is not encodable");
 		return;
 	}
+	if (s->mcast && !mcast_disjoint(cx, k, s, box))
+		return;
 	if (!gb->tma_used) {
 		gb->tma_used = true;
 		memcpy(gb->tma_box, box, sizeof box);
@@ -537,6 +575,15 @@ static void cpa_race(Sim *S, const Span *x, const Region *at, bool write)
 	                                "touching the data");
 }
 
+/* a shared access since the last cluster.sync (a loop's repeated spans once) */
+static void touch(Sim *S, const Span *x)
+{
+	for (size_t i = S->nctouch > 8 ? S->nctouch - 8 : 0; i < S->nctouch; i++)
+		if (S->ctouch[i].buf == x->buf && S->ctouch[i].lo == x->lo && S->ctouch[i].hi == x->hi)
+			return;
+	APUSH(S->cx->arena, S->ctouch, S->nctouch, S->ctouchcap, *x);
+}
+
 static void sim_copy(Sim *S, Stmt *s)
 {
 	bool load = stmt_is_tma_load(s), store = stmt_is_tma_store(s) || stmt_is_bulk_store(s);
@@ -552,9 +599,9 @@ static void sim_copy(Sim *S, Stmt *s)
 	d.s = r.s = s;
 	if (S->mc && !load) { /* accesses a peer's later multicast must not overtake */
 		if (rsh)
-			APUSH(S->cx->arena, S->ctouch, S->nctouch, S->ctouchcap, r);
+			touch(S, &r);
 		if (dsh)
-			APUSH(S->cx->arena, S->ctouch, S->nctouch, S->ctouchcap, d);
+			touch(S, &d);
 	}
 	if (rsh)
 		cpa_race(S, &r, s->src, false);
