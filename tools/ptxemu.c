@@ -614,7 +614,8 @@ static void cpa_land(Machine *m, int tid, int64_t below)
 /* an mbarrier, TMA or bulk-group instruction (ptxemu_tma.c) */
 static void tma_instruction(Machine *m, Thread *t, Ins *in)
 {
-	TmaOp o = {.op = in->op, .nops = in->nops, .rank = m->cur, .sbase = (uint64_t)m->cur * (uint64_t)m->win};
+	TmaOp o = {.op = in->op, .nops = in->nops, .rank = m->cur, .sbase = (uint64_t)m->cur * (uint64_t)m->win,
+	           .line = in->tile_line};
 	for (int i = 0; i < in->nops && i < 8 && !m->err; i++) {
 		const char *x = in->ops[i];
 		const char *br = strchr(x, '{');

@@ -261,9 +261,10 @@ int tma_step(TmaState *s, const TmaEnv *env, int tid, const TmaOp *o, uint64_t *
 					continue;
 				uint64_t d = (uint64_t)r * (uint64_t)env->win - sb;
 				if (s->exited[r] || !bar_at(s, one.mbar + d)) {
-					snprintf(s->msg, sizeof s->msg, "the multicast of CTA rank %d reaches CTA rank %d, %s (mbarrier at "
-					         "shared 0x%llx): a cluster.sync after mbarrier.init (and before exit) orders them",
-					         o->rank, r, s->exited[r] ? "which has exited" : "whose mbarrier is not initialized",
+					snprintf(s->msg, sizeof s->msg, "the multicast of CTA rank %d (.tile line %d) reaches CTA rank %d, %s "
+					         "(mbarrier at shared 0x%llx): a cluster.sync after mbarrier.init (and before exit) orders "
+					         "them", o->rank, o->line, r,
+					         s->exited[r] ? "which has exited" : "whose mbarrier is not initialized",
 					         (unsigned long long)(one.mbar - sb));
 					*err = s->msg;
 					return 1;
@@ -273,6 +274,7 @@ int tma_step(TmaState *s, const TmaEnv *env, int tid, const TmaOp *o, uint64_t *
 				y->smem += d;
 				y->mbar += d;
 				y->mc_from = o->rank + 1;
+				y->line = o->line;
 			}
 		}
 		return 1;
@@ -318,8 +320,8 @@ void tma_cta_exit(TmaState *s, const TmaEnv *env, int rank, const char **err)
 	for (int i = 0; i < s->nx; i++) {
 		const Xfer *x = &s->x[i];
 		if (x->load && !x->done && x->mc_from && (int64_t)(x->smem / (uint64_t)env->win) == rank) {
-			snprintf(s->msg, sizeof s->msg, "CTA rank %d exits while the multicast of CTA rank %d into its shared "
-			         "memory is in flight", rank, x->mc_from - 1);
+			snprintf(s->msg, sizeof s->msg, "CTA rank %d exits while the multicast of CTA rank %d (.tile line %d) "
+			         "into its shared memory is in flight", rank, x->mc_from - 1, x->line);
 			*err = s->msg;
 			return;
 		}

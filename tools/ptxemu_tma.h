@@ -54,6 +54,7 @@ typedef struct TmaOp {
 	int nc;
 	int rank;           /* the issuing thread's CTA in the cluster */
 	uint64_t sbase;     /* its shared window: added to every shared address operand */
+	int line;           /* the .tile line it comes from (0 unknown) */
 } TmaOp;
 int tma_step(TmaState *s, const TmaEnv *env, int tid, const TmaOp *o, uint64_t *result, bool *blocked,
              const char **err);
