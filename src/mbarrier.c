@@ -240,6 +240,9 @@ typedef struct Bar {
 	const Stmt *lag;            /* the last wait, while threads may still be in it (no sync since) */
 	const Stmt *clag;           /* the same for peer CTAs of the cluster (no cluster.sync since) */
 	bool csync;                 /* a cluster.sync followed the init: peers may signal it */
+	/* at the pending cluster.arrive: what its cluster.wait will cover */
+	bool pend_csync;
+	const Stmt *pend_clag, *pend_lag;
 } Bar;
 
 /* byte interval of a shared buffer that a region may touch */
@@ -260,6 +263,9 @@ typedef struct Sim {
 	bool mc;                    /* the kernel has multicast loads */
 	Span *ctouch; size_t nctouch, ctouchcap; /* shared accesses since the last cluster.sync (mc) */
 	const Stmt *last_mc;        /* a multicast not yet followed by cluster.sync */
+	const Stmt *carrive;        /* a cluster.arrive not yet waited for */
+	size_t ctouch_at;           /* cluster accesses before it */
+	const Stmt *mc_at;          /* last_mc at it */
 	int64_t *base;              /* first instance of each mbarrier array */
 	int64_t *vals;              /* current value of each kernel variable */
 	int64_t steps;
@@ -535,14 +541,15 @@ static bool mcast_ready(Sim *S, Stmt *s, int bi, const Span *d)
 		if (b->init && !b->csync) {
 			FAIL(S, s->mcast_loc, "this multicast signals %s, but no cluster.sync follows its mbarrier.init: the "
 			     "peer CTA may not have initialized it yet", name);
-			diag_note(S->cx, "mbarrier.init, then cluster.sync, before the first multicast load");
+			diag_note(S->cx, "mbarrier.init, then cluster.sync (or cluster.arrive ... cluster.wait), before the first "
+			          "multicast load");
 			return false;
 		}
 		if (b->clag) {
 			FAIL(S, s->mcast_loc, "this multicast starts phase %lld of %s while that CTA may still wait for phase "
 			     "%lld at line %d", (long long)b->phase, name, (long long)b->phase - 1, b->clag->loc.line);
-			diag_note(S->cx, "the bytes would count toward the phase it is still waiting for: cluster.sync after the "
-			          "mbarrier.wait");
+			diag_note(S->cx, "the bytes would count toward the phase it is still waiting for: cluster.sync (or "
+			          "cluster.arrive ... cluster.wait) after the mbarrier.wait");
 			return false;
 		}
 	}
@@ -578,7 +585,10 @@ static void cpa_race(Sim *S, const Span *x, const Region *at, bool write)
 /* a shared access since the last cluster.sync (a loop's repeated spans once) */
 static void touch(Sim *S, const Span *x)
 {
-	for (size_t i = S->nctouch > 8 ? S->nctouch - 8 : 0; i < S->nctouch; i++)
+	size_t from = S->nctouch > 8 ? S->nctouch - 8 : 0;
+	if (S->carrive && from < S->ctouch_at) /* an access after a pending arrive is not one before it */
+		from = S->ctouch_at;
+	for (size_t i = from; i < S->nctouch; i++)
 		if (S->ctouch[i].buf == x->buf && S->ctouch[i].lo == x->lo && S->ctouch[i].hi == x->hi)
 			return;
 	APUSH(S->cx->arena, S->ctouch, S->nctouch, S->ctouchcap, *x);
@@ -692,6 +702,60 @@ static void sim_copy(Sim *S, Stmt *s)
 	}
 }
 
+/* cluster.arrive: every thread of the cluster arrives (release); what came
+ * before it is covered once the matching cluster.wait returns */
+static void cl_arrive(Sim *S, const Stmt *s)
+{
+	if (S->carrive) {
+		FAIL(S, s->loc, "%s while the cluster.arrive at line %d has not been waited for", stmt_info[s->kind].keyword,
+		     S->carrive->loc.line);
+		diag_note(S->cx, "each thread alternates cluster.arrive and cluster.wait");
+		return;
+	}
+	S->carrive = s;
+	for (int64_t i = 0; i < S->nbars_total * S->nranks; i++) {
+		Bar *b = &S->bars[i];
+		b->pend_csync = b->init;
+		b->pend_clag = b->clag;
+		b->pend_lag = b->lag;
+	}
+	S->ctouch_at = S->nctouch;
+	S->mc_at = S->last_mc;
+	for (size_t d = 0; d < S->ndirty; d++)
+		if (S->dirty[d].bar == 0)
+			S->dirty[d].bar = 1; /* fenced before the arrive */
+}
+
+/* cluster.wait: every thread of the cluster has arrived (acquire): barrier
+ * inits, waits and accesses before the arrive are done in every CTA; it is
+ * a sync of each CTA for them too */
+static void cl_wait(Sim *S, const Stmt *s)
+{
+	if (!S->carrive) {
+		FAIL(S, s->loc, "cluster.wait without a cluster.arrive before it");
+		diag_note(S->cx, "cluster.wait completes the cluster barrier that the thread's last cluster.arrive joined");
+		return;
+	}
+	for (int64_t i = 0; i < S->nbars_total * S->nranks; i++) {
+		Bar *b = &S->bars[i];
+		b->csync |= b->pend_csync;
+		if (b->clag == b->pend_clag)
+			b->clag = NULL;
+		if (b->lag == b->pend_lag)
+			b->lag = NULL;
+	}
+	memmove(S->ctouch, S->ctouch + S->ctouch_at, sizeof(Span) * (S->nctouch - S->ctouch_at));
+	S->nctouch -= S->ctouch_at;
+	if (S->last_mc == S->mc_at)
+		S->last_mc = NULL;
+	size_t k = 0;
+	for (size_t d = 0; d < S->ndirty; d++)
+		if (S->dirty[d].bar != 1)
+			S->dirty[k++] = S->dirty[d];
+	S->ndirty = k;
+	S->carrive = NULL;
+}
+
 static void sim_stmts(Sim *S, Stmt **body, size_t n)
 {
 	for (size_t i = 0; i < n && !S->failed; i++) {
@@ -730,14 +794,13 @@ static void sim_stmts(Sim *S, Stmt **body, size_t n)
 			for (size_t d = 0; d < S->ndirty; d++)
 				S->dirty[d].bar = 0; /* fenced; a sync makes it visible to the issuing thread */
 			break;
-		case ST_CLUSTER_SYNC: /* every thread of the cluster: a sync of each CTA too */
-			for (int64_t i = 0; i < S->nbars_total * S->nranks; i++) {
-				S->bars[i].clag = NULL;
-				S->bars[i].csync = S->bars[i].init;
-			}
-			S->nctouch = 0;
-			S->last_mc = NULL;
-			/* fall through */
+		case ST_CLUSTER_SYNC: /* arrive, then wait: a sync of each CTA too */
+			cl_arrive(S, s);
+			if (!S->failed)
+				cl_wait(S, s);
+			break;
+		case ST_CLUSTER_ARRIVE: cl_arrive(S, s); break;
+		case ST_CLUSTER_WAIT: cl_wait(S, s); break;
 		case ST_SYNC: {
 			for (int64_t i = 0; i < S->nbars_total * S->nranks; i++)
 				S->bars[i].lag = NULL;
@@ -783,6 +846,10 @@ static void sim_stmts(Sim *S, Stmt **body, size_t n)
 
 static void has_copy_async(void *ctx, const Stmt *s) { *(bool *)ctx |= s->kind == ST_COPY_ASYNC; }
 static void has_mcast(void *ctx, const Stmt *s) { *(bool *)ctx |= s->kind == ST_COPY_ASYNC && s->mcast; }
+static void has_cluster_barrier(void *ctx, const Stmt *s)
+{
+	*(bool *)ctx |= s->kind == ST_CLUSTER_SYNC || s->kind == ST_CLUSTER_ARRIVE || s->kind == ST_CLUSTER_WAIT;
+}
 
 void check_mbar_phases(Ctx *cx, const Module *m, Kernel *k)
 {
@@ -791,7 +858,9 @@ void check_mbar_phases(Ctx *cx, const Module *m, Kernel *k)
 	for (size_t i = 0; i < k->nbufs; i++)
 		any |= k->bufs[i]->tma;
 	stmt_walk(k->body, k->nbody, has_copy_async, &cpa);
-	if (!any && !(cpa && !k->is_func)) /* a func's caller waits for its cp.async groups */
+	bool cl = false; /* cluster.arrive and cluster.wait must alternate */
+	stmt_walk(k->body, k->nbody, has_cluster_barrier, &cl);
+	if (!any && !cl && !(cpa && !k->is_func)) /* a func's caller waits for its cp.async groups */
 		return;
 	for (size_t i = 0; i < k->nbufs; i++)
 		if (k->bufs[i]->tma && !k->bufs[i]->tma_used) {
@@ -934,4 +1003,17 @@ void emit_cluster_sync(Emit *e, const Stmt *s)
 	Builder *b = emit_builder(e);
 	b_ins(b, FORM_CLUSTER_ARRIVE, NULL);
 	b_ins(b, FORM_CLUSTER_WAIT, NULL);
+}
+
+/* the two halves, to overlap work with the cluster barrier */
+void emit_cluster_arrive(Emit *e, const Stmt *s)
+{
+	(void)s;
+	b_ins(emit_builder(e), FORM_CLUSTER_ARRIVE, NULL);
+}
+
+void emit_cluster_wait(Emit *e, const Stmt *s)
+{
+	(void)s;
+	b_ins(emit_builder(e), FORM_CLUSTER_WAIT, NULL);
 }

@@ -599,6 +599,8 @@ void emit_bulk_commit(Emit *e, const Stmt *s);
 void emit_bulk_wait(Emit *e, const Stmt *s);
 void emit_bulk_wait_read(Emit *e, const Stmt *s);
 void emit_cluster_sync(Emit *e, const Stmt *s);
+void emit_cluster_arrive(Emit *e, const Stmt *s);
+void emit_cluster_wait(Emit *e, const Stmt *s);
 /* emission helpers for them (src/emit.c) */
 int emit_elect_begin(Emit *e);          /* code up to emit_elect_end runs on thread 0 only */
 void emit_elect_end(Emit *e, int label);
