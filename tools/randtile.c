@@ -220,10 +220,13 @@ static void mcast_program(FILE *f, int idx)
 		fprintf(f, "shared S %s [%d, %d] layout swizzle(%d, %d, 3)\n", dtypes[dt], R, C, 4 - e, W);
 	else
 		fprintf(f, "shared S %s [%d, %d]\n", dtypes[dt], R, C);
-	fprintf(f, "mbarrier bar\n\nmbarrier.init bar\ncluster.sync\n");
+	int split = chance(50); /* cluster.arrive ... cluster.wait around each round */
+	fprintf(f, "mbarrier bar\n\nmbarrier.init bar\n%s\n", split ? "cluster.arrive" : "cluster.sync");
 	const char *i = rounds > 1 ? "i" : "0";
 	if (rounds > 1)
 		fprintf(f, "repeat %d as i {\n", rounds);
+	if (split)
+		fprintf(f, "cluster.wait\n");
 	if (chance(50))
 		fprintf(f, "mbarrier.expect_tx bar\n");
 	else
@@ -237,9 +240,11 @@ static void mcast_program(FILE *f, int idx)
 	else
 		fprintf(f, "cta copy B[ctaid*%d + %s*%d : ctaid*%d + %s*%d + %d, :], S\n", R * rounds, i, R, R * rounds, i, R,
 		        R);
-	fprintf(f, "cluster.sync\n");
+	fprintf(f, split ? "cluster.arrive\n" : "cluster.sync\n");
 	if (rounds > 1)
 		fprintf(f, "}\n");
+	if (split)
+		fprintf(f, "cluster.wait\n");
 	if (store)
 		fprintf(f, "bulk.wait 0\n");
 }
