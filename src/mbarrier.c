@@ -744,8 +744,10 @@ static void cl_wait(Sim *S, const Stmt *s)
 		if (b->lag == b->pend_lag)
 			b->lag = NULL;
 	}
-	memmove(S->ctouch, S->ctouch + S->ctouch_at, sizeof(Span) * (S->nctouch - S->ctouch_at));
-	S->nctouch -= S->ctouch_at;
+	if (S->ctouch_at) { /* the list is NULL while nothing was touched */
+		memmove(S->ctouch, S->ctouch + S->ctouch_at, sizeof(Span) * (S->nctouch - S->ctouch_at));
+		S->nctouch -= S->ctouch_at;
+	}
 	if (S->last_mc == S->mc_at)
 		S->last_mc = NULL;
 	size_t k = 0;
