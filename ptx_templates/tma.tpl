@@ -24,3 +24,21 @@ FENCE_PROXY_ASYNC 8.0 sm90 fence.proxy.async.shared::cta;
 # addresses), the load completing on an mbarrier, the store in a bulk group.
 BULK_LOAD       8.0 sm90  cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [$0], [$1], $2, [$3];
 BULK_STORE      8.0 sm90  cp.async.bulk.global.shared::cta.bulk_group [$0], [$1], $2;
+# Multicast loads (thread-block clusters): the box lands at the same shared
+# offset in every CTA of the 16-bit ctaMask (bit i = %cluster_ctarank i) and
+# completes its bytes on each one's mbarrier at the same offset. ptxas takes
+# them for sm_90 with an advisory naming sm_90a/sm_100a/sm_100f/sm_103a/
+# sm_103f/sm_110a/sm_110f, so the forms need those targets (cap multicast).
+TMA_LOAD_MC_1D  8.0 multicast fam=tma_load_mc rank=1  cp.async.bulk.tensor.1d.shared::cluster.global.tile.mbarrier::complete_tx::bytes.multicast::cluster [$0], [$1, {$2}], [$3], $4;
+TMA_LOAD_MC_2D  8.0 multicast fam=tma_load_mc rank=2  cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes.multicast::cluster [$0], [$1, {$2, $3}], [$4], $5;
+TMA_LOAD_MC_3D  8.0 multicast fam=tma_load_mc rank=3  cp.async.bulk.tensor.3d.shared::cluster.global.tile.mbarrier::complete_tx::bytes.multicast::cluster [$0], [$1, {$2, $3, $4}], [$5], $6;
+TMA_LOAD_MC_4D  8.0 multicast fam=tma_load_mc rank=4  cp.async.bulk.tensor.4d.shared::cluster.global.tile.mbarrier::complete_tx::bytes.multicast::cluster [$0], [$1, {$2, $3, $4, $5}], [$6], $7;
+TMA_LOAD_MC_5D  8.0 multicast fam=tma_load_mc rank=5  cp.async.bulk.tensor.5d.shared::cluster.global.tile.mbarrier::complete_tx::bytes.multicast::cluster [$0], [$1, {$2, $3, $4, $5, $6}], [$7], $8;
+MOV_B16         6.3 all   mov.b16 $0, $1;
+# Clusters: the CTA's rank in its cluster, and the cluster-wide barrier
+# (every thread of every CTA of the cluster arrives, then waits; release /
+# acquire order the shared-memory writes of the cluster, .aligned: every
+# thread of the warp executes it). PTX 8.0 for .release/.acquire (ptxas 13.0).
+MOV_CLUSTER_CTARANK 7.8 sm90 mov.u32 $0, %cluster_ctarank;
+CLUSTER_ARRIVE  8.0 sm90  barrier.cluster.arrive.release.aligned;
+CLUSTER_WAIT    8.0 sm90  barrier.cluster.wait.acquire.aligned;

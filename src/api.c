@@ -51,6 +51,8 @@ static void fill_launch(const Kernel *k, tilepx_launch *l)
 	l->grid[0] = k->grid;
 	l->grid[1] = k->grid_y;
 	l->block = (int)k->threads;
+	l->cluster[0] = k->cluster_x;
+	l->cluster[1] = k->cluster_x ? k->cluster_y : 0;
 	l->nparams = k->nparams;
 	l->dynamic_shared_bytes = k->dyn_shared;
 	TensorMapArgs a[TILEPX_MAX_TENSOR_MAPS];

@@ -48,6 +48,12 @@ bool kernel_bind(Kernel *k, const int64_t *vals, char *why, size_t n)
 			k->grid = g;
 		else
 			k->grid_y = g;
+		int64_t cl = d ? k->cluster_y : k->cluster_x;
+		if (k->cluster_x && g % cl) {
+			snprintf(why, n, "%s=%lld gives a grid of %lld in %c, not a multiple of the cluster's %lld", sc->name,
+			         (long long)v, (long long)g, "xy"[d], (long long)cl);
+			return false;
+		}
 	}
 	for (size_t i = 0; i < k->nbufs; i++) {
 		Buffer *b = k->bufs[i];

@@ -656,6 +656,13 @@ static void check_copy(Ctx *cx, const Module *m, Kernel *k, Stmt *s)
 			return;
 		}
 	}
+	if (s->mcast && !target_has(m->target, CAP_MULTICAST)) {
+		diag_error(cx, s->mcast_loc, "multicast TMA loads need target %s (target is %s)", cap_name(CAP_MULTICAST),
+		           m->target->name);
+		diag_note(cx, "ptxas accepts .multicast::cluster elsewhere only with an advisory that it may be much slower "
+		          "on future GPUs");
+		return;
+	}
 	check_copy_tma(cx, k, s);
 	if (s->dispatch) {
 		const Variant *vs[16];
@@ -832,6 +839,38 @@ bool check_module(Ctx *cx, Module *m)
 		}
 		if (k->grid_y < 1 || k->grid_y > 65535) {
 			diag_error(cx, k->grid_loc, "grid size in y must be in 1..65535 (got %lld)", (long long)k->grid_y);
+			continue;
+		}
+		if (k->cluster_x) { /* thread-block clusters: sm_90+, portable size, dividing the grid */
+			int64_t n = k->cluster_x * k->cluster_y;
+			if (!target_has(m->target, CAP_SM90)) {
+				diag_error(cx, k->cluster_loc, "thread-block clusters need target %s (target is %s)",
+				           cap_name(CAP_SM90), m->target->name);
+				continue;
+			}
+			if (k->is_func) {
+				diag_error(cx, k->cluster_loc, "a func has no cluster: it runs in its caller's CTAs");
+				continue;
+			}
+			if (n > 8) {
+				diag_error(cx, k->cluster_loc, "a cluster of %lld CTAs is larger than the portable maximum of 8",
+				           (long long)n);
+				diag_note(cx, "16 CTAs need CU_FUNC_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE_ALLOWED on a GPU that "
+				          "supports it; tilepx only emits portable clusters");
+				continue;
+			}
+			if (k->grid % k->cluster_x || k->grid_y % k->cluster_y) {
+				diag_error(cx, k->cluster_loc, "the grid (%lld, %lld) is not a multiple of the cluster (%lld, %lld)",
+				           (long long)k->grid, (long long)k->grid_y, (long long)k->cluster_x,
+				           (long long)k->cluster_y);
+				diag_note(cx, "the launch tiles the grid with whole clusters in every dimension");
+				continue;
+			}
+		}
+		if (k->uses_crank && (k->is_func || !target_has(m->target, CAP_SM90))) {
+			diag_error(cx, k->crank_loc, "kernel '%s' uses cluster_ctarank, which %s", k->name,
+			           k->is_func ? "a func cannot use (pass the rank as an arg)"
+			                      : "needs target sm_90 or newer");
 			continue;
 		}
 		if (k->is_extern && k->nbody) {

@@ -10,7 +10,7 @@ struct Emit {
 	const Module *m;
 	const Kernel *k;
 	Builder b;
-	Reg tid, ctaid, ctaidy, lane, warp, wg, tid_wg;
+	Reg tid, ctaid, ctaidy, crank, lane, warp, wg, tid_wg;
 	Reg not_leader;   /* %p: this thread is not thread 0 (elected statements) */
 	Reg *mbar_base;   /* per mbarrier array */
 	Reg *tmap_addr;   /* per buffer index: generic address of its tensor map */
@@ -89,7 +89,7 @@ void emit_memo_put(Emit *e, const int64_t *key, int n, Reg r)
 /* registers the prologue defines: their functions can be hoisted */
 bool emit_is_invariant(Emit *e, Reg r)
 {
-	Reg p[] = {e->tid, e->ctaid, e->ctaidy, e->lane, e->warp, e->wg, e->tid_wg};
+	Reg p[] = {e->tid, e->ctaid, e->ctaidy, e->crank, e->lane, e->warp, e->wg, e->tid_wg};
 	for (size_t i = 0; i < sizeof p / sizeof p[0]; i++)
 		if (p[i].cls == r.cls && p[i].id == r.id)
 			return true;
@@ -153,6 +153,7 @@ static Reg var_reg(Emit *e, int var)
 	case VAR_WARPID: return e->warp;
 	case VAR_WGID: return e->wg;
 	case VAR_CTAIDY: return e->ctaidy;
+	case VAR_CRANK: return e->crank;
 	default: return e->var_regs[var];
 	}
 }
@@ -642,6 +643,10 @@ static void emit_kernel(Ctx *cx, const Module *m, const Kernel *k, Str *out, int
 		e.ctaidy = b_reg(b, RC_R);
 		b_ins(b, FORM_MOV_CTAID_Y, b_name(b, e.ctaidy), NULL);
 	}
+	if (k->uses_crank) { /* the CTA's rank in its cluster (0 without one) */
+		e.crank = b_reg(b, RC_R);
+		b_ins(b, FORM_MOV_CLUSTER_CTARANK, b_name(b, e.crank), NULL);
+	}
 	/* never %warpid: it is the physical slot, not the warp index */
 	/* a kernel's .reqntid bounds %tid.x: with at most 32 (128) threads the
 	 * lane (thread in warpgroup) is %tid.x itself, so both sides of a copy
@@ -764,8 +769,11 @@ static void emit_kernel(Ctx *cx, const Module *m, const Kernel *k, Str *out, int
 			           dtype_bytes(k->scalars[i].dt) * 8, k->name, k->scalars[i].name);
 		for (int i = 0; i < k->ntmaps; i++)
 			str_printf(out, ",\n\t.param .align 64 .b8 %s_tmap_%d[128]", k->name, i);
-		str_printf(out, "%s)\n.reqntid %lld, 1, 1\n{\n", k->nparams || k->nscalars || k->ntmaps ? "\n" : "",
+		str_printf(out, "%s)\n.reqntid %lld, 1, 1\n", k->nparams || k->nscalars || k->ntmaps ? "\n" : "",
 		           (long long)k->threads);
+		if (k->cluster_x) /* the launch must use these cluster dims (tilepx-run: cuLaunchKernelEx) */
+			str_printf(out, ".reqnctapercluster %lld, %lld, 1\n", (long long)k->cluster_x, (long long)k->cluster_y);
+		str_puts(out, "{\n");
 	}
 	b_print_decls(b, out);
 	if (e.decls.s)

@@ -206,11 +206,14 @@ static void explain_launch(const Module *m, const Kernel *k, bool json, Str *o)
 {
 	TensorMapArgs a[16];
 	int n = kernel_tensor_maps(k, a, 16);
-	if (!n && !k->dyn_shared && !k->nscalars)
+	if (!n && !k->dyn_shared && !k->nscalars && !k->cluster_x)
 		return;
 	if (!json) {
-		str_printf(o, "%s: launch with %lld bytes of dynamic shared memory (aligned to %lld)\n", k->name,
+		str_printf(o, "%s: launch with %lld bytes of dynamic shared memory (aligned to %lld)", k->name,
 		           (long long)k->dyn_shared, (long long)(k->dyn_shared ? k->dyn_align : 0));
+		if (k->cluster_x)
+			str_printf(o, ", in clusters of %lld x %lld CTAs", (long long)k->cluster_x, (long long)k->cluster_y);
+		str_putc(o, '\n');
 		for (size_t i = 0; i < k->nscalars; i++)
 			str_printf(o, "  scalar %s (%s, kernel param %d): %lld..%lld, a multiple of %lld\n", k->scalars[i].name,
 			           dtype_name(k->scalars[i].dt), k->nparams + (int)i, (long long)k->scalars[i].lo,
@@ -228,10 +231,13 @@ static void explain_launch(const Module *m, const Kernel *k, bool json, Str *o)
 	str_puts(o, "{\"kernel\": ");
 	json_str(o, k->name);
 	str_printf(o, ", \"launch\": {\"dynamic_shared_bytes\": %lld, \"dynamic_shared_align\": %lld, \"grid\": [%lld, "
-	           "%lld, 1], \"block\": [%lld, 1, 1]}, \"tensor_maps\": [", (long long)k->dyn_shared,
+	           "%lld, 1], \"block\": [%lld, 1, 1]", (long long)k->dyn_shared,
 	           (long long)(k->dyn_shared ? k->dyn_align : 0), (long long)(k->grid_var[0] >= 0 ? 0 : k->grid),
 	           (long long)(k->grid_var[1] >= 0 ? 0 : k->grid_y),
 	           (long long)k->threads);
+	if (k->cluster_x) /* only with a cluster: the records of other kernels stay as they were */
+		str_printf(o, ", \"cluster\": [%lld, %lld, 1]", (long long)k->cluster_x, (long long)k->cluster_y);
+	str_puts(o, "}, \"tensor_maps\": [");
 	for (int i = 0; i < n && i < 16; i++) {
 		uint64_t box[5], es[5];
 		for (int d = 0; d < a[i].rank; d++) {

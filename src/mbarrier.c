@@ -103,6 +103,42 @@ static void fmt_box(Str *s, const int64_t *box, int n)
 	str_putc(s, ']');
 }
 
+/* every CTA of the cluster issues a multicast into every CTA of its mask:
+ * the issuers' boxes must land in disjoint places. The shared region is one
+ * run of `n` elements (the tma variant requires it) starting at an affine
+ * offset; two issuers of one cluster differ only in cluster_ctarank, ctaid
+ * and ctaid_y (by their ranks' x and y digits), so the distance between
+ * their runs is exact. */
+static bool mcast_disjoint(Ctx *cx, Kernel *k, Stmt *s, const int64_t *box)
+{
+	View v;
+	const char *why;
+	if (!region_view(cx, k, s->dst, &v, &why))
+		return true; /* reported by check_copy */
+	int64_t n = 1, kr = 0, kx = 0, ky = 0, cx_ = k->cluster_x, N = kernel_cluster_size(k);
+	for (int d = 0; d < s->src->buf->ndim; d++)
+		n *= box[d];
+	const Affine *o = &v.off[AX_M];
+	for (int t = 0; t < o->n; t++) {
+		kr += o->t[t].var == VAR_CRANK ? o->t[t].k : 0;
+		kx += o->t[t].var == VAR_CTAID ? o->t[t].k : 0;
+		ky += o->t[t].var == VAR_CTAIDY ? o->t[t].k : 0;
+	}
+	for (int64_t a = 0; a < N; a++)
+		for (int64_t b = a + 1; b < N; b++) {
+			int64_t dist = kr * (b - a) + kx * (b % cx_ - a % cx_) + ky * (b / cx_ - a / cx_);
+			if (dist < n && dist > -n) {
+				diag_error(cx, s->dst->loc, "the multicasts of CTA ranks %lld and %lld write the same elements of "
+				           "'%s' (their regions start %lld elements apart and are %lld long)", (long long)a,
+				           (long long)b, s->dst->buf->name, (long long)(dist < 0 ? -dist : dist), (long long)n);
+				diag_note(cx, "every CTA of the cluster issues the copy into every CTA of the mask: give each issuer "
+				          "its own part of the buffer (offset the region by cluster_ctarank)");
+				return false;
+			}
+		}
+	return true;
+}
+
 void check_copy_tma(Ctx *cx, Kernel *k, Stmt *s)
 {
 	bool load = stmt_is_tma_load(s), store = stmt_is_tma_store(s);
@@ -112,6 +148,27 @@ void check_copy_tma(Ctx *cx, Kernel *k, Stmt *s)
 		if (s->src->buf->mem != MEM_GLOBAL || s->dst->buf->mem != MEM_SHARED) {
 			diag_error(cx, s->mbar_loc, "'mbarrier' completes a TMA or bulk load, which copies a param to shared "
 			           "memory (this copies %s -> %s)", mem_name(s->src->buf->mem), mem_name(s->dst->buf->mem));
+			return;
+		}
+	}
+	if (s->mcast) {
+		int64_t n = kernel_cluster_size(k);
+		if (!load || !s->src->buf->tma) {
+			diag_error(cx, s->mcast_loc, "'multicast' delivers a TMA load to several CTAs: the copy needs a tma param "
+			           "source and 'mbarrier BAR[i]'");
+			return;
+		}
+		if (!k->cluster_x) {
+			diag_error(cx, s->mcast_loc, "a multicast load needs a cluster: declare 'cluster N' in kernel '%s'",
+			           k->name);
+			return;
+		}
+		if (s->mcast >> n) {
+			int r = 0;
+			while (!((s->mcast >> r) >> n & 1))
+				r++;
+			diag_error(cx, s->mcast_loc, "multicast mask 0x%llx names CTA rank %lld, but the cluster has %lld CTAs",
+			           (unsigned long long)s->mcast, (long long)(r + n), (long long)n);
 			return;
 		}
 	}
@@ -151,6 +208,8 @@ void check_copy_tma(Ctx *cx, Kernel *k, Stmt *s)
 		          "shared layout (on an H100 such a load faults), a wider one is not encodable");
 		return;
 	}
+	if (s->mcast && !mcast_disjoint(cx, k, s, box))
+		return;
 	if (!gb->tma_used) {
 		gb->tma_used = true;
 		memcpy(gb->tma_box, box, sizeof box);
@@ -179,6 +238,11 @@ typedef struct Bar {
 	const Stmt *deferred;       /* expect_tx without bytes in the open phase */
 	int ndeferred;
 	const Stmt *lag;            /* the last wait, while threads may still be in it (no sync since) */
+	const Stmt *clag;           /* the same for peer CTAs of the cluster (no cluster.sync since) */
+	bool csync;                 /* a cluster.sync followed the init: peers may signal it */
+	/* at the pending cluster.arrive: what its cluster.wait will cover */
+	bool pend_csync;
+	const Stmt *pend_clag, *pend_lag;
 } Bar;
 
 /* byte interval of a shared buffer that a region may touch */
@@ -193,8 +257,15 @@ typedef struct Span {
 typedef struct Sim {
 	Ctx *cx;
 	Kernel *k;
-	Bar *bars;
+	Bar *bars;                  /* [instance * nranks + CTA rank in the cluster] */
 	int64_t nbars_total;
+	int nranks;                 /* CTAs in the cluster (1: no cluster) */
+	bool mc;                    /* the kernel has multicast loads */
+	Span *ctouch; size_t nctouch, ctouchcap; /* shared accesses since the last cluster.sync (mc) */
+	const Stmt *last_mc;        /* a multicast not yet followed by cluster.sync */
+	const Stmt *carrive;        /* a cluster.arrive not yet waited for */
+	size_t ctouch_at;           /* cluster accesses before it */
+	const Stmt *mc_at;          /* last_mc at it */
 	int64_t *base;              /* first instance of each mbarrier array */
 	int64_t *vals;              /* current value of each kernel variable */
 	int64_t steps;
@@ -219,10 +290,18 @@ static int bar_of(Sim *S, const Stmt *s)
 	return (int)(S->base[s->mbar - 1] + affine_eval(s->mbar_idx, S->vals));
 }
 
-static void bar_name(Sim *S, const Stmt *s, char *out, size_t n)
+static Bar *bar_at(Sim *S, int bi, int rank) { return &S->bars[(int64_t)bi * S->nranks + rank]; }
+
+/* NAME[i], and the CTA's rank when the kernel has a cluster */
+static void bar_name_r(Sim *S, const Stmt *s, int rank, char *out, size_t n)
 {
-	snprintf(out, n, "%s[%lld]", s->mbar_name, (long long)affine_eval(s->mbar_idx, S->vals));
+	if (S->nranks > 1)
+		snprintf(out, n, "%s[%lld] of CTA rank %d", s->mbar_name, (long long)affine_eval(s->mbar_idx, S->vals), rank);
+	else
+		snprintf(out, n, "%s[%lld]", s->mbar_name, (long long)affine_eval(s->mbar_idx, S->vals));
 }
+
+static void bar_name(Sim *S, const Stmt *s, char *out, size_t n) { bar_name_r(S, s, 0, out, n); }
 
 /* the bytes of a shared region, hull over thread and CTA indices, widened
  * to whole swizzle spans (a swizzle permutes inside them) */
@@ -301,12 +380,11 @@ static int wait_parity(Sim *S, const Stmt *s, int parity)
 	return want;
 }
 
-static void sim_wait(Sim *S, const Stmt *s)
+static void sim_wait_rank(Sim *S, const Stmt *s, int bi, int rank)
 {
-	int bi = bar_of(S, s);
-	Bar *b = &S->bars[bi];
-	char name[96];
-	bar_name(S, s, name, sizeof name);
+	Bar *b = bar_at(S, bi, rank);
+	char name[128];
+	bar_name_r(S, s, rank, name, sizeof name);
 	if (!b->init) {
 		FAIL(S, s->mbar_loc, "mbarrier.wait on %s before mbarrier.init", name);
 		return;
@@ -332,8 +410,8 @@ static void sim_wait(Sim *S, const Stmt *s)
 			return;
 		}
 		if (d->n_set && d->n != need) {
-			FAIL(S, d->loc, "mbarrier.expect_tx on %s needs %lld bytes here but %lld in another iteration", name,
-			     (long long)need, (long long)d->n);
+			FAIL(S, d->loc, "mbarrier.expect_tx on %s needs %lld bytes here but %lld in another iteration%s", name,
+			     (long long)need, (long long)d->n, S->nranks > 1 ? " or CTA of the cluster" : "");
 			diag_note(S->cx, "one statement expects one byte count: give it explicitly or split the statement");
 			return;
 		}
@@ -357,6 +435,15 @@ static void sim_wait(Sim *S, const Stmt *s)
 		return;
 	}
 	int parity = (int)(b->phase & 1);
+	if (rank > 0) { /* every wait completes one phase on every CTA: the parities agree */
+		b->phase++;
+		b->arrivals = b->expect = b->loaded = 0;
+		b->first = b->deferred = NULL;
+		b->ndeferred = 0;
+		b->lag = S->k->threads > 1 ? s : NULL;
+		b->clag = s;
+		return;
+	}
 	int want = wait_parity(S, s, parity);
 	if (want != parity) {
 		FAIL(S, s->loc, "the phase parity of %s at this wait is %d in this iteration, but %d follows from the earlier ones",
@@ -375,6 +462,16 @@ static void sim_wait(Sim *S, const Stmt *s)
 	b->first = b->deferred = NULL;
 	b->ndeferred = 0;
 	b->lag = S->k->threads > 1 ? s : NULL;
+	b->clag = S->nranks > 1 ? s : NULL;
+}
+
+static void sim_wait(Sim *S, const Stmt *s)
+{
+	int bi = bar_of(S, s);
+	for (int r = 0; r < S->nranks && !S->failed; r++)
+		sim_wait_rank(S, s, bi, r);
+	if (S->failed)
+		return;
 	size_t k = 0;
 	for (size_t i = 0; i < S->nloads; i++)
 		if (S->loads[i].bar != bi)
@@ -396,12 +493,11 @@ static bool lagging(Sim *S, Bar *b, const Stmt *s, const char *name)
 	return true;
 }
 
-static void sim_event(Sim *S, Stmt *s)
+static void sim_event_rank(Sim *S, Stmt *s, int bi, int rank)
 {
-	int bi = bar_of(S, s);
-	Bar *b = &S->bars[bi];
-	char name[96];
-	bar_name(S, s, name, sizeof name);
+	Bar *b = bar_at(S, bi, rank);
+	char name[128];
+	bar_name_r(S, s, rank, name, sizeof name);
 	if (!b->init) {
 		FAIL(S, s->mbar_loc, "%s signals %s before mbarrier.init", stmt_info[s->kind].keyword, name);
 		return;
@@ -423,6 +519,51 @@ static void sim_event(Sim *S, Stmt *s)
 	}
 }
 
+static void sim_event(Sim *S, Stmt *s)
+{
+	int bi = bar_of(S, s);
+	for (int r = 0; r < S->nranks && !S->failed; r++)
+		sim_event_rank(S, s, bi, r);
+}
+
+/* a multicast load delivers into every CTA of its mask: their barriers must
+ * be initialized and visible (cluster.sync after init), done with the last
+ * phase (cluster.sync after the wait), and their shared memory no longer in
+ * use by their threads (cluster.sync after the accesses) */
+static bool mcast_ready(Sim *S, Stmt *s, int bi, const Span *d)
+{
+	for (int r = 0; r < S->nranks; r++) {
+		if (!(s->mcast >> r & 1))
+			continue;
+		Bar *b = bar_at(S, bi, r);
+		char name[128];
+		bar_name_r(S, s, r, name, sizeof name);
+		if (b->init && !b->csync) {
+			FAIL(S, s->mcast_loc, "this multicast signals %s, but no cluster.sync follows its mbarrier.init: the "
+			     "peer CTA may not have initialized it yet", name);
+			diag_note(S->cx, "mbarrier.init, then cluster.sync (or cluster.arrive ... cluster.wait), before the first "
+			          "multicast load");
+			return false;
+		}
+		if (b->clag) {
+			FAIL(S, s->mcast_loc, "this multicast starts phase %lld of %s while that CTA may still wait for phase "
+			     "%lld at line %d", (long long)b->phase, name, (long long)b->phase - 1, b->clag->loc.line);
+			diag_note(S->cx, "the bytes would count toward the phase it is still waiting for: cluster.sync (or "
+			          "cluster.arrive ... cluster.wait) after the mbarrier.wait");
+			return false;
+		}
+	}
+	const Span *o = overlap(S->ctouch, S->nctouch, d);
+	if (o) {
+		FAIL(S, s->dst->loc, "this multicast writes '%s' in the cluster's CTAs, which may still access it at line %d",
+		     d->buf->name, o->s->loc.line);
+		diag_note(S->cx, "a peer's multicast lands whenever the peer issues it: cluster.sync between the accesses and "
+		          "the next multicast");
+		return false;
+	}
+	return true;
+}
+
 /* a shared access that races with a cp.async in flight (a warning: cp.async
  * completion is the program's business, and the emulator shows the race) */
 static void cpa_race(Sim *S, const Span *x, const Region *at, bool write)
@@ -441,6 +582,18 @@ static void cpa_race(Sim *S, const Span *x, const Region *at, bool write)
 	                                "touching the data");
 }
 
+/* a shared access since the last cluster.sync (a loop's repeated spans once) */
+static void touch(Sim *S, const Span *x)
+{
+	size_t from = S->nctouch > 8 ? S->nctouch - 8 : 0;
+	if (S->carrive && from < S->ctouch_at) /* an access after a pending arrive is not one before it */
+		from = S->ctouch_at;
+	for (size_t i = from; i < S->nctouch; i++)
+		if (S->ctouch[i].buf == x->buf && S->ctouch[i].lo == x->lo && S->ctouch[i].hi == x->hi)
+			return;
+	APUSH(S->cx->arena, S->ctouch, S->nctouch, S->ctouchcap, *x);
+}
+
 static void sim_copy(Sim *S, Stmt *s)
 {
 	bool load = stmt_is_tma_load(s), store = stmt_is_tma_store(s) || stmt_is_bulk_store(s);
@@ -454,6 +607,12 @@ static void sim_copy(Sim *S, Stmt *s)
 	if ((dsh && !region_span(S, s->dst, &d)) || (rsh && !region_span(S, s->src, &r)))
 		return;
 	d.s = r.s = s;
+	if (S->mc && !load) { /* accesses a peer's later multicast must not overtake */
+		if (rsh)
+			touch(S, &r);
+		if (dsh)
+			touch(S, &d);
+	}
 	if (rsh)
 		cpa_race(S, &r, s->src, false);
 	if (dsh)
@@ -497,21 +656,31 @@ static void sim_copy(Sim *S, Stmt *s)
 	if (load) {
 		Span x = d;
 		x.bar = bar_of(S, s);
-		Bar *b = &S->bars[x.bar];
-		char name[96];
-		bar_name(S, s, name, sizeof name);
-		if (!b->init) {
-			FAIL(S, s->mbar_loc, "the TMA load signals %s before mbarrier.init", name);
-			return;
-		}
-		if (lagging(S, b, s, name))
-			return;
-		if (!b->first)
-			b->first = s;
 		int64_t bytes = dtype_bytes(s->dst->buf->dt);
 		for (int i = 0; i < s->src->buf->ndim; i++)
 			bytes *= s->src->whole ? s->src->buf->shape[i] : s->src->ext[i];
-		b->loaded += bytes;
+		if (s->mcast && !mcast_ready(S, s, x.bar, &d))
+			return;
+		/* every CTA issues the copy: a plain load fills its own barrier, a
+		 * multicast each masked CTA's, once per issuer */
+		for (int rk = 0; rk < S->nranks; rk++) {
+			if (s->mcast && !(s->mcast >> rk & 1))
+				continue;
+			Bar *b = bar_at(S, x.bar, rk);
+			char name[128];
+			bar_name_r(S, s, rk, name, sizeof name);
+			if (!b->init) {
+				FAIL(S, s->mbar_loc, "the TMA load signals %s before mbarrier.init", name);
+				return;
+			}
+			if (lagging(S, b, s, name))
+				return;
+			if (!b->first)
+				b->first = s;
+			b->loaded += s->mcast ? bytes * S->nranks : bytes;
+		}
+		if (s->mcast)
+			S->last_mc = s;
 		APUSH(S->cx->arena, S->loads, S->nloads, S->loadcap, x);
 	} else if (store) {
 		for (size_t i = 0; i < S->ndirty; i++) {
@@ -533,6 +702,62 @@ static void sim_copy(Sim *S, Stmt *s)
 	}
 }
 
+/* cluster.arrive: every thread of the cluster arrives (release); what came
+ * before it is covered once the matching cluster.wait returns */
+static void cl_arrive(Sim *S, const Stmt *s)
+{
+	if (S->carrive) {
+		FAIL(S, s->loc, "%s while the cluster.arrive at line %d has not been waited for", stmt_info[s->kind].keyword,
+		     S->carrive->loc.line);
+		diag_note(S->cx, "each thread alternates cluster.arrive and cluster.wait");
+		return;
+	}
+	S->carrive = s;
+	for (int64_t i = 0; i < S->nbars_total * S->nranks; i++) {
+		Bar *b = &S->bars[i];
+		b->pend_csync = b->init;
+		b->pend_clag = b->clag;
+		b->pend_lag = b->lag;
+	}
+	S->ctouch_at = S->nctouch;
+	S->mc_at = S->last_mc;
+	for (size_t d = 0; d < S->ndirty; d++)
+		if (S->dirty[d].bar == 0)
+			S->dirty[d].bar = 1; /* fenced before the arrive */
+}
+
+/* cluster.wait: every thread of the cluster has arrived (acquire): barrier
+ * inits, waits and accesses before the arrive are done in every CTA; it is
+ * a sync of each CTA for them too */
+static void cl_wait(Sim *S, const Stmt *s)
+{
+	if (!S->carrive) {
+		FAIL(S, s->loc, "cluster.wait without a cluster.arrive before it");
+		diag_note(S->cx, "cluster.wait completes the cluster barrier that the thread's last cluster.arrive joined");
+		return;
+	}
+	for (int64_t i = 0; i < S->nbars_total * S->nranks; i++) {
+		Bar *b = &S->bars[i];
+		b->csync |= b->pend_csync;
+		if (b->clag == b->pend_clag)
+			b->clag = NULL;
+		if (b->lag == b->pend_lag)
+			b->lag = NULL;
+	}
+	if (S->ctouch_at) { /* the list is NULL while nothing was touched */
+		memmove(S->ctouch, S->ctouch + S->ctouch_at, sizeof(Span) * (S->nctouch - S->ctouch_at));
+		S->nctouch -= S->ctouch_at;
+	}
+	if (S->last_mc == S->mc_at)
+		S->last_mc = NULL;
+	size_t k = 0;
+	for (size_t d = 0; d < S->ndirty; d++)
+		if (S->dirty[d].bar != 1)
+			S->dirty[k++] = S->dirty[d];
+	S->ndirty = k;
+	S->carrive = NULL;
+}
+
 static void sim_stmts(Sim *S, Stmt **body, size_t n)
 {
 	for (size_t i = 0; i < n && !S->failed; i++) {
@@ -550,15 +775,18 @@ static void sim_stmts(Sim *S, Stmt **body, size_t n)
 			S->vals[s->var] = 0;
 			break;
 		case ST_MBAR_INIT: {
-			Bar *b = &S->bars[bar_of(S, s)];
+			Bar *b = bar_at(S, bar_of(S, s), 0);
 			if (b->init) {
 				char name[96];
 				bar_name(S, s, name, sizeof name);
 				FAIL(S, s->loc, "%s is initialized twice", name);
 				break;
 			}
-			b->init = true;
-			b->count = s->n;
+			for (int r = 0; r < S->nranks; r++) {
+				b = bar_at(S, bar_of(S, s), r);
+				b->init = true;
+				b->count = s->n;
+			}
 			break;
 		}
 		case ST_MBAR_EXPECT_TX: case ST_MBAR_ARRIVE: sim_event(S, s); break;
@@ -568,8 +796,15 @@ static void sim_stmts(Sim *S, Stmt **body, size_t n)
 			for (size_t d = 0; d < S->ndirty; d++)
 				S->dirty[d].bar = 0; /* fenced; a sync makes it visible to the issuing thread */
 			break;
+		case ST_CLUSTER_SYNC: /* arrive, then wait: a sync of each CTA too */
+			cl_arrive(S, s);
+			if (!S->failed)
+				cl_wait(S, s);
+			break;
+		case ST_CLUSTER_ARRIVE: cl_arrive(S, s); break;
+		case ST_CLUSTER_WAIT: cl_wait(S, s); break;
 		case ST_SYNC: {
-			for (int64_t i = 0; i < S->nbars_total; i++)
+			for (int64_t i = 0; i < S->nbars_total * S->nranks; i++)
 				S->bars[i].lag = NULL;
 			size_t k = 0;
 			for (size_t d = 0; d < S->ndirty; d++)
@@ -612,6 +847,11 @@ static void sim_stmts(Sim *S, Stmt **body, size_t n)
 }
 
 static void has_copy_async(void *ctx, const Stmt *s) { *(bool *)ctx |= s->kind == ST_COPY_ASYNC; }
+static void has_mcast(void *ctx, const Stmt *s) { *(bool *)ctx |= s->kind == ST_COPY_ASYNC && s->mcast; }
+static void has_cluster_barrier(void *ctx, const Stmt *s)
+{
+	*(bool *)ctx |= s->kind == ST_CLUSTER_SYNC || s->kind == ST_CLUSTER_ARRIVE || s->kind == ST_CLUSTER_WAIT;
+}
 
 void check_mbar_phases(Ctx *cx, const Module *m, Kernel *k)
 {
@@ -620,7 +860,9 @@ void check_mbar_phases(Ctx *cx, const Module *m, Kernel *k)
 	for (size_t i = 0; i < k->nbufs; i++)
 		any |= k->bufs[i]->tma;
 	stmt_walk(k->body, k->nbody, has_copy_async, &cpa);
-	if (!any && !(cpa && !k->is_func)) /* a func's caller waits for its cp.async groups */
+	bool cl = false; /* cluster.arrive and cluster.wait must alternate */
+	stmt_walk(k->body, k->nbody, has_cluster_barrier, &cl);
+	if (!any && !cl && !(cpa && !k->is_func)) /* a func's caller waits for its cp.async groups */
 		return;
 	for (size_t i = 0; i < k->nbufs; i++)
 		if (k->bufs[i]->tma && !k->bufs[i]->tma_used) {
@@ -629,14 +871,15 @@ void check_mbar_phases(Ctx *cx, const Module *m, Kernel *k)
 			          "'cta copy_async %s[...], SHARED[...]' (store)", k->bufs[i]->name, k->bufs[i]->name);
 			return;
 		}
-	Sim S = {.cx = cx, .k = k, .tma = any};
+	Sim S = {.cx = cx, .k = k, .tma = any, .nranks = (int)kernel_cluster_size(k)};
+	stmt_walk(k->body, k->nbody, has_mcast, &S.mc);
 	int64_t total = 0;
 	S.base = arena_alloc(cx->arena, sizeof(int64_t) * (k->nmbars + 1));
 	for (size_t i = 0; i < k->nmbars; i++) {
 		S.base[i] = total;
 		total += k->mbars[i].n;
 	}
-	S.bars = arena_alloc(cx->arena, sizeof(Bar) * (size_t)(total + 1));
+	S.bars = arena_alloc(cx->arena, sizeof(Bar) * (size_t)(total * S.nranks + 1));
 	S.nbars_total = total;
 	S.vals = arena_alloc(cx->arena, sizeof(int64_t) * (size_t)(k->nvars + 1));
 	sim_stmts(&S, k->body, k->nbody);
@@ -648,7 +891,13 @@ void check_mbar_phases(Ctx *cx, const Module *m, Kernel *k)
 		             c->group < 0 ? "never committed, nor waited for" : "never waited for");
 		diag_note(cx, "cp_async.commit, then cp_async.wait 0: a CTA that exits with copies in flight loses them");
 	}
-	for (int64_t i = 0; i < total; i++)
+	if (S.last_mc) {
+		diag_error(cx, S.last_mc->loc, "no cluster.sync follows this multicast load before the kernel ends");
+		diag_note(cx, "a CTA must not exit while the cluster's multicasts may still write into its peers' shared "
+		          "memory: cluster.sync before the end");
+		return;
+	}
+	for (int64_t i = 0; i < total * S.nranks; i++)
 		if (S.bars[i].first) {
 			const Stmt *f = S.bars[i].first;
 			diag_error(cx, f->loc, "%s signals %s, but no mbarrier.wait follows: the CTA may exit with it in flight",
@@ -746,3 +995,27 @@ void emit_bulk_commit(Emit *e, const Stmt *s)
 
 void emit_bulk_wait(Emit *e, const Stmt *s) { elected(e, FORM_BULK_WAIT, b_imm(emit_builder(e), s->n)); }
 void emit_bulk_wait_read(Emit *e, const Stmt *s) { elected(e, FORM_BULK_WAIT_READ, b_imm(emit_builder(e), s->n)); }
+
+/* cluster.sync: every thread of the cluster arrives (release: its earlier
+ * writes, the mbarrier inits among them, are visible to the cluster) and
+ * waits for all the others (acquire) */
+void emit_cluster_sync(Emit *e, const Stmt *s)
+{
+	(void)s;
+	Builder *b = emit_builder(e);
+	b_ins(b, FORM_CLUSTER_ARRIVE, NULL);
+	b_ins(b, FORM_CLUSTER_WAIT, NULL);
+}
+
+/* the two halves, to overlap work with the cluster barrier */
+void emit_cluster_arrive(Emit *e, const Stmt *s)
+{
+	(void)s;
+	b_ins(emit_builder(e), FORM_CLUSTER_ARRIVE, NULL);
+}
+
+void emit_cluster_wait(Emit *e, const Stmt *s)
+{
+	(void)s;
+	b_ins(emit_builder(e), FORM_CLUSTER_WAIT, NULL);
+}

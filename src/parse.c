@@ -235,6 +235,8 @@ static int lookup_var(Parser *p, const char *name)
 		return VAR_WGID;
 	if (!strcmp(name, "ctaid_y"))
 		return VAR_CTAIDY;
+	if (!strcmp(name, "cluster_ctarank"))
+		return VAR_CRANK;
 	if (p->k)
 		for (size_t i = 0; i < p->k->nscalars; i++)
 			if (!strcmp(p->k->scalars[i].name, name))
@@ -302,12 +304,16 @@ static bool factor_inner(Parser *p, Affine *out)
 		Loc loc = p->tok.loc;
 		const char *name = arena_strndup(p->cx->arena, p->tok.s, p->tok.len);
 		int v = lookup_var(p, name);
+		if (v == VAR_CRANK && p->k && !p->k->uses_crank) { /* the first use: check needs sm_90 and a kernel */
+			p->k->uses_crank = true;
+			p->k->crank_loc = loc;
+		}
 		if (v < 0) {
 			if (!p->line_failed) {
 				p->line_failed = true;
 				diag_error(p->cx, loc,
-				           "unknown variable '%s' (expressions use constants, ctaid, ctaid_y, warpid, wgid, "
-				           "scalar params and repeat indices)",
+				           "unknown variable '%s' (expressions use constants, ctaid, ctaid_y, cluster_ctarank, "
+				           "warpid, wgid, scalar params and repeat indices)",
 				           name);
 			}
 			return false;
@@ -802,6 +808,16 @@ static bool parse_copy(Parser *p, Stmt *s)
 			next(p); /* a TMA load completes on this barrier */
 			if (!parse_mbar_ref(p, s))
 				return false;
+		} else if (is_ident(p, "multicast") && !s->mcast && s->kind == ST_COPY_ASYNC) {
+			next(p); /* a TMA load into the shared memory of the CTAs of a cluster mask */
+			s->mcast_loc = p->tok.loc;
+			if (!take_int(p, "CTA mask", &s->mcast))
+				return false;
+			if (s->mcast < 1 || s->mcast > 0xffff) {
+				p->line_failed = true;
+				diag_error(p->cx, s->mcast_loc, "a multicast CTA mask is 1..0xffff (got %lld)", (long long)s->mcast);
+				return false;
+			}
 		} else {
 			return true;
 		}
@@ -962,7 +978,8 @@ static bool asm_placeholder(Parser *p, AsmPiece *pc)
 		if (lookup_var(p, name) < 0) {
 			p->line_failed = true;
 			diag_error(p->cx, p->tok.loc,
-			           "unknown name '%s' in placeholder (a buffer, tid, laneid, ctaid, ctaid_y, warpid, wgid, "
+			           "unknown name '%s' in placeholder (a buffer, tid, laneid, ctaid, ctaid_y, cluster_ctarank, "
+			           "warpid, wgid, "
 			           "a repeat index or an asm index)",
 			           name);
 			return false;
@@ -1293,6 +1310,7 @@ static void start_kernel(Parser *p, Loc loc)
 	k->var_names[VAR_WARPID] = "warpid";
 	k->var_names[VAR_WGID] = "wgid";
 	k->var_names[VAR_CTAIDY] = "ctaid_y";
+	k->var_names[VAR_CRANK] = "cluster_ctarank";
 	APUSH(p->cx->arena, p->m->kernels, p->m->nkernels, p->m->cap, k);
 	p->k = k;
 	Loc nl = p->tok.loc;
@@ -1585,6 +1603,41 @@ static void decl_launch(Parser *p, Loc loc, bool thr)
 	end_of_line(p);
 }
 
+/* cluster X[, Y]: CTAs per thread-block cluster (check validates) */
+static void decl_cluster(Parser *p, Loc loc)
+{
+	Kernel *k = need_kernel(p, loc, "cluster");
+	if (!k)
+		return;
+	if (p->depth) {
+		p->line_failed = true;
+		diag_error(p->cx, loc, "'cluster' inside a repeat block");
+		return;
+	}
+	if (k->cluster_x) {
+		p->line_failed = true;
+		diag_error(p->cx, loc, "duplicate 'cluster' statement");
+		return;
+	}
+	k->cluster_loc = p->tok.loc;
+	k->cluster_y = 1;
+	if (!take_int(p, "cluster size", &k->cluster_x))
+		return;
+	if (is_punct(p, ',')) {
+		next(p);
+		if (!take_int(p, "cluster size in y", &k->cluster_y))
+			return;
+	}
+	if (k->cluster_x < 1 || k->cluster_y < 1) {
+		p->line_failed = true;
+		diag_error(p->cx, k->cluster_loc, "a cluster dimension is at least 1 (got %lld, %lld)",
+		           (long long)k->cluster_x, (long long)k->cluster_y);
+		k->cluster_x = 0;
+		return;
+	}
+	end_of_line(p);
+}
+
 static void decl_threads(Parser *p, Loc loc) { decl_launch(p, loc, true); }
 static void decl_grid(Parser *p, Loc loc) { decl_launch(p, loc, false); }
 
@@ -1643,7 +1696,8 @@ static const struct {
 	{"target", decl_target}, {"ptx", decl_ptx},       {"kernel", decl_kernel}, {"func", decl_func},
 	{"arg", decl_arg},       {"extern", decl_extern}, {"threads", decl_threads},
 	{"grid", decl_grid},     {"param", decl_param},   {"shared", decl_shared}, {"local", decl_local},
-	{"tmem", decl_tmem},     {"mbarrier", decl_mbarrier}, {"assume", decl_assume},
+	{"tmem", decl_tmem},     {"mbarrier", decl_mbarrier}, {"cluster", decl_cluster},
+	{"assume", decl_assume},
 };
 
 static const struct {

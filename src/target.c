@@ -66,6 +66,8 @@ bool target_has(const Target *t, Cap c)
 		       (t->sm == 110 && t->suffix == 'a');
 	case CAP_B8MATRIX:
 		return target_has(t, CAP_TCGEN05) || ((t->sm == 120 || t->sm == 121) && t->suffix == 'a');
+	case CAP_MULTICAST: /* the targets ptxas names for .multicast::cluster (others: an advisory) */
+		return (t->sm == 90 && t->suffix == 'a') || ((t->sm == 100 || t->sm == 103 || t->sm == 110) && t->suffix);
 	case CAP_COUNT: break;
 	}
 	return false;
@@ -91,6 +93,7 @@ const char *cap_name(Cap c)
 		"any target", "sm_80 or newer", "sm_90 or newer",
 		"sm_100a, sm_100f, sm_103a or sm_110a",
 		"sm_100a, sm_100f, sm_103a, sm_110a, sm_120a or sm_121a",
+		"sm_90a, sm_100a, sm_100f, sm_103a, sm_103f, sm_110a or sm_110f",
 	};
 	return names[c];
 }

@@ -116,6 +116,7 @@ typedef enum Cap {
 	CAP_SM90,     /* stmatrix */
 	CAP_TCGEN05,  /* sm_100a, sm_100f, sm_103a, sm_110a */
 	CAP_B8MATRIX, /* ldmatrix/stmatrix b8 shapes: tcgen05 targets + sm_120a, sm_121a */
+	CAP_MULTICAST, /* .multicast::cluster: sm_90a and the sm_100/103/110 a/f targets */
 	CAP_COUNT
 } Cap;
 
@@ -164,7 +165,7 @@ typedef struct Layout {
 } Layout;
 
 /* affine integer expression over kernel variables */
-enum { VAR_CTAID, VAR_WARPID, VAR_WGID, VAR_CTAIDY, VAR_REPEAT0 };
+enum { VAR_CTAID, VAR_WARPID, VAR_WGID, VAR_CTAIDY, VAR_CRANK /* cluster_ctarank */, VAR_REPEAT0 };
 typedef struct Affine {
 	int64_t c;
 	int n;
@@ -342,6 +343,8 @@ struct Stmt {
 	Loc value_loc;
 	Affine *parity;   /* mbarrier.wait: phase parity (check), emitted as (affine) & 1 */
 	bool n_set;       /* check computed n (mbarrier.expect_tx without a byte count) */
+	int64_t mcast;    /* copy_async ... multicast MASK: the CTA mask (0: not a multicast) */
+	Loc mcast_loc;
 	Stmt **body;
 	size_t nbody, cap;
 };
@@ -351,6 +354,11 @@ typedef struct Kernel {
 	Loc loc;
 	int64_t threads, grid, grid_y;
 	Loc threads_loc, grid_loc;
+	/* cluster X[, Y]: CTAs per thread-block cluster (0: no cluster declared) */
+	int64_t cluster_x, cluster_y;
+	Loc cluster_loc;
+	bool uses_crank;           /* cluster_ctarank appears in an expression */
+	Loc crank_loc;             /* its first use */
 	bool has_threads;
 	Buffer **bufs;
 	size_t nbufs, bufcap;
@@ -439,6 +447,8 @@ Axis scope_thread_axis(Scope s);
 /* alignment of a shared buffer's base: 16 bytes, or its swizzle span (<= 1024) */
 int64_t shared_align(const Buffer *b);
 int64_t scope_threads(Scope s, int64_t cta_threads);
+/* CTAs in the kernel's cluster (1 without a cluster declaration) */
+int64_t kernel_cluster_size(const Kernel *k);
 
 /* ---- PTX builder (src/ptx/) ---- */
 typedef enum RegClass {
@@ -643,6 +653,9 @@ void emit_fence_async(Emit *e, const Stmt *s);
 void emit_bulk_commit(Emit *e, const Stmt *s);
 void emit_bulk_wait(Emit *e, const Stmt *s);
 void emit_bulk_wait_read(Emit *e, const Stmt *s);
+void emit_cluster_sync(Emit *e, const Stmt *s);
+void emit_cluster_arrive(Emit *e, const Stmt *s);
+void emit_cluster_wait(Emit *e, const Stmt *s);
 /* emission helpers for them (src/emit.c) */
 int emit_elect_begin(Emit *e);          /* code up to emit_elect_end runs on thread 0 only */
 void emit_elect_end(Emit *e, int label);

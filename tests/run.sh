@@ -341,6 +341,8 @@ done
 echo "== harness builds against the stub libcuda"
 if [ -f "${CUDA:-/usr/local/cuda}/include/cuda.h" ]; then
 	[ -x "$B/tilepx-run" ] && nm -u "$B/tilepx-run" | grep -q cuModuleLoadDataEx && ok || bad "tilepx-run was not built and linked"
+	# kernels with a cluster launch through cuLaunchKernelEx (CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION)
+	[ -x "$B/tilepx-run" ] && nm -u "$B/tilepx-run" | grep -q cuLaunchKernelEx && ok || bad "tilepx-run does not link cuLaunchKernelEx"
 else
 	echo "  (no CUDA headers: harness not built)"
 fi

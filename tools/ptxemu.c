@@ -21,7 +21,7 @@
 enum { MAXOPS = 140, TMEM_COLS = 512 };
 
 typedef struct Ins {
-	char op[96];
+	char op[160];
 	int pred;      /* register slot of the guard, -1 none */
 	bool pred_neg;
 	int nops;
@@ -82,6 +82,7 @@ typedef struct Thread {
 	unsigned char *pmem; /* .param space */
 	Frame frames[MAX_CALL_DEPTH];
 	int depth;
+	int64_t carrive;     /* barrier.cluster.arrive instances so far */
 } Thread;
 
 typedef struct Machine {
@@ -90,7 +91,19 @@ typedef struct Machine {
 	size_t *param_bytes;
 	unsigned char *shared;
 	uint32_t *tmem;   /* 128 lanes x TMEM_COLS cells */
-	int64_t ctaid, ctaidy, threads;
+	int64_t threads;  /* per CTA */
+	/* a cluster's CTAs run together: thread i of the cluster is thread
+	 * i % threads of the CTA of rank i / threads; shared memory, its shadow
+	 * and tensor memory point at the running thread's CTA (set_cta), each
+	 * CTA's shared window `win` bytes apart in shared_all (TMA addresses
+	 * there: multicast writes the peers' windows) */
+	int nranks, cur;
+	int64_t cx, base_x, base_y; /* cluster width in x; the cluster's first ctaid */
+	int64_t win;
+	unsigned char *shared_all;
+	uint32_t *tmem_all;
+	uint32_t epochs[16]; /* barrier epochs per CTA */
+	int64_t creleased;   /* cluster barrier instances every thread has arrived at */
 	Thread *t;
 	TmaState *tma;
 	TmaEnv env;
@@ -100,8 +113,7 @@ typedef struct Machine {
 	int64_t *cpa_groups; /* committed groups per thread */
 	/* races between warps: per shared byte, the warp that last wrote it, in
 	 * which barrier epoch (bar.sync releases count them), from which .tile line */
-	struct Shadow { int32_t warp, line; uint32_t epoch; } *shadow;
-	uint32_t epoch;
+	struct Shadow { int32_t warp, line; uint32_t epoch; } *shadow, *shadow_all;
 	int acc_warp, acc_line; /* the access mem() is asked for: -1 not tracked */
 	bool acc_write;
 	/* --banks: every shared access of ld/st.shared and ldmatrix/stmatrix, by
@@ -111,8 +123,22 @@ typedef struct Machine {
 	int64_t nbacc, bacccap;
 	int64_t *occ; /* per thread and pc: instances executed so far */
 	const char *err;
-	char errbuf[512];
+	char errbuf[1024];
 } Machine;
+
+static int rank_of(const Machine *m, const Thread *t) { return (int)((t - m->t) / m->threads); }
+static int64_t local_tid(const Machine *m, const Thread *t) { return (t - m->t) % m->threads; }
+/* warps are numbered per CTA: rank * 64 + warp */
+static int warp_of(const Machine *m, const Thread *t) { return rank_of(m, t) * 64 + (int)(local_tid(m, t) / 32); }
+
+/* the running thread's CTA: its shared window, shadow and tensor memory */
+static void set_cta(Machine *m, int rank)
+{
+	m->cur = rank;
+	m->shared = m->shared_all + (int64_t)rank * m->win;
+	m->shadow = m->shadow_all + (int64_t)rank * m->win;
+	m->tmem = m->tmem_all + (int64_t)rank * 128 * TMEM_COLS;
+}
 
 static unsigned hash_name(const char *s)
 {
@@ -163,7 +189,8 @@ static void collect_regs(Prog *p)
 			char buf[128];
 			snprintf(buf, sizeof buf, "%s", o + (o[0] == '['));
 			buf[strcspn(buf, "]+-")] = 0;
-			if (buf[0] == '%' && strcmp(buf, "%tid.x") && strcmp(buf, "%ctaid.x") && strcmp(buf, "%ctaid.y"))
+			if (buf[0] == '%' && strcmp(buf, "%tid.x") && strcmp(buf, "%ctaid.x") && strcmp(buf, "%ctaid.y") &&
+			    strncmp(buf, "%cluster_", 9))
 				reg_slot(p, buf);
 		}
 }
@@ -422,11 +449,15 @@ static uint64_t val(Machine *m, Thread *t, const char *s)
 {
 	if (s[0] == '%') {
 		if (!strcmp(s, "%tid.x"))
-			return (uint64_t)(t - m->t);
+			return (uint64_t)local_tid(m, t);
 		if (!strcmp(s, "%ctaid.x"))
-			return (uint64_t)m->ctaid;
+			return (uint64_t)(m->base_x + rank_of(m, t) % m->cx);
 		if (!strcmp(s, "%ctaid.y"))
-			return (uint64_t)m->ctaidy;
+			return (uint64_t)(m->base_y + rank_of(m, t) / m->cx);
+		if (!strcmp(s, "%cluster_ctarank"))
+			return (uint64_t)rank_of(m, t);
+		if (!strcmp(s, "%cluster_nctarank"))
+			return (uint64_t)m->nranks;
 		return *R(m, t, s);
 	}
 	if (isdigit((unsigned char)s[0]) || s[0] == '-')
@@ -475,7 +506,7 @@ static bool shadow_access(Machine *m, uint64_t a, int bytes)
 		struct Shadow *s = &m->shadow[a + (uint64_t)i];
 		/* one statement's scope instances (every warp of a warp-scope copy) write
 		 * the same values: not a race between statements */
-		if (s->warp >= 0 && s->warp != m->acc_warp && s->epoch == m->epoch && s->line != m->acc_line) {
+		if (s->warp >= 0 && s->warp != m->acc_warp && s->epoch == m->epochs[m->cur] && s->line != m->acc_line) {
 			snprintf(m->errbuf, sizeof m->errbuf, "race: warp %d wrote shared memory at 0x%llx (.tile line %d) and warp "
 			         "%d %s it (.tile line %d) with no sync between", s->warp, (unsigned long long)(a + (uint64_t)i),
 			         s->line, m->acc_warp, m->acc_write ? "writes" : "reads", m->acc_line);
@@ -483,7 +514,7 @@ static bool shadow_access(Machine *m, uint64_t a, int bytes)
 			return false;
 		}
 		if (m->acc_write)
-			*s = (struct Shadow){m->acc_warp, m->acc_line, m->epoch};
+			*s = (struct Shadow){m->acc_warp, m->acc_line, m->epochs[m->cur]};
 	}
 	return true;
 }
@@ -498,8 +529,8 @@ static unsigned char *mem(Machine *m, bool shared, uint64_t a, int bytes)
 		}
 		if (m->acc_warp >= 0 && !shadow_access(m, a, bytes))
 			return NULL;
-		for (int i = 0; i < m->ncpa; i++) /* a race with a cp.async still in flight */
-			if (a < m->cpa[i].dst + (uint64_t)m->cpa[i].bytes && m->cpa[i].dst < a + (uint64_t)bytes) {
+		for (int i = 0; i < m->ncpa; i++) /* a race with a cp.async of this CTA still in flight */
+			if (m->cpa[i].tid / m->threads == m->cur && a < m->cpa[i].dst + (uint64_t)m->cpa[i].bytes && m->cpa[i].dst < a + (uint64_t)bytes) {
 				snprintf(m->errbuf, sizeof m->errbuf, "shared memory at 0x%llx is accessed while the cp.async of "
 				         "thread %d (.tile line %d, PTX line %d) that writes it is still in flight: wait for its group "
 				         "(cp_async.commit, cp_async.wait) and sync first", (unsigned long long)a, m->cpa[i].tid,
@@ -555,7 +586,9 @@ static void bank_record(Machine *m, int tid, int pc, int64_t k, uint64_t a, int 
 		m->bacccap = m->bacccap ? 2 * m->bacccap : 1024;
 		m->bacc = realloc(m->bacc, sizeof *m->bacc * (size_t)m->bacccap);
 	}
-	m->bacc[m->nbacc++] = (struct BankAcc){m->ctaidy * 1000000 + m->ctaid, k, tid / 32, tid % 32, pc, bytes, a};
+	int64_t r = tid / m->threads, lt = tid % m->threads; /* tid: the thread's index in the cluster */
+	m->bacc[m->nbacc++] = (struct BankAcc){(m->base_y + r / m->cx) * 1000000 + m->base_x + r % m->cx, k,
+	                                       (int32_t)(lt / 32), (int32_t)(lt % 32), pc, bytes, a};
 }
 
 static void track(Machine *m, const Thread *t, const Ins *in, bool write)
@@ -565,7 +598,7 @@ static void track(Machine *m, const Thread *t, const Ins *in, bool write)
 		int64_t *o = &m->occ[(int64_t)tid * m->p->n + pc];
 		bank_record(m, tid, pc, (*o)++, addr(m, (Thread *)t, in->ops[write ? 0 : in->nops - 1]), width_of(in->op));
 	}
-	m->acc_warp = (int)(t - m->t) / 32;
+	m->acc_warp = warp_of(m, t);
 	m->acc_line = in->tile_line;
 	m->acc_write = write;
 }
@@ -582,7 +615,8 @@ static void cpa_land(Machine *m, int tid, int64_t below)
 			memcpy(m->shared + c->dst, c->src, (size_t)c->bytes);
 			/* the data is the issuing warp's write, visible to other warps after a sync */
 			for (int b = 0; b < c->bytes; b++)
-				m->shadow[c->dst + (uint64_t)b] = (struct Shadow){tid / 32, c->in->tile_line, m->epoch};
+				m->shadow[c->dst + (uint64_t)b] = (struct Shadow){warp_of(m, &m->t[tid]), c->in->tile_line,
+				                                                  m->epochs[m->cur]};
 		}
 		else
 			m->cpa[k++] = *c;
@@ -593,7 +627,8 @@ static void cpa_land(Machine *m, int tid, int64_t below)
 /* an mbarrier, TMA or bulk-group instruction (ptxemu_tma.c) */
 static void tma_instruction(Machine *m, Thread *t, Ins *in)
 {
-	TmaOp o = {.op = in->op, .nops = in->nops};
+	TmaOp o = {.op = in->op, .nops = in->nops, .rank = m->cur, .sbase = (uint64_t)m->cur * (uint64_t)m->win,
+	           .line = in->tile_line};
 	for (int i = 0; i < in->nops && i < 8 && !m->err; i++) {
 		const char *x = in->ops[i];
 		const char *br = strchr(x, '{');
@@ -630,6 +665,21 @@ static void tma_instruction(Machine *m, Thread *t, Ins *in)
 	}
 }
 
+/* the cluster barrier instances every live thread has arrived at are
+ * released (an exited thread does not hold one back) */
+static void cluster_release(Machine *m)
+{
+	int64_t lo = INT64_MAX;
+	for (int64_t i = 0; i < m->threads * m->nranks; i++)
+		if (!m->t[i].done && m->t[i].carrive < lo)
+			lo = m->t[i].carrive;
+	if (lo != INT64_MAX && lo > m->creleased) {
+		m->creleased = lo;
+		for (int r = 0; r < m->nranks; r++)
+			m->epochs[r]++;
+	}
+}
+
 /* one non-collective instruction of one thread */
 static void step(Machine *m, Thread *t)
 {
@@ -654,6 +704,24 @@ static void step(Machine *m, Thread *t)
 		t->done = true;
 		cpa_land(m, (int)(t - m->t), INT64_MAX);
 		tma_thread_exit(m->tma, &m->env, (int)(t - m->t), &m->err);
+		cluster_release(m);
+		bool cta_done = true; /* the CTA's last thread: nothing may still write into it */
+		for (int64_t i = 0; i < m->threads; i++)
+			cta_done &= m->t[m->cur * m->threads + i].done;
+		if (cta_done && !m->err)
+			tma_cta_exit(m->tma, &m->env, m->cur, &m->err);
+	} else if (!strncmp(op, "barrier.cluster.arrive", 22)) {
+		/* every thread of the cluster arrives; when the last one does, the
+		 * instance is released and orders each CTA's shared accesses */
+		t->carrive++;
+		cluster_release(m);
+	} else if (!strncmp(op, "barrier.cluster.wait", 20)) {
+		if (t->carrive == 0) {
+			m->err = "barrier.cluster.wait without a barrier.cluster.arrive before it";
+		} else if (m->creleased < t->carrive) { /* stay at the wait */
+			t->pc--;
+			t->blocked = true;
+		}
 	} else if (!strncmp(op, "mbarrier.", 9) || !strncmp(op, "cp.async.bulk", 13) || !strncmp(op, "fence.proxy.async", 17) ||
 	           !strncmp(op, "fence.mbarrier_init", 19)) {
 		tma_instruction(m, t, in);
@@ -705,6 +773,8 @@ static void step(Machine *m, Thread *t)
 	} else if (!strcmp(op, "cvta.to.global.u64") || !strcmp(op, "mov.u32") || !strcmp(op, "mov.b32") ||
 	           !strcmp(op, "cvta.param.u64") || !strcmp(op, "mov.b64")) {
 		D = V(1) & (op[0] == 'm' && op[5] == '3' ? 0xffffffffu : ~0ull);
+	} else if (!strcmp(op, "mov.b16")) {
+		D = V(1) & 0xffffu;
 	} else if (!strcmp(op, "add.u32")) {
 		D = (uint32_t)(V(1) + V(2));
 	} else if (!strcmp(op, "sub.u32")) {
@@ -982,7 +1052,7 @@ static void mma(Machine *m, Thread **w, Ins *in)
 
 static void collective(Machine *m, Thread **w, Ins *in)
 {
-	m->acc_warp = (int)(w[0] - m->t) / 32; /* the warp's accesses, for race tracking */
+	m->acc_warp = warp_of(m, w[0]); /* the warp's accesses, for race tracking */
 	m->acc_line = in->tile_line;
 	m->acc_write = !strncmp(in->op, "stmatrix", 8) || !strncmp(in->op, "tcgen05.alloc", 13);
 	if (!strncmp(in->op, "mma.sync", 8)) {
@@ -1002,30 +1072,59 @@ static void collective(Machine *m, Thread **w, Ins *in)
 		w[t]->pc++;
 }
 
-/* run one CTA; returns false on an emulation error */
-static bool run_cta(Machine *m, int entry_pc)
+/* threads waiting at barrier.cluster.wait, for the deadlock report */
+static void describe_cluster_wait(Machine *m, char *buf, size_t n)
 {
-	int64_t T = m->threads;
-	for (int64_t i = 0; i < T; i++) {
+	int64_t waiting = 0, line = 0, missing = 0;
+	for (int64_t i = 0; i < m->threads * m->nranks; i++) {
+		const Thread *t = &m->t[i];
+		if (t->done)
+			continue;
+		const Ins *in = &m->p->ins[t->pc];
+		if (!strncmp(in->op, "barrier.cluster.wait", 20) && m->creleased < t->carrive) {
+			waiting++;
+			line = in->tile_line;
+		}
+	}
+	for (int64_t i = 0; i < m->threads * m->nranks && waiting; i++) {
+		const Thread *t = &m->t[i];
+		missing += !t->done && t->carrive <= m->creleased;
+	}
+	buf[0] = 0;
+	if (waiting)
+		snprintf(buf, n, "%lld threads wait at the cluster barrier (.tile line %lld) for %lld threads of the "
+		         "cluster's %d CTAs that never arrive", (long long)waiting, (long long)line, (long long)missing,
+		         m->nranks);
+}
+
+/* run one cluster of CTAs (one CTA without a cluster) together; returns
+ * false on an emulation error */
+static bool run_cluster(Machine *m, int entry_pc)
+{
+	int64_t T = m->threads, NT = T * m->nranks;
+	for (int64_t i = 0; i < NT; i++) {
 		m->t[i].pc = entry_pc;
 		m->t[i].done = false;
 		m->t[i].depth = 0;
+		m->t[i].carrive = 0;
 		memset(m->t[i].r, 0, sizeof(uint64_t) * (size_t)m->p->nregs);
 	}
-	memset(m->shared, 0, (size_t)m->p->shared_bytes + 1);
-	memset(m->tmem, 0, sizeof(uint32_t) * 128 * TMEM_COLS);
+	memset(m->shared_all, 0, (size_t)(m->win * m->nranks) + 1);
+	memset(m->tmem_all, 0, sizeof(uint32_t) * 128 * TMEM_COLS * (size_t)m->nranks);
 	tma_reset(m->tma);
 	m->ncpa = 0;
-	memset(m->cpa_groups, 0, sizeof(int64_t) * (size_t)T);
+	memset(m->cpa_groups, 0, sizeof(int64_t) * (size_t)NT);
 	m->acc_warp = -1;
-	m->epoch = 0;
-	for (int64_t i = 0; i <= m->p->shared_bytes; i++)
-		m->shadow[i] = (struct Shadow){-1, 0, 0};
+	memset(m->epochs, 0, sizeof m->epochs);
+	m->creleased = 0;
+	for (int64_t i = 0; i < m->win * m->nranks; i++)
+		m->shadow_all[i] = (struct Shadow){-1, 0, 0};
 	int64_t budget = 200000000;
 	for (;;) {
 		bool progress = false;
-		for (int64_t i = 0; i < T; i++) {
+		for (int64_t i = 0; i < NT; i++) {
 			Thread *t = &m->t[i];
+			set_cta(m, (int)(i / T));
 			while (!t->done && !is_collective(m->p->ins[t->pc].op)) {
 				t->blocked = false;
 				step(m, t);
@@ -1038,46 +1137,61 @@ static bool run_cta(Machine *m, int entry_pc)
 					return false;
 				}
 			}
+			if (m->err)
+				return false;
 		}
 		bool all_done = true;
-		for (int64_t i = 0; i < T; i++)
+		for (int64_t i = 0; i < NT; i++)
 			all_done &= m->t[i].done;
 		if (all_done)
 			return true;
-		/* a barrier releases when every live thread waits at one */
-		bool all_bar = true;
-		for (int64_t i = 0; i < T; i++)
-			all_bar &= m->t[i].done || !strncmp(m->p->ins[m->t[i].pc].op, "bar.sync", 8);
-		if (all_bar) {
-			for (int64_t i = 0; i < T; i++)
-				if (!m->t[i].done)
-					m->t[i].pc++;
-			m->epoch++; /* writes before the barrier are ordered before everything after it */
+		/* a barrier releases when every live thread of the CTA waits at one */
+		bool released = false;
+		for (int r = 0; r < m->nranks; r++) {
+			bool all_bar = true, any = false;
+			for (int64_t i = r * T; i < (r + 1) * T; i++) {
+				all_bar &= m->t[i].done || !strncmp(m->p->ins[m->t[i].pc].op, "bar.sync", 8);
+				any |= !m->t[i].done;
+			}
+			if (all_bar && any) {
+				for (int64_t i = r * T; i < (r + 1) * T; i++)
+					if (!m->t[i].done)
+						m->t[i].pc++;
+				m->epochs[r]++; /* writes before the barrier are ordered before everything after it */
+				released = true;
+			}
+		}
+		if (released)
 			continue;
-		}
 		/* warp collectives: the 32 lanes wait at the same instruction */
-		for (int64_t w0 = 0; w0 < T; w0 += 32) {
-			Thread *w[32];
-			bool ready = w0 + 32 <= T;
-			for (int k = 0; k < 32 && ready; k++) {
-				w[k] = &m->t[w0 + k];
-				ready = !w[k]->done && w[k]->pc == w[0]->pc && strncmp(m->p->ins[w[k]->pc].op, "bar.sync", 8) &&
-				        is_collective(m->p->ins[w[k]->pc].op); /* not a blocked mbarrier wait */
+		for (int r = 0; r < m->nranks; r++)
+			for (int64_t w0 = r * T; w0 < (r + 1) * T; w0 += 32) {
+				Thread *w[32];
+				bool ready = w0 + 32 <= (r + 1) * T;
+				for (int k = 0; k < 32 && ready; k++) {
+					w[k] = &m->t[w0 + k];
+					ready = !w[k]->done && w[k]->pc == w[0]->pc && strncmp(m->p->ins[w[k]->pc].op, "bar.sync", 8) &&
+					        is_collective(m->p->ins[w[k]->pc].op); /* not a blocked mbarrier wait */
+				}
+				if (ready) {
+					set_cta(m, r);
+					collective(m, w, &m->p->ins[w[0]->pc]);
+					progress = true;
+					if (m->err)
+						return false;
+				}
 			}
-			if (ready) {
-				collective(m, w, &m->p->ins[w[0]->pc]);
-				progress = true;
-				if (m->err)
-					return false;
-			}
-		}
 		if (!progress) {
 			/* every thread waits: the TMA loads in flight land now */
 			if (tma_drain(m->tma, &m->env, &m->err))
 				continue;
-			char why[400];
-			tma_describe(m->tma, why, sizeof why);
-			snprintf(m->errbuf, sizeof m->errbuf, "deadlock: %s", why[0] ? why : "threads wait at different collectives");
+			if (m->err)
+				return false;
+			char why[400], cw[200];
+			tma_describe(m->tma, &m->env, why, sizeof why);
+			describe_cluster_wait(m, cw, sizeof cw);
+			snprintf(m->errbuf, sizeof m->errbuf, "deadlock: %s%s%s", cw, cw[0] && why[0] ? "; " : "",
+			         why[0] || cw[0] ? why : "threads wait at different collectives");
 			m->err = m->errbuf;
 			return false;
 		}
@@ -1342,31 +1456,38 @@ static int run_kernel(Ctx *cx, const Kernel *k, char **lines, int nl, int b, int
 	Machine m = {0};
 	m.p = &p;
 	m.threads = k->threads;
+	m.cx = k->cluster_x ? k->cluster_x : 1;
+	int64_t cy = k->cluster_x ? k->cluster_y : 1;
+	m.nranks = (int)(m.cx * cy);
+	m.win = (p.shared_bytes + 1023) / 1024 * 1024 + 1024; /* swizzle bits stay those of the CTA's address */
+	int64_t NT = k->threads * m.nranks;
 	RunParams rp;
 	rc_params_init(k, &rp);
 	unsigned char **got = rp.got;
 	size_t *bytes = rp.bytes;
 	m.param_mem = got;
 	m.param_bytes = bytes;
-	m.shared = calloc((size_t)p.shared_bytes + 1, 1);
-	m.tmem = calloc(128 * TMEM_COLS, sizeof(uint32_t));
-	m.t = calloc((size_t)k->threads, sizeof(Thread));
-	m.cpa_groups = calloc((size_t)k->threads, sizeof(int64_t));
-	m.shadow = calloc((size_t)p.shared_bytes + 1, sizeof *m.shadow);
+	m.shared_all = calloc((size_t)(m.win * m.nranks) + 1, 1);
+	m.tmem_all = calloc(128 * TMEM_COLS * (size_t)m.nranks, sizeof(uint32_t));
+	m.t = calloc((size_t)NT, sizeof(Thread));
+	m.cpa_groups = calloc((size_t)NT, sizeof(int64_t));
+	m.shadow_all = calloc((size_t)(m.win * m.nranks) + 1, sizeof *m.shadow_all);
+	set_cta(&m, 0);
 	m.banks = banks;
 	if (banks)
-		m.occ = calloc((size_t)k->threads * (size_t)(p.n + 1), sizeof(int64_t));
+		m.occ = calloc((size_t)NT * (size_t)(p.n + 1), sizeof(int64_t));
 	TensorMapArgs maps[16];
 	m.tma = tma_new();
-	m.env = (TmaEnv){m.shared, p.shared_bytes, got, bytes, maps, kernel_tensor_maps(k, maps, 16), rp.n};
-	for (int64_t i = 0; i < k->threads; i++) {
+	m.env = (TmaEnv){m.shared_all, m.win * m.nranks, got, bytes, maps, kernel_tensor_maps(k, maps, 16), rp.n,
+	                 m.win, m.nranks, p.shared_bytes};
+	for (int64_t i = 0; i < NT; i++) {
 		m.t[i].r = calloc((size_t)p.nregs + 1, sizeof(uint64_t));
 		m.t[i].pmem = calloc((size_t)p.pbytes + 16, 1);
 	}
 	int status = 0;
-	for (m.ctaidy = 0; m.ctaidy < k->grid_y && !m.err; m.ctaidy++)
-		for (m.ctaid = 0; m.ctaid < k->grid && !m.err; m.ctaid++)
-			run_cta(&m, 0);
+	for (m.base_y = 0; m.base_y < k->grid_y && !m.err; m.base_y += cy)
+		for (m.base_x = 0; m.base_x < k->grid && !m.err; m.base_x += m.cx)
+			run_cluster(&m, 0);
 	if (banks && !m.err)
 		bank_report(&m, k);
 	free(m.bacc);
@@ -1386,17 +1507,17 @@ static int run_kernel(Ctx *cx, const Kernel *k, char **lines, int nl, int b, int
 			printf("PASS %s\n", k->name);
 		status = why || bad;
 	}
-	for (int64_t i = 0; i < k->threads; i++) {
+	for (int64_t i = 0; i < NT; i++) {
 		free(m.t[i].r);
 		free(m.t[i].pmem);
 	}
 	free(m.t);
 	free(m.cpa);
 	free(m.cpa_groups);
-	free(m.shadow);
+	free(m.shadow_all);
 	tma_free(m.tma);
-	free(m.shared);
-	free(m.tmem);
+	free(m.shared_all);
+	free(m.tmem_all);
 	rc_params_free(&rp);
 	free_prog(&p);
 	return status;

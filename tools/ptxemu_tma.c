@@ -19,6 +19,8 @@ typedef struct Xfer {
 	int32_t c[5];
 	int64_t group; /* stores: -1 uncommitted */
 	bool done;
+	int mc_from;   /* a multicast's part: the issuing CTA's rank + 1 (0: not a multicast) */
+	int line;
 } Xfer;
 
 struct TmaState {
@@ -26,7 +28,9 @@ struct TmaState {
 	int nbars, barcap;
 	Xfer *x;
 	int nx, xcap;
-	int64_t groups[1024]; /* committed bulk groups per thread (tid < 1024) */
+	int64_t groups[8192]; /* committed bulk groups per thread of the cluster (tid < 8192) */
+	bool exited[16];      /* CTAs of the cluster that have exited */
+	char msg[256];
 };
 
 TmaState *tma_new(void) { return calloc(1, sizeof(TmaState)); }
@@ -45,6 +49,7 @@ void tma_reset(TmaState *s)
 	s->nbars = 0;
 	s->nx = 0;
 	memset(s->groups, 0, sizeof s->groups);
+	memset(s->exited, 0, sizeof s->exited);
 }
 
 static MBar *bar_at(TmaState *s, uint64_t addr)
@@ -187,8 +192,9 @@ int tma_step(TmaState *s, const TmaEnv *env, int tid, const TmaOp *o, uint64_t *
 {
 	const char *op = o->op;
 	*blocked = false;
+	uint64_t sb = o->sbase;
 	if (!strncmp(op, "mbarrier.init.", 14)) {
-		MBar *b = bar_at(s, o->v[0]);
+		MBar *b = bar_at(s, o->v[0] + sb);
 		if (!b) {
 			if (s->nbars == s->barcap) {
 				s->barcap = s->barcap ? s->barcap * 2 : 16;
@@ -196,12 +202,12 @@ int tma_step(TmaState *s, const TmaEnv *env, int tid, const TmaOp *o, uint64_t *
 			}
 			b = &s->bars[s->nbars++];
 		}
-		*b = (MBar){o->v[0], (int64_t)o->v[1], (int64_t)o->v[1], 0, 0};
+		*b = (MBar){o->v[0] + sb, (int64_t)o->v[1], (int64_t)o->v[1], 0, 0};
 		return 1;
 	}
 	if (!strncmp(op, "mbarrier.arrive.", 16)) {
 		bool tx = strstr(op, ".expect_tx") != NULL;
-		MBar *b = bar_at(s, o->v[1]);
+		MBar *b = bar_at(s, o->v[1] + sb);
 		if (!b) {
 			*err = "mbarrier.arrive on an uninitialized mbarrier";
 			return 1;
@@ -214,12 +220,12 @@ int tma_step(TmaState *s, const TmaEnv *env, int tid, const TmaOp *o, uint64_t *
 		return 1;
 	}
 	if (!strncmp(op, "mbarrier.try_wait.parity.", 25)) {
-		MBar *b = bar_at(s, o->v[1]);
+		MBar *b = bar_at(s, o->v[1] + sb);
 		if (!b) {
 			*err = "mbarrier.try_wait on an uninitialized mbarrier";
 			return 1;
 		}
-		land_loads(s, env, o->v[1], false, err);
+		land_loads(s, env, o->v[1] + sb, false, err);
 		/* true once the phase of this parity has completed */
 		bool ok = (uint64_t)(b->phase & 1) != (o->v[2] & 1);
 		*result = ok;
@@ -233,11 +239,43 @@ int tma_step(TmaState *s, const TmaEnv *env, int tid, const TmaOp *o, uint64_t *
 		x->map = (o->v[x->load] & TMAP_TAG) ? (int)(o->v[x->load] & 0xff) : -1;
 		memcpy(x->c, o->c, sizeof x->c);
 		if (x->load) {
-			x->smem = o->v[0];
-			x->mbar = o->v[2];
+			x->smem = o->v[0] + sb;
+			x->mbar = o->v[2] + sb;
 		} else { /* [tmap, {coords}], [smem] */
-			x->smem = o->v[1];
+			x->smem = o->v[1] + sb;
 			x->group = -1;
+		}
+		if (x->load && strstr(op, ".multicast::cluster")) {
+			/* one load per CTA of the mask, at the same offsets of its window */
+			Xfer one = *x;
+			s->nx--;
+			uint64_t mask = o->v[3] & 0xffff;
+			if (mask >> env->nranks) {
+				snprintf(s->msg, sizeof s->msg, "multicast mask 0x%llx names a CTA beyond the cluster's %d",
+				         (unsigned long long)mask, env->nranks);
+				*err = s->msg;
+				return 1;
+			}
+			for (int r = 0; r < env->nranks; r++) {
+				if (!(mask >> r & 1))
+					continue;
+				uint64_t d = (uint64_t)r * (uint64_t)env->win - sb;
+				if (s->exited[r] || !bar_at(s, one.mbar + d)) {
+					snprintf(s->msg, sizeof s->msg, "the multicast of CTA rank %d (.tile line %d) reaches CTA rank %d, %s "
+					         "(mbarrier at shared 0x%llx): a cluster.sync after mbarrier.init (and before exit) orders "
+					         "them", o->rank, o->line, r,
+					         s->exited[r] ? "which has exited" : "whose mbarrier is not initialized",
+					         (unsigned long long)(one.mbar - sb));
+					*err = s->msg;
+					return 1;
+				}
+				Xfer *y = push(s);
+				*y = one;
+				y->smem += d;
+				y->mbar += d;
+				y->mc_from = o->rank + 1;
+				y->line = o->line;
+			}
 		}
 		return 1;
 	}
@@ -246,10 +284,10 @@ int tma_step(TmaState *s, const TmaEnv *env, int tid, const TmaOp *o, uint64_t *
 		x->tid = tid;
 		x->map = -2;
 		x->load = op[14] == 's';
-		x->smem = x->load ? o->v[0] : o->v[1];
+		x->smem = (x->load ? o->v[0] : o->v[1]) + sb;
 		x->gaddr = x->load ? o->v[1] : o->v[0];
 		x->bytes = o->v[2];
-		x->mbar = x->load ? o->v[3] : 0;
+		x->mbar = x->load ? o->v[3] + sb : 0;
 		x->group = -1;
 		return 1;
 	}
@@ -276,6 +314,20 @@ void tma_thread_exit(TmaState *s, const TmaEnv *env, int tid, const char **err)
 			transfer(s, env, &s->x[i], err);
 }
 
+void tma_cta_exit(TmaState *s, const TmaEnv *env, int rank, const char **err)
+{
+	s->exited[rank] = true;
+	for (int i = 0; i < s->nx; i++) {
+		const Xfer *x = &s->x[i];
+		if (x->load && !x->done && x->mc_from && (int64_t)(x->smem / (uint64_t)env->win) == rank) {
+			snprintf(s->msg, sizeof s->msg, "CTA rank %d exits while the multicast of CTA rank %d (.tile line %d) "
+			         "into its shared memory is in flight", rank, x->mc_from - 1, x->line);
+			*err = s->msg;
+			return;
+		}
+	}
+}
+
 bool tma_drain(TmaState *s, const TmaEnv *env, const char **err)
 {
 	bool any = false;
@@ -285,16 +337,19 @@ bool tma_drain(TmaState *s, const TmaEnv *env, const char **err)
 	return any;
 }
 
-void tma_describe(const TmaState *s, char *buf, size_t n)
+void tma_describe(const TmaState *s, const TmaEnv *env, char *buf, size_t n)
 {
 	size_t k = 0;
 	buf[0] = 0;
 	for (int i = 0; i < s->nbars && k + 1 < n; i++) {
 		const MBar *b = &s->bars[i];
-		int w = snprintf(buf + k, n - k, "%smbarrier at shared 0x%llx: phase %lld never completes (%lld of %lld "
+		char where[64] = ""; /* in a cluster: the CTA's own address and its rank */
+		if (env->nranks > 1)
+			snprintf(where, sizeof where, " of CTA rank %lld", (long long)(b->addr / (uint64_t)env->win));
+		int w = snprintf(buf + k, n - k, "%smbarrier at shared 0x%llx%s: phase %lld never completes (%lld of %lld "
 		                 "arrivals missing, %lld transaction bytes outstanding)", k ? "; " : "",
-		                 (unsigned long long)b->addr, (long long)b->phase, (long long)b->pending, (long long)b->count,
-		                 (long long)b->tx);
+		                 (unsigned long long)(b->addr % (uint64_t)env->win), where, (long long)b->phase,
+		                 (long long)b->pending, (long long)b->count, (long long)b->tx);
 		if (w < 0)
 			break;
 		k += (size_t)w;

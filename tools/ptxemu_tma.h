@@ -7,6 +7,11 @@
  *    before the wait sees stale shared memory;
  *  - a TMA store reads shared memory when its bulk group is waited for
  *    (cp.async.bulk.wait_group[.read]) or its thread exits;
+ *  - a multicast load (.multicast::cluster, ctaMask) is one load per CTA of
+ *    the mask: the box at the same shared offset of each, completing on
+ *    each one's mbarrier at the same offset; that barrier must be
+ *    initialized when the multicast is issued, and the CTA must not exit
+ *    before the bytes land;
  *  - the 32/64/128-byte swizzles XOR address bits [4, 4+W) with [7, 7+W)
  *    (W = 1, 2, 3) of the shared address; out-of-bounds box elements load
  *    as zero and are not stored.
@@ -28,6 +33,10 @@ typedef struct TmaEnv {
 	const TensorMapArgs *maps;
 	int nmaps;
 	int nparams;
+	/* a cluster's CTAs: CTA r's shared memory is shared[r*win, r*win + cta_bytes) */
+	int64_t win;
+	int nranks;
+	int64_t cta_bytes;
 } TmaEnv;
 
 TmaState *tma_new(void);
@@ -43,13 +52,19 @@ typedef struct TmaOp {
 	uint64_t v[8];      /* operand values; for a tensor operand: v[1] map, coords in c[] */
 	int32_t c[5];
 	int nc;
+	int rank;           /* the issuing thread's CTA in the cluster */
+	uint64_t sbase;     /* its shared window: added to every shared address operand */
+	int line;           /* the .tile line it comes from (0 unknown) */
 } TmaOp;
 int tma_step(TmaState *s, const TmaEnv *env, int tid, const TmaOp *o, uint64_t *result, bool *blocked,
              const char **err);
 /* a thread ends: its uncompleted stores are performed */
 void tma_thread_exit(TmaState *s, const TmaEnv *env, int tid, const char **err);
+/* CTA `rank` has exited: a multicast still in flight into it, or issued
+ * into it later, is an error */
+void tma_cta_exit(TmaState *s, const TmaEnv *env, int rank, const char **err);
 /* every thread is blocked: perform all loads in flight; false if none was */
 bool tma_drain(TmaState *s, const TmaEnv *env, const char **err);
 /* why the CTA cannot go on (the barriers' states), into buf */
-void tma_describe(const TmaState *s, char *buf, size_t n);
+void tma_describe(const TmaState *s, const TmaEnv *env, char *buf, size_t n);
 #endif

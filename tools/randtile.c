@@ -1,6 +1,7 @@
 /* randtile SEED N DIR: write N random valid .tile programs (reproducible
  * from SEED) covering shapes, dtypes, layouts (row/column-major, padded,
- * swizzled), scopes, grids, repeat loops, registers and targets. The test
+ * swizzled), scopes, grids, repeat loops, registers and targets, TMA and
+ * multicast TMA in clusters. The test
  * suite emits each one and assembles it with ptxas. */
 #include <stdint.h>
 #include <stdio.h>
@@ -249,6 +250,65 @@ static void ragged_program(FILE *f, int idx)
 	fprintf(f, "sync\ncta copy B[%s, %s], S\ncta copy D[%s, :], S\n", rows, cols, drows);
 }
 
+/* a multicast program (sm_90a class): a cluster of 2 or 4 CTAs, each
+ * multicasting its piece of the cluster's tile to every CTA (mask all
+ * ones), waiting for all pieces, writing the whole tile out (TMA store or
+ * copy), in one or two rounds with a cluster.sync between */
+static void mcast_program(FILE *f, int idx)
+{
+	static const char *targets[] = {"sm_90a", "sm_100a"};
+	static const int inner_bytes[] = {16, 32, 64, 128, 256};
+	int n = chance(50) ? 2 : 4, dt, eb, C, r;
+	do {
+		dt = pick(15);
+		eb = dbytes[dt];
+		C = inner_bytes[pick(5)] / eb;
+		r = 1 << pick(6);
+	} while (C < 1 || C > 256 || (r * C * eb) % 128 || n * r * C * eb > 32768);
+	int R = n * r, e = eb == 1 ? 0 : eb == 2 ? 1 : eb == 4 ? 2 : 3, W = 0;
+	if (C * eb >= 32 && C * eb <= 128 && chance(50)) {
+		W = C * eb == 32 ? 1 : C * eb == 64 ? 2 : 3;
+		if ((R * C * eb) % (C * eb * 8))
+			W = 0;
+	}
+	int grid = n * (1 + pick(2)), rounds = 1 + pick(2), store = chance(50);
+	fprintf(f, "# random multicast program %d\ntarget %s\n\nkernel k%d\nthreads %d\ngrid %d\ncluster %d\n", idx,
+	        targets[pick(2)], idx, 32 << pick(3), grid, n);
+	fprintf(f, "param A %s [%d, %d] tma\n", dtypes[dt], grid * r * rounds, C);
+	fprintf(f, "param B %s [%d, %d]%s\n", dtypes[dt], grid * R * rounds, C, store ? " tma" : "");
+	if (W)
+		fprintf(f, "shared S %s [%d, %d] layout swizzle(%d, %d, 3)\n", dtypes[dt], R, C, 4 - e, W);
+	else
+		fprintf(f, "shared S %s [%d, %d]\n", dtypes[dt], R, C);
+	int split = chance(50); /* cluster.arrive ... cluster.wait around each round */
+	fprintf(f, "mbarrier bar\n\nmbarrier.init bar\n%s\n", split ? "cluster.arrive" : "cluster.sync");
+	const char *i = rounds > 1 ? "i" : "0";
+	if (rounds > 1)
+		fprintf(f, "repeat %d as i {\n", rounds);
+	if (split)
+		fprintf(f, "cluster.wait\n");
+	if (chance(50))
+		fprintf(f, "mbarrier.expect_tx bar\n");
+	else
+		fprintf(f, "mbarrier.expect_tx bar, %d\n", R * C * eb);
+	fprintf(f, "cta copy_async S[cluster_ctarank*%d : cluster_ctarank*%d + %d, :], A[ctaid*%d + %s*%d : ctaid*%d + "
+	        "%s*%d + %d, :] mbarrier bar multicast %d\nmbarrier.wait bar\n", r, r, r, r * rounds, i, r, r * rounds, i, r,
+	        r, (1 << n) - 1);
+	if (store)
+		fprintf(f, "cta copy_async B[ctaid*%d + %s*%d : ctaid*%d + %s*%d + %d, :], S\nbulk.commit\nbulk.wait_read 0\n",
+		        R * rounds, i, R, R * rounds, i, R, R);
+	else
+		fprintf(f, "cta copy B[ctaid*%d + %s*%d : ctaid*%d + %s*%d + %d, :], S\n", R * rounds, i, R, R * rounds, i, R,
+		        R);
+	fprintf(f, split ? "cluster.arrive\n" : "cluster.sync\n");
+	if (rounds > 1)
+		fprintf(f, "}\n");
+	if (split)
+		fprintf(f, "cluster.wait\n");
+	if (store)
+		fprintf(f, "bulk.wait 0\n");
+}
+
 int main(int argc, char **argv)
 {
 	if (argc != 4) {
@@ -265,7 +325,9 @@ int main(int argc, char **argv)
 			perror(path);
 			return 1;
 		}
-		if (i % 8 == 5)
+		if (i % 16 == 13)
+			mcast_program(f, i);
+		else if (i % 8 == 5)
 			tma_program(f, i);
 		else if (i % 8 == 3)
 			ragged_program(f, i);

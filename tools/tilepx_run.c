@@ -85,10 +85,32 @@ static bool encode_tensor_maps(const Kernel *k, const CUdeviceptr *dev, CUtensor
 	return true;
 }
 
+/* a kernel with a cluster launches through cuLaunchKernelEx with its
+ * cluster dims (the entry's .reqnctapercluster must match them) */
 static CUresult launch(const Kernel *k, CUfunction fn, void **args)
 {
-	return cuLaunchKernel(fn, (unsigned)k->grid, (unsigned)k->grid_y, 1, (unsigned)k->threads, 1, 1,
-	                      (unsigned)k->dyn_shared, 0, args, NULL);
+	if (!k->cluster_x)
+		return cuLaunchKernel(fn, (unsigned)k->grid, (unsigned)k->grid_y, 1, (unsigned)k->threads, 1, 1,
+		                      (unsigned)k->dyn_shared, 0, args, NULL);
+	CUlaunchAttribute attr;
+	memset(&attr, 0, sizeof attr);
+	attr.id = CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION;
+	attr.value.clusterDim.x = (unsigned)k->cluster_x;
+	attr.value.clusterDim.y = (unsigned)k->cluster_y;
+	attr.value.clusterDim.z = 1;
+	CUlaunchConfig cfg;
+	memset(&cfg, 0, sizeof cfg);
+	cfg.gridDimX = (unsigned)k->grid;
+	cfg.gridDimY = (unsigned)k->grid_y;
+	cfg.gridDimZ = 1;
+	cfg.blockDimX = (unsigned)k->threads;
+	cfg.blockDimY = 1;
+	cfg.blockDimZ = 1;
+	cfg.sharedMemBytes = (unsigned)k->dyn_shared;
+	cfg.hStream = NULL;
+	cfg.attrs = &attr;
+	cfg.numAttrs = 1;
+	return cuLaunchKernelEx(&cfg, fn, args, NULL);
 }
 
 static bool run_kernel(Ctx *cx, const Module *m, const Kernel *k, CUmodule mod, int bench, int *status)

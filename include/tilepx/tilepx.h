@@ -75,6 +75,8 @@ typedef struct tilepx_launch {
 	tilepx_scalar scalars[TILEPX_MAX_SCALARS];
 	long long grid[2];
 	int block;
+	long long cluster[2];           /* CTAs per cluster in x and y ({0, 0}: no cluster):
+	                                   launch with CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION */
 	int nparams;                    /* declared params (device pointers) */
 	long long dynamic_shared_bytes; /* > 0: pass it at launch; past 48 KiB also set
 	                                   CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES */

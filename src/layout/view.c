@@ -12,6 +12,7 @@ int64_t kernel_var_extent(const Kernel *k, int var)
 	switch (var) {
 	case VAR_CTAID: return k->grid;
 	case VAR_CTAIDY: return k->grid_y;
+	case VAR_CRANK: return kernel_cluster_size(k);
 	/* a partial last warp or warpgroup still has its own index */
 	case VAR_WARPID: return (k->threads + 31) / 32 > 0 ? (k->threads + 31) / 32 : 1;
 	case VAR_WGID: return (k->threads + 127) / 128 > 0 ? (k->threads + 127) / 128 : 1;
@@ -45,6 +46,11 @@ bool region_guarded(const Kernel *k, const Region *r, int d)
 			hi += e->t[i].k * sc->lo;
 	}
 	return hi > k->scalars[b->dyn_dim[d] - 1].lo;
+}
+
+int64_t kernel_cluster_size(const Kernel *k)
+{
+	return k->cluster_x ? k->cluster_x * k->cluster_y : 1;
 }
 
 typedef struct DimSlice {

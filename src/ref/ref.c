@@ -15,6 +15,8 @@ typedef struct RefCta {
 	int64_t *vars;
 	int64_t cta;
 	int64_t bytes;
+	struct RefCta *peers; /* the CTAs of its cluster, by rank (itself among them) */
+	int nranks;
 } RefCta;
 
 static size_t bidx(const Kernel *k, const Buffer *b)
@@ -191,7 +193,22 @@ static bool run_copy(Ctx *cx, RefCta *c, const Stmt *s)
 	return true;
 }
 
-static bool ref_copy(Ctx *cx, RefCta *c, const Stmt *s) { return run_copy(cx, c, s); }
+/* a multicast load: every CTA of the mask receives the region, at the same
+ * place of its own shared buffer */
+static bool ref_copy(Ctx *cx, RefCta *c, const Stmt *s)
+{
+	if (!s->mcast)
+		return run_copy(cx, c, s);
+	unsigned char **own = c->mem;
+	bool ok = true;
+	for (int r = 0; r < c->nranks && ok; r++)
+		if (s->mcast >> r & 1) {
+			c->mem = &c->peers[r] == c ? own : c->peers[r].mem; /* c->mem is c's own while it runs */
+			ok = run_copy(cx, c, s);
+		}
+	c->mem = own;
+	return ok;
+}
 
 /* dump: thread t's registers, in layout order, at element (cta*threads + t)*regs */
 static bool ref_dump(Ctx *cx, RefCta *c, const Stmt *s)
@@ -208,7 +225,7 @@ static bool ref_dump(Ctx *cx, RefCta *c, const Stmt *s)
 	return true;
 }
 
-static bool run_stmts(Ctx *cx, RefCta *c, Stmt **body, size_t n);
+static bool run_stmts(Ctx *cx, RefCta *cl, int nranks, Stmt **body, size_t n);
 
 /* init: every element of the region, in every owner instance */
 static bool ref_init(Ctx *cx, RefCta *c, const Stmt *s)
@@ -323,11 +340,14 @@ static bool ref_asm(Ctx *cx, RefCta *c, const Stmt *s)
 	return true;
 }
 
+/* a repeat runs for the whole cluster at once (c is its first CTA): the
+ * CTAs of a cluster execute each statement in turn, in lockstep */
 static bool ref_repeat(Ctx *cx, RefCta *c, const Stmt *s)
 {
 	for (int64_t it = 0; it < s->n; it++) {
-		c->vars[s->var] = it;
-		if (!run_stmts(cx, c, s->body, s->nbody))
+		for (int r = 0; r < c->nranks; r++)
+			c->peers[r].vars[s->var] = it;
+		if (!run_stmts(cx, c->peers, c->nranks, s->body, s->nbody))
 			return false;
 	}
 	return true;
@@ -339,50 +359,77 @@ static const RefHook ref_hook[ST_COUNT] = {
 #include "../stmt.def"
 };
 
-/* barriers and waits have no hook: the reference is sequential */
-static bool run_stmts(Ctx *cx, RefCta *c, Stmt **body, size_t n)
+/* barriers and waits have no hook: the reference is sequential. Each
+ * statement runs on every CTA of the cluster (by rank) before the next one,
+ * so a multicast has reached every CTA of its mask when the statements
+ * after it run; a block statement runs once for the cluster. */
+static bool run_stmts(Ctx *cx, RefCta *cl, int nranks, Stmt **body, size_t n)
 {
-	for (size_t i = 0; i < n; i++)
-		if (ref_hook[body[i]->kind] && !ref_hook[body[i]->kind](cx, c, body[i]))
-			return false;
+	for (size_t i = 0; i < n; i++) {
+		RefHook h = ref_hook[body[i]->kind];
+		if (!h)
+			continue;
+		for (int r = 0; r < (body[i]->kind == ST_REPEAT ? 1 : nranks); r++)
+			if (!h(cx, &cl[r], body[i]))
+				return false;
+	}
 	return true;
 }
 
+/* every cluster of the grid (a CTA alone without a cluster declaration):
+ * cluster (i, j) holds the CTAs with ctaid in [i*X, i*X + X) and ctaid_y in
+ * [j*Y, j*Y + Y); the CTA's rank is (ctaid % X) + (ctaid_y % Y) * X */
 bool ref_run_kernel(Ctx *cx, const Kernel *k, unsigned char **params, int64_t *bytes_moved)
 {
-	RefCta c = {0};
-	c.k = k;
-	c.params = params;
-	c.mem = calloc(k->nbufs ? k->nbufs : 1, sizeof(unsigned char *));
-	c.vars = calloc((size_t)k->nvars + 1, sizeof(int64_t));
-	for (size_t i = 0; i < k->nscalars && k->bound_vals; i++)
-		c.vars[k->scalars[i].var] = k->bound_vals[i];
-	bool ok = true;
-	for (int64_t cta = 0; ok && cta < k->grid * k->grid_y; cta++) {
-		c.vars[VAR_CTAID] = cta % k->grid;
-		c.vars[VAR_CTAIDY] = cta / k->grid;
-		c.cta = cta;
-		for (size_t i = 0; i < k->nbufs; i++) {
-			const Buffer *b = k->bufs[i];
-			size_t n = 0;
-			int es = dtype_bytes(b->dt);
-			if (b->mem == MEM_SHARED)
-				n = (size_t)(b->storage * es);
-			else if (b->mem == MEM_LOCAL)
-				n = (size_t)(k->threads * regs_per_thread(b) * es);
-			else if (b->mem == MEM_TMEM)
-				n = (size_t)(128 * b->cols * 4);
-			free(c.mem[i]);
-			c.mem[i] = n ? calloc(n, 1) : NULL;
-		}
-		ok = run_stmts(cx, &c, k->body, k->nbody);
+	int64_t cx_ = k->cluster_x ? k->cluster_x : 1, cy = k->cluster_x ? k->cluster_y : 1;
+	int n = (int)(cx_ * cy);
+	RefCta *cl = calloc((size_t)n, sizeof *cl);
+	for (int r = 0; r < n; r++) {
+		cl[r].k = k;
+		cl[r].params = params;
+		cl[r].mem = calloc(k->nbufs ? k->nbufs : 1, sizeof(unsigned char *));
+		cl[r].vars = calloc((size_t)k->nvars + 1, sizeof(int64_t));
+		cl[r].peers = cl;
+		cl[r].nranks = n;
+		for (size_t i = 0; i < k->nscalars && k->bound_vals; i++)
+			cl[r].vars[k->scalars[i].var] = k->bound_vals[i];
 	}
-	for (size_t i = 0; i < k->nbufs; i++)
-		free(c.mem[i]);
-	free(c.mem);
-	free(c.vars);
+	bool ok = true;
+	for (int64_t j = 0; ok && j < k->grid_y / cy; j++)
+		for (int64_t i = 0; ok && i < k->grid / cx_; i++) {
+			for (int r = 0; r < n; r++) {
+				RefCta *c = &cl[r];
+				c->vars[VAR_CTAID] = i * cx_ + r % cx_;
+				c->vars[VAR_CTAIDY] = j * cy + r / cx_;
+				c->vars[VAR_CRANK] = r;
+				c->cta = c->vars[VAR_CTAIDY] * k->grid + c->vars[VAR_CTAID];
+				for (size_t b = 0; b < k->nbufs; b++) {
+					const Buffer *bf = k->bufs[b];
+					size_t sz = 0;
+					int es = dtype_bytes(bf->dt);
+					if (bf->mem == MEM_SHARED)
+						sz = (size_t)(bf->storage * es);
+					else if (bf->mem == MEM_LOCAL)
+						sz = (size_t)(k->threads * regs_per_thread(bf) * es);
+					else if (bf->mem == MEM_TMEM)
+						sz = (size_t)(128 * bf->cols * 4);
+					free(c->mem[b]);
+					c->mem[b] = sz ? calloc(sz, 1) : NULL;
+				}
+			}
+			ok = run_stmts(cx, cl, n, k->body, k->nbody);
+		}
+	int64_t moved = 0;
+	for (int r = 0; r < n; r++) {
+		for (size_t b = 0; b < k->nbufs; b++)
+			free(cl[r].mem[b]);
+		free(cl[r].mem);
+		free(cl[r].vars);
+		moved += cl[r].bytes;
+	}
+	free(cl);
 	if (bytes_moved)
-		*bytes_moved = c.bytes;
+		*bytes_moved = moved;
 	return ok;
 }
 

@@ -55,8 +55,14 @@ static const char *plan(const CopyOp *op, Plan *p)
 	Str box = {0};
 	for (int d = 0; d < gb->ndim; d++)
 		str_printf(&box, "%s%lld", d ? ", " : "", (long long)gb->tma_box[d]);
-	snprintf(p->params, sizeof p->params, "{\"direction\": \"%s\", \"rank\": %d, \"box\": [%s], \"swizzle\": %d, "
-	         "\"bytes\": %lld}", t->load ? "load" : "store", gb->ndim, box.s, gb->tma_swizzle, (long long)t->bytes);
+	if (op->st->mcast)
+		snprintf(p->params, sizeof p->params, "{\"direction\": \"load\", \"rank\": %d, \"box\": [%s], \"swizzle\": "
+		         "%d, \"bytes\": %lld, \"multicast\": %lld}", gb->ndim, box.s, gb->tma_swizzle, (long long)t->bytes,
+		         (long long)op->st->mcast);
+	else
+		snprintf(p->params, sizeof p->params, "{\"direction\": \"%s\", \"rank\": %d, \"box\": [%s], \"swizzle\": "
+		         "%d, \"bytes\": %lld}", t->load ? "load" : "store", gb->ndim, box.s, gb->tma_swizzle,
+		         (long long)t->bytes);
 	str_free(&box);
 	return NULL;
 }
@@ -79,7 +85,7 @@ static void emit(const CopyOp *op, const Plan *p, Emit *e)
 		      b_name(b, emit_shared_base(e, sb)), NULL);
 	}
 	/* operands: [smem], [tmap, {c0 (innermost) ...}], [mbar] or [tmap, {...}], [smem] */
-	const char *ops[8] = {0};
+	const char *ops[9] = {0};
 	int n = 0;
 	if (t->load)
 		ops[n++] = b_name(b, saddr);
@@ -90,8 +96,15 @@ static void emit(const CopyOp *op, const Plan *p, Emit *e)
 		ops[n++] = b_name(b, affine_is_const(c) ? b_const32(b, c->c) : emit_affine(e, c));
 	}
 	ops[n++] = t->load ? b_name(b, emit_mbar_addr(e, op->st)) : b_name(b, saddr);
-	FormId f = b_form(b, t->load ? FAM_TMA_LOAD : FAM_TMA_STORE, &(FormKey){.rank = gb->ndim});
-	b_ins(b, f, ops[0], ops[1], ops[2], ops[3], ops[4], ops[5], ops[6], ops[7], NULL);
+	FormFam fam = t->load ? FAM_TMA_LOAD : FAM_TMA_STORE;
+	if (op->st->mcast) { /* the 16-bit CTA mask operand follows the mbarrier */
+		Reg m = b_reg(b, RC_RS);
+		b_ins(b, FORM_MOV_B16, b_name(b, m), b_imm(b, op->st->mcast), NULL);
+		ops[n++] = b_name(b, m);
+		fam = FAM_TMA_LOAD_MC;
+	}
+	FormId f = b_form(b, fam, &(FormKey){.rank = gb->ndim});
+	b_ins(b, f, ops[0], ops[1], ops[2], ops[3], ops[4], ops[5], ops[6], ops[7], ops[8], NULL);
 	emit_elect_end(e, l);
 }
 

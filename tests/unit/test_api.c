@@ -48,6 +48,15 @@ int main(void)
 	      "u16, 128 x 128");
 	CHECK(tm->global_strides[0] == 256 && tm->box_dims[0] == 128 && tm->box_dims[1] == 64, "stride 256 B, box 128x64");
 	CHECK(tm->swizzle == 0 && tm->interleave == 0 && tm->element_strides[1] == 1, "no swizzle");
+	CHECK(l[0].cluster[0] == 0 && l[0].cluster[1] == 0, "no cluster: {0, 0}");
+	tilepx_result_free(&r);
+	/* a kernel with a cluster: its dims in the launch record */
+	static const char cl[] = "target sm_90\nkernel c\nthreads 32\ngrid 8, 2\ncluster 4, 2\n"
+	                         "param A f32 [32]\nshared S f32 [32]\ncluster.sync\ncta copy S, A\n";
+	CHECK(tilepx_launches("c.tile", cl, sizeof cl - 1, NULL, l, 2, &r) == 1, "cluster kernel: %s",
+	      r.diagnostics ? r.diagnostics : "");
+	CHECK(l[0].grid[0] == 8 && l[0].grid[1] == 2 && l[0].cluster[0] == 4 && l[0].cluster[1] == 2,
+	      "cluster 4 x 2: %lld x %lld", l[0].cluster[0], l[0].cluster[1]);
 	tilepx_result_free(&r);
 	CHECK(tilepx_launches("t.tile", tma, sizeof tma - 12, NULL, l, 2, &r) == -1, "a program with errors: -1");
 	CHECK(r.diagnostics && strstr(r.diagnostics, "error"), "and says why");
