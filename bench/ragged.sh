@@ -7,7 +7,8 @@
 #     (divisible) and M = 2^22 - 1 (ragged);
 #   the 2-D copy through shared memory: static 16384 x 8192
 #     (bench/ragged/copy2d_static.tile), and examples/ragged_copy_2d.tile at
-#     16384 x 8192 and 16383 x 8184.
+#     16384 x 8192 and 16383 x 8184, and the unguarded control with the
+#     16368-byte pitch of K = 8184 (bench/ragged/copy2d_pitch.tile).
 # Usage: bash bench/ragged.sh [ITERS]
 set -u
 cd "$(dirname "$0")/.."
@@ -23,6 +24,7 @@ for rep in 1 2; do
 	run --set M=4194303 bench/ragged/stream_ragged.tile
 	echo "== round $rep: 2-D copy through shared memory, 64x64 bf16 tiles"
 	run bench/ragged/copy2d_static.tile
+	run bench/ragged/copy2d_pitch.tile
 	run --set M=16384 --set K=8192 examples/ragged_copy_2d.tile
 	run --set M=16383 --set K=8184 examples/ragged_copy_2d.tile
 done

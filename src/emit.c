@@ -394,8 +394,20 @@ void emit_mem_copy(Emit *e, const Buffer *db, const char *daddr, const Buffer *s
 Loop emit_loop_begin(Emit *e, int64_t n)
 {
 	Builder *b = &e->b;
-	Loop l = {b_label(b), b_reg(b, RC_R), n};
+	Loop l = {.top = b_label(b), .counter = b_reg(b, RC_R), .n = n};
 	b_ins(b, FORM_MOV_U32, b_name(b, l.counter), "0", NULL);
+	b_place_label(b, l.top);
+	return l;
+}
+
+Loop emit_loop_begin_runtime(Emit *e, Reg bound)
+{
+	Builder *b = &e->b;
+	Loop l = {b_label(b), b_label(b), b_reg(b, RC_R), 0, true, bound};
+	Reg p = b_reg(b, RC_P);
+	b_ins(b, FORM_MOV_U32, b_name(b, l.counter), "0", NULL);
+	b_ins(b, FORM_SETP_EQ_U32, b_name(b, p), b_name(b, bound), "0", NULL);
+	b_ins(b, FORM_BRA_IF, b_name(b, p), b_label_name(b, l.end), NULL);
 	b_place_label(b, l.top);
 	return l;
 }
@@ -405,8 +417,11 @@ void emit_loop_end(Emit *e, Loop *l)
 	Builder *b = &e->b;
 	Reg p = b_reg(b, RC_P);
 	b_ins(b, FORM_ADD_U32, b_name(b, l->counter), b_name(b, l->counter), "1", NULL);
-	b_ins(b, FORM_SETP_LT_U32, b_name(b, p), b_name(b, l->counter), b_imm(b, l->n), NULL);
+	b_ins(b, FORM_SETP_LT_U32, b_name(b, p), b_name(b, l->counter),
+	      l->runtime ? b_name(b, l->bound) : b_imm(b, l->n), NULL);
 	b_ins(b, FORM_BRA_IF, b_name(b, p), b_label_name(b, l->top), NULL);
+	if (l->runtime)
+		b_place_label(b, l->end);
 }
 
 /* ---- statements ---- */
@@ -469,9 +484,28 @@ static void emit_repeat(Emit *e, const Stmt *s)
 		b->body = (Str){0};
 		e->nmemo = 0;
 	}
-	b_comment(b, "line %d: repeat %lld%s%s", s->loc.line, (long long)s->n, s->var_name ? " as " : "",
-	          s->var_name ? s->var_name : "");
-	Loop l = emit_loop_begin(e, s->n);
+	if (s->trips_scalar)
+		b_comment(b, "line %d: repeat cdiv(%s, %lld) (at most %lld)%s%s", s->loc.line,
+		          e->k->scalars[s->trips_scalar - 1].name, (long long)s->trips_div, (long long)s->n,
+		          s->var_name ? " as " : "", s->var_name ? s->var_name : "");
+	else
+		b_comment(b, "line %d: repeat %lld%s%s", s->loc.line, (long long)s->n, s->var_name ? " as " : "",
+		          s->var_name ? s->var_name : "");
+	Loop l;
+	if (s->trips_scalar) { /* ceil(S / D) trips, possibly none */
+		Reg v = e->var_regs[e->k->scalars[s->trips_scalar - 1].var], t = v;
+		if (s->trips_div > 1) {
+			Reg a = b_add32_imm(b, v, s->trips_div - 1);
+			t = b_reg(b, RC_R);
+			if (is_pow2(s->trips_div))
+				b_ins(b, FORM_SHR_U32, b_name(b, t), b_name(b, a), b_imm(b, log2i(s->trips_div)), NULL);
+			else
+				b_ins(b, FORM_DIV_U32, b_name(b, t), b_name(b, a), b_imm(b, s->trips_div), NULL);
+		}
+		l = emit_loop_begin_runtime(e, t);
+	} else {
+		l = emit_loop_begin(e, s->n);
+	}
 	e->var_regs[s->var] = l.counter;
 	emit_stmts(e, s->body, s->nbody);
 	emit_loop_end(e, &l);

@@ -902,8 +902,46 @@ static int new_var(Parser *p, int64_t ext, const char *name)
 static bool parse_repeat(Parser *p, Stmt *s)
 {
 	Loc nl = p->tok.loc;
-	if (!take_int(p, "repeat count", &s->n))
+	if (p->tok.kind == TK_IDENT && !is_ident(p, "as")) { /* a trip count from a scalar: S or cdiv(S, D) */
+		bool cd = is_ident(p, "cdiv");
+		if (cd) {
+			next(p);
+			if (!expect_punct(p, '(', "after cdiv"))
+				return false;
+		}
+		Loc sl = p->tok.loc;
+		const char *nm = take_ident(p, "a scalar param");
+		if (!nm)
+			return false;
+		size_t si = 0;
+		while (si < p->k->nscalars && strcmp(p->k->scalars[si].name, nm))
+			si++;
+		if (si == p->k->nscalars) {
+			p->line_failed = true;
+			diag_error(p->cx, sl, "unknown scalar '%s' as a repeat count (a count is a constant, a scalar param or "
+			           "cdiv(SCALAR, N))", nm);
+			return false;
+		}
+		s->trips_div = 1;
+		if (cd) {
+			if (!expect_punct(p, ',', "between the scalar and the tile size"))
+				return false;
+			Loc dl = p->tok.loc;
+			if (!take_int(p, "tile size", &s->trips_div))
+				return false;
+			if (s->trips_div < 1 || s->trips_div > DYN_TILE_MAX) {
+				p->line_failed = true;
+				diag_error(p->cx, dl, "cdiv's tile size must be in 1..%d", DYN_TILE_MAX);
+				return false;
+			}
+			if (!expect_punct(p, ')', "to close cdiv"))
+				return false;
+		}
+		s->trips_scalar = (int)si + 1;
+		s->n = SCALAR_MAX; /* until check applies the facts */
+	} else if (!take_int(p, "repeat count", &s->n)) {
 		return false;
+	}
 	if (s->n < 1 || s->n > 0x7fffffff) {
 		p->line_failed = true;
 		diag_error(p->cx, nl, "repeat count must be in 1..2147483647");

@@ -345,6 +345,10 @@ struct Stmt {
 	bool n_set;       /* check computed n (mbarrier.expect_tx without a byte count) */
 	int64_t mcast;    /* copy_async ... multicast MASK: the CTA mask (0: not a multicast) */
 	Loc mcast_loc;
+	/* repeat cdiv(S, D): the trip count is ceil(S / D) at launch; n is the
+	 * largest the facts allow (the index's range for the proofs) */
+	int trips_scalar;  /* 1 + index into the kernel's scalars; 0: n trips */
+	int64_t trips_div;
 	Stmt **body;
 	size_t nbody, cap;
 };
@@ -622,8 +626,10 @@ Reg emit_var_reg(Emit *e, int var);
  * hoisted and shared when t is a prologue register */
 Reg emit_digit(Emit *e, Reg t, int64_t div, int64_t mod);
 /* counted PTX loop: returns the counter; close with emit_loop_end */
-typedef struct Loop { int top; Reg counter; int64_t n; } Loop;
+typedef struct Loop { int top, end; Reg counter; int64_t n; bool runtime; Reg bound; } Loop;
 Loop emit_loop_begin(Emit *e, int64_t n);
+/* a loop of `bound` trips (a register, possibly 0) */
+Loop emit_loop_begin_runtime(Emit *e, Reg bound);
 void emit_loop_end(Emit *e, Loop *l);
 
 const Kernel *emit_kernel_of(Emit *e);

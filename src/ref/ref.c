@@ -344,7 +344,10 @@ static bool ref_asm(Ctx *cx, RefCta *c, const Stmt *s)
  * CTAs of a cluster execute each statement in turn, in lockstep */
 static bool ref_repeat(Ctx *cx, RefCta *c, const Stmt *s)
 {
-	for (int64_t it = 0; it < s->n; it++) {
+	int64_t n = s->n;
+	if (s->trips_scalar) /* ceil(S / D), S the scalar's value at launch */
+		n = (c->vars[c->k->scalars[s->trips_scalar - 1].var] + s->trips_div - 1) / s->trips_div;
+	for (int64_t it = 0; it < n; it++) {
 		for (int r = 0; r < c->nranks; r++)
 			c->peers[r].vars[s->var] = it;
 		if (!run_stmts(cx, c->peers, c->nranks, s->body, s->nbody))
