@@ -209,14 +209,8 @@ int tilepx_compile(const char *path, const char *src, size_t len, const char *ta
 	return api_run(path, src, len, target, mode, out, NULL, 0, NULL, NULL, 0);
 }
 
-int tilepx_launches(const char *path, const char *src, size_t len, const char *target, tilepx_launch *out, int max,
-                    tilepx_result *diag)
-{
-	return tilepx_launches_set(path, src, len, target, NULL, 0, out, max, diag);
-}
-
-int tilepx_launches_set(const char *path, const char *src, size_t len, const char *target, const char *const *sets,
-                        int nsets, tilepx_launch *out, int max, tilepx_result *diag)
+static int launches(const char *path, const char *src, size_t len, const char *target, const char *const *sets,
+                    int nsets, tilepx_launch *out, int max, tilepx_result *diag)
 {
 	int n = 0;
 	if (max < 0 || (max > 0 && !out)) {
@@ -226,15 +220,27 @@ int tilepx_launches_set(const char *path, const char *src, size_t len, const cha
 		}
 		return -1;
 	}
-	if (nsets < 0 || (nsets > 0 && !sets)) {
+	if (nsets < 0 || (nsets > 0 && !sets)) { /* (tilepx_launches_set never passes NULL with nsets > 0) */
 		if (diag) {
 			memset(diag, 0, sizeof *diag);
 			usage_error(diag, "tilepx_launches_set: error: sets is NULL or nsets is negative\n");
 		}
 		return -1;
 	}
-	return api_run(path, src, len, target, TILEPX_CHECK, diag, out, max, &n, sets ? sets : (const char *const[]){NULL},
-	               nsets) ? n : -1;
+	return api_run(path, src, len, target, TILEPX_CHECK, diag, out, max, &n, sets, nsets) ? n : -1;
+}
+
+int tilepx_launches(const char *path, const char *src, size_t len, const char *target, tilepx_launch *out, int max,
+                    tilepx_result *diag)
+{
+	return launches(path, src, len, target, NULL, 0, out, max, diag);
+}
+
+int tilepx_launches_set(const char *path, const char *src, size_t len, const char *target, const char *const *sets,
+                        int nsets, tilepx_launch *out, int max, tilepx_result *diag)
+{
+	static const char *const none[] = {NULL};
+	return launches(path, src, len, target, sets ? sets : none, nsets, out, max, diag);
 }
 
 void tilepx_result_free(tilepx_result *r)

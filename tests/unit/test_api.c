@@ -64,6 +64,37 @@ int main(void)
 	CHECK(tilepx_launches("t.tile", tma, sizeof tma - 1, NULL, NULL, 1, &r) == -1, "NULL out with max > 0");
 	tilepx_result_free(&r);
 
+	/* runtime sizes: scalars after the pointers, maps after the scalars; values bind the launch */
+	static const char rg[] = "target sm_90\nkernel g\nthreads 128\nparam M u32\nparam K u32\n"
+	                         "assume K % 8 == 0\nassume K <= 65536\ngrid cdiv(M, 64), cdiv(K, 64)\n"
+	                         "param A bf16 [M, K] tma\nparam B bf16 [M, K]\nshared S bf16 [64, 64]\nmbarrier bar\n"
+	                         "mbarrier.init bar\nmbarrier.expect_tx bar\n"
+	                         "cta copy_async S, A[ctaid*64 : ctaid*64 + 64, ctaid_y*64 : ctaid_y*64 + 64] mbarrier bar\n"
+	                         "mbarrier.wait bar\ncta copy B[ctaid*64 : ctaid*64 + 64, ctaid_y*64 : ctaid_y*64 + 64], S\n";
+	CHECK(tilepx_launches("g.tile", rg, sizeof rg - 1, NULL, l, 2, &r) == 1, "ragged kernel: %s",
+	      r.diagnostics ? r.diagnostics : "");
+	CHECK(l[0].needs_values && l[0].grid[0] == 0 && l[0].grid[1] == 0 && l[0].nscalars == 2, "unbound: needs values");
+	CHECK(!strcmp(l[0].scalars[1].name, "K") && l[0].scalars[1].kernel_param_index == 3 && l[0].scalars[1].bytes == 4,
+	      "K is kernel param 3, 4 bytes");
+	CHECK(l[0].tensor_maps[0].kernel_param_index == 4 && l[0].tensor_maps[0].global_dims[0] == 0, "map after scalars");
+	tilepx_result_free(&r);
+	const char *sets[] = {"M=1000", "K=72"};
+	CHECK(tilepx_launches_set("g.tile", rg, sizeof rg - 1, NULL, sets, 2, l, 2, &r) == 1, "bound: %s",
+	      r.diagnostics ? r.diagnostics : "");
+	CHECK(!l[0].needs_values && l[0].grid[0] == 16 && l[0].grid[1] == 2, "grid cdiv(1000, 64) x cdiv(72, 64): %lld x %lld",
+	      l[0].grid[0], l[0].grid[1]);
+	CHECK(l[0].scalars[0].value == 1000 && l[0].scalars[1].value == 72, "values");
+	tm = &l[0].tensor_maps[0];
+	CHECK(tm->global_dims[0] == 72 && tm->global_dims[1] == 1000 && tm->global_strides[0] == 144, "map of 1000 x 72");
+	tilepx_result_free(&r);
+	const char *broken[] = {"M=1000", "K=70"};
+	CHECK(tilepx_launches_set("g.tile", rg, sizeof rg - 1, NULL, broken, 2, l, 2, &r) == -1, "a broken fact: -1");
+	CHECK(r.diagnostics && strstr(r.diagnostics, "K % 8 == 0"), "names the fact: %s", r.diagnostics ? r.diagnostics : "");
+	tilepx_result_free(&r);
+	CHECK(tilepx_launches_set("g.tile", rg, sizeof rg - 1, NULL, sets, 1, l, 2, &r) == -1, "a missing value: -1");
+	CHECK(r.diagnostics && strstr(r.diagnostics, "'K'"), "names it");
+	tilepx_result_free(&r);
+
 	tilepx_result_free(NULL);
 	tilepx_result_free(&r); /* twice is fine: the first call zeroed it */
 	CHECK(1, "free(NULL) and double free are harmless");
