@@ -96,8 +96,10 @@ typedef struct Machine {
 	int ncpa, cpacap;
 	int64_t *cpa_groups; /* committed groups per thread */
 	/* races between warps: per shared byte, the warp that last wrote it, in
-	 * which barrier epoch (bar.sync releases count them), from which .tile line */
-	struct Shadow { int32_t warp, line; uint32_t epoch; } *shadow;
+	 * which barrier epoch (bar.sync releases count them), from which .tile line;
+	 * and the warps that read it in the reader epoch (mask), the last two of
+	 * them distinct (warp, line), for a write after another warp's read */
+	struct Shadow { int32_t warp, line; uint32_t epoch, repoch, rmask; int32_t rwarp[2], rline[2]; } *shadow;
 	uint32_t epoch;
 	int acc_warp, acc_line; /* the access mem() is asked for: -1 not tracked */
 	bool acc_write;
@@ -454,8 +456,8 @@ static uint64_t addr(Machine *m, Thread *t, const char *s)
 
 /* a shared access of warp acc_warp against the last write of each byte: a
  * write by another warp, by another statement, in the same barrier epoch is a
- * race (reads are not recorded, so a write after another warp's read is not
- * seen) */
+ * race (RAW, WAW); and a write against the reads of the epoch: a read by
+ * another warp, from another statement, is a race too (WAR) */
 static bool shadow_access(Machine *m, uint64_t a, int bytes)
 {
 	for (int i = 0; i < bytes; i++) {
@@ -469,8 +471,33 @@ static bool shadow_access(Machine *m, uint64_t a, int bytes)
 			m->err = m->errbuf;
 			return false;
 		}
-		if (m->acc_write)
-			*s = (struct Shadow){m->acc_warp, m->acc_line, m->epoch};
+		bool fresh = s->repoch != m->epoch;
+		if (m->acc_write && !fresh && (s->rmask & ~(1u << (m->acc_warp & 31)))) {
+			int r = s->rwarp[0] != m->acc_warp ? 0 : 1; /* the two slots hold distinct warps */
+			if (s->rwarp[r] >= 0 && s->rline[r] != m->acc_line) {
+				snprintf(m->errbuf, sizeof m->errbuf, "race: warp %d read shared memory at 0x%llx (.tile line %d) and "
+				         "warp %d then writes it (.tile line %d) with no sync between", s->rwarp[r],
+				         (unsigned long long)(a + (uint64_t)i), s->rline[r], m->acc_warp, m->acc_line);
+				m->err = m->errbuf;
+				return false;
+			}
+		}
+		if (m->acc_write) {
+			s->warp = m->acc_warp, s->line = m->acc_line, s->epoch = m->epoch;
+		} else {
+			if (fresh) {
+				s->repoch = m->epoch;
+				s->rmask = 0;
+				s->rwarp[0] = s->rwarp[1] = -1;
+			}
+			s->rmask |= 1u << (m->acc_warp & 31);
+			if (s->rwarp[0] == m->acc_warp) {
+				s->rline[0] = m->acc_line;
+			} else {
+				s->rwarp[1] = s->rwarp[0], s->rline[1] = s->rline[0];
+				s->rwarp[0] = m->acc_warp, s->rline[0] = m->acc_line;
+			}
+		}
 	}
 	return true;
 }
@@ -485,6 +512,14 @@ static unsigned char *mem(Machine *m, bool shared, uint64_t a, int bytes)
 		}
 		if (m->acc_warp >= 0 && !shadow_access(m, a, bytes))
 			return NULL;
+		int stid, sline;
+		if (m->acc_warp >= 0 && m->acc_write && tma_store_reading(m->tma, &m->env, a, bytes, &stid, &sline)) {
+			snprintf(m->errbuf, sizeof m->errbuf, "race: shared memory at 0x%llx is written (.tile line %d) while the "
+			         "bulk store of thread %d (.tile line %d) still reads it: wait for its group (bulk.commit, "
+			         "bulk.wait_read) and sync first", (unsigned long long)a, m->acc_line, stid, sline);
+			m->err = m->errbuf;
+			return NULL;
+		}
 		for (int i = 0; i < m->ncpa; i++) /* a race with a cp.async still in flight */
 			if (a < m->cpa[i].dst + (uint64_t)m->cpa[i].bytes && m->cpa[i].dst < a + (uint64_t)bytes) {
 				snprintf(m->errbuf, sizeof m->errbuf, "shared memory at 0x%llx is accessed while the cp.async of "
@@ -569,7 +604,8 @@ static void cpa_land(Machine *m, int tid, int64_t below)
 			memcpy(m->shared + c->dst, c->src, (size_t)c->bytes);
 			/* the data is the issuing warp's write, visible to other warps after a sync */
 			for (int b = 0; b < c->bytes; b++)
-				m->shadow[c->dst + (uint64_t)b] = (struct Shadow){tid / 32, c->in->tile_line, m->epoch};
+				m->shadow[c->dst + (uint64_t)b].warp = tid / 32, m->shadow[c->dst + (uint64_t)b].line = c->in->tile_line,
+				m->shadow[c->dst + (uint64_t)b].epoch = m->epoch;
 		}
 		else
 			m->cpa[k++] = *c;
@@ -580,7 +616,7 @@ static void cpa_land(Machine *m, int tid, int64_t below)
 /* an mbarrier, TMA or bulk-group instruction (ptxemu_tma.c) */
 static void tma_instruction(Machine *m, Thread *t, Ins *in)
 {
-	TmaOp o = {.op = in->op, .nops = in->nops};
+	TmaOp o = {.op = in->op, .nops = in->nops, .tile_line = in->tile_line};
 	for (int i = 0; i < in->nops && i < 8 && !m->err; i++) {
 		const char *x = in->ops[i];
 		const char *br = strchr(x, '{');
@@ -988,7 +1024,7 @@ static bool run_cta(Machine *m, int entry_pc)
 	m->acc_warp = -1;
 	m->epoch = 0;
 	for (int64_t i = 0; i <= m->p->shared_bytes; i++)
-		m->shadow[i] = (struct Shadow){-1, 0, 0};
+		m->shadow[i] = (struct Shadow){-1, 0, 0, UINT32_MAX, 0, {-1, -1}, {0, 0}};
 	int64_t budget = 200000000;
 	for (;;) {
 		bool progress = false;

@@ -43,9 +43,13 @@ typedef struct TmaOp {
 	uint64_t v[8];      /* operand values; for a tensor operand: v[1] map, coords in c[] */
 	int32_t c[5];
 	int nc;
+	int tile_line;      /* the .tile line of the instruction, for reports */
 } TmaOp;
 int tma_step(TmaState *s, const TmaEnv *env, int tid, const TmaOp *o, uint64_t *result, bool *blocked,
              const char **err);
+/* a store (TMA or bulk) not yet performed reads shared bytes [a, a + bytes):
+ * its thread and .tile line */
+bool tma_store_reading(const TmaState *s, const TmaEnv *env, uint64_t a, int bytes, int *tid, int *line);
 /* a thread ends: its uncompleted stores are performed */
 void tma_thread_exit(TmaState *s, const TmaEnv *env, int tid, const char **err);
 /* every thread is blocked: perform all loads in flight; false if none was */
