@@ -774,6 +774,8 @@ bool check_module(Ctx *cx, Module *m)
 			check_stmts(cx, m, k, k->body, k->nbody);
 		if (cx->diags.errors == before)
 			check_mbar_phases(cx, m, k);
+		if (cx->diags.errors == before)
+			check_races(cx, m, k);
 	}
 	return cx->diags.errors == 0;
 }

@@ -73,6 +73,8 @@ static bool explain_copy(Ctx *cx, const Module *m, const Kernel *k, const Stmt *
 	/* a copy nothing lowers is shown with every reason, not reported as an error */
 	dispatch_copy(&op, &d, false);
 	const char *opname = stmt_info[s->kind].keyword;
+	BankStat bs[2];
+	int nbs = d.chosen ? copy_banks(&op, &d, bs) : 0;
 	if (json) {
 		str_puts(o, "{\"kernel\": ");
 		json_str(o, k->name);
@@ -108,6 +110,17 @@ static bool explain_copy(Ctx *cx, const Module *m, const Kernel *k, const Stmt *
 		fmt_region(&rg, k, s->src);
 		json_str(o, rg.s);
 		str_free(&rg);
+		if (nbs) {
+			str_puts(o, ", \"banks\": [");
+			for (int i = 0; i < nbs; i++) {
+				str_printf(o, "%s{\"buffer\": ", i ? ", " : "");
+				json_str(o, bs[i].buf->name);
+				str_printf(o, ", \"access\": \"%s\", \"instructions\": %lld, \"wavefronts\": %lld, \"ideal\": %lld}",
+				           bs[i].write ? "write" : "read", (long long)bs[i].instructions, (long long)bs[i].wavefronts,
+				           (long long)bs[i].ideal);
+			}
+			str_putc(o, ']');
+		}
 		str_puts(o, "}\n");
 	} else {
 		str_printf(o, "%s:%d: %s %s %s, %s\n", k->name, s->loc.line, scope_name(s->scope), opname, s->dst->name,
@@ -118,6 +131,11 @@ static bool explain_copy(Ctx *cx, const Module *m, const Kernel *k, const Stmt *
 			           c->state == 1 ? "CHOSEN" : c->state == 0 ? "rejected" : "-",
 			           c->state == 1 ? d.plan.params : c->reason);
 		}
+		for (int i = 0; i < nbs; i++)
+			str_printf(o, "  banks: %s %s, %lld warp instructions per CTA: %lld wavefronts (%.2f each), ideal %lld%s\n",
+			           bs[i].buf->name, bs[i].write ? "write" : "read", (long long)bs[i].instructions,
+			           (long long)bs[i].wavefronts, (double)bs[i].wavefronts / (double)bs[i].instructions,
+			           (long long)bs[i].ideal, bs[i].wavefronts > bs[i].ideal ? " (bank conflicts)" : "");
 	}
 	return d.chosen != NULL;
 }

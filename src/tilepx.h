@@ -493,6 +493,18 @@ typedef struct Plan {
 	_Alignas(16) unsigned char data[PLAN_BYTES]; /* the variant's own decisions */
 } Plan;
 
+/* one shared-memory access of a copy, for the race check and the bank model
+ * (src/hazard.c): CTA thread `thread` performs warp instruction `k` of the
+ * statement (the lanes of a warp with equal k form one instruction), at the
+ * buffer's element offset `elem` before its swizzle, `bytes` long */
+typedef struct Access {
+	const Buffer *buf;
+	int64_t thread, k, elem;
+	int bytes;
+	bool write;
+} Access;
+typedef void (*TraceFn)(void *ctx, const Access *a);
+
 typedef struct Variant {
 	const char *name;
 	StmtKind op;
@@ -502,6 +514,12 @@ typedef struct Variant {
 	/* decide; NULL on success, else the reason it declines */
 	const char *(*plan)(const CopyOp *op, Plan *p);
 	void (*emit)(const CopyOp *op, const Plan *p, Emit *e);
+	/* optional: every shared-memory access the emitted code makes, for every
+	 * thread of the CTA, with the kernel variables in vals (ctaid, repeat
+	 * indices; the trace sets warpid and wgid per scope instance). The same
+	 * decisions as emit, computed from the plan (no PTX). NULL: the variant
+	 * touches no shared memory through threads (TMA, bulk, tcgen05). */
+	void (*trace)(const CopyOp *op, const Plan *p, int64_t *vals, TraceFn fn, void *ctx);
 } Variant;
 
 typedef struct Candidate {
@@ -518,6 +536,21 @@ typedef struct Decision {
 } Decision;
 
 int dispatch_variants(StmtKind op, const Variant **out, int max);
+
+/* ---- hazards and bank conflicts from the access traces (src/hazard.c) ---- */
+/* per buffer and direction of a copy: warp instructions, shared wavefronts
+ * and the ideal, over one CTA's executions of the statement */
+typedef struct BankStat {
+	const Buffer *buf;
+	bool write;
+	int64_t instructions, wavefronts, ideal;
+} BankStat;
+/* how many stats (at most 2) were written; 0 when the copy has no traced
+ * shared access or too many to count */
+int copy_banks(const CopyOp *op, const Decision *d, BankStat *out);
+/* warnings for shared bytes one warp writes and another reads or writes with
+ * no sync between (after check_module's own checks) */
+void check_races(Ctx *cx, const Module *m, Kernel *k);
 bool copy_op_init(Ctx *cx, const Module *m, const Kernel *k, const Stmt *st, CopyOp *op);
 /* false (with an error reported at the statement) when nothing accepts */
 bool dispatch_copy(const CopyOp *op, Decision *d, bool report);

@@ -271,6 +271,8 @@ for f in examples/*.tile tests/gpu/*.tile; do
 	"$T" check "$f" 2>&1 | grep -q 'warning:' && bad "$f: warns" || ok
 done
 
+source tests/banks.sh
+
 echo "== emulator failures (tests/emu_fail: hand-written PTX the GPU would hang on; '# emu:' is the expected report)"
 for f in tests/emu_fail/*.tile tests/gpu_fail/*.tile; do
 	want=$(sed -n 's/^# emu: //p' "$f")

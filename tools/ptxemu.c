@@ -472,7 +472,10 @@ static bool shadow_access(Machine *m, uint64_t a, int bytes)
 			return false;
 		}
 		bool fresh = s->repoch != m->epoch;
-		if (m->acc_write && !fresh && (s->rmask & ~(1u << (m->acc_warp & 31)))) {
+		/* a write from the statement that last wrote the byte in this epoch is
+		 * another scope instance's write of the same values: not a race */
+		bool rewrite = s->warp >= 0 && s->epoch == m->epoch && s->line == m->acc_line;
+		if (m->acc_write && !fresh && !rewrite && (s->rmask & ~(1u << (m->acc_warp & 31)))) {
 			int r = s->rwarp[0] != m->acc_warp ? 0 : 1; /* the two slots hold distinct warps */
 			if (s->rwarp[r] >= 0 && s->rline[r] != m->acc_line) {
 				snprintf(m->errbuf, sizeof m->errbuf, "race: warp %d read shared memory at 0x%llx (.tile line %d) and "
@@ -602,10 +605,14 @@ static void cpa_land(Machine *m, int tid, int64_t below)
 		bool due = c->tid == tid && (below == INT64_MAX || (c->group >= 0 && c->group < below));
 		if (due) {
 			memcpy(m->shared + c->dst, c->src, (size_t)c->bytes);
-			/* the data is the issuing warp's write, visible to other warps after a sync */
-			for (int b = 0; b < c->bytes; b++)
-				m->shadow[c->dst + (uint64_t)b].warp = tid / 32, m->shadow[c->dst + (uint64_t)b].line = c->in->tile_line,
-				m->shadow[c->dst + (uint64_t)b].epoch = m->epoch;
+			/* the data is the issuing warp's write, visible to other warps after a
+			 * sync: checked against the epoch's reads and writes as it lands */
+			int aw = m->acc_warp, al = m->acc_line;
+			bool awr = m->acc_write;
+			m->acc_warp = tid / 32, m->acc_line = c->in->tile_line, m->acc_write = true;
+			if (!m->err)
+				shadow_access(m, c->dst, c->bytes);
+			m->acc_warp = aw, m->acc_line = al, m->acc_write = awr;
 		}
 		else
 			m->cpa[k++] = *c;
@@ -788,6 +795,10 @@ static void step(Machine *m, Thread *t)
 	} else if (!strncmp(op, "cp.async.cg.", 12) || !strncmp(op, "cp.async.ca.", 12)) {
 		int bytes = (int)V(2);
 		uint64_t da = addr(m, t, o[0]);
+		if (m->banks) { /* the shared write of the copy, as the 16-byte st.shared it replaces */
+			int tid = (int)(t - m->t), pc = (int)(in - m->p->ins);
+			bank_record(m, tid, pc, m->occ[(int64_t)tid * m->p->n + pc]++, da, bytes);
+		}
 		unsigned char *d = mem(m, true, da, bytes), *s = mem(m, false, addr(m, t, o[1]), bytes);
 		if (d && s) {
 			if (m->ncpa == m->cpacap) {
@@ -845,6 +856,12 @@ static void matrix_b8(Machine *m, Thread **w, Ins *in)
 	bool ld = in->op[0] == 'l';
 	int num = strstr(in->op, ".x4") ? 4 : strstr(in->op, ".x2") ? 2 : 1;
 	int nregs = ld ? 2 * num : num;
+	if (m->banks) { /* lanes 16j.. (ldmatrix m16n16) or 8j.. (stmatrix m16n8) address 16-byte rows */
+		int tid = (int)(w[0] - m->t), pc = (int)(in - m->p->ins), rows = ld ? 16 : 8;
+		int64_t k = m->occ[(int64_t)tid * m->p->n + pc]++;
+		for (int l = 0; l < rows * num && l < 32; l++)
+			bank_record(m, tid + l, pc, k, addr(m, w[l], in->ops[ld ? nregs : 0]), 16);
+	}
 	for (int t = 0; t < 32; t++)
 		for (int r = 0; r < nregs; r++)
 			for (int k = 0; k < 4; k++) {

@@ -46,4 +46,9 @@ static void emit(const CopyOp *op, const Plan *p, Emit *e)
 	emit_partition_loops(op, e, part, &op->src, &op->dst, emit_scope_tid(e, op->st->scope), access, part);
 }
 
-const Variant variant_ldgsts = {"ldgsts", ST_COPY_ASYNC, 20, accepts, plan, emit};
+static void trace(const CopyOp *op, const Plan *p, int64_t *vals, TraceFn fn, void *ctx)
+{
+	trace_part(op, (const Part *)p->data, &op->dst, false, op->dbuf, true, op->st->scope, vals, fn, ctx);
+}
+
+const Variant variant_ldgsts = {"ldgsts", ST_COPY_ASYNC, 20, accepts, plan, emit, trace};

@@ -300,4 +300,4 @@ static void emit(const CopyOp *op, const Plan *p, Emit *e)
 	}
 }
 
-const Variant variant_tcgen05_ldst = {"tcgen05_ldst", ST_COPY_ASYNC, 10, accepts, plan, emit};
+const Variant variant_tcgen05_ldst = {"tcgen05_ldst", ST_COPY_ASYNC, 10, accepts, plan, emit, NULL};
