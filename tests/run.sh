@@ -261,8 +261,8 @@ emitted=()
 for f in "$OUT"/rand/*.tile; do [ -s "${f%.tile}.ptx" ] && emitted+=("$f"); done
 [ ${#emitted[@]} -gt 0 ] && emu_run "${emitted[@]}"
 
-echo "== hazard warnings (tests/warn: '# warn:' is the first diagnostic; exit 0), and none for the examples"
-for f in tests/warn/*.tile; do
+echo "== hazard warnings (tests/warn, and tests/emu_fail programs with a '# warn:' line: the first diagnostic; exit 0), and none for the examples and their fixed twins in tests/gpu"
+for f in tests/warn/*.tile $(grep -l '^# warn: ' tests/emu_fail/*.tile); do
 	want=$(sed -n 's/^# warn: //p' "$f")
 	got=$("$T" check "$f" 2>&1 >/dev/null | head -1 | sed "s|^$f:||")
 	"$T" check "$f" >/dev/null 2>&1 && [ "$want" = "$got" ] && ok || bad "$f: want '$want', got '$got'"
