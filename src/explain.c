@@ -218,13 +218,85 @@ static void explain_launch(const Module *m, const Kernel *k, bool json, Str *o)
 	str_puts(o, "}\n");
 }
 
+/* none, swizzle(P, W, A), and with bytes: "(128-byte)" after it */
+static void fmt_swizzle(Str *o, Swizzle sw, DType dt, bool bytes)
+{
+	if (!sw.on)
+		str_puts(o, "none");
+	else
+		str_printf(o, "swizzle(%d, %d, %d)", sw.p, sw.w, sw.a);
+	if (sw.on && bytes)
+		str_printf(o, " (%lld-byte)", ((long long)1 << (sw.p + sw.w)) * dtype_bytes(dt));
+}
+
+static int64_t swizzle_bytes(Swizzle sw, DType dt)
+{
+	return sw.on ? ((int64_t)1 << (sw.p + sw.w)) * dtype_bytes(dt) : 0;
+}
+
+/* 'swizzle auto' buffers: the choice and every candidate's wavefronts */
+static void explain_auto_swizzle(const Module *m, const Kernel *k, bool json, Str *o)
+{
+	for (size_t i = 0; i < k->nbufs; i++) {
+		const Buffer *b = k->bufs[i];
+		if (!b->sw_auto || !b->nsw_cand)
+			continue;
+		Str sw = {0};
+		fmt_swizzle(&sw, b->layout.sw, b->dt, !json);
+		if (json) {
+			str_puts(o, "{\"kernel\": ");
+			json_str(o, k->name);
+			str_puts(o, ", \"buffer\": ");
+			json_str(o, b->name);
+			str_puts(o, ", \"swizzle_auto\": {\"chosen\": ");
+			json_str(o, sw.s);
+			str_printf(o, ", \"bytes\": %lld, \"candidates\": [", (long long)swizzle_bytes(b->layout.sw, b->dt));
+		} else {
+			str_printf(o, "%s: shared %s swizzle auto: %s\n", k->name, b->name, sw.s);
+		}
+		for (int c = 0; c < b->nsw_cand; c++) {
+			const struct SwCand *x = &b->sw_cand[c];
+			sw.n = 0;
+			sw.s[0] = 0;
+			fmt_swizzle(&sw, x->sw, b->dt, !json);
+			if (json) {
+				str_printf(o, "%s{\"swizzle\": ", c ? ", " : "");
+				json_str(o, sw.s);
+				str_printf(o, ", \"bytes\": %lld, \"legal\": %s, ", (long long)swizzle_bytes(x->sw, b->dt),
+				           x->legal ? "true" : "false");
+				if (x->legal) {
+					str_printf(o, "\"wavefronts\": %lld, \"ideal\": %lld}", (long long)x->wavefronts,
+					           (long long)x->ideal);
+				} else {
+					str_puts(o, "\"reason\": ");
+					json_str(o, x->why);
+					str_putc(o, '}');
+				}
+			} else if (x->legal) {
+				str_printf(o, "  %-28s %lld wavefronts per CTA, ideal %lld\n", sw.s, (long long)x->wavefronts,
+				           (long long)x->ideal);
+			} else {
+				str_printf(o, "  %-28s not legal: %s\n", sw.s, x->why);
+			}
+		}
+		if (json) {
+			str_puts(o, "]}, \"file\": ");
+			json_str(o, m->file ? m->file : "");
+			str_puts(o, "}\n");
+		}
+		str_free(&sw);
+	}
+}
+
 static void walk_module(Ctx *cx, const Module *m, bool explain, bool json, Str *o)
 {
 	for (size_t i = 0; i < m->nkernels; i++) {
 		Walk w = {cx, m, m->kernels[i], json, explain, o};
 		stmt_walk(m->kernels[i]->body, m->kernels[i]->nbody, visit, &w);
-		if (explain)
+		if (explain) {
+			explain_auto_swizzle(m, m->kernels[i], json, o);
 			explain_launch(m, m->kernels[i], json, o);
+		}
 	}
 }
 

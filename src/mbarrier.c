@@ -81,6 +81,8 @@ void check_mbar(Ctx *cx, const Module *m, Kernel *k, Stmt *s)
 		diag_error(cx, s->value_loc, "a phase parity is 0 or 1 (got %lld)", (long long)s->n);
 }
 
+int tma_swizzle_bytes(Swizzle sw, DType dt);
+
 /* the TMA swizzle (bytes) that swizzle(P, W, A) over dt is, 0: none, -1: not one */
 static int tma_swizzle_of(Swizzle sw, DType dt)
 {
@@ -746,3 +748,5 @@ void emit_bulk_commit(Emit *e, const Stmt *s)
 
 void emit_bulk_wait(Emit *e, const Stmt *s) { elected(e, FORM_BULK_WAIT, b_imm(emit_builder(e), s->n)); }
 void emit_bulk_wait_read(Emit *e, const Stmt *s) { elected(e, FORM_BULK_WAIT_READ, b_imm(emit_builder(e), s->n)); }
+
+int tma_swizzle_bytes(Swizzle sw, DType dt) { return tma_swizzle_of(sw, dt); }

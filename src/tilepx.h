@@ -236,6 +236,18 @@ typedef struct Buffer {
 	Loc tma_box_loc;     /* the copy that fixed them */
 	int64_t shared_offset; /* MEM_SHARED: byte offset in the kernel's shared memory (check) */
 	bool tma_shared;     /* MEM_SHARED: a TMA copy reads or writes it (128-byte aligned) */
+	/* 'swizzle auto' (shared): check picks layout.sw from the candidates
+	 * (src/hazard.c); until then the buffer is aligned for the widest */
+	bool sw_auto;
+	Loc sw_auto_loc;
+	int64_t max_off;     /* MEM_SHARED: the largest element offset the layout reaches (check) */
+	int nsw_cand;
+	struct SwCand {
+		Swizzle sw;
+		bool legal;
+		const char *why;  /* not legal: the reason */
+		int64_t wavefronts, ideal;
+	} sw_cand[4];
 } Buffer;
 
 /* mbarrier NAME [N]: N 64-bit barriers in shared memory */
@@ -551,6 +563,11 @@ int copy_banks(const CopyOp *op, const Decision *d, BankStat *out);
 /* warnings for shared bytes one warp writes and another reads or writes with
  * no sync between (after check_module's own checks) */
 void check_races(Ctx *cx, const Module *m, Kernel *k);
+/* 'swizzle auto' buffers: every legal candidate's wavefronts over the
+ * kernel's copies, the fewest chosen (ties: none, then the smallest) */
+void resolve_auto_swizzle(Ctx *cx, const Module *m, Kernel *k);
+/* check_copy_tma's swizzle of a shared buffer for TMA, in bytes (0 none, -1 not one) */
+int tma_swizzle_bytes(Swizzle sw, DType dt);
 bool copy_op_init(Ctx *cx, const Module *m, const Kernel *k, const Stmt *st, CopyOp *op);
 /* false (with an error reported at the statement) when nothing accepts */
 bool dispatch_copy(const CopyOp *op, Decision *d, bool report);
