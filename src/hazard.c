@@ -310,18 +310,22 @@ static void race_fn(void *ctx, const Access *a)
 	}
 }
 
-static const Decision *decide(Race *R, const Stmt *s)
+/* the statement's decision: into *tmp for a statement outside loops (run
+ * once), cached for one in a loop (run every iteration) */
+static const Decision *decide(Race *R, const Stmt *s, bool in_loop, Decision *tmp)
 {
-	for (size_t i = 0; i < R->ncache; i++)
+	for (size_t i = 0; in_loop && i < R->ncache; i++)
 		if (R->cache[i].s == s)
 			return R->cache[i].d;
 	CopyOp op;
-	Decision *d = arena_alloc(R->cx->arena, sizeof *d);
+	Decision *d = in_loop ? arena_alloc(R->cx->arena, sizeof *d) : tmp;
 	int before = R->cx->diags.errors;
 	if (!copy_op_init(R->cx, R->m, R->k, s, &op) || !dispatch_copy(&op, d, false) || R->cx->diags.errors != before)
 		d = NULL;
-	struct Cache c = {s, d};
-	APUSH(R->cx->arena, R->cache, R->ncache, R->cachecap, c);
+	if (in_loop) {
+		struct Cache c = {s, d};
+		APUSH(R->cx->arena, R->cache, R->ncache, R->cachecap, c);
+	}
 	return d;
 }
 
@@ -334,7 +338,7 @@ static bool asm_syncs(const AsmBlock *b)
 	return false;
 }
 
-static void race_stmts(Race *R, Stmt **body, size_t n)
+static void race_stmts(Race *R, Stmt **body, size_t n, bool in_loop)
 {
 	for (size_t i = 0; i < n && !R->done; i++) {
 		Stmt *s = body[i];
@@ -346,7 +350,7 @@ static void race_stmts(Race *R, Stmt **body, size_t n)
 		case ST_REPEAT:
 			for (int64_t j = 0; j < s->n && !R->done; j++) {
 				R->vals[s->var] = j;
-				race_stmts(R, s->body, s->nbody);
+				race_stmts(R, s->body, s->nbody, true);
 			}
 			R->vals[s->var] = 0;
 			break;
@@ -358,7 +362,8 @@ static void race_stmts(Race *R, Stmt **body, size_t n)
 		case ST_COPY: case ST_COPY_ASYNC: {
 			if (s->dst->buf->mem != MEM_SHARED && s->src->buf->mem != MEM_SHARED)
 				break;
-			const Decision *d = decide(R, s);
+			Decision tmp;
+			const Decision *d = decide(R, s, in_loop, &tmp);
 			if (!d || !d->chosen->trace)
 				break;
 			CopyOp op;
@@ -397,7 +402,7 @@ void check_races(Ctx *cx, const Module *m, Kernel *k)
 	}
 	R.vals = arena_alloc(cx->arena, sizeof(int64_t) * (size_t)(k->nvars + 1));
 	if (!R.done)
-		race_stmts(&R, k->body, k->nbody);
+		race_stmts(&R, k->body, k->nbody, false);
 	for (size_t i = 0; i < R.nb; i++)
 		free(R.sh[i]);
 }
