@@ -539,7 +539,17 @@ static unsigned char *mem(Machine *m, bool shared, uint64_t a, int bytes)
 		m->err = "global access out of bounds";
 		return NULL;
 	}
-	return m->param_mem[i] + off;
+	unsigned char *g = m->param_mem[i] + off;
+	for (int c = 0; m->acc_warp >= 0 && m->acc_write && c < m->ncpa; c++) /* a cp.async in flight still reads it */
+		if (g < m->cpa[c].src + m->cpa[c].bytes && m->cpa[c].src < g + bytes) {
+			snprintf(m->errbuf, sizeof m->errbuf, "race: global memory is written (.tile line %d) while the cp.async "
+			         "of thread %d (.tile line %d, PTX line %d) that reads it is still in flight: wait for its group "
+			         "(cp_async.commit, cp_async.wait) first", m->acc_line, m->cpa[c].tid, m->cpa[c].in->tile_line,
+			         m->cpa[c].in->line + 1);
+			m->err = m->errbuf;
+			return NULL;
+		}
+	return g;
 }
 
 static int width_of(const char *op)
