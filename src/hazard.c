@@ -233,6 +233,8 @@ static void warn(Race *R, const Access *a, int64_t byte, const char *what, int o
 	if (o == R->s || o->loc.line > R->s->loc.line || (o->loc.line == R->s->loc.line && o->loc.col >= R->s->loc.col))
 		diag_note(R->cx, "the %s is in an earlier iteration of the enclosing repeat: sync at the end (or the start) "
 		          "of its body", a->write && !strcmp(what, "read") ? "read" : "write");
+	else if (a->write && !strcmp(what, "read"))
+		diag_note(R->cx, "only a 'sync' (bar.sync) between them orders another warp's read before this write");
 	else
 		diag_note(R->cx, "shared memory one warp writes is seen by the other warps only after a 'sync' (bar.sync)");
 }
@@ -364,7 +366,11 @@ static void race_stmts(Race *R, Stmt **body, size_t n, bool in_loop)
 				break;
 			Decision tmp;
 			const Decision *d = decide(R, s, in_loop, &tmp);
-			if (!d || !d->chosen->trace)
+			if (!d) { /* no variant: the program is rejected, nothing to warn about */
+				R->done = true;
+				break;
+			}
+			if (!d->chosen->trace)
 				break;
 			CopyOp op;
 			if (!copy_op_init(R->cx, R->m, R->k, s, &op))

@@ -272,6 +272,7 @@ for f in examples/*.tile tests/gpu/*.tile; do
 done
 
 source tests/banks.sh
+source tests/races.sh
 
 echo "== emulator failures (tests/emu_fail: hand-written PTX the GPU would hang on; '# emu:' is the expected report)"
 for f in tests/emu_fail/*.tile tests/gpu_fail/*.tile; do
