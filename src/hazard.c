@@ -122,7 +122,8 @@ static bool bank_run(const CopyOp *op, const Decision *d, int64_t *vals, int64_t
 	d->chosen->trace(op, &d->plan, vals, bank_fn, &b);
 	if (b.n >= BANK_BUDGET)
 		return false;
-	qsort(b.v, b.n, sizeof *b.v, cmp_lane);
+	if (b.n)
+		qsort(b.v, b.n, sizeof *b.v, cmp_lane);
 	for (int s = 0; s < b.nsides; s++) {
 		int i = 0;
 		while (i < *nst && (st[i].buf != b.bufs[s] || st[i].write != b.dirs[s]))
