@@ -3,7 +3,7 @@
 # ptxemu --banks, which counts them on the emitted PTX as it runs. Every copy
 # line ptxemu measures must have explain's numbers (per CTA, times the grid),
 # and every explain number must be measured.
-echo "== bank conflicts: explain's wavefronts equal ptxemu --banks' on every program that touches shared memory"
+echo "== bank conflicts: explain's wavefronts equal ptxemu --banks' on every program that touches shared memory, and on random ones"
 banks_cmp() { # FILE: prints mismatches, nothing when equal
 	f=$1
 	"$B/ptxemu" --banks "$f" > "$OUT/banks.emu" 2>&1
@@ -44,3 +44,12 @@ for f in examples/*.tile tests/gpu/*.tile tests/explain/*.tile bench/codegen/*.t
 	[ -z "$msg" ] && ok || bad "$msg"
 done
 echo "  $nb programs compared"
+nb=0 RB=$OUT/banks_rand; mkdir -p "$RB"
+"$B/randtile" 20261123 200 "$RB" > /dev/null || bad "randtile failed"
+for f in "$RB"/*.tile; do # random layouts, swizzles, scopes and vector widths
+	grep -q '^shared ' "$f" || continue
+	nb=$((nb + 1))
+	msg=$(banks_cmp "$f")
+	[ -z "$msg" ] && ok || { bad "$msg (seed 20261123)"; cp "$f" /tmp/; }
+done
+echo "  $nb random programs compared"
