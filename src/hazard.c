@@ -238,6 +238,9 @@ static void warn(Race *R, const Access *a, int64_t byte, const char *what, int o
 		diag_note(R->cx, "only a 'sync' (bar.sync) between them orders another warp's read before this write");
 	else
 		diag_note(R->cx, "shared memory one warp writes is seen by the other warps only after a 'sync' (bar.sync)");
+	if (R->vals[VAR_CTAID] || R->vals[VAR_CTAIDY])
+		diag_note(R->cx, "in CTA (%lld, %lld): the shared regions move with ctaid, and each CTA is checked",
+		          (long long)R->vals[VAR_CTAID], (long long)R->vals[VAR_CTAIDY]);
 }
 
 static int low_bit(uint32_t m)
@@ -385,6 +388,29 @@ static void race_stmts(Race *R, Stmt **body, size_t n, bool in_loop)
 	}
 }
 
+static bool affine_uses_ctaid(const Affine *a)
+{
+	for (int i = 0; i < a->n; i++)
+		if ((a->t[i].var == VAR_CTAID || a->t[i].var == VAR_CTAIDY) && a->t[i].k)
+			return true;
+	return false;
+}
+
+/* a copy region of a shared buffer whose start depends on ctaid */
+static void shared_uses_ctaid(void *ctx, const Stmt *s)
+{
+	if (!(stmt_info[s->kind].flags & SF_COPY))
+		return;
+	for (int side = 0; side < 2; side++) {
+		const Region *r = side ? s->dst : s->src;
+		if (r->buf->mem != MEM_SHARED || r->whole)
+			continue;
+		for (int d = 0; d < r->ndim; d++)
+			if (affine_uses_ctaid(&r->begin[d]))
+				*(bool *)ctx = true;
+	}
+}
+
 void check_races(Ctx *cx, const Module *m, Kernel *k)
 {
 	if (k->threads <= 32 || k->is_extern)
@@ -408,8 +434,20 @@ void check_races(Ctx *cx, const Module *m, Kernel *k)
 			R.done = true;
 	}
 	R.vals = arena_alloc(cx->arena, sizeof(int64_t) * (size_t)(k->nvars + 1));
-	if (!R.done)
+	/* every CTA runs the same accesses unless a shared region moves with ctaid:
+	 * then each CTA is run (within the budget) */
+	bool per_cta = false;
+	stmt_walk(k->body, k->nbody, shared_uses_ctaid, &per_cta);
+	int64_t ctas = per_cta ? k->grid * k->grid_y : 1;
+	for (int64_t c = 0; c < ctas && !R.done; c++) {
+		R.vals[VAR_CTAID] = c % k->grid;
+		R.vals[VAR_CTAIDY] = c / k->grid;
+		if (c)
+			for (size_t i = 0; i < R.nb; i++)
+				memset(R.sh[i], 0, sizeof(Sh) * (size_t)(R.bytes[i] + 1));
+		R.epoch = 1;
 		race_stmts(&R, k->body, k->nbody, false);
+	}
 	for (size_t i = 0; i < R.nb; i++)
 		free(R.sh[i]);
 }
