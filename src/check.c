@@ -277,6 +277,7 @@ static void check_layout_storage(Ctx *cx, Buffer *b, Loc at, const int64_t *mx)
 			           (long long)b->storage_given, (long long)size);
 			return;
 		}
+		b->max_off = mx[AX_M];
 		if (mx[AX_M] >= storage) {
 			diag_error(cx, at,
 			           "layout reaches element %lld, outside the buffer's storage of %lld elements (a padded "
@@ -414,7 +415,7 @@ static void check_buffer(Ctx *cx, const Module *m, Kernel *k, Buffer *b, int64_t
 		diag_error(cx, b->loc, "tmem buffers need target %s (target is %s)", cap_name(CAP_TCGEN05), m->target->name);
 		return;
 	}
-	if (b->layout.sw.on && b->mem != MEM_SHARED) {
+	if ((b->layout.sw.on || b->sw_auto) && b->mem != MEM_SHARED) {
 		diag_error(cx, b->layout_loc, "swizzle applies to shared buffers only");
 		return;
 	}
@@ -963,7 +964,11 @@ bool check_module(Ctx *cx, Module *m)
 		if (cx->diags.errors == before)
 			check_stmts(cx, m, k, k->body, k->nbody);
 		if (cx->diags.errors == before)
+			resolve_auto_swizzle(cx, m, k);
+		if (cx->diags.errors == before)
 			check_mbar_phases(cx, m, k);
+		if (cx->diags.errors == before)
+			check_races(cx, m, k);
 	}
 	return cx->diags.errors == 0;
 }

@@ -117,6 +117,8 @@ static bool explain_copy(Ctx *cx, const Module *m, const Kernel *k, const Stmt *
 	/* a copy nothing lowers is shown with every reason, not reported as an error */
 	dispatch_copy(&op, &d, false);
 	const char *opname = stmt_info[s->kind].keyword;
+	BankStat bs[2];
+	int nbs = d.chosen ? copy_banks(&op, &d, bs) : 0;
 	if (json) {
 		str_puts(o, "{\"kernel\": ");
 		json_str(o, k->name);
@@ -152,6 +154,17 @@ static bool explain_copy(Ctx *cx, const Module *m, const Kernel *k, const Stmt *
 		fmt_region(&rg, k, s->src);
 		json_str(o, rg.s);
 		str_free(&rg);
+		if (nbs) {
+			str_puts(o, ", \"banks\": [");
+			for (int i = 0; i < nbs; i++) {
+				str_printf(o, "%s{\"buffer\": ", i ? ", " : "");
+				json_str(o, bs[i].buf->name);
+				str_printf(o, ", \"access\": \"%s\", \"instructions\": %lld, \"wavefronts\": %lld, \"ideal\": %lld}",
+				           bs[i].write ? "write" : "read", (long long)bs[i].instructions, (long long)bs[i].wavefronts,
+				           (long long)bs[i].ideal);
+			}
+			str_putc(o, ']');
+		}
 		explain_guards(k, s, true, o);
 		str_puts(o, "}\n");
 	} else {
@@ -163,6 +176,11 @@ static bool explain_copy(Ctx *cx, const Module *m, const Kernel *k, const Stmt *
 			           c->state == 1 ? "CHOSEN" : c->state == 0 ? "rejected" : "-",
 			           c->state == 1 ? d.plan.params : c->reason);
 		}
+		for (int i = 0; i < nbs; i++)
+			str_printf(o, "  banks: %s %s, %lld warp instructions per CTA: %lld wavefronts (%.2f each), ideal %lld%s\n",
+			           bs[i].buf->name, bs[i].write ? "write" : "read", (long long)bs[i].instructions,
+			           (long long)bs[i].wavefronts, (double)bs[i].wavefronts / (double)bs[i].instructions,
+			           (long long)bs[i].ideal, bs[i].wavefronts > bs[i].ideal ? " (bank conflicts)" : "");
 		explain_guards(k, s, false, o);
 	}
 	return d.chosen != NULL;
@@ -308,13 +326,85 @@ static void explain_launch(const Module *m, const Kernel *k, bool json, Str *o)
 	str_puts(o, "}\n");
 }
 
+/* none, swizzle(P, W, A), and with bytes: "(128-byte)" after it */
+static void fmt_swizzle(Str *o, Swizzle sw, DType dt, bool bytes)
+{
+	if (!sw.on)
+		str_puts(o, "none");
+	else
+		str_printf(o, "swizzle(%d, %d, %d)", sw.p, sw.w, sw.a);
+	if (sw.on && bytes)
+		str_printf(o, " (%lld-byte)", ((long long)1 << (sw.p + sw.w)) * dtype_bytes(dt));
+}
+
+static int64_t swizzle_bytes(Swizzle sw, DType dt)
+{
+	return sw.on ? ((int64_t)1 << (sw.p + sw.w)) * dtype_bytes(dt) : 0;
+}
+
+/* 'swizzle auto' buffers: the choice and every candidate's wavefronts */
+static void explain_auto_swizzle(const Module *m, const Kernel *k, bool json, Str *o)
+{
+	for (size_t i = 0; i < k->nbufs; i++) {
+		const Buffer *b = k->bufs[i];
+		if (!b->sw_auto || !b->nsw_cand)
+			continue;
+		Str sw = {0};
+		fmt_swizzle(&sw, b->layout.sw, b->dt, !json);
+		if (json) {
+			str_puts(o, "{\"kernel\": ");
+			json_str(o, k->name);
+			str_puts(o, ", \"buffer\": ");
+			json_str(o, b->name);
+			str_puts(o, ", \"swizzle_auto\": {\"chosen\": ");
+			json_str(o, sw.s);
+			str_printf(o, ", \"bytes\": %lld, \"candidates\": [", (long long)swizzle_bytes(b->layout.sw, b->dt));
+		} else {
+			str_printf(o, "%s: shared %s swizzle auto: %s\n", k->name, b->name, sw.s);
+		}
+		for (int c = 0; c < b->nsw_cand; c++) {
+			const struct SwCand *x = &b->sw_cand[c];
+			sw.n = 0;
+			sw.s[0] = 0;
+			fmt_swizzle(&sw, x->sw, b->dt, !json);
+			if (json) {
+				str_printf(o, "%s{\"swizzle\": ", c ? ", " : "");
+				json_str(o, sw.s);
+				str_printf(o, ", \"bytes\": %lld, \"legal\": %s, ", (long long)swizzle_bytes(x->sw, b->dt),
+				           x->legal ? "true" : "false");
+				if (x->legal) {
+					str_printf(o, "\"wavefronts\": %lld, \"ideal\": %lld}", (long long)x->wavefronts,
+					           (long long)x->ideal);
+				} else {
+					str_puts(o, "\"reason\": ");
+					json_str(o, x->why);
+					str_putc(o, '}');
+				}
+			} else if (x->legal) {
+				str_printf(o, "  %-28s %lld wavefronts per CTA, ideal %lld\n", sw.s, (long long)x->wavefronts,
+				           (long long)x->ideal);
+			} else {
+				str_printf(o, "  %-28s not legal: %s\n", sw.s, x->why);
+			}
+		}
+		if (json) {
+			str_puts(o, "]}, \"file\": ");
+			json_str(o, m->file ? m->file : "");
+			str_puts(o, "}\n");
+		}
+		str_free(&sw);
+	}
+}
+
 static void walk_module(Ctx *cx, const Module *m, bool explain, bool json, Str *o)
 {
 	for (size_t i = 0; i < m->nkernels; i++) {
 		Walk w = {cx, m, m->kernels[i], json, explain, o};
 		stmt_walk(m->kernels[i]->body, m->kernels[i]->nbody, visit, &w);
-		if (explain)
+		if (explain) {
+			explain_auto_swizzle(m, m->kernels[i], json, o);
 			explain_launch(m, m->kernels[i], json, o);
+		}
 	}
 }
 

@@ -81,6 +81,8 @@ void check_mbar(Ctx *cx, const Module *m, Kernel *k, Stmt *s)
 		diag_error(cx, s->value_loc, "a phase parity is 0 or 1 (got %lld)", (long long)s->n);
 }
 
+int tma_swizzle_bytes(Swizzle sw, DType dt);
+
 /* the TMA swizzle (bytes) that swizzle(P, W, A) over dt is, 0: none, -1: not one */
 static int tma_swizzle_of(Swizzle sw, DType dt)
 {
@@ -574,6 +576,13 @@ static void cpa_race(Sim *S, const Span *x, const Region *at, bool write)
 	if (!o || o->s == x->s)
 		return;
 	S->warned_cpa = true;
+	if (x->buf->mem == MEM_GLOBAL) { /* the copy's source: only a write races with its read */
+		diag_warning(S->cx, at->loc, "writes '%s' while the cp.async at line %d may still be reading it",
+		             x->buf->name, o->s->loc.line);
+		diag_note(S->cx, "cp_async.wait must leave its group complete (and a sync must follow) before the source "
+		          "is overwritten");
+		return;
+	}
 	diag_warning(S->cx, at->loc, "%s '%s' while the cp.async at line %d into it may still be in flight",
 	             write ? "writes" : "reads", x->buf->name, o->s->loc.line);
 	diag_note(S->cx, o->group < 0 ? "its group is not committed: cp_async.commit, then cp_async.wait N (and sync) "
@@ -619,9 +628,22 @@ static void sim_copy(Sim *S, Stmt *s)
 		cpa_race(S, &d, s->dst, true);
 	if (s->kind == ST_COPY_ASYNC && !load && !store && dsh && s->src->buf->mem == MEM_GLOBAL) {
 		d.group = -1; /* cp.async (ldgsts): in flight until its group is waited for */
-		if (!S->warned_cpa)
+		Span g;
+		if (!S->warned_cpa) {
 			APUSH(S->cx->arena, S->cpa, S->ncpa, S->cpacap, d);
+			if (region_span(S, s->src, &g)) { /* and its global source, until then */
+				g.s = s;
+				APUSH(S->cx->arena, S->cpa, S->ncpa, S->cpacap, g);
+			}
+		}
 		return;
+	}
+	if (s->dst->buf->mem == MEM_GLOBAL && S->ncpa && !S->warned_cpa) {
+		Span g;
+		if (region_span(S, s->dst, &g)) {
+			g.s = s;
+			cpa_race(S, &g, s->dst, true);
+		}
 	}
 	if (rsh) { /* reading shared memory a load is still filling */
 		const Span *o = overlap(S->loads, S->nloads, &r);
@@ -1021,3 +1043,5 @@ void emit_cluster_wait(Emit *e, const Stmt *s)
 	(void)s;
 	b_ins(emit_builder(e), FORM_CLUSTER_WAIT, NULL);
 }
+
+int tma_swizzle_bytes(Swizzle sw, DType dt) { return tma_swizzle_of(sw, dt); }

@@ -468,10 +468,17 @@ static int stride_list(Parser *p, Iter *out, int max)
 	return n;
 }
 
-static bool swizzle(Parser *p, Swizzle *sw)
+static bool swizzle(Parser *p, Buffer *b)
 {
+	Swizzle *sw = &b->layout.sw;
 	Loc loc = p->tok.loc;
 	next(p); /* 'swizzle' */
+	if (is_ident(p, "auto")) { /* tilepx chooses (check, src/hazard.c) */
+		next(p);
+		b->sw_auto = true;
+		b->sw_auto_loc = loc;
+		return true;
+	}
 	int64_t v[3];
 	if (!expect_punct(p, '(', "after 'swizzle'"))
 		return false;
@@ -499,7 +506,8 @@ static bool swizzle(Parser *p, Swizzle *sw)
 	return true;
 }
 
-/* layout := S[...] [swizzle(...)] | swizzle(...)   ; has_iters=false for a bare swizzle */
+/* layout := S[...] [swizzle(...) | swizzle auto] | swizzle(...) | swizzle auto
+ * ; has_iters=false for a bare swizzle */
 static bool layout(Parser *p, Buffer *b)
 {
 	Layout *L = &b->layout;
@@ -507,7 +515,7 @@ static bool layout(Parser *p, Buffer *b)
 	b->layout_loc = p->tok.loc;
 	if (is_ident(p, "swizzle")) {
 		b->has_layout = false; /* compact row-major, filled in by check */
-		return swizzle(p, &L->sw);
+		return swizzle(p, b);
 	}
 	if (!is_ident(p, "S"))
 		return fail(p, "expected a layout 'S[...]' or 'swizzle(P, W, A)', found %s", tok_text(p));
@@ -551,7 +559,7 @@ static bool layout(Parser *p, Buffer *b)
 		return false;
 	b->has_layout = true;
 	if (is_ident(p, "swizzle"))
-		return swizzle(p, &L->sw);
+		return swizzle(p, b);
 	return true;
 }
 

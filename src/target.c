@@ -151,6 +151,8 @@ int64_t scope_threads(Scope s, int64_t cta_threads)
 int64_t shared_align(const Buffer *b)
 {
 	int64_t align = b->tma_shared ? 128 : 16; /* TMA's shared addresses are 128-byte aligned */
+	if (b->sw_auto)
+		return 1024; /* the span of the widest candidate (128-byte swizzle over 16-byte chunks) */
 	if (b->layout.sw.on) {
 		int64_t span = ((int64_t)1 << (b->layout.sw.p + b->layout.sw.w + b->layout.sw.a)) * dtype_bytes(b->dt);
 		while (align < span && align < 1024)

@@ -249,6 +249,18 @@ typedef struct Buffer {
 	int dyn_dim[MAX_DIMS];
 	bool dynamic;
 	int64_t dyn_proxy;   /* 0: dim 0's stride is a constant */
+	/* 'swizzle auto' (shared): check picks layout.sw from the candidates
+	 * (src/hazard.c); until then the buffer is aligned for the widest */
+	bool sw_auto;
+	Loc sw_auto_loc;
+	int64_t max_off;     /* MEM_SHARED: the largest element offset the layout reaches (check) */
+	int nsw_cand;
+	struct SwCand {
+		Swizzle sw;
+		bool legal;
+		const char *why;  /* not legal: the reason */
+		int64_t wavefronts, ideal;
+	} sw_cand[4];
 } Buffer;
 
 /* param NAME u32|i32|u64|i64: a kernel argument, a variable of region
@@ -552,6 +564,18 @@ typedef struct Plan {
 	_Alignas(16) unsigned char data[PLAN_BYTES]; /* the variant's own decisions */
 } Plan;
 
+/* one shared-memory access of a copy, for the race check and the bank model
+ * (src/hazard.c): CTA thread `thread` performs warp instruction `k` of the
+ * statement (the lanes of a warp with equal k form one instruction), at the
+ * buffer's element offset `elem` before its swizzle, `bytes` long */
+typedef struct Access {
+	const Buffer *buf;
+	int64_t thread, k, elem;
+	int bytes;
+	bool write;
+} Access;
+typedef void (*TraceFn)(void *ctx, const Access *a);
+
 typedef struct Variant {
 	const char *name;
 	StmtKind op;
@@ -562,6 +586,12 @@ typedef struct Variant {
 	const char *(*plan)(const CopyOp *op, Plan *p);
 	void (*emit)(const CopyOp *op, const Plan *p, Emit *e);
 	bool ragged; /* guards accesses to params with runtime extents */
+	/* optional: every shared-memory access the emitted code makes, for every
+	 * thread of the CTA, with the kernel variables in vals (ctaid, repeat
+	 * indices; the trace sets warpid and wgid per scope instance). The same
+	 * decisions as emit, computed from the plan (no PTX). NULL: the variant
+	 * touches no shared memory through threads (TMA, bulk, tcgen05). */
+	void (*trace)(const CopyOp *op, const Plan *p, int64_t *vals, TraceFn fn, void *ctx);
 } Variant;
 
 typedef struct Candidate {
@@ -578,6 +608,26 @@ typedef struct Decision {
 } Decision;
 
 int dispatch_variants(StmtKind op, const Variant **out, int max);
+
+/* ---- hazards and bank conflicts from the access traces (src/hazard.c) ---- */
+/* per buffer and direction of a copy: warp instructions, shared wavefronts
+ * and the ideal, over one CTA's executions of the statement */
+typedef struct BankStat {
+	const Buffer *buf;
+	bool write;
+	int64_t instructions, wavefronts, ideal;
+} BankStat;
+/* how many stats (at most 2) were written; 0 when the copy has no traced
+ * shared access or too many to count */
+int copy_banks(const CopyOp *op, const Decision *d, BankStat *out);
+/* warnings for shared bytes one warp writes and another reads or writes with
+ * no sync between (after check_module's own checks) */
+void check_races(Ctx *cx, const Module *m, Kernel *k);
+/* 'swizzle auto' buffers: every legal candidate's wavefronts over the
+ * kernel's copies, the fewest chosen (ties: none, then the smallest) */
+void resolve_auto_swizzle(Ctx *cx, const Module *m, Kernel *k);
+/* check_copy_tma's swizzle of a shared buffer for TMA, in bytes (0 none, -1 not one) */
+int tma_swizzle_bytes(Swizzle sw, DType dt);
 bool copy_op_init(Ctx *cx, const Module *m, const Kernel *k, const Stmt *st, CopyOp *op);
 /* false (with an error reported at the statement) when nothing accepts */
 bool dispatch_copy(const CopyOp *op, Decision *d, bool report);

@@ -288,8 +288,8 @@ want="FAIL ragged_copy_2d: scalar param 'M' has no value (pass --set M=N)"
 got=$(sed '/^# set:/d' examples/ragged_copy_2d.tile > "$OUT/noset.tile"; "$B/ptxemu" "$OUT/noset.tile" 2>&1 | head -1)
 [ "$want" = "$got" ] && ok || bad "missing value: want '$want', got '$got'"
 
-echo "== hazard warnings (tests/warn: '# warn:' is the first diagnostic; exit 0), and none for the examples"
-for f in tests/warn/*.tile; do
+echo "== hazard warnings (tests/warn, and tests/emu_fail programs with a '# warn:' line: the first diagnostic; exit 0), and none for the examples and their fixed twins in tests/gpu"
+for f in tests/warn/*.tile $(grep -l '^# warn: ' tests/emu_fail/*.tile); do
 	want=$(sed -n 's/^# warn: //p' "$f")
 	got=$("$T" check "$f" 2>&1 >/dev/null | head -1 | sed "s|^$f:||")
 	"$T" check "$f" >/dev/null 2>&1 && [ "$want" = "$got" ] && ok || bad "$f: want '$want', got '$got'"
@@ -297,6 +297,9 @@ done
 for f in examples/*.tile tests/gpu/*.tile; do
 	"$T" check "$f" 2>&1 | grep -q 'warning:' && bad "$f: warns" || ok
 done
+
+source tests/banks.sh
+source tests/races.sh
 
 echo "== emulator failures (tests/emu_fail: hand-written PTX the GPU would hang on; '# emu:' is the expected report)"
 for f in tests/emu_fail/*.tile tests/gpu_fail/*.tile; do

@@ -112,8 +112,10 @@ typedef struct Machine {
 	int ncpa, cpacap;
 	int64_t *cpa_groups; /* committed groups per thread */
 	/* races between warps: per shared byte, the warp that last wrote it, in
-	 * which barrier epoch (bar.sync releases count them), from which .tile line */
-	struct Shadow { int32_t warp, line; uint32_t epoch; } *shadow, *shadow_all;
+	 * which barrier epoch (bar.sync releases count them), from which .tile line;
+	 * and the warps that read it in the reader epoch (mask), the last two of
+	 * them distinct (warp, line), for a write after another warp's read */
+	struct Shadow { int32_t warp, line; uint32_t epoch, repoch, rmask; int32_t rwarp[2], rline[2]; } *shadow, *shadow_all;
 	int acc_warp, acc_line; /* the access mem() is asked for: -1 not tracked */
 	bool acc_write;
 	/* --banks: every shared access of ld/st.shared and ldmatrix/stmatrix, by
@@ -498,8 +500,8 @@ static uint64_t addr(Machine *m, Thread *t, const char *s)
 
 /* a shared access of warp acc_warp against the last write of each byte: a
  * write by another warp, by another statement, in the same barrier epoch is a
- * race (reads are not recorded, so a write after another warp's read is not
- * seen) */
+ * race (RAW, WAW); and a write against the reads of the epoch: a read by
+ * another warp, from another statement, is a race too (WAR) */
 static bool shadow_access(Machine *m, uint64_t a, int bytes)
 {
 	for (int i = 0; i < bytes; i++) {
@@ -513,8 +515,36 @@ static bool shadow_access(Machine *m, uint64_t a, int bytes)
 			m->err = m->errbuf;
 			return false;
 		}
-		if (m->acc_write)
-			*s = (struct Shadow){m->acc_warp, m->acc_line, m->epochs[m->cur]};
+		bool fresh = s->repoch != m->epochs[m->cur];
+		/* a write from the statement that last wrote the byte in this epoch is
+		 * another scope instance's write of the same values: not a race */
+		bool rewrite = s->warp >= 0 && s->epoch == m->epochs[m->cur] && s->line == m->acc_line;
+		if (m->acc_write && !fresh && !rewrite && (s->rmask & ~(1u << (m->acc_warp & 31)))) {
+			int r = s->rwarp[0] != m->acc_warp ? 0 : 1; /* the two slots hold distinct warps */
+			if (s->rwarp[r] >= 0 && s->rline[r] != m->acc_line) {
+				snprintf(m->errbuf, sizeof m->errbuf, "race: warp %d read shared memory at 0x%llx (.tile line %d) and "
+				         "warp %d then writes it (.tile line %d) with no sync between", s->rwarp[r],
+				         (unsigned long long)(a + (uint64_t)i), s->rline[r], m->acc_warp, m->acc_line);
+				m->err = m->errbuf;
+				return false;
+			}
+		}
+		if (m->acc_write) {
+			s->warp = m->acc_warp, s->line = m->acc_line, s->epoch = m->epochs[m->cur];
+		} else {
+			if (fresh) {
+				s->repoch = m->epochs[m->cur];
+				s->rmask = 0;
+				s->rwarp[0] = s->rwarp[1] = -1;
+			}
+			s->rmask |= 1u << (m->acc_warp & 31);
+			if (s->rwarp[0] == m->acc_warp) {
+				s->rline[0] = m->acc_line;
+			} else {
+				s->rwarp[1] = s->rwarp[0], s->rline[1] = s->rline[0];
+				s->rwarp[0] = m->acc_warp, s->rline[0] = m->acc_line;
+			}
+		}
 	}
 	return true;
 }
@@ -529,6 +559,15 @@ static unsigned char *mem(Machine *m, bool shared, uint64_t a, int bytes)
 		}
 		if (m->acc_warp >= 0 && !shadow_access(m, a, bytes))
 			return NULL;
+		int stid, sline;
+		if (m->acc_warp >= 0 && m->acc_write &&
+		    tma_store_reading(m->tma, &m->env, a + (uint64_t)m->cur * (uint64_t)m->win, bytes, &stid, &sline)) {
+			snprintf(m->errbuf, sizeof m->errbuf, "race: shared memory at 0x%llx is written (.tile line %d) while the "
+			         "bulk store of thread %d (.tile line %d) still reads it: wait for its group (bulk.commit, "
+			         "bulk.wait_read) and sync first", (unsigned long long)a, m->acc_line, stid, sline);
+			m->err = m->errbuf;
+			return NULL;
+		}
 		for (int i = 0; i < m->ncpa; i++) /* a race with a cp.async of this CTA still in flight */
 			if (m->cpa[i].tid / m->threads == m->cur && a < m->cpa[i].dst + (uint64_t)m->cpa[i].bytes && m->cpa[i].dst < a + (uint64_t)bytes) {
 				snprintf(m->errbuf, sizeof m->errbuf, "shared memory at 0x%llx is accessed while the cp.async of "
@@ -545,7 +584,17 @@ static unsigned char *mem(Machine *m, bool shared, uint64_t a, int bytes)
 		m->err = "global access out of bounds";
 		return NULL;
 	}
-	return m->param_mem[i] + off;
+	unsigned char *g = m->param_mem[i] + off;
+	for (int c = 0; m->acc_warp >= 0 && m->acc_write && c < m->ncpa; c++) /* a cp.async in flight still reads it */
+		if (g < m->cpa[c].src + m->cpa[c].bytes && m->cpa[c].src < g + bytes) {
+			snprintf(m->errbuf, sizeof m->errbuf, "race: global memory is written (.tile line %d) while the cp.async "
+			         "of thread %d (.tile line %d, PTX line %d) that reads it is still in flight: wait for its group "
+			         "(cp_async.commit, cp_async.wait) first", m->acc_line, m->cpa[c].tid, m->cpa[c].in->tile_line,
+			         m->cpa[c].in->line + 1);
+			m->err = m->errbuf;
+			return NULL;
+		}
+	return g;
 }
 
 static int width_of(const char *op)
@@ -613,10 +662,14 @@ static void cpa_land(Machine *m, int tid, int64_t below)
 		bool due = c->tid == tid && (below == INT64_MAX || (c->group >= 0 && c->group < below));
 		if (due) {
 			memcpy(m->shared + c->dst, c->src, (size_t)c->bytes);
-			/* the data is the issuing warp's write, visible to other warps after a sync */
-			for (int b = 0; b < c->bytes; b++)
-				m->shadow[c->dst + (uint64_t)b] = (struct Shadow){warp_of(m, &m->t[tid]), c->in->tile_line,
-				                                                  m->epochs[m->cur]};
+			/* the data is the issuing warp's write, visible to other warps after a
+			 * sync: checked against the epoch's reads and writes as it lands */
+			int aw = m->acc_warp, al = m->acc_line;
+			bool awr = m->acc_write;
+			m->acc_warp = warp_of(m, &m->t[tid]), m->acc_line = c->in->tile_line, m->acc_write = true;
+			if (!m->err)
+				shadow_access(m, c->dst, c->bytes);
+			m->acc_warp = aw, m->acc_line = al, m->acc_write = awr;
 		}
 		else
 			m->cpa[k++] = *c;
@@ -851,6 +904,10 @@ static void step(Machine *m, Thread *t)
 	} else if (!strncmp(op, "cp.async.cg.", 12) || !strncmp(op, "cp.async.ca.", 12)) {
 		int bytes = (int)V(2);
 		uint64_t da = addr(m, t, o[0]);
+		if (m->banks) { /* the shared write of the copy, as the 16-byte st.shared it replaces */
+			int tid = (int)(t - m->t), pc = (int)(in - m->p->ins);
+			bank_record(m, tid, pc, m->occ[(int64_t)tid * m->p->n + pc]++, da, bytes);
+		}
 		/* ignore-src (a 4th operand, a predicate): zeros land, the source is not read */
 		static const unsigned char zeros[16];
 		bool ignore = in->nops > 3 && V(3);
@@ -911,6 +968,12 @@ static void matrix_b8(Machine *m, Thread **w, Ins *in)
 	bool ld = in->op[0] == 'l';
 	int num = strstr(in->op, ".x4") ? 4 : strstr(in->op, ".x2") ? 2 : 1;
 	int nregs = ld ? 2 * num : num;
+	if (m->banks) { /* lanes 16j.. (ldmatrix m16n16) or 8j.. (stmatrix m16n8) address 16-byte rows */
+		int tid = (int)(w[0] - m->t), pc = (int)(in - m->p->ins), rows = ld ? 16 : 8;
+		int64_t k = m->occ[(int64_t)tid * m->p->n + pc]++;
+		for (int l = 0; l < rows * num && l < 32; l++)
+			bank_record(m, tid + l, pc, k, addr(m, w[l], in->ops[ld ? nregs : 0]), 16);
+	}
 	for (int t = 0; t < 32; t++)
 		for (int r = 0; r < nregs; r++)
 			for (int k = 0; k < 4; k++) {
@@ -1118,7 +1181,7 @@ static bool run_cluster(Machine *m, int entry_pc)
 	memset(m->epochs, 0, sizeof m->epochs);
 	m->creleased = 0;
 	for (int64_t i = 0; i < m->win * m->nranks; i++)
-		m->shadow_all[i] = (struct Shadow){-1, 0, 0};
+		m->shadow_all[i] = (struct Shadow){-1, 0, 0, UINT32_MAX, 0, {-1, -1}, {0, 0}};
 	int64_t budget = 200000000;
 	for (;;) {
 		bool progress = false;

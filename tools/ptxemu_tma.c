@@ -235,6 +235,7 @@ int tma_step(TmaState *s, const TmaEnv *env, int tid, const TmaOp *o, uint64_t *
 	if (!strncmp(op, "cp.async.bulk.tensor.", 21)) {
 		Xfer *x = push(s);
 		x->tid = tid;
+		x->line = o->line;
 		x->load = strstr(op, ".shared::cluster.global") != NULL;
 		x->map = (o->v[x->load] & TMAP_TAG) ? (int)(o->v[x->load] & 0xff) : -1;
 		memcpy(x->c, o->c, sizeof x->c);
@@ -282,6 +283,7 @@ int tma_step(TmaState *s, const TmaEnv *env, int tid, const TmaOp *o, uint64_t *
 	if (!strncmp(op, "cp.async.bulk.shared::cluster.global.", 37) || !strncmp(op, "cp.async.bulk.global.shared::cta.", 33)) {
 		Xfer *x = push(s); /* [dst], [src], size[, [mbar]] */
 		x->tid = tid;
+		x->line = o->line;
 		x->map = -2;
 		x->load = op[14] == 's';
 		x->smem = (x->load ? o->v[0] : o->v[1]) + sb;
@@ -305,6 +307,23 @@ int tma_step(TmaState *s, const TmaEnv *env, int tid, const TmaOp *o, uint64_t *
 	if (!strncmp(op, "fence.proxy.async", 17) || !strncmp(op, "fence.mbarrier_init", 19))
 		return 1;
 	return 0;
+}
+
+bool tma_store_reading(const TmaState *s, const TmaEnv *env, uint64_t a, int bytes, int *tid, int *line)
+{
+	for (int i = 0; i < s->nx; i++) {
+		const Xfer *x = &s->x[i];
+		if (x->load || x->done)
+			continue;
+		uint64_t n = x->map == -2 ? x->bytes
+		             : x->map >= 0 && x->map < env->nmaps ? (uint64_t)env->maps[x->map].box_bytes : 0;
+		if (a < x->smem + n && x->smem < a + (uint64_t)bytes) {
+			*tid = x->tid;
+			*line = x->line;
+			return true;
+		}
+	}
+	return false;
 }
 
 void tma_thread_exit(TmaState *s, const TmaEnv *env, int tid, const char **err)

@@ -58,6 +58,9 @@ typedef struct TmaOp {
 } TmaOp;
 int tma_step(TmaState *s, const TmaEnv *env, int tid, const TmaOp *o, uint64_t *result, bool *blocked,
              const char **err);
+/* a store (TMA or bulk) not yet performed reads shared bytes [a, a + bytes):
+ * its thread and .tile line */
+bool tma_store_reading(const TmaState *s, const TmaEnv *env, uint64_t a, int bytes, int *tid, int *line);
 /* a thread ends: its uncompleted stores are performed */
 void tma_thread_exit(TmaState *s, const TmaEnv *env, int tid, const char **err);
 /* CTA `rank` has exited: a multicast still in flight into it, or issued

@@ -79,4 +79,4 @@ static void emit(const CopyOp *op, const Plan *p, Emit *e)
 	emit_elect_end(e, l);
 }
 
-const Variant variant_bulk = {"bulk", ST_COPY_ASYNC, 25, accepts, plan, emit, .ragged = false};
+const Variant variant_bulk = {"bulk", ST_COPY_ASYNC, 25, accepts, plan, emit, .trace = NULL, .ragged = false};

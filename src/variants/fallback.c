@@ -1,7 +1,7 @@
 /* copy / fallback: priority 0. One thread of each scope instance copies
  * element by element in a serial loop; any pair of layouts works because
  * each side's offset is computed from the flat logical index. */
-#include "../tilepx.h"
+#include "partition.h"
 
 static bool is_mem(Mem m) { return m == MEM_GLOBAL || m == MEM_SHARED; }
 
@@ -115,4 +115,31 @@ static void emit(const CopyOp *op, const Plan *p, Emit *e)
 	b_place_label(b, skip);
 }
 
-const Variant variant_fallback = {"fallback", ST_COPY, 0, accepts, plan, emit, .ragged = true};
+/* thread 0 of each scope instance, element by element: the source's load,
+ * then the destination's store */
+static void trace(const CopyOp *op, const Plan *p, int64_t *vals, TraceFn fn, void *ctx)
+{
+	(void)p;
+	int es = dtype_bytes(op->dt);
+	for (int64_t first = 0; first < op->k->threads; first += op->scope_threads) {
+		trace_instance_vars(vals, first);
+		for (int side = 0; side < 2; side++) {
+			const View *v = side ? &op->dst : &op->src;
+			const Buffer *b = side ? op->dbuf : op->sbuf;
+			if (b->mem != MEM_SHARED)
+				continue;
+			int64_t base = affine_eval(&v->off[AX_M], vals);
+			for (int64_t i = 0; i < op->elems; i++) {
+				int64_t off = base, rest = i;
+				for (int k = v->L.n - 1; k >= 0; k--) {
+					off += rest % v->L.it[k].ext * v->L.it[k].stride;
+					rest /= v->L.it[k].ext;
+				}
+				Access a = {b, first, 2 * i + side, off, es, side == 1};
+				fn(ctx, &a);
+			}
+		}
+	}
+}
+
+const Variant variant_fallback = {"fallback", ST_COPY, 0, accepts, plan, emit, .trace = trace, .ragged = true};

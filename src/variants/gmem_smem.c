@@ -41,7 +41,7 @@ static const char *plan(const CopyOp *op, Plan *p)
 	return NULL;
 }
 
-static void access(const CopyOp *op, Emit *e, const void *ctx, const Access *ac)
+static void access(const CopyOp *op, Emit *e, const void *ctx, const AccessOps *ac)
 {
 	const GsPlan *g = ctx;
 	const Buffer *gb = g->global_is_dst ? op->dbuf : op->sbuf, *sb = g->global_is_dst ? op->sbuf : op->dbuf;
@@ -59,4 +59,12 @@ static void emit(const CopyOp *op, const Plan *p, Emit *e)
 	emit_partition_loops(op, e, &g->part, gv, sv, emit_scope_tid(e, op->st->scope), access, g);
 }
 
-const Variant variant_gmem_smem = {"gmem_smem", ST_COPY, 10, accepts, plan, emit, .ragged = true};
+static void trace(const CopyOp *op, const Plan *p, int64_t *vals, TraceFn fn, void *ctx)
+{
+	const GsPlan *g = (const GsPlan *)p->data;
+	const View *sv = g->global_is_dst ? &op->src : &op->dst;
+	trace_part(op, &g->part, sv, false, g->global_is_dst ? op->sbuf : op->dbuf, !g->global_is_dst, op->st->scope, vals,
+	           fn, ctx);
+}
+
+const Variant variant_gmem_smem = {"gmem_smem", ST_COPY, 10, accepts, plan, emit, .trace = trace, .ragged = true};

@@ -31,7 +31,7 @@ static const char *plan(const CopyOp *op, Plan *p)
 	return NULL;
 }
 
-static void access(const CopyOp *op, Emit *e, const void *ctx, const Access *ac)
+static void access(const CopyOp *op, Emit *e, const void *ctx, const AccessOps *ac)
 {
 	const Part *part = ctx;
 	Builder *b = emit_builder(e);
@@ -47,4 +47,9 @@ static void emit(const CopyOp *op, const Plan *p, Emit *e)
 	emit_partition_loops(op, e, part, &op->src, &op->dst, emit_scope_tid(e, op->st->scope), access, part);
 }
 
-const Variant variant_ldgsts = {"ldgsts", ST_COPY_ASYNC, 20, accepts, plan, emit, .ragged = true};
+static void trace(const CopyOp *op, const Plan *p, int64_t *vals, TraceFn fn, void *ctx)
+{
+	trace_part(op, (const Part *)p->data, &op->dst, false, op->dbuf, true, op->st->scope, vals, fn, ctx);
+}
+
+const Variant variant_ldgsts = {"ldgsts", ST_COPY_ASYNC, 20, accepts, plan, emit, .trace = trace, .ragged = true};

@@ -329,4 +329,44 @@ static void emit(const CopyOp *op, const Plan *p, Emit *e)
 		issue(op, lp, e, &side, f, ptx_forms[f].regs / lp->num);
 }
 
-const Variant variant_ldstmatrix = {"ldstmatrix", ST_COPY, 10, accepts, plan, emit, .ragged = false};
+/* the lanes that address rows (8 per matrix, 16 for ldmatrix m16n16), 16
+ * bytes each, one instruction per m_outer step: the address terms of emit */
+static void trace(const CopyOp *op, const Plan *p, int64_t *vals, TraceFn fn, void *ctx)
+{
+	const LdstPlan *lp = (const LdstPlan *)p->data;
+	const Buffer *rb = lp->ld ? op->dbuf : op->sbuf, *sb = lp->ld ? op->sbuf : op->dbuf;
+	int64_t T = op->k->threads, ownT = scope_threads(rb->owner, T);
+	int rows = lp->b8 && lp->ld ? 16 : 8;
+	for (int64_t first = 0; first < T; first += op->scope_threads) {
+		trace_instance_vars(vals, first);
+		int64_t base = affine_eval(&lp->sv.off[AX_M], vals);
+		for (int64_t tid = first; tid < first + op->scope_threads && tid < T; tid++) {
+			int64_t lane = tid % 32, off = base;
+			if (lane >= rows * lp->num)
+				continue;
+			if (lp->warps > 1)
+				off += (tid % ownT) / 32 % lp->warps * lp->s_warp;
+			if (lp->b8) {
+				static const int64_t divs_ld[3] = {4, 2, 1}, mods_ld[3] = {4, 2, 2}, divs_st[2] = {2, 1},
+				                     mods_st[2] = {4, 2};
+				for (int i = 0; i < (lp->ld ? 3 : 2); i++)
+					off += lane / (lp->ld ? divs_ld[i] : divs_st[i]) % (lp->ld ? mods_ld[i] : mods_st[i]) * lp->rs[i];
+			} else {
+				off += lane % 8 * lp->p;
+			}
+			int64_t div = 1;
+			for (int i = lp->nn - 1; lp->num > 1 && i >= 0; i--) {
+				off += lane / (rows * div) % lp->n[i].ext * lp->n[i].b;
+				div *= lp->n[i].ext;
+			}
+			for (int64_t mm = 0; mm < lp->m_outer; mm++) {
+				int64_t ra, sa;
+				group_offset(lp->m, lp->nm, mm, &ra, &sa);
+				Access a = {sb, tid, mm, off + sa, 16, !lp->ld};
+				fn(ctx, &a);
+			}
+		}
+	}
+}
+
+const Variant variant_ldstmatrix = {"ldstmatrix", ST_COPY, 10, accepts, plan, emit, .trace = trace, .ragged = false};

@@ -688,7 +688,7 @@ static void loops(const CopyOp *op, Emit *e, const Part *p, int level, int first
                   int64_t ca, int64_t cb, AccessFn access, const void *ctx)
 {
 	if (level == p->nout) {
-		Access ac = {emit_side_operand(e, &sa, ca), emit_side_operand(e, &sb, cb), NULL, false};
+		AccessOps ac = {emit_side_operand(e, &sa, ca), emit_side_operand(e, &sb, cb), NULL, false};
 		/* a guarded side (a's is the global one when a param has runtime extents) */
 		const Side *g = sa.dyn ? &sa : sb.dyn ? &sb : NULL;
 		if (g) {
@@ -727,4 +727,61 @@ void emit_partition_loops(const CopyOp *op, Emit *e, const Part *p, const View *
 	while (first > 0 && p->out[first - 1].ext <= 16 && body * p->out[first - 1].ext <= 32)
 		body *= p->out[--first].ext;
 	loops(op, e, p, 0, first, sa, sb, 0, 0, access, ctx);
+}
+
+/* ---- access traces ---- */
+
+void trace_instance_vars(int64_t *vals, int64_t first)
+{
+	vals[VAR_WARPID] = first / 32;
+	vals[VAR_WGID] = first / 128;
+}
+
+int64_t part_thread_offset(const Part *p, int64_t t, bool side_a)
+{
+	int64_t off = 0;
+	for (int i = 0; i < p->nthr; i++) { /* the divisors of emit_view_offset */
+		const Pair *q = &p->thr[i];
+		int64_t div = 1;
+		if (axis_is_thread(q->axis))
+			div = q->a;
+		else
+			for (int j = i + 1; j < p->nthr; j++)
+				div *= p->thr[j].ext;
+		if (axis_is_thread(q->axis) && side_a)
+			continue;
+		off += (t / div) % q->ext * (side_a ? q->a : q->b);
+	}
+	return off;
+}
+
+int64_t part_outer_offset(const Part *p, int64_t f, bool side_a)
+{
+	int64_t off = 0;
+	for (int i = p->nout - 1; i >= 0; i--) {
+		off += f % p->out[i].ext * (side_a ? p->out[i].a : p->out[i].b);
+		f /= p->out[i].ext;
+	}
+	return off;
+}
+
+void trace_part(const CopyOp *op, const Part *p, const View *v, bool side_a, const Buffer *buf, bool write, Scope by,
+                int64_t *vals, TraceFn fn, void *ctx)
+{
+	int64_t T = op->k->threads, byT = scope_threads(by, T), S = op->scope_threads;
+	int bytes = p->vec * dtype_bytes(op->dt);
+	for (int64_t first = 0; first < T; first += S) {
+		trace_instance_vars(vals, first);
+		int64_t base = affine_eval(&v->off[AX_M], vals);
+		for (int64_t tid = first; tid < first + S && tid < T; tid++) {
+			int64_t t = tid % byT;
+			if (t >= p->thr_size)
+				continue;
+			int64_t to = base + part_thread_offset(p, t, side_a);
+			for (int64_t f = 0; f < p->outer; f++) {
+				Access a = {buf, tid, f, to + part_outer_offset(p, f, side_a), bytes, write};
+				fn(ctx, &a);
+			}
+		}
+	}
 }

@@ -36,12 +36,12 @@ const char *reg_partition(const CopyOp *op, const View *r, const View *s, Part *
 /* one access: both sides' address operands and, when a side is a param with
  * runtime extents, its guard predicate (NULL: none): guard_out false means
  * "in bounds" (predicate the access), true "out of bounds" (zero-fill) */
-typedef struct Access {
+typedef struct AccessOps {
 	const char *a, *b;
 	const char *guard;
 	bool guard_out;
-} Access;
-typedef void (*AccessFn)(const CopyOp *op, Emit *e, const void *ctx, const Access *ac);
+} AccessOps;
+typedef void (*AccessFn)(const CopyOp *op, Emit *e, const void *ctx, const AccessOps *ac);
 void emit_partition_loops(const CopyOp *op, Emit *e, const Part *p, const View *a, const View *b, Reg thread,
                           AccessFn access, const void *ctx);
 
@@ -97,5 +97,18 @@ const char *emit_side_guard(Emit *e, const Side *s, int64_t extra, bool out);
 Side emit_side(Emit *e, const Buffer *buf, const Off *o);
 Side emit_side_step(Emit *e, Side s, Reg x, int64_t k); /* + x * k elements */
 const char *emit_side_operand(Emit *e, const Side *s, int64_t extra);
+
+/* ---- access traces (Variant.trace) ---- */
+/* the warpid and wgid of the scope instance that starts at CTA thread first */
+void trace_instance_vars(int64_t *vals, int64_t first);
+/* one side's element offset of the thread digits of scope thread t, and of
+ * outer step f (digits as emit_view_offset and the emitters' loops) */
+int64_t part_thread_offset(const Part *p, int64_t t, bool side_a);
+int64_t part_outer_offset(const Part *p, int64_t f, bool side_a);
+/* the accesses of a Part on the shared side (side a or b, view v): every
+ * thread of the CTA as thread t = tid % (threads of `by`), skipped when
+ * t >= p->thr_size; the region's variables of the copy's scope instance */
+void trace_part(const CopyOp *op, const Part *p, const View *v, bool side_a, const Buffer *buf, bool write, Scope by,
+                int64_t *vals, TraceFn fn, void *ctx);
 
 #endif

@@ -94,4 +94,13 @@ static void emit(const CopyOp *op, const Plan *p, Emit *e)
 		b_place_label(b, skip);
 }
 
-const Variant variant_reg = {"reg", ST_COPY, 10, accepts, plan, emit, .ragged = true};
+static void trace(const CopyOp *op, const Plan *p, int64_t *vals, TraceFn fn, void *ctx)
+{
+	const RegPlan *rp = (const RegPlan *)p->data;
+	const Buffer *rb = rp->load ? op->dbuf : op->sbuf, *mb = rp->load ? op->sbuf : op->dbuf;
+	if (mb->mem != MEM_SHARED)
+		return;
+	trace_part(op, &rp->part, rp->load ? &op->src : &op->dst, false, mb, !rp->load, rb->owner, vals, fn, ctx);
+}
+
+const Variant variant_reg = {"reg", ST_COPY, 10, accepts, plan, emit, .trace = trace, .ragged = true};

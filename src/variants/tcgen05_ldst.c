@@ -300,4 +300,4 @@ static void emit(const CopyOp *op, const Plan *p, Emit *e)
 	}
 }
 
-const Variant variant_tcgen05_ldst = {"tcgen05_ldst", ST_COPY_ASYNC, 10, accepts, plan, emit, .ragged = false};
+const Variant variant_tcgen05_ldst = {"tcgen05_ldst", ST_COPY_ASYNC, 10, accepts, plan, emit, .trace = NULL, .ragged = false};

@@ -108,7 +108,7 @@ static void emit(const CopyOp *op, const Plan *p, Emit *e)
 	emit_elect_end(e, l);
 }
 
-const Variant variant_tma = {"tma", ST_COPY_ASYNC, 30, accepts, plan, emit, .ragged = true};
+const Variant variant_tma = {"tma", ST_COPY_ASYNC, 30, accepts, plan, emit, .trace = NULL, .ragged = true};
 
 /* CUtensorMapDataType by dtype: the element's bits move unchanged (tf32 as
  * u32: the driver's tf32 types may round) */

@@ -1,0 +1,581 @@
+/* Shared-memory hazards between warps and bank conflicts, from the copies'
+ * access traces (Variant.trace): every thread's shared accesses, computed
+ * from the layouts and the chosen variant's partition, not from PTX.
+ *
+ * Races: each kernel's statements run once for one CTA, loops unrolled
+ * (every index value), with a shadow byte per shared byte: the statement and
+ * the warps that last wrote it, the warps that read it, and the barrier
+ * epoch (a `sync` starts the next). A read of a byte another warp wrote, or
+ * a write of a byte another warp read or wrote, from another statement in
+ * the same epoch, is a race: one warning per kernel.
+ *
+ * Banks: the lanes of one warp instruction go to shared memory in phases (8
+ * lanes of 16-byte accesses, 16 of 8-byte, 32 otherwise); a phase takes as
+ * many wavefronts as the most distinct 4-byte words one of the 32 banks
+ * holds; the ideal is the distinct words over 32. `ptxemu --banks` measures
+ * the same on the emitted PTX, independently. */
+#include "tilepx.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+enum { RACE_BUDGET = 1 << 24, BANK_BUDGET = 1 << 22, MAX_COMBOS = 1 << 16 };
+
+/* the repeat indices enclosing s, outermost first; false if s is not in body */
+static bool enclosing(Stmt **body, size_t n, const Stmt *s, int *vars, int *nv)
+{
+	for (size_t i = 0; i < n; i++) {
+		if (body[i] == s)
+			return true;
+		if (body[i]->kind == ST_REPEAT) {
+			vars[(*nv)++] = body[i]->var;
+			if (enclosing(body[i]->body, body[i]->nbody, s, vars, nv))
+				return true;
+			(*nv)--;
+		}
+	}
+	return false;
+}
+
+/* ---- banks ---- */
+
+typedef struct Lane {
+	int64_t warp, k, addr;
+	int lane, bytes;
+	bool write;
+	int side; /* index into the stats: buffer and direction */
+} Lane;
+
+typedef struct BankCtx {
+	const Buffer *bufs[2];
+	bool dirs[2];
+	int nsides;
+	Lane *v;
+	size_t n, cap;
+	Arena *arena;
+} BankCtx;
+
+static void bank_fn(void *ctx, const Access *a)
+{
+	BankCtx *b = ctx;
+	int side = 0;
+	while (side < b->nsides && (b->bufs[side] != a->buf || b->dirs[side] != a->write))
+		side++;
+	if (side == b->nsides && side < 2) {
+		b->bufs[side] = a->buf;
+		b->dirs[side] = a->write;
+		b->nsides++;
+	}
+	if (side >= 2 || b->n >= BANK_BUDGET)
+		return;
+	int64_t es = dtype_bytes(a->buf->dt);
+	Lane l = {a->thread / 32, a->k, swz_apply(a->buf->layout.sw, a->elem) * es, (int)(a->thread % 32), a->bytes,
+	          a->write, side};
+	APUSH(b->arena, b->v, b->n, b->cap, l);
+}
+
+static int cmp_lane(const void *x, const void *y)
+{
+	const Lane *a = x, *b = y;
+	if (a->side != b->side)
+		return a->side - b->side;
+	if (a->warp != b->warp)
+		return a->warp < b->warp ? -1 : 1;
+	if (a->k != b->k)
+		return a->k < b->k ? -1 : 1;
+	return a->lane - b->lane;
+}
+
+/* one warp instruction's lanes a[0..n): wavefronts and the ideal */
+static void wavefronts(const Lane *a, size_t n, int64_t *got, int64_t *ideal)
+{
+	int per = a[0].bytes >= 16 ? 8 : a[0].bytes == 8 ? 16 : 32;
+	for (int ph = 0; ph < 32 / per; ph++) {
+		int64_t words[128];
+		int nw = 0;
+		for (size_t i = 0; i < n; i++) {
+			if (a[i].lane / per != ph)
+				continue;
+			for (int64_t w = a[i].addr / 4; w <= (a[i].addr + a[i].bytes - 1) / 4 && nw < 128; w++) {
+				bool dup = false;
+				for (int j = 0; j < nw && !dup; j++)
+					dup = words[j] == w;
+				if (!dup)
+					words[nw++] = w;
+			}
+		}
+		if (!nw)
+			continue;
+		int per_bank[32] = {0}, worst = 0;
+		for (int j = 0; j < nw; j++)
+			if (++per_bank[words[j] % 32] > worst)
+				worst = per_bank[words[j] % 32];
+		*got += worst;
+		*ideal += (nw + 31) / 32;
+	}
+}
+
+/* the trace of one execution (vals) into the stats */
+static bool bank_run(const CopyOp *op, const Decision *d, int64_t *vals, int64_t times, BankStat *st, int *nst)
+{
+	BankCtx b = {.arena = op->cx->arena};
+	d->chosen->trace(op, &d->plan, vals, bank_fn, &b);
+	if (b.n >= BANK_BUDGET)
+		return false;
+	if (b.n)
+		qsort(b.v, b.n, sizeof *b.v, cmp_lane);
+	for (int s = 0; s < b.nsides; s++) {
+		int i = 0;
+		while (i < *nst && (st[i].buf != b.bufs[s] || st[i].write != b.dirs[s]))
+			i++;
+		if (i == *nst) {
+			st[i] = (BankStat){b.bufs[s], b.dirs[s], 0, 0, 0};
+			(*nst)++;
+		}
+	}
+	for (size_t i = 0, j; i < b.n; i = j) {
+		for (j = i; j < b.n && b.v[j].side == b.v[i].side && b.v[j].warp == b.v[i].warp && b.v[j].k == b.v[i].k; j++)
+			;
+		int s = 0;
+		while (st[s].buf != b.bufs[b.v[i].side] || st[s].write != b.dirs[b.v[i].side])
+			s++;
+		int64_t w = 0, id = 0;
+		wavefronts(&b.v[i], j - i, &w, &id);
+		st[s].instructions += times;
+		st[s].wavefronts += w * times;
+		st[s].ideal += id * times;
+	}
+	return true;
+}
+
+static bool uses_var(const CopyOp *op, int var)
+{
+	for (int side = 0; side < 2; side++) {
+		const Affine *a = side ? &op->dst.off[AX_M] : &op->src.off[AX_M];
+		for (int i = 0; i < a->n; i++)
+			if (a->t[i].var == var && a->t[i].k)
+				return true;
+	}
+	return false;
+}
+
+int copy_banks(const CopyOp *op, const Decision *d, BankStat *out)
+{
+	if (!d->chosen || !d->chosen->trace)
+		return 0;
+	const Kernel *k = op->k;
+	int vars[64], nv = 0;
+	if (!enclosing(k->body, k->nbody, op->st, vars, &nv))
+		nv = 0;
+	/* the repeat indices the regions use are enumerated; the others repeat
+	 * the same accesses */
+	int used[64], nu = 0;
+	int64_t times = 1, combos = 1;
+	for (int i = 0; i < nv; i++) {
+		int64_t e = kernel_var_extent(k, vars[i]);
+		if (uses_var(op, vars[i])) {
+			used[nu++] = vars[i];
+			combos = combos > MAX_COMBOS ? combos : combos * e;
+		} else {
+			times = times > INT64_MAX / (e > 0 ? e : 1) ? times : times * e;
+		}
+	}
+	if (combos > MAX_COMBOS)
+		return 0;
+	int64_t *vals = arena_alloc(op->cx->arena, sizeof(int64_t) * (size_t)(k->nvars + 1));
+	int nst = 0;
+	for (int64_t c = 0; c < combos; c++) {
+		int64_t rest = c;
+		for (int i = nu - 1; i >= 0; i--) {
+			int64_t e = kernel_var_extent(k, used[i]);
+			vals[used[i]] = rest % e;
+			rest /= e;
+		}
+		if (!bank_run(op, d, vals, times, out, &nst))
+			return 0;
+	}
+	return nst;
+}
+
+/* ---- races ---- */
+
+typedef struct Sh {
+	const Stmt *w;        /* last writing statement (NULL: none) */
+	uint32_t wepoch, wmask; /* its epoch and warps */
+	uint32_t repoch, rmask; /* the readers' epoch and warps */
+	const Stmt *r[2];     /* the last two readers from distinct warps */
+	int32_t rw[2];
+} Sh;
+
+typedef struct Race {
+	Ctx *cx;
+	const Module *m;
+	Kernel *k;
+	const Buffer **bufs;
+	Sh **sh;
+	int64_t *bytes;
+	size_t nb;
+	uint32_t epoch;
+	int64_t budget;
+	bool done; /* a warning was given, or the budget ran out */
+	const Stmt *s; /* the statement being traced */
+	int64_t *vals;
+	struct Cache { const Stmt *s; Decision *d; } *cache;
+	size_t ncache, cachecap;
+} Race;
+
+static void warn(Race *R, const Access *a, int64_t byte, const char *what, int other, const Stmt *o)
+{
+	R->done = true;
+	Loc at = a->write ? R->s->dst->loc : R->s->src->loc;
+	diag_warning(R->cx, at, "warp %lld %s '%s' at byte %lld, which warp %d %s at line %d, with no sync between",
+	             (long long)(a->thread / 32), a->write ? "writes" : "reads", a->buf->name, (long long)byte, other, what,
+	             o->loc.line);
+	if (o == R->s || o->loc.line > R->s->loc.line || (o->loc.line == R->s->loc.line && o->loc.col >= R->s->loc.col))
+		diag_note(R->cx, "the %s is in an earlier iteration of the enclosing repeat: sync at the end (or the start) "
+		          "of its body", a->write && !strcmp(what, "read") ? "read" : "write");
+	else if (a->write && !strcmp(what, "read"))
+		diag_note(R->cx, "only a 'sync' (bar.sync) between them orders another warp's read before this write");
+	else
+		diag_note(R->cx, "shared memory one warp writes is seen by the other warps only after a 'sync' (bar.sync)");
+	if (R->vals[VAR_CTAID] || R->vals[VAR_CTAIDY])
+		diag_note(R->cx, "in CTA (%lld, %lld): the shared regions move with ctaid, and each CTA is checked",
+		          (long long)R->vals[VAR_CTAID], (long long)R->vals[VAR_CTAIDY]);
+}
+
+static int low_bit(uint32_t m)
+{
+	int i = 0;
+	while (!(m & 1u)) {
+		m >>= 1;
+		i++;
+	}
+	return i;
+}
+
+static void race_fn(void *ctx, const Access *a)
+{
+	Race *R = ctx;
+	if (R->done)
+		return;
+	size_t b = 0;
+	while (b < R->nb && R->bufs[b] != a->buf)
+		b++;
+	if (b == R->nb)
+		return;
+	int64_t es = dtype_bytes(a->buf->dt), at = swz_apply(a->buf->layout.sw, a->elem) * es;
+	if (at < 0 || at + a->bytes > R->bytes[b])
+		return;
+	if ((R->budget -= a->bytes) < 0) {
+		R->done = true;
+		return;
+	}
+	int warp = (int)(a->thread / 32);
+	uint32_t bit = 1u << (warp & 31);
+	for (int64_t i = at; i < at + a->bytes; i++) {
+		Sh *h = &R->sh[b][i];
+		bool wlive = h->w && h->wepoch == R->epoch && h->w != R->s;
+		if (a->write) {
+			if (wlive && (h->wmask & ~bit)) {
+				warn(R, a, i, "wrote", low_bit(h->wmask & ~bit), h->w);
+				return;
+			}
+			if (h->repoch == R->epoch && (h->rmask & ~bit)) {
+				int r = h->rw[0] != warp ? 0 : 1;
+				if (h->r[r] && h->r[r] != R->s) {
+					warn(R, a, i, "read", h->rw[r], h->r[r]);
+					return;
+				}
+			}
+			if (h->w == R->s && h->wepoch == R->epoch) {
+				h->wmask |= bit;
+			} else {
+				h->w = R->s;
+				h->wepoch = R->epoch;
+				h->wmask = bit;
+			}
+		} else {
+			if (wlive && !(h->wmask & bit)) {
+				warn(R, a, i, "wrote", low_bit(h->wmask), h->w);
+				return;
+			}
+			if (h->repoch != R->epoch) {
+				h->repoch = R->epoch;
+				h->rmask = 0;
+				h->r[0] = h->r[1] = NULL;
+				h->rw[0] = h->rw[1] = -1;
+			}
+			h->rmask |= bit;
+			if (h->rw[0] == warp) {
+				h->r[0] = R->s;
+			} else {
+				h->r[1] = h->r[0], h->rw[1] = h->rw[0];
+				h->r[0] = R->s, h->rw[0] = warp;
+			}
+		}
+	}
+}
+
+/* the statement's decision: into *tmp for a statement outside loops (run
+ * once), cached for one in a loop (run every iteration) */
+static const Decision *decide(Race *R, const Stmt *s, bool in_loop, Decision *tmp)
+{
+	for (size_t i = 0; in_loop && i < R->ncache; i++)
+		if (R->cache[i].s == s)
+			return R->cache[i].d;
+	CopyOp op;
+	Decision *d = in_loop ? arena_alloc(R->cx->arena, sizeof *d) : tmp;
+	int before = R->cx->diags.errors;
+	if (!copy_op_init(R->cx, R->m, R->k, s, &op) || !dispatch_copy(&op, d, false) || R->cx->diags.errors != before)
+		d = NULL;
+	if (in_loop) {
+		struct Cache c = {s, d};
+		APUSH(R->cx->arena, R->cache, R->ncache, R->cachecap, c);
+	}
+	return d;
+}
+
+static bool asm_syncs(const AsmBlock *b)
+{
+	for (size_t i = 0; i < b->n; i++)
+		if (b->p[i].kind == ASM_TEXT && b->p[i].text &&
+		    (strstr(b->p[i].text, "bar.sync") || strstr(b->p[i].text, "barrier.sync")))
+			return true;
+	return false;
+}
+
+static void race_stmts(Race *R, Stmt **body, size_t n, bool in_loop)
+{
+	for (size_t i = 0; i < n && !R->done; i++) {
+		Stmt *s = body[i];
+		if ((R->budget -= 1) < 0) {
+			R->done = true;
+			return;
+		}
+		switch (s->kind) {
+		case ST_REPEAT:
+			for (int64_t j = 0; j < s->n && !R->done; j++) {
+				R->vals[s->var] = j;
+				race_stmts(R, s->body, s->nbody, true);
+			}
+			R->vals[s->var] = 0;
+			break;
+		case ST_SYNC: case ST_MBAR_INIT: R->epoch++; break;
+		case ST_ASM:
+			if (asm_syncs(s->asm_blk))
+				R->epoch++;
+			break;
+		case ST_COPY: case ST_COPY_ASYNC: {
+			if (s->dst->buf->mem != MEM_SHARED && s->src->buf->mem != MEM_SHARED)
+				break;
+			Decision tmp;
+			const Decision *d = decide(R, s, in_loop, &tmp);
+			if (!d) { /* no variant: the program is rejected, nothing to warn about */
+				R->done = true;
+				break;
+			}
+			if (!d->chosen->trace)
+				break;
+			CopyOp op;
+			if (!copy_op_init(R->cx, R->m, R->k, s, &op))
+				break;
+			R->s = s;
+			d->chosen->trace(&op, &d->plan, R->vals, race_fn, R);
+			break;
+		}
+		default: break;
+		}
+	}
+}
+
+static bool affine_uses_ctaid(const Affine *a)
+{
+	for (int i = 0; i < a->n; i++)
+		if ((a->t[i].var == VAR_CTAID || a->t[i].var == VAR_CTAIDY) && a->t[i].k)
+			return true;
+	return false;
+}
+
+/* a copy region of a shared buffer whose start depends on ctaid */
+static void shared_uses_ctaid(void *ctx, const Stmt *s)
+{
+	if (!(stmt_info[s->kind].flags & SF_COPY))
+		return;
+	for (int side = 0; side < 2; side++) {
+		const Region *r = side ? s->dst : s->src;
+		if (r->buf->mem != MEM_SHARED || r->whole)
+			continue;
+		for (int d = 0; d < r->ndim; d++)
+			if (affine_uses_ctaid(&r->begin[d]))
+				*(bool *)ctx = true;
+	}
+}
+
+void check_races(Ctx *cx, const Module *m, Kernel *k)
+{
+	if (k->threads <= 32 || k->is_extern)
+		return;
+	Race R = {.cx = cx, .m = m, .k = k, .budget = RACE_BUDGET, .epoch = 1}; /* shadow epochs start at 0 */
+	R.bufs = arena_alloc(cx->arena, sizeof(Buffer *) * (k->nbufs + 1));
+	R.sh = arena_alloc(cx->arena, sizeof(Sh *) * (k->nbufs + 1));
+	R.bytes = arena_alloc(cx->arena, sizeof(int64_t) * (k->nbufs + 1));
+	int64_t total = 0;
+	for (size_t i = 0; i < k->nbufs; i++)
+		if (k->bufs[i]->mem == MEM_SHARED) {
+			R.bufs[R.nb] = k->bufs[i];
+			R.bytes[R.nb] = k->bufs[i]->storage * dtype_bytes(k->bufs[i]->dt);
+			total += R.bytes[R.nb++];
+		}
+	if (!R.nb || total > RACE_BUDGET)
+		return;
+	for (size_t i = 0; i < R.nb; i++) {
+		R.sh[i] = calloc((size_t)R.bytes[i] + 1, sizeof(Sh));
+		if (!R.sh[i])
+			R.done = true;
+	}
+	R.vals = arena_alloc(cx->arena, sizeof(int64_t) * (size_t)(k->nvars + 1));
+	/* every CTA runs the same accesses unless a shared region moves with ctaid:
+	 * then each CTA is run (within the budget) */
+	bool per_cta = false;
+	stmt_walk(k->body, k->nbody, shared_uses_ctaid, &per_cta);
+	int64_t ctas = per_cta ? k->grid * k->grid_y : 1;
+	for (int64_t c = 0; c < ctas && !R.done; c++) {
+		R.vals[VAR_CTAID] = c % k->grid;
+		R.vals[VAR_CTAIDY] = c / k->grid;
+		if (c)
+			for (size_t i = 0; i < R.nb; i++)
+				memset(R.sh[i], 0, sizeof(Sh) * (size_t)(R.bytes[i] + 1));
+		R.epoch = 1;
+		race_stmts(&R, k->body, k->nbody, false);
+	}
+	for (size_t i = 0; i < R.nb; i++)
+		free(R.sh[i]);
+}
+
+/* ---- swizzle auto ---- */
+
+typedef struct Uses {
+	const Buffer *b;
+	const Stmt **s;
+	size_t n, cap;
+	Arena *arena;
+} Uses;
+
+static void collect_uses(void *ctx, const Stmt *s)
+{
+	Uses *u = ctx;
+	if ((stmt_info[s->kind].flags & SF_COPY) && (s->dst->buf == u->b || s->src->buf == u->b))
+		APUSH(u->arena, u->s, u->n, u->cap, s);
+}
+
+/* a TMA copy of param g with a shared buffer other than b whose TMA swizzle is not swz */
+static const Stmt *tma_other(Stmt **body, size_t n, const Buffer *g, const Buffer *b, int swz)
+{
+	for (size_t i = 0; i < n; i++) {
+		const Stmt *s = body[i];
+		if (stmt_info[s->kind].flags & SF_BLOCK) {
+			const Stmt *o = tma_other(s->body, s->nbody, g, b, swz);
+			if (o)
+				return o;
+		}
+		if (!stmt_is_tma_load(s) && !stmt_is_tma_store(s))
+			continue;
+		const Region *gr = stmt_is_tma_load(s) ? s->src : s->dst, *sr = stmt_is_tma_load(s) ? s->dst : s->src;
+		if (gr->buf == g && sr->buf != b && tma_swizzle_bytes(sr->buf->layout.sw, sr->buf->dt) != swz)
+			return s;
+	}
+	return NULL;
+}
+
+/* is cand legal for b, and its wavefronts over every copy of b */
+static void try_swizzle(Ctx *cx, const Module *m, Kernel *k, Buffer *b, const Uses *u, struct SwCand *c)
+{
+	c->legal = true;
+	c->wavefronts = c->ideal = 0;
+	if (c->sw.on) {
+		int64_t block = (int64_t)1 << (c->sw.p + c->sw.w);
+		if ((b->max_off + block) / block * block > b->storage) {
+			c->legal = false;
+			c->why = arena_printf(cx->arena, "its blocks of %lld elements pass the storage of %lld", (long long)block,
+			                      (long long)b->storage);
+			return;
+		}
+	}
+	b->layout.sw = c->sw;
+	for (size_t i = 0; i < u->n; i++) {
+		const Stmt *s = u->s[i];
+		if (stmt_is_tma_load(s) || stmt_is_tma_store(s)) {
+			const Region *g = stmt_is_tma_load(s) ? s->src : s->dst;
+			int64_t inner = dtype_bytes(g->buf->dt) * (g->whole ? g->buf->shape[g->buf->ndim - 1]
+			                                                     : g->ext[g->buf->ndim - 1]);
+			int swz = tma_swizzle_bytes(c->sw, b->dt);
+			if (swz > 0 && inner != swz) {
+				c->legal = false;
+				c->why = arena_printf(cx->arena, "the TMA copy at line %d moves rows of %lld bytes, not %d",
+				                      s->loc.line, (long long)inner, swz);
+				return;
+			}
+			const Stmt *o = tma_other(k->body, k->nbody, g->buf, b, swz);
+			if (o) { /* one tensor map, one swizzle */
+				c->legal = false;
+				c->why = arena_printf(cx->arena, "tensor map '%s' is also used at line %d with another swizzle",
+				                      g->buf->name, o->loc.line);
+				return;
+			}
+		}
+		CopyOp op;
+		Decision d;
+		int before = cx->diags.errors;
+		if (!copy_op_init(cx, m, k, s, &op) || cx->diags.errors != before) {
+			c->legal = false;
+			c->why = "a region does not slice";
+			return;
+		}
+		if (!dispatch_copy(&op, &d, false)) {
+			c->legal = false;
+			c->why = arena_printf(cx->arena, "no variant lowers the copy at line %d", s->loc.line);
+			return;
+		}
+		BankStat st[2];
+		int n = copy_banks(&op, &d, st);
+		for (int j = 0; j < n; j++)
+			if (st[j].buf == b) {
+				c->wavefronts += st[j].wavefronts;
+				c->ideal += st[j].ideal;
+			}
+	}
+}
+
+void resolve_auto_swizzle(Ctx *cx, const Module *m, Kernel *k)
+{
+	for (size_t i = 0; i < k->nbufs; i++) {
+		Buffer *b = k->bufs[i];
+		if (!b->sw_auto || b->mem != MEM_SHARED)
+			continue;
+		Uses u = {.b = b, .arena = cx->arena};
+		stmt_walk(k->body, k->nbody, collect_uses, &u);
+		/* none, then the 32-, 64- and 128-byte swizzles of 16-byte chunks
+		 * (TMA's: chunk bits [4, 4+W) XOR address bits [7, 7+W)) */
+		int e = 0;
+		while ((1 << e) < dtype_bytes(b->dt))
+			e++;
+		b->nsw_cand = 4;
+		b->sw_cand[0] = (struct SwCand){.sw = {false, 0, 0, 0}};
+		for (int w = 1; w <= 3; w++)
+			b->sw_cand[w] = (struct SwCand){.sw = {true, 4 - e, w, 3}};
+		int best = -1;
+		for (int c = 0; c < 4; c++) {
+			try_swizzle(cx, m, k, b, &u, &b->sw_cand[c]);
+			if (b->sw_cand[c].legal && (best < 0 || b->sw_cand[c].wavefronts < b->sw_cand[best].wavefronts))
+				best = c;
+		}
+		b->layout.sw = b->sw_cand[best < 0 ? 0 : best].sw;
+		/* a TMA copy's tensor map takes the chosen swizzle */
+		int swz = tma_swizzle_bytes(b->layout.sw, b->dt);
+		for (size_t s = 0; s < u.n; s++)
+			if (stmt_is_tma_load(u.s[s]) || stmt_is_tma_store(u.s[s])) {
+				Buffer *g = stmt_is_tma_load(u.s[s]) ? u.s[s]->src->buf : u.s[s]->dst->buf;
+				g->tma_swizzle = swz;
+			}
+	}
+}
