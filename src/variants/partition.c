@@ -3,6 +3,8 @@
 
 #include <string.h>
 
+static Reg off_value(Emit *e, const Off *o);
+
 /* refine two views into pairs (a's iter, b's iter) with equal extents */
 static bool make_pairs(const View *a, const View *b, Pair *out, int *n)
 {
@@ -317,6 +319,8 @@ Off emit_view_offset(Emit *e, const Part *p, const View *v, Reg thread, bool sid
 Off emit_offset_terms(Emit *e, const Affine *af, const Term *tm, int nt)
 {
 	Off o = {.c = af->c};
+	for (int i = 0; i < af->n; i++)
+		o.may_neg |= af->t[i].k < 0;
 	int64_t key[2 + 5 * (MAX_ITERS + 8) + 2 * MAX_TERMS];
 	int nk = 0;
 	bool inv_thread = true;
@@ -598,6 +602,14 @@ Side emit_side(Emit *e, const Buffer *buf, const Off *o)
 		return s;
 	}
 	bool global = buf->mem == MEM_GLOBAL;
+	if (global && o->may_neg) {
+		/* 32-bit offsets wrap, so the sum is right only once the constant is in:
+		 * add it before widening (64 - 64*warpid is below 0 before the 64) */
+		s.r = emit_address(e, buf, off_value(e, o));
+		s.has_r = true;
+		s.c = 0;
+		return s;
+	}
 	Reg base = global ? emit_global_base(e, buf) : emit_shared_base(e, buf);
 	s.has_r = true;
 	s.r = base;

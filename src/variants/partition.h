@@ -61,6 +61,7 @@ typedef struct Off {
 	int64_t c;
 	Reg inv_x;     /* inv_k != 0: inv is exactly inv_x * inv_k (one thread digit) */
 	int64_t inv_k;
+	bool may_neg;  /* a variable's coefficient is negative: inv + var may be below 0 until c is added */
 } Off;
 Off emit_view_offset(Emit *e, const Part *p, const View *v, Reg thread, bool side_a);
 /* the general form: af plus sum of ((t / div) % mod) * stride */
