@@ -68,6 +68,18 @@ bool kernel_bind(Kernel *k, const int64_t *vals, char *why, size_t n)
 		b->storage = size;
 		b->has_layout = false;
 		lay_compact(&b->layout, b->shape, b->ndim);
+		if (b->ld_scalar) { /* rows ld apart: the last row ends at (M-1)*ld + K */
+			const Scalar *ls = &k->scalars[b->ld_scalar - 1];
+			int64_t ld = vals[b->ld_scalar - 1];
+			if (ld < b->shape[1]) {
+				snprintf(why, n, "%s=%lld is less than the %lld elements of a row of '%s': its rows would overlap",
+				         ls->name, (long long)ld, (long long)b->shape[1], b->name);
+				return false;
+			}
+			b->layout.it[0].stride = ld;
+			b->has_layout = true;
+			b->storage = b->shape[0] ? (b->shape[0] - 1) * ld + b->shape[1] : 0;
+		}
 	}
 	k->bound_vals = vals;
 	return true;

@@ -380,10 +380,14 @@ static bool check_dynamic_param(Ctx *cx, const Kernel *k, Buffer *b)
 		}
 	b->layout.n = b->ndim;
 	b->layout.it[b->ndim - 1] = (Iter){b->shape[b->ndim - 1], 1, AX_M};
+	if (b->ld_scalar && b->ndim != 2) {
+		diag_error(cx, b->ld_loc, "'ld' gives the row stride of a 2-D param; '%s' has %d dimensions", b->name, b->ndim);
+		return false;
+	}
 	if (b->ndim == 2) {
 		/* 2^a * (2^21 + 1): the stride's guaranteed power of two, and
 		 * larger than any column offset inside a tile (< 2^20) */
-		b->dyn_proxy = dim_pow2(k, b, 1) * (((int64_t)1 << 21) + 1);
+		b->dyn_proxy = row_pow2(k, b) * (((int64_t)1 << 21) + 1);
 		b->layout.it[0] = (Iter){b->shape[0], b->dyn_proxy, AX_M};
 	}
 	return true;
@@ -471,8 +475,9 @@ static bool check_tma_param(Ctx *cx, const Module *m, const Kernel *k, Buffer *b
 	}
 	int64_t stride = dtype_bytes(b->dt);
 	for (int d = b->ndim - 1; d > 0 && b->dynamic; d--)
-		if (dim_pow2(k, b, d) * dtype_bytes(b->dt) % 16) {
-			const Scalar *sc = b->dyn_dim[d] ? &k->scalars[b->dyn_dim[d] - 1] : NULL;
+		if ((b->ld_scalar ? row_pow2(k, b) : dim_pow2(k, b, d)) * dtype_bytes(b->dt) % 16) {
+			const Scalar *sc = b->ld_scalar ? &k->scalars[b->ld_scalar - 1]
+			                   : b->dyn_dim[d] ? &k->scalars[b->dyn_dim[d] - 1] : NULL;
 			diag_error(cx, b->dim_loc[d], "dimension %d of '%s' may give a stride that is not a multiple of 16 "
 			           "bytes, which a tensor map's strides must be", d - 1, b->name);
 			if (sc)

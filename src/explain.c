@@ -282,7 +282,10 @@ static void explain_launch(const Module *m, const Kernel *k, bool json, Str *o)
 			for (int d = 1; d < a[i].rank; d++) {
 				const Buffer *b = a[i].buf;
 				int src = a[i].rank - d; /* the dimension inside this stride */
-				if (b->dyn_dim[src])
+				if (b->ld_scalar && d == 1)
+					str_printf(o, "%s\"%s*%d\"", d > 1 ? ", " : "", k->scalars[b->ld_scalar - 1].name,
+					           dtype_bytes(b->dt));
+				else if (b->dyn_dim[src])
 					str_printf(o, "%s\"%s*%d\"", d > 1 ? ", " : "", k->scalars[b->dyn_dim[src] - 1].name,
 					           dtype_bytes(b->dt));
 				else

@@ -284,6 +284,9 @@ done
 want="FAIL ragged_copy_2d: K=9 breaks the fact 'K % 8 == 0' (line 16); the kernel's code relies on it"
 got=$("$B/ptxemu" --set M=5 --set K=9 examples/ragged_copy_2d.tile 2>&1 | head -1)
 [ "$want" = "$got" ] && ok || bad "broken fact: want '$want', got '$got'"
+want="FAIL ragged_ld: LDA=32 is less than the 40 elements of a row of 'A': its rows would overlap"
+got=$("$B/ptxemu" --set LDA=32 tests/gpu/ragged_ld.tile 2>&1 | head -1)
+[ "$want" = "$got" ] && ok || bad "overlapping rows: want '$want', got '$got'"
 want="FAIL ragged_copy_2d: scalar param 'M' has no value (pass --set M=N)"
 got=$(sed '/^# set:/d' examples/ragged_copy_2d.tile > "$OUT/noset.tile"; "$B/ptxemu" "$OUT/noset.tile" 2>&1 | head -1)
 [ "$want" = "$got" ] && ok || bad "missing value: want '$want', got '$got'"

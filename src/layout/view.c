@@ -28,6 +28,16 @@ int64_t dim_pow2(const Kernel *k, const Buffer *b, int d)
 	return p;
 }
 
+int64_t row_pow2(const Kernel *k, const Buffer *b)
+{
+	if (!b->ld_scalar)
+		return dim_pow2(k, b, 1);
+	int64_t v = k->scalars[b->ld_scalar - 1].mult, p = 1;
+	while (p < 64 && v % (2 * p) == 0)
+		p *= 2;
+	return p;
+}
+
 bool region_guarded(const Kernel *k, const Region *r, int d)
 {
 	const Buffer *b = r->buf;

@@ -439,6 +439,8 @@ static int log2_bytes(int bytes) { return bytes == 1 ? 0 : bytes == 2 ? 1 : byte
 static const char *row_stride(Emit *e, const Kernel *k, const Buffer *b)
 {
 	Builder *bl = emit_builder(e);
+	if (b->ld_scalar)
+		return b_name(bl, emit_var_reg(e, k->scalars[b->ld_scalar - 1].var));
 	if (b->dyn_dim[1])
 		return b_name(bl, emit_var_reg(e, k->scalars[b->dyn_dim[1] - 1].var));
 	return b_imm(bl, b->shape[1]);
@@ -556,7 +558,7 @@ static const char *dyn_operand(Emit *e, const Side *s, int64_t c)
 	dyn_split(s, c, &dr, &dc);
 	if (!dr)
 		return b_addr(b, s->r, dc * s->bytes);
-	if (!s->buf->dyn_dim[1]) /* a constant row stride: an immediate */
+	if (!s->buf->dyn_dim[1] && !s->buf->ld_scalar) /* a constant row stride: an immediate */
 		return b_addr(b, s->r, (dr * s->buf->shape[1] + dc) * s->bytes);
 	Reg *row = dyn_cached(s, 0, dr);
 	if (!row) {

@@ -148,8 +148,9 @@ int kernel_tensor_maps(const Kernel *k, TensorMapArgs *out, int max)
 				a->box[d] = (uint32_t)(b->tma_used ? b->tma_box[src] : 1);
 				a->elem_strides[d] = 1;
 				a->box_bytes *= a->box[d];
-				if (d > 0)
-					a->strides[d - 1] = stride;
+				if (d > 0) /* 'ld': bound, the layout's row stride */
+					a->strides[d - 1] = b->ld_scalar && d == 1 && b->has_layout
+					                    ? (uint64_t)b->layout.it[0].stride * (uint64_t)dtype_bytes(b->dt) : stride;
 				stride *= (uint64_t)b->shape[src];
 			}
 			a->interleave = 0;                                  /* CU_TENSOR_MAP_INTERLEAVE_NONE */
