@@ -68,17 +68,20 @@ bool kernel_bind(Kernel *k, const int64_t *vals, char *why, size_t n)
 		b->storage = size;
 		b->has_layout = false;
 		lay_compact(&b->layout, b->shape, b->ndim);
-		if (b->ld_scalar) { /* rows ld apart: the last row ends at (M-1)*ld + K */
-			const Scalar *ls = &k->scalars[b->ld_scalar - 1];
-			int64_t ld = vals[b->ld_scalar - 1];
-			if (ld < b->shape[1]) {
-				snprintf(why, n, "%s=%lld is less than the %lld elements of a row of '%s': its rows would overlap",
-				         ls->name, (long long)ld, (long long)b->shape[1], b->name);
+		if (b->ld_scalar || b->colmajor) { /* lines ld apart: the last ends at (lines-1)*ld + its length */
+			int in = dyn_inner(b), out = dyn_outer(b);
+			int64_t ld = b->ld_scalar ? vals[b->ld_scalar - 1] : b->shape[in];
+			if (ld < b->shape[in]) {
+				const char *line = b->colmajor ? "column" : "row";
+				snprintf(why, n, "%s=%lld is less than the %lld elements of a %s of '%s': its %ss would overlap",
+				         k->scalars[b->ld_scalar - 1].name, (long long)ld, (long long)b->shape[in], line, b->name, line);
 				return false;
 			}
-			b->layout.it[0].stride = ld;
+			b->layout.n = 2;
+			b->layout.it[0] = (Iter){b->shape[0], out == 0 ? ld : 1, AX_M};
+			b->layout.it[1] = (Iter){b->shape[1], out == 1 ? ld : 1, AX_M};
 			b->has_layout = true;
-			b->storage = b->shape[0] ? (b->shape[0] - 1) * ld + b->shape[1] : 0;
+			b->storage = b->shape[out] && b->shape[in] ? (b->shape[out] - 1) * ld + b->shape[in] : 0;
 		}
 	}
 	k->bound_vals = vals;

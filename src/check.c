@@ -378,17 +378,23 @@ static bool check_dynamic_param(Ctx *cx, const Kernel *k, Buffer *b)
 			diag_error(cx, b->dim_loc[d], "a dimension of a param with runtime extents is below 2^31");
 			return false;
 		}
-	b->layout.n = b->ndim;
-	b->layout.it[b->ndim - 1] = (Iter){b->shape[b->ndim - 1], 1, AX_M};
-	if (b->ld_scalar && b->ndim != 2) {
-		diag_error(cx, b->ld_loc, "'ld' gives the row stride of a 2-D param; '%s' has %d dimensions", b->name, b->ndim);
+	if ((b->ld_scalar || b->colmajor) && b->ndim != 2) {
+		diag_error(cx, b->ld_scalar ? b->ld_loc : b->colmajor_loc, "'%s' applies to a 2-D param; '%s' has %d dimensions",
+		           b->ld_scalar ? "ld" : "colmajor", b->name, b->ndim);
 		return false;
 	}
+	if (b->colmajor && b->tma) {
+		diag_error(cx, b->tma_loc, "a tensor map is row-major: '%s' is colmajor (declare the transposed row-major "
+		           "param and swap the region's dimensions)", b->name);
+		return false;
+	}
+	b->layout.n = b->ndim;
+	b->layout.it[dyn_inner(b)] = (Iter){b->shape[dyn_inner(b)], 1, AX_M};
 	if (b->ndim == 2) {
 		/* 2^a * (2^21 + 1): the stride's guaranteed power of two, and
 		 * larger than any column offset inside a tile (< 2^20) */
 		b->dyn_proxy = row_pow2(k, b) * (((int64_t)1 << 21) + 1);
-		b->layout.it[0] = (Iter){b->shape[0], b->dyn_proxy, AX_M};
+		b->layout.it[dyn_outer(b)] = (Iter){b->shape[dyn_outer(b)], b->dyn_proxy, AX_M};
 	}
 	return true;
 }

@@ -690,6 +690,12 @@ static bool parse_buffer(Parser *p, Loc kwloc, Mem mem, const char *kw)
 			return false;
 		}
 	}
+	if (mem == MEM_GLOBAL && is_ident(p, "colmajor")) { /* dim 0 contiguous */
+		b->colmajor_loc = p->tok.loc;
+		next(p);
+		b->colmajor = true;
+		b->dynamic = true;
+	}
 	if (mem == MEM_GLOBAL && is_ident(p, "ld")) { /* a leading dimension: the row stride, a scalar */
 		b->ld_loc = p->tok.loc;
 		next(p);

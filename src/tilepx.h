@@ -248,6 +248,8 @@ typedef struct Buffer {
 	 * offset (so tile offsets decode exactly into rows and columns). */
 	int dyn_dim[MAX_DIMS];
 	int ld_scalar;       /* 'ld S' (rank 2): the row stride is scalar ld_scalar-1's value, not d1 */
+	bool colmajor;       /* 'colmajor' (rank 2): dim 0 is contiguous, dim 1 strided */
+	Loc colmajor_loc;
 	Loc ld_loc;
 	bool dynamic;
 	int64_t dyn_proxy;   /* 0: dim 0's stride is a constant */
@@ -460,8 +462,13 @@ bool region_view(Ctx *cx, const Kernel *k, const Region *r, View *out, const cha
 bool region_guarded(const Kernel *k, const Region *r, int d);
 /* the largest power of two (at most 64) dividing every value of dimension d */
 int64_t dim_pow2(const Kernel *k, const Buffer *b, int d);
-/* the same for the row stride of a 2-D param with runtime extents ('ld', or dim 1) */
+/* the same for the row stride of a 2-D param with runtime extents ('ld', or
+ * the contiguous dimension's extent) */
 int64_t row_pow2(const Kernel *k, const Buffer *b);
+/* a param with runtime extents: its contiguous dimension (the last, or 0
+ * for colmajor) and, rank 2, the strided one */
+int dyn_inner(const Buffer *b);
+int dyn_outer(const Buffer *b);
 /* local buffer registers: thread index inside the owner group for a fused axis */
 Axis scope_thread_axis(Scope s);
 /* alignment of a shared buffer's base: 16 bytes, or its swizzle span (<= 1024) */

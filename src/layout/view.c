@@ -28,10 +28,13 @@ int64_t dim_pow2(const Kernel *k, const Buffer *b, int d)
 	return p;
 }
 
+int dyn_inner(const Buffer *b) { return b->colmajor ? 0 : b->ndim - 1; }
+int dyn_outer(const Buffer *b) { return b->colmajor ? 1 : 0; }
+
 int64_t row_pow2(const Kernel *k, const Buffer *b)
 {
 	if (!b->ld_scalar)
-		return dim_pow2(k, b, 1);
+		return dim_pow2(k, b, dyn_inner(b));
 	int64_t v = k->scalars[b->ld_scalar - 1].mult, p = 1;
 	while (p < 64 && v % (2 * p) == 0)
 		p *= 2;
@@ -258,7 +261,7 @@ bool region_view(Ctx *cx, const Kernel *k, const Region *r, View *out, const cha
 				return false;
 			}
 	}
-	if (b->dynamic && region_guarded(k, r, b->ndim - 1))
-		out->vec_cap = dim_pow2(k, b, b->ndim - 1);
+	if (b->dynamic && region_guarded(k, r, dyn_inner(b)))
+		out->vec_cap = dim_pow2(k, b, dyn_inner(b));
 	return true;
 }

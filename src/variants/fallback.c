@@ -61,10 +61,11 @@ static Reg dyn_address(Emit *e, const CopyOp *op, const Region *r, Reg i, const 
 	Reg el = b_reg(b, RC_RD), by = b_reg(b, RC_RD), at = b_reg(b, RC_RD);
 	if (last) {
 		Reg c64 = b_reg(b, RC_RD);
-		int rs = buf->ld_scalar ? buf->ld_scalar : buf->dyn_dim[1]; /* the row stride's scalar, or a constant */
-		const char *stride = rs ? b_name(b, emit_var_reg(e, k->scalars[rs - 1].var)) : b_imm(b, buf->shape[1]);
-		b_ins(b, FORM_CVT_U64_U32, b_name(b, c64), b_name(b, coord[1]), NULL);
-		b_ins(b, FORM_MAD_WIDE_U32, b_name(b, el), b_name(b, coord[0]), stride, b_name(b, c64), NULL);
+		int in = dyn_inner(buf), out = dyn_outer(buf);
+		int rs = buf->ld_scalar ? buf->ld_scalar : buf->dyn_dim[in]; /* the outer stride's scalar, or a constant */
+		const char *stride = rs ? b_name(b, emit_var_reg(e, k->scalars[rs - 1].var)) : b_imm(b, buf->shape[in]);
+		b_ins(b, FORM_CVT_U64_U32, b_name(b, c64), b_name(b, coord[in]), NULL);
+		b_ins(b, FORM_MAD_WIDE_U32, b_name(b, el), b_name(b, coord[out]), stride, b_name(b, c64), NULL);
 		b_ins(b, FORM_SHL_B64, b_name(b, by), b_name(b, el), b_imm(b, es == 1 ? 0 : es == 2 ? 1 : es == 4 ? 2 : 3),
 		      NULL);
 	} else {

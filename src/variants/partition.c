@@ -439,11 +439,12 @@ static int log2_bytes(int bytes) { return bytes == 1 ? 0 : bytes == 2 ? 1 : byte
 static const char *row_stride(Emit *e, const Kernel *k, const Buffer *b)
 {
 	Builder *bl = emit_builder(e);
+	int in = dyn_inner(b);
 	if (b->ld_scalar)
 		return b_name(bl, emit_var_reg(e, k->scalars[b->ld_scalar - 1].var));
-	if (b->dyn_dim[1])
-		return b_name(bl, emit_var_reg(e, k->scalars[b->dyn_dim[1] - 1].var));
-	return b_imm(bl, b->shape[1]);
+	if (b->dyn_dim[in])
+		return b_name(bl, emit_var_reg(e, k->scalars[b->dyn_dim[in] - 1].var));
+	return b_imm(bl, b->shape[in]);
 }
 
 static Reg dim_left(Emit *e, const Kernel *k, const Buffer *b, int d, Reg coord)
@@ -471,12 +472,12 @@ Side emit_dyn_side(Emit *e, const CopyOp *op, const Part *p, const Region *r, Re
 		if (dc)
 			cols[nc++] = (Term){tm[i].t, tm[i].div, tm[i].mod, dc};
 	}
-	int last = buf->ndim - 1;
+	int last = dyn_inner(buf), outer = dyn_outer(buf);
 	Off oc = emit_offset_terms(e, &r->begin[last], cols, nc);
 	Reg C = off_value(e, &oc), R = {0};
 	Reg at = b_reg(b, RC_RD), bytes = b_reg(b, RC_RD);
 	if (buf->ndim == 2) {
-		Off orow = emit_offset_terms(e, &r->begin[0], rows, nr);
+		Off orow = emit_offset_terms(e, &r->begin[outer], rows, nr);
 		R = off_value(e, &orow);
 		Reg c64 = b_reg(b, RC_RD), el = b_reg(b, RC_RD);
 		b_ins(b, FORM_CVT_U64_U32, b_name(b, c64), b_name(b, C), NULL);
@@ -487,9 +488,9 @@ Side emit_dyn_side(Emit *e, const CopyOp *op, const Part *p, const Region *r, Re
 	}
 	b_ins(b, FORM_ADD_U64, b_name(b, at), b_name(b, emit_global_base(e, buf)), b_name(b, bytes), NULL);
 	s.r = at;
-	if (buf->ndim == 2 && region_guarded(op->k, r, 0)) {
+	if (buf->ndim == 2 && region_guarded(op->k, r, outer)) {
 		s.guard[0] = true;
-		s.left[0] = dim_left(e, op->k, buf, 0, R);
+		s.left[0] = dim_left(e, op->k, buf, outer, R);
 	}
 	if (region_guarded(op->k, r, last)) {
 		s.guard[1] = true;
@@ -558,8 +559,9 @@ static const char *dyn_operand(Emit *e, const Side *s, int64_t c)
 	dyn_split(s, c, &dr, &dc);
 	if (!dr)
 		return b_addr(b, s->r, dc * s->bytes);
-	if (!s->buf->dyn_dim[1] && !s->buf->ld_scalar) /* a constant row stride: an immediate */
-		return b_addr(b, s->r, (dr * s->buf->shape[1] + dc) * s->bytes);
+	int in = dyn_inner(s->buf);
+	if (!s->buf->dyn_dim[in] && !s->buf->ld_scalar) /* a constant row stride: an immediate */
+		return b_addr(b, s->r, (dr * s->buf->shape[in] + dc) * s->bytes);
 	Reg *row = dyn_cached(s, 0, dr);
 	if (!row) {
 		Reg w = b_reg(b, RC_RD), a = b_reg(b, RC_RD);
