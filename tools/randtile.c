@@ -213,10 +213,13 @@ static void ragged_program(FILE *f, int idx)
 	if (K < 1)
 		K = mult;
 	int kmax = kdyn ? (gmax * C > K ? gmax * C : K) : C;
+	/* A: row-major, or with a leading dimension LD (rows, or columns for colmajor, LD apart) */
+	int cm = chance(25), ld = chance(40), LD = (cm ? M : K) + pick(5);
 	if (kdyn)
-		fprintf(f, "# set: M=%d K=%d\n", M, K);
+		fprintf(f, "# set: M=%d K=%d", M, K);
 	else
-		fprintf(f, "# set: M=%d\n", M);
+		fprintf(f, "# set: M=%d", M);
+	fprintf(f, ld ? " LD=%d\n" : "\n", LD);
 	fprintf(f, "\nkernel k%d\nthreads %d\nparam M u32\nassume M <= %d\n", idx, threads, gmax * R);
 	int gy = (kmax + C - 1) / C;
 	if (kdyn)
@@ -226,8 +229,10 @@ static void ragged_program(FILE *f, int idx)
 		fprintf(f, "grid cdiv(M, %d)\n", R);
 	char cdim[16];
 	snprintf(cdim, sizeof cdim, "%d", C);
-	fprintf(f, "param A %s [M, %s]\nparam B %s [M, %s]\n", dtypes[dt], kdyn ? "K" : cdim, dtypes[dt],
-	        kdyn ? "K" : cdim);
+	if (ld)
+		fprintf(f, "param LD u32\n");
+	fprintf(f, "param A %s [M, %s]%s%s\nparam B %s [M, %s]\n", dtypes[dt], kdyn ? "K" : cdim, cm ? " colmajor" : "",
+	        ld ? " ld LD" : "", dtypes[dt], kdyn ? "K" : cdim);
 	fprintf(f, "param D %s [%d, %d]\nshared S %s [%d, %d]\n\n", dtypes[dt], gmax * R * gy, C, dtypes[dt], R, C);
 	char cols[64], rows[64], drows[96];
 	snprintf(rows, sizeof rows, "ctaid*%d : ctaid*%d + %d", R, R, R);
@@ -242,7 +247,9 @@ static void ragged_program(FILE *f, int idx)
 	static const char *scopes[] = {"warp", "cta"};
 	const char *sc = scopes[pick(2)];
 	int Ts = !strcmp(sc, "warp") ? 32 : threads;
-	int fits = (R * C) % Ts == 0 && ((R * C / Ts) * eb) % 4 == 0 && (C * eb) % 4 == 0 && strcmp(target, "sm_75");
+	/* cp.async moves 4+ bytes: not from an LD or colmajor A (no alignment facts) */
+	int fits = (R * C) % Ts == 0 && ((R * C / Ts) * eb) % 4 == 0 && (C * eb) % 4 == 0 && strcmp(target, "sm_75") &&
+	           !cm && !ld;
 	if (fits && chance(60))
 		fprintf(f, "%s copy_async S, A[%s, %s]\ncp_async.commit\ncp_async.wait 0\n", sc, rows, cols);
 	else
