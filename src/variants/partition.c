@@ -581,20 +581,31 @@ const char *emit_side_guard(Emit *e, const Side *s, int64_t extra, bool out)
 	Builder *b = emit_builder(e);
 	int64_t c = s->c + extra, d[2];
 	dyn_split(s, c, &d[0], &d[1]);
-	Reg p = b_reg(b, RC_P);
-	bool first = true;
-	/* in: left > offset on every guarded dimension; out: left <= offset on one */
-	for (int i = 0; i < 2; i++) {
-		if (!s->guard[i])
-			continue;
-		if (first)
-			b_ins(b, out ? FORM_SETP_LE_S32 : FORM_SETP_GT_S32, b_name(b, p), b_name(b, s->left[i]), b_imm(b, d[i]),
+	/* in: left > offset on every guarded dimension; out: left <= offset on one.
+	 * The column test is cached per column offset (a thread's accesses mostly
+	 * share it), the row test joins it: one setp per access */
+	Reg col = {0};
+	bool has_col = false;
+	if (s->guard[1]) {
+		Reg *cached = dyn_cached(s, out ? 2 : 1, d[1]);
+		if (cached) {
+			col = *cached;
+		} else {
+			col = b_reg(b, RC_P);
+			b_ins(b, out ? FORM_SETP_LE_S32 : FORM_SETP_GT_S32, b_name(b, col), b_name(b, s->left[1]), b_imm(b, d[1]),
 			      NULL);
-		else
-			b_ins(b, out ? FORM_SETP_LE_OR_S32 : FORM_SETP_GT_AND_S32, b_name(b, p), b_name(b, s->left[i]),
-			      b_imm(b, d[i]), b_name(b, p), NULL);
-		first = false;
+			dyn_cache_put(s, out ? 2 : 1, d[1], col);
+		}
+		has_col = true;
 	}
+	if (!s->guard[0])
+		return b_name(b, col);
+	Reg p = b_reg(b, RC_P);
+	if (has_col)
+		b_ins(b, out ? FORM_SETP_LE_OR_S32 : FORM_SETP_GT_AND_S32, b_name(b, p), b_name(b, s->left[0]),
+		      b_imm(b, d[0]), b_name(b, col), NULL);
+	else
+		b_ins(b, out ? FORM_SETP_LE_S32 : FORM_SETP_GT_S32, b_name(b, p), b_name(b, s->left[0]), b_imm(b, d[0]), NULL);
 	return b_name(b, p);
 }
 
