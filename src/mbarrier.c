@@ -318,7 +318,7 @@ static bool region_span(Sim *S, const Region *r, Span *out)
 	int64_t lo = o->c, hi = o->c;
 	for (int t = 0; t < o->n; t++) {
 		int var = o->t[t].var;
-		if (var >= VAR_REPEAT0) {
+		if (var >= VAR_REPEAT0 && !kernel_scalar_of_var(S->k, var)) { /* a repeat index: its current value */
 			lo += o->t[t].k * S->vals[var];
 			hi += o->t[t].k * S->vals[var];
 		} else {
