@@ -44,10 +44,14 @@ static bool resolve_mbar(Ctx *cx, Kernel *k, Stmt *s)
 	const Affine *a = s->mbar_idx;
 	int64_t lo = a->c, hi = a->c;
 	for (int t = 0; t < a->n; t++) {
-		if (a->t[t].var < VAR_REPEAT0) {
+		if (a->t[t].var < VAR_REPEAT0 || kernel_scalar_of_var(k, a->t[t].var)) { /* a scalar too: phases are proved at one value */
 			diag_error(cx, s->mbar_loc, "the index of mbarrier '%s' uses '%s': it may use repeat indices and "
 			           "constants only", s->mbar_name, k->var_names[a->t[t].var]);
-			diag_note(cx, "every thread of the CTA must name the same barrier");
+			if (kernel_scalar_of_var(k, a->t[t].var))
+				diag_note(cx, "'%s' is a scalar param: mbarrier phases are proved at compile time, for each barrier "
+				          "a statement may name", k->var_names[a->t[t].var]);
+			else
+				diag_note(cx, "every thread of the CTA must name the same barrier");
 			return false;
 		}
 		int64_t span;
