@@ -372,6 +372,10 @@ static void race_stmts(Race *R, Stmt **body, size_t n, bool in_loop)
 			if (R->runtime && s->trips_scalar) /* ceil(S / D) at this launch value, possibly none */
 				trips = (R->vals[R->k->scalars[s->trips_scalar - 1].var] + s->trips_div - 1) / s->trips_div;
 			for (int64_t j = 0; j < trips && !R->done; j++) {
+				if ((R->budget -= 1) < 0) { /* a trip costs even with an empty body */
+					R->done = true;
+					break;
+				}
 				R->vals[s->var] = j;
 				race_stmts(R, s->body, s->nbody, true);
 			}

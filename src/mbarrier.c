@@ -797,7 +797,8 @@ static void sim_stmts(Sim *S, Stmt **body, size_t n)
 		case ST_REPEAT:
 			/* a runtime count (no barriers or bulk groups inside, check_repeat):
 			 * two trips show what one trip leaves for the next */
-			for (int64_t j = 0; j < (s->trips_scalar && S->zero_trips ? 0 : s->trips_scalar && s->n > 2 ? 2 : s->n) &&
+			for (int64_t j = 0; s->nbody && /* an empty body changes nothing, however many trips */
+			                    j < (s->trips_scalar && S->zero_trips ? 0 : s->trips_scalar && s->n > 2 ? 2 : s->n) &&
 			                    !S->failed; j++) {
 				S->vals[s->var] = j;
 				sim_stmts(S, s->body, s->nbody);
