@@ -183,6 +183,8 @@ int copy_banks(const CopyOp *op, const Decision *d, BankStat *out)
 	if (combos > MAX_COMBOS)
 		return 0;
 	int64_t *vals = arena_alloc(op->cx->arena, sizeof(int64_t) * (size_t)(k->nvars + 1));
+	for (size_t i = 0; i < k->nscalars; i++) /* a value the facts allow: the smallest */
+		vals[k->scalars[i].var] = (k->scalars[i].lo + k->scalars[i].mult - 1) / k->scalars[i].mult * k->scalars[i].mult;
 	int nst = 0;
 	for (int64_t c = 0; c < combos; c++) {
 		int64_t rest = c;
