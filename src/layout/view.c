@@ -48,17 +48,27 @@ bool region_guarded(const Kernel *k, const Region *r, int d)
 		return false;
 	/* the slice's last end over the variables' ranges against the extent's
 	 * smallest value (a scalar's lower fact) */
+	/* the largest value of end - extent over the variables' ranges (the
+	 * extent's own scalar in the end cancels: A[M-64 : M] never passes M) */
 	const Affine *e = &r->end[d];
+	const Scalar *ext = &k->scalars[b->dyn_dim[d] - 1];
 	int64_t hi = e->c;
+	bool seen = false;
 	for (int i = 0; i < e->n; i++) {
 		const Scalar *sc = kernel_scalar_of_var(k, e->t[i].var);
-		int64_t top = sc ? sc->hi : kernel_var_extent(k, e->t[i].var) - 1;
-		if (e->t[i].k > 0)
-			hi += e->t[i].k * top;
+		int64_t top = sc ? sc->hi : kernel_var_extent(k, e->t[i].var) - 1, kk = e->t[i].k;
+		if (sc == ext) {
+			kk -= 1;
+			seen = true;
+		}
+		if (kk > 0)
+			hi += kk * top;
 		else if (sc)
-			hi += e->t[i].k * sc->lo;
+			hi += kk * sc->lo;
 	}
-	return hi > k->scalars[b->dyn_dim[d] - 1].lo;
+	if (!seen)
+		hi -= ext->lo;
+	return hi > 0;
 }
 
 int64_t kernel_cluster_size(const Kernel *k)
