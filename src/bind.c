@@ -65,6 +65,13 @@ bool kernel_bind(Kernel *k, const int64_t *vals, char *why, size_t n)
 				b->shape[d] = vals[b->dyn_dim[d] - 1];
 			size *= b->shape[d];
 		}
+		for (int d = 0; d < b->ndim && b->tma; d++)
+			if (b->shape[d] == 0) { /* cuTensorMapEncodeTiled: every dimension is 1..2^32 */
+				const Scalar *sc = &k->scalars[b->dyn_dim[d] - 1];
+				snprintf(why, n, "%s=0 gives '%s' an empty dimension %d; a tensor map's dimensions are at least 1",
+				         sc->name, b->name, d);
+				return false;
+			}
 		b->storage = size;
 		b->has_layout = false;
 		lay_compact(&b->layout, b->shape, b->ndim);

@@ -512,10 +512,12 @@ static bool affine_range(const Kernel *k, const Affine *e, int64_t *lo, int64_t 
 {
 	*lo = *hi = e->c;
 	for (int i = 0; i < e->n; i++) {
-		int64_t t;
-		if (!mul_ok(e->t[i].k, kernel_var_extent(k, e->t[i].var) - 1, &t))
+		/* a variable ranges over 0..extent-1, a scalar over its facts */
+		const Scalar *sc = kernel_scalar_of_var(k, e->t[i].var);
+		int64_t a, b;
+		if (!mul_ok(e->t[i].k, sc ? sc->lo : 0, &a) || !mul_ok(e->t[i].k, kernel_var_extent(k, e->t[i].var) - 1, &b))
 			return false;
-		if (!add_ok(*lo, t < 0 ? t : 0, lo) || !add_ok(*hi, t > 0 ? t : 0, hi))
+		if (!add_ok(*lo, a < b ? a : b, lo) || !add_ok(*hi, a < b ? b : a, hi))
 			return false;
 	}
 	return true;

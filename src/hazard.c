@@ -183,6 +183,8 @@ int copy_banks(const CopyOp *op, const Decision *d, BankStat *out)
 	if (combos > MAX_COMBOS)
 		return 0;
 	int64_t *vals = arena_alloc(op->cx->arena, sizeof(int64_t) * (size_t)(k->nvars + 1));
+	for (size_t i = 0; i < k->nscalars; i++) /* a value the facts allow: the smallest */
+		vals[k->scalars[i].var] = (k->scalars[i].lo + k->scalars[i].mult - 1) / k->scalars[i].mult * k->scalars[i].mult;
 	int nst = 0;
 	for (int64_t c = 0; c < combos; c++) {
 		int64_t rest = c;
@@ -222,6 +224,9 @@ typedef struct Race {
 	int64_t *vals;
 	struct Cache { const Stmt *s; Decision *d; } *cache;
 	size_t ncache, cachecap;
+	bool runtime;  /* scalar values are set: runtime trip counts follow them */
+	int nsc;       /* scalars that move shared regions or count repeats (warn names their values) */
+	int sc[32];
 } Race;
 
 static void warn(Race *R, const Access *a, int64_t byte, const char *what, int other, const Stmt *o)
@@ -241,6 +246,17 @@ static void warn(Race *R, const Access *a, int64_t byte, const char *what, int o
 	if (R->vals[VAR_CTAID] || R->vals[VAR_CTAIDY])
 		diag_note(R->cx, "in CTA (%lld, %lld): the shared regions move with ctaid, and each CTA is checked",
 		          (long long)R->vals[VAR_CTAID], (long long)R->vals[VAR_CTAIDY]);
+	if (R->nsc) {
+		char buf[512];
+		int n = 0;
+		for (int i = 0; i < R->nsc && n < (int)sizeof buf - 64; i++) {
+			const Scalar *sc = &R->k->scalars[R->sc[i]];
+			n += snprintf(buf + n, sizeof buf - (size_t)n, "%s%s=%lld", i ? " " : "", sc->name,
+			              (long long)R->vals[sc->var]);
+		}
+		diag_note(R->cx, "with %s at launch: scalars that move shared regions or count repeats are checked value "
+		          "by value", buf);
+	}
 }
 
 static int low_bit(uint32_t m)
@@ -353,13 +369,21 @@ static void race_stmts(Race *R, Stmt **body, size_t n, bool in_loop)
 			return;
 		}
 		switch (s->kind) {
-		case ST_REPEAT:
-			for (int64_t j = 0; j < s->n && !R->done; j++) {
+		case ST_REPEAT: {
+			int64_t trips = s->n;
+			if (R->runtime && s->trips_scalar) /* ceil(S / D) at this launch value, possibly none */
+				trips = (R->vals[R->k->scalars[s->trips_scalar - 1].var] + s->trips_div - 1) / s->trips_div;
+			for (int64_t j = 0; j < trips && !R->done; j++) {
+				if ((R->budget -= 1) < 0) { /* a trip costs even with an empty body */
+					R->done = true;
+					break;
+				}
 				R->vals[s->var] = j;
 				race_stmts(R, s->body, s->nbody, true);
 			}
 			R->vals[s->var] = 0;
 			break;
+		}
 		case ST_SYNC: case ST_MBAR_INIT: R->epoch++; break;
 		case ST_ASM:
 			if (asm_syncs(s->asm_blk))
@@ -411,6 +435,83 @@ static void shared_uses_ctaid(void *ctx, const Stmt *s)
 	}
 }
 
+/* the scalars whose launch value changes the shared bytes a copy touches (a
+ * shared region's start) or a repeat's trip count, with the divisors of the
+ * repeats they count */
+typedef struct ScUse {
+	const Kernel *k;
+	bool moves[32], counts[32];
+	int64_t div[32][8];
+	int ndiv[32];
+} ScUse;
+
+static void scalar_uses(void *ctx, const Stmt *s)
+{
+	ScUse *u = ctx;
+	if (s->kind == ST_REPEAT && s->trips_scalar && s->trips_scalar <= 32) {
+		int i = s->trips_scalar - 1;
+		u->counts[i] = true;
+		if (u->ndiv[i] < 8)
+			u->div[i][u->ndiv[i]++] = s->trips_div;
+		else
+			u->moves[i] = true; /* too many divisors to skip values: every value */
+	}
+	if (!(stmt_info[s->kind].flags & SF_COPY))
+		return;
+	for (int side = 0; side < 2; side++) {
+		const Region *r = side ? s->dst : s->src;
+		if (r->buf->mem != MEM_SHARED || r->whole)
+			continue;
+		for (int d = 0; d < r->ndim; d++)
+			for (int t = 0; t < r->begin[d].n; t++) {
+				const Scalar *sc = kernel_scalar_of_var(u->k, r->begin[d].t[t].var);
+				if (sc && r->begin[d].t[t].k && sc - u->k->scalars < 32)
+					u->moves[sc - u->k->scalars] = true;
+			}
+	}
+}
+
+/* the next launch value of scalar i after v that can change the accesses:
+ * the next multiple for a scalar that moves a region, else the next value
+ * that changes a trip count; -1 past the largest */
+static int64_t next_value(const ScUse *u, int i, int64_t v)
+{
+	const Scalar *sc = &u->k->scalars[i];
+	int64_t nv = v + sc->mult;
+	if (!u->moves[i]) {
+		nv = INT64_MAX;
+		for (int j = 0; j < u->ndiv[i]; j++) {
+			int64_t d = u->div[i][j], t = (v + d - 1) / d * d + 1; /* one past the next trip's start */
+			if (t < nv)
+				nv = t;
+		}
+		nv = (nv + sc->mult - 1) / sc->mult * sc->mult;
+		if (nv <= v)
+			nv = v + sc->mult;
+	}
+	return nv > sc->hi ? -1 : nv;
+}
+
+static int64_t first_value(const Scalar *sc) { return (sc->lo + sc->mult - 1) / sc->mult * sc->mult; }
+static int64_t last_value(const Scalar *sc) { return sc->hi / sc->mult * sc->mult; }
+
+static void race_run(Race *R, bool per_cta)
+{
+	int64_t ctas = per_cta ? R->k->grid * R->k->grid_y : 1;
+	for (int64_t c = 0; c < ctas && !R->done; c++) {
+		R->vals[VAR_CTAID] = c % R->k->grid;
+		R->vals[VAR_CTAIDY] = c / R->k->grid;
+		for (size_t i = 0; i < R->nb; i++) {
+			memset(R->sh[i], 0, sizeof(Sh) * (size_t)(R->bytes[i] + 1));
+			if (R->runtime && (R->budget -= R->bytes[i] + 1) < 0) /* many runs: each one's reset counts */
+				R->done = true;
+		}
+		R->epoch = 1;
+		if (!R->done)
+			race_stmts(R, R->k->body, R->k->nbody, false);
+	}
+}
+
 void check_races(Ctx *cx, const Module *m, Kernel *k)
 {
 	if (k->threads <= 32 || k->is_extern)
@@ -438,15 +539,50 @@ void check_races(Ctx *cx, const Module *m, Kernel *k)
 	 * then each CTA is run (within the budget) */
 	bool per_cta = false;
 	stmt_walk(k->body, k->nbody, shared_uses_ctaid, &per_cta);
-	int64_t ctas = per_cta ? k->grid * k->grid_y : 1;
-	for (int64_t c = 0; c < ctas && !R.done; c++) {
-		R.vals[VAR_CTAID] = c % k->grid;
-		R.vals[VAR_CTAIDY] = c / k->grid;
-		if (c)
-			for (size_t i = 0; i < R.nb; i++)
-				memset(R.sh[i], 0, sizeof(Sh) * (size_t)(R.bytes[i] + 1));
-		R.epoch = 1;
-		race_stmts(&R, k->body, k->nbody, false);
+	/* likewise for each launch value of the scalars that move a shared region
+	 * or count a repeat (a runtime trip count may be 0, which skips the
+	 * loop's syncs): the values in increasing order (only those that change
+	 * a region or a trip count), the largest after the first three, within
+	 * the budget */
+	ScUse *u = arena_alloc(cx->arena, sizeof *u);
+	u->k = k;
+	stmt_walk(k->body, k->nbody, scalar_uses, u);
+	for (size_t i = 0; i < k->nscalars && i < 32; i++)
+		if (u->moves[i] || u->counts[i])
+			R.sc[R.nsc++] = (int)i;
+	if (!R.nsc) {
+		race_run(&R, per_cta);
+	} else {
+		R.runtime = true;
+		for (int i = 0; i < R.nsc; i++)
+			R.vals[k->scalars[R.sc[i]].var] = first_value(&k->scalars[R.sc[i]]);
+		for (int64_t runs = 0; !R.done && runs < (1 << 12); runs++) {
+			if (runs == 3) { /* the largest values (the proofs' trip counts) early: their run may take the budget */
+				int64_t saved[32];
+				for (int i = 0; i < R.nsc; i++) {
+					saved[i] = R.vals[k->scalars[R.sc[i]].var];
+					R.vals[k->scalars[R.sc[i]].var] = last_value(&k->scalars[R.sc[i]]);
+				}
+				race_run(&R, per_cta);
+				for (int i = 0; i < R.nsc; i++)
+					R.vals[k->scalars[R.sc[i]].var] = saved[i];
+				if (R.done)
+					break;
+			}
+			race_run(&R, per_cta);
+			int i = R.nsc - 1; /* odometer: the last scalar fastest */
+			for (; i >= 0; i--) {
+				const Scalar *sc = &k->scalars[R.sc[i]];
+				int64_t nv = next_value(u, R.sc[i], R.vals[sc->var]);
+				if (nv >= 0) {
+					R.vals[sc->var] = nv;
+					break;
+				}
+				R.vals[sc->var] = first_value(sc);
+			}
+			if (i < 0)
+				break;
+		}
 	}
 	for (size_t i = 0; i < R.nb; i++)
 		free(R.sh[i]);

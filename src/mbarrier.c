@@ -44,10 +44,14 @@ static bool resolve_mbar(Ctx *cx, Kernel *k, Stmt *s)
 	const Affine *a = s->mbar_idx;
 	int64_t lo = a->c, hi = a->c;
 	for (int t = 0; t < a->n; t++) {
-		if (a->t[t].var < VAR_REPEAT0) {
+		if (a->t[t].var < VAR_REPEAT0 || kernel_scalar_of_var(k, a->t[t].var)) { /* a scalar too: phases are proved at one value */
 			diag_error(cx, s->mbar_loc, "the index of mbarrier '%s' uses '%s': it may use repeat indices and "
 			           "constants only", s->mbar_name, k->var_names[a->t[t].var]);
-			diag_note(cx, "every thread of the CTA must name the same barrier");
+			if (kernel_scalar_of_var(k, a->t[t].var))
+				diag_note(cx, "'%s' is a scalar param: mbarrier phases are proved at compile time, for each barrier "
+				          "a statement may name", k->var_names[a->t[t].var]);
+			else
+				diag_note(cx, "every thread of the CTA must name the same barrier");
 			return false;
 		}
 		int64_t span;
@@ -283,6 +287,7 @@ typedef struct Sim {
 	int64_t cpa_groups;                    /* cp.async groups committed so far */
 	bool warned_cpa;                       /* one cp.async warning per kernel: the first race explains the rest */
 	bool tma;                              /* the kernel has TMA copies (thread writes are then tracked) */
+	bool zero_trips;                       /* runtime-count repeats run no trip (a launch value of 0) */
 } Sim;
 
 #define FAIL(S, ...) ((S)->failed = true, diag_error((S)->cx, __VA_ARGS__))
@@ -317,7 +322,7 @@ static bool region_span(Sim *S, const Region *r, Span *out)
 	int64_t lo = o->c, hi = o->c;
 	for (int t = 0; t < o->n; t++) {
 		int var = o->t[t].var;
-		if (var >= VAR_REPEAT0) {
+		if (var >= VAR_REPEAT0 && !kernel_scalar_of_var(S->k, var)) { /* a repeat index: its current value */
 			lo += o->t[t].k * S->vals[var];
 			hi += o->t[t].k * S->vals[var];
 		} else {
@@ -792,7 +797,9 @@ static void sim_stmts(Sim *S, Stmt **body, size_t n)
 		case ST_REPEAT:
 			/* a runtime count (no barriers or bulk groups inside, check_repeat):
 			 * two trips show what one trip leaves for the next */
-			for (int64_t j = 0; j < (s->trips_scalar && s->n > 2 ? 2 : s->n) && !S->failed; j++) {
+			for (int64_t j = 0; s->nbody && /* an empty body changes nothing, however many trips */
+			                    j < (s->trips_scalar && S->zero_trips ? 0 : s->trips_scalar && s->n > 2 ? 2 : s->n) &&
+			                    !S->failed; j++) {
 				S->vals[s->var] = j;
 				sim_stmts(S, s->body, s->nbody);
 			}
@@ -871,6 +878,11 @@ static void sim_stmts(Sim *S, Stmt **body, size_t n)
 }
 
 static void has_copy_async(void *ctx, const Stmt *s) { *(bool *)ctx |= s->kind == ST_COPY_ASYNC; }
+static void first_runtime_repeat(void *ctx, const Stmt *s)
+{
+	if (s->kind == ST_REPEAT && s->trips_scalar && !*(const Stmt **)ctx)
+		*(const Stmt **)ctx = s;
+}
 static void has_mcast(void *ctx, const Stmt *s) { *(bool *)ctx |= s->kind == ST_COPY_ASYNC && s->mcast; }
 static void has_cluster_barrier(void *ctx, const Stmt *s)
 {
@@ -914,6 +926,27 @@ void check_mbar_phases(Ctx *cx, const Module *m, Kernel *k)
 		diag_warning(cx, c->s->loc, "this cp.async is %s before the kernel ends",
 		             c->group < 0 ? "never committed, nor waited for" : "never waited for");
 		diag_note(cx, "cp_async.commit, then cp_async.wait 0: a CTA that exits with copies in flight loses them");
+	}
+	const Stmt *rt = NULL;
+	stmt_walk(k->body, k->nbody, first_runtime_repeat, &rt);
+	if (rt && cpa && !k->is_func && !any && !cl && !S.ncpa && !S.warned_cpa) {
+		/* a runtime trip count may be 0: the loops' waits may not run (the
+		 * two-trip run above shows what one trip leaves for the next) */
+		Sim Z = {.cx = cx, .k = k, .nranks = S.nranks, .zero_trips = true, .base = S.base};
+		Z.bars = arena_alloc(cx->arena, sizeof(Bar) * (size_t)(total * S.nranks + 1));
+		Z.nbars_total = total;
+		Z.vals = arena_alloc(cx->arena, sizeof(int64_t) * (size_t)(k->nvars + 1));
+		sim_stmts(&Z, k->body, k->nbody);
+		if (!Z.failed && Z.ncpa && !Z.warned_cpa) {
+			const Span *c = &Z.cpa[0];
+			diag_warning(cx, c->s->loc, "this cp.async is %s before the kernel ends",
+			             c->group < 0 ? "never committed, nor waited for" : "never waited for");
+			Z.warned_cpa = true;
+		}
+		if (Z.warned_cpa)
+			diag_note(cx, "when the repeat at line %d runs no trip (its count %s is 0 at launch): wait outside "
+			          "the loop too", rt->loc.line, k->scalars[rt->trips_scalar - 1].name);
+		return;
 	}
 	if (S.last_mc) {
 		diag_error(cx, S.last_mc->loc, "no cluster.sync follows this multicast load before the kernel ends");

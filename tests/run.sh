@@ -287,6 +287,9 @@ got=$("$B/ptxemu" --set M=5 --set K=9 examples/ragged_copy_2d.tile 2>&1 | head -
 want="FAIL ragged_ld: LDA=32 is less than the 40 elements of a row of 'A': its rows would overlap"
 got=$("$B/ptxemu" --set LDA=32 tests/gpu/ragged_ld.tile 2>&1 | head -1)
 [ "$want" = "$got" ] && ok || bad "overlapping rows: want '$want', got '$got'"
+want="FAIL ragged_tma_small: M=0 gives 'A' an empty dimension 0; a tensor map's dimensions are at least 1"
+got=$("$B/ptxemu" --set M=0 tests/gpu/ragged_tma_small.tile 2>&1 | head -1)
+[ "$want" = "$got" ] && ok || bad "empty tensor-map dimension: want '$want', got '$got'"
 want="FAIL ragged_copy_2d: scalar param 'M' has no value (pass --set M=N)"
 got=$(sed '/^# set:/d' examples/ragged_copy_2d.tile > "$OUT/noset.tile"; "$B/ptxemu" "$OUT/noset.tile" 2>&1 | head -1)
 [ "$want" = "$got" ] && ok || bad "missing value: want '$want', got '$got'"
@@ -318,6 +321,9 @@ printf 'target sm_90\nkernel k\nthreads 32\nshared S f32 [2, 2] layout S[(2, 2) 
 printf 'target sm_90\nkernel k\nthreads 32\nparam A f32 [8]\nshared S f32 [1]\ncta copy S, A[4611686018427387904 * 4]\n' > "$L/expr_overflow.tile"
 printf 'target sm_90\nkernel k\nthreads 32\ngrid 2147483647\nparam A f32 [64]\nshared S f32 [1]\ncta copy S, A[ctaid * 4294967296]\n' > "$L/ctaid_overflow.tile"
 { printf 'target sm_90\nkernel k\nthreads 32\n'; for i in $(seq 16); do echo "repeat 1000 as i$i {"; done; echo sync; for i in $(seq 16); do echo "}"; done; } > "$L/deep_repeat.tile"
+# empty loop bodies: the race and hazard checks once iterated every trip (2^62 here) without a budget
+printf 'target sm_90\nkernel k\nthreads 64\nparam K u32\nshared S f32 [64]\nrepeat K {\n  repeat K {\n  }\n}\n' > "$L/empty_repeats.tile"
+printf 'target sm_90\nkernel k\nthreads 64\nparam A f32 [64]\nshared S f32 [64]\ncta copy_async S, A\ncp_async.commit\nrepeat 2147483647 {\n  repeat 2147483647 {\n  }\n}\ncp_async.wait 0\n' > "$L/empty_repeats_cp_async.tile"
 { printf 'target sm_90\n# '; head -c 2000000 /dev/zero | tr '\0' 'x'; printf '\nkernel k\nthreads 32\nsync\n'; } > "$L/long_line.tile"
 # 100000 statements are emitted in bounded time; ptxas needs 25 s for them, so the
 # same statement is assembled at 5000 (the PTX is the same instruction repeated)

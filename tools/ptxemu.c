@@ -1487,18 +1487,24 @@ static int run_kernel(Ctx *cx, const Kernel *k, char **lines, int nl, int b, int
 	Prog p = {0};
 	for (int i = b; i < e && !strchr(lines[i], '{'); i++) {
 		char name[256];
-		if (sscanf(lines[i], " .param .u64 %255[A-Za-z0-9_]", name) == 1) {
+		/* a scalar param is KERNEL_arg_NAME, of any integer type: .u64 (and
+		 * .s64) ones too, so it is matched before the .u64 pointer params */
+		int sj = -1;
+		if (sscanf(lines[i], " .param .%*[us]%*d %255[A-Za-z0-9_]", name) == 1) {
+			size_t kl = strlen(k->name);
+			for (size_t j = 0; j < k->nscalars && sj < 0; j++)
+				if (!strncmp(name, k->name, kl) && !strncmp(name + kl, "_arg_", 5) &&
+				    !strcmp(name + kl + 5, k->scalars[j].name))
+					sj = (int)j;
+		}
+		if (sj >= 0) {
+			p.scalars = realloc(p.scalars, sizeof(char *) * (size_t)(p.nscalars + 1));
+			p.scalar_val = realloc(p.scalar_val, sizeof(int64_t) * (size_t)(p.nscalars + 1));
+			p.scalars[p.nscalars] = strdup(name);
+			p.scalar_val[p.nscalars++] = k->bound_vals ? k->bound_vals[sj] : 0;
+		} else if (sscanf(lines[i], " .param .u64 %255[A-Za-z0-9_]", name) == 1) {
 			p.params = realloc(p.params, sizeof(char *) * (size_t)(p.nparams + 1));
 			p.params[p.nparams++] = strdup(name);
-		} else if (sscanf(lines[i], " .param .%*[us]%*d %255[A-Za-z0-9_]", name) == 1 && strstr(name, "_arg_")) {
-			const char *sn = strstr(name, "_arg_") + 5;
-			for (size_t j = 0; j < k->nscalars; j++)
-				if (!strcmp(k->scalars[j].name, sn) && strlen(name) == strlen(k->name) + 5 + strlen(sn)) {
-					p.scalars = realloc(p.scalars, sizeof(char *) * (size_t)(p.nscalars + 1));
-					p.scalar_val = realloc(p.scalar_val, sizeof(int64_t) * (size_t)(p.nscalars + 1));
-					p.scalars[p.nscalars] = strdup(name);
-					p.scalar_val[p.nscalars++] = k->bound_vals ? k->bound_vals[j] : 0;
-				}
 		} else if (sscanf(lines[i], " .param .align 64 .b8 %255[A-Za-z0-9_][128]", name) == 1) {
 			p.tmaps = realloc(p.tmaps, sizeof(char *) * (size_t)(p.ntmaps + 1));
 			p.tmaps[p.ntmaps++] = strdup(name);

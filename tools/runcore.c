@@ -45,8 +45,12 @@ static bool set_value(char **sets, int n, const char *name, int64_t *v, bool *ba
 
 bool rc_bind(Kernel *k, char **sets, int nsets, const char *src, char *why, size_t n)
 {
-	if (!k->nscalars)
+	if (!k->nscalars) { /* a colmajor param of constant extents still gets its real layout and storage */
+		for (size_t i = 0; i < k->nbufs; i++)
+			if (k->bufs[i]->dynamic)
+				return kernel_bind(k, NULL, why, n);
 		return true;
+	}
 	char *own[64];
 	int nown = 0;
 	char line[1024] = "";

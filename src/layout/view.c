@@ -48,17 +48,27 @@ bool region_guarded(const Kernel *k, const Region *r, int d)
 		return false;
 	/* the slice's last end over the variables' ranges against the extent's
 	 * smallest value (a scalar's lower fact) */
+	/* the largest value of end - extent over the variables' ranges (the
+	 * extent's own scalar in the end cancels: A[M-64 : M] never passes M) */
 	const Affine *e = &r->end[d];
+	const Scalar *ext = &k->scalars[b->dyn_dim[d] - 1];
 	int64_t hi = e->c;
+	bool seen = false;
 	for (int i = 0; i < e->n; i++) {
 		const Scalar *sc = kernel_scalar_of_var(k, e->t[i].var);
-		int64_t top = sc ? sc->hi : kernel_var_extent(k, e->t[i].var) - 1;
-		if (e->t[i].k > 0)
-			hi += e->t[i].k * top;
+		int64_t top = sc ? sc->hi : kernel_var_extent(k, e->t[i].var) - 1, kk = e->t[i].k;
+		if (sc == ext) {
+			kk -= 1;
+			seen = true;
+		}
+		if (kk > 0)
+			hi += kk * top;
 		else if (sc)
-			hi += e->t[i].k * sc->lo;
+			hi += kk * sc->lo;
 	}
-	return hi > k->scalars[b->dyn_dim[d] - 1].lo;
+	if (!seen)
+		hi -= ext->lo;
+	return hi > 0;
 }
 
 int64_t kernel_cluster_size(const Kernel *k)
@@ -96,7 +106,7 @@ static int64_t begin_of(const Affine *b, const int64_t *vals)
 	return v;
 }
 
-static bool check_point(const Iter *g, int n, const Affine *b, int64_t ext, const int64_t *vals,
+static bool check_point(const Iter *g, int n, const Affine *b, int64_t ext, const int64_t *vals, const int64_t *lo,
                         const DimSlice *base, const int64_t (*delta)[AX_COUNT])
 {
 	DimSlice s;
@@ -105,7 +115,7 @@ static bool check_point(const Iter *g, int n, const Affine *b, int64_t ext, cons
 	for (int a = 0; a < AX_COUNT; a++) {
 		int64_t want = base->off[a];
 		for (int i = 0; i < b->n; i++)
-			want += vals[i] * delta[i][a];
+			want += (vals[i] - lo[i]) * delta[i][a];
 		if (s.off[a] != want)
 			return false;
 	}
@@ -170,19 +180,26 @@ enum { CHECK_BUDGET = 1 << 16 };
 static bool slice_dim(const Kernel *k, const Iter *g, int n, const Affine *b, int64_t ext, DimSlice *out,
                       Affine *off, const char **why)
 {
-	int64_t zero[MAX_TERMS] = {0};
+	/* the variables' smallest values: 0, or a scalar's '>=' fact (a start
+	 * like M - 64 with 'assume M >= 64' is a slice from M = 64 on) */
+	int64_t lo[MAX_TERMS] = {0};
+	for (int i = 0; i < b->n; i++) {
+		const Scalar *sc = kernel_scalar_of_var(k, b->t[i].var);
+		lo[i] = sc ? sc->lo : 0;
+	}
 	*why = "the region is not a slice of the layout (a start must fall on the layout's iter boundaries)";
-	if (!slice_at(g, n, begin_of(b, zero), ext, out))
+	if (!slice_at(g, n, begin_of(b, lo), ext, out))
 		return false;
 	*why = "the region is not a slice of the layout that stays the same shape for every value of its "
 	       "variables (a start must fall on the layout's iter boundaries)";
 	int64_t delta[MAX_TERMS][AX_COUNT];
 	memset(delta, 0, sizeof delta);
 	for (int i = 0; i < b->n; i++) {
-		if (kernel_var_extent(k, b->t[i].var) < 2)
+		if (kernel_var_extent(k, b->t[i].var) - lo[i] < 2)
 			continue;
-		int64_t vals[MAX_TERMS] = {0};
-		vals[i] = 1;
+		int64_t vals[MAX_TERMS];
+		memcpy(vals, lo, sizeof vals);
+		vals[i] = lo[i] + 1;
 		DimSlice s;
 		if (!slice_at(g, n, begin_of(b, vals), ext, &s) || !same_iters(&s, out))
 			return false;
@@ -194,7 +211,7 @@ static bool slice_dim(const Kernel *k, const Iter *g, int n, const Affine *b, in
 		/* not provable from the place values: decide at every point, or reject */
 		int64_t combos = 1;
 		for (int i = 0; i < b->n && combos <= CHECK_BUDGET; i++)
-			combos *= kernel_var_extent(k, b->t[i].var);
+			combos *= kernel_var_extent(k, b->t[i].var) - lo[i];
 		if (combos > CHECK_BUDGET) {
 			*why = "its start is not provably affine over the variables' whole range: it does not move in "
 			       "whole steps of the layout's place value where the layout bends, nor stay inside one "
@@ -206,11 +223,11 @@ static bool slice_dim(const Kernel *k, const Iter *g, int n, const Affine *b, in
 		for (int64_t c = 0; c < combos; c++) {
 			int64_t r = c;
 			for (int i = b->n - 1; i >= 0; i--) {
-				int64_t e = kernel_var_extent(k, b->t[i].var);
-				vals[i] = r % e;
+				int64_t e = kernel_var_extent(k, b->t[i].var) - lo[i];
+				vals[i] = lo[i] + r % e;
 				r /= e;
 			}
-			if (!check_point(g, n, b, ext, vals, out, (const int64_t(*)[AX_COUNT])delta))
+			if (!check_point(g, n, b, ext, vals, lo, out, (const int64_t(*)[AX_COUNT])delta))
 				return false;
 		}
 	}
@@ -218,6 +235,7 @@ static bool slice_dim(const Kernel *k, const Iter *g, int n, const Affine *b, in
 		memset(&off[a], 0, sizeof(Affine));
 		off[a].c = out->off[a];
 		for (int i = 0; i < b->n; i++) {
+			off[a].c -= lo[i] * delta[i][a]; /* out is the slice at the smallest values */
 			if (delta[i][a] == 0)
 				continue;
 			off[a].t[off[a].n].var = b->t[i].var;
