@@ -115,7 +115,7 @@ static bool bind_sets(Ctx *cx, Kernel *k, const char *const *sets, int nsets)
 		for (int j = 0; j < nsets && !found; j++)
 			if (sets[j] && !strncmp(sets[j], nm, n) && sets[j][n] == '=') {
 				char *end;
-				vals[i] = strtoll(sets[j] + n + 1, &end, 0);
+				vals[i] = strtoll(sets[j] + n + 1, &end, 10);
 				found = *end == 0 && end != sets[j] + n + 1;
 			}
 		if (!found) {

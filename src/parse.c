@@ -690,29 +690,32 @@ static bool parse_buffer(Parser *p, Loc kwloc, Mem mem, const char *kw)
 			return false;
 		}
 	}
-	if (mem == MEM_GLOBAL && is_ident(p, "colmajor")) { /* dim 0 contiguous */
-		b->colmajor_loc = p->tok.loc;
-		next(p);
-		b->colmajor = true;
-		b->dynamic = true;
-	}
-	if (mem == MEM_GLOBAL && is_ident(p, "ld")) { /* a leading dimension: the row stride, a scalar */
-		b->ld_loc = p->tok.loc;
-		next(p);
-		Loc sl = p->tok.loc;
-		const char *nm = take_ident(p, "a scalar param (the row stride in elements)");
-		if (!nm)
-			return false;
-		size_t si = 0;
-		while (si < k->nscalars && strcmp(k->scalars[si].name, nm))
-			si++;
-		if (si == k->nscalars) {
-			p->line_failed = true;
-			diag_error(p->cx, sl, "unknown scalar '%s' as a leading dimension (declare 'param %s u32' before it)", nm, nm);
-			return false;
+	/* colmajor and ld S, in either order */
+	for (int opt = 0; opt < 2 && mem == MEM_GLOBAL; opt++) {
+		if (is_ident(p, "colmajor") && !b->colmajor) { /* dim 0 contiguous */
+			b->colmajor_loc = p->tok.loc;
+			next(p);
+			b->colmajor = true;
+			b->dynamic = true;
 		}
-		b->ld_scalar = (int)si + 1;
-		b->dynamic = true;
+		if (is_ident(p, "ld") && !b->ld_scalar) { /* a leading dimension: the row stride, a scalar */
+			b->ld_loc = p->tok.loc;
+			next(p);
+			Loc sl = p->tok.loc;
+			const char *nm = take_ident(p, "a scalar param (the row stride in elements)");
+			if (!nm)
+				return false;
+			size_t si = 0;
+			while (si < k->nscalars && strcmp(k->scalars[si].name, nm))
+				si++;
+			if (si == k->nscalars) {
+				p->line_failed = true;
+				diag_error(p->cx, sl, "unknown scalar '%s' as a leading dimension (declare 'param %s u32' before it)", nm, nm);
+				return false;
+			}
+			b->ld_scalar = (int)si + 1;
+			b->dynamic = true;
+		}
 	}
 	if (mem == MEM_TMEM && is_ident(p, "cols")) {
 		next(p);

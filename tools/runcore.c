@@ -36,7 +36,7 @@ static bool set_value(char **sets, int n, const char *name, int64_t *v, bool *ba
 	for (int i = 0; i < n; i++)
 		if (!strncmp(sets[i], name, len) && sets[i][len] == '=') {
 			char *end;
-			*v = strtoll(sets[i] + len + 1, &end, 0);
+			*v = strtoll(sets[i] + len + 1, &end, 10); /* decimal: 010 is ten */
 			*bad = *end != 0 || end == sets[i] + len + 1;
 			return true;
 		}

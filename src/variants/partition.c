@@ -145,6 +145,15 @@ const char *gs_partition(const CopyOp *op, const View *g, const View *s, const i
 		*out = p;
 		return NULL;
 	}
+	if (g->vec_cap) /* a param with runtime extents: the facts decide the widths */
+		return arena_printf(op->cx->arena,
+		                    "no vector width in {%d%s} bits keeps every stride and offset aligned while splitting %lld "
+		                    "elements over %lld threads; the facts about '%s' allow vectors of %lld element%s at the "
+		                    "edge and rows aligned to %lld (declare '%%' facts on its extents and leading dimension, e.g. "
+		                    "'assume K %% 8 == 0')",
+		                    vec_bits[0], ncand > 1 ? ", ..." : "", (long long)op->elems, (long long)T,
+		                    (g == &op->dst ? op->dbuf : op->sbuf)->name, (long long)g->vec_cap, g->vec_cap > 1 ? "s" : "",
+		                    (long long)row_pow2(op->k, g == &op->dst ? op->dbuf : op->sbuf));
 	return arena_printf(op->cx->arena,
 	                    "no vector width in {%d%s} bits keeps every stride and offset aligned while splitting %lld "
 	                    "elements over %lld threads",
