@@ -110,15 +110,8 @@ static bool bind_sets(Ctx *cx, Kernel *k, const char *const *sets, int nsets)
 	int64_t *vals = arena_alloc(cx->arena, sizeof(int64_t) * k->nscalars);
 	for (size_t i = 0; i < k->nscalars; i++) {
 		const char *nm = k->scalars[i].name;
-		size_t n = strlen(nm);
-		bool found = false;
-		for (int j = 0; j < nsets && !found; j++)
-			if (sets[j] && !strncmp(sets[j], nm, n) && sets[j][n] == '=') {
-				char *end;
-				vals[i] = strtoll(sets[j] + n + 1, &end, 10);
-				found = *end == 0 && end != sets[j] + n + 1;
-			}
-		if (!found) {
+		bool bad = false;
+		if (!kernel_set_value(sets, nsets, nm, &vals[i], &bad) || bad) {
 			diag_error(cx, k->scalars[i].loc, "scalar param '%s' of kernel '%s' has no value (pass \"%s=N\")", nm,
 			           k->name, nm);
 			return false;

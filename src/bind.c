@@ -94,3 +94,16 @@ bool kernel_bind(Kernel *k, const int64_t *vals, char *why, size_t n)
 	k->bound_vals = vals;
 	return true;
 }
+
+bool kernel_set_value(const char *const *sets, int n, const char *name, int64_t *v, bool *bad)
+{
+	size_t len = strlen(name);
+	for (int i = 0; i < n; i++)
+		if (sets[i] && !strncmp(sets[i], name, len) && sets[i][len] == '=') {
+			char *end;
+			*v = strtoll(sets[i] + len + 1, &end, 10); /* decimal: 010 is ten */
+			*bad = *end != 0 || end == sets[i] + len + 1;
+			return true;
+		}
+	return false;
+}

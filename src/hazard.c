@@ -420,8 +420,8 @@ static bool affine_uses_ctaid(const Affine *a)
 	return false;
 }
 
-/* a copy region of a shared buffer whose start depends on ctaid */
-static void shared_uses_ctaid(void *ctx, const Stmt *s)
+/* fn on each start expression of a copy's shared regions */
+static void shared_starts(const Stmt *s, void (*fn)(void *ctx, const Affine *start), void *ctx)
 {
 	if (!(stmt_info[s->kind].flags & SF_COPY))
 		return;
@@ -430,10 +430,18 @@ static void shared_uses_ctaid(void *ctx, const Stmt *s)
 		if (r->buf->mem != MEM_SHARED || r->whole)
 			continue;
 		for (int d = 0; d < r->ndim; d++)
-			if (affine_uses_ctaid(&r->begin[d]))
-				*(bool *)ctx = true;
+			fn(ctx, &r->begin[d]);
 	}
 }
+
+static void start_uses_ctaid(void *ctx, const Affine *start)
+{
+	if (affine_uses_ctaid(start))
+		*(bool *)ctx = true;
+}
+
+/* a copy region of a shared buffer whose start depends on ctaid */
+static void shared_uses_ctaid(void *ctx, const Stmt *s) { shared_starts(s, start_uses_ctaid, ctx); }
 
 /* the scalars whose launch value changes the shared bytes a copy touches (a
  * shared region's start) or a repeat's trip count, with the divisors of the
@@ -444,6 +452,17 @@ typedef struct ScUse {
 	int64_t div[32][8];
 	int ndiv[32];
 } ScUse;
+
+/* the scalars a shared region's start moves with */
+static void start_moves(void *ctx, const Affine *start)
+{
+	ScUse *u = ctx;
+	for (int t = 0; t < start->n; t++) {
+		const Scalar *sc = kernel_scalar_of_var(u->k, start->t[t].var);
+		if (sc && start->t[t].k && sc - u->k->scalars < 32)
+			u->moves[sc - u->k->scalars] = true;
+	}
+}
 
 static void scalar_uses(void *ctx, const Stmt *s)
 {
@@ -456,19 +475,7 @@ static void scalar_uses(void *ctx, const Stmt *s)
 		else
 			u->moves[i] = true; /* too many divisors to skip values: every value */
 	}
-	if (!(stmt_info[s->kind].flags & SF_COPY))
-		return;
-	for (int side = 0; side < 2; side++) {
-		const Region *r = side ? s->dst : s->src;
-		if (r->buf->mem != MEM_SHARED || r->whole)
-			continue;
-		for (int d = 0; d < r->ndim; d++)
-			for (int t = 0; t < r->begin[d].n; t++) {
-				const Scalar *sc = kernel_scalar_of_var(u->k, r->begin[d].t[t].var);
-				if (sc && r->begin[d].t[t].k && sc - u->k->scalars < 32)
-					u->moves[sc - u->k->scalars] = true;
-			}
-	}
+	shared_starts(s, start_moves, u);
 }
 
 /* the next launch value of scalar i after v that can change the accesses:

@@ -225,6 +225,15 @@ static bool end_of_line(Parser *p)
 static bool expr(Parser *p, Affine *out);
 static int new_var(Parser *p, int64_t ext, const char *name);
 
+/* index of kernel k's scalar param named nm, or -1 */
+static int scalar_index(const Kernel *k, const char *nm)
+{
+	for (size_t i = 0; i < k->nscalars; i++)
+		if (!strcmp(k->scalars[i].name, nm))
+			return (int)i;
+	return -1;
+}
+
 static int lookup_var(Parser *p, const char *name)
 {
 	if (!strcmp(name, "ctaid"))
@@ -237,10 +246,8 @@ static int lookup_var(Parser *p, const char *name)
 		return VAR_CTAIDY;
 	if (!strcmp(name, "cluster_ctarank"))
 		return VAR_CRANK;
-	if (p->k)
-		for (size_t i = 0; i < p->k->nscalars; i++)
-			if (!strcmp(p->k->scalars[i].name, name))
-				return p->k->scalars[i].var;
+	if (p->k && scalar_index(p->k, name) >= 0)
+		return p->k->scalars[scalar_index(p->k, name)].var;
 	if (p->k)
 		for (int i = 0; i < p->k->nargs; i++)
 			if (!strcmp(p->k->var_names[p->k->arg_vars[i]], name))
@@ -641,14 +648,12 @@ static bool parse_buffer(Parser *p, Loc kwloc, Mem mem, const char *kw)
 		b->dim_loc[b->ndim] = p->tok.loc;
 		if (p->tok.kind == TK_IDENT) { /* a runtime extent: a scalar param */
 			const char *nm = arena_strndup(p->cx->arena, p->tok.s, p->tok.len);
-			size_t si = 0;
-			while (si < k->nscalars && strcmp(k->scalars[si].name, nm))
-				si++;
-			if (si == k->nscalars)
+			int si = scalar_index(k, nm);
+			if (si < 0)
 				return fail(p, "unknown scalar '%s' as a dimension (declare 'param %s u32' before it)", nm, nm);
 			if (mem != MEM_GLOBAL)
 				return fail(p, "only params have runtime extents ('%s' is a %s buffer)", b->name, kw);
-			b->dyn_dim[b->ndim] = (int)si + 1;
+			b->dyn_dim[b->ndim] = si + 1;
 			b->dynamic = true;
 			b->shape[b->ndim++] = k->scalars[si].hi;
 			next(p);
@@ -705,15 +710,14 @@ static bool parse_buffer(Parser *p, Loc kwloc, Mem mem, const char *kw)
 			const char *nm = take_ident(p, "a scalar param (the row stride in elements)");
 			if (!nm)
 				return false;
-			size_t si = 0;
-			while (si < k->nscalars && strcmp(k->scalars[si].name, nm))
-				si++;
-			if (si == k->nscalars) {
+			int si = scalar_index(k, nm);
+			if (si < 0) {
 				p->line_failed = true;
-				diag_error(p->cx, sl, "unknown scalar '%s' as a leading dimension (declare 'param %s u32' before it)", nm, nm);
+				diag_error(p->cx, sl, "unknown scalar '%s' as a leading dimension (declare 'param %s u32' before it)", nm,
+				           nm);
 				return false;
 			}
-			b->ld_scalar = (int)si + 1;
+			b->ld_scalar = si + 1;
 			b->dynamic = true;
 		}
 	}
@@ -948,10 +952,8 @@ static bool parse_repeat(Parser *p, Stmt *s)
 		const char *nm = take_ident(p, "a scalar param");
 		if (!nm)
 			return false;
-		size_t si = 0;
-		while (si < p->k->nscalars && strcmp(p->k->scalars[si].name, nm))
-			si++;
-		if (si == p->k->nscalars) {
+		int si = scalar_index(p->k, nm);
+		if (si < 0) {
 			p->line_failed = true;
 			diag_error(p->cx, sl, "unknown scalar '%s' as a repeat count (a count is a constant, a scalar param or "
 			           "cdiv(SCALAR, N))", nm);
@@ -972,7 +974,7 @@ static bool parse_repeat(Parser *p, Stmt *s)
 			if (!expect_punct(p, ')', "to close cdiv"))
 				return false;
 		}
-		s->trips_scalar = (int)si + 1;
+		s->trips_scalar = si + 1;
 		s->n = SCALAR_MAX; /* until check applies the facts */
 	} else if (!take_int(p, "repeat count", &s->n)) {
 		return false;
@@ -1523,10 +1525,8 @@ static bool grid_cdiv(Parser *p, Kernel *k, int d)
 	const char *nm = take_ident(p, "a scalar param");
 	if (!nm)
 		return false;
-	size_t si = 0;
-	while (si < k->nscalars && strcmp(k->scalars[si].name, nm))
-		si++;
-	if (si == k->nscalars) {
+	int si = scalar_index(k, nm);
+	if (si < 0) {
 		p->line_failed = true;
 		diag_error(p->cx, nl, "unknown scalar '%s' in cdiv (declare 'param %s u32' before the grid)", nm, nm);
 		return false;
@@ -1565,10 +1565,8 @@ static void decl_assume(Parser *p, Loc loc)
 	const char *nm = take_ident(p, "a scalar param");
 	if (!nm)
 		return;
-	Scalar *sc = NULL;
-	for (size_t i = 0; i < k->nscalars; i++)
-		if (!strcmp(k->scalars[i].name, nm))
-			sc = &k->scalars[i];
+	int si = scalar_index(k, nm);
+	Scalar *sc = si >= 0 ? &k->scalars[si] : NULL;
 	if (!sc) {
 		p->line_failed = true;
 		diag_error(p->cx, nl, "'%s' is not a scalar param of kernel '%s' (facts are about scalar params)", nm,

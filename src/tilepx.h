@@ -418,6 +418,9 @@ const Scalar *kernel_scalar_of_var(const Kernel *k, int var);
  * plain row-major. False with a message in why[n] when a value breaks its
  * facts. The runners bind after emitting the PTX and before running. */
 bool kernel_bind(Kernel *k, const int64_t *vals, char *why, size_t n);
+/* NAME's value among "NAME=V" strings (decimal; NULL entries skipped): false
+ * when none names it; *bad when the value is not an integer */
+bool kernel_set_value(const char *const *sets, int n, const char *name, int64_t *v, bool *bad);
 
 /* the cuTensorMapEncodeTiled arguments of one tensor-map param (CUDA driver
  * enum values; dims and boxes innermost first; strides in bytes of dims

@@ -29,20 +29,6 @@ char *rc_slurp(const char *path, size_t *len)
 	return b;
 }
 
-/* NAME's value in "NAME=V" strings, or false */
-static bool set_value(char **sets, int n, const char *name, int64_t *v, bool *bad)
-{
-	size_t len = strlen(name);
-	for (int i = 0; i < n; i++)
-		if (!strncmp(sets[i], name, len) && sets[i][len] == '=') {
-			char *end;
-			*v = strtoll(sets[i] + len + 1, &end, 10); /* decimal: 010 is ten */
-			*bad = *end != 0 || end == sets[i] + len + 1;
-			return true;
-		}
-	return false;
-}
-
 bool rc_bind(Kernel *k, char **sets, int nsets, const char *src, char *why, size_t n)
 {
 	if (!k->nscalars) { /* a colmajor param of constant extents still gets its real layout and storage */
@@ -64,7 +50,8 @@ bool rc_bind(Kernel *k, char **sets, int nsets, const char *src, char *why, size
 	for (size_t i = 0; i < k->nscalars; i++) {
 		bool bad = false;
 		const char *nm = k->scalars[i].name;
-		if (!set_value(sets, nsets, nm, &vals[i], &bad) && !set_value(own, nown, nm, &vals[i], &bad)) {
+		if (!kernel_set_value((const char *const *)sets, nsets, nm, &vals[i], &bad) &&
+		    !kernel_set_value((const char *const *)own, nown, nm, &vals[i], &bad)) {
 			snprintf(why, n, "scalar param '%s' has no value (pass --set %s=N)", nm, nm);
 			free(vals);
 			return false;

@@ -20,12 +20,18 @@ int64_t kernel_var_extent(const Kernel *k, int var)
 	}
 }
 
-int64_t dim_pow2(const Kernel *k, const Buffer *b, int d)
+/* the largest power of two, at most 64, that divides v */
+static int64_t pow2_of(int64_t v)
 {
-	int64_t v = b->dyn_dim[d] ? k->scalars[b->dyn_dim[d] - 1].mult : b->shape[d], p = 1;
+	int64_t p = 1;
 	while (p < 64 && v % (2 * p) == 0)
 		p *= 2;
 	return p;
+}
+
+int64_t dim_pow2(const Kernel *k, const Buffer *b, int d)
+{
+	return pow2_of(b->dyn_dim[d] ? k->scalars[b->dyn_dim[d] - 1].mult : b->shape[d]);
 }
 
 int dyn_inner(const Buffer *b) { return b->colmajor ? 0 : b->ndim - 1; }
@@ -33,12 +39,7 @@ int dyn_outer(const Buffer *b) { return b->colmajor ? 1 : 0; }
 
 int64_t row_pow2(const Kernel *k, const Buffer *b)
 {
-	if (!b->ld_scalar)
-		return dim_pow2(k, b, dyn_inner(b));
-	int64_t v = k->scalars[b->ld_scalar - 1].mult, p = 1;
-	while (p < 64 && v % (2 * p) == 0)
-		p *= 2;
-	return p;
+	return b->ld_scalar ? pow2_of(k->scalars[b->ld_scalar - 1].mult) : dim_pow2(k, b, dyn_inner(b));
 }
 
 bool region_guarded(const Kernel *k, const Region *r, int d)
@@ -46,8 +47,6 @@ bool region_guarded(const Kernel *k, const Region *r, int d)
 	const Buffer *b = r->buf;
 	if (!b->dynamic || !b->dyn_dim[d])
 		return false;
-	/* the slice's last end over the variables' ranges against the extent's
-	 * smallest value (a scalar's lower fact) */
 	/* the largest value of end - extent over the variables' ranges (the
 	 * extent's own scalar in the end cancels: A[M-64 : M] never passes M) */
 	const Affine *e = &r->end[d];

@@ -48,7 +48,7 @@ static Reg dyn_address(Emit *e, const CopyOp *op, const Region *r, Reg i, const 
 	Builder *b = emit_builder(e);
 	const Buffer *buf = r->buf;
 	const Kernel *k = op->k;
-	int last = buf->ndim - 1, es = dtype_bytes(buf->dt);
+	int last = buf->ndim - 1;
 	Reg coord[2];
 	coord[last] = emit_digit(e, i, 1, r->ext[last]);
 	if (last)
@@ -58,28 +58,14 @@ static Reg dyn_address(Emit *e, const CopyOp *op, const Region *r, Reg i, const 
 		b_ins(b, FORM_ADD_U32, b_name(b, c), b_name(b, s0), b_name(b, coord[d]), NULL);
 		coord[d] = c;
 	}
-	Reg el = b_reg(b, RC_RD), by = b_reg(b, RC_RD), at = b_reg(b, RC_RD);
-	if (last) {
-		Reg c64 = b_reg(b, RC_RD);
-		int in = dyn_inner(buf), out = dyn_outer(buf);
-		int rs = buf->ld_scalar ? buf->ld_scalar : buf->dyn_dim[in]; /* the outer stride's scalar, or a constant */
-		const char *stride = rs ? b_name(b, emit_var_reg(e, k->scalars[rs - 1].var)) : b_imm(b, buf->shape[in]);
-		b_ins(b, FORM_CVT_U64_U32, b_name(b, c64), b_name(b, coord[in]), NULL);
-		b_ins(b, FORM_MAD_WIDE_U32, b_name(b, el), b_name(b, coord[out]), stride, b_name(b, c64), NULL);
-		b_ins(b, FORM_SHL_B64, b_name(b, by), b_name(b, el), b_imm(b, es == 1 ? 0 : es == 2 ? 1 : es == 4 ? 2 : 3),
-		      NULL);
-	} else {
-		b_ins(b, FORM_MUL_WIDE_U32, b_name(b, by), b_name(b, coord[0]), b_imm(b, es), NULL);
-	}
-	b_ins(b, FORM_ADD_U64, b_name(b, at), b_name(b, emit_global_base(e, buf)), b_name(b, by), NULL);
+	Reg at = emit_dyn_address(e, k, buf, coord[dyn_outer(buf)], coord[dyn_inner(buf)]);
 	*guard = NULL;
 	Reg p = b_reg(b, RC_P);
 	bool first = true;
 	for (int d = 0; d <= last; d++) {
 		if (!region_guarded(k, r, d))
 			continue;
-		Reg bound = emit_var_reg(e, k->scalars[buf->dyn_dim[d] - 1].var), left = b_reg(b, RC_R);
-		b_ins(b, FORM_SUB_U32, b_name(b, left), b_name(b, bound), b_name(b, coord[d]), NULL);
+		Reg left = emit_dyn_left(e, k, buf, d, coord[d]);
 		if (first)
 			b_ins(b, FORM_SETP_GT_S32, b_name(b, p), b_name(b, left), "0", NULL);
 		else

@@ -456,7 +456,24 @@ static const char *row_stride(Emit *e, const Kernel *k, const Buffer *b)
 	return b_imm(bl, b->shape[in]);
 }
 
-static Reg dim_left(Emit *e, const Kernel *k, const Buffer *b, int d, Reg coord)
+Reg emit_dyn_address(Emit *e, const Kernel *k, const Buffer *buf, Reg row, Reg col)
+{
+	Builder *b = emit_builder(e);
+	int es = dtype_bytes(buf->dt);
+	Reg at = b_reg(b, RC_RD), bytes = b_reg(b, RC_RD);
+	if (buf->ndim == 2) {
+		Reg c64 = b_reg(b, RC_RD), el = b_reg(b, RC_RD);
+		b_ins(b, FORM_CVT_U64_U32, b_name(b, c64), b_name(b, col), NULL);
+		b_ins(b, FORM_MAD_WIDE_U32, b_name(b, el), b_name(b, row), row_stride(e, k, buf), b_name(b, c64), NULL);
+		b_ins(b, FORM_SHL_B64, b_name(b, bytes), b_name(b, el), b_imm(b, log2_bytes(es)), NULL);
+	} else {
+		b_ins(b, FORM_MUL_WIDE_U32, b_name(b, bytes), b_name(b, col), b_imm(b, es), NULL);
+	}
+	b_ins(b, FORM_ADD_U64, b_name(b, at), b_name(b, emit_global_base(e, buf)), b_name(b, bytes), NULL);
+	return at;
+}
+
+Reg emit_dyn_left(Emit *e, const Kernel *k, const Buffer *b, int d, Reg coord)
 {
 	Builder *bl = emit_builder(e);
 	Reg r = b_reg(bl, RC_R);
@@ -467,7 +484,6 @@ static Reg dim_left(Emit *e, const Kernel *k, const Buffer *b, int d, Reg coord)
 
 Side emit_dyn_side(Emit *e, const CopyOp *op, const Part *p, const Region *r, Reg thread, bool side_a)
 {
-	Builder *b = emit_builder(e);
 	const Buffer *buf = r->buf;
 	Side s = {.buf = buf, .bytes = dtype_bytes(buf->dt), .dyn = true, .proxy = buf->dyn_proxy, .has_r = true};
 	s.cache = arena_alloc(op->cx->arena, sizeof *s.cache);
@@ -484,26 +500,18 @@ Side emit_dyn_side(Emit *e, const CopyOp *op, const Part *p, const Region *r, Re
 	int last = dyn_inner(buf), outer = dyn_outer(buf);
 	Off oc = emit_offset_terms(e, &r->begin[last], cols, nc);
 	Reg C = off_value(e, &oc), R = {0};
-	Reg at = b_reg(b, RC_RD), bytes = b_reg(b, RC_RD);
 	if (buf->ndim == 2) {
 		Off orow = emit_offset_terms(e, &r->begin[outer], rows, nr);
 		R = off_value(e, &orow);
-		Reg c64 = b_reg(b, RC_RD), el = b_reg(b, RC_RD);
-		b_ins(b, FORM_CVT_U64_U32, b_name(b, c64), b_name(b, C), NULL);
-		b_ins(b, FORM_MAD_WIDE_U32, b_name(b, el), b_name(b, R), row_stride(e, op->k, buf), b_name(b, c64), NULL);
-		b_ins(b, FORM_SHL_B64, b_name(b, bytes), b_name(b, el), b_imm(b, log2_bytes(s.bytes)), NULL);
-	} else {
-		b_ins(b, FORM_MUL_WIDE_U32, b_name(b, bytes), b_name(b, C), b_imm(b, s.bytes), NULL);
 	}
-	b_ins(b, FORM_ADD_U64, b_name(b, at), b_name(b, emit_global_base(e, buf)), b_name(b, bytes), NULL);
-	s.r = at;
+	s.r = emit_dyn_address(e, op->k, buf, R, C);
 	if (buf->ndim == 2 && region_guarded(op->k, r, outer)) {
 		s.guard[0] = true;
-		s.left[0] = dim_left(e, op->k, buf, outer, R);
+		s.left[0] = emit_dyn_left(e, op->k, buf, outer, R);
 	}
 	if (region_guarded(op->k, r, last)) {
 		s.guard[1] = true;
-		s.left[1] = dim_left(e, op->k, buf, last, C);
+		s.left[1] = emit_dyn_left(e, op->k, buf, last, C);
 	}
 	return s;
 }

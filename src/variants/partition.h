@@ -93,6 +93,12 @@ typedef struct Side {
 	struct DynCache *cache; /* row addresses computed so far */
 } Side;
 Side emit_dyn_side(Emit *e, const CopyOp *op, const Part *p, const Region *r, Reg thread, bool side_a);
+/* base + (row * row stride + col) * size of an element of a param with
+ * runtime extents, row and col its coordinates in the strided and the
+ * contiguous dimension (rank 1: col only), in 64 bits */
+Reg emit_dyn_address(Emit *e, const Kernel *k, const Buffer *buf, Reg row, Reg col);
+/* extent - coord of runtime dimension d (compared signed: coordinates stay below 2^31) */
+Reg emit_dyn_left(Emit *e, const Kernel *k, const Buffer *b, int d, Reg coord);
 /* the guard predicate of the access at constant offset extra, or NULL */
 const char *emit_side_guard(Emit *e, const Side *s, int64_t extra, bool out);
 Side emit_side(Emit *e, const Buffer *buf, const Off *o);
