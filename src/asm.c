@@ -4,6 +4,7 @@
  * holding it, in ascending register order (the order the buffer's layout
  * gives its registers: the fragment order of the instruction it feeds). */
 #include "tilepx.h"
+#include "variants/partition.h"
 
 #include <string.h>
 
@@ -431,6 +432,32 @@ void emit_init(Emit *e, const Stmt *s)
 	}
 }
 
+/* the address of a region's first element. A param with runtime strides
+ * (runtime extents, 'ld', 'colmajor') goes by its row and column and the
+ * launch's row stride, as the ragged copies do: its view's offset is in the
+ * proofs' layout, whose row stride is a stand-in. */
+static Reg region_address(Emit *e, const Kernel *k, const Region *r)
+{
+	const Buffer *buf = r->buf;
+	if (buf->dynamic) {
+		Reg coord[2] = {{0}, {0}};
+		for (int d = 0; d < buf->ndim; d++)
+			coord[d] = emit_affine(e, &r->begin[d]);
+		if (buf->ndim == 1)
+			return emit_dyn_address(e, k, buf, coord[0], coord[0]);
+		return emit_dyn_address(e, k, buf, coord[dyn_outer(buf)], coord[dyn_inner(buf)]);
+	}
+	View v;
+	const char *why;
+	if (!region_view(NULL, k, r, &v, &why)) { /* check proved the view: a tilepx bug */
+		Builder *b = emit_builder(e);
+		if (!b->internal)
+			b->internal = arena_printf(b->arena, "no view of an asm address region of '%s': %s", buf->name, why);
+		return b_const32(b, 0);
+	}
+	return emit_address(e, buf, emit_affine(e, &v.off[AX_M]));
+}
+
 void emit_asm(Emit *e, const Stmt *s)
 {
 	Builder *b = emit_builder(e);
@@ -462,12 +489,7 @@ void emit_asm(Emit *e, const Stmt *s)
 					ops[i] = affine_is_const(&v) ? b_imm(b, v.c) : b_name(b, emit_affine(e, &v));
 				}
 			} else {
-				Region *r = subst_region(b->arena, pc->r, a, vals);
-				View v;
-				const char *why;
-				if (!region_view(NULL, k, r, &v, &why))
-					return;
-				ops[i] = b_name(b, emit_address(e, r->buf, emit_affine(e, &v.off[AX_M])));
+				ops[i] = b_name(b, region_address(e, k, subst_region(b->arena, pc->r, a, vals)));
 			}
 		}
 		/* one PTX line per block line, trailing blanks dropped */

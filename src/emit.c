@@ -260,6 +260,12 @@ Reg emit_address(Emit *e, const Buffer *buf, Reg m)
 		      NULL);
 		return a;
 	}
+	/* a 2-D param with runtime strides: m would be an offset in the proofs'
+	 * layout, whose row stride is the stand-in dyn_proxy, not the launch's
+	 * (emit_dyn_address computes those addresses) */
+	if (buf->dyn_proxy && !b->internal)
+		b->internal = arena_printf(b->arena, "the stand-in row stride %lld of param '%s' reached an address",
+		                           (long long)buf->dyn_proxy, buf->name);
 	Reg w = b_reg(b, RC_RD), a = b_reg(b, RC_RD);
 	b_ins(b, FORM_MUL_WIDE_U32, b_name(b, w), b_name(b, m), b_imm(b, bytes), NULL);
 	b_ins(b, FORM_ADD_U64, b_name(b, a), b_name(b, emit_global_base(e, buf)), b_name(b, w), NULL);
@@ -823,6 +829,8 @@ static void emit_kernel(Ctx *cx, const Module *m, const Kernel *k, Str *out, int
 	if (b->missing_form)
 		diag_error(cx, k->loc, "internal error: kernel %s needs an instruction form that ptx_templates/ lacks (%s)",
 		           k->name, b->missing_form);
+	if (b->internal)
+		diag_error(cx, k->loc, "internal error: kernel %s: %s", k->name, b->internal);
 	str_free(&b->body);
 	str_free(&e.pre);
 	free(e.kpool);

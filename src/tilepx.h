@@ -532,6 +532,7 @@ typedef struct Builder {
 	bool used_form[FORM_COUNT];
 	const char *indent;
 	const char *missing_form; /* the first typed lookup that found no form (a tilepx bug) */
+	const char *internal;     /* the first other tilepx bug the emitter caught (reported, no output) */
 	const char *guard;        /* non-NULL: b_ins predicates its instruction with @guard */
 } Builder;
 
