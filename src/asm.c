@@ -6,6 +6,7 @@
 #include "tilepx.h"
 #include "variants/partition.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 Affine affine_subst(const Affine *a, const int *vars, const int64_t *vals, int n)
@@ -69,15 +70,19 @@ static bool region_words(Arena *ar, const Kernel *k, const Region *r, int **word
 	int64_t nw = (b->regs * es + 3) / 4;
 	int64_t owner = scope_threads(b->owner, k->threads);
 	int64_t begin[MAX_DIMS], elems = 1;
-	int64_t vars0[1] = {0};
-	(void)vars0;
 	for (int d = 0; d < b->ndim; d++) {
 		begin[d] = r->all[d] ? 0 : r->begin[d].c;
 		elems *= r->ext[d];
 	}
-	/* per (thread, word): elements seen */
-	unsigned char *seen = arena_alloc(ar, (size_t)(owner * nw));
-	bool *used = arena_alloc(ar, sizeof(bool) * (size_t)nw);
+	/* per (thread, word): elements seen; scratch, freed here (a block may
+	 * expand this once per instance and placeholder) */
+	unsigned char *seen = calloc((size_t)(owner * nw), 1);
+	bool *used = calloc((size_t)nw, sizeof(bool));
+	bool ok = false;
+	if (!seen || !used) {
+		*why = "out of memory";
+		goto done;
+	}
 	for (int64_t x = 0; x < elems; x++) {
 		int64_t rem = x, flat = 0, stride = 1;
 		int64_t c[MAX_DIMS];
@@ -98,7 +103,7 @@ static bool region_words(Arena *ar, const Kernel *k, const Region *r, int **word
 			int64_t w = at[AX_M] * es / 4 + j;
 			if (t < 0 || t >= owner || w < 0 || w >= nw) {
 				*why = "register outside the buffer";
-				return false;
+				goto done;
 			}
 			seen[t * nw + w]++;
 			used[w] = true;
@@ -118,9 +123,13 @@ static bool region_words(Arena *ar, const Kernel *k, const Region *r, int **word
 			if (seen[t * nw + (*words)[i]] != epw) {
 				*why = arena_printf(ar, "it covers part of a register (thread %lld of the %s, register %d)",
 				                    (long long)t, scope_name(b->owner), (*words)[i]);
-				return false;
+				goto done;
 			}
-	return true;
+	ok = true;
+done:
+	free(seen);
+	free(used);
+	return ok;
 }
 
 /* ---- checks ---- */
@@ -246,8 +255,24 @@ void check_asm(Ctx *cx, const Module *m, Kernel *k, Stmt *s)
 	}
 	if (cx->diags.errors != before)
 		return;
+	/* the expansion is bounded: text bytes and placeholders (a register
+	 * placeholder by its elements, which the check below visits) per instance */
+	int64_t ninst = instance_count(a), size = 0;
+	for (size_t i = 0; i < a->n; i++) {
+		const AsmPiece *pc = &a->p[i];
+		int64_t n = pc->kind == ASM_TEXT ? (int64_t)strlen(pc->text) : 1;
+		if (pc->kind == ASM_REGS)
+			for (int d = 0; d < pc->r->ndim; d++)
+				n *= pc->r->ext[d];
+		size += n;
+	}
+	if (size > MAX_ASM_EXPANSION / ninst) {
+		diag_error(cx, s->loc, "asm block expands to %lld instances of size %lld; at most %lld in all", (long long)ninst,
+		           (long long)size, (long long)MAX_ASM_EXPANSION);
+		diag_note(cx, "size: the block's text bytes plus each placeholder's register elements (at least 1)");
+		return;
+	}
 	/* every instance: placeholders cover whole registers; known shapes get their widths */
-	int64_t ninst = instance_count(a);
 	int64_t vals[MAX_ASM_UNROLL];
 	for (int64_t in = 0; in < ninst && cx->diags.errors == before; in++) {
 		instance_vals(a, in, vals);

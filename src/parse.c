@@ -1098,6 +1098,18 @@ static void asm_skip_block(Parser *p)
 	next(p);
 }
 
+/* does the rest of the current line end with '{' (comments aside)? */
+static bool header_opens_block(const Parser *p)
+{
+	size_t e = p->pos, last = p->pos;
+	while (e < p->len && p->src[e] != '\n' && p->src[e] != '#') {
+		if (p->src[e] != ' ' && p->src[e] != '\t' && p->src[e] != '\r')
+			last = e;
+		e++;
+	}
+	return last < p->len && p->src[last] == '{';
+}
+
 /* asm [for I N, ...] [mma C, A, B] {   then PTX lines, then '}' alone */
 static bool parse_asm(Parser *p, Stmt *s)
 {
@@ -1125,6 +1137,19 @@ static bool parse_asm(Parser *p, Stmt *s)
 			if (n < 1 || n > 4096) {
 				p->line_failed = true;
 				diag_error(p->cx, nl, "asm index count must be in 1..4096");
+				return false;
+			}
+			/* the block is copied once per instance: bounded, like every expansion */
+			int64_t inst = n;
+			for (int v = 0; v < a->nunroll; v++)
+				inst *= a->uext[v];
+			if (inst > MAX_ASM_INSTANCES) {
+				p->line_failed = true;
+				diag_error(p->cx, nl, "asm block expands to %lld instances; at most %d", (long long)inst,
+				           MAX_ASM_INSTANCES);
+				diag_note(p->cx, "the indices' counts multiply: split the block or use a repeat loop");
+				if (header_opens_block(p))
+					asm_skip_block(p); /* its PTX is not statements */
 				return false;
 			}
 			int u = a->nunroll++;

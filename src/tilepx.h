@@ -320,6 +320,9 @@ extern const StmtInfo stmt_info[ST_COUNT];
 /* an inline PTX block (asm): text pieces and placeholders, unrolled over
  * compile-time indices; the optional mma clause is its reference meaning */
 enum { ASM_TEXT, ASM_REGS, ASM_ADDR, ASM_VALUE, MAX_ASM_UNROLL = 4 };
+enum { MAX_ASM_INSTANCES = 65536 }; /* copies of one asm block: the product of its index counts */
+/* instances x (text bytes + register elements of the placeholders) of one asm block */
+#define MAX_ASM_EXPANSION ((int64_t)1 << 24)
 typedef struct AsmPiece {
 	int kind;         /* ASM_* */
 	const char *text; /* ASM_TEXT */
