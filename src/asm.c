@@ -546,9 +546,7 @@ void emit_asm(Emit *e, const Stmt *s)
 			const char *ft = ptx_forms[f].text;
 			size_t n = strcspn(ft, " ");
 			if (!strncmp(t, ft, n) && (t[n] == ' ' || t[n] == '\t')) {
-				b->used_form[f] = true;
-				if (ptx_forms[f].min_ptx > b->min_ptx)
-					b->min_ptx = ptx_forms[f].min_ptx;
+				b_use_form(b, (FormId)f);
 			}
 		}
 	}

@@ -92,6 +92,7 @@ void diag_error(Ctx *cx, Loc loc, const char *fmt, ...) __attribute__((format(pr
 void diag_warning(Ctx *cx, Loc loc, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 void diag_note(Ctx *cx, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void diag_print(const Diags *d, FILE *out);
+void diag_drop_warnings_since(Ctx *cx, size_t n);
 
 /* ---- checked integer arithmetic (shapes, strides, expressions) ---- */
 bool mul_ok(int64_t a, int64_t b, int64_t *r);
@@ -537,9 +538,18 @@ typedef struct Builder {
 	const char *missing_form; /* the first typed lookup that found no form (a tilepx bug) */
 	const char *internal;     /* the first other tilepx bug the emitter caught (reported, no output) */
 	const char *guard;        /* non-NULL: b_ins predicates its instruction with @guard */
+	/* where each form was first used and what raised min_ptx last, for
+	 * target and version errors at the statement (at: the statement being
+	 * emitted, else the kernel) */
+	Loc at;
+	Loc form_at[FORM_COUNT];
+	Loc min_ptx_at;
+	int min_ptx_form; /* FormId + 1; 0: the target's own minimum */
 } Builder;
 
 void b_init(Builder *b, Arena *a, const Target *t);
+/* a form used at b->at (b_ins and the forms an asm block names) */
+void b_use_form(Builder *b, FormId f);
 Reg b_reg(Builder *b, RegClass c);
 const char *b_name(Builder *b, Reg r);
 int b_label(Builder *b);
@@ -740,6 +750,8 @@ Reg emit_tmap_addr(Emit *e, const Buffer *b); /* generic address of a param's te
 typedef struct EmitOptions {
 	const Target *target_override;
 } EmitOptions;
+/* emit_module without its check_module: for a module that passed it */
+bool emit_checked_module(Ctx *cx, Module *m, Str *out);
 bool emit_module(Ctx *cx, Module *m, const EmitOptions *o, Str *out);
 bool explain_module(Ctx *cx, Module *m, bool json, Str *out);
 bool check_and_dispatch(Ctx *cx, Module *m);

@@ -71,10 +71,13 @@ for f in tests/bad/*.tile; do
 	elif ls "$OUT"/out.ptx.tmp.* >/dev/null 2>&1; then bad "$f: temporary left behind"
 	else ok; fi
 done
-# check reports the same first error as emit
+# check reports the same first error as emit (check fails wherever emit fails)
 for f in tests/bad/*.tile; do
-	"$T" check "$f" 2>/dev/null; rc=$?
-	[ $rc -eq 1 ] && ok || bad "check $f: exit $rc"
+	"$T" check "$f" 2>"$OUT/cerr"; rc=$?
+	"$T" emit "$f" -o "$OUT/out.ptx" 2>"$OUT/err" >/dev/null
+	if [ $rc -ne 1 ]; then bad "check $f: exit $rc"
+	elif [ "$(head -1 "$OUT/cerr")" != "$(head -1 "$OUT/err")" ]; then bad "check $f: first error '$(head -1 "$OUT/cerr")', emit's '$(head -1 "$OUT/err")'"
+	else ok; fi
 done
 
 echo "== fuzz reproducers (tests/fuzz/regressions): each is rejected or emitted, never a crash"
