@@ -640,7 +640,8 @@ static int64_t func_local_off(const Kernel *k, const Buffer *b)
 typedef struct ModuleUse {
 	bool used[FORM_COUNT];
 	Loc at[FORM_COUNT];
-	int need, need_form; /* need_form: FormId + 1, 0 for the target's minimum */
+	int need;
+	const char *need_what; /* NULL: the target's minimum */
 	Loc need_at;
 } ModuleUse;
 
@@ -835,7 +836,7 @@ static void emit_kernel(Ctx *cx, const Module *m, const Kernel *k, Str *out, Mod
 	str_puts(out, "}\n");
 	if (b->min_ptx > u->need) {
 		u->need = b->min_ptx;
-		u->need_form = b->min_ptx_form;
+		u->need_what = b->min_ptx_what;
 		u->need_at = b->min_ptx_at;
 	}
 	for (int f = 0; f < FORM_COUNT; f++)
@@ -903,11 +904,9 @@ bool emit_checked_module(Ctx *cx, Module *m, Str *out)
 			           opcode_len((FormId)f), ptx_forms[f].text, cap_name(ptx_forms[f].cap), m->target->name);
 	int need = u->need, version = need;
 	if (m->ptx_version) {
-		if (m->ptx_version < need && u->need_form) {
-			FormId f = (FormId)(u->need_form - 1);
-			diag_error(cx, u->need_at.line ? u->need_at : m->ptx_loc, "'%.*s' needs PTX %d.%d; the module declares %d.%d",
-			           opcode_len(f), ptx_forms[f].text, need / 10, need % 10, m->ptx_version / 10,
-			           m->ptx_version % 10);
+		if (m->ptx_version < need && u->need_what) {
+			diag_error(cx, u->need_at.line ? u->need_at : m->ptx_loc, "'%s' needs PTX %d.%d; the module declares %d.%d",
+			           u->need_what, need / 10, need % 10, m->ptx_version / 10, m->ptx_version % 10);
 			diag_note(cx, "the version line is line %d (without it tilepx picks the lowest version that fits)",
 			          m->ptx_loc.line);
 		}

@@ -1068,7 +1068,9 @@ static void asm_text(Parser *p, AsmBlock *a, const char *s, size_t n, int line)
 {
 	if (!n)
 		return;
-	AsmPiece pc = {.kind = ASM_TEXT, .text = arena_strndup(p->cx->arena, s, n), .line = line};
+	/* called with the parser just past the text: its first byte's column */
+	AsmPiece pc = {.kind = ASM_TEXT, .text = arena_strndup(p->cx->arena, s, n), .line = line,
+	               .loc = {p->line, p->col - (int)n}};
 	APUSH(p->cx->arena, a->p, a->n, a->cap, pc);
 }
 
@@ -1227,6 +1229,14 @@ static bool parse_asm(Parser *p, Stmt *s)
 		size_t run = p->pos;
 		while (p->pos < e) {
 			char c = p->src[p->pos];
+			unsigned char uc = (unsigned char)c;
+			if ((uc < 32 && c != '\t' && c != '\r') || uc >= 127) { /* ptxas reads ASCII text */
+				p->nu = 0;
+				p->line_failed = true;
+				diag_error(p->cx, (Loc){p->line, p->col}, "byte 0x%02x in an asm block: PTX is printable ASCII text", uc);
+				asm_skip_block(p);
+				return false;
+			}
 			if (c == '/' && p->pos + 1 < e && p->src[p->pos + 1] == '/') {
 				asm_text(p, a, p->src + run, p->pos - run, line);
 				while (p->pos < e)

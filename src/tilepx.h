@@ -544,12 +544,14 @@ typedef struct Builder {
 	Loc at;
 	Loc form_at[FORM_COUNT];
 	Loc min_ptx_at;
-	int min_ptx_form; /* FormId + 1; 0: the target's own minimum */
+	const char *min_ptx_what; /* the instruction that raised it; NULL: the target's own minimum */
 } Builder;
 
 void b_init(Builder *b, Arena *a, const Target *t);
 /* a form used at b->at (b_ins and the forms an asm block names) */
 void b_use_form(Builder *b, FormId f);
+/* an instruction (opcode what) at b->at that needs .version v */
+void b_need_ptx(Builder *b, int v, const char *what);
 Reg b_reg(Builder *b, RegClass c);
 const char *b_name(Builder *b, Reg r);
 int b_label(Builder *b);

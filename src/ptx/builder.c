@@ -19,10 +19,17 @@ void b_use_form(Builder *b, FormId f)
 	if (!b->used_form[f])
 		b->form_at[f] = b->at;
 	b->used_form[f] = true;
-	if (ptx_forms[f].min_ptx > b->min_ptx) {
-		b->min_ptx = ptx_forms[f].min_ptx;
+	if (ptx_forms[f].min_ptx > b->min_ptx)
+		b_need_ptx(b, ptx_forms[f].min_ptx,
+		           arena_printf(b->arena, "%.*s", (int)strcspn(ptx_forms[f].text, " ;"), ptx_forms[f].text));
+}
+
+void b_need_ptx(Builder *b, int v, const char *what)
+{
+	if (v > b->min_ptx) {
+		b->min_ptx = v;
 		b->min_ptx_at = b->at;
-		b->min_ptx_form = (int)f + 1;
+		b->min_ptx_what = what;
 	}
 }
 
