@@ -293,6 +293,7 @@ static bool asm_need(const AsmIns *in, int *min_ptx, Cap *cap, int *form)
 /* ---- checks ---- */
 
 bool check_region_of(Ctx *cx, Kernel *k, Region *r); /* src/check.c */
+bool check_affine_range(const Kernel *k, const Affine *e, int64_t *lo, int64_t *hi);
 
 /* the registers each operand of a known collective takes: mma shapes */
 static const struct {
@@ -415,6 +416,13 @@ void check_asm(Ctx *cx, const Module *m, Kernel *k, Stmt *s)
 		AsmPiece *pc = &a->p[i];
 		if (pc->kind == ASM_REGS) {
 			local_region(cx, k, pc->r, "a register placeholder");
+		} else if (pc->kind == ASM_VALUE && !pc->text) {
+			/* a .u32 register or immediate: exact for every value the
+			 * variables (scalars by their facts) can take */
+			int64_t lo, hi;
+			if (!check_affine_range(k, &pc->val, &lo, &hi) || lo < INT32_MIN || hi > (int64_t)UINT32_MAX)
+				diag_error(cx, pc->loc, "placeholder value may leave 32 bits (it ranges over %lld..%lld)", (long long)lo,
+				           (long long)hi);
 		} else if (pc->kind == ASM_ADDR) {
 			if (!check_region_of(cx, k, pc->r))
 				continue;

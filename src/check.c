@@ -602,6 +602,7 @@ static bool check_region(Ctx *cx, Kernel *k, Region *r)
 }
 
 bool check_region_of(Ctx *cx, Kernel *k, Region *r) { return check_region(cx, k, r); }
+bool check_affine_range(const Kernel *k, const Affine *e, int64_t *lo, int64_t *hi) { return affine_range(k, e, lo, hi); }
 
 static void fmt_region_extents(Str *s, const Region *r)
 {
