@@ -729,23 +729,15 @@ static void check_dump(Ctx *cx, const Module *m, Kernel *k, Stmt *s)
 
 static void check_stmts(Ctx *cx, const Module *m, Kernel *k, Stmt **body, size_t n);
 
-/* statements whose completion the phase analysis counts, which a loop of
- * unknown trip count would leave unknown */
-static void find_counted(void *ctx, const Stmt *s)
+/* the barriers a runtime-count loop touches: their phase parity at a wait
+ * depends on the trip count, so it is tracked at run time (a register of
+ * phase bits, flipped at each wait) and the phase proof runs every trip
+ * count up to a loop invariant (src/mbarrier.c) */
+static void mark_dyn_phase(void *ctx, const Stmt *s)
 {
-	const Stmt **hit = ctx;
-	if (*hit)
-		return;
-	switch (s->kind) {
-	case ST_MBAR_INIT: case ST_MBAR_EXPECT_TX: case ST_MBAR_ARRIVE: case ST_MBAR_WAIT:
-	case ST_BULK_COMMIT: case ST_BULK_WAIT: case ST_BULK_WAIT_READ:
-		*hit = s;
-		break;
-	default:
-		if (s->mbar_name || stmt_is_tma_store(s) || stmt_is_bulk_store(s))
-			*hit = s;
-		break;
-	}
+	Kernel *k = ctx;
+	if (s->mbar > 0)
+		k->mbars[s->mbar - 1].dyn_phase = true;
 }
 
 static void check_repeat(Ctx *cx, const Module *m, Kernel *k, Stmt *s)
@@ -755,17 +747,10 @@ static void check_repeat(Ctx *cx, const Module *m, Kernel *k, Stmt *s)
 		int64_t most = (sc->hi + s->trips_div - 1) / s->trips_div;
 		s->n = most > 0 ? most : 1;
 		k->var_ext[s->var] = s->n;
-		const Stmt *hit = NULL;
-		stmt_walk(s->body, s->nbody, find_counted, &hit);
-		if (hit) {
-			diag_error(cx, hit->loc, "'%s' in a repeat whose count is a runtime value: mbarrier phases and bulk "
-			           "groups are proved for constant trip counts", stmt_info[hit->kind].keyword);
-			diag_note(cx, "the repeat at line %d counts %s%s", s->loc.line, sc->name,
-			          s->trips_div > 1 ? " in tiles" : "");
-			return;
-		}
 	}
 	check_stmts(cx, m, k, s->body, s->nbody);
+	if (s->trips_scalar)
+		stmt_walk(s->body, s->nbody, mark_dyn_phase, k);
 }
 
 typedef void (*CheckHook)(Ctx *cx, const Module *m, Kernel *k, Stmt *s);

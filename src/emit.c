@@ -13,6 +13,7 @@ struct Emit {
 	Reg tid, ctaid, ctaidy, crank, lane, warp, wg, tid_wg;
 	Reg not_leader;   /* %p: this thread is not thread 0 (elected statements) */
 	Reg *mbar_base;   /* per mbarrier array */
+	Reg *mbar_phase;  /* per mbarrier array touched by a runtime loop: its phase bits (0: none) */
 	Reg *tmap_addr;   /* per buffer index: generic address of its tensor map */
 	Reg *param_base;  /* per buffer index */
 	Reg *shared_base; /* per buffer index */
@@ -142,6 +143,7 @@ Reg emit_mbar_addr(Emit *e, const Stmt *s)
 	b_ins(b, FORM_MAD_LO_U32, b_name(b, r), b_name(b, emit_affine(e, s->mbar_idx)), "8", b_name(b, base), NULL);
 	return r;
 }
+Reg emit_mbar_phase_bits(Emit *e, const Stmt *s) { return e->mbar_phase[s->mbar - 1]; }
 Reg emit_shared_base(Emit *e, const Buffer *b) { return e->shared_base[buf_index(e, b)]; }
 Reg *emit_local_regs(Emit *e, const Buffer *b) { return e->local_words[buf_index(e, b)]; }
 Reg emit_tmem_addr(Emit *e, const Buffer *b) { return e->tmem_addr[buf_index(e, b)]; }
@@ -661,6 +663,7 @@ static void emit_kernel(Ctx *cx, const Module *m, const Kernel *k, Str *out, Mod
 	e.tmem_addr = arena_alloc(cx->arena, sizeof(Reg) * nb);
 	e.tmap_addr = arena_alloc(cx->arena, sizeof(Reg) * nb);
 	e.mbar_base = arena_alloc(cx->arena, sizeof(Reg) * (k->nmbars + 1));
+	e.mbar_phase = arena_alloc(cx->arena, sizeof(Reg) * (k->nmbars + 1));
 	e.var_regs = arena_alloc(cx->arena, sizeof(Reg) * (size_t)(k->nvars + 1));
 
 	/* prologue: params, thread ids, shared symbols, registers of local buffers */
@@ -754,6 +757,11 @@ static void emit_kernel(Ctx *cx, const Module *m, const Kernel *k, Str *out, Mod
 		e.mbar_base[i] = b_reg(b, RC_R);
 		b_ins(b, FORM_MOV_U32, b_name(b, e.mbar_base[i]), arena_printf(cx->arena, "mb_%s", mb->name), NULL);
 	}
+	for (size_t i = 0; i < k->nmbars; i++)
+		if (k->mbars[i].dyn_phase) { /* bit i: the parity of barrier i's next phase */
+			e.mbar_phase[i] = b_reg(b, RC_R);
+			b_ins(b, FORM_MOV_B32, b_name(b, e.mbar_phase[i]), "0", NULL);
+		}
 	if (k->nmbars || k->ntmaps) {
 		e.not_leader = b_reg(b, RC_P);
 		b_ins(b, FORM_SETP_NE_U32, b_name(b, e.not_leader), b_name(b, e.tid), "0", NULL);

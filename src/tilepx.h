@@ -287,6 +287,7 @@ typedef struct Mbar {
 	Loc loc;
 	int64_t n;
 	int64_t shared_offset; /* in dynamic shared memory (check) */
+	bool dyn_phase;        /* touched in a runtime-count repeat: parity tracked at run time */
 } Mbar;
 
 typedef struct Region {
@@ -746,6 +747,7 @@ void emit_cluster_wait(Emit *e, const Stmt *s);
 int emit_elect_begin(Emit *e);          /* code up to emit_elect_end runs on thread 0 only */
 void emit_elect_end(Emit *e, int label);
 Reg emit_mbar_addr(Emit *e, const Stmt *s); /* shared address of the statement's mbarrier */
+Reg emit_mbar_phase_bits(Emit *e, const Stmt *s); /* its array's phase-bit register, id 0 when parities are static */
 Reg emit_tmap_addr(Emit *e, const Buffer *b); /* generic address of a param's tensor map */
 
 /* ---- whole-module drivers ---- */
