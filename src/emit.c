@@ -514,6 +514,8 @@ static void emit_repeat(Emit *e, const Stmt *s)
 	} else {
 		l = emit_loop_begin(e, s->n);
 	}
+	if (s->nounroll) /* in the loop's header block, where ptxas reads it */
+		b_ins(b, FORM_PRAGMA_NOUNROLL, NULL);
 	e->var_regs[s->var] = l.counter;
 	emit_stmts(e, s->body, s->nbody);
 	emit_loop_end(e, &l);

@@ -995,6 +995,10 @@ static bool parse_repeat(Parser *p, Stmt *s)
 			return false;
 		}
 	}
+	if (is_ident(p, "nounroll")) { /* ptxas keeps the loop (.pragma "nounroll") */
+		next(p);
+		s->nounroll = true;
+	}
 	if (!expect_punct(p, '{', "to open the repeat block"))
 		return false;
 	if (p->depth == MAX_REPEAT_DEPTH) {

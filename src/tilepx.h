@@ -370,6 +370,7 @@ struct Stmt {
 	 * largest the facts allow (the index's range for the proofs) */
 	int trips_scalar;  /* 1 + index into the kernel's scalars; 0: n trips */
 	int64_t trips_div;
+	bool nounroll;     /* repeat ... nounroll: ptxas may not unroll the loop */
 	Stmt **body;
 	size_t nbody, cap;
 };

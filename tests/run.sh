@@ -152,6 +152,8 @@ for f in tests/gpu/*.tile; do
 	if "$T" emit "$f" -o "$OUT/g_$n.ptx" 2>"$OUT/err" && assemble "$OUT/g_$n.ptx" "$(target_of "$f")"; then ok
 	else bad "emit+ptxas $f"; head -3 "$OUT/err" "$OUT/ptxas.log"; fi
 done
+# repeat ... nounroll reaches ptxas as the pragma in the loop's header block
+grep -A1 '^\$L__' "$OUT/g_repeat_nounroll.ptx" | grep -q '^	\.pragma "nounroll";$' && ok || bad "repeat nounroll: no pragma after the loop label"
 
 echo "== explain (tests/explain: '# explain:' lines are the expected JSON)"
 for f in tests/explain/*.tile; do

@@ -334,7 +334,7 @@ static void parse_entry(Prog *p, char **lines, int n)
 				}
 			continue;
 		}
-		if (!*l)
+		if (!*l || !strncmp(l, ".pragma", 7)) /* a hint to ptxas ("nounroll"): no effect on what runs */
 			continue;
 		if (!strncmp(l, ".shared", 7)) {
 			char name[128];
