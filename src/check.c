@@ -735,16 +735,8 @@ static void find_counted(void *ctx, const Stmt *s)
 	const Stmt **hit = ctx;
 	if (*hit)
 		return;
-	switch (s->kind) {
-	case ST_MBAR_INIT: case ST_MBAR_EXPECT_TX: case ST_MBAR_ARRIVE: case ST_MBAR_WAIT:
-	case ST_BULK_COMMIT: case ST_BULK_WAIT: case ST_BULK_WAIT_READ:
+	if ((stmt_info[s->kind].flags & SF_PHASED) || s->mbar_name || stmt_is_tma_store(s) || stmt_is_bulk_store(s))
 		*hit = s;
-		break;
-	default:
-		if (s->mbar_name || stmt_is_tma_store(s) || stmt_is_bulk_store(s))
-			*hit = s;
-		break;
-	}
 }
 
 static void check_repeat(Ctx *cx, const Module *m, Kernel *k, Stmt *s)
@@ -769,7 +761,7 @@ static void check_repeat(Ctx *cx, const Module *m, Kernel *k, Stmt *s)
 
 typedef void (*CheckHook)(Ctx *cx, const Module *m, Kernel *k, Stmt *s);
 static const CheckHook check_hook[ST_COUNT] = {
-#define STMT(kind, kw, flags, cap, parse, check, emit, ref) [ST_##kind] = check,
+#define STMT(kind, kw, flags, cap, parse, check, emit, ref, ...) [ST_##kind] = check,
 #include "stmt.def"
 };
 

@@ -5,9 +5,13 @@
  * Races: each kernel's statements run once for one CTA, loops unrolled
  * (every index value), with a shadow byte per shared byte: the statement and
  * the warps that last wrote it, the warps that read it, and the barrier
- * epoch (a `sync` starts the next). A read of a byte another warp wrote, or
- * a write of a byte another warp read or wrote, from another statement in
- * the same epoch, is a race: one warning per kernel.
+ * epoch. Statements order the CTA's threads as their `bar` column in
+ * stmt.def says: a barrier (`sync`, `cluster.sync`, `mbarrier.init`) orders
+ * every epoch so far before the next; a split one (`cluster.arrive` ...
+ * `cluster.wait`) orders the epochs before the arrive once the wait is
+ * passed. A read of a byte another warp wrote, or a write of a byte another
+ * warp read or wrote, from another statement, with neither ordered before
+ * the other, is a race: one warning per kernel.
  *
  * Banks: the lanes of one warp instruction go to shared memory in phases (8
  * lanes of 16-byte accesses, 16 of 8-byte, 32 otherwise); a phase takes as
@@ -218,6 +222,8 @@ typedef struct Race {
 	int64_t *bytes;
 	size_t nb;
 	uint32_t epoch;
+	uint32_t ordered; /* accesses of epochs up to this one are ordered before now */
+	uint32_t arrived; /* the last epoch before a pending split barrier's arrive (0: none) */
 	int64_t budget;
 	bool done; /* a warning was given, or the budget ran out */
 	const Stmt *s; /* the statement being traced */
@@ -290,13 +296,13 @@ static void race_fn(void *ctx, const Access *a)
 	uint32_t bit = 1u << (warp & 31);
 	for (int64_t i = at; i < at + a->bytes; i++) {
 		Sh *h = &R->sh[b][i];
-		bool wlive = h->w && h->wepoch == R->epoch && h->w != R->s;
+		bool wlive = h->w && h->wepoch > R->ordered && h->w != R->s;
 		if (a->write) {
 			if (wlive && (h->wmask & ~bit)) {
 				warn(R, a, i, "wrote", low_bit(h->wmask & ~bit), h->w);
 				return;
 			}
-			if (h->repoch == R->epoch && (h->rmask & ~bit)) {
+			if (h->repoch > R->ordered && (h->rmask & ~bit)) {
 				int r = h->rw[0] != warp ? 0 : 1;
 				if (h->r[r] && h->r[r] != R->s) {
 					warn(R, a, i, "read", h->rw[r], h->r[r]);
@@ -315,12 +321,12 @@ static void race_fn(void *ctx, const Access *a)
 				warn(R, a, i, "wrote", low_bit(h->wmask), h->w);
 				return;
 			}
-			if (h->repoch != R->epoch) {
-				h->repoch = R->epoch;
+			if (h->repoch <= R->ordered) { /* the readers so far are ordered before now */
 				h->rmask = 0;
 				h->r[0] = h->r[1] = NULL;
 				h->rw[0] = h->rw[1] = -1;
 			}
+			h->repoch = R->epoch; /* unordered readers of an earlier epoch stay (a split barrier's) */
 			h->rmask |= bit;
 			if (h->rw[0] == warp) {
 				h->r[0] = R->s;
@@ -368,8 +374,8 @@ static void race_stmts(Race *R, Stmt **body, size_t n, bool in_loop)
 			R->done = true;
 			return;
 		}
-		switch (s->kind) {
-		case ST_REPEAT: {
+		const StmtInfo *si = &stmt_info[s->kind];
+		if (si->flags & SF_BLOCK) {
 			int64_t trips = s->n;
 			if (R->runtime && s->trips_scalar) /* ceil(S / D) at this launch value, possibly none */
 				trips = (R->vals[R->k->scalars[s->trips_scalar - 1].var] + s->trips_div - 1) / s->trips_div;
@@ -382,33 +388,35 @@ static void race_stmts(Race *R, Stmt **body, size_t n, bool in_loop)
 				race_stmts(R, s->body, s->nbody, true);
 			}
 			R->vals[s->var] = 0;
+			continue;
+		}
+		BarKind bar = si->bar;
+		if (s->asm_blk && asm_syncs(s->asm_blk))
+			bar = BAR_SYNC;
+		if (bar == BAR_SYNC) {
+			R->ordered = R->epoch++;
+		} else if (bar == BAR_ARRIVE) {
+			R->arrived = R->epoch++;
+		} else if (bar == BAR_WAIT && R->arrived) {
+			R->ordered = R->arrived > R->ordered ? R->arrived : R->ordered;
+			R->arrived = 0;
+		}
+		if (!(si->flags & SF_COPY) || si->shared != SH_REGIONS ||
+		    (s->dst->buf->mem != MEM_SHARED && s->src->buf->mem != MEM_SHARED))
+			continue;
+		Decision tmp;
+		const Decision *d = decide(R, s, in_loop, &tmp);
+		if (!d) { /* no variant: the program is rejected, nothing to warn about */
+			R->done = true;
 			break;
 		}
-		case ST_SYNC: case ST_MBAR_INIT: R->epoch++; break;
-		case ST_ASM:
-			if (asm_syncs(s->asm_blk))
-				R->epoch++;
-			break;
-		case ST_COPY: case ST_COPY_ASYNC: {
-			if (s->dst->buf->mem != MEM_SHARED && s->src->buf->mem != MEM_SHARED)
-				break;
-			Decision tmp;
-			const Decision *d = decide(R, s, in_loop, &tmp);
-			if (!d) { /* no variant: the program is rejected, nothing to warn about */
-				R->done = true;
-				break;
-			}
-			if (!d->chosen->trace)
-				break;
-			CopyOp op;
-			if (!copy_op_init(R->cx, R->m, R->k, s, &op))
-				break;
-			R->s = s;
-			d->chosen->trace(&op, &d->plan, R->vals, race_fn, R);
-			break;
-		}
-		default: break;
-		}
+		if (!d->chosen->trace)
+			continue;
+		CopyOp op;
+		if (!copy_op_init(R->cx, R->m, R->k, s, &op))
+			continue;
+		R->s = s;
+		d->chosen->trace(&op, &d->plan, R->vals, race_fn, R);
 	}
 }
 
@@ -514,6 +522,7 @@ static void race_run(Race *R, bool per_cta)
 				R->done = true;
 		}
 		R->epoch = 1;
+		R->ordered = R->arrived = 0;
 		if (!R->done)
 			race_stmts(R, R->k->body, R->k->nbody, false);
 	}

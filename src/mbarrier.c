@@ -14,18 +14,18 @@
 
 enum { SIM_LIMIT = 1 << 22, TX_LIMIT = (1 << 20) - 1 };
 
-bool stmt_is_tma_load(const Stmt *s) { return s->kind == ST_COPY_ASYNC && s->mbar_name; }
+bool stmt_is_tma_load(const Stmt *s) { return stmt_info[s->kind].issue == AI_COPY && s->mbar_name; }
 
 bool stmt_is_tma_store(const Stmt *s)
 {
-	return s->kind == ST_COPY_ASYNC && !s->mbar_name && s->dst->buf && s->src->buf && s->dst->buf->tma &&
+	return stmt_info[s->kind].issue == AI_COPY && !s->mbar_name && s->dst->buf && s->src->buf && s->dst->buf->tma &&
 	       s->src->buf->mem == MEM_SHARED;
 }
 
 /* shared -> a param without a tensor map: a non-tensor bulk store (variant bulk) */
 bool stmt_is_bulk_store(const Stmt *s)
 {
-	return s->kind == ST_COPY_ASYNC && !s->mbar_name && s->dst->buf && s->src->buf && !s->dst->buf->tma &&
+	return stmt_info[s->kind].issue == AI_COPY && !s->mbar_name && s->dst->buf && s->src->buf && !s->dst->buf->tma &&
 	       s->dst->buf->mem == MEM_GLOBAL && s->src->buf->mem == MEM_SHARED;
 }
 
@@ -493,7 +493,7 @@ static bool lagging(Sim *S, Bar *b, const Stmt *s, const char *name)
 	if (!b->lag)
 		return false;
 	FAIL(S, s->loc, "%s starts phase %lld of %s while threads may still wait for phase %lld at line %d",
-	     s->kind == ST_COPY_ASYNC ? "this TMA load" : stmt_info[s->kind].keyword, (long long)b->phase, name,
+	     stmt_info[s->kind].issue == AI_COPY ? "this TMA load" : stmt_info[s->kind].keyword, (long long)b->phase, name,
 	     (long long)b->phase - 1, b->lag->loc.line);
 	diag_note(S->cx, "a thread that has not yet seen phase %lld complete would wait for its parity forever: sync "
 	          "after the mbarrier.wait", (long long)b->phase - 1);
@@ -513,7 +513,7 @@ static void sim_event_rank(Sim *S, Stmt *s, int bi, int rank)
 		return;
 	if (!b->first)
 		b->first = s;
-	if (s->kind == ST_MBAR_EXPECT_TX) {
+	if (stmt_info[s->kind].issue == AI_MBAR_TX) {
 		b->arrivals++;
 		if (s->has_value) {
 			b->expect += s->n;
@@ -521,7 +521,7 @@ static void sim_event_rank(Sim *S, Stmt *s, int bi, int rank)
 			b->deferred = s;
 			b->ndeferred++;
 		}
-	} else if (s->kind == ST_MBAR_ARRIVE) {
+	} else if (stmt_info[s->kind].issue == AI_MBAR_ARRIVE) {
 		b->arrivals++;
 	}
 }
@@ -613,7 +613,7 @@ static void sim_copy(Sim *S, Stmt *s)
 	bool load = stmt_is_tma_load(s), store = stmt_is_tma_store(s) || stmt_is_bulk_store(s);
 	Span d = {0}, r = {0};
 	bool dsh = s->dst->buf->mem == MEM_SHARED, rsh = s->src->buf->mem == MEM_SHARED;
-	bool cpa_copy = s->kind == ST_COPY_ASYNC && !load && !store;
+	bool cpa_copy = stmt_info[s->kind].issue == AI_COPY && !load && !store;
 	/* nothing to track or check: no TMA in the kernel, and no cp.async in flight
 	 * (or already reported) unless this copy is one (keeps check linear and cheap) */
 	if (!S->tma && (S->warned_cpa || (!S->ncpa && !cpa_copy)))
@@ -793,8 +793,9 @@ static void sim_stmts(Sim *S, Stmt **body, size_t n)
 			FAIL(S, s->loc, "more than %d statement instances: too many to check the kernel's barrier phases", SIM_LIMIT);
 			return;
 		}
-		switch (s->kind) {
-		case ST_REPEAT:
+		/* what the statement does, from its columns in stmt.def */
+		const StmtInfo *si = &stmt_info[s->kind];
+		if (si->flags & SF_BLOCK) {
 			/* a runtime count (no barriers or bulk groups inside, check_repeat):
 			 * two trips show what one trip leaves for the next */
 			for (int64_t j = 0; s->nbody && /* an empty body changes nothing, however many trips */
@@ -804,8 +805,12 @@ static void sim_stmts(Sim *S, Stmt **body, size_t n)
 				sim_stmts(S, s->body, s->nbody);
 			}
 			S->vals[s->var] = 0;
-			break;
-		case ST_MBAR_INIT: {
+			continue;
+		}
+		if (si->flags & SF_COPY)
+			sim_copy(S, s);
+		switch (si->issue) {
+		case AI_MBAR_INIT: {
 			Bar *b = bar_at(S, bar_of(S, s), 0);
 			if (b->init) {
 				char name[96];
@@ -820,37 +825,28 @@ static void sim_stmts(Sim *S, Stmt **body, size_t n)
 			}
 			break;
 		}
-		case ST_MBAR_EXPECT_TX: case ST_MBAR_ARRIVE: sim_event(S, s); break;
-		case ST_MBAR_WAIT: sim_wait(S, s); break;
-		case ST_COPY: case ST_COPY_ASYNC: sim_copy(S, s); break;
-		case ST_FENCE_ASYNC:
-			for (size_t d = 0; d < S->ndirty; d++)
-				S->dirty[d].bar = 0; /* fenced; a sync makes it visible to the issuing thread */
-			break;
-		case ST_CLUSTER_SYNC: /* arrive, then wait: a sync of each CTA too */
-			cl_arrive(S, s);
-			if (!S->failed)
-				cl_wait(S, s);
-			break;
-		case ST_CLUSTER_ARRIVE: cl_arrive(S, s); break;
-		case ST_CLUSTER_WAIT: cl_wait(S, s); break;
-		case ST_SYNC: {
-			for (int64_t i = 0; i < S->nbars_total * S->nranks; i++)
-				S->bars[i].lag = NULL;
-			size_t k = 0;
-			for (size_t d = 0; d < S->ndirty; d++)
-				if (S->dirty[d].bar < 0)
-					S->dirty[k++] = S->dirty[d];
-			S->ndirty = k;
-			break;
-		}
-		case ST_CPA_COMMIT:
+		case AI_MBAR_ARRIVE: case AI_MBAR_TX: sim_event(S, s); break;
+		case AI_CPA_COMMIT:
 			for (size_t c = 0; c < S->ncpa; c++)
 				if (S->cpa[c].group < 0)
 					S->cpa[c].group = S->cpa_groups;
 			S->cpa_groups++;
 			break;
-		case ST_CPA_WAIT: {
+		case AI_BULK_COMMIT:
+			for (size_t t = 0; t < S->nstores; t++)
+				if (S->stores[t].group < 0)
+					S->stores[t].group = S->groups;
+			S->groups++;
+			break;
+		default: break;
+		}
+		switch (si->wait) {
+		case AW_MBAR: sim_wait(S, s); break;
+		case AW_PROXY:
+			for (size_t d = 0; d < S->ndirty; d++)
+				S->dirty[d].bar = 0; /* fenced; a sync makes it visible to the issuing thread */
+			break;
+		case AW_CPA: {
 			size_t k = 0;
 			for (size_t c = 0; c < S->ncpa; c++)
 				if (S->cpa[c].group < 0 || S->cpa[c].group >= S->cpa_groups - s->n)
@@ -858,35 +854,44 @@ static void sim_stmts(Sim *S, Stmt **body, size_t n)
 			S->ncpa = k;
 			break;
 		}
-		case ST_BULK_COMMIT:
-			for (size_t t = 0; t < S->nstores; t++)
-				if (S->stores[t].group < 0)
-					S->stores[t].group = S->groups;
-			S->groups++;
-			break;
-		case ST_BULK_WAIT: case ST_BULK_WAIT_READ: {
+		case AW_BULK: case AW_BULK_READ: {
 			int64_t upto = S->groups - s->n > 0 ? S->groups - s->n : 0;
 			if (upto > S->read_upto)
 				S->read_upto = upto;
-			if (s->kind == ST_BULK_WAIT && upto > S->written_upto)
+			if (si->wait == AW_BULK && upto > S->written_upto)
 				S->written_upto = upto;
 			break;
 		}
 		default: break;
 		}
+		if (S->failed)
+			return;
+		if (si->cbar == BAR_SYNC || si->cbar == BAR_ARRIVE) /* cluster.sync: arrive, then wait */
+			cl_arrive(S, s);
+		if (!S->failed && (si->cbar == BAR_SYNC || si->cbar == BAR_WAIT))
+			cl_wait(S, s);
+		if (si->bar == BAR_SYNC) { /* a sync of the CTA (cluster.sync and mbarrier.init's bar.sync too) */
+			for (int64_t i = 0; i < S->nbars_total * S->nranks; i++)
+				S->bars[i].lag = NULL;
+			size_t k = 0;
+			for (size_t d = 0; d < S->ndirty; d++)
+				if (S->dirty[d].bar < 0)
+					S->dirty[k++] = S->dirty[d];
+			S->ndirty = k;
+		}
 	}
 }
 
-static void has_copy_async(void *ctx, const Stmt *s) { *(bool *)ctx |= s->kind == ST_COPY_ASYNC; }
+static void has_copy_async(void *ctx, const Stmt *s) { *(bool *)ctx |= stmt_info[s->kind].issue == AI_COPY; }
 static void first_runtime_repeat(void *ctx, const Stmt *s)
 {
-	if (s->kind == ST_REPEAT && s->trips_scalar && !*(const Stmt **)ctx)
+	if ((stmt_info[s->kind].flags & SF_BLOCK) && s->trips_scalar && !*(const Stmt **)ctx)
 		*(const Stmt **)ctx = s;
 }
-static void has_mcast(void *ctx, const Stmt *s) { *(bool *)ctx |= s->kind == ST_COPY_ASYNC && s->mcast; }
+static void has_mcast(void *ctx, const Stmt *s) { *(bool *)ctx |= stmt_info[s->kind].issue == AI_COPY && s->mcast; }
 static void has_cluster_barrier(void *ctx, const Stmt *s)
 {
-	*(bool *)ctx |= s->kind == ST_CLUSTER_SYNC || s->kind == ST_CLUSTER_ARRIVE || s->kind == ST_CLUSTER_WAIT;
+	*(bool *)ctx |= stmt_info[s->kind].cbar != BAR_NONE;
 }
 
 void check_mbar_phases(Ctx *cx, const Module *m, Kernel *k)
