@@ -631,18 +631,6 @@ static void sim_copy(Sim *S, Stmt *s)
 		cpa_race(S, &r, s->src, false);
 	if (dsh)
 		cpa_race(S, &d, s->dst, true);
-	if (s->kind == ST_COPY_ASYNC && !load && !store && dsh && s->src->buf->mem == MEM_GLOBAL) {
-		d.group = -1; /* cp.async (ldgsts): in flight until its group is waited for */
-		Span g;
-		if (!S->warned_cpa) {
-			APUSH(S->cx->arena, S->cpa, S->ncpa, S->cpacap, d);
-			if (region_span(S, s->src, &g)) { /* and its global source, until then */
-				g.s = s;
-				APUSH(S->cx->arena, S->cpa, S->ncpa, S->cpacap, g);
-			}
-		}
-		return;
-	}
 	if (s->dst->buf->mem == MEM_GLOBAL && S->ncpa && !S->warned_cpa) {
 		Span g;
 		if (region_span(S, s->dst, &g)) {
@@ -679,6 +667,25 @@ static void sim_copy(Sim *S, Stmt *s)
 					return;
 				}
 			}
+	}
+	if (cpa_copy && dsh && s->src->buf->mem == MEM_GLOBAL) {
+		/* cp.async (ldgsts): a thread write like any other (checked against
+		 * TMA loads and stores above), in flight until its group is waited for */
+		if (S->tma) {
+			Span w = d;
+			w.bar = -1;
+			APUSH(S->cx->arena, S->dirty, S->ndirty, S->dirtycap, w);
+		}
+		d.group = -1;
+		Span g;
+		if (!S->warned_cpa) {
+			APUSH(S->cx->arena, S->cpa, S->ncpa, S->cpacap, d);
+			if (region_span(S, s->src, &g)) { /* and its global source, until then */
+				g.s = s;
+				APUSH(S->cx->arena, S->cpa, S->ncpa, S->cpacap, g);
+			}
+		}
+		return;
 	}
 	if (load) {
 		Span x = d;
