@@ -258,6 +258,7 @@ typedef struct Span {
 	const Stmt *s;
 	int bar;                    /* in-flight loads: the barrier instance */
 	int64_t group;              /* store sources: the bulk group, -1 uncommitted */
+	uint64_t ranks;             /* the CTA ranks of the cluster whose memory it is in (a multicast's mask) */
 } Span;
 
 typedef struct Sim {
@@ -346,14 +347,14 @@ static bool region_span(Sim *S, const Region *r, Span *out)
 		lo = lo / span * span;
 		hi = (hi / span + 1) * span - 1;
 	}
-	*out = (Span){r->buf, lo, hi, NULL, -1, -1};
+	*out = (Span){r->buf, lo, hi, NULL, -1, -1, ((uint64_t)1 << S->nranks) - 1}; /* every CTA runs the statement */
 	return true;
 }
 
 static const Span *overlap(const Span *list, size_t n, const Span *x)
 {
 	for (size_t i = 0; i < n; i++)
-		if (list[i].buf == x->buf && list[i].lo <= x->hi && x->lo <= list[i].hi)
+		if (list[i].buf == x->buf && list[i].lo <= x->hi && x->lo <= list[i].hi && (list[i].ranks & x->ranks))
 			return &list[i];
 	return NULL;
 }
@@ -621,6 +622,8 @@ static void sim_copy(Sim *S, Stmt *s)
 	if ((dsh && !region_span(S, s->dst, &d)) || (rsh && !region_span(S, s->src, &r)))
 		return;
 	d.s = r.s = s;
+	if (load && s->mcast) /* it lands in the masked CTAs only: decided per CTA */
+		d.ranks = (uint64_t)s->mcast;
 	if (S->mc && !load) { /* accesses a peer's later multicast must not overtake */
 		if (rsh)
 			touch(S, &r);
@@ -654,6 +657,13 @@ static void sim_copy(Sim *S, Stmt *s)
 			S->failed = true;
 			diag_error(S->cx, s->dst->loc, "writes '%s' while the TMA load at line %d into it is in flight",
 			           d.buf->name, o->s->loc.line);
+			if (s->mcast || o->s->mcast) {
+				uint64_t both = d.ranks & o->ranks;
+				int r = 0;
+				while (!(both >> r & 1))
+					r++;
+				diag_note(S->cx, "both land in CTA rank %d (a multicast lands only in the CTAs of its mask)", r);
+			}
 			return;
 		}
 		for (size_t i = 0; i < S->nstores; i++)
