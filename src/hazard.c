@@ -31,7 +31,7 @@ static bool enclosing(Stmt **body, size_t n, const Stmt *s, int *vars, int *nv)
 	for (size_t i = 0; i < n; i++) {
 		if (body[i] == s)
 			return true;
-		if (body[i]->kind == ST_REPEAT) {
+		if (stmt_info[body[i]->kind].flags & SF_BLOCK) {
 			vars[(*nv)++] = body[i]->var;
 			if (enclosing(body[i]->body, body[i]->nbody, s, vars, nv))
 				return true;
@@ -565,7 +565,7 @@ static void start_moves(void *ctx, const Affine *start)
 static void scalar_uses(void *ctx, const Stmt *s)
 {
 	ScUse *u = ctx;
-	if (s->kind == ST_REPEAT && s->trips_scalar && s->trips_scalar <= 32) {
+	if ((stmt_info[s->kind].flags & SF_BLOCK) && s->trips_scalar && s->trips_scalar <= 32) {
 		int i = s->trips_scalar - 1;
 		u->counts[i] = true;
 		if (u->ndiv[i] < 8) {
