@@ -236,10 +236,12 @@ typedef struct Race {
 	int nsc;       /* scalars that move shared regions or count repeats (warn names their values) */
 	int sc[32];
 	/* the exact decision over one scalar that only moves regions: each
-	 * (statement, side)'s byte hull at the first value and its bytes per
-	 * unit of the scalar (a key per side; NULL keys: not recording) */
-	struct Key { const Stmt *s; bool write; size_t buf; int64_t lo, hi, c; } *keys;
+	 * (statement, side)'s byte hulls at the first two values and its bytes
+	 * per unit of the scalar (a key per side) */
+	struct Key { const Stmt *s; bool write; size_t buf; int64_t lo, hi, lo2, hi2, c; } *keys;
 	size_t nkeys, keycap;
+	bool many_keys;      /* more sides than race_exact takes */
+	int rec;             /* recording the hulls of the first (1) or second (2) value; 0: not */
 	long kw, kr;         /* the traced statement's keys, -1: none */
 	const Stmt **twice;  /* repeats that run at most two trips (repeat_runs_twice) */
 	size_t ntwice, twicecap;
@@ -312,9 +314,10 @@ static void race_fn(void *ctx, const Access *a)
 	long ki = a->write ? R->kw : R->kr;
 	if (ki >= 0) {
 		struct Key *key = &R->keys[ki]; /* the hull before the swizzle (widened to its spans later) */
-		int64_t lo = a->elem * es, hi = lo + a->bytes - 1;
-		key->lo = key->lo < lo ? key->lo : lo;
-		key->hi = key->hi > hi ? key->hi : hi;
+		int64_t lo = a->elem * es, hi = lo + a->bytes - 1, *klo = R->rec == 1 ? &key->lo : &key->lo2,
+		        *khi = R->rec == 1 ? &key->hi : &key->hi2;
+		*klo = *klo < lo ? *klo : lo;
+		*khi = *khi > hi ? *khi : hi;
 	}
 	int warp = (int)(a->thread / 32);
 	uint32_t bit = 1u << (warp & 31);
@@ -397,6 +400,10 @@ static long key_of(Race *R, const Stmt *s, bool write, const Affine *start)
 	for (size_t i = 0; i < R->nkeys; i++)
 		if (R->keys[i].s == s && R->keys[i].write == write)
 			return (long)i;
+	if (R->nkeys >= 4096) { /* the pairs would cost more than running the values */
+		R->many_keys = true;
+		return -1;
+	}
 	const Region *r = write ? s->dst : s->src;
 	size_t b = 0;
 	while (b < R->nb && R->bufs[b] != r->buf)
@@ -406,7 +413,7 @@ static long key_of(Race *R, const Stmt *s, bool write, const Affine *start)
 		k += start->t[t].var == R->xvar ? start->t[t].k : 0;
 	if (!mul_ok(k, dtype_bytes(r->buf->dt), &c))
 		c = INT64_MAX; /* no exact decision (check_races) */
-	struct Key key = {s, write, b, INT64_MAX, INT64_MIN, c};
+	struct Key key = {s, write, b, INT64_MAX, INT64_MIN, INT64_MAX, INT64_MIN, c};
 	APUSH(R->cx->arena, R->keys, R->nkeys, R->keycap, key);
 	return (long)R->nkeys - 1;
 }
@@ -472,7 +479,7 @@ static void race_stmts(Race *R, Stmt **body, size_t n, bool in_loop)
 			continue;
 		R->s = s;
 		R->kw = R->kr = -1;
-		if (R->xvar >= 0) {
+		if (R->rec) {
 			R->kw = s->dst->buf->mem == MEM_SHARED ? key_of(R, s, true, &op.dst.off[AX_M]) : -1;
 			R->kr = s->src->buf->mem == MEM_SHARED ? key_of(R, s, false, &op.src.off[AX_M]) : -1;
 		}
@@ -665,30 +672,41 @@ static int cmp_iv(const void *x, const void *y)
  * distance, so what they race at n0 they race at every N; two that move
  * differently can meet only where their hulls overlap, a linear condition
  * on N: d * (N - n0) in [lo_j - hi_i, hi_j - lo_i], d = c_i - c_j. So n0 and
- * the values in those intervals decide every value. False when the shape
- * keeps this from holding (a swizzle the move does not keep, too many
- * sides, overflow): the caller then runs the values one by one. */
+ * the values in those intervals decide every value. The first two values
+ * are run with each side's hull recorded: the traced move must be c * m.
+ * False when the shape keeps this from holding (a move the traces do not
+ * show, a swizzle the move does not keep, too many sides, overflow): the
+ * caller then runs the values one by one. */
 static bool race_exact(Race *R, bool per_cta, const Scalar *sc)
 {
 	int64_t n0 = first_value(sc), last = last_value(sc), m = sc->mult;
 	R->runtime = true;
 	R->xvar = sc->var;
+	R->rec = 1;
 	R->vals[sc->var] = n0;
 	race_run(R, per_cta);
+	if (!R->done && n0 < last) { /* the second value: the moves as traced must be the moves computed */
+		R->rec = 2;
+		R->vals[sc->var] = n0 + m;
+		race_run(R, per_cta);
+	}
+	R->rec = 0;
 	R->xvar = -1;
-	if (R->done || n0 >= last)
+	if (R->done || n0 + m >= last)
 		return true;
-	if (R->nkeys > 4096)
+	if (R->many_keys)
 		return false;
 	for (size_t i = 0; i < R->nkeys; i++) {
 		struct Key *x = &R->keys[i];
-		if (x->c == INT64_MAX)
+		int64_t step;
+		if (x->c == INT64_MAX || !mul_ok(x->c, m, &step) || (x->lo <= x->hi) != (x->lo2 <= x->hi2) ||
+		    (x->lo <= x->hi && (x->lo2 - x->lo != step || x->hi2 - x->hi != step)))
 			return false;
 		Swizzle sw = R->bufs[x->buf]->layout.sw;
 		if (!sw.on || x->lo > x->hi)
 			continue;
-		int64_t span = ((int64_t)1 << (sw.p + sw.w + sw.a)) * dtype_bytes(R->bufs[x->buf]->dt), step;
-		if (x->c && (!mul_ok(x->c, m, &step) || step % span)) /* the move changes the swizzle's pattern */
+		int64_t span = ((int64_t)1 << (sw.p + sw.w + sw.a)) * dtype_bytes(R->bufs[x->buf]->dt);
+		if (step % span) /* the move changes the swizzle's pattern */
 			return false;
 		x->lo = x->lo / span * span; /* the swizzle permutes inside its spans */
 		x->hi = (x->hi / span + 1) * span - 1;
@@ -709,7 +727,7 @@ static bool race_exact(Race *R, bool per_cta, const Scalar *sc)
 			lo = ceil_div(lo, m) * m; /* the values the facts allow: multiples of m */
 			hi = floor_div(hi, m) * m;
 			if (lo <= n0)
-				lo = n0 + m; /* n0 is done */
+				lo = n0 + m; /* n0 is done (n0 + m too: next) */
 			if (lo <= hi) {
 				Iv x = {lo, hi};
 				APUSH(R->cx->arena, iv, niv, ivcap, x);
@@ -717,7 +735,7 @@ static bool race_exact(Race *R, bool per_cta, const Scalar *sc)
 		}
 	if (niv)
 		qsort(iv, niv, sizeof *iv, cmp_iv);
-	int64_t next = n0 + m; /* the first value not yet run */
+	int64_t next = n0 + 2 * m; /* the first value not yet run */
 	for (size_t i = 0; i < niv && !R->done; i++)
 		for (int64_t v = iv[i].lo > next ? iv[i].lo : next; v <= iv[i].hi && !R->done; v += m) {
 			R->vals[sc->var] = v;
