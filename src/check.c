@@ -755,7 +755,7 @@ static void check_repeat(Ctx *cx, const Module *m, Kernel *k, Stmt *s)
 
 typedef void (*CheckHook)(Ctx *cx, const Module *m, Kernel *k, Stmt *s);
 static const CheckHook check_hook[ST_COUNT] = {
-#define STMT(kind, kw, flags, cap, parse, check, emit, ref) [ST_##kind] = check,
+#define STMT(kind, kw, flags, cap, parse, check, emit, ref, ...) [ST_##kind] = check,
 #include "stmt.def"
 };
 

@@ -536,7 +536,7 @@ static void emit_repeat(Emit *e, const Stmt *s)
 
 typedef void (*EmitHook)(Emit *e, const Stmt *s);
 static const EmitHook emit_hook[ST_COUNT] = {
-#define STMT(kind, kw, flags, cap, parse, check, emit, ref) [ST_##kind] = emit,
+#define STMT(kind, kw, flags, cap, parse, check, emit, ref, ...) [ST_##kind] = emit,
 #include "stmt.def"
 };
 

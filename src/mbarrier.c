@@ -14,18 +14,18 @@
 
 enum { SIM_LIMIT = 1 << 22, TX_LIMIT = (1 << 20) - 1 };
 
-bool stmt_is_tma_load(const Stmt *s) { return s->kind == ST_COPY_ASYNC && s->mbar_name; }
+bool stmt_is_tma_load(const Stmt *s) { return stmt_info[s->kind].issue == AI_COPY && s->mbar_name; }
 
 bool stmt_is_tma_store(const Stmt *s)
 {
-	return s->kind == ST_COPY_ASYNC && !s->mbar_name && s->dst->buf && s->src->buf && s->dst->buf->tma &&
+	return stmt_info[s->kind].issue == AI_COPY && !s->mbar_name && s->dst->buf && s->src->buf && s->dst->buf->tma &&
 	       s->src->buf->mem == MEM_SHARED;
 }
 
 /* shared -> a param without a tensor map: a non-tensor bulk store (variant bulk) */
 bool stmt_is_bulk_store(const Stmt *s)
 {
-	return s->kind == ST_COPY_ASYNC && !s->mbar_name && s->dst->buf && s->src->buf && !s->dst->buf->tma &&
+	return stmt_info[s->kind].issue == AI_COPY && !s->mbar_name && s->dst->buf && s->src->buf && !s->dst->buf->tma &&
 	       s->dst->buf->mem == MEM_GLOBAL && s->src->buf->mem == MEM_SHARED;
 }
 
@@ -258,6 +258,7 @@ typedef struct Span {
 	const Stmt *s;
 	int bar;                    /* in-flight loads: the barrier instance */
 	int64_t group;              /* store sources: the bulk group, -1 uncommitted */
+	uint64_t ranks;             /* the CTA ranks of the cluster whose memory it is in (a multicast's mask) */
 } Span;
 
 typedef struct Sim {
@@ -360,14 +361,14 @@ static bool region_span(Sim *S, const Region *r, Span *out)
 		lo = lo / span * span;
 		hi = (hi / span + 1) * span - 1;
 	}
-	*out = (Span){r->buf, lo, hi, NULL, -1, -1};
+	*out = (Span){r->buf, lo, hi, NULL, -1, -1, ((uint64_t)1 << S->nranks) - 1}; /* every CTA runs the statement */
 	return true;
 }
 
 static const Span *overlap(const Span *list, size_t n, const Span *x)
 {
 	for (size_t i = 0; i < n; i++)
-		if (list[i].buf == x->buf && list[i].lo <= x->hi && x->lo <= list[i].hi)
+		if (list[i].buf == x->buf && list[i].lo <= x->hi && x->lo <= list[i].hi && (list[i].ranks & x->ranks))
 			return &list[i];
 	return NULL;
 }
@@ -507,7 +508,7 @@ static bool lagging(Sim *S, Bar *b, const Stmt *s, const char *name)
 	if (!b->lag)
 		return false;
 	FAIL(S, s->loc, "%s starts phase %lld of %s while threads may still wait for phase %lld at line %d",
-	     s->kind == ST_COPY_ASYNC ? "this TMA load" : stmt_info[s->kind].keyword, (long long)b->phase, name,
+	     stmt_info[s->kind].issue == AI_COPY ? "this TMA load" : stmt_info[s->kind].keyword, (long long)b->phase, name,
 	     (long long)b->phase - 1, b->lag->loc.line);
 	diag_note(S->cx, "a thread that has not yet seen phase %lld complete would wait for its parity forever: sync "
 	          "after the mbarrier.wait", (long long)b->phase - 1);
@@ -527,7 +528,7 @@ static void sim_event_rank(Sim *S, Stmt *s, int bi, int rank)
 		return;
 	if (!b->first)
 		b->first = s;
-	if (s->kind == ST_MBAR_EXPECT_TX) {
+	if (stmt_info[s->kind].issue == AI_MBAR_TX) {
 		b->arrivals++;
 		if (s->has_value) {
 			b->expect += s->n;
@@ -535,7 +536,7 @@ static void sim_event_rank(Sim *S, Stmt *s, int bi, int rank)
 			b->deferred = s;
 			b->ndeferred++;
 		}
-	} else if (s->kind == ST_MBAR_ARRIVE) {
+	} else if (stmt_info[s->kind].issue == AI_MBAR_ARRIVE) {
 		b->arrivals++;
 	}
 }
@@ -627,7 +628,7 @@ static void sim_copy(Sim *S, Stmt *s)
 	bool load = stmt_is_tma_load(s), store = stmt_is_tma_store(s) || stmt_is_bulk_store(s);
 	Span d = {0}, r = {0};
 	bool dsh = s->dst->buf->mem == MEM_SHARED, rsh = s->src->buf->mem == MEM_SHARED;
-	bool cpa_copy = s->kind == ST_COPY_ASYNC && !load && !store;
+	bool cpa_copy = stmt_info[s->kind].issue == AI_COPY && !load && !store;
 	/* nothing to track or check: no TMA in the kernel, and no cp.async in flight
 	 * (or already reported) unless this copy is one (keeps check linear and cheap) */
 	if (!S->tma && (S->warned_cpa || (!S->ncpa && !cpa_copy)))
@@ -635,6 +636,8 @@ static void sim_copy(Sim *S, Stmt *s)
 	if ((dsh && !region_span(S, s->dst, &d)) || (rsh && !region_span(S, s->src, &r)))
 		return;
 	d.s = r.s = s;
+	if (load && s->mcast) /* it lands in the masked CTAs only: decided per CTA */
+		d.ranks = (uint64_t)s->mcast;
 	if (S->mc && !load) { /* accesses a peer's later multicast must not overtake */
 		if (rsh)
 			touch(S, &r);
@@ -645,18 +648,6 @@ static void sim_copy(Sim *S, Stmt *s)
 		cpa_race(S, &r, s->src, false);
 	if (dsh)
 		cpa_race(S, &d, s->dst, true);
-	if (s->kind == ST_COPY_ASYNC && !load && !store && dsh && s->src->buf->mem == MEM_GLOBAL) {
-		d.group = -1; /* cp.async (ldgsts): in flight until its group is waited for */
-		Span g;
-		if (!S->warned_cpa) {
-			APUSH(S->cx->arena, S->cpa, S->ncpa, S->cpacap, d);
-			if (region_span(S, s->src, &g)) { /* and its global source, until then */
-				g.s = s;
-				APUSH(S->cx->arena, S->cpa, S->ncpa, S->cpacap, g);
-			}
-		}
-		return;
-	}
 	if (s->dst->buf->mem == MEM_GLOBAL && S->ncpa && !S->warned_cpa) {
 		Span g;
 		if (region_span(S, s->dst, &g)) {
@@ -680,6 +671,13 @@ static void sim_copy(Sim *S, Stmt *s)
 			S->failed = true;
 			diag_error(S->cx, s->dst->loc, "writes '%s' while the TMA load at line %d into it is in flight",
 			           d.buf->name, o->s->loc.line);
+			if (s->mcast || o->s->mcast) {
+				uint64_t both = d.ranks & o->ranks;
+				int r = 0;
+				while (!(both >> r & 1))
+					r++;
+				diag_note(S->cx, "both land in CTA rank %d (a multicast lands only in the CTAs of its mask)", r);
+			}
 			return;
 		}
 		for (size_t i = 0; i < S->nstores; i++)
@@ -693,6 +691,25 @@ static void sim_copy(Sim *S, Stmt *s)
 					return;
 				}
 			}
+	}
+	if (cpa_copy && dsh && s->src->buf->mem == MEM_GLOBAL) {
+		/* cp.async (ldgsts): a thread write like any other (checked against
+		 * TMA loads and stores above), in flight until its group is waited for */
+		if (S->tma) {
+			Span w = d;
+			w.bar = -1;
+			APUSH(S->cx->arena, S->dirty, S->ndirty, S->dirtycap, w);
+		}
+		d.group = -1;
+		Span g;
+		if (!S->warned_cpa) {
+			APUSH(S->cx->arena, S->cpa, S->ncpa, S->cpacap, d);
+			if (region_span(S, s->src, &g)) { /* and its global source, until then */
+				g.s = s;
+				APUSH(S->cx->arena, S->cpa, S->ncpa, S->cpacap, g);
+			}
+		}
+		return;
 	}
 	if (load) {
 		Span x = d;
@@ -818,7 +835,7 @@ static void sig_ptr(Str *o, const void *p) { str_putn(o, (const char *)&p, sizeo
 static bool same_span(const Span *a, const Span *b)
 {
 	return a->buf == b->buf && a->lo == b->lo && a->hi == b->hi && a->s == b->s && a->bar == b->bar &&
-	       a->group == b->group;
+	       a->group == b->group && a->ranks == b->ranks;
 }
 
 static void sig_span(Str *o, const Span *x, int64_t group)
@@ -829,6 +846,7 @@ static void sig_span(Str *o, const Span *x, int64_t group)
 	sig_int(o, x->hi);
 	sig_int(o, x->bar);
 	sig_int(o, group);
+	sig_int(o, (int64_t)x->ranks);
 }
 
 /* a list's distinct spans (a repeated access adds nothing to what it checks) */
@@ -875,7 +893,7 @@ static void head_sig(Sim *S, Str *o, int64_t j)
 		for (size_t j = 0; j < i && read && !seen; j++)
 			seen = S->stores[j].group >= 0 && S->stores[j].group < S->read_upto &&
 			       S->stores[j].group >= S->written_upto && S->stores[j].buf == x->buf && S->stores[j].s == x->s &&
-			       S->stores[j].lo == x->lo && S->stores[j].hi == x->hi;
+			       S->stores[j].lo == x->lo && S->stores[j].hi == x->hi && S->stores[j].ranks == x->ranks;
 		if (!seen)
 			sig_span(o, x, read ? -2 : x->group >= 0 ? clamp_rel(S->groups - x->group, S->bulk_cap) : -1);
 	}
@@ -963,11 +981,12 @@ static void sim_stmts(Sim *S, Stmt **body, size_t n)
 			FAIL(S, s->loc, "more than %d statement instances: too many to check the kernel's barrier phases", SIM_LIMIT);
 			return;
 		}
-		switch (s->kind) {
-		case ST_REPEAT:
+		/* what the statement does, from its columns in stmt.def */
+		const StmtInfo *si = &stmt_info[s->kind];
+		if (si->flags & SF_BLOCK) {
 			if (S->ntc && s->trips_scalar && s->nbody) {
 				sim_runtime_repeat(S, s);
-				break;
+				continue;
 			}
 			/* a runtime count (no barriers or bulk groups inside, check_repeat):
 			 * two trips show what one trip leaves for the next */
@@ -978,8 +997,12 @@ static void sim_stmts(Sim *S, Stmt **body, size_t n)
 				sim_stmts(S, s->body, s->nbody);
 			}
 			S->vals[s->var] = 0;
-			break;
-		case ST_MBAR_INIT: {
+			continue;
+		}
+		if (si->flags & SF_COPY)
+			sim_copy(S, s);
+		switch (si->issue) {
+		case AI_MBAR_INIT: {
 			Bar *b = bar_at(S, bar_of(S, s), 0);
 			if (b->init) {
 				char name[96];
@@ -994,37 +1017,28 @@ static void sim_stmts(Sim *S, Stmt **body, size_t n)
 			}
 			break;
 		}
-		case ST_MBAR_EXPECT_TX: case ST_MBAR_ARRIVE: sim_event(S, s); break;
-		case ST_MBAR_WAIT: sim_wait(S, s); break;
-		case ST_COPY: case ST_COPY_ASYNC: sim_copy(S, s); break;
-		case ST_FENCE_ASYNC:
-			for (size_t d = 0; d < S->ndirty; d++)
-				S->dirty[d].bar = 0; /* fenced; a sync makes it visible to the issuing thread */
-			break;
-		case ST_CLUSTER_SYNC: /* arrive, then wait: a sync of each CTA too */
-			cl_arrive(S, s);
-			if (!S->failed)
-				cl_wait(S, s);
-			break;
-		case ST_CLUSTER_ARRIVE: cl_arrive(S, s); break;
-		case ST_CLUSTER_WAIT: cl_wait(S, s); break;
-		case ST_SYNC: {
-			for (int64_t i = 0; i < S->nbars_total * S->nranks; i++)
-				S->bars[i].lag = NULL;
-			size_t k = 0;
-			for (size_t d = 0; d < S->ndirty; d++)
-				if (S->dirty[d].bar < 0)
-					S->dirty[k++] = S->dirty[d];
-			S->ndirty = k;
-			break;
-		}
-		case ST_CPA_COMMIT:
+		case AI_MBAR_ARRIVE: case AI_MBAR_TX: sim_event(S, s); break;
+		case AI_CPA_COMMIT:
 			for (size_t c = 0; c < S->ncpa; c++)
 				if (S->cpa[c].group < 0)
 					S->cpa[c].group = S->cpa_groups;
 			S->cpa_groups++;
 			break;
-		case ST_CPA_WAIT: {
+		case AI_BULK_COMMIT:
+			for (size_t t = 0; t < S->nstores; t++)
+				if (S->stores[t].group < 0)
+					S->stores[t].group = S->groups;
+			S->groups++;
+			break;
+		default: break;
+		}
+		switch (si->wait) {
+		case AW_MBAR: sim_wait(S, s); break;
+		case AW_PROXY:
+			for (size_t d = 0; d < S->ndirty; d++)
+				S->dirty[d].bar = 0; /* fenced; a sync makes it visible to the issuing thread */
+			break;
+		case AW_CPA: {
 			size_t k = 0;
 			for (size_t c = 0; c < S->ncpa; c++)
 				if (S->cpa[c].group < 0 || S->cpa[c].group >= S->cpa_groups - s->n)
@@ -1032,35 +1046,44 @@ static void sim_stmts(Sim *S, Stmt **body, size_t n)
 			S->ncpa = k;
 			break;
 		}
-		case ST_BULK_COMMIT:
-			for (size_t t = 0; t < S->nstores; t++)
-				if (S->stores[t].group < 0)
-					S->stores[t].group = S->groups;
-			S->groups++;
-			break;
-		case ST_BULK_WAIT: case ST_BULK_WAIT_READ: {
+		case AW_BULK: case AW_BULK_READ: {
 			int64_t upto = S->groups - s->n > 0 ? S->groups - s->n : 0;
 			if (upto > S->read_upto)
 				S->read_upto = upto;
-			if (s->kind == ST_BULK_WAIT && upto > S->written_upto)
+			if (si->wait == AW_BULK && upto > S->written_upto)
 				S->written_upto = upto;
 			break;
 		}
 		default: break;
 		}
+		if (S->failed)
+			return;
+		if (si->cbar == BAR_SYNC || si->cbar == BAR_ARRIVE) /* cluster.sync: arrive, then wait */
+			cl_arrive(S, s);
+		if (!S->failed && (si->cbar == BAR_SYNC || si->cbar == BAR_WAIT))
+			cl_wait(S, s);
+		if (si->bar == BAR_SYNC) { /* a sync of the CTA (cluster.sync and mbarrier.init's bar.sync too) */
+			for (int64_t i = 0; i < S->nbars_total * S->nranks; i++)
+				S->bars[i].lag = NULL;
+			size_t k = 0;
+			for (size_t d = 0; d < S->ndirty; d++)
+				if (S->dirty[d].bar < 0)
+					S->dirty[k++] = S->dirty[d];
+			S->ndirty = k;
+		}
 	}
 }
 
-static void has_copy_async(void *ctx, const Stmt *s) { *(bool *)ctx |= s->kind == ST_COPY_ASYNC; }
+static void has_copy_async(void *ctx, const Stmt *s) { *(bool *)ctx |= stmt_info[s->kind].issue == AI_COPY; }
 static void first_runtime_repeat(void *ctx, const Stmt *s)
 {
-	if (s->kind == ST_REPEAT && s->trips_scalar && !*(const Stmt **)ctx)
+	if ((stmt_info[s->kind].flags & SF_BLOCK) && s->trips_scalar && !*(const Stmt **)ctx)
 		*(const Stmt **)ctx = s;
 }
-static void has_mcast(void *ctx, const Stmt *s) { *(bool *)ctx |= s->kind == ST_COPY_ASYNC && s->mcast; }
+static void has_mcast(void *ctx, const Stmt *s) { *(bool *)ctx |= stmt_info[s->kind].issue == AI_COPY && s->mcast; }
 static void has_cluster_barrier(void *ctx, const Stmt *s)
 {
-	*(bool *)ctx |= s->kind == ST_CLUSTER_SYNC || s->kind == ST_CLUSTER_ARRIVE || s->kind == ST_CLUSTER_WAIT;
+	*(bool *)ctx |= stmt_info[s->kind].cbar != BAR_NONE;
 }
 
 /* what must hold when the kernel ends: nothing in flight */

@@ -1289,7 +1289,7 @@ static bool parse_asm(Parser *p, Stmt *s)
 
 typedef bool (*ParseHook)(Parser *p, Stmt *s);
 static const ParseHook parse_hook[ST_COUNT] = {
-#define STMT(kind, kw, flags, cap, parse, check, emit, ref) [ST_##kind] = parse,
+#define STMT(kind, kw, flags, cap, parse, check, emit, ref, ...) [ST_##kind] = parse,
 #include "stmt.def"
 };
 

@@ -306,16 +306,25 @@ Region *region_dup(Arena *a, const Region *r);
 
 /* statement kinds: src/stmt.def is the one list */
 typedef enum StmtKind {
-#define STMT(kind, kw, flags, cap, parse, check, emit, ref) ST_##kind,
+#define STMT(kind, kw, flags, cap, parse, check, emit, ref, ...) ST_##kind,
 #include "stmt.def"
 	ST_COUNT
 } StmtKind;
 
-enum { SF_SCOPED = 1, SF_COPY = 2, SF_BLOCK = 4 };
+enum { SF_SCOPED = 1, SF_COPY = 2, SF_BLOCK = 4, SF_PHASED = 8 };
+/* the semantic columns of stmt.def (what each value means is said there) */
+typedef enum BarKind { BAR_NONE, BAR_SYNC, BAR_ARRIVE, BAR_WAIT } BarKind;
+typedef enum AsyncIssue { AI_NONE, AI_COPY, AI_CPA_COMMIT, AI_BULK_COMMIT, AI_MBAR_INIT, AI_MBAR_ARRIVE, AI_MBAR_TX } AsyncIssue;
+typedef enum AsyncWait { AW_NONE, AW_CPA, AW_BULK, AW_BULK_READ, AW_MBAR, AW_TC_LD, AW_TC_ST, AW_PROXY } AsyncWait;
+enum { SH_NONE, SH_REGIONS, SH_MBAR };
 typedef struct StmtInfo {
 	const char *keyword; /* as written, dotted */
 	unsigned flags;
 	Cap cap;
+	BarKind bar, cbar; /* how it orders the CTA's threads, the cluster's */
+	AsyncIssue issue;
+	AsyncWait wait;
+	int shared;        /* SH_* */
 } StmtInfo;
 extern const StmtInfo stmt_info[ST_COUNT];
 

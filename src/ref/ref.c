@@ -358,7 +358,7 @@ static bool ref_repeat(Ctx *cx, RefCta *c, const Stmt *s)
 
 typedef bool (*RefHook)(Ctx *cx, RefCta *c, const Stmt *s);
 static const RefHook ref_hook[ST_COUNT] = {
-#define STMT(kind, kw, flags, cap, parse, check, emit, ref) [ST_##kind] = ref,
+#define STMT(kind, kw, flags, cap, parse, check, emit, ref, ...) [ST_##kind] = ref,
 #include "../stmt.def"
 };
 
