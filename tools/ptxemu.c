@@ -15,6 +15,7 @@
 #include "ptxemu_tma.h"
 
 #include <ctype.h>
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -1479,10 +1480,20 @@ static void bank_report(Machine *m, const Kernel *k)
 static int run_kernel(Ctx *cx, const Kernel *k, char **lines, int nl, int b, int e, int64_t max_threads,
                       const char *gemm, bool banks)
 {
-	if (k->grid * k->grid_y * k->threads > max_threads) {
-		printf("SKIP %s (%lld threads in all; limit %lld)\n", k->name, (long long)(k->grid * k->grid_y * k->threads),
-		       (long long)max_threads);
+	int64_t all; /* grid and grid_y may each be near 2^31 */
+	if (!mul_ok(k->grid, k->grid_y, &all) || !mul_ok(all, k->threads, &all) || all > max_threads) {
+		if (mul_ok(k->grid, k->grid_y, &all) && mul_ok(all, k->threads, &all))
+			printf("SKIP %s (%lld threads in all; limit %lld)\n", k->name, (long long)all, (long long)max_threads);
+		else
+			printf("SKIP %s (%lld x %lld CTAs of %lld threads; limit %lld threads)\n", k->name, (long long)k->grid,
+			       (long long)k->grid_y, (long long)k->threads, (long long)max_threads);
 		return 0;
+	}
+	RunParams rp;
+	char why[300];
+	if (!rc_params_init(k, &rp, why, sizeof why)) {
+		printf("FAIL %s: %s\n", k->name, why);
+		return 1;
 	}
 	Prog p = {0};
 	for (int i = b; i < e && !strchr(lines[i], '{'); i++) {
@@ -1530,8 +1541,6 @@ static int run_kernel(Ctx *cx, const Kernel *k, char **lines, int nl, int b, int
 	m.nranks = (int)(m.cx * cy);
 	m.win = (p.shared_bytes + 1023) / 1024 * 1024 + 1024; /* swizzle bits stay those of the CTA's address */
 	int64_t NT = k->threads * m.nranks;
-	RunParams rp;
-	rc_params_init(k, &rp);
 	unsigned char **got = rp.got;
 	size_t *bytes = rp.bytes;
 	m.param_mem = got;
@@ -1597,16 +1606,35 @@ int main(int argc, char **argv)
 	int64_t max_threads = 1 << 16;
 	int first = 1;
 	bool banks = false;
-	char *sets[64];
+	char **sets = malloc(sizeof(char *) * (size_t)argc); /* at most one per argument */
 	int nsets = 0;
 	for (;;) {
-		if (argc > first + 1 && !strcmp(argv[first], "--set") && nsets < 64) {
+		if (argc > first && (!strcmp(argv[first], "--set") || !strcmp(argv[first], "--max-threads")) &&
+		    argc == first + 1) {
+			fprintf(stderr, "ptxemu: %s needs a value\n", argv[first]);
+			free(sets);
+			return 2;
+		}
+		if (argc > first + 1 && !strcmp(argv[first], "--set")) {
+			char why[300];
+			if (!kernel_set_check(argv[first + 1], why, sizeof why)) { /* a value is never guessed */
+				fprintf(stderr, "ptxemu: --set: %s\n", why);
+				free(sets);
+				return 2;
+			}
 			sets[nsets++] = argv[first + 1]; /* NAME=V: a scalar param's value */
 			first += 2;
 			continue;
 		}
 		if (argc > first + 1 && !strcmp(argv[first], "--max-threads")) {
-			max_threads = atoll(argv[first + 1]);
+			char *end;
+			errno = 0;
+			max_threads = strtoll(argv[first + 1], &end, 10);
+			if (end == argv[first + 1] || *end || errno || max_threads < 1) {
+				fprintf(stderr, "ptxemu: --max-threads: '%s' is not a positive integer\n", argv[first + 1]);
+				free(sets);
+				return 2;
+			}
 			first += 2;
 		} else if (argc > first && !strcmp(argv[first], "--banks")) {
 			banks = true; /* shared-memory wavefronts per .tile line (docs/benchmarks.md) */
@@ -1617,6 +1645,7 @@ int main(int argc, char **argv)
 	}
 	if (first >= argc || !strcmp(argv[first], "--help") || !strcmp(argv[first], "-h")) {
 		fprintf(stderr, "usage: ptxemu [--max-threads N] [--banks] [--set NAME=V]... FILE.tile...\n");
+		free(sets);
 		return first >= argc ? 2 : 0;
 	}
 	int status = 0;
@@ -1722,5 +1751,6 @@ int main(int argc, char **argv)
 		arena_free(cx.arena);
 		free(src);
 	}
+	free(sets);
 	return status;
 }
