@@ -188,11 +188,10 @@ static void *gemm_rows(void *arg)
 	return NULL;
 }
 
-/* C = A * B on the host, threaded by rows, in k order per element */
-static const char *dense_gemm(RunParams *rp, const char *spec, double *flops)
+/* C = A * B on the host, threaded by rows, in k order per element; buf is
+ * "C=A*B", cut into its names here */
+static const char *dense_gemm_of(RunParams *rp, char *buf, double *flops)
 {
-	char buf[128];
-	snprintf(buf, sizeof buf, "%s", spec);
 	char *eq = strchr(buf, '='), *st = eq ? strchr(eq, '*') : NULL;
 	if (!st)
 		return "--gemm takes C=A*B";
@@ -251,6 +250,17 @@ static const char *dense_gemm(RunParams *rp, const char *spec, double *flops)
 	if (flops)
 		*flops = 2.0 * (double)M * (double)N * (double)K;
 	return NULL;
+}
+
+static const char *dense_gemm(RunParams *rp, const char *spec, double *flops)
+{
+	char *buf = malloc(strlen(spec) + 1); /* param names of any length */
+	if (!buf)
+		return "out of memory for the host GEMM";
+	strcpy(buf, spec);
+	const char *why = dense_gemm_of(rp, buf, flops);
+	free(buf);
+	return why;
 }
 
 const char *rc_expect(Ctx *cx, const Kernel *k, const char *gemm, RunParams *rp, int64_t *moved, double *flops)
