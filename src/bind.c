@@ -143,12 +143,12 @@ bool kernel_set_check(const char *set, char *why, size_t n)
 		return false;
 	}
 	const char *num = eq + 1;
-	if (set_number(num, &v) && v >= 0 && v <= SCALAR_MAX)
+	if (*num >= '0' && *num <= '9' && set_number(num, &v) && v <= SCALAR_MAX)
 		return true;
-	bool digits = *num != 0; /* a sign and digits, however many */
-	for (const char *c = num + (*num == '-' || *num == '+'); *c && digits; c++)
+	bool digits = *num != 0; /* digits, however many, or a minus and digits */
+	for (const char *c = num + (*num == '-'); *c && digits; c++)
 		digits = *c >= '0' && *c <= '9';
-	if (digits && num[*num == '-' || *num == '+'])
+	if (digits && num[*num == '-'])
 		snprintf(why, n, "'%s': the value is outside 0..%d (scalar values are 31-bit)", set, SCALAR_MAX);
 	else
 		snprintf(why, n, "'%s': the value is not a decimal integer", set);

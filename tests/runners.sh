@@ -4,7 +4,7 @@
 echo "== runners: --set values are checked (exit 2), sizes past the host are errors, names of any length"
 R=$OUT/runners; mkdir -p "$R"
 # a value is never skipped (the program's '# set:' value used instead) or saturated
-for s in "M" "M=9223372036854775808" "M=-1" "M=2147483648" "M=abc" "M=" "M= 5" "M=0x10" "=5" "1M=5" "M=5 "; do
+for s in "M" "M=9223372036854775808" "M=-1" "M=2147483648" "M=abc" "M=" "M= 5" "M=0x10" "M=+5" "=5" "1M=5" "M=5 "; do
 	"$B/ptxemu" --set "$s" examples/ragged_copy_2d.tile >"$R/out" 2>"$R/err"; rc=$?
 	[ $rc = 2 ] && grep -q -- "^ptxemu: --set: '$s'" "$R/err" && [ ! -s "$R/out" ] && ok ||
 		bad "ptxemu --set '$s': want exit 2 and a usage error naming it, got exit $rc: $(head -c 200 "$R/err")"
@@ -28,6 +28,9 @@ if [ -x "$B/tilepx-run" ]; then # its arguments are read before the driver start
 		[ $rc = 2 ] && grep -q -- "^tilepx-run: --set: '$s'" "$R/err" && ok ||
 			bad "tilepx-run --set '$s': want exit 2, got $rc: $(head -c 200 "$R/err")"
 	done
+	LD_LIBRARY_PATH="$R/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" "$B/tilepx-run" --bench 10x examples/reg_32x8.tile \
+		>/dev/null 2>"$R/err"; rc=$?
+	[ $rc = 2 ] && grep -q -- "^tilepx-run: --bench: '10x'" "$R/err" && ok || bad "tilepx-run --bench 10x: exit $rc, want 2"
 fi
 # values that break no fact but give a param more bytes than the host has or
 # than 64 bits hold: a FAIL line and exit 1, never a crash (ASan: malloc returns NULL)

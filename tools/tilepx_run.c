@@ -374,7 +374,16 @@ int main(int argc, char **argv)
 		sets = no_sets;
 	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
 		switch (c) {
-		case 'b': bench = atoi(optarg); break;
+		case 'b': {
+			char *end;
+			long nb = strtol(optarg, &end, 10);
+			if (end == optarg || *end || nb < 0 || nb > 1000000000) {
+				fprintf(stderr, "tilepx-run: --bench: '%s' is not a count of launches\n", optarg);
+				return 2;
+			}
+			bench = (int)nb;
+			break;
+		}
 		case 'p': ptx = optarg; break;
 		case 'l': link_path = optarg; break;
 		case 's': {
