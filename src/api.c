@@ -220,16 +220,14 @@ static int launches(const char *path, const char *src, size_t len, const char *t
 		}
 		return -1;
 	}
-	for (int i = 0; i < nsets; i++) { /* a malformed value is never skipped or guessed */
-		char why[300], msg[360];
-		if (!kernel_set_check(sets[i], why, sizeof why)) {
-			if (diag) {
-				memset(diag, 0, sizeof *diag);
-				snprintf(msg, sizeof msg, "tilepx_launches_set: error: sets[%d]: %s\n", i, why);
-				usage_error(diag, msg);
-			}
-			return -1;
+	char why[300], msg[360];
+	if (!kernel_sets_check(sets, nsets, why, sizeof why)) { /* a malformed value is never skipped or guessed */
+		if (diag) {
+			memset(diag, 0, sizeof *diag);
+			snprintf(msg, sizeof msg, "tilepx_launches_set: error: sets: %s\n", why);
+			usage_error(diag, msg);
 		}
+		return -1;
 	}
 	return api_run(path, src, len, target, TILEPX_CHECK, diag, out, max, &n, sets, nsets) ? n : -1;
 }

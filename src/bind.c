@@ -155,6 +155,21 @@ bool kernel_set_check(const char *set, char *why, size_t n)
 	return false;
 }
 
+bool kernel_sets_check(const char *const *sets, int n, char *why, size_t len)
+{
+	for (int i = 0; i < n; i++) {
+		if (!kernel_set_check(sets[i], why, len))
+			return false;
+		size_t nl = strcspn(sets[i], "=");
+		for (int j = 0; j < i; j++)
+			if (!strncmp(sets[j], sets[i], nl + 1)) { /* the later one would be ignored */
+				snprintf(why, len, "'%.*s' is given twice ('%s', '%s')", (int)nl, sets[i], sets[j], sets[i]);
+				return false;
+			}
+	}
+	return true;
+}
+
 bool kernel_set_value(const char *const *sets, int n, const char *name, int64_t *v, bool *bad)
 {
 	size_t len = strlen(name);

@@ -425,6 +425,8 @@ bool kernel_set_value(const char *const *sets, int n, const char *name, int64_t 
  * in 0..SCALAR_MAX (the values a scalar can have) with nothing around it;
  * false with why[n] if not */
 bool kernel_set_check(const char *set, char *why, size_t n);
+/* kernel_set_check of each of sets[0..n), and no name twice */
+bool kernel_sets_check(const char *const *sets, int n, char *why, size_t len);
 
 /* the cuTensorMapEncodeTiled arguments of one tensor-map param (CUDA driver
  * enum values; dims and boxes innermost first; strides in bytes of dims

@@ -13,8 +13,12 @@ done
 [ $rc = 2 ] && grep -q -- '--set needs a value' "$R/err" && ok || bad "ptxemu --set with no value: exit $rc"
 "$B/ptxemu" --max-threads 12x examples/reg_32x8.tile >/dev/null 2>&1; rc=$?
 [ $rc = 2 ] && ok || bad "ptxemu --max-threads 12x: exit $rc, want 2"
-"$B/ptxemu" --set M=1000 --set K=72 --set M=1000 --set K=72 examples/ragged_copy_2d.tile | grep -q '^PASS' && ok ||
+"$B/ptxemu" --set M=1000 --set K=72 examples/ragged_copy_2d.tile | grep -q '^PASS' && ok ||
 	bad "ptxemu with well-formed --set values must run"
+# a name given twice: the later value was silently ignored
+"$B/ptxemu" --set M=1000 --set K=72 --set M=64 examples/ragged_copy_2d.tile >"$R/out" 2>"$R/err"; rc=$?
+[ $rc = 2 ] && grep -q "^ptxemu: --set: 'M' is given twice ('M=1000', 'M=64')" "$R/err" && ok ||
+	bad "ptxemu --set M twice: exit $rc, want 2: $(head -c 200 "$R/err")"
 # the program's own '# set:' line is checked the same way (an input error: exit 1)
 sed 's/^# set: .*/# set: M=1000 K/' examples/ragged_copy_2d.tile > "$R/badset.tile"
 "$B/ptxemu" "$R/badset.tile" >"$R/out" 2>&1; rc=$?

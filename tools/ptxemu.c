@@ -1655,13 +1655,13 @@ int main(int argc, char **argv)
 			return 2;
 		}
 		if (argc > first + 1 && !strcmp(argv[first], "--set")) {
+			sets[nsets++] = argv[first + 1]; /* NAME=V: a scalar param's value */
 			char why[300];
-			if (!kernel_set_check(argv[first + 1], why, sizeof why)) { /* a value is never guessed */
+			if (!kernel_sets_check((const char *const *)sets, nsets, why, sizeof why)) { /* never guessed */
 				fprintf(stderr, "ptxemu: --set: %s\n", why);
 				free(sets);
 				return 2;
 			}
-			sets[nsets++] = argv[first + 1]; /* NAME=V: a scalar param's value */
 			first += 2;
 			continue;
 		}

@@ -51,13 +51,12 @@ bool rc_bind(Kernel *k, char **sets, int nsets, const char *src, char *why, size
 		own[nown++] = tok;
 	int64_t *vals = calloc(k->nscalars, sizeof *vals); /* lives as long as the run (k->bound_vals) */
 	bool ok = vals && (!hl || own);
-	for (int i = 0; i < nown && ok; i++)
-		if (!kernel_set_check(own[i], why, n)) {
-			char msg[300];
-			snprintf(msg, sizeof msg, "the program's '# set:' line: %s", why);
-			snprintf(why, n, "%s", msg);
-			ok = false;
-		}
+	if (ok && !kernel_sets_check((const char *const *)own, nown, why, n)) {
+		char msg[300];
+		snprintf(msg, sizeof msg, "the program's '# set:' line: %s", why);
+		snprintf(why, n, "%s", msg);
+		ok = false;
+	}
 	for (size_t i = 0; i < k->nscalars && ok; i++) {
 		bool bad = false;
 		const char *nm = k->scalars[i].name;

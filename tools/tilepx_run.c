@@ -388,11 +388,11 @@ int main(int argc, char **argv)
 		case 'l': link_path = optarg; break;
 		case 's': {
 			char why[300];
-			if (!kernel_set_check(optarg, why, sizeof why)) { /* a value is never guessed */
+			sets[nsets++] = optarg;
+			if (!kernel_sets_check((const char *const *)sets, nsets, why, sizeof why)) { /* never guessed */
 				fprintf(stderr, "tilepx-run: --set: %s\n", why);
 				return 2;
 			}
-			sets[nsets++] = optarg;
 			break;
 		}
 		case 'g':

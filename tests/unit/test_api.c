@@ -96,11 +96,11 @@ int main(void)
 	tilepx_result_free(&r);
 	/* a malformed value is an argument error, never skipped (the program's value) or saturated */
 	const char *malformed[][2] = {{"M=1000", "K"}, {"M=1000", "K=9223372036854775808"}, {"M=1000", "K=72x"},
-	                              {"M=1000", "K= 72"}, {"M=-1", "K=72"}, {"M=1000", NULL}};
-	for (int i = 0; i < 6; i++) {
+	                              {"M=1000", "K= 72"}, {"M=-1", "K=72"}, {"M=1000", NULL}, {"K=72", "K=72"}};
+	for (int i = 0; i < 7; i++) {
 		CHECK(tilepx_launches_set("g.tile", rg, sizeof rg - 1, NULL, malformed[i], 2, l, 2, &r) == -1,
 		      "malformed set %d: -1", i);
-		CHECK(r.diagnostics && strstr(r.diagnostics, "tilepx_launches_set: error: sets["), "says which: %s",
+		CHECK(r.diagnostics && strstr(r.diagnostics, "tilepx_launches_set: error: sets: '"), "says which: %s",
 		      r.diagnostics ? r.diagnostics : "");
 		tilepx_result_free(&r);
 	}
