@@ -15,6 +15,10 @@ done
 [ $rc = 2 ] && ok || bad "ptxemu --max-threads 12x: exit $rc, want 2"
 "$B/ptxemu" --set M=1000 --set K=72 examples/ragged_copy_2d.tile | grep -q '^PASS' && ok ||
 	bad "ptxemu with well-formed --set values must run"
+# a name no kernel has (a typo of M leaves the program's value): a warning
+"$B/ptxemu" --set m=64 examples/ragged_copy_2d.tile >"$R/out" 2>"$R/err"; rc=$?
+[ $rc = 0 ] && grep -q "^ptxemu: warning: --set m=64: examples/ragged_copy_2d.tile has no scalar param 'm'" "$R/err" && ok ||
+	bad "ptxemu --set m=64 (no such scalar): exit $rc, $(head -c 200 "$R/err")"
 # a name given twice: the later value was silently ignored
 "$B/ptxemu" --set M=1000 --set K=72 --set M=64 examples/ragged_copy_2d.tile >"$R/out" 2>"$R/err"; rc=$?
 [ $rc = 2 ] && grep -q "^ptxemu: --set: 'M' is given twice ('M=1000', 'M=64')" "$R/err" && ok ||

@@ -1703,6 +1703,8 @@ int main(int argc, char **argv)
 		cx.diags.len = len;
 		Module *mod = parse_module(&cx, argv[f], src, len);
 		Str ptx = {0};
+		if (!cx.diags.errors)
+			rc_warn_unused_sets(mod, sets, nsets, "ptxemu", argv[f]);
 		if (cx.diags.errors || !emit_module(&cx, mod, NULL, &ptx)) {
 			printf("FAIL %s: does not compile\n", argv[f]);
 			status = 1;

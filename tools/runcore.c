@@ -82,6 +82,19 @@ bool rc_bind(Kernel *k, char **sets, int nsets, const char *src, char *why, size
 	return true;
 }
 
+void rc_warn_unused_sets(const Module *m, char **sets, int nsets, const char *tool, const char *path)
+{
+	for (int i = 0; i < nsets; i++) {
+		size_t nl = strcspn(sets[i], "=");
+		bool used = false;
+		for (size_t ki = 0; ki < m->nkernels && !used; ki++)
+			for (size_t j = 0; j < m->kernels[ki]->nscalars && !used; j++)
+				used = strlen(m->kernels[ki]->scalars[j].name) == nl && !strncmp(m->kernels[ki]->scalars[j].name, sets[i], nl);
+		if (!used)
+			fprintf(stderr, "%s: warning: --set %s: %s has no scalar param '%.*s'\n", tool, sets[i], path, (int)nl, sets[i]);
+	}
+}
+
 bool rc_params_init(const Kernel *k, RunParams *rp, char *why, size_t n)
 {
 	int np = k->nparams;

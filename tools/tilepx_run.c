@@ -258,6 +258,8 @@ static bool run_file(const char *path, const char *ptx_path, int bench, CUdevice
 	cx.diags.len = len;
 	Str ptx = {0};
 	Module *m = parse_module(&cx, path, src, len);
+	if (!cx.diags.errors)
+		rc_warn_unused_sets(m, sets, nsets, "tilepx-run", path);
 	bool ok = !cx.diags.errors && emit_module(&cx, m, NULL, &ptx);
 	if (!ok) {
 		diag_print(&cx.diags, stderr);
