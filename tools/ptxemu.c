@@ -335,16 +335,25 @@ static void parse_entry(Prog *p, char **lines, int n)
 		}
 		if (!strncmp(l, ".reg", 4)) {
 			/* named registers: ".reg .b32 t, u;" (numbered "%r<9>" are found by use) */
-			char *q = strchr(l + 4, '.');
-			int bits = !q ? 0 : !strncmp(q, ".pred", 5) ? 1 : atoi(q + strcspn(q, "0123456789"));
-			q = q ? q + strcspn(q, " \t") : NULL;
-			for (char *tok = q ? strtok(q, " \t,;") : NULL; tok; tok = strtok(NULL, " \t,;")) {
-				p->rdecl = realloc(p->rdecl, sizeof *p->rdecl * (size_t)(p->nrdecl + 1));
-				p->rdecl[p->nrdecl++] = (struct RegDecl){strndup(tok, strcspn(tok, "<")), bits, strchr(tok, '<') != NULL};
-				if (!strchr(tok, '<')) {
-					p->named = realloc(p->named, sizeof(char *) * (size_t)(p->nnamed + 1));
-					p->named[p->nnamed++] = strdup(tok);
-					reg_slot(p, tok);
+			/* one declaration per ';': ".reg .b32 c; .reg .b64 a, o;" on one line */
+			for (char *decl = l, *semi; decl; decl = semi ? semi + 1 : NULL) {
+				semi = strchr(decl, ';');
+				if (semi)
+					*semi = 0;
+				decl = trim(decl);
+				if (strncmp(decl, ".reg", 4))
+					continue;
+				char *q = strchr(decl + 4, '.');
+				int bits = !q ? 0 : !strncmp(q, ".pred", 5) ? 1 : atoi(q + strcspn(q, "0123456789"));
+				q = q ? q + strcspn(q, " \t") : NULL;
+				for (char *tok = q ? strtok(q, " \t,") : NULL; tok; tok = strtok(NULL, " \t,")) {
+					p->rdecl = realloc(p->rdecl, sizeof *p->rdecl * (size_t)(p->nrdecl + 1));
+					p->rdecl[p->nrdecl++] = (struct RegDecl){strndup(tok, strcspn(tok, "<")), bits, strchr(tok, '<') != NULL};
+					if (!strchr(tok, '<')) {
+						p->named = realloc(p->named, sizeof(char *) * (size_t)(p->nnamed + 1));
+						p->named[p->nnamed++] = strdup(tok);
+						reg_slot(p, tok);
+					}
 				}
 			}
 			continue;
