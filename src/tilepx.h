@@ -434,8 +434,14 @@ const Scalar *kernel_scalar_of_var(const Kernel *k, int var);
  * facts. The runners bind after emitting the PTX and before running. */
 bool kernel_bind(Kernel *k, const int64_t *vals, char *why, size_t n);
 /* NAME's value among "NAME=V" strings (decimal; NULL entries skipped): false
- * when none names it; *bad when the value is not an integer */
+ * when none names it; *bad when the value is not a decimal int64 */
 bool kernel_set_value(const char *const *sets, int n, const char *name, int64_t *v, bool *bad);
+/* whether set is well-formed "NAME=V": an identifier, '=', a decimal integer
+ * in 0..SCALAR_MAX (the values a scalar can have) with nothing around it;
+ * false with why[n] if not */
+bool kernel_set_check(const char *set, char *why, size_t n);
+/* kernel_set_check of each of sets[0..n), and no name twice */
+bool kernel_sets_check(const char *const *sets, int n, char *why, size_t len);
 
 /* the cuTensorMapEncodeTiled arguments of one tensor-map param (CUDA driver
  * enum values; dims and boxes innermost first; strides in bytes of dims

@@ -312,6 +312,8 @@ want="FAIL ragged_copy_2d: scalar param 'M' has no value (pass --set M=N)"
 got=$(sed '/^# set:/d' examples/ragged_copy_2d.tile > "$OUT/noset.tile"; "$B/ptxemu" "$OUT/noset.tile" 2>&1 | head -1)
 [ "$want" = "$got" ] && ok || bad "missing value: want '$want', got '$got'"
 
+source tests/runners.sh
+
 echo "== hazard warnings (tests/warn, and tests/emu_fail programs with a '# warn:' line: the first diagnostic; exit 0), and none for the examples and their fixed twins in tests/gpu"
 for f in tests/warn/*.tile $(grep -l '^# warn: ' tests/emu_fail/*.tile); do
 	want=$(sed -n 's/^# warn: //p' "$f")

@@ -15,6 +15,7 @@
 #include "ptxemu_tma.h"
 
 #include <ctype.h>
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -53,6 +54,14 @@ typedef struct Prog {
 	int ntmaps;
 	char **named;    /* registers an asm block declares by name (.reg .b32 t;) */
 	int nnamed;
+	/* declared register widths: ".reg .b32 %r<9>" gives the prefix "%r" (a
+	 * name that continues with digits), ".reg .b32 t" the name t */
+	struct RegDecl {
+		char *name;
+		int bits;
+		bool prefix;
+	} *rdecl;
+	int nrdecl;
 	/* .param space of calls: formal parameters of .funcs and the caller's
 	 * declared .param symbols, one byte array per thread */
 	char **psym;
@@ -187,13 +196,14 @@ static void collect_regs(Prog *p)
 {
 	for (int i = 0; i < p->n; i++)
 		for (int k = 0; k < p->ins[i].nops && strncmp(p->ins[i].op, "call", 4); k++) {
-			const char *o = p->ins[i].ops[k];
-			char buf[128];
-			snprintf(buf, sizeof buf, "%s", o + (o[0] == '['));
-			buf[strcspn(buf, "]+-")] = 0;
-			if (buf[0] == '%' && strcmp(buf, "%tid.x") && strcmp(buf, "%ctaid.x") && strcmp(buf, "%ctaid.y") &&
+			const char *o = p->ins[i].ops[k] + (p->ins[i].ops[k][0] == '[');
+			if (o[0] != '%')
+				continue;
+			char *buf = strndup(o, strcspn(o, "]+-")); /* names of any length */
+			if (strcmp(buf, "%tid.x") && strcmp(buf, "%ctaid.x") && strcmp(buf, "%ctaid.y") &&
 			    strncmp(buf, "%cluster_", 9))
 				reg_slot(p, buf);
+			free(buf);
 		}
 }
 
@@ -218,8 +228,7 @@ static int psym_find(const Prog *p, const char *name)
 /* ".param .u32 x", ".param .align 16 .b8 x[160]": declare (once) and return the psym */
 static int psym_decl(Prog *p, const char *decl)
 {
-	char buf[256], name[256] = "";
-	snprintf(buf, sizeof buf, "%s", decl);
+	char *buf = strdup(decl), *name; /* names of any length */
 	int64_t size = strstr(buf, "64") && !strchr(buf, '[') ? 8 : 4;
 	char *lb = strchr(buf, '[');
 	if (lb) {
@@ -229,13 +238,14 @@ static int psym_decl(Prog *p, const char *decl)
 	char *e = buf + strlen(buf);
 	while (e > buf && (isspace((unsigned char)e[-1]) || e[-1] == ';' || e[-1] == ',' || e[-1] == ')'))
 		*--e = 0;
-	char *n = e;
-	while (n > buf && (isalnum((unsigned char)n[-1]) || n[-1] == '_'))
-		n--;
-	snprintf(name, sizeof name, "%s", n);
+	name = e;
+	while (name > buf && (isalnum((unsigned char)name[-1]) || name[-1] == '_'))
+		name--;
 	int i = psym_find(p, name);
-	if (i >= 0)
+	if (i >= 0) {
+		free(buf);
 		return i;
+	}
 	if (p->npsym == p->pcap) {
 		p->pcap = p->pcap ? p->pcap * 2 : 32;
 		p->psym = realloc(p->psym, sizeof(char *) * (size_t)p->pcap);
@@ -243,6 +253,7 @@ static int psym_decl(Prog *p, const char *decl)
 		p->psym_size = realloc(p->psym_size, sizeof(int64_t) * (size_t)p->pcap);
 	}
 	p->psym[p->npsym] = strdup(name);
+	free(buf);
 	p->psym_off[p->npsym] = (p->pbytes + 15) / 16 * 16;
 	p->psym_size[p->npsym] = size;
 	p->pbytes = p->psym_off[p->npsym] + size;
@@ -262,8 +273,7 @@ static int scalar_param(const Prog *p, const char *op)
 
 static int64_t param_addr(const Prog *p, const char *op, int64_t *size)
 {
-	char buf[128];
-	snprintf(buf, sizeof buf, "%s", op + (op[0] == '['));
+	char *buf = strdup(op + (op[0] == '[')); /* names of any length */
 	char *e = strchr(buf, ']');
 	if (e)
 		*e = 0;
@@ -274,6 +284,7 @@ static int64_t param_addr(const Prog *p, const char *op, int64_t *size)
 		*plus = 0;
 	}
 	int i = psym_find(p, buf);
+	free(buf);
 	if (i < 0)
 		return -1;
 	*size = p->psym_size[i] - off;
@@ -324,22 +335,35 @@ static void parse_entry(Prog *p, char **lines, int n)
 		}
 		if (!strncmp(l, ".reg", 4)) {
 			/* named registers: ".reg .b32 t, u;" (numbered "%r<9>" are found by use) */
-			char *q = strchr(l + 4, '.');
-			q = q ? q + strcspn(q, " \t") : NULL;
-			for (char *tok = q ? strtok(q, " \t,;") : NULL; tok; tok = strtok(NULL, " \t,;"))
-				if (!strchr(tok, '<')) {
-					p->named = realloc(p->named, sizeof(char *) * (size_t)(p->nnamed + 1));
-					p->named[p->nnamed++] = strdup(tok);
-					reg_slot(p, tok);
+			/* one declaration per ';': ".reg .b32 c; .reg .b64 a, o;" on one line */
+			for (char *decl = l, *semi; decl; decl = semi ? semi + 1 : NULL) {
+				semi = strchr(decl, ';');
+				if (semi)
+					*semi = 0;
+				decl = trim(decl);
+				if (strncmp(decl, ".reg", 4))
+					continue;
+				char *q = strchr(decl + 4, '.');
+				int bits = !q ? 0 : !strncmp(q, ".pred", 5) ? 1 : atoi(q + strcspn(q, "0123456789"));
+				q = q ? q + strcspn(q, " \t") : NULL;
+				for (char *tok = q ? strtok(q, " \t,") : NULL; tok; tok = strtok(NULL, " \t,")) {
+					p->rdecl = realloc(p->rdecl, sizeof *p->rdecl * (size_t)(p->nrdecl + 1));
+					p->rdecl[p->nrdecl++] = (struct RegDecl){strndup(tok, strcspn(tok, "<")), bits, strchr(tok, '<') != NULL};
+					if (!strchr(tok, '<')) {
+						p->named = realloc(p->named, sizeof(char *) * (size_t)(p->nnamed + 1));
+						p->named[p->nnamed++] = strdup(tok);
+						reg_slot(p, tok);
+					}
 				}
+			}
 			continue;
 		}
 		if (!*l || !strncmp(l, ".pragma", 7)) /* a hint to ptxas ("nounroll"): no effect on what runs */
 			continue;
 		if (!strncmp(l, ".shared", 7)) {
-			char name[128];
+			char *name = malloc(strlen(l) + 1); /* names of any length */
 			long long align, bytes;
-			if (sscanf(l, ".shared .align %lld .b8 %127[^[][%lld]", &align, name, &bytes) == 3) {
+			if (sscanf(l, ".shared .align %lld .b8 %[^[][%lld]", &align, name, &bytes) == 3) {
 				p->shared_bytes = (p->shared_bytes + align - 1) / align * align;
 				if (p->nsyms == p->scap) {
 					p->scap = p->scap ? p->scap * 2 : 16;
@@ -350,6 +374,7 @@ static void parse_entry(Prog *p, char **lines, int n)
 				p->sym_off[p->nsyms++] = p->shared_bytes;
 				p->shared_bytes += bytes;
 			}
+			free(name);
 			continue;
 		}
 		size_t len = strlen(l);
@@ -392,13 +417,14 @@ static void parse_entry(Prog *p, char **lines, int n)
 			char *c = rest;
 			while (*c == ' ' || *c == '\t')
 				c++;
-			char ret[128] = "";
+			char *ret = NULL;
 			if (*c == '(') {
 				char *e = strchr(c, ')');
-				snprintf(ret, sizeof ret, "%.*s", (int)(e - c - 1), c + 1);
+				ret = strndup(c + 1, (size_t)(e - c - 1));
 				c = strchr(e, ',') + 1;
 			}
-			in->ops[in->nops++] = strdup(trim(ret));
+			in->ops[in->nops++] = strdup(ret ? trim(ret) : "");
+			free(ret);
 			char *args = strchr(c, '(');
 			if (args)
 				*args++ = 0;
@@ -481,21 +507,45 @@ static uint64_t val(Machine *m, Thread *t, const char *s)
 	return 0;
 }
 
-/* "[%r5+16]" or "[sym]" -> address */
+/* the declared width of register name in bits; 0 when it is no declared register */
+static int reg_bits(const Prog *p, const char *name)
+{
+	for (int i = p->nrdecl - 1; i >= 0; i--) { /* the latest declaration (an asm block's scope) first */
+		const struct RegDecl *d = &p->rdecl[i];
+		size_t n = strlen(d->name);
+		if (!strncmp(name, d->name, n) &&
+		    (d->prefix ? name[n] && strspn(name + n, "0123456789") == strlen(name + n) : !name[n]))
+			return d->bits;
+	}
+	return 0;
+}
+
+/* "[%r5+16]", "[%r5+-16]" or "[sym]" -> address. A 32-bit base register
+ * wraps at 2^32 with its offset, as the hardware computes .shared addresses
+ * (32-bit): [%r+128] with %r at -32 is byte 96, not byte 2^32 + 96 */
 static uint64_t addr(Machine *m, Thread *t, const char *s)
 {
-	char buf[128];
-	snprintf(buf, sizeof buf, "%s", s + (s[0] == '['));
-	char *e = strchr(buf, ']');
-	if (e)
-		*e = 0;
-	char *plus = strpbrk(buf + 1, "+-");
-	int64_t off = 0;
-	if (plus) {
-		off = strtoll(plus, NULL, 0);
-		*plus = 0;
+	s += s[0] == '[';
+	size_t n = strcspn(s, "]"), cut = n;
+	for (size_t i = 1; i < n && cut == n; i++)
+		if (s[i] == '+' || s[i] == '-')
+			cut = i;
+	char small[128], *base = cut < sizeof small ? small : malloc(cut + 1); /* names of any length */
+	if (!base) {
+		m->err = "out of memory";
+		return 0;
 	}
-	return val(m, t, buf) + (uint64_t)off;
+	memcpy(base, s, cut);
+	base[cut] = 0;
+	int64_t off = 0;
+	if (cut < n)
+		off = strtoll(s + cut + (s[cut] == '+' && s[cut + 1] == '-'), NULL, 0);
+	uint64_t a = val(m, t, base) + (uint64_t)off;
+	if (reg_bits(m->p, base) == 32)
+		a = (uint32_t)a;
+	if (base != small)
+		free(base);
+	return a;
 }
 
 /* a shared access of warp acc_warp against the last write of each byte: a
@@ -686,13 +736,12 @@ static void tma_instruction(Machine *m, Thread *t, Ins *in)
 		const char *x = in->ops[i];
 		const char *br = strchr(x, '{');
 		if (x[0] == '[' && br) { /* [tmap, {c0, c1, ...}] */
-			char reg[64];
-			snprintf(reg, sizeof reg, "%.*s", (int)strcspn(x + 1, ", "), x + 1);
+			char *reg = strndup(x + 1, strcspn(x + 1, ", ")), *cs = strdup(br + 1); /* names of any length */
 			o.v[i] = val(m, t, reg);
-			char cs[256];
-			snprintf(cs, sizeof cs, "%s", br + 1);
 			for (char *tok = strtok(cs, ", }]"); tok && o.nc < 5; tok = strtok(NULL, ", }]"))
 				o.c[o.nc++] = (int32_t)val(m, t, tok);
+			free(reg);
+			free(cs);
 		} else if (x[0] == '[') {
 			o.v[i] = addr(m, t, x);
 		} else if (!strcmp(x, "_")) {
@@ -1284,6 +1333,9 @@ static void free_prog(Prog *p)
 	for (int i = 0; i < p->nnamed; i++)
 		free(p->named[i]);
 	free(p->named);
+	for (int i = 0; i < p->nrdecl; i++)
+		free(p->rdecl[i].name);
+	free(p->rdecl);
 	for (int i = 0; i < p->npsym; i++)
 		free(p->psym[i]);
 	free(p->psym);
@@ -1484,13 +1536,19 @@ static int run_kernel(Ctx *cx, const Kernel *k, char **lines, int nl, int b, int
 		       (long long)max_threads);
 		return 0;
 	}
+	RunParams rp;
+	char why[300];
+	if (!rc_params_init(k, &rp, why, sizeof why)) {
+		printf("FAIL %s: %s\n", k->name, why);
+		return 1;
+	}
 	Prog p = {0};
 	for (int i = b; i < e && !strchr(lines[i], '{'); i++) {
-		char name[256];
+		char *name = malloc(strlen(lines[i]) + 1); /* names of any length */
 		/* a scalar param is KERNEL_arg_NAME, of any integer type: .u64 (and
 		 * .s64) ones too, so it is matched before the .u64 pointer params */
 		int sj = -1;
-		if (sscanf(lines[i], " .param .%*[us]%*d %255[A-Za-z0-9_]", name) == 1) {
+		if (sscanf(lines[i], " .param .%*[us]%*d %[A-Za-z0-9_]", name) == 1) {
 			size_t kl = strlen(k->name);
 			for (size_t j = 0; j < k->nscalars && sj < 0; j++)
 				if (!strncmp(name, k->name, kl) && !strncmp(name + kl, "_arg_", 5) &&
@@ -1502,13 +1560,14 @@ static int run_kernel(Ctx *cx, const Kernel *k, char **lines, int nl, int b, int
 			p.scalar_val = realloc(p.scalar_val, sizeof(int64_t) * (size_t)(p.nscalars + 1));
 			p.scalars[p.nscalars] = strdup(name);
 			p.scalar_val[p.nscalars++] = k->bound_vals ? k->bound_vals[sj] : 0;
-		} else if (sscanf(lines[i], " .param .u64 %255[A-Za-z0-9_]", name) == 1) {
+		} else if (sscanf(lines[i], " .param .u64 %[A-Za-z0-9_]", name) == 1) {
 			p.params = realloc(p.params, sizeof(char *) * (size_t)(p.nparams + 1));
 			p.params[p.nparams++] = strdup(name);
-		} else if (sscanf(lines[i], " .param .align 64 .b8 %255[A-Za-z0-9_][128]", name) == 1) {
+		} else if (sscanf(lines[i], " .param .align 64 .b8 %[A-Za-z0-9_][128]", name) == 1) {
 			p.tmaps = realloc(p.tmaps, sizeof(char *) * (size_t)(p.ntmaps + 1));
 			p.tmaps[p.ntmaps++] = strdup(name);
 		}
+		free(name);
 	}
 	parse_entry(&p, lines + b, e - b);
 	if (k->dyn_shared) { /* .extern .shared tilepx_dyn[] (module scope): the kernel's dynamic size */
@@ -1530,8 +1589,6 @@ static int run_kernel(Ctx *cx, const Kernel *k, char **lines, int nl, int b, int
 	m.nranks = (int)(m.cx * cy);
 	m.win = (p.shared_bytes + 1023) / 1024 * 1024 + 1024; /* swizzle bits stay those of the CTA's address */
 	int64_t NT = k->threads * m.nranks;
-	RunParams rp;
-	rc_params_init(k, &rp);
 	unsigned char **got = rp.got;
 	size_t *bytes = rp.bytes;
 	m.param_mem = got;
@@ -1597,16 +1654,35 @@ int main(int argc, char **argv)
 	int64_t max_threads = 1 << 16;
 	int first = 1;
 	bool banks = false;
-	char *sets[64];
+	char **sets = malloc(sizeof(char *) * (size_t)argc); /* at most one per argument */
 	int nsets = 0;
 	for (;;) {
-		if (argc > first + 1 && !strcmp(argv[first], "--set") && nsets < 64) {
+		if (argc > first && (!strcmp(argv[first], "--set") || !strcmp(argv[first], "--max-threads")) &&
+		    argc == first + 1) {
+			fprintf(stderr, "ptxemu: %s needs a value\n", argv[first]);
+			free(sets);
+			return 2;
+		}
+		if (argc > first + 1 && !strcmp(argv[first], "--set")) {
 			sets[nsets++] = argv[first + 1]; /* NAME=V: a scalar param's value */
+			char why[300];
+			if (!kernel_sets_check((const char *const *)sets, nsets, why, sizeof why)) { /* never guessed */
+				fprintf(stderr, "ptxemu: --set: %s\n", why);
+				free(sets);
+				return 2;
+			}
 			first += 2;
 			continue;
 		}
 		if (argc > first + 1 && !strcmp(argv[first], "--max-threads")) {
-			max_threads = atoll(argv[first + 1]);
+			char *end;
+			errno = 0;
+			max_threads = strtoll(argv[first + 1], &end, 10);
+			if (end == argv[first + 1] || *end || errno || max_threads < 1) {
+				fprintf(stderr, "ptxemu: --max-threads: '%s' is not a positive integer\n", argv[first + 1]);
+				free(sets);
+				return 2;
+			}
 			first += 2;
 		} else if (argc > first && !strcmp(argv[first], "--banks")) {
 			banks = true; /* shared-memory wavefronts per .tile line (docs/benchmarks.md) */
@@ -1617,6 +1693,7 @@ int main(int argc, char **argv)
 	}
 	if (first >= argc || !strcmp(argv[first], "--help") || !strcmp(argv[first], "-h")) {
 		fprintf(stderr, "usage: ptxemu [--max-threads N] [--banks] [--set NAME=V]... FILE.tile...\n");
+		free(sets);
 		return first >= argc ? 2 : 0;
 	}
 	int status = 0;
@@ -1635,6 +1712,8 @@ int main(int argc, char **argv)
 		cx.diags.len = len;
 		Module *mod = parse_module(&cx, argv[f], src, len);
 		Str ptx = {0};
+		if (!cx.diags.errors)
+			rc_warn_unused_sets(mod, sets, nsets, "ptxemu", argv[f]);
 		if (cx.diags.errors || !emit_module(&cx, mod, NULL, &ptx)) {
 			printf("FAIL %s: does not compile\n", argv[f]);
 			status = 1;
@@ -1694,12 +1773,13 @@ int main(int argc, char **argv)
 				status = 1;
 				continue;
 			}
-			char want_hdr[300];
-			snprintf(want_hdr, sizeof want_hdr, ".visible .entry %s(", k->name);
+			Str want_hdr = {0}; /* names of any length */
+			str_printf(&want_hdr, ".visible .entry %s(", k->name);
 			int start = -1;
 			for (int i = 0; i < nl && start < 0; i++)
-				if (strstr(lines[i], want_hdr))
+				if (strstr(lines[i], want_hdr.s))
 					start = i;
+			str_free(&want_hdr);
 			if (start < 0) {
 				printf("%s %s (%s)\n", k->is_extern ? "SKIP" : "FAIL", k->name,
 				       k->is_extern ? "extern: no linked module defines it" : "no entry in the PTX");
@@ -1722,5 +1802,6 @@ int main(int argc, char **argv)
 		arena_free(cx.arena);
 		free(src);
 	}
+	free(sets);
 	return status;
 }

@@ -35,8 +35,8 @@ static const char *link_path;
 /* --gemm C=A*B, as given */
 static const char *gemm_spec;
 
-/* --set NAME=V, as given */
-static char *sets[64];
+/* --set NAME=V, as given (at most one per argument) */
+static char **sets;
 static int nsets;
 
 #define CU(call)                                                                                 \
@@ -116,7 +116,12 @@ static CUresult launch(const Kernel *k, CUfunction fn, void **args)
 static bool run_kernel(Ctx *cx, const Module *m, const Kernel *k, CUmodule mod, int bench, int *status)
 {
 	RunParams rp;
-	rc_params_init(k, &rp);
+	char why_alloc[300];
+	if (!rc_params_init(k, &rp, why_alloc, sizeof why_alloc)) {
+		printf("FAIL %s: %s\n", k->name, why_alloc);
+		*status = 1;
+		return false;
+	}
 	int np = rp.n;
 	CUdeviceptr *dev = calloc((size_t)np + 1, sizeof *dev);
 	void **args = calloc((size_t)np + 17 + 32, sizeof *args);
@@ -253,6 +258,8 @@ static bool run_file(const char *path, const char *ptx_path, int bench, CUdevice
 	cx.diags.len = len;
 	Str ptx = {0};
 	Module *m = parse_module(&cx, path, src, len);
+	if (!cx.diags.errors)
+		rc_warn_unused_sets(m, sets, nsets, "tilepx-run", path);
 	bool ok = !cx.diags.errors && emit_module(&cx, m, NULL, &ptx);
 	if (!ok) {
 		diag_print(&cx.diags, stderr);
@@ -339,7 +346,8 @@ static bool run_file(const char *path, const char *ptx_path, int bench, CUdevice
 			*status = 1;
 			continue;
 		}
-		run_kernel(&cx, m, k, mod, bench, status);
+		if (!run_kernel(&cx, m, k, mod, bench, status))
+			*status = 1; /* (a failed driver call returns false and only prints) */
 		free((void *)k->bound_vals);
 		m->kernels[i]->bound_vals = NULL;
 	}
@@ -362,18 +370,33 @@ int main(int argc, char **argv)
 	};
 	int bench = 0, c;
 	const char *ptx = NULL;
+	static char *no_sets[1];
+	sets = argc > 0 ? calloc((size_t)argc, sizeof *sets) : NULL;
+	if (!sets)
+		sets = no_sets;
 	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
 		switch (c) {
-		case 'b': bench = atoi(optarg); break;
-		case 'p': ptx = optarg; break;
-		case 'l': link_path = optarg; break;
-		case 's':
-			if (nsets == 64 || !strchr(optarg, '=')) {
-				fputs(usage, stderr);
+		case 'b': {
+			char *end;
+			long nb = strtol(optarg, &end, 10);
+			if (end == optarg || *end || nb < 0 || nb > 1000000000) {
+				fprintf(stderr, "tilepx-run: --bench: '%s' is not a count of launches\n", optarg);
 				return 2;
 			}
-			sets[nsets++] = optarg;
+			bench = (int)nb;
 			break;
+		}
+		case 'p': ptx = optarg; break;
+		case 'l': link_path = optarg; break;
+		case 's': {
+			char why[300];
+			sets[nsets++] = optarg;
+			if (!kernel_sets_check((const char *const *)sets, nsets, why, sizeof why)) { /* never guessed */
+				fprintf(stderr, "tilepx-run: --set: %s\n", why);
+				return 2;
+			}
+			break;
+		}
 		case 'g':
 			if (!strchr(optarg, '=') || !strchr(strchr(optarg, '='), '*')) {
 				fputs(usage, stderr);

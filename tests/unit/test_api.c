@@ -94,6 +94,26 @@ int main(void)
 	CHECK(tilepx_launches_set("g.tile", rg, sizeof rg - 1, NULL, sets, 1, l, 2, &r) == -1, "a missing value: -1");
 	CHECK(r.diagnostics && strstr(r.diagnostics, "'K'"), "names it");
 	tilepx_result_free(&r);
+	/* a malformed value is an argument error, never skipped (the program's value) or saturated */
+	const char *malformed[][2] = {{"M=1000", "K"}, {"M=1000", "K=9223372036854775808"}, {"M=1000", "K=72x"},
+	                              {"M=1000", "K= 72"}, {"M=-1", "K=72"}, {"M=1000", NULL}, {"K=72", "K=72"}};
+	for (int i = 0; i < 7; i++) {
+		CHECK(tilepx_launches_set("g.tile", rg, sizeof rg - 1, NULL, malformed[i], 2, l, 2, &r) == -1,
+		      "malformed set %d: -1", i);
+		CHECK(r.diagnostics && strstr(r.diagnostics, "tilepx_launches_set: error: sets: '"), "says which: %s",
+		      r.diagnostics ? r.diagnostics : "");
+		tilepx_result_free(&r);
+	}
+	CHECK(tilepx_launches_set("g.tile", rg, sizeof rg - 1, NULL, NULL, 2, l, 2, &r) == -1, "NULL sets with nsets 2");
+	tilepx_result_free(&r);
+	/* a size past 2^63 bytes is refused, not wrapped */
+	static const char huge[] = "target sm_90\nkernel h\nthreads 32\nparam M u32\nparam K u32\n"
+	                           "param A f64 [M, K]\nshared S f64 [32]\ncta copy S, A[0, 0:32]\n";
+	const char *big[] = {"M=2147483647", "K=2147483647"};
+	CHECK(tilepx_launches_set("h.tile", huge, sizeof huge - 1, NULL, big, 2, l, 2, &r) == -1, "2^65 bytes: -1");
+	CHECK(r.diagnostics && strstr(r.diagnostics, "more than 2^63 - 1 bytes"), "says why: %s",
+	      r.diagnostics ? r.diagnostics : "");
+	tilepx_result_free(&r);
 
 	tilepx_result_free(NULL);
 	tilepx_result_free(&r); /* twice is fine: the first call zeroed it */
