@@ -203,6 +203,46 @@ bool group_pairs(const Pair *p, int n, const int64_t *shape, int ns, Pair *out, 
 	return true;
 }
 
+/* take a vector of `need` elements that is one contiguous run on side b
+ * (memory) from any of p[0..*n): below a 32-bit word (epw elements) the
+ * run is contiguous on side a (registers) too, above it side a only keeps
+ * whole words, so the vector's words may be any registers. Taken digits go
+ * to out, most significant first. */
+static bool carve_memory_run(Pair *p, int *n, int64_t need, int64_t epw, Pair *out, int *nout)
+{
+	Pair rev[4];
+	int nr = 0;
+	int64_t expect = 1;
+	while (need > 1) {
+		int i = 0;
+		while (i < *n && p[i].b != expect)
+			i++;
+		if (i == *n || nr == 4)
+			return false;
+		Pair *q = &p[i];
+		if (q->ext <= need ? need % q->ext : q->ext % need)
+			return false;
+		if (expect < epw ? q->a != expect : q->a % epw)
+			return false;
+		int64_t take = q->ext <= need ? q->ext : need;
+		rev[nr++] = (Pair){take, q->a, q->b, q->axis};
+		if (take == q->ext) {
+			memmove(q, q + 1, sizeof(Pair) * (size_t)(*n - i - 1));
+			(*n)--;
+		} else {
+			q->ext /= take;
+			q->a *= take;
+			q->b *= take;
+		}
+		need /= take;
+		expect *= take;
+	}
+	for (int i = 0; i < nr; i++)
+		out[i] = rev[nr - 1 - i];
+	*nout = nr;
+	return true;
+}
+
 const char *reg_partition(const CopyOp *op, const View *r, const View *s, Part *out)
 {
 	Pair base[MAX_ITERS];
@@ -247,14 +287,28 @@ const char *reg_partition(const CopyOp *op, const View *r, const View *s, Part *
 		Pair rest[MAX_ITERS], vp[MAX_ITERS];
 		int nr = na, nv;
 		memcpy(rest, atoms, sizeof(Pair) * (size_t)na);
-		if (!carve_tail(rest, &nr, vec, true, vp, &nv))
-			continue;
 		/* registers: offsets are static; memory: offsets and strides aligned */
-		bool ok = affine_divisible(&r->off[AX_M], vec) && affine_divisible(&s->off[AX_M], vec);
+		bool ok = carve_tail(rest, &nr, vec, true, vp, &nv) && affine_divisible(&r->off[AX_M], vec) &&
+		          affine_divisible(&s->off[AX_M], vec);
 		for (int i = 0; i < nr && ok; i++)
 			ok = rest[i].a % vec == 0 && rest[i].b % vec == 0;
 		for (int i = 0; i < p.nthr && ok; i++)
 			ok = p.thr[i].b % vec == 0;
+		p.nvp = 0;
+		if (!ok && vec * bits > 32) {
+			/* the memory run need not be the registers' innermost digits:
+			 * a vector's words may be any registers (ptxas merges such
+			 * loads itself, so the bank model would count what never runs) */
+			int64_t epw = bits < 32 ? 32 / bits : 1;
+			nr = na;
+			memcpy(rest, atoms, sizeof(Pair) * (size_t)na);
+			ok = carve_memory_run(rest, &nr, vec, epw, p.vp, &p.nvp) && affine_divisible(&r->off[AX_M], epw) &&
+			     affine_divisible(&s->off[AX_M], vec);
+			for (int i = 0; i < nr && ok; i++)
+				ok = rest[i].a % epw == 0 && rest[i].b % vec == 0;
+			for (int i = 0; i < p.nthr && ok; i++)
+				ok = p.thr[i].b % vec == 0;
+		}
 		if (!ok)
 			continue;
 		p.vec = vec;

@@ -19,6 +19,11 @@ typedef struct Part {
 	Pair out[MAX_ITERS]; /* outer loop digits, most significant first */
 	int64_t outer;       /* product of out extents */
 	int64_t thr_size;    /* product of thr extents */
+	/* reg only, nvp > 0: the vector's digits (most significant first), one
+	 * contiguous run in memory whose 32-bit words lie anywhere in the
+	 * registers (strides a); nvp == 0: contiguous on both sides */
+	int nvp;
+	Pair vp[4];
 } Part;
 
 /* gmem_smem / ldgsts: a = global, b = shared. vec_bits lists candidates, widest
