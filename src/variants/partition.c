@@ -160,6 +160,37 @@ const char *gs_partition(const CopyOp *op, const View *g, const View *s, const i
 	                    vec_bits[0], ncand > 1 ? ", ..." : "", (long long)op->elems, (long long)T);
 }
 
+void gs_widen_shared(const CopyOp *op, const View *s, Part *p)
+{
+	int64_t es = dtype_bytes(op->dt), chunk = s->L.sw.on ? ((int64_t)1 << s->L.sw.p) : INT64_MAX;
+	if (p->nout == 0 || p->out[p->nout - 1].b != p->vec)
+		return;
+	Pair *q = &p->out[p->nout - 1];
+	for (int64_t bytes = 16; bytes >= 4 && bytes > p->vec * es; bytes /= 2) {
+		int64_t n = bytes / es, w = n / p->vec;
+		if (bytes % es || n % p->vec || w > 16 || q->ext % w || n > chunk || !affine_divisible(&s->off[AX_M], n))
+			continue;
+		bool ok = true;
+		for (int i = 0; i < p->nout - 1 && ok; i++)
+			ok = p->out[i].b % n == 0;
+		for (int i = 0; i < p->nthr && ok; i++)
+			ok = p->thr[i].b % n == 0;
+		if (!ok)
+			continue;
+		p->wide = (int)w;
+		p->wide_a = q->a;
+		if (q->ext == w) {
+			p->nout--;
+		} else {
+			q->ext /= w;
+			q->a *= w;
+			q->b *= w;
+		}
+		p->outer /= w;
+		return;
+	}
+}
+
 bool reg_pairs(const View *r, const View *s, Pair *out, int *n)
 {
 	if (!make_pairs(r, s, out, n))
@@ -786,7 +817,10 @@ static void loops(const CopyOp *op, Emit *e, const Part *p, int level, int first
                   int64_t ca, int64_t cb, AccessFn access, const void *ctx)
 {
 	if (level == p->nout) {
-		AccessOps ac = {emit_side_operand(e, &sa, ca), emit_side_operand(e, &sb, cb), NULL, false};
+		AccessOps ac = {emit_side_operand(e, &sa, ca), emit_side_operand(e, &sb, cb), {NULL}, 0, NULL, false};
+		if (p->wide > 1) /* the global pieces of one wide shared access (no dynamic sides here) */
+			for (ac.nw = 0; ac.nw < p->wide; ac.nw++)
+				ac.aw[ac.nw] = ac.nw ? emit_side_operand(e, &sa, ca + ac.nw * p->wide_a) : ac.a;
 		/* a guarded side (a's is the global one when a param has runtime extents) */
 		const Side *g = sa.dyn ? &sa : sb.dyn ? &sb : NULL;
 		if (g) {
@@ -867,7 +901,7 @@ void trace_part(const CopyOp *op, const Part *p, const View *v, bool side_a, con
                 int64_t *vals, TraceFn fn, void *ctx)
 {
 	int64_t T = op->k->threads, byT = scope_threads(by, T), S = op->scope_threads;
-	int bytes = p->vec * dtype_bytes(op->dt);
+	int bytes = p->vec * (p->wide > 1 ? p->wide : 1) * dtype_bytes(op->dt);
 	for (int64_t first = 0; first < T; first += S) {
 		trace_instance_vars(vals, first);
 		int64_t base = affine_eval(&v->off[AX_M], vals);
