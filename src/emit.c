@@ -305,6 +305,12 @@ void emit_mem_to_local(Emit *e, const Buffer *mb, const char *addr, Reg *words, 
 	      b_imm(b, bytes * 8), NULL);
 }
 
+void emit_mem_load_word(Emit *e, const Buffer *mb, const char *addr, Reg word, int bytes)
+{
+	Builder *b = &e->b;
+	b_ins(b, ld_form(b, mb->mem, bytes), b_name(b, word), addr, NULL);
+}
+
 void emit_local_to_mem(Emit *e, const Buffer *mb, const char *addr, Reg *words, int64_t byte_off, int bytes)
 {
 	Builder *b = &e->b;

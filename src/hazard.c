@@ -16,8 +16,12 @@
  * Banks: the lanes of one warp instruction go to shared memory in phases (8
  * lanes of 16-byte accesses, 16 of 8-byte, 32 otherwise); a phase takes as
  * many wavefronts as the most distinct 4-byte words one of the 32 banks
- * holds; the ideal is the distinct words over 32. `ptxemu --banks` measures
- * the same on the emitted PTX, independently. */
+ * holds; the ideal is the distinct words over 32. A load (ld.shared, not
+ * ldmatrix) whose lanes pair up -- every lane's address equals lane^1's, or
+ * every lane's equals lane^2's -- returns two lanes' data per register slot,
+ * so its phases hold twice the lanes (all lanes on one address: 16-byte
+ * loads take 2 wavefronts, 8-byte 1, as Nsight Compute counts on an H100).
+ * `ptxemu --banks` measures the same on the emitted PTX, independently. */
 #include "tilepx.h"
 
 #include <stdlib.h>
@@ -90,10 +94,23 @@ static int cmp_lane(const void *x, const void *y)
 	return a->lane - b->lane;
 }
 
-/* one warp instruction's lanes a[0..n): wavefronts and the ideal */
-static void wavefronts(const Lane *a, size_t n, int64_t *got, int64_t *ideal)
+/* every lane's address equals that of lane ^ x where both run */
+static bool lanes_pair(const Lane *a, size_t n, int x)
+{
+	for (size_t i = 0; i < n; i++)
+		for (size_t j = 0; j < n; j++)
+			if (a[j].lane == (a[i].lane ^ x) && a[j].addr != a[i].addr)
+				return false;
+	return true;
+}
+
+/* one warp instruction's lanes a[0..n): wavefronts and the ideal; packs:
+ * a load whose paired lanes share a return slot (not ldmatrix) */
+static void wavefronts(const Lane *a, size_t n, bool packs, int64_t *got, int64_t *ideal)
 {
 	int per = a[0].bytes >= 16 ? 8 : a[0].bytes == 8 ? 16 : 32;
+	if (packs && per < 32 && (lanes_pair(a, n, 1) || lanes_pair(a, n, 2)))
+		per *= 2;
 	for (int ph = 0; ph < 32 / per; ph++) {
 		int64_t words[128];
 		int nw = 0;
@@ -144,7 +161,7 @@ static bool bank_run(const CopyOp *op, const Decision *d, int64_t *vals, int64_t
 		while (st[s].buf != b.bufs[b.v[i].side] || st[s].write != b.dirs[b.v[i].side])
 			s++;
 		int64_t w = 0, id = 0;
-		wavefronts(&b.v[i], j - i, &w, &id);
+		wavefronts(&b.v[i], j - i, !b.v[i].write && d->chosen != &variant_ldstmatrix, &w, &id);
 		st[s].instructions += times;
 		st[s].wavefronts += w * times;
 		st[s].ideal += id * times;

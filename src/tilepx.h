@@ -697,6 +697,8 @@ Reg emit_address(Emit *e, const Buffer *b, Reg elem_off);
  * string from b_addr; byte_off is the offset inside the thread's registers */
 void emit_mem_to_local(Emit *e, const Buffer *mb, const char *addr, Reg *words, int64_t byte_off, int bytes);
 void emit_local_to_mem(Emit *e, const Buffer *mb, const char *addr, Reg *words, int64_t byte_off, int bytes);
+/* a 1-, 2- or 4-byte load into a whole 32-bit register (zero-extended) */
+void emit_mem_load_word(Emit *e, const Buffer *mb, const char *addr, Reg word, int bytes);
 /* memory -> memory through temporaries */
 void emit_mem_copy(Emit *e, const Buffer *db, const char *daddr, const Buffer *sb, const char *saddr, int bytes);
 /* the same with the load under predicate load_guard and the store under

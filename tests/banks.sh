@@ -63,3 +63,13 @@ for f in "$RB"/*.tile; do # random layouts, swizzles, scopes and vector widths
 	[ -z "$msg" ] && ok || { bad "$msg (seed 20261123)"; cp "$f" /tmp/; }
 done
 echo "  $nb random programs compared"
+echo "== bank conflicts: ptxemu --banks gives the H100's wavefronts ('# banks:' lines: broadcasts, merged accesses)"
+for f in tests/gpu/*.tile; do
+	grep -q '^# banks: ' "$f" || continue
+	"$B/ptxemu" --banks "$f" > "$OUT/banks.emu" 2>&1
+	sed -n 's/^# banks: //p' "$f" | while IFS= read -r want; do
+		grep -q "^BANKS [^ ]* $want\$" "$OUT/banks.emu" && echo ok ||
+			echo "bad $f: want '$want', ptxemu: $(grep "^BANKS [^ ]* ${want%%:*}:" "$OUT/banks.emu")"
+	done > "$OUT/banks.pin"
+	if grep -q '^bad' "$OUT/banks.pin"; then bad "$(grep '^bad' "$OUT/banks.pin" | cut -c5-)"; else ok; fi
+done

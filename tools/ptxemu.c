@@ -1454,12 +1454,28 @@ static int cmp_bank(const void *x, const void *y)
 	return a->lane - b->lane;
 }
 
+/* every lane's address equals that of lane ^ x where both run */
+static bool lanes_pair(const struct BankAcc *a, int n, int x)
+{
+	for (int i = 0; i < n; i++)
+		for (int j = 0; j < n; j++)
+			if (a[j].lane == (a[i].lane ^ x) && a[j].addr != a[i].addr)
+				return false;
+	return true;
+}
+
 /* shared-memory wavefronts of one warp instruction: lanes in phases (8 lanes
  * of 16-byte accesses, 16 of 8-byte, 32 otherwise); a phase takes as many
- * wavefronts as the most distinct 4-byte words any of the 32 banks holds */
-static void wavefronts(const struct BankAcc *a, int n, int64_t *got, int64_t *ideal)
+ * wavefronts as the most distinct 4-byte words any of the 32 banks holds.
+ * An ld.shared (ld: not ldmatrix) whose lanes pair up (every lane's address
+ * equals lane^1's, or every lane's equals lane^2's) packs two lanes per
+ * return slot: phases of twice the lanes (H100, Nsight Compute: all lanes
+ * on one address take 2 wavefronts at 16 bytes, 1 at 8) */
+static void wavefronts(const struct BankAcc *a, int n, bool ld, int64_t *got, int64_t *ideal)
 {
 	int per = a[0].bytes >= 16 ? 8 : a[0].bytes == 8 ? 16 : 32;
+	if (ld && per < 32 && (lanes_pair(a, n, 1) || lanes_pair(a, n, 2)))
+		per *= 2;
 	for (int ph = 0; ph < 32 / per; ph++) {
 		uint64_t words[128];
 		int nw = 0;
@@ -1496,7 +1512,7 @@ static void bank_report(Machine *m, const Kernel *k)
 			;
 		int pc = m->bacc[i].pc;
 		ins[pc]++;
-		wavefronts(&m->bacc[i], (int)(j - i), &wf[pc], &id[pc]);
+		wavefronts(&m->bacc[i], (int)(j - i), !strncmp(m->p->ins[pc].op, "ld.", 3), &wf[pc], &id[pc]);
 	}
 	int64_t ti = 0, tw = 0, tid = 0;
 	for (int line = 0, pc; line < 1 << 20; line++) { /* by .tile line, in order */
