@@ -275,8 +275,16 @@ typedef struct Scalar {
 	DType dt;
 	int var;            /* kernel variable id; its range is [0, hi] */
 	int64_t lo, hi;     /* lo <= value <= hi */
-	int64_t mult;       /* value % mult == 0 */
-	Loc lo_loc, hi_loc, mult_loc;
+	int64_t mult;       /* value % mult == 0: the lcm of the % facts (2^31: only 0) */
+	Loc lo_loc, hi_loc, mult_loc; /* the facts that give lo, hi; the first % fact */
+	/* every fact as written: they are a conjunction, and the runners check
+	 * a value against each one (kernel_bind) */
+	struct Fact {
+		char op; /* '>' (>=), '<' (<=), '%' (% v == 0) */
+		int64_t v;
+		Loc loc;
+	} *facts;
+	size_t nfacts, factcap;
 } Scalar;
 enum { SCALAR_MAX = 0x7fffffff, DYN_TILE_MAX = 1 << 20 };
 
@@ -417,6 +425,8 @@ const Scalar *kernel_scalar_of_var(const Kernel *k, int var);
  * the dynamic params' shapes and storage become constants, their layouts
  * plain row-major. False with a message in why[n] when a value breaks its
  * facts. The runners bind after emitting the PTX and before running. */
+/* the facts that decide a scalar's values, as a note (src/parse.c) */
+const char *facts_text(Arena *a, const Scalar *sc);
 bool kernel_bind(Kernel *k, const int64_t *vals, char *why, size_t n);
 /* NAME's value among "NAME=V" strings (decimal; NULL entries skipped): false
  * when none names it; *bad when the value is not an integer */

@@ -284,6 +284,11 @@ done
 want="FAIL ragged_copy_2d: K=9 breaks the fact 'K % 8 == 0' (line 16); the kernel's code relies on it"
 got=$("$B/ptxemu" --set M=5 --set K=9 examples/ragged_copy_2d.tile 2>&1 | head -1)
 [ "$want" = "$got" ] && ok || bad "broken fact: want '$want', got '$got'"
+# facts are a conjunction: a looser bound added later does not free M (it was replaced before)
+sed 's/^assume M <= 64$/assume M <= 64\nassume M <= 1000/' tests/gpu/ragged_lower_fact.tile > "$OUT/ragged_lower_fact.tile"
+want="FAIL ragged_lower_fact: M=100 breaks the fact 'M <= 64' (line 14); the kernel's code relies on it"
+got=$("$B/ptxemu" --set M=100 "$OUT/ragged_lower_fact.tile" 2>&1 | head -1)
+[ "$want" = "$got" ] && ok || bad "dropped fact: want '$want', got '$got'"
 want="FAIL ragged_ld: LDA=32 is less than the 40 elements of a row of 'A': its rows would overlap"
 got=$("$B/ptxemu" --set LDA=32 tests/gpu/ragged_ld.tile 2>&1 | head -1)
 [ "$want" = "$got" ] && ok || bad "overlapping rows: want '$want', got '$got'"
