@@ -846,6 +846,46 @@ static bool check_scalars(Ctx *cx, Kernel *k)
 	return true;
 }
 
+/* A kernel's or func's name is a module-scope PTX symbol, emitted as
+ * written. The names tilepx generates are 'tilepx_dyn' (module scope) and,
+ * inside each entry or func, 'K_param_N', 'K_tmap_N', 'K_arg_S',
+ * 'K_shared_B', 'K_in', 'K_ret' (K its name) and 'sm_B', 'mb_B', 'tm_B'.
+ * A kernel name that one of them could spell is rejected (ptxas: duplicate
+ * definitions, or a crash), so no generated name meets a user's. */
+static bool kernel_name_free(Ctx *cx, const Module *m, const Kernel *k)
+{
+	const char *what = k->is_func ? "func" : "kernel";
+	if (!strncmp(k->name, "tilepx_", 7)) {
+		diag_error(cx, k->loc, "%s name '%s' starts with 'tilepx_', which tilepx reserves for the symbols it "
+		           "generates", what, k->name);
+		return false;
+	}
+	static const char *const shared_prefix[] = {"sm", "mb", "tm"};
+	for (int i = 0; i < 3; i++)
+		if (!strncmp(k->name, shared_prefix[i], 2) && (k->name[2] == 0 || k->name[2] == '_')) {
+			diag_error(cx, k->loc, "%s name '%s' could collide with the shared-memory symbols tilepx generates "
+			           "('%s_NAME')", what, k->name, shared_prefix[i]);
+			diag_note(cx, "a kernel or func may not be named 'sm', 'mb' or 'tm' or start with 'sm_', 'mb_' or 'tm_'");
+			return false;
+		}
+	static const char *const param_infix[] = {"param_", "tmap_", "arg_", "shared_", "in", "ret"};
+	for (size_t j = 0; j < m->nkernels; j++) {
+		const char *o = m->kernels[j]->name;
+		size_t n = o ? strlen(o) : 0;
+		if (!o || m->kernels[j] == k || strncmp(k->name, o, n) || k->name[n] != '_')
+			continue;
+		const char *rest = k->name + n + 1;
+		for (int i = 0; i < 6; i++)
+			if (i < 4 ? !strncmp(rest, param_infix[i], strlen(param_infix[i])) : !strcmp(rest, param_infix[i])) {
+				diag_error(cx, k->loc, "%s name '%s' could collide with the names tilepx gives the params of "
+				           "%s '%s' (line %d): '%s_%s%s'", what, k->name, m->kernels[j]->is_func ? "func" : "kernel",
+				           o, m->kernels[j]->loc.line, o, param_infix[i], i < 4 ? "..." : "");
+				return false;
+			}
+	}
+	return true;
+}
+
 bool check_module(Ctx *cx, Module *m)
 {
 	if (!m->target)
@@ -871,6 +911,8 @@ bool check_module(Ctx *cx, Module *m)
 			           k->name[0] == '_' ? "'_' alone is not an identifier" : "it is a predefined PTX identifier");
 			continue;
 		}
+		if (!kernel_name_free(cx, m, k))
+			continue;
 		if (!k->has_threads) {
 			diag_error(cx, k->loc, "kernel '%s' has no 'threads N' statement", k->name);
 			continue;
@@ -954,6 +996,10 @@ bool check_module(Ctx *cx, Module *m)
 				if (!strcmp(k->bufs[j]->name, mb->name))
 					diag_error(cx, mb->loc, "'%s' is already declared in kernel '%s' (line %d)", mb->name, k->name,
 					           k->bufs[j]->loc.line);
+			for (size_t j = 0; j < k->nscalars; j++)
+				if (!strcmp(k->scalars[j].name, mb->name))
+					diag_error(cx, mb->loc, "'%s' is already declared in kernel '%s' (line %d)", mb->name, k->name,
+					           k->scalars[j].loc.line);
 			for (size_t j = 0; j < i; j++)
 				if (!strcmp(k->mbars[j].name, mb->name))
 					diag_error(cx, mb->loc, "mbarrier '%s' is already declared (line %d)", mb->name,
