@@ -465,6 +465,12 @@ static void check_buffer(Ctx *cx, const Module *m, Kernel *k, Buffer *b, int64_t
  * API): rank 1..5, row-major, global strides multiples of 16 bytes below 2^40 */
 static bool check_tma_param(Ctx *cx, const Module *m, const Kernel *k, Buffer *b)
 {
+	if (k->is_func) { /* a tensor map is a kernel param (.param space); a func has no way to receive one */
+		diag_error(cx, b->tma_loc, "a func cannot take a 'tma' param: its tensor map is a kernel param, and a func "
+		           "receives only pointers");
+		diag_note(cx, "copy with TMA in the kernel, or drop 'tma' and let the func copy with plain loads and stores");
+		return false;
+	}
 	if (!target_has(m->target, CAP_SM90)) {
 		diag_error(cx, b->tma_loc, "tensor maps (TMA) need target %s (target is %s)", cap_name(CAP_SM90),
 		           m->target->name);
