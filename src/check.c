@@ -734,21 +734,35 @@ static void check_dump(Ctx *cx, const Module *m, Kernel *k, Stmt *s)
 
 static void check_stmts(Ctx *cx, const Module *m, Kernel *k, Stmt **body, size_t n);
 
+typedef struct Counted {
+	const Kernel *k;
+	const Stmt *hit;
+} Counted;
+
 /* statements whose completion the phase analysis counts, which a loop of
- * unknown trip count would leave unknown */
+ * unknown trip count would leave unknown. The body is not checked yet (its
+ * regions name no buffer): a copy_async from shared to a param is a TMA or
+ * bulk store (stmt_is_tma_store, stmt_is_bulk_store) by its names. */
 static void find_counted(void *ctx, const Stmt *s)
 {
-	const Stmt **hit = ctx;
-	if (*hit)
+	Counted *c = ctx;
+	if (c->hit)
 		return;
 	switch (s->kind) {
 	case ST_MBAR_INIT: case ST_MBAR_EXPECT_TX: case ST_MBAR_ARRIVE: case ST_MBAR_WAIT:
 	case ST_BULK_COMMIT: case ST_BULK_WAIT: case ST_BULK_WAIT_READ:
-		*hit = s;
+		c->hit = s;
 		break;
+	case ST_COPY_ASYNC: {
+		const Buffer *d = s->dst ? kernel_find_buffer(c->k, s->dst->name) : NULL;
+		const Buffer *f = s->src ? kernel_find_buffer(c->k, s->src->name) : NULL;
+		if (s->mbar_name || (d && f && d->mem == MEM_GLOBAL && f->mem == MEM_SHARED))
+			c->hit = s;
+		break;
+	}
 	default:
-		if (s->mbar_name || stmt_is_tma_store(s) || stmt_is_bulk_store(s))
-			*hit = s;
+		if (s->mbar_name)
+			c->hit = s;
 		break;
 	}
 }
@@ -760,8 +774,9 @@ static void check_repeat(Ctx *cx, const Module *m, Kernel *k, Stmt *s)
 		int64_t most = (sc->hi + s->trips_div - 1) / s->trips_div;
 		s->n = most > 0 ? most : 1;
 		k->var_ext[s->var] = s->n;
-		const Stmt *hit = NULL;
-		stmt_walk(s->body, s->nbody, find_counted, &hit);
+		Counted c = {k, NULL};
+		stmt_walk(s->body, s->nbody, find_counted, &c);
+		const Stmt *hit = c.hit;
 		if (hit) {
 			diag_error(cx, hit->loc, "'%s' in a repeat whose count is a runtime value: mbarrier phases and bulk "
 			           "groups are proved for constant trip counts", stmt_info[hit->kind].keyword);
