@@ -830,6 +830,18 @@ const Scalar *kernel_scalar_of_var(const Kernel *k, int var)
 	return NULL;
 }
 
+int64_t kernel_param_bytes(const Kernel *k)
+{
+	int64_t n = 8 * (int64_t)k->nparams; /* .u64 pointers first */
+	for (size_t i = 0; i < k->nscalars; i++) {
+		int64_t sz = dtype_bytes(k->scalars[i].dt);
+		n = (n + sz - 1) / sz * sz + sz;
+	}
+	if (k->ntmaps)
+		n = (n + 63) / 64 * 64 + 128 * (int64_t)k->ntmaps;
+	return n;
+}
+
 /* facts consistent; the grid of cdiv(S, D) at S's largest value */
 static bool check_scalars(Ctx *cx, Kernel *k)
 {
@@ -944,6 +956,20 @@ bool check_module(Ctx *cx, Module *m)
 		}
 		if (!check_scalars(cx, k))
 			continue;
+		if (!k->is_func && kernel_param_bytes(k) > PARAM_BYTES_MAX) {
+			diag_error(cx, k->loc, "the params of kernel '%s' take %lld bytes; a kernel's parameter space holds at "
+			           "most %d", k->name, (long long)kernel_param_bytes(k), PARAM_BYTES_MAX);
+			diag_note(cx, "%d pointers (8 bytes each), %zu scalars, %d tensor maps (128 bytes each)", k->nparams,
+			          k->nscalars, k->ntmaps);
+			continue;
+		}
+		if (!k->is_func && kernel_param_bytes(k) > PARAM_BYTES_OLD && m->ptx_version &&
+		    m->ptx_version < PARAM_BYTES_PTX) {
+			diag_error(cx, k->loc, "the params of kernel '%s' take %lld bytes, more than the %d of PTX %d.%d (8.1 "
+			           "allows %d)", k->name, (long long)kernel_param_bytes(k), PARAM_BYTES_OLD, m->ptx_version / 10,
+			           m->ptx_version % 10, PARAM_BYTES_MAX);
+			continue;
+		}
 		if (k->grid < 1 || k->grid > 0x7fffffff) {
 			diag_error(cx, k->grid_loc, "grid must be in 1..2147483647 (got %lld)", (long long)k->grid);
 			continue;

@@ -816,6 +816,8 @@ static void emit_kernel(Ctx *cx, const Module *m, const Kernel *k, Str *out, int
 	if (b->body.s)
 		str_putn(out, b->body.s, b->body.n);
 	str_puts(out, "}\n");
+	if (!k->is_func && kernel_param_bytes(k) > PARAM_BYTES_OLD && b->min_ptx < PARAM_BYTES_PTX)
+		b->min_ptx = PARAM_BYTES_PTX; /* the larger parameter space (check bounds it) */
 	if (b->min_ptx > *max_ptx)
 		*max_ptx = b->min_ptx;
 	for (int f = 0; f < FORM_COUNT; f++)

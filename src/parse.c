@@ -1676,6 +1676,11 @@ static void decl_launch(Parser *p, Loc loc, bool thr)
 	Loc vl = p->tok.loc;
 	int64_t v;
 	if (!thr) { /* each dimension a constant or cdiv(S, D) */
+		if (k->grid_loc.line) { /* a second grid would silently replace the first */
+			p->line_failed = true;
+			diag_error(p->cx, loc, "duplicate 'grid' statement (the first is at line %d)", k->grid_loc.line);
+			return;
+		}
 		k->grid_loc = vl;
 		for (int d = 0; d < 2; d++) {
 			if (d && !is_punct(p, ','))

@@ -489,6 +489,11 @@ int64_t shared_align(const Buffer *b);
 int64_t scope_threads(Scope s, int64_t cta_threads);
 /* CTAs in the kernel's cluster (1 without a cluster declaration) */
 int64_t kernel_cluster_size(const Kernel *k);
+/* the bytes of a kernel's .param space as the entry declares it (pointers,
+ * scalars, 64-aligned tensor maps): above PARAM_BYTES_OLD ptxas wants PTX
+ * 8.1, above PARAM_BYTES_MAX it refuses (ptxas 13: 0x1100 and 0x7ffc) */
+enum { PARAM_BYTES_OLD = 4352, PARAM_BYTES_MAX = 32764, PARAM_BYTES_PTX = 81 };
+int64_t kernel_param_bytes(const Kernel *k);
 
 /* ---- PTX builder (src/ptx/) ---- */
 typedef enum RegClass {
