@@ -979,7 +979,9 @@ bool check_module(Ctx *cx, Module *m)
 			continue;
 		}
 		if (k->cluster_x) { /* thread-block clusters: sm_90+, portable size, dividing the grid */
-			int64_t n = k->cluster_x * k->cluster_y;
+			int64_t n;
+			if (!mul_ok(k->cluster_x, k->cluster_y, &n)) /* each dimension is only known to be >= 1 */
+				n = INT64_MAX;
 			if (!target_has(m->target, CAP_SM90)) {
 				diag_error(cx, k->cluster_loc, "thread-block clusters need target %s (target is %s)",
 				           cap_name(CAP_SM90), m->target->name);
@@ -990,8 +992,12 @@ bool check_module(Ctx *cx, Module *m)
 				continue;
 			}
 			if (n > 8) {
-				diag_error(cx, k->cluster_loc, "a cluster of %lld CTAs is larger than the portable maximum of 8",
-				           (long long)n);
+				if (n == INT64_MAX)
+					diag_error(cx, k->cluster_loc, "a cluster of %lld x %lld CTAs is larger than the portable "
+					           "maximum of 8", (long long)k->cluster_x, (long long)k->cluster_y);
+				else
+					diag_error(cx, k->cluster_loc, "a cluster of %lld CTAs is larger than the portable maximum of 8",
+					           (long long)n);
 				diag_note(cx, "16 CTAs need CU_FUNC_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE_ALLOWED on a GPU that "
 				          "supports it; tilepx only emits portable clusters");
 				continue;

@@ -689,9 +689,10 @@ static bool parse_buffer(Parser *p, Loc kwloc, Mem mem, const char *kw)
 		b->storage_loc = p->tok.loc;
 		if (!take_int(p, "storage element count", &b->storage_given))
 			return false;
-		if (b->storage_given < 1) {
+		if (b->storage_given < 1 || b->storage_given > ((int64_t)1 << 40)) { /* as a shape: its bytes fit 64 bits */
 			p->line_failed = true;
-			diag_error(p->cx, b->storage_loc, "storage must be at least 1 element");
+			diag_error(p->cx, b->storage_loc, b->storage_given < 1 ? "storage must be at least 1 element"
+			                                                       : "storage must be at most 2^40 elements");
 			return false;
 		}
 	}
