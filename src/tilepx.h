@@ -81,6 +81,11 @@ typedef struct Diags {
 	size_t n, cap;
 	int errors, warnings;
 	bool truncated;
+	/* warnings come from analyses that assume a program without errors: once
+	 * there is an error they are dropped (held and new), so errors come first
+	 * and nothing is said from premises that failed; their notes with them */
+	int warnings_dropped;
+	bool last_dropped;
 } Diags;
 
 typedef struct Ctx {
