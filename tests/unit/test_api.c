@@ -104,6 +104,17 @@ int main(void)
 	          strstr(r.diagnostics, "'M % 3 == 0' (line 8)"),
 	      "every divisor holds: %s", r.diagnostics ? r.diagnostics : "");
 	tilepx_result_free(&r);
+	/* divisors whose lcm passes 2^31 - 1 leave only 0 */
+	static const char rg3[] = "target sm_90\nkernel g\nthreads 32\nparam M u32\nassume M % 1048573 == 0\n"
+	                          "assume M % 1048571 == 0\nparam A f32 [M]\nshared S f32 [32]\ncta copy S, A[0:32]\n";
+	const char *m0[] = {"M=0"}, *mbig[] = {"M=1048573"};
+	CHECK(tilepx_launches_set("z.tile", rg3, sizeof rg3 - 1, NULL, m0, 1, l, 2, &r) == 1, "M=0 keeps both: %s",
+	      r.diagnostics ? r.diagnostics : "");
+	tilepx_result_free(&r);
+	CHECK(tilepx_launches_set("z.tile", rg3, sizeof rg3 - 1, NULL, mbig, 1, l, 2, &r) == -1 && r.diagnostics &&
+	          strstr(r.diagnostics, "'M % 1048571 == 0' (line 6)"),
+	      "a multiple of one divisor only: %s", r.diagnostics ? r.diagnostics : "");
+	tilepx_result_free(&r);
 	CHECK(tilepx_launches_set("g.tile", rg, sizeof rg - 1, NULL, sets, 1, l, 2, &r) == -1, "a missing value: -1");
 	CHECK(r.diagnostics && strstr(r.diagnostics, "'K'"), "names it");
 	tilepx_result_free(&r);
