@@ -4,7 +4,9 @@
  * holding it, in ascending register order (the order the buffer's layout
  * gives its registers: the fragment order of the instruction it feeds). */
 #include "tilepx.h"
+#include "variants/partition.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 Affine affine_subst(const Affine *a, const int *vars, const int64_t *vals, int n)
@@ -68,15 +70,19 @@ static bool region_words(Arena *ar, const Kernel *k, const Region *r, int **word
 	int64_t nw = (b->regs * es + 3) / 4;
 	int64_t owner = scope_threads(b->owner, k->threads);
 	int64_t begin[MAX_DIMS], elems = 1;
-	int64_t vars0[1] = {0};
-	(void)vars0;
 	for (int d = 0; d < b->ndim; d++) {
 		begin[d] = r->all[d] ? 0 : r->begin[d].c;
 		elems *= r->ext[d];
 	}
-	/* per (thread, word): elements seen */
-	unsigned char *seen = arena_alloc(ar, (size_t)(owner * nw));
-	bool *used = arena_alloc(ar, sizeof(bool) * (size_t)nw);
+	/* per (thread, word): elements seen; scratch, freed here (a block may
+	 * expand this once per instance and placeholder) */
+	unsigned char *seen = calloc((size_t)(owner * nw), 1);
+	bool *used = calloc((size_t)nw, sizeof(bool));
+	bool ok = false;
+	if (!seen || !used) {
+		*why = "out of memory";
+		goto done;
+	}
 	for (int64_t x = 0; x < elems; x++) {
 		int64_t rem = x, flat = 0, stride = 1;
 		int64_t c[MAX_DIMS];
@@ -97,7 +103,7 @@ static bool region_words(Arena *ar, const Kernel *k, const Region *r, int **word
 			int64_t w = at[AX_M] * es / 4 + j;
 			if (t < 0 || t >= owner || w < 0 || w >= nw) {
 				*why = "register outside the buffer";
-				return false;
+				goto done;
 			}
 			seen[t * nw + w]++;
 			used[w] = true;
@@ -117,14 +123,177 @@ static bool region_words(Arena *ar, const Kernel *k, const Region *r, int **word
 			if (seen[t * nw + (*words)[i]] != epw) {
 				*why = arena_printf(ar, "it covers part of a register (thread %lld of the %s, register %d)",
 				                    (long long)t, scope_name(b->owner), (*words)[i]);
-				return false;
+				goto done;
 			}
-	return true;
+	ok = true;
+done:
+	free(seen);
+	free(used);
+	return ok;
+}
+
+/* ---- the instructions a block names ----
+ * Read as ptxas reads them: statements end at ';', '{' and '}' open and
+ * close scopes, '/' '*' comments and strings are skipped, a statement may
+ * start with labels ('L:') and a guard ('@p', '@!p'); directives ('.reg')
+ * name no instruction; a placeholder is an operand. */
+typedef struct AsmIns {
+	const char *op; /* the opcode, n bytes */
+	size_t n;
+	Loc loc;
+} AsmIns;
+
+static bool op_char(char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '$' ||
+	       c == '.' || c == ':' || c == '%';
+}
+
+static int asm_instructions(Arena *ar, const AsmBlock *a, AsmIns **out)
+{
+	/* the block as one text, placeholders as 'x', and each byte's location */
+	size_t len = 0;
+	for (size_t i = 0; i < a->n; i++)
+		len += (a->p[i].kind == ASM_TEXT ? strlen(a->p[i].text) : 1) + 1;
+	char *t = arena_alloc(ar, len + 1);
+	Loc *at = arena_alloc(ar, sizeof(Loc) * (len + 1));
+	size_t n = 0;
+	for (size_t i = 0; i < a->n; i++) {
+		const AsmPiece *pc = &a->p[i];
+		if (i && pc->line != a->p[i - 1].line) {
+			at[n] = pc->loc;
+			t[n++] = '\n';
+		}
+		if (pc->kind != ASM_TEXT) {
+			at[n] = pc->loc;
+			t[n++] = 'x';
+			continue;
+		}
+		for (size_t j = 0; pc->text[j]; j++) {
+			at[n] = (Loc){pc->loc.line, pc->loc.col + (int)j};
+			t[n++] = pc->text[j];
+		}
+	}
+	t[n] = 0;
+	int cap = 8, count = 0;
+	AsmIns *ins = arena_alloc(ar, sizeof(AsmIns) * (size_t)cap);
+	size_t i = 0;
+	bool in_stmt = false; /* past the opcode: the operands run to ';' */
+	while (i < n) {
+		char c = t[i];
+		if (c == '/' && t[i + 1] == '*') {
+			const char *e = strstr(t + i + 2, "*/");
+			i = e ? (size_t)(e - t) + 2 : n;
+			continue;
+		}
+		if (c == '"') {
+			i++;
+			while (i < n && t[i] != '"')
+				i += t[i] == '\\' && i + 1 < n ? 2 : 1;
+			i++;
+			continue;
+		}
+		if (c == ';') {
+			in_stmt = false;
+			i++;
+			continue;
+		}
+		if (in_stmt || c == '{' || c == '}' || c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == ',') {
+			i++;
+			continue;
+		}
+		if (c == '@') { /* a guard: @p, @!p, @%p */
+			i++;
+			if (i < n && t[i] == '!')
+				i++;
+			while (i < n && op_char(t[i]))
+				i++;
+			continue;
+		}
+		size_t s = i;
+		while (i < n && op_char(t[i]))
+			i++;
+		if (i == s) { /* not an instruction's first byte: ptxas's syntax error */
+			in_stmt = true;
+			i++;
+			continue;
+		}
+		if (t[i - 1] == ':' && (i - s < 2 || t[i - 2] != ':')) /* a label */
+			continue;
+		in_stmt = true;
+		if (t[s] == '.') /* a directive */
+			continue;
+		if (count == cap) {
+			AsmIns *g = arena_alloc(ar, sizeof(AsmIns) * (size_t)cap * 2);
+			memcpy(g, ins, sizeof(AsmIns) * (size_t)cap);
+			ins = g;
+			cap *= 2;
+		}
+		ins[count++] = (AsmIns){t + s, i - s, at[s]};
+	}
+	*out = ins;
+	return count;
+}
+
+/* instruction families that ptxas ties to a target or to a .version above
+ * the target's own, outside ptx_templates/'s forms; the longest dotted
+ * prefix decides. Each checked with ptxas 13.0: one .version lower and one
+ * target lower are errors ("requires PTX ISA .version", "requires .target"). */
+static const struct {
+	const char *prefix;
+	int min_ptx;
+	Cap cap;
+} asm_families[] = {
+	{"cp.async", 70, CAP_SM80},
+	{"cp.async.mbarrier.arrive", 70, CAP_SM80},
+	{"cp.async.bulk", 80, CAP_SM90},
+	{"cp.reduce.async.bulk", 80, CAP_SM90},
+	{"fence.proxy.async", 80, CAP_SM90},
+	{"mbarrier", 70, CAP_SM80},
+	{"mbarrier.try_wait", 78, CAP_SM90},
+	{"mbarrier.expect_tx", 80, CAP_SM90},
+	{"mbarrier.arrive.expect_tx", 80, CAP_SM90},
+	{"barrier.cluster", 78, CAP_SM90},
+	{"elect.sync", 80, CAP_SM90},
+	{"mapa", 78, CAP_SM90},
+	{"getctarank", 78, CAP_SM90},
+	{"stmatrix", 78, CAP_SM90},
+	{"redux.sync", 70, CAP_SM80},
+	{"griddepcontrol", 78, CAP_SM90},
+	{"tcgen05", 86, CAP_TCGEN05},
+};
+
+/* what an opcode needs: a form of ptx_templates/ (*form >= 0) or a family;
+ * false when tilepx does not know it (ptxas decides) */
+static bool asm_need(const AsmIns *in, int *min_ptx, Cap *cap, int *form)
+{
+	*form = -1;
+	for (int f = 0; f < FORM_COUNT; f++) {
+		size_t fl = strcspn(ptx_forms[f].text, " ;");
+		if (fl == in->n && !memcmp(ptx_forms[f].text, in->op, fl)) {
+			*form = f;
+			*min_ptx = ptx_forms[f].min_ptx;
+			*cap = ptx_forms[f].cap;
+			return true;
+		}
+	}
+	size_t best = 0;
+	for (size_t i = 0; i < sizeof asm_families / sizeof asm_families[0]; i++) {
+		size_t pl = strlen(asm_families[i].prefix);
+		if (pl > best && pl <= in->n && !memcmp(in->op, asm_families[i].prefix, pl) &&
+		    (pl == in->n || in->op[pl] == '.')) {
+			best = pl;
+			*min_ptx = asm_families[i].min_ptx;
+			*cap = asm_families[i].cap;
+		}
+	}
+	return best > 0;
 }
 
 /* ---- checks ---- */
 
 bool check_region_of(Ctx *cx, Kernel *k, Region *r); /* src/check.c */
+bool check_affine_range(const Kernel *k, const Affine *e, int64_t *lo, int64_t *hi);
 
 /* the registers each operand of a known collective takes: mma shapes */
 static const struct {
@@ -219,15 +388,41 @@ static void check_mma_clause(Ctx *cx, Kernel *k, AsmBlock *a)
 
 void check_asm(Ctx *cx, const Module *m, Kernel *k, Stmt *s)
 {
-	(void)m;
 	AsmBlock *a = s->asm_blk;
 	int before = cx->diags.errors;
+	/* the target and .version each instruction needs, at the instruction */
+	AsmIns *ins;
+	int nins = asm_instructions(cx->arena, a, &ins);
+	for (int i = 0; i < nins; i++) {
+		int v, f;
+		Cap cap;
+		if (!asm_need(&ins[i], &v, &cap, &f))
+			continue;
+		if (!target_has(m->target, cap)) {
+			diag_error(cx, ins[i].loc, "'%.*s' needs target %s (target is %s)", (int)ins[i].n, ins[i].op,
+			           cap_name(cap), m->target->name);
+		} else if (m->ptx_version && m->ptx_version < v) {
+			diag_error(cx, ins[i].loc, "'%.*s' needs PTX %d.%d; the module declares %d.%d", (int)ins[i].n, ins[i].op,
+			           v / 10, v % 10, m->ptx_version / 10, m->ptx_version % 10);
+			diag_note(cx, "the version line is line %d (without it tilepx picks the lowest version that fits)",
+			          m->ptx_loc.line);
+		}
+	}
+	if (cx->diags.errors != before)
+		return;
 	if (a->mma[0])
 		check_mma_clause(cx, k, a);
 	for (size_t i = 0; i < a->n; i++) {
 		AsmPiece *pc = &a->p[i];
 		if (pc->kind == ASM_REGS) {
 			local_region(cx, k, pc->r, "a register placeholder");
+		} else if (pc->kind == ASM_VALUE && !pc->text) {
+			/* a .u32 register or immediate: exact for every value the
+			 * variables (scalars by their facts) can take */
+			int64_t lo, hi;
+			if (!check_affine_range(k, &pc->val, &lo, &hi) || lo < INT32_MIN || hi > (int64_t)UINT32_MAX)
+				diag_error(cx, pc->loc, "placeholder value may leave 32 bits (it ranges over %lld..%lld)", (long long)lo,
+				           (long long)hi);
 		} else if (pc->kind == ASM_ADDR) {
 			if (!check_region_of(cx, k, pc->r))
 				continue;
@@ -245,8 +440,24 @@ void check_asm(Ctx *cx, const Module *m, Kernel *k, Stmt *s)
 	}
 	if (cx->diags.errors != before)
 		return;
+	/* the expansion is bounded: text bytes and placeholders (a register
+	 * placeholder by its elements, which the check below visits) per instance */
+	int64_t ninst = instance_count(a), size = 0;
+	for (size_t i = 0; i < a->n; i++) {
+		const AsmPiece *pc = &a->p[i];
+		int64_t n = pc->kind == ASM_TEXT ? (int64_t)strlen(pc->text) : 1;
+		if (pc->kind == ASM_REGS)
+			for (int d = 0; d < pc->r->ndim; d++)
+				n *= pc->r->ext[d];
+		size += n;
+	}
+	if (size > MAX_ASM_EXPANSION / ninst) {
+		diag_error(cx, s->loc, "asm block expands to %lld instances of size %lld; at most %lld in all", (long long)ninst,
+		           (long long)size, (long long)MAX_ASM_EXPANSION);
+		diag_note(cx, "size: the block's text bytes plus each placeholder's register elements (at least 1)");
+		return;
+	}
 	/* every instance: placeholders cover whole registers; known shapes get their widths */
-	int64_t ninst = instance_count(a);
 	int64_t vals[MAX_ASM_UNROLL];
 	for (int64_t in = 0; in < ninst && cx->diags.errors == before; in++) {
 		instance_vals(a, in, vals);
@@ -431,6 +642,32 @@ void emit_init(Emit *e, const Stmt *s)
 	}
 }
 
+/* the address of a region's first element. A param with runtime strides
+ * (runtime extents, 'ld', 'colmajor') goes by its row and column and the
+ * launch's row stride, as the ragged copies do: its view's offset is in the
+ * proofs' layout, whose row stride is a stand-in. */
+static Reg region_address(Emit *e, const Kernel *k, const Region *r)
+{
+	const Buffer *buf = r->buf;
+	if (buf->dynamic) {
+		Reg coord[2] = {{0}, {0}};
+		for (int d = 0; d < buf->ndim; d++)
+			coord[d] = emit_affine(e, &r->begin[d]);
+		if (buf->ndim == 1)
+			return emit_dyn_address(e, k, buf, coord[0], coord[0]);
+		return emit_dyn_address(e, k, buf, coord[dyn_outer(buf)], coord[dyn_inner(buf)]);
+	}
+	View v;
+	const char *why;
+	if (!region_view(NULL, k, r, &v, &why)) { /* check proved the view: a tilepx bug */
+		Builder *b = emit_builder(e);
+		if (!b->internal)
+			b->internal = arena_printf(b->arena, "no view of an asm address region of '%s': %s", buf->name, why);
+		return b_const32(b, 0);
+	}
+	return emit_address(e, buf, emit_affine(e, &v.off[AX_M]));
+}
+
 void emit_asm(Emit *e, const Stmt *s)
 {
 	Builder *b = emit_builder(e);
@@ -462,12 +699,7 @@ void emit_asm(Emit *e, const Stmt *s)
 					ops[i] = affine_is_const(&v) ? b_imm(b, v.c) : b_name(b, emit_affine(e, &v));
 				}
 			} else {
-				Region *r = subst_region(b->arena, pc->r, a, vals);
-				View v;
-				const char *why;
-				if (!region_view(NULL, k, r, &v, &why))
-					return;
-				ops[i] = b_name(b, emit_address(e, r->buf, emit_affine(e, &v.off[AX_M])));
+				ops[i] = b_name(b, region_address(e, k, subst_region(b->arena, pc->r, a, vals)));
 			}
 		}
 		/* one PTX line per block line, trailing blanks dropped */
@@ -487,22 +719,21 @@ void emit_asm(Emit *e, const Stmt *s)
 		}
 		str_free(&ln);
 	}
-	/* the instructions the block names raise .version and need their capability */
-	for (size_t i = 0; i < a->n; i++) {
-		const AsmPiece *pc = &a->p[i];
-		if (pc->kind != ASM_TEXT || (i && a->p[i - 1].line == pc->line))
+	/* the instructions the block names raise .version and need their
+	 * capability (check located any that the target lacks) */
+	AsmIns *ins;
+	int nins = asm_instructions(b->arena, a, &ins);
+	Loc stmt_at = b->at;
+	for (int i = 0; i < nins; i++) {
+		int v, f;
+		Cap cap;
+		if (!asm_need(&ins[i], &v, &cap, &f))
 			continue;
-		const char *t = pc->text;
-		while (*t == ' ' || *t == '\t')
-			t++;
-		for (int f = 0; f < FORM_COUNT; f++) {
-			const char *ft = ptx_forms[f].text;
-			size_t n = strcspn(ft, " ");
-			if (!strncmp(t, ft, n) && (t[n] == ' ' || t[n] == '\t')) {
-				b->used_form[f] = true;
-				if (ptx_forms[f].min_ptx > b->min_ptx)
-					b->min_ptx = ptx_forms[f].min_ptx;
-			}
-		}
+		b->at = ins[i].loc;
+		if (f >= 0)
+			b_use_form(b, (FormId)f);
+		else
+			b_need_ptx(b, v, arena_strndup(b->arena, ins[i].op, ins[i].n));
 	}
+	b->at = stmt_at;
 }

@@ -608,6 +608,7 @@ static bool check_region(Ctx *cx, Kernel *k, Region *r)
 }
 
 bool check_region_of(Ctx *cx, Kernel *k, Region *r) { return check_region(cx, k, r); }
+bool check_affine_range(const Kernel *k, const Affine *e, int64_t *lo, int64_t *hi) { return affine_range(k, e, lo, hi); }
 
 static void fmt_region_extents(Str *s, const Region *r)
 {
@@ -734,37 +735,15 @@ static void check_dump(Ctx *cx, const Module *m, Kernel *k, Stmt *s)
 
 static void check_stmts(Ctx *cx, const Module *m, Kernel *k, Stmt **body, size_t n);
 
-typedef struct Counted {
-	const Kernel *k;
-	const Stmt *hit;
-} Counted;
-
-/* statements whose completion the phase analysis counts, which a loop of
- * unknown trip count would leave unknown. The body is not checked yet (its
- * regions name no buffer): a copy_async from shared to a param is a TMA or
- * bulk store (stmt_is_tma_store, stmt_is_bulk_store) by its names. */
-static void find_counted(void *ctx, const Stmt *s)
+/* the barriers a runtime-count loop touches: their phase parity at a wait
+ * depends on the trip count, so it is tracked at run time (a register of
+ * phase bits, flipped at each wait) and the phase proof runs every trip
+ * count up to a loop invariant (src/mbarrier.c) */
+static void mark_dyn_phase(void *ctx, const Stmt *s)
 {
-	Counted *c = ctx;
-	if (c->hit)
-		return;
-	switch (s->kind) {
-	case ST_MBAR_INIT: case ST_MBAR_EXPECT_TX: case ST_MBAR_ARRIVE: case ST_MBAR_WAIT:
-	case ST_BULK_COMMIT: case ST_BULK_WAIT: case ST_BULK_WAIT_READ:
-		c->hit = s;
-		break;
-	case ST_COPY_ASYNC: {
-		const Buffer *d = s->dst ? kernel_find_buffer(c->k, s->dst->name) : NULL;
-		const Buffer *f = s->src ? kernel_find_buffer(c->k, s->src->name) : NULL;
-		if (s->mbar_name || (d && f && d->mem == MEM_GLOBAL && f->mem == MEM_SHARED))
-			c->hit = s;
-		break;
-	}
-	default:
-		if (s->mbar_name)
-			c->hit = s;
-		break;
-	}
+	Kernel *k = ctx;
+	if (s->mbar > 0)
+		k->mbars[s->mbar - 1].dyn_phase = true;
 }
 
 static void check_repeat(Ctx *cx, const Module *m, Kernel *k, Stmt *s)
@@ -774,18 +753,10 @@ static void check_repeat(Ctx *cx, const Module *m, Kernel *k, Stmt *s)
 		int64_t most = (sc->hi + s->trips_div - 1) / s->trips_div;
 		s->n = most > 0 ? most : 1;
 		k->var_ext[s->var] = s->n;
-		Counted c = {k, NULL};
-		stmt_walk(s->body, s->nbody, find_counted, &c);
-		const Stmt *hit = c.hit;
-		if (hit) {
-			diag_error(cx, hit->loc, "'%s' in a repeat whose count is a runtime value: mbarrier phases and bulk "
-			           "groups are proved for constant trip counts", stmt_info[hit->kind].keyword);
-			diag_note(cx, "the repeat at line %d counts %s%s", s->loc.line, sc->name,
-			          s->trips_div > 1 ? " in tiles" : "");
-			return;
-		}
 	}
 	check_stmts(cx, m, k, s->body, s->nbody);
+	if (s->trips_scalar)
+		stmt_walk(s->body, s->nbody, mark_dyn_phase, k);
 }
 
 typedef void (*CheckHook)(Ctx *cx, const Module *m, Kernel *k, Stmt *s);

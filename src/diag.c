@@ -64,6 +64,20 @@ void diag_note(Ctx *cx, const char *fmt, ...)
 	APUSH(cx->arena, g->notes, g->nnotes, g->notecap, msg);
 }
 
+/* drop the warnings added since the first n diagnostics (a pass run again
+ * for its errors only) */
+void diag_drop_warnings_since(Ctx *cx, size_t n)
+{
+	Diags *d = &cx->diags;
+	size_t w = n;
+	for (size_t i = n; i < d->n; i++)
+		if (d->items[i].is_error)
+			d->items[w++] = d->items[i];
+		else
+			d->warnings--;
+	d->n = w;
+}
+
 void diag_warning(Ctx *cx, Loc loc, const char *fmt, ...)
 {
 	va_list ap;

@@ -13,6 +13,7 @@ struct Emit {
 	Reg tid, ctaid, ctaidy, crank, lane, warp, wg, tid_wg;
 	Reg not_leader;   /* %p: this thread is not thread 0 (elected statements) */
 	Reg *mbar_base;   /* per mbarrier array */
+	Reg *mbar_phase;  /* per mbarrier array touched by a runtime loop: its phase bits (0: none) */
 	Reg *tmap_addr;   /* per buffer index: generic address of its tensor map */
 	Reg *param_base;  /* per buffer index */
 	Reg *shared_base; /* per buffer index */
@@ -142,6 +143,7 @@ Reg emit_mbar_addr(Emit *e, const Stmt *s)
 	b_ins(b, FORM_MAD_LO_U32, b_name(b, r), b_name(b, emit_affine(e, s->mbar_idx)), "8", b_name(b, base), NULL);
 	return r;
 }
+Reg emit_mbar_phase_bits(Emit *e, const Stmt *s) { return e->mbar_phase[s->mbar - 1]; }
 Reg emit_shared_base(Emit *e, const Buffer *b) { return e->shared_base[buf_index(e, b)]; }
 Reg *emit_local_regs(Emit *e, const Buffer *b) { return e->local_words[buf_index(e, b)]; }
 Reg emit_tmem_addr(Emit *e, const Buffer *b) { return e->tmem_addr[buf_index(e, b)]; }
@@ -260,6 +262,12 @@ Reg emit_address(Emit *e, const Buffer *buf, Reg m)
 		      NULL);
 		return a;
 	}
+	/* a 2-D param with runtime strides: m would be an offset in the proofs'
+	 * layout, whose row stride is the stand-in dyn_proxy, not the launch's
+	 * (emit_dyn_address computes those addresses) */
+	if (buf->dyn_proxy && !b->internal)
+		b->internal = arena_printf(b->arena, "the stand-in row stride %lld of param '%s' reached an address",
+		                           (long long)buf->dyn_proxy, buf->name);
 	Reg w = b_reg(b, RC_RD), a = b_reg(b, RC_RD);
 	b_ins(b, FORM_MUL_WIDE_U32, b_name(b, w), b_name(b, m), b_imm(b, bytes), NULL);
 	b_ins(b, FORM_ADD_U64, b_name(b, a), b_name(b, emit_global_base(e, buf)), b_name(b, w), NULL);
@@ -533,6 +541,7 @@ static const EmitHook emit_hook[ST_COUNT] = {
 static void emit_stmts(Emit *e, Stmt **body, size_t n)
 {
 	for (size_t i = 0; i < n; i++) {
+		e->b.at = body[i]->loc;
 		emit_hook[body[i]->kind](e, body[i]);
 		if (e->repeat_depth == 0)
 			e->nmemo = 0; /* values emitted in place serve their statement only */
@@ -629,13 +638,23 @@ static int64_t func_local_off(const Kernel *k, const Buffer *b)
 	return off;
 }
 
-static void emit_kernel(Ctx *cx, const Module *m, const Kernel *k, Str *out, int *max_ptx, bool *used)
+/* the forms a module uses, where first, and the statement that needs the highest .version */
+typedef struct ModuleUse {
+	bool used[FORM_COUNT];
+	Loc at[FORM_COUNT];
+	int need;
+	const char *need_what; /* NULL: the target's minimum */
+	Loc need_at;
+} ModuleUse;
+
+static void emit_kernel(Ctx *cx, const Module *m, const Kernel *k, Str *out, ModuleUse *u)
 {
 	Emit e = {0};
 	e.cx = cx;
 	e.m = m;
 	e.k = k;
 	b_init(&e.b, cx->arena, m->target);
+	e.b.at = k->loc;
 	Builder *b = &e.b;
 	size_t nb = k->nbufs ? k->nbufs : 1;
 	e.param_base = arena_alloc(cx->arena, sizeof(Reg) * nb);
@@ -644,6 +663,7 @@ static void emit_kernel(Ctx *cx, const Module *m, const Kernel *k, Str *out, int
 	e.tmem_addr = arena_alloc(cx->arena, sizeof(Reg) * nb);
 	e.tmap_addr = arena_alloc(cx->arena, sizeof(Reg) * nb);
 	e.mbar_base = arena_alloc(cx->arena, sizeof(Reg) * (k->nmbars + 1));
+	e.mbar_phase = arena_alloc(cx->arena, sizeof(Reg) * (k->nmbars + 1));
 	e.var_regs = arena_alloc(cx->arena, sizeof(Reg) * (size_t)(k->nvars + 1));
 
 	/* prologue: params, thread ids, shared symbols, registers of local buffers */
@@ -737,6 +757,11 @@ static void emit_kernel(Ctx *cx, const Module *m, const Kernel *k, Str *out, int
 		e.mbar_base[i] = b_reg(b, RC_R);
 		b_ins(b, FORM_MOV_U32, b_name(b, e.mbar_base[i]), arena_printf(cx->arena, "mb_%s", mb->name), NULL);
 	}
+	for (size_t i = 0; i < k->nmbars; i++)
+		if (k->mbars[i].dyn_phase) { /* bit i: the parity of barrier i's next phase */
+			e.mbar_phase[i] = b_reg(b, RC_R);
+			b_ins(b, FORM_MOV_B32, b_name(b, e.mbar_phase[i]), "0", NULL);
+		}
 	if (k->nmbars || k->ntmaps) {
 		e.not_leader = b_reg(b, RC_P);
 		b_ins(b, FORM_SETP_NE_U32, b_name(b, e.not_leader), b_name(b, e.tid), "0", NULL);
@@ -760,6 +785,7 @@ static void emit_kernel(Ctx *cx, const Module *m, const Kernel *k, Str *out, int
 	}
 	tmem_prologue(&e);
 	emit_stmts(&e, k->body, k->nbody);
+	e.b.at = k->loc;
 	tmem_epilogue(&e);
 	int64_t lbytes = func_local_off(k, NULL);
 	if (k->is_func) /* fragments out */
@@ -816,20 +842,34 @@ static void emit_kernel(Ctx *cx, const Module *m, const Kernel *k, Str *out, int
 	if (b->body.s)
 		str_putn(out, b->body.s, b->body.n);
 	str_puts(out, "}\n");
-	if (!k->is_func && kernel_param_bytes(k) > PARAM_BYTES_OLD && b->min_ptx < PARAM_BYTES_PTX)
+	if (!k->is_func && kernel_param_bytes(k) > PARAM_BYTES_OLD && b->min_ptx < PARAM_BYTES_PTX) {
 		b->min_ptx = PARAM_BYTES_PTX; /* the larger parameter space (check bounds it) */
-	if (b->min_ptx > *max_ptx)
-		*max_ptx = b->min_ptx;
+		b->min_ptx_what = "a kernel parameter space above 4352 bytes";
+		b->min_ptx_at = k->loc;
+	}
+	if (b->min_ptx > u->need) {
+		u->need = b->min_ptx;
+		u->need_what = b->min_ptx_what;
+		u->need_at = b->min_ptx_at;
+	}
 	for (int f = 0; f < FORM_COUNT; f++)
-		used[f] |= b->used_form[f];
+		if (b->used_form[f] && !u->used[f]) {
+			u->used[f] = true;
+			u->at[f] = b->form_at[f];
+		}
 	if (b->missing_form)
 		diag_error(cx, k->loc, "internal error: kernel %s needs an instruction form that ptx_templates/ lacks (%s)",
 		           k->name, b->missing_form);
+	if (b->internal)
+		diag_error(cx, k->loc, "internal error: kernel %s: %s", k->name, b->internal);
 	str_free(&b->body);
 	str_free(&e.pre);
 	free(e.kpool);
 	str_free(&e.decls);
 }
+
+/* an instruction form's opcode, its text's first word */
+static int opcode_len(FormId f) { return (int)strcspn(ptx_forms[f].text, " ;"); }
 
 bool emit_module(Ctx *cx, Module *m, const EmitOptions *o, Str *out)
 {
@@ -837,10 +877,20 @@ bool emit_module(Ctx *cx, Module *m, const EmitOptions *o, Str *out)
 		m->target = o->target_override;
 	if (!check_module(cx, m))
 		return false;
+	return emit_checked_module(cx, m, out);
+}
+
+bool emit_checked_module(Ctx *cx, Module *m, Str *out)
+{
 	/* kernels are printed straight into out after the header; .version is
 	 * known only at the end and patched in place (no copy of the module) */
 	size_t start = out->n;
-	int need = m->target->min_ptx;
+	ModuleUse *u = calloc(1, sizeof *u);
+	if (!u) {
+		diag_error(cx, m->target_loc, "out of memory");
+		return false;
+	}
+	u->need = m->target->min_ptx;
 	/* the path is user data: control bytes would end the comment line */
 	str_printf(out, "//\n// Generated by tilepx %s from ", TILEPX_VERSION);
 	for (const unsigned char *c = (const unsigned char *)m->file; *c; c++)
@@ -850,7 +900,7 @@ bool emit_module(Ctx *cx, Module *m, const EmitOptions *o, Str *out)
 			str_putc(out, (char)*c);
 	str_puts(out, "\n//\n\n");
 	size_t vpos = out->n;
-	str_printf(out, ".version %d.%d\n", need / 10, need % 10);
+	str_printf(out, ".version %d.%d\n", u->need / 10, u->need % 10);
 	size_t vlen = out->n - vpos;
 	str_printf(out, ".target %s\n.address_size 64\n", m->target->name);
 	for (size_t i = 0; i < m->nkernels; i++)
@@ -858,20 +908,24 @@ bool emit_module(Ctx *cx, Module *m, const EmitOptions *o, Str *out)
 			str_puts(out, "\n.extern .shared .align 1024 .b8 tilepx_dyn[];\n");
 			break;
 		}
-	bool used[FORM_COUNT] = {0};
 	for (size_t i = 0; i < m->nkernels; i++)
-		emit_kernel(cx, m, m->kernels[i], out, &need, used);
+		emit_kernel(cx, m, m->kernels[i], out, u);
+	/* at the statement that needs the instruction (check runs this too) */
 	for (int f = 0; f < FORM_COUNT; f++)
-		if (used[f] && !target_has(m->target, ptx_forms[f].cap))
-			diag_error(cx, m->target_loc, "target %s cannot run '%s' (needs %s)", m->target->name, ptx_forms[f].name,
-			           cap_name(ptx_forms[f].cap));
-	int version = need;
+		if (u->used[f] && !target_has(m->target, ptx_forms[f].cap))
+			diag_error(cx, u->at[f].line ? u->at[f] : m->target_loc, "'%.*s' needs target %s (target is %s)",
+			           opcode_len((FormId)f), ptx_forms[f].text, cap_name(ptx_forms[f].cap), m->target->name);
+	int need = u->need, version = need;
 	if (m->ptx_version) {
-		if (m->ptx_version < need)
-			diag_error(cx, m->ptx_loc, "PTX %d.%d is too old for this module (its instructions need %d.%d)",
-			           m->ptx_version / 10, m->ptx_version % 10, need / 10, need % 10);
+		if (m->ptx_version < need && u->need_what) {
+			diag_error(cx, u->need_at.line ? u->need_at : m->ptx_loc, "'%s' needs PTX %d.%d; the module declares %d.%d",
+			           u->need_what, need / 10, need % 10, m->ptx_version / 10, m->ptx_version % 10);
+			diag_note(cx, "the version line is line %d (without it tilepx picks the lowest version that fits)",
+			          m->ptx_loc.line);
+		}
 		version = m->ptx_version;
 	}
+	free(u);
 	if (cx->diags.errors) {
 		out->n = start;
 		if (out->s)

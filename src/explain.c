@@ -417,6 +417,15 @@ bool check_and_dispatch(Ctx *cx, Module *m)
 	if (!check_module(cx, m))
 		return false;
 	walk_module(cx, m, false, false, NULL);
+	if (cx->diags.errors)
+		return false;
+	/* the module printer's own errors (a form the target lacks, a .version
+	 * too old for an instruction): check fails wherever emit does */
+	Str scratch = {0};
+	size_t before = cx->diags.n;
+	emit_checked_module(cx, m, &scratch);
+	str_free(&scratch);
+	diag_drop_warnings_since(cx, before);
 	return cx->diags.errors == 0;
 }
 

@@ -1069,7 +1069,9 @@ static void asm_text(Parser *p, AsmBlock *a, const char *s, size_t n, int line)
 {
 	if (!n)
 		return;
-	AsmPiece pc = {.kind = ASM_TEXT, .text = arena_strndup(p->cx->arena, s, n), .line = line};
+	/* called with the parser just past the text: its first byte's column */
+	AsmPiece pc = {.kind = ASM_TEXT, .text = arena_strndup(p->cx->arena, s, n), .line = line,
+	               .loc = {p->line, p->col - (int)n}};
 	APUSH(p->cx->arena, a->p, a->n, a->cap, pc);
 }
 
@@ -1099,6 +1101,18 @@ static void asm_skip_block(Parser *p)
 	next(p);
 }
 
+/* does the rest of the current line end with '{' (comments aside)? */
+static bool header_opens_block(const Parser *p)
+{
+	size_t e = p->pos, last = p->pos;
+	while (e < p->len && p->src[e] != '\n' && p->src[e] != '#') {
+		if (p->src[e] != ' ' && p->src[e] != '\t' && p->src[e] != '\r')
+			last = e;
+		e++;
+	}
+	return last < p->len && p->src[last] == '{';
+}
+
 /* asm [for I N, ...] [mma C, A, B] {   then PTX lines, then '}' alone */
 static bool parse_asm(Parser *p, Stmt *s)
 {
@@ -1126,6 +1140,19 @@ static bool parse_asm(Parser *p, Stmt *s)
 			if (n < 1 || n > 4096) {
 				p->line_failed = true;
 				diag_error(p->cx, nl, "asm index count must be in 1..4096");
+				return false;
+			}
+			/* the block is copied once per instance: bounded, like every expansion */
+			int64_t inst = n;
+			for (int v = 0; v < a->nunroll; v++)
+				inst *= a->uext[v];
+			if (inst > MAX_ASM_INSTANCES) {
+				p->line_failed = true;
+				diag_error(p->cx, nl, "asm block expands to %lld instances; at most %d", (long long)inst,
+				           MAX_ASM_INSTANCES);
+				diag_note(p->cx, "the indices' counts multiply: split the block or use a repeat loop");
+				if (header_opens_block(p))
+					asm_skip_block(p); /* its PTX is not statements */
 				return false;
 			}
 			int u = a->nunroll++;
@@ -1203,6 +1230,14 @@ static bool parse_asm(Parser *p, Stmt *s)
 		size_t run = p->pos;
 		while (p->pos < e) {
 			char c = p->src[p->pos];
+			unsigned char uc = (unsigned char)c;
+			if ((uc < 32 && c != '\t' && c != '\r') || uc >= 127) { /* ptxas reads ASCII text */
+				p->nu = 0;
+				p->line_failed = true;
+				diag_error(p->cx, (Loc){p->line, p->col}, "byte 0x%02x in an asm block: PTX is printable ASCII text", uc);
+				asm_skip_block(p);
+				return false;
+			}
 			if (c == '/' && p->pos + 1 < e && p->src[p->pos + 1] == '/') {
 				asm_text(p, a, p->src + run, p->pos - run, line);
 				while (p->pos < e)

@@ -97,6 +97,7 @@ void diag_error(Ctx *cx, Loc loc, const char *fmt, ...) __attribute__((format(pr
 void diag_warning(Ctx *cx, Loc loc, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 void diag_note(Ctx *cx, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void diag_print(const Diags *d, FILE *out);
+void diag_drop_warnings_since(Ctx *cx, size_t n);
 
 /* ---- checked integer arithmetic (shapes, strides, expressions) ---- */
 bool mul_ok(int64_t a, int64_t b, int64_t *r);
@@ -299,6 +300,7 @@ typedef struct Mbar {
 	Loc loc;
 	int64_t n;
 	int64_t shared_offset; /* in dynamic shared memory (check) */
+	bool dyn_phase;        /* touched in a runtime-count repeat: parity tracked at run time */
 } Mbar;
 
 typedef struct Region {
@@ -333,6 +335,9 @@ extern const StmtInfo stmt_info[ST_COUNT];
 /* an inline PTX block (asm): text pieces and placeholders, unrolled over
  * compile-time indices; the optional mma clause is its reference meaning */
 enum { ASM_TEXT, ASM_REGS, ASM_ADDR, ASM_VALUE, MAX_ASM_UNROLL = 4 };
+enum { MAX_ASM_INSTANCES = 65536 }; /* copies of one asm block: the product of its index counts */
+/* instances x (text bytes + register elements of the placeholders) of one asm block */
+#define MAX_ASM_EXPANSION ((int64_t)1 << 24)
 typedef struct AsmPiece {
 	int kind;         /* ASM_* */
 	const char *text; /* ASM_TEXT */
@@ -552,10 +557,22 @@ typedef struct Builder {
 	bool used_form[FORM_COUNT];
 	const char *indent;
 	const char *missing_form; /* the first typed lookup that found no form (a tilepx bug) */
+	const char *internal;     /* the first other tilepx bug the emitter caught (reported, no output) */
 	const char *guard;        /* non-NULL: b_ins predicates its instruction with @guard */
+	/* where each form was first used and what raised min_ptx last, for
+	 * target and version errors at the statement (at: the statement being
+	 * emitted, else the kernel) */
+	Loc at;
+	Loc form_at[FORM_COUNT];
+	Loc min_ptx_at;
+	const char *min_ptx_what; /* the instruction that raised it; NULL: the target's own minimum */
 } Builder;
 
 void b_init(Builder *b, Arena *a, const Target *t);
+/* a form used at b->at (b_ins and the forms an asm block names) */
+void b_use_form(Builder *b, FormId f);
+/* an instruction (opcode what) at b->at that needs .version v */
+void b_need_ptx(Builder *b, int v, const char *what);
 Reg b_reg(Builder *b, RegClass c);
 const char *b_name(Builder *b, Reg r);
 int b_label(Builder *b);
@@ -750,12 +767,15 @@ void emit_cluster_wait(Emit *e, const Stmt *s);
 int emit_elect_begin(Emit *e);          /* code up to emit_elect_end runs on thread 0 only */
 void emit_elect_end(Emit *e, int label);
 Reg emit_mbar_addr(Emit *e, const Stmt *s); /* shared address of the statement's mbarrier */
+Reg emit_mbar_phase_bits(Emit *e, const Stmt *s); /* its array's phase-bit register, id 0 when parities are static */
 Reg emit_tmap_addr(Emit *e, const Buffer *b); /* generic address of a param's tensor map */
 
 /* ---- whole-module drivers ---- */
 typedef struct EmitOptions {
 	const Target *target_override;
 } EmitOptions;
+/* emit_module without its check_module: for a module that passed it */
+bool emit_checked_module(Ctx *cx, Module *m, Str *out);
 bool emit_module(Ctx *cx, Module *m, const EmitOptions *o, Str *out);
 bool explain_module(Ctx *cx, Module *m, bool json, Str *out);
 bool check_and_dispatch(Ctx *cx, Module *m);

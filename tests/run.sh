@@ -71,10 +71,13 @@ for f in tests/bad/*.tile; do
 	elif ls "$OUT"/out.ptx.tmp.* >/dev/null 2>&1; then bad "$f: temporary left behind"
 	else ok; fi
 done
-# check reports the same first error as emit
+# check reports the same first error as emit (check fails wherever emit fails)
 for f in tests/bad/*.tile; do
-	"$T" check "$f" 2>/dev/null; rc=$?
-	[ $rc -eq 1 ] && ok || bad "check $f: exit $rc"
+	"$T" check "$f" 2>"$OUT/cerr"; rc=$?
+	"$T" emit "$f" -o "$OUT/out.ptx" 2>"$OUT/err" >/dev/null
+	if [ $rc -ne 1 ]; then bad "check $f: exit $rc"
+	elif [ "$(head -1 "$OUT/cerr")" != "$(head -1 "$OUT/err")" ]; then bad "check $f: first error '$(head -1 "$OUT/cerr")', emit's '$(head -1 "$OUT/err")'"
+	else ok; fi
 done
 
 echo "== fuzz reproducers (tests/fuzz/regressions): each is rejected or emitted, never a crash"
@@ -246,6 +249,19 @@ n_res=$(ls "$OUT"/rand/*.res | wc -l); n_tile=$(ls "$OUT"/rand/*.tile | wc -l)
 [ "$n_res" = "$n_tile" ] && ok || bad "random: $n_tile programs but $n_res results"
 echo "  $rpass assembled, $rrej rejected with a located error, $rfail failed"
 [ $rrej -le $((N / 4)) ] && ok || bad "random: too many programs rejected ($rrej of $N): the generator drifts"
+
+echo "== no stand-in stride in emitted code: the proofs' row stride of runtime-stride params (a multiple of 2^21 + 1) never reaches a module"
+# every module the suite emits (the random ones when that section ran), and the goldens
+mkdir -p "$OUT/standin"
+for f in examples/*.tile tests/gpu/*.tile tests/explain/*.tile bench/codegen/*.tile; do
+	grep -q '^# emit: no' "$f" && continue
+	"$T" emit "$f" -o "$OUT/standin/$(basename "$(dirname "$f")")_$(basename "$f" .tile).ptx" 2>/dev/null || bad "emit $f"
+done
+standin=$(for p in "$OUT"/standin/*.ptx tests/golden/*.ptx $(ls "$OUT"/rand/*.ptx 2>/dev/null); do
+	sed 's#//.*##' "$p" | grep -oE '(^|[^.%A-Za-z0-9_])[0-9]{7,15}([^.0-9A-Za-z_]|$)' | tr -cd '0-9\n' |
+		awk -v f="$p" '$1 % 2097153 == 0 && $1 > 0 { print f ": " $1 }'
+done)
+[ -z "$standin" ] && ok || { bad "a stand-in row stride reached emitted code"; echo "$standin" | head -5; }
 
 echo "== emulated execution (build/ptxemu): emitted PTX run on the CPU, every param byte against the CPU reference"
 emu_run() { # FILES...: count PASS and FAIL lines

@@ -14,6 +14,25 @@ void b_init(Builder *b, Arena *a, const Target *t)
 	b->indent = "\t";
 }
 
+void b_use_form(Builder *b, FormId f)
+{
+	if (!b->used_form[f])
+		b->form_at[f] = b->at;
+	b->used_form[f] = true;
+	if (ptx_forms[f].min_ptx > b->min_ptx)
+		b_need_ptx(b, ptx_forms[f].min_ptx,
+		           arena_printf(b->arena, "%.*s", (int)strcspn(ptx_forms[f].text, " ;"), ptx_forms[f].text));
+}
+
+void b_need_ptx(Builder *b, int v, const char *what)
+{
+	if (v > b->min_ptx) {
+		b->min_ptx = v;
+		b->min_ptx_at = b->at;
+		b->min_ptx_what = what;
+	}
+}
+
 Reg b_reg(Builder *b, RegClass c)
 {
 	/* %f is a view of %r ids and Special is never allocated: storage is %r */
@@ -103,9 +122,7 @@ void b_ins(Builder *b, FormId f, ...)
 		ops[i] = o;
 	}
 	va_end(ap);
-	b->used_form[f] = true;
-	if (form->min_ptx > b->min_ptx)
-		b->min_ptx = form->min_ptx;
+	b_use_form(b, f);
 	Str *out = &b->body;
 	str_puts(out, b->indent);
 	if (b->guard) {
