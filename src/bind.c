@@ -13,25 +13,27 @@ bool kernel_bind(Kernel *k, const int64_t *vals, char *why, size_t n)
 	for (size_t i = 0; i < k->nscalars; i++) {
 		const Scalar *sc = &k->scalars[i];
 		int64_t v = vals[i];
-		const char *broken = NULL;
-		char fact[64];
-		if (v < sc->lo) {
-			snprintf(fact, sizeof fact, "%s >= %lld", sc->name, (long long)sc->lo);
-			broken = fact;
-		} else if (v > sc->hi) {
-			snprintf(fact, sizeof fact, "%s <= %lld", sc->name, (long long)sc->hi);
-			broken = fact;
-		} else if (v % sc->mult) {
-			snprintf(fact, sizeof fact, "%s %% %lld == 0", sc->name, (long long)sc->mult);
-			broken = fact;
+		if (v < 0 || v > SCALAR_MAX) {
+			snprintf(why, n, "%s=%lld is outside 0..%d (scalar values are 31-bit)", sc->name, (long long)v, SCALAR_MAX);
+			return false;
 		}
-		if (broken) {
+		/* the facts are a conjunction: check each one as written */
+		for (size_t f = 0; f < sc->nfacts; f++) {
+			const struct Fact *ft = &sc->facts[f];
+			char fact[64];
+			if (ft->op == '>' ? v >= ft->v : ft->op == '<' ? v <= ft->v : v % ft->v == 0)
+				continue;
+			if (ft->op == '%')
+				snprintf(fact, sizeof fact, "%s %% %lld == 0", sc->name, (long long)ft->v);
+			else
+				snprintf(fact, sizeof fact, "%s %c= %lld", sc->name, ft->op, (long long)ft->v);
 			snprintf(why, n, "%s=%lld breaks the fact '%s' (line %d); the kernel's code relies on it", sc->name,
-			         (long long)v, broken,
-			         v < sc->lo ? sc->lo_loc.line : v > sc->hi ? sc->hi_loc.line : sc->mult_loc.line);
-			if (v < 0 || v > SCALAR_MAX)
-				snprintf(why, n, "%s=%lld is outside 0..%d (scalar values are 31-bit)", sc->name, (long long)v,
-				         SCALAR_MAX);
+			         (long long)v, fact, ft->loc.line);
+			return false;
+		}
+		if (v < sc->lo || v > sc->hi || v % sc->mult) { /* the facts imply these: a broken invariant */
+			snprintf(why, n, "%s=%lld is outside the facts' %lld..%lld, multiple of %lld", sc->name, (long long)v,
+			         (long long)sc->lo, (long long)sc->hi, (long long)sc->mult);
 			return false;
 		}
 	}

@@ -850,6 +850,11 @@ static void emit_kernel(Ctx *cx, const Module *m, const Kernel *k, Str *out, Mod
 	if (b->body.s)
 		str_putn(out, b->body.s, b->body.n);
 	str_puts(out, "}\n");
+	if (!k->is_func && kernel_param_bytes(k) > PARAM_BYTES_OLD && b->min_ptx < PARAM_BYTES_PTX) {
+		b->min_ptx = PARAM_BYTES_PTX; /* the larger parameter space (check bounds it) */
+		b->min_ptx_what = "a kernel parameter space above 4352 bytes";
+		b->min_ptx_at = k->loc;
+	}
 	if (b->min_ptx > u->need) {
 		u->need = b->min_ptx;
 		u->need_what = b->min_ptx_what;

@@ -44,12 +44,21 @@ static bool resolve_mbar(Ctx *cx, Kernel *k, Stmt *s)
 	const Affine *a = s->mbar_idx;
 	int64_t lo = a->c, hi = a->c;
 	for (int t = 0; t < a->n; t++) {
-		if (a->t[t].var < VAR_REPEAT0 || kernel_scalar_of_var(k, a->t[t].var)) { /* a scalar too: phases are proved at one value */
+		/* the phase proof evaluates repeat indices exactly (it runs each trip
+		 * with the index's value); every other variable it holds at one
+		 * value: built-in indices, scalar params and a func's args are refused */
+		bool arg = false;
+		for (int i = 0; i < k->nargs; i++)
+			arg |= k->arg_vars[i] == a->t[t].var;
+		if (a->t[t].var < VAR_REPEAT0 || kernel_scalar_of_var(k, a->t[t].var) || arg) {
 			diag_error(cx, s->mbar_loc, "the index of mbarrier '%s' uses '%s': it may use repeat indices and "
 			           "constants only", s->mbar_name, k->var_names[a->t[t].var]);
 			if (kernel_scalar_of_var(k, a->t[t].var))
 				diag_note(cx, "'%s' is a scalar param: mbarrier phases are proved at compile time, for each barrier "
 				          "a statement may name", k->var_names[a->t[t].var]);
+			else if (arg)
+				diag_note(cx, "'%s' is an arg of func '%s': mbarrier phases are proved at compile time, for each "
+				          "barrier a statement may name", k->var_names[a->t[t].var], k->name);
 			else
 				diag_note(cx, "every thread of the CTA must name the same barrier");
 			return false;

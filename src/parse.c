@@ -689,9 +689,10 @@ static bool parse_buffer(Parser *p, Loc kwloc, Mem mem, const char *kw)
 		b->storage_loc = p->tok.loc;
 		if (!take_int(p, "storage element count", &b->storage_given))
 			return false;
-		if (b->storage_given < 1) {
+		if (b->storage_given < 1 || b->storage_given > ((int64_t)1 << 40)) { /* as a shape: its bytes fit 64 bits */
 			p->line_failed = true;
-			diag_error(p->cx, b->storage_loc, "storage must be at least 1 element");
+			diag_error(p->cx, b->storage_loc, b->storage_given < 1 ? "storage must be at least 1 element"
+			                                                       : "storage must be at most 2^40 elements");
 			return false;
 		}
 	}
@@ -1588,6 +1589,29 @@ static bool grid_cdiv(Parser *p, Kernel *k, int d)
 	return true;
 }
 
+/* the facts that decide a scalar's values, with their lines: the bounds
+ * that hold and every % fact */
+const char *facts_text(Arena *a, const Scalar *sc)
+{
+	const char *s = "together, the facts";
+	const char *sep = " ";
+	for (size_t i = 0; i < sc->nfacts; i++) {
+		const struct Fact *f = &sc->facts[i];
+		if (f->op == '%' && f->v > 1)
+			s = arena_printf(a, "%s%s'%s %% %lld == 0' (line %d)", s, sep, sc->name, (long long)f->v, f->loc.line);
+		else if ((f->op == '>' && f->loc.line == sc->lo_loc.line) || (f->op == '<' && f->loc.line == sc->hi_loc.line))
+			s = arena_printf(a, "%s%s'%s %c= %lld' (line %d)", s, sep, sc->name, f->op, (long long)f->v, f->loc.line);
+		else
+			continue;
+		sep = ", ";
+	}
+	if (sc->mult > SCALAR_MAX)
+		return arena_printf(a, "%s ask for %s in %lld..%lld, and below 2^31 only 0 is a multiple of every "
+		                    "divisor", s, sc->name, (long long)sc->lo, (long long)sc->hi);
+	return arena_printf(a, "%s ask for %s in %lld..%lld and a multiple of %lld", s, sc->name,
+	                    (long long)sc->lo, (long long)sc->hi, (long long)sc->mult);
+}
+
 /* assume S % D == 0 | assume S >= N | assume S <= N: facts about a scalar
  * param that the code may rely on and the launcher must honour */
 static void decl_assume(Parser *p, Loc loc)
@@ -1630,8 +1654,17 @@ static void decl_assume(Parser *p, Loc loc)
 			                                 : "the divisor must be in 1..1048576");
 			return;
 		}
-		sc->mult = v;
-		sc->mult_loc = loc;
+		APUSH(p->cx->arena, sc->facts, sc->nfacts, sc->factcap, ((struct Fact){'%', v, loc}));
+		int64_t g = sc->mult, r = v;
+		while (r) { /* gcd */
+			int64_t t = g % r;
+			g = r;
+			r = t;
+		}
+		/* a multiple of more than 2^31 - 1 is 0, as a multiple of 2^31 is */
+		sc->mult = sc->mult / g * v > SCALAR_MAX ? (int64_t)SCALAR_MAX + 1 : sc->mult / g * v;
+		if (!sc->mult_loc.line)
+			sc->mult_loc = loc;
 	} else if (is_punct(p, '>') || is_punct(p, '<')) {
 		bool ge = is_punct(p, '>');
 		next(p);
@@ -1645,10 +1678,11 @@ static void decl_assume(Parser *p, Loc loc)
 			diag_error(p->cx, vl, "a bound must be in 0..%d (scalar values are 31-bit)", SCALAR_MAX);
 			return;
 		}
-		if (ge) {
+		APUSH(p->cx->arena, sc->facts, sc->nfacts, sc->factcap, ((struct Fact){ge ? '>' : '<', v, loc}));
+		if (ge && v > sc->lo) { /* facts are a conjunction: the tightest bound holds */
 			sc->lo = v;
 			sc->lo_loc = loc;
-		} else {
+		} else if (!ge && v < sc->hi) {
 			sc->hi = v;
 			sc->hi_loc = loc;
 			k->var_ext[sc->var] = v + 1;
@@ -1657,7 +1691,15 @@ static void decl_assume(Parser *p, Loc loc)
 		fail(p, "expected '%% D == 0', '>= N' or '<= N' after '%s', found %s", nm, tok_text(p));
 		return;
 	}
-	end_of_line(p);
+	if (!end_of_line(p))
+		return;
+	/* {v : lo <= v <= hi, v % mult == 0} is empty exactly when the largest
+	 * multiple of mult at most hi is below lo */
+	if (sc->hi / sc->mult * sc->mult < sc->lo) {
+		p->line_failed = true;
+		diag_error(p->cx, loc, "the facts about '%s' leave it no value", nm);
+		diag_note(p->cx, "%s", facts_text(p->cx->arena, sc));
+	}
 }
 
 /* threads N | grid N */
@@ -1674,6 +1716,11 @@ static void decl_launch(Parser *p, Loc loc, bool thr)
 	Loc vl = p->tok.loc;
 	int64_t v;
 	if (!thr) { /* each dimension a constant or cdiv(S, D) */
+		if (k->grid_loc.line) { /* a second grid would silently replace the first */
+			p->line_failed = true;
+			diag_error(p->cx, loc, "duplicate 'grid' statement (the first is at line %d)", k->grid_loc.line);
+			return;
+		}
 		k->grid_loc = vl;
 		for (int d = 0; d < 2; d++) {
 			if (d && !is_punct(p, ','))

@@ -81,6 +81,11 @@ typedef struct Diags {
 	size_t n, cap;
 	int errors, warnings;
 	bool truncated;
+	/* warnings come from analyses that assume a program without errors: once
+	 * there is an error they are dropped (held and new), so errors come first
+	 * and nothing is said from premises that failed; their notes with them */
+	int warnings_dropped;
+	bool last_dropped;
 } Diags;
 
 typedef struct Ctx {
@@ -276,8 +281,16 @@ typedef struct Scalar {
 	DType dt;
 	int var;            /* kernel variable id; its range is [0, hi] */
 	int64_t lo, hi;     /* lo <= value <= hi */
-	int64_t mult;       /* value % mult == 0 */
-	Loc lo_loc, hi_loc, mult_loc;
+	int64_t mult;       /* value % mult == 0: the lcm of the % facts (2^31: only 0) */
+	Loc lo_loc, hi_loc, mult_loc; /* the facts that give lo, hi; the first % fact */
+	/* every fact as written: they are a conjunction, and the runners check
+	 * a value against each one (kernel_bind) */
+	struct Fact {
+		char op; /* '>' (>=), '<' (<=), '%' (% v == 0) */
+		int64_t v;
+		Loc loc;
+	} *facts;
+	size_t nfacts, factcap;
 } Scalar;
 enum { SCALAR_MAX = 0x7fffffff, DYN_TILE_MAX = 1 << 20 };
 
@@ -432,6 +445,8 @@ const Scalar *kernel_scalar_of_var(const Kernel *k, int var);
  * the dynamic params' shapes and storage become constants, their layouts
  * plain row-major. False with a message in why[n] when a value breaks its
  * facts. The runners bind after emitting the PTX and before running. */
+/* the facts that decide a scalar's values, as a note (src/parse.c) */
+const char *facts_text(Arena *a, const Scalar *sc);
 bool kernel_bind(Kernel *k, const int64_t *vals, char *why, size_t n);
 /* NAME's value among "NAME=V" strings (decimal; NULL entries skipped): false
  * when none names it; *bad when the value is not a decimal int64 */
@@ -500,6 +515,11 @@ int64_t shared_align(const Buffer *b);
 int64_t scope_threads(Scope s, int64_t cta_threads);
 /* CTAs in the kernel's cluster (1 without a cluster declaration) */
 int64_t kernel_cluster_size(const Kernel *k);
+/* the bytes of a kernel's .param space as the entry declares it (pointers,
+ * scalars, 64-aligned tensor maps): above PARAM_BYTES_OLD ptxas wants PTX
+ * 8.1, above PARAM_BYTES_MAX it refuses (ptxas 13: 0x1100 and 0x7ffc) */
+enum { PARAM_BYTES_OLD = 4352, PARAM_BYTES_MAX = 32764, PARAM_BYTES_PTX = 81 };
+int64_t kernel_param_bytes(const Kernel *k);
 
 /* ---- PTX builder (src/ptx/) ---- */
 typedef enum RegClass {

@@ -302,6 +302,11 @@ done
 want="FAIL ragged_copy_2d: K=9 breaks the fact 'K % 8 == 0' (line 16); the kernel's code relies on it"
 got=$("$B/ptxemu" --set M=5 --set K=9 examples/ragged_copy_2d.tile 2>&1 | head -1)
 [ "$want" = "$got" ] && ok || bad "broken fact: want '$want', got '$got'"
+# facts are a conjunction: a looser bound added later does not free M (it was replaced before)
+sed 's/^assume M <= 64$/assume M <= 64\nassume M <= 1000/' tests/gpu/ragged_lower_fact.tile > "$OUT/ragged_lower_fact.tile"
+want="FAIL ragged_lower_fact: M=100 breaks the fact 'M <= 64' (line 14); the kernel's code relies on it"
+got=$("$B/ptxemu" --set M=100 "$OUT/ragged_lower_fact.tile" 2>&1 | head -1)
+[ "$want" = "$got" ] && ok || bad "dropped fact: want '$want', got '$got'"
 want="FAIL ragged_ld: LDA=32 is less than the 40 elements of a row of 'A': its rows would overlap"
 got=$("$B/ptxemu" --set LDA=32 tests/gpu/ragged_ld.tile 2>&1 | head -1)
 [ "$want" = "$got" ] && ok || bad "overlapping rows: want '$want', got '$got'"
@@ -351,6 +356,9 @@ printf 'target sm_90\nkernel k\nthreads 64\nparam A f32 [64]\nshared S f32 [64]\
 { printf 'target sm_90\nkernel k\nthreads 32\n'; yes sync | head -n 5000; } > "$L/many_statements_asm.tile"
 { printf 'target sm_80\n'; for i in $(seq 3000); do printf 'kernel k%d\nthreads 32\nparam A u8 [64]\nshared S u8 [64]\ncta copy S, A\n' $i; done; } > "$L/many_kernels.tile"
 { printf 'target sm_90\nkernel k\nthreads 32\n'; for i in $(seq 300); do echo "param A$i f32 [1, 2, 3, 4, 5, 6, 7, 8] layout S[(1, 2, 3, 4, 5, 6, 7, 8)]"; done; } > "$L/many_buffers.tile"
+# kernel params past 4352 bytes need PTX 8.1 (emitted then), past 32764 bytes are an error (ptxas refused both)
+{ printf 'target sm_90\nkernel k\nthreads 32\nparam M u32\n'; for i in $(seq 545); do echo "param A$i f32 [32]"; done; printf 'shared S f32 [32]\ncta copy S, A1\n'; } > "$L/params_4360_bytes.tile"
+{ printf 'target sm_90\nkernel k\nthreads 32\n'; for i in $(seq 4096); do echo "param A$i f32 [32]"; done; printf 'shared S f32 [32]\ncta copy S, A1\n'; } > "$L/params_32768_bytes.tile"
 limit_job() {
 	f=$1; o=${f%.tile}.ptx; e=${f%.tile}.err
 	timeout 60 "$T" emit "$f" -o "$o" 2>"$e"; rc=$?
