@@ -27,13 +27,14 @@ static const char *accepts(const CopyOp *op)
 	return "needs a tma param <-> shared copy"; /* a literal: every copy_async asks */
 }
 
-/* the largest power of two, at most 16, dividing k * (a fact's multiple of
- * the variable when it is a scalar) * es: the byte alignment of a term */
-static int64_t term_align16(const Kernel *k, int var, int64_t coef, int64_t es)
+/* the largest power of two, at most 16, that divides coef * es * (the
+ * scalar's '%' fact, when the term's variable is a scalar): the byte
+ * alignment of a term for every value of its variable */
+static int64_t term_align16(const Scalar *sc, int64_t coef, int64_t es)
 {
-	const Scalar *sc = kernel_scalar_of_var(k, var);
-	int64_t a = 1, m = coef * es;
-	while (a < 16 && m % (2 * a) == 0)
+	uint64_t m = (uint64_t)coef * (uint64_t)es; /* modulo 2^64: the low bits are exact */
+	int64_t a = 1;
+	while (a < 16 && m % (uint64_t)(2 * a) == 0)
 		a *= 2;
 	for (int64_t mult = sc ? sc->mult : 0; mult && a < 16 && mult % 2 == 0; mult /= 2)
 		a *= 2;
@@ -57,9 +58,9 @@ static const char *innermost_edge(const CopyOp *op, const Region *g, int64_t es,
 	int in = gb->ndim - 1;
 	if (!g->whole && !g->all[in]) {
 		const Affine *c = &g->begin[in];
-		int64_t a = term_align16(k, -1, c->c, es);
+		int64_t a = term_align16(NULL, c->c, es);
 		for (int i = 0; i < c->n; i++) {
-			int64_t ta = term_align16(k, c->t[i].var, c->t[i].k, es);
+			int64_t ta = term_align16(kernel_scalar_of_var(k, c->t[i].var), c->t[i].k, es);
 			a = ta < a ? ta : a;
 		}
 		if (a < 16)
