@@ -622,6 +622,28 @@ static void fmt_region_extents(Str *s, const Region *r)
 	str_putc(s, ']');
 }
 
+/* a TMA copy's coordinates are signed 32-bit (cp.async.bulk.tensor's
+ * .s32 operands): every coordinate the box covers, for every launch, must
+ * be below 2^31; a larger one would be emitted as a negative number */
+static bool check_tma_coords(Ctx *cx, const Kernel *k, const Stmt *s)
+{
+	const Region *g = stmt_is_tma_store(s) ? s->dst : stmt_is_tma_load(s) && s->src->buf->tma ? s->src : NULL;
+	if (!g)
+		return true;
+	for (int d = 0; d < g->ndim; d++) {
+		int64_t lo, end = g->buf->shape[d];
+		bool sliced = !g->whole && !g->all[d];
+		if (sliced && !affine_range(k, &g->end[d], &lo, &end))
+			end = INT64_MAX;
+		if (end > ((int64_t)1 << 31)) {
+			diag_error(cx, sliced ? g->dim_loc[d] : g->loc, "TMA coordinates are signed 32-bit: the box of '%s' may "
+			           "reach coordinate %lld of dimension %d (at most 2^31 - 1)", g->buf->name, (long long)(end - 1), d);
+			return false;
+		}
+	}
+	return true;
+}
+
 static bool scope_fits(Ctx *cx, const Kernel *k, const Stmt *s)
 {
 	int64_t need = s->scope == SC_WARP ? 32 : s->scope == SC_WARPGROUP ? 128 : 1;
@@ -684,6 +706,8 @@ static void check_copy(Ctx *cx, const Module *m, Kernel *k, Stmt *s)
 		          "on future GPUs");
 		return;
 	}
+	if (!check_tma_coords(cx, k, s))
+		return;
 	check_copy_tma(cx, k, s);
 	if (s->dispatch) {
 		const Variant *vs[16];

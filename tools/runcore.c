@@ -142,6 +142,8 @@ long rc_guard_check(const unsigned char *g, int param, int side)
 	return -1;
 }
 
+bool rc_guard_check_at(const unsigned char *g, int param, int side, int i) { return g[i] != guard_byte(param, side, i); }
+
 void rc_params_free(RunParams *rp)
 {
 	for (int i = 0; i < rp->n; i++) {

@@ -40,6 +40,8 @@ enum { RC_GUARD = 256 };
 void rc_guard_fill(unsigned char *g, int param, int side);
 /* the first guard byte that differs from the pattern, or -1 */
 long rc_guard_check(const unsigned char *g, int param, int side);
+/* guard byte i of that side was changed */
+bool rc_guard_check_at(const unsigned char *g, int param, int side, int i);
 /* elements of got that differ from want; the first `show` are printed as
  * "  NAME element E [coord]: expected 0x.., got 0x.." */
 int64_t rc_compare(const RunParams *rp, int show);

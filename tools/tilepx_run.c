@@ -177,14 +177,20 @@ static bool run_kernel(Ctx *cx, const Module *m, const Kernel *k, CUmodule mod, 
 				printf("FAIL %s: param %s: a guard byte %s was written (%ld bytes %s)\n", k->name, rp.buf[i]->name,
 				       side ? "after the buffer" : "before the buffer", side ? at + 1 : RC_GUARD - at,
 				       side ? "past its end" : "before its start");
+				/* every changed guard byte (offset from the buffer's end, or before its start) and its value */
+				printf("  changed guard bytes:");
+				for (int g = 0, shown = 0; g < RC_GUARD && shown < 64; g++)
+					if (rc_guard_check_at(guard, i, side, g)) {
+						printf(" %s%d=0x%02x", side ? "+" : "-", side ? g : RC_GUARD - g, guard[g]);
+						shown++;
+					}
+				printf("\n");
 				*status = 1;
 				ok = false;
 			}
 		}
 	}
-	if (!ok)
-		return false;
-	int64_t moved = 0;
+	int64_t moved = 0; /* compared even after a guard failure: stray writes inside the buffer show too */
 	double flops = 0;
 	const char *why = rc_expect(cx, k, gemm_spec, &rp, &moved, &flops);
 	if (why) {
@@ -199,7 +205,7 @@ static bool run_kernel(Ctx *cx, const Module *m, const Kernel *k, CUmodule mod, 
 		printf("  %lld mismatching elements\n", (long long)bad);
 		*status = 1;
 		ok = false;
-	} else {
+	} else if (ok) {
 		printf("PASS %s (%s, grid %lld x %lld x %lld threads%s)\n", k->name, m->target->name, (long long)k->grid,
 		       (long long)k->grid_y, (long long)k->threads, gemm_spec ? ", against a dense host GEMM" : "");
 	}
