@@ -246,6 +246,17 @@ n_res=$(ls "$OUT"/rand/*.res | wc -l); n_tile=$(ls "$OUT"/rand/*.tile | wc -l)
 [ "$n_res" = "$n_tile" ] && ok || bad "random: $n_tile programs but $n_res results"
 echo "  $rpass assembled, $rrej rejected with a located error, $rfail failed"
 [ $rrej -le $((N / 4)) ] && ok || bad "random: too many programs rejected ($rrej of $N): the generator drifts"
+# randtile writes a cp.async copy_async only where 4-byte pieces fit (elements of
+# 4 bytes or more in any layout, narrower ones in aligned row-major runs): each must lower
+nasync=0 rasync=0
+for f in "$OUT"/rand/*.tile; do
+	grep -q '^[a-z]* copy_async' "$f" && ! grep -q '^mbarrier' "$f" || continue
+	nasync=$((nasync + 1))
+	[ "$(head -1 "${f%.tile}.res")" = REJ ] || continue
+	rasync=$((rasync + 1)); echo "  refused cp.async: $f: $(grep -m1 'ldgsts' "${f%.tile}.err")"
+done
+echo "  $nasync random cp.async programs, $rasync refused"
+[ $rasync -eq 0 ] && ok || bad "random: $rasync cp.async programs that 4-byte pieces can copy were refused"
 
 echo "== emulated execution (build/ptxemu): emitted PTX run on the CPU, every param byte against the CPU reference"
 emu_run() { # FILES...: count PASS and FAIL lines
