@@ -175,6 +175,25 @@ for f in tests/explain/*.tile; do
 			else bad "emit+ptxas $f for $tg"; head -3 "$OUT/err" "$OUT/ptxas.log"; fi
 		done ;;
 	esac
+	case "$n" in tcgen05_*) # every target ptxas 13.0 takes tcgen05 on emits and assembles; the others are refused
+		for tg in sm_100a sm_100f sm_103a sm_103f sm_110a sm_110f; do
+			if "$T" emit --target $tg "$f" -o "$OUT/x_$n.$tg.ptx" 2>"$OUT/err" && assemble "$OUT/x_$n.$tg.ptx" $tg; then ok
+			else bad "emit+ptxas $f for $tg"; head -3 "$OUT/err" "$OUT/ptxas.log"; fi
+		done
+		for tg in sm_90a sm_100 sm_103 sm_110 sm_120a sm_120f sm_121f; do
+			"$T" emit --target $tg "$f" -o "$OUT/x_$n.$tg.ptx" 2>"$OUT/err"
+			[ $? -eq 1 ] && grep -q "need target sm_100a, sm_100f, sm_103a, sm_103f, sm_110a or sm_110f (target is $tg)" "$OUT/err" && ok ||
+				bad "$f for $tg: want a located 'needs target' error"
+		done ;;
+	esac
+done
+
+# the 8-bit matrix shapes on every target ptxas 13.0 takes them on (sm_120f and sm_121f too)
+f=tests/gpu/ldstmatrix_b8.tile
+for tg in sm_100a sm_100f sm_103a sm_103f sm_110a sm_110f sm_120a sm_120f sm_121a sm_121f; do
+	if "$T" emit --target $tg "$f" -o "$OUT/b8.$tg.ptx" 2>"$OUT/err" && assemble "$OUT/b8.$tg.ptx" $tg &&
+		grep -q 'ldmatrix.sync.aligned.m16n16.*\.b8' "$OUT/b8.$tg.ptx"; then ok
+	else bad "$f for $tg: want ldmatrix .b8, assembled"; head -3 "$OUT/err" "$OUT/ptxas.log"; fi
 done
 
 echo "== register classes and the matrix-copy selector"
@@ -251,6 +270,17 @@ n_res=$(ls "$OUT"/rand/*.res | wc -l); n_tile=$(ls "$OUT"/rand/*.tile | wc -l)
 [ "$n_res" = "$n_tile" ] && ok || bad "random: $n_tile programs but $n_res results"
 echo "  $rpass assembled, $rrej rejected with a located error, $rfail failed"
 [ $rrej -le $((N / 4)) ] && ok || bad "random: too many programs rejected ($rrej of $N): the generator drifts"
+# randtile writes a cp.async copy_async only where 4-byte pieces fit (elements of
+# 4 bytes or more in any layout, narrower ones in aligned row-major runs): each must lower
+nasync=0 rasync=0
+for f in "$OUT"/rand/*.tile; do
+	grep -q '^[a-z]* copy_async' "$f" && ! grep -q '^mbarrier' "$f" || continue
+	nasync=$((nasync + 1))
+	[ "$(head -1 "${f%.tile}.res")" = REJ ] || continue
+	rasync=$((rasync + 1)); echo "  refused cp.async: $f: $(grep -m1 'ldgsts' "${f%.tile}.err")"
+done
+echo "  $nasync random cp.async programs, $rasync refused"
+[ $rasync -eq 0 ] && ok || bad "random: $rasync cp.async programs that 4-byte pieces can copy were refused"
 
 echo "== no stand-in stride in emitted code: the proofs' row stride of runtime-stride params (a multiple of 2^21 + 1) never reaches a module"
 # every module the suite emits (the random ones when that section ran), and the goldens

@@ -95,6 +95,53 @@ static bool carve_tail(Pair *p, int *n, int64_t need, bool contiguous, Pair *out
 	return true;
 }
 
+static int64_t gcd64(int64_t a, int64_t b)
+{
+	while (b) {
+		int64_t t = a % b;
+		a = b;
+		b = t;
+	}
+	return a;
+}
+
+/* take `need` thread digits from p[0..*n), tail first: from each pair the
+ * largest factor g = gcd(extent, need) becomes a thread digit (its low part,
+ * strides as is) and the high part (extent / g, strides * g) stays in place
+ * as an outer digit. Any split of the index space into digits is a
+ * bijection, so this only decides which elements a thread gets: where
+ * carve_tail's whole-pair split exists it is the same split; otherwise it
+ * still finds one whenever the extents' factors hold `need` (6 columns and
+ * 32 threads: 2 from the columns, 16 from the rows). */
+static bool carve_threads(Pair *p, int *n, int64_t need, Pair *out, int *nout)
+{
+	Pair rev[MAX_ITERS];
+	int nr = 0;
+	for (int i = *n - 1; i >= 0 && need > 1; i--) {
+		int64_t g = gcd64(p[i].ext, need);
+		if (g == 1 && p[i].ext != 1)
+			continue;
+		if (nr == MAX_ITERS)
+			return false;
+		rev[nr++] = (Pair){g, p[i].a, p[i].b, p[i].axis};
+		need /= g;
+		if (g == p[i].ext) {
+			memmove(&p[i], &p[i + 1], sizeof(Pair) * (size_t)(*n - i - 1));
+			(*n)--;
+		} else {
+			p[i].ext /= g;
+			p[i].a *= g;
+			p[i].b *= g;
+		}
+	}
+	if (need > 1)
+		return false;
+	for (int i = 0; i < nr; i++)
+		out[i] = rev[nr - 1 - i];
+	*nout = nr;
+	return true;
+}
+
 static bool affine_divisible(const Affine *a, int64_t v)
 {
 	if (a->c % v)
@@ -129,7 +176,7 @@ const char *gs_partition(const CopyOp *op, const View *g, const View *s, const i
 		p.vec = vec;
 		if (!carve_tail(rest, &nr, vec, true, vp, &nv))
 			continue;
-		if (!carve_tail(rest, &nr, T, false, p.thr, &p.nthr))
+		if (!carve_threads(rest, &nr, T, p.thr, &p.nthr))
 			continue;
 		bool ok = affine_divisible(&g->off[AX_M], vec) && affine_divisible(&s->off[AX_M], vec);
 		for (int i = 0; i < nr && ok; i++)
