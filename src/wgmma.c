@@ -198,6 +198,12 @@ static bool operand(Ctx *cx, Kernel *k, const Region *r, const char *name, int r
 			lay_apply_flat(&v.L, flat, at);
 			off[(int64_t)i * kext + j] = (at[AX_M] - origin[AX_M]) * es;
 		}
+	if (off[kext] == es && off[1] != es && !may_transpose) { /* MN-major before it is proved canonical */
+		diag_error(cx, r->loc, "%s is %s-major, but %s operands must be K-major: wgmma transposes f16 and bf16 only",
+		           name, name[0] == 'A' ? "M" : "N", dtype_name(b->dt));
+		diag_note(cx, "store '%s' with K contiguous (its second dimension)", b->name);
+		return false;
+	}
 	char msg[400], note[300];
 	if (!wgmma_derive(off, rows_want, kext, es, swz, kinst, name, &o->d, msg, sizeof msg, note, sizeof note)) {
 		diag_error(cx, r->loc, "%s", msg);
@@ -260,6 +266,18 @@ void check_wgmma(Ctx *cx, const Module *m, Kernel *k, Stmt *s)
 	p->at = A->dt;
 	p->bt = B->dt;
 	p->acc = D->dt;
+	if (D->mem != MEM_LOCAL) {
+		diag_error(cx, s->dst->loc, "the accumulator of a wgmma is a local buffer (registers); '%s' is %s memory",
+		           D->name, mem_name(D->mem));
+		return;
+	}
+	const Region *ops[2] = {s->src, s->mma_b};
+	for (int i = 0; i < 2; i++)
+		if (ops[i]->buf->mem != MEM_SHARED) {
+			diag_error(cx, ops[i]->loc, "%s of a wgmma is read from shared memory; '%s' is %s memory", i ? "B" : "A",
+			           ops[i]->buf->name, mem_name(ops[i]->buf->mem));
+			return;
+		}
 	bool f8a = p->at == DT_E4M3 || p->at == DT_E5M2, f8b = p->bt == DT_E4M3 || p->bt == DT_E5M2;
 	bool types = (p->at == p->bt && (p->at == DT_F16 || p->at == DT_BF16 || p->at == DT_TF32)) || (f8a && f8b);
 	if (!types) {
@@ -485,7 +503,8 @@ typedef struct WSim {
 	Ctx *cx;
 	Kernel *k;
 	int64_t *vals;
-	int64_t steps, fence_step;
+	int64_t steps, fence_step, commit_step;
+	const Stmt *committer;
 	bool failed;
 	WSpan *fl; size_t nfl, flcap;    /* wgmma in flight: A and B spans (two entries per wgmma) */
 	WSpan *ld; size_t nld, ldcap;    /* TMA loads in flight */
@@ -626,6 +645,12 @@ static void sim_mma(WSim *S, const Stmt *s)
 		diag_note(S->cx, "wgmma.fence orders the warpgroup's register accesses before the wgmma reads them");
 		return;
 	}
+	if (S->commit_step > S->fence_step) {
+		WFAIL(S, s->loc, "no wgmma.fence between the wgmma.commit at line %d and this wgmma", S->committer->loc.line);
+		diag_note(S->cx, "each chain is wgmma.fence, its wgmmas, wgmma.commit: ptxas serialises (C7515) or patches "
+		          "(C7519) the wgmmas of a chain it cannot see whole");
+		return;
+	}
 	if (S->touch[bi] > S->fence_step) {
 		WFAIL(S, s->loc, "no wgmma.fence between the access of '%s' at line %d and this wgmma", D->name,
 		      S->toucher[bi]->loc.line);
@@ -673,6 +698,8 @@ static void wsim_stmt(WSim *S, const Stmt *s)
 	case ST_WG_MMA: sim_mma(S, s); break;
 	case ST_WG_FENCE: S->fence_step = S->steps; break;
 	case ST_WG_COMMIT:
+		S->commit_step = S->steps;
+		S->committer = s;
 		for (size_t i = 0; i < S->nfl; i++)
 			if (S->fl[i].group < 0)
 				S->fl[i].group = S->groups;
@@ -748,7 +775,7 @@ void check_wgmma_async(Ctx *cx, const Module *m, Kernel *k)
 	stmt_walk(k->body, k->nbody, has_wgmma, &any);
 	if (!any)
 		return;
-	WSim S = {.cx = cx, .k = k, .fence_step = -1};
+	WSim S = {.cx = cx, .k = k, .fence_step = -1, .commit_step = -1};
 	S.vals = arena_alloc(cx->arena, sizeof(int64_t) * (size_t)(k->nvars + 1));
 	S.touch = arena_alloc(cx->arena, sizeof(int64_t) * (k->nbufs + 1));
 	S.toucher = arena_alloc(cx->arena, sizeof(Stmt *) * (k->nbufs + 1));
