@@ -765,8 +765,8 @@ void emit_wgmma(Emit *e, const Stmt *s);
 void emit_wgmma_fence(Emit *e, const Stmt *s);
 void emit_wgmma_commit(Emit *e, const Stmt *s);
 void emit_wgmma_wait(Emit *e, const Stmt *s);
-/* a line of explain for the statement (its descriptors and why) */
-void explain_wgmma(const Stmt *s, Str *out);
+/* explain's record of the statement: every descriptor field and why */
+void explain_wgmma(const Kernel *k, const Stmt *s, bool json, Str *out);
 
 /* ---- whole-module drivers ---- */
 typedef struct EmitOptions {

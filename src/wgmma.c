@@ -351,15 +351,17 @@ void check_wgmma(Ctx *cx, const Module *m, Kernel *k, Stmt *s)
 
 /* ---- explain ---- */
 
-static void explain_operand(Str *out, const char *name, const WgOperand *o, int es)
+static void explain_operand(const Kernel *k, Str *out, const char *name, const WgOperand *o, int es)
 {
 	const WgDesc *d = &o->d;
 	str_printf(out, "  %s '%s': %s-major, %s (layout type %d)\n", name, o->buf->name, d->mn_major ? "MN" : "K",
 	           d->swz ? (d->swz == 128 ? "128-byte swizzle" : d->swz == 64 ? "64-byte swizzle" : "32-byte swizzle")
 	                  : "no swizzle", d->mode);
-	str_printf(out, "    start: (shared address of '%s' + %lld", o->buf->name, (long long)o->start.c);
+	str_printf(out, "    start: (shared address of '%s'", o->buf->name);
+	if (o->start.c)
+		str_printf(out, " + %lld", (long long)o->start.c);
 	for (int t = 0; t < o->start.n; t++)
-		str_printf(out, " + %lld*v%d", (long long)o->start.t[t].k, o->start.t[t].var);
+		str_printf(out, " + %lld*%s", (long long)o->start.t[t].k, k->var_names[o->start.t[t].var]);
 	str_printf(out, ") >> 4, from the runtime address (never an assumed base); k-steps add");
 	for (int s = 0; s < d->ksteps; s++)
 		str_printf(out, " %lld", (long long)d->step_off[s]);
@@ -387,16 +389,41 @@ static void explain_operand(Str *out, const char *name, const WgOperand *o, int 
 	           (unsigned long long)wgmma_desc_encode(0, d));
 }
 
-void explain_wgmma(const Stmt *s, Str *out)
+static void json_operand(Str *out, const char *name, const WgOperand *o)
+{
+	const WgDesc *d = &o->d;
+	str_printf(out, ", \"%s\": {\"buffer\": \"%s\", \"major\": \"%s\", \"swizzle\": %d, \"layout_type\": %d, "
+	           "\"start_offset\": %lld, \"lbo\": %lld, \"lbo_used\": %s, \"sbo\": %lld, \"sbo_used\": %s, "
+	           "\"base_offset\": 0, \"k_steps\": [", name, o->buf->name, d->mn_major ? "MN" : "K", d->swz, d->mode,
+	           (long long)o->start.c, (long long)d->lbo, d->lbo_used ? "true" : "false", (long long)d->sbo,
+	           d->sbo_used ? "true" : "false");
+	for (int s = 0; s < d->ksteps; s++)
+		str_printf(out, "%s%lld", s ? ", " : "", (long long)d->step_off[s]);
+	str_printf(out, "], \"desc_fixed\": \"0x%016llx\"}", (unsigned long long)wgmma_desc_encode(0, d));
+}
+
+void explain_wgmma(const Kernel *k, const Stmt *s, bool json, Str *out)
 {
 	const WgmmaPlan *p = s->wg;
 	if (!p)
 		return;
-	str_printf(out, "%d: warpgroup mma %s, %s, %s\n  %s: %d x m64n%dk%d %s x %s -> %s, scale-d %lld on the first\n",
-	           s->loc.line, s->dst->name, s->src->name, s->mma_b->name, ptx_forms[p->form].name, p->a.d.ksteps, p->n,
-	           p->kinst, dtype_name(p->at), dtype_name(p->bt), dtype_name(p->acc), (long long)s->n);
-	explain_operand(out, "A", &p->a, dtype_bytes(p->at));
-	explain_operand(out, "B", &p->b, dtype_bytes(p->bt));
+	if (json) {
+		str_printf(out, "{\"kernel\": \"%s\", \"line\": %d, \"op\": \"wgmma\", \"form\": \"%s\", \"instructions\": %d, "
+		           "\"shape\": \"m64n%dk%d\", \"scale_d\": %lld", k->name, s->loc.line, ptx_forms[p->form].name,
+		           p->a.d.ksteps, p->n, p->kinst, (long long)s->n);
+		json_operand(out, "a", &p->a);
+		json_operand(out, "b", &p->b);
+		str_printf(out, ", \"d_registers\": [");
+		for (int j = 0; j < p->nwords; j++)
+			str_printf(out, "%s%d", j ? ", " : "", p->words[j]);
+		str_printf(out, "]}\n");
+		return;
+	}
+	str_printf(out, "%s:%d: warpgroup mma %s, %s, %s\n  %s: %d x m64n%dk%d %s x %s -> %s, scale-d %lld on the first\n",
+	           k->name, s->loc.line, s->dst->name, s->src->name, s->mma_b->name, ptx_forms[p->form].name, p->a.d.ksteps,
+	           p->n, p->kinst, dtype_name(p->at), dtype_name(p->bt), dtype_name(p->acc), (long long)s->n);
+	explain_operand(k, out, "A", &p->a, dtype_bytes(p->at));
+	explain_operand(k, out, "B", &p->b, dtype_bytes(p->bt));
 	str_printf(out, "  D '%s': %d registers per thread in fragment order:", s->dst->buf->name, p->nwords);
 	for (int j = 0; j < p->nwords && j < 16; j++)
 		str_printf(out, " %d", p->words[j]);
