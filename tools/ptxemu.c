@@ -571,7 +571,7 @@ static unsigned char *mem(Machine *m, bool shared, uint64_t a, int bytes)
 		if (m->acc_warp >= 0 && !shadow_access(m, a, bytes))
 			return NULL;
 		if (m->acc_warp >= 0 && m->acc_write && m->wg_rd)
-			for (uint64_t q = a / 16; q <= (a + (uint64_t)bytes - 1) / 16; q++)
+			for (uint64_t q = a / 16; q * 16 < a + (uint64_t)bytes; q++)
 				if (m->wg_rd[(uint64_t)m->cur * (uint64_t)m->win / 16 + q]) {
 					int line = 0;
 					for (int i = 0; i < m->nwgq; i++)
