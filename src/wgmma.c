@@ -27,6 +27,9 @@ typedef struct WgmmaPlan {
 	int nwords;  /* accumulator words per thread */
 	int *words;  /* word j of the fragment -> D's register word */
 	int64_t dbox[MAX_DIMS][2]; /* D's region, logical [begin, end) per dim */
+	bool rs;                   /* A from registers: its fragment words per k-step */
+	int awords[WG_MAX_KSTEPS][4];
+	int64_t abox[MAX_DIMS][2];
 } WgmmaPlan;
 
 static int log2i(int64_t v)
@@ -120,6 +123,69 @@ static bool acc_words(Ctx *cx, Kernel *k, const Stmt *s, WgmmaPlan *p, int dr, i
 			p->words[j] = (int)word;
 		}
 	(void)k;
+	return true;
+}
+
+/* the A fragment of one k-step (PTX ISA, "Register fragment for matrix A"
+ * of wgmma, the RS form): thread t (warp w = t / 32, g = (t % 32) / 4,
+ * q = t % 4) holds element i of its four words at
+ *   16-bit: row 16w + g + 8 ((i / 2) % 2), column 2q + i % 2 + 8 (i / 4)  (two per word)
+ *   tf32:   row 16w + g + 8 (i % 2),       column q + 4 (i / 2)          (one per word)
+ *   8-bit:  row 16w + g + 8 ((i / 4) % 2), column 4q + i % 4 + 16 (i / 8) (four per word) */
+static void a_frag(int es, int t, int i, int *row, int *col)
+{
+	int w = t / 32, g = (t % 32) / 4, q = t % 4;
+	if (es == 2) {
+		*row = 16 * w + g + 8 * ((i / 2) % 2);
+		*col = 2 * q + i % 2 + 8 * (i / 4);
+	} else if (es == 4) {
+		*row = 16 * w + g + 8 * (i % 2);
+		*col = q + 4 * (i / 2);
+	} else {
+		*row = 16 * w + g + 8 * ((i / 4) % 2);
+		*col = 4 * q + i % 4 + 16 * (i / 8);
+	}
+}
+
+static bool a_words(Ctx *cx, const Region *r, WgmmaPlan *p, int ar, int ac)
+{
+	const Buffer *b = r->buf;
+	int es = dtype_bytes(b->dt), per = 4 / es, ksteps = (int)r->ext[ac] / p->kinst;
+	int64_t base[MAX_DIMS];
+	for (int d = 0; d < b->ndim; d++)
+		base[d] = r->all[d] || r->whole ? 0 : r->begin[d].c;
+	for (int s = 0; s < ksteps; s++)
+		for (int j = 0; j < 4; j++)
+			p->awords[s][j] = -1;
+	for (int s = 0; s < ksteps; s++)
+		for (int t = 0; t < 128; t++)
+			for (int i = 0; i < 4 * per; i++) {
+				int row, col;
+				a_frag(es, t, i, &row, &col);
+				col += s * p->kinst;
+				int64_t c[MAX_DIMS], at[AX_COUNT];
+				memcpy(c, base, sizeof c);
+				c[ar] += row;
+				c[ac] += col;
+				place_of(b, c, at);
+				int64_t owner = 0;
+				for (int a = AX_LANEID; a <= AX_TX; a++)
+					owner += at[a] * thread_weight((Axis)a);
+				int64_t word = at[AX_M] * es / 4, part = at[AX_M] * es % 4;
+				int j = i / per;
+				if (owner != t || part != (i % per) * es || (p->awords[s][j] >= 0 && p->awords[s][j] != word)) {
+					diag_error(cx, r->loc, "the layout of '%s' is not the wgmma A fragment: element (%d, %d) %s", b->name,
+					           row, col,
+					           owner != t ? arena_printf(cx->arena, "is thread %lld's, wgmma reads it from thread %d",
+					                                     (long long)owner, t)
+					           : part != (i % per) * es ? "is not in the part of its register the fragment gives it"
+					                                    : "is in another register than in thread 0");
+					diag_note(cx, "per k-step of %d, a thread holds 4 registers: rows 16 w + lane / 4 (+ 8), columns "
+					          "from lane %% 4 (the ISA's A fragment table)", p->kinst);
+					return false;
+				}
+				p->awords[s][j] = (int)word;
+			}
 	return true;
 }
 
@@ -238,6 +304,7 @@ static FormId find_form(const WgmmaPlan *p)
 	for (int i = 1; i < DTYPE_COUNT; i++)
 		if (!strcmp(form_dtype_names[i], dtype_name(p->acc)))
 			key.dtype = (FormDtype)i;
+	key.areg = p->rs;
 	if (!key.shape || !key.atype || !key.btype || !key.dtype)
 		return FORM_COUNT;
 	return form_find(FAM_WGMMA, &key);
@@ -272,7 +339,8 @@ void check_wgmma(Ctx *cx, const Module *m, Kernel *k, Stmt *s)
 		return;
 	}
 	const Region *ops[2] = {s->src, s->mma_b};
-	for (int i = 0; i < 2; i++)
+	p->rs = A->mem == MEM_LOCAL;
+	for (int i = p->rs; i < 2; i++)
 		if (ops[i]->buf->mem != MEM_SHARED) {
 			diag_error(cx, ops[i]->loc, "%s of a wgmma is read from shared memory; '%s' is %s memory", i ? "B" : "A",
 			           ops[i]->buf->name, mem_name(ops[i]->buf->mem));
@@ -331,8 +399,28 @@ void check_wgmma(Ctx *cx, const Module *m, Kernel *k, Stmt *s)
 		return;
 	}
 	bool tr = p->at == DT_F16 || p->at == DT_BF16;
-	if (!operand(cx, k, s->src, "A", 64, (int)K, p->kinst, tr, &p->a) ||
-	    !operand(cx, k, s->mma_b, "B", p->n, (int)K, p->kinst, tr, &p->b))
+	if (p->rs) {
+		for (int d = 0; d < s->src->ndim; d++)
+			if (!s->src->all[d] && !s->src->whole && !affine_is_const(&s->src->begin[d])) {
+				diag_error(cx, s->src->dim_loc[d], "A's region is constant (registers are named at compile time)");
+				return;
+			}
+		if (A->owner != SC_WARPGROUP || s->src->ext[ar] != 64) {
+			diag_error(cx, s->src->loc, "A from registers is a [64, K] region of a local buffer of one warpgroup");
+			return;
+		}
+		if (!a_words(cx, s->src, p, ar, ac))
+			return;
+		p->a.d.ksteps = (int)(K / p->kinst);
+		p->a.buf = A;
+		for (int d = 0; d < s->src->ndim; d++) {
+			p->abox[d][0] = s->src->all[d] || s->src->whole ? 0 : s->src->begin[d].c;
+			p->abox[d][1] = p->abox[d][0] + s->src->ext[d];
+		}
+	} else if (!operand(cx, k, s->src, "A", 64, (int)K, p->kinst, tr, &p->a)) {
+		return;
+	}
+	if (!operand(cx, k, s->mma_b, "B", p->n, (int)K, p->kinst, tr, &p->b))
 		return;
 	if (!acc_words(cx, k, s, p, dr, dc))
 		return;
@@ -411,7 +499,10 @@ void explain_wgmma(const Kernel *k, const Stmt *s, bool json, Str *out)
 		str_printf(out, "{\"kernel\": \"%s\", \"line\": %d, \"op\": \"wgmma\", \"form\": \"%s\", \"instructions\": %d, "
 		           "\"shape\": \"m64n%dk%d\", \"scale_d\": %lld", k->name, s->loc.line, ptx_forms[p->form].name,
 		           p->a.d.ksteps, p->n, p->kinst, (long long)s->n);
-		json_operand(out, "a", &p->a);
+		if (p->rs)
+			str_printf(out, ", \"a\": {\"buffer\": \"%s\", \"registers\": true}", s->src->buf->name);
+		else
+			json_operand(out, "a", &p->a);
 		json_operand(out, "b", &p->b);
 		str_printf(out, ", \"d_registers\": [");
 		for (int j = 0; j < p->nwords; j++)
@@ -422,7 +513,10 @@ void explain_wgmma(const Kernel *k, const Stmt *s, bool json, Str *out)
 	str_printf(out, "%s:%d: warpgroup mma %s, %s, %s\n  %s: %d x m64n%dk%d %s x %s -> %s, scale-d %lld on the first\n",
 	           k->name, s->loc.line, s->dst->name, s->src->name, s->mma_b->name, ptx_forms[p->form].name, p->a.d.ksteps,
 	           p->n, p->kinst, dtype_name(p->at), dtype_name(p->bt), dtype_name(p->acc), (long long)s->n);
-	explain_operand(k, out, "A", &p->a, dtype_bytes(p->at));
+	if (p->rs)
+		str_printf(out, "  A '%s': from registers, the A fragment (4 registers per thread per k-step)\n", s->src->buf->name);
+	else
+		explain_operand(k, out, "A", &p->a, dtype_bytes(p->at));
 	explain_operand(k, out, "B", &p->b, dtype_bytes(p->bt));
 	str_printf(out, "  D '%s': %d registers per thread in fragment order:", s->dst->buf->name, p->nwords);
 	for (int j = 0; j < p->nwords && j < 16; j++)
@@ -467,19 +561,34 @@ void emit_wgmma(Emit *e, const Stmt *s)
 {
 	Builder *b = emit_builder(e);
 	const WgmmaPlan *p = s->wg;
-	b_comment(b, "line %d: warpgroup mma %s, %s, %s: %d x m64n%dk%d, A %s-major %dB, B %s-major %dB", s->loc.line,
+	char adesc[32];
+	snprintf(adesc, sizeof adesc, "%s-major %dB", p->a.d.mn_major ? "MN" : "K", p->a.d.swz);
+	b_comment(b, "line %d: warpgroup mma %s, %s, %s: %d x m64n%dk%d, A %s, B %s-major %dB", s->loc.line,
 	          s->dst->name, s->src->name, s->mma_b->name, p->a.d.ksteps, p->n, p->kinst,
-	          p->a.d.mn_major ? "MN" : "K", p->a.d.swz, p->b.d.mn_major ? "MN" : "K", p->b.d.swz);
+	          p->rs ? "from registers" : adesc, p->b.d.mn_major ? "MN" : "K", p->b.d.swz);
 	Reg *words = emit_local_regs(e, s->dst->buf);
 	Reg regs[128];
 	for (int j = 0; j < p->nwords; j++)
 		regs[j] = words[p->words[j]];
 	const char *dvec = b_vec(b, regs, p->nwords);
-	Reg da = desc_reg(e, &p->a), db = desc_reg(e, &p->b);
+	Reg da = {0}, db;
+	if (!p->rs)
+		da = desc_reg(e, &p->a);
+	db = desc_reg(e, &p->b);
 	bool tr = p->at == DT_F16 || p->at == DT_BF16;
 	for (int k = 0; k < p->a.d.ksteps; k++) {
-		Reg ak = step_desc(b, da, &p->a.d, k), bk = step_desc(b, db, &p->b.d, k);
+		Reg ak = p->rs ? da : step_desc(b, da, &p->a.d, k), bk = step_desc(b, db, &p->b.d, k);
 		const char *scale = b_imm(b, k == 0 ? s->n : 1);
+		if (p->rs) {
+			Reg *aw = emit_local_regs(e, s->src->buf), ar[4];
+			for (int j = 0; j < 4; j++)
+				ar[j] = aw[p->awords[k][j]];
+			if (tr)
+				b_ins(b, p->form, dvec, b_vec(b, ar, 4), b_name(b, bk), scale, b_imm(b, p->b.d.mn_major), NULL);
+			else
+				b_ins(b, p->form, dvec, b_vec(b, ar, 4), b_name(b, bk), scale, NULL);
+			continue;
+		}
 		if (tr)
 			b_ins(b, p->form, dvec, b_name(b, ak), b_name(b, bk), scale, b_imm(b, p->a.d.mn_major),
 			      b_imm(b, p->b.d.mn_major), NULL);
@@ -604,19 +713,22 @@ static const Stmt *acc_in_flight(WSim *S, const Region *r)
 {
 	for (size_t i = 0; i < S->nfl; i += 2) {
 		const Stmt *m = S->fl[i].s;
-		if (m->dst->buf != r->buf)
-			continue;
-		bool meet = true;
-		for (int d = 0; d < r->ndim && meet; d++) {
-			int64_t lo = 0, hi = r->buf->shape[d];
-			if (!r->whole && !r->all[d] && affine_is_const(&r->begin[d])) {
-				lo = r->begin[d].c;
-				hi = lo + r->ext[d];
+		for (int which = 0; which < 2; which++) {
+			if (which ? !(m->wg->rs && m->src->buf == r->buf) : m->dst->buf != r->buf)
+				continue;
+			int64_t (*box)[2] = which ? m->wg->abox : m->wg->dbox;
+			bool meet = true;
+			for (int d = 0; d < r->ndim && meet; d++) {
+				int64_t lo = 0, hi = r->buf->shape[d];
+				if (!r->whole && !r->all[d] && affine_is_const(&r->begin[d])) {
+					lo = r->begin[d].c;
+					hi = lo + r->ext[d];
+				}
+				meet = lo < box[d][1] && box[d][0] < hi;
 			}
-			meet = lo < m->wg->dbox[d][1] && m->wg->dbox[d][0] < hi;
+			if (meet)
+				return m;
 		}
-		if (meet)
-			return m;
 	}
 	return NULL;
 }
@@ -628,8 +740,9 @@ static void reg_access(WSim *S, const Stmt *s, const Region *r, bool write)
 		return;
 	const Stmt *m = acc_in_flight(S, r);
 	if (m) {
-		WFAIL(S, s->loc, "'%s' %s the accumulator '%s' while the wgmma at line %d is in flight", stmt_info[s->kind].keyword,
-		      write ? "writes" : "reads", r->buf->name, m->loc.line);
+		WFAIL(S, s->loc, "'%s' %s %s '%s' while the wgmma at line %d is in flight", stmt_info[s->kind].keyword,
+		      write ? "writes" : "reads", r->buf == m->dst->buf ? "the accumulator" : "the A fragment", r->buf->name,
+		      m->loc.line);
 		diag_note(S->cx, "wgmma.commit, then wgmma.wait N covering it, before its registers are touched");
 		return;
 	}
@@ -678,6 +791,11 @@ static void sim_mma(WSim *S, const Stmt *s)
 		          "(C7519) the wgmmas of a chain it cannot see whole");
 		return;
 	}
+	size_t ai = s->wg->rs ? buf_index(S->k, s->src->buf) : bi;
+	if (S->touch[ai] > S->fence_step) { /* the A fragment's registers, RS */
+		bi = ai;
+		D = s->src->buf;
+	}
 	if (S->touch[bi] > S->fence_step) {
 		WFAIL(S, s->loc, "no wgmma.fence between the access of '%s' at line %d and this wgmma", D->name,
 		      S->toucher[bi]->loc.line);
@@ -687,6 +805,11 @@ static void sim_mma(WSim *S, const Stmt *s)
 	const Region *ops[2] = {s->src, s->mma_b};
 	WSpan sp[2];
 	for (int i = 0; i < 2; i++) {
+		if (ops[i]->buf->mem != MEM_SHARED) { /* RS: A is registers; a span that meets nothing */
+			sp[i] = (WSpan){NULL, 0, -1, s, 0, -1};
+			APUSH(S->cx->arena, S->fl, S->nfl, S->flcap, sp[i]);
+			continue;
+		}
 		if (!span_of(S, ops[i], &sp[i]))
 			return;
 		const WSpan *l = hit(S->ld, S->nld, &sp[i]);

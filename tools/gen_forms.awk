@@ -10,7 +10,7 @@ BEGIN {
 	n = 0
 	# key fields: (family, key) picks exactly one form. kind "enum" values become
 	# PREFIX_VALUE enumerators (0 = unset), kind "int" values are numbers (0 = unset).
-	nk = split("shape num trans bits fmt space bytes pack rank zfill atype btype dtype", keys, " ")
+	nk = split("shape num trans bits fmt space bytes pack rank zfill atype btype dtype areg", keys, " ")
 	kind["shape"] = "enum"; prefix["shape"] = "SHAPE"; ctype["shape"] = "FormShape"
 	kind["fmt"] = "enum";   prefix["fmt"] = "FMT";     ctype["fmt"] = "FormFmt"
 	kind["space"] = "enum"; prefix["space"] = "SPACE"; ctype["space"] = "FormSpace"
@@ -20,7 +20,8 @@ BEGIN {
 	comment["atype"] = "element type of the A operand (wgmma)"
 	comment["btype"] = "element type of the B operand (wgmma)"
 	comment["dtype"] = "accumulator type (wgmma)"
-	kind["num"] = kind["trans"] = kind["bits"] = kind["bytes"] = kind["pack"] = kind["rank"] = kind["zfill"] = "int"
+	comment["areg"] = "1: the A operand comes from registers (wgmma RS)"
+	kind["num"] = kind["trans"] = kind["bits"] = kind["bytes"] = kind["pack"] = kind["rank"] = kind["zfill"] = kind["areg"] = "int"
 	comment["shape"] = "PTX shape qualifier (.m8n8, .32x32b, ...)"
 	comment["num"] = "matrices / repetitions (.x1, .x2, ...)"
 	comment["trans"] = "1: .trans"

@@ -133,7 +133,7 @@ typedef struct Machine {
 	 * wgmma.wait_group that covers its group, reading shared memory then;
 	 * its accumulator registers are busy and the 16-byte pieces it reads
 	 * counted in wg_rd (a thread's write there is a race) until then */
-	struct WgOp { WgmmaInsn w; int *slots; int wgi, line; int64_t group; } *wgq;
+	struct WgOp { WgmmaInsn w; int *slots; int wgi, line; int64_t group; bool rs; int aslots[4]; } *wgq;
 	int nwgq, wgqcap;
 	int64_t wg_groups[64];
 	uint16_t *wg_rd; /* per 16 bytes of every CTA's shared window */
@@ -1191,17 +1191,20 @@ static void wg_mark(void *ctx, uint64_t a)
 static void wg_complete(Machine *m, Thread **w, int wgi, int64_t below)
 {
 	int keep = 0;
-	uint32_t (*acc)[128] = malloc(sizeof(uint32_t) * 128 * 128);
+	uint32_t (*acc)[128] = malloc(sizeof(uint32_t) * 128 * 128), (*ar)[4] = malloc(sizeof(uint32_t) * 128 * 4);
 	for (int i = 0; i < m->nwgq; i++) {
 		struct WgOp *op = &m->wgq[i];
 		if (op->wgi != wgi || op->group < 0 || op->group >= below || m->err) {
 			m->wgq[keep++] = *op;
 			continue;
 		}
-		for (int t = 0; t < 128; t++)
+		for (int t = 0; t < 128; t++) {
 			for (int j = 0; j < op->w.nregs; j++)
 				acc[t][j] = (uint32_t)w[t]->r[op->slots[j]];
-		const char *err = ptxemu_wgmma_run(&op->w, m->shared, m->win, acc);
+			for (int j = 0; j < 4 && op->rs; j++)
+				ar[t][j] = (uint32_t)w[t]->r[op->aslots[j]];
+		}
+		const char *err = ptxemu_wgmma_run(&op->w, m->shared, m->win, acc, op->rs ? (const uint32_t (*)[4])ar : NULL);
 		if (err) {
 			m->err = err;
 		} else {
@@ -1211,13 +1214,19 @@ static void wg_complete(Machine *m, Thread **w, int wgi, int64_t below)
 					w[t]->wg_busy[op->slots[j]]--;
 					w[t]->wg_nbusy--;
 				}
+			for (int t = 0; t < 128 && op->rs; t++)
+				for (int j = 0; j < 4; j++) {
+					w[t]->wg_busy[op->aslots[j]]--;
+					w[t]->wg_nbusy--;
+				}
 		}
 		struct WgRd c = {m, -1};
-		ptxemu_wgmma_reads(&op->w, wg_mark, &c);
+		ptxemu_wgmma_reads(&op->w, op->rs, wg_mark, &c);
 		free(op->slots);
 	}
 	m->nwgq = keep;
 	free(acc);
+	free(ar);
 }
 
 /* wgmma.*: warpgroup collectives (.sync.aligned), all 128 threads at once */
@@ -1231,30 +1240,47 @@ static void wg_collective(Machine *m, Thread **w, Ins *in, int wgi)
 			return;
 		}
 		int r = op.w.nregs;
-		op.w.da = val(m, w[0], in->ops[r]);
+		op.rs = strncmp(in->ops[r], "%rd", 3) != 0; /* A from registers: four words, then B's descriptor */
+		if (op.rs) {
+			if (in->nops < r + 8) {
+				snprintf(m->errbuf, sizeof m->errbuf, "wgmma (.tile line %d): too few operands", in->tile_line);
+				m->err = m->errbuf;
+				return;
+			}
+			for (int j = 0; j < 4; j++)
+				op.aslots[j] = reg_slot(m->p, in->ops[r + j]);
+			r += 3; /* the A words stand where the A descriptor stands in the SS form, plus three */
+			op.w.tb = in->nops >= r + 6 && val(m, w[0], in->ops[r + 5]) != 0;
+		}
+		op.w.da = op.rs ? 0 : val(m, w[0], in->ops[r]);
 		op.w.db = val(m, w[0], in->ops[r + 1]);
 		op.w.scale_d = val(m, w[0], in->ops[r + 2]) != 0;
-		if (in->nops >= r + 7) {
+		if (!op.rs && in->nops >= r + 7) {
 			op.w.ta = val(m, w[0], in->ops[r + 5]) != 0;
 			op.w.tb = val(m, w[0], in->ops[r + 6]) != 0;
 		}
 		for (int t = 1; t < 128; t++)
-			if (val(m, w[t], in->ops[r]) != op.w.da || val(m, w[t], in->ops[r + 1]) != op.w.db) {
+			if ((!op.rs && val(m, w[t], in->ops[r]) != op.w.da) || val(m, w[t], in->ops[r + 1]) != op.w.db) {
 				snprintf(m->errbuf, sizeof m->errbuf, "wgmma (.tile line %d): thread %d's descriptors differ from "
 				         "thread 0's", in->tile_line, t);
 				m->err = m->errbuf;
 				return;
 			}
-		op.slots = malloc(sizeof(int) * (size_t)r);
-		for (int j = 0; j < r; j++)
+		op.slots = malloc(sizeof(int) * (size_t)op.w.nregs);
+		for (int j = 0; j < op.w.nregs; j++)
 			op.slots[j] = reg_slot(m->p, in->ops[j]);
-		for (int t = 0; t < 128; t++)
-			for (int j = 0; j < r; j++) {
+		for (int t = 0; t < 128; t++) {
+			for (int j = 0; j < op.w.nregs; j++) {
 				w[t]->wg_busy[op.slots[j]]++;
 				w[t]->wg_nbusy++;
 			}
+			for (int j = 0; j < 4 && op.rs; j++) {
+				w[t]->wg_busy[op.aslots[j]]++;
+				w[t]->wg_nbusy++;
+			}
+		}
 		struct WgRd c = {m, 1};
-		ptxemu_wgmma_reads(&op.w, wg_mark, &c);
+		ptxemu_wgmma_reads(&op.w, op.rs, wg_mark, &c);
 		if (m->nwgq == m->wgqcap) {
 			m->wgqcap = m->wgqcap ? 2 * m->wgqcap : 16;
 			m->wgq = realloc(m->wgq, sizeof *m->wgq * (size_t)m->wgqcap);

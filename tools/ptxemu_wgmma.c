@@ -161,15 +161,42 @@ static uint16_t f2h(float f)
 	return (uint16_t)(sign | h);
 }
 
-const char *ptxemu_wgmma_run(const WgmmaInsn *w, const unsigned char *smem, int64_t bytes, uint32_t (*acc)[128])
+/* the RS form's A fragment (PTX ISA, "Register fragment for matrix A"):
+ * thread t (w = t / 32, g = (t % 32) / 4, q = t % 4), element i of its words
+ *   16-bit: row 16w + g + 8 ((i / 2) % 2), column 2q + i % 2 + 8 (i / 4)
+ *   tf32:   row 16w + g + 8 (i % 2),       column q + 4 (i / 2)
+ *   8-bit:  row 16w + g + 8 ((i / 4) % 2), column 4q + i % 4 + 16 (i / 8)
+ * packed little-endian, 4 / element bytes to a word */
+static void frag_a(int es, int t, int i, int *row, int *col)
+{
+	int w = t / 32, g = (t % 32) / 4, q = t % 4;
+	if (es == 2)
+		*row = 16 * w + g + 8 * ((i / 2) % 2), *col = 2 * q + i % 2 + 8 * (i / 4);
+	else if (es == 4)
+		*row = 16 * w + g + 8 * (i % 2), *col = q + 4 * (i / 2);
+	else
+		*row = 16 * w + g + 8 * ((i / 4) % 2), *col = 4 * q + i % 4 + 16 * (i / 8);
+}
+
+const char *ptxemu_wgmma_run(const WgmmaInsn *w, const unsigned char *smem, int64_t bytes, uint32_t (*acc)[128],
+                             const uint32_t (*ar)[4])
 {
 	static const char *oob = "wgmma: a descriptor addresses shared memory out of bounds";
-	if ((w->da >> 49 & 7) || (w->db >> 49 & 7))
+	if ((!ar && (w->da >> 49 & 7)) || (w->db >> 49 & 7))
 		return "wgmma: a descriptor with a nonzero base offset (not modeled)";
 	int ea = es_of(w->at), eb = es_of(w->bt);
 	float *A = malloc(sizeof(float) * 64 * (size_t)w->k), *B = malloc(sizeof(float) * (size_t)w->n * (size_t)w->k);
 	const char *err = NULL;
-	for (int r = 0; r < 64 && !err; r++)
+	if (ar)
+		for (int t = 0; t < 128; t++)
+			for (int i = 0; i < 16 / ea; i++) {
+				int row, col;
+				frag_a(ea, t, i, &row, &col);
+				unsigned char b[4];
+				memcpy(b, &ar[t][i * ea / 4], 4);
+				A[row * w->k + col] = elem(b + i * ea % 4, w->at);
+			}
+	for (int r = 0; r < 64 && !err && !ar; r++)
 		for (int k = 0; k < w->k; k++) {
 			uint64_t a = ptxemu_wgmma_addr(w->da, w->ta, ea, r, k);
 			if (a + (uint64_t)ea > (uint64_t)bytes) {
@@ -212,10 +239,10 @@ const char *ptxemu_wgmma_run(const WgmmaInsn *w, const unsigned char *smem, int6
 	return err;
 }
 
-void ptxemu_wgmma_reads(const WgmmaInsn *w, void (*fn)(void *ctx, uint64_t a), void *ctx)
+void ptxemu_wgmma_reads(const WgmmaInsn *w, bool rs, void (*fn)(void *ctx, uint64_t a), void *ctx)
 {
 	int ea = es_of(w->at), eb = es_of(w->bt);
-	for (int r = 0; r < 64; r++)
+	for (int r = 0; r < 64 && !rs; r++)
 		for (int k = 0; k < w->k; k += 16 / ea)
 			fn(ctx, ptxemu_wgmma_addr(w->da, w->ta, ea, r, k) & ~(uint64_t)15);
 	for (int r = 0; r < w->n; r++)

@@ -23,9 +23,11 @@ bool ptxemu_wgmma_parse(const char *op, WgmmaInsn *w);
  * final address (bits [4, 4+B) ^= [7, 7+B)); es the element bytes */
 uint64_t ptxemu_wgmma_addr(uint64_t desc, bool mn_major, int es, int row, int k);
 /* every thread's accumulator words acc[t][j] (t < 128, j < nregs) updated
- * from shared memory smem (bytes long); NULL, or why it cannot run */
-const char *ptxemu_wgmma_run(const WgmmaInsn *w, const unsigned char *smem, int64_t bytes, uint32_t (*acc)[128]);
-/* call fn(ctx, address, bytes) for every 16-byte piece of shared memory the
- * instruction reads */
-void ptxemu_wgmma_reads(const WgmmaInsn *w, void (*fn)(void *ctx, uint64_t a), void *ctx);
+ * from shared memory smem (bytes long) and, for the RS form (a != NULL),
+ * each thread's four A fragment words a[t]; NULL, or why it cannot run */
+const char *ptxemu_wgmma_run(const WgmmaInsn *w, const unsigned char *smem, int64_t bytes, uint32_t (*acc)[128],
+                             const uint32_t (*a)[4]);
+/* call fn(ctx, address) for every 16-byte piece of shared memory the
+ * instruction reads (B only when rs) */
+void ptxemu_wgmma_reads(const WgmmaInsn *w, bool rs, void (*fn)(void *ctx, uint64_t a), void *ctx);
 #endif

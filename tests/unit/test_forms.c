@@ -10,7 +10,7 @@ static bool key_eq(const FormKey *a, const FormKey *b)
 	return a->shape == b->shape && a->num == b->num && a->trans == b->trans && a->bits == b->bits &&
 	       a->fmt == b->fmt && a->space == b->space && a->bytes == b->bytes && a->pack == b->pack &&
 	       a->rank == b->rank && a->zfill == b->zfill && a->atype == b->atype && a->btype == b->btype &&
-	       a->dtype == b->dtype;
+	       a->dtype == b->dtype && a->areg == b->areg;
 }
 
 /* the mnemonic (text up to the first blank) contains s */
@@ -203,6 +203,10 @@ static void check_wgmma_forms(void)
 			snprintf(mn, sizeof mn, ".%s.%s.%s.%s", shape, ty[t].d, ty[t].a, ty[t].b);
 			CHECK(f != FORM_COUNT && mn_has(f, mn) && ptx_forms[f].cap == CAP_SM90A &&
 			      ptx_forms[f].regs == n / (strcmp(ty[t].d, "f32") ? 4 : 2), "wgmma %s", mn);
+			k.areg = 1; /* the RS form: A from registers, no imm-trans-a */
+			FormId r = find(FAM_WGMMA, k);
+			CHECK(r != FORM_COUNT && r != f && mn_has(r, mn) && strstr(ptx_forms[r].text, "$0, $1, $2, $3, 1, 1") &&
+			      !strstr(ptx_forms[r].text, "$5"), "wgmma RS %s", mn);
 		}
 }
 
