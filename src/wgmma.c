@@ -792,7 +792,7 @@ static void sim_mma(WSim *S, const Stmt *s)
 		return;
 	}
 	size_t ai = s->wg->rs ? buf_index(S->k, s->src->buf) : bi;
-	if (S->touch[ai] > S->fence_step) { /* the A fragment's registers, RS */
+	if (s->wg->rs && S->touch[ai] > S->fence_step) { /* the A fragment's registers, RS */
 		bi = ai;
 		D = s->src->buf;
 	}

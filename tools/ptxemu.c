@@ -1240,7 +1240,8 @@ static void wg_collective(Machine *m, Thread **w, Ins *in, int wgi)
 			return;
 		}
 		int r = op.w.nregs;
-		op.rs = strncmp(in->ops[r], "%rd", 3) != 0; /* A from registers: four words, then B's descriptor */
+		/* A from registers: four words, then B's descriptor (SS has at most 7 operands after D, RS at least 8) */
+		op.rs = in->nops - r >= 8;
 		if (op.rs) {
 			if (in->nops < r + 8) {
 				snprintf(m->errbuf, sizeof m->errbuf, "wgmma (.tile line %d): too few operands", in->tile_line);
