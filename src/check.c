@@ -1075,6 +1075,8 @@ bool check_module(Ctx *cx, Module *m)
 		if (cx->diags.errors == before)
 			check_mbar_phases(cx, m, k);
 		if (cx->diags.errors == before)
+			check_wgmma_async(cx, m, k);
+		if (cx->diags.errors == before)
 			check_races(cx, m, k);
 	}
 	return cx->diags.errors == 0;

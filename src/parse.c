@@ -907,6 +907,31 @@ static bool parse_count(Parser *p, Stmt *s)
 	return true;
 }
 
+/* warpgroup mma D, A, B [scale_d 0|1] (src/wgmma.c) */
+static bool parse_wgmma(Parser *p, Stmt *s)
+{
+	s->dst = arena_alloc(p->cx->arena, sizeof(Region));
+	s->src = arena_alloc(p->cx->arena, sizeof(Region));
+	s->mma_b = arena_alloc(p->cx->arena, sizeof(Region));
+	if (!parse_region(p, s->dst) || !expect_punct(p, ',', "between the accumulator and A") ||
+	    !parse_region(p, s->src) || !expect_punct(p, ',', "between A and B") || !parse_region(p, s->mma_b))
+		return false;
+	s->n = 1; /* scale-d: accumulate */
+	if (!is_ident(p, "scale_d"))
+		return true;
+	next(p);
+	s->value_loc = p->tok.loc;
+	s->has_value = true;
+	if (!take_int(p, "scale-d (0 or 1)", &s->n))
+		return false;
+	if (s->n != 0 && s->n != 1) {
+		p->line_failed = true;
+		diag_error(p->cx, s->value_loc, "scale_d is 0 (D = A*B) or 1 (D += A*B), got %lld", (long long)s->n);
+		return false;
+	}
+	return true;
+}
+
 /* dump LOCAL, PARAM */
 static bool parse_dump(Parser *p, Stmt *s)
 {
@@ -1898,8 +1923,8 @@ static void statement(Parser *p)
 	for (size_t i = 0; i < sizeof scopes / sizeof scopes[0]; i++)
 		if (is_ident(p, scopes[i].kw)) {
 			next(p);
-			if (!is_ident(p, "copy") && !is_ident(p, "copy_async")) {
-				fail(p, "expected 'copy' or 'copy_async' after the scope, found %s", tok_text(p));
+			if (!is_ident(p, "copy") && !is_ident(p, "copy_async") && !is_ident(p, "mma")) {
+				fail(p, "expected 'copy', 'copy_async' or 'mma' after the scope, found %s", tok_text(p));
 				return;
 			}
 			table_statement(p, loc, scopes[i].scope, true);

@@ -67,6 +67,7 @@ bool target_has(const Target *t, Cap c)
 		return target_has(t, CAP_TCGEN05) || ((t->sm == 120 || t->sm == 121) && t->suffix);
 	case CAP_MULTICAST: /* the targets ptxas names for .multicast::cluster (others: an advisory) */
 		return (t->sm == 90 && t->suffix == 'a') || ((t->sm == 100 || t->sm == 103 || t->sm == 110) && t->suffix);
+	case CAP_SM90A: return t->sm == 90 && t->suffix == 'a';
 	case CAP_COUNT: break;
 	}
 	return false;
@@ -93,6 +94,7 @@ const char *cap_name(Cap c)
 		"sm_100a, sm_100f, sm_103a, sm_103f, sm_110a or sm_110f",
 		"sm_100a, sm_100f, sm_103a, sm_103f, sm_110a, sm_110f, sm_120a, sm_120f, sm_121a or sm_121f",
 		"sm_90a, sm_100a, sm_100f, sm_103a, sm_103f, sm_110a or sm_110f",
+		"sm_90a",
 	};
 	return names[c];
 }

@@ -123,6 +123,7 @@ typedef enum Cap {
 	CAP_TCGEN05,  /* sm_100a, sm_100f, sm_103a, sm_110a */
 	CAP_B8MATRIX, /* ldmatrix/stmatrix b8 shapes: tcgen05 targets + sm_120a, sm_121a */
 	CAP_MULTICAST, /* .multicast::cluster: sm_90a and the sm_100/103/110 a/f targets */
+	CAP_SM90A,    /* wgmma: sm_90a only */
 	CAP_COUNT
 } Cap;
 
@@ -393,6 +394,10 @@ struct Stmt {
 	int trips_scalar;  /* 1 + index into the kernel's scalars; 0: n trips */
 	int64_t trips_div;
 	bool nounroll;     /* repeat ... nounroll: ptxas may not unroll the loop */
+	/* warpgroup mma D, A, B [scale_d N]: D is dst, A src, B mma_b; n is
+	 * scale-d (0: the first instruction overwrites D); wg is check's plan */
+	Region *mma_b;
+	struct WgmmaPlan *wg;
 	Stmt **body;
 	size_t nbody, cap;
 };
@@ -787,6 +792,37 @@ void emit_elect_end(Emit *e, int label);
 Reg emit_mbar_addr(Emit *e, const Stmt *s); /* shared address of the statement's mbarrier */
 Reg emit_mbar_phase_bits(Emit *e, const Stmt *s); /* its array's phase-bit register, id 0 when parities are static */
 Reg emit_tmap_addr(Emit *e, const Buffer *b); /* generic address of a param's tensor map */
+
+/* ---- Hopper warpgroup MMA (src/wgmma.c): stmt.def hooks ---- */
+/* a wgmma operand's descriptor fields (src/wgmma_desc.c), in bytes */
+enum { WG_MAX_KSTEPS = 64 };
+typedef struct WgDesc {
+	bool mn_major;          /* imm-trans 1: 16-byte runs along M (A) or N (B) */
+	int swz;                /* swizzle row: 0 (none), 32, 64, 128 bytes */
+	int mode;               /* descriptor layout type: 0 none, 1 128B, 2 64B, 3 32B */
+	int ksteps;
+	int64_t lbo, sbo;       /* leading / stride byte offsets */
+	bool lbo_used, sbo_used;/* whether the layout reads the field (else a filler) */
+	int64_t step_off[WG_MAX_KSTEPS]; /* each k-step's start from the region's, bytes */
+} WgDesc;
+/* off[i * kext + j]: the byte offset (before the swizzle) of operand element
+ * (row i, k j) from the region's first; swz the buffer's swizzle row (0, 32,
+ * 64, 128); kinst the K of one instruction. Derives and proves the canonical
+ * layout; false with the reason in why and a fix in note (may be empty). */
+bool wgmma_derive(const int64_t *off, int rows, int kext, int es, int swz, int kinst, const char *name, WgDesc *d,
+                  char *why, size_t wn, char *note, size_t nn);
+/* the 64-bit descriptor for a start address in shared memory */
+uint64_t wgmma_desc_encode(uint32_t start, const WgDesc *d);
+void check_wgmma(Ctx *cx, const Module *m, Kernel *k, Stmt *s);
+/* the async proofs: operands not overwritten and accumulators not touched
+ * in flight, fences, the final wait (after the statement checks) */
+void check_wgmma_async(Ctx *cx, const Module *m, Kernel *k);
+void emit_wgmma(Emit *e, const Stmt *s);
+void emit_wgmma_fence(Emit *e, const Stmt *s);
+void emit_wgmma_commit(Emit *e, const Stmt *s);
+void emit_wgmma_wait(Emit *e, const Stmt *s);
+/* explain's record of the statement: every descriptor field and why */
+void explain_wgmma(const Kernel *k, const Stmt *s, bool json, Str *out);
 
 /* ---- whole-module drivers ---- */
 typedef struct EmitOptions {

@@ -12,6 +12,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "runcore.h"
 #include "ptxemu_mma.h"
+#include "ptxemu_wgmma.h"
 #include "ptxemu_tma.h"
 
 #include <ctype.h>
@@ -92,6 +93,8 @@ typedef struct Thread {
 	Frame frames[MAX_CALL_DEPTH];
 	int depth;
 	int64_t carrive;     /* barrier.cluster.arrive instances so far */
+	unsigned char *wg_busy; /* per register slot: an accumulator of a wgmma in flight */
+	int wg_nbusy;        /* how many */
 } Thread;
 
 typedef struct Machine {
@@ -135,6 +138,14 @@ typedef struct Machine {
 	int64_t *occ; /* per thread and pc: instances executed so far */
 	const char *err;
 	char errbuf[1024];
+	/* wgmma in flight, per warpgroup (rank * 8 + warpgroup): executed at the
+	 * wgmma.wait_group that covers its group, reading shared memory then;
+	 * its accumulator registers are busy and the 16-byte pieces it reads
+	 * counted in wg_rd (a thread's write there is a race) until then */
+	struct WgOp { WgmmaInsn w; int *slots; int wgi, line; int64_t group; bool rs; int aslots[4]; } *wgq;
+	int nwgq, wgqcap;
+	int64_t wg_groups[64];
+	uint16_t *wg_rd; /* per 16 bytes of every CTA's shared window */
 } Machine;
 
 static int rank_of(const Machine *m, const Thread *t) { return (int)((t - m->t) / m->threads); }
@@ -609,6 +620,19 @@ static unsigned char *mem(Machine *m, bool shared, uint64_t a, int bytes)
 		}
 		if (m->acc_warp >= 0 && !shadow_access(m, a, bytes))
 			return NULL;
+		if (m->acc_warp >= 0 && m->acc_write && m->wg_rd)
+			for (uint64_t q = a / 16; q * 16 < a + (uint64_t)bytes; q++)
+				if (m->wg_rd[(uint64_t)m->cur * (uint64_t)m->win / 16 + q]) {
+					int line = 0;
+					for (int i = 0; i < m->nwgq; i++)
+						if (m->wgq[i].wgi / 8 == m->cur)
+							line = m->wgq[i].line;
+					snprintf(m->errbuf, sizeof m->errbuf, "race: shared memory at 0x%llx is written (.tile line %d) "
+					         "while the wgmma (.tile line %d) that reads it is in flight: wgmma.commit and "
+					         "wgmma.wait first", (unsigned long long)a, m->acc_line, line);
+					m->err = m->errbuf;
+					return NULL;
+				}
 		int stid, sline;
 		if (m->acc_warp >= 0 && m->acc_write &&
 		    tma_store_reading(m->tma, &m->env, a + (uint64_t)m->cur * (uint64_t)m->win, bytes, &stid, &sline)) {
@@ -667,7 +691,7 @@ static bool is_collective(const char *op)
 	return !strncmp(op, "bar.sync", 8) || !strncmp(op, "ldmatrix", 8) || !strncmp(op, "stmatrix", 8) ||
 	       !strncmp(op, "tcgen05.ld.", 11) || !strncmp(op, "tcgen05.st.", 11) || !strncmp(op, "tcgen05.alloc", 13) ||
 	       !strncmp(op, "tcgen05.dealloc", 15) || !strncmp(op, "tcgen05.relinquish", 18) ||
-	       !strncmp(op, "mma.sync", 8);
+	       !strncmp(op, "mma.sync", 8) || !strncmp(op, "wgmma.", 6);
 }
 
 static int label_pc(Machine *m, const char *l)
@@ -783,11 +807,15 @@ static void cluster_release(Machine *m)
 }
 
 /* one non-collective instruction of one thread */
+static bool wg_busy_operand(Machine *m, Thread *t, const Ins *in);
+
 static void step(Machine *m, Thread *t)
 {
 	Ins *in = &m->p->ins[t->pc];
 	const char *op = in->op;
 	char **o = in->ops;
+	if (t->wg_nbusy && wg_busy_operand(m, t, in))
+		return;
 	t->pc++;
 	if (in->pred >= 0) {
 		bool p = t->r[in->pred] != 0;
@@ -803,6 +831,12 @@ static void step(Machine *m, Thread *t)
 			       (size_t)m->p->psym_size[f->callee_ret]);
 		t->pc = f->ret_pc;
 	} else if (!strcmp(op, "ret")) {
+		for (int i = 0; i < m->nwgq && !m->err; i++)
+			if (m->wgq[i].wgi == rank_of(m, t) * 8 + (int)(local_tid(m, t) / 128)) {
+				snprintf(m->errbuf, sizeof m->errbuf, "thread %lld exits while the wgmma of .tile line %d is in flight "
+				         "(no wgmma.wait_group covers it)", (long long)local_tid(m, t), m->wgq[i].line);
+				m->err = m->errbuf;
+			}
 		t->done = true;
 		cpa_land(m, (int)(t - m->t), INT64_MAX);
 		tma_thread_exit(m->tma, &m->env, (int)(t - m->t), &m->err);
@@ -895,6 +929,8 @@ static void step(Machine *m, Thread *t)
 		D = (uint32_t)V(1) >> V(2);
 	} else if (!strcmp(op, "and.b32")) {
 		D = (uint32_t)(V(1) & V(2));
+	} else if (!strcmp(op, "or.b64")) {
+		D = V(1) | V(2);
 	} else if (!strcmp(op, "or.b32")) {
 		D = (uint32_t)(V(1) | V(2));
 	} else if (!strcmp(op, "xor.b32")) {
@@ -1162,6 +1198,160 @@ static void mma(Machine *m, Thread **w, Ins *in)
 			*R(m, w[t], in->ops[i]) = d[t][i];
 }
 
+/* an operand of `in` is an accumulator register of a wgmma in flight */
+static bool wg_busy_operand(Machine *m, Thread *t, const Ins *in)
+{
+	for (int i = 0; i < in->nops; i++) {
+		char reg[64];
+		const char *o = in->ops[i] + (in->ops[i][0] == '[');
+		size_t n = strcspn(o, "+-]");
+		if (o[0] != '%' || n >= sizeof reg)
+			continue;
+		memcpy(reg, o, n);
+		reg[n] = 0;
+		if (!strcmp(reg, "%tid.x") || !strncmp(reg, "%ctaid", 6) || !strncmp(reg, "%cluster", 8))
+			continue;
+		if (t->wg_busy[reg_slot(m->p, reg)]) {
+			int line = 0;
+			for (int q = 0; q < m->nwgq; q++)
+				if (m->wgq[q].wgi == rank_of(m, t) * 8 + (int)(local_tid(m, t) / 128))
+					line = m->wgq[q].line;
+			snprintf(m->errbuf, sizeof m->errbuf, "thread %lld %s accumulator register %s (.tile line %d) while the "
+			         "wgmma of .tile line %d is in flight: wgmma.commit and wgmma.wait first",
+			         (long long)local_tid(m, t), i == 0 && strncmp(in->op, "st", 2) ? "writes" : "reads", reg,
+			         in->tile_line, line);
+			m->err = m->errbuf;
+			return true;
+		}
+	}
+	return false;
+}
+
+struct WgRd { Machine *m; int delta; };
+static void wg_mark(void *ctx, uint64_t a)
+{
+	struct WgRd *c = ctx;
+	uint64_t q = (uint64_t)c->m->cur * (uint64_t)c->m->win / 16 + a / 16;
+	if (a < (uint64_t)c->m->win)
+		c->m->wg_rd[q] = (uint16_t)(c->m->wg_rd[q] + c->delta);
+}
+
+/* the wgmma ops of warpgroup wgi in groups below `below` execute now */
+static void wg_complete(Machine *m, Thread **w, int wgi, int64_t below)
+{
+	int keep = 0;
+	uint32_t (*acc)[128] = malloc(sizeof(uint32_t) * 128 * 128), (*ar)[4] = malloc(sizeof(uint32_t) * 128 * 4);
+	for (int i = 0; i < m->nwgq; i++) {
+		struct WgOp *op = &m->wgq[i];
+		if (op->wgi != wgi || op->group < 0 || op->group >= below || m->err) {
+			m->wgq[keep++] = *op;
+			continue;
+		}
+		for (int t = 0; t < 128; t++) {
+			for (int j = 0; j < op->w.nregs; j++)
+				acc[t][j] = (uint32_t)w[t]->r[op->slots[j]];
+			for (int j = 0; j < 4 && op->rs; j++)
+				ar[t][j] = (uint32_t)w[t]->r[op->aslots[j]];
+		}
+		const char *err = ptxemu_wgmma_run(&op->w, m->shared, m->win, acc, op->rs ? (const uint32_t (*)[4])ar : NULL);
+		if (err) {
+			m->err = err;
+		} else {
+			for (int t = 0; t < 128; t++)
+				for (int j = 0; j < op->w.nregs; j++) {
+					w[t]->r[op->slots[j]] = acc[t][j];
+					w[t]->wg_busy[op->slots[j]]--;
+					w[t]->wg_nbusy--;
+				}
+			for (int t = 0; t < 128 && op->rs; t++)
+				for (int j = 0; j < 4; j++) {
+					w[t]->wg_busy[op->aslots[j]]--;
+					w[t]->wg_nbusy--;
+				}
+		}
+		struct WgRd c = {m, -1};
+		ptxemu_wgmma_reads(&op->w, op->rs, wg_mark, &c);
+		free(op->slots);
+	}
+	m->nwgq = keep;
+	free(acc);
+	free(ar);
+}
+
+/* wgmma.*: warpgroup collectives (.sync.aligned), all 128 threads at once */
+static void wg_collective(Machine *m, Thread **w, Ins *in, int wgi)
+{
+	if (!strncmp(in->op, "wgmma.mma_async", 15)) {
+		struct WgOp op = {.wgi = wgi, .line = in->tile_line, .group = -1};
+		if (!ptxemu_wgmma_parse(in->op, &op.w) || in->nops < op.w.nregs + 4) {
+			snprintf(m->errbuf, sizeof m->errbuf, "unsupported instruction '%s'", in->op);
+			m->err = m->errbuf;
+			return;
+		}
+		int r = op.w.nregs;
+		/* A from registers: four words, then B's descriptor (SS has at most 7 operands after D, RS at least 8) */
+		op.rs = in->nops - r >= 8;
+		if (op.rs) {
+			if (in->nops < r + 8) {
+				snprintf(m->errbuf, sizeof m->errbuf, "wgmma (.tile line %d): too few operands", in->tile_line);
+				m->err = m->errbuf;
+				return;
+			}
+			for (int j = 0; j < 4; j++)
+				op.aslots[j] = reg_slot(m->p, in->ops[r + j]);
+			r += 3; /* the A words stand where the A descriptor stands in the SS form, plus three */
+			op.w.tb = in->nops >= r + 6 && val(m, w[0], in->ops[r + 5]) != 0;
+		}
+		op.w.da = op.rs ? 0 : val(m, w[0], in->ops[r]);
+		op.w.db = val(m, w[0], in->ops[r + 1]);
+		op.w.scale_d = val(m, w[0], in->ops[r + 2]) != 0;
+		if (!op.rs && in->nops >= r + 7) {
+			op.w.ta = val(m, w[0], in->ops[r + 5]) != 0;
+			op.w.tb = val(m, w[0], in->ops[r + 6]) != 0;
+		}
+		for (int t = 1; t < 128; t++)
+			if ((!op.rs && val(m, w[t], in->ops[r]) != op.w.da) || val(m, w[t], in->ops[r + 1]) != op.w.db) {
+				snprintf(m->errbuf, sizeof m->errbuf, "wgmma (.tile line %d): thread %d's descriptors differ from "
+				         "thread 0's", in->tile_line, t);
+				m->err = m->errbuf;
+				return;
+			}
+		op.slots = malloc(sizeof(int) * (size_t)op.w.nregs);
+		for (int j = 0; j < op.w.nregs; j++)
+			op.slots[j] = reg_slot(m->p, in->ops[j]);
+		for (int t = 0; t < 128; t++) {
+			for (int j = 0; j < op.w.nregs; j++) {
+				w[t]->wg_busy[op.slots[j]]++;
+				w[t]->wg_nbusy++;
+			}
+			for (int j = 0; j < 4 && op.rs; j++) {
+				w[t]->wg_busy[op.aslots[j]]++;
+				w[t]->wg_nbusy++;
+			}
+		}
+		struct WgRd c = {m, 1};
+		ptxemu_wgmma_reads(&op.w, op.rs, wg_mark, &c);
+		if (m->nwgq == m->wgqcap) {
+			m->wgqcap = m->wgqcap ? 2 * m->wgqcap : 16;
+			m->wgq = realloc(m->wgq, sizeof *m->wgq * (size_t)m->wgqcap);
+		}
+		m->wgq[m->nwgq++] = op;
+	} else if (!strncmp(in->op, "wgmma.commit_group", 18)) {
+		for (int i = 0; i < m->nwgq; i++)
+			if (m->wgq[i].wgi == wgi && m->wgq[i].group < 0)
+				m->wgq[i].group = m->wg_groups[wgi];
+		m->wg_groups[wgi]++;
+	} else if (!strncmp(in->op, "wgmma.wait_group", 16)) {
+		wg_complete(m, w, wgi, m->wg_groups[wgi] - (int64_t)val(m, w[0], in->ops[0]));
+	} else if (strncmp(in->op, "wgmma.fence", 11)) {
+		snprintf(m->errbuf, sizeof m->errbuf, "unsupported instruction '%s'", in->op);
+		m->err = m->errbuf;
+		return;
+	}
+	for (int t = 0; t < 128; t++)
+		w[t]->pc++;
+}
+
 static void collective(Machine *m, Thread **w, Ins *in)
 {
 	m->acc_warp = warp_of(m, w[0]); /* the warp's accesses, for race tracking */
@@ -1220,7 +1410,14 @@ static bool run_cluster(Machine *m, int entry_pc)
 		m->t[i].depth = 0;
 		m->t[i].carrive = 0;
 		memset(m->t[i].r, 0, sizeof(uint64_t) * (size_t)m->p->nregs);
+		memset(m->t[i].wg_busy, 0, (size_t)m->p->nregs + 1);
+		m->t[i].wg_nbusy = 0;
 	}
+	for (int i = 0; i < m->nwgq; i++)
+		free(m->wgq[i].slots);
+	m->nwgq = 0;
+	memset(m->wg_groups, 0, sizeof m->wg_groups);
+	memset(m->wg_rd, 0, sizeof(uint16_t) * (size_t)(m->win * m->nranks / 16 + 1));
 	memset(m->shared_all, 0, (size_t)(m->win * m->nranks) + 1);
 	memset(m->tmem_all, 0, sizeof(uint32_t) * 128 * TMEM_COLS * (size_t)m->nranks);
 	tma_reset(m->tma);
@@ -1275,6 +1472,23 @@ static bool run_cluster(Machine *m, int entry_pc)
 		}
 		if (released)
 			continue;
+		/* warpgroup collectives (wgmma.*): the 128 threads wait at the same instruction */
+		for (int r = 0; r < m->nranks && !m->err; r++)
+			for (int64_t g0 = r * T; g0 + 128 <= (r + 1) * T; g0 += 128) {
+				Thread *w[128];
+				bool ready = true;
+				for (int k = 0; k < 128 && ready; k++) {
+					w[k] = &m->t[g0 + k];
+					ready = !w[k]->done && w[k]->pc == w[0]->pc && !strncmp(m->p->ins[w[k]->pc].op, "wgmma.", 6);
+				}
+				if (ready) {
+					set_cta(m, r);
+					wg_collective(m, w, &m->p->ins[w[0]->pc], (int)(r * 8 + (g0 - r * T) / 128));
+					progress = true;
+				}
+			}
+		if (m->err)
+			return false;
 		/* warp collectives: the 32 lanes wait at the same instruction */
 		for (int r = 0; r < m->nranks; r++)
 			for (int64_t w0 = r * T; w0 < (r + 1) * T; w0 += 32) {
@@ -1283,6 +1497,7 @@ static bool run_cluster(Machine *m, int entry_pc)
 				for (int k = 0; k < 32 && ready; k++) {
 					w[k] = &m->t[w0 + k];
 					ready = !w[k]->done && w[k]->pc == w[0]->pc && strncmp(m->p->ins[w[k]->pc].op, "bar.sync", 8) &&
+					        strncmp(m->p->ins[w[k]->pc].op, "wgmma.", 6) &&
 					        is_collective(m->p->ins[w[k]->pc].op); /* not a blocked mbarrier wait */
 				}
 				if (ready) {
@@ -1625,7 +1840,9 @@ static int run_kernel(Ctx *cx, const Kernel *k, char **lines, int nl, int b, int
 	for (int64_t i = 0; i < NT; i++) {
 		m.t[i].r = calloc((size_t)p.nregs + 1, sizeof(uint64_t));
 		m.t[i].pmem = calloc((size_t)p.pbytes + 16, 1);
+		m.t[i].wg_busy = calloc((size_t)p.nregs + 1, 1);
 	}
+	m.wg_rd = calloc((size_t)(m.win * m.nranks / 16 + 1), sizeof(uint16_t));
 	int status = 0;
 	for (m.base_y = 0; m.base_y < k->grid_y && !m.err; m.base_y += cy)
 		for (m.base_x = 0; m.base_x < k->grid && !m.err; m.base_x += m.cx)
@@ -1652,11 +1869,16 @@ static int run_kernel(Ctx *cx, const Kernel *k, char **lines, int nl, int b, int
 	for (int64_t i = 0; i < NT; i++) {
 		free(m.t[i].r);
 		free(m.t[i].pmem);
+		free(m.t[i].wg_busy);
 	}
 	free(m.t);
 	free(m.cpa);
 	free(m.cpa_groups);
 	free(m.shadow_all);
+	free(m.wg_rd);
+	for (int i = 0; i < m.nwgq; i++)
+		free(m.wgq[i].slots);
+	free(m.wgq);
 	tma_free(m.tma);
 	free(m.shared_all);
 	free(m.tmem_all);
