@@ -16,7 +16,12 @@ int64_t kernel_var_extent(const Kernel *k, int var)
 	/* a partial last warp or warpgroup still has its own index */
 	case VAR_WARPID: return (k->threads + 31) / 32 > 0 ? (k->threads + 31) / 32 : 1;
 	case VAR_WGID: return (k->threads + 127) / 128 > 0 ? (k->threads + 127) / 128 : 1;
-	default: return k->var_ext[var];
+	default:
+		if (k->var_base && k->var_base[var] >= 0) { /* i % C: at most C values, and no more than i has */
+			int64_t b = kernel_var_extent(k, k->var_base[var]);
+			return b < k->var_mod[var] ? b : k->var_mod[var];
+		}
+		return k->var_ext[var];
 	}
 }
 
