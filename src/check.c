@@ -518,10 +518,17 @@ static bool affine_range(const Kernel *k, const Affine *e, int64_t *lo, int64_t 
 {
 	*lo = *hi = e->c;
 	for (int i = 0; i < e->n; i++) {
-		/* a variable ranges over 0..extent-1, a scalar over its facts */
+		/* a variable ranges over 0..extent-1, a scalar over its facts; warpid
+		 * and wgid over the warps that run the statement (a when block) */
 		const Scalar *sc = kernel_scalar_of_var(k, e->t[i].var);
-		int64_t a, b;
-		if (!mul_ok(e->t[i].k, sc ? sc->lo : 0, &a) || !mul_ok(e->t[i].k, kernel_var_extent(k, e->t[i].var) - 1, &b))
+		int64_t a, b, vlo = sc ? sc->lo : 0, vhi = kernel_var_extent(k, e->t[i].var) - 1;
+		int var = e->t[i].var;
+		if ((var == VAR_WARPID || var == VAR_WGID) && k->check_warps && k->check_warps != kernel_all_warps(k)) {
+			int first = __builtin_ctzll(k->check_warps), last = 63 - __builtin_clzll(k->check_warps);
+			vlo = var == VAR_WARPID ? first : first / 4;
+			vhi = var == VAR_WARPID ? last : last / 4;
+		}
+		if (!mul_ok(e->t[i].k, vlo, &a) || !mul_ok(e->t[i].k, vhi, &b))
 			return false;
 		if (!add_ok(*lo, a < b ? a : b, lo) || !add_ok(*hi, a < b ? b : a, hi))
 			return false;
@@ -531,6 +538,8 @@ static bool affine_range(const Kernel *k, const Affine *e, int64_t *lo, int64_t 
 
 static bool check_region(Ctx *cx, Kernel *k, Region *r)
 {
+	if (k->check_warps != kernel_all_warps(k))
+		r->warps = k->check_warps;
 	r->buf = kernel_find_buffer(k, r->name);
 	if (!r->buf) {
 		diag_error(cx, r->loc, "unknown buffer '%s' in kernel '%s'", r->name, k->name);

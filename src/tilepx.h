@@ -314,6 +314,7 @@ typedef struct Region {
 	bool all[MAX_DIMS], single[MAX_DIMS];
 	Loc dim_loc[MAX_DIMS];
 	int64_t ext[MAX_DIMS]; /* set by check */
+	uint64_t warps;        /* check: the warps whose statement names it (a when block), 0 every warp */
 } Region;
 /* a copy whose begin/end may be changed without touching r's */
 Region *region_dup(Arena *a, const Region *r);
