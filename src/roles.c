@@ -1008,12 +1008,6 @@ static bool rsim_run(RSim *S, Str *sigs, int64_t *need)
 			}
 			Str *h = &sigs[round];
 			round_sig(S, h, &jmins[round], &jmaxs[round]);
-				char fn[64];
-				snprintf(fn, sizeof fn, "/tmp/sig%lld", (long long)round);
-				FILE *fp = fopen(fn, "wb");
-				fwrite(h->s, 1, h->n, fp);
-				fclose(fp);
-			}
 			for (int64_t t = 0; t < round; t++)
 				if (sigs[t].n == h->n && !memcmp(sigs[t].s, h->s, h->n)) {
 					int64_t d = jmins[round] - jmins[t];
