@@ -18,3 +18,14 @@ for hi in 256 65536 67108864; do
 	end=$(date +%s%N)
 	printf '%-22s %12d %14.2f\n' "K <= $hi" $(((hi + 63) / 64)) "$(echo "($end - $start) / 1000000 / $runs" | bc -l)"
 done
+# the same for the warp-specialized pipeline (roles: producer + 2 consumers,
+# 4 stages), whose proof runs the roles with vector clocks
+echo "examples/ws_pipeline.tile (roles)"
+for hi in 256 4096 67108864; do
+	sed "s/assume K <= 4096/assume K <= $hi/" examples/ws_pipeline.tile > "$tmp/w.tile"
+	build/tilepx check "$tmp/w.tile"
+	start=$(date +%s%N)
+	for _ in $(seq "$runs"); do build/tilepx check "$tmp/w.tile"; done
+	end=$(date +%s%N)
+	printf '%-22s %12d %14.2f\n' "K <= $hi" $(((hi + 63) / 64)) "$(echo "($end - $start) / 1000000 / $runs" | bc -l)"
+done

@@ -302,7 +302,8 @@ typedef struct RSim {
 	bool failed;
 	int64_t steps;
 	int scalar;              /* the runtime trip class: 1 + scalar index, 0 none */
-	int64_t div, trips;      /* its count in this run; -1: loops never end (the invariant search) */
+	int64_t div, trips;      /* its count in this run; -1: the invariant search, loops run to cap */
+	int64_t cap;             /* the largest count the facts allow */
 } RSim;
 
 #define RFAIL(S, ...) ((S)->failed = true, diag_error((S)->cx, __VA_ARGS__))
@@ -621,7 +622,7 @@ static int64_t trips_of(RSim *S, const Stmt *s)
 	if (!s->trips_scalar)
 		return s->n;
 	if (s->trips_scalar == S->scalar && s->trips_div == S->div)
-		return S->trips < 0 ? INT64_MAX : S->trips;
+		return S->trips < 0 ? S->cap : S->trips;
 	return 2; /* a loop without barriers or stages in it: two trips show what one leaves for the next */
 }
 
@@ -1027,28 +1028,45 @@ static bool rsim_run(RSim *S, Str *sigs, int64_t *need)
 			return false;
 		if (!live)
 			break;
-		if (!progress) { /* every role blocked: the hang, located */
+		if (!progress) { /* every role blocked: the hang, located at the wait with partial progress */
+			int pick = -1, best = -1;
 			for (int x = 0; x < S->nr; x++) {
 				Role *r = &S->r[x];
 				if (r->done)
 					continue;
-				const RFrame *f = &r->fr[r->depth - 1];
-				const Stmt *s = f->body[f->i];
-				char who[160], name[96] = "";
-				role_desc(S, r, who, sizeof who);
+				const Stmt *s = r->fr[r->depth - 1].body[r->fr[r->depth - 1].i];
+				int score = 0;
 				if (s->mbar) {
-					rbar_name(S, r, s, name, sizeof name);
 					const RBar *b = &S->bars[rbar_of(S, r, s)];
-					RFAIL(S, s->loc, "%s waits here forever: phase %lld of %s gets %lld of %lld arrivals and %lld of "
-					      "%lld bytes", who, (long long)r->waits[rbar_of(S, r, s)], name, (long long)b->arrivals,
-					      (long long)b->count, (long long)b->loaded, (long long)b->expect);
-				} else {
-					RFAIL(S, s->loc, "%s waits here forever: barrier %d has %lld of %lld threads", who,
-					      s->kind == ST_SYNC || s->kind == ST_MBAR_INIT ? 0 : (int)s->n,
-					      (long long)S->nb[r->nb_id].arrived, (long long)S->nb[r->nb_id].count);
+					score = b->arrivals > 0 || b->loaded > 0 || b->expect > 0;
 				}
-				break;
+				if (score > best)
+					best = score, pick = x;
 			}
+			for (int pass = 0; pass < 2; pass++)
+				for (int x = 0; x < S->nr; x++) {
+					Role *r = &S->r[x];
+					if (r->done || (pass == 0) != (x == pick))
+						continue;
+					const Stmt *s = r->fr[r->depth - 1].body[r->fr[r->depth - 1].i];
+					char who[160], name[96] = "", what[256];
+					role_desc(S, r, who, sizeof who);
+					if (s->mbar) {
+						rbar_name(S, r, s, name, sizeof name);
+						const RBar *b = &S->bars[rbar_of(S, r, s)];
+						snprintf(what, sizeof what, "phase %lld of %s gets %lld of %lld arrivals and %lld of %lld bytes",
+						         (long long)r->waits[rbar_of(S, r, s)], name, (long long)b->arrivals,
+						         (long long)b->count, (long long)b->loaded, (long long)b->expect);
+					} else {
+						snprintf(what, sizeof what, "barrier %d has %lld of %lld threads",
+						         s->kind == ST_SYNC || s->kind == ST_MBAR_INIT ? 0 : (int)s->n,
+						         (long long)S->nb[r->nb_id].arrived, (long long)S->nb[r->nb_id].count);
+					}
+					if (pass == 0)
+						RFAIL(S, s->loc, "%s waits here forever: %s", who, what);
+					else
+						diag_note(S->cx, "%s waits too, at line %d: %s", who, s->loc.line, what);
+				}
 			diag_note(S->cx, "every role is blocked: no statement can signal what they wait for");
 			return false;
 		}
@@ -1167,24 +1185,26 @@ void check_role_phases(Ctx *cx, const Module *m, Kernel *k)
 	const Scalar *sc = &k->scalars[rt.first->trips_scalar - 1];
 	int64_t div = rt.first->trips_div;
 	int64_t lo = sc->lo > 0 ? (sc->lo + div - 1) / div : 0, hi = sc->hi > 0 ? (sc->hi + div - 1) / div : 0;
-	/* small counts first: a failure there names a count */
-	int64_t done = lo + 16 < hi ? lo + 16 : hi;
-	for (int64_t t = lo; t <= done; t++)
-		if (!count_run(cx, k, roles, nr, rt.first, t))
-			return;
-	/* the invariant: a run whose loops never end, round by round */
+	/* the invariant: a run whose loops never end, round by round; a failure
+	 * there shows for every count past the trips the roles had made */
 	RSim *I = rsim_new(cx, k, roles, nr, rt.first->trips_scalar, div, -1);
+	I->cap = hi;
 	Str *sigs = arena_alloc(cx->arena, sizeof(Str) * ROLE_ROUNDS);
-	int64_t need = 0;
+	int64_t need = hi; /* no repeat before the loops end: every count up to hi runs */
 	bool ok = rsim_run(I, sigs, &need);
 	for (int i = 0; i < ROLE_ROUNDS; i++)
 		str_free(&sigs[i]);
 	if (!ok) {
-		diag_note(cx, "when the repeat at line %d runs more than %lld trips (its count %s unbounded here)",
-		          rt.first->loc.line, (long long)done, sc->name);
+		int64_t jmin, jmax;
+		Str tmp = {0};
+		round_sig(I, &tmp, &jmin, &jmax);
+		str_free(&tmp);
+		diag_note(cx, "when the repeat at line %d runs more than %lld trip%s (%s = %lld, say)", rt.first->loc.line,
+		          (long long)jmax, jmax == 1 ? "" : "s", sc->name,
+		          (long long)((jmax + 1) * div > sc->hi ? sc->hi : (jmax + 1) * div));
 		return;
 	}
-	for (int64_t t = done + 1; t <= hi && t <= need; t++)
+	for (int64_t t = lo; t <= hi && t <= need; t++)
 		if (!count_run(cx, k, roles, nr, rt.first, t))
 			return;
 }
