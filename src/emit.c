@@ -525,12 +525,14 @@ static void emit_repeat(Emit *e, const Stmt *s)
 	e->var_regs[s->var] = l.counter;
 	for (int d = VAR_REPEAT0; d < e->k->nvars; d++) /* stage indices i % C of this index */
 		if (e->k->var_base[d] == s->var) {
-			Reg r = b_reg(b, RC_R);
+			Reg r = b_reg(b, RC_R), x = l.counter;
 			int64_t c = e->k->var_mod[d];
+			if (e->k->var_off[d])
+				x = b_add32_imm(b, l.counter, e->k->var_off[d]);
 			if (is_pow2(c))
-				b_ins(b, FORM_AND_B32, b_name(b, r), b_name(b, l.counter), b_imm(b, c - 1), NULL);
+				b_ins(b, FORM_AND_B32, b_name(b, r), b_name(b, x), b_imm(b, c - 1), NULL);
 			else
-				b_ins(b, FORM_REM_U32, b_name(b, r), b_name(b, l.counter), b_imm(b, c), NULL);
+				b_ins(b, FORM_REM_U32, b_name(b, r), b_name(b, x), b_imm(b, c), NULL);
 			e->var_regs[d] = r;
 		}
 	emit_stmts(e, s->body, s->nbody);

@@ -463,10 +463,10 @@ static void race_stmts(Race *R, Stmt **body, size_t n, bool in_loop)
 					out_of_budget(R, s);
 					break;
 				}
-				R->vals[s->var] = j;
+				kernel_set_var(R->k, R->vals, s->var, j);
 				race_stmts(R, s->body, s->nbody, true);
 			}
-			R->vals[s->var] = 0;
+			kernel_set_var(R->k, R->vals, s->var, 0);
 			continue;
 		}
 		BarKind bar = si->bar;

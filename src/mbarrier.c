@@ -962,6 +962,9 @@ static void sim_runtime_repeat(Sim *S, Stmt *s)
 	for (int64_t j = 0; !S->failed; j++) {
 		Str *h = &heads[j];
 		head_sig(S, h, mv.moves ? j : 0);
+		for (int d = VAR_REPEAT0; d < S->k->nvars; d++) /* a stage index's value: part of the future */
+			if (S->k->var_base[d] == s->var)
+				sig_int(h, (j + S->k->var_off[d]) % S->k->var_mod[d]);
 		for (int64_t t = 0; t < j; t++)
 			if (heads[t].n == h->n && !memcmp(heads[t].s, h->s, h->n)) {
 				if (j > c->need)
@@ -973,13 +976,13 @@ static void sim_runtime_repeat(Sim *S, Stmt *s)
 				c->need = n + 2; /* no repeated head yet: the next count must run */
 			break;
 		}
-		S->vals[s->var] = j;
+		kernel_set_var(S->k, S->vals, s->var, j);
 		sim_stmts(S, s->body, s->nbody);
 	}
 done:
 	for (int64_t j = 0; j <= n; j++)
 		str_free(&heads[j]);
-	S->vals[s->var] = 0;
+	kernel_set_var(S->k, S->vals, s->var, 0);
 }
 
 static void sim_stmts(Sim *S, Stmt **body, size_t n)
@@ -1002,10 +1005,10 @@ static void sim_stmts(Sim *S, Stmt **body, size_t n)
 			for (int64_t j = 0; s->nbody && /* an empty body changes nothing, however many trips */
 			                    j < (s->trips_scalar && S->zero_trips ? 0 : s->trips_scalar && s->n > 2 ? 2 : s->n) &&
 			                    !S->failed; j++) {
-				S->vals[s->var] = j;
+				kernel_set_var(S->k, S->vals, s->var, j);
 				sim_stmts(S, s->body, s->nbody);
 			}
-			S->vals[s->var] = 0;
+			kernel_set_var(S->k, S->vals, s->var, 0);
 			continue;
 		}
 		if (si->flags & SF_COPY)

@@ -334,18 +334,19 @@ static bool factor_inner(Parser *p, Affine *out)
 	return fail(p, "expected an expression, found %s", tok_text(p));
 }
 
-/* i % C, i a repeat index: the stage of a ring of C buffers, a variable of
- * its own (one per index and C) ranging over [0, C) */
+/* (i + c) % C, i a repeat index: the stage of a ring of C buffers, a
+ * variable of its own (one per index, c and C) ranging over [0, C) */
 static bool stage_index(Parser *p, Affine *a, int64_t c, Loc loc)
 {
 	Kernel *k = p->k;
-	int v = a->n == 1 && a->c == 0 && a->t[0].k == 1 ? a->t[0].var : -1;
+	int v = a->n == 1 && a->c >= 0 && a->t[0].k == 1 ? a->t[0].var : -1;
 	bool repeat_index = v >= VAR_REPEAT0 && k && !kernel_scalar_of_var(k, v) && k->var_base[v] < 0;
 	for (int i = 0; k && i < k->nargs && repeat_index; i++)
 		repeat_index = k->arg_vars[i] != v;
 	if (!repeat_index) {
 		p->line_failed = true;
-		diag_error(p->cx, loc, "'%%' takes a repeat index and a constant ('i %% C'), or two constants");
+		diag_error(p->cx, loc, "'%%' takes a repeat index plus a constant and a constant ('i %% C', '(i + 3) %% C'), "
+		           "or two constants");
 		return false;
 	}
 	if (c < 1 || c > 0x7fffffff) {
@@ -353,15 +354,19 @@ static bool stage_index(Parser *p, Affine *a, int64_t c, Loc loc)
 		diag_error(p->cx, loc, "'i %% C' needs C in 1..2147483647 (got %lld)", (long long)c);
 		return false;
 	}
+	int64_t off = a->c % c;
+	a->c = 0;
 	for (int d = VAR_REPEAT0; d < k->nvars; d++)
-		if (k->var_base[d] == v && k->var_mod[d] == c) {
+		if (k->var_base[d] == v && k->var_mod[d] == c && k->var_off[d] == off) {
 			a->t[0].var = d;
 			return true;
 		}
-	const char *name = arena_printf(p->cx->arena, "%s %% %lld", k->var_names[v], (long long)c);
+	const char *name = off ? arena_printf(p->cx->arena, "(%s + %lld) %% %lld", k->var_names[v], (long long)off, (long long)c)
+	                       : arena_printf(p->cx->arena, "%s %% %lld", k->var_names[v], (long long)c);
 	int d = new_var(p, c, name);
 	k->var_base[d] = v;
 	k->var_mod[d] = c;
+	k->var_off[d] = off;
 	a->t[0].var = d;
 	return true;
 }
@@ -1089,6 +1094,7 @@ static int new_var(Parser *p, int64_t ext, const char *name)
 		k->var_names = arena_grow(p->cx->arena, k->var_names, sizeof(char *) * k->var_cap, sizeof(char *) * nc);
 		k->var_base = arena_grow(p->cx->arena, k->var_base, sizeof(int) * k->var_cap, sizeof(int) * nc);
 		k->var_mod = arena_grow(p->cx->arena, k->var_mod, sizeof(int64_t) * k->var_cap, sizeof(int64_t) * nc);
+		k->var_off = arena_grow(p->cx->arena, k->var_off, sizeof(int64_t) * k->var_cap, sizeof(int64_t) * nc);
 		k->var_cap = nc;
 	}
 	k->var_ext[k->nvars] = ext;
@@ -1582,6 +1588,7 @@ static void start_kernel(Parser *p, Loc loc)
 	k->var_names = arena_alloc(p->cx->arena, sizeof(char *) * 16);
 	k->var_base = arena_alloc(p->cx->arena, sizeof(int) * 16);
 	k->var_mod = arena_alloc(p->cx->arena, sizeof(int64_t) * 16);
+	k->var_off = arena_alloc(p->cx->arena, sizeof(int64_t) * 16);
 	for (int v = 0; v < 16; v++)
 		k->var_base[v] = -1;
 	k->var_names[VAR_CTAID] = "ctaid";

@@ -325,13 +325,7 @@ static bool vc_le(const VC *a, const VC *b)
 
 static int role_of(const RSim *S, const Role *r) { return (int)(r - S->r); }
 
-static void set_var(RSim *S, Role *r, int var, int64_t v)
-{
-	r->vals[var] = v;
-	for (int d = VAR_REPEAT0; d < S->k->nvars; d++)
-		if (S->k->var_base[d] == var)
-			r->vals[d] = v % S->k->var_mod[d];
-}
+static void set_var(RSim *S, Role *r, int var, int64_t v) { kernel_set_var(S->k, r->vals, var, v); }
 
 static int rbar_of(RSim *S, Role *r, const Stmt *s)
 {

@@ -16,3 +16,11 @@ void stmt_walk(Stmt **body, size_t n, void (*fn)(void *ctx, const Stmt *s), void
 			stmt_walk(body[i]->body, body[i]->nbody, fn, ctx);
 	}
 }
+
+void kernel_set_var(const Kernel *k, int64_t *vals, int var, int64_t v)
+{
+	vals[var] = v;
+	for (int d = VAR_REPEAT0; d < k->nvars; d++)
+		if (k->var_base && k->var_base[d] == var)
+			vals[d] = (v + k->var_off[d]) % k->var_mod[d];
+}

@@ -444,6 +444,7 @@ typedef struct Kernel {
 	 * var_base[v] = i and var_mod[v] = C (var_base -1: not derived) */
 	int *var_base;
 	int64_t *var_mod;
+	int64_t *var_off;          /* '(i + c) % C': c (0 for 'i % C') */
 	size_t var_cap;
 	int nparams;
 	/* device functions (func NAME): .visible .func with the ABI of docs/language.md */
@@ -843,6 +844,8 @@ uint64_t wgmma_desc_encode(uint32_t start, const WgDesc *d);
 void check_wgmma(Ctx *cx, const Module *m, Kernel *k, Stmt *s);
 /* warp roles (src/roles.c) */
 uint64_t kernel_all_warps(const Kernel *k);
+/* vals[var] = v, and the stage indices (i + c) % C of var with it */
+void kernel_set_var(const Kernel *k, int64_t *vals, int var, int64_t v);
 void check_when(Ctx *cx, const Module *m, Kernel *k, Stmt *s);
 void check_named_bar(Ctx *cx, const Module *m, Kernel *k, Stmt *s);
 void check_setmaxnreg(Ctx *cx, const Module *m, Kernel *k, Stmt *s);

@@ -840,10 +840,10 @@ static void wsim_stmt(WSim *S, const Stmt *s)
 	switch (s->kind) {
 	case ST_REPEAT:
 		for (int64_t j = 0; s->nbody && j < (s->trips_scalar && s->n > 2 ? 2 : s->n) && !S->failed; j++) {
-			S->vals[s->var] = j;
+			kernel_set_var(S->k, S->vals, s->var, j);
 			wsim_stmts(S, s->body, s->nbody);
 		}
-		S->vals[s->var] = 0;
+		kernel_set_var(S->k, S->vals, s->var, 0);
 		break;
 	case ST_WG_MMA: sim_mma(S, s); break;
 	case ST_WG_FENCE: S->fence_step = S->steps; break;

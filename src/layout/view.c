@@ -19,7 +19,7 @@ int64_t kernel_var_extent(const Kernel *k, int var)
 	default:
 		if (k->var_base && k->var_base[var] >= 0) { /* i % C: at most C values, and no more than i has */
 			int64_t b = kernel_var_extent(k, k->var_base[var]);
-			return b < k->var_mod[var] ? b : k->var_mod[var];
+			return b < k->var_mod[var] && !k->var_off[var] ? b : k->var_mod[var];
 		}
 		return k->var_ext[var];
 	}
