@@ -382,6 +382,17 @@ bool tma_drain(TmaState *s, const TmaEnv *env, const char **err)
 	return any;
 }
 
+bool tma_mbar(const TmaState *s, uint64_t addr, int64_t *phase, int64_t *pending, int64_t *count, int64_t *tx)
+{
+	for (int i = 0; i < s->nbars; i++)
+		if (s->bars[i].addr == addr) {
+			*phase = s->bars[i].phase, *pending = s->bars[i].pending;
+			*count = s->bars[i].count, *tx = s->bars[i].tx;
+			return true;
+		}
+	return false;
+}
+
 void tma_describe(const TmaState *s, const TmaEnv *env, char *buf, size_t n)
 {
 	size_t k = 0;
