@@ -685,7 +685,7 @@ static int width_of(const char *op)
 		return 16;
 	if (strstr(op, ".v2.b32"))
 		return 8;
-	if (strstr(op, ".b32"))
+	if (strstr(op, ".b32") || strstr(op, ".u32") || strstr(op, ".s32") || strstr(op, ".f32"))
 		return 4;
 	if (strstr(op, ".u16"))
 		return 2;
@@ -802,6 +802,7 @@ static void tma_instruction(Machine *m, Thread *t, Ins *in)
 	int w = (int)(local_tid(m, t) / 32);
 	if (mbar)
 		tma_mbar(m->tma, bar, &before, &pending, &count, &tx);
+	if (getenv("PTXEMU_TRACE") && mbar) fprintf(stderr, "  %s bar 0x%llx phase %lld pending %lld count %lld v2 %llu\n", in->op, (unsigned long long)bar, (long long)before, (long long)pending, (long long)count, (unsigned long long)o.v[2]);
 	if (!tma_step(m->tma, &m->env, (int)(t - m->t), &o, &result, &blocked, &m->err)) {
 		snprintf(m->errbuf, sizeof m->errbuf, "unsupported instruction '%s'", in->op);
 		m->err = m->errbuf;
@@ -978,6 +979,9 @@ static void step(Machine *m, Thread *t)
 		D = V(1) | V(2);
 	} else if (!strcmp(op, "or.b32")) {
 		D = (uint32_t)(V(1) | V(2));
+	} else if (!strcmp(op, "xor.pred") || !strcmp(op, "and.pred") || !strcmp(op, "or.pred")) {
+		bool a = V(1) != 0, b = V(2) != 0;
+		D = op[0] == 'x' ? a != b : op[0] == 'a' ? a && b : a || b;
 	} else if (!strcmp(op, "xor.b32")) {
 		D = (uint32_t)(V(1) ^ V(2));
 	} else if (!strcmp(op, "div.u32")) {
@@ -1012,6 +1016,9 @@ static void step(Machine *m, Thread *t)
 	} else if (!strcmp(op, "bfe.u32")) {
 		uint32_t pos = (uint32_t)V(2), len = (uint32_t)V(3);
 		D = ((uint32_t)V(1) >> pos) & (len >= 32 ? ~0u : ((1u << len) - 1));
+	} else if ((!strncmp(op, "ld.", 3) || !strncmp(op, "st.", 3)) && !width_of(op)) {
+		snprintf(m->errbuf, sizeof m->errbuf, "unsupported instruction '%s' (an access width the emulator lacks)", op);
+		m->err = m->errbuf;
 	} else if (!strncmp(op, "ld.", 3)) {
 		int w = width_of(op), n = w >= 4 ? w / 4 : 1;
 		track(m, t, in, false);
@@ -1524,9 +1531,9 @@ static bool elect(Machine *m, int wi, Thread **lane, int nl)
 	char d[64], p[64];
 	snprintf(d, sizeof d, "%.*s", (int)(bar - ops), ops);
 	snprintf(p, sizeof p, "%s", bar + 1);
-	int leader = __builtin_ctz(mask);
+	int leader = __builtin_ctz(mask), pc = first->pc;
 	for (int k = 0; k < nl; k++) {
-		if (lane[k]->pc != first->pc)
+		if (lane[k]->pc != pc)
 			continue;
 		if (strcmp(d, "_"))
 			*R(m, lane[k], d) = (uint64_t)leader;
@@ -1745,6 +1752,7 @@ static bool run_cluster(Machine *m, int entry_pc)
 					continue;
 				}
 				t->blocked = false;
+				if (getenv("PTXEMU_TRACE") && (i < 1 || i == 128)) fprintf(stderr, "T%lld pc %d %s\n", (long long)i, t->pc, m->p->ins[t->pc].op);
 				step(m, t);
 				if (t->blocked)
 					break;
