@@ -802,7 +802,6 @@ static void tma_instruction(Machine *m, Thread *t, Ins *in)
 	int w = (int)(local_tid(m, t) / 32);
 	if (mbar)
 		tma_mbar(m->tma, bar, &before, &pending, &count, &tx);
-	if (getenv("PTXEMU_TRACE") && mbar) fprintf(stderr, "  %s bar 0x%llx phase %lld pending %lld count %lld v2 %llu\n", in->op, (unsigned long long)bar, (long long)before, (long long)pending, (long long)count, (unsigned long long)o.v[2]);
 	if (!tma_step(m->tma, &m->env, (int)(t - m->t), &o, &result, &blocked, &m->err)) {
 		snprintf(m->errbuf, sizeof m->errbuf, "unsupported instruction '%s'", in->op);
 		m->err = m->errbuf;
@@ -1752,7 +1751,6 @@ static bool run_cluster(Machine *m, int entry_pc)
 					continue;
 				}
 				t->blocked = false;
-				if (getenv("PTXEMU_TRACE") && (i < 1 || i == 128)) fprintf(stderr, "T%lld pc %d %s\n", (long long)i, t->pc, m->p->ins[t->pc].op);
 				step(m, t);
 				if (t->blocked)
 					break;
