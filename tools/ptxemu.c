@@ -1684,8 +1684,13 @@ static void describe_hang(Machine *m)
 			if (count)
 				str_printf(&out, "%s %d: %lld of its %lld threads have arrived", in->op, id, (long long)pending,
 				           (long long)count);
-			else
-				str_printf(&out, "%s %d (the whole CTA): %lld threads have arrived", in->op, id, (long long)pending);
+			else {
+				int64_t live = 0;
+				for (int64_t j = (int64_t)r * m->threads; j < (int64_t)(r + 1) * m->threads; j++)
+					live += !m->t[j].done;
+				str_printf(&out, "%s %d (the whole CTA): %lld of its %lld threads that have not exited have arrived",
+				           in->op, id, (long long)pending, (long long)live);
+			}
 		} else if (!strncmp(in->op, "barrier.cluster.wait", 20)) {
 			int64_t missing = 0;
 			for (int64_t j = 0; j < NT; j++)
