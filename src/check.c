@@ -518,10 +518,17 @@ static bool affine_range(const Kernel *k, const Affine *e, int64_t *lo, int64_t 
 {
 	*lo = *hi = e->c;
 	for (int i = 0; i < e->n; i++) {
-		/* a variable ranges over 0..extent-1, a scalar over its facts */
+		/* a variable ranges over 0..extent-1, a scalar over its facts; warpid
+		 * and wgid over the warps that run the statement (a when block) */
 		const Scalar *sc = kernel_scalar_of_var(k, e->t[i].var);
-		int64_t a, b;
-		if (!mul_ok(e->t[i].k, sc ? sc->lo : 0, &a) || !mul_ok(e->t[i].k, kernel_var_extent(k, e->t[i].var) - 1, &b))
+		int64_t a, b, vlo = sc ? sc->lo : 0, vhi = kernel_var_extent(k, e->t[i].var) - 1;
+		int var = e->t[i].var;
+		if ((var == VAR_WARPID || var == VAR_WGID) && k->check_warps && k->check_warps != kernel_all_warps(k)) {
+			int first = __builtin_ctzll(k->check_warps), last = 63 - __builtin_clzll(k->check_warps);
+			vlo = var == VAR_WARPID ? first : first / 4;
+			vhi = var == VAR_WARPID ? last : last / 4;
+		}
+		if (!mul_ok(e->t[i].k, vlo, &a) || !mul_ok(e->t[i].k, vhi, &b))
 			return false;
 		if (!add_ok(*lo, a < b ? a : b, lo) || !add_ok(*hi, a < b ? b : a, hi))
 			return false;
@@ -531,6 +538,8 @@ static bool affine_range(const Kernel *k, const Affine *e, int64_t *lo, int64_t 
 
 static bool check_region(Ctx *cx, Kernel *k, Region *r)
 {
+	if (k->check_warps != kernel_all_warps(k))
+		r->warps = k->check_warps;
 	r->buf = kernel_find_buffer(k, r->name);
 	if (!r->buf) {
 		diag_error(cx, r->loc, "unknown buffer '%s' in kernel '%s'", r->name, k->name);
@@ -799,9 +808,65 @@ static void check_stmts(Ctx *cx, const Module *m, Kernel *k, Stmt **body, size_t
 			           m->target->name);
 			continue;
 		}
+		s->warps = k->check_warps;
+		int before = cx->diags.errors;
 		if (check_hook[s->kind])
 			check_hook[s->kind](cx, m, k, s);
+		if (s->warps != kernel_all_warps(k) && cx->diags.errors == before)
+			check_in_role(cx, k, s);
 	}
+}
+
+/* when COND { ... }: the block runs in the warps the condition selects among
+ * those that reach it (an else block: the others) */
+void check_when(Ctx *cx, const Module *m, Kernel *k, Stmt *s)
+{
+	k->has_roles = true;
+	if (k->is_func) {
+		diag_error(cx, s->loc, "a when block in a func: roles belong to the kernel");
+		return;
+	}
+	if (k->threads % 32) {
+		diag_error(cx, s->loc, "a when block needs whole warps: kernel '%s' has %lld threads", k->name,
+		           (long long)k->threads);
+		return;
+	}
+	uint64_t in = 0;
+	if (s->else_of) {
+		in = s->warps & ~s->else_of->body_warps;
+	} else {
+		for (int w = 0; w < 64; w++) {
+			if (!(s->warps >> w & 1))
+				continue;
+			bool take = true;
+			for (int c = 0; c < s->ncond; c++) {
+				const WhenCond *q = &s->cond[c];
+				int64_t v = q->var == VAR_WARPID ? w : w / 4;
+				switch (q->op) {
+				case '<': take &= v < q->value; break;
+				case '>': take &= v > q->value; break;
+				case 'l': take &= v <= q->value; break;
+				case 'g': take &= v >= q->value; break;
+				case '=': take &= v == q->value; break;
+				default: take &= v != q->value; break;
+				}
+			}
+			if (take)
+				in |= (uint64_t)1 << w;
+		}
+	}
+	s->body_warps = in;
+	if (!in) {
+		diag_error(cx, s->loc, "no warp runs this %s block", s->else_of ? "else" : "when");
+		diag_note(cx, "kernel '%s' has warps 0..%lld (warpgroups 0..%lld)%s", k->name, (long long)(k->threads / 32 - 1),
+		          (long long)((k->threads + 127) / 128 - 1),
+		          s->warps != kernel_all_warps(k) ? ", and only some of them reach this block" : "");
+		return;
+	}
+	uint64_t saved = k->check_warps;
+	k->check_warps = in;
+	check_stmts(cx, m, k, s->body, s->nbody);
+	k->check_warps = saved;
 }
 
 /* before the layout of shared memory: buffers a TMA copy may touch get its alignment */
@@ -1068,15 +1133,18 @@ bool check_module(Ctx *cx, Module *m)
 						k->dyn_align = shared_align(k->bufs[j]);
 			}
 		}
+		k->check_warps = kernel_all_warps(k);
 		if (cx->diags.errors == before)
 			check_stmts(cx, m, k, k->body, k->nbody);
+		if (cx->diags.errors == before && k->has_roles)
+			check_role_budgets(cx, m, k);
 		if (cx->diags.errors == before)
 			resolve_auto_swizzle(cx, m, k);
 		if (cx->diags.errors == before)
-			check_mbar_phases(cx, m, k);
+			(k->has_roles ? check_role_phases : check_mbar_phases)(cx, m, k);
 		if (cx->diags.errors == before)
 			check_wgmma_async(cx, m, k);
-		if (cx->diags.errors == before)
+		if (cx->diags.errors == before && !k->has_roles) /* roles: the phase proof orders the roles' accesses */
 			check_races(cx, m, k);
 	}
 	return cx->diags.errors == 0;

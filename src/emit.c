@@ -523,6 +523,16 @@ static void emit_repeat(Emit *e, const Stmt *s)
 	if (s->nounroll) /* in the loop's header block, where ptxas reads it */
 		b_ins(b, FORM_PRAGMA_NOUNROLL, NULL);
 	e->var_regs[s->var] = l.counter;
+	for (int d = VAR_REPEAT0; d < e->k->nvars; d++) /* stage indices i % C of this index */
+		if (e->k->var_base[d] == s->var) {
+			Reg r = b_reg(b, RC_R);
+			int64_t c = e->k->var_mod[d];
+			if (is_pow2(c))
+				b_ins(b, FORM_AND_B32, b_name(b, r), b_name(b, l.counter), b_imm(b, c - 1), NULL);
+			else
+				b_ins(b, FORM_REM_U32, b_name(b, r), b_name(b, l.counter), b_imm(b, c), NULL);
+			e->var_regs[d] = r;
+		}
 	emit_stmts(e, s->body, s->nbody);
 	emit_loop_end(e, &l);
 	if (--e->repeat_depth == 0) {
@@ -538,6 +548,44 @@ static void emit_repeat(Emit *e, const Stmt *s)
 		str_free(&e->pre);
 		e->nmemo = 0;
 	}
+}
+
+/* when COND { ... }: the warps outside the block's set branch around it (a
+ * warp-uniform branch); inside, one-thread statements are the first
+ * thread of the block's warps */
+void emit_when(Emit *e, const Stmt *s)
+{
+	Builder *b = &e->b;
+	uint64_t in = s->body_warps;
+	b_comment(b, "line %d: %s (warps 0x%llx)", s->loc.line, s->else_of ? "else" : "when", (unsigned long long)in);
+	int first = 0;
+	while (!(in >> first & 1))
+		first++;
+	int last = 63;
+	while (!(in >> last & 1))
+		last--;
+	Reg skip = b_reg(b, RC_P);
+	if (in == ((~(uint64_t)0 >> (63 - last)) & (~(uint64_t)0 << first))) { /* warps first..last */
+		Reg t = b_reg(b, RC_R);
+		b_ins(b, FORM_SUB_U32, b_name(b, t), b_name(b, e->warp), b_imm(b, first), NULL);
+		b_ins(b, FORM_SETP_LT_U32, b_name(b, skip), b_name(b, t), b_imm(b, last - first + 1), NULL);
+	} else {
+		Reg m = b_reg(b, RC_R), t = b_reg(b, RC_R);
+		b_ins(b, FORM_MOV_B32, b_name(b, m), b_imm(b, (int64_t)(uint32_t)in), NULL);
+		b_ins(b, FORM_SHR_U32, b_name(b, t), b_name(b, m), b_name(b, e->warp), NULL);
+		b_ins(b, FORM_AND_B32, b_name(b, t), b_name(b, t), "1", NULL);
+		b_ins(b, FORM_SETP_NE_U32, b_name(b, skip), b_name(b, t), "0", NULL);
+	}
+	int end = b_label(b);
+	b_ins(b, FORM_BRA_IF_NOT, b_name(b, skip), b_label_name(b, end), NULL);
+	Reg saved = e->not_leader;
+	e->not_leader = b_reg(b, RC_P);
+	b_ins(b, FORM_SETP_NE_U32, b_name(b, e->not_leader), b_name(b, e->tid), b_imm(b, 32 * first), NULL);
+	e->nmemo = 0; /* a value computed in one branch does not exist in the other */
+	emit_stmts(e, s->body, s->nbody);
+	e->nmemo = 0;
+	e->not_leader = saved;
+	b_place_label(b, end);
 }
 
 typedef void (*EmitHook)(Emit *e, const Stmt *s);
@@ -839,6 +887,8 @@ static void emit_kernel(Ctx *cx, const Module *m, const Kernel *k, Str *out, Mod
 			str_printf(out, ",\n\t.param .align 64 .b8 %s_tmap_%d[128]", k->name, i);
 		str_printf(out, "%s)\n.reqntid %lld, 1, 1\n", k->nparams || k->nscalars || k->ntmaps ? "\n" : "",
 		           (long long)k->threads);
+		if (k->maxnreg) /* setmaxnreg moves registers from this launch budget */
+			str_printf(out, ".maxnreg %lld\n", (long long)k->maxnreg);
 		if (k->cluster_x) /* the launch must use these cluster dims (tilepx-run: cuLaunchKernelEx) */
 			str_printf(out, ".reqnctapercluster %lld, %lld, 1\n", (long long)k->cluster_x, (long long)k->cluster_y);
 		str_puts(out, "{\n");

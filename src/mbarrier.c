@@ -1358,6 +1358,20 @@ void emit_mbar_expect_tx(Emit *e, const Stmt *s)
 void emit_mbar_arrive(Emit *e, const Stmt *s)
 {
 	Builder *b = emit_builder(e);
+	if (s->per == SC_THREAD) { /* every thread arrives */
+		Reg st = b_reg(b, RC_RD), a = emit_mbar_addr(e, s);
+		b_ins(b, FORM_MBAR_ARRIVE, b_name(b, st), b_addr(b, a, 0), NULL);
+		return;
+	}
+	if (s->per == SC_WARP || s->per == SC_WARPGROUP) { /* the first thread of each warp / warpgroup */
+		Reg st = b_reg(b, RC_RD), a = emit_mbar_addr(e, s), p = b_reg(b, RC_P);
+		int l = b_label(b);
+		b_ins(b, FORM_SETP_NE_U32, b_name(b, p), b_name(b, emit_scope_tid(e, s->per)), "0", NULL);
+		b_ins(b, FORM_BRA_IF, b_name(b, p), b_label_name(b, l), NULL);
+		b_ins(b, FORM_MBAR_ARRIVE, b_name(b, st), b_addr(b, a, 0), NULL);
+		b_place_label(b, l);
+		return;
+	}
 	int l = emit_elect_begin(e);
 	Reg st = b_reg(b, RC_RD);
 	b_ins(b, FORM_MBAR_ARRIVE, b_name(b, st), b_addr(b, emit_mbar_addr(e, s), 0), NULL);

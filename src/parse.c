@@ -123,7 +123,7 @@ static void next(Parser *p)
 		} else {
 			t.val = (int64_t)v;
 		}
-	} else if (strchr("[](){},:@=+-*/%.&<>", c)) {
+	} else if (strchr("[](){},:@=+-*/%.&<>!", c)) {
 		t.kind = TK_PUNCT;
 		t.c = (char)c;
 		advance_char(p);
@@ -334,6 +334,38 @@ static bool factor_inner(Parser *p, Affine *out)
 	return fail(p, "expected an expression, found %s", tok_text(p));
 }
 
+/* i % C, i a repeat index: the stage of a ring of C buffers, a variable of
+ * its own (one per index and C) ranging over [0, C) */
+static bool stage_index(Parser *p, Affine *a, int64_t c, Loc loc)
+{
+	Kernel *k = p->k;
+	int v = a->n == 1 && a->c == 0 && a->t[0].k == 1 ? a->t[0].var : -1;
+	bool repeat_index = v >= VAR_REPEAT0 && k && !kernel_scalar_of_var(k, v) && k->var_base[v] < 0;
+	for (int i = 0; k && i < k->nargs && repeat_index; i++)
+		repeat_index = k->arg_vars[i] != v;
+	if (!repeat_index) {
+		p->line_failed = true;
+		diag_error(p->cx, loc, "'%%' takes a repeat index and a constant ('i %% C'), or two constants");
+		return false;
+	}
+	if (c < 1 || c > 0x7fffffff) {
+		p->line_failed = true;
+		diag_error(p->cx, loc, "'i %% C' needs C in 1..2147483647 (got %lld)", (long long)c);
+		return false;
+	}
+	for (int d = VAR_REPEAT0; d < k->nvars; d++)
+		if (k->var_base[d] == v && k->var_mod[d] == c) {
+			a->t[0].var = d;
+			return true;
+		}
+	const char *name = arena_printf(p->cx->arena, "%s %% %lld", k->var_names[v], (long long)c);
+	int d = new_var(p, c, name);
+	k->var_base[d] = v;
+	k->var_mod[d] = c;
+	a->t[0].var = d;
+	return true;
+}
+
 static bool term(Parser *p, Affine *out)
 {
 	if (!factor(p, out))
@@ -359,10 +391,14 @@ static bool term(Parser *p, Affine *out)
 				diag_error(p->cx, loc, "expression is not affine: a product of two variables");
 				return false;
 			}
+		} else if (op == '%' && affine_is_const(&r) && !affine_is_const(out)) {
+			if (!stage_index(p, out, r.c, loc))
+				return false;
 		} else {
 			if (!affine_is_const(out) || !affine_is_const(&r)) {
 				p->line_failed = true;
-				diag_error(p->cx, loc, "'%c' is only allowed between constants (expressions are affine)", op);
+				diag_error(p->cx, loc, "'%c' is only allowed between constants, or as 'i %% C' of a repeat index i "
+				           "(expressions are affine)", op);
 				return false;
 			}
 			if (r.c == 0) {
@@ -879,11 +915,25 @@ static bool parse_mbar_ref(Parser *p, Stmt *s)
 	return expect_punct(p, ']', "to close the mbarrier index");
 }
 
-/* mbarrier.STMT NAME[i] [, VALUE]: the init count, the expected bytes, the parity */
+/* mbarrier.STMT NAME[i] [, VALUE]: the init count, the expected bytes, the
+ * parity; mbarrier.arrive NAME[i] [per thread|warp|warpgroup] */
 static bool parse_mbar(Parser *p, Stmt *s)
 {
+	s->per = SC_COUNT;
 	if (!parse_mbar_ref(p, s))
 		return false;
+	if (s->kind == ST_MBAR_ARRIVE && is_ident(p, "per")) {
+		next(p);
+		s->per_loc = p->tok.loc;
+		static const char *units[] = {"thread", "warp", "warpgroup"};
+		for (int u = 0; u < 3 && s->per == SC_COUNT; u++)
+			if (is_ident(p, units[u]))
+				s->per = (Scope)u;
+		if (s->per == SC_COUNT)
+			return fail(p, "expected 'thread', 'warp' or 'warpgroup' after 'per', found %s", tok_text(p));
+		next(p);
+		return true;
+	}
 	if (!is_punct(p, ',') || s->kind == ST_MBAR_ARRIVE)
 		return true;
 	next(p);
@@ -891,6 +941,87 @@ static bool parse_mbar(Parser *p, Stmt *s)
 	s->has_value = true;
 	return take_int(p, s->kind == ST_MBAR_INIT ? "arrival count" : s->kind == ST_MBAR_WAIT ? "parity" : "byte count",
 	                &s->n);
+}
+
+/* bar.sync ID [, COUNT], bar.arrive ID, COUNT: a named barrier of the CTA */
+static bool parse_named_bar(Parser *p, Stmt *s)
+{
+	s->value_loc = p->tok.loc;
+	if (!take_int(p, "barrier id", &s->n))
+		return false;
+	if (s->n < 1 || s->n > 15) {
+		p->line_failed = true;
+		diag_error(p->cx, s->value_loc, "a named barrier id is 1..15 (0 is 'sync', every thread of the CTA)");
+		return false;
+	}
+	if (!is_punct(p, ',')) {
+		if (s->kind == ST_NBAR_ARRIVE)
+			return fail(p, "bar.arrive needs a thread count: 'bar.arrive ID, COUNT' (the threads of every "
+			            "bar.sync and bar.arrive on ID together)");
+		return true;
+	}
+	next(p);
+	Loc cl = p->tok.loc;
+	if (!take_int(p, "thread count", &s->count))
+		return false;
+	s->has_count = true;
+	if (s->count < 32 || s->count > 1024 || s->count % 32) {
+		p->line_failed = true;
+		diag_error(p->cx, cl, "a named barrier's thread count is a multiple of 32 in 32..1024 (got %lld)",
+		           (long long)s->count);
+		return false;
+	}
+	return true;
+}
+
+/* when COND [and COND]... {: COND is warpid|wgid OP CONSTANT */
+static bool parse_when(Parser *p, Stmt *s)
+{
+	for (;;) {
+		WhenCond c = {.loc = p->tok.loc};
+		if (is_ident(p, "warpid"))
+			c.var = VAR_WARPID;
+		else if (is_ident(p, "wgid"))
+			c.var = VAR_WGID;
+		else
+			return fail(p, "a when condition compares warpid or wgid with a constant, found %s", tok_text(p));
+		next(p);
+		char two[3] = {0};
+		if (p->tok.kind == TK_PUNCT && strchr("<>=!", p->tok.c)) {
+			two[0] = p->tok.c;
+			next(p);
+			if (is_punct(p, '=')) {
+				two[1] = '=';
+				next(p);
+			}
+		}
+		if (!strcmp(two, "<")) c.op = '<';
+		else if (!strcmp(two, ">")) c.op = '>';
+		else if (!strcmp(two, "<=")) c.op = 'l';
+		else if (!strcmp(two, ">=")) c.op = 'g';
+		else if (!strcmp(two, "==")) c.op = '=';
+		else if (!strcmp(two, "!=")) c.op = '!';
+		else
+			return fail(p, "expected ==, !=, <, <=, > or >= in the when condition, found %s", tok_text(p));
+		if (!take_int(p, "a constant", &c.value))
+			return false;
+		struct WhenCond *nc = arena_alloc(p->cx->arena, sizeof(WhenCond) * (size_t)(s->ncond + 1));
+		if (s->ncond)
+			memcpy(nc, s->cond, sizeof(WhenCond) * (size_t)s->ncond);
+		nc[s->ncond++] = c;
+		s->cond = nc;
+		if (!is_ident(p, "and"))
+			break;
+		next(p);
+	}
+	if (!expect_punct(p, '{', "to open the when block"))
+		return false;
+	if (p->depth == MAX_REPEAT_DEPTH) {
+		p->line_failed = true;
+		diag_error(p->cx, s->loc, "blocks nest too deep (at most %d)", MAX_REPEAT_DEPTH);
+		return false;
+	}
+	return true;
 }
 
 /* cp_async.wait N */
@@ -956,10 +1087,13 @@ static int new_var(Parser *p, int64_t ext, const char *name)
 		size_t nc = k->var_cap * 2;
 		k->var_ext = arena_grow(p->cx->arena, k->var_ext, sizeof(int64_t) * k->var_cap, sizeof(int64_t) * nc);
 		k->var_names = arena_grow(p->cx->arena, k->var_names, sizeof(char *) * k->var_cap, sizeof(char *) * nc);
+		k->var_base = arena_grow(p->cx->arena, k->var_base, sizeof(int) * k->var_cap, sizeof(int) * nc);
+		k->var_mod = arena_grow(p->cx->arena, k->var_mod, sizeof(int64_t) * k->var_cap, sizeof(int64_t) * nc);
 		k->var_cap = nc;
 	}
 	k->var_ext[k->nvars] = ext;
 	k->var_names[k->nvars] = name;
+	k->var_base[k->nvars] = -1;
 	return k->nvars++;
 }
 
@@ -1446,6 +1580,10 @@ static void start_kernel(Parser *p, Loc loc)
 	k->var_cap = 16;
 	k->var_ext = arena_alloc(p->cx->arena, sizeof(int64_t) * 16);
 	k->var_names = arena_alloc(p->cx->arena, sizeof(char *) * 16);
+	k->var_base = arena_alloc(p->cx->arena, sizeof(int) * 16);
+	k->var_mod = arena_alloc(p->cx->arena, sizeof(int64_t) * 16);
+	for (int v = 0; v < 16; v++)
+		k->var_base[v] = -1;
 	k->var_names[VAR_CTAID] = "ctaid";
 	k->var_names[VAR_WARPID] = "warpid";
 	k->var_names[VAR_WGID] = "wgid";
@@ -1898,6 +2036,27 @@ static void close_block(Parser *p, Loc loc)
 		return;
 	}
 	p->depth--;
+	Stmt *closed = p->stack[p->depth];
+	if (is_ident(p, "else")) { /* } else {: the rest of the enclosing warps */
+		Loc el = p->tok.loc;
+		next(p);
+		if (closed->kind != ST_WHEN || closed->else_of) {
+			p->line_failed = true;
+			diag_error(p->cx, el, "'else' follows a when block only (and once)");
+			return;
+		}
+		if (!expect_punct(p, '{', "to open the else block"))
+			return;
+		Stmt *s = arena_alloc(p->cx->arena, sizeof *s);
+		s->kind = ST_WHEN;
+		s->loc = el;
+		s->else_of = closed;
+		if (!end_of_line(p))
+			return;
+		add_stmt(p, s);
+		p->stack[p->depth++] = s;
+		return;
+	}
 	end_of_line(p);
 }
 

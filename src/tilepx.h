@@ -315,6 +315,7 @@ typedef struct Region {
 	bool all[MAX_DIMS], single[MAX_DIMS];
 	Loc dim_loc[MAX_DIMS];
 	int64_t ext[MAX_DIMS]; /* set by check */
+	uint64_t warps;        /* check: the warps whose statement names it (a when block), 0 every warp */
 } Region;
 /* a copy whose begin/end may be changed without touching r's */
 Region *region_dup(Arena *a, const Region *r);
@@ -367,6 +368,14 @@ typedef struct AsmBlock {
 	Loc mma_loc;
 } AsmBlock;
 
+/* one term of a when condition: VAR OP VALUE, VAR warpid or wgid */
+typedef struct WhenCond {
+	int var;
+	char op; /* '<' '>' '=' '!' and 'l' (<=), 'g' (>=) */
+	int64_t value;
+	Loc loc;
+} WhenCond;
+
 typedef struct Stmt Stmt;
 struct Stmt {
 	StmtKind kind;
@@ -399,6 +408,17 @@ struct Stmt {
 	 * scale-d (0: the first instruction overwrites D); wg is check's plan */
 	Region *mma_b;
 	struct WgmmaPlan *wg;
+	/* when COND { ... } [else { ... }]: the warps that run the body; an else
+	 * is a second when whose warps are the rest of its enclosing set */
+	struct WhenCond *cond;
+	int ncond;
+	const Stmt *else_of;  /* an else: the when it completes */
+	uint64_t warps;       /* check: the warps (bit w: warp w) that execute this statement */
+	uint64_t body_warps;  /* when: the warps that run its block (check) */
+	Scope per;            /* mbarrier.arrive ... per UNIT (SC_COUNT: one thread of those that run it) */
+	Loc per_loc;
+	int64_t count;        /* bar.sync/bar.arrive ID, COUNT: threads (n is the ID) */
+	bool has_count;
 	Stmt **body;
 	size_t nbody, cap;
 };
@@ -421,6 +441,10 @@ typedef struct Kernel {
 	int nvars;                 /* VAR_REPEAT0 + repeats */
 	int64_t *var_ext;          /* [nvars]: range of each variable is [0, ext) */
 	const char **var_names;
+	/* a stage index 'i % C' of a repeat index i: a variable of its own,
+	 * var_base[v] = i and var_mod[v] = C (var_base -1: not derived) */
+	int *var_base;
+	int64_t *var_mod;
 	size_t var_cap;
 	int nparams;
 	/* device functions (func NAME): .visible .func with the ABI of docs/language.md */
@@ -444,6 +468,9 @@ typedef struct Kernel {
 	int grid_var[2];
 	int64_t grid_div[2];
 	const int64_t *bound_vals; /* kernel_bind: the scalars' values (NULL: unbound) */
+	bool has_roles;            /* a when block (check): roles.c proves its barriers */
+	uint64_t check_warps;      /* check: the warps that run the statements being checked */
+	int64_t maxnreg;           /* registers per thread at launch when setmaxnreg is used (.maxnreg), else 0 */
 } Kernel;
 /* the scalar whose variable is var, or NULL */
 const Scalar *kernel_scalar_of_var(const Kernel *k, int var);
@@ -815,6 +842,19 @@ bool wgmma_derive(const int64_t *off, int rows, int kext, int es, int swz, int k
 /* the 64-bit descriptor for a start address in shared memory */
 uint64_t wgmma_desc_encode(uint32_t start, const WgDesc *d);
 void check_wgmma(Ctx *cx, const Module *m, Kernel *k, Stmt *s);
+/* warp roles (src/roles.c) */
+uint64_t kernel_all_warps(const Kernel *k);
+void check_when(Ctx *cx, const Module *m, Kernel *k, Stmt *s);
+void check_named_bar(Ctx *cx, const Module *m, Kernel *k, Stmt *s);
+void check_setmaxnreg(Ctx *cx, const Module *m, Kernel *k, Stmt *s);
+/* what a statement inside a when block may not do (after its own check) */
+void check_in_role(Ctx *cx, Kernel *k, const Stmt *s);
+/* the register budgets of setmaxnreg, and the multi-role phase proof */
+void check_role_budgets(Ctx *cx, const Module *m, Kernel *k);
+void check_role_phases(Ctx *cx, const Module *m, Kernel *k);
+void emit_when(Emit *e, const Stmt *s);
+void emit_named_bar(Emit *e, const Stmt *s);
+void emit_setmaxnreg(Emit *e, const Stmt *s);
 /* the async proofs: operands not overwritten and accumulators not touched
  * in flight, fences, the final wait (after the statement checks) */
 void check_wgmma_async(Ctx *cx, const Module *m, Kernel *k);

@@ -16,7 +16,12 @@ int64_t kernel_var_extent(const Kernel *k, int var)
 	/* a partial last warp or warpgroup still has its own index */
 	case VAR_WARPID: return (k->threads + 31) / 32 > 0 ? (k->threads + 31) / 32 : 1;
 	case VAR_WGID: return (k->threads + 127) / 128 > 0 ? (k->threads + 127) / 128 : 1;
-	default: return k->var_ext[var];
+	default:
+		if (k->var_base && k->var_base[var] >= 0) { /* i % C: at most C values, and no more than i has */
+			int64_t b = kernel_var_extent(k, k->var_base[var]);
+			return b < k->var_mod[var] ? b : k->var_mod[var];
+		}
+		return k->var_ext[var];
 	}
 }
 
@@ -178,14 +183,17 @@ static bool proven_affine(const Kernel *k, const Iter *g, int n, const Affine *b
 enum { CHECK_BUDGET = 1 << 16 };
 
 static bool slice_dim(const Kernel *k, const Iter *g, int n, const Affine *b, int64_t ext, DimSlice *out,
-                      Affine *off, const char **why)
+                      Affine *off, const char **why, uint64_t warps)
 {
 	/* the variables' smallest values: 0, or a scalar's '>=' fact (a start
-	 * like M - 64 with 'assume M >= 64' is a slice from M = 64 on) */
+	 * like M - 64 with 'assume M >= 64' is a slice from M = 64 on); warpid
+	 * and wgid in a when block: the first warp that runs it */
 	int64_t lo[MAX_TERMS] = {0};
 	for (int i = 0; i < b->n; i++) {
 		const Scalar *sc = kernel_scalar_of_var(k, b->t[i].var);
 		lo[i] = sc ? sc->lo : 0;
+		if (warps && (b->t[i].var == VAR_WARPID || b->t[i].var == VAR_WGID))
+			lo[i] = b->t[i].var == VAR_WARPID ? __builtin_ctzll(warps) : __builtin_ctzll(warps) / 4;
 	}
 	*why = "the region is not a slice of the layout (a start must fall on the layout's iter boundaries)";
 	if (!slice_at(g, n, begin_of(b, lo), ext, out))
@@ -264,7 +272,7 @@ bool region_view(Ctx *cx, const Kernel *k, const Region *r, View *out, const cha
 		int64_t ext = r->whole ? b->shape[d] : r->ext[d];
 		DimSlice s;
 		Affine off[AX_COUNT];
-		if (!slice_dim(k, grouped.it + seps[d], seps[d + 1] - seps[d], &begin, ext, &s, off, why))
+		if (!slice_dim(k, grouped.it + seps[d], seps[d + 1] - seps[d], &begin, ext, &s, off, why, r->warps))
 			return false;
 		for (int i = 0; i < s.n; i++) {
 			if (out->L.n == MAX_ITERS) {

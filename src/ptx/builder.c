@@ -65,7 +65,7 @@ static const char *text2(Builder *b, const char *pre, int64_t v, const char *mid
 	memcpy(buf, pre, n);
 	n += (size_t)put_i64(buf + n, v);
 	if (has_w) {
-		if (w >= 0 && mid)
+		if (mid) /* [%r+8], [%r+-8]: ptxas reads the sign after the '+' */
 			buf[n++] = '+';
 		n += (size_t)put_i64(buf + n, w);
 	}

@@ -455,6 +455,13 @@ static bool ref_repeat(Ctx *cx, RefCta *c, const Stmt *s)
 	return true;
 }
 
+/* when: PLACEHOLDER, runs the block in program order (the role scheduler
+ * replaces it) */
+static bool ref_when(Ctx *cx, RefCta *c, const Stmt *s)
+{
+	return run_stmts(cx, c->peers, c->nranks, s->body, s->nbody);
+}
+
 typedef bool (*RefHook)(Ctx *cx, RefCta *c, const Stmt *s);
 static const RefHook ref_hook[ST_COUNT] = {
 #define STMT(kind, kw, flags, cap, parse, check, emit, ref, ...) [ST_##kind] = ref,

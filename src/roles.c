@@ -1,0 +1,1190 @@
+/* Warp roles: when blocks, named barriers, register budgets, and the proof
+ * of a kernel whose warps run different statements (a producer warpgroup
+ * issuing TMA loads into a ring of stages, consumer warpgroups computing on
+ * them, ordered by mbarriers).
+ *
+ * The statements' own checks run as everywhere; here is what a role adds:
+ * which statements a subset of the CTA's warps may run, and the multi-role
+ * phase proof (check_role_phases, below), which replaces mbarrier.c's
+ * single-stream simulation for kernels with roles. */
+#include "tilepx.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+uint64_t kernel_all_warps(const Kernel *k)
+{
+	int64_t w = (k->threads + 31) / 32;
+	return w >= 64 ? ~(uint64_t)0 : ((uint64_t)1 << w) - 1;
+}
+
+static int popcount64(uint64_t v) { return __builtin_popcountll(v); }
+
+/* every warpgroup is in the set entirely or not at all */
+static bool whole_warpgroups(uint64_t warps)
+{
+	for (int g = 0; g < 16; g++) {
+		uint64_t m = (uint64_t)0xf << (4 * g);
+		if ((warps & m) && (warps & m) != m)
+			return false;
+	}
+	return true;
+}
+
+static void fmt_warps(char *out, size_t n, uint64_t warps)
+{
+	size_t at = 0;
+	out[0] = 0;
+	for (int w = 0; w < 64 && at + 8 < n; w++)
+		if (warps >> w & 1) {
+			int e = w;
+			while (e + 1 < 64 && (warps >> (e + 1) & 1))
+				e++;
+			at += (size_t)snprintf(out + at, n - at, at ? ", %d" : "%d", w);
+			if (e > w)
+				at += (size_t)snprintf(out + at, n - at, "..%d", e);
+			w = e;
+		}
+}
+
+void check_in_role(Ctx *cx, Kernel *k, const Stmt *s)
+{
+	char ws[96];
+	fmt_warps(ws, sizeof ws, s->warps);
+	const StmtInfo *si = &stmt_info[s->kind];
+	if (s->kind == ST_SYNC || s->kind == ST_MBAR_INIT || si->cbar) {
+		diag_error(cx, s->loc, "%s inside a when block: every thread of the %s must reach it, but only warps %s do",
+		           si->keyword, si->cbar ? "cluster" : "CTA", ws);
+		diag_note(cx, s->kind == ST_SYNC ? "the other warps never arrive (a hang): 'bar.sync ID, COUNT' orders the "
+		                                   "warps of the roles that take part"
+		                                 : "do it before the when blocks, where every warp runs");
+		return;
+	}
+	bool wg = s->scope == SC_WARPGROUP && (si->flags & SF_SCOPED);
+	wg |= s->kind == ST_WG_FENCE || s->kind == ST_WG_COMMIT || s->kind == ST_WG_WAIT;
+	wg |= s->kind == ST_SETMAXNREG_INC || s->kind == ST_SETMAXNREG_DEC;
+	wg |= s->kind == ST_MBAR_ARRIVE && s->per == SC_WARPGROUP;
+	if (wg && !whole_warpgroups(s->warps)) {
+		diag_error(cx, s->per == SC_WARPGROUP && s->kind == ST_MBAR_ARRIVE ? s->per_loc : s->loc,
+		           "%s is warpgroup-wide, but the warps that run it (%s) are not whole warpgroups", si->keyword, ws);
+		diag_note(cx, "a warpgroup is warps 4g..4g+3: select roles by wgid");
+		return;
+	}
+	if ((si->flags & SF_COPY) && s->scope == SC_CTA && !stmt_is_tma_load(s) && !stmt_is_tma_store(s) &&
+	    !stmt_is_bulk_store(s)) {
+		diag_error(cx, s->loc, "a cta copy inside a when block: the copy divides among every thread of the CTA, "
+		           "but only warps %s run it", ws);
+		diag_note(cx, "use warp or warpgroup scope here; a TMA or bulk copy (issued by one thread) may be cta");
+		return;
+	}
+	if (s->kind == ST_DUMP) {
+		diag_error(cx, s->loc, "dump inside a when block: every thread of the CTA writes its slot");
+		return;
+	}
+	(void)k;
+}
+
+/* bar.sync ID [, COUNT], bar.arrive ID, COUNT */
+void check_named_bar(Ctx *cx, const Module *m, Kernel *k, Stmt *s)
+{
+	(void)m;
+	int64_t here = 32 * (int64_t)popcount64(s->warps);
+	if (k->is_func) {
+		diag_error(cx, s->loc, "%s in a func: named barriers belong to the kernel's roles", stmt_info[s->kind].keyword);
+		return;
+	}
+	if (!s->has_count)
+		s->count = here;
+	if (s->count < here) {
+		diag_error(cx, s->value_loc, "%s %lld counts %lld threads, but the %lld threads of warps that run it all "
+		           "arrive", stmt_info[s->kind].keyword, (long long)s->n, (long long)s->count, (long long)here);
+		return;
+	}
+	if (s->count > k->threads) {
+		diag_error(cx, s->value_loc, "%s %lld counts %lld threads; kernel '%s' has %lld", stmt_info[s->kind].keyword,
+		           (long long)s->n, (long long)s->count, k->name, (long long)k->threads);
+		return;
+	}
+	if (s->warps == kernel_all_warps(k) && s->count != k->threads) {
+		diag_error(cx, s->value_loc, "every thread runs this %s, so its count must be %lld (got %lld)",
+		           stmt_info[s->kind].keyword, (long long)k->threads, (long long)s->count);
+		return;
+	}
+	if (s->kind == ST_NBAR_ARRIVE && s->warps == kernel_all_warps(k)) {
+		diag_error(cx, s->loc, "bar.arrive outside a when block: no thread is left to bar.sync on it");
+		return;
+	}
+}
+
+void check_setmaxnreg(Ctx *cx, const Module *m, Kernel *k, Stmt *s)
+{
+	(void)m;
+	if (s->n < 24 || s->n > 256 || s->n % 8) {
+		diag_error(cx, s->loc, "%s %lld: the register count is a multiple of 8 in 24..256", stmt_info[s->kind].keyword,
+		           (long long)s->n);
+		return;
+	}
+	if (k->is_func)
+		diag_error(cx, s->loc, "%s in a func: register budgets belong to the kernel's roles",
+		           stmt_info[s->kind].keyword);
+}
+
+struct Budget { Ctx *cx; Kernel *k; const Stmt *last[16]; };
+
+static void note_budget(void *ctx, const Stmt *s)
+{
+	struct Budget *B = ctx;
+	if (s->kind != ST_SETMAXNREG_INC && s->kind != ST_SETMAXNREG_DEC)
+		return;
+	for (int g = 0; g < 16; g++)
+		if (s->warps >> (4 * g) & 0xf) {
+			if (B->last[g] && B->last[g]->n != s->n)
+				diag_error(B->cx, s->loc, "warpgroup %d sets its register budget to %lld here and to %lld at line %d",
+				           g, (long long)s->n, (long long)B->last[g]->n, B->last[g]->loc.line);
+			B->last[g] = s;
+		}
+}
+
+/* registers: a CTA launches with .maxnreg R per thread (the largest
+ * multiple of 8 that lets the CTA fit the 64K-register file); each
+ * setmaxnreg moves its warpgroup to its count, and the counts together
+ * must fit the file (one CTA per SM) */
+void check_role_budgets(Ctx *cx, const Module *m, Kernel *k)
+{
+	(void)m;
+	struct Budget B = {cx, k, {0}};
+	int before = cx->diags.errors;
+	stmt_walk(k->body, k->nbody, note_budget, &B);
+	int nwg = (int)((k->threads + 127) / 128);
+	bool any = false;
+	for (int g = 0; g < nwg; g++)
+		any |= B.last[g] != NULL;
+	if (!any || cx->diags.errors != before)
+		return;
+	if (k->threads % 128) {
+		diag_error(cx, k->threads_loc, "setmaxnreg needs whole warpgroups: kernel '%s' has %lld threads", k->name,
+		           (long long)k->threads);
+		return;
+	}
+	int64_t r = 65536 / k->threads / 8 * 8;
+	if (r > 256)
+		r = 256;
+	k->maxnreg = r;
+	int64_t total = 0;
+	for (int g = 0; g < nwg; g++) {
+		const Stmt *s = B.last[g];
+		if (s && s->kind == ST_SETMAXNREG_INC && s->n < r) {
+			diag_error(cx, s->loc, "setmaxnreg.inc %lld lowers warpgroup %d's budget: it starts at %lld registers",
+			           (long long)s->n, g, (long long)r);
+			diag_note(cx, "the CTA launches with .maxnreg %lld (64K registers / %lld threads); use setmaxnreg.dec",
+			          (long long)r, (long long)k->threads);
+			return;
+		}
+		if (s && s->kind == ST_SETMAXNREG_DEC && s->n > r) {
+			diag_error(cx, s->loc, "setmaxnreg.dec %lld raises warpgroup %d's budget: it starts at %lld registers",
+			           (long long)s->n, g, (long long)r);
+			diag_note(cx, "the CTA launches with .maxnreg %lld (64K registers / %lld threads); use setmaxnreg.inc",
+			          (long long)r, (long long)k->threads);
+			return;
+		}
+		total += 128 * (s ? s->n : r);
+	}
+	if (total > 65536) {
+		const Stmt *inc = NULL;
+		for (int g = 0; g < nwg && !inc; g++)
+			if (B.last[g] && B.last[g]->kind == ST_SETMAXNREG_INC)
+				inc = B.last[g];
+		diag_error(cx, inc ? inc->loc : k->loc, "the register budgets of kernel '%s' need %lld registers; an SM has "
+		           "65536", k->name, (long long)total);
+		for (int g = 0; g < nwg; g++)
+			diag_note(cx, "warpgroup %d: %lld x 128%s", g, (long long)(B.last[g] ? B.last[g]->n : r),
+			          B.last[g] ? "" : " (its launch budget, .maxnreg)");
+	}
+}
+
+void emit_named_bar(Emit *e, const Stmt *s)
+{
+	Builder *b = emit_builder(e);
+	b_ins(b, s->kind == ST_NBAR_SYNC ? FORM_BAR_SYNC_N : FORM_BAR_ARRIVE_N, b_imm(b, s->n), b_imm(b, s->count), NULL);
+}
+
+void emit_setmaxnreg(Emit *e, const Stmt *s)
+{
+	Builder *b = emit_builder(e);
+	b_ins(b, s->kind == ST_SETMAXNREG_INC ? FORM_SETMAXNREG_INC : FORM_SETMAXNREG_DEC, b_imm(b, s->n), NULL);
+}
+
+/* ---- the multi-role phase proof ----
+ *
+ * Warps that take the same side of every when block form a role; each role
+ * runs as its own program (a stack of frames) and the simulation schedules
+ * them deterministically, each until it blocks on a barrier. One schedule
+ * shows one interleaving; what makes the proof hold for all of them is a
+ * vector clock per role: an arrival, a wait and a shared access are each
+ * required to be ordered (happens-before, through the barriers) with the
+ * events they must follow, not merely to follow them in this schedule:
+ *   - an arrival (and TMA bytes) on a barrier happens after the barrier's
+ *     last phase completed, so it cannot count toward that phase;
+ *   - a role passes its wait for phase p before phase p + 1 completes
+ *     (otherwise a slow role sees the parity come round again: a hang);
+ *   - a write to a stage happens after every read of the stage (wgmma in
+ *     flight until wgmma.wait), a read after the TMA load's phase completed.
+ * Runtime trip counts: the round-by-round states of a run whose loops never
+ * end repeat (clocks compared by their order, loop indices relative to the
+ * slowest role); a count past the repeat behaves as one a period earlier,
+ * so the counts below it are all there is to run. */
+
+enum { MAX_ROLES = 32, ROLE_STEPS = 1 << 22, ROLE_ROUNDS = 4096 };
+
+typedef struct RFrame {
+	Stmt **body;
+	size_t n, i;
+	const Stmt *blk;
+	int64_t j, trips;
+} RFrame;
+
+typedef struct VC { int64_t t[MAX_ROLES]; } VC;
+
+typedef struct Role {
+	uint64_t warps;
+	RFrame fr[MAX_REPEAT_DEPTH + 2];
+	int depth;
+	int64_t *vals;
+	VC clock;
+	int64_t *waits, *pass_t; /* per barrier instance: waits passed, own time of the last pass */
+	bool done, lag_all, lag_wg;
+	const Stmt *lag_at;
+	const Stmt *deferred;    /* an expect_tx without bytes: the TMA loads that follow it */
+	int defer_bar;
+	int64_t defer_bytes;
+	int64_t wg_groups;
+	int nb_id;               /* blocked in bar.sync / sync: id (0: sync), generation */
+	int64_t nb_gen;
+	bool in_nb;
+} Role;
+
+typedef struct RBar {
+	bool init;
+	int64_t count, arrivals, expect, loaded, completed;
+	int ndeferred;
+	VC acc, done;
+	const Stmt *first, *init_at;
+} RBar;
+
+typedef struct Rec {
+	const Buffer *buf;
+	int64_t lo, hi;
+	const Stmt *s;
+	int role;
+	bool write, complete;
+	int bar;                 /* a TMA load: the barrier instance and phase it completes on */
+	int64_t phase;
+	int64_t group;           /* a wgmma read: its group, -1 uncommitted */
+	VC vc;                   /* complete: the event every later conflicting access must follow */
+} Rec;
+
+typedef struct NBar {
+	int64_t arrived, count, gen;
+	VC acc, release;
+	const Stmt *first;
+} NBar;
+
+typedef struct RSim {
+	Ctx *cx;
+	Kernel *k;
+	Role *r;
+	int nr;
+	RBar *bars;
+	int64_t nbars, *base;
+	Rec *recs;
+	size_t nrecs, reccap;
+	NBar nb[16];
+	bool failed;
+	int64_t steps;
+	int scalar;              /* the runtime trip class: 1 + scalar index, 0 none */
+	int64_t div, trips;      /* its count in this run; -1: loops never end (the invariant search) */
+} RSim;
+
+#define RFAIL(S, ...) ((S)->failed = true, diag_error((S)->cx, __VA_ARGS__))
+
+static void vc_join(VC *a, const VC *b)
+{
+	for (int i = 0; i < MAX_ROLES; i++)
+		if (b->t[i] > a->t[i])
+			a->t[i] = b->t[i];
+}
+
+static bool vc_le(const VC *a, const VC *b)
+{
+	for (int i = 0; i < MAX_ROLES; i++)
+		if (a->t[i] > b->t[i])
+			return false;
+	return true;
+}
+
+static int role_of(const RSim *S, const Role *r) { return (int)(r - S->r); }
+
+static void set_var(RSim *S, Role *r, int var, int64_t v)
+{
+	r->vals[var] = v;
+	for (int d = VAR_REPEAT0; d < S->k->nvars; d++)
+		if (S->k->var_base[d] == var)
+			r->vals[d] = v % S->k->var_mod[d];
+}
+
+static int rbar_of(RSim *S, Role *r, const Stmt *s)
+{
+	return (int)(S->base[s->mbar - 1] + affine_eval(s->mbar_idx, r->vals));
+}
+
+static void rbar_name(RSim *S, Role *r, const Stmt *s, char *out, size_t n)
+{
+	snprintf(out, n, "%s[%lld]", s->mbar_name, (long long)affine_eval(s->mbar_idx, r->vals));
+	(void)S;
+}
+
+/* the first warp of the statement's warps is the one-thread statements' leader */
+static bool leads(const Role *r, const Stmt *s)
+{
+	return s->warps && (r->warps >> __builtin_ctzll(s->warps) & 1);
+}
+
+static void role_desc(const RSim *S, const Role *r, char *out, size_t n)
+{
+	char ws[80];
+	fmt_warps(ws, sizeof ws, r->warps);
+	snprintf(out, n, "the role of warp%s %s", __builtin_popcountll(r->warps) > 1 ? "s" : "", ws);
+	(void)S;
+}
+
+/* the byte span of a shared region for the role's current indices (hull
+ * over the other variables, whole swizzle spans) */
+static bool rspan(RSim *S, Role *r, const Region *reg, int64_t *lo, int64_t *hi)
+{
+	View v;
+	const char *why;
+	if (!region_view(S->cx, S->k, reg, &v, &why))
+		return false;
+	const Affine *o = &v.off[AX_M];
+	*lo = *hi = o->c;
+	for (int t = 0; t < o->n; t++) {
+		int var = o->t[t].var;
+		if (var >= VAR_REPEAT0 && !kernel_scalar_of_var(S->k, var)) {
+			*lo += o->t[t].k * r->vals[var];
+			*hi += o->t[t].k * r->vals[var];
+		} else {
+			int64_t vlo = 0, vhi = kernel_var_extent(S->k, var) - 1;
+			if (var == VAR_WARPID || var == VAR_WGID) { /* the role's own warps */
+				int f = __builtin_ctzll(r->warps), l = 63 - __builtin_clzll(r->warps);
+				vlo = var == VAR_WARPID ? f : f / 4;
+				vhi = var == VAR_WARPID ? l : l / 4;
+			}
+			int64_t a = o->t[t].k * vlo, b = o->t[t].k * vhi;
+			*lo += a < b ? a : b;
+			*hi += a < b ? b : a;
+		}
+	}
+	for (int i = 0; i < v.L.n; i++)
+		if (v.L.it[i].axis == AX_M) {
+			int64_t span = (v.L.it[i].ext - 1) * v.L.it[i].stride;
+			*lo += span < 0 ? span : 0;
+			*hi += span > 0 ? span : 0;
+		}
+	int64_t es = dtype_bytes(reg->buf->dt);
+	*lo *= es;
+	*hi = *hi * es + es - 1;
+	Swizzle sw = reg->buf->layout.sw;
+	if (sw.on) {
+		int64_t span = ((int64_t)1 << (sw.p + sw.w + sw.a)) * es;
+		*lo = *lo / span * span;
+		*hi = (*hi / span + 1) * span - 1;
+	}
+	return true;
+}
+
+static const char *rec_what(const Rec *x)
+{
+	if (x->s->kind == ST_WG_MMA)
+		return "the wgmma";
+	if (stmt_is_tma_load(x->s))
+		return "the TMA load";
+	return x->write ? "the write" : "the read";
+}
+
+/* a shared access by role r: ordered after every conflicting one before it */
+static void access(RSim *S, Role *r, const Stmt *s, const Region *reg, bool write, Rec *out)
+{
+	int64_t lo, hi;
+	if (!reg || !reg->buf || reg->buf->mem != MEM_SHARED || !rspan(S, r, reg, &lo, &hi))
+		return;
+	for (size_t i = 0; i < S->nrecs; i++) {
+		Rec *x = &S->recs[i];
+		if (x->buf != reg->buf || x->hi < lo || hi < x->lo || (!x->write && !write))
+			continue;
+		if (x->complete && vc_le(&x->vc, &r->clock))
+			continue;
+		char who[160];
+		role_desc(S, &S->r[x->role], who, sizeof who);
+		RFAIL(S, reg->loc, "%s '%s' while %s at line %d (%s) may still %s it", write ? "writes" : "reads",
+		      reg->buf->name, rec_what(x), x->s->loc.line, who, x->write ? "write" : "read");
+		if (stmt_is_tma_load(x->s))
+			diag_note(S->cx, "wait on the load's barrier (%s) before touching the stage", x->s->mbar_name);
+		else if (x->s->kind == ST_WG_MMA)
+			diag_note(S->cx, "wgmma reads its operands until wgmma.wait retires its group; release the stage after "
+			          "that wait");
+		else
+			diag_note(S->cx, "nothing orders the two: a barrier the second waits on must complete after the first "
+			          "(mbarrier.arrive after it, then mbarrier.wait before the second)");
+		return;
+	}
+	Rec n = {reg->buf, lo, hi, s, role_of(S, r), write, true, -1, 0, -1, {{0}}};
+	n.vc.t[role_of(S, r)] = r->clock.t[role_of(S, r)];
+	if (out) /* the caller completes it later (a TMA load, a wgmma read) */
+		n = *out, n.buf = reg->buf, n.lo = lo, n.hi = hi, n.s = s, n.role = role_of(S, r), n.write = write;
+	size_t k = 0; /* what the new access supersedes */
+	for (size_t i = 0; i < S->nrecs; i++) {
+		Rec *x = &S->recs[i];
+		bool same = x->buf == n.buf && x->lo == n.lo && x->hi == n.hi && x->role == n.role && x->write == n.write &&
+		            x->s == n.s && x->complete;
+		bool covered = write && x->buf == n.buf && n.lo <= x->lo && x->hi <= n.hi && x->complete;
+		if (!same && !covered)
+			S->recs[k++] = *x;
+	}
+	S->nrecs = k;
+	APUSH(S->cx->arena, S->recs, S->nrecs, S->reccap, n);
+}
+
+/* an arrival, expect_tx or TMA bytes on barrier bi by role r */
+static bool signal_ok(RSim *S, Role *r, const Stmt *s, int bi, bool one_thread)
+{
+	RBar *b = &S->bars[bi];
+	char name[96];
+	rbar_name(S, r, s, name, sizeof name);
+	if (!b->init) {
+		RFAIL(S, s->mbar_loc, "%s signals %s before mbarrier.init", stmt_info[s->kind].keyword, name);
+		return false;
+	}
+	if (b->completed > 0 && !vc_le(&b->done, &r->clock)) {
+		char who[160];
+		role_desc(S, r, who, sizeof who);
+		RFAIL(S, s->loc, "this %s on %s may count toward phase %lld, which completes without %s having waited for it",
+		      stmt_is_tma_load(s) ? "TMA load" : stmt_info[s->kind].keyword, name, (long long)b->completed - 1, who);
+		diag_note(S->cx, "an arrival for phase %lld must follow the completion of phase %lld (a wait on %s, or on a "
+		          "barrier signalled after it)", (long long)b->completed, (long long)b->completed - 1, name);
+		return false;
+	}
+	bool multi = __builtin_popcountll(r->warps) > 1;
+	bool lag = one_thread ? multi && r->lag_all : r->lag_wg;
+	if (lag && (one_thread || s->per == SC_WARPGROUP)) {
+		RFAIL(S, s->loc, "%s signals %s while threads of its %s may still wait at line %d",
+		      stmt_is_tma_load(s) ? "this TMA load" : stmt_info[s->kind].keyword, name,
+		      one_thread ? "role" : "warpgroup", r->lag_at->loc.line);
+		diag_note(S->cx, "a thread still spinning in that wait would see the next phase's parity and hang: the threads "
+		          "must meet first (bar.sync ID among the role, or a warpgroup-wide instruction such as wgmma.wait)");
+		return false;
+	}
+	if (!b->first)
+		b->first = s;
+	vc_join(&b->acc, &r->clock);
+	return true;
+}
+
+static void bar_label(const RSim *S, int bi, char *out, size_t n)
+{
+	size_t a = 0;
+	while (a + 1 < S->k->nmbars && S->base[a + 1] <= bi)
+		a++;
+	snprintf(out, n, "%s[%lld]", S->k->mbars[a].name, (long long)(bi - S->base[a]));
+}
+
+/* a phase that has its arrivals and bytes completes */
+static void try_complete(RSim *S, int bi, const Stmt *at)
+{
+	RBar *b = &S->bars[bi];
+	char bl[96];
+	bar_label(S, bi, bl, sizeof bl);
+	if (b->arrivals > b->count) {
+		RFAIL(S, at->loc, "phase %lld of %s gets %lld arrivals, but its count is %lld (line %d)",
+		      (long long)b->completed, bl, (long long)b->arrivals, (long long)b->count, b->init_at->loc.line);
+		diag_note(S->cx, "an extra arrival completes the phase early or counts toward the next one");
+		return;
+	}
+	if (b->arrivals < b->count || b->ndeferred || b->loaded != b->expect)
+		return;
+	int64_t p = b->completed;
+	b->done = b->acc;
+	for (int x = 0; x < S->nr; x++) { /* waiters of phase p - 1 must have passed it before this completes */
+		Role *w = &S->r[x];
+		if (p >= 1 && w->waits[bi] == p && w->pass_t[bi] > b->done.t[x]) {
+			char who[160];
+			role_desc(S, w, who, sizeof who);
+			RFAIL(S, at->loc, "phase %lld of %s may complete before %s has passed its wait for phase %lld",
+			      (long long)p, bl, who, (long long)p - 1);
+			diag_note(S->cx, "that role would then wait for a parity that has come round again (a hang): the "
+			          "arrivals of phase %lld must follow its wait", (long long)p);
+			return;
+		}
+	}
+	b->completed++;
+	b->arrivals = b->expect = b->loaded = 0;
+	b->first = NULL;
+	for (size_t i = 0; i < S->nrecs; i++)
+		if (!S->recs[i].complete && S->recs[i].bar == bi && S->recs[i].phase == p) {
+			S->recs[i].complete = true;
+			S->recs[i].vc = b->done;
+		}
+}
+
+/* an expect_tx without bytes gets the bytes its role's loads brought */
+static void resolve_deferred(RSim *S, Role *r)
+{
+	if (!r->deferred)
+		return;
+	Stmt *d = (Stmt *)r->deferred;
+	RBar *b = &S->bars[r->defer_bar];
+	if (d->n_set && d->n != r->defer_bytes) {
+		RFAIL(S, d->loc, "mbarrier.expect_tx needs %lld bytes here but %lld in another iteration",
+		      (long long)r->defer_bytes, (long long)d->n);
+		diag_note(S->cx, "one statement expects one byte count: give it explicitly or split the statement");
+		return;
+	}
+	if (r->defer_bytes < 1 || r->defer_bytes > (1 << 20) - 1) {
+		RFAIL(S, d->loc, "mbarrier.expect_tx would expect %lld bytes: the TMA loads that follow it on the barrier "
+		      "bring them", (long long)r->defer_bytes);
+		return;
+	}
+	d->n = r->defer_bytes;
+	d->n_set = true;
+	b->expect += r->defer_bytes;
+	b->ndeferred--;
+	r->deferred = NULL;
+	try_complete(S, r->defer_bar, d);
+}
+
+static int64_t tma_bytes(const Stmt *s)
+{
+	int64_t bytes = dtype_bytes(s->dst->buf->dt);
+	for (int i = 0; i < s->src->buf->ndim; i++)
+		bytes *= s->src->whole ? s->src->buf->shape[i] : s->src->ext[i];
+	return bytes;
+}
+
+/* a barrier of threads: sync (id 0, every thread) or bar.sync/bar.arrive;
+ * true once the role may go on */
+static bool named_barrier(RSim *S, Role *r, const Stmt *s, int id, int64_t count, bool wait)
+{
+	NBar *nb = &S->nb[id];
+	if (r->in_nb) { /* blocked here: released once its generation completed */
+		if (nb->gen == r->nb_gen)
+			return false;
+		r->in_nb = false;
+		vc_join(&r->clock, &nb->release);
+		r->lag_all = r->lag_wg = false;
+		return true;
+	}
+	if (nb->arrived && nb->count != count) {
+		RFAIL(S, s->loc, "barrier %d counts %lld threads here but %lld at line %d", id, (long long)count,
+		      (long long)nb->count, nb->first->loc.line);
+		return false;
+	}
+	if (!nb->arrived) {
+		nb->count = count;
+		nb->first = s;
+		memset(&nb->acc, 0, sizeof nb->acc);
+	}
+	nb->arrived += 32 * (int64_t)__builtin_popcountll(r->warps & s->warps);
+	vc_join(&nb->acc, &r->clock);
+	if (nb->arrived > count) {
+		RFAIL(S, s->loc, "barrier %d gets %lld threads, but its count is %lld", id, (long long)nb->arrived,
+		      (long long)count);
+		diag_note(S->cx, "the threads of every bar.sync and bar.arrive on one id add up to its count per use");
+		return false;
+	}
+	int64_t gen = nb->gen;
+	if (nb->arrived == count) {
+		nb->release = nb->acc;
+		nb->arrived = 0;
+		nb->gen++;
+	}
+	if (!wait)
+		return true;
+	r->in_nb = true;
+	r->nb_id = id;
+	r->nb_gen = gen;
+	return named_barrier(S, r, s, id, count, wait);
+}
+
+enum { STEP_RAN, STEP_BLOCKED, STEP_DONE };
+
+static int64_t trips_of(RSim *S, const Stmt *s)
+{
+	if (!s->trips_scalar)
+		return s->n;
+	if (s->trips_scalar == S->scalar && s->trips_div == S->div)
+		return S->trips < 0 ? INT64_MAX : S->trips;
+	return 2; /* a loop without barriers or stages in it: two trips show what one leaves for the next */
+}
+
+/* one statement of role r, or its end */
+static int step(RSim *S, Role *r)
+{
+	int me = role_of(S, r);
+	for (;;) {
+		if (r->depth == 0)
+			return r->done = true, STEP_DONE;
+		RFrame *f = &r->fr[r->depth - 1];
+		if (f->i < f->n)
+			break;
+		if (f->blk && f->blk->kind == ST_REPEAT && ++f->j < f->trips) {
+			f->i = 0;
+			set_var(S, r, f->blk->var, f->j);
+			continue;
+		}
+		if (f->blk && f->blk->kind == ST_REPEAT)
+			set_var(S, r, f->blk->var, 0);
+		r->depth--;
+	}
+	RFrame *f = &r->fr[r->depth - 1];
+	Stmt *s = f->body[f->i];
+	if (++S->steps > ROLE_STEPS) {
+		RFAIL(S, s->loc, "more than %d statement instances: too many to prove the kernel's roles", ROLE_STEPS);
+		return STEP_DONE;
+	}
+	const StmtInfo *si = &stmt_info[s->kind];
+	if (r->deferred && !(stmt_is_tma_load(s) && rbar_of(S, r, s) == r->defer_bar))
+		resolve_deferred(S, r);
+	if (S->failed)
+		return STEP_DONE;
+	r->clock.t[me]++;
+	if (s->kind == ST_WHEN || s->kind == ST_REPEAT) {
+		f->i++;
+		int64_t trips = s->kind == ST_REPEAT ? trips_of(S, s) : 1;
+		if (s->kind == ST_WHEN && !(r->warps & s->body_warps))
+			return STEP_RAN;
+		if (!s->nbody || trips == 0)
+			return STEP_RAN;
+		RFrame *nf = &r->fr[r->depth++];
+		*nf = (RFrame){s->body, s->nbody, 0, s, 0, trips};
+		if (s->kind == ST_REPEAT)
+			set_var(S, r, s->var, 0);
+		return STEP_RAN;
+	}
+	char name[96];
+	switch (s->kind) {
+	case ST_SYNC: case ST_MBAR_INIT:
+		if (s->kind == ST_MBAR_INIT && !r->in_nb && leads(r, s)) {
+			RBar *b = &S->bars[rbar_of(S, r, s)];
+			if (b->init) {
+				rbar_name(S, r, s, name, sizeof name);
+				RFAIL(S, s->loc, "%s is initialized twice", name);
+				return STEP_DONE;
+			}
+			b->init = true;
+			b->count = s->n;
+			b->init_at = s;
+		}
+		if (!named_barrier(S, r, s, 0, S->k->threads, true))
+			return S->failed ? STEP_DONE : STEP_BLOCKED;
+		break;
+	case ST_NBAR_SYNC: case ST_NBAR_ARRIVE:
+		if (!named_barrier(S, r, s, (int)s->n, s->count, s->kind == ST_NBAR_SYNC))
+			return S->failed ? STEP_DONE : STEP_BLOCKED;
+		break;
+	case ST_MBAR_ARRIVE: case ST_MBAR_EXPECT_TX: {
+		int64_t units = 0;
+		int w = __builtin_popcountll(r->warps & s->warps);
+		if (s->kind == ST_MBAR_ARRIVE && s->per == SC_THREAD)
+			units = 32 * (int64_t)w;
+		else if (s->kind == ST_MBAR_ARRIVE && s->per == SC_WARP)
+			units = w;
+		else if (s->kind == ST_MBAR_ARRIVE && s->per == SC_WARPGROUP)
+			units = w / 4;
+		else
+			units = leads(r, s);
+		if (!units)
+			break;
+		int bi = rbar_of(S, r, s);
+		if (!signal_ok(S, r, s, bi, s->kind == ST_MBAR_EXPECT_TX || s->per == SC_COUNT))
+			return STEP_DONE;
+		RBar *b = &S->bars[bi];
+		b->arrivals += units;
+		if (s->kind == ST_MBAR_EXPECT_TX) {
+			if (s->has_value) {
+				b->expect += s->n;
+			} else {
+				b->ndeferred++;
+				r->deferred = s;
+				r->defer_bar = bi;
+				r->defer_bytes = 0;
+			}
+		}
+		try_complete(S, bi, s);
+		break;
+	}
+	case ST_MBAR_WAIT: {
+		int bi = rbar_of(S, r, s);
+		RBar *b = &S->bars[bi];
+		rbar_name(S, r, s, name, sizeof name);
+		if (!b->init) {
+			RFAIL(S, s->mbar_loc, "mbarrier.wait on %s before mbarrier.init", name);
+			return STEP_DONE;
+		}
+		int64_t want = r->waits[bi];
+		if (b->completed <= want) {
+			r->clock.t[me]--; /* not run yet */
+			return STEP_BLOCKED;
+		}
+		if (b->completed >= want + 2) {
+			RFAIL(S, s->loc, "this wait on %s is for phase %lld, but phase %lld has completed too: the parity has come "
+			      "round again", name, (long long)want, (long long)want + 1);
+			diag_note(S->cx, "the role would wait for a phase that already passed (a hang): the arrivals of phase %lld "
+			          "must follow this wait", (long long)want + 1);
+			return STEP_DONE;
+		}
+		if (s->has_value && s->n != (want & 1)) {
+			RFAIL(S, s->value_loc, "mbarrier.wait on %s names parity %lld, but this role's wait is for phase %lld "
+			      "(parity %lld)", name, (long long)s->n, (long long)want, (long long)(want & 1));
+			diag_note(S->cx, "omit the parity and tilepx tracks it");
+			return STEP_DONE;
+		}
+		vc_join(&r->clock, &b->done);
+		r->waits[bi]++;
+		r->pass_t[bi] = r->clock.t[me];
+		r->lag_all = r->lag_wg = true;
+		r->lag_at = s;
+		break;
+	}
+	case ST_COPY: case ST_COPY_ASYNC:
+		if (stmt_is_tma_load(s)) {
+			if (!leads(r, s))
+				break;
+			int bi = rbar_of(S, r, s);
+			if (!signal_ok(S, r, s, bi, true))
+				return STEP_DONE;
+			RBar *b = &S->bars[bi];
+			int64_t bytes = tma_bytes(s);
+			b->loaded += bytes;
+			if (r->deferred && r->defer_bar == bi)
+				r->defer_bytes += bytes;
+			Rec x = {.complete = false, .bar = bi, .phase = b->completed, .group = -1};
+			access(S, r, s, s->dst, true, &x);
+			if (!S->failed)
+				try_complete(S, bi, s);
+		} else if (s->kind == ST_COPY_ASYNC || stmt_is_tma_store(s) || stmt_is_bulk_store(s)) {
+			RFAIL(S, s->loc, "this copy_async is not yet supported in a kernel with roles (TMA loads are)");
+			return STEP_DONE;
+		} else {
+			access(S, r, s, s->src, false, NULL);
+			if (!S->failed)
+				access(S, r, s, s->dst, true, NULL);
+		}
+		break;
+	case ST_WG_MMA: {
+		Rec x = {.complete = false, .bar = -1, .group = -1};
+		access(S, r, s, s->src, false, &x);
+		if (!S->failed)
+			access(S, r, s, s->mma_b, false, &x);
+		r->lag_wg = false;
+		if (__builtin_popcountll(r->warps) <= 4)
+			r->lag_all = false;
+		break;
+	}
+	case ST_WG_COMMIT:
+		for (size_t i = 0; i < S->nrecs; i++)
+			if (S->recs[i].role == me && S->recs[i].s->kind == ST_WG_MMA && S->recs[i].group < 0 &&
+			    !S->recs[i].complete)
+				S->recs[i].group = r->wg_groups;
+		r->wg_groups++;
+		r->lag_wg = false;
+		if (__builtin_popcountll(r->warps) <= 4)
+			r->lag_all = false;
+		break;
+	case ST_WG_FENCE: case ST_SETMAXNREG_INC: case ST_SETMAXNREG_DEC:
+		r->lag_wg = false;
+		if (__builtin_popcountll(r->warps) <= 4)
+			r->lag_all = false;
+		break;
+	case ST_WG_WAIT:
+		for (size_t i = 0; i < S->nrecs; i++) {
+			Rec *x = &S->recs[i];
+			if (x->role == me && x->s->kind == ST_WG_MMA && !x->complete && x->group >= 0 &&
+			    x->group < r->wg_groups - s->n) {
+				x->complete = true;
+				memset(&x->vc, 0, sizeof x->vc);
+				x->vc.t[me] = r->clock.t[me];
+			}
+		}
+		r->lag_wg = false;
+		if (__builtin_popcountll(r->warps) <= 4)
+			r->lag_all = false;
+		break;
+	case ST_INIT: case ST_DUMP: case ST_TC_WAIT_LD: case ST_TC_WAIT_ST:
+		break;
+	default:
+		if (si->issue || si->wait || si->cbar || s->kind == ST_ASM) {
+			RFAIL(S, s->loc, "%s is not yet supported in a kernel with roles", si->keyword);
+			return STEP_DONE;
+		}
+		break;
+	}
+	if (S->failed)
+		return STEP_DONE;
+	f->i++;
+	return STEP_RAN;
+}
+
+/* ---- runs and the loop invariant ---- */
+
+static void sig_put(Str *o, int64_t v) { str_putn(o, (const char *)&v, sizeof v); }
+
+static int cmp_i64(const void *a, const void *b)
+{
+	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+	return x < y ? -1 : x > y;
+}
+
+/* the rank of clock value v of component c among every stored one */
+static int64_t rank_of(const int64_t *sorted, size_t n, int64_t v)
+{
+	size_t lo = 0, hi = n;
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+		if (sorted[mid] < v)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return (int64_t)lo;
+}
+
+/* the joint state at a round boundary: equal strings, equal futures (clock
+ * values by their order per component, runtime loop indices relative to
+ * the slowest role and by their residue) */
+static void round_sig(RSim *S, Str *o, int64_t *jmin_out, int64_t *jmax_out)
+{
+	int64_t jmin = INT64_MAX, jmax = 0, L = 2;
+	for (int v = VAR_REPEAT0; v < S->k->nvars; v++) /* the residues that matter: lcm of the moduli and 2 */
+		if (S->k->var_base[v] >= 0) {
+			int64_t a = L, b = S->k->var_mod[v];
+			while (b)
+				a %= b, a ^= b, b ^= a, a ^= b;
+			if (L / a <= (int64_t)1 << 20)
+				L = L / a * S->k->var_mod[v];
+		}
+	for (int x = 0; x < S->nr; x++)
+		for (int d = 0; d < S->r[x].depth; d++) {
+			const RFrame *f = &S->r[x].fr[d];
+			if (f->blk && f->blk->kind == ST_REPEAT && f->blk->trips_scalar == S->scalar) {
+				jmin = f->j < jmin ? f->j : jmin;
+				jmax = f->j > jmax ? f->j : jmax;
+			}
+		}
+	if (jmin == INT64_MAX)
+		jmin = 0;
+	*jmin_out = jmin;
+	*jmax_out = jmax;
+	sig_put(o, jmin % L);
+	/* the clocks' values, per component, for ranks */
+	size_t cap = (size_t)(S->nr * 2 + S->nbars * 2 + S->nrecs + 16 + S->nr * S->nbars) + 1;
+	int64_t *vals = arena_alloc(S->cx->arena, sizeof(int64_t) * cap);
+	for (int c = 0; c < S->nr; c++) {
+		size_t n = 0;
+		for (int x = 0; x < S->nr; x++) {
+			vals[n++] = S->r[x].clock.t[c];
+			if (x == c)
+				for (int64_t b = 0; b < S->nbars; b++)
+					vals[n++] = S->r[x].pass_t[b];
+		}
+		for (int64_t b = 0; b < S->nbars; b++) {
+			vals[n++] = S->bars[b].acc.t[c];
+			vals[n++] = S->bars[b].done.t[c];
+		}
+		for (size_t i = 0; i < S->nrecs; i++)
+			vals[n++] = S->recs[i].vc.t[c];
+		for (int i = 0; i < 16; i++)
+			vals[n++] = S->nb[i].acc.t[c], vals[n++] = S->nb[i].release.t[c];
+		qsort(vals, n, sizeof *vals, cmp_i64);
+#define R(v) sig_put(o, rank_of(vals, n, (v)))
+		for (int x = 0; x < S->nr; x++) {
+			R(S->r[x].clock.t[c]);
+			if (x == c)
+				for (int64_t b = 0; b < S->nbars; b++)
+					R(S->r[x].pass_t[b]);
+		}
+		for (int64_t b = 0; b < S->nbars; b++) {
+			R(S->bars[b].acc.t[c]);
+			R(S->bars[b].done.t[c]);
+		}
+		for (size_t i = 0; i < S->nrecs; i++)
+			R(S->recs[i].vc.t[c]);
+		for (int i = 0; i < 16; i++)
+			R(S->nb[i].acc.t[c]), R(S->nb[i].release.t[c]);
+#undef R
+	}
+	for (int x = 0; x < S->nr; x++) {
+		const Role *r = &S->r[x];
+		int64_t v[] = {r->depth, r->done, r->lag_all, r->lag_wg, r->defer_bar, r->defer_bytes, r->in_nb, r->nb_id};
+		for (size_t i = 0; i < sizeof v / sizeof *v; i++)
+			sig_put(o, v[i]);
+		str_putn(o, (const char *)&r->lag_at, sizeof r->lag_at);
+		str_putn(o, (const char *)&r->deferred, sizeof r->deferred);
+		for (int d = 0; d < r->depth; d++) {
+			const RFrame *f = &r->fr[d];
+			bool rt = f->blk && f->blk->kind == ST_REPEAT && f->blk->trips_scalar == S->scalar;
+			str_putn(o, (const char *)&f->blk, sizeof f->blk);
+			sig_put(o, (int64_t)f->i);
+			sig_put(o, rt ? f->j - jmin : f->j);
+		}
+		for (int64_t b = 0; b < S->nbars; b++)
+			/* past 2 ahead, any wait of the role fails alike (a role that never waits) */
+			sig_put(o, S->bars[b].completed - r->waits[b] < 2 ? S->bars[b].completed - r->waits[b] : 2),
+			sig_put(o, r->waits[b] & 1);
+	}
+	for (int64_t b = 0; b < S->nbars; b++) {
+		const RBar *x = &S->bars[b];
+		int64_t v[] = {x->init, x->count, x->arrivals, x->expect, x->loaded, x->completed & 1, x->ndeferred};
+		for (size_t i = 0; i < sizeof v / sizeof *v; i++)
+			sig_put(o, v[i]);
+		str_putn(o, (const char *)&x->first, sizeof x->first);
+	}
+	for (size_t i = 0; i < S->nrecs; i++) {
+		const Rec *x = &S->recs[i];
+		int64_t v[] = {x->lo, x->hi, x->role, x->write, x->complete, x->bar,
+		               x->bar >= 0 ? S->bars[x->bar].completed - x->phase : 0,
+		               x->group >= 0 ? S->r[x->role].wg_groups - x->group : -1};
+		str_putn(o, (const char *)&x->buf, sizeof x->buf);
+		str_putn(o, (const char *)&x->s, sizeof x->s);
+		for (size_t k = 0; k < sizeof v / sizeof *v; k++)
+			sig_put(o, v[k]);
+	}
+	for (int i = 0; i < 16; i++)
+		sig_put(o, S->nb[i].arrived), sig_put(o, S->nb[i].count);
+}
+
+static RSim *rsim_new(Ctx *cx, Kernel *k, const uint64_t *roles, int nr, int scalar, int64_t div, int64_t trips)
+{
+	RSim *S = arena_alloc(cx->arena, sizeof *S);
+	S->cx = cx;
+	S->k = k;
+	S->nr = nr;
+	S->scalar = scalar;
+	S->div = div;
+	S->trips = trips;
+	S->base = arena_alloc(cx->arena, sizeof(int64_t) * (k->nmbars + 1));
+	for (size_t i = 0; i < k->nmbars; i++) {
+		S->base[i] = S->nbars;
+		S->nbars += k->mbars[i].n;
+	}
+	S->bars = arena_alloc(cx->arena, sizeof(RBar) * (size_t)(S->nbars + 1));
+	S->r = arena_alloc(cx->arena, sizeof(Role) * (size_t)nr);
+	for (int x = 0; x < nr; x++) {
+		Role *r = &S->r[x];
+		r->warps = roles[x];
+		r->vals = arena_alloc(cx->arena, sizeof(int64_t) * (size_t)(k->nvars + 1));
+		r->waits = arena_alloc(cx->arena, sizeof(int64_t) * (size_t)(S->nbars + 1));
+		r->pass_t = arena_alloc(cx->arena, sizeof(int64_t) * (size_t)(S->nbars + 1));
+		r->fr[0] = (RFrame){k->body, k->nbody, 0, NULL, 0, 1};
+		r->depth = 1;
+	}
+	return S;
+}
+
+/* run to the end (or, trips < 0, for rounds while looking for the invariant) */
+static bool rsim_run(RSim *S, Str *sigs, int64_t *need)
+{
+	int64_t *jmins = NULL, *jmaxs = NULL;
+	if (sigs) {
+		jmins = arena_alloc(S->cx->arena, sizeof(int64_t) * ROLE_ROUNDS);
+		jmaxs = arena_alloc(S->cx->arena, sizeof(int64_t) * ROLE_ROUNDS);
+	}
+	for (int64_t round = 0;; round++) {
+		if (sigs) {
+			if (round == ROLE_ROUNDS) {
+				RFAIL(S, S->k->loc, "no invariant of kernel '%s''s runtime loops within %d rounds of its roles",
+				      S->k->name, ROLE_ROUNDS);
+				diag_note(S->cx, "a shared region or barrier that moves with a runtime loop index (not 'i %% C') "
+				          "keeps the state from repeating");
+				return false;
+			}
+			Str *h = &sigs[round];
+			round_sig(S, h, &jmins[round], &jmaxs[round]);
+			for (int64_t t = 0; t < round; t++)
+				if (sigs[t].n == h->n && !memcmp(sigs[t].s, h->s, h->n)) {
+					int64_t d = jmins[round] - jmins[t];
+					*need = jmaxs[t] + 1 + (d > 0 ? d : 1) + 1;
+					return true;
+				}
+		}
+		bool progress = false, live = false;
+		for (int x = 0; x < S->nr && !S->failed; x++) {
+			Role *r = &S->r[x];
+			int st;
+			while ((st = step(S, r)) == STEP_RAN)
+				progress = true;
+			live |= st == STEP_BLOCKED;
+		}
+		if (S->failed)
+			return false;
+		if (!live)
+			break;
+		if (!progress) { /* every role blocked: the hang, located */
+			for (int x = 0; x < S->nr; x++) {
+				Role *r = &S->r[x];
+				if (r->done)
+					continue;
+				const RFrame *f = &r->fr[r->depth - 1];
+				const Stmt *s = f->body[f->i];
+				char who[160], name[96] = "";
+				role_desc(S, r, who, sizeof who);
+				if (s->mbar) {
+					rbar_name(S, r, s, name, sizeof name);
+					const RBar *b = &S->bars[rbar_of(S, r, s)];
+					RFAIL(S, s->loc, "%s waits here forever: phase %lld of %s gets %lld of %lld arrivals and %lld of "
+					      "%lld bytes", who, (long long)r->waits[rbar_of(S, r, s)], name, (long long)b->arrivals,
+					      (long long)b->count, (long long)b->loaded, (long long)b->expect);
+				} else {
+					RFAIL(S, s->loc, "%s waits here forever: barrier %d has %lld of %lld threads", who,
+					      s->kind == ST_SYNC || s->kind == ST_MBAR_INIT ? 0 : (int)s->n,
+					      (long long)S->nb[r->nb_id].arrived, (long long)S->nb[r->nb_id].count);
+				}
+				break;
+			}
+			diag_note(S->cx, "every role is blocked: no statement can signal what they wait for");
+			return false;
+		}
+	}
+	/* the end: no TMA load in flight */
+	for (size_t i = 0; i < S->nrecs; i++)
+		if (!S->recs[i].complete && stmt_is_tma_load(S->recs[i].s)) {
+			RFAIL(S, S->recs[i].s->loc, "this TMA load may still be in flight when the kernel ends: nothing waits on "
+			      "%s after it", S->recs[i].s->mbar_name);
+			return false;
+		}
+	for (size_t i = 0; i < S->nrecs; i++)
+		if (!S->recs[i].complete && S->recs[i].s->kind == ST_WG_MMA) {
+			RFAIL(S, S->recs[i].s->loc, "this wgmma is never waited for (wgmma.commit, then wgmma.wait 0)");
+			return false;
+		}
+	return true;
+}
+
+/* the warps' roles: warps on the same side of every when block */
+struct RoleScan { const Stmt *w[256]; int n; bool over; };
+static void scan_when(void *ctx, const Stmt *s)
+{
+	struct RoleScan *R = ctx;
+	if (s->kind != ST_WHEN)
+		return;
+	if (R->n == 256)
+		R->over = true;
+	else
+		R->w[R->n++] = s;
+}
+
+struct RtScan { const Stmt *first; bool mixed, moves; };
+static void scan_runtime(void *ctx, const Stmt *s)
+{
+	struct RtScan *R = ctx;
+	if (s->kind != ST_REPEAT || !s->trips_scalar)
+		return;
+	if (!R->first)
+		R->first = s;
+	else if (R->first->trips_scalar != s->trips_scalar || R->first->trips_div != s->trips_div)
+		R->mixed = true;
+}
+
+/* one run with the runtime loops at t trips */
+static bool count_run(Ctx *cx, Kernel *k, const uint64_t *roles, int nr, const Stmt *first, int64_t t)
+{
+	RSim *S = rsim_new(cx, k, roles, nr, first->trips_scalar, first->trips_div, t);
+	if (rsim_run(S, NULL, NULL))
+		return true;
+	const Scalar *sc = &k->scalars[first->trips_scalar - 1];
+	int64_t v = t * first->trips_div > sc->hi ? sc->hi : t * first->trips_div;
+	diag_note(cx, "when the repeat at line %d runs %lld trip%s (%s = %lld, say)", first->loc.line, (long long)t,
+	          t == 1 ? "" : "s", sc->name, (long long)v);
+	return false;
+}
+
+void check_role_phases(Ctx *cx, const Module *m, Kernel *k)
+{
+	(void)m;
+	if (k->cluster_x) {
+		diag_error(cx, k->cluster_loc, "a kernel with roles and a cluster is not yet supported");
+		return;
+	}
+	struct RoleScan W = {{0}, 0, false};
+	stmt_walk(k->body, k->nbody, scan_when, &W);
+	uint64_t all = kernel_all_warps(k), roles[MAX_ROLES];
+	int nr = 0;
+	for (int w = 0; w < 64 && !W.over; w++) {
+		if (!(all >> w & 1))
+			continue;
+		int x = 0;
+		for (; x < nr; x++) { /* the same side of every when as the role's first warp */
+			int f = __builtin_ctzll(roles[x]);
+			bool same = true;
+			for (int i = 0; i < W.n && same; i++)
+				same = (W.w[i]->body_warps >> w & 1) == (W.w[i]->body_warps >> f & 1);
+			if (same)
+				break;
+		}
+		if (x == nr) {
+			if (nr == MAX_ROLES) {
+				W.over = true;
+				break;
+			}
+			roles[nr++] = 0;
+		}
+		roles[x] |= (uint64_t)1 << w;
+	}
+	if (W.over) {
+		diag_error(cx, k->loc, "kernel '%s' has more than %d roles or 256 when blocks", k->name, MAX_ROLES);
+		return;
+	}
+	for (size_t i = 0; i < k->nmbars; i++) /* each thread tracks its own waits' parities */
+		k->mbars[i].dyn_phase = true;
+	for (size_t i = 0; i < k->nmbars; i++)
+		if (k->mbars[i].n > 32) {
+			diag_error(cx, k->mbars[i].loc, "mbarrier '%s' has %lld barriers; a kernel with roles may use arrays of at "
+			           "most 32", k->mbars[i].name, (long long)k->mbars[i].n);
+			diag_note(cx, "each thread keeps its phase parities in one 32-bit register per array");
+			return;
+		}
+	struct RtScan rt = {0};
+	stmt_walk(k->body, k->nbody, scan_runtime, &rt);
+	if (rt.mixed) {
+		diag_error(cx, rt.first->loc, "a kernel with roles may have runtime repeats of one trip count only (here "
+		           "cdiv(%s, %lld)), not yet several", k->scalars[rt.first->trips_scalar - 1].name,
+		           (long long)rt.first->trips_div);
+		return;
+	}
+	if (!rt.first) {
+		RSim *S = rsim_new(cx, k, roles, nr, 0, 1, 0);
+		rsim_run(S, NULL, NULL);
+		return;
+	}
+	const Scalar *sc = &k->scalars[rt.first->trips_scalar - 1];
+	int64_t div = rt.first->trips_div;
+	int64_t lo = sc->lo > 0 ? (sc->lo + div - 1) / div : 0, hi = sc->hi > 0 ? (sc->hi + div - 1) / div : 0;
+	/* small counts first: a failure there names a count */
+	int64_t done = lo + 16 < hi ? lo + 16 : hi;
+	for (int64_t t = lo; t <= done; t++)
+		if (!count_run(cx, k, roles, nr, rt.first, t))
+			return;
+	/* the invariant: a run whose loops never end, round by round */
+	RSim *I = rsim_new(cx, k, roles, nr, rt.first->trips_scalar, div, -1);
+	Str *sigs = arena_alloc(cx->arena, sizeof(Str) * ROLE_ROUNDS);
+	int64_t need = 0;
+	bool ok = rsim_run(I, sigs, &need);
+	for (int i = 0; i < ROLE_ROUNDS; i++)
+		str_free(&sigs[i]);
+	if (!ok) {
+		diag_note(cx, "when the repeat at line %d runs more than %lld trips (its count %s unbounded here)",
+		          rt.first->loc.line, (long long)done, sc->name);
+		return;
+	}
+	for (int64_t t = done + 1; t <= hi && t <= need; t++)
+		if (!count_run(cx, k, roles, nr, rt.first, t))
+			return;
+}
