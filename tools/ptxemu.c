@@ -119,7 +119,8 @@ typedef struct Machine {
 	unsigned char *shared_all;
 	uint32_t *tmem_all;
 	SyncState *sync;     /* named barriers and the warps' clocks (ptxemu_sync.h) */
-	int *maxnreg;        /* per warpgroup (rank * 8 + warpgroup): its setmaxnreg budget, 0 none yet */
+	int *maxnreg;        /* per warpgroup (rank * 8 + warpgroup): its register budget, 0 unknown */
+	int launch_maxnreg;  /* the entry's .maxnreg: every warpgroup's budget at launch (0: none given) */
 	int *maxnreg_line;
 	int64_t creleased;   /* cluster barrier instances every thread has arrived at */
 	Thread *t;
@@ -1546,7 +1547,8 @@ static bool elect(Machine *m, int wi, Thread **lane, int nl)
  * thread of the warpgroup executes the same one) that only moves registers
  * between the warpgroup and the CTA's pool: checked, no effect on data.
  * N in 24..256, a multiple of 8; inc never lowers the warpgroup's budget, dec
- * never raises it; the budgets the CTA's warpgroups have set fit the 64K
+ * never raises it (from the entry's .maxnreg at launch, when it has one); the
+ * warpgroups' budgets fit the CTA's pool: .maxnreg x threads, else the 64K
  * register file (inc would wait for registers forever) */
 static bool setmaxnreg(Machine *m, int r, int g)
 {
@@ -1582,18 +1584,21 @@ static bool setmaxnreg(Machine *m, int r, int g)
 		snprintf(buf, sizeof buf, "the register count %lld is not a multiple of 8 in 24..256", (long long)n);
 		why = buf;
 	} else if (!why && cur && (inc ? n < cur : n > cur)) {
-		snprintf(buf, sizeof buf, "%s the warpgroup's budget from %d (.tile line %d) to %lld", inc ? "inc lowers" : "dec raises",
-		         cur, m->maxnreg_line[wgi], (long long)n);
+		char from[48] = " (.maxnreg at launch)";
+		if (m->maxnreg_line[wgi])
+			snprintf(from, sizeof from, " (.tile line %d)", m->maxnreg_line[wgi]);
+		snprintf(buf, sizeof buf, "%s the warpgroup's budget from %d%s to %lld", inc ? "inc lowers" : "dec raises", cur,
+		         from, (long long)n);
 		why = buf;
 	}
 	if (!why) {
-		int64_t total = n * 128;
-		for (int h = 0; h < 8; h++)
+		int64_t total = n * 128, pool = m->launch_maxnreg ? (int64_t)m->launch_maxnreg * m->threads : 65536;
+		for (int h = 0; h * 128 < m->threads; h++)
 			if (h != g && m->maxnreg[r * 8 + h])
 				total += (int64_t)m->maxnreg[r * 8 + h] * 128;
-		if (total > 65536) {
-			snprintf(buf, sizeof buf, "the warpgroups' budgets come to %lld registers, past the 65536 of the register file",
-			         (long long)total);
+		if (total > pool) {
+			snprintf(buf, sizeof buf, "the warpgroups' budgets come to %lld registers, past the CTA's %lld (%s)",
+			         (long long)total, (long long)pool, m->launch_maxnreg ? ".maxnreg x threads" : "the register file");
 			why = buf;
 		}
 	}
@@ -1736,7 +1741,8 @@ static bool run_cluster(Machine *m, int entry_pc)
 	memset(m->cpa_groups, 0, sizeof(int64_t) * (size_t)NT);
 	m->acc_warp = -1;
 	sync_reset(m->sync);
-	memset(m->maxnreg, 0, sizeof(int) * (size_t)m->nranks * 8);
+	for (int i = 0; i < m->nranks * 8; i++)
+		m->maxnreg[i] = m->launch_maxnreg, m->maxnreg_line[i] = 0;
 	m->creleased = 0;
 	for (int64_t i = 0; i < m->win * m->nranks; i++)
 		m->shadow_all[i] = (struct Shadow){-1, 0, 0, {-1, -1, -1}, {0, 0, 0}, {0, 0, 0}};
@@ -2080,7 +2086,9 @@ static int run_kernel(Ctx *cx, const Kernel *k, char **lines, int nl, int b, int
 		return 1;
 	}
 	Prog p = {0};
+	int launch_maxnreg = 0;
 	for (int i = b; i < e && !strchr(lines[i], '{'); i++) {
+		sscanf(lines[i], " .maxnreg %d", &launch_maxnreg);
 		char *name = malloc(strlen(lines[i]) + 1); /* names of any length */
 		/* a scalar param is KERNEL_arg_NAME, of any integer type: .u64 (and
 		 * .s64) ones too, so it is matched before the .u64 pointer params */
@@ -2152,6 +2160,7 @@ static int run_kernel(Ctx *cx, const Kernel *k, char **lines, int nl, int b, int
 	m.sync = sync_new(m.nranks, (int)((k->threads + 31) / 32));
 	m.maxnreg = calloc((size_t)m.nranks * 8, sizeof(int));
 	m.maxnreg_line = calloc((size_t)m.nranks * 8, sizeof(int));
+	m.launch_maxnreg = launch_maxnreg;
 	if (k->threads > 32 * SYNC_MAXWARPS)
 		m.err = "more than 1024 threads per CTA";
 	int status = 0;
