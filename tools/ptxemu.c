@@ -1767,8 +1767,12 @@ static bool run_cluster(Machine *m, int entry_pc)
 					break;
 				progress = true;
 				if (m->err || --budget < 0) {
-					if (!m->err)
-						m->err = "step budget exhausted";
+					if (!m->err) { /* a loop that never blocks (a spin on memory): where it spins */
+						snprintf(m->errbuf, sizeof m->errbuf, "step budget exhausted: thread %lld of CTA rank %lld "
+						         "still runs, at %s (.tile line %d)", (long long)(i % T), (long long)(i / T),
+						         m->p->ins[t->pc].op, m->p->ins[t->pc].tile_line);
+						m->err = m->errbuf;
+					}
 					return false;
 				}
 			}
