@@ -2363,6 +2363,7 @@ int main(int argc, char **argv)
 			}
 			status |= run_kernel(&cx, k, lines, nl, start, unit_end(lines, start, nl), max_threads,
 			                     gemm[0] ? gemm : NULL, banks);
+			fflush(stdout); /* each verdict out before the next kernel runs (a crash keeps the earlier ones) */
 			free((void *)k->bound_vals);
 			k->bound_vals = NULL;
 		}
