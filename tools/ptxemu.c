@@ -121,6 +121,7 @@ typedef struct Machine {
 	SyncState *sync;     /* named barriers and the warps' clocks (ptxemu_sync.h) */
 	int *maxnreg;        /* per warpgroup (rank * 8 + warpgroup): its register budget, 0 unknown */
 	int launch_maxnreg;  /* the entry's .maxnreg: every warpgroup's budget at launch (0: none given) */
+	const Kernel *k;     /* for names in reports */
 	int *maxnreg_line;
 	int64_t creleased;   /* cluster barrier instances every thread has arrived at */
 	Thread *t;
@@ -1644,6 +1645,36 @@ static bool role_sync(Machine *m, int r)
 	return progress;
 }
 
+/* " (full[2])": the mbarrier declaration or shared buffer a shared address
+ * lies in, in 8-byte units (a barrier's index), "" when none */
+static void shared_name(const Machine *m, uint64_t a, char *buf, size_t n)
+{
+	buf[0] = 0;
+	const char *name = NULL;
+	int64_t off = -1, dyn = -1;
+	for (int i = 0; i < m->p->nsyms; i++) /* static shared: sm_NAME (buffers), mb_NAME (mbarriers) */
+		if (!strcmp(m->p->syms[i], "tilepx_dyn"))
+			dyn = m->p->sym_off[i];
+		else if ((int64_t)a >= m->p->sym_off[i] && (!name || m->p->sym_off[i] > (int64_t)a - off))
+			name = m->p->syms[i], off = (int64_t)a - m->p->sym_off[i];
+	if (name && (!strncmp(name, "sm_", 3) || !strncmp(name, "mb_", 3)))
+		name += 3;
+	for (size_t i = 0; dyn >= 0 && m->k && i < m->k->nmbars; i++) { /* dynamic shared: the declarations' offsets */
+		const Mbar *b = &m->k->mbars[i];
+		if ((int64_t)a >= dyn + b->shared_offset && (int64_t)a < dyn + b->shared_offset + 8 * b->n)
+			name = b->name, off = (int64_t)a - dyn - b->shared_offset;
+	}
+	for (size_t i = 0; dyn >= 0 && m->k && i < m->k->nbufs; i++) {
+		const Buffer *b = m->k->bufs[i];
+		if (b->mem == MEM_SHARED && (int64_t)a >= dyn + b->shared_offset && (int64_t)a - dyn - b->shared_offset < off)
+			name = b->name, off = (int64_t)a - dyn - b->shared_offset;
+	}
+	if (name && off % 8 == 0)
+		snprintf(buf, n, " (%s[%lld])", name, (long long)(off / 8));
+	else if (name)
+		snprintf(buf, n, " (%s + %lld bytes)", name, (long long)off);
+}
+
 /* every live thread is blocked: one line per distinct instruction they wait
  * at (its .tile line, what it waits for, the barrier's state) into m->errbuf */
 static void describe_hang(Machine *m)
@@ -1680,9 +1711,11 @@ static void describe_hang(Machine *m)
 		int id, line;
 		uint32_t waiting;
 		if (tw && tma_mbar(m->tma, a + (uint64_t)r * (uint64_t)m->win, &phase, &pending, &count, &tx)) {
-			str_printf(&out, "%s for parity %llu of the mbarrier at shared 0x%llx: it is in phase %lld (parity %lld), "
+			char nm[160];
+			shared_name(m, a, nm, sizeof nm);
+			str_printf(&out, "%s for parity %llu of the mbarrier at shared 0x%llx%s: it is in phase %lld (parity %lld), "
 			           "%lld of %lld arrivals and %lld transaction bytes pending", in->op, (unsigned long long)par,
-			           (unsigned long long)a, (long long)phase, (long long)(phase & 1), (long long)pending,
+			           (unsigned long long)a, nm, (long long)phase, (long long)(phase & 1), (long long)pending,
 			           (long long)count, (long long)tx);
 		} else if (is_named_bar(in->op) && sync_bar_waiting(m->sync, r, (int)(local_tid(m, t) / 32), &id) &&
 		           sync_bar_state(m->sync, r, id, &count, &pending, &waiting, &line)) {
@@ -2165,6 +2198,7 @@ static int run_kernel(Ctx *cx, const Kernel *k, char **lines, int nl, int b, int
 	m.maxnreg = calloc((size_t)m.nranks * 8, sizeof(int));
 	m.maxnreg_line = calloc((size_t)m.nranks * 8, sizeof(int));
 	m.launch_maxnreg = launch_maxnreg;
+	m.k = k;
 	if (k->threads > 32 * SYNC_MAXWARPS)
 		m.err = "more than 1024 threads per CTA";
 	int status = 0;
