@@ -74,6 +74,4 @@ bool tma_drain(TmaState *s, const TmaEnv *env, const char **err);
 /* the state of the mbarrier at cluster-wide shared address addr; false when
  * none was initialized there */
 bool tma_mbar(const TmaState *s, uint64_t addr, int64_t *phase, int64_t *pending, int64_t *count, int64_t *tx);
-/* why the CTA cannot go on (the barriers' states), into buf */
-void tma_describe(const TmaState *s, const TmaEnv *env, char *buf, size_t n);
 #endif
