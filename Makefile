@@ -15,8 +15,8 @@ UNIT    := $(patsubst tests/unit/%.c,$(B)/tests/%,$(wildcard tests/unit/*.c))
 
 all: $(B)/tilepx $(B)/libtilepx.a $(B)/randtile $(B)/ptxemu
 
-$(B)/ptxemu: tools/ptxemu.c tools/ptxemu_mma.c tools/ptxemu_mma.h tools/ptxemu_wgmma.c tools/ptxemu_wgmma.h tools/ptxemu_tma.c tools/ptxemu_tma.h tools/runcore.c tools/runcore.h $(B)/libtilepx_internal.a
-	$(CC) $(WARN) $(CFLAGS) $(CPPFLAGS) tools/ptxemu.c tools/ptxemu_mma.c tools/ptxemu_wgmma.c tools/ptxemu_tma.c tools/runcore.c $(B)/libtilepx_internal.a -lpthread $(LDFLAGS) -o $@
+$(B)/ptxemu: tools/ptxemu.c tools/ptxemu_mma.c tools/ptxemu_mma.h tools/ptxemu_wgmma.c tools/ptxemu_wgmma.h tools/ptxemu_tma.c tools/ptxemu_tma.h tools/ptxemu_sync.c tools/ptxemu_sync.h tools/runcore.c tools/runcore.h $(B)/libtilepx_internal.a
+	$(CC) $(WARN) $(CFLAGS) $(CPPFLAGS) tools/ptxemu.c tools/ptxemu_mma.c tools/ptxemu_wgmma.c tools/ptxemu_tma.c tools/ptxemu_sync.c tools/runcore.c $(B)/libtilepx_internal.a -lpthread $(LDFLAGS) -o $@
 
 $(B)/sasscount: tools/sasscount.c
 	@mkdir -p $(B)

@@ -253,6 +253,18 @@ static const struct {
 	{"mbarrier.try_wait", 78, CAP_SM90},
 	{"mbarrier.expect_tx", 80, CAP_SM90},
 	{"mbarrier.arrive.expect_tx", 80, CAP_SM90},
+	/* scopes and the cluster window on mbarrier ops (ptxas 13.0: .release/.acquire
+	 * need 8.0, .cluster and .shared::cluster sm_90, .relaxed 8.6) */
+	{"mbarrier.arrive.release", 80, CAP_SM80},
+	{"mbarrier.arrive.release.cluster", 80, CAP_SM90},
+	{"mbarrier.arrive.shared::cluster", 80, CAP_SM90},
+	{"mbarrier.arrive.relaxed", 86, CAP_SM90},
+	{"mbarrier.arrive.expect_tx.relaxed", 86, CAP_SM90},
+	{"mbarrier.try_wait.acquire", 80, CAP_SM90},
+	{"mbarrier.try_wait.parity.acquire", 80, CAP_SM90},
+	{"mbarrier.try_wait.relaxed", 86, CAP_SM90},
+	{"mbarrier.try_wait.parity.relaxed", 86, CAP_SM90},
+	{"setmaxnreg", 80, CAP_SETMAXNREG},
 	{"barrier.cluster", 78, CAP_SM90},
 	{"elect.sync", 80, CAP_SM90},
 	{"mapa", 78, CAP_SM90},

@@ -68,6 +68,8 @@ bool target_has(const Target *t, Cap c)
 	case CAP_MULTICAST: /* the targets ptxas names for .multicast::cluster (others: an advisory) */
 		return (t->sm == 90 && t->suffix == 'a') || ((t->sm == 100 || t->sm == 103 || t->sm == 110) && t->suffix);
 	case CAP_SM90A: return t->sm == 90 && t->suffix == 'a';
+	case CAP_SETMAXNREG: /* ptxas 13.0: sm_90a, sm_100a/f, sm_103a, sm_120a/f, sm_121a; not sm_90, sm_100, sm_120 */
+		return (t->sm == 90 && t->suffix == 'a') || (t->sm >= 100 && t->suffix);
 	case CAP_COUNT: break;
 	}
 	return false;
@@ -95,6 +97,7 @@ const char *cap_name(Cap c)
 		"sm_100a, sm_100f, sm_103a, sm_103f, sm_110a, sm_110f, sm_120a, sm_120f, sm_121a or sm_121f",
 		"sm_90a, sm_100a, sm_100f, sm_103a, sm_103f, sm_110a or sm_110f",
 		"sm_90a",
+		"sm_90a or an 'a' or 'f' target of sm_100 and newer",
 	};
 	return names[c];
 }

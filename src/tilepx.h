@@ -124,6 +124,7 @@ typedef enum Cap {
 	CAP_B8MATRIX, /* ldmatrix/stmatrix b8 shapes: tcgen05 targets + sm_120a, sm_121a */
 	CAP_MULTICAST, /* .multicast::cluster: sm_90a and the sm_100/103/110 a/f targets */
 	CAP_SM90A,    /* wgmma: sm_90a only */
+	CAP_SETMAXNREG, /* setmaxnreg: sm_90a and every 'a' or 'f' target of sm_100 and newer */
 	CAP_COUNT
 } Cap;
 

@@ -75,7 +75,7 @@ function form_row() {
 	name = $1; ver = $2; cap = $3
 	if (name !~ /^[A-Z][A-Z0-9_]*$/) fail("bad form name " name)
 	if (ver !~ /^[0-9]\.[0-9]$/) fail("bad version " ver)
-	if (cap !~ /^(all|sm80|sm90|sm90a|tcgen05|b8matrix|multicast)$/) fail("bad capability " cap)
+	if (cap !~ /^(all|sm80|sm90|sm90a|tcgen05|b8matrix|multicast|setmaxnreg)$/) fail("bad capability " cap)
 	if (name in seen) fail("duplicate form " name)
 	seen[name] = 1
 	file = FILENAME; sub(/.*\//, "", file); sub(/\.tpl$/, "", file)

@@ -14,6 +14,7 @@
 #include "ptxemu_mma.h"
 #include "ptxemu_wgmma.h"
 #include "ptxemu_tma.h"
+#include "ptxemu_sync.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -21,6 +22,9 @@
 #include <string.h>
 
 enum { MAXOPS = 140, TMEM_COLS = 512 };
+/* mapa.shared::cluster's result: this bit, and the barrier's address in the
+ * cluster's shared windows (rank * win + offset) */
+#define MAPA_TAG (1ull << 31)
 
 typedef struct Ins {
 	char op[160];
@@ -114,7 +118,11 @@ typedef struct Machine {
 	int64_t win;
 	unsigned char *shared_all;
 	uint32_t *tmem_all;
-	uint32_t epochs[16]; /* barrier epochs per CTA */
+	SyncState *sync;     /* named barriers and the warps' clocks (ptxemu_sync.h) */
+	int *maxnreg;        /* per warpgroup (rank * 8 + warpgroup): its register budget, 0 unknown */
+	int launch_maxnreg;  /* the entry's .maxnreg: every warpgroup's budget at launch (0: none given) */
+	const Kernel *k;     /* for names in reports */
+	int *maxnreg_line;
 	int64_t creleased;   /* cluster barrier instances every thread has arrived at */
 	Thread *t;
 	TmaState *tma;
@@ -123,11 +131,11 @@ typedef struct Machine {
 	struct Cpa { int tid, bytes; uint64_t dst; const unsigned char *src; int64_t group; const Ins *in; } *cpa;
 	int ncpa, cpacap;
 	int64_t *cpa_groups; /* committed groups per thread */
-	/* races between warps: per shared byte, the warp that last wrote it, in
-	 * which barrier epoch (bar.sync releases count them), from which .tile line;
-	 * and the warps that read it in the reader epoch (mask), the last two of
-	 * them distinct (warp, line), for a write after another warp's read */
-	struct Shadow { int32_t warp, line; uint32_t epoch, repoch, rmask; int32_t rwarp[2], rline[2]; } *shadow, *shadow_all;
+	/* races between warps: per shared byte, the warp that last wrote it, its
+	 * clock then (stamp: ptxemu_sync.h), from which .tile line; and the reads
+	 * since that no later read orders (up to three distinct warps), for a
+	 * write after another warp's read */
+	struct Shadow { int32_t warp, line; uint32_t stamp; int32_t rwarp[3], rline[3]; uint32_t rstamp[3]; } *shadow, *shadow_all;
 	int acc_warp, acc_line; /* the access mem() is asked for: -1 not tracked */
 	bool acc_write;
 	/* --banks: every shared access of ld/st.shared and ldmatrix/stmatrix, by
@@ -137,7 +145,7 @@ typedef struct Machine {
 	int64_t nbacc, bacccap;
 	int64_t *occ; /* per thread and pc: instances executed so far */
 	const char *err;
-	char errbuf[1024];
+	char errbuf[4096];
 	/* wgmma in flight, per warpgroup (rank * 8 + warpgroup): executed at the
 	 * wgmma.wait_group that covers its group, reading shared memory then;
 	 * its accumulator registers are busy and the 16-byte pieces it reads
@@ -560,51 +568,53 @@ static uint64_t addr(Machine *m, Thread *t, const char *s)
 }
 
 /* a shared access of warp acc_warp against the last write of each byte: a
- * write by another warp, by another statement, in the same barrier epoch is a
- * race (RAW, WAW); and a write against the reads of the epoch: a read by
- * another warp, from another statement, is a race too (WAR) */
+ * write by another warp, by another statement, not ordered before it (a
+ * barrier both took part in, an mbarrier phase: ptxemu_sync.h) is a race
+ * (RAW, WAW); and a write against the reads since: a read by another warp,
+ * from another statement, not ordered before it is a race too (WAR) */
 static bool shadow_access(Machine *m, uint64_t a, int bytes)
 {
+	int me = m->acc_warp % 64, rank = m->cur;
+	uint32_t now = sync_stamp(m->sync, rank, me);
 	for (int i = 0; i < bytes; i++) {
 		struct Shadow *s = &m->shadow[a + (uint64_t)i];
 		/* one statement's scope instances (every warp of a warp-scope copy) write
 		 * the same values: not a race between statements */
-		if (s->warp >= 0 && s->warp != m->acc_warp && s->epoch == m->epochs[m->cur] && s->line != m->acc_line) {
+		if (s->warp >= 0 && s->warp != m->acc_warp && s->line != m->acc_line &&
+		    !sync_ordered(m->sync, rank, me, s->warp % 64, s->stamp)) {
 			snprintf(m->errbuf, sizeof m->errbuf, "race: warp %d wrote shared memory at 0x%llx (.tile line %d) and warp "
 			         "%d %s it (.tile line %d) with no sync between", s->warp, (unsigned long long)(a + (uint64_t)i),
 			         s->line, m->acc_warp, m->acc_write ? "writes" : "reads", m->acc_line);
 			m->err = m->errbuf;
 			return false;
 		}
-		bool fresh = s->repoch != m->epochs[m->cur];
-		/* a write from the statement that last wrote the byte in this epoch is
-		 * another scope instance's write of the same values: not a race */
-		bool rewrite = s->warp >= 0 && s->epoch == m->epochs[m->cur] && s->line == m->acc_line;
-		if (m->acc_write && !fresh && !rewrite && (s->rmask & ~(1u << (m->acc_warp & 31)))) {
-			int r = s->rwarp[0] != m->acc_warp ? 0 : 1; /* the two slots hold distinct warps */
-			if (s->rwarp[r] >= 0 && s->rline[r] != m->acc_line) {
-				snprintf(m->errbuf, sizeof m->errbuf, "race: warp %d read shared memory at 0x%llx (.tile line %d) and "
-				         "warp %d then writes it (.tile line %d) with no sync between", s->rwarp[r],
-				         (unsigned long long)(a + (uint64_t)i), s->rline[r], m->acc_warp, m->acc_line);
-				m->err = m->errbuf;
-				return false;
-			}
-		}
 		if (m->acc_write) {
-			s->warp = m->acc_warp, s->line = m->acc_line, s->epoch = m->epochs[m->cur];
+			for (int r = 0; r < 3; r++)
+				if (s->rwarp[r] >= 0 && s->rwarp[r] != m->acc_warp && s->rline[r] != m->acc_line &&
+				    !sync_ordered(m->sync, rank, me, s->rwarp[r] % 64, s->rstamp[r])) {
+					snprintf(m->errbuf, sizeof m->errbuf, "race: warp %d read shared memory at 0x%llx (.tile line %d) "
+					         "and warp %d then writes it (.tile line %d) with no sync between", s->rwarp[r],
+					         (unsigned long long)(a + (uint64_t)i), s->rline[r], m->acc_warp, m->acc_line);
+					m->err = m->errbuf;
+					return false;
+				}
+			/* later accesses are ordered after the reads when they are after this write */
+			s->warp = m->acc_warp, s->line = m->acc_line, s->stamp = now;
+			s->rwarp[0] = s->rwarp[1] = s->rwarp[2] = -1;
 		} else {
-			if (fresh) {
-				s->repoch = m->epochs[m->cur];
-				s->rmask = 0;
-				s->rwarp[0] = s->rwarp[1] = -1;
-			}
-			s->rmask |= 1u << (m->acc_warp & 31);
-			if (s->rwarp[0] == m->acc_warp) {
-				s->rline[0] = m->acc_line;
-			} else {
-				s->rwarp[1] = s->rwarp[0], s->rline[1] = s->rline[0];
-				s->rwarp[0] = m->acc_warp, s->rline[0] = m->acc_line;
-			}
+			/* keep the reads this one does not order (a later write ordered after
+			 * this read is after them too), this warp's latest first */
+			int k = 0;
+			int32_t w[3], l[3];
+			uint32_t st[3];
+			for (int r = 0; r < 3; r++)
+				if (s->rwarp[r] >= 0 && s->rwarp[r] != m->acc_warp &&
+				    !sync_ordered(m->sync, rank, me, s->rwarp[r] % 64, s->rstamp[r]))
+					w[k] = s->rwarp[r], l[k] = s->rline[r], st[k++] = s->rstamp[r];
+			s->rwarp[0] = m->acc_warp, s->rline[0] = m->acc_line, s->rstamp[0] = now;
+			for (int r = 1; r < 3; r++) /* past three unordered readers the oldest is forgotten */
+				s->rwarp[r] = r - 1 < k ? w[r - 1] : -1, s->rline[r] = r - 1 < k ? l[r - 1] : 0,
+				s->rstamp[r] = r - 1 < k ? st[r - 1] : 0;
 		}
 	}
 	return true;
@@ -677,7 +687,7 @@ static int width_of(const char *op)
 		return 16;
 	if (strstr(op, ".v2.b32"))
 		return 8;
-	if (strstr(op, ".b32"))
+	if (strstr(op, ".b32") || strstr(op, ".u32") || strstr(op, ".s32") || strstr(op, ".f32"))
 		return 4;
 	if (strstr(op, ".u16"))
 		return 2;
@@ -686,9 +696,16 @@ static int width_of(const char *op)
 	return 0;
 }
 
+/* bar.sync / bar.arrive / barrier.sync / barrier.arrive (not barrier.cluster): named barriers */
+static bool is_named_bar(const char *op)
+{
+	return !strncmp(op, "bar.sync", 8) || !strncmp(op, "bar.arrive", 10) || !strncmp(op, "barrier.sync", 12) ||
+	       !strncmp(op, "barrier.arrive", 14);
+}
+
 static bool is_collective(const char *op)
 {
-	return !strncmp(op, "bar.sync", 8) || !strncmp(op, "ldmatrix", 8) || !strncmp(op, "stmatrix", 8) ||
+	return is_named_bar(op) || !strncmp(op, "elect.sync", 10) || !strncmp(op, "setmaxnreg.", 11) || !strncmp(op, "ldmatrix", 8) || !strncmp(op, "stmatrix", 8) ||
 	       !strncmp(op, "tcgen05.ld.", 11) || !strncmp(op, "tcgen05.st.", 11) || !strncmp(op, "tcgen05.alloc", 13) ||
 	       !strncmp(op, "tcgen05.dealloc", 15) || !strncmp(op, "tcgen05.relinquish", 18) ||
 	       !strncmp(op, "mma.sync", 8) || !strncmp(op, "wgmma.", 6);
@@ -776,8 +793,17 @@ static void tma_instruction(Machine *m, Thread *t, Ins *in)
 	}
 	if (m->err)
 		return;
-	uint64_t result = 0;
-	bool blocked = false;
+	bool mbar = !strncmp(in->op, "mbarrier.", 9) && strncmp(in->op, "mbarrier.init", 13);
+	if (mbar && strstr(in->op, ".shared::cluster") && (o.v[1] & MAPA_TAG)) {
+		o.v[1] &= ~MAPA_TAG; /* a peer's barrier (mapa): its cluster-wide address */
+		o.sbase = 0;
+	}
+	uint64_t bar = o.v[1] + o.sbase, result = 0;
+	int64_t before = 0, after = 0, pending, count, tx;
+	bool own = bar / (uint64_t)m->win == (uint64_t)m->cur, blocked = false;
+	int w = (int)(local_tid(m, t) / 32);
+	if (mbar)
+		tma_mbar(m->tma, bar, &before, &pending, &count, &tx);
 	if (!tma_step(m->tma, &m->env, (int)(t - m->t), &o, &result, &blocked, &m->err)) {
 		snprintf(m->errbuf, sizeof m->errbuf, "unsupported instruction '%s'", in->op);
 		m->err = m->errbuf;
@@ -788,6 +814,15 @@ static void tma_instruction(Machine *m, Thread *t, Ins *in)
 	if (blocked) { /* stay at the wait; the scheduler runs the other threads */
 		t->pc--;
 		t->blocked = true;
+	}
+	/* happens-before through the barrier (ptxemu_sync.h): an arrival releases
+	 * the warp's accesses, a wait that succeeds acquires the completed phase's.
+	 * Shared accesses are tracked per CTA: a peer's arrival orders nothing here */
+	if (mbar && own && !m->err && tma_mbar(m->tma, bar, &after, &pending, &count, &tx)) {
+		if (!strncmp(in->op, "mbarrier.arrive", 15))
+			sync_mbar_arrive(m->sync, m->cur, w, bar, before, after);
+		else if (!strncmp(in->op, "mbarrier.try_wait", 17) && !blocked)
+			sync_mbar_acquire(m->sync, m->cur, w, bar, after, (int)(o.v[2] & 1));
 	}
 }
 
@@ -801,8 +836,7 @@ static void cluster_release(Machine *m)
 			lo = m->t[i].carrive;
 	if (lo != INT64_MAX && lo > m->creleased) {
 		m->creleased = lo;
-		for (int r = 0; r < m->nranks; r++)
-			m->epochs[r]++;
+		sync_all(m->sync); /* orders each CTA's shared accesses before it before those after it */
 	}
 }
 
@@ -900,6 +934,19 @@ static void step(Machine *m, Thread *t)
 			uint64_t v = V(1);
 			memcpy(t->pmem + a, &v, (size_t)w);
 		}
+	} else if (!strcmp(op, "mapa.shared::cluster.u32")) {
+		uint64_t rank = (uint32_t)V(2), a = (uint32_t)V(1);
+		if (rank >= (uint64_t)m->nranks || a >= (uint64_t)m->win) {
+			snprintf(m->errbuf, sizeof m->errbuf, "mapa (.tile line %d): CTA rank %llu or address 0x%llx is not in the "
+			         "cluster of %d CTAs", in->tile_line, (unsigned long long)rank, (unsigned long long)a, m->nranks);
+			m->err = m->errbuf;
+			return;
+		}
+		D = MAPA_TAG | (rank * (uint64_t)m->win + a);
+	} else if (!strcmp(op, "trap")) {
+		snprintf(m->errbuf, sizeof m->errbuf, "trap (.tile line %d) in thread %lld of CTA rank %d", in->tile_line,
+		         (long long)local_tid(m, t), rank_of(m, t));
+		m->err = m->errbuf;
 	} else if (!strncmp(op, "bra", 3)) {
 		t->pc = label_pc(m, o[0]);
 	} else if (!strncmp(op, "ld.param.", 9) && scalar_param(m->p, o[1]) >= 0) {
@@ -925,7 +972,7 @@ static void step(Machine *m, Thread *t)
 		D = V(1) + V(2);
 	} else if (!strcmp(op, "shl.b32")) {
 		D = (uint32_t)(V(1) << V(2));
-	} else if (!strcmp(op, "shr.u32")) {
+	} else if (!strcmp(op, "shr.u32") || !strcmp(op, "shr.b32")) {
 		D = (uint32_t)V(1) >> V(2);
 	} else if (!strcmp(op, "and.b32")) {
 		D = (uint32_t)(V(1) & V(2));
@@ -933,6 +980,9 @@ static void step(Machine *m, Thread *t)
 		D = V(1) | V(2);
 	} else if (!strcmp(op, "or.b32")) {
 		D = (uint32_t)(V(1) | V(2));
+	} else if (!strcmp(op, "xor.pred") || !strcmp(op, "and.pred") || !strcmp(op, "or.pred")) {
+		bool a = V(1) != 0, b = V(2) != 0;
+		D = op[0] == 'x' ? a != b : op[0] == 'a' ? a && b : a || b;
 	} else if (!strcmp(op, "xor.b32")) {
 		D = (uint32_t)(V(1) ^ V(2));
 	} else if (!strcmp(op, "div.u32")) {
@@ -967,6 +1017,9 @@ static void step(Machine *m, Thread *t)
 	} else if (!strcmp(op, "bfe.u32")) {
 		uint32_t pos = (uint32_t)V(2), len = (uint32_t)V(3);
 		D = ((uint32_t)V(1) >> pos) & (len >= 32 ? ~0u : ((1u << len) - 1));
+	} else if ((!strncmp(op, "ld.", 3) || !strncmp(op, "st.", 3)) && !width_of(op)) {
+		snprintf(m->errbuf, sizeof m->errbuf, "unsupported instruction '%s' (an access width the emulator lacks)", op);
+		m->err = m->errbuf;
 	} else if (!strncmp(op, "ld.", 3)) {
 		int w = width_of(op), n = w >= 4 ? w / 4 : 1;
 		track(m, t, in, false);
@@ -1374,29 +1427,325 @@ static void collective(Machine *m, Thread **w, Ins *in)
 		w[t]->pc++;
 }
 
-/* threads waiting at barrier.cluster.wait, for the deadlock report */
-static void describe_cluster_wait(Machine *m, char *buf, size_t n)
+/* the lanes of warp wi of CTA r that have not exited, into lane[]; *same:
+ * they all stand at one instruction, *pc */
+static int warp_lanes(Machine *m, int r, int wi, Thread **lane, int *pc, bool *same)
 {
-	int64_t waiting = 0, line = 0, missing = 0;
-	for (int64_t i = 0; i < m->threads * m->nranks; i++) {
-		const Thread *t = &m->t[i];
+	int n = 0;
+	*same = true;
+	*pc = -1;
+	for (int64_t i = wi * 32; i < wi * 32 + 32 && i < m->threads; i++) {
+		Thread *t = &m->t[r * m->threads + i];
 		if (t->done)
 			continue;
-		const Ins *in = &m->p->ins[t->pc];
-		if (!strncmp(in->op, "barrier.cluster.wait", 20) && m->creleased < t->carrive) {
-			waiting++;
-			line = in->tile_line;
+		if (*pc < 0)
+			*pc = t->pc;
+		*same &= t->pc == *pc;
+		lane[n++] = t;
+	}
+	return n;
+}
+
+/* the waiting warps in `warps` (a mask) of CTA r go on past their bar.sync */
+static void bar_release(Machine *m, int r, uint32_t warps)
+{
+	for (int wi = 0; wi < SYNC_MAXWARPS; wi++)
+		if (warps >> wi & 1)
+			for (int64_t i = wi * 32; i < wi * 32 + 32 && i < m->threads; i++)
+				if (!m->t[r * m->threads + i].done)
+					m->t[r * m->threads + i].pc++;
+}
+
+/* a warp whose lanes all stand at a named barrier arrives (bar is .aligned:
+ * as a whole, 32 threads) */
+static bool named_bar(Machine *m, int r, int wi, Thread **lane, int nl, Ins *in)
+{
+	int id;
+	if (sync_bar_waiting(m->sync, r, wi, &id))
+		return false; /* arrived, waits for the instance */
+	int64_t bid = (int64_t)val(m, lane[0], in->ops[0]), count = in->nops > 1 ? (int64_t)val(m, lane[0], in->ops[1]) : 0;
+	for (int k = 1; k < nl; k++)
+		if ((int64_t)val(m, lane[k], in->ops[0]) != bid ||
+		    (in->nops > 1 && (int64_t)val(m, lane[k], in->ops[1]) != count)) {
+			snprintf(m->errbuf, sizeof m->errbuf, "%s (.tile line %d): the lanes of warp %d give different barrier "
+			         "ids or counts (bar is .aligned: one value per warp)", in->op, in->tile_line, wi);
+			m->err = m->errbuf;
+			return false;
+		}
+	if (bid < 0 || bid >= SYNC_NBAR || (in->nops > 1 && (count <= 0 || count % 32))) {
+		snprintf(m->errbuf, sizeof m->errbuf, "%s %lld%s%lld (.tile line %d): %s", in->op, (long long)bid,
+		         in->nops > 1 ? ", " : "", in->nops > 1 ? (long long)count : 0LL, in->tile_line,
+		         bid < 0 || bid >= SYNC_NBAR ? "the barrier id is not in 0..15" : "the thread count is not a positive multiple of 32");
+		m->err = m->errbuf;
+		return false;
+	}
+	bool wait = !strncmp(in->op, "bar.sync", 8) || !strncmp(in->op, "barrier.sync", 12), done;
+	uint32_t released;
+	if (!sync_bar_arrive(m->sync, r, wi, (int)bid, count, wait, in->tile_line, (int)(in - m->p->ins), &done, &released,
+	                     m->errbuf, sizeof m->errbuf)) {
+		m->err = m->errbuf;
+		return false;
+	}
+	if (!wait)
+		for (int k = 0; k < nl; k++)
+			lane[k]->pc++;
+	bar_release(m, r, released);
+	return true;
+}
+
+/* elect.sync d|p, membermask: every lane of the mask executes it together;
+ * p is true in one of them. The PTX ISA says only that the choice is
+ * deterministic for a mask; the emulator elects the lowest lane of the mask
+ * (tests/gpu/roles_elect.tile checks that on the H100) and d is its lane id */
+static bool elect(Machine *m, int wi, Thread **lane, int nl)
+{
+	Thread *first = NULL;
+	for (int k = 0; k < nl && !first; k++)
+		if (!strncmp(m->p->ins[lane[k]->pc].op, "elect.sync", 10))
+			first = lane[k];
+	if (!first)
+		return false;
+	Ins *in = &m->p->ins[first->pc];
+	uint32_t mask = (uint32_t)val(m, first, in->ops[in->nops - 1]), at = 0, live = 0;
+	for (int k = 0; k < nl; k++) {
+		int l = (int)(local_tid(m, lane[k]) % 32);
+		live |= 1u << l;
+		if (lane[k]->pc == first->pc)
+			at |= 1u << l;
+	}
+	if ((at & ~mask) || (mask & ~live)) {
+		int l = __builtin_ctz((at & ~mask) ? at & ~mask : mask & ~live);
+		snprintf(m->errbuf, sizeof m->errbuf, "elect.sync (.tile line %d): lane %d of warp %d %s the membermask "
+		         "0x%08x", in->tile_line, l, wi, (at & ~mask) ? "executes it but is not in" : "has exited but is in", mask);
+		m->err = m->errbuf;
+		return false;
+	}
+	if (at != mask)
+		return false; /* lanes of the mask still to come */
+	const char *ops = in->ops[0], *bar = strchr(ops, '|');
+	if (!bar || !mask) {
+		snprintf(m->errbuf, sizeof m->errbuf, "elect.sync (.tile line %d): expected 'd|p, membermask' with a mask "
+		         "that is not 0", in->tile_line);
+		m->err = m->errbuf;
+		return false;
+	}
+	char d[64], p[64];
+	snprintf(d, sizeof d, "%.*s", (int)(bar - ops), ops);
+	snprintf(p, sizeof p, "%s", bar + 1);
+	int leader = __builtin_ctz(mask), pc = first->pc;
+	for (int k = 0; k < nl; k++) {
+		if (lane[k]->pc != pc)
+			continue;
+		if (strcmp(d, "_"))
+			*R(m, lane[k], d) = (uint64_t)leader;
+		*R(m, lane[k], p) = local_tid(m, lane[k]) % 32 == leader;
+		lane[k]->pc++;
+	}
+	return true;
+}
+
+/* setmaxnreg.{inc,dec}.sync.aligned.u32 N: a warpgroup collective (every
+ * thread of the warpgroup executes the same one) that only moves registers
+ * between the warpgroup and the CTA's pool: checked, no effect on data.
+ * N in 24..256, a multiple of 8; inc never lowers the warpgroup's budget, dec
+ * never raises it (from the entry's .maxnreg at launch, when it has one); the
+ * warpgroups' budgets fit the CTA's pool: .maxnreg x threads, else the 64K
+ * register file (inc would wait for registers forever) */
+static bool setmaxnreg(Machine *m, int r, int g)
+{
+	int64_t T = m->threads, g0 = r * T + g * 128;
+	Thread *any = NULL;
+	for (int64_t i = g0; i < r * T + T && i < g0 + 128 && !any; i++)
+		if (!m->t[i].done && !strncmp(m->p->ins[m->t[i].pc].op, "setmaxnreg.", 11))
+			any = &m->t[i];
+	if (!any)
+		return false;
+	Ins *in = &m->p->ins[any->pc];
+	const char *why = NULL;
+	char buf[160];
+	if ((g + 1) * 128 > T)
+		why = "the CTA's threads do not fill its warpgroup";
+	for (int64_t i = g0; !why && i < g0 + 128; i++) {
+		Thread *t = &m->t[i];
+		if (t->done) {
+			snprintf(buf, sizeof buf, "thread %lld of the warpgroup has exited without it", (long long)(i - r * T));
+			why = buf;
+		} else if (!strncmp(m->p->ins[t->pc].op, "setmaxnreg.", 11) && t->pc != any->pc) {
+			snprintf(buf, sizeof buf, "thread %lld of the warpgroup executes another setmaxnreg (.tile line %d)",
+			         (long long)(i - r * T), m->p->ins[t->pc].tile_line);
+			why = buf;
+		} else if (t->pc != any->pc) {
+			return false; /* still to come (or a hang the report names) */
 		}
 	}
-	for (int64_t i = 0; i < m->threads * m->nranks && waiting; i++) {
-		const Thread *t = &m->t[i];
-		missing += !t->done && t->carrive <= m->creleased;
+	int64_t n = why ? 0 : (int64_t)val(m, any, in->ops[0]);
+	int wgi = r * 8 + g, cur = m->maxnreg[wgi];
+	bool inc = strstr(in->op, ".inc") != NULL;
+	if (!why && (n < 24 || n > 256 || n % 8)) {
+		snprintf(buf, sizeof buf, "the register count %lld is not a multiple of 8 in 24..256", (long long)n);
+		why = buf;
+	} else if (!why && cur && (inc ? n < cur : n > cur)) {
+		char from[48] = " (.maxnreg at launch)";
+		if (m->maxnreg_line[wgi])
+			snprintf(from, sizeof from, " (.tile line %d)", m->maxnreg_line[wgi]);
+		snprintf(buf, sizeof buf, "%s the warpgroup's budget from %d%s to %lld", inc ? "inc lowers" : "dec raises", cur,
+		         from, (long long)n);
+		why = buf;
 	}
+	if (!why) {
+		int64_t total = n * 128, pool = m->launch_maxnreg ? (int64_t)m->launch_maxnreg * m->threads : 65536;
+		for (int h = 0; h * 128 < m->threads; h++)
+			if (h != g && m->maxnreg[r * 8 + h])
+				total += (int64_t)m->maxnreg[r * 8 + h] * 128;
+		if (total > pool) {
+			snprintf(buf, sizeof buf, "the warpgroups' budgets come to %lld registers, past the CTA's %lld (%s)",
+			         (long long)total, (long long)pool, m->launch_maxnreg ? ".maxnreg x threads" : "the register file");
+			why = buf;
+		}
+	}
+	if (why) {
+		snprintf(m->errbuf, sizeof m->errbuf, "%s (.tile line %d), warpgroup %d: %s", in->op, in->tile_line, g, why);
+		m->err = m->errbuf;
+		return false;
+	}
+	m->maxnreg[wgi] = (int)n;
+	m->maxnreg_line[wgi] = in->tile_line;
+	for (int64_t i = g0; i < g0 + 128; i++)
+		m->t[i].pc++;
+	return true;
+}
+
+/* named barriers, elect.sync and setmaxnreg of CTA r whose threads are there */
+static bool role_sync(Machine *m, int r)
+{
+	bool progress = false;
+	uint32_t live = 0;
+	int nw = (int)((m->threads + 31) / 32);
+	for (int wi = 0; wi < nw && !m->err; wi++) {
+		Thread *lane[32];
+		int pc;
+		bool same;
+		int nl = warp_lanes(m, r, wi, lane, &pc, &same);
+		if (!nl)
+			continue;
+		live |= 1u << wi;
+		if (same && is_named_bar(m->p->ins[pc].op))
+			progress |= named_bar(m, r, wi, lane, nl, &m->p->ins[pc]);
+		else
+			progress |= elect(m, wi, lane, nl);
+	}
+	/* an instance of the whole CTA completes when every warp still running has arrived */
+	for (int id = 0; id < SYNC_NBAR && !m->err; id++) {
+		uint32_t rel = sync_bar_recheck(m->sync, r, id, live);
+		bar_release(m, r, rel);
+		progress |= rel != 0;
+	}
+	for (int g = 0; g * 128 < m->threads && !m->err; g++)
+		progress |= setmaxnreg(m, r, g);
+	return progress;
+}
+
+/* " (full[2])": the mbarrier declaration or shared buffer a shared address
+ * lies in, in 8-byte units (a barrier's index), "" when none */
+static void shared_name(const Machine *m, uint64_t a, char *buf, size_t n)
+{
 	buf[0] = 0;
-	if (waiting)
-		snprintf(buf, n, "%lld threads wait at the cluster barrier (.tile line %lld) for %lld threads of the "
-		         "cluster's %d CTAs that never arrive", (long long)waiting, (long long)line, (long long)missing,
-		         m->nranks);
+	const char *name = NULL;
+	int64_t off = -1, dyn = -1;
+	for (int i = 0; i < m->p->nsyms; i++) /* static shared: sm_NAME (buffers), mb_NAME (mbarriers) */
+		if (!strcmp(m->p->syms[i], "tilepx_dyn"))
+			dyn = m->p->sym_off[i];
+		else if ((int64_t)a >= m->p->sym_off[i] && (!name || m->p->sym_off[i] > (int64_t)a - off))
+			name = m->p->syms[i], off = (int64_t)a - m->p->sym_off[i];
+	if (name && (!strncmp(name, "sm_", 3) || !strncmp(name, "mb_", 3)))
+		name += 3;
+	for (size_t i = 0; dyn >= 0 && m->k && i < m->k->nmbars; i++) { /* dynamic shared: the declarations' offsets */
+		const Mbar *b = &m->k->mbars[i];
+		if ((int64_t)a >= dyn + b->shared_offset && (int64_t)a < dyn + b->shared_offset + 8 * b->n)
+			name = b->name, off = (int64_t)a - dyn - b->shared_offset;
+	}
+	for (size_t i = 0; dyn >= 0 && m->k && i < m->k->nbufs; i++) {
+		const Buffer *b = m->k->bufs[i];
+		if (b->mem == MEM_SHARED && (int64_t)a >= dyn + b->shared_offset && (int64_t)a - dyn - b->shared_offset < off)
+			name = b->name, off = (int64_t)a - dyn - b->shared_offset;
+	}
+	if (name && off % 8 == 0)
+		snprintf(buf, n, " (%s[%lld])", name, (long long)(off / 8));
+	else if (name)
+		snprintf(buf, n, " (%s + %lld bytes)", name, (long long)off);
+}
+
+/* every live thread is blocked: one line per distinct instruction they wait
+ * at (its .tile line, what it waits for, the barrier's state) into m->errbuf */
+static void describe_hang(Machine *m)
+{
+	int64_t NT = m->threads * m->nranks;
+	Str out = {0};
+	bool *seen = calloc((size_t)NT, 1);
+	for (int64_t i = 0; i < NT; i++) {
+		if (seen[i] || m->t[i].done)
+			continue;
+		Thread *t = &m->t[i];
+		const Ins *in = &m->p->ins[t->pc];
+		int r = rank_of(m, t);
+		set_cta(m, r);
+		bool tw = !strncmp(in->op, "mbarrier.try_wait", 17);
+		uint64_t a = tw ? addr(m, t, in->ops[1]) : 0;
+		uint64_t par = tw ? val(m, t, in->ops[2]) & 1 : 0;
+		int64_t n = 0;
+		for (int64_t j = i; j < NT; j++) { /* the threads at the same instruction (and barrier, CTA, parity) */
+			Thread *u = &m->t[j];
+			if (seen[j] || u->done || u->pc != t->pc || rank_of(m, u) != r)
+				continue;
+			if (tw && (addr(m, u, in->ops[1]) != a || (val(m, u, in->ops[2]) & 1) != par))
+				continue;
+			seen[j] = true;
+			n++;
+		}
+		char cta[32] = "";
+		if (m->nranks > 1)
+			snprintf(cta, sizeof cta, " of CTA rank %d", r);
+		str_printf(&out, "%sdeadlock: .tile line %d: %lld thread%s%s wait%s at ", out.s ? "\n" : "", in->tile_line, (long long)n,
+		           n == 1 ? "" : "s", cta, n == 1 ? "s" : "");
+		int64_t phase, pending, count, tx;
+		int id, line;
+		uint32_t waiting;
+		if (tw && tma_mbar(m->tma, a + (uint64_t)r * (uint64_t)m->win, &phase, &pending, &count, &tx)) {
+			char nm[160];
+			shared_name(m, a, nm, sizeof nm);
+			str_printf(&out, "%s for parity %llu of the mbarrier at shared 0x%llx%s: it is in phase %lld (parity %lld), "
+			           "%lld of %lld arrivals and %lld transaction bytes pending", in->op, (unsigned long long)par,
+			           (unsigned long long)a, nm, (long long)phase, (long long)(phase & 1), (long long)pending,
+			           (long long)count, (long long)tx);
+		} else if (is_named_bar(in->op) && sync_bar_waiting(m->sync, r, (int)(local_tid(m, t) / 32), &id) &&
+		           sync_bar_state(m->sync, r, id, &count, &pending, &waiting, &line)) {
+			if (count)
+				str_printf(&out, "%s %d: %lld of its %lld threads have arrived", in->op, id, (long long)pending,
+				           (long long)count);
+			else {
+				int64_t live = 0;
+				for (int64_t j = (int64_t)r * m->threads; j < (int64_t)(r + 1) * m->threads; j++)
+					live += !m->t[j].done;
+				str_printf(&out, "%s %d (the whole CTA): %lld of its %lld threads that have not exited have arrived",
+				           in->op, id, (long long)pending, (long long)live);
+			}
+		} else if (!strncmp(in->op, "barrier.cluster.wait", 20)) {
+			int64_t missing = 0;
+			for (int64_t j = 0; j < NT; j++)
+				missing += !m->t[j].done && m->t[j].carrive <= m->creleased;
+			str_printf(&out, "the cluster barrier for %lld threads of the cluster's %d CTAs that never arrive",
+			           (long long)missing, m->nranks);
+		} else if (is_collective(in->op)) {
+			str_printf(&out, "%s, a collective that the other threads of its %s never reach", in->op,
+			           !strncmp(in->op, "wgmma.", 6) || !strncmp(in->op, "setmaxnreg.", 11) ? "warpgroup" : "warp");
+		} else {
+			str_printf(&out, "%s", in->op);
+		}
+	}
+	snprintf(m->errbuf, sizeof m->errbuf, "%s", out.s ? out.s : "deadlock: no thread can go on");
+	str_free(&out);
+	free(seen);
+	m->err = m->errbuf;
 }
 
 /* run one cluster of CTAs (one CTA without a cluster) together; returns
@@ -1424,25 +1773,39 @@ static bool run_cluster(Machine *m, int entry_pc)
 	m->ncpa = 0;
 	memset(m->cpa_groups, 0, sizeof(int64_t) * (size_t)NT);
 	m->acc_warp = -1;
-	memset(m->epochs, 0, sizeof m->epochs);
+	sync_reset(m->sync);
+	for (int i = 0; i < m->nranks * 8; i++)
+		m->maxnreg[i] = m->launch_maxnreg, m->maxnreg_line[i] = 0;
 	m->creleased = 0;
 	for (int64_t i = 0; i < m->win * m->nranks; i++)
-		m->shadow_all[i] = (struct Shadow){-1, 0, 0, UINT32_MAX, 0, {-1, -1}, {0, 0}};
+		m->shadow_all[i] = (struct Shadow){-1, 0, 0, {-1, -1, -1}, {0, 0, 0}, {0, 0, 0}};
 	int64_t budget = 200000000;
 	for (;;) {
 		bool progress = false;
 		for (int64_t i = 0; i < NT; i++) {
 			Thread *t = &m->t[i];
 			set_cta(m, (int)(i / T));
-			while (!t->done && !is_collective(m->p->ins[t->pc].op)) {
+			while (!t->done) {
+				const Ins *ci = &m->p->ins[t->pc];
+				if (is_collective(ci->op)) {
+					if (ci->pred < 0 || (t->r[ci->pred] != 0) != ci->pred_neg)
+						break;
+					t->pc++; /* its guard is false in this thread: it skips the collective */
+					progress = true;
+					continue;
+				}
 				t->blocked = false;
 				step(m, t);
 				if (t->blocked)
 					break;
 				progress = true;
 				if (m->err || --budget < 0) {
-					if (!m->err)
-						m->err = "step budget exhausted";
+					if (!m->err) { /* a loop that never blocks (a spin on memory): where it spins */
+						snprintf(m->errbuf, sizeof m->errbuf, "step budget exhausted: thread %lld of CTA rank %lld "
+						         "still runs, at %s (.tile line %d)", (long long)(i % T), (long long)(i / T),
+						         m->p->ins[t->pc].op, m->p->ins[t->pc].tile_line);
+						m->err = m->errbuf;
+					}
 					return false;
 				}
 			}
@@ -1454,22 +1817,12 @@ static bool run_cluster(Machine *m, int entry_pc)
 			all_done &= m->t[i].done;
 		if (all_done)
 			return true;
-		/* a barrier releases when every live thread of the CTA waits at one */
+		/* named barriers, elect.sync, setmaxnreg: warps and warpgroups whose threads are there */
 		bool released = false;
-		for (int r = 0; r < m->nranks; r++) {
-			bool all_bar = true, any = false;
-			for (int64_t i = r * T; i < (r + 1) * T; i++) {
-				all_bar &= m->t[i].done || !strncmp(m->p->ins[m->t[i].pc].op, "bar.sync", 8);
-				any |= !m->t[i].done;
-			}
-			if (all_bar && any) {
-				for (int64_t i = r * T; i < (r + 1) * T; i++)
-					if (!m->t[i].done)
-						m->t[i].pc++;
-				m->epochs[r]++; /* writes before the barrier are ordered before everything after it */
-				released = true;
-			}
-		}
+		for (int r = 0; r < m->nranks && !m->err; r++)
+			released |= role_sync(m, r);
+		if (m->err)
+			return false;
 		if (released)
 			continue;
 		/* warpgroup collectives (wgmma.*): the 128 threads wait at the same instruction */
@@ -1496,8 +1849,9 @@ static bool run_cluster(Machine *m, int entry_pc)
 				bool ready = w0 + 32 <= (r + 1) * T;
 				for (int k = 0; k < 32 && ready; k++) {
 					w[k] = &m->t[w0 + k];
-					ready = !w[k]->done && w[k]->pc == w[0]->pc && strncmp(m->p->ins[w[k]->pc].op, "bar.sync", 8) &&
-					        strncmp(m->p->ins[w[k]->pc].op, "wgmma.", 6) &&
+					ready = !w[k]->done && w[k]->pc == w[0]->pc && !is_named_bar(m->p->ins[w[k]->pc].op) &&
+					        strncmp(m->p->ins[w[k]->pc].op, "wgmma.", 6) && strncmp(m->p->ins[w[k]->pc].op, "elect.", 6) &&
+					        strncmp(m->p->ins[w[k]->pc].op, "setmaxnreg.", 11) &&
 					        is_collective(m->p->ins[w[k]->pc].op); /* not a blocked mbarrier wait */
 				}
 				if (ready) {
@@ -1514,12 +1868,7 @@ static bool run_cluster(Machine *m, int entry_pc)
 				continue;
 			if (m->err)
 				return false;
-			char why[400], cw[200];
-			tma_describe(m->tma, &m->env, why, sizeof why);
-			describe_cluster_wait(m, cw, sizeof cw);
-			snprintf(m->errbuf, sizeof m->errbuf, "deadlock: %s%s%s", cw, cw[0] && why[0] ? "; " : "",
-			         why[0] || cw[0] ? why : "threads wait at different collectives");
-			m->err = m->errbuf;
+			describe_hang(m);
 			return false;
 		}
 	}
@@ -1774,7 +2123,9 @@ static int run_kernel(Ctx *cx, const Kernel *k, char **lines, int nl, int b, int
 		return 1;
 	}
 	Prog p = {0};
+	int launch_maxnreg = 0;
 	for (int i = b; i < e && !strchr(lines[i], '{'); i++) {
+		sscanf(lines[i], " .maxnreg %d", &launch_maxnreg);
 		char *name = malloc(strlen(lines[i]) + 1); /* names of any length */
 		/* a scalar param is KERNEL_arg_NAME, of any integer type: .u64 (and
 		 * .s64) ones too, so it is matched before the .u64 pointer params */
@@ -1843,6 +2194,13 @@ static int run_kernel(Ctx *cx, const Kernel *k, char **lines, int nl, int b, int
 		m.t[i].wg_busy = calloc((size_t)p.nregs + 1, 1);
 	}
 	m.wg_rd = calloc((size_t)(m.win * m.nranks / 16 + 1), sizeof(uint16_t));
+	m.sync = sync_new(m.nranks, (int)((k->threads + 31) / 32));
+	m.maxnreg = calloc((size_t)m.nranks * 8, sizeof(int));
+	m.maxnreg_line = calloc((size_t)m.nranks * 8, sizeof(int));
+	m.launch_maxnreg = launch_maxnreg;
+	m.k = k;
+	if (k->threads > 32 * SYNC_MAXWARPS)
+		m.err = "more than 1024 threads per CTA";
 	int status = 0;
 	for (m.base_y = 0; m.base_y < k->grid_y && !m.err; m.base_y += cy)
 		for (m.base_x = 0; m.base_x < k->grid && !m.err; m.base_x += m.cx)
@@ -1852,7 +2210,12 @@ static int run_kernel(Ctx *cx, const Kernel *k, char **lines, int nl, int b, int
 	free(m.bacc);
 	free(m.occ);
 	if (m.err) {
-		printf("FAIL %s: emulation: %s\n", k->name, m.err);
+		/* one line per problem (a hang names every instruction threads wait at) */
+		for (const char *l = m.err; *l;) {
+			int n = (int)strcspn(l, "\n");
+			printf("FAIL %s: emulation: %.*s\n", k->name, n, l);
+			l += n + (l[n] == '\n');
+		}
 		status = 1;
 	} else {
 		const char *why = rc_expect(cx, k, gemm, &rp, NULL, NULL);
@@ -1880,6 +2243,9 @@ static int run_kernel(Ctx *cx, const Kernel *k, char **lines, int nl, int b, int
 		free(m.wgq[i].slots);
 	free(m.wgq);
 	tma_free(m.tma);
+	sync_free(m.sync);
+	free(m.maxnreg);
+	free(m.maxnreg_line);
 	free(m.shared_all);
 	free(m.tmem_all);
 	rc_params_free(&rp);
@@ -2031,6 +2397,7 @@ int main(int argc, char **argv)
 			}
 			status |= run_kernel(&cx, k, lines, nl, start, unit_end(lines, start, nl), max_threads,
 			                     gemm[0] ? gemm : NULL, banks);
+			fflush(stdout); /* each verdict out before the next kernel runs (a crash keeps the earlier ones) */
 			free((void *)k->bound_vals);
 			k->bound_vals = NULL;
 		}

@@ -382,23 +382,13 @@ bool tma_drain(TmaState *s, const TmaEnv *env, const char **err)
 	return any;
 }
 
-void tma_describe(const TmaState *s, const TmaEnv *env, char *buf, size_t n)
+bool tma_mbar(const TmaState *s, uint64_t addr, int64_t *phase, int64_t *pending, int64_t *count, int64_t *tx)
 {
-	size_t k = 0;
-	buf[0] = 0;
-	for (int i = 0; i < s->nbars && k + 1 < n; i++) {
-		const MBar *b = &s->bars[i];
-		char where[64] = ""; /* in a cluster: the CTA's own address and its rank */
-		if (env->nranks > 1)
-			snprintf(where, sizeof where, " of CTA rank %lld", (long long)(b->addr / (uint64_t)env->win));
-		int w = snprintf(buf + k, n - k, "%smbarrier at shared 0x%llx%s: phase %lld never completes (%lld of %lld "
-		                 "arrivals missing, %lld transaction bytes outstanding)", k ? "; " : "",
-		                 (unsigned long long)(b->addr % (uint64_t)env->win), where, (long long)b->phase,
-		                 (long long)b->pending, (long long)b->count, (long long)b->tx);
-		if (w < 0)
-			break;
-		k += (size_t)w;
-		if (k >= n)
-			k = n - 1;
-	}
+	for (int i = 0; i < s->nbars; i++)
+		if (s->bars[i].addr == addr) {
+			*phase = s->bars[i].phase, *pending = s->bars[i].pending;
+			*count = s->bars[i].count, *tx = s->bars[i].tx;
+			return true;
+		}
+	return false;
 }

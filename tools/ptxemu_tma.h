@@ -71,6 +71,7 @@ void tma_thread_exit(TmaState *s, const TmaEnv *env, int tid, const char **err);
 void tma_cta_exit(TmaState *s, const TmaEnv *env, int rank, const char **err);
 /* every thread is blocked: perform all loads in flight; false if none was */
 bool tma_drain(TmaState *s, const TmaEnv *env, const char **err);
-/* why the CTA cannot go on (the barriers' states), into buf */
-void tma_describe(const TmaState *s, const TmaEnv *env, char *buf, size_t n);
+/* the state of the mbarrier at cluster-wide shared address addr; false when
+ * none was initialized there */
+bool tma_mbar(const TmaState *s, uint64_t addr, int64_t *phase, int64_t *pending, int64_t *count, int64_t *tx);
 #endif
