@@ -468,7 +468,7 @@ static void set_var(const Kernel *k, int64_t *vars, int v, int64_t val)
 	vars[v] = val;
 	for (int d = VAR_REPEAT0; k->var_base && d < k->nvars; d++)
 		if (k->var_base[d] == v)
-			vars[d] = val % k->var_mod[d];
+			vars[d] = (val + k->var_off[d]) % k->var_mod[d];
 }
 
 static int64_t trips_of(const Kernel *k, const Stmt *s, const int64_t *vars)
