@@ -402,7 +402,6 @@ static const char *tile_bind(Tile *t, const Options *o, long long M, long long N
 		         t->k.npointers);
 		return why;
 	}
-	memset(b, 0, sizeof *b);
 	b->L = all[which];
 	CU(cuModuleGetFunction(&b->fn, t->mod, b->L.kernel));
 	for (int i = 0; i < t->k.nparams; i++) {
@@ -521,6 +520,10 @@ static void lt_setup(Lt *lt, const Problem *p, int want)
 	CB(cublasLtMatmulPreferenceCreate(&pref));
 	uint64_t ws = WORKSPACE_BYTES;
 	CB(cublasLtMatmulPreferenceSetAttribute(pref, CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES, &ws, sizeof ws));
+	/* f32 accumulation throughout: no algorithm that sums split-K partials in C's dtype (bf16) */
+	uint32_t schemes = CUBLASLT_REDUCTION_SCHEME_MASK & ~(uint32_t)CUBLASLT_REDUCTION_SCHEME_OUTPUT_TYPE;
+	CB(cublasLtMatmulPreferenceSetAttribute(pref, CUBLASLT_MATMUL_PREF_REDUCTION_SCHEME_MASK, &schemes,
+	                                        sizeof schemes));
 	lt->nres = 0;
 	cublasStatus_t s =
 		cublasLtMatmulAlgoGetHeuristic(lt->h, lt->op, lt->la, lt->lb, lt->lc, lt->lc, pref, want, lt->res, &lt->nres);
@@ -698,7 +701,14 @@ static void run_size(const Options *o, Tile *t, cublasHandle_t cb, Lt *lt, CUstr
 
 	/* which implementations run */
 	int on[NIMPL] = {0, 1, 1};
-	Bound *tb = calloc(1, sizeof *tb);
+	/* CUtensorMap is 128-byte aligned, more than calloc promises */
+	size_t tb_size = (sizeof(Bound) + 127) / 128 * 128;
+	Bound *tb = aligned_alloc(128, tb_size);
+	if (!tb) {
+		fprintf(stderr, "gemm_bench: out of host memory\n");
+		exit(3);
+	}
+	memset(tb, 0, tb_size);
 	char label[NIMPL][256];
 	snprintf(label[IMPL_EX], sizeof label[0], "cublasGemmEx (CUBLAS_GEMM_DEFAULT)");
 	if (have_kernel) {
