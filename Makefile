@@ -94,6 +94,15 @@ $(B)/gemm_bench: bench/gemm_bench.c bench/gemm_host.h $(B)/libtilepx.a include/t
 
 bench-gemm: $(B)/gemm_bench
 
+# the same bench against bench/gemm_mock.c (the driver, cuBLAS and cuBLASLt on the host: no GPU, CUDA
+# headers only): its cuBLAS argument mapping against the BLAS definition, its checks seen to fail
+$(B)/gemm_bench_mock: bench/gemm_bench.c bench/gemm_mock.c bench/gemm_host.h $(B)/libtilepx.a include/tilepx/tilepx.h
+	$(CC) $(WARN) $(CFLAGS) -Iinclude -I$(CUDA)/include bench/gemm_bench.c bench/gemm_mock.c $(B)/libtilepx.a \
+		-lpthread -ldl -lm $(LDFLAGS) -o $@
+
+bench-gemm-mock: $(B)/gemm_bench_mock
+	TILEPX_BUILD=$(B) bash bench/gemm_mock.sh
+
 HARNESS := $(if $(wildcard $(CUDA)/include/cuda.h),$(B)/tilepx-run)
 
 # make test T=PATTERN runs only the sections whose title contains PATTERN
@@ -147,4 +156,4 @@ fuzz: build/fuzz/fuzz_pipeline build/fuzz/fuzz_layout build/fuzz/fuzz_set
 clean:
 	rm -rf build
 
-.PHONY: bench-emit bench-codegen bench-gemm all test gpu-test install sanitize fuzz clean
+.PHONY: bench-emit bench-codegen bench-gemm bench-gemm-mock all test gpu-test install sanitize fuzz clean

@@ -500,7 +500,7 @@ typedef struct Lt {
 	cublasLtMatmulDesc_t op;
 	cublasLtMatrixLayout_t la, lb, lc;
 	cublasLtMatmulHeuristicResult_t res[MAX_LT_ALGOS];
-	int nres, best;
+	int nres, best, status;
 } Lt;
 
 static void lt_setup(Lt *lt, const Problem *p, int want)
@@ -529,6 +529,7 @@ static void lt_setup(Lt *lt, const Problem *p, int want)
 		cublasLtMatmulAlgoGetHeuristic(lt->h, lt->op, lt->la, lt->lb, lt->lc, lt->lc, pref, want, lt->res, &lt->nres);
 	if (s != CUBLAS_STATUS_SUCCESS)
 		lt->nres = 0;
+	lt->status = (int)s;
 	cublasLtMatmulPreferenceDestroy(pref);
 	lt->best = 0;
 }
@@ -728,7 +729,8 @@ static void run_size(const Options *o, Tile *t, cublasHandle_t cb, Lt *lt, CUstr
 	if (lt->nres)
 		lt_pick(lt, &p, st);
 	if (!lt->nres) {
-		printf("SKIP cublasLt: no algorithm for this problem\n");
+		/* every size and dtype here is one cuBLASLt runs: no algorithm means arguments it refuses */
+		fail("cublasLt: the heuristic returned no usable algorithm (status %d)", lt->status);
 		on[IMPL_LT] = 0;
 	}
 	snprintf(label[IMPL_LT], sizeof label[0], "cublasLt (heuristic #%d of %d)", lt->best, lt->nres);
@@ -902,6 +904,8 @@ static void run_size(const Options *o, Tile *t, cublasHandle_t cb, Lt *lt, CUstr
 			if (on[i])
 				printf(" %s %.1f", impl_name[i], med[i]);
 		printf(" TFLOPS (median)");
+		if (have_kernel && !on[IMPL_TILE])
+			printf("; tilepx not timed (skipped or failed its check, above)");
 		if (on[IMPL_TILE] && best_cublas > 0)
 			printf("; tilepx / best cuBLAS = %.3f (median), %.3f (best)", med[IMPL_TILE] / best_cublas,
 			       peak[IMPL_TILE] / best_cublas_peak);
@@ -1082,9 +1086,13 @@ int main(int argc, char **argv)
 	cublasGetVersion(cb, &cbv);
 	printf("device: %s, %d SMs, driver API %d.%d; cuBLAS %d, cuBLASLt %zu; tilepx %s\n", name, sms, drv / 1000,
 	       drv % 1000 / 10, cbv, cublasLtGetVersion(), tilepx_version());
-	printf("timing: %d warm-up launches, then %d rounds of one launch per implementation (tilepx, cublasGemmEx, "
-	       "cublasLt), each between its own pair of events on one stream; TFLOPS = 2*M*N*K / time\n",
-	       o.warmup, o.rounds);
+	if (o.rounds)
+		printf("timing: %d warm-up launches, then %d rounds of one launch per implementation (tilepx, "
+		       "cublasGemmEx, cublasLt), each between its own pair of events on one stream; TFLOPS = 2*M*N*K / "
+		       "time\n",
+		       o.warmup, o.rounds);
+	else
+		printf("checks only (--rounds 0): nothing is timed\n");
 	Nvml nv;
 	nvml_open(&nv, dev);
 	if (nv.dev) {
