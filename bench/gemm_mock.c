@@ -287,7 +287,7 @@ CUresult cuLaunchKernelEx(const CUlaunchConfig *cfg, CUfunction f, void **args, 
 	/* GEMM_MOCK_SCALARS=1: u32 M, N, K follow the three pointers, and the grid is cdiv(N, 64) x cdiv(M, 64) */
 	const char *sc = getenv("GEMM_MOCK_SCALARS");
 	if (sc && !strcmp(sc, "1") &&
-	    (*(uint32_t *)args[3] != M || *(uint32_t *)args[4] != N || *(uint32_t *)args[5] != K ||
+	    (!args[3] || !args[4] || !args[5] || *(uint32_t *)args[3] != M || *(uint32_t *)args[4] != N || *(uint32_t *)args[5] != K ||
 	     cfg->gridDimX != (N + 63) / 64 || cfg->gridDimY != (M + 63) / 64))
 		return CUDA_ERROR_INVALID_VALUE;
 	void *A = (void *)(uintptr_t) * (CUdeviceptr *)args[0], *B = (void *)(uintptr_t) * (CUdeviceptr *)args[1],
