@@ -782,10 +782,12 @@ static void run_size(const Options *o, Tile *t, cublasHandle_t cb, Lt *lt, CUstr
 		}
 		for (size_t i = 0; i < na; i++)
 			fa[i] = gb_from_16(ha[i], p.in);
-		for (size_t i = 0; i < nb; i++)
-			fb[i] = gb_from_16(hb[i], p.in);
+		/* B as [N, K] either way: the host's dot products then read memory in order */
+		for (long long kk = 0; kk < K; kk++)
+			for (long long j = 0; j < N; j++)
+				fb[j * K + kk] = gb_from_16(hb[p.b_nk ? j * K + kk : kk * N + j], p.in);
 		long nproc = sysconf(_SC_NPROCESSORS_ONLN);
-		gb_host_gemm(fa, fb, c, M, N, K, p.b_nk, nproc > 0 ? (int)nproc : 1);
+		gb_host_gemm(fa, fb, c, M, N, K, 1, nproc > 0 ? (int)nproc : 1);
 		for (size_t i = 0; i < nc; i++)
 			encode_out(c[i], p.out, href + i * (size_t)ob);
 		free(fa);
