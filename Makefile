@@ -78,10 +78,30 @@ $(B)/tests/%: tests/unit/%.c tests/unit/unit.h $(B)/libtilepx_internal.a
 	@mkdir -p $(dir $@)
 	$(CC) $(WARN) $(CFLAGS) $(CPPFLAGS) $< $(B)/libtilepx_internal.a -o $@
 
+# the GEMM bench's host side is tested without a GPU (tests/unit/test_gemm_host.c)
+$(B)/tests/test_gemm_host: bench/gemm_host.h
+
 # the driver-API harness: links against the toolkit's stub libcuda, so it
 # builds on machines without a GPU; the real driver is found at run time
 $(B)/tilepx-run: tools/tilepx_run.c tools/runcore.c tools/runcore.h $(B)/libtilepx_internal.a
 	$(CC) $(WARN) $(CFLAGS) $(CPPFLAGS) -I$(CUDA)/include tools/tilepx_run.c tools/runcore.c $(B)/libtilepx_internal.a -L$(CUDA)/lib64/stubs -lcuda -lpthread $(LDFLAGS) -o $@
+
+# the GEMM benchmark (bench/gemm.sh, issue 27): tilepx's kernel, cublasGemmEx and cuBLASLt in one
+# process; it needs the toolkit's cuBLAS libraries, so neither `all` nor `test` builds it
+$(B)/gemm_bench: bench/gemm_bench.c bench/gemm_host.h $(B)/libtilepx.a include/tilepx/tilepx.h
+	$(CC) $(WARN) $(CFLAGS) -Iinclude -I$(CUDA)/include $< $(B)/libtilepx.a -L$(CUDA)/lib64 -L$(CUDA)/lib64/stubs \
+		-Wl,-rpath,$(CUDA)/lib64 -lcublas -lcublasLt -lcuda -lpthread -ldl -lm $(LDFLAGS) -o $@
+
+bench-gemm: $(B)/gemm_bench
+
+# the same bench against bench/gemm_mock.c (the driver, cuBLAS and cuBLASLt on the host: no GPU, CUDA
+# headers only): its cuBLAS argument mapping against the BLAS definition, its checks seen to fail
+$(B)/gemm_bench_mock: bench/gemm_bench.c bench/gemm_mock.c bench/gemm_host.h $(B)/libtilepx.a include/tilepx/tilepx.h
+	$(CC) $(WARN) $(CFLAGS) -Iinclude -I$(CUDA)/include bench/gemm_bench.c bench/gemm_mock.c $(B)/libtilepx.a \
+		-lpthread -ldl -lm $(LDFLAGS) -o $@
+
+bench-gemm-mock: $(B)/gemm_bench_mock
+	TILEPX_BUILD=$(B) bash bench/gemm_mock.sh
 
 HARNESS := $(if $(wildcard $(CUDA)/include/cuda.h),$(B)/tilepx-run)
 
@@ -136,4 +156,4 @@ fuzz: build/fuzz/fuzz_pipeline build/fuzz/fuzz_layout build/fuzz/fuzz_set
 clean:
 	rm -rf build
 
-.PHONY: bench-emit bench-codegen all test gpu-test install sanitize fuzz clean
+.PHONY: bench-emit bench-codegen bench-gemm bench-gemm-mock all test gpu-test install sanitize fuzz clean

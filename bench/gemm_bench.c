@@ -1,0 +1,1142 @@
+/* bench/gemm_bench.c: a fair GEMM benchmark in one process on one GPU:
+ * tilepx's kernel, cublasGemmEx (default algorithm, tensor ops) and cuBLASLt
+ * (the heuristic's algorithms, the fastest measured, 32 MiB workspace) on the
+ * same device buffers and stream, launches interleaved in rounds, SM clock
+ * and power logged through NVML (dlopen, no header needed). Issue 27.
+ *
+ *   gemm_bench [options] M N K          one size
+ *   gemm_bench [options] --issue-sizes  4096^3, 8192^3, 4095x4097x4096,
+ *                                       8192x8192x1024, 128x8192x8192
+ *
+ * C [M, N] row-major = A [M, K] row-major (K-major) x B, B either [K, N]
+ * row-major (--b kn) or [N, K] row-major (--b nk, K-major). cuBLAS is
+ * column-major: it computes C^T [N, M] = B^T A^T, reading A as A^T [K, M]
+ * with ld K and B as [N, K] with ld N (kn, no transpose) or as [K, N] with
+ * ld K transposed (nk).
+ *
+ * The tilepx kernel is compiled in this process through the C API
+ * (tilepx_compile for the PTX, tilepx_launches_set for its grid, scalars and
+ * tensor maps at each size): no PTX file can go stale, and a kernel with
+ * runtime M, N, K gets its launch facts for every size. Its dtypes and B's
+ * orientation come from its param declarations (bench/gemm_host.h says why).
+ *
+ * Checks, before anything is timed (each C is first filled with NaN bytes,
+ * tilepx's C sits between guard bytes that must stay untouched):
+ *   --data int: integers in [-2, 2]: every f32 partial sum is exact, so
+ *     tilepx's C, cublasGemmEx's and cuBLASLt's must be equal bit for bit at
+ *     every element, and equal to a dense host GEMM when M, N, K <= 1024
+ *     (--host-max); a bf16 or f16 C is the exact sum rounded to nearest even.
+ *   --data random: uniform in [-1, 1] (seed printed): max |X - gemmEx| /
+ *     max |gemmEx| <= --tol (default 1e-3 for an f32 C: f32 accumulation in
+ *     another order over K <= 8192 terms stays near 1e-6; 1e-2 for a bf16 or
+ *     f16 C, whose rounding alone may differ by one unit in the last place,
+ *     2^-8 = 3.9e-3 relative, where the two f32 sums straddle a rounding
+ *     boundary).
+ * A failed check is a FAIL line, exit status 1, and that implementation is not
+ * timed. Exit 2: usage; 3: no GPU or a CUDA/cuBLAS call failed. */
+#define _GNU_SOURCE
+#include "gemm_host.h"
+
+#include <cublasLt.h>
+#include <cublas_v2.h>
+#include <cuda.h>
+#include <dlfcn.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdatomic.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <tilepx/tilepx.h>
+
+static const char usage[] =
+	"usage: gemm_bench [--tile FILE.tile] [--kernel NAME] [--names C=A*B] [--dtype IN:OUT] [--b kn|nk]\n"
+	"                  [--data random|int] [--seed S] [--warmup W] [--rounds R] [--tol T] [--host-max D]\n"
+	"                  [--lt-algos N] [--set NAME=V]... (M N K | --issue-sizes)\n"
+	"Times tilepx's kernel (--tile), cublasGemmEx and cuBLASLt on the same buffers, interleaved;\n"
+	"checks each result first. IN:OUT is f16:f32 (default, or the kernel's), bf16:bf16, bf16:f32,\n"
+	"f16:f16. --rounds 0 checks only. Defaults: --data random --seed 1 --warmup 20 --rounds 200.\n";
+
+#define GUARD 256
+#define WORKSPACE_BYTES (32u << 20)
+#define MAX_LT_ALGOS 16
+
+typedef struct Options {
+	const char *tile, *kernel;
+	char an[64], bn[64], cn[64];
+	gb_dtype in, out; /* GB_NONE: the kernel's */
+	int b_nk;         /* -1: the kernel's, else kn */
+	int integers;
+	unsigned long long seed;
+	int warmup, rounds, host_max, lt_algos;
+	double tol; /* < 0: by C's dtype */
+	const char *sets[32];
+	int nsets;
+} Options;
+
+static int failures;
+
+static void fail(const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	printf("FAIL ");
+	vprintf(fmt, ap);
+	printf("\n");
+	va_end(ap);
+	failures++;
+}
+
+static void fatal_cu(CUresult r, const char *what, int line)
+{
+	const char *s = NULL;
+	cuGetErrorString(r, &s);
+	fprintf(stderr, "gemm_bench:%d: %s failed: %s\n", line, what, s ? s : "?");
+	exit(3);
+}
+#define CU(x)                                     \
+	do {                                      \
+		CUresult r_ = (x);                \
+		if (r_ != CUDA_SUCCESS)           \
+			fatal_cu(r_, #x, __LINE__); \
+	} while (0)
+#define CB(x)                                                                                          \
+	do {                                                                                           \
+		int s_ = (int)(x);                                                                     \
+		if (s_) {                                                                              \
+			fprintf(stderr, "gemm_bench:%d: %s failed: cuBLAS status %d\n", __LINE__, #x, s_); \
+			exit(3);                                                                       \
+		}                                                                                      \
+	} while (0)
+
+/* ---- NVML through dlopen: SM clock, power, temperature, clock-event reasons ---- */
+
+typedef int (*nvml_void_fn)(void);
+typedef int (*nvml_bus_fn)(const char *, void **);
+typedef int (*nvml_clock_fn)(void *, int, unsigned *);
+typedef int (*nvml_uint_fn)(void *, unsigned *);
+typedef int (*nvml_reasons_fn)(void *, unsigned long long *);
+
+typedef struct Nvml {
+	void *lib, *dev;
+	nvml_clock_fn clock, max_clock, temperature;
+	nvml_uint_fn power, power_limit;
+	nvml_reasons_fn reasons;
+	char why[160];
+} Nvml;
+
+static void nvml_open(Nvml *nv, CUdevice d)
+{
+	memset(nv, 0, sizeof *nv);
+	nv->lib = dlopen("libnvidia-ml.so.1", RTLD_NOW);
+	if (!nv->lib) {
+		snprintf(nv->why, sizeof nv->why, "libnvidia-ml.so.1 not found (%s)", dlerror());
+		return;
+	}
+	nvml_void_fn init = (nvml_void_fn)dlsym(nv->lib, "nvmlInit_v2");
+	nvml_bus_fn by_bus = (nvml_bus_fn)dlsym(nv->lib, "nvmlDeviceGetHandleByPciBusId_v2");
+	nv->clock = (nvml_clock_fn)dlsym(nv->lib, "nvmlDeviceGetClockInfo");
+	nv->max_clock = (nvml_clock_fn)dlsym(nv->lib, "nvmlDeviceGetMaxClockInfo");
+	nv->temperature = (nvml_clock_fn)dlsym(nv->lib, "nvmlDeviceGetTemperature");
+	nv->power = (nvml_uint_fn)dlsym(nv->lib, "nvmlDeviceGetPowerUsage");
+	nv->power_limit = (nvml_uint_fn)dlsym(nv->lib, "nvmlDeviceGetEnforcedPowerLimit");
+	nv->reasons = (nvml_reasons_fn)dlsym(nv->lib, "nvmlDeviceGetCurrentClocksEventReasons");
+	if (!nv->reasons)
+		nv->reasons = (nvml_reasons_fn)dlsym(nv->lib, "nvmlDeviceGetCurrentClocksThrottleReasons");
+	char bus[64] = "";
+	if (!init || !by_bus || !nv->clock || !nv->power || init() != 0 ||
+	    cuDeviceGetPCIBusId(bus, sizeof bus, d) != CUDA_SUCCESS || by_bus(bus, &nv->dev) != 0) {
+		snprintf(nv->why, sizeof nv->why, "NVML could not open the device (bus id '%s')", bus);
+		nv->dev = NULL;
+	}
+}
+
+typedef struct Sample {
+	unsigned sm_mhz, mw, temp_c;
+	unsigned long long reasons;
+} Sample;
+
+static int nvml_sample(const Nvml *nv, Sample *s)
+{
+	memset(s, 0, sizeof *s);
+	if (!nv->dev)
+		return 0;
+	nv->clock(nv->dev, 1 /* NVML_CLOCK_SM */, &s->sm_mhz);
+	nv->power(nv->dev, &s->mw);
+	if (nv->temperature)
+		nv->temperature(nv->dev, 0 /* NVML_TEMPERATURE_GPU */, &s->temp_c);
+	if (nv->reasons)
+		nv->reasons(nv->dev, &s->reasons);
+	return 1;
+}
+
+static void nvml_log(const Nvml *nv, const char *when)
+{
+	Sample s;
+	if (!nvml_sample(nv, &s)) {
+		printf("clocks %s: not logged: %s\n", when, nv->why);
+		return;
+	}
+	printf("clocks %s: SM %u MHz, %.1f W, %u C, clock-event reasons 0x%llx\n", when, s.sm_mhz, s.mw / 1000.0,
+	       s.temp_c, s.reasons);
+}
+
+/* a thread sampling every 10 ms while the timed rounds run */
+typedef struct Sampler {
+	const Nvml *nv;
+	atomic_int stop;
+	unsigned n, mhz_min, mhz_max, mw_max, temp_max;
+	double mhz_sum, mw_sum;
+	unsigned long long reasons; /* OR of every sample's */
+	pthread_t th;
+	int running;
+} Sampler;
+
+static void *sampler_main(void *arg)
+{
+	Sampler *sp = arg;
+	while (!atomic_load(&sp->stop)) {
+		Sample s;
+		if (nvml_sample(sp->nv, &s)) {
+			if (!sp->n || s.sm_mhz < sp->mhz_min)
+				sp->mhz_min = s.sm_mhz;
+			if (s.sm_mhz > sp->mhz_max)
+				sp->mhz_max = s.sm_mhz;
+			if (s.mw > sp->mw_max)
+				sp->mw_max = s.mw;
+			if (s.temp_c > sp->temp_max)
+				sp->temp_max = s.temp_c;
+			sp->mhz_sum += s.sm_mhz;
+			sp->mw_sum += s.mw;
+			sp->reasons |= s.reasons;
+			sp->n++;
+		}
+		struct timespec ts = {0, 10 * 1000 * 1000};
+		nanosleep(&ts, NULL);
+	}
+	return NULL;
+}
+
+static void sampler_start(Sampler *sp, const Nvml *nv)
+{
+	memset(sp, 0, sizeof *sp);
+	sp->nv = nv;
+	atomic_init(&sp->stop, 0);
+	sp->running = nv->dev && pthread_create(&sp->th, NULL, sampler_main, sp) == 0;
+}
+
+static void sampler_stop(Sampler *sp)
+{
+	if (!sp->running) {
+		printf("clocks during the timed rounds: not logged (no NVML)\n");
+		return;
+	}
+	atomic_store(&sp->stop, 1);
+	pthread_join(sp->th, NULL);
+	if (!sp->n) {
+		printf("clocks during the timed rounds: no sample\n");
+		return;
+	}
+	printf("clocks during the timed rounds (%u samples, 10 ms apart): SM %u..%u MHz (mean %.0f), power mean %.1f W, "
+	       "max %.1f W, max %u C, clock-event reasons seen 0x%llx\n",
+	       sp->n, sp->mhz_min, sp->mhz_max, sp->mhz_sum / sp->n, sp->mw_sum / sp->n / 1000.0, sp->mw_max / 1000.0,
+	       sp->temp_max, sp->reasons);
+}
+
+/* ---- the tilepx kernel ---- */
+
+typedef struct Tile {
+	char *src;
+	size_t len;
+	tilepx_result ptx;
+	gb_kernel k;
+	gb_roles roles;
+	CUmodule mod;
+	int loaded;
+	char why[512]; /* set: the kernel could not be read at all */
+} Tile;
+
+static char *slurp(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		return NULL;
+	size_t cap = 1 << 16, n = 0;
+	char *s = malloc(cap + 1);
+	for (size_t got; s && (got = fread(s + n, 1, cap - n, f)) > 0;) {
+		n += got;
+		if (n == cap) {
+			char *t = realloc(s, 2 * cap + 1);
+			if (!t)
+				free(s);
+			s = t;
+			cap *= 2;
+		}
+	}
+	fclose(f);
+	if (s)
+		s[n] = 0;
+	*len = n;
+	return s;
+}
+
+static void first_line(const char *text, char *out, size_t n)
+{
+	snprintf(out, n, "%s", text ? text : "(no diagnostics)");
+	char *nl = strchr(out, '\n');
+	if (nl)
+		*nl = 0;
+}
+
+static void tile_open(Tile *t, const Options *o)
+{
+	memset(t, 0, sizeof *t);
+	t->src = slurp(o->tile, &t->len);
+	if (!t->src) {
+		snprintf(t->why, sizeof t->why, "cannot read %s", o->tile);
+		return;
+	}
+	if (!tilepx_compile(o->tile, t->src, t->len, NULL, TILEPX_EMIT, &t->ptx)) {
+		fputs(t->ptx.diagnostics ? t->ptx.diagnostics : "", stderr);
+		snprintf(t->why, sizeof t->why, "%s does not compile (diagnostics above)", o->tile);
+		return;
+	}
+	char why[300];
+	if (!gb_read_kernel(t->src, t->len, o->kernel, &t->k, why, sizeof why) ||
+	    !gb_roles_of(&t->k, o->an, o->bn, o->cn, &t->roles, why, sizeof why)) {
+		snprintf(t->why, sizeof t->why, "%s: %s", o->tile, why);
+		return;
+	}
+	char info[8192] = "", err[8192] = "";
+	CUjit_option opt[] = {CU_JIT_INFO_LOG_BUFFER, CU_JIT_INFO_LOG_BUFFER_SIZE_BYTES, CU_JIT_ERROR_LOG_BUFFER,
+	                      CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES};
+	void *val[] = {info, (void *)(uintptr_t)sizeof info, err, (void *)(uintptr_t)sizeof err};
+	CUresult r = cuModuleLoadDataEx(&t->mod, t->ptx.output, 4, opt, val);
+	if (r != CUDA_SUCCESS) {
+		const char *s = NULL;
+		cuGetErrorString(r, &s);
+		snprintf(t->why, sizeof t->why, "%s: the driver does not load its PTX: %s %s", o->tile, s ? s : "?", err);
+		return;
+	}
+	t->loaded = 1;
+}
+
+/* one launch of the tilepx kernel, bound to a size and to device buffers */
+typedef struct Bound {
+	CUfunction fn;
+	tilepx_launch L;
+	CUdeviceptr ptr[64];
+	uint64_t scalar[TILEPX_MAX_SCALARS];
+	CUtensorMap tm[TILEPX_MAX_TENSOR_MAPS];
+	void *args[64 + TILEPX_MAX_SCALARS + TILEPX_MAX_TENSOR_MAPS];
+} Bound;
+
+static long long dim_value(const char *d, long long m, long long n, long long k, const gb_roles *r)
+{
+	if (gb_is_number(d))
+		return atoll(d);
+	return !strcmp(d, r->m) ? m : !strcmp(d, r->n) ? n : !strcmp(d, r->k) ? k : -1;
+}
+
+/* why the kernel cannot run this size and layout (NULL: it can; b is filled) */
+static const char *tile_bind(Tile *t, const Options *o, long long M, long long N, long long K, int b_nk,
+                             gb_dtype in, gb_dtype out, CUdeviceptr A, CUdeviceptr B, CUdeviceptr C, Bound *b,
+                             char *why, size_t nwhy)
+{
+	const gb_roles *r = &t->roles;
+	if (r->ab != in || r->out != out) {
+		snprintf(why, nwhy, "the kernel computes %s x %s -> %s, not %s -> %s", gb_dtype_name(r->ab),
+		         gb_dtype_name(r->ab), gb_dtype_name(r->out), gb_dtype_name(in), gb_dtype_name(out));
+		return why;
+	}
+	if (!r->b_ambiguous && r->b_nk != b_nk) {
+		snprintf(why, nwhy, "the kernel's B is %s, not %s", r->b_nk ? "[N, K]" : "[K, N]", b_nk ? "[N, K]" : "[K, N]");
+		return why;
+	}
+	/* constant dims must be the size; scalar ones get it through --set */
+	const char *dims[3] = {r->m, r->n, r->k};
+	long long want[3] = {M, N, K};
+	const char *sets[64];
+	char setbuf[3][96];
+	int nsets = 0;
+	for (int i = 0; i < 3; i++) {
+		if (gb_is_number(dims[i])) {
+			if (atoll(dims[i]) != want[i]) {
+				snprintf(why, nwhy, "its sizes are fixed at %sx%sx%s", r->m, r->n, r->k);
+				return why;
+			}
+			continue;
+		}
+		int dup = 0;
+		for (int j = 0; j < i; j++)
+			dup |= !strcmp(dims[j], dims[i]);
+		if (dup) {
+			if (want[i] != dim_value(dims[i], M, N, K, r)) {
+				snprintf(why, nwhy, "its %s is used for two different sizes", dims[i]);
+				return why;
+			}
+			continue;
+		}
+		snprintf(setbuf[i], sizeof setbuf[i], "%s=%lld", dims[i], want[i]);
+		sets[nsets++] = setbuf[i];
+	}
+	for (int i = 0; i < o->nsets && nsets < 64; i++)
+		sets[nsets++] = o->sets[i];
+	tilepx_launch all[16];
+	tilepx_result diag = {0};
+	int nk = tilepx_launches_set(o->tile, t->src, t->len, NULL, sets, nsets, all, 16, &diag);
+	if (nk < 0) {
+		char first[300];
+		first_line(diag.diagnostics, first, sizeof first);
+		snprintf(why, nwhy, "tilepx refuses the launch: %s", first);
+		tilepx_result_free(&diag);
+		return why;
+	}
+	tilepx_result_free(&diag);
+	int which = -1;
+	for (int i = 0; i < nk && i < 16; i++)
+		if (!strcmp(all[i].kernel, t->k.name))
+			which = i;
+	if (which < 0 || all[which].nparams != t->k.npointers) {
+		snprintf(why, nwhy, "the C API's launch facts do not match the param declarations read (%d pointers)",
+		         t->k.npointers);
+		return why;
+	}
+	b->L = all[which];
+	CU(cuModuleGetFunction(&b->fn, t->mod, b->L.kernel));
+	for (int i = 0; i < t->k.nparams; i++) {
+		const gb_param *p = &t->k.p[i];
+		if (p->scalar)
+			continue;
+		if (p != r->a && p != r->b && p != r->c) {
+			snprintf(why, nwhy, "param %s is none of A, B, C (the bench passes only those)", p->name);
+			return why;
+		}
+		b->ptr[p->pointer_index] = p == r->a ? A : p == r->b ? B : C;
+		b->args[p->pointer_index] = &b->ptr[p->pointer_index];
+	}
+	for (int i = 0; i < b->L.nscalars; i++) {
+		b->scalar[i] = (uint64_t)b->L.scalars[i].value; /* little-endian: a u32 is its first 4 bytes */
+		b->args[b->L.scalars[i].kernel_param_index] = &b->scalar[i];
+	}
+	for (int i = 0; i < b->L.ntensor_maps; i++) {
+		const tilepx_tensor_map *m = &b->L.tensor_maps[i];
+		cuuint64_t dims_[5], strides[4];
+		cuuint32_t box[5], es[5];
+		for (int d = 0; d < m->rank; d++) {
+			dims_[d] = m->global_dims[d];
+			box[d] = m->box_dims[d];
+			es[d] = m->element_strides[d];
+			if (d)
+				strides[d - 1] = m->global_strides[d - 1];
+		}
+		CUresult e = cuTensorMapEncodeTiled(&b->tm[i], (CUtensorMapDataType)m->data_type, (cuuint32_t)m->rank,
+		                                    (void *)b->ptr[m->param_index], dims_, strides, box, es,
+		                                    (CUtensorMapInterleave)m->interleave, (CUtensorMapSwizzle)m->swizzle,
+		                                    (CUtensorMapL2promotion)m->l2_promotion,
+		                                    (CUtensorMapFloatOOBfill)m->oob_fill);
+		if (e != CUDA_SUCCESS) {
+			snprintf(why, nwhy, "cuTensorMapEncodeTiled refuses the map of %s (error %d)", m->param, (int)e);
+			return why;
+		}
+		b->args[m->kernel_param_index] = &b->tm[i];
+	}
+	if (b->L.dynamic_shared_bytes > 0)
+		CU(cuFuncSetAttribute(b->fn, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, (int)b->L.dynamic_shared_bytes));
+	return NULL;
+}
+
+static CUresult tile_launch(Bound *b, CUstream st)
+{
+	CUlaunchAttribute attr;
+	memset(&attr, 0, sizeof attr);
+	CUlaunchConfig cfg;
+	memset(&cfg, 0, sizeof cfg);
+	cfg.gridDimX = (unsigned)b->L.grid[0];
+	cfg.gridDimY = (unsigned)(b->L.grid[1] ? b->L.grid[1] : 1);
+	cfg.gridDimZ = 1;
+	cfg.blockDimX = (unsigned)b->L.block;
+	cfg.blockDimY = cfg.blockDimZ = 1;
+	cfg.sharedMemBytes = (unsigned)(b->L.dynamic_shared_bytes > 0 ? b->L.dynamic_shared_bytes : 0);
+	cfg.hStream = st;
+	if (b->L.cluster[0]) {
+		attr.id = CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION;
+		attr.value.clusterDim.x = (unsigned)b->L.cluster[0];
+		attr.value.clusterDim.y = (unsigned)(b->L.cluster[1] ? b->L.cluster[1] : 1);
+		attr.value.clusterDim.z = 1;
+		cfg.attrs = &attr;
+		cfg.numAttrs = 1;
+	}
+	return cuLaunchKernelEx(&cfg, b->fn, b->args, NULL);
+}
+
+/* ---- cuBLAS ---- */
+
+static cudaDataType cuda_type(gb_dtype t)
+{
+	return t == GB_F16 ? CUDA_R_16F : t == GB_BF16 ? CUDA_R_16BF : CUDA_R_32F;
+}
+
+typedef struct Problem {
+	long long M, N, K;
+	int b_nk;
+	gb_dtype in, out;
+	CUdeviceptr A, B, C[3], Craw[3], ws;
+} Problem;
+
+static const float one = 1.0f, zero = 0.0f;
+
+/* C^T [N, M] = B^T A^T in column-major terms (the header comment) */
+static cublasStatus_t gemm_ex(cublasHandle_t h, const Problem *p)
+{
+	return cublasGemmEx(h, p->b_nk ? CUBLAS_OP_T : CUBLAS_OP_N, CUBLAS_OP_N, (int)p->N, (int)p->M, (int)p->K, &one,
+	                    (const void *)p->B, cuda_type(p->in), (int)(p->b_nk ? p->K : p->N), (const void *)p->A,
+	                    cuda_type(p->in), (int)p->K, &zero, (void *)p->C[1], cuda_type(p->out), (int)p->N,
+	                    CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT);
+}
+
+typedef struct Lt {
+	cublasLtHandle_t h;
+	cublasLtMatmulDesc_t op;
+	cublasLtMatrixLayout_t la, lb, lc;
+	cublasLtMatmulHeuristicResult_t res[MAX_LT_ALGOS];
+	int nres, best, status;
+} Lt;
+
+static void lt_setup(Lt *lt, const Problem *p, int want)
+{
+	cublasOperation_t ta = p->b_nk ? CUBLAS_OP_T : CUBLAS_OP_N, tb = CUBLAS_OP_N;
+	CB(cublasLtMatmulDescCreate(&lt->op, CUBLAS_COMPUTE_32F, CUDA_R_32F));
+	CB(cublasLtMatmulDescSetAttribute(lt->op, CUBLASLT_MATMUL_DESC_TRANSA, &ta, sizeof ta));
+	CB(cublasLtMatmulDescSetAttribute(lt->op, CUBLASLT_MATMUL_DESC_TRANSB, &tb, sizeof tb));
+	/* Lt's A is our B as stored (column-major view), Lt's B our A */
+	if (p->b_nk)
+		CB(cublasLtMatrixLayoutCreate(&lt->la, cuda_type(p->in), (uint64_t)p->K, (uint64_t)p->N, p->K));
+	else
+		CB(cublasLtMatrixLayoutCreate(&lt->la, cuda_type(p->in), (uint64_t)p->N, (uint64_t)p->K, p->N));
+	CB(cublasLtMatrixLayoutCreate(&lt->lb, cuda_type(p->in), (uint64_t)p->K, (uint64_t)p->M, p->K));
+	CB(cublasLtMatrixLayoutCreate(&lt->lc, cuda_type(p->out), (uint64_t)p->N, (uint64_t)p->M, p->N));
+	cublasLtMatmulPreference_t pref;
+	CB(cublasLtMatmulPreferenceCreate(&pref));
+	uint64_t ws = WORKSPACE_BYTES;
+	CB(cublasLtMatmulPreferenceSetAttribute(pref, CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES, &ws, sizeof ws));
+	/* f32 accumulation throughout: no algorithm that sums split-K partials in C's dtype (bf16) */
+	uint32_t schemes = CUBLASLT_REDUCTION_SCHEME_MASK & ~(uint32_t)CUBLASLT_REDUCTION_SCHEME_OUTPUT_TYPE;
+	CB(cublasLtMatmulPreferenceSetAttribute(pref, CUBLASLT_MATMUL_PREF_REDUCTION_SCHEME_MASK, &schemes,
+	                                        sizeof schemes));
+	lt->nres = 0;
+	cublasStatus_t s =
+		cublasLtMatmulAlgoGetHeuristic(lt->h, lt->op, lt->la, lt->lb, lt->lc, lt->lc, pref, want, lt->res, &lt->nres);
+	if (s != CUBLAS_STATUS_SUCCESS)
+		lt->nres = 0;
+	lt->status = (int)s;
+	cublasLtMatmulPreferenceDestroy(pref);
+	lt->best = 0;
+}
+
+static void lt_free(Lt *lt)
+{
+	cublasLtMatrixLayoutDestroy(lt->la);
+	cublasLtMatrixLayoutDestroy(lt->lb);
+	cublasLtMatrixLayoutDestroy(lt->lc);
+	cublasLtMatmulDescDestroy(lt->op);
+}
+
+static cublasStatus_t lt_run(const Lt *lt, const Problem *p, int algo, CUstream st)
+{
+	return cublasLtMatmul(lt->h, lt->op, &one, (const void *)p->B, lt->la, (const void *)p->A, lt->lb, &zero,
+	                      (const void *)p->C[2], lt->lc, (void *)p->C[2], lt->lc, &lt->res[algo].algo, (void *)p->ws,
+	                      WORKSPACE_BYTES, (cudaStream_t)st);
+}
+
+/* each algorithm the heuristic returned: 3 launches, then 20 timed together; the fastest wins */
+static void lt_pick(Lt *lt, const Problem *p, CUstream st)
+{
+	CUevent a, b;
+	CU(cuEventCreate(&a, 0));
+	CU(cuEventCreate(&b, 0));
+	float best = -1;
+	printf("cuBLASLt: %d algorithms from the heuristic (workspace %u MiB):", lt->nres, WORKSPACE_BYTES >> 20);
+	for (int i = 0; i < lt->nres; i++) {
+		if (lt->res[i].state != CUBLAS_STATUS_SUCCESS || lt_run(lt, p, i, st) != CUBLAS_STATUS_SUCCESS) {
+			printf(" #%d refused", i);
+			continue;
+		}
+		for (int w = 0; w < 2; w++)
+			lt_run(lt, p, i, st);
+		CU(cuEventRecord(a, st));
+		for (int r = 0; r < 20; r++)
+			lt_run(lt, p, i, st);
+		CU(cuEventRecord(b, st));
+		CU(cuEventSynchronize(b));
+		float ms;
+		CU(cuEventElapsedTime(&ms, a, b));
+		printf(" #%d %.1f us", i, ms * 1000 / 20);
+		if (best < 0 || ms < best) {
+			best = ms;
+			lt->best = i;
+		}
+	}
+	printf("; timed below: #%d\n", lt->best);
+	cuEventDestroy(a);
+	cuEventDestroy(b);
+	if (best < 0)
+		lt->nres = 0;
+}
+
+/* ---- checks ---- */
+
+static double out_value(const unsigned char *c, size_t i, gb_dtype t)
+{
+	if (t == GB_F32) {
+		float f;
+		memcpy(&f, c + 4 * i, 4);
+		return f;
+	}
+	uint16_t h;
+	memcpy(&h, c + 2 * i, 2);
+	return gb_from_16(h, t);
+}
+
+/* the host's exact sum rounded to C's dtype, as bytes */
+static void encode_out(double v, gb_dtype t, unsigned char *dst)
+{
+	if (t == GB_F32) {
+		float f = (float)v;
+		memcpy(dst, &f, 4);
+	} else {
+		uint16_t h = gb_to_16((float)v, t); /* the sum is exact in f32 (integer data) */
+		memcpy(dst, &h, 2);
+	}
+}
+
+/* elements that differ bit for bit; the first few printed */
+static long long compare_bits(const char *what, const unsigned char *x, const unsigned char *y, long long M,
+                              long long N, gb_dtype t)
+{
+	int es = gb_dtype_bytes(t);
+	long long bad = 0;
+	for (long long i = 0; i < M * N; i++)
+		if (memcmp(x + i * es, y + i * es, (size_t)es)) {
+			if (bad < 4)
+				printf("  %s: C[%lld, %lld] = %.9g, expected %.9g\n", what, i / N, i % N, out_value(x, (size_t)i, t),
+				       out_value(y, (size_t)i, t));
+			bad++;
+		}
+	return bad;
+}
+
+/* max |x - y| / max |y|; NaN when x holds a NaN (an element never written) */
+static double rel_error(const unsigned char *x, const unsigned char *y, long long n, gb_dtype t, double *maxy)
+{
+	double md = 0, my = 0;
+	for (long long i = 0; i < n; i++) {
+		double a = out_value(x, (size_t)i, t), b = out_value(y, (size_t)i, t);
+		if (a != a || b != b)
+			return NAN;
+		if (fabs(a - b) > md)
+			md = fabs(a - b);
+		if (fabs(b) > my)
+			my = fabs(b);
+	}
+	*maxy = my;
+	return my > 0 ? md / my : md;
+}
+
+static void guard_pattern(unsigned char *g, int side)
+{
+	for (int i = 0; i < GUARD; i++)
+		g[i] = (unsigned char)(0xa5 ^ (i * 7) ^ (side * 0x3c));
+}
+
+/* ---- one size ---- */
+
+enum { IMPL_TILE, IMPL_EX, IMPL_LT, NIMPL };
+static const char *impl_name[NIMPL] = {"tilepx", "cublasGemmEx", "cublasLt"};
+
+static int cmp_float(const void *a, const void *b)
+{
+	float x = *(const float *)a, y = *(const float *)b;
+	return (x > y) - (x < y);
+}
+
+static void run_size(const Options *o, Tile *t, cublasHandle_t cb, Lt *lt, CUstream st, const Nvml *nv, long long M,
+                     long long N, long long K)
+{
+	Problem p = {.M = M, .N = N, .K = K};
+	/* the layout and dtypes: the options', else the kernel's */
+	int have_kernel = t && t->loaded;
+	p.b_nk = o->b_nk >= 0 ? o->b_nk : have_kernel ? t->roles.b_nk : 0;
+	p.in = o->in != GB_NONE ? o->in : have_kernel ? t->roles.ab : GB_F16;
+	p.out = o->out != GB_NONE ? o->out : have_kernel ? t->roles.out : GB_F32;
+	double flops = 2.0 * (double)M * (double)N * (double)K;
+	printf("\n== %lldx%lldx%lld (M x N x K): %s x %s -> %s, f32 accumulate; A [M, K], B %s, C [M, N], row-major; data "
+	       "%s, seed %llu\n",
+	       M, N, K, gb_dtype_name(p.in), gb_dtype_name(p.in), gb_dtype_name(p.out), p.b_nk ? "[N, K]" : "[K, N]",
+	       o->integers ? "integers in [-2, 2]" : "uniform in [-1, 1]", o->seed);
+	if (o->integers && K >= GB_INT_K_MAX) {
+		fail("%lldx%lldx%lld: K >= 2^22: integer data would not stay exact in f32", M, N, K);
+		return;
+	}
+	size_t na = (size_t)(M * K), nb = (size_t)(K * N), nc = (size_t)(M * N);
+	int ib = gb_dtype_bytes(p.in), ob = gb_dtype_bytes(p.out);
+	uint16_t *ha = malloc(na * 2), *hb = malloc(nb * 2);
+	unsigned char *hc[NIMPL];
+	for (int i = 0; i < NIMPL; i++)
+		hc[i] = malloc(nc * (size_t)ob);
+	if (!ha || !hb || !hc[0] || !hc[1] || !hc[2]) {
+		fprintf(stderr, "gemm_bench: out of host memory\n");
+		exit(3);
+	}
+	gb_fill(ha, na, p.in, o->integers, o->seed, 0);
+	gb_fill(hb, nb, p.in, o->integers, o->seed, 1);
+	CU(cuMemAlloc(&p.A, na * (size_t)ib));
+	CU(cuMemAlloc(&p.B, nb * (size_t)ib));
+	CU(cuMemAlloc(&p.ws, WORKSPACE_BYTES));
+	for (int i = 0; i < NIMPL; i++) {
+		CU(cuMemAlloc(&p.Craw[i], nc * (size_t)ob + 2 * GUARD));
+		p.C[i] = p.Craw[i] + GUARD;
+	}
+	CU(cuMemcpyHtoD(p.A, ha, na * 2));
+	CU(cuMemcpyHtoD(p.B, hb, nb * 2));
+
+	/* which implementations run */
+	int on[NIMPL] = {0, 1, 1};
+	/* CUtensorMap is 128-byte aligned, more than calloc promises */
+	size_t tb_size = (sizeof(Bound) + 127) / 128 * 128;
+	Bound *tb = aligned_alloc(128, tb_size);
+	if (!tb) {
+		fprintf(stderr, "gemm_bench: out of host memory\n");
+		exit(3);
+	}
+	memset(tb, 0, tb_size);
+	char label[NIMPL][256];
+	snprintf(label[IMPL_EX], sizeof label[0], "cublasGemmEx (CUBLAS_GEMM_DEFAULT)");
+	if (have_kernel) {
+		char why[600];
+		const char *no = tile_bind(t, o, M, N, K, p.b_nk, p.in, p.out, p.A, p.B, p.C[IMPL_TILE], tb, why, sizeof why);
+		if (no)
+			printf("SKIP tilepx %s at %lldx%lldx%lld: %s\n", t->k.name, M, N, K, no);
+		else {
+			on[IMPL_TILE] = 1;
+			snprintf(label[IMPL_TILE], sizeof label[0], "tilepx %s (grid %lld x %lld, %d threads%s)", t->k.name,
+			         tb->L.grid[0], tb->L.grid[1] ? tb->L.grid[1] : 1, tb->L.block, tb->L.cluster[0] ? ", cluster" : "");
+		}
+	} else if (t) {
+		printf("SKIP tilepx: %s\n", t->why);
+	}
+	lt_setup(lt, &p, o->lt_algos);
+	if (lt->nres)
+		lt_pick(lt, &p, st);
+	if (!lt->nres) {
+		/* every size and dtype here is one cuBLASLt runs: no algorithm means arguments it refuses */
+		fail("cublasLt: the heuristic returned no usable algorithm (status %d)", lt->status);
+		on[IMPL_LT] = 0;
+	}
+	snprintf(label[IMPL_LT], sizeof label[0], "cublasLt (heuristic #%d of %d)", lt->best, lt->nres);
+
+	/* the check launch: C full of NaN bytes, guards around it */
+	unsigned char guard[2][GUARD], got[GUARD];
+	for (int i = 0; i < NIMPL; i++) {
+		CU(cuMemsetD8(p.C[i], 0xff, nc * (size_t)ob));
+		for (int s = 0; s < 2; s++) {
+			guard_pattern(guard[s], s);
+			CU(cuMemcpyHtoD(s ? p.C[i] + nc * (size_t)ob : p.Craw[i], guard[s], GUARD));
+		}
+	}
+	if (on[IMPL_TILE]) {
+		CUresult r = tile_launch(tb, st);
+		if (r == CUDA_SUCCESS)
+			r = cuStreamSynchronize(st);
+		if (r != CUDA_SUCCESS) {
+			const char *s = NULL;
+			cuGetErrorString(r, &s);
+			fail("tilepx %s: launch: %s", t->k.name, s ? s : "?");
+			exit(3); /* the context is lost after a fault */
+		}
+	}
+	CB(gemm_ex(cb, &p));
+	if (on[IMPL_LT])
+		CB(lt_run(lt, &p, lt->best, st));
+	CU(cuStreamSynchronize(st));
+	for (int i = 0; i < NIMPL; i++)
+		if (on[i]) {
+			CU(cuMemcpyDtoH(hc[i], p.C[i], nc * (size_t)ob));
+			for (int s = 0; s < 2; s++) {
+				CU(cuMemcpyDtoH(got, s ? p.C[i] + nc * (size_t)ob : p.Craw[i], GUARD));
+				if (memcmp(got, guard[s], GUARD)) {
+					fail("%s: a guard byte %s C was written", impl_name[i], s ? "after" : "before");
+					on[i] = 0;
+				}
+			}
+		}
+	int host = M <= o->host_max && N <= o->host_max && K <= o->host_max;
+	unsigned char *href = NULL;
+	if (host) { /* the dense host GEMM, every element */
+		float *fa = malloc(na * sizeof(float)), *fb = malloc(nb * sizeof(float));
+		double *c = malloc(nc * sizeof(double));
+		href = malloc(nc * (size_t)ob);
+		if (!fa || !fb || !c || !href) {
+			fprintf(stderr, "gemm_bench: out of host memory\n");
+			exit(3);
+		}
+		for (size_t i = 0; i < na; i++)
+			fa[i] = gb_from_16(ha[i], p.in);
+		/* B as [N, K] either way: the host's dot products then read memory in order */
+		for (long long kk = 0; kk < K; kk++)
+			for (long long j = 0; j < N; j++)
+				fb[j * K + kk] = gb_from_16(hb[p.b_nk ? j * K + kk : kk * N + j], p.in);
+		long nproc = sysconf(_SC_NPROCESSORS_ONLN);
+		gb_host_gemm(fa, fb, c, M, N, K, 1, nproc > 0 ? (int)nproc : 1);
+		for (size_t i = 0; i < nc; i++)
+			encode_out(c[i], p.out, href + i * (size_t)ob);
+		free(fa);
+		free(fb);
+		free(c);
+	}
+	double tol = o->tol >= 0 ? o->tol : p.out == GB_F32 ? 1e-3 : 1e-2;
+	for (int i = 0; i < NIMPL; i++) {
+		if (!on[i])
+			continue;
+		if (o->integers) {
+			/* bit for bit: against the host everywhere it ran, and against gemmEx */
+			if (host) {
+				long long bad = compare_bits(impl_name[i], hc[i], href, M, N, p.out);
+				if (bad) {
+					fail("%s: %lld of %lld elements differ from the host GEMM", impl_name[i], bad, M * N);
+					on[i] = 0;
+				} else
+					printf("check %s: all %lld elements equal the host GEMM bit for bit\n", impl_name[i], M * N);
+			}
+			if (i != IMPL_EX && on[IMPL_EX] && on[i]) {
+				long long bad = compare_bits(impl_name[i], hc[i], hc[IMPL_EX], M, N, p.out);
+				if (bad) {
+					fail("%s: %lld of %lld elements differ from cublasGemmEx's", impl_name[i], bad, M * N);
+					on[i] = 0;
+				} else
+					printf("check %s: all %lld elements equal cublasGemmEx's bit for bit\n", impl_name[i], M * N);
+			}
+		} else {
+			double my = 0;
+			if (host) {
+				double e = rel_error(hc[i], href, (long long)nc, p.out, &my);
+				printf("check %s: max |C - host (f64 sums)| / max |host| = %.3g (information)\n", impl_name[i], e);
+			}
+			if (i == IMPL_EX) {
+				double e = rel_error(hc[i], hc[i], (long long)nc, p.out, &my);
+				if (e != e) {
+					fail("cublasGemmEx: C holds a NaN");
+					on[i] = 0;
+				}
+				continue;
+			}
+			double e = rel_error(hc[i], hc[IMPL_EX], (long long)nc, p.out, &my);
+			if (!(e <= tol)) {
+				fail("%s: max |C - gemmEx| / max |gemmEx| = %.3g (max |gemmEx| %.4g), over the tolerance %.1e",
+				     impl_name[i], e, my, tol);
+				on[i] = 0;
+			} else
+				printf("check %s: max |C - gemmEx| / max |gemmEx| = %.3g (max |gemmEx| %.4g) <= %.1e\n", impl_name[i],
+				       e, my, tol);
+		}
+	}
+	free(href);
+
+	/* timing: warm-up, then rounds of one launch each, every launch between its own events */
+	int R = o->rounds;
+	if (R > 0) {
+		CUevent *ev = malloc(sizeof(CUevent) * (size_t)R * NIMPL * 2);
+		float *ms[NIMPL];
+		for (int i = 0; i < NIMPL; i++)
+			ms[i] = malloc(sizeof(float) * (size_t)R);
+		for (int i = 0; i < R * NIMPL * 2; i++)
+			CU(cuEventCreate(&ev[i], 0));
+		for (int w = 0; w < o->warmup; w++) {
+			if (on[IMPL_TILE])
+				CU(tile_launch(tb, st));
+			if (on[IMPL_EX])
+				CB(gemm_ex(cb, &p));
+			if (on[IMPL_LT])
+				CB(lt_run(lt, &p, lt->best, st));
+		}
+		CU(cuStreamSynchronize(st));
+		nvml_log(nv, "after the warm-up");
+		Sampler sp;
+		sampler_start(&sp, nv);
+		for (int r = 0; r < R; r++)
+			for (int i = 0; i < NIMPL; i++) {
+				if (!on[i])
+					continue;
+				CUevent *e = &ev[(r * NIMPL + i) * 2];
+				CU(cuEventRecord(e[0], st));
+				if (i == IMPL_TILE)
+					CU(tile_launch(tb, st));
+				else if (i == IMPL_EX)
+					CB(gemm_ex(cb, &p));
+				else
+					CB(lt_run(lt, &p, lt->best, st));
+				CU(cuEventRecord(e[1], st));
+			}
+		CU(cuStreamSynchronize(st));
+		sampler_stop(&sp);
+		nvml_log(nv, "after the timed rounds");
+		double best_cublas = 0, best_cublas_peak = 0, med[NIMPL] = {0}, peak[NIMPL] = {0};
+		printf("%-60s %10s %10s %14s %12s\n", "implementation", "median us", "best us", "median TFLOPS",
+		       "best TFLOPS");
+		for (int i = 0; i < NIMPL; i++) {
+			if (!on[i])
+				continue;
+			for (int r = 0; r < R; r++)
+				CU(cuEventElapsedTime(&ms[i][r], ev[(r * NIMPL + i) * 2], ev[(r * NIMPL + i) * 2 + 1]));
+			qsort(ms[i], (size_t)R, sizeof(float), cmp_float);
+			double mid = R % 2 ? ms[i][R / 2] : 0.5 * (ms[i][R / 2 - 1] + ms[i][R / 2]);
+			med[i] = flops / (mid * 1e9);
+			peak[i] = flops / (ms[i][0] * 1e9);
+			printf("%-60s %10.2f %10.2f %14.1f %12.1f\n", label[i], mid * 1000, ms[i][0] * 1000, med[i], peak[i]);
+			if (i != IMPL_TILE) {
+				if (med[i] > best_cublas)
+					best_cublas = med[i];
+				if (peak[i] > best_cublas_peak)
+					best_cublas_peak = peak[i];
+			}
+		}
+		printf("BENCH %lldx%lldx%lld %s->%s B%s %s: %d rounds;", M, N, K, gb_dtype_name(p.in), gb_dtype_name(p.out),
+		       p.b_nk ? "[N,K]" : "[K,N]", o->integers ? "int" : "random", R);
+		for (int i = 0; i < NIMPL; i++)
+			if (on[i])
+				printf(" %s %.1f", impl_name[i], med[i]);
+		printf(" TFLOPS (median)");
+		if (have_kernel && !on[IMPL_TILE])
+			printf("; tilepx not timed (skipped or failed its check, above)");
+		if (on[IMPL_TILE] && best_cublas > 0)
+			printf("; tilepx / best cuBLAS = %.3f (median), %.3f (best)", med[IMPL_TILE] / best_cublas,
+			       peak[IMPL_TILE] / best_cublas_peak);
+		printf("\n");
+		for (int i = 0; i < R * NIMPL * 2; i++)
+			cuEventDestroy(ev[i]);
+		free(ev);
+		for (int i = 0; i < NIMPL; i++)
+			free(ms[i]);
+	}
+	lt_free(lt);
+	free(tb);
+	cuMemFree(p.A);
+	cuMemFree(p.B);
+	cuMemFree(p.ws);
+	for (int i = 0; i < NIMPL; i++) {
+		cuMemFree(p.Craw[i]);
+		free(hc[i]);
+	}
+	free(ha);
+	free(hb);
+}
+
+/* ---- options ---- */
+
+static int parse_count(const char *s, long long lo, long long hi, long long *v)
+{
+	char *end;
+	long long x = strtoll(s, &end, 10);
+	if (end == s || *end || x < lo || x > hi)
+		return 0;
+	*v = x;
+	return 1;
+}
+
+static int parse_names(const char *s, Options *o)
+{
+	const char *eq = strchr(s, '='), *st = eq ? strchr(eq, '*') : NULL;
+	if (!st || eq == s || st == eq + 1 || !st[1] || eq - s >= 64 || st - eq - 1 >= 64 || strlen(st + 1) >= 64)
+		return 0;
+	snprintf(o->cn, sizeof o->cn, "%.*s", (int)(eq - s), s);
+	snprintf(o->an, sizeof o->an, "%.*s", (int)(st - eq - 1), eq + 1);
+	snprintf(o->bn, sizeof o->bn, "%s", st + 1);
+	return 1;
+}
+
+int main(int argc, char **argv)
+{
+	setvbuf(stdout, NULL, _IOLBF, 0); /* a log cut short by a timeout still has every finished line */
+	Options o = {.b_nk = -1, .seed = 1, .warmup = 20, .rounds = 200, .host_max = 1024, .lt_algos = 8, .tol = -1};
+	strcpy(o.an, "A");
+	strcpy(o.bn, "B");
+	strcpy(o.cn, "C");
+	long long size[3];
+	int nsize = 0, issue = 0;
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+		long long x;
+#define NEED_VALUE                                                              \
+	do {                                                                    \
+		if (!v) {                                                       \
+			fprintf(stderr, "gemm_bench: %s needs a value\n%s", a, usage); \
+			return 2;                                               \
+		}                                                               \
+		i++;                                                            \
+	} while (0)
+		if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+			fputs(usage, stdout);
+			return 0;
+		} else if (!strcmp(a, "--issue-sizes")) {
+			issue = 1;
+		} else if (!strcmp(a, "--tile")) {
+			NEED_VALUE;
+			o.tile = v;
+		} else if (!strcmp(a, "--kernel")) {
+			NEED_VALUE;
+			o.kernel = v;
+		} else if (!strcmp(a, "--names")) {
+			NEED_VALUE;
+			if (!parse_names(v, &o))
+				goto bad;
+		} else if (!strcmp(a, "--dtype")) {
+			NEED_VALUE;
+			char in[16];
+			const char *c = strchr(v, ':');
+			if (!c || c - v >= 16)
+				goto bad;
+			snprintf(in, sizeof in, "%.*s", (int)(c - v), v);
+			o.in = gb_dtype_of(in);
+			o.out = gb_dtype_of(c + 1);
+			if (o.in == GB_NONE || o.in == GB_F32 || o.out == GB_NONE)
+				goto bad;
+		} else if (!strcmp(a, "--b")) {
+			NEED_VALUE;
+			if (strcmp(v, "kn") && strcmp(v, "nk"))
+				goto bad;
+			o.b_nk = !strcmp(v, "nk");
+		} else if (!strcmp(a, "--data")) {
+			NEED_VALUE;
+			if (strcmp(v, "random") && strcmp(v, "int"))
+				goto bad;
+			o.integers = !strcmp(v, "int");
+		} else if (!strcmp(a, "--seed")) {
+			NEED_VALUE;
+			if (!parse_count(v, 0, (long long)1 << 62, &x))
+				goto bad;
+			o.seed = (unsigned long long)x;
+		} else if (!strcmp(a, "--warmup")) {
+			NEED_VALUE;
+			if (!parse_count(v, 0, 100000, &x))
+				goto bad;
+			o.warmup = (int)x;
+		} else if (!strcmp(a, "--rounds")) {
+			NEED_VALUE;
+			if (!parse_count(v, 0, 100000, &x))
+				goto bad;
+			o.rounds = (int)x;
+		} else if (!strcmp(a, "--host-max")) {
+			NEED_VALUE;
+			if (!parse_count(v, 0, 1 << 20, &x))
+				goto bad;
+			o.host_max = (int)x;
+		} else if (!strcmp(a, "--lt-algos")) {
+			NEED_VALUE;
+			if (!parse_count(v, 1, MAX_LT_ALGOS, &x))
+				goto bad;
+			o.lt_algos = (int)x;
+		} else if (!strcmp(a, "--tol")) {
+			NEED_VALUE;
+			char *end;
+			o.tol = strtod(v, &end);
+			if (end == v || *end || !(o.tol >= 0))
+				goto bad;
+		} else if (!strcmp(a, "--set")) {
+			NEED_VALUE;
+			if (o.nsets >= 32 || !strchr(v, '='))
+				goto bad;
+			o.sets[o.nsets++] = v;
+		} else if (a[0] != '-' && nsize < 3 && parse_count(a, 1, (long long)1 << 31, &x)) {
+			size[nsize++] = x;
+		} else {
+			v = a;
+			goto bad;
+		}
+		continue;
+	bad:
+		fprintf(stderr, "gemm_bench: bad argument '%s'\n%s", v ? v : a, usage);
+		return 2;
+	}
+	if (issue == (nsize == 3) || (nsize != 0 && nsize != 3)) {
+		fputs(usage, stderr);
+		return 2;
+	}
+	CUresult r = cuInit(0);
+	int count = 0;
+	if (r != CUDA_SUCCESS || cuDeviceGetCount(&count) != CUDA_SUCCESS || !count) {
+		fprintf(stderr, "gemm_bench: no CUDA GPU or driver is available\n");
+		return 3;
+	}
+	CUdevice dev;
+	CUcontext ctx;
+	CU(cuDeviceGet(&dev, 0));
+	CU(cuDevicePrimaryCtxRetain(&ctx, dev));
+	CU(cuCtxSetCurrent(ctx));
+	char name[256] = "";
+	int drv = 0, sms = 0;
+	cuDeviceGetName(name, sizeof name, dev);
+	cuDriverGetVersion(&drv);
+	cuDeviceGetAttribute(&sms, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, dev);
+	CUstream st;
+	CU(cuStreamCreate(&st, CU_STREAM_NON_BLOCKING));
+	cublasHandle_t cb;
+	CB(cublasCreate(&cb));
+	CB(cublasSetStream(cb, (cudaStream_t)st));
+	Lt lt = {0};
+	CB(cublasLtCreate(&lt.h));
+	int cbv = 0;
+	cublasGetVersion(cb, &cbv);
+	printf("device: %s, %d SMs, driver API %d.%d; cuBLAS %d, cuBLASLt %zu; tilepx %s\n", name, sms, drv / 1000,
+	       drv % 1000 / 10, cbv, cublasLtGetVersion(), tilepx_version());
+	if (o.rounds)
+		printf("timing: %d warm-up launches, then %d rounds of one launch per implementation (tilepx, "
+		       "cublasGemmEx, cublasLt), each between its own pair of events on one stream; TFLOPS = 2*M*N*K / "
+		       "time\n",
+		       o.warmup, o.rounds);
+	else
+		printf("checks only (--rounds 0): nothing is timed\n");
+	Nvml nv;
+	nvml_open(&nv, dev);
+	if (nv.dev) {
+		unsigned mx = 0, lim = 0;
+		if (nv.max_clock)
+			nv.max_clock(nv.dev, 1, &mx);
+		if (nv.power_limit)
+			nv.power_limit(nv.dev, &lim);
+		printf("NVML: max SM clock %u MHz, enforced power limit %.0f W\n", mx, lim / 1000.0);
+	}
+	nvml_log(&nv, "at start");
+	Tile tile, *t = NULL;
+	if (o.tile) {
+		t = &tile;
+		tile_open(t, &o);
+		if (t->loaded)
+			printf("tilepx: %s, kernel %s: %s x %s -> %s, B %s%s (from its param declarations)\n", o.tile, t->k.name,
+			       gb_dtype_name(t->roles.ab), gb_dtype_name(t->roles.ab), gb_dtype_name(t->roles.out),
+			       t->roles.b_nk ? "[N, K]" : "[K, N]",
+			       t->roles.b_ambiguous ? " (K and N are the same dim: the orientation of --b)" : "");
+		else
+			printf("SKIP tilepx: %s\n", t->why);
+	}
+	static const long long issue_sizes[][3] = {
+		{4096, 4096, 4096}, {8192, 8192, 8192}, {4095, 4097, 4096}, {8192, 8192, 1024}, {128, 8192, 8192},
+	};
+	if (issue)
+		for (size_t i = 0; i < sizeof issue_sizes / sizeof issue_sizes[0]; i++)
+			run_size(&o, t, cb, &lt, st, &nv, issue_sizes[i][0], issue_sizes[i][1], issue_sizes[i][2]);
+	else
+		run_size(&o, t, cb, &lt, st, &nv, size[0], size[1], size[2]);
+	nvml_log(&nv, "at the end");
+	printf("%s: %d check failure%s\n", failures ? "FAILED" : "OK", failures, failures == 1 ? "" : "s");
+	if (t) {
+		if (t->loaded)
+			cuModuleUnload(t->mod);
+		tilepx_result_free(&t->ptx);
+		free(t->src);
+	}
+	cublasLtDestroy(lt.h);
+	cublasDestroy(cb);
+	cuStreamDestroy(st);
+	cuDevicePrimaryCtxRelease(dev);
+	return failures ? 1 : 0;
+}

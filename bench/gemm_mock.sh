@@ -1,0 +1,77 @@
+#!/usr/bin/env bash
+# bench/gemm_mock.sh (make bench-gemm-mock): bench/gemm_bench.c linked with
+# bench/gemm_mock.c, which does the driver, cuBLAS and cuBLASLt calls on the
+# host, so the bench's logic runs without a GPU: cuBLAS's transposes against
+# the BLAS definition on non-square sizes (both B layouts, both dtype pairs),
+# a fixed-size and a runtime-size tilepx kernel bound and checked, sizes a
+# kernel cannot run skipped, and each check seen to fail on a wrong result.
+set -u
+cd "$(dirname "$0")/.."
+GB=${TILEPX_BUILD:-build}/gemm_bench_mock
+pass=0 fail=0
+# expect NAME RC PATTERN -- ARGS...: the exit status and a line matching PATTERN
+expect() {
+	local name=$1 rc=$2 pat=$3
+	shift 4
+	local out got
+	out=$("$GB" "$@" 2>&1)
+	got=$?
+	if [ "$got" = "$rc" ] && grep -qE -- "$pat" <<<"$out"; then
+		pass=$((pass + 1))
+	else
+		fail=$((fail + 1))
+		echo "FAIL: $name: exit $got (want $rc), want a line matching '$pat'; output:"
+		echo "$out" | sed 's/^/  /'
+	fi
+}
+for b in kn nk; do
+	for dt in f16:f32 bf16:bf16 bf16:f32 f16:f16; do
+		expect "transposes $b $dt" 0 "^check cublasLt: all 1683 elements equal the host GEMM bit for bit" -- \
+			--data int --rounds 0 --b $b --dtype $dt 33 51 19
+		expect "transposes $b $dt: gemmEx" 0 "^check cublasGemmEx: all 1683 elements equal the host GEMM bit for bit" -- \
+			--data int --rounds 0 --b $b --dtype $dt 33 51 19
+	done
+done
+expect "random data, host information" 0 "^check cublasLt: max \|C - gemmEx\| / max \|gemmEx\| = 0 " -- \
+	--data random --seed 3 --rounds 0 --b nk 17 29 23
+
+export GEMM_MOCK_KERNEL="256 256 256 0 16F 32F"
+small=tests/gpu/gemm_small.tile
+expect "fixed kernel, integers" 0 "^check tilepx: all 65536 elements equal cublasGemmEx's bit for bit" -- \
+	--tile $small --data int --rounds 2 --warmup 1 256 256 256
+expect "fixed kernel, timed" 0 "^BENCH 256x256x256 f16->f32 B\[K,N\] random: 2 rounds; tilepx .* tilepx / best cuBLAS = " -- \
+	--tile $small --data random --rounds 2 --warmup 1 256 256 256
+expect "fixed kernel, other size" 0 "^SKIP tilepx gemm_small at 128x256x256: its sizes are fixed at 256x256x256" -- \
+	--tile $small --rounds 0 128 256 256
+expect "fixed kernel, other dtypes" 0 "^SKIP tilepx gemm_small .*the kernel computes f16 x f16 -> f32, not bf16 -> bf16" -- \
+	--tile $small --rounds 0 --dtype bf16:bf16 256 256 256
+# K = N: B's orientation is --b's; a kernel reading B the other way is caught
+expect "fixed kernel, B ambiguous, wrong orientation caught" 1 "^FAIL tilepx: [0-9]+ of 65536 elements differ from the host GEMM" -- \
+	--tile $small --data int --rounds 0 --b nk 256 256 256
+GEMM_MOCK_KERNEL="256 256 256 1 16F 32F" expect "fixed kernel, B ambiguous, --b nk" 0 "^check tilepx: all 65536 elements equal the host GEMM" -- \
+	--tile $small --data int --rounds 0 --b nk 256 256 256
+expect "no such kernel" 0 "^SKIP tilepx: tests/gpu/gemm_small.tile: the program has no kernel 'nope'" -- \
+	--tile $small --kernel nope --rounds 0 16 16 16
+GEMM_MOCK_BUG=1 expect "one wrong element, integers" 1 "^FAIL tilepx: 1 of 65536 elements differ from the host GEMM" -- \
+	--tile $small --data int --rounds 2 --warmup 1 256 256 256
+GEMM_MOCK_BUG=1 expect "one wrong element, not timed" 1 "tilepx not timed" -- \
+	--tile $small --data int --rounds 2 --warmup 1 256 256 256
+GEMM_MOCK_BUG=1 expect "one wrong element, random" 1 "^FAIL tilepx: max \|C - gemmEx\| / max \|gemmEx\| = .* over the tolerance 1.0e-03" -- \
+	--tile $small --data random --rounds 0 256 256 256
+GEMM_MOCK_BUG=2 expect "an element not written, random" 1 "^FAIL tilepx: max \|C - gemmEx\| / max \|gemmEx\| = nan" -- \
+	--tile $small --data random --rounds 0 256 256 256
+GEMM_MOCK_BUG=2 expect "an element not written, integers" 1 "^FAIL tilepx: 1 of 65536 elements differ from cublasGemmEx's" -- \
+	--tile $small --data int --host-max 0 --rounds 0 256 256 256
+
+# runtime M, N, K: the scalars and the grid come from tilepx_launches_set
+export GEMM_MOCK_KERNEL="72 136 40 1 16BF 16BF" GEMM_MOCK_SCALARS=1
+rt=bench/gemm_mock_runtime.tile
+expect "runtime kernel" 0 "^check tilepx: all 9792 elements equal the host GEMM bit for bit" -- \
+	--tile $rt --data int --rounds 2 --warmup 1 72 136 40
+expect "runtime kernel, a broken fact" 0 "^SKIP tilepx gemm_runtime_mock at 72x136x41: tilepx refuses the launch: .*K=41 breaks the fact 'K % 8 == 0'" -- \
+	--tile $rt --rounds 0 72 136 41
+expect "runtime kernel, B layout" 0 "^SKIP tilepx gemm_runtime_mock .*the kernel's B is \[N, K\], not \[K, N\]" -- \
+	--tile $rt --rounds 0 --b kn 72 136 40
+expect "usage" 2 "^usage: gemm_bench" -- 72 136
+echo "$pass passed, $fail failed"
+[ "$fail" = 0 ]
