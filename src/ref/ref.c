@@ -17,6 +17,7 @@ typedef struct RefCta {
 	int64_t bytes;
 	struct RefCta *peers; /* the CTAs of its cluster, by rank (itself among them) */
 	int nranks;
+	uint64_t warps;       /* the warps running the statement (a role's; every bit without roles) */
 } RefCta;
 
 static size_t bidx(const Kernel *k, const Buffer *b)
@@ -159,6 +160,16 @@ static int64_t scope_size(const RefCta *c, Scope s)
 	return s == SC_THREAD ? 1 : s == SC_WARP ? 32 : s == SC_WARPGROUP ? 128 : c->k->threads;
 }
 
+/* an instance of threads [first, first + n) runs the statement when one of
+ * its warps does (a when block runs in its warps only) */
+static bool runs_instance(const RefCta *c, int64_t first, int64_t n)
+{
+	for (int64_t w = first / 32; w <= (first + n - 1) / 32 && w < 64; w++)
+		if (c->warps >> w & 1)
+			return true;
+	return false;
+}
+
 /* the index variables of the instance starting at thread `first` */
 static void enter_instance(RefCta *c, int64_t first)
 {
@@ -180,6 +191,8 @@ static bool run_copy(Ctx *cx, RefCta *c, const Stmt *s)
 		inst = owner_threads(c, sb);
 	int es = dtype_bytes(db->dt);
 	for (int64_t first = 0; first < c->k->threads; first += inst) {
+		if (!runs_instance(c, first, inst))
+			continue;
 		enter_instance(c, first);
 		for (int64_t x = 0; x < elems; x++) {
 			unsigned char *d = place(c, s->dst, x, first), *from = place(c, s->src, x, first);
@@ -219,9 +232,11 @@ static bool ref_dump(Ctx *cx, RefCta *c, const Stmt *s)
 	int es = dtype_bytes(l->dt);
 	int64_t regs = regs_per_thread(l);
 	for (int64_t t = 0; t < k->threads; t++)
-		memcpy(c->params[p->param_index] + ((c->cta * k->threads + t) * regs) * es,
-		       c->mem[bidx(k, l)] + t * regs * es, (size_t)(regs * es));
-	c->bytes += k->threads * regs * es;
+		if (runs_instance(c, t, 1)) {
+			memcpy(c->params[p->param_index] + ((c->cta * k->threads + t) * regs) * es,
+			       c->mem[bidx(k, l)] + t * regs * es, (size_t)(regs * es));
+			c->bytes += regs * es;
+		}
 	return true;
 }
 
@@ -236,6 +251,8 @@ static bool ref_init(Ctx *cx, RefCta *c, const Stmt *s)
 	uint64_t bits = dtype_int_bits(b->dt, s->n);
 	int64_t elems = region_elems(s->dst);
 	for (int64_t first = 0; first < c->k->threads; first += owner_threads(c, b)) {
+		if (!runs_instance(c, first, owner_threads(c, b)))
+			continue;
 		enter_instance(c, first);
 		for (int64_t x = 0; x < elems; x++)
 			memcpy(place(c, s->dst, x, first), &bits, (size_t)es);
@@ -321,6 +338,8 @@ static bool ref_asm(Ctx *cx, RefCta *c, const Stmt *s)
 		bool bf = A->dt == DT_BF16;
 		int64_t M = dims[0][0], N = dims[0][1], K = dims[1][1];
 		for (int64_t first = 0; first < c->k->threads; first += owner_threads(c, C)) {
+			if (!runs_instance(c, first, owner_threads(c, C)))
+				continue;
 			enter_instance(c, first);
 			for (int64_t m = 0; m < M; m++)
 				for (int64_t n = 0; n < N; n++) {
@@ -418,6 +437,8 @@ static bool ref_wgmma(Ctx *cx, RefCta *c, const Stmt *s)
 	const Buffer *D = s->dst->buf;
 	DType at = s->src->buf->dt, bt = s->mma_b->buf->dt;
 	for (int64_t first = 0; first < c->k->threads; first += 128) {
+		if (!runs_instance(c, first, 128))
+			continue;
 		enter_instance(c, first);
 		for (int64_t m = 0; m < 64; m++)
 			for (int64_t n = 0; n < N; n++) {
@@ -441,30 +462,49 @@ static bool ref_wgmma(Ctx *cx, RefCta *c, const Stmt *s)
 
 /* a repeat runs for the whole cluster at once (c is its first CTA): the
  * CTAs of a cluster execute each statement in turn, in lockstep */
+/* a repeat index and the stage indices 'i % C' derived from it */
+static void set_var(const Kernel *k, int64_t *vars, int v, int64_t val)
+{
+	vars[v] = val;
+	for (int d = VAR_REPEAT0; k->var_base && d < k->nvars; d++)
+		if (k->var_base[d] == v)
+			vars[d] = val % k->var_mod[d];
+}
+
+static int64_t trips_of(const Kernel *k, const Stmt *s, const int64_t *vars)
+{
+	if (s->trips_scalar) /* ceil(S / D), S the scalar's value at launch */
+		return (vars[k->scalars[s->trips_scalar - 1].var] + s->trips_div - 1) / s->trips_div;
+	return s->n;
+}
+
 static bool ref_repeat(Ctx *cx, RefCta *c, const Stmt *s)
 {
-	int64_t n = s->n;
-	if (s->trips_scalar) /* ceil(S / D), S the scalar's value at launch */
-		n = (c->vars[c->k->scalars[s->trips_scalar - 1].var] + s->trips_div - 1) / s->trips_div;
+	int64_t n = trips_of(c->k, s, c->vars);
 	for (int64_t it = 0; it < n; it++) {
 		for (int r = 0; r < c->nranks; r++)
-			c->peers[r].vars[s->var] = it;
+			set_var(c->k, c->peers[r].vars, s->var, it);
 		if (!run_stmts(cx, c->peers, c->nranks, s->body, s->nbody))
 			return false;
 	}
 	return true;
 }
 
-/* when: PLACEHOLDER, runs the block in program order (the role scheduler
- * replaces it) */
+/* when: a kernel with when blocks runs as roles (run_roles, below), whose
+ * scheduler enters the block itself; the sequential path never gets here */
 static bool ref_when(Ctx *cx, RefCta *c, const Stmt *s)
 {
-	return run_stmts(cx, c->peers, c->nranks, s->body, s->nbody);
+	(void)cx, (void)c, (void)s;
+	return false;
 }
 
 typedef bool (*RefHook)(Ctx *cx, RefCta *c, const Stmt *s);
 static const RefHook ref_hook[ST_COUNT] = {
 #define STMT(kind, kw, flags, cap, parse, check, emit, ref, ...) [ST_##kind] = ref,
+#include "../stmt.def"
+};
+static const char *const ref_keyword[ST_COUNT] = {
+#define STMT(kind, kw, ...) [ST_##kind] = kw,
 #include "../stmt.def"
 };
 
@@ -485,6 +525,457 @@ static bool run_stmts(Ctx *cx, RefCta *cl, int nranks, Stmt **body, size_t n)
 	return true;
 }
 
+/* ---- warp roles ----
+ * A kernel with when blocks runs as roles: the warps that run the same
+ * blocks form a role, and each role is a coroutine (a stack of frames) that
+ * runs until it blocks, then the next role runs; deterministic. What blocks
+ * is this file's own model of the barriers (never mbarrier.c's or roles.c's):
+ * an mbarrier phase completes when its arrivals reach the init count and
+ * its transaction bytes (expect_tx) have arrived; a named barrier releases
+ * when its count of threads has arrived. Data moves at issue (a TMA load
+ * lands when issued; the race proof and the emulator cover the timing). */
+enum { ROLE_DEPTH = MAX_REPEAT_DEPTH + 2, NBARS = 16 };
+
+typedef struct RefMbar {
+	int64_t count, pending, tx; /* init count, arrivals still missing, bytes expected minus arrived */
+	int64_t phase;              /* phases completed */
+	bool live;                  /* initialized */
+} RefMbar;
+
+typedef struct RefNbar {
+	int64_t arrived, gen; /* threads arrived; releases so far */
+} RefNbar;
+
+typedef struct RoleFrame {
+	Stmt *const *body;
+	size_t n, i;
+	const Stmt *blk; /* the repeat or when whose block this is; NULL: the kernel's */
+	int64_t it, trips;
+} RoleFrame;
+
+typedef struct Role {
+	RefCta *c;
+	uint64_t warps;
+	int64_t *vars;  /* its own indices (repeats run per role) */
+	int64_t *waits; /* per mbarrier instance of its CTA: the phases it has waited for */
+	RoleFrame f[ROLE_DEPTH];
+	int depth;
+	bool arrived;   /* it has arrived at the barrier of the statement it stands on */
+	int64_t gen;    /* ... in that barrier's generation gen */
+	bool cl_arrived;
+	int64_t cl_gen; /* cluster.arrive: the cluster barrier's generation it arrived in */
+	bool done;
+} Role;
+
+typedef struct Sched {
+	Ctx *cx;
+	const Kernel *k;
+	RefCta *cl;
+	int nranks;
+	Role *roles;
+	int nroles;
+	int64_t nmb, *mb_base; /* mbarrier instances per CTA; the first of each declaration */
+	RefMbar *mb;           /* [rank * nmb + instance] */
+	RefNbar *nb;           /* [rank * NBARS + id], id 0 is sync */
+	RefNbar cluster;
+} Sched;
+
+static int popcount64(uint64_t v)
+{
+	int n = 0;
+	for (; v; v &= v - 1)
+		n++;
+	return n;
+}
+
+static int lowest_warp(uint64_t v)
+{
+	int w = 0;
+	while (w < 63 && !(v >> w & 1))
+		w++;
+	return w;
+}
+
+static bool has_when(Stmt *const *body, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (body[i]->kind == ST_WHEN || has_when(body[i]->body, body[i]->nbody))
+			return true;
+	return false;
+}
+
+/* the roles: the classes of warps that run the same when blocks, split by
+ * every block's warps (sets of at most 64 warps) */
+static void split_roles(Stmt *const *body, size_t n, uint64_t *cls, int *ncls)
+{
+	for (size_t i = 0; i < n; i++) {
+		if (body[i]->kind == ST_WHEN) {
+			uint64_t in = body[i]->body_warps;
+			for (int j = 0, m = *ncls; j < m; j++)
+				if ((cls[j] & in) && (cls[j] & ~in)) {
+					cls[(*ncls)++] = cls[j] & ~in;
+					cls[j] &= in;
+				}
+		}
+		split_roles(body[i]->body, body[i]->nbody, cls, ncls);
+	}
+}
+
+static uint64_t all_warps(const Kernel *k)
+{
+	int64_t w = (k->threads + 31) / 32;
+	return w >= 64 ? ~(uint64_t)0 : ((uint64_t)1 << w) - 1;
+}
+
+/* the warps that reach the role's current statement: every warp, narrowed
+ * by each when block it stands in */
+static uint64_t reach_of(const Sched *S, const Role *r)
+{
+	uint64_t m = all_warps(S->k);
+	for (int d = 0; d < r->depth; d++)
+		if (r->f[d].blk && r->f[d].blk->kind == ST_WHEN)
+			m &= r->f[d].blk->body_warps;
+	return m;
+}
+
+static void role_push(Role *r, const Stmt *blk, int64_t trips)
+{
+	r->f[r->depth++] = (RoleFrame){blk->body, blk->nbody, 0, blk, 0, trips};
+}
+
+static RefMbar *mbar_of(Sched *S, const Role *r, const Stmt *s, int rank)
+{
+	int64_t i = eval(s->mbar_idx, r->vars);
+	if (s->mbar < 1 || i < 0 || i >= S->k->mbars[s->mbar - 1].n)
+		return NULL;
+	return &S->mb[rank * S->nmb + S->mb_base[s->mbar - 1] + i];
+}
+
+/* one arrival; a phase completes when no arrival is missing and every
+ * expected byte has arrived, and the next one starts at the init count */
+static bool mbar_settle(Sched *S, RefMbar *b, const Stmt *s)
+{
+	if (b->pending < 0) {
+		diag_error(S->cx, s->loc, "more arrivals than the mbarrier's count %lld in its phase %lld",
+		           (long long)b->count, (long long)b->phase);
+		diag_note(S->cx, "in the reference's schedule of kernel '%s' (roles run until they block)", S->k->name);
+		return false;
+	}
+	if (b->pending == 0 && b->tx == 0) {
+		b->phase++;
+		b->pending = b->count;
+	}
+	return true;
+}
+
+static bool mbar_arrive(Sched *S, RefMbar *b, const Stmt *s, int64_t arrivals)
+{
+	if (!b->live) {
+		diag_error(S->cx, s->loc, "%s on mbarrier '%s' before its mbarrier.init", ref_keyword[s->kind],
+		           s->mbar_name);
+		return false;
+	}
+	for (int64_t a = 0; a < arrivals; a++) {
+		b->pending--;
+		if (!mbar_settle(S, b, s))
+			return false;
+	}
+	return true;
+}
+
+/* a barrier of `count` threads: the role's threads arrive (once), and with
+ * `sync` it waits for the release. 1: past it, 0: blocked, -1: error */
+static int role_bar(Sched *S, Role *r, const Stmt *s, RefNbar *b, int64_t count, bool sync)
+{
+	if (!r->arrived) {
+		b->arrived += 32 * popcount64(r->warps);
+		if (b->arrived > count) {
+			diag_error(S->cx, s->loc, "%lld threads arrive at a barrier of %lld", (long long)b->arrived,
+			           (long long)count);
+			diag_note(S->cx, "in the reference's schedule of kernel '%s' (roles run until they block)", S->k->name);
+			return -1;
+		}
+		r->gen = b->gen;
+		if (b->arrived == count) {
+			b->gen++;
+			b->arrived = 0;
+		}
+		if (!sync)
+			return 1;
+		r->arrived = true;
+	}
+	if (b->gen == r->gen)
+		return 0;
+	r->arrived = false;
+	return 1;
+}
+
+/* the role's next statement: 1 done, 0 blocked (it stays), -1 error */
+static int role_stmt(Sched *S, Role *r, const Stmt *s)
+{
+	const Kernel *k = S->k;
+	RefCta *c = r->c;
+	int rank = (int)(c - S->cl);
+	uint64_t reach = reach_of(S, r);
+	/* a one-thread statement takes effect once: in the role of the first warp that reaches it */
+	bool lead = r->warps >> lowest_warp(reach) & 1;
+	c->vars = r->vars;
+	c->warps = r->warps;
+	switch (s->kind) {
+	case ST_REPEAT: {
+		int64_t n = trips_of(k, s, r->vars);
+		if (n > 0) {
+			set_var(k, r->vars, s->var, 0);
+			role_push(r, s, n);
+		}
+		return 1;
+	}
+	case ST_WHEN:
+		if (r->warps & s->body_warps)
+			role_push(r, s, 1);
+		return 1;
+	case ST_SYNC:
+		return role_bar(S, r, s, &S->nb[rank * NBARS], k->threads, true);
+	case ST_MBAR_INIT:
+		if (!r->arrived && lead) {
+			RefMbar *b = mbar_of(S, r, s, rank);
+			if (!b)
+				return -1;
+			*b = (RefMbar){.count = s->n, .pending = s->n, .live = true};
+		}
+		return role_bar(S, r, s, &S->nb[rank * NBARS], k->threads, true); /* it ends with bar.sync 0 */
+	case ST_NBAR_SYNC: case ST_NBAR_ARRIVE:
+		if (s->n < 1 || s->n >= NBARS)
+			return -1;
+		return role_bar(S, r, s, &S->nb[rank * NBARS + s->n], s->has_count ? s->count : 32 * popcount64(reach),
+		                s->kind == ST_NBAR_SYNC);
+	case ST_CLUSTER_SYNC:
+		return role_bar(S, r, s, &S->cluster, k->threads * S->nranks, true);
+	case ST_CLUSTER_ARRIVE:
+		if (role_bar(S, r, s, &S->cluster, k->threads * S->nranks, false) < 0)
+			return -1;
+		r->cl_arrived = true;
+		r->cl_gen = r->gen;
+		return 1;
+	case ST_CLUSTER_WAIT:
+		if (!r->cl_arrived) {
+			diag_error(S->cx, s->loc, "cluster.wait without a cluster.arrive before it");
+			return -1;
+		}
+		if (S->cluster.gen == r->cl_gen)
+			return 0;
+		r->cl_arrived = false;
+		return 1;
+	case ST_MBAR_EXPECT_TX: {
+		if (!lead)
+			return 1;
+		RefMbar *b = mbar_of(S, r, s, rank);
+		if (!b)
+			return -1;
+		b->tx += s->n;
+		return mbar_arrive(S, b, s, 1) ? 1 : -1;
+	}
+	case ST_MBAR_ARRIVE: {
+		RefMbar *b = mbar_of(S, r, s, rank);
+		if (!b)
+			return -1;
+		int64_t n = lead;
+		if (s->per == SC_THREAD)
+			n = 32 * popcount64(r->warps);
+		else if (s->per == SC_WARP)
+			n = popcount64(r->warps);
+		else if (s->per == SC_WARPGROUP) /* the warpgroups of its warps */
+			for (int w = n = 0; w < 64; w += 4)
+				n += (r->warps >> w & 0xf) != 0;
+		return mbar_arrive(S, b, s, n) ? 1 : -1;
+	}
+	case ST_MBAR_WAIT: {
+		RefMbar *b = mbar_of(S, r, s, rank);
+		if (!b)
+			return -1;
+		int64_t *w = &r->waits[b - &S->mb[rank * S->nmb]];
+		if (!b->live) {
+			diag_error(S->cx, s->loc, "mbarrier.wait on '%s' before its mbarrier.init", s->mbar_name);
+			return -1;
+		}
+		bool passed = s->has_value ? (b->phase & 1) != (s->n & 1) : b->phase > *w;
+		if (!passed)
+			return 0;
+		if (!s->has_value && b->phase > *w + 1) { /* the parity of phase w is that of phase w + 2 */
+			diag_error(S->cx, s->loc, "this wait is for phase %lld of mbarrier '%s', but phase %lld has completed "
+			           "too: a parity wait cannot tell them apart", (long long)*w, s->mbar_name,
+			           (long long)(b->phase - 1));
+			diag_note(S->cx, "in the reference's schedule of kernel '%s' (roles run until they block)", k->name);
+			return -1;
+		}
+		++*w;
+		return 1;
+	}
+	case ST_COPY: case ST_COPY_ASYNC: {
+		/* a cta copy is the CTA's once (TMA: one thread issues it); a smaller
+		 * scope runs in the role's own instances */
+		if (s->scope == SC_CTA && !lead)
+			return 1;
+		if (s->scope == SC_CTA)
+			c->warps = ~(uint64_t)0;
+		if (!ref_copy(S->cx, c, s))
+			return -1;
+		if (!s->mbar) /* no transaction bytes */
+			return 1;
+		int64_t bytes = region_elems(s->src) * dtype_bytes(s->src->buf->dt);
+		for (int d = 0; d < S->nranks; d++)
+			if (s->mcast ? s->mcast >> d & 1 : d == rank) {
+				RefMbar *b = mbar_of(S, r, s, d);
+				if (!b)
+					return -1;
+				if (!b->live) {
+					diag_error(S->cx, s->mbar_loc, "a TMA load completes on mbarrier '%s' before its mbarrier.init",
+					           s->mbar_name);
+					return -1;
+				}
+				b->tx -= bytes;
+				if (!mbar_settle(S, b, s))
+					return -1;
+			}
+		return 1;
+	}
+	default: {
+		RefHook h = ref_hook[s->kind];
+		return !h || h(S->cx, c, s) ? 1 : -1;
+	}
+	}
+}
+
+/* runs role r until it blocks or ends: 1 it moved, 0 it did not, -1 error */
+static int role_run(Sched *S, Role *r)
+{
+	int moved = 0;
+	while (r->depth) {
+		RoleFrame *f = &r->f[r->depth - 1];
+		if (f->i == f->n) {
+			if (f->blk && f->blk->kind == ST_REPEAT && ++f->it < f->trips) {
+				set_var(S->k, r->vars, f->blk->var, f->it);
+				f->i = 0;
+			} else {
+				r->depth--;
+			}
+			moved = 1;
+			continue;
+		}
+		int d = r->depth - 1;
+		if (d + 2 > ROLE_DEPTH && (f->body[f->i]->kind == ST_REPEAT || f->body[f->i]->kind == ST_WHEN))
+			return -1;
+		int st = role_stmt(S, r, f->body[f->i]);
+		if (st <= 0)
+			return st < 0 ? -1 : moved;
+		r->f[d].i++; /* role_stmt may have pushed a frame above d */
+		moved = 1;
+	}
+	r->done = true;
+	return moved;
+}
+
+static void hang_note(Sched *S, const Role *r)
+{
+	const Stmt *s = r->f[r->depth - 1].body[r->f[r->depth - 1].i];
+	int rank = (int)(r->c - S->cl), lo = lowest_warp(r->warps), hi = 63;
+	while (hi > 0 && !(r->warps >> hi & 1))
+		hi--;
+	if (s->kind == ST_MBAR_WAIT) {
+		const RefMbar *b = mbar_of(S, r, s, rank);
+		int64_t i = eval(s->mbar_idx, r->vars);
+		diag_note(S->cx, "warps %d..%d of CTA %lld wait at line %d: mbarrier.wait %s[%lld] for its phase %lld (%lld "
+		          "completed, %lld arrivals and %lld bytes missing)", lo, hi, (long long)r->c->cta, s->loc.line,
+		          s->mbar_name, (long long)i, (long long)r->waits[b - &S->mb[rank * S->nmb]], (long long)b->phase,
+		          (long long)b->pending, (long long)b->tx);
+	} else {
+		diag_note(S->cx, "warps %d..%d of CTA %lld wait at line %d: %s", lo, hi, (long long)r->c->cta, s->loc.line,
+		          ref_keyword[s->kind]);
+	}
+}
+
+/* one cluster of a kernel with roles; false (with a located error) on a
+ * hang, a barrier misuse or a statement that fails */
+static bool run_roles(Ctx *cx, RefCta *cl, int nranks)
+{
+	const Kernel *k = cl[0].k;
+	uint64_t cls[64] = {all_warps(k)};
+	int ncls = 1;
+	split_roles(k->body, k->nbody, cls, &ncls);
+	for (int a = 0; a < ncls; a++) /* by first warp */
+		for (int b = a + 1; b < ncls; b++)
+			if (lowest_warp(cls[b]) < lowest_warp(cls[a])) {
+				uint64_t t = cls[a];
+				cls[a] = cls[b];
+				cls[b] = t;
+			}
+	Sched S = {.cx = cx, .k = k, .cl = cl, .nranks = nranks, .nroles = ncls * nranks};
+	S.mb_base = calloc(k->nmbars + 1, sizeof(int64_t));
+	for (size_t i = 0; i < k->nmbars; i++) {
+		S.mb_base[i] = S.nmb;
+		S.nmb += k->mbars[i].n;
+	}
+	S.mb = calloc((size_t)(S.nmb * nranks) + 1, sizeof(RefMbar));
+	S.nb = calloc((size_t)(NBARS * nranks), sizeof(RefNbar));
+	S.roles = calloc((size_t)S.nroles, sizeof(Role));
+	int64_t **own = calloc((size_t)nranks, sizeof(int64_t *));
+	for (int rk = 0; rk < nranks; rk++)
+		own[rk] = cl[rk].vars;
+	for (int i = 0; i < S.nroles; i++) {
+		Role *r = &S.roles[i];
+		r->c = &cl[i / ncls];
+		r->warps = cls[i % ncls];
+		r->vars = calloc((size_t)k->nvars + 1, sizeof(int64_t));
+		memcpy(r->vars, own[i / ncls], sizeof(int64_t) * ((size_t)k->nvars + 1));
+		r->waits = calloc((size_t)S.nmb + 1, sizeof(int64_t));
+		r->f[0] = (RoleFrame){k->body, k->nbody, 0, NULL, 0, 1};
+		r->depth = 1;
+	}
+	bool ok = true;
+	for (;;) {
+		bool all_done = true, moved = false;
+		for (int i = 0; i < S.nroles && ok; i++) {
+			Role *r = &S.roles[i];
+			if (r->done)
+				continue;
+			int st = role_run(&S, r);
+			ok = st >= 0;
+			moved |= st > 0;
+			all_done &= r->done;
+		}
+		if (!ok || all_done)
+			break;
+		if (!moved) { /* every role that has not ended waits: the program hangs */
+			const Role *first = NULL;
+			for (int i = 0; i < S.nroles && !first; i++)
+				if (!S.roles[i].done)
+					first = &S.roles[i];
+			const RoleFrame *f = &first->f[first->depth - 1];
+			diag_error(cx, f->body[f->i]->loc, "kernel '%s' hangs: every role that has not ended waits", k->name);
+			for (int i = 0; i < S.nroles; i++)
+				if (!S.roles[i].done)
+					hang_note(&S, &S.roles[i]);
+			diag_note(cx, "the CPU reference runs each role until it blocks, then the next");
+			ok = false;
+			break;
+		}
+	}
+	for (int i = 0; i < S.nroles; i++) {
+		free(S.roles[i].vars);
+		free(S.roles[i].waits);
+	}
+	for (int rk = 0; rk < nranks; rk++) {
+		cl[rk].vars = own[rk];
+		cl[rk].warps = ~(uint64_t)0;
+	}
+	free(own);
+	free(S.roles);
+	free(S.mb);
+	free(S.nb);
+	free(S.mb_base);
+	return ok;
+}
+
 /* every cluster of the grid (a CTA alone without a cluster declaration):
  * cluster (i, j) holds the CTAs with ctaid in [i*X, i*X + X) and ctaid_y in
  * [j*Y, j*Y + Y); the CTA's rank is (ctaid % X) + (ctaid_y % Y) * X */
@@ -500,10 +991,11 @@ bool ref_run_kernel(Ctx *cx, const Kernel *k, unsigned char **params, int64_t *b
 		cl[r].vars = calloc((size_t)k->nvars + 1, sizeof(int64_t));
 		cl[r].peers = cl;
 		cl[r].nranks = n;
+		cl[r].warps = ~(uint64_t)0;
 		for (size_t i = 0; i < k->nscalars && k->bound_vals; i++)
 			cl[r].vars[k->scalars[i].var] = k->bound_vals[i];
 	}
-	bool ok = true;
+	bool ok = true, roles = has_when(k->body, k->nbody);
 	for (int64_t j = 0; ok && j < k->grid_y / cy; j++)
 		for (int64_t i = 0; ok && i < k->grid / cx_; i++) {
 			for (int r = 0; r < n; r++) {
@@ -526,7 +1018,7 @@ bool ref_run_kernel(Ctx *cx, const Kernel *k, unsigned char **params, int64_t *b
 					c->mem[b] = sz ? calloc(sz, 1) : NULL;
 				}
 			}
-			ok = run_stmts(cx, cl, n, k->body, k->nbody);
+			ok = roles ? run_roles(cx, cl, n) : run_stmts(cx, cl, n, k->body, k->nbody);
 		}
 	int64_t moved = 0;
 	for (int r = 0; r < n; r++) {
