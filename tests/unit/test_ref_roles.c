@@ -230,6 +230,38 @@ static void named_barriers(void)
 	done(&R);
 }
 
+/* the role programs of tests/gpu, each against its meaning computed here */
+static void gpu_programs(void)
+{
+	static const char *files[] = {"tests/gpu/roles_tma_ring_copy.tile", "tests/gpu/roles_named_handoff.tile",
+	                              "tests/gpu/roles_thread_arrive.tile"};
+	for (int f = 0; f < 3; f++) {
+		char *src = slurp(files[f]);
+		CHECK(src != NULL, "%s readable", files[f]);
+		if (!src)
+			continue;
+		int64_t K = 160;
+		Run R;
+		bool c = run(&R, src, f == 0 ? &K : NULL);
+		CHECK(c, "%s compiles", files[f]);
+		if (c) {
+			CHECK(R.ran, "%s runs in the reference", files[f]);
+			const float *A = (const float *)R.p[0], *B = (const float *)R.p[1];
+			int bad = 0;
+			if (f == 0) /* B = A, [64, K] */
+				bad = memcmp(A, B, 64 * 160 * 4) != 0;
+			for (int i = 0; f == 1 && i < 4; i++) /* B[3 - i] = A[i], tiles of 32 x 8 */
+				bad += memcmp(B + (3 - i) * 256, A + i * 256, 256 * 4) != 0;
+			for (int j = 0; f == 2 && j < 2; j++) /* B[j] = A[j] with its halves (32 rows of 16) swapped */
+				bad += (memcmp(B + j * 1024, A + j * 1024 + 512, 512 * 4) != 0) +
+				       (memcmp(B + j * 1024 + 512, A + j * 1024, 512 * 4) != 0);
+			CHECK(bad == 0, "%s: B holds what the program means (%d pieces differ)", files[f], bad);
+			done(&R);
+		}
+		free(src);
+	}
+}
+
 int main(void)
 {
 	/* K = 0 cannot be bound: a tensor map's dimensions are at least 1 */
@@ -240,5 +272,6 @@ int main(void)
 	per_warp_arrivals();
 	parity_alias();
 	named_barriers();
+	gpu_programs();
 	UNIT_END();
 }
