@@ -230,6 +230,46 @@ static void named_barriers(void)
 	done(&R);
 }
 
+/* a role's warp copy runs in its own warps' instances only: warp 0 and
+ * warp 1 copy different rows to the row named by their warpid */
+static void role_instances(void)
+{
+	Run R;
+	bool c = run(&R, "target sm_90a\nkernel k\nthreads 64\n"
+	                 "param A f32 [2, 32]\nparam B f32 [2, 32]\n"
+	                 "when warpid == 0 {\n  warp copy B[warpid, :], A[1, :]\n} else {\n"
+	                 "  warp copy B[warpid, :], A[0, :]\n}\n",
+	             NULL);
+	CHECK(c, "compiles");
+	if (!c)
+		return;
+	CHECK(R.ran, "runs");
+	const float *A = (const float *)R.p[0], *B = (const float *)R.p[1];
+	CHECK(!memcmp(B, A + 32, 128) && !memcmp(B + 32, A, 128), "B = A with its rows swapped");
+	done(&R);
+}
+
+/* a stage index 'k % C' in a kernel without roles (the sequential
+ * reference): it takes k's value mod C on every trip */
+static void stage_index_sequential(void)
+{
+	Run R;
+	bool c = run(&R, "target sm_90\nkernel k\nthreads 32\n"
+	                 "param A f32 [3, 32]\nparam B f32 [7, 32]\n"
+	                 "repeat 7 as k {\n  warp copy B[k, :], A[k % 3, :]\n}\n",
+	             NULL);
+	CHECK(c, "compiles");
+	if (!c)
+		return;
+	CHECK(R.ran, "runs");
+	const float *A = (const float *)R.p[0], *B = (const float *)R.p[1];
+	int bad = 0;
+	for (int k = 0; k < 7; k++)
+		bad += memcmp(B + 32 * k, A + 32 * (k % 3), 128) != 0;
+	CHECK(bad == 0, "B[k] = A[k %% 3]: %d rows differ", bad);
+	done(&R);
+}
+
 /* the role programs of tests/gpu, each against its meaning computed here */
 static void gpu_programs(void)
 {
@@ -273,5 +313,7 @@ int main(void)
 	parity_alias();
 	named_barriers();
 	gpu_programs();
+	role_instances();
+	stage_index_sequential();
 	UNIT_END();
 }
