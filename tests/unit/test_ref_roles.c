@@ -274,8 +274,8 @@ static void stage_index_sequential(void)
 static void gpu_programs(void)
 {
 	static const char *files[] = {"tests/gpu/roles_tma_ring_copy.tile", "tests/gpu/roles_named_handoff.tile",
-	                              "tests/gpu/roles_thread_arrive.tile"};
-	for (int f = 0; f < 3; f++) {
+	                              "tests/gpu/roles_thread_arrive.tile", "tests/gpu/roles_cluster_multicast.tile"};
+	for (int f = 0; f < 4; f++) {
 		char *src = slurp(files[f]);
 		CHECK(src != NULL, "%s readable", files[f]);
 		if (!src)
@@ -295,6 +295,8 @@ static void gpu_programs(void)
 			for (int j = 0; f == 2 && j < 2; j++) /* B[j] = A[j] with its halves (32 rows of 16) swapped */
 				bad += (memcmp(B + j * 1024, A + j * 1024 + 512, 512 * 4) != 0) +
 				       (memcmp(B + j * 1024 + 512, A + j * 1024, 512 * 4) != 0);
+			for (int c = 0; f == 3 && c < 2; c++) /* each CTA of the cluster: both halves, multicast by the two */
+				bad += memcmp(B + c * 2048, A, 2048 * 4) != 0;
 			CHECK(bad == 0, "%s: B holds what the program means (%d pieces differ)", files[f], bad);
 			done(&R);
 		}
