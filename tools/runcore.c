@@ -281,7 +281,12 @@ const char *rc_expect(Ctx *cx, const Kernel *k, const char *gemm, RunParams *rp,
 {
 	if (gemm && gemm[0])
 		return dense_gemm(rp, gemm, flops);
-	return ref_run_kernel(cx, k, rp->want, moved) ? NULL : "the CPU reference could not run this program";
+	int before = cx->diags.errors;
+	if (ref_run_kernel(cx, k, rp->want, moved))
+		return NULL;
+	if (cx->diags.errors > before) /* the reference's located error: a hang in the program's meaning */
+		diag_print(&cx->diags, stderr);
+	return "the CPU reference could not run this program";
 }
 
 static uint64_t element(const unsigned char *p, int es)

@@ -646,8 +646,10 @@ static void role_push(Role *r, const Stmt *blk, int64_t trips)
 static RefMbar *mbar_of(Sched *S, const Role *r, const Stmt *s, int rank)
 {
 	int64_t i = eval(s->mbar_idx, r->vars);
-	if (s->mbar < 1 || i < 0 || i >= S->k->mbars[s->mbar - 1].n)
+	if (s->mbar < 1 || i < 0 || i >= S->k->mbars[s->mbar - 1].n) { /* check proves the index in range */
+		diag_error(S->cx, s->mbar_loc, "mbarrier index %lld out of range", (long long)i);
 		return NULL;
+	}
 	return &S->mb[rank * S->nmb + S->mb_base[s->mbar - 1] + i];
 }
 
@@ -881,13 +883,17 @@ static void hang_note(Sched *S, const Role *r)
 	int rank = (int)(r->c - S->cl), lo = lowest_warp(r->warps), hi = 63;
 	while (hi > 0 && !(r->warps >> hi & 1))
 		hi--;
+	if (popcount64(r->warps) != hi - lo + 1) /* not a range: the set's first and last warp, and its mask */
+		diag_note(S->cx, "the role below is the warps of mask 0x%llx", (unsigned long long)r->warps);
 	if (s->kind == ST_MBAR_WAIT) {
 		const RefMbar *b = mbar_of(S, r, s, rank);
 		int64_t i = eval(s->mbar_idx, r->vars);
 		diag_note(S->cx, "warps %d..%d of CTA %lld wait at line %d: mbarrier.wait %s[%lld] for its phase %lld (%lld "
-		          "completed, %lld arrivals and %lld bytes missing)", lo, hi, (long long)r->c->cta, s->loc.line,
-		          s->mbar_name, (long long)i, (long long)r->waits[b - &S->mb[rank * S->nmb]], (long long)b->phase,
-		          (long long)b->pending, (long long)b->tx);
+		          "completed; the current one misses %lld arrivals, and %lld transaction bytes %s)", lo, hi,
+		          (long long)r->c->cta, s->loc.line, s->mbar_name, (long long)i,
+		          (long long)r->waits[b - &S->mb[rank * S->nmb]], (long long)b->phase, (long long)b->pending,
+		          (long long)(b->tx < 0 ? -b->tx : b->tx),
+		          b->tx < 0 ? "arrived beyond its expect_tx" : "are still expected");
 	} else {
 		diag_note(S->cx, "warps %d..%d of CTA %lld wait at line %d: %s", lo, hi, (long long)r->c->cta, s->loc.line,
 		          ref_keyword[s->kind]);
