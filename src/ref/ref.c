@@ -460,8 +460,6 @@ static bool ref_wgmma(Ctx *cx, RefCta *c, const Stmt *s)
 	return true;
 }
 
-/* a repeat runs for the whole cluster at once (c is its first CTA): the
- * CTAs of a cluster execute each statement in turn, in lockstep */
 /* a repeat index and the stage indices '(i + c) % C' derived from it (the
  * reference's own: the analyses' kernel_set_var is not shared) */
 static void set_var(const Kernel *k, int64_t *vars, int v, int64_t val)
@@ -479,6 +477,8 @@ static int64_t trips_of(const Kernel *k, const Stmt *s, const int64_t *vars)
 	return s->n;
 }
 
+/* a repeat runs for the whole cluster at once (c is its first CTA): the
+ * CTAs of a cluster execute each statement in turn, in lockstep */
 static bool ref_repeat(Ctx *cx, RefCta *c, const Stmt *s)
 {
 	int64_t n = trips_of(c->k, s, c->vars);
