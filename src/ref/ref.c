@@ -460,6 +460,23 @@ static bool ref_wgmma(Ctx *cx, RefCta *c, const Stmt *s)
 	return true;
 }
 
+/* a repeat index and the stage indices '(i + c) % C' derived from it (the
+ * reference's own: the analyses' kernel_set_var is not shared) */
+static void set_var(const Kernel *k, int64_t *vars, int v, int64_t val)
+{
+	vars[v] = val;
+	for (int d = VAR_REPEAT0; k->var_base && d < k->nvars; d++)
+		if (k->var_base[d] == v)
+			vars[d] = (val + (k->var_off ? k->var_off[d] : 0)) % k->var_mod[d];
+}
+
+static int64_t trips_of(const Kernel *k, const Stmt *s, const int64_t *vars)
+{
+	if (s->trips_scalar) /* ceil(S / D), S the scalar's value at launch */
+		return (vars[k->scalars[s->trips_scalar - 1].var] + s->trips_div - 1) / s->trips_div;
+	return s->n;
+}
+
 /* a repeat runs for the whole cluster at once (c is its first CTA): the
  * CTAs of a cluster execute each statement in turn, in lockstep */
 /* a repeat index and the stage indices 'i % C' derived from it */

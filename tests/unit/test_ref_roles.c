@@ -44,8 +44,9 @@ typedef struct Run {
 } Run;
 
 /* compile src, bind its scalars to vals, fill the params as the harnesses
- * do, run the reference */
-static bool run(Run *R, const char *src, const int64_t *vals)
+ * do, run the reference; a first error of check containing proof_error
+ * (non-NULL) is dropped */
+static bool run_past(Run *R, const char *src, const int64_t *vals, const char *proof_error)
 {
 	memset(R, 0, sizeof *R);
 	R->cx.arena = arena_new();
@@ -53,7 +54,14 @@ static bool run(Run *R, const char *src, const int64_t *vals)
 	R->cx.diags.src = src;
 	R->cx.diags.len = strlen(src);
 	R->m = parse_module(&R->cx, "test.tile", src, strlen(src));
-	if (R->cx.diags.errors || !check_module(&R->cx, R->m)) {
+	if (!R->cx.diags.errors && !check_module(&R->cx, R->m) && proof_error && R->cx.diags.n &&
+	    strstr(R->cx.diags.items[0].msg, proof_error)) {
+		/* the multi-role proof (last in check) refuses it: run it as if the
+		 * proof had a bug, the reference must find the problem itself */
+		R->cx.diags.n = 0;
+		R->cx.diags.errors = 0;
+	}
+	if (R->cx.diags.errors) {
 		diag_print(&R->cx.diags, stderr);
 		return false;
 	}
@@ -72,6 +80,11 @@ static bool run(Run *R, const char *src, const int64_t *vals)
 	}
 	R->ran = ref_run_kernel(&R->cx, R->k, R->p, NULL);
 	return true;
+}
+
+static bool run(Run *R, const char *src, const int64_t *vals)
+{
+	return run_past(R, src, vals, NULL);
 }
 
 static void done(Run *R)
@@ -102,17 +115,19 @@ static bool first_error_has(const Run *R, const char *want)
 }
 
 /* examples/ws_pipeline.tile: C = A * B^T (A, B [128, K] bf16), a producer
- * warp and two consumer warpgroups over a ring of 4 stages. The expected
- * bytes are written out (64 + 64 rows of 64 bf16 = 32768), the program's
- * meaning whether or not check computes them. */
-static void ws_pipeline(int64_t K)
+ * warp and two consumer warpgroups over a ring of 4 stages; with
+ * explicit_bytes the expected bytes are written out (64 + 64 rows of 64
+ * bf16 = 32768), else they are check's (the reference takes s->n) */
+static void ws_pipeline(int64_t K, bool explicit_bytes)
 {
 	char *src = slurp("examples/ws_pipeline.tile");
 	CHECK(src != NULL, "examples/ws_pipeline.tile readable (run from the repository root)");
 	if (!src)
 		return;
-	src = replaced(src, "mbarrier.expect_tx full[k % 4]\n", "mbarrier.expect_tx full[k % 4], 32768\n");
-	CHECK(strstr(src, "full[k % 4], 32768") != NULL, "the expect_tx line is where the test expects it");
+	if (explicit_bytes) {
+		src = replaced(src, "mbarrier.expect_tx full[k % 4]\n", "mbarrier.expect_tx full[k % 4], 32768\n");
+		CHECK(strstr(src, "full[k % 4], 32768") != NULL, "the expect_tx line is where the test expects it");
+	}
 	Run R;
 	bool compiled = run(&R, src, &K);
 	CHECK(compiled, "ws_pipeline compiles at K=%lld", (long long)K);
@@ -143,14 +158,14 @@ static void ws_pipeline(int64_t K)
 static void hang_is_located(void)
 {
 	Run R;
-	bool c = run(&R, "target sm_90a\nkernel k\nthreads 64\n"
+	bool c = run_past(&R, "target sm_90a\nkernel k\nthreads 64\n"
 	                 "param A f32 [32]\nparam B f32 [32]\n"
 	                 "shared S f32 [32]\nmbarrier bar\n"
 	                 "mbarrier.init bar, 2\n"
 	                 "when warpid == 0 {\n  warp copy S, A\n  mbarrier.arrive bar\n}\n"
 	                 "when warpid == 1 {\n  mbarrier.wait bar\n  warp copy B, S\n}\n",
-	             NULL);
-	CHECK(c, "compiles");
+	                  NULL, "waits here forever");
+	CHECK(c, "compiles (the roles proof finds the hang)");
 	if (!c)
 		return;
 	CHECK(!R.ran, "one arrival of two: the reference reports a hang");
@@ -188,13 +203,13 @@ static void per_warp_arrivals(void)
 static void parity_alias(void)
 {
 	Run R;
-	bool c = run(&R, "target sm_90a\nkernel k\nthreads 64\n"
+	bool c = run_past(&R, "target sm_90a\nkernel k\nthreads 64\n"
 	                 "param A f32 [32]\nmbarrier bar\n"
 	                 "mbarrier.init bar\n"
 	                 "when warpid == 0 {\n  mbarrier.arrive bar\n  mbarrier.arrive bar\n} else {\n"
 	                 "  mbarrier.wait bar\n  mbarrier.wait bar\n}\n",
-	             NULL);
-	CHECK(c, "compiles");
+	                  NULL, "parity has come round");
+	CHECK(c, "compiles (the roles proof finds the aliased phase)");
 	if (!c)
 		return;
 	CHECK(!R.ran, "the reference refuses the aliased phase");
@@ -217,12 +232,12 @@ static void named_barriers(void)
 		CHECK(R.ran, "two generations of 64 threads each: no hang");
 		done(&R);
 	}
-	c = run(&R, "target sm_90a\nkernel k\nthreads 128\n"
-	            "param A f32 [32]\n"
-	            "when warpid < 2 {\n  bar.arrive 1, 96\n}\n"
-	            "when warpid >= 2 {\n  bar.sync 1, 96\n}\n",
-	        NULL);
-	CHECK(c, "compiles");
+	c = run_past(&R, "target sm_90a\nkernel k\nthreads 128\n"
+	                 "param A f32 [32]\n"
+	                 "when warpid < 2 {\n  bar.arrive 1, 96\n}\n"
+	                 "when warpid >= 2 {\n  bar.sync 1, 96\n}\n",
+	             NULL, "but its count is 96");
+	CHECK(c, "compiles (the roles proof finds the overflow)");
 	if (!c)
 		return;
 	CHECK(!R.ran, "128 threads at a barrier of 96");
@@ -255,8 +270,9 @@ static void stage_index_sequential(void)
 {
 	Run R;
 	bool c = run(&R, "target sm_90\nkernel k\nthreads 32\n"
-	                 "param A f32 [3, 32]\nparam B f32 [7, 32]\n"
-	                 "repeat 7 as k {\n  warp copy B[k, :], A[k % 3, :]\n}\n",
+	                 "param A f32 [3, 32]\nparam B f32 [7, 32]\nparam C f32 [7, 32]\n"
+	                 "repeat 7 as k {\n  warp copy B[k, :], A[k % 3, :]\n}\n"
+	                 "repeat 7 as k {\n  warp copy C[k, :], A[(k + 2) % 3, :]\n}\n",
 	             NULL);
 	CHECK(c, "compiles");
 	if (!c)
@@ -264,9 +280,10 @@ static void stage_index_sequential(void)
 	CHECK(R.ran, "runs");
 	const float *A = (const float *)R.p[0], *B = (const float *)R.p[1];
 	int bad = 0;
+	const float *C = (const float *)R.p[2];
 	for (int k = 0; k < 7; k++)
-		bad += memcmp(B + 32 * k, A + 32 * (k % 3), 128) != 0;
-	CHECK(bad == 0, "B[k] = A[k %% 3]: %d rows differ", bad);
+		bad += (memcmp(B + 32 * k, A + 32 * (k % 3), 128) != 0) + (memcmp(C + 32 * k, A + 32 * ((k + 2) % 3), 128) != 0);
+	CHECK(bad == 0, "B[k] = A[k %% 3], C[k] = A[(k + 2) %% 3]: %d rows differ", bad);
 	done(&R);
 }
 
@@ -274,8 +291,8 @@ static void stage_index_sequential(void)
 static void gpu_programs(void)
 {
 	static const char *files[] = {"tests/gpu/roles_tma_ring_copy.tile", "tests/gpu/roles_named_handoff.tile",
-	                              "tests/gpu/roles_thread_arrive.tile", "tests/gpu/roles_cluster_multicast.tile"};
-	for (int f = 0; f < 4; f++) {
+	                              "tests/gpu/roles_thread_arrive.tile"};
+	for (int f = 0; f < 3; f++) {
 		char *src = slurp(files[f]);
 		CHECK(src != NULL, "%s readable", files[f]);
 		if (!src)
@@ -295,8 +312,6 @@ static void gpu_programs(void)
 			for (int j = 0; f == 2 && j < 2; j++) /* B[j] = A[j] with its halves (32 rows of 16) swapped */
 				bad += (memcmp(B + j * 1024, A + j * 1024 + 512, 512 * 4) != 0) +
 				       (memcmp(B + j * 1024 + 512, A + j * 1024, 512 * 4) != 0);
-			for (int c = 0; f == 3 && c < 2; c++) /* each CTA of the cluster: both halves, multicast by the two */
-				bad += memcmp(B + c * 2048, A, 2048 * 4) != 0;
 			CHECK(bad == 0, "%s: B holds what the program means (%d pieces differ)", files[f], bad);
 			done(&R);
 		}
@@ -307,9 +322,10 @@ static void gpu_programs(void)
 int main(void)
 {
 	/* K = 0 cannot be bound: a tensor map's dimensions are at least 1 */
-	ws_pipeline(64);
-	ws_pipeline(320);
-	ws_pipeline(448);
+	ws_pipeline(64, false);
+	ws_pipeline(320, false);
+	ws_pipeline(448, false);
+	ws_pipeline(320, true);
 	hang_is_located();
 	per_warp_arrivals();
 	parity_alias();
