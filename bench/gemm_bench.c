@@ -421,6 +421,25 @@ static const char *tile_bind(Tile *t, const Options *o, long long M, long long N
 	}
 	for (int i = 0; i < b->L.ntensor_maps; i++) {
 		const tilepx_tensor_map *m = &b->L.tensor_maps[i];
+		/* tilepx's own view of a tma param of A, B or C (dtype, dims innermost first)
+		 * must agree with what the bench read from the declarations */
+		const gb_param *mp = !strcmp(m->param, r->a->name) ? r->a : !strcmp(m->param, r->b->name) ? r->b
+		                   : !strcmp(m->param, r->c->name) ? r->c : NULL;
+		if (mp) {
+			gb_dtype dt = mp == r->c ? r->out : r->ab;
+			int code = dt == GB_F16 ? CU_TENSOR_MAP_DATA_TYPE_FLOAT16
+			         : dt == GB_BF16 ? CU_TENSOR_MAP_DATA_TYPE_BFLOAT16 : CU_TENSOR_MAP_DATA_TYPE_FLOAT32;
+			long long inner = mp == r->a ? K : mp == r->c ? N : b_nk ? K : N;
+			long long outer = mp == r->a ? M : mp == r->c ? M : b_nk ? N : K;
+			if (m->rank != 2 || m->data_type != code || (long long)m->global_dims[0] != inner ||
+			    (long long)m->global_dims[1] != outer) {
+				snprintf(why, nwhy,
+				         "tilepx's tensor map of %s (data type %d, dims %llu x %llu innermost first) is not the "
+				         "declaration the bench read (data type %d, %lld x %lld)",
+				         m->param, m->data_type, m->global_dims[0], m->global_dims[1], code, inner, outer);
+				return why;
+			}
+		}
 		cuuint64_t dims_[5], strides[4];
 		cuuint32_t box[5], es[5];
 		for (int d = 0; d < m->rank; d++) {
