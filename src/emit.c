@@ -505,10 +505,9 @@ static void emit_body_at(Emit *e, const Stmt *s, const Reg *base, int64_t j)
  * code when there is one), then N mod F copies with constant indices. A
  * runtime count T: trips of F copies while F more remain, then a loop of
  * single copies for the T mod F left (ptxas told not to unroll it). */
-static void emit_unrolled(Emit *e, const Stmt *s, Reg t)
+static void emit_unrolled(Emit *e, const Stmt *s, Reg t, int64_t F)
 {
 	Builder *b = &e->b;
-	int64_t F = s->unroll;
 	if (!s->trips_scalar) {
 		int64_t q = s->n / F, r = s->n % F;
 		if (q == 1) {
@@ -554,6 +553,23 @@ static void emit_unrolled(Emit *e, const Stmt *s, Reg t)
 	emit_loop_end(e, &tail);
 }
 
+/* a constant repeat of a few trips whose body is synchronous copies only
+ * unrolls completely without being asked, as nvcc unrolls the same C++ loop:
+ * kept as a PTX loop, ptxas unrolls it too but derives each trip's
+ * addresses from the counter and holds more registers (bench/codegen
+ * reg_stream_g: 30 against 24 unrolled, nvcc's count; docs/benchmarks.md) */
+enum { AUTO_UNROLL_TRIPS = 16, AUTO_UNROLL_COPIES = 32 };
+
+static int64_t auto_unroll(const Stmt *s)
+{
+	if (s->trips_scalar || s->nounroll || s->n > AUTO_UNROLL_TRIPS || s->n * (int64_t)s->nbody > AUTO_UNROLL_COPIES)
+		return 0;
+	for (size_t i = 0; i < s->nbody; i++)
+		if (s->body[i]->kind != ST_COPY)
+			return 0;
+	return s->n;
+}
+
 static void emit_repeat(Emit *e, const Stmt *s)
 {
 	Builder *b = &e->b;
@@ -584,8 +600,9 @@ static void emit_repeat(Emit *e, const Stmt *s)
 				b_ins(b, FORM_DIV_U32, b_name(b, t), b_name(b, a), b_imm(b, s->trips_div), NULL);
 		}
 	}
-	if (s->unroll) {
-		emit_unrolled(e, s, t);
+	int64_t unroll = s->unroll ? s->unroll : auto_unroll(s);
+	if (unroll) {
+		emit_unrolled(e, s, t, unroll);
 	} else {
 		l = s->trips_scalar ? emit_loop_begin_runtime(e, t) : emit_loop_begin(e, s->n);
 		if (s->nounroll) /* in the loop's header block, where ptxas reads it */
