@@ -1311,6 +1311,8 @@ static bool parse_asm(Parser *p, Stmt *s)
 				diag_error(p->cx, open, "empty asm block");
 				return false;
 			}
+			for (int i = 0; i < p->depth; i++) /* labels then repeat (check_asm) */
+				a->copied |= p->stack[i]->unroll && (p->stack[i]->trips_scalar || p->stack[i]->n > 1);
 			return true;
 		}
 		/* one PTX line: text, placeholders, '//' comments dropped */

@@ -366,6 +366,7 @@ typedef struct AsmBlock {
 	int64_t uext[MAX_ASM_UNROLL];
 	Region *mma[3];             /* C, A, B of the reference meaning, or NULL */
 	Loc mma_loc;
+	bool copied;                /* an enclosing repeat ... unroll emits it more than once */
 } AsmBlock;
 
 typedef struct Stmt Stmt;
