@@ -149,7 +149,9 @@ static bool op_char(char c)
 	       c == '.' || c == ':' || c == '%';
 }
 
-static int asm_instructions(Arena *ar, const AsmBlock *a, AsmIns **out)
+/* top_label (may be NULL): where the first label outside every '{ }' scope
+ * is, line 0 when none */
+static int asm_instructions(Arena *ar, const AsmBlock *a, AsmIns **out, Loc *top_label)
 {
 	/* the block as one text, placeholders as 'x', and each byte's location */
 	size_t len = 0;
@@ -178,7 +180,10 @@ static int asm_instructions(Arena *ar, const AsmBlock *a, AsmIns **out)
 	int cap = 8, count = 0;
 	AsmIns *ins = arena_alloc(ar, sizeof(AsmIns) * (size_t)cap);
 	size_t i = 0;
+	int depth = 0;        /* '{ }' scopes */
 	bool in_stmt = false; /* past the opcode: the operands run to ';' */
+	if (top_label)
+		*top_label = (Loc){0, 0};
 	while (i < n) {
 		char c = t[i];
 		if (c == '/' && t[i + 1] == '*') {
@@ -199,6 +204,8 @@ static int asm_instructions(Arena *ar, const AsmBlock *a, AsmIns **out)
 			continue;
 		}
 		if (in_stmt || c == '{' || c == '}' || c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == ',') {
+			if (!in_stmt)
+				depth += c == '{' ? 1 : c == '}' ? -1 : 0;
 			i++;
 			continue;
 		}
@@ -218,8 +225,11 @@ static int asm_instructions(Arena *ar, const AsmBlock *a, AsmIns **out)
 			i++;
 			continue;
 		}
-		if (t[i - 1] == ':' && (i - s < 2 || t[i - 2] != ':')) /* a label */
+		if (t[i - 1] == ':' && (i - s < 2 || t[i - 2] != ':')) { /* a label */
+			if (top_label && depth == 0 && !top_label->line)
+				*top_label = at[s];
 			continue;
+		}
 		in_stmt = true;
 		if (t[s] == '.') /* a directive */
 			continue;
@@ -404,7 +414,14 @@ void check_asm(Ctx *cx, const Module *m, Kernel *k, Stmt *s)
 	int before = cx->diags.errors;
 	/* the target and .version each instruction needs, at the instruction */
 	AsmIns *ins;
-	int nins = asm_instructions(cx->arena, a, &ins);
+	Loc label;
+	int nins = asm_instructions(cx->arena, a, &ins, &label);
+	/* ptxas: "Duplicate definition of label" once the block is emitted twice */
+	if (label.line && (instance_count(a) > 1 || a->copied)) {
+		diag_error(cx, label, "a label outside a '{ }' scope in an asm block that is emitted %s",
+		           a->copied ? "once per copy of an unrolled repeat" : "once per value of its indices");
+		diag_note(cx, "PTX labels are defined once per scope: put the block's lines inside '{' and '}'");
+	}
 	for (int i = 0; i < nins; i++) {
 		int v, f;
 		Cap cap;
@@ -754,7 +771,7 @@ void emit_asm(Emit *e, const Stmt *s)
 	/* the instructions the block names raise .version and need their
 	 * capability (check located any that the target lacks) */
 	AsmIns *ins;
-	int nins = asm_instructions(b->arena, a, &ins);
+	int nins = asm_instructions(b->arena, a, &ins, NULL);
 	Loc stmt_at = b->at;
 	for (int i = 0; i < nins; i++) {
 		int v, f;

@@ -417,7 +417,7 @@ Loop emit_loop_begin(Emit *e, int64_t n)
 Loop emit_loop_begin_runtime(Emit *e, Reg bound)
 {
 	Builder *b = &e->b;
-	Loop l = {b_label(b), b_label(b), b_reg(b, RC_R), 0, true, bound};
+	Loop l = {b_label(b), b_label(b), b_reg(b, RC_R), 0, true, bound, 0};
 	Reg p = b_reg(b, RC_P);
 	b_ins(b, FORM_MOV_U32, b_name(b, l.counter), "0", NULL);
 	b_ins(b, FORM_SETP_EQ_U32, b_name(b, p), b_name(b, bound), "0", NULL);
@@ -430,7 +430,7 @@ void emit_loop_end(Emit *e, Loop *l)
 {
 	Builder *b = &e->b;
 	Reg p = b_reg(b, RC_P);
-	b_ins(b, FORM_ADD_U32, b_name(b, l->counter), b_name(b, l->counter), "1", NULL);
+	b_ins(b, FORM_ADD_U32, b_name(b, l->counter), b_name(b, l->counter), l->step > 1 ? b_imm(b, l->step) : "1", NULL);
 	b_ins(b, FORM_SETP_LT_U32, b_name(b, p), b_name(b, l->counter),
 	      l->runtime ? b_name(b, l->bound) : b_imm(b, l->n), NULL);
 	b_ins(b, FORM_BRA_IF, b_name(b, p), b_label_name(b, l->top), NULL);
@@ -489,6 +489,106 @@ static void emit_cpa_wait(Emit *e, const Stmt *s) { b_ins(&e->b, FORM_CP_ASYNC_W
 static void emit_tc_wait_ld(Emit *e, const Stmt *s) { (void)s; b_ins(&e->b, FORM_TC_WAIT_LD, NULL); }
 static void emit_tc_wait_st(Emit *e, const Stmt *s) { (void)s; b_ins(&e->b, FORM_TC_WAIT_ST, NULL); }
 
+/* the repeat's index register, and its stage indices (i + c) % C with it */
+static void set_index(Emit *e, const Stmt *s, Reg idx)
+{
+	Builder *b = &e->b;
+	e->var_regs[s->var] = idx;
+	for (int d = VAR_REPEAT0; d < e->k->nvars; d++)
+		if (e->k->var_base[d] == s->var) {
+			Reg r = b_reg(b, RC_R), x = idx;
+			int64_t c = e->k->var_mod[d];
+			if (e->k->var_off[d])
+				x = b_add32_imm(b, idx, e->k->var_off[d]);
+			if (is_pow2(c))
+				b_ins(b, FORM_AND_B32, b_name(b, r), b_name(b, x), b_imm(b, c - 1), NULL);
+			else
+				b_ins(b, FORM_REM_U32, b_name(b, r), b_name(b, x), b_imm(b, c), NULL);
+			e->var_regs[d] = r;
+		}
+}
+
+/* the body once with the index at base + j (base NULL: the constant j) */
+static void emit_body_at(Emit *e, const Stmt *s, const Reg *base, int64_t j)
+{
+	Builder *b = &e->b;
+	const char *index = s->var_name ? s->var_name : "index";
+	b_comment(b, "line %d: trip %s%s%lld", s->loc.line, base ? index : "", base ? " + " : "", (long long)j);
+	set_index(e, s, base ? b_add32_imm(b, *base, j) : b_const32(b, j));
+	emit_stmts(e, s->body, s->nbody);
+}
+
+/* repeat ... unroll F: an emission choice only (the statement tree, and so
+ * every proof, stays as written). Trips run in order with the index advanced
+ * per copy. A constant count N: floor(N / F) trips of F copies (straight
+ * code when there is one), then N mod F copies with constant indices. A
+ * runtime count T: trips of F copies while F more remain, then a loop of
+ * single copies for the T mod F left (ptxas told not to unroll it). */
+static void emit_unrolled(Emit *e, const Stmt *s, Reg t, int64_t F)
+{
+	Builder *b = &e->b;
+	if (!s->trips_scalar) {
+		int64_t q = s->n / F, r = s->n % F;
+		if (q == 1) {
+			for (int64_t j = 0; j < F; j++)
+				emit_body_at(e, s, NULL, j);
+		} else if (q > 1) {
+			b_comment(b, "line %d: %lld trips of %lld copies", s->loc.line, (long long)q, (long long)F);
+			Loop l = emit_loop_begin(e, q * F);
+			for (int64_t j = 0; j < F; j++)
+				emit_body_at(e, s, &l.counter, j);
+			l.step = F;
+			emit_loop_end(e, &l);
+		}
+		for (int64_t j = 0; j < r; j++)
+			emit_body_at(e, s, NULL, q * F + j);
+		return;
+	}
+	/* main trips: T rounded down to a multiple of F */
+	Reg whole = b_reg(b, RC_R);
+	if (is_pow2(F)) {
+		b_ins(b, FORM_AND_B32, b_name(b, whole), b_name(b, t), b_imm(b, (int64_t)(uint32_t)~(F - 1)), NULL);
+	} else {
+		Reg rem = b_reg(b, RC_R);
+		b_ins(b, FORM_REM_U32, b_name(b, rem), b_name(b, t), b_imm(b, F), NULL);
+		b_ins(b, FORM_SUB_U32, b_name(b, whole), b_name(b, t), b_name(b, rem), NULL);
+	}
+	b_comment(b, "line %d: trips of %lld copies while %lld remain", s->loc.line, (long long)F, (long long)F);
+	Loop l = emit_loop_begin_runtime(e, whole);
+	for (int64_t j = 0; j < F; j++)
+		emit_body_at(e, s, &l.counter, j);
+	l.step = F;
+	emit_loop_end(e, &l);
+	/* the remainder continues from the main loop's counter (0 when it ran none) */
+	b_comment(b, "line %d: the remaining trips, one copy each", s->loc.line);
+	Loop tail = {.top = b_label(b), .end = b_label(b), .counter = l.counter, .runtime = true, .bound = t};
+	Reg p = b_reg(b, RC_P);
+	b_ins(b, FORM_SETP_LT_U32, b_name(b, p), b_name(b, l.counter), b_name(b, t), NULL);
+	b_ins(b, FORM_BRA_IF_NOT, b_name(b, p), b_label_name(b, tail.end), NULL);
+	b_place_label(b, tail.top);
+	b_ins(b, FORM_PRAGMA_NOUNROLL, NULL); /* fewer than F trips */
+	set_index(e, s, tail.counter);
+	emit_stmts(e, s->body, s->nbody);
+	emit_loop_end(e, &tail);
+}
+
+/* a constant repeat of a few trips whose body is synchronous copies only
+ * unrolls completely without being asked, as nvcc unrolls the same C++ loop:
+ * kept as a PTX loop, ptxas unrolls it too but derives each trip's
+ * addresses from the counter and holds more registers (bench/codegen
+ * reg_stream_g: 30 against 24 unrolled, nvcc's count; docs/benchmarks.md) */
+enum { AUTO_UNROLL_TRIPS = 16, AUTO_UNROLL_COPIES = 32 };
+
+static int64_t auto_unroll(const Stmt *s)
+{
+	if (s->trips_scalar || s->nounroll || s->n > AUTO_UNROLL_TRIPS || s->n * (int64_t)s->nbody > AUTO_UNROLL_COPIES)
+		return 0;
+	for (size_t i = 0; i < s->nbody; i++)
+		if (s->body[i]->kind != ST_COPY)
+			return 0;
+	return s->n;
+}
+
 static void emit_repeat(Emit *e, const Stmt *s)
 {
 	Builder *b = &e->b;
@@ -506,8 +606,10 @@ static void emit_repeat(Emit *e, const Stmt *s)
 		b_comment(b, "line %d: repeat %lld%s%s", s->loc.line, (long long)s->n, s->var_name ? " as " : "",
 		          s->var_name ? s->var_name : "");
 	Loop l;
+	Reg t = {0};
 	if (s->trips_scalar) { /* ceil(S / D) trips, possibly none */
-		Reg v = e->var_regs[e->k->scalars[s->trips_scalar - 1].var], t = v;
+		Reg v = e->var_regs[e->k->scalars[s->trips_scalar - 1].var];
+		t = v;
 		if (s->trips_div > 1) {
 			Reg a = b_add32_imm(b, v, s->trips_div - 1);
 			t = b_reg(b, RC_R);
@@ -516,27 +618,18 @@ static void emit_repeat(Emit *e, const Stmt *s)
 			else
 				b_ins(b, FORM_DIV_U32, b_name(b, t), b_name(b, a), b_imm(b, s->trips_div), NULL);
 		}
-		l = emit_loop_begin_runtime(e, t);
-	} else {
-		l = emit_loop_begin(e, s->n);
 	}
-	if (s->nounroll) /* in the loop's header block, where ptxas reads it */
-		b_ins(b, FORM_PRAGMA_NOUNROLL, NULL);
-	e->var_regs[s->var] = l.counter;
-	for (int d = VAR_REPEAT0; d < e->k->nvars; d++) /* stage indices i % C of this index */
-		if (e->k->var_base[d] == s->var) {
-			Reg r = b_reg(b, RC_R), x = l.counter;
-			int64_t c = e->k->var_mod[d];
-			if (e->k->var_off[d])
-				x = b_add32_imm(b, l.counter, e->k->var_off[d]);
-			if (is_pow2(c))
-				b_ins(b, FORM_AND_B32, b_name(b, r), b_name(b, x), b_imm(b, c - 1), NULL);
-			else
-				b_ins(b, FORM_REM_U32, b_name(b, r), b_name(b, x), b_imm(b, c), NULL);
-			e->var_regs[d] = r;
-		}
-	emit_stmts(e, s->body, s->nbody);
-	emit_loop_end(e, &l);
+	int64_t unroll = s->unroll ? s->unroll : auto_unroll(s);
+	if (unroll) {
+		emit_unrolled(e, s, t, unroll);
+	} else {
+		l = s->trips_scalar ? emit_loop_begin_runtime(e, t) : emit_loop_begin(e, s->n);
+		if (s->nounroll) /* in the loop's header block, where ptxas reads it */
+			b_ins(b, FORM_PRAGMA_NOUNROLL, NULL);
+		set_index(e, s, l.counter);
+		emit_stmts(e, s->body, s->nbody);
+		emit_loop_end(e, &l);
+	}
 	if (--e->repeat_depth == 0) {
 		Str loop = b->body;
 		b->body = saved;

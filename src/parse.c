@@ -1103,7 +1103,58 @@ static int new_var(Parser *p, int64_t ext, const char *name)
 	return k->nvars++;
 }
 
-/* repeat N [as NAME] { */
+/* unroll [F]: tilepx copies the body F times per emitted trip (ptxas has no
+ * unroll pragma: it warns "Pragma 'unroll 8' unsupported"); alone, a constant
+ * count unrolls completely. The statement tree stays as written. */
+static bool parse_unroll(Parser *p, Stmt *s)
+{
+	Loc ul = p->tok.loc;
+	next(p);
+	if (s->nounroll) {
+		p->line_failed = true;
+		diag_error(p->cx, ul, "'unroll' and 'nounroll' exclude each other");
+		return false;
+	}
+	if (p->tok.kind == TK_INT) {
+		Loc fl = p->tok.loc;
+		if (!take_int(p, "unroll factor", &s->unroll))
+			return false;
+		if (s->unroll < 2 || s->unroll > MAX_UNROLL) {
+			p->line_failed = true;
+			diag_error(p->cx, fl, "unroll factor must be in 2..%d", MAX_UNROLL);
+			return false;
+		}
+	} else if (s->trips_scalar) {
+		p->line_failed = true;
+		diag_error(p->cx, ul, "'unroll' without a factor needs a constant trip count (this one is set at launch)");
+		diag_note(p->cx, "'unroll F' unrolls a runtime count F times, with a loop for the remaining trips");
+		return false;
+	} else if (s->n > MAX_UNROLL) {
+		p->line_failed = true;
+		diag_error(p->cx, ul, "a repeat unrolls completely up to %d trips (this one has %lld)", MAX_UNROLL,
+		           (long long)s->n);
+		diag_note(p->cx, "'unroll F' unrolls it F times, in a loop");
+		return false;
+	} else {
+		s->unroll = s->n;
+	}
+	/* copies of the innermost body: the factors of the enclosing unrolled repeats multiply */
+	int64_t copies = !s->trips_scalar && s->n < s->unroll ? s->n : s->unroll;
+	for (int i = p->depth - 1; i >= 0; i--) {
+		const Stmt *o = p->stack[i];
+		if (o->unroll)
+			copies *= !o->trips_scalar && o->n < o->unroll ? o->n : o->unroll;
+		if (copies > MAX_UNROLL_COPIES) {
+			p->line_failed = true;
+			diag_error(p->cx, ul, "nested unrolled repeats copy a body more than %d times", MAX_UNROLL_COPIES);
+			diag_note(p->cx, "the repeat at line %d unrolls %lld times", o->loc.line, (long long)o->unroll);
+			return false;
+		}
+	}
+	return true;
+}
+
+/* repeat N [as NAME] [nounroll | unroll [F]] { */
 static bool parse_repeat(Parser *p, Stmt *s)
 {
 	Loc nl = p->tok.loc;
@@ -1164,6 +1215,13 @@ static bool parse_repeat(Parser *p, Stmt *s)
 	if (is_ident(p, "nounroll")) { /* ptxas keeps the loop (.pragma "nounroll") */
 		next(p);
 		s->nounroll = true;
+	}
+	if (is_ident(p, "unroll") && !parse_unroll(p, s))
+		return false;
+	if (s->unroll && is_ident(p, "nounroll")) {
+		p->line_failed = true;
+		diag_error(p->cx, p->tok.loc, "'unroll' and 'nounroll' exclude each other");
+		return false;
 	}
 	if (!expect_punct(p, '{', "to open the repeat block"))
 		return false;
@@ -1393,6 +1451,8 @@ static bool parse_asm(Parser *p, Stmt *s)
 				diag_error(p->cx, open, "empty asm block");
 				return false;
 			}
+			for (int i = 0; i < p->depth; i++) /* labels then repeat (check_asm) */
+				a->copied |= p->stack[i]->unroll && (p->stack[i]->trips_scalar || p->stack[i]->n > 1);
 			return true;
 		}
 		/* one PTX line: text, placeholders, '//' comments dropped */

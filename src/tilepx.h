@@ -21,6 +21,8 @@ enum {
 	MAX_TERMS = 8,   /* variables in one affine expression */
 	MAX_ERRORS = 20, /* diagnostics reported per file */
 	MAX_REPEAT_DEPTH = 16,
+	MAX_UNROLL = 64,          /* repeat ... unroll F: F, and a fully unrolled count */
+	MAX_UNROLL_COPIES = 1024, /* product of the unroll factors of nested repeats */
 };
 
 /* ---- arena: one per compilation, freed at once ---- */
@@ -366,6 +368,7 @@ typedef struct AsmBlock {
 	int64_t uext[MAX_ASM_UNROLL];
 	Region *mma[3];             /* C, A, B of the reference meaning, or NULL */
 	Loc mma_loc;
+	bool copied;                /* an enclosing repeat ... unroll emits it more than once */
 } AsmBlock;
 
 /* one term of a when condition: VAR OP VALUE, VAR warpid or wgid */
@@ -404,6 +407,7 @@ struct Stmt {
 	int trips_scalar;  /* 1 + index into the kernel's scalars; 0: n trips */
 	int64_t trips_div;
 	bool nounroll;     /* repeat ... nounroll: ptxas may not unroll the loop */
+	int64_t unroll;    /* repeat ... unroll [F]: body copies per emitted trip (0: one, a plain loop) */
 	/* warpgroup mma D, A, B [scale_d N]: D is dst, A src, B mma_b; n is
 	 * scale-d (0: the first instruction overwrites D); wg is check's plan */
 	Region *mma_b;
@@ -779,7 +783,7 @@ Reg emit_var_reg(Emit *e, int var);
  * hoisted and shared when t is a prologue register */
 Reg emit_digit(Emit *e, Reg t, int64_t div, int64_t mod);
 /* counted PTX loop: returns the counter; close with emit_loop_end */
-typedef struct Loop { int top, end; Reg counter; int64_t n; bool runtime; Reg bound; } Loop;
+typedef struct Loop { int top, end; Reg counter; int64_t n; bool runtime; Reg bound; int64_t step; /* 0: 1 */ } Loop;
 Loop emit_loop_begin(Emit *e, int64_t n);
 /* a loop of `bound` trips (a register, possibly 0) */
 Loop emit_loop_begin_runtime(Emit *e, Reg bound);

@@ -166,6 +166,11 @@ for f in tests/gpu/*.tile; do
 done
 # repeat ... nounroll reaches ptxas as the pragma in the loop's header block
 grep -A1 '^\$L__' "$OUT/g_repeat_nounroll.ptx" | grep -q '^	\.pragma "nounroll";$' && ok || bad "repeat nounroll: no pragma after the loop label"
+# a constant repeat of a few synchronous copies is unrolled by tilepx: as a PTX
+# loop ptxas 13.0 gives bench/codegen/reg_stream_g 30 registers, straight code 24 (nvcc's twin's)
+"$T" emit bench/codegen/reg_stream_g.tile -o "$OUT/rsg.ptx" && ! grep -q '^\$L__' "$OUT/rsg.ptx" &&
+	"$PTXAS" -v --gpu-name sm_90 "$OUT/rsg.ptx" -o /dev/null 2>&1 | awk '/Used [0-9]+ registers/ { r = $5 } END { exit !(r > 0 && r <= 24) }' &&
+	ok || bad "reg_stream_g: its repeat 8 is not unrolled, or ptxas needs more than nvcc's 24 registers"
 
 echo "== explain (tests/explain: '# explain:' lines are the expected JSON)"
 for f in tests/explain/*.tile; do
