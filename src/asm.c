@@ -515,6 +515,30 @@ void check_asm(Ctx *cx, const Module *m, Kernel *k, Stmt *s)
 	}
 }
 
+/* the bits of integer v as a binary float of mbits mantissa and ebits
+ * exponent bits (bias ebias, emax the largest biased exponent of a finite
+ * value), sign on top; false if v is not exact in it */
+static bool small_float_bits(int64_t v, int mbits, int ebits, int ebias, int emax, uint64_t *out)
+{
+	int64_t mag = v < 0 ? -v : v;
+	uint64_t sign = v < 0 ? (uint64_t)1 << (mbits + ebits) : 0;
+	if (mag == 0) {
+		*out = sign;
+		return true;
+	}
+	int e = 0;
+	while ((mag >> e) > 1)
+		e++;
+	if (e > mbits && (mag & (((int64_t)1 << (e - mbits)) - 1)))
+		return false;
+	if (e + ebias > emax)
+		return false;
+	uint64_t frac = e > mbits ? (uint64_t)(mag >> (e - mbits)) : (uint64_t)(mag << (mbits - e));
+	frac &= ((uint64_t)1 << mbits) - 1;
+	*out = sign | ((uint64_t)(e + ebias) << mbits) | frac;
+	return true;
+}
+
 /* the bits of integer v as one element of dt; false if not exact */
 static bool int_bits(DType dt, int64_t v, uint64_t *out)
 {
@@ -535,46 +559,12 @@ static bool int_bits(DType dt, int64_t v, uint64_t *out)
 		memcpy(out, &f, 8);
 		return true;
 	}
-	case DT_F16: case DT_BF16: {
-		int64_t mag = v < 0 ? -v : v;
-		int mbits = dt == DT_F16 ? 10 : 7, ebias = dt == DT_F16 ? 15 : 127, ebits = dt == DT_F16 ? 5 : 8;
-		uint64_t sign = v < 0 ? (uint64_t)1 << 15 : 0;
-		if (mag == 0) {
-			*out = sign;
-			return true;
-		}
-		int e = 0;
-		while ((mag >> e) > 1)
-			e++;
-		if (e > mbits && (mag & (((int64_t)1 << (e - mbits)) - 1)))
-			return false;
-		if (e + ebias >= (1 << ebits) - 1)
-			return false;
-		uint64_t frac = e > mbits ? (uint64_t)(mag >> (e - mbits)) : (uint64_t)(mag << (mbits - e));
-		frac &= ((uint64_t)1 << mbits) - 1;
-		*out = sign | ((uint64_t)(e + ebias) << mbits) | frac;
-		return true;
-	}
-	case DT_E4M3: case DT_E5M2: { /* 8-bit floats: sign, exponent (bias 7 / 15), 3 / 2 mantissa bits */
-		int64_t mag = v < 0 ? -v : v;
-		int mbits = dt == DT_E4M3 ? 3 : 2, ebias = dt == DT_E4M3 ? 7 : 15;
-		uint64_t sign = v < 0 ? 0x80 : 0;
-		if (mag == 0) {
-			*out = sign;
-			return true;
-		}
-		int e = 0;
-		while ((mag >> e) > 1)
-			e++;
-		if (e > mbits && (mag & (((int64_t)1 << (e - mbits)) - 1)))
-			return false;
-		if (e + ebias > (dt == DT_E4M3 ? 15 : 30))
-			return false;
-		uint64_t frac = e > mbits ? (uint64_t)(mag >> (e - mbits)) : (uint64_t)(mag << (mbits - e));
-		frac &= ((uint64_t)1 << mbits) - 1;
-		*out = sign | ((uint64_t)(e + ebias) << mbits) | frac;
-		return true;
-	}
+	case DT_F16: return small_float_bits(v, 10, 5, 15, 30, out);
+	case DT_BF16: return small_float_bits(v, 7, 8, 127, 254, out);
+	/* 8-bit floats: sign, exponent (bias 7 / 15), 3 / 2 mantissa bits; e4m3
+	 * has no infinities, so its top exponent holds finite values */
+	case DT_E4M3: return small_float_bits(v, 3, 4, 7, 15, out);
+	case DT_E5M2: return small_float_bits(v, 2, 5, 15, 30, out);
 	default: {
 		int bits = dtype_bytes(dt) * 8;
 		bool is_signed = dt == DT_I8 || dt == DT_I16 || dt == DT_I32 || dt == DT_I64;
