@@ -386,11 +386,9 @@ static void check_mma_clause(Ctx *cx, Kernel *k, AsmBlock *a)
 	}
 }
 
-void check_asm(Ctx *cx, const Module *m, Kernel *k, Stmt *s)
+/* the target and .version each instruction needs, at the instruction */
+static void check_asm_needs(Ctx *cx, const Module *m, const AsmBlock *a)
 {
-	AsmBlock *a = s->asm_blk;
-	int before = cx->diags.errors;
-	/* the target and .version each instruction needs, at the instruction */
 	AsmIns *ins;
 	int nins = asm_instructions(cx->arena, a, &ins);
 	for (int i = 0; i < nins; i++) {
@@ -408,10 +406,12 @@ void check_asm(Ctx *cx, const Module *m, Kernel *k, Stmt *s)
 			          m->ptx_loc.line);
 		}
 	}
-	if (cx->diags.errors != before)
-		return;
-	if (a->mma[0])
-		check_mma_clause(cx, k, a);
+}
+
+/* each placeholder: register regions local, values within 32 bits,
+ * addresses of shared or param regions */
+static void check_asm_placeholders(Ctx *cx, Kernel *k, AsmBlock *a)
+{
 	for (size_t i = 0; i < a->n; i++) {
 		AsmPiece *pc = &a->p[i];
 		if (pc->kind == ASM_REGS) {
@@ -438,11 +438,14 @@ void check_asm(Ctx *cx, const Module *m, Kernel *k, Stmt *s)
 				diag_error(cx, pc->r->loc, "region of '%s': %s", pc->r->buf->name, why);
 		}
 	}
-	if (cx->diags.errors != before)
-		return;
-	/* the expansion is bounded: text bytes and placeholders (a register
-	 * placeholder by its elements, which the check below visits) per instance */
-	int64_t ninst = instance_count(a), size = 0;
+}
+
+/* the expansion is bounded: text bytes and placeholders (a register
+ * placeholder by its elements, which check_asm_instances visits) per
+ * instance; false (with the error) past MAX_ASM_EXPANSION in all */
+static bool asm_expansion_fits(Ctx *cx, const Stmt *s, const AsmBlock *a, int64_t ninst)
+{
+	int64_t size = 0;
 	for (size_t i = 0; i < a->n; i++) {
 		const AsmPiece *pc = &a->p[i];
 		int64_t n = pc->kind == ASM_TEXT ? (int64_t)strlen(pc->text) : 1;
@@ -455,9 +458,31 @@ void check_asm(Ctx *cx, const Module *m, Kernel *k, Stmt *s)
 		diag_error(cx, s->loc, "asm block expands to %lld instances of size %lld; at most %lld in all", (long long)ninst,
 		           (long long)size, (long long)MAX_ASM_EXPANSION);
 		diag_note(cx, "size: the block's text bytes plus each placeholder's register elements (at least 1)");
-		return;
+		return false;
 	}
-	/* every instance: placeholders cover whole registers; known shapes get their widths */
+	return true;
+}
+
+/* the shape (asm_shapes) whose prefix starts a line's text, its index in
+ * *ops; NULL when none does */
+static const char *line_shape(const char *t, int *ops)
+{
+	const char *shape = NULL;
+	while (*t == ' ' || *t == '\t')
+		t++;
+	for (size_t f = 0; f < sizeof asm_shapes / sizeof asm_shapes[0]; f++)
+		if (!strncmp(t, asm_shapes[f].prefix, strlen(asm_shapes[f].prefix))) {
+			shape = asm_shapes[f].prefix;
+			*ops = (int)f;
+		}
+	return shape;
+}
+
+/* every instance: placeholders cover whole registers; known shapes get
+ * their widths; stops at the first error */
+static void check_asm_instances(Ctx *cx, Kernel *k, AsmBlock *a, int64_t ninst)
+{
+	int before = cx->diags.errors;
 	int64_t vals[MAX_ASM_UNROLL];
 	for (int64_t in = 0; in < ninst && cx->diags.errors == before; in++) {
 		instance_vals(a, in, vals);
@@ -469,16 +494,8 @@ void check_asm(Ctx *cx, const Module *m, Kernel *k, Stmt *s)
 				line = pc->line;
 				shape = NULL;
 				opi = 0;
-				if (pc->kind == ASM_TEXT) {
-					const char *t = pc->text;
-					while (*t == ' ' || *t == '\t')
-						t++;
-					for (size_t f = 0; f < sizeof asm_shapes / sizeof asm_shapes[0]; f++)
-						if (!strncmp(t, asm_shapes[f].prefix, strlen(asm_shapes[f].prefix))) {
-							shape = asm_shapes[f].prefix;
-							shape_ops = (int)f;
-						}
-				}
+				if (pc->kind == ASM_TEXT)
+					shape = line_shape(pc->text, &shape_ops);
 			}
 			if (pc->kind != ASM_REGS)
 				continue;
@@ -513,6 +530,23 @@ void check_asm(Ctx *cx, const Module *m, Kernel *k, Stmt *s)
 			}
 		}
 	}
+}
+
+void check_asm(Ctx *cx, const Module *m, Kernel *k, Stmt *s)
+{
+	AsmBlock *a = s->asm_blk;
+	int before = cx->diags.errors;
+	check_asm_needs(cx, m, a);
+	if (cx->diags.errors != before)
+		return;
+	if (a->mma[0])
+		check_mma_clause(cx, k, a);
+	check_asm_placeholders(cx, k, a);
+	if (cx->diags.errors != before)
+		return;
+	int64_t ninst = instance_count(a);
+	if (asm_expansion_fits(cx, s, a, ninst))
+		check_asm_instances(cx, k, a, ninst);
 }
 
 /* the bits of integer v as a binary float of mbits mantissa and ebits
