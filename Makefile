@@ -19,7 +19,7 @@ UNIT    := $(patsubst tests/unit/%.c,$(B)/tests/%,$(wildcard tests/unit/*.c))
 all: $(B)/tilepx $(B)/libtilepx.a $(B)/randtile $(B)/ptxemu
 
 # the tools of several files are linked from objects, each with its .d file
-$(B)/tools/%.o: tools/%.c
+$(B)/tools/%.o: tools/%.c Makefile
 	@mkdir -p $(dir $@)
 	$(CC) $(WARN) $(CFLAGS) $(CPPFLAGS) $(DEPFLAGS) -c $< -o $@
 
@@ -27,7 +27,7 @@ PTXEMU_OBJ := $(patsubst tools/%.c,$(B)/tools/%.o,tools/ptxemu.c tools/ptxemu_mm
 $(B)/ptxemu: $(PTXEMU_OBJ) $(B)/libtilepx_internal.a
 	$(CC) $(CFLAGS) $^ -lpthread $(LDFLAGS) -o $@
 
-$(B)/sasscount: tools/sasscount.c
+$(B)/sasscount: tools/sasscount.c Makefile
 	@mkdir -p $(B)
 	$(CC) $(WARN) $(CFLAGS) $(DEPFLAGS) $(LDFLAGS) $< -o $@
 
@@ -36,7 +36,7 @@ $(B)/sasscount: tools/sasscount.c
 bench-codegen: $(B)/tilepx $(B)/sasscount
 	TILEPX_BUILD=$(B) bash bench/codegen/run.sh
 
-$(B)/emit_cost: bench/emit_cost.c $(B)/libtilepx_internal.a
+$(B)/emit_cost: bench/emit_cost.c $(B)/libtilepx_internal.a Makefile
 	$(CC) $(WARN) $(CFLAGS) $(CPPFLAGS) $(DEPFLAGS) $< $(B)/libtilepx_internal.a $(LDFLAGS) -o $@
 
 # emission time and memory per copy statement at 1k, 10k and 100k copies
@@ -45,9 +45,10 @@ bench-emit: $(B)/emit_cost
 	$(B)/emit_cost 10000 3
 	$(B)/emit_cost 100000 1
 
-$(B)/randtile: tools/randtile.c
+# randtile writes statements from stmt.def's rows (keyword, scope, capability)
+$(B)/randtile: tools/randtile.c $(B)/libtilepx_internal.a Makefile
 	@mkdir -p $(B)
-	$(CC) $(WARN) $(CFLAGS) $(DEPFLAGS) $(LDFLAGS) $< -o $@
+	$(CC) $(WARN) $(CFLAGS) $(CPPFLAGS) $(DEPFLAGS) $< $(B)/libtilepx_internal.a $(LDFLAGS) -o $@
 
 # one awk run writes both files; the .c rides on the .h (safe under make -j)
 $(B)/gen/ptx_forms.c: $(B)/gen/ptx_forms.h
@@ -60,12 +61,14 @@ $(B)/gen/ptx_forms.h: $(TPL) tools/gen_forms.awk
 	mv $(B)/gen/ptx_forms.h.tmp $(B)/gen/ptx_forms.h
 
 # the headers come from the .d files; ptx_forms.h is named because it is
-# generated (a first build must make it before any .c that includes it)
-$(B)/obj/%.o: src/%.c $(B)/gen/ptx_forms.h
+# generated (a first build must make it before any .c that includes it); the
+# Makefile because its flags make the objects (and an object built before
+# the .d files existed is rebuilt once)
+$(B)/obj/%.o: src/%.c $(B)/gen/ptx_forms.h Makefile
 	@mkdir -p $(dir $@)
 	$(CC) $(WARN) $(CFLAGS) $(CPPFLAGS) $(DEPFLAGS) -c $< -o $@
 
-$(B)/obj/gen/ptx_forms.o: $(B)/gen/ptx_forms.c
+$(B)/obj/gen/ptx_forms.o: $(B)/gen/ptx_forms.c Makefile
 	@mkdir -p $(dir $@)
 	$(CC) $(WARN) $(CFLAGS) $(CPPFLAGS) $(DEPFLAGS) -c $< -o $@
 
@@ -85,7 +88,7 @@ $(B)/libtilepx.a: $(LIB_OBJ)
 $(B)/tilepx: $(B)/obj/main.o $(B)/libtilepx_internal.a
 	$(CC) $(CFLAGS) $(LDFLAGS) $^ -o $@
 
-$(B)/tests/%: tests/unit/%.c $(B)/libtilepx_internal.a
+$(B)/tests/%: tests/unit/%.c $(B)/libtilepx_internal.a Makefile
 	@mkdir -p $(dir $@)
 	$(CC) $(WARN) $(CFLAGS) $(CPPFLAGS) $(DEPFLAGS) $< $(B)/libtilepx_internal.a -o $@
 
