@@ -55,6 +55,20 @@ static void stmt(FILE *f, const Target *t, const char *indent, const char *scope
 	fputc('\n', f);
 }
 
+/* the copy into the shared tile (operands "DST, SRC"), by cp.async (commit,
+ * wait for all) when async, then a sync */
+static void copy_in(FILE *f, const Target *t, const char *scope, int async, const char *operands)
+{
+	if (async) {
+		stmt(f, t, "", scope, ST_COPY_ASYNC, "%s", operands);
+		stmt(f, t, "", NULL, ST_CPA_COMMIT, NULL);
+		stmt(f, t, "", NULL, ST_CPA_WAIT, "0");
+	} else {
+		stmt(f, t, "", scope, ST_COPY, "%s", operands);
+	}
+	stmt(f, t, "", NULL, ST_SYNC, NULL);
+}
+
 /* the shared tile S: row-major (kind 0), column-major (1), padded rows (2,
  * *pad extra columns) or swizzled (3, *P its P); returns the kind */
 static int shared_tile(FILE *f, int dt, int R, int C, int *pad, int *P)
@@ -170,14 +184,9 @@ static void program(FILE *f, int idx)
 	int fits = (R * C) % Ts == 0 && ((R * C / Ts) * eb) % 4 == 0 &&
 	           (eb >= 4 || ((C * eb) % 4 == 0 && ((C + pad) * eb) % 4 == 0 && kind != 1 && !colmajor &&
 	                        (kind != 3 || (1 << P) * eb >= 4)));
-	if (async_ok && fits && chance(60)) {
-		stmt(f, t, "", scope_in, ST_COPY_ASYNC, "%s, %s", sreg, areg);
-		stmt(f, t, "", NULL, ST_CPA_COMMIT, NULL);
-		stmt(f, t, "", NULL, ST_CPA_WAIT, "0");
-	} else {
-		stmt(f, t, "", scope_in, ST_COPY, "%s, %s", sreg, areg);
-	}
-	stmt(f, t, "", NULL, ST_SYNC, NULL);
+	char in[256];
+	snprintf(in, sizeof in, "%s, %s", sreg, areg);
+	copy_in(f, t, scope_in, async_ok && fits && chance(60), in);
 	if (use_local) {
 		char lreg[64];
 		snprintf(lreg, sizeof lreg, "S[0:%d, 0:%d]", T, K);
@@ -189,6 +198,30 @@ static void program(FILE *f, int idx)
 		stmt(f, t, "", NULL, ST_SYNC, NULL);
 	}
 	write_back(f, t, R, C, grid, breg, sreg);
+}
+
+/* TMA's swizzles: swizzle(4 - log2(eb), W, 3), the box row (C elements of
+ * eb bytes) as wide as the span; W 0 (none) when the R rows hold no whole
+ * pattern of 8 */
+static int tma_swizzle(int R, int C, int eb)
+{
+	int W = 0;
+	if (C * eb >= 32 && C * eb <= 128 && chance(50)) {
+		W = C * eb == 32 ? 1 : C * eb == 64 ? 2 : 3;
+		if ((R * C * eb) % (C * eb * 8))
+			W = 0;
+	}
+	return W;
+}
+
+/* the shared tile S of a TMA copy, swizzled when W */
+static void tma_tile(FILE *f, int dt, int R, int C, int W)
+{
+	int eb = dbytes[dt], e = eb == 1 ? 0 : eb == 2 ? 1 : eb == 4 ? 2 : 3;
+	if (W)
+		fprintf(f, "shared S %s [%d, %d] layout swizzle(%d, %d, 3)\n", dtypes[dt], R, C, 4 - e, W);
+	else
+		fprintf(f, "shared S %s [%d, %d]\n", dtypes[dt], R, C);
 }
 
 /* a TMA program (sm_90+): a box of a tma param into shared memory on an
@@ -205,13 +238,7 @@ static void tma_program(FILE *f, int idx)
 		C = inner_bytes[pick(5)] / eb;
 		R = 1 << pick(7);
 	} while (C < 1 || C > 256 || R * C * eb > 32768);
-	/* TMA's swizzles: swizzle(4 - log2(eb), W, 3), the box row as wide as the span */
-	int e = eb == 1 ? 0 : eb == 2 ? 1 : eb == 4 ? 2 : 3, W = 0;
-	if (C * eb >= 32 && C * eb <= 128 && chance(50)) {
-		W = C * eb == 32 ? 1 : C * eb == 64 ? 2 : 3;
-		if ((R * C * eb) % (C * eb * 8))
-			W = 0;
-	}
+	int W = tma_swizzle(R, C, eb);
 	int grid = 1 + pick(4), rounds = 1 + pick(2), cols = C * (1 + pick(2));
 	int GR = R * grid * rounds;
 	/* threads before the target: the order gcc evaluated them in when both
@@ -224,10 +251,7 @@ static void tma_program(FILE *f, int idx)
 	fprintf(f, "param A %s [%d, %d] tma\n", dtypes[dt], GR, cols);
 	int store = chance(60);
 	fprintf(f, "param B %s [%d, %d]%s\n", dtypes[dt], GR, cols, store ? " tma" : "");
-	if (W)
-		fprintf(f, "shared S %s [%d, %d] layout swizzle(%d, %d, 3)\n", dtypes[dt], R, C, 4 - e, W);
-	else
-		fprintf(f, "shared S %s [%d, %d]\n", dtypes[dt], R, C);
+	tma_tile(f, dt, R, C, W);
 	fprintf(f, "mbarrier bar\n\n");
 	stmt(f, t, "", NULL, ST_MBAR_INIT, "bar");
 	int col0 = cols > C ? C * pick(cols / C) : 0;
@@ -322,14 +346,9 @@ static void ragged_program(FILE *f, int idx)
 	int async_ok = target_has(t, stmt_info[ST_CPA_COMMIT].cap) && target_has(t, stmt_info[ST_CPA_WAIT].cap);
 	int fits = (R * C) % Ts == 0 && ((R * C / Ts) * eb) % 4 == 0 && (C * eb) % 4 == 0 && async_ok &&
 	           (eb >= 4 || (!cm && !ld && (!kdyn || (mult * eb) % 4 == 0)));
-	if (fits && chance(60)) {
-		stmt(f, t, "", sc, ST_COPY_ASYNC, "S, A[%s, %s]", rows, cols);
-		stmt(f, t, "", NULL, ST_CPA_COMMIT, NULL);
-		stmt(f, t, "", NULL, ST_CPA_WAIT, "0");
-	} else {
-		stmt(f, t, "", sc, ST_COPY, "S, A[%s, %s]", rows, cols);
-	}
-	stmt(f, t, "", NULL, ST_SYNC, NULL);
+	char in[256];
+	snprintf(in, sizeof in, "S, A[%s, %s]", rows, cols);
+	copy_in(f, t, sc, fits && chance(60), in);
 	stmt(f, t, "", "cta", ST_COPY, "B[%s, %s], S", rows, cols);
 	stmt(f, t, "", "cta", ST_COPY, "D[%s, :], S", drows);
 }
@@ -349,12 +368,7 @@ static void mcast_program(FILE *f, int idx)
 		C = inner_bytes[pick(5)] / eb;
 		r = 1 << pick(6);
 	} while (C < 1 || C > 256 || (r * C * eb) % 128 || n * r * C * eb > 32768);
-	int R = n * r, e = eb == 1 ? 0 : eb == 2 ? 1 : eb == 4 ? 2 : 3, W = 0;
-	if (C * eb >= 32 && C * eb <= 128 && chance(50)) {
-		W = C * eb == 32 ? 1 : C * eb == 64 ? 2 : 3;
-		if ((R * C * eb) % (C * eb * 8))
-			W = 0;
-	}
+	int R = n * r, W = tma_swizzle(R, C, eb);
 	int grid = n * (1 + pick(2)), rounds = 1 + pick(2), store = chance(50);
 	/* threads before the target, as in tma_program */
 	int threads = 32 << pick(3);
@@ -368,10 +382,7 @@ static void mcast_program(FILE *f, int idx)
 	        target, idx, threads, grid, n);
 	fprintf(f, "param A %s [%d, %d] tma\n", dtypes[dt], grid * r * rounds, C);
 	fprintf(f, "param B %s [%d, %d]%s\n", dtypes[dt], grid * R * rounds, C, store ? " tma" : "");
-	if (W)
-		fprintf(f, "shared S %s [%d, %d] layout swizzle(%d, %d, 3)\n", dtypes[dt], R, C, 4 - e, W);
-	else
-		fprintf(f, "shared S %s [%d, %d]\n", dtypes[dt], R, C);
+	tma_tile(f, dt, R, C, W);
 	int split = chance(50); /* cluster.arrive ... cluster.wait around each round */
 	StmtKind open = split ? ST_CLUSTER_ARRIVE : ST_CLUSTER_SYNC;
 	fprintf(f, "mbarrier bar\n\n");
