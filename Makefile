@@ -6,6 +6,9 @@ CPPFLAGS += -I$(B)/gen -Isrc
 PREFIX  ?= /usr/local
 CUDA    ?= /usr/local/cuda
 B       := build
+# every compile writes FILE.d next to its output: the headers it read, so
+# touching one rebuilds what includes it (-MP: a deleted header is no error)
+DEPFLAGS := -MMD -MP
 
 LIB_SRC := $(wildcard src/*.c src/layout/*.c src/ptx/*.c src/dispatch/*.c src/variants/*.c src/ref/*.c)
 LIB_SRC := $(filter-out src/main.c,$(LIB_SRC))
@@ -15,20 +18,26 @@ UNIT    := $(patsubst tests/unit/%.c,$(B)/tests/%,$(wildcard tests/unit/*.c))
 
 all: $(B)/tilepx $(B)/libtilepx.a $(B)/randtile $(B)/ptxemu
 
-$(B)/ptxemu: tools/ptxemu.c tools/ptxemu_mma.c tools/ptxemu_mma.h tools/ptxemu_wgmma.c tools/ptxemu_wgmma.h tools/ptxemu_tma.c tools/ptxemu_tma.h tools/ptxemu_sync.c tools/ptxemu_sync.h tools/runcore.c tools/runcore.h $(B)/libtilepx_internal.a
-	$(CC) $(WARN) $(CFLAGS) $(CPPFLAGS) tools/ptxemu.c tools/ptxemu_mma.c tools/ptxemu_wgmma.c tools/ptxemu_tma.c tools/ptxemu_sync.c tools/runcore.c $(B)/libtilepx_internal.a -lpthread $(LDFLAGS) -o $@
+# the tools of several files are linked from objects, each with its .d file
+$(B)/tools/%.o: tools/%.c Makefile
+	@mkdir -p $(dir $@)
+	$(CC) $(WARN) $(CFLAGS) $(CPPFLAGS) $(DEPFLAGS) -c $< -o $@
 
-$(B)/sasscount: tools/sasscount.c
+PTXEMU_OBJ := $(patsubst tools/%.c,$(B)/tools/%.o,tools/ptxemu.c tools/ptxemu_mma.c tools/ptxemu_wgmma.c tools/ptxemu_tma.c tools/ptxemu_sync.c tools/runcore.c)
+$(B)/ptxemu: $(PTXEMU_OBJ) $(B)/libtilepx_internal.a
+	$(CC) $(CFLAGS) $^ -lpthread $(LDFLAGS) -o $@
+
+$(B)/sasscount: tools/sasscount.c Makefile
 	@mkdir -p $(B)
-	$(CC) $(WARN) $(CFLAGS) $(LDFLAGS) $< -o $@
+	$(CC) $(WARN) $(CFLAGS) $(DEPFLAGS) $(LDFLAGS) $< -o $@
 
 # registers, spills and SASS instructions of every bench/codegen pair (a
 # .tile and its CUDA C++ twin); ONLY=GLOB picks pairs
 bench-codegen: $(B)/tilepx $(B)/sasscount
 	TILEPX_BUILD=$(B) bash bench/codegen/run.sh
 
-$(B)/emit_cost: bench/emit_cost.c $(B)/libtilepx_internal.a
-	$(CC) $(WARN) $(CFLAGS) $(CPPFLAGS) $< $(B)/libtilepx_internal.a $(LDFLAGS) -o $@
+$(B)/emit_cost: bench/emit_cost.c $(B)/libtilepx_internal.a Makefile
+	$(CC) $(WARN) $(CFLAGS) $(CPPFLAGS) $(DEPFLAGS) $< $(B)/libtilepx_internal.a $(LDFLAGS) -o $@
 
 # emission time and memory per copy statement at 1k, 10k and 100k copies
 bench-emit: $(B)/emit_cost
@@ -36,9 +45,10 @@ bench-emit: $(B)/emit_cost
 	$(B)/emit_cost 10000 3
 	$(B)/emit_cost 100000 1
 
-$(B)/randtile: tools/randtile.c
+# randtile writes statements from stmt.def's rows (keyword, scope, capability)
+$(B)/randtile: tools/randtile.c $(B)/libtilepx_internal.a Makefile
 	@mkdir -p $(B)
-	$(CC) $(WARN) $(CFLAGS) $(LDFLAGS) $< -o $@
+	$(CC) $(WARN) $(CFLAGS) $(CPPFLAGS) $(DEPFLAGS) $< $(B)/libtilepx_internal.a $(LDFLAGS) -o $@
 
 # one awk run writes both files; the .c rides on the .h (safe under make -j)
 $(B)/gen/ptx_forms.c: $(B)/gen/ptx_forms.h
@@ -50,13 +60,17 @@ $(B)/gen/ptx_forms.h: $(TPL) tools/gen_forms.awk
 	mv $(B)/gen/ptx_forms.c.tmp $(B)/gen/ptx_forms.c
 	mv $(B)/gen/ptx_forms.h.tmp $(B)/gen/ptx_forms.h
 
-$(B)/obj/%.o: src/%.c src/tilepx.h src/stmt.def src/variants/variants.def $(B)/gen/ptx_forms.h $(wildcard src/variants/*.h) ptx_templates/regclass.def
+# the headers come from the .d files; ptx_forms.h is named because it is
+# generated (a first build must make it before any .c that includes it); the
+# Makefile because its flags make the objects (and an object built before
+# the .d files existed is rebuilt once)
+$(B)/obj/%.o: src/%.c $(B)/gen/ptx_forms.h Makefile
 	@mkdir -p $(dir $@)
-	$(CC) $(WARN) $(CFLAGS) $(CPPFLAGS) -c $< -o $@
+	$(CC) $(WARN) $(CFLAGS) $(CPPFLAGS) $(DEPFLAGS) -c $< -o $@
 
-$(B)/obj/gen/ptx_forms.o: $(B)/gen/ptx_forms.c src/tilepx.h
+$(B)/obj/gen/ptx_forms.o: $(B)/gen/ptx_forms.c Makefile
 	@mkdir -p $(dir $@)
-	$(CC) $(WARN) $(CFLAGS) $(CPPFLAGS) -c $< -o $@
+	$(CC) $(WARN) $(CFLAGS) $(CPPFLAGS) $(DEPFLAGS) -c $< -o $@
 
 $(B)/libtilepx_internal.a: $(LIB_OBJ)
 	rm -f $@
@@ -74,17 +88,18 @@ $(B)/libtilepx.a: $(LIB_OBJ)
 $(B)/tilepx: $(B)/obj/main.o $(B)/libtilepx_internal.a
 	$(CC) $(CFLAGS) $(LDFLAGS) $^ -o $@
 
-$(B)/tests/%: tests/unit/%.c tests/unit/unit.h $(B)/libtilepx_internal.a
+$(B)/tests/%: tests/unit/%.c $(B)/libtilepx_internal.a Makefile
 	@mkdir -p $(dir $@)
-	$(CC) $(WARN) $(CFLAGS) $(CPPFLAGS) $< $(B)/libtilepx_internal.a -o $@
+	$(CC) $(WARN) $(CFLAGS) $(CPPFLAGS) $(DEPFLAGS) $< $(B)/libtilepx_internal.a -o $@
 
 # the GEMM bench's host side is tested without a GPU (tests/unit/test_gemm_host.c)
 $(B)/tests/test_gemm_host: bench/gemm_host.h
 
 # the driver-API harness: links against the toolkit's stub libcuda, so it
 # builds on machines without a GPU; the real driver is found at run time
-$(B)/tilepx-run: tools/tilepx_run.c tools/runcore.c tools/runcore.h $(B)/libtilepx_internal.a
-	$(CC) $(WARN) $(CFLAGS) $(CPPFLAGS) -I$(CUDA)/include tools/tilepx_run.c tools/runcore.c $(B)/libtilepx_internal.a -L$(CUDA)/lib64/stubs -lcuda -lpthread $(LDFLAGS) -o $@
+$(B)/tools/tilepx_run.o: CPPFLAGS += -I$(CUDA)/include
+$(B)/tilepx-run: $(B)/tools/tilepx_run.o $(B)/tools/runcore.o $(B)/libtilepx_internal.a
+	$(CC) $(CFLAGS) $^ -L$(CUDA)/lib64/stubs -lcuda -lpthread $(LDFLAGS) -o $@
 
 # the GEMM benchmark (bench/gemm.sh, issue 27): tilepx's kernel, cublasGemmEx and cuBLASLt in one
 # process; it needs the toolkit's cuBLAS libraries, so neither `all` nor `test` builds it
@@ -137,7 +152,7 @@ sanitize:
 FUZZ_SECONDS ?= 60
 FUZZ_CC ?= clang
 FUZZ_FLAGS := -std=c11 -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined
-build/fuzz/%: tests/fuzz/%.c $(LIB_SRC) $(B)/gen/ptx_forms.c src/tilepx.h
+build/fuzz/%: tests/fuzz/%.c $(LIB_SRC) $(B)/gen/ptx_forms.c $(wildcard src/*.h src/*.def src/*/*.h src/*/*.def ptx_templates/*.def)
 	@mkdir -p build/fuzz
 	$(FUZZ_CC) $(FUZZ_FLAGS) $(CPPFLAGS) $< $(LIB_SRC) $(B)/gen/ptx_forms.c -o $@
 
@@ -155,5 +170,8 @@ fuzz: build/fuzz/fuzz_pipeline build/fuzz/fuzz_layout build/fuzz/fuzz_set
 
 clean:
 	rm -rf build
+
+# the headers each object, tool and unit test read when it was last built
+-include $(wildcard $(B)/*.d $(B)/obj/*.d $(B)/obj/*/*.d $(B)/tools/*.d $(B)/tests/*.d)
 
 .PHONY: bench-emit bench-codegen bench-gemm bench-gemm-mock all test gpu-test install sanitize fuzz clean

@@ -408,11 +408,9 @@ static void check_mma_clause(Ctx *cx, Kernel *k, AsmBlock *a)
 	}
 }
 
-void check_asm(Ctx *cx, const Module *m, Kernel *k, Stmt *s)
+/* the target and .version each instruction needs, at the instruction */
+static void check_asm_needs(Ctx *cx, const Module *m, const AsmBlock *a)
 {
-	AsmBlock *a = s->asm_blk;
-	int before = cx->diags.errors;
-	/* the target and .version each instruction needs, at the instruction */
 	AsmIns *ins;
 	Loc label;
 	int nins = asm_instructions(cx->arena, a, &ins, &label);
@@ -437,10 +435,12 @@ void check_asm(Ctx *cx, const Module *m, Kernel *k, Stmt *s)
 			          m->ptx_loc.line);
 		}
 	}
-	if (cx->diags.errors != before)
-		return;
-	if (a->mma[0])
-		check_mma_clause(cx, k, a);
+}
+
+/* each placeholder: register regions local, values within 32 bits,
+ * addresses of shared or param regions */
+static void check_asm_placeholders(Ctx *cx, Kernel *k, AsmBlock *a)
+{
 	for (size_t i = 0; i < a->n; i++) {
 		AsmPiece *pc = &a->p[i];
 		if (pc->kind == ASM_REGS) {
@@ -467,11 +467,14 @@ void check_asm(Ctx *cx, const Module *m, Kernel *k, Stmt *s)
 				diag_error(cx, pc->r->loc, "region of '%s': %s", pc->r->buf->name, why);
 		}
 	}
-	if (cx->diags.errors != before)
-		return;
-	/* the expansion is bounded: text bytes and placeholders (a register
-	 * placeholder by its elements, which the check below visits) per instance */
-	int64_t ninst = instance_count(a), size = 0;
+}
+
+/* the expansion is bounded: text bytes and placeholders (a register
+ * placeholder by its elements, which check_asm_instances visits) per
+ * instance; false (with the error) past MAX_ASM_EXPANSION in all */
+static bool asm_expansion_fits(Ctx *cx, const Stmt *s, const AsmBlock *a, int64_t ninst)
+{
+	int64_t size = 0;
 	for (size_t i = 0; i < a->n; i++) {
 		const AsmPiece *pc = &a->p[i];
 		int64_t n = pc->kind == ASM_TEXT ? (int64_t)strlen(pc->text) : 1;
@@ -484,9 +487,31 @@ void check_asm(Ctx *cx, const Module *m, Kernel *k, Stmt *s)
 		diag_error(cx, s->loc, "asm block expands to %lld instances of size %lld; at most %lld in all", (long long)ninst,
 		           (long long)size, (long long)MAX_ASM_EXPANSION);
 		diag_note(cx, "size: the block's text bytes plus each placeholder's register elements (at least 1)");
-		return;
+		return false;
 	}
-	/* every instance: placeholders cover whole registers; known shapes get their widths */
+	return true;
+}
+
+/* the shape (asm_shapes) whose prefix starts a line's text, its index in
+ * *ops; NULL when none does */
+static const char *line_shape(const char *t, int *ops)
+{
+	const char *shape = NULL;
+	while (*t == ' ' || *t == '\t')
+		t++;
+	for (size_t f = 0; f < sizeof asm_shapes / sizeof asm_shapes[0]; f++)
+		if (!strncmp(t, asm_shapes[f].prefix, strlen(asm_shapes[f].prefix))) {
+			shape = asm_shapes[f].prefix;
+			*ops = (int)f;
+		}
+	return shape;
+}
+
+/* every instance: placeholders cover whole registers; known shapes get
+ * their widths; stops at the first error */
+static void check_asm_instances(Ctx *cx, Kernel *k, AsmBlock *a, int64_t ninst)
+{
+	int before = cx->diags.errors;
 	int64_t vals[MAX_ASM_UNROLL];
 	for (int64_t in = 0; in < ninst && cx->diags.errors == before; in++) {
 		instance_vals(a, in, vals);
@@ -498,16 +523,8 @@ void check_asm(Ctx *cx, const Module *m, Kernel *k, Stmt *s)
 				line = pc->line;
 				shape = NULL;
 				opi = 0;
-				if (pc->kind == ASM_TEXT) {
-					const char *t = pc->text;
-					while (*t == ' ' || *t == '\t')
-						t++;
-					for (size_t f = 0; f < sizeof asm_shapes / sizeof asm_shapes[0]; f++)
-						if (!strncmp(t, asm_shapes[f].prefix, strlen(asm_shapes[f].prefix))) {
-							shape = asm_shapes[f].prefix;
-							shape_ops = (int)f;
-						}
-				}
+				if (pc->kind == ASM_TEXT)
+					shape = line_shape(pc->text, &shape_ops);
 			}
 			if (pc->kind != ASM_REGS)
 				continue;
@@ -544,6 +561,47 @@ void check_asm(Ctx *cx, const Module *m, Kernel *k, Stmt *s)
 	}
 }
 
+void check_asm(Ctx *cx, const Module *m, Kernel *k, Stmt *s)
+{
+	AsmBlock *a = s->asm_blk;
+	int before = cx->diags.errors;
+	check_asm_needs(cx, m, a);
+	if (cx->diags.errors != before)
+		return;
+	if (a->mma[0])
+		check_mma_clause(cx, k, a);
+	check_asm_placeholders(cx, k, a);
+	if (cx->diags.errors != before)
+		return;
+	int64_t ninst = instance_count(a);
+	if (asm_expansion_fits(cx, s, a, ninst))
+		check_asm_instances(cx, k, a, ninst);
+}
+
+/* the bits of integer v as a binary float of mbits mantissa and ebits
+ * exponent bits (bias ebias, emax the largest biased exponent of a finite
+ * value), sign on top; false if v is not exact in it */
+static bool small_float_bits(int64_t v, int mbits, int ebits, int ebias, int emax, uint64_t *out)
+{
+	int64_t mag = v < 0 ? -v : v;
+	uint64_t sign = v < 0 ? (uint64_t)1 << (mbits + ebits) : 0;
+	if (mag == 0) {
+		*out = sign;
+		return true;
+	}
+	int e = 0;
+	while ((mag >> e) > 1)
+		e++;
+	if (e > mbits && (mag & (((int64_t)1 << (e - mbits)) - 1)))
+		return false;
+	if (e + ebias > emax)
+		return false;
+	uint64_t frac = e > mbits ? (uint64_t)(mag >> (e - mbits)) : (uint64_t)(mag << (mbits - e));
+	frac &= ((uint64_t)1 << mbits) - 1;
+	*out = sign | ((uint64_t)(e + ebias) << mbits) | frac;
+	return true;
+}
+
 /* the bits of integer v as one element of dt; false if not exact */
 static bool int_bits(DType dt, int64_t v, uint64_t *out)
 {
@@ -564,46 +622,12 @@ static bool int_bits(DType dt, int64_t v, uint64_t *out)
 		memcpy(out, &f, 8);
 		return true;
 	}
-	case DT_F16: case DT_BF16: {
-		int64_t mag = v < 0 ? -v : v;
-		int mbits = dt == DT_F16 ? 10 : 7, ebias = dt == DT_F16 ? 15 : 127, ebits = dt == DT_F16 ? 5 : 8;
-		uint64_t sign = v < 0 ? (uint64_t)1 << 15 : 0;
-		if (mag == 0) {
-			*out = sign;
-			return true;
-		}
-		int e = 0;
-		while ((mag >> e) > 1)
-			e++;
-		if (e > mbits && (mag & (((int64_t)1 << (e - mbits)) - 1)))
-			return false;
-		if (e + ebias >= (1 << ebits) - 1)
-			return false;
-		uint64_t frac = e > mbits ? (uint64_t)(mag >> (e - mbits)) : (uint64_t)(mag << (mbits - e));
-		frac &= ((uint64_t)1 << mbits) - 1;
-		*out = sign | ((uint64_t)(e + ebias) << mbits) | frac;
-		return true;
-	}
-	case DT_E4M3: case DT_E5M2: { /* 8-bit floats: sign, exponent (bias 7 / 15), 3 / 2 mantissa bits */
-		int64_t mag = v < 0 ? -v : v;
-		int mbits = dt == DT_E4M3 ? 3 : 2, ebias = dt == DT_E4M3 ? 7 : 15;
-		uint64_t sign = v < 0 ? 0x80 : 0;
-		if (mag == 0) {
-			*out = sign;
-			return true;
-		}
-		int e = 0;
-		while ((mag >> e) > 1)
-			e++;
-		if (e > mbits && (mag & (((int64_t)1 << (e - mbits)) - 1)))
-			return false;
-		if (e + ebias > (dt == DT_E4M3 ? 15 : 30))
-			return false;
-		uint64_t frac = e > mbits ? (uint64_t)(mag >> (e - mbits)) : (uint64_t)(mag << (mbits - e));
-		frac &= ((uint64_t)1 << mbits) - 1;
-		*out = sign | ((uint64_t)(e + ebias) << mbits) | frac;
-		return true;
-	}
+	case DT_F16: return small_float_bits(v, 10, 5, 15, 30, out);
+	case DT_BF16: return small_float_bits(v, 7, 8, 127, 254, out);
+	/* 8-bit floats: sign, exponent (bias 7 / 15), 3 / 2 mantissa bits; e4m3
+	 * has no infinities, so its top exponent holds finite values */
+	case DT_E4M3: return small_float_bits(v, 3, 4, 7, 15, out);
+	case DT_E5M2: return small_float_bits(v, 2, 5, 15, 30, out);
 	default: {
 		int bits = dtype_bytes(dt) * 8;
 		bool is_signed = dt == DT_I8 || dt == DT_I16 || dt == DT_I32 || dt == DT_I64;

@@ -8,7 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-bool kernel_bind(Kernel *k, const int64_t *vals, char *why, size_t n)
+/* every scalar's value against the 31-bit range and its facts, as written */
+static bool check_scalar_values(const Kernel *k, const int64_t *vals, char *why, size_t n)
 {
 	for (size_t i = 0; i < k->nscalars; i++) {
 		const Scalar *sc = &k->scalars[i];
@@ -37,6 +38,12 @@ bool kernel_bind(Kernel *k, const int64_t *vals, char *why, size_t n)
 			return false;
 		}
 	}
+	return true;
+}
+
+/* the grid dimensions given as cdiv(scalar, tile): non-empty, whole clusters */
+static bool bind_grid(Kernel *k, const int64_t *vals, char *why, size_t n)
+{
 	for (int d = 0; d < 2; d++) {
 		if (k->grid_var[d] < 0)
 			continue;
@@ -58,60 +65,73 @@ bool kernel_bind(Kernel *k, const int64_t *vals, char *why, size_t n)
 			return false;
 		}
 	}
-	for (size_t i = 0; i < k->nbufs; i++) {
-		Buffer *b = k->bufs[i];
-		if (!b->dynamic)
-			continue;
-		/* span: the bytes of every dimension at least 1 long, which bounds each
-		 * stride and the byte size; past int64 no runner can address it */
-		int64_t size = 1, span = dtype_bytes(b->dt);
-		bool fits = true;
-		for (int d = 0; d < b->ndim; d++) {
-			if (b->dyn_dim[d])
-				b->shape[d] = vals[b->dyn_dim[d] - 1];
-			fits = fits && mul_ok(span, b->shape[d] ? b->shape[d] : 1, &span);
-			size *= fits ? b->shape[d] : 1;
-		}
-		if (fits && (b->ld_scalar || b->colmajor)) {
-			int in = dyn_inner(b), out = dyn_outer(b);
-			int64_t ld = b->ld_scalar ? vals[b->ld_scalar - 1] : b->shape[in], lines;
-			fits = mul_ok(b->shape[out] ? b->shape[out] : 1, ld, &lines) && mul_ok(lines, dtype_bytes(b->dt), &lines);
-		}
-		if (!fits) {
-			char dims[MAX_DIMS * 24] = "";
-			for (int d = 0; d < b->ndim; d++)
-				snprintf(dims + strlen(dims), sizeof dims - strlen(dims), "%s%lld", d ? ", " : "",
-				         (long long)b->shape[d]);
-			snprintf(why, n, "the values make param '%s' [%s] more than 2^63 - 1 bytes: no runner can address it",
-			         b->name, dims);
+	return true;
+}
+
+/* a param with runtime extents: its shape, storage and layout (lines ld
+ * apart for an ld or colmajor param) from the values; false with why when
+ * no runner can address it or its lines would overlap */
+static bool bind_dynamic_param(const Kernel *k, Buffer *b, const int64_t *vals, char *why, size_t n)
+{
+	/* span: the bytes of every dimension at least 1 long, which bounds each
+	 * stride and the byte size; past int64 no runner can address it */
+	int64_t size = 1, span = dtype_bytes(b->dt);
+	bool fits = true;
+	for (int d = 0; d < b->ndim; d++) {
+		if (b->dyn_dim[d])
+			b->shape[d] = vals[b->dyn_dim[d] - 1];
+		fits = fits && mul_ok(span, b->shape[d] ? b->shape[d] : 1, &span);
+		size *= fits ? b->shape[d] : 1;
+	}
+	if (fits && (b->ld_scalar || b->colmajor)) {
+		int in = dyn_inner(b), out = dyn_outer(b);
+		int64_t ld = b->ld_scalar ? vals[b->ld_scalar - 1] : b->shape[in], lines;
+		fits = mul_ok(b->shape[out] ? b->shape[out] : 1, ld, &lines) && mul_ok(lines, dtype_bytes(b->dt), &lines);
+	}
+	if (!fits) {
+		char dims[MAX_DIMS * 24] = "";
+		for (int d = 0; d < b->ndim; d++)
+			snprintf(dims + strlen(dims), sizeof dims - strlen(dims), "%s%lld", d ? ", " : "",
+			         (long long)b->shape[d]);
+		snprintf(why, n, "the values make param '%s' [%s] more than 2^63 - 1 bytes: no runner can address it",
+		         b->name, dims);
+		return false;
+	}
+	for (int d = 0; d < b->ndim && b->tma; d++)
+		if (b->shape[d] == 0) { /* cuTensorMapEncodeTiled: every dimension is 1..2^32 */
+			const Scalar *sc = &k->scalars[b->dyn_dim[d] - 1];
+			snprintf(why, n, "%s=0 gives '%s' an empty dimension %d; a tensor map's dimensions are at least 1",
+			         sc->name, b->name, d);
 			return false;
 		}
-		for (int d = 0; d < b->ndim && b->tma; d++)
-			if (b->shape[d] == 0) { /* cuTensorMapEncodeTiled: every dimension is 1..2^32 */
-				const Scalar *sc = &k->scalars[b->dyn_dim[d] - 1];
-				snprintf(why, n, "%s=0 gives '%s' an empty dimension %d; a tensor map's dimensions are at least 1",
-				         sc->name, b->name, d);
-				return false;
-			}
-		b->storage = size;
-		b->has_layout = false;
-		lay_compact(&b->layout, b->shape, b->ndim);
-		if (b->ld_scalar || b->colmajor) { /* lines ld apart: the last ends at (lines-1)*ld + its length */
-			int in = dyn_inner(b), out = dyn_outer(b);
-			int64_t ld = b->ld_scalar ? vals[b->ld_scalar - 1] : b->shape[in];
-			if (ld < b->shape[in]) {
-				const char *line = b->colmajor ? "column" : "row";
-				snprintf(why, n, "%s=%lld is less than the %lld elements of a %s of '%s': its %ss would overlap",
-				         k->scalars[b->ld_scalar - 1].name, (long long)ld, (long long)b->shape[in], line, b->name, line);
-				return false;
-			}
-			b->layout.n = 2;
-			b->layout.it[0] = (Iter){b->shape[0], out == 0 ? ld : 1, AX_M};
-			b->layout.it[1] = (Iter){b->shape[1], out == 1 ? ld : 1, AX_M};
-			b->has_layout = true;
-			b->storage = b->shape[out] && b->shape[in] ? (b->shape[out] - 1) * ld + b->shape[in] : 0;
+	b->storage = size;
+	b->has_layout = false;
+	lay_compact(&b->layout, b->shape, b->ndim);
+	if (b->ld_scalar || b->colmajor) { /* lines ld apart: the last ends at (lines-1)*ld + its length */
+		int in = dyn_inner(b), out = dyn_outer(b);
+		int64_t ld = b->ld_scalar ? vals[b->ld_scalar - 1] : b->shape[in];
+		if (ld < b->shape[in]) {
+			const char *line = b->colmajor ? "column" : "row";
+			snprintf(why, n, "%s=%lld is less than the %lld elements of a %s of '%s': its %ss would overlap",
+			         k->scalars[b->ld_scalar - 1].name, (long long)ld, (long long)b->shape[in], line, b->name, line);
+			return false;
 		}
+		b->layout.n = 2;
+		b->layout.it[0] = (Iter){b->shape[0], out == 0 ? ld : 1, AX_M};
+		b->layout.it[1] = (Iter){b->shape[1], out == 1 ? ld : 1, AX_M};
+		b->has_layout = true;
+		b->storage = b->shape[out] && b->shape[in] ? (b->shape[out] - 1) * ld + b->shape[in] : 0;
 	}
+	return true;
+}
+
+bool kernel_bind(Kernel *k, const int64_t *vals, char *why, size_t n)
+{
+	if (!check_scalar_values(k, vals, why, n) || !bind_grid(k, vals, why, n))
+		return false;
+	for (size_t i = 0; i < k->nbufs; i++)
+		if (k->bufs[i]->dynamic && !bind_dynamic_param(k, k->bufs[i], vals, why, n))
+			return false;
 	k->bound_vals = vals;
 	return true;
 }

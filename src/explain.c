@@ -221,6 +221,107 @@ static void json_u64s(Str *o, const char *key, const uint64_t *v, int n)
 	str_putc(o, ']');
 }
 
+/* the launch record as text: dynamic shared memory, cluster, scalars, grid
+ * by scalars, tensor maps */
+static void launch_text(const Kernel *k, const TensorMapArgs *a, int n, Str *o)
+{
+	str_printf(o, "%s: launch with %lld bytes of dynamic shared memory (aligned to %lld)", k->name,
+	           (long long)k->dyn_shared, (long long)(k->dyn_shared ? k->dyn_align : 0));
+	if (k->cluster_x)
+		str_printf(o, ", in clusters of %lld x %lld CTAs", (long long)k->cluster_x, (long long)k->cluster_y);
+	str_putc(o, '\n');
+	for (size_t i = 0; i < k->nscalars; i++)
+		str_printf(o, "  scalar %s (%s, kernel param %d): %lld..%lld, a multiple of %lld\n", k->scalars[i].name,
+		           dtype_name(k->scalars[i].dt), k->nparams + (int)i, (long long)k->scalars[i].lo,
+		           (long long)k->scalars[i].hi, (long long)k->scalars[i].mult);
+	for (int d = 0; d < 2; d++)
+		if (k->grid_var[d] >= 0)
+			str_printf(o, "  grid %c: cdiv(%s, %lld)\n", "xy"[d], k->var_names[k->grid_var[d]],
+			           (long long)k->grid_div[d]);
+	for (int i = 0; i < n && i < 16; i++)
+		str_printf(o, "  tensor map %s_tmap_%d for param %s: rank %d, box %llu x %llu, swizzle %d B\n", k->name, i,
+		           a[i].buf->name, a[i].rank, (unsigned long long)a[i].box[0],
+		           (unsigned long long)(a[i].rank > 1 ? a[i].box[1] : 1), a[i].buf->tma_swizzle);
+}
+
+/* a runtime-extent tensor map's global dims and strides: the scalars by
+ * name (strides in bytes: "K*2"), numbers where the extent is static */
+static void json_dynamic_dims(const Kernel *k, const TensorMapArgs *a, Str *o)
+{
+	const Buffer *b = a->buf;
+	str_puts(o, ", \"global_dims\": [");
+	for (int d = 0; d < a->rank; d++) {
+		int src = a->rank - 1 - d;
+		if (b->dyn_dim[src])
+			str_printf(o, "%s\"%s\"", d ? ", " : "", k->scalars[b->dyn_dim[src] - 1].name);
+		else
+			str_printf(o, "%s%lld", d ? ", " : "", (long long)b->shape[src]);
+	}
+	str_puts(o, "], \"global_strides\": [");
+	for (int d = 1; d < a->rank; d++) {
+		int src = a->rank - d; /* the dimension inside this stride */
+		if (b->ld_scalar && d == 1)
+			str_printf(o, "%s\"%s*%d\"", d > 1 ? ", " : "", k->scalars[b->ld_scalar - 1].name, dtype_bytes(b->dt));
+		else if (b->dyn_dim[src])
+			str_printf(o, "%s\"%s*%d\"", d > 1 ? ", " : "", k->scalars[b->dyn_dim[src] - 1].name,
+			           dtype_bytes(b->dt));
+		else
+			str_printf(o, "%s%lld", d > 1 ? ", " : "", (long long)(b->shape[src] * dtype_bytes(b->dt)));
+	}
+	str_putc(o, ']');
+}
+
+/* tensor map i of kernel k: the cuTensorMapEncodeTiled arguments */
+static void json_tensor_map(const Kernel *k, const TensorMapArgs *a, int i, Str *o)
+{
+	uint64_t box[5], es[5];
+	for (int d = 0; d < a->rank; d++) {
+		box[d] = a->box[d];
+		es[d] = a->elem_strides[d];
+	}
+	str_printf(o, "%s{\"param\": ", i ? ", " : "");
+	json_str(o, a->buf->name);
+	str_printf(o, ", \"kernel_param\": \"%s_tmap_%d\", \"kernel_param_index\": %d, \"global_address\": "
+	           "\"param %d\", \"data_type\": %d, \"rank\": %d", k->name, i, k->nparams + (int)k->nscalars + i,
+	           a->buf->param_index, a->dtype, a->rank);
+	if (a->buf->dynamic) { /* runtime extents: the scalars, then bytes */
+		json_dynamic_dims(k, a, o);
+	} else {
+		json_u64s(o, "global_dims", a->dims, a->rank);
+		json_u64s(o, "global_strides", a->strides, a->rank - 1);
+	}
+	json_u64s(o, "box_dims", box, a->rank);
+	json_u64s(o, "element_strides", es, a->rank);
+	str_printf(o, ", \"interleave\": %d, \"swizzle\": %d, \"l2_promotion\": %d, \"oob_fill\": %d}", a->interleave,
+	           a->swizzle, a->l2_promotion, a->oob_fill);
+}
+
+/* the launch-time scalars (name, type, param index, range, multiple) and
+ * the grid dimensions they give (cdiv by a tile; null where static) */
+static void json_scalars(const Kernel *k, Str *o)
+{
+	str_puts(o, ", \"scalars\": [");
+	for (size_t i = 0; i < k->nscalars; i++) {
+		const Scalar *sc = &k->scalars[i];
+		str_printf(o, "%s{\"name\": ", i ? ", " : "");
+		json_str(o, sc->name);
+		str_printf(o, ", \"type\": \"%s\", \"kernel_param_index\": %d, \"min\": %lld, \"max\": %lld, "
+		           "\"multiple_of\": %lld}", dtype_name(sc->dt), k->nparams + (int)i, (long long)sc->lo,
+		           (long long)sc->hi, (long long)sc->mult);
+	}
+	str_puts(o, "], \"grid_cdiv\": [");
+	for (int d = 0; d < 2; d++) {
+		if (k->grid_var[d] >= 0) {
+			str_printf(o, "%s{\"scalar\": ", d ? ", " : "");
+			json_str(o, k->var_names[k->grid_var[d]]);
+			str_printf(o, ", \"tile\": %lld}", (long long)k->grid_div[d]);
+		} else {
+			str_printf(o, "%snull", d ? ", " : "");
+		}
+	}
+	str_putc(o, ']');
+}
+
 /* what a launcher needs beyond the params: the tensor maps (the exact
  * cuTensorMapEncodeTiled arguments, CUDA enum values) and dynamic shared
  * memory; one record per kernel that has either */
@@ -231,23 +332,7 @@ static void explain_launch(const Module *m, const Kernel *k, bool json, Str *o)
 	if (!n && !k->dyn_shared && !k->nscalars && !k->cluster_x)
 		return;
 	if (!json) {
-		str_printf(o, "%s: launch with %lld bytes of dynamic shared memory (aligned to %lld)", k->name,
-		           (long long)k->dyn_shared, (long long)(k->dyn_shared ? k->dyn_align : 0));
-		if (k->cluster_x)
-			str_printf(o, ", in clusters of %lld x %lld CTAs", (long long)k->cluster_x, (long long)k->cluster_y);
-		str_putc(o, '\n');
-		for (size_t i = 0; i < k->nscalars; i++)
-			str_printf(o, "  scalar %s (%s, kernel param %d): %lld..%lld, a multiple of %lld\n", k->scalars[i].name,
-			           dtype_name(k->scalars[i].dt), k->nparams + (int)i, (long long)k->scalars[i].lo,
-			           (long long)k->scalars[i].hi, (long long)k->scalars[i].mult);
-		for (int d = 0; d < 2; d++)
-			if (k->grid_var[d] >= 0)
-				str_printf(o, "  grid %c: cdiv(%s, %lld)\n", "xy"[d], k->var_names[k->grid_var[d]],
-				           (long long)k->grid_div[d]);
-		for (int i = 0; i < n && i < 16; i++)
-			str_printf(o, "  tensor map %s_tmap_%d for param %s: rank %d, box %llu x %llu, swizzle %d B\n", k->name, i,
-			           a[i].buf->name, a[i].rank, (unsigned long long)a[i].box[0],
-			           (unsigned long long)(a[i].rank > 1 ? a[i].box[1] : 1), a[i].buf->tma_swizzle);
+		launch_text(k, a, n, o);
 		return;
 	}
 	str_puts(o, "{\"kernel\": ");
@@ -260,74 +345,11 @@ static void explain_launch(const Module *m, const Kernel *k, bool json, Str *o)
 	if (k->cluster_x) /* only with a cluster: the records of other kernels stay as they were */
 		str_printf(o, ", \"cluster\": [%lld, %lld, 1]", (long long)k->cluster_x, (long long)k->cluster_y);
 	str_puts(o, "}, \"tensor_maps\": [");
-	for (int i = 0; i < n && i < 16; i++) {
-		uint64_t box[5], es[5];
-		for (int d = 0; d < a[i].rank; d++) {
-			box[d] = a[i].box[d];
-			es[d] = a[i].elem_strides[d];
-		}
-		str_printf(o, "%s{\"param\": ", i ? ", " : "");
-		json_str(o, a[i].buf->name);
-		str_printf(o, ", \"kernel_param\": \"%s_tmap_%d\", \"kernel_param_index\": %d, \"global_address\": "
-		           "\"param %d\", \"data_type\": %d, \"rank\": %d", k->name, i, k->nparams + (int)k->nscalars + i,
-		           a[i].buf->param_index,
-		           a[i].dtype, a[i].rank);
-		if (a[i].buf->dynamic) { /* runtime extents: the scalars, then bytes */
-			str_puts(o, ", \"global_dims\": [");
-			for (int d = 0; d < a[i].rank; d++) {
-				int src = a[i].rank - 1 - d;
-				const Buffer *b = a[i].buf;
-				if (b->dyn_dim[src])
-					str_printf(o, "%s\"%s\"", d ? ", " : "", k->scalars[b->dyn_dim[src] - 1].name);
-				else
-					str_printf(o, "%s%lld", d ? ", " : "", (long long)b->shape[src]);
-			}
-			str_puts(o, "], \"global_strides\": [");
-			for (int d = 1; d < a[i].rank; d++) {
-				const Buffer *b = a[i].buf;
-				int src = a[i].rank - d; /* the dimension inside this stride */
-				if (b->ld_scalar && d == 1)
-					str_printf(o, "%s\"%s*%d\"", d > 1 ? ", " : "", k->scalars[b->ld_scalar - 1].name,
-					           dtype_bytes(b->dt));
-				else if (b->dyn_dim[src])
-					str_printf(o, "%s\"%s*%d\"", d > 1 ? ", " : "", k->scalars[b->dyn_dim[src] - 1].name,
-					           dtype_bytes(b->dt));
-				else
-					str_printf(o, "%s%lld", d > 1 ? ", " : "", (long long)(b->shape[src] * dtype_bytes(b->dt)));
-			}
-			str_putc(o, ']');
-		} else {
-			json_u64s(o, "global_dims", a[i].dims, a[i].rank);
-			json_u64s(o, "global_strides", a[i].strides, a[i].rank - 1);
-		}
-		json_u64s(o, "box_dims", box, a[i].rank);
-		json_u64s(o, "element_strides", es, a[i].rank);
-		str_printf(o, ", \"interleave\": %d, \"swizzle\": %d, \"l2_promotion\": %d, \"oob_fill\": %d}", a[i].interleave,
-		           a[i].swizzle, a[i].l2_promotion, a[i].oob_fill);
-	}
+	for (int i = 0; i < n && i < 16; i++)
+		json_tensor_map(k, &a[i], i, o);
 	str_puts(o, "]");
-	if (k->nscalars) {
-		str_puts(o, ", \"scalars\": [");
-		for (size_t i = 0; i < k->nscalars; i++) {
-			const Scalar *sc = &k->scalars[i];
-			str_printf(o, "%s{\"name\": ", i ? ", " : "");
-			json_str(o, sc->name);
-			str_printf(o, ", \"type\": \"%s\", \"kernel_param_index\": %d, \"min\": %lld, \"max\": %lld, "
-			           "\"multiple_of\": %lld}", dtype_name(sc->dt), k->nparams + (int)i, (long long)sc->lo,
-			           (long long)sc->hi, (long long)sc->mult);
-		}
-		str_puts(o, "], \"grid_cdiv\": [");
-		for (int d = 0; d < 2; d++) {
-			if (k->grid_var[d] >= 0) {
-				str_printf(o, "%s{\"scalar\": ", d ? ", " : "");
-				json_str(o, k->var_names[k->grid_var[d]]);
-				str_printf(o, ", \"tile\": %lld}", (long long)k->grid_div[d]);
-			} else {
-				str_printf(o, "%snull", d ? ", " : "");
-			}
-		}
-		str_putc(o, ']');
-	}
+	if (k->nscalars)
+		json_scalars(k, o);
 	str_puts(o, ", \"file\": ");
 	json_str(o, m->file ? m->file : "");
 	str_puts(o, "}\n");

@@ -271,6 +271,18 @@ static void out_of_budget(Race *R, const Stmt *at)
 	R->stop_at = at;
 }
 
+/* "M=1000 K=64": the launch values of the scalars the check runs value by
+ * value, for the notes that say where a warning or a stop happened */
+static void scalar_values(const Race *R, char *buf, size_t cap)
+{
+	int n = 0;
+	buf[0] = 0;
+	for (int i = 0; i < R->nsc && n < (int)cap - 64; i++) {
+		const Scalar *sc = &R->k->scalars[R->sc[i]];
+		n += snprintf(buf + n, cap - (size_t)n, "%s%s=%lld", i ? " " : "", sc->name, (long long)R->vals[sc->var]);
+	}
+}
+
 static void warn(Race *R, const Access *a, int64_t byte, const char *what, int other, const Stmt *o)
 {
 	R->done = true;
@@ -290,12 +302,7 @@ static void warn(Race *R, const Access *a, int64_t byte, const char *what, int o
 		          (long long)R->vals[VAR_CTAID], (long long)R->vals[VAR_CTAIDY]);
 	if (R->nsc) {
 		char buf[512];
-		int n = 0;
-		for (int i = 0; i < R->nsc && n < (int)sizeof buf - 64; i++) {
-			const Scalar *sc = &R->k->scalars[R->sc[i]];
-			n += snprintf(buf + n, sizeof buf - (size_t)n, "%s%s=%lld", i ? " " : "", sc->name,
-			              (long long)R->vals[sc->var]);
-		}
+		scalar_values(R, buf, sizeof buf);
 		diag_note(R->cx, "with %s at launch: scalars that move shared regions or count repeats are checked value "
 		          "by value", buf);
 	}
@@ -659,12 +666,7 @@ static void race_incomplete(Race *R, bool per_cta)
 		          (long long)R->vals[VAR_CTAID], (long long)R->vals[VAR_CTAIDY]);
 	if (R->nsc) {
 		char buf[512];
-		int n = 0;
-		for (int i = 0; i < R->nsc && n < (int)sizeof buf - 64; i++) {
-			const Scalar *sc = &R->k->scalars[R->sc[i]];
-			n += snprintf(buf + n, sizeof buf - (size_t)n, "%s%s=%lld", i ? " " : "", sc->name,
-			              (long long)R->vals[sc->var]);
-		}
+		scalar_values(R, buf, sizeof buf);
 		diag_note(R->cx, "it stopped with %s at launch: the scalars that move shared regions or count repeats are "
 		          "checked value by value", buf);
 	}

@@ -14,7 +14,7 @@
 
 #include "ptxemu_mma.h"
 
-static float h2f(uint16_t h, bool bf16)
+float ptxemu_h2f(uint16_t h, bool bf16)
 {
 	uint32_t u;
 	if (bf16) {
@@ -44,11 +44,11 @@ void ptxemu_mma_m16n8k16(const uint32_t a[32][4], const uint32_t b[32][2], const
 		int g = lane >> 2, t = lane % 4;
 		for (int i = 0; i < 8; i++) {
 			int row = g + 8 * (i == 2 || i == 3 || i == 6 || i == 7), col = 2 * t + (i & 1) + 8 * (i >= 4);
-			A[row][col] = h2f((uint16_t)(a[lane][i / 2] >> (16 * (i & 1))), bf16);
+			A[row][col] = ptxemu_h2f((uint16_t)(a[lane][i / 2] >> (16 * (i & 1))), bf16);
 		}
 		for (int i = 0; i < 4; i++) {
 			int row = 2 * t + (i & 1) + 8 * (i >= 2);
-			B[row][g] = h2f((uint16_t)(b[lane][i / 2] >> (16 * (i & 1))), bf16);
+			B[row][g] = ptxemu_h2f((uint16_t)(b[lane][i / 2] >> (16 * (i & 1))), bf16);
 		}
 		for (int i = 0; i < 4; i++) {
 			float f;

@@ -213,6 +213,67 @@ static Xfer *push(TmaState *s)
 	return x;
 }
 
+/* a multicast tensor load x (just pushed): one load per CTA of the mask,
+ * at the same offsets of its window; *err when the mask or a peer's
+ * mbarrier cannot take it */
+static void fan_out_multicast(TmaState *s, const TmaEnv *env, const TmaOp *o, Xfer *x, const char **err)
+{
+	uint64_t sb = o->sbase;
+	/* one load per CTA of the mask, at the same offsets of its window */
+	Xfer one = *x;
+	s->nx--;
+	uint64_t mask = o->v[3] & 0xffff;
+	if (mask >> env->nranks) {
+		snprintf(s->msg, sizeof s->msg, "multicast mask 0x%llx names a CTA beyond the cluster's %d",
+		         (unsigned long long)mask, env->nranks);
+		*err = s->msg;
+		return;
+	}
+	for (int r = 0; r < env->nranks; r++) {
+		if (!(mask >> r & 1))
+			continue;
+		uint64_t d = (uint64_t)r * (uint64_t)env->win - sb;
+		if (s->exited[r] || !bar_at(s, one.mbar + d)) {
+			snprintf(s->msg, sizeof s->msg, "the multicast of CTA rank %d (.tile line %d) reaches CTA rank %d, %s "
+			         "(mbarrier at shared 0x%llx): a cluster.sync after mbarrier.init (and before exit) orders "
+			         "them", o->rank, o->line, r,
+			         s->exited[r] ? "which has exited" : "whose mbarrier is not initialized",
+			         (unsigned long long)(one.mbar - sb));
+			*err = s->msg;
+			return;
+		}
+		Xfer *y = push(s);
+		*y = one;
+		y->smem += d;
+		y->mbar += d;
+		y->mc_from = o->rank + 1;
+		y->line = o->line;
+	}
+}
+
+/* cp.async.bulk.tensor: a load [smem], [tmap, {coords}], [mbar] (multicast
+ * to the CTAs of a mask) or a store [tmap, {coords}], [smem] */
+static void tensor_copy(TmaState *s, const TmaEnv *env, int tid, const TmaOp *o, const char **err)
+{
+	const char *op = o->op;
+	uint64_t sb = o->sbase;
+	Xfer *x = push(s);
+	x->tid = tid;
+	x->line = o->line;
+	x->load = strstr(op, ".shared::cluster.global") != NULL;
+	x->map = (o->v[x->load] & TMAP_TAG) ? (int)(o->v[x->load] & 0xff) : -1;
+	memcpy(x->c, o->c, sizeof x->c);
+	if (x->load) {
+		x->smem = o->v[0] + sb;
+		x->mbar = o->v[2] + sb;
+	} else { /* [tmap, {coords}], [smem] */
+		x->smem = o->v[1] + sb;
+		x->group = -1;
+	}
+	if (x->load && strstr(op, ".multicast::cluster"))
+		fan_out_multicast(s, env, o, x, err);
+}
+
 int tma_step(TmaState *s, const TmaEnv *env, int tid, const TmaOp *o, uint64_t *result, bool *blocked,
              const char **err)
 {
@@ -259,51 +320,7 @@ int tma_step(TmaState *s, const TmaEnv *env, int tid, const TmaOp *o, uint64_t *
 		return 1;
 	}
 	if (!strncmp(op, "cp.async.bulk.tensor.", 21)) {
-		Xfer *x = push(s);
-		x->tid = tid;
-		x->line = o->line;
-		x->load = strstr(op, ".shared::cluster.global") != NULL;
-		x->map = (o->v[x->load] & TMAP_TAG) ? (int)(o->v[x->load] & 0xff) : -1;
-		memcpy(x->c, o->c, sizeof x->c);
-		if (x->load) {
-			x->smem = o->v[0] + sb;
-			x->mbar = o->v[2] + sb;
-		} else { /* [tmap, {coords}], [smem] */
-			x->smem = o->v[1] + sb;
-			x->group = -1;
-		}
-		if (x->load && strstr(op, ".multicast::cluster")) {
-			/* one load per CTA of the mask, at the same offsets of its window */
-			Xfer one = *x;
-			s->nx--;
-			uint64_t mask = o->v[3] & 0xffff;
-			if (mask >> env->nranks) {
-				snprintf(s->msg, sizeof s->msg, "multicast mask 0x%llx names a CTA beyond the cluster's %d",
-				         (unsigned long long)mask, env->nranks);
-				*err = s->msg;
-				return 1;
-			}
-			for (int r = 0; r < env->nranks; r++) {
-				if (!(mask >> r & 1))
-					continue;
-				uint64_t d = (uint64_t)r * (uint64_t)env->win - sb;
-				if (s->exited[r] || !bar_at(s, one.mbar + d)) {
-					snprintf(s->msg, sizeof s->msg, "the multicast of CTA rank %d (.tile line %d) reaches CTA rank %d, %s "
-					         "(mbarrier at shared 0x%llx): a cluster.sync after mbarrier.init (and before exit) orders "
-					         "them", o->rank, o->line, r,
-					         s->exited[r] ? "which has exited" : "whose mbarrier is not initialized",
-					         (unsigned long long)(one.mbar - sb));
-					*err = s->msg;
-					return 1;
-				}
-				Xfer *y = push(s);
-				*y = one;
-				y->smem += d;
-				y->mbar += d;
-				y->mc_from = o->rank + 1;
-				y->line = o->line;
-			}
-		}
+		tensor_copy(s, env, tid, o, err);
 		return 1;
 	}
 	if (!strncmp(op, "cp.async.bulk.shared::cluster.global.", 37) || !strncmp(op, "cp.async.bulk.global.shared::cta.", 33)) {

@@ -19,6 +19,7 @@
  * (t % 32) / 4 + 8 ((i % 4) / 2), column 8 (i / 4) + 2 (t % 4) + i % 2; two
  * f16 elements to a register, the even one low. */
 #include "ptxemu_wgmma.h"
+#include "ptxemu_mma.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -82,28 +83,6 @@ uint64_t ptxemu_wgmma_addr(uint64_t desc, bool mn_major, int es, int row, int k)
 	return a;
 }
 
-static float h2f(uint16_t h, bool bf16)
-{
-	uint32_t u;
-	if (bf16) {
-		u = (uint32_t)h << 16;
-	} else {
-		uint32_t sign = (uint32_t)(h >> 15) << 31, e = (h >> 10) & 31, m = h & 1023;
-		if (e == 0) {
-			float f = (float)m / 16777216.0f;
-			memcpy(&u, &f, 4);
-			u |= sign;
-		} else if (e == 31) {
-			u = sign | 0x7f800000u | (m << 13);
-		} else {
-			u = sign | ((e + 112) << 23) | (m << 13);
-		}
-	}
-	float f;
-	memcpy(&f, &u, 4);
-	return f;
-}
-
 /* e4m3 (bias 7, 3 mantissa bits, no infinities) and e5m2 (bias 15, 2 bits) */
 static float f8(uint8_t v, bool e5)
 {
@@ -125,7 +104,7 @@ static float elem(const unsigned char *p, int t)
 	case WG_F16: case WG_BF16: {
 		uint16_t h;
 		memcpy(&h, p, 2);
-		return h2f(h, t == WG_BF16);
+		return ptxemu_h2f(h, t == WG_BF16);
 	}
 	case WG_TF32:
 		memcpy(&u, p, 4);
@@ -223,7 +202,7 @@ const char *ptxemu_wgmma_run(const WgmmaInsn *w, const unsigned char *smem, int6
 				if (w->dt == WG_F32)
 					memcpy(&d, word, 4);
 				else
-					d = h2f((uint16_t)(*word >> (16 * (i % 2))), false);
+					d = ptxemu_h2f((uint16_t)(*word >> (16 * (i % 2))), false);
 			}
 			for (int k = 0; k < w->k; k++)
 				d += A[row * w->k + k] * B[col * w->k + k];

@@ -2,7 +2,15 @@
  * from SEED) covering shapes, dtypes, layouts (row/column-major, padded,
  * swizzled), scopes, grids, repeat loops, registers and targets, TMA and
  * multicast TMA in clusters. The test
- * suite emits each one and assembles it with ptxas. */
+ * suite emits each one and assembles it with ptxas.
+ *
+ * Statements are written from their rows of src/stmt.def (keyword, scope
+ * prefix, the target capability they need), dtypes from the compiler's
+ * table: a program names no keyword the compiler does not know, and a
+ * statement the target cannot run stops the generator. */
+#include "tilepx.h"
+
+#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,15 +30,99 @@ static int chance(int pct) { return pick(100) < pct; }
  * other program of a seed) stays as it was */
 static const char *unroll_option(int grid) { return grid % 3 == 0 ? " unroll 2" : grid % 3 == 1 ? " unroll" : ""; }
 
-static const char *dtypes[] = {"i8", "u8", "e4m3", "e5m2", "i16", "u16", "f16", "bf16",
-                               "i32", "u32", "f32", "tf32", "i64", "u64", "f64"};
-static const int dbytes[] = {1, 1, 1, 1, 2, 2, 2, 2, 4, 4, 4, 4, 8, 8, 8};
+/* the dtypes a program picks from, by index (the order fixes what a seed writes) */
+static const DType dtype_pick[] = {DT_I8,  DT_U8,  DT_E4M3, DT_E5M2, DT_I16, DT_U16, DT_F16, DT_BF16,
+                                   DT_I32, DT_U32, DT_F32,  DT_TF32, DT_I64, DT_U64, DT_F64};
+static const char *dtypes[15];
+static int dbytes[15];
+
+/* one statement on its own line: indent, the scope (only for an SF_SCOPED
+ * row), the keyword from stmt.def, then the operands (fmt NULL: none);
+ * a statement the target lacks the capability for is the generator's bug */
+static void stmt(FILE *f, const Target *t, const char *indent, const char *scope, StmtKind k, const char *fmt, ...)
+{
+	const StmtInfo *si = &stmt_info[k];
+	if (!target_has(t, si->cap) || !(si->flags & SF_SCOPED) != !scope) {
+		fprintf(stderr, "randtile: '%s' %s on %s\n", si->keyword,
+		        !target_has(t, si->cap) ? "cannot run" : scope ? "takes no scope" : "needs a scope", t->name);
+		exit(1);
+	}
+	fprintf(f, "%s%s%s%s", indent, scope ? scope : "", scope ? " " : "", si->keyword);
+	if (fmt) {
+		va_list ap;
+		va_start(ap, fmt);
+		fputc(' ', f);
+		vfprintf(f, fmt, ap);
+		va_end(ap);
+	}
+	fputc('\n', f);
+}
+
+/* the copy into the shared tile (operands "DST, SRC"), by cp.async (commit,
+ * wait for all) when async, then a sync */
+static void copy_in(FILE *f, const Target *t, const char *scope, int async, const char *operands)
+{
+	if (async) {
+		stmt(f, t, "", scope, ST_COPY_ASYNC, "%s", operands);
+		stmt(f, t, "", NULL, ST_CPA_COMMIT, NULL);
+		stmt(f, t, "", NULL, ST_CPA_WAIT, "0");
+	} else {
+		stmt(f, t, "", scope, ST_COPY, "%s", operands);
+	}
+	stmt(f, t, "", NULL, ST_SYNC, NULL);
+}
+
+/* the shared tile S: row-major (kind 0), column-major (1), padded rows (2,
+ * *pad extra columns) or swizzled (3, *P its P); returns the kind */
+static int shared_tile(FILE *f, int dt, int R, int C, int *pad, int *P)
+{
+	int kind = pick(4), W = 0, A = 0;
+	if (kind == 3) {
+		/* a swizzle whose block divides the tile */
+		*P = pick(4), W = 1 + pick(3), A = W + pick(2);
+		long block = 1L << (*P + W + A);
+		if ((long)R * C % block)
+			kind = 0;
+	}
+	switch (kind) {
+	case 1: fprintf(f, "shared S %s [%d, %d] layout S[(%d, %d) : (1, %d)]\n", dtypes[dt], R, C, R, C, R); break;
+	case 2:
+		*pad = 1 + pick(8);
+		fprintf(f, "shared S %s [%d, %d]\n", dtypes[dt], R, C + *pad);
+		break;
+	case 3: fprintf(f, "shared S %s [%d, %d] layout swizzle(%d, %d, %d)\n", dtypes[dt], R, C, *P, W, A); break;
+	default: fprintf(f, "shared S %s [%d, %d]\n", dtypes[dt], R, C); break;
+	}
+	return kind;
+}
+
+/* the tile back out to B: a counted loop over row halves (its index in both
+ * regions) or one copy; sometimes again through the fallback variant */
+static void write_back(FILE *f, const Target *t, int R, int C, int grid, const char *breg, const char *sreg)
+{
+	if (R % 2 == 0 && chance(40)) {
+		char base[32] = "";
+		if (grid > 1)
+			snprintf(base, sizeof base, "ctaid*%d + ", R);
+		int h = R / 2;
+		stmt(f, t, "", NULL, ST_REPEAT, "2 as i {");
+		stmt(f, t, "  ", "cta", ST_COPY, "B[%si*%d : %si*%d + %d, :], S[i*%d : i*%d + %d, 0:%d]", base, h, base, h, h,
+		     h, h, h, C);
+		fprintf(f, "}\n");
+	} else {
+		stmt(f, t, "", "cta", ST_COPY, "%s, %s", breg, sreg);
+	}
+	if (chance(20))
+		stmt(f, t, "", "cta", ST_COPY, "%s, %s dispatch=fallback", breg, sreg);
+}
 
 static void program(FILE *f, int idx)
 {
 	static const char *targets[] = {"sm_80", "sm_90", "sm_100a", "sm_75", "sm_90a", "sm_86"};
 	const char *target = targets[idx % 3 == 0 ? pick(6) : idx % 3];
-	int async_ok = strcmp(target, "sm_75") != 0;
+	const Target *t = target_find(target);
+	/* cp.async: what its commit and wait rows need */
+	int async_ok = target_has(t, stmt_info[ST_CPA_COMMIT].cap) && target_has(t, stmt_info[ST_CPA_WAIT].cap);
 	static const int threads_opts[] = {32, 64, 128, 256, 96};
 	int threads = threads_opts[pick(5)];
 	int dt = pick(15), eb = dbytes[dt];
@@ -53,24 +145,7 @@ static void program(FILE *f, int idx)
 	else
 		fprintf(f, "param A %s [%d, %d]\n", dtypes[dt], GR, C);
 	fprintf(f, "param B %s [%d, %d]\n", dtypes[dt], GR, C);
-	/* shared tile: row-major, column-major, padded rows or swizzled */
-	int kind = pick(4), pad = 0, P = 0, W = 0, A = 0;
-	if (kind == 3) {
-		/* a swizzle whose block divides the tile */
-		P = pick(4), W = 1 + pick(3), A = W + pick(2);
-		long block = 1L << (P + W + A);
-		if ((long)R * C % block)
-			kind = 0;
-	}
-	switch (kind) {
-	case 1: fprintf(f, "shared S %s [%d, %d] layout S[(%d, %d) : (1, %d)]\n", dtypes[dt], R, C, R, C, R); break;
-	case 2:
-		pad = 1 + pick(8);
-		fprintf(f, "shared S %s [%d, %d]\n", dtypes[dt], R, C + pad);
-		break;
-	case 3: fprintf(f, "shared S %s [%d, %d] layout swizzle(%d, %d, %d)\n", dtypes[dt], R, C, P, W, A); break;
-	default: fprintf(f, "shared S %s [%d, %d]\n", dtypes[dt], R, C); break;
-	}
+	int pad = 0, P = 0, kind = shared_tile(f, dt, R, C, &pad, &P);
 	char sreg[64];
 	if (pad)
 		snprintf(sreg, sizeof sreg, "S[:, 0:%d]", C);
@@ -112,33 +187,44 @@ static void program(FILE *f, int idx)
 	int fits = (R * C) % Ts == 0 && ((R * C / Ts) * eb) % 4 == 0 &&
 	           (eb >= 4 || ((C * eb) % 4 == 0 && ((C + pad) * eb) % 4 == 0 && kind != 1 && !colmajor &&
 	                        (kind != 3 || (1 << P) * eb >= 4)));
-	if (async_ok && fits && chance(60)) {
-		fprintf(f, "%s copy_async %s, %s\ncp_async.commit\ncp_async.wait 0\n", scope_in, sreg, areg);
-	} else {
-		fprintf(f, "%s copy %s, %s\n", scope_in, sreg, areg);
-	}
-	fprintf(f, "sync\n");
+	char in[256];
+	snprintf(in, sizeof in, "%s, %s", sreg, areg);
+	copy_in(f, t, scope_in, async_ok && fits && chance(60), in);
 	if (use_local) {
 		char lreg[64];
 		snprintf(lreg, sizeof lreg, "S[0:%d, 0:%d]", T, K);
-		fprintf(f, "%s copy L, %s\n", scopes[sc], lreg);
+		stmt(f, t, "", scopes[sc], ST_COPY, "L, %s", lreg);
 		if (use_dump)
-			fprintf(f, "dump L, D\n");
-		fprintf(f, "sync\n%s copy %s, L\nsync\n", scopes[sc], lreg);
+			stmt(f, t, "", NULL, ST_DUMP, "L, D");
+		stmt(f, t, "", NULL, ST_SYNC, NULL);
+		stmt(f, t, "", scopes[sc], ST_COPY, "%s, L", lreg);
+		stmt(f, t, "", NULL, ST_SYNC, NULL);
 	}
-	if (R % 2 == 0 && chance(40)) {
-		/* a counted loop over row halves, its index in both regions */
-		char base[32] = "";
-		if (grid > 1)
-			snprintf(base, sizeof base, "ctaid*%d + ", R);
-		int h = R / 2;
-		fprintf(f, "repeat 2 as i {\n  cta copy B[%si*%d : %si*%d + %d, :], S[i*%d : i*%d + %d, 0:%d]\n}\n", base, h,
-		        base, h, h, h, h, h, C);
-	} else {
-		fprintf(f, "cta copy %s, %s\n", breg, sreg);
+	write_back(f, t, R, C, grid, breg, sreg);
+}
+
+/* TMA's swizzles: swizzle(4 - log2(eb), W, 3), the box row (C elements of
+ * eb bytes) as wide as the span; W 0 (none) when the R rows hold no whole
+ * pattern of 8 */
+static int tma_swizzle(int R, int C, int eb)
+{
+	int W = 0;
+	if (C * eb >= 32 && C * eb <= 128 && chance(50)) {
+		W = C * eb == 32 ? 1 : C * eb == 64 ? 2 : 3;
+		if ((R * C * eb) % (C * eb * 8))
+			W = 0;
 	}
-	if (chance(20))
-		fprintf(f, "cta copy %s, %s dispatch=fallback\n", breg, sreg);
+	return W;
+}
+
+/* the shared tile S of a TMA copy, swizzled when W */
+static void tma_tile(FILE *f, int dt, int R, int C, int W)
+{
+	int eb = dbytes[dt], e = eb == 1 ? 0 : eb == 2 ? 1 : eb == 4 ? 2 : 3;
+	if (W)
+		fprintf(f, "shared S %s [%d, %d] layout swizzle(%d, %d, 3)\n", dtypes[dt], R, C, 4 - e, W);
+	else
+		fprintf(f, "shared S %s [%d, %d]\n", dtypes[dt], R, C);
 }
 
 /* a TMA program (sm_90+): a box of a tma param into shared memory on an
@@ -155,46 +241,49 @@ static void tma_program(FILE *f, int idx)
 		C = inner_bytes[pick(5)] / eb;
 		R = 1 << pick(7);
 	} while (C < 1 || C > 256 || R * C * eb > 32768);
-	/* TMA's swizzles: swizzle(4 - log2(eb), W, 3), the box row as wide as the span */
-	int e = eb == 1 ? 0 : eb == 2 ? 1 : eb == 4 ? 2 : 3, W = 0;
-	if (C * eb >= 32 && C * eb <= 128 && chance(50)) {
-		W = C * eb == 32 ? 1 : C * eb == 64 ? 2 : 3;
-		if ((R * C * eb) % (C * eb * 8))
-			W = 0;
-	}
+	int W = tma_swizzle(R, C, eb);
 	int grid = 1 + pick(4), rounds = 1 + pick(2), cols = C * (1 + pick(2));
 	int GR = R * grid * rounds;
-	fprintf(f, "# random TMA program %d\ntarget %s\n\nkernel k%d\nthreads %d\ngrid %d\n", idx, targets[pick(3)], idx,
-	        32 << pick(3), grid);
+	/* threads before the target: the order gcc evaluated them in when both
+	 * were arguments of one call (C leaves that order unspecified) */
+	int threads = 32 << pick(3);
+	const char *target = targets[pick(3)];
+	const Target *t = target_find(target);
+	fprintf(f, "# random TMA program %d\ntarget %s\n\nkernel k%d\nthreads %d\ngrid %d\n", idx, target, idx, threads,
+	        grid);
 	fprintf(f, "param A %s [%d, %d] tma\n", dtypes[dt], GR, cols);
 	int store = chance(60);
 	fprintf(f, "param B %s [%d, %d]%s\n", dtypes[dt], GR, cols, store ? " tma" : "");
-	if (W)
-		fprintf(f, "shared S %s [%d, %d] layout swizzle(%d, %d, 3)\n", dtypes[dt], R, C, 4 - e, W);
-	else
-		fprintf(f, "shared S %s [%d, %d]\n", dtypes[dt], R, C);
-	fprintf(f, "mbarrier bar\n\nmbarrier.init bar\n");
+	tma_tile(f, dt, R, C, W);
+	fprintf(f, "mbarrier bar\n\n");
+	stmt(f, t, "", NULL, ST_MBAR_INIT, "bar");
 	int col0 = cols > C ? C * pick(cols / C) : 0;
 	char rows[96];
 	if (rounds > 1) {
 		snprintf(rows, sizeof rows, "ctaid*%d + i*%d : ctaid*%d + i*%d + %d", R * rounds, R, R * rounds, R, R);
-		fprintf(f, "repeat %d as i%s {\n", rounds, unroll_option(grid));
+		stmt(f, t, "", NULL, ST_REPEAT, "%d as i%s {", rounds, unroll_option(grid));
 	} else {
 		snprintf(rows, sizeof rows, "ctaid*%d : ctaid*%d + %d", R, R, R);
 	}
 	if (chance(50))
-		fprintf(f, "mbarrier.expect_tx bar\n");
+		stmt(f, t, "", NULL, ST_MBAR_EXPECT_TX, "bar");
 	else
-		fprintf(f, "mbarrier.expect_tx bar, %d\n", R * C * eb);
-	fprintf(f, "cta copy_async S, A[%s, %d:%d] mbarrier bar\nmbarrier.wait bar\nsync\n", rows, col0, col0 + C);
-	if (store)
-		fprintf(f, "cta copy_async B[%s, %d:%d], S\nbulk.commit\nbulk.wait_read 0\n", rows, col0, col0 + C);
-	else
-		fprintf(f, "cta copy B[%s, %d:%d], S\nsync\n", rows, col0, col0 + C);
+		stmt(f, t, "", NULL, ST_MBAR_EXPECT_TX, "bar, %d", R * C * eb);
+	stmt(f, t, "", "cta", ST_COPY_ASYNC, "S, A[%s, %d:%d] mbarrier bar", rows, col0, col0 + C);
+	stmt(f, t, "", NULL, ST_MBAR_WAIT, "bar");
+	stmt(f, t, "", NULL, ST_SYNC, NULL);
+	if (store) {
+		stmt(f, t, "", "cta", ST_COPY_ASYNC, "B[%s, %d:%d], S", rows, col0, col0 + C);
+		stmt(f, t, "", NULL, ST_BULK_COMMIT, NULL);
+		stmt(f, t, "", NULL, ST_BULK_WAIT_READ, "0");
+	} else {
+		stmt(f, t, "", "cta", ST_COPY, "B[%s, %d:%d], S", rows, col0, col0 + C);
+		stmt(f, t, "", NULL, ST_SYNC, NULL);
+	}
 	if (rounds > 1)
 		fprintf(f, "}\n");
 	if (store)
-		fprintf(f, "bulk.wait 0\n");
+		stmt(f, t, "", NULL, ST_BULK_WAIT, "0");
 }
 
 /* a program with runtime sizes: a ragged M x K (or M x C) tensor copied
@@ -204,6 +293,7 @@ static void ragged_program(FILE *f, int idx)
 {
 	static const char *targets[] = {"sm_80", "sm_90", "sm_90a", "sm_75"};
 	const char *target = targets[pick(4)];
+	const Target *t = target_find(target);
 	int dt = pick(15), eb = dbytes[dt];
 	static const int rows_opts[] = {1, 2, 4, 8, 16, 32, 64, 3, 12};
 	static const int cols_opts[] = {1, 2, 4, 8, 16, 32, 64, 6};
@@ -256,13 +346,14 @@ static void ragged_program(FILE *f, int idx)
 	int Ts = !strcmp(sc, "warp") ? 32 : threads;
 	/* cp.async moves 4+ bytes: elements of 4 bytes or more one by one; narrower
 	 * ones not from an LD or colmajor A (no alignment facts) */
-	int fits = (R * C) % Ts == 0 && ((R * C / Ts) * eb) % 4 == 0 && (C * eb) % 4 == 0 && strcmp(target, "sm_75") &&
+	int async_ok = target_has(t, stmt_info[ST_CPA_COMMIT].cap) && target_has(t, stmt_info[ST_CPA_WAIT].cap);
+	int fits = (R * C) % Ts == 0 && ((R * C / Ts) * eb) % 4 == 0 && (C * eb) % 4 == 0 && async_ok &&
 	           (eb >= 4 || (!cm && !ld && (!kdyn || (mult * eb) % 4 == 0)));
-	if (fits && chance(60))
-		fprintf(f, "%s copy_async S, A[%s, %s]\ncp_async.commit\ncp_async.wait 0\n", sc, rows, cols);
-	else
-		fprintf(f, "%s copy S, A[%s, %s]\n", sc, rows, cols);
-	fprintf(f, "sync\ncta copy B[%s, %s], S\ncta copy D[%s, :], S\n", rows, cols, drows);
+	char in[256];
+	snprintf(in, sizeof in, "S, A[%s, %s]", rows, cols);
+	copy_in(f, t, sc, fits && chance(60), in);
+	stmt(f, t, "", "cta", ST_COPY, "B[%s, %s], S", rows, cols);
+	stmt(f, t, "", "cta", ST_COPY, "D[%s, :], S", drows);
 }
 
 /* a multicast program (sm_90a class): a cluster of 2 or 4 CTAs, each
@@ -280,48 +371,56 @@ static void mcast_program(FILE *f, int idx)
 		C = inner_bytes[pick(5)] / eb;
 		r = 1 << pick(6);
 	} while (C < 1 || C > 256 || (r * C * eb) % 128 || n * r * C * eb > 32768);
-	int R = n * r, e = eb == 1 ? 0 : eb == 2 ? 1 : eb == 4 ? 2 : 3, W = 0;
-	if (C * eb >= 32 && C * eb <= 128 && chance(50)) {
-		W = C * eb == 32 ? 1 : C * eb == 64 ? 2 : 3;
-		if ((R * C * eb) % (C * eb * 8))
-			W = 0;
-	}
+	int R = n * r, W = tma_swizzle(R, C, eb);
 	int grid = n * (1 + pick(2)), rounds = 1 + pick(2), store = chance(50);
+	/* threads before the target, as in tma_program */
+	int threads = 32 << pick(3);
+	const char *target = targets[pick(2)];
+	const Target *t = target_find(target);
+	if (!target_has(t, CAP_MULTICAST)) {
+		fprintf(stderr, "randtile: %s has no multicast\n", target);
+		exit(1);
+	}
 	fprintf(f, "# random multicast program %d\ntarget %s\n\nkernel k%d\nthreads %d\ngrid %d\ncluster %d\n", idx,
-	        targets[pick(2)], idx, 32 << pick(3), grid, n);
+	        target, idx, threads, grid, n);
 	fprintf(f, "param A %s [%d, %d] tma\n", dtypes[dt], grid * r * rounds, C);
 	fprintf(f, "param B %s [%d, %d]%s\n", dtypes[dt], grid * R * rounds, C, store ? " tma" : "");
-	if (W)
-		fprintf(f, "shared S %s [%d, %d] layout swizzle(%d, %d, 3)\n", dtypes[dt], R, C, 4 - e, W);
-	else
-		fprintf(f, "shared S %s [%d, %d]\n", dtypes[dt], R, C);
+	tma_tile(f, dt, R, C, W);
 	int split = chance(50); /* cluster.arrive ... cluster.wait around each round */
-	fprintf(f, "mbarrier bar\n\nmbarrier.init bar\n%s\n", split ? "cluster.arrive" : "cluster.sync");
+	StmtKind open = split ? ST_CLUSTER_ARRIVE : ST_CLUSTER_SYNC;
+	fprintf(f, "mbarrier bar\n\n");
+	stmt(f, t, "", NULL, ST_MBAR_INIT, "bar");
+	stmt(f, t, "", NULL, open, NULL);
 	const char *i = rounds > 1 ? "i" : "0";
 	if (rounds > 1)
-		fprintf(f, "repeat %d as i%s {\n", rounds, unroll_option(grid));
+		stmt(f, t, "", NULL, ST_REPEAT, "%d as i%s {", rounds, unroll_option(grid));
 	if (split)
-		fprintf(f, "cluster.wait\n");
+		stmt(f, t, "", NULL, ST_CLUSTER_WAIT, NULL);
 	if (chance(50))
-		fprintf(f, "mbarrier.expect_tx bar\n");
+		stmt(f, t, "", NULL, ST_MBAR_EXPECT_TX, "bar");
 	else
-		fprintf(f, "mbarrier.expect_tx bar, %d\n", R * C * eb);
-	fprintf(f, "cta copy_async S[cluster_ctarank*%d : cluster_ctarank*%d + %d, :], A[ctaid*%d + %s*%d : ctaid*%d + "
-	        "%s*%d + %d, :] mbarrier bar multicast %d\nmbarrier.wait bar\n", r, r, r, r * rounds, i, r, r * rounds, i, r,
-	        r, (1 << n) - 1);
-	if (store)
-		fprintf(f, "cta copy_async B[ctaid*%d + %s*%d : ctaid*%d + %s*%d + %d, :], S\nbulk.commit\nbulk.wait_read 0\n",
-		        R * rounds, i, R, R * rounds, i, R, R);
-	else
-		fprintf(f, "cta copy B[ctaid*%d + %s*%d : ctaid*%d + %s*%d + %d, :], S\n", R * rounds, i, R, R * rounds, i, R,
-		        R);
-	fprintf(f, split ? "cluster.arrive\n" : "cluster.sync\n");
+		stmt(f, t, "", NULL, ST_MBAR_EXPECT_TX, "bar, %d", R * C * eb);
+	stmt(f, t, "", "cta", ST_COPY_ASYNC,
+	     "S[cluster_ctarank*%d : cluster_ctarank*%d + %d, :], A[ctaid*%d + %s*%d : ctaid*%d + %s*%d + %d, :] "
+	     "mbarrier bar multicast %d",
+	     r, r, r, r * rounds, i, r, r * rounds, i, r, r, (1 << n) - 1);
+	stmt(f, t, "", NULL, ST_MBAR_WAIT, "bar");
+	if (store) {
+		stmt(f, t, "", "cta", ST_COPY_ASYNC, "B[ctaid*%d + %s*%d : ctaid*%d + %s*%d + %d, :], S", R * rounds, i, R,
+		     R * rounds, i, R, R);
+		stmt(f, t, "", NULL, ST_BULK_COMMIT, NULL);
+		stmt(f, t, "", NULL, ST_BULK_WAIT_READ, "0");
+	} else {
+		stmt(f, t, "", "cta", ST_COPY, "B[ctaid*%d + %s*%d : ctaid*%d + %s*%d + %d, :], S", R * rounds, i, R,
+		     R * rounds, i, R, R);
+	}
+	stmt(f, t, "", NULL, open, NULL);
 	if (rounds > 1)
 		fprintf(f, "}\n");
 	if (split)
-		fprintf(f, "cluster.wait\n");
+		stmt(f, t, "", NULL, ST_CLUSTER_WAIT, NULL);
 	if (store)
-		fprintf(f, "bulk.wait 0\n");
+		stmt(f, t, "", NULL, ST_BULK_WAIT, "0");
 }
 
 int main(int argc, char **argv)
@@ -331,6 +430,10 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	state = strtoull(argv[1], NULL, 10) * 2654435761u + 88172645463325252ull;
+	for (int i = 0; i < 15; i++) {
+		dtypes[i] = dtype_name(dtype_pick[i]);
+		dbytes[i] = dtype_bytes(dtype_pick[i]);
+	}
 	int n = atoi(argv[2]);
 	for (int i = 0; i < n; i++) {
 		char path[4096];

@@ -113,6 +113,89 @@ static CUresult launch(const Kernel *k, CUfunction fn, void **args)
 	return cuLaunchKernelEx(&cfg, fn, args, NULL);
 }
 
+/* every param buffer on the device between two guards of RC_GUARD bytes
+ * (256: the pointer stays 256-byte aligned), which must be untouched after
+ * the kernel; the input pattern copied in; args[i] points at dev[i] */
+static bool upload_params(const RunParams *rp, CUdeviceptr *raw, CUdeviceptr *dev, void **args)
+{
+	unsigned char guard[RC_GUARD];
+	for (int i = 0; i < rp->n; i++) {
+		CU(cuMemAlloc(&raw[i], rp->bytes[i] + 2 * RC_GUARD));
+		dev[i] = raw[i] + RC_GUARD;
+		for (int side = 0; side < 2; side++) {
+			rc_guard_fill(guard, i, side);
+			CU(cuMemcpyHtoD(side ? dev[i] + rp->bytes[i] : raw[i], guard, RC_GUARD));
+		}
+		CU(cuMemcpyHtoD(dev[i], rp->init[i], rp->bytes[i]));
+		args[i] = &dev[i];
+	}
+	return true;
+}
+
+/* a guard of param i (side 0 before it, 1 after it) that the kernel wrote:
+ * where, and every changed byte with its value */
+static void report_guard(const Kernel *k, const RunParams *rp, int i, int side, const unsigned char *guard, long at)
+{
+	printf("FAIL %s: param %s: a guard byte %s was written (%ld bytes %s)\n", k->name, rp->buf[i]->name,
+	       side ? "after the buffer" : "before the buffer", side ? at + 1 : RC_GUARD - at,
+	       side ? "past its end" : "before its start");
+	/* every changed guard byte (offset from the buffer's end, or before its start) and its value */
+	printf("  changed guard bytes:");
+	for (int g = 0, shown = 0; g < RC_GUARD && shown < 64; g++)
+		if (rc_guard_check_at(guard, i, side, g)) {
+			printf(" %s%d=0x%02x", side ? "+" : "-", side ? g : RC_GUARD - g, guard[g]);
+			shown++;
+		}
+	printf("\n");
+}
+
+/* every param's bytes into rp->got and its guards checked; *guards_ok false
+ * (and each written guard reported) if the kernel wrote outside a buffer;
+ * false when a driver call fails */
+static bool read_back(const Kernel *k, RunParams *rp, const CUdeviceptr *raw, const CUdeviceptr *dev, bool *guards_ok)
+{
+	unsigned char guard[RC_GUARD];
+	for (int i = 0; i < rp->n; i++) {
+		CU(cuMemcpyDtoH(rp->got[i], dev[i], rp->bytes[i]));
+		for (int side = 0; side < 2; side++) {
+			CU(cuMemcpyDtoH(guard, side ? dev[i] + rp->bytes[i] : raw[i], RC_GUARD));
+			long at = rc_guard_check(guard, i, side);
+			if (at >= 0) {
+				report_guard(k, rp, i, side, guard, at);
+				*guards_ok = false;
+			}
+		}
+	}
+	return true;
+}
+
+/* --bench: bench launches after three warm-up ones, timed by events; TFLOPS
+ * for a --gemm check (flops > 0), else the bytes the copies move */
+static bool bench_kernel(const Kernel *k, CUfunction fn, void **args, int bench, int64_t moved, double flops)
+{
+	CUevent a, b;
+	CU(cuEventCreate(&a, 0));
+	CU(cuEventCreate(&b, 0));
+	for (int w = 0; w < 3; w++)
+		CU(launch(k, fn, args));
+	CU(cuEventRecord(a, 0));
+	for (int r = 0; r < bench; r++)
+		CU(launch(k, fn, args));
+	CU(cuEventRecord(b, 0));
+	CU(cuEventSynchronize(b));
+	float ms = 0;
+	CU(cuEventElapsedTime(&ms, a, b));
+	double us = ms * 1000.0 / bench;
+	if (flops > 0)
+		printf("BENCH %s: %.2f us per launch, %.1f TFLOPS\n", k->name, us, flops / (us * 1e6));
+	else
+		printf("BENCH %s: %.2f us per launch, %.1f GB/s (%lld bytes moved by copies per launch)\n", k->name, us,
+		       (double)moved / (us * 1e3), (long long)moved);
+	cuEventDestroy(a);
+	cuEventDestroy(b);
+	return true;
+}
+
 static bool run_kernel(Ctx *cx, const Module *m, const Kernel *k, CUmodule mod, int bench, int *status)
 {
 	RunParams rp;
@@ -130,20 +213,9 @@ static bool run_kernel(Ctx *cx, const Module *m, const Kernel *k, CUmodule mod, 
 	bool ok = true;
 	CUfunction fn;
 	CU(cuModuleGetFunction(&fn, mod, k->name));
-	/* each buffer between two guards of RC_GUARD bytes (256: the pointer stays
-	 * 256-byte aligned), which must be untouched after the kernel */
 	CUdeviceptr *raw = calloc((size_t)np + 1, sizeof *raw);
-	unsigned char guard[RC_GUARD];
-	for (int i = 0; i < np; i++) {
-		CU(cuMemAlloc(&raw[i], rp.bytes[i] + 2 * RC_GUARD));
-		dev[i] = raw[i] + RC_GUARD;
-		for (int side = 0; side < 2; side++) {
-			rc_guard_fill(guard, i, side);
-			CU(cuMemcpyHtoD(side ? dev[i] + rp.bytes[i] : raw[i], guard, RC_GUARD));
-		}
-		CU(cuMemcpyHtoD(dev[i], rp.init[i], rp.bytes[i]));
-		args[i] = &dev[i];
-	}
+	if (!upload_params(&rp, raw, dev, args))
+		return false;
 	if (!encode_tensor_maps(k, dev, tm, &ntm)) {
 		*status = 1;
 		return false;
@@ -168,28 +240,10 @@ static bool run_kernel(Ctx *cx, const Module *m, const Kernel *k, CUmodule mod, 
 		*status = 1;
 		return false;
 	}
-	for (int i = 0; i < np; i++) {
-		CU(cuMemcpyDtoH(rp.got[i], dev[i], rp.bytes[i]));
-		for (int side = 0; side < 2; side++) {
-			CU(cuMemcpyDtoH(guard, side ? dev[i] + rp.bytes[i] : raw[i], RC_GUARD));
-			long at = rc_guard_check(guard, i, side);
-			if (at >= 0) {
-				printf("FAIL %s: param %s: a guard byte %s was written (%ld bytes %s)\n", k->name, rp.buf[i]->name,
-				       side ? "after the buffer" : "before the buffer", side ? at + 1 : RC_GUARD - at,
-				       side ? "past its end" : "before its start");
-				/* every changed guard byte (offset from the buffer's end, or before its start) and its value */
-				printf("  changed guard bytes:");
-				for (int g = 0, shown = 0; g < RC_GUARD && shown < 64; g++)
-					if (rc_guard_check_at(guard, i, side, g)) {
-						printf(" %s%d=0x%02x", side ? "+" : "-", side ? g : RC_GUARD - g, guard[g]);
-						shown++;
-					}
-				printf("\n");
-				*status = 1;
-				ok = false;
-			}
-		}
-	}
+	if (!read_back(k, &rp, raw, dev, &ok))
+		return false;
+	if (!ok)
+		*status = 1;
 	int64_t moved = 0; /* compared even after a guard failure: stray writes inside the buffer show too */
 	double flops = 0;
 	const char *why = rc_expect(cx, k, gemm_spec, &rp, &moved, &flops);
@@ -209,28 +263,8 @@ static bool run_kernel(Ctx *cx, const Module *m, const Kernel *k, CUmodule mod, 
 		printf("PASS %s (%s, grid %lld x %lld x %lld threads%s)\n", k->name, m->target->name, (long long)k->grid,
 		       (long long)k->grid_y, (long long)k->threads, gemm_spec ? ", against a dense host GEMM" : "");
 	}
-	if (ok && bench > 0) {
-		CUevent a, b;
-		CU(cuEventCreate(&a, 0));
-		CU(cuEventCreate(&b, 0));
-		for (int w = 0; w < 3; w++)
-			CU(launch(k, fn, args));
-		CU(cuEventRecord(a, 0));
-		for (int r = 0; r < bench; r++)
-			CU(launch(k, fn, args));
-		CU(cuEventRecord(b, 0));
-		CU(cuEventSynchronize(b));
-		float ms = 0;
-		CU(cuEventElapsedTime(&ms, a, b));
-		double us = ms * 1000.0 / bench;
-		if (flops > 0)
-			printf("BENCH %s: %.2f us per launch, %.1f TFLOPS\n", k->name, us, flops / (us * 1e6));
-		else
-			printf("BENCH %s: %.2f us per launch, %.1f GB/s (%lld bytes moved by copies per launch)\n", k->name, us,
-			       (double)moved / (us * 1e3), (long long)moved);
-		cuEventDestroy(a);
-		cuEventDestroy(b);
-	}
+	if (ok && bench > 0 && !bench_kernel(k, fn, args, bench, moved, flops))
+		return false;
 	for (int i = 0; i < np; i++)
 		cuMemFree(raw[i]);
 	free(raw);
@@ -246,6 +280,82 @@ static int device_sm(CUdevice d)
 	cuDeviceGetAttribute(&maj, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, d);
 	cuDeviceGetAttribute(&min, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, d);
 	return maj * 10 + min;
+}
+
+/* the module from PTX text (path names it in the driver's logs), through
+ * the driver's linker with the --link module when given; false (a FAIL line
+ * or a message, *status 1) when it does not load */
+static bool load_module(const char *path, char *text, CUmodule *mod, int *status)
+{
+	char info[8192] = "", err[8192] = "";
+	CUjit_option opt[] = {CU_JIT_INFO_LOG_BUFFER, CU_JIT_INFO_LOG_BUFFER_SIZE_BYTES, CU_JIT_ERROR_LOG_BUFFER,
+	                      CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES};
+	void *val[] = {info, (void *)(uintptr_t)sizeof info, err, (void *)(uintptr_t)sizeof err};
+	CUresult r;
+	if (link_path) {
+		/* the driver's linker: the emitted module, then the hand-written one */
+		size_t ln;
+		char *hand = rc_slurp(link_path, &ln);
+		CUlinkState ls;
+		void *cubin = NULL;
+		size_t cubin_size = 0;
+		if (!hand) {
+			fprintf(stderr, "tilepx-run: cannot read %s\n", link_path);
+			*status = 1;
+			return false;
+		}
+		r = cuLinkCreate(4, opt, val, &ls);
+		if (r == CUDA_SUCCESS)
+			r = cuLinkAddData(ls, CU_JIT_INPUT_PTX, text, strlen(text) + 1, path, 0, NULL, NULL);
+		if (r == CUDA_SUCCESS)
+			r = cuLinkAddData(ls, CU_JIT_INPUT_PTX, hand, ln + 1, link_path, 0, NULL, NULL);
+		if (r == CUDA_SUCCESS)
+			r = cuLinkComplete(ls, &cubin, &cubin_size);
+		if (r == CUDA_SUCCESS)
+			r = cuModuleLoadData(mod, cubin);
+		cuLinkDestroy(ls);
+		free(hand);
+	} else {
+		r = cuModuleLoadDataEx(mod, text, 4, opt, val);
+	}
+	if (r != CUDA_SUCCESS) {
+		const char *s = NULL;
+		cuGetErrorString(r, &s);
+		printf("FAIL %s: JIT: %s\n%s\n%s\n", path, s ? s : "?", err, info);
+		*status = 1;
+		return false;
+	}
+	return true;
+}
+
+/* every kernel of the loaded module m (but device functions): bound to its
+ * scalar values (--set, else the source's '# set:' line), run and checked */
+static void run_kernels(Ctx *cx, Module *m, CUmodule mod, const char *src, int bench, int *status)
+{
+	for (size_t i = 0; i < m->nkernels; i++) {
+		const Kernel *k = m->kernels[i];
+		if (k->is_func)
+			continue;
+		if (k->is_extern && !link_path) {
+			printf("SKIP %s (extern: its body is in a module to --link)\n", k->name);
+			continue;
+		}
+		if (k->is_extern && !gemm_spec) {
+			printf("FAIL %s: an extern kernel has no reference meaning; check it with --gemm\n", k->name);
+			*status = 1;
+			continue;
+		}
+		char why[256];
+		if (!rc_bind(m->kernels[i], sets, nsets, src, why, sizeof why)) {
+			printf("FAIL %s: %s\n", k->name, why); /* refused: nothing runs */
+			*status = 1;
+			continue;
+		}
+		if (!run_kernel(cx, m, k, mod, bench, status))
+			*status = 1; /* (a failed driver call returns false and only prints) */
+		free((void *)k->bound_vals);
+		m->kernels[i]->bound_vals = NULL;
+	}
 }
 
 static bool run_file(const char *path, const char *ptx_path, int bench, CUdevice dev, int *status)
@@ -292,72 +402,11 @@ static bool run_file(const char *path, const char *ptx_path, int bench, CUdevice
 			goto done;
 		}
 	}
-	char info[8192] = "", err[8192] = "";
-	CUjit_option opt[] = {CU_JIT_INFO_LOG_BUFFER, CU_JIT_INFO_LOG_BUFFER_SIZE_BYTES, CU_JIT_ERROR_LOG_BUFFER,
-	                      CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES};
-	void *val[] = {info, (void *)(uintptr_t)sizeof info, err, (void *)(uintptr_t)sizeof err};
 	CUmodule mod;
-	CUresult r;
-	if (link_path) {
-		/* the driver's linker: the emitted module, then the hand-written one */
-		size_t ln;
-		char *hand = rc_slurp(link_path, &ln);
-		CUlinkState ls;
-		void *cubin = NULL;
-		size_t cubin_size = 0;
-		if (!hand) {
-			fprintf(stderr, "tilepx-run: cannot read %s\n", link_path);
-			*status = 1;
-			goto done;
-		}
-		r = cuLinkCreate(4, opt, val, &ls);
-		if (r == CUDA_SUCCESS)
-			r = cuLinkAddData(ls, CU_JIT_INPUT_PTX, text, strlen(text) + 1, path, 0, NULL, NULL);
-		if (r == CUDA_SUCCESS)
-			r = cuLinkAddData(ls, CU_JIT_INPUT_PTX, hand, ln + 1, link_path, 0, NULL, NULL);
-		if (r == CUDA_SUCCESS)
-			r = cuLinkComplete(ls, &cubin, &cubin_size);
-		if (r == CUDA_SUCCESS)
-			r = cuModuleLoadData(&mod, cubin);
-		cuLinkDestroy(ls);
-		free(hand);
-	} else {
-		r = cuModuleLoadDataEx(&mod, text, 4, opt, val);
+	if (load_module(path, text, &mod, status)) {
+		run_kernels(&cx, m, mod, src, bench, status);
+		cuModuleUnload(mod);
 	}
-	if (r != CUDA_SUCCESS) {
-		const char *s = NULL;
-		cuGetErrorString(r, &s);
-		printf("FAIL %s: JIT: %s\n%s\n%s\n", path, s ? s : "?", err, info);
-		*status = 1;
-		if (text != ptx.s)
-			free(text);
-		goto done;
-	}
-	for (size_t i = 0; i < m->nkernels; i++) {
-		const Kernel *k = m->kernels[i];
-		if (k->is_func)
-			continue;
-		if (k->is_extern && !link_path) {
-			printf("SKIP %s (extern: its body is in a module to --link)\n", k->name);
-			continue;
-		}
-		if (k->is_extern && !gemm_spec) {
-			printf("FAIL %s: an extern kernel has no reference meaning; check it with --gemm\n", k->name);
-			*status = 1;
-			continue;
-		}
-		char why[256];
-		if (!rc_bind(m->kernels[i], sets, nsets, src, why, sizeof why)) {
-			printf("FAIL %s: %s\n", k->name, why); /* refused: nothing runs */
-			*status = 1;
-			continue;
-		}
-		if (!run_kernel(&cx, m, k, mod, bench, status))
-			*status = 1; /* (a failed driver call returns false and only prints) */
-		free((void *)k->bound_vals);
-		m->kernels[i]->bound_vals = NULL;
-	}
-	cuModuleUnload(mod);
 	if (text != ptx.s)
 		free(text);
 done:

@@ -479,22 +479,6 @@ static int64_t trips_of(const Kernel *k, const Stmt *s, const int64_t *vars)
 
 /* a repeat runs for the whole cluster at once (c is its first CTA): the
  * CTAs of a cluster execute each statement in turn, in lockstep */
-/* a repeat index and the stage indices 'i % C' derived from it */
-static void set_var(const Kernel *k, int64_t *vars, int v, int64_t val)
-{
-	vars[v] = val;
-	for (int d = VAR_REPEAT0; k->var_base && d < k->nvars; d++)
-		if (k->var_base[d] == v)
-			vars[d] = (val + k->var_off[d]) % k->var_mod[d];
-}
-
-static int64_t trips_of(const Kernel *k, const Stmt *s, const int64_t *vars)
-{
-	if (s->trips_scalar) /* ceil(S / D), S the scalar's value at launch */
-		return (vars[k->scalars[s->trips_scalar - 1].var] + s->trips_div - 1) / s->trips_div;
-	return s->n;
-}
-
 static bool ref_repeat(Ctx *cx, RefCta *c, const Stmt *s)
 {
 	int64_t n = trips_of(c->k, s, c->vars);

@@ -48,20 +48,27 @@ typedef struct LdstPlan {
 	View sv;
 } LdstPlan;
 
+/* out = in with its leading run of thread pairs sorted by lane stride,
+ * descending (an insertion sort: equal strides keep their order) */
+static void sort_thread_pairs(const Pair *in, int np, Pair *out)
+{
+	memcpy(out, in, sizeof(Pair) * (size_t)np);
+	for (int i = 1; i < np && axis_is_thread(out[i].axis); i++)
+		for (int j = i; j > 0 && out[j].a > out[j - 1].a; j--) {
+			Pair t = out[j];
+			out[j] = out[j - 1];
+			out[j - 1] = t;
+		}
+}
+
 /* one num candidate (TIRx _try_num) */
 static const char *try_num(const Pair *in, int np, int64_t T, int64_t M, int num, LdstPlan *lp)
 {
-	/* thread pairs by lane stride, descending: a pair's order is only the
-	 * traversal order, so a fragment whose column pairs come first in its
-	 * logical shape (the mma B operand) regroups like one whose rows do */
+	/* a pair's order is only the traversal order, so a fragment whose column
+	 * pairs come first in its logical shape (the mma B operand) regroups like
+	 * one whose rows do */
 	Pair pairs[MAX_ITERS];
-	memcpy(pairs, in, sizeof(Pair) * (size_t)np);
-	for (int i = 1; i < np && axis_is_thread(pairs[i].axis); i++)
-		for (int j = i; j > 0 && pairs[j].a > pairs[j - 1].a; j--) {
-			Pair t = pairs[j];
-			pairs[j] = pairs[j - 1];
-			pairs[j - 1] = t;
-		}
+	sort_thread_pairs(in, np, pairs);
 	if (M % (2 * num))
 		return "per-thread element count does not split";
 	int64_t shape[6] = {T / 32, 8, 4, M / (2 * num), num, 2};
@@ -119,15 +126,9 @@ static const char *try_num(const Pair *in, int np, int64_t T, int64_t M, int num
  * rows are 16 contiguous bytes (col%8 stride 1, col/8 stride 8) on 16-byte boundaries */
 static const char *try_b8(const Pair *in, int np, int64_t T, int64_t M, int num, LdstPlan *lp)
 {
-	/* thread pairs by lane stride, descending (the b8 fragment's lane = 4*(col%8) + row group) */
+	/* the b8 fragment's lane = 4*(col%8) + row group */
 	Pair pairs[MAX_ITERS];
-	memcpy(pairs, in, sizeof(Pair) * (size_t)np);
-	for (int i = 1; i < np && axis_is_thread(pairs[i].axis); i++)
-		for (int j = i; j > 0 && pairs[j].a > pairs[j - 1].a; j--) {
-			Pair t = pairs[j];
-			pairs[j] = pairs[j - 1];
-			pairs[j - 1] = t;
-		}
+	sort_thread_pairs(in, np, pairs);
 	int per = lp->ld ? 8 : 4; /* bytes per matrix per thread */
 	if (M % (per * num))
 		return "per-thread byte count does not split";
