@@ -19,7 +19,7 @@ CUDA=${CUDA:-/usr/local/cuda}
 TILE=${TILE:-examples/gemm_f16_mma.tile}
 ROUNDS=${1:-200}
 shift $(($# > 0 ? 1 : 0))
-make -j16 all "$B/tilepx-run" "$B/gemm_bench" >/dev/null || exit 1
+make -j16 B="$B" all "$B/tilepx-run" "$B/gemm_bench" >/dev/null || exit 1
 export LD_LIBRARY_PATH="$CUDA/lib64:${LD_LIBRARY_PATH:-}"
 nvidia-smi --query-gpu=name,driver_version,clocks.max.sm,power.limit --format=csv,noheader 2>/dev/null ||
 	echo "(nvidia-smi not available)"
