@@ -36,6 +36,11 @@ bench-emit: $(B)/emit_cost
 	$(B)/emit_cost 10000 3
 	$(B)/emit_cost 100000 1
 
+# compares explain's JSON records with the fields an expectation names (tests/lib.sh)
+$(B)/jsonsub: tools/jsonsub.c
+	@mkdir -p $(B)
+	$(CC) $(WARN) $(CFLAGS) $(LDFLAGS) $< -o $@
+
 $(B)/randtile: tools/randtile.c
 	@mkdir -p $(B)
 	$(CC) $(WARN) $(CFLAGS) $(LDFLAGS) $< -o $@
@@ -85,8 +90,9 @@ $(B)/tilepx-run: tools/tilepx_run.c tools/runcore.c tools/runcore.h $(B)/libtile
 
 HARNESS := $(if $(wildcard $(CUDA)/include/cuda.h),$(B)/tilepx-run)
 
-# make test T=PATTERN runs only the sections whose title contains PATTERN
-test: all $(UNIT) $(HARNESS)
+# make test T=PATTERN runs only the sections whose title contains PATTERN;
+# make test T=FILE.tile (one or more files) runs every check that applies to each
+test: all $(UNIT) $(HARNESS) $(B)/jsonsub
 	@TEST_FILTER='$(T)' bash tests/run.sh
 
 # regenerate tests/golden from the examples and show what changed
@@ -109,7 +115,7 @@ install: all
 # the same suite under gcc's AddressSanitizer and UndefinedBehaviorSanitizer
 sanitize:
 	$(MAKE) B=build/san CFLAGS="-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all" \
-		LDFLAGS="-fsanitize=address,undefined" all $(patsubst $(B)/%,build/san/%,$(UNIT) $(HARNESS))
+		LDFLAGS="-fsanitize=address,undefined" all $(patsubst $(B)/%,build/san/%,$(UNIT) $(HARNESS) $(B)/jsonsub)
 	TILEPX_BUILD=build/san bash tests/run.sh
 
 # libFuzzer targets (clang): the whole pipeline and the layout parser, seeded
