@@ -7,5 +7,6 @@ run_each check_banks $(files_of check_banks)
 echo "  ${tags[compared]:-0} programs compared"
 RB=$OUT/banks_rand; mkdir -p "$RB"
 "$B/randtile" 20261123 200 "$RB" > /dev/null || bad "randtile failed"
+explain_batch "$RB"/*.tile
 run_each check_banks_random "$RB"/*.tile
 echo "  ${tags[compared]:-0} random programs compared"

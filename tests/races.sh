@@ -9,6 +9,12 @@
 echo "== races: random programs get no race warning with their syncs, and without them each one tilepx check gives is confirmed by ptxemu"
 R=$OUT/races; mkdir -p "$R"
 "$B/randtile" 20261124 100 "$R" > /dev/null || bad "randtile failed"
+# one check over all programs with their syncs, one after removing them
+"$T" check "$R"/*.tile > "$R/synced.log" 2>&1
+split_diags "$R/synced.log" .synced
+sed -i '/^sync$/d' "$R"/*.tile
+"$T" check "$R"/*.tile > "$R/unsynced.log" 2>&1
+split_diags "$R/unsynced.log" .unsynced
 run_each check_race_random "$R"/*.tile
 nr=${tags[races]:-0}
 echo "  $nr of 100 programs race"
