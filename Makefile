@@ -15,8 +15,8 @@ UNIT    := $(patsubst tests/unit/%.c,$(B)/tests/%,$(wildcard tests/unit/*.c))
 
 all: $(B)/tilepx $(B)/libtilepx.a $(B)/randtile $(B)/ptxemu
 
-$(B)/ptxemu: tools/ptxemu.c tools/ptxemu_mma.c tools/ptxemu_mma.h tools/ptxemu_tma.c tools/ptxemu_tma.h tools/runcore.c tools/runcore.h $(B)/libtilepx_internal.a
-	$(CC) $(WARN) $(CFLAGS) $(CPPFLAGS) tools/ptxemu.c tools/ptxemu_mma.c tools/ptxemu_tma.c tools/runcore.c $(B)/libtilepx_internal.a -lpthread $(LDFLAGS) -o $@
+$(B)/ptxemu: tools/ptxemu.c tools/ptxemu_mma.c tools/ptxemu_mma.h tools/ptxemu_wgmma.c tools/ptxemu_wgmma.h tools/ptxemu_tma.c tools/ptxemu_tma.h tools/runcore.c tools/runcore.h $(B)/libtilepx_internal.a
+	$(CC) $(WARN) $(CFLAGS) $(CPPFLAGS) tools/ptxemu.c tools/ptxemu_mma.c tools/ptxemu_wgmma.c tools/ptxemu_tma.c tools/runcore.c $(B)/libtilepx_internal.a -lpthread $(LDFLAGS) -o $@
 
 $(B)/sasscount: tools/sasscount.c
 	@mkdir -p $(B)
@@ -118,7 +118,7 @@ sanitize:
 		LDFLAGS="-fsanitize=address,undefined" all $(patsubst $(B)/%,build/san/%,$(UNIT) $(HARNESS) $(B)/jsonsub)
 	TILEPX_BUILD=build/san bash tests/run.sh
 
-# libFuzzer targets (clang): the whole pipeline and the layout parser, seeded
+# libFuzzer targets (clang): the whole pipeline, the layout parser and scalar values (--set), seeded
 # from examples/ and tests/; findings land in build/fuzz/findings
 FUZZ_SECONDS ?= 60
 FUZZ_CC ?= clang
@@ -127,14 +127,17 @@ build/fuzz/%: tests/fuzz/%.c $(LIB_SRC) $(B)/gen/ptx_forms.c src/tilepx.h
 	@mkdir -p build/fuzz
 	$(FUZZ_CC) $(FUZZ_FLAGS) $(CPPFLAGS) $< $(LIB_SRC) $(B)/gen/ptx_forms.c -o $@
 
-fuzz: build/fuzz/fuzz_pipeline build/fuzz/fuzz_layout
-	@mkdir -p build/fuzz/corpus_pipeline build/fuzz/corpus_layout build/fuzz/findings
+fuzz: build/fuzz/fuzz_pipeline build/fuzz/fuzz_layout build/fuzz/fuzz_set
+	@mkdir -p build/fuzz/corpus_pipeline build/fuzz/corpus_layout build/fuzz/corpus_set build/fuzz/findings
 	cp examples/*.tile tests/bad/*.tile tests/explain/*.tile tests/gpu/*.tile build/fuzz/corpus_pipeline/
 	cp tests/fuzz/corpus_layout/* build/fuzz/corpus_layout/
+	cp tests/fuzz/corpus_set/* build/fuzz/corpus_set/
 	build/fuzz/fuzz_pipeline -max_total_time=$(FUZZ_SECONDS) -timeout=10 -rss_limit_mb=4096 \
 		-artifact_prefix=build/fuzz/findings/ build/fuzz/corpus_pipeline
 	build/fuzz/fuzz_layout -max_total_time=$(FUZZ_SECONDS) -timeout=10 -rss_limit_mb=4096 \
 		-artifact_prefix=build/fuzz/findings/ build/fuzz/corpus_layout
+	build/fuzz/fuzz_set -max_total_time=$(FUZZ_SECONDS) -timeout=10 -rss_limit_mb=4096 \
+		-artifact_prefix=build/fuzz/findings/ build/fuzz/corpus_set
 
 clean:
 	rm -rf build

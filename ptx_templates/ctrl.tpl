@@ -13,3 +13,4 @@ BRA               6.3 all  bra.uni $0;
 BRA_IF            6.3 all  @$0 bra $1;
 BRA_IF_NOT        6.3 all  @!$0 bra $1;
 RET               6.3 all  ret;
+PRAGMA_NOUNROLL   6.3 all  .pragma "nounroll";

@@ -213,10 +213,19 @@ static int launches(const char *path, const char *src, size_t len, const char *t
 		}
 		return -1;
 	}
-	if (nsets < 0 || (nsets > 0 && !sets)) { /* (tilepx_launches_set never passes NULL with nsets > 0) */
+	if (nsets < 0 || (nsets > 0 && !sets)) {
 		if (diag) {
 			memset(diag, 0, sizeof *diag);
 			usage_error(diag, "tilepx_launches_set: error: sets is NULL or nsets is negative\n");
+		}
+		return -1;
+	}
+	char why[300], msg[360];
+	if (!kernel_sets_check(sets, nsets, why, sizeof why)) { /* a malformed value is never skipped or guessed */
+		if (diag) {
+			memset(diag, 0, sizeof *diag);
+			snprintf(msg, sizeof msg, "tilepx_launches_set: error: sets: %s\n", why);
+			usage_error(diag, msg);
 		}
 		return -1;
 	}
@@ -233,7 +242,7 @@ int tilepx_launches_set(const char *path, const char *src, size_t len, const cha
                         int nsets, tilepx_launch *out, int max, tilepx_result *diag)
 {
 	static const char *const none[] = {NULL};
-	return launches(path, src, len, target, sets ? sets : none, nsets, out, max, diag);
+	return launches(path, src, len, target, sets || nsets ? sets : none, nsets, out, max, diag);
 }
 
 void tilepx_result_free(tilepx_result *r)

@@ -555,6 +555,26 @@ static bool int_bits(DType dt, int64_t v, uint64_t *out)
 		*out = sign | ((uint64_t)(e + ebias) << mbits) | frac;
 		return true;
 	}
+	case DT_E4M3: case DT_E5M2: { /* 8-bit floats: sign, exponent (bias 7 / 15), 3 / 2 mantissa bits */
+		int64_t mag = v < 0 ? -v : v;
+		int mbits = dt == DT_E4M3 ? 3 : 2, ebias = dt == DT_E4M3 ? 7 : 15;
+		uint64_t sign = v < 0 ? 0x80 : 0;
+		if (mag == 0) {
+			*out = sign;
+			return true;
+		}
+		int e = 0;
+		while ((mag >> e) > 1)
+			e++;
+		if (e > mbits && (mag & (((int64_t)1 << (e - mbits)) - 1)))
+			return false;
+		if (e + ebias > (dt == DT_E4M3 ? 15 : 30))
+			return false;
+		uint64_t frac = e > mbits ? (uint64_t)(mag >> (e - mbits)) : (uint64_t)(mag << (mbits - e));
+		frac &= ((uint64_t)1 << mbits) - 1;
+		*out = sign | ((uint64_t)(e + ebias) << mbits) | frac;
+		return true;
+	}
 	default: {
 		int bits = dtype_bytes(dt) * 8;
 		bool is_signed = dt == DT_I8 || dt == DT_I16 || dt == DT_I32 || dt == DT_I64;

@@ -4,6 +4,7 @@
  * constants the reference and the emulator work with. */
 #include "tilepx.h"
 
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -12,25 +13,27 @@ bool kernel_bind(Kernel *k, const int64_t *vals, char *why, size_t n)
 	for (size_t i = 0; i < k->nscalars; i++) {
 		const Scalar *sc = &k->scalars[i];
 		int64_t v = vals[i];
-		const char *broken = NULL;
-		char fact[64];
-		if (v < sc->lo) {
-			snprintf(fact, sizeof fact, "%s >= %lld", sc->name, (long long)sc->lo);
-			broken = fact;
-		} else if (v > sc->hi) {
-			snprintf(fact, sizeof fact, "%s <= %lld", sc->name, (long long)sc->hi);
-			broken = fact;
-		} else if (v % sc->mult) {
-			snprintf(fact, sizeof fact, "%s %% %lld == 0", sc->name, (long long)sc->mult);
-			broken = fact;
+		if (v < 0 || v > SCALAR_MAX) {
+			snprintf(why, n, "%s=%lld is outside 0..%d (scalar values are 31-bit)", sc->name, (long long)v, SCALAR_MAX);
+			return false;
 		}
-		if (broken) {
+		/* the facts are a conjunction: check each one as written */
+		for (size_t f = 0; f < sc->nfacts; f++) {
+			const struct Fact *ft = &sc->facts[f];
+			char fact[64];
+			if (ft->op == '>' ? v >= ft->v : ft->op == '<' ? v <= ft->v : v % ft->v == 0)
+				continue;
+			if (ft->op == '%')
+				snprintf(fact, sizeof fact, "%s %% %lld == 0", sc->name, (long long)ft->v);
+			else
+				snprintf(fact, sizeof fact, "%s %c= %lld", sc->name, ft->op, (long long)ft->v);
 			snprintf(why, n, "%s=%lld breaks the fact '%s' (line %d); the kernel's code relies on it", sc->name,
-			         (long long)v, broken,
-			         v < sc->lo ? sc->lo_loc.line : v > sc->hi ? sc->hi_loc.line : sc->mult_loc.line);
-			if (v < 0 || v > SCALAR_MAX)
-				snprintf(why, n, "%s=%lld is outside 0..%d (scalar values are 31-bit)", sc->name, (long long)v,
-				         SCALAR_MAX);
+			         (long long)v, fact, ft->loc.line);
+			return false;
+		}
+		if (v < sc->lo || v > sc->hi || v % sc->mult) { /* the facts imply these: a broken invariant */
+			snprintf(why, n, "%s=%lld is outside the facts' %lld..%lld, multiple of %lld", sc->name, (long long)v,
+			         (long long)sc->lo, (long long)sc->hi, (long long)sc->mult);
 			return false;
 		}
 	}
@@ -59,11 +62,29 @@ bool kernel_bind(Kernel *k, const int64_t *vals, char *why, size_t n)
 		Buffer *b = k->bufs[i];
 		if (!b->dynamic)
 			continue;
-		int64_t size = 1;
+		/* span: the bytes of every dimension at least 1 long, which bounds each
+		 * stride and the byte size; past int64 no runner can address it */
+		int64_t size = 1, span = dtype_bytes(b->dt);
+		bool fits = true;
 		for (int d = 0; d < b->ndim; d++) {
 			if (b->dyn_dim[d])
 				b->shape[d] = vals[b->dyn_dim[d] - 1];
-			size *= b->shape[d];
+			fits = fits && mul_ok(span, b->shape[d] ? b->shape[d] : 1, &span);
+			size *= fits ? b->shape[d] : 1;
+		}
+		if (fits && (b->ld_scalar || b->colmajor)) {
+			int in = dyn_inner(b), out = dyn_outer(b);
+			int64_t ld = b->ld_scalar ? vals[b->ld_scalar - 1] : b->shape[in], lines;
+			fits = mul_ok(b->shape[out] ? b->shape[out] : 1, ld, &lines) && mul_ok(lines, dtype_bytes(b->dt), &lines);
+		}
+		if (!fits) {
+			char dims[MAX_DIMS * 24] = "";
+			for (int d = 0; d < b->ndim; d++)
+				snprintf(dims + strlen(dims), sizeof dims - strlen(dims), "%s%lld", d ? ", " : "",
+				         (long long)b->shape[d]);
+			snprintf(why, n, "the values make param '%s' [%s] more than 2^63 - 1 bytes: no runner can address it",
+			         b->name, dims);
+			return false;
 		}
 		for (int d = 0; d < b->ndim && b->tma; d++)
 			if (b->shape[d] == 0) { /* cuTensorMapEncodeTiled: every dimension is 1..2^32 */
@@ -95,14 +116,68 @@ bool kernel_bind(Kernel *k, const int64_t *vals, char *why, size_t n)
 	return true;
 }
 
+/* V of "NAME=V": an optional sign and decimal digits, nothing else, within
+ * int64 (strtoll alone skips leading blanks and saturates on overflow) */
+static bool set_number(const char *s, int64_t *v)
+{
+	if (!(*s >= '0' && *s <= '9') && !((*s == '-' || *s == '+') && s[1] >= '0' && s[1] <= '9'))
+		return false;
+	errno = 0;
+	char *end;
+	long long x = strtoll(s, &end, 10); /* decimal: 010 is ten */
+	if (*end || errno == ERANGE)
+		return false;
+	*v = x;
+	return true;
+}
+
+bool kernel_set_check(const char *set, char *why, size_t n)
+{
+	const char *eq = set ? strchr(set, '=') : NULL;
+	size_t len = eq ? (size_t)(eq - set) : 0;
+	bool name_ok = len > 0 && !(set[0] >= '0' && set[0] <= '9');
+	for (size_t i = 0; i < len && name_ok; i++)
+		name_ok = (set[i] >= 'a' && set[i] <= 'z') || (set[i] >= 'A' && set[i] <= 'Z') ||
+		          (set[i] >= '0' && set[i] <= '9') || set[i] == '_';
+	int64_t v;
+	if (!name_ok) {
+		snprintf(why, n, "'%s' is not NAME=VALUE (a scalar param's name, '=', a decimal integer)", set ? set : "(null)");
+		return false;
+	}
+	const char *num = eq + 1;
+	if (*num >= '0' && *num <= '9' && set_number(num, &v) && v <= SCALAR_MAX)
+		return true;
+	bool digits = *num != 0; /* digits, however many, or a minus and digits */
+	for (const char *c = num + (*num == '-'); *c && digits; c++)
+		digits = *c >= '0' && *c <= '9';
+	if (digits && num[*num == '-'])
+		snprintf(why, n, "'%s': the value is outside 0..%d (scalar values are 31-bit)", set, SCALAR_MAX);
+	else
+		snprintf(why, n, "'%s': the value is not a decimal integer", set);
+	return false;
+}
+
+bool kernel_sets_check(const char *const *sets, int n, char *why, size_t len)
+{
+	for (int i = 0; i < n; i++) {
+		if (!kernel_set_check(sets[i], why, len))
+			return false;
+		size_t nl = strcspn(sets[i], "=");
+		for (int j = 0; j < i; j++)
+			if (!strncmp(sets[j], sets[i], nl + 1)) { /* the later one would be ignored */
+				snprintf(why, len, "'%.*s' is given twice ('%s', '%s')", (int)nl, sets[i], sets[j], sets[i]);
+				return false;
+			}
+	}
+	return true;
+}
+
 bool kernel_set_value(const char *const *sets, int n, const char *name, int64_t *v, bool *bad)
 {
 	size_t len = strlen(name);
 	for (int i = 0; i < n; i++)
 		if (sets[i] && !strncmp(sets[i], name, len) && sets[i][len] == '=') {
-			char *end;
-			*v = strtoll(sets[i] + len + 1, &end, 10); /* decimal: 010 is ten */
-			*bad = *end != 0 || end == sets[i] + len + 1;
+			*bad = !set_number(sets[i] + len + 1, v);
 			return true;
 		}
 	return false;

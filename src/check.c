@@ -465,6 +465,12 @@ static void check_buffer(Ctx *cx, const Module *m, Kernel *k, Buffer *b, int64_t
  * API): rank 1..5, row-major, global strides multiples of 16 bytes below 2^40 */
 static bool check_tma_param(Ctx *cx, const Module *m, const Kernel *k, Buffer *b)
 {
+	if (k->is_func) { /* a tensor map is a kernel param (.param space); a func has no way to receive one */
+		diag_error(cx, b->tma_loc, "a func cannot take a 'tma' param: its tensor map is a kernel param, and a func "
+		           "receives only pointers");
+		diag_note(cx, "copy with TMA in the kernel, or drop 'tma' and let the func copy with plain loads and stores");
+		return false;
+	}
 	if (!target_has(m->target, CAP_SM90)) {
 		diag_error(cx, b->tma_loc, "tensor maps (TMA) need target %s (target is %s)", cap_name(CAP_SM90),
 		           m->target->name);
@@ -616,6 +622,28 @@ static void fmt_region_extents(Str *s, const Region *r)
 	str_putc(s, ']');
 }
 
+/* a TMA copy's coordinates are signed 32-bit (cp.async.bulk.tensor's
+ * .s32 operands): every coordinate the box covers, for every launch, must
+ * be below 2^31; a larger one would be emitted as a negative number */
+static bool check_tma_coords(Ctx *cx, const Kernel *k, const Stmt *s)
+{
+	const Region *g = stmt_is_tma_store(s) ? s->dst : stmt_is_tma_load(s) && s->src->buf->tma ? s->src : NULL;
+	if (!g)
+		return true;
+	for (int d = 0; d < g->ndim; d++) {
+		int64_t lo, end = g->buf->shape[d];
+		bool sliced = !g->whole && !g->all[d];
+		if (sliced && !affine_range(k, &g->end[d], &lo, &end))
+			end = INT64_MAX;
+		if (end > ((int64_t)1 << 31)) {
+			diag_error(cx, sliced ? g->dim_loc[d] : g->loc, "TMA coordinates are signed 32-bit: the box of '%s' may "
+			           "reach coordinate %lld of dimension %d (at most 2^31 - 1)", g->buf->name, (long long)(end - 1), d);
+			return false;
+		}
+	}
+	return true;
+}
+
 static bool scope_fits(Ctx *cx, const Kernel *k, const Stmt *s)
 {
 	int64_t need = s->scope == SC_WARP ? 32 : s->scope == SC_WARPGROUP ? 128 : 1;
@@ -678,6 +706,8 @@ static void check_copy(Ctx *cx, const Module *m, Kernel *k, Stmt *s)
 		          "on future GPUs");
 		return;
 	}
+	if (!check_tma_coords(cx, k, s))
+		return;
 	check_copy_tma(cx, k, s);
 	if (s->dispatch) {
 		const Variant *vs[16];
@@ -729,23 +759,15 @@ static void check_dump(Ctx *cx, const Module *m, Kernel *k, Stmt *s)
 
 static void check_stmts(Ctx *cx, const Module *m, Kernel *k, Stmt **body, size_t n);
 
-/* statements whose completion the phase analysis counts, which a loop of
- * unknown trip count would leave unknown */
-static void find_counted(void *ctx, const Stmt *s)
+/* the barriers a runtime-count loop touches: their phase parity at a wait
+ * depends on the trip count, so it is tracked at run time (a register of
+ * phase bits, flipped at each wait) and the phase proof runs every trip
+ * count up to a loop invariant (src/mbarrier.c) */
+static void mark_dyn_phase(void *ctx, const Stmt *s)
 {
-	const Stmt **hit = ctx;
-	if (*hit)
-		return;
-	switch (s->kind) {
-	case ST_MBAR_INIT: case ST_MBAR_EXPECT_TX: case ST_MBAR_ARRIVE: case ST_MBAR_WAIT:
-	case ST_BULK_COMMIT: case ST_BULK_WAIT: case ST_BULK_WAIT_READ:
-		*hit = s;
-		break;
-	default:
-		if (s->mbar_name || stmt_is_tma_store(s) || stmt_is_bulk_store(s))
-			*hit = s;
-		break;
-	}
+	Kernel *k = ctx;
+	if (s->mbar > 0)
+		k->mbars[s->mbar - 1].dyn_phase = true;
 }
 
 static void check_repeat(Ctx *cx, const Module *m, Kernel *k, Stmt *s)
@@ -755,22 +777,15 @@ static void check_repeat(Ctx *cx, const Module *m, Kernel *k, Stmt *s)
 		int64_t most = (sc->hi + s->trips_div - 1) / s->trips_div;
 		s->n = most > 0 ? most : 1;
 		k->var_ext[s->var] = s->n;
-		const Stmt *hit = NULL;
-		stmt_walk(s->body, s->nbody, find_counted, &hit);
-		if (hit) {
-			diag_error(cx, hit->loc, "'%s' in a repeat whose count is a runtime value: mbarrier phases and bulk "
-			           "groups are proved for constant trip counts", stmt_info[hit->kind].keyword);
-			diag_note(cx, "the repeat at line %d counts %s%s", s->loc.line, sc->name,
-			          s->trips_div > 1 ? " in tiles" : "");
-			return;
-		}
 	}
 	check_stmts(cx, m, k, s->body, s->nbody);
+	if (s->trips_scalar)
+		stmt_walk(s->body, s->nbody, mark_dyn_phase, k);
 }
 
 typedef void (*CheckHook)(Ctx *cx, const Module *m, Kernel *k, Stmt *s);
 static const CheckHook check_hook[ST_COUNT] = {
-#define STMT(kind, kw, flags, cap, parse, check, emit, ref) [ST_##kind] = check,
+#define STMT(kind, kw, flags, cap, parse, check, emit, ref, ...) [ST_##kind] = check,
 #include "stmt.def"
 };
 
@@ -810,6 +825,18 @@ const Scalar *kernel_scalar_of_var(const Kernel *k, int var)
 	return NULL;
 }
 
+int64_t kernel_param_bytes(const Kernel *k)
+{
+	int64_t n = 8 * (int64_t)k->nparams; /* .u64 pointers first */
+	for (size_t i = 0; i < k->nscalars; i++) {
+		int64_t sz = dtype_bytes(k->scalars[i].dt);
+		n = (n + sz - 1) / sz * sz + sz;
+	}
+	if (k->ntmaps)
+		n = (n + 63) / 64 * 64 + 128 * (int64_t)k->ntmaps;
+	return n;
+}
+
 /* facts consistent; the grid of cdiv(S, D) at S's largest value */
 static bool check_scalars(Ctx *cx, Kernel *k)
 {
@@ -847,6 +874,46 @@ static bool check_scalars(Ctx *cx, Kernel *k)
 	return true;
 }
 
+/* A kernel's or func's name is a module-scope PTX symbol, emitted as
+ * written. The names tilepx generates are 'tilepx_dyn' (module scope) and,
+ * inside each entry or func, 'K_param_N', 'K_tmap_N', 'K_arg_S',
+ * 'K_shared_B', 'K_in', 'K_ret' (K its name) and 'sm_B', 'mb_B', 'tm_B'.
+ * A kernel name that one of them could spell is rejected (ptxas: duplicate
+ * definitions, or a crash), so no generated name meets a user's. */
+static bool kernel_name_free(Ctx *cx, const Module *m, const Kernel *k)
+{
+	const char *what = k->is_func ? "func" : "kernel";
+	if (!strncmp(k->name, "tilepx_", 7)) {
+		diag_error(cx, k->loc, "%s name '%s' starts with 'tilepx_', which tilepx reserves for the symbols it "
+		           "generates", what, k->name);
+		return false;
+	}
+	static const char *const shared_prefix[] = {"sm", "mb", "tm"};
+	for (int i = 0; i < 3; i++)
+		if (!strncmp(k->name, shared_prefix[i], 2) && (k->name[2] == 0 || k->name[2] == '_')) {
+			diag_error(cx, k->loc, "%s name '%s' could collide with the shared-memory symbols tilepx generates "
+			           "('%s_NAME')", what, k->name, shared_prefix[i]);
+			diag_note(cx, "a kernel or func may not be named 'sm', 'mb' or 'tm' or start with 'sm_', 'mb_' or 'tm_'");
+			return false;
+		}
+	static const char *const param_infix[] = {"param_", "tmap_", "arg_", "shared_", "in", "ret"};
+	for (size_t j = 0; j < m->nkernels; j++) {
+		const char *o = m->kernels[j]->name;
+		size_t n = o ? strlen(o) : 0;
+		if (!o || m->kernels[j] == k || strncmp(k->name, o, n) || k->name[n] != '_')
+			continue;
+		const char *rest = k->name + n + 1;
+		for (int i = 0; i < 6; i++)
+			if (i < 4 ? !strncmp(rest, param_infix[i], strlen(param_infix[i])) : !strcmp(rest, param_infix[i])) {
+				diag_error(cx, k->loc, "%s name '%s' could collide with the names tilepx gives the params of "
+				           "%s '%s' (line %d): '%s_%s%s'", what, k->name, m->kernels[j]->is_func ? "func" : "kernel",
+				           o, m->kernels[j]->loc.line, o, param_infix[i], i < 4 ? "..." : "");
+				return false;
+			}
+	}
+	return true;
+}
+
 bool check_module(Ctx *cx, Module *m)
 {
 	if (!m->target)
@@ -872,6 +939,8 @@ bool check_module(Ctx *cx, Module *m)
 			           k->name[0] == '_' ? "'_' alone is not an identifier" : "it is a predefined PTX identifier");
 			continue;
 		}
+		if (!kernel_name_free(cx, m, k))
+			continue;
 		if (!k->has_threads) {
 			diag_error(cx, k->loc, "kernel '%s' has no 'threads N' statement", k->name);
 			continue;
@@ -882,6 +951,20 @@ bool check_module(Ctx *cx, Module *m)
 		}
 		if (!check_scalars(cx, k))
 			continue;
+		if (!k->is_func && kernel_param_bytes(k) > PARAM_BYTES_MAX) {
+			diag_error(cx, k->loc, "the params of kernel '%s' take %lld bytes; a kernel's parameter space holds at "
+			           "most %d", k->name, (long long)kernel_param_bytes(k), PARAM_BYTES_MAX);
+			diag_note(cx, "%d pointers (8 bytes each), %zu scalars, %d tensor maps (128 bytes each)", k->nparams,
+			          k->nscalars, k->ntmaps);
+			continue;
+		}
+		if (!k->is_func && kernel_param_bytes(k) > PARAM_BYTES_OLD && m->ptx_version &&
+		    m->ptx_version < PARAM_BYTES_PTX) {
+			diag_error(cx, k->loc, "the params of kernel '%s' take %lld bytes, more than the %d of PTX %d.%d (8.1 "
+			           "allows %d)", k->name, (long long)kernel_param_bytes(k), PARAM_BYTES_OLD, m->ptx_version / 10,
+			           m->ptx_version % 10, PARAM_BYTES_MAX);
+			continue;
+		}
 		if (k->grid < 1 || k->grid > 0x7fffffff) {
 			diag_error(cx, k->grid_loc, "grid must be in 1..2147483647 (got %lld)", (long long)k->grid);
 			continue;
@@ -891,7 +974,9 @@ bool check_module(Ctx *cx, Module *m)
 			continue;
 		}
 		if (k->cluster_x) { /* thread-block clusters: sm_90+, portable size, dividing the grid */
-			int64_t n = k->cluster_x * k->cluster_y;
+			int64_t n;
+			if (!mul_ok(k->cluster_x, k->cluster_y, &n)) /* each dimension is only known to be >= 1 */
+				n = INT64_MAX;
 			if (!target_has(m->target, CAP_SM90)) {
 				diag_error(cx, k->cluster_loc, "thread-block clusters need target %s (target is %s)",
 				           cap_name(CAP_SM90), m->target->name);
@@ -902,8 +987,12 @@ bool check_module(Ctx *cx, Module *m)
 				continue;
 			}
 			if (n > 8) {
-				diag_error(cx, k->cluster_loc, "a cluster of %lld CTAs is larger than the portable maximum of 8",
-				           (long long)n);
+				if (n == INT64_MAX)
+					diag_error(cx, k->cluster_loc, "a cluster of %lld x %lld CTAs is larger than the portable "
+					           "maximum of 8", (long long)k->cluster_x, (long long)k->cluster_y);
+				else
+					diag_error(cx, k->cluster_loc, "a cluster of %lld CTAs is larger than the portable maximum of 8",
+					           (long long)n);
 				diag_note(cx, "16 CTAs need CU_FUNC_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE_ALLOWED on a GPU that "
 				          "supports it; tilepx only emits portable clusters");
 				continue;
@@ -955,6 +1044,10 @@ bool check_module(Ctx *cx, Module *m)
 				if (!strcmp(k->bufs[j]->name, mb->name))
 					diag_error(cx, mb->loc, "'%s' is already declared in kernel '%s' (line %d)", mb->name, k->name,
 					           k->bufs[j]->loc.line);
+			for (size_t j = 0; j < k->nscalars; j++)
+				if (!strcmp(k->scalars[j].name, mb->name))
+					diag_error(cx, mb->loc, "'%s' is already declared in kernel '%s' (line %d)", mb->name, k->name,
+					           k->scalars[j].loc.line);
 			for (size_t j = 0; j < i; j++)
 				if (!strcmp(k->mbars[j].name, mb->name))
 					diag_error(cx, mb->loc, "mbarrier '%s' is already declared (line %d)", mb->name,
@@ -981,6 +1074,8 @@ bool check_module(Ctx *cx, Module *m)
 			resolve_auto_swizzle(cx, m, k);
 		if (cx->diags.errors == before)
 			check_mbar_phases(cx, m, k);
+		if (cx->diags.errors == before)
+			check_wgmma_async(cx, m, k);
 		if (cx->diags.errors == before)
 			check_races(cx, m, k);
 	}

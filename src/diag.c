@@ -6,14 +6,28 @@
 static void add(Ctx *cx, bool is_error, Loc loc, const char *fmt, va_list ap)
 {
 	Diags *d = &cx->diags;
-	if (is_error)
+	if (is_error) {
 		d->errors++;
-	else
+		size_t kept = 0; /* the warnings held so far go */
+		for (size_t i = 0; i < d->n; i++)
+			if (d->items[i].is_error)
+				d->items[kept++] = d->items[i];
+		d->warnings_dropped += (int)(d->n - kept);
+		d->n = kept;
+	} else {
 		d->warnings++;
+		if (d->errors) {
+			d->warnings_dropped++;
+			d->last_dropped = true;
+			return;
+		}
+	}
 	if (d->n >= MAX_ERRORS) {
 		d->truncated = true;
+		d->last_dropped = true;
 		return;
 	}
+	d->last_dropped = false;
 	va_list ap2;
 	va_copy(ap2, ap);
 	int n = vsnprintf(NULL, 0, fmt, ap2);
@@ -36,7 +50,7 @@ void diag_error(Ctx *cx, Loc loc, const char *fmt, ...)
 void diag_note(Ctx *cx, const char *fmt, ...)
 {
 	Diags *d = &cx->diags;
-	if (d->n == 0 || d->truncated)
+	if (d->n == 0 || d->last_dropped)
 		return;
 	va_list ap, ap2;
 	va_start(ap, fmt);
@@ -114,4 +128,8 @@ void diag_print(const Diags *d, FILE *out)
 	if (d->truncated)
 		fprintf(out, "%s: note: too many diagnostics; only the first %d are shown\n", d->file,
 		        MAX_ERRORS);
+	if (d->warnings_dropped)
+		fprintf(out, "%s: note: %d warning%s not shown: the analyses that give %s assume a program without "
+		        "errors\n", d->file, d->warnings_dropped, d->warnings_dropped == 1 ? "" : "s",
+		        d->warnings_dropped == 1 ? "it" : "them");
 }

@@ -13,6 +13,7 @@ struct Emit {
 	Reg tid, ctaid, ctaidy, crank, lane, warp, wg, tid_wg;
 	Reg not_leader;   /* %p: this thread is not thread 0 (elected statements) */
 	Reg *mbar_base;   /* per mbarrier array */
+	Reg *mbar_phase;  /* per mbarrier array touched by a runtime loop: its phase bits (0: none) */
 	Reg *tmap_addr;   /* per buffer index: generic address of its tensor map */
 	Reg *param_base;  /* per buffer index */
 	Reg *shared_base; /* per buffer index */
@@ -142,6 +143,7 @@ Reg emit_mbar_addr(Emit *e, const Stmt *s)
 	b_ins(b, FORM_MAD_LO_U32, b_name(b, r), b_name(b, emit_affine(e, s->mbar_idx)), "8", b_name(b, base), NULL);
 	return r;
 }
+Reg emit_mbar_phase_bits(Emit *e, const Stmt *s) { return e->mbar_phase[s->mbar - 1]; }
 Reg emit_shared_base(Emit *e, const Buffer *b) { return e->shared_base[buf_index(e, b)]; }
 Reg *emit_local_regs(Emit *e, const Buffer *b) { return e->local_words[buf_index(e, b)]; }
 Reg emit_tmem_addr(Emit *e, const Buffer *b) { return e->tmem_addr[buf_index(e, b)]; }
@@ -301,6 +303,12 @@ void emit_mem_to_local(Emit *e, const Buffer *mb, const char *addr, Reg *words, 
 	b_ins(b, ld_form(b, mb->mem, bytes), b_name(b, t), addr, NULL);
 	b_ins(b, FORM_BFI_B32, b_name(b, *w), b_name(b, t), b_name(b, *w), b_imm(b, (byte_off % 4) * 8),
 	      b_imm(b, bytes * 8), NULL);
+}
+
+void emit_mem_load_word(Emit *e, const Buffer *mb, const char *addr, Reg word, int bytes)
+{
+	Builder *b = &e->b;
+	b_ins(b, ld_form(b, mb->mem, bytes), b_name(b, word), addr, NULL);
 }
 
 void emit_local_to_mem(Emit *e, const Buffer *mb, const char *addr, Reg *words, int64_t byte_off, int bytes)
@@ -512,6 +520,8 @@ static void emit_repeat(Emit *e, const Stmt *s)
 	} else {
 		l = emit_loop_begin(e, s->n);
 	}
+	if (s->nounroll) /* in the loop's header block, where ptxas reads it */
+		b_ins(b, FORM_PRAGMA_NOUNROLL, NULL);
 	e->var_regs[s->var] = l.counter;
 	emit_stmts(e, s->body, s->nbody);
 	emit_loop_end(e, &l);
@@ -532,7 +542,7 @@ static void emit_repeat(Emit *e, const Stmt *s)
 
 typedef void (*EmitHook)(Emit *e, const Stmt *s);
 static const EmitHook emit_hook[ST_COUNT] = {
-#define STMT(kind, kw, flags, cap, parse, check, emit, ref) [ST_##kind] = emit,
+#define STMT(kind, kw, flags, cap, parse, check, emit, ref, ...) [ST_##kind] = emit,
 #include "stmt.def"
 };
 
@@ -661,6 +671,7 @@ static void emit_kernel(Ctx *cx, const Module *m, const Kernel *k, Str *out, Mod
 	e.tmem_addr = arena_alloc(cx->arena, sizeof(Reg) * nb);
 	e.tmap_addr = arena_alloc(cx->arena, sizeof(Reg) * nb);
 	e.mbar_base = arena_alloc(cx->arena, sizeof(Reg) * (k->nmbars + 1));
+	e.mbar_phase = arena_alloc(cx->arena, sizeof(Reg) * (k->nmbars + 1));
 	e.var_regs = arena_alloc(cx->arena, sizeof(Reg) * (size_t)(k->nvars + 1));
 
 	/* prologue: params, thread ids, shared symbols, registers of local buffers */
@@ -754,6 +765,11 @@ static void emit_kernel(Ctx *cx, const Module *m, const Kernel *k, Str *out, Mod
 		e.mbar_base[i] = b_reg(b, RC_R);
 		b_ins(b, FORM_MOV_U32, b_name(b, e.mbar_base[i]), arena_printf(cx->arena, "mb_%s", mb->name), NULL);
 	}
+	for (size_t i = 0; i < k->nmbars; i++)
+		if (k->mbars[i].dyn_phase) { /* bit i: the parity of barrier i's next phase */
+			e.mbar_phase[i] = b_reg(b, RC_R);
+			b_ins(b, FORM_MOV_B32, b_name(b, e.mbar_phase[i]), "0", NULL);
+		}
 	if (k->nmbars || k->ntmaps) {
 		e.not_leader = b_reg(b, RC_P);
 		b_ins(b, FORM_SETP_NE_U32, b_name(b, e.not_leader), b_name(b, e.tid), "0", NULL);
@@ -834,6 +850,11 @@ static void emit_kernel(Ctx *cx, const Module *m, const Kernel *k, Str *out, Mod
 	if (b->body.s)
 		str_putn(out, b->body.s, b->body.n);
 	str_puts(out, "}\n");
+	if (!k->is_func && kernel_param_bytes(k) > PARAM_BYTES_OLD && b->min_ptx < PARAM_BYTES_PTX) {
+		b->min_ptx = PARAM_BYTES_PTX; /* the larger parameter space (check bounds it) */
+		b->min_ptx_what = "a kernel parameter space above 4352 bytes";
+		b->min_ptx_at = k->loc;
+	}
 	if (b->min_ptx > u->need) {
 		u->need = b->min_ptx;
 		u->need_what = b->min_ptx_what;

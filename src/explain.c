@@ -198,6 +198,10 @@ typedef struct Walk {
 static void visit(void *ctx, const Stmt *s)
 {
 	Walk *w = ctx;
+	if (s->kind == ST_WG_MMA && w->explain) { /* its descriptors and why (src/wgmma.c) */
+		explain_wgmma(w->k, s, w->json, w->o);
+		return;
+	}
 	if (!(stmt_info[s->kind].flags & SF_COPY))
 		return;
 	/* explain shows every copy; one that nothing lowers is then also an error (exit 1) */

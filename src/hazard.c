@@ -5,15 +5,23 @@
  * Races: each kernel's statements run once for one CTA, loops unrolled
  * (every index value), with a shadow byte per shared byte: the statement and
  * the warps that last wrote it, the warps that read it, and the barrier
- * epoch (a `sync` starts the next). A read of a byte another warp wrote, or
- * a write of a byte another warp read or wrote, from another statement in
- * the same epoch, is a race: one warning per kernel.
+ * epoch. Statements order the CTA's threads as their `bar` column in
+ * stmt.def says: a barrier (`sync`, `cluster.sync`, `mbarrier.init`) orders
+ * every epoch so far before the next; a split one (`cluster.arrive` ...
+ * `cluster.wait`) orders the epochs before the arrive once the wait is
+ * passed. A read of a byte another warp wrote, or a write of a byte another
+ * warp read or wrote, from another statement, with neither ordered before
+ * the other, is a race: one warning per kernel.
  *
  * Banks: the lanes of one warp instruction go to shared memory in phases (8
  * lanes of 16-byte accesses, 16 of 8-byte, 32 otherwise); a phase takes as
  * many wavefronts as the most distinct 4-byte words one of the 32 banks
- * holds; the ideal is the distinct words over 32. `ptxemu --banks` measures
- * the same on the emitted PTX, independently. */
+ * holds; the ideal is the distinct words over 32. A load (ld.shared, not
+ * ldmatrix) whose lanes pair up -- every lane's address equals lane^1's, or
+ * every lane's equals lane^2's -- returns two lanes' data per register slot,
+ * so its phases hold twice the lanes (all lanes on one address: 16-byte
+ * loads take 2 wavefronts, 8-byte 1, as Nsight Compute counts on an H100).
+ * `ptxemu --banks` measures the same on the emitted PTX, independently. */
 #include "tilepx.h"
 
 #include <stdlib.h>
@@ -27,7 +35,7 @@ static bool enclosing(Stmt **body, size_t n, const Stmt *s, int *vars, int *nv)
 	for (size_t i = 0; i < n; i++) {
 		if (body[i] == s)
 			return true;
-		if (body[i]->kind == ST_REPEAT) {
+		if (stmt_info[body[i]->kind].flags & SF_BLOCK) {
 			vars[(*nv)++] = body[i]->var;
 			if (enclosing(body[i]->body, body[i]->nbody, s, vars, nv))
 				return true;
@@ -86,10 +94,23 @@ static int cmp_lane(const void *x, const void *y)
 	return a->lane - b->lane;
 }
 
-/* one warp instruction's lanes a[0..n): wavefronts and the ideal */
-static void wavefronts(const Lane *a, size_t n, int64_t *got, int64_t *ideal)
+/* every lane's address equals that of lane ^ x where both run */
+static bool lanes_pair(const Lane *a, size_t n, int x)
+{
+	for (size_t i = 0; i < n; i++)
+		for (size_t j = 0; j < n; j++)
+			if (a[j].lane == (a[i].lane ^ x) && a[j].addr != a[i].addr)
+				return false;
+	return true;
+}
+
+/* one warp instruction's lanes a[0..n): wavefronts and the ideal; packs:
+ * a load whose paired lanes share a return slot (not ldmatrix) */
+static void wavefronts(const Lane *a, size_t n, bool packs, int64_t *got, int64_t *ideal)
 {
 	int per = a[0].bytes >= 16 ? 8 : a[0].bytes == 8 ? 16 : 32;
+	if (packs && per < 32 && (lanes_pair(a, n, 1) || lanes_pair(a, n, 2)))
+		per *= 2;
 	for (int ph = 0; ph < 32 / per; ph++) {
 		int64_t words[128];
 		int nw = 0;
@@ -140,7 +161,7 @@ static bool bank_run(const CopyOp *op, const Decision *d, int64_t *vals, int64_t
 		while (st[s].buf != b.bufs[b.v[i].side] || st[s].write != b.dirs[b.v[i].side])
 			s++;
 		int64_t w = 0, id = 0;
-		wavefronts(&b.v[i], j - i, &w, &id);
+		wavefronts(&b.v[i], j - i, !b.v[i].write && d->chosen != &variant_ldstmatrix, &w, &id);
 		st[s].instructions += times;
 		st[s].wavefronts += w * times;
 		st[s].ideal += id * times;
@@ -218,8 +239,12 @@ typedef struct Race {
 	int64_t *bytes;
 	size_t nb;
 	uint32_t epoch;
+	uint32_t ordered; /* accesses of epochs up to this one are ordered before now */
+	uint32_t arrived; /* the last epoch before a pending split barrier's arrive (0: none) */
 	int64_t budget;
 	bool done; /* a warning was given, or the budget ran out */
+	bool stopped;  /* the budget ran out: the check is incomplete */
+	const Stmt *stop_at; /* the statement it ran out at (NULL: between runs) */
 	const Stmt *s; /* the statement being traced */
 	int64_t *vals;
 	struct Cache { const Stmt *s; Decision *d; } *cache;
@@ -227,7 +252,24 @@ typedef struct Race {
 	bool runtime;  /* scalar values are set: runtime trip counts follow them */
 	int nsc;       /* scalars that move shared regions or count repeats (warn names their values) */
 	int sc[32];
+	/* the exact decision over one scalar that only moves regions: each
+	 * (statement, side)'s byte hulls at the first two values and its bytes
+	 * per unit of the scalar (a key per side) */
+	struct Key { const Stmt *s; bool write; size_t buf; int64_t lo, hi, lo2, hi2, c; } *keys;
+	size_t nkeys, keycap;
+	bool many_keys;      /* more sides than race_exact takes */
+	int rec;             /* recording the hulls of the first (1) or second (2) value; 0: not */
+	long kw, kr;         /* the traced statement's keys, -1: none */
+	const Stmt **twice;  /* repeats that run at most two trips (repeat_runs_twice) */
+	size_t ntwice, twicecap;
+	int xvar;            /* the scalar's variable, -1: none */
 } Race;
+
+static void out_of_budget(Race *R, const Stmt *at)
+{
+	R->done = R->stopped = true;
+	R->stop_at = at;
+}
 
 static void warn(Race *R, const Access *a, int64_t byte, const char *what, int other, const Stmt *o)
 {
@@ -283,20 +325,28 @@ static void race_fn(void *ctx, const Access *a)
 	if (at < 0 || at + a->bytes > R->bytes[b])
 		return;
 	if ((R->budget -= a->bytes) < 0) {
-		R->done = true;
+		out_of_budget(R, R->s);
 		return;
+	}
+	long ki = a->write ? R->kw : R->kr;
+	if (ki >= 0) {
+		struct Key *key = &R->keys[ki]; /* the hull before the swizzle (widened to its spans later) */
+		int64_t lo = a->elem * es, hi = lo + a->bytes - 1, *klo = R->rec == 1 ? &key->lo : &key->lo2,
+		        *khi = R->rec == 1 ? &key->hi : &key->hi2;
+		*klo = *klo < lo ? *klo : lo;
+		*khi = *khi > hi ? *khi : hi;
 	}
 	int warp = (int)(a->thread / 32);
 	uint32_t bit = 1u << (warp & 31);
 	for (int64_t i = at; i < at + a->bytes; i++) {
 		Sh *h = &R->sh[b][i];
-		bool wlive = h->w && h->wepoch == R->epoch && h->w != R->s;
+		bool wlive = h->w && h->wepoch > R->ordered && h->w != R->s;
 		if (a->write) {
 			if (wlive && (h->wmask & ~bit)) {
 				warn(R, a, i, "wrote", low_bit(h->wmask & ~bit), h->w);
 				return;
 			}
-			if (h->repoch == R->epoch && (h->rmask & ~bit)) {
+			if (h->repoch > R->ordered && (h->rmask & ~bit)) {
 				int r = h->rw[0] != warp ? 0 : 1;
 				if (h->r[r] && h->r[r] != R->s) {
 					warn(R, a, i, "read", h->rw[r], h->r[r]);
@@ -315,12 +365,12 @@ static void race_fn(void *ctx, const Access *a)
 				warn(R, a, i, "wrote", low_bit(h->wmask), h->w);
 				return;
 			}
-			if (h->repoch != R->epoch) {
-				h->repoch = R->epoch;
+			if (h->repoch <= R->ordered) { /* the readers so far are ordered before now */
 				h->rmask = 0;
 				h->r[0] = h->r[1] = NULL;
 				h->rw[0] = h->rw[1] = -1;
 			}
+			h->repoch = R->epoch; /* unordered readers of an earlier epoch stay (a split barrier's) */
 			h->rmask |= bit;
 			if (h->rw[0] == warp) {
 				h->r[0] = R->s;
@@ -360,55 +410,97 @@ static bool asm_syncs(const AsmBlock *b)
 	return false;
 }
 
+/* the key of s's write (dst) or read (src) side; start: its region's start
+ * in elements, whose coefficient of the scalar gives the bytes per unit */
+static long key_of(Race *R, const Stmt *s, bool write, const Affine *start)
+{
+	for (size_t i = 0; i < R->nkeys; i++)
+		if (R->keys[i].s == s && R->keys[i].write == write)
+			return (long)i;
+	if (R->nkeys >= 4096) { /* the pairs would cost more than running the values */
+		R->many_keys = true;
+		return -1;
+	}
+	const Region *r = write ? s->dst : s->src;
+	size_t b = 0;
+	while (b < R->nb && R->bufs[b] != r->buf)
+		b++;
+	int64_t k = 0, c = 0;
+	for (int t = 0; t < start->n; t++)
+		k += start->t[t].var == R->xvar ? start->t[t].k : 0;
+	if (!mul_ok(k, dtype_bytes(r->buf->dt), &c))
+		c = INT64_MAX; /* no exact decision (check_races) */
+	struct Key key = {s, write, b, INT64_MAX, INT64_MIN, INT64_MAX, INT64_MIN, c};
+	APUSH(R->cx->arena, R->keys, R->nkeys, R->keycap, key);
+	return (long)R->nkeys - 1;
+}
+
+static bool runs_twice(const Race *R, const Stmt *s)
+{
+	for (size_t i = 0; i < R->ntwice; i++)
+		if (R->twice[i] == s)
+			return true;
+	return false;
+}
+
 static void race_stmts(Race *R, Stmt **body, size_t n, bool in_loop)
 {
 	for (size_t i = 0; i < n && !R->done; i++) {
 		Stmt *s = body[i];
 		if ((R->budget -= 1) < 0) {
-			R->done = true;
+			out_of_budget(R, s);
 			return;
 		}
-		switch (s->kind) {
-		case ST_REPEAT: {
+		const StmtInfo *si = &stmt_info[s->kind];
+		if (si->flags & SF_BLOCK) {
 			int64_t trips = s->n;
 			if (R->runtime && s->trips_scalar) /* ceil(S / D) at this launch value, possibly none */
 				trips = (R->vals[R->k->scalars[s->trips_scalar - 1].var] + s->trips_div - 1) / s->trips_div;
+			if (trips > 2 && runs_twice(R, s))
+				trips = 2;
 			for (int64_t j = 0; j < trips && !R->done; j++) {
 				if ((R->budget -= 1) < 0) { /* a trip costs even with an empty body */
-					R->done = true;
+					out_of_budget(R, s);
 					break;
 				}
 				R->vals[s->var] = j;
 				race_stmts(R, s->body, s->nbody, true);
 			}
 			R->vals[s->var] = 0;
+			continue;
+		}
+		BarKind bar = si->bar;
+		if (s->asm_blk && asm_syncs(s->asm_blk))
+			bar = BAR_SYNC;
+		if (bar == BAR_SYNC) {
+			R->ordered = R->epoch++;
+		} else if (bar == BAR_ARRIVE) {
+			R->arrived = R->epoch++;
+		} else if (bar == BAR_WAIT && R->arrived) {
+			R->ordered = R->arrived > R->ordered ? R->arrived : R->ordered;
+			R->arrived = 0;
+		}
+		if (!(si->flags & SF_COPY) || si->shared != SH_REGIONS ||
+		    (s->dst->buf->mem != MEM_SHARED && s->src->buf->mem != MEM_SHARED))
+			continue;
+		Decision tmp;
+		const Decision *d = decide(R, s, in_loop, &tmp);
+		if (!d) { /* no variant: the program is rejected, nothing to warn about */
+			R->done = true;
 			break;
 		}
-		case ST_SYNC: case ST_MBAR_INIT: R->epoch++; break;
-		case ST_ASM:
-			if (asm_syncs(s->asm_blk))
-				R->epoch++;
-			break;
-		case ST_COPY: case ST_COPY_ASYNC: {
-			if (s->dst->buf->mem != MEM_SHARED && s->src->buf->mem != MEM_SHARED)
-				break;
-			Decision tmp;
-			const Decision *d = decide(R, s, in_loop, &tmp);
-			if (!d) { /* no variant: the program is rejected, nothing to warn about */
-				R->done = true;
-				break;
-			}
-			if (!d->chosen->trace)
-				break;
-			CopyOp op;
-			if (!copy_op_init(R->cx, R->m, R->k, s, &op))
-				break;
-			R->s = s;
-			d->chosen->trace(&op, &d->plan, R->vals, race_fn, R);
-			break;
+		if (!d->chosen->trace)
+			continue;
+		CopyOp op;
+		if (!copy_op_init(R->cx, R->m, R->k, s, &op))
+			continue;
+		R->s = s;
+		R->kw = R->kr = -1;
+		if (R->rec) {
+			R->kw = s->dst->buf->mem == MEM_SHARED ? key_of(R, s, true, &op.dst.off[AX_M]) : -1;
+			R->kr = s->src->buf->mem == MEM_SHARED ? key_of(R, s, false, &op.src.off[AX_M]) : -1;
 		}
-		default: break;
-		}
+		d->chosen->trace(&op, &d->plan, R->vals, race_fn, R);
 	}
 }
 
@@ -443,6 +535,35 @@ static void start_uses_ctaid(void *ctx, const Affine *start)
 /* a copy region of a shared buffer whose start depends on ctaid */
 static void shared_uses_ctaid(void *ctx, const Stmt *s) { shared_starts(s, start_uses_ctaid, ctx); }
 
+static void start_uses_var(void *ctx, const Affine *start)
+{
+	int *var = ctx;
+	for (int t = 0; t < start->n; t++)
+		if (start->t[t].var == var[0] && start->t[t].k)
+			var[1] = 1;
+}
+
+static void stmt_moves_with(void *ctx, const Stmt *s) { shared_starts(s, start_uses_var, ctx); }
+
+/* a repeat whose body touches the same shared bytes in every trip (no
+ * shared region's start uses its index): its third and later trips repeat
+ * the second's accesses after the same barriers, so any race they make the
+ * first two make (loop-carried ones included); the race check runs at most
+ * two trips of it */
+static bool repeat_runs_twice(const Stmt *s)
+{
+	int var[2] = {s->var, 0};
+	stmt_walk(s->body, s->nbody, stmt_moves_with, var);
+	return !var[1];
+}
+
+static void collect_twice(void *ctx, const Stmt *s)
+{
+	Race *R = ctx;
+	if ((stmt_info[s->kind].flags & SF_BLOCK) && s->n > 2 && repeat_runs_twice(s))
+		APUSH(R->cx->arena, R->twice, R->ntwice, R->twicecap, s);
+}
+
 /* the scalars whose launch value changes the shared bytes a copy touches (a
  * shared region's start) or a repeat's trip count, with the divisors of the
  * repeats they count */
@@ -450,6 +571,7 @@ typedef struct ScUse {
 	const Kernel *k;
 	bool moves[32], counts[32];
 	int64_t div[32][8];
+	bool twice[32][8]; /* that repeat runs at most two trips (repeat_runs_twice) */
 	int ndiv[32];
 } ScUse;
 
@@ -467,12 +589,13 @@ static void start_moves(void *ctx, const Affine *start)
 static void scalar_uses(void *ctx, const Stmt *s)
 {
 	ScUse *u = ctx;
-	if (s->kind == ST_REPEAT && s->trips_scalar && s->trips_scalar <= 32) {
+	if ((stmt_info[s->kind].flags & SF_BLOCK) && s->trips_scalar && s->trips_scalar <= 32) {
 		int i = s->trips_scalar - 1;
 		u->counts[i] = true;
-		if (u->ndiv[i] < 8)
+		if (u->ndiv[i] < 8) {
+			u->twice[i][u->ndiv[i]] = repeat_runs_twice(s);
 			u->div[i][u->ndiv[i]++] = s->trips_div;
-		else
+		} else
 			u->moves[i] = true; /* too many divisors to skip values: every value */
 	}
 	shared_starts(s, start_moves, u);
@@ -489,9 +612,13 @@ static int64_t next_value(const ScUse *u, int i, int64_t v)
 		nv = INT64_MAX;
 		for (int j = 0; j < u->ndiv[i]; j++) {
 			int64_t d = u->div[i][j], t = (v + d - 1) / d * d + 1; /* one past the next trip's start */
+			if (u->twice[i][j] && (v + d - 1) / d >= 2)
+				continue; /* past two trips the race check runs two: no new value */
 			if (t < nv)
 				nv = t;
 		}
+		if (nv == INT64_MAX)
+			return -1;
 		nv = (nv + sc->mult - 1) / sc->mult * sc->mult;
 		if (nv <= v)
 			nv = v + sc->mult;
@@ -511,19 +638,135 @@ static void race_run(Race *R, bool per_cta)
 		for (size_t i = 0; i < R->nb; i++) {
 			memset(R->sh[i], 0, sizeof(Sh) * (size_t)(R->bytes[i] + 1));
 			if (R->runtime && (R->budget -= R->bytes[i] + 1) < 0) /* many runs: each one's reset counts */
-				R->done = true;
+				out_of_budget(R, NULL);
 		}
 		R->epoch = 1;
+		R->ordered = R->arrived = 0;
 		if (!R->done)
 			race_stmts(R, R->k->body, R->k->nbody, false);
 	}
+}
+
+/* the check ran out of its budget before it decided every access: a located
+ * warning, with where it stopped */
+static void race_incomplete(Race *R, bool per_cta)
+{
+	Loc at = R->stop_at ? R->stop_at->loc : R->k->loc;
+	diag_warning(R->cx, at, "the race check of kernel '%s' stopped here at its budget (2^24 shared-byte accesses, "
+	             "unrolled): races past this point are not ruled out", R->k->name);
+	if (per_cta)
+		diag_note(R->cx, "it stopped in CTA (%lld, %lld): every CTA is checked when a shared region moves with ctaid",
+		          (long long)R->vals[VAR_CTAID], (long long)R->vals[VAR_CTAIDY]);
+	if (R->nsc) {
+		char buf[512];
+		int n = 0;
+		for (int i = 0; i < R->nsc && n < (int)sizeof buf - 64; i++) {
+			const Scalar *sc = &R->k->scalars[R->sc[i]];
+			n += snprintf(buf + n, sizeof buf - (size_t)n, "%s%s=%lld", i ? " " : "", sc->name,
+			              (long long)R->vals[sc->var]);
+		}
+		diag_note(R->cx, "it stopped with %s at launch: the scalars that move shared regions or count repeats are "
+		          "checked value by value", buf);
+	}
+	diag_note(R->cx, "smaller tiles, fewer unrolled trips or tighter facts ('assume') bring the check within its budget");
+}
+
+static int64_t floor_div(int64_t a, int64_t b) { return a / b - ((a % b != 0) && ((a < 0) != (b < 0))); }
+static int64_t ceil_div(int64_t a, int64_t b) { return -floor_div(-a, b); }
+
+typedef struct Iv { int64_t lo, hi; } Iv;
+static int cmp_iv(const void *x, const void *y)
+{
+	const Iv *a = x, *b = y;
+	return a->lo < b->lo ? -1 : a->lo > b->lo;
+}
+
+/* The race check over every launch value of scalar sc, which moves shared
+ * regions and counts no repeat, decided exactly: at value N each (statement,
+ * side)'s accesses are those at the first value n0 moved by c * (N - n0)
+ * bytes (its region's start is affine in N; the statement sequence and the
+ * accesses' pattern do not change). Two sides that move alike keep their
+ * distance, so what they race at n0 they race at every N; two that move
+ * differently can meet only where their hulls overlap, a linear condition
+ * on N: d * (N - n0) in [lo_j - hi_i, hi_j - lo_i], d = c_i - c_j. So n0 and
+ * the values in those intervals decide every value. The first two values
+ * are run with each side's hull recorded: the traced move must be c * m.
+ * False when the shape keeps this from holding (a move the traces do not
+ * show, a swizzle the move does not keep, too many sides, overflow): the
+ * caller then runs the values one by one. */
+static bool race_exact(Race *R, bool per_cta, const Scalar *sc)
+{
+	int64_t n0 = first_value(sc), last = last_value(sc), m = sc->mult;
+	R->runtime = true;
+	R->xvar = sc->var;
+	R->rec = 1;
+	R->vals[sc->var] = n0;
+	race_run(R, per_cta);
+	if (!R->done && n0 < last) { /* the second value: the moves as traced must be the moves computed */
+		R->rec = 2;
+		R->vals[sc->var] = n0 + m;
+		race_run(R, per_cta);
+	}
+	R->rec = 0;
+	R->xvar = -1;
+	if (R->done || n0 + m >= last)
+		return true;
+	if (R->many_keys)
+		return false;
+	for (size_t i = 0; i < R->nkeys; i++) {
+		struct Key *x = &R->keys[i];
+		int64_t step;
+		if (x->c == INT64_MAX || !mul_ok(x->c, m, &step) || (x->lo <= x->hi) != (x->lo2 <= x->hi2) ||
+		    (x->lo <= x->hi && (x->lo2 - x->lo != step || x->hi2 - x->hi != step)))
+			return false;
+		Swizzle sw = R->bufs[x->buf]->layout.sw;
+		if (!sw.on || x->lo > x->hi)
+			continue;
+		int64_t span = ((int64_t)1 << (sw.p + sw.w + sw.a)) * dtype_bytes(R->bufs[x->buf]->dt);
+		if (step % span) /* the move changes the swizzle's pattern */
+			return false;
+		x->lo = x->lo / span * span; /* the swizzle permutes inside its spans */
+		x->hi = (x->hi / span + 1) * span - 1;
+	}
+	Iv *iv = NULL;
+	size_t niv = 0, ivcap = 0;
+	for (size_t i = 0; i < R->nkeys; i++)
+		for (size_t j = i + 1; j < R->nkeys; j++) {
+			const struct Key *a = &R->keys[i], *b = &R->keys[j];
+			int64_t d;
+			if (a->buf != b->buf || a->c == b->c || (!a->write && !b->write) || a->lo > a->hi || b->lo > b->hi)
+				continue;
+			if (!add_ok(a->c, b->c == INT64_MIN ? INT64_MAX : -b->c, &d) || b->c == INT64_MIN)
+				return false;
+			int64_t A = b->lo - a->hi, B = b->hi - a->lo; /* d * t in [A, B] */
+			int64_t tlo = d > 0 ? ceil_div(A, d) : ceil_div(B, d), thi = d > 0 ? floor_div(B, d) : floor_div(A, d);
+			int64_t lo = n0 + (tlo > 0 ? tlo : 0), hi = thi < last - n0 ? n0 + thi : last;
+			lo = ceil_div(lo, m) * m; /* the values the facts allow: multiples of m */
+			hi = floor_div(hi, m) * m;
+			if (lo <= n0)
+				lo = n0 + m; /* n0 is done (n0 + m too: next) */
+			if (lo <= hi) {
+				Iv x = {lo, hi};
+				APUSH(R->cx->arena, iv, niv, ivcap, x);
+			}
+		}
+	if (niv)
+		qsort(iv, niv, sizeof *iv, cmp_iv);
+	int64_t next = n0 + 2 * m; /* the first value not yet run */
+	for (size_t i = 0; i < niv && !R->done; i++)
+		for (int64_t v = iv[i].lo > next ? iv[i].lo : next; v <= iv[i].hi && !R->done; v += m) {
+			R->vals[sc->var] = v;
+			race_run(R, per_cta);
+			next = v + m;
+		}
+	return true;
 }
 
 void check_races(Ctx *cx, const Module *m, Kernel *k)
 {
 	if (k->threads <= 32 || k->is_extern)
 		return;
-	Race R = {.cx = cx, .m = m, .k = k, .budget = RACE_BUDGET, .epoch = 1}; /* shadow epochs start at 0 */
+	Race R = {.cx = cx, .m = m, .k = k, .budget = RACE_BUDGET, .epoch = 1, .kw = -1, .kr = -1, .xvar = -1}; /* shadow epochs start at 0 */
 	R.bufs = arena_alloc(cx->arena, sizeof(Buffer *) * (k->nbufs + 1));
 	R.sh = arena_alloc(cx->arena, sizeof(Sh *) * (k->nbufs + 1));
 	R.bytes = arena_alloc(cx->arena, sizeof(int64_t) * (k->nbufs + 1));
@@ -539,13 +782,14 @@ void check_races(Ctx *cx, const Module *m, Kernel *k)
 	for (size_t i = 0; i < R.nb; i++) {
 		R.sh[i] = calloc((size_t)R.bytes[i] + 1, sizeof(Sh));
 		if (!R.sh[i])
-			R.done = true;
+			out_of_budget(&R, NULL);
 	}
 	R.vals = arena_alloc(cx->arena, sizeof(int64_t) * (size_t)(k->nvars + 1));
 	/* every CTA runs the same accesses unless a shared region moves with ctaid:
 	 * then each CTA is run (within the budget) */
 	bool per_cta = false;
 	stmt_walk(k->body, k->nbody, shared_uses_ctaid, &per_cta);
+	stmt_walk(k->body, k->nbody, collect_twice, &R);
 	/* likewise for each launch value of the scalars that move a shared region
 	 * or count a repeat (a runtime trip count may be 0, which skips the
 	 * loop's syncs): the values in increasing order (only those that change
@@ -557,9 +801,12 @@ void check_races(Ctx *cx, const Module *m, Kernel *k)
 	for (size_t i = 0; i < k->nscalars && i < 32; i++)
 		if (u->moves[i] || u->counts[i])
 			R.sc[R.nsc++] = (int)i;
+	/* one scalar that only moves regions: decided exactly (race_exact) */
+	bool decided = !R.nsc || (R.nsc == 1 && !u->counts[R.sc[0]] && race_exact(&R, per_cta, &k->scalars[R.sc[0]]));
 	if (!R.nsc) {
 		race_run(&R, per_cta);
-	} else {
+	} else if (!decided) {
+		R.budget = RACE_BUDGET; /* race_exact's first run found nothing */
 		R.runtime = true;
 		for (int i = 0; i < R.nsc; i++)
 			R.vals[k->scalars[R.sc[i]].var] = first_value(&k->scalars[R.sc[i]]);
@@ -589,8 +836,12 @@ void check_races(Ctx *cx, const Module *m, Kernel *k)
 			}
 			if (i < 0)
 				break;
+			if (runs + 1 == (1 << 12))
+				out_of_budget(&R, NULL);
 		}
 	}
+	if (R.stopped && !cx->diags.errors) /* said, never silent: nothing is sampled */
+		race_incomplete(&R, per_cta);
 	for (size_t i = 0; i < R.nb; i++)
 		free(R.sh[i]);
 }

@@ -14,18 +14,18 @@
 
 enum { SIM_LIMIT = 1 << 22, TX_LIMIT = (1 << 20) - 1 };
 
-bool stmt_is_tma_load(const Stmt *s) { return s->kind == ST_COPY_ASYNC && s->mbar_name; }
+bool stmt_is_tma_load(const Stmt *s) { return stmt_info[s->kind].issue == AI_COPY && s->mbar_name; }
 
 bool stmt_is_tma_store(const Stmt *s)
 {
-	return s->kind == ST_COPY_ASYNC && !s->mbar_name && s->dst->buf && s->src->buf && s->dst->buf->tma &&
+	return stmt_info[s->kind].issue == AI_COPY && !s->mbar_name && s->dst->buf && s->src->buf && s->dst->buf->tma &&
 	       s->src->buf->mem == MEM_SHARED;
 }
 
 /* shared -> a param without a tensor map: a non-tensor bulk store (variant bulk) */
 bool stmt_is_bulk_store(const Stmt *s)
 {
-	return s->kind == ST_COPY_ASYNC && !s->mbar_name && s->dst->buf && s->src->buf && !s->dst->buf->tma &&
+	return stmt_info[s->kind].issue == AI_COPY && !s->mbar_name && s->dst->buf && s->src->buf && !s->dst->buf->tma &&
 	       s->dst->buf->mem == MEM_GLOBAL && s->src->buf->mem == MEM_SHARED;
 }
 
@@ -44,12 +44,21 @@ static bool resolve_mbar(Ctx *cx, Kernel *k, Stmt *s)
 	const Affine *a = s->mbar_idx;
 	int64_t lo = a->c, hi = a->c;
 	for (int t = 0; t < a->n; t++) {
-		if (a->t[t].var < VAR_REPEAT0 || kernel_scalar_of_var(k, a->t[t].var)) { /* a scalar too: phases are proved at one value */
+		/* the phase proof evaluates repeat indices exactly (it runs each trip
+		 * with the index's value); every other variable it holds at one
+		 * value: built-in indices, scalar params and a func's args are refused */
+		bool arg = false;
+		for (int i = 0; i < k->nargs; i++)
+			arg |= k->arg_vars[i] == a->t[t].var;
+		if (a->t[t].var < VAR_REPEAT0 || kernel_scalar_of_var(k, a->t[t].var) || arg) {
 			diag_error(cx, s->mbar_loc, "the index of mbarrier '%s' uses '%s': it may use repeat indices and "
 			           "constants only", s->mbar_name, k->var_names[a->t[t].var]);
 			if (kernel_scalar_of_var(k, a->t[t].var))
 				diag_note(cx, "'%s' is a scalar param: mbarrier phases are proved at compile time, for each barrier "
 				          "a statement may name", k->var_names[a->t[t].var]);
+			else if (arg)
+				diag_note(cx, "'%s' is an arg of func '%s': mbarrier phases are proved at compile time, for each "
+				          "barrier a statement may name", k->var_names[a->t[t].var], k->name);
 			else
 				diag_note(cx, "every thread of the CTA must name the same barrier");
 			return false;
@@ -258,6 +267,7 @@ typedef struct Span {
 	const Stmt *s;
 	int bar;                    /* in-flight loads: the barrier instance */
 	int64_t group;              /* store sources: the bulk group, -1 uncommitted */
+	uint64_t ranks;             /* the CTA ranks of the cluster whose memory it is in (a multicast's mask) */
 } Span;
 
 typedef struct Sim {
@@ -288,7 +298,21 @@ typedef struct Sim {
 	bool warned_cpa;                       /* one cp.async warning per kernel: the first race explains the rest */
 	bool tma;                              /* the kernel has TMA copies (thread writes are then tracked) */
 	bool zero_trips;                       /* runtime-count repeats run no trip (a launch value of 0) */
+	/* runtime-count repeats holding barrier or bulk statements: each class
+	 * of trip count (scalar, divisor) runs one count per simulation */
+	struct TripClass *tc;
+	int ntc;
+	int64_t bulk_cap, cpa_cap;  /* 1 + the largest N of bulk.wait[_read] N and cp_async.wait N */
 } Sim;
+
+/* the counts of one class of runtime repeats: a simulation runs `choice`
+ * trips; every count >= `need` behaves as a smaller one (a loop head state
+ * repeated), so the counts [lo, min(hi, need - 1)] are all there is to run */
+typedef struct TripClass {
+	int scalar;
+	int64_t div, lo, hi, choice, need;
+	const Stmt *first;
+} TripClass;
 
 #define FAIL(S, ...) ((S)->failed = true, diag_error((S)->cx, __VA_ARGS__))
 
@@ -346,14 +370,14 @@ static bool region_span(Sim *S, const Region *r, Span *out)
 		lo = lo / span * span;
 		hi = (hi / span + 1) * span - 1;
 	}
-	*out = (Span){r->buf, lo, hi, NULL, -1, -1};
+	*out = (Span){r->buf, lo, hi, NULL, -1, -1, ((uint64_t)1 << S->nranks) - 1}; /* every CTA runs the statement */
 	return true;
 }
 
 static const Span *overlap(const Span *list, size_t n, const Span *x)
 {
 	for (size_t i = 0; i < n; i++)
-		if (list[i].buf == x->buf && list[i].lo <= x->hi && x->lo <= list[i].hi)
+		if (list[i].buf == x->buf && list[i].lo <= x->hi && x->lo <= list[i].hi && (list[i].ranks & x->ranks))
 			return &list[i];
 	return NULL;
 }
@@ -493,7 +517,7 @@ static bool lagging(Sim *S, Bar *b, const Stmt *s, const char *name)
 	if (!b->lag)
 		return false;
 	FAIL(S, s->loc, "%s starts phase %lld of %s while threads may still wait for phase %lld at line %d",
-	     s->kind == ST_COPY_ASYNC ? "this TMA load" : stmt_info[s->kind].keyword, (long long)b->phase, name,
+	     stmt_info[s->kind].issue == AI_COPY ? "this TMA load" : stmt_info[s->kind].keyword, (long long)b->phase, name,
 	     (long long)b->phase - 1, b->lag->loc.line);
 	diag_note(S->cx, "a thread that has not yet seen phase %lld complete would wait for its parity forever: sync "
 	          "after the mbarrier.wait", (long long)b->phase - 1);
@@ -513,7 +537,7 @@ static void sim_event_rank(Sim *S, Stmt *s, int bi, int rank)
 		return;
 	if (!b->first)
 		b->first = s;
-	if (s->kind == ST_MBAR_EXPECT_TX) {
+	if (stmt_info[s->kind].issue == AI_MBAR_TX) {
 		b->arrivals++;
 		if (s->has_value) {
 			b->expect += s->n;
@@ -521,7 +545,7 @@ static void sim_event_rank(Sim *S, Stmt *s, int bi, int rank)
 			b->deferred = s;
 			b->ndeferred++;
 		}
-	} else if (s->kind == ST_MBAR_ARRIVE) {
+	} else if (stmt_info[s->kind].issue == AI_MBAR_ARRIVE) {
 		b->arrivals++;
 	}
 }
@@ -613,7 +637,7 @@ static void sim_copy(Sim *S, Stmt *s)
 	bool load = stmt_is_tma_load(s), store = stmt_is_tma_store(s) || stmt_is_bulk_store(s);
 	Span d = {0}, r = {0};
 	bool dsh = s->dst->buf->mem == MEM_SHARED, rsh = s->src->buf->mem == MEM_SHARED;
-	bool cpa_copy = s->kind == ST_COPY_ASYNC && !load && !store;
+	bool cpa_copy = stmt_info[s->kind].issue == AI_COPY && !load && !store;
 	/* nothing to track or check: no TMA in the kernel, and no cp.async in flight
 	 * (or already reported) unless this copy is one (keeps check linear and cheap) */
 	if (!S->tma && (S->warned_cpa || (!S->ncpa && !cpa_copy)))
@@ -621,6 +645,8 @@ static void sim_copy(Sim *S, Stmt *s)
 	if ((dsh && !region_span(S, s->dst, &d)) || (rsh && !region_span(S, s->src, &r)))
 		return;
 	d.s = r.s = s;
+	if (load && s->mcast) /* it lands in the masked CTAs only: decided per CTA */
+		d.ranks = (uint64_t)s->mcast;
 	if (S->mc && !load) { /* accesses a peer's later multicast must not overtake */
 		if (rsh)
 			touch(S, &r);
@@ -631,18 +657,6 @@ static void sim_copy(Sim *S, Stmt *s)
 		cpa_race(S, &r, s->src, false);
 	if (dsh)
 		cpa_race(S, &d, s->dst, true);
-	if (s->kind == ST_COPY_ASYNC && !load && !store && dsh && s->src->buf->mem == MEM_GLOBAL) {
-		d.group = -1; /* cp.async (ldgsts): in flight until its group is waited for */
-		Span g;
-		if (!S->warned_cpa) {
-			APUSH(S->cx->arena, S->cpa, S->ncpa, S->cpacap, d);
-			if (region_span(S, s->src, &g)) { /* and its global source, until then */
-				g.s = s;
-				APUSH(S->cx->arena, S->cpa, S->ncpa, S->cpacap, g);
-			}
-		}
-		return;
-	}
 	if (s->dst->buf->mem == MEM_GLOBAL && S->ncpa && !S->warned_cpa) {
 		Span g;
 		if (region_span(S, s->dst, &g)) {
@@ -666,6 +680,13 @@ static void sim_copy(Sim *S, Stmt *s)
 			S->failed = true;
 			diag_error(S->cx, s->dst->loc, "writes '%s' while the TMA load at line %d into it is in flight",
 			           d.buf->name, o->s->loc.line);
+			if (s->mcast || o->s->mcast) {
+				uint64_t both = d.ranks & o->ranks;
+				int r = 0;
+				while (!(both >> r & 1))
+					r++;
+				diag_note(S->cx, "both land in CTA rank %d (a multicast lands only in the CTAs of its mask)", r);
+			}
 			return;
 		}
 		for (size_t i = 0; i < S->nstores; i++)
@@ -679,6 +700,25 @@ static void sim_copy(Sim *S, Stmt *s)
 					return;
 				}
 			}
+	}
+	if (cpa_copy && dsh && s->src->buf->mem == MEM_GLOBAL) {
+		/* cp.async (ldgsts): a thread write like any other (checked against
+		 * TMA loads and stores above), in flight until its group is waited for */
+		if (S->tma) {
+			Span w = d;
+			w.bar = -1;
+			APUSH(S->cx->arena, S->dirty, S->ndirty, S->dirtycap, w);
+		}
+		d.group = -1;
+		Span g;
+		if (!S->warned_cpa) {
+			APUSH(S->cx->arena, S->cpa, S->ncpa, S->cpacap, d);
+			if (region_span(S, s->src, &g)) { /* and its global source, until then */
+				g.s = s;
+				APUSH(S->cx->arena, S->cpa, S->ncpa, S->cpacap, g);
+			}
+		}
+		return;
 	}
 	if (load) {
 		Span x = d;
@@ -785,6 +825,163 @@ static void cl_wait(Sim *S, const Stmt *s)
 	S->carrive = NULL;
 }
 
+static void sim_stmts(Sim *S, Stmt **body, size_t n);
+
+/* ---- loops of runtime trip count: a proof for every count ----
+ *
+ * The state the phase proof tracks (barriers, loads and stores in flight,
+ * unfenced writes, cp.async and bulk groups) is finite and the loop body
+ * acts on it the same way in every trip, unless a shared region or barrier
+ * index moves with the trip index. So the states at the loop head form a
+ * lasso: once the head state after j trips equals the one after t < j, every
+ * later trip repeats trips t..j-1 and every count >= j ends as a count
+ * below j did. Running each count up to the first repeated head state
+ * checks every count the facts allow, at a cost independent of the counts. */
+
+static void sig_int(Str *o, int64_t v) { str_putn(o, (const char *)&v, sizeof v); }
+static void sig_ptr(Str *o, const void *p) { str_putn(o, (const char *)&p, sizeof p); }
+
+static bool same_span(const Span *a, const Span *b)
+{
+	return a->buf == b->buf && a->lo == b->lo && a->hi == b->hi && a->s == b->s && a->bar == b->bar &&
+	       a->group == b->group && a->ranks == b->ranks;
+}
+
+static void sig_span(Str *o, const Span *x, int64_t group)
+{
+	sig_ptr(o, x->buf);
+	sig_ptr(o, x->s);
+	sig_int(o, x->lo);
+	sig_int(o, x->hi);
+	sig_int(o, x->bar);
+	sig_int(o, group);
+	sig_int(o, (int64_t)x->ranks);
+}
+
+/* a list's distinct spans (a repeated access adds nothing to what it checks) */
+static void sig_spans(Str *o, const Span *list, size_t n)
+{
+	sig_int(o, -1);
+	for (size_t i = 0; i < n; i++) {
+		bool seen = false;
+		for (size_t j = 0; j < i && !seen; j++)
+			seen = same_span(&list[j], &list[i]);
+		if (!seen)
+			sig_span(o, &list[i], list[i].group);
+	}
+}
+
+/* groups committed since: past the deepest wait's N, every count acts alike */
+static int64_t clamp_rel(int64_t rel, int64_t cap) { return rel < cap ? rel : cap; }
+
+/* the head state, with group counters relative to their progress and
+ * phases as parities: equal strings mean equal futures */
+static void head_sig(Sim *S, Str *o, int64_t j)
+{
+	sig_int(o, j);
+	for (int64_t i = 0; i < S->nbars_total * S->nranks; i++) {
+		const Bar *b = &S->bars[i];
+		int64_t v[] = {b->init, b->count, b->arrivals, b->expect, b->loaded, b->phase & 1, b->ndeferred, b->csync,
+		               b->pend_csync};
+		for (size_t x = 0; x < sizeof v / sizeof *v; x++)
+			sig_int(o, v[x]);
+		const Stmt *p[] = {b->first, b->deferred, b->lag, b->clag, b->pend_clag, b->pend_lag};
+		for (size_t x = 0; x < sizeof p / sizeof *p; x++)
+			sig_ptr(o, p[x]);
+	}
+	sig_spans(o, S->loads, S->nloads);
+	sig_spans(o, S->dirty, S->ndirty);
+	sig_spans(o, S->ctouch, S->nctouch);
+	sig_int(o, -2);
+	for (size_t i = 0; i < S->nstores; i++) {
+		const Span *x = &S->stores[i];
+		bool read = x->group >= 0 && x->group < S->read_upto;
+		if (read && x->group < S->written_upto)
+			continue; /* done: read and written */
+		bool seen = false; /* read, still writing: only that it is pending matters */
+		for (size_t j = 0; j < i && read && !seen; j++)
+			seen = S->stores[j].group >= 0 && S->stores[j].group < S->read_upto &&
+			       S->stores[j].group >= S->written_upto && S->stores[j].buf == x->buf && S->stores[j].s == x->s &&
+			       S->stores[j].lo == x->lo && S->stores[j].hi == x->hi && S->stores[j].ranks == x->ranks;
+		if (!seen)
+			sig_span(o, x, read ? -2 : x->group >= 0 ? clamp_rel(S->groups - x->group, S->bulk_cap) : -1);
+	}
+	sig_int(o, -3);
+	for (size_t i = 0; i < S->ncpa; i++)
+		sig_span(o, &S->cpa[i], S->cpa[i].group >= 0 ? clamp_rel(S->cpa_groups - S->cpa[i].group, S->cpa_cap) : -1);
+	int64_t rel[] = {clamp_rel(S->groups - S->read_upto, S->bulk_cap),
+	                 clamp_rel(S->groups - S->written_upto, S->bulk_cap), (int64_t)S->ctouch_at,
+	                 S->warned_cpa, S->failed};
+	for (size_t x = 0; x < sizeof rel / sizeof *rel; x++)
+		sig_int(o, rel[x]);
+	sig_ptr(o, S->last_mc);
+	sig_ptr(o, S->carrive);
+	sig_ptr(o, S->mc_at);
+}
+
+static bool affine_uses(const Affine *a, int var)
+{
+	for (int t = 0; a && t < a->n; t++)
+		if (a->t[t].var == var)
+			return true;
+	return false;
+}
+
+static bool region_uses(const Region *r, int var)
+{
+	if (!r || r->whole || !r->buf || r->buf->mem != MEM_SHARED)
+		return false;
+	for (int d = 0; d < r->ndim; d++)
+		if (affine_uses(&r->begin[d], var) || affine_uses(&r->end[d], var))
+			return true;
+	return false;
+}
+
+struct MovesCtx { int var; bool moves; };
+static void moves_with(void *ctx, const Stmt *s)
+{
+	struct MovesCtx *m = ctx;
+	m->moves |= affine_uses(s->mbar_idx, m->var) || region_uses(s->dst, m->var) || region_uses(s->src, m->var);
+}
+
+static TripClass *trip_class(Sim *S, const Stmt *s)
+{
+	for (int c = 0; c < S->ntc; c++)
+		if (S->tc[c].scalar == s->trips_scalar && S->tc[c].div == s->trips_div)
+			return &S->tc[c];
+	return NULL;
+}
+
+static void sim_runtime_repeat(Sim *S, Stmt *s)
+{
+	TripClass *c = trip_class(S, s);
+	int64_t n = c->choice;
+	struct MovesCtx mv = {s->var, false};
+	stmt_walk(s->body, s->nbody, moves_with, &mv);
+	Str *heads = arena_alloc(S->cx->arena, sizeof(Str) * (size_t)(n + 1));
+	for (int64_t j = 0; !S->failed; j++) {
+		Str *h = &heads[j];
+		head_sig(S, h, mv.moves ? j : 0);
+		for (int64_t t = 0; t < j; t++)
+			if (heads[t].n == h->n && !memcmp(heads[t].s, h->s, h->n)) {
+				if (j > c->need)
+					c->need = j; /* counts >= j end as counts in [t, j) do */
+				goto done;
+			}
+		if (j == n) {
+			if (n + 2 > c->need)
+				c->need = n + 2; /* no repeated head yet: the next count must run */
+			break;
+		}
+		S->vals[s->var] = j;
+		sim_stmts(S, s->body, s->nbody);
+	}
+done:
+	for (int64_t j = 0; j <= n; j++)
+		str_free(&heads[j]);
+	S->vals[s->var] = 0;
+}
+
 static void sim_stmts(Sim *S, Stmt **body, size_t n)
 {
 	for (size_t i = 0; i < n && !S->failed; i++) {
@@ -793,8 +990,13 @@ static void sim_stmts(Sim *S, Stmt **body, size_t n)
 			FAIL(S, s->loc, "more than %d statement instances: too many to check the kernel's barrier phases", SIM_LIMIT);
 			return;
 		}
-		switch (s->kind) {
-		case ST_REPEAT:
+		/* what the statement does, from its columns in stmt.def */
+		const StmtInfo *si = &stmt_info[s->kind];
+		if (si->flags & SF_BLOCK) {
+			if (S->ntc && s->trips_scalar && s->nbody) {
+				sim_runtime_repeat(S, s);
+				continue;
+			}
 			/* a runtime count (no barriers or bulk groups inside, check_repeat):
 			 * two trips show what one trip leaves for the next */
 			for (int64_t j = 0; s->nbody && /* an empty body changes nothing, however many trips */
@@ -804,8 +1006,12 @@ static void sim_stmts(Sim *S, Stmt **body, size_t n)
 				sim_stmts(S, s->body, s->nbody);
 			}
 			S->vals[s->var] = 0;
-			break;
-		case ST_MBAR_INIT: {
+			continue;
+		}
+		if (si->flags & SF_COPY)
+			sim_copy(S, s);
+		switch (si->issue) {
+		case AI_MBAR_INIT: {
 			Bar *b = bar_at(S, bar_of(S, s), 0);
 			if (b->init) {
 				char name[96];
@@ -820,37 +1026,28 @@ static void sim_stmts(Sim *S, Stmt **body, size_t n)
 			}
 			break;
 		}
-		case ST_MBAR_EXPECT_TX: case ST_MBAR_ARRIVE: sim_event(S, s); break;
-		case ST_MBAR_WAIT: sim_wait(S, s); break;
-		case ST_COPY: case ST_COPY_ASYNC: sim_copy(S, s); break;
-		case ST_FENCE_ASYNC:
-			for (size_t d = 0; d < S->ndirty; d++)
-				S->dirty[d].bar = 0; /* fenced; a sync makes it visible to the issuing thread */
-			break;
-		case ST_CLUSTER_SYNC: /* arrive, then wait: a sync of each CTA too */
-			cl_arrive(S, s);
-			if (!S->failed)
-				cl_wait(S, s);
-			break;
-		case ST_CLUSTER_ARRIVE: cl_arrive(S, s); break;
-		case ST_CLUSTER_WAIT: cl_wait(S, s); break;
-		case ST_SYNC: {
-			for (int64_t i = 0; i < S->nbars_total * S->nranks; i++)
-				S->bars[i].lag = NULL;
-			size_t k = 0;
-			for (size_t d = 0; d < S->ndirty; d++)
-				if (S->dirty[d].bar < 0)
-					S->dirty[k++] = S->dirty[d];
-			S->ndirty = k;
-			break;
-		}
-		case ST_CPA_COMMIT:
+		case AI_MBAR_ARRIVE: case AI_MBAR_TX: sim_event(S, s); break;
+		case AI_CPA_COMMIT:
 			for (size_t c = 0; c < S->ncpa; c++)
 				if (S->cpa[c].group < 0)
 					S->cpa[c].group = S->cpa_groups;
 			S->cpa_groups++;
 			break;
-		case ST_CPA_WAIT: {
+		case AI_BULK_COMMIT:
+			for (size_t t = 0; t < S->nstores; t++)
+				if (S->stores[t].group < 0)
+					S->stores[t].group = S->groups;
+			S->groups++;
+			break;
+		default: break;
+		}
+		switch (si->wait) {
+		case AW_MBAR: sim_wait(S, s); break;
+		case AW_PROXY:
+			for (size_t d = 0; d < S->ndirty; d++)
+				S->dirty[d].bar = 0; /* fenced; a sync makes it visible to the issuing thread */
+			break;
+		case AW_CPA: {
 			size_t k = 0;
 			for (size_t c = 0; c < S->ncpa; c++)
 				if (S->cpa[c].group < 0 || S->cpa[c].group >= S->cpa_groups - s->n)
@@ -858,35 +1055,199 @@ static void sim_stmts(Sim *S, Stmt **body, size_t n)
 			S->ncpa = k;
 			break;
 		}
-		case ST_BULK_COMMIT:
-			for (size_t t = 0; t < S->nstores; t++)
-				if (S->stores[t].group < 0)
-					S->stores[t].group = S->groups;
-			S->groups++;
-			break;
-		case ST_BULK_WAIT: case ST_BULK_WAIT_READ: {
+		case AW_BULK: case AW_BULK_READ: {
 			int64_t upto = S->groups - s->n > 0 ? S->groups - s->n : 0;
 			if (upto > S->read_upto)
 				S->read_upto = upto;
-			if (s->kind == ST_BULK_WAIT && upto > S->written_upto)
+			if (si->wait == AW_BULK && upto > S->written_upto)
 				S->written_upto = upto;
 			break;
 		}
 		default: break;
 		}
+		if (S->failed)
+			return;
+		if (si->cbar == BAR_SYNC || si->cbar == BAR_ARRIVE) /* cluster.sync: arrive, then wait */
+			cl_arrive(S, s);
+		if (!S->failed && (si->cbar == BAR_SYNC || si->cbar == BAR_WAIT))
+			cl_wait(S, s);
+		if (si->bar == BAR_SYNC) { /* a sync of the CTA (cluster.sync and mbarrier.init's bar.sync too) */
+			for (int64_t i = 0; i < S->nbars_total * S->nranks; i++)
+				S->bars[i].lag = NULL;
+			size_t k = 0;
+			for (size_t d = 0; d < S->ndirty; d++)
+				if (S->dirty[d].bar < 0)
+					S->dirty[k++] = S->dirty[d];
+			S->ndirty = k;
+		}
 	}
 }
 
-static void has_copy_async(void *ctx, const Stmt *s) { *(bool *)ctx |= s->kind == ST_COPY_ASYNC; }
+static void has_copy_async(void *ctx, const Stmt *s) { *(bool *)ctx |= stmt_info[s->kind].issue == AI_COPY; }
 static void first_runtime_repeat(void *ctx, const Stmt *s)
 {
-	if (s->kind == ST_REPEAT && s->trips_scalar && !*(const Stmt **)ctx)
+	if ((stmt_info[s->kind].flags & SF_BLOCK) && s->trips_scalar && !*(const Stmt **)ctx)
 		*(const Stmt **)ctx = s;
 }
-static void has_mcast(void *ctx, const Stmt *s) { *(bool *)ctx |= s->kind == ST_COPY_ASYNC && s->mcast; }
+static void has_mcast(void *ctx, const Stmt *s) { *(bool *)ctx |= stmt_info[s->kind].issue == AI_COPY && s->mcast; }
 static void has_cluster_barrier(void *ctx, const Stmt *s)
 {
-	*(bool *)ctx |= s->kind == ST_CLUSTER_SYNC || s->kind == ST_CLUSTER_ARRIVE || s->kind == ST_CLUSTER_WAIT;
+	*(bool *)ctx |= stmt_info[s->kind].cbar != BAR_NONE;
+}
+
+/* what must hold when the kernel ends: nothing in flight */
+static bool end_checks(Sim *S)
+{
+	Ctx *cx = S->cx;
+	if (S->last_mc) {
+		diag_error(cx, S->last_mc->loc, "no cluster.sync follows this multicast load before the kernel ends");
+		diag_note(cx, "a CTA must not exit while the cluster's multicasts may still write into its peers' shared "
+		          "memory: cluster.sync before the end");
+		return false;
+	}
+	for (int64_t i = 0; i < S->nbars_total * S->nranks; i++)
+		if (S->bars[i].first) {
+			const Stmt *f = S->bars[i].first;
+			diag_error(cx, f->loc, "%s signals %s, but no mbarrier.wait follows: the CTA may exit with it in flight",
+			           stmt_info[f->kind].keyword, f->mbar_name);
+			return false;
+		}
+	for (size_t t = 0; t < S->nstores; t++) {
+		if (S->stores[t].group < 0) {
+			diag_error(cx, S->stores[t].s->loc, "this TMA store is never committed: bulk.commit, then bulk.wait 0 "
+			           "before the kernel ends");
+			return false;
+		}
+		if (S->stores[t].group >= S->written_upto) {
+			diag_error(cx, S->stores[t].s->loc, "the kernel may end before this TMA store has written global memory");
+			diag_note(cx, "bulk.wait 0 after the last bulk.commit (bulk.wait_read only frees the shared source)");
+			return false;
+		}
+	}
+	return true;
+}
+
+static void cpa_end_warning(Sim *S)
+{
+	if (S->ncpa && !S->warned_cpa) {
+		const Span *c = &S->cpa[0];
+		diag_warning(S->cx, c->s->loc, "this cp.async is %s before the kernel ends",
+		             c->group < 0 ? "never committed, nor waited for" : "never waited for");
+		diag_note(S->cx, "cp_async.commit, then cp_async.wait 0: a CTA that exits with copies in flight loses them");
+		S->warned_cpa = true;
+	}
+}
+
+/* statements whose completion the phase proof counts */
+static void has_counted(void *ctx, const Stmt *s)
+{
+	*(bool *)ctx |= s->mbar > 0 || s->kind == ST_BULK_COMMIT || s->kind == ST_BULK_WAIT ||
+	                s->kind == ST_BULK_WAIT_READ || stmt_is_tma_store(s) || stmt_is_bulk_store(s);
+}
+
+static void wait_depths(void *ctx, const Stmt *s)
+{
+	Sim *S = ctx;
+	if ((s->kind == ST_BULK_WAIT || s->kind == ST_BULK_WAIT_READ) && s->n + 1 > S->bulk_cap)
+		S->bulk_cap = s->n + 1;
+	if (s->kind == ST_CPA_WAIT && s->n + 1 > S->cpa_cap)
+		S->cpa_cap = s->n + 1;
+}
+
+/* runtime repeats whose body holds statements the phase proof counts */
+static void find_counted_loop(void *ctx, const Stmt *s)
+{
+	Sim *S = ctx;
+	if (s->kind != ST_REPEAT || !s->trips_scalar || trip_class(S, s))
+		return;
+	bool counted = false;
+	stmt_walk(s->body, s->nbody, has_counted, &counted);
+	if (!counted)
+		return;
+	const Scalar *sc = &S->k->scalars[s->trips_scalar - 1];
+	int64_t lo = sc->lo > 0 ? (sc->lo + s->trips_div - 1) / s->trips_div : 0;
+	int64_t hi = sc->hi > 0 ? (sc->hi + s->trips_div - 1) / s->trips_div : 0;
+	TripClass c = {s->trips_scalar, s->trips_div, lo, hi, lo, lo + 1, s};
+	size_t n = (size_t)S->ntc, cap = n;
+	APUSH(S->cx->arena, S->tc, n, cap, c);
+	S->ntc = (int)n;
+}
+
+/* one simulation of the kernel; false once a diagnostic is out */
+static bool sim_run(Sim *S, bool *cpa_warned)
+{
+	Kernel *k = S->k;
+	int64_t total = S->nbars_total;
+	S->bars = arena_alloc(S->cx->arena, sizeof(Bar) * (size_t)(total * S->nranks + 1));
+	S->vals = arena_alloc(S->cx->arena, sizeof(int64_t) * (size_t)(k->nvars + 1));
+	sim_stmts(S, k->body, k->nbody);
+	if (S->failed)
+		return false;
+	if (!*cpa_warned) {
+		cpa_end_warning(S);
+		*cpa_warned = S->warned_cpa;
+	}
+	return end_checks(S);
+}
+
+/* the runtime-loop mode: every class of trip count runs each of its counts
+ * up to the first repeated loop head (see sim_runtime_repeat), in every
+ * combination with the other classes, until a whole round learns nothing */
+static bool sim_counts(Sim *proto)
+{
+	Sim *S = NULL;
+	bool cpa_warned = false;
+	int64_t runs = 0;
+	for (bool again = true; again;) {
+		again = false;
+		for (int c = 0; c < proto->ntc; c++)
+			proto->tc[c].choice = proto->tc[c].lo;
+		for (;;) {
+			int64_t before = 0;
+			for (int c = 0; c < proto->ntc; c++)
+				before += proto->tc[c].need;
+			S = arena_alloc(proto->cx->arena, sizeof *S);
+			*S = *proto;
+			S->warned_cpa = cpa_warned;
+			if (++runs > 4096) {
+				diag_error(proto->cx, proto->tc[0].first->loc, "more than 4096 combinations of trip counts to prove "
+				           "the kernel's barrier phases for");
+				return false;
+			}
+			if (!sim_run(S, &cpa_warned)) {
+				for (int c = 0; c < proto->ntc; c++) {
+					const TripClass *t = &proto->tc[c];
+					const Scalar *sc = &proto->k->scalars[t->scalar - 1];
+					int64_t v = t->choice * t->div; /* a launch value that gives this count */
+					if (v > sc->hi)
+						v = sc->hi;
+					diag_note(proto->cx, "when the repeat at line %d runs %lld trip%s (%s = %lld, say)",
+					          t->first->loc.line, (long long)t->choice, t->choice == 1 ? "" : "s", sc->name,
+					          (long long)v);
+				}
+				return false;
+			}
+			int64_t after = 0;
+			for (int c = 0; c < proto->ntc; c++)
+				after += proto->tc[c].need;
+			again |= after != before;
+			int c = proto->ntc - 1; /* the next combination: an odometer over [lo, min(hi, need - 1)] */
+			for (; c >= 0; c--) {
+				TripClass *t = &proto->tc[c];
+				if (t->choice + 1 <= t->hi && t->choice + 1 < t->need) {
+					t->choice++;
+					break;
+				}
+				t->choice = t->lo;
+			}
+			if (c < 0)
+				break;
+		}
+	}
+	/* parities of the barriers no runtime loop touches: every run fits them alike */
+	proto->fits = S->fits;
+	proto->nfits = S->nfits;
+	return true;
 }
 
 void check_mbar_phases(Ctx *cx, const Module *m, Kernel *k)
@@ -907,6 +1268,13 @@ void check_mbar_phases(Ctx *cx, const Module *m, Kernel *k)
 			          "'cta copy_async %s[...], SHARED[...]' (store)", k->bufs[i]->name, k->bufs[i]->name);
 			return;
 		}
+	for (size_t i = 0; i < k->nmbars; i++)
+		if (k->mbars[i].dyn_phase && k->mbars[i].n > 32) {
+			diag_error(cx, k->mbars[i].loc, "mbarrier '%s' has %lld barriers; a runtime-count repeat may use arrays "
+			           "of at most 32", k->mbars[i].name, (long long)k->mbars[i].n);
+			diag_note(cx, "their phase parities live in one 32-bit register of phase bits");
+			return;
+		}
 	Sim S = {.cx = cx, .k = k, .tma = any, .nranks = (int)kernel_cluster_size(k)};
 	stmt_walk(k->body, k->nbody, has_mcast, &S.mc);
 	int64_t total = 0;
@@ -915,65 +1283,48 @@ void check_mbar_phases(Ctx *cx, const Module *m, Kernel *k)
 		S.base[i] = total;
 		total += k->mbars[i].n;
 	}
-	S.bars = arena_alloc(cx->arena, sizeof(Bar) * (size_t)(total * S.nranks + 1));
 	S.nbars_total = total;
-	S.vals = arena_alloc(cx->arena, sizeof(int64_t) * (size_t)(k->nvars + 1));
-	sim_stmts(&S, k->body, k->nbody);
-	if (S.failed)
-		return;
-	if (S.ncpa && !S.warned_cpa) {
-		const Span *c = &S.cpa[0];
-		diag_warning(cx, c->s->loc, "this cp.async is %s before the kernel ends",
-		             c->group < 0 ? "never committed, nor waited for" : "never waited for");
-		diag_note(cx, "cp_async.commit, then cp_async.wait 0: a CTA that exits with copies in flight loses them");
-	}
-	const Stmt *rt = NULL;
-	stmt_walk(k->body, k->nbody, first_runtime_repeat, &rt);
-	if (rt && cpa && !k->is_func && !any && !cl && !S.ncpa && !S.warned_cpa) {
-		/* a runtime trip count may be 0: the loops' waits may not run (the
-		 * two-trip run above shows what one trip leaves for the next) */
-		Sim Z = {.cx = cx, .k = k, .nranks = S.nranks, .zero_trips = true, .base = S.base};
-		Z.bars = arena_alloc(cx->arena, sizeof(Bar) * (size_t)(total * S.nranks + 1));
-		Z.nbars_total = total;
-		Z.vals = arena_alloc(cx->arena, sizeof(int64_t) * (size_t)(k->nvars + 1));
-		sim_stmts(&Z, k->body, k->nbody);
-		if (!Z.failed && Z.ncpa && !Z.warned_cpa) {
-			const Span *c = &Z.cpa[0];
-			diag_warning(cx, c->s->loc, "this cp.async is %s before the kernel ends",
-			             c->group < 0 ? "never committed, nor waited for" : "never waited for");
-			Z.warned_cpa = true;
-		}
-		if (Z.warned_cpa)
-			diag_note(cx, "when the repeat at line %d runs no trip (its count %s is 0 at launch): wait outside "
-			          "the loop too", rt->loc.line, k->scalars[rt->trips_scalar - 1].name);
-		return;
-	}
-	if (S.last_mc) {
-		diag_error(cx, S.last_mc->loc, "no cluster.sync follows this multicast load before the kernel ends");
-		diag_note(cx, "a CTA must not exit while the cluster's multicasts may still write into its peers' shared "
-		          "memory: cluster.sync before the end");
-		return;
-	}
-	for (int64_t i = 0; i < total * S.nranks; i++)
-		if (S.bars[i].first) {
-			const Stmt *f = S.bars[i].first;
-			diag_error(cx, f->loc, "%s signals %s, but no mbarrier.wait follows: the CTA may exit with it in flight",
-			           stmt_info[f->kind].keyword, f->mbar_name);
+	stmt_walk(k->body, k->nbody, find_counted_loop, &S);
+	stmt_walk(k->body, k->nbody, wait_depths, &S);
+	if (S.ntc) {
+		if (!sim_counts(&S))
+			return;
+	} else {
+		bool cpa_warned = false;
+		S.bars = arena_alloc(cx->arena, sizeof(Bar) * (size_t)(total * S.nranks + 1));
+		S.vals = arena_alloc(cx->arena, sizeof(int64_t) * (size_t)(k->nvars + 1));
+		sim_stmts(&S, k->body, k->nbody);
+		if (S.failed)
+			return;
+		cpa_end_warning(&S);
+		cpa_warned = S.warned_cpa;
+		const Stmt *rt = NULL;
+		stmt_walk(k->body, k->nbody, first_runtime_repeat, &rt);
+		if (rt && cpa && !k->is_func && !any && !cl && !S.ncpa && !cpa_warned) {
+			/* a runtime trip count may be 0: the loops' waits may not run (the
+			 * two-trip run above shows what one trip leaves for the next) */
+			Sim Z = {.cx = cx, .k = k, .nranks = S.nranks, .zero_trips = true, .base = S.base};
+			Z.bars = arena_alloc(cx->arena, sizeof(Bar) * (size_t)(total * S.nranks + 1));
+			Z.nbars_total = total;
+			Z.vals = arena_alloc(cx->arena, sizeof(int64_t) * (size_t)(k->nvars + 1));
+			sim_stmts(&Z, k->body, k->nbody);
+			if (!Z.failed && Z.ncpa && !Z.warned_cpa) {
+				const Span *c = &Z.cpa[0];
+				diag_warning(cx, c->s->loc, "this cp.async is %s before the kernel ends",
+				             c->group < 0 ? "never committed, nor waited for" : "never waited for");
+				Z.warned_cpa = true;
+			}
+			if (Z.warned_cpa)
+				diag_note(cx, "when the repeat at line %d runs no trip (its count %s is 0 at launch): wait outside "
+				          "the loop too", rt->loc.line, k->scalars[rt->trips_scalar - 1].name);
 			return;
 		}
-	for (size_t t = 0; t < S.nstores; t++) {
-		if (S.stores[t].group < 0) {
-			diag_error(cx, S.stores[t].s->loc, "this TMA store is never committed: bulk.commit, then bulk.wait 0 "
-			           "before the kernel ends");
+		if (!end_checks(&S))
 			return;
-		}
-		if (S.stores[t].group >= S.written_upto) {
-			diag_error(cx, S.stores[t].s->loc, "the kernel may end before this TMA store has written global memory");
-			diag_note(cx, "bulk.wait 0 after the last bulk.commit (bulk.wait_read only frees the shared source)");
-			return;
-		}
 	}
 	for (size_t f = 0; f < S.nfits; f++) {
+		if (S.fits[f].s->mbar > 0 && k->mbars[S.fits[f].s->mbar - 1].dyn_phase)
+			continue; /* tracked at run time */
 		Affine *a = arena_alloc(cx->arena, sizeof *a);
 		a->c = S.fits[f].c;
 		for (int v = VAR_REPEAT0; v < k->nvars; v++)
@@ -1016,8 +1367,20 @@ void emit_mbar_arrive(Emit *e, const Stmt *s)
 void emit_mbar_wait(Emit *e, const Stmt *s)
 {
 	Builder *b = emit_builder(e);
-	Reg a = emit_mbar_addr(e, s), par;
-	if (!s->parity || affine_is_const(s->parity)) {
+	Reg a = emit_mbar_addr(e, s), par, bits = emit_mbar_phase_bits(e, s), bit = {0};
+	if (bits.id) { /* parity = bit idx of the phase bits; the wait flips it */
+		par = b_reg(b, RC_R);
+		if (affine_is_const(s->mbar_idx)) {
+			bit = b_const32(b, (int64_t)1 << s->mbar_idx->c);
+			b_ins(b, FORM_SHR_U32, b_name(b, par), b_name(b, bits), b_imm(b, s->mbar_idx->c), NULL);
+		} else {
+			Reg idx = emit_affine(e, s->mbar_idx);
+			bit = b_reg(b, RC_R);
+			b_ins(b, FORM_SHL_B32, b_name(b, bit), "1", b_name(b, idx), NULL);
+			b_ins(b, FORM_SHR_U32, b_name(b, par), b_name(b, bits), b_name(b, idx), NULL);
+		}
+		b_ins(b, FORM_AND_B32, b_name(b, par), b_name(b, par), "1", NULL);
+	} else if (!s->parity || affine_is_const(s->parity)) {
 		par = b_const32(b, s->parity ? s->parity->c & 1 : 0);
 	} else {
 		Reg x = emit_affine(e, s->parity);
@@ -1029,6 +1392,8 @@ void emit_mbar_wait(Emit *e, const Stmt *s)
 	b_place_label(b, top);
 	b_ins(b, FORM_MBAR_TRY_WAIT, b_name(b, p), b_addr(b, a, 0), b_name(b, par), NULL);
 	b_ins(b, FORM_BRA_IF_NOT, b_name(b, p), b_label_name(b, top), NULL);
+	if (bits.id)
+		b_ins(b, FORM_XOR_B32, b_name(b, bits), b_name(b, bits), b_name(b, bit), NULL);
 }
 
 void emit_fence_async(Emit *e, const Stmt *s)

@@ -689,9 +689,10 @@ static bool parse_buffer(Parser *p, Loc kwloc, Mem mem, const char *kw)
 		b->storage_loc = p->tok.loc;
 		if (!take_int(p, "storage element count", &b->storage_given))
 			return false;
-		if (b->storage_given < 1) {
+		if (b->storage_given < 1 || b->storage_given > ((int64_t)1 << 40)) { /* as a shape: its bytes fit 64 bits */
 			p->line_failed = true;
-			diag_error(p->cx, b->storage_loc, "storage must be at least 1 element");
+			diag_error(p->cx, b->storage_loc, b->storage_given < 1 ? "storage must be at least 1 element"
+			                                                       : "storage must be at most 2^40 elements");
 			return false;
 		}
 	}
@@ -906,6 +907,31 @@ static bool parse_count(Parser *p, Stmt *s)
 	return true;
 }
 
+/* warpgroup mma D, A, B [scale_d 0|1] (src/wgmma.c) */
+static bool parse_wgmma(Parser *p, Stmt *s)
+{
+	s->dst = arena_alloc(p->cx->arena, sizeof(Region));
+	s->src = arena_alloc(p->cx->arena, sizeof(Region));
+	s->mma_b = arena_alloc(p->cx->arena, sizeof(Region));
+	if (!parse_region(p, s->dst) || !expect_punct(p, ',', "between the accumulator and A") ||
+	    !parse_region(p, s->src) || !expect_punct(p, ',', "between A and B") || !parse_region(p, s->mma_b))
+		return false;
+	s->n = 1; /* scale-d: accumulate */
+	if (!is_ident(p, "scale_d"))
+		return true;
+	next(p);
+	s->value_loc = p->tok.loc;
+	s->has_value = true;
+	if (!take_int(p, "scale-d (0 or 1)", &s->n))
+		return false;
+	if (s->n != 0 && s->n != 1) {
+		p->line_failed = true;
+		diag_error(p->cx, s->value_loc, "scale_d is 0 (D = A*B) or 1 (D += A*B), got %lld", (long long)s->n);
+		return false;
+	}
+	return true;
+}
+
 /* dump LOCAL, PARAM */
 static bool parse_dump(Parser *p, Stmt *s)
 {
@@ -994,6 +1020,10 @@ static bool parse_repeat(Parser *p, Stmt *s)
 			diag_error(p->cx, vl, "index '%s' shadows a variable already in scope", s->var_name);
 			return false;
 		}
+	}
+	if (is_ident(p, "nounroll")) { /* ptxas keeps the loop (.pragma "nounroll") */
+		next(p);
+		s->nounroll = true;
 	}
 	if (!expect_punct(p, '{', "to open the repeat block"))
 		return false;
@@ -1285,7 +1315,7 @@ static bool parse_asm(Parser *p, Stmt *s)
 
 typedef bool (*ParseHook)(Parser *p, Stmt *s);
 static const ParseHook parse_hook[ST_COUNT] = {
-#define STMT(kind, kw, flags, cap, parse, check, emit, ref) [ST_##kind] = parse,
+#define STMT(kind, kw, flags, cap, parse, check, emit, ref, ...) [ST_##kind] = parse,
 #include "stmt.def"
 };
 
@@ -1584,6 +1614,29 @@ static bool grid_cdiv(Parser *p, Kernel *k, int d)
 	return true;
 }
 
+/* the facts that decide a scalar's values, with their lines: the bounds
+ * that hold and every % fact */
+const char *facts_text(Arena *a, const Scalar *sc)
+{
+	const char *s = "together, the facts";
+	const char *sep = " ";
+	for (size_t i = 0; i < sc->nfacts; i++) {
+		const struct Fact *f = &sc->facts[i];
+		if (f->op == '%' && f->v > 1)
+			s = arena_printf(a, "%s%s'%s %% %lld == 0' (line %d)", s, sep, sc->name, (long long)f->v, f->loc.line);
+		else if ((f->op == '>' && f->loc.line == sc->lo_loc.line) || (f->op == '<' && f->loc.line == sc->hi_loc.line))
+			s = arena_printf(a, "%s%s'%s %c= %lld' (line %d)", s, sep, sc->name, f->op, (long long)f->v, f->loc.line);
+		else
+			continue;
+		sep = ", ";
+	}
+	if (sc->mult > SCALAR_MAX)
+		return arena_printf(a, "%s ask for %s in %lld..%lld, and below 2^31 only 0 is a multiple of every "
+		                    "divisor", s, sc->name, (long long)sc->lo, (long long)sc->hi);
+	return arena_printf(a, "%s ask for %s in %lld..%lld and a multiple of %lld", s, sc->name,
+	                    (long long)sc->lo, (long long)sc->hi, (long long)sc->mult);
+}
+
 /* assume S % D == 0 | assume S >= N | assume S <= N: facts about a scalar
  * param that the code may rely on and the launcher must honour */
 static void decl_assume(Parser *p, Loc loc)
@@ -1626,8 +1679,17 @@ static void decl_assume(Parser *p, Loc loc)
 			                                 : "the divisor must be in 1..1048576");
 			return;
 		}
-		sc->mult = v;
-		sc->mult_loc = loc;
+		APUSH(p->cx->arena, sc->facts, sc->nfacts, sc->factcap, ((struct Fact){'%', v, loc}));
+		int64_t g = sc->mult, r = v;
+		while (r) { /* gcd */
+			int64_t t = g % r;
+			g = r;
+			r = t;
+		}
+		/* a multiple of more than 2^31 - 1 is 0, as a multiple of 2^31 is */
+		sc->mult = sc->mult / g * v > SCALAR_MAX ? (int64_t)SCALAR_MAX + 1 : sc->mult / g * v;
+		if (!sc->mult_loc.line)
+			sc->mult_loc = loc;
 	} else if (is_punct(p, '>') || is_punct(p, '<')) {
 		bool ge = is_punct(p, '>');
 		next(p);
@@ -1641,10 +1703,11 @@ static void decl_assume(Parser *p, Loc loc)
 			diag_error(p->cx, vl, "a bound must be in 0..%d (scalar values are 31-bit)", SCALAR_MAX);
 			return;
 		}
-		if (ge) {
+		APUSH(p->cx->arena, sc->facts, sc->nfacts, sc->factcap, ((struct Fact){ge ? '>' : '<', v, loc}));
+		if (ge && v > sc->lo) { /* facts are a conjunction: the tightest bound holds */
 			sc->lo = v;
 			sc->lo_loc = loc;
-		} else {
+		} else if (!ge && v < sc->hi) {
 			sc->hi = v;
 			sc->hi_loc = loc;
 			k->var_ext[sc->var] = v + 1;
@@ -1653,7 +1716,15 @@ static void decl_assume(Parser *p, Loc loc)
 		fail(p, "expected '%% D == 0', '>= N' or '<= N' after '%s', found %s", nm, tok_text(p));
 		return;
 	}
-	end_of_line(p);
+	if (!end_of_line(p))
+		return;
+	/* {v : lo <= v <= hi, v % mult == 0} is empty exactly when the largest
+	 * multiple of mult at most hi is below lo */
+	if (sc->hi / sc->mult * sc->mult < sc->lo) {
+		p->line_failed = true;
+		diag_error(p->cx, loc, "the facts about '%s' leave it no value", nm);
+		diag_note(p->cx, "%s", facts_text(p->cx->arena, sc));
+	}
 }
 
 /* threads N | grid N */
@@ -1670,6 +1741,11 @@ static void decl_launch(Parser *p, Loc loc, bool thr)
 	Loc vl = p->tok.loc;
 	int64_t v;
 	if (!thr) { /* each dimension a constant or cdiv(S, D) */
+		if (k->grid_loc.line) { /* a second grid would silently replace the first */
+			p->line_failed = true;
+			diag_error(p->cx, loc, "duplicate 'grid' statement (the first is at line %d)", k->grid_loc.line);
+			return;
+		}
 		k->grid_loc = vl;
 		for (int d = 0; d < 2; d++) {
 			if (d && !is_punct(p, ','))
@@ -1847,8 +1923,8 @@ static void statement(Parser *p)
 	for (size_t i = 0; i < sizeof scopes / sizeof scopes[0]; i++)
 		if (is_ident(p, scopes[i].kw)) {
 			next(p);
-			if (!is_ident(p, "copy") && !is_ident(p, "copy_async")) {
-				fail(p, "expected 'copy' or 'copy_async' after the scope, found %s", tok_text(p));
+			if (!is_ident(p, "copy") && !is_ident(p, "copy_async") && !is_ident(p, "mma")) {
+				fail(p, "expected 'copy', 'copy_async' or 'mma' after the scope, found %s", tok_text(p));
 				return;
 			}
 			table_statement(p, loc, scopes[i].scope, true);

@@ -1,9 +1,10 @@
-/* The statement table's shared column (keyword, flags, capability); each
- * pass instantiates its own hook column from stmt.def. */
+/* The statement table's shared columns (keyword, flags, capability, and the
+ * semantics the analyses read); each pass instantiates its own hook column
+ * from stmt.def. */
 #include "tilepx.h"
 
 const StmtInfo stmt_info[ST_COUNT] = {
-#define STMT(kind, kw, flags, cap, parse, check, emit, ref) [ST_##kind] = {kw, flags, cap},
+#define STMT(kind, kw, flags, cap, parse, check, emit, ref, bar, cbar, issue, wait, shared) [ST_##kind] = {kw, flags, cap, bar, cbar, issue, wait, shared},
 #include "stmt.def"
 };
 

@@ -61,13 +61,13 @@ bool target_has(const Target *t, Cap c)
 	case CAP_ALL: return true;
 	case CAP_SM80: return t->sm >= 80;
 	case CAP_SM90: return t->sm >= 90;
-	case CAP_TCGEN05:
-		return (t->sm == 100 && t->suffix) || (t->sm == 103 && t->suffix == 'a') ||
-		       (t->sm == 110 && t->suffix == 'a');
-	case CAP_B8MATRIX:
-		return target_has(t, CAP_TCGEN05) || ((t->sm == 120 || t->sm == 121) && t->suffix == 'a');
+	case CAP_TCGEN05: /* PTX ISA: sm_100a, sm_110a (was sm_101a), sm_100f and sm_110f families; ptxas 13.0 agrees */
+		return (t->sm == 100 || t->sm == 103 || t->sm == 110) && t->suffix;
+	case CAP_B8MATRIX: /* ptxas 13.0: the tcgen05 targets and sm_120/sm_121 with 'a' or 'f' */
+		return target_has(t, CAP_TCGEN05) || ((t->sm == 120 || t->sm == 121) && t->suffix);
 	case CAP_MULTICAST: /* the targets ptxas names for .multicast::cluster (others: an advisory) */
 		return (t->sm == 90 && t->suffix == 'a') || ((t->sm == 100 || t->sm == 103 || t->sm == 110) && t->suffix);
+	case CAP_SM90A: return t->sm == 90 && t->suffix == 'a';
 	case CAP_COUNT: break;
 	}
 	return false;
@@ -91,9 +91,10 @@ const char *cap_name(Cap c)
 {
 	static const char *names[CAP_COUNT] = {
 		"any target", "sm_80 or newer", "sm_90 or newer",
-		"sm_100a, sm_100f, sm_103a or sm_110a",
-		"sm_100a, sm_100f, sm_103a, sm_110a, sm_120a or sm_121a",
+		"sm_100a, sm_100f, sm_103a, sm_103f, sm_110a or sm_110f",
+		"sm_100a, sm_100f, sm_103a, sm_103f, sm_110a, sm_110f, sm_120a, sm_120f, sm_121a or sm_121f",
 		"sm_90a, sm_100a, sm_100f, sm_103a, sm_103f, sm_110a or sm_110f",
+		"sm_90a",
 	};
 	return names[c];
 }

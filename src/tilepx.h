@@ -81,6 +81,11 @@ typedef struct Diags {
 	size_t n, cap;
 	int errors, warnings;
 	bool truncated;
+	/* warnings come from analyses that assume a program without errors: once
+	 * there is an error they are dropped (held and new), so errors come first
+	 * and nothing is said from premises that failed; their notes with them */
+	int warnings_dropped;
+	bool last_dropped;
 } Diags;
 
 typedef struct Ctx {
@@ -118,6 +123,7 @@ typedef enum Cap {
 	CAP_TCGEN05,  /* sm_100a, sm_100f, sm_103a, sm_110a */
 	CAP_B8MATRIX, /* ldmatrix/stmatrix b8 shapes: tcgen05 targets + sm_120a, sm_121a */
 	CAP_MULTICAST, /* .multicast::cluster: sm_90a and the sm_100/103/110 a/f targets */
+	CAP_SM90A,    /* wgmma: sm_90a only */
 	CAP_COUNT
 } Cap;
 
@@ -276,8 +282,16 @@ typedef struct Scalar {
 	DType dt;
 	int var;            /* kernel variable id; its range is [0, hi] */
 	int64_t lo, hi;     /* lo <= value <= hi */
-	int64_t mult;       /* value % mult == 0 */
-	Loc lo_loc, hi_loc, mult_loc;
+	int64_t mult;       /* value % mult == 0: the lcm of the % facts (2^31: only 0) */
+	Loc lo_loc, hi_loc, mult_loc; /* the facts that give lo, hi; the first % fact */
+	/* every fact as written: they are a conjunction, and the runners check
+	 * a value against each one (kernel_bind) */
+	struct Fact {
+		char op; /* '>' (>=), '<' (<=), '%' (% v == 0) */
+		int64_t v;
+		Loc loc;
+	} *facts;
+	size_t nfacts, factcap;
 } Scalar;
 enum { SCALAR_MAX = 0x7fffffff, DYN_TILE_MAX = 1 << 20 };
 
@@ -287,6 +301,7 @@ typedef struct Mbar {
 	Loc loc;
 	int64_t n;
 	int64_t shared_offset; /* in dynamic shared memory (check) */
+	bool dyn_phase;        /* touched in a runtime-count repeat: parity tracked at run time */
 } Mbar;
 
 typedef struct Region {
@@ -305,16 +320,25 @@ Region *region_dup(Arena *a, const Region *r);
 
 /* statement kinds: src/stmt.def is the one list */
 typedef enum StmtKind {
-#define STMT(kind, kw, flags, cap, parse, check, emit, ref) ST_##kind,
+#define STMT(kind, kw, flags, cap, parse, check, emit, ref, ...) ST_##kind,
 #include "stmt.def"
 	ST_COUNT
 } StmtKind;
 
-enum { SF_SCOPED = 1, SF_COPY = 2, SF_BLOCK = 4 };
+enum { SF_SCOPED = 1, SF_COPY = 2, SF_BLOCK = 4, SF_PHASED = 8 };
+/* the semantic columns of stmt.def (what each value means is said there) */
+typedef enum BarKind { BAR_NONE, BAR_SYNC, BAR_ARRIVE, BAR_WAIT } BarKind;
+typedef enum AsyncIssue { AI_NONE, AI_COPY, AI_CPA_COMMIT, AI_BULK_COMMIT, AI_MBAR_INIT, AI_MBAR_ARRIVE, AI_MBAR_TX } AsyncIssue;
+typedef enum AsyncWait { AW_NONE, AW_CPA, AW_BULK, AW_BULK_READ, AW_MBAR, AW_TC_LD, AW_TC_ST, AW_PROXY } AsyncWait;
+enum { SH_NONE, SH_REGIONS, SH_MBAR };
 typedef struct StmtInfo {
 	const char *keyword; /* as written, dotted */
 	unsigned flags;
 	Cap cap;
+	BarKind bar, cbar; /* how it orders the CTA's threads, the cluster's */
+	AsyncIssue issue;
+	AsyncWait wait;
+	int shared;        /* SH_* */
 } StmtInfo;
 extern const StmtInfo stmt_info[ST_COUNT];
 
@@ -369,6 +393,11 @@ struct Stmt {
 	 * largest the facts allow (the index's range for the proofs) */
 	int trips_scalar;  /* 1 + index into the kernel's scalars; 0: n trips */
 	int64_t trips_div;
+	bool nounroll;     /* repeat ... nounroll: ptxas may not unroll the loop */
+	/* warpgroup mma D, A, B [scale_d N]: D is dst, A src, B mma_b; n is
+	 * scale-d (0: the first instruction overwrites D); wg is check's plan */
+	Region *mma_b;
+	struct WgmmaPlan *wg;
 	Stmt **body;
 	size_t nbody, cap;
 };
@@ -421,10 +450,18 @@ const Scalar *kernel_scalar_of_var(const Kernel *k, int var);
  * the dynamic params' shapes and storage become constants, their layouts
  * plain row-major. False with a message in why[n] when a value breaks its
  * facts. The runners bind after emitting the PTX and before running. */
+/* the facts that decide a scalar's values, as a note (src/parse.c) */
+const char *facts_text(Arena *a, const Scalar *sc);
 bool kernel_bind(Kernel *k, const int64_t *vals, char *why, size_t n);
 /* NAME's value among "NAME=V" strings (decimal; NULL entries skipped): false
- * when none names it; *bad when the value is not an integer */
+ * when none names it; *bad when the value is not a decimal int64 */
 bool kernel_set_value(const char *const *sets, int n, const char *name, int64_t *v, bool *bad);
+/* whether set is well-formed "NAME=V": an identifier, '=', a decimal integer
+ * in 0..SCALAR_MAX (the values a scalar can have) with nothing around it;
+ * false with why[n] if not */
+bool kernel_set_check(const char *set, char *why, size_t n);
+/* kernel_set_check of each of sets[0..n), and no name twice */
+bool kernel_sets_check(const char *const *sets, int n, char *why, size_t len);
 
 /* the cuTensorMapEncodeTiled arguments of one tensor-map param (CUDA driver
  * enum values; dims and boxes innermost first; strides in bytes of dims
@@ -483,6 +520,11 @@ int64_t shared_align(const Buffer *b);
 int64_t scope_threads(Scope s, int64_t cta_threads);
 /* CTAs in the kernel's cluster (1 without a cluster declaration) */
 int64_t kernel_cluster_size(const Kernel *k);
+/* the bytes of a kernel's .param space as the entry declares it (pointers,
+ * scalars, 64-aligned tensor maps): above PARAM_BYTES_OLD ptxas wants PTX
+ * 8.1, above PARAM_BYTES_MAX it refuses (ptxas 13: 0x1100 and 0x7ffc) */
+enum { PARAM_BYTES_OLD = 4352, PARAM_BYTES_MAX = 32764, PARAM_BYTES_PTX = 81 };
+int64_t kernel_param_bytes(const Kernel *k);
 
 /* ---- PTX builder (src/ptx/) ---- */
 typedef enum RegClass {
@@ -680,6 +722,8 @@ Reg emit_address(Emit *e, const Buffer *b, Reg elem_off);
  * string from b_addr; byte_off is the offset inside the thread's registers */
 void emit_mem_to_local(Emit *e, const Buffer *mb, const char *addr, Reg *words, int64_t byte_off, int bytes);
 void emit_local_to_mem(Emit *e, const Buffer *mb, const char *addr, Reg *words, int64_t byte_off, int bytes);
+/* a 1-, 2- or 4-byte load into a whole 32-bit register (zero-extended) */
+void emit_mem_load_word(Emit *e, const Buffer *mb, const char *addr, Reg word, int bytes);
 /* memory -> memory through temporaries */
 void emit_mem_copy(Emit *e, const Buffer *db, const char *daddr, const Buffer *sb, const char *saddr, int bytes);
 /* the same with the load under predicate load_guard and the store under
@@ -746,7 +790,39 @@ void emit_cluster_wait(Emit *e, const Stmt *s);
 int emit_elect_begin(Emit *e);          /* code up to emit_elect_end runs on thread 0 only */
 void emit_elect_end(Emit *e, int label);
 Reg emit_mbar_addr(Emit *e, const Stmt *s); /* shared address of the statement's mbarrier */
+Reg emit_mbar_phase_bits(Emit *e, const Stmt *s); /* its array's phase-bit register, id 0 when parities are static */
 Reg emit_tmap_addr(Emit *e, const Buffer *b); /* generic address of a param's tensor map */
+
+/* ---- Hopper warpgroup MMA (src/wgmma.c): stmt.def hooks ---- */
+/* a wgmma operand's descriptor fields (src/wgmma_desc.c), in bytes */
+enum { WG_MAX_KSTEPS = 64 };
+typedef struct WgDesc {
+	bool mn_major;          /* imm-trans 1: 16-byte runs along M (A) or N (B) */
+	int swz;                /* swizzle row: 0 (none), 32, 64, 128 bytes */
+	int mode;               /* descriptor layout type: 0 none, 1 128B, 2 64B, 3 32B */
+	int ksteps;
+	int64_t lbo, sbo;       /* leading / stride byte offsets */
+	bool lbo_used, sbo_used;/* whether the layout reads the field (else a filler) */
+	int64_t step_off[WG_MAX_KSTEPS]; /* each k-step's start from the region's, bytes */
+} WgDesc;
+/* off[i * kext + j]: the byte offset (before the swizzle) of operand element
+ * (row i, k j) from the region's first; swz the buffer's swizzle row (0, 32,
+ * 64, 128); kinst the K of one instruction. Derives and proves the canonical
+ * layout; false with the reason in why and a fix in note (may be empty). */
+bool wgmma_derive(const int64_t *off, int rows, int kext, int es, int swz, int kinst, const char *name, WgDesc *d,
+                  char *why, size_t wn, char *note, size_t nn);
+/* the 64-bit descriptor for a start address in shared memory */
+uint64_t wgmma_desc_encode(uint32_t start, const WgDesc *d);
+void check_wgmma(Ctx *cx, const Module *m, Kernel *k, Stmt *s);
+/* the async proofs: operands not overwritten and accumulators not touched
+ * in flight, fences, the final wait (after the statement checks) */
+void check_wgmma_async(Ctx *cx, const Module *m, Kernel *k);
+void emit_wgmma(Emit *e, const Stmt *s);
+void emit_wgmma_fence(Emit *e, const Stmt *s);
+void emit_wgmma_commit(Emit *e, const Stmt *s);
+void emit_wgmma_wait(Emit *e, const Stmt *s);
+/* explain's record of the statement: every descriptor field and why */
+void explain_wgmma(const Kernel *k, const Stmt *s, bool json, Str *out);
 
 /* ---- whole-module drivers ---- */
 typedef struct EmitOptions {

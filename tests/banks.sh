@@ -10,3 +10,5 @@ RB=$OUT/banks_rand; mkdir -p "$RB"
 explain_batch "$RB"/*.tile
 run_each check_banks_random "$RB"/*.tile
 echo "  ${tags[compared]:-0} random programs compared"
+echo "== bank conflicts: ptxemu --banks gives the H100's wavefronts ('# banks:' lines: broadcasts, merged accesses)"
+run_each check_banks_pin $(files_of check_banks_pin)

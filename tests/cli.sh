@@ -13,6 +13,10 @@ echo "== command line: usage errors exit 2, explain exit codes, notes"
 "$T" check tests/bad/no_variant.tile 2>"$OUT/err"
 [ "$(grep -c 'error:' "$OUT/err")" = 1 ] && [ "$(grep -c '^tests/bad/no_variant.tile:7:1: note: ' "$OUT/err")" = 4 ] && ok ||
 	bad "a no-variant error must be one error line and one located note per candidate"
+# an error silences the warnings (their analyses assumed a program without errors), and says so
+"$T" check tests/bad/cp_async_sm75_order.tile 2>"$OUT/err"
+! grep -q 'warning:' "$OUT/err" && grep -q '^tests/bad/cp_async_sm75_order.tile: note: 1 warning not shown' "$OUT/err" && ok ||
+	bad "an error and a warning: the warning must not be printed ($(head -1 "$OUT/err"))"
 "$T" explain --json examples/reg_32x8.tile | head -1 |
 	grep -q '"file": "examples/reg_32x8.tile", "col": 1, "dst_region": "A_smem", "src_region": "A"' && ok ||
 	bad "explain --json records must carry file, column and both regions"

@@ -24,7 +24,19 @@ JOBS=${TEST_JOBS:-$(nproc 2>/dev/null || echo 2)}
 pass=0 fail=0
 ok() { pass=$((pass + 1)); }
 bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
-assemble() { # FILE.ptx TARGET
+has_wgmma() { # FILE.ptx: a module with wgmma (its ptxas -v notices are checked)
+	grep -q 'wgmma\.mma_async' "$1"
+}
+ptxas_log_ok() { # RC LOG: ptxas succeeded and, with -v, printed none of the wgmma
+	# notices (C7515 serialised, C7519 warpgroup.arrive injected, C7510 wgmma in a call)
+	[ "$1" = 0 ] && ! grep -q -E 'C751[059]' "$2"
+}
+assemble() { # FILE.ptx TARGET (the log in $S/ptxas.log)
+	if has_wgmma "$1"; then
+		"$PTXAS" -v --gpu-name "$2" "$1" -o /dev/null >"$S/ptxas.log" 2>&1
+		ptxas_log_ok $? "$S/ptxas.log"
+		return
+	fi
 	"$PTXAS" --gpu-name "$2" "$1" -o /dev/null 2>"$S/ptxas.log"
 }
 
@@ -36,6 +48,7 @@ CHECK_FILES=(
 	"check_fuzz_repro tests/fuzz/regressions/*"
 	"check_example examples/*.tile"
 	"check_linked tests/gpu/gemm_linked_small.tile examples/gemm_linked.tile"
+	"check_wgmma_notice tests/wgmma/*.ptx"
 	"check_golden_asm tests/golden/*.ptx"
 	"check_gpu_asm tests/gpu/*.tile"
 	"check_explain tests/explain/*.tile"
@@ -46,6 +59,7 @@ CHECK_FILES=(
 	"check_warn tests/warn/*.tile tests/emu_fail/*.tile"
 	"check_no_warning examples/*.tile tests/gpu/*.tile"
 	"check_banks examples/*.tile tests/gpu/*.tile tests/explain/*.tile bench/codegen/*.tile"
+	"check_banks_pin tests/gpu/*.tile"
 	"check_emu_fail tests/emu_fail/*.tile tests/gpu_fail/*.tile"
 )
 files_of() { # CHECK: the files its globs find now
@@ -148,7 +162,12 @@ emit_once() { # FILE [TARGET]: emit into $EMITTED (errors in $EMIT_ERR); returns
 assemble_once() { # FILE.ptx TARGET: ptxas once per module and target (its log in $ASM_LOG)
 	ASM_LOG=$1.$2.log
 	if [ ! -f "$1.$2.asm" ]; then
-		"$PTXAS" --gpu-name "$2" "$1" -o /dev/null 2>"$ASM_LOG"
+		if has_wgmma "$1"; then
+			"$PTXAS" -v --gpu-name "$2" "$1" -o /dev/null >"$ASM_LOG" 2>&1
+			ptxas_log_ok $? "$ASM_LOG"
+		else
+			"$PTXAS" --gpu-name "$2" "$1" -o /dev/null 2>"$ASM_LOG"
+		fi
 		echo $? > "$1.$2.asm"
 	fi
 	cached_rc "$1.$2.asm"
@@ -248,6 +267,12 @@ check_linked() {
 		ok || bad "link $f"
 }
 
+# == wgmma modules: the ptxas -v notice check fails on a module ptxas patches
+# (tests/wgmma: each is a module the check must catch)
+check_wgmma_notice() {
+	assemble "$1" sm_90a && bad "$1: its ptxas notice was not caught" || ok
+}
+
 # == golden files assemble (a golden byte-identical to its example's emitted
 # module, which that section assembled, is not assembled again)
 check_golden_asm() {
@@ -268,7 +293,21 @@ emit_and_assemble() { # FILE: one result, emit and ptxas for its target
 }
 
 # == GPU test programs assemble
-check_gpu_asm() { emit_and_assemble "$1"; }
+check_gpu_asm() {
+	local f=$1 tg
+	emit_and_assemble "$f"
+	# repeat ... nounroll reaches ptxas as the pragma in the loop's header block
+	if file_has "$f" '^ *repeat .*nounroll'; then
+		grep -A1 '^\$L__' "$EMITTED" | grep -q '^	\.pragma "nounroll";$' && ok || bad "$f: repeat nounroll: no pragma after the loop label"
+	fi
+	case $f in tests/gpu/ldstmatrix_b8.tile) # the 8-bit matrix shapes on every target ptxas 13.0 takes them on (sm_120f and sm_121f too)
+		for tg in sm_100a sm_100f sm_103a sm_103f sm_110a sm_110f sm_120a sm_120f sm_121a sm_121f; do
+			ASM_LOG=/dev/null
+			if emit_once "$f" $tg && assemble_once "$EMITTED" $tg && grep -q 'ldmatrix.sync.aligned.m16n16.*\.b8' "$EMITTED"; then ok
+			else bad "$f for $tg: want ldmatrix .b8, assembled"; head -3 "$EMIT_ERR" "$ASM_LOG"; fi
+		done ;;
+	esac
+}
 
 # == bench/codegen programs assemble (the .tile of each pair; bench-codegen compiles the CUDA twin)
 check_codegen() { emit_and_assemble "$1"; }
@@ -295,6 +334,18 @@ check_explain() {
 			ASM_LOG=/dev/null
 			if emit_once "$f" $tg && assemble_once "$EMITTED" $tg; then ok
 			else bad "emit+ptxas $f for $tg"; head -3 "$EMIT_ERR" "$ASM_LOG"; fi
+		done ;;
+	esac
+	case "$n" in tcgen05_*) # every target ptxas 13.0 takes tcgen05 on emits and assembles; the others are refused
+		for tg in sm_100a sm_100f sm_103a sm_103f sm_110a sm_110f; do
+			ASM_LOG=/dev/null
+			if emit_once "$f" $tg && assemble_once "$EMITTED" $tg; then ok
+			else bad "emit+ptxas $f for $tg"; head -3 "$EMIT_ERR" "$ASM_LOG"; fi
+		done
+		for tg in sm_90a sm_100 sm_103 sm_110 sm_120a sm_120f sm_121f; do
+			emit_once "$f" $tg
+			[ $? -eq 1 ] && grep -q "need target sm_100a, sm_100f, sm_103a, sm_103f, sm_110a or sm_110f (target is $tg)" "$EMIT_ERR" && ok ||
+				bad "$f for $tg: want a located 'needs target' error"
 		done ;;
 	esac
 }
@@ -430,6 +481,21 @@ check_banks() {
 	[ ! -s "$S/banks.msg" ] && ok || bad "$(< "$S/banks.msg")"
 }
 
+# == bank conflicts pinned to the H100's: each '# banks: line L: ...' line of a
+# tests/gpu program is a line of ptxemu --banks (broadcasts, merged accesses)
+check_banks_pin() {
+	local f=$1 want wants=() miss=()
+	value_of want "$f" "# banks: "
+	[ -n "$want" ] || return
+	mapfile -t wants <<< "$want"
+	emulate_once "$f"
+	for want in "${wants[@]}"; do
+		grep -q "^BANKS [^ ]* $want\$" "$EMU_LOG" ||
+			miss+=("$f: want '$want', ptxemu: $(grep "^BANKS [^ ]* ${want%%:*}:" "$EMU_LOG")")
+	done
+	[ ${#miss[@]} = 0 ] && ok || bad "$(printf '%s\n' "${miss[@]}")"
+}
+
 # == emulator failures: '# emu:' is ptxemu's first line of report
 check_emu_fail() {
 	local f=$1 want got
@@ -446,7 +512,14 @@ check_random() { # every program emits and assembles, or is rejected with a loca
 	# the section emits all programs in one run first; a program that run left
 	# without a module is emitted alone, for its exit status and its error
 	if [ -s "${f%.tile}.ptx" ]; then rc=0; else "$T" emit "$f" -o "${f%.tile}.ptx" 2>"${f%.tile}.err"; rc=$?; fi
-	if [ $rc -eq 1 ] && file_has "${f%.tile}.err" "^${f//./\\.}:[0-9]+:[0-9]+: error: "; then echo "@tag rejected"; ok; return; fi
+	# randtile writes a cp.async copy_async only where 4-byte pieces fit: each must lower
+	local async=0
+	if file_has "$f" '^[a-z]* copy_async' && ! file_has "$f" '^mbarrier'; then async=1; echo "@tag async"; fi
+	if [ $rc -eq 1 ] && file_has "${f%.tile}.err" "^${f//./\\.}:[0-9]+:[0-9]+: error: "; then
+		echo "@tag rejected"; ok
+		[ $async = 0 ] || { echo "@tag async_refused"; echo "  refused cp.async: $f: $(grep -m1 'ldgsts' "${f%.tile}.err")"; }
+		return
+	fi
 	if [ $rc -ne 0 ]; then echo "@tag failed"; bad "random $n: exit $rc (seed $SEED)"; head -3 "${f%.tile}.err"; cp "$f" /tmp/ 2>/dev/null; return; fi
 	if "$PTXAS" --gpu-name "$tg" "${f%.tile}.ptx" -o /dev/null 2>"$S/ptxas.log"; then echo "@tag assembled"; ok
 	else echo "@tag failed"; bad "random $n: ptxas ($tg), program kept in /tmp/$n.tile"; head -5 "$S/ptxas.log"; cp "$f" /tmp/; fi

@@ -94,6 +94,9 @@ tools/gen_gemm_linked.sh 256 256 256 "$OUT/gl" gemm_linked_small && tools/gen_ge
 	cmp -s "$OUT/gl/gemm_linked.ptx" examples/gemm_linked.ptx && ok || bad "the linked GEMMs are not tools/gen_gemm_linked.sh's output"
 echo "== linked modules: emitted device functions + hand-written PTX, assembled and linked (ptxas -c, nvlink)"
 run_each check_linked $(files_of check_linked)
+echo "== wgmma modules: the ptxas -v notice check fails on a module ptxas patches (tests/wgmma/)"
+run_each check_wgmma_notice $(files_of check_wgmma_notice)
+
 echo "== golden files assemble"
 run_each check_golden_asm $(files_of check_golden_asm)
 
@@ -166,6 +169,12 @@ n_res=$((rrej + ${tags[assembled]:-0} + rfail)); n_tile=$(ls "$OUT"/rand/*.tile 
 [ "$n_res" = "$n_tile" ] && ok || bad "random: $n_tile programs but $n_res results"
 echo "  ${tags[assembled]:-0} assembled, $rrej rejected with a located error, $rfail failed"
 [ $rrej -le $((N / 4)) ] && ok || bad "random: too many programs rejected ($rrej of $N): the generator drifts"
+# randtile writes a cp.async copy_async only where 4-byte pieces fit (elements of
+# 4 bytes or more in any layout, narrower ones in aligned row-major runs): each must lower
+# (check_random tags them: async, and async_refused for one rejected)
+nasync=${tags[async]:-0} rasync=${tags[async_refused]:-0}
+echo "  $nasync random cp.async programs, $rasync refused"
+[ $rasync -eq 0 ] && ok || bad "random: $rasync cp.async programs that 4-byte pieces can copy were refused"
 
 echo "== no stand-in stride in emitted code: the proofs' row stride of runtime-stride params (a multiple of 2^21 + 1) never reaches a module"
 # every module the suite emits (the random ones when that section ran), and the goldens
@@ -189,6 +198,11 @@ run_each check_sizes $(files_of check_sizes)
 want="FAIL ragged_copy_2d: K=9 breaks the fact 'K % 8 == 0' (line 16); the kernel's code relies on it"
 got=$("$B/ptxemu" --set M=5 --set K=9 examples/ragged_copy_2d.tile 2>&1 | head -1)
 [ "$want" = "$got" ] && ok || bad "broken fact: want '$want', got '$got'"
+# facts are a conjunction: a looser bound added later does not free M (it was replaced before)
+sed 's/^assume M <= 64$/assume M <= 64\nassume M <= 1000/' tests/gpu/ragged_lower_fact.tile > "$OUT/ragged_lower_fact.tile"
+want="FAIL ragged_lower_fact: M=100 breaks the fact 'M <= 64' (line 14); the kernel's code relies on it"
+got=$("$B/ptxemu" --set M=100 "$OUT/ragged_lower_fact.tile" 2>&1 | head -1)
+[ "$want" = "$got" ] && ok || bad "dropped fact: want '$want', got '$got'"
 want="FAIL ragged_ld: LDA=32 is less than the 40 elements of a row of 'A': its rows would overlap"
 got=$("$B/ptxemu" --set LDA=32 tests/gpu/ragged_ld.tile 2>&1 | head -1)
 [ "$want" = "$got" ] && ok || bad "overlapping rows: want '$want', got '$got'"
@@ -198,6 +212,8 @@ got=$("$B/ptxemu" --set M=0 tests/gpu/ragged_tma_small.tile 2>&1 | head -1)
 want="FAIL ragged_copy_2d: scalar param 'M' has no value (pass --set M=N)"
 got=$(sed '/^# set:/d' examples/ragged_copy_2d.tile > "$OUT/noset.tile"; "$B/ptxemu" "$OUT/noset.tile" 2>&1 | head -1)
 [ "$want" = "$got" ] && ok || bad "missing value: want '$want', got '$got'"
+
+source tests/runners.sh
 
 echo "== hazard warnings (tests/warn, and tests/emu_fail programs with a '# warn:' line: the first diagnostic; exit 0), and none for the examples and their fixed twins in tests/gpu"
 run_each check_warn $(files_of check_warn)
@@ -226,6 +242,9 @@ printf 'target sm_90\nkernel k\nthreads 64\nparam A f32 [64]\nshared S f32 [64]\
 { printf 'target sm_90\nkernel k\nthreads 32\n'; yes sync | head -n 5000; } > "$L/many_statements_asm.tile"
 { printf 'target sm_80\n'; for i in $(seq 3000); do printf 'kernel k%d\nthreads 32\nparam A u8 [64]\nshared S u8 [64]\ncta copy S, A\n' $i; done; } > "$L/many_kernels.tile"
 { printf 'target sm_90\nkernel k\nthreads 32\n'; for i in $(seq 300); do echo "param A$i f32 [1, 2, 3, 4, 5, 6, 7, 8] layout S[(1, 2, 3, 4, 5, 6, 7, 8)]"; done; } > "$L/many_buffers.tile"
+# kernel params past 4352 bytes need PTX 8.1 (emitted then), past 32764 bytes are an error (ptxas refused both)
+{ printf 'target sm_90\nkernel k\nthreads 32\nparam M u32\n'; for i in $(seq 545); do echo "param A$i f32 [32]"; done; printf 'shared S f32 [32]\ncta copy S, A1\n'; } > "$L/params_4360_bytes.tile"
+{ printf 'target sm_90\nkernel k\nthreads 32\n'; for i in $(seq 4096); do echo "param A$i f32 [32]"; done; printf 'shared S f32 [32]\ncta copy S, A1\n'; } > "$L/params_32768_bytes.tile"
 check_limit() { # FILE: an error or emitted (and assembled), in bounded time
 	local f=$1 o=${1%.tile}.ptx e=${1%.tile}.err rc tg
 	timeout 60 "$T" emit "$f" -o "$o" 2>"$e"; rc=$?

@@ -10,11 +10,18 @@ BEGIN {
 	n = 0
 	# key fields: (family, key) picks exactly one form. kind "enum" values become
 	# PREFIX_VALUE enumerators (0 = unset), kind "int" values are numbers (0 = unset).
-	nk = split("shape num trans bits fmt space bytes pack rank zfill", keys, " ")
+	nk = split("shape num trans bits fmt space bytes pack rank zfill atype btype dtype areg", keys, " ")
 	kind["shape"] = "enum"; prefix["shape"] = "SHAPE"; ctype["shape"] = "FormShape"
 	kind["fmt"] = "enum";   prefix["fmt"] = "FMT";     ctype["fmt"] = "FormFmt"
 	kind["space"] = "enum"; prefix["space"] = "SPACE"; ctype["space"] = "FormSpace"
-	kind["num"] = kind["trans"] = kind["bits"] = kind["bytes"] = kind["pack"] = kind["rank"] = kind["zfill"] = "int"
+	kind["atype"] = "enum"; prefix["atype"] = "ATYPE"; ctype["atype"] = "FormAtype"
+	kind["btype"] = "enum"; prefix["btype"] = "BTYPE"; ctype["btype"] = "FormBtype"
+	kind["dtype"] = "enum"; prefix["dtype"] = "DTYPE"; ctype["dtype"] = "FormDtype"
+	comment["atype"] = "element type of the A operand (wgmma)"
+	comment["btype"] = "element type of the B operand (wgmma)"
+	comment["dtype"] = "accumulator type (wgmma)"
+	comment["areg"] = "1: the A operand comes from registers (wgmma RS)"
+	kind["num"] = kind["trans"] = kind["bits"] = kind["bytes"] = kind["pack"] = kind["rank"] = kind["zfill"] = kind["areg"] = "int"
 	comment["shape"] = "PTX shape qualifier (.m8n8, .32x32b, ...)"
 	comment["num"] = "matrices / repetitions (.x1, .x2, ...)"
 	comment["trans"] = "1: .trans"
@@ -30,14 +37,45 @@ BEGIN {
 	comment["regs"] = "32-bit registers per thread in the register operand"
 	isdata["regs"] = 1
 	for (i = 1; i <= nk; i++) iskey[keys[i]] = 1
-	nfam = 0; nenum["shape"] = nenum["fmt"] = nenum["space"] = 0
+	nfam = 0; nenum["shape"] = nenum["fmt"] = nenum["space"] = nenum["atype"] = nenum["btype"] = nenum["dtype"] = 0
 }
 /^[ \t]*#/ || /^[ \t]*$/ { next }
-{
+# a family loop: "@foreach VAR FROM TO STEP" makes the next row once per value,
+# with ${VAR}, ${VAR/K} and ${VAR*K} replaced by the value (divided, multiplied)
+/^[ \t]*@foreach/ {
+	if (NF != 5 || $2 !~ /^[A-Z]+$/ || $3 !~ /^[0-9]+$/ || $4 !~ /^[0-9]+$/ || $5 !~ /^[1-9][0-9]*$/)
+		fail("bad loop: @foreach VAR FROM TO STEP")
+	lvar = $2; lfrom = $3 + 0; lto = $4 + 0; lstep = $5 + 0; looping = 1
+	next
+}
+looping {
+	looping = 0; orig = $0
+	for (lv = lfrom; lv <= lto; lv += lstep) {
+		$0 = loop_subst(orig, lvar, lv)
+		form_row()
+	}
+	next
+}
+{ form_row() }
+function loop_subst(s, var, v,   out, m, expr, k) {
+	out = ""
+	while (match(s, /\$\{[A-Z]+([\/*][0-9]+)?\}/)) {
+		expr = substr(s, RSTART + 2, RLENGTH - 3)
+		if (substr(expr, 1, length(var)) != var) fail("unknown loop variable in ${" expr "}")
+		k = substr(expr, length(var) + 1)
+		m = v
+		if (k ~ /^\//) { if (v % substr(k, 2) != 0) fail(var "=" v " is not a multiple of " substr(k, 2)); m = v / substr(k, 2) }
+		else if (k ~ /^\*/) m = v * substr(k, 2)
+		out = out substr(s, 1, RSTART - 1) m
+		s = substr(s, RSTART + RLENGTH)
+	}
+	return out s
+}
+function form_row() {
 	name = $1; ver = $2; cap = $3
 	if (name !~ /^[A-Z][A-Z0-9_]*$/) fail("bad form name " name)
 	if (ver !~ /^[0-9]\.[0-9]$/) fail("bad version " ver)
-	if (cap !~ /^(all|sm80|sm90|tcgen05|b8matrix|multicast)$/) fail("bad capability " cap)
+	if (cap !~ /^(all|sm80|sm90|sm90a|tcgen05|b8matrix|multicast)$/) fail("bad capability " cap)
 	if (name in seen) fail("duplicate form " name)
 	seen[name] = 1
 	file = FILENAME; sub(/.*\//, "", file); sub(/\.tpl$/, "", file)

@@ -12,9 +12,11 @@
 #define _POSIX_C_SOURCE 200809L
 #include "runcore.h"
 #include "ptxemu_mma.h"
+#include "ptxemu_wgmma.h"
 #include "ptxemu_tma.h"
 
 #include <ctype.h>
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -53,6 +55,14 @@ typedef struct Prog {
 	int ntmaps;
 	char **named;    /* registers an asm block declares by name (.reg .b32 t;) */
 	int nnamed;
+	/* declared register widths: ".reg .b32 %r<9>" gives the prefix "%r" (a
+	 * name that continues with digits), ".reg .b32 t" the name t */
+	struct RegDecl {
+		char *name;
+		int bits;
+		bool prefix;
+	} *rdecl;
+	int nrdecl;
 	/* .param space of calls: formal parameters of .funcs and the caller's
 	 * declared .param symbols, one byte array per thread */
 	char **psym;
@@ -83,6 +93,8 @@ typedef struct Thread {
 	Frame frames[MAX_CALL_DEPTH];
 	int depth;
 	int64_t carrive;     /* barrier.cluster.arrive instances so far */
+	unsigned char *wg_busy; /* per register slot: an accumulator of a wgmma in flight */
+	int wg_nbusy;        /* how many */
 } Thread;
 
 typedef struct Machine {
@@ -126,6 +138,14 @@ typedef struct Machine {
 	int64_t *occ; /* per thread and pc: instances executed so far */
 	const char *err;
 	char errbuf[1024];
+	/* wgmma in flight, per warpgroup (rank * 8 + warpgroup): executed at the
+	 * wgmma.wait_group that covers its group, reading shared memory then;
+	 * its accumulator registers are busy and the 16-byte pieces it reads
+	 * counted in wg_rd (a thread's write there is a race) until then */
+	struct WgOp { WgmmaInsn w; int *slots; int wgi, line; int64_t group; bool rs; int aslots[4]; } *wgq;
+	int nwgq, wgqcap;
+	int64_t wg_groups[64];
+	uint16_t *wg_rd; /* per 16 bytes of every CTA's shared window */
 } Machine;
 
 static int rank_of(const Machine *m, const Thread *t) { return (int)((t - m->t) / m->threads); }
@@ -187,13 +207,14 @@ static void collect_regs(Prog *p)
 {
 	for (int i = 0; i < p->n; i++)
 		for (int k = 0; k < p->ins[i].nops && strncmp(p->ins[i].op, "call", 4); k++) {
-			const char *o = p->ins[i].ops[k];
-			char buf[128];
-			snprintf(buf, sizeof buf, "%s", o + (o[0] == '['));
-			buf[strcspn(buf, "]+-")] = 0;
-			if (buf[0] == '%' && strcmp(buf, "%tid.x") && strcmp(buf, "%ctaid.x") && strcmp(buf, "%ctaid.y") &&
+			const char *o = p->ins[i].ops[k] + (p->ins[i].ops[k][0] == '[');
+			if (o[0] != '%')
+				continue;
+			char *buf = strndup(o, strcspn(o, "]+-")); /* names of any length */
+			if (strcmp(buf, "%tid.x") && strcmp(buf, "%ctaid.x") && strcmp(buf, "%ctaid.y") &&
 			    strncmp(buf, "%cluster_", 9))
 				reg_slot(p, buf);
+			free(buf);
 		}
 }
 
@@ -218,8 +239,7 @@ static int psym_find(const Prog *p, const char *name)
 /* ".param .u32 x", ".param .align 16 .b8 x[160]": declare (once) and return the psym */
 static int psym_decl(Prog *p, const char *decl)
 {
-	char buf[256], name[256] = "";
-	snprintf(buf, sizeof buf, "%s", decl);
+	char *buf = strdup(decl), *name; /* names of any length */
 	int64_t size = strstr(buf, "64") && !strchr(buf, '[') ? 8 : 4;
 	char *lb = strchr(buf, '[');
 	if (lb) {
@@ -229,13 +249,14 @@ static int psym_decl(Prog *p, const char *decl)
 	char *e = buf + strlen(buf);
 	while (e > buf && (isspace((unsigned char)e[-1]) || e[-1] == ';' || e[-1] == ',' || e[-1] == ')'))
 		*--e = 0;
-	char *n = e;
-	while (n > buf && (isalnum((unsigned char)n[-1]) || n[-1] == '_'))
-		n--;
-	snprintf(name, sizeof name, "%s", n);
+	name = e;
+	while (name > buf && (isalnum((unsigned char)name[-1]) || name[-1] == '_'))
+		name--;
 	int i = psym_find(p, name);
-	if (i >= 0)
+	if (i >= 0) {
+		free(buf);
 		return i;
+	}
 	if (p->npsym == p->pcap) {
 		p->pcap = p->pcap ? p->pcap * 2 : 32;
 		p->psym = realloc(p->psym, sizeof(char *) * (size_t)p->pcap);
@@ -243,6 +264,7 @@ static int psym_decl(Prog *p, const char *decl)
 		p->psym_size = realloc(p->psym_size, sizeof(int64_t) * (size_t)p->pcap);
 	}
 	p->psym[p->npsym] = strdup(name);
+	free(buf);
 	p->psym_off[p->npsym] = (p->pbytes + 15) / 16 * 16;
 	p->psym_size[p->npsym] = size;
 	p->pbytes = p->psym_off[p->npsym] + size;
@@ -262,8 +284,7 @@ static int scalar_param(const Prog *p, const char *op)
 
 static int64_t param_addr(const Prog *p, const char *op, int64_t *size)
 {
-	char buf[128];
-	snprintf(buf, sizeof buf, "%s", op + (op[0] == '['));
+	char *buf = strdup(op + (op[0] == '[')); /* names of any length */
 	char *e = strchr(buf, ']');
 	if (e)
 		*e = 0;
@@ -274,6 +295,7 @@ static int64_t param_addr(const Prog *p, const char *op, int64_t *size)
 		*plus = 0;
 	}
 	int i = psym_find(p, buf);
+	free(buf);
 	if (i < 0)
 		return -1;
 	*size = p->psym_size[i] - off;
@@ -324,22 +346,35 @@ static void parse_entry(Prog *p, char **lines, int n)
 		}
 		if (!strncmp(l, ".reg", 4)) {
 			/* named registers: ".reg .b32 t, u;" (numbered "%r<9>" are found by use) */
-			char *q = strchr(l + 4, '.');
-			q = q ? q + strcspn(q, " \t") : NULL;
-			for (char *tok = q ? strtok(q, " \t,;") : NULL; tok; tok = strtok(NULL, " \t,;"))
-				if (!strchr(tok, '<')) {
-					p->named = realloc(p->named, sizeof(char *) * (size_t)(p->nnamed + 1));
-					p->named[p->nnamed++] = strdup(tok);
-					reg_slot(p, tok);
+			/* one declaration per ';': ".reg .b32 c; .reg .b64 a, o;" on one line */
+			for (char *decl = l, *semi; decl; decl = semi ? semi + 1 : NULL) {
+				semi = strchr(decl, ';');
+				if (semi)
+					*semi = 0;
+				decl = trim(decl);
+				if (strncmp(decl, ".reg", 4))
+					continue;
+				char *q = strchr(decl + 4, '.');
+				int bits = !q ? 0 : !strncmp(q, ".pred", 5) ? 1 : atoi(q + strcspn(q, "0123456789"));
+				q = q ? q + strcspn(q, " \t") : NULL;
+				for (char *tok = q ? strtok(q, " \t,") : NULL; tok; tok = strtok(NULL, " \t,")) {
+					p->rdecl = realloc(p->rdecl, sizeof *p->rdecl * (size_t)(p->nrdecl + 1));
+					p->rdecl[p->nrdecl++] = (struct RegDecl){strndup(tok, strcspn(tok, "<")), bits, strchr(tok, '<') != NULL};
+					if (!strchr(tok, '<')) {
+						p->named = realloc(p->named, sizeof(char *) * (size_t)(p->nnamed + 1));
+						p->named[p->nnamed++] = strdup(tok);
+						reg_slot(p, tok);
+					}
 				}
+			}
 			continue;
 		}
-		if (!*l)
+		if (!*l || !strncmp(l, ".pragma", 7)) /* a hint to ptxas ("nounroll"): no effect on what runs */
 			continue;
 		if (!strncmp(l, ".shared", 7)) {
-			char name[128];
+			char *name = malloc(strlen(l) + 1); /* names of any length */
 			long long align, bytes;
-			if (sscanf(l, ".shared .align %lld .b8 %127[^[][%lld]", &align, name, &bytes) == 3) {
+			if (sscanf(l, ".shared .align %lld .b8 %[^[][%lld]", &align, name, &bytes) == 3) {
 				p->shared_bytes = (p->shared_bytes + align - 1) / align * align;
 				if (p->nsyms == p->scap) {
 					p->scap = p->scap ? p->scap * 2 : 16;
@@ -350,6 +385,7 @@ static void parse_entry(Prog *p, char **lines, int n)
 				p->sym_off[p->nsyms++] = p->shared_bytes;
 				p->shared_bytes += bytes;
 			}
+			free(name);
 			continue;
 		}
 		size_t len = strlen(l);
@@ -392,13 +428,14 @@ static void parse_entry(Prog *p, char **lines, int n)
 			char *c = rest;
 			while (*c == ' ' || *c == '\t')
 				c++;
-			char ret[128] = "";
+			char *ret = NULL;
 			if (*c == '(') {
 				char *e = strchr(c, ')');
-				snprintf(ret, sizeof ret, "%.*s", (int)(e - c - 1), c + 1);
+				ret = strndup(c + 1, (size_t)(e - c - 1));
 				c = strchr(e, ',') + 1;
 			}
-			in->ops[in->nops++] = strdup(trim(ret));
+			in->ops[in->nops++] = strdup(ret ? trim(ret) : "");
+			free(ret);
 			char *args = strchr(c, '(');
 			if (args)
 				*args++ = 0;
@@ -481,21 +518,45 @@ static uint64_t val(Machine *m, Thread *t, const char *s)
 	return 0;
 }
 
-/* "[%r5+16]" or "[sym]" -> address */
+/* the declared width of register name in bits; 0 when it is no declared register */
+static int reg_bits(const Prog *p, const char *name)
+{
+	for (int i = p->nrdecl - 1; i >= 0; i--) { /* the latest declaration (an asm block's scope) first */
+		const struct RegDecl *d = &p->rdecl[i];
+		size_t n = strlen(d->name);
+		if (!strncmp(name, d->name, n) &&
+		    (d->prefix ? name[n] && strspn(name + n, "0123456789") == strlen(name + n) : !name[n]))
+			return d->bits;
+	}
+	return 0;
+}
+
+/* "[%r5+16]", "[%r5+-16]" or "[sym]" -> address. A 32-bit base register
+ * wraps at 2^32 with its offset, as the hardware computes .shared addresses
+ * (32-bit): [%r+128] with %r at -32 is byte 96, not byte 2^32 + 96 */
 static uint64_t addr(Machine *m, Thread *t, const char *s)
 {
-	char buf[128];
-	snprintf(buf, sizeof buf, "%s", s + (s[0] == '['));
-	char *e = strchr(buf, ']');
-	if (e)
-		*e = 0;
-	char *plus = strpbrk(buf + 1, "+-");
-	int64_t off = 0;
-	if (plus) {
-		off = strtoll(plus, NULL, 0);
-		*plus = 0;
+	s += s[0] == '[';
+	size_t n = strcspn(s, "]"), cut = n;
+	for (size_t i = 1; i < n && cut == n; i++)
+		if (s[i] == '+' || s[i] == '-')
+			cut = i;
+	char small[128], *base = cut < sizeof small ? small : malloc(cut + 1); /* names of any length */
+	if (!base) {
+		m->err = "out of memory";
+		return 0;
 	}
-	return val(m, t, buf) + (uint64_t)off;
+	memcpy(base, s, cut);
+	base[cut] = 0;
+	int64_t off = 0;
+	if (cut < n)
+		off = strtoll(s + cut + (s[cut] == '+' && s[cut + 1] == '-'), NULL, 0);
+	uint64_t a = val(m, t, base) + (uint64_t)off;
+	if (reg_bits(m->p, base) == 32)
+		a = (uint32_t)a;
+	if (base != small)
+		free(base);
+	return a;
 }
 
 /* a shared access of warp acc_warp against the last write of each byte: a
@@ -559,6 +620,19 @@ static unsigned char *mem(Machine *m, bool shared, uint64_t a, int bytes)
 		}
 		if (m->acc_warp >= 0 && !shadow_access(m, a, bytes))
 			return NULL;
+		if (m->acc_warp >= 0 && m->acc_write && m->wg_rd)
+			for (uint64_t q = a / 16; q * 16 < a + (uint64_t)bytes; q++)
+				if (m->wg_rd[(uint64_t)m->cur * (uint64_t)m->win / 16 + q]) {
+					int line = 0;
+					for (int i = 0; i < m->nwgq; i++)
+						if (m->wgq[i].wgi / 8 == m->cur)
+							line = m->wgq[i].line;
+					snprintf(m->errbuf, sizeof m->errbuf, "race: shared memory at 0x%llx is written (.tile line %d) "
+					         "while the wgmma (.tile line %d) that reads it is in flight: wgmma.commit and "
+					         "wgmma.wait first", (unsigned long long)a, m->acc_line, line);
+					m->err = m->errbuf;
+					return NULL;
+				}
 		int stid, sline;
 		if (m->acc_warp >= 0 && m->acc_write &&
 		    tma_store_reading(m->tma, &m->env, a + (uint64_t)m->cur * (uint64_t)m->win, bytes, &stid, &sline)) {
@@ -617,7 +691,7 @@ static bool is_collective(const char *op)
 	return !strncmp(op, "bar.sync", 8) || !strncmp(op, "ldmatrix", 8) || !strncmp(op, "stmatrix", 8) ||
 	       !strncmp(op, "tcgen05.ld.", 11) || !strncmp(op, "tcgen05.st.", 11) || !strncmp(op, "tcgen05.alloc", 13) ||
 	       !strncmp(op, "tcgen05.dealloc", 15) || !strncmp(op, "tcgen05.relinquish", 18) ||
-	       !strncmp(op, "mma.sync", 8);
+	       !strncmp(op, "mma.sync", 8) || !strncmp(op, "wgmma.", 6);
 }
 
 static int label_pc(Machine *m, const char *l)
@@ -686,13 +760,12 @@ static void tma_instruction(Machine *m, Thread *t, Ins *in)
 		const char *x = in->ops[i];
 		const char *br = strchr(x, '{');
 		if (x[0] == '[' && br) { /* [tmap, {c0, c1, ...}] */
-			char reg[64];
-			snprintf(reg, sizeof reg, "%.*s", (int)strcspn(x + 1, ", "), x + 1);
+			char *reg = strndup(x + 1, strcspn(x + 1, ", ")), *cs = strdup(br + 1); /* names of any length */
 			o.v[i] = val(m, t, reg);
-			char cs[256];
-			snprintf(cs, sizeof cs, "%s", br + 1);
 			for (char *tok = strtok(cs, ", }]"); tok && o.nc < 5; tok = strtok(NULL, ", }]"))
 				o.c[o.nc++] = (int32_t)val(m, t, tok);
+			free(reg);
+			free(cs);
 		} else if (x[0] == '[') {
 			o.v[i] = addr(m, t, x);
 		} else if (!strcmp(x, "_")) {
@@ -734,11 +807,15 @@ static void cluster_release(Machine *m)
 }
 
 /* one non-collective instruction of one thread */
+static bool wg_busy_operand(Machine *m, Thread *t, const Ins *in);
+
 static void step(Machine *m, Thread *t)
 {
 	Ins *in = &m->p->ins[t->pc];
 	const char *op = in->op;
 	char **o = in->ops;
+	if (t->wg_nbusy && wg_busy_operand(m, t, in))
+		return;
 	t->pc++;
 	if (in->pred >= 0) {
 		bool p = t->r[in->pred] != 0;
@@ -754,6 +831,12 @@ static void step(Machine *m, Thread *t)
 			       (size_t)m->p->psym_size[f->callee_ret]);
 		t->pc = f->ret_pc;
 	} else if (!strcmp(op, "ret")) {
+		for (int i = 0; i < m->nwgq && !m->err; i++)
+			if (m->wgq[i].wgi == rank_of(m, t) * 8 + (int)(local_tid(m, t) / 128)) {
+				snprintf(m->errbuf, sizeof m->errbuf, "thread %lld exits while the wgmma of .tile line %d is in flight "
+				         "(no wgmma.wait_group covers it)", (long long)local_tid(m, t), m->wgq[i].line);
+				m->err = m->errbuf;
+			}
 		t->done = true;
 		cpa_land(m, (int)(t - m->t), INT64_MAX);
 		tma_thread_exit(m->tma, &m->env, (int)(t - m->t), &m->err);
@@ -846,6 +929,8 @@ static void step(Machine *m, Thread *t)
 		D = (uint32_t)V(1) >> V(2);
 	} else if (!strcmp(op, "and.b32")) {
 		D = (uint32_t)(V(1) & V(2));
+	} else if (!strcmp(op, "or.b64")) {
+		D = V(1) | V(2);
 	} else if (!strcmp(op, "or.b32")) {
 		D = (uint32_t)(V(1) | V(2));
 	} else if (!strcmp(op, "xor.b32")) {
@@ -1113,6 +1198,160 @@ static void mma(Machine *m, Thread **w, Ins *in)
 			*R(m, w[t], in->ops[i]) = d[t][i];
 }
 
+/* an operand of `in` is an accumulator register of a wgmma in flight */
+static bool wg_busy_operand(Machine *m, Thread *t, const Ins *in)
+{
+	for (int i = 0; i < in->nops; i++) {
+		char reg[64];
+		const char *o = in->ops[i] + (in->ops[i][0] == '[');
+		size_t n = strcspn(o, "+-]");
+		if (o[0] != '%' || n >= sizeof reg)
+			continue;
+		memcpy(reg, o, n);
+		reg[n] = 0;
+		if (!strcmp(reg, "%tid.x") || !strncmp(reg, "%ctaid", 6) || !strncmp(reg, "%cluster", 8))
+			continue;
+		if (t->wg_busy[reg_slot(m->p, reg)]) {
+			int line = 0;
+			for (int q = 0; q < m->nwgq; q++)
+				if (m->wgq[q].wgi == rank_of(m, t) * 8 + (int)(local_tid(m, t) / 128))
+					line = m->wgq[q].line;
+			snprintf(m->errbuf, sizeof m->errbuf, "thread %lld %s accumulator register %s (.tile line %d) while the "
+			         "wgmma of .tile line %d is in flight: wgmma.commit and wgmma.wait first",
+			         (long long)local_tid(m, t), i == 0 && strncmp(in->op, "st", 2) ? "writes" : "reads", reg,
+			         in->tile_line, line);
+			m->err = m->errbuf;
+			return true;
+		}
+	}
+	return false;
+}
+
+struct WgRd { Machine *m; int delta; };
+static void wg_mark(void *ctx, uint64_t a)
+{
+	struct WgRd *c = ctx;
+	uint64_t q = (uint64_t)c->m->cur * (uint64_t)c->m->win / 16 + a / 16;
+	if (a < (uint64_t)c->m->win)
+		c->m->wg_rd[q] = (uint16_t)(c->m->wg_rd[q] + c->delta);
+}
+
+/* the wgmma ops of warpgroup wgi in groups below `below` execute now */
+static void wg_complete(Machine *m, Thread **w, int wgi, int64_t below)
+{
+	int keep = 0;
+	uint32_t (*acc)[128] = malloc(sizeof(uint32_t) * 128 * 128), (*ar)[4] = malloc(sizeof(uint32_t) * 128 * 4);
+	for (int i = 0; i < m->nwgq; i++) {
+		struct WgOp *op = &m->wgq[i];
+		if (op->wgi != wgi || op->group < 0 || op->group >= below || m->err) {
+			m->wgq[keep++] = *op;
+			continue;
+		}
+		for (int t = 0; t < 128; t++) {
+			for (int j = 0; j < op->w.nregs; j++)
+				acc[t][j] = (uint32_t)w[t]->r[op->slots[j]];
+			for (int j = 0; j < 4 && op->rs; j++)
+				ar[t][j] = (uint32_t)w[t]->r[op->aslots[j]];
+		}
+		const char *err = ptxemu_wgmma_run(&op->w, m->shared, m->win, acc, op->rs ? (const uint32_t (*)[4])ar : NULL);
+		if (err) {
+			m->err = err;
+		} else {
+			for (int t = 0; t < 128; t++)
+				for (int j = 0; j < op->w.nregs; j++) {
+					w[t]->r[op->slots[j]] = acc[t][j];
+					w[t]->wg_busy[op->slots[j]]--;
+					w[t]->wg_nbusy--;
+				}
+			for (int t = 0; t < 128 && op->rs; t++)
+				for (int j = 0; j < 4; j++) {
+					w[t]->wg_busy[op->aslots[j]]--;
+					w[t]->wg_nbusy--;
+				}
+		}
+		struct WgRd c = {m, -1};
+		ptxemu_wgmma_reads(&op->w, op->rs, wg_mark, &c);
+		free(op->slots);
+	}
+	m->nwgq = keep;
+	free(acc);
+	free(ar);
+}
+
+/* wgmma.*: warpgroup collectives (.sync.aligned), all 128 threads at once */
+static void wg_collective(Machine *m, Thread **w, Ins *in, int wgi)
+{
+	if (!strncmp(in->op, "wgmma.mma_async", 15)) {
+		struct WgOp op = {.wgi = wgi, .line = in->tile_line, .group = -1};
+		if (!ptxemu_wgmma_parse(in->op, &op.w) || in->nops < op.w.nregs + 4) {
+			snprintf(m->errbuf, sizeof m->errbuf, "unsupported instruction '%s'", in->op);
+			m->err = m->errbuf;
+			return;
+		}
+		int r = op.w.nregs;
+		/* A from registers: four words, then B's descriptor (SS has at most 7 operands after D, RS at least 8) */
+		op.rs = in->nops - r >= 8;
+		if (op.rs) {
+			if (in->nops < r + 8) {
+				snprintf(m->errbuf, sizeof m->errbuf, "wgmma (.tile line %d): too few operands", in->tile_line);
+				m->err = m->errbuf;
+				return;
+			}
+			for (int j = 0; j < 4; j++)
+				op.aslots[j] = reg_slot(m->p, in->ops[r + j]);
+			r += 3; /* the A words stand where the A descriptor stands in the SS form, plus three */
+			op.w.tb = in->nops >= r + 6 && val(m, w[0], in->ops[r + 5]) != 0;
+		}
+		op.w.da = op.rs ? 0 : val(m, w[0], in->ops[r]);
+		op.w.db = val(m, w[0], in->ops[r + 1]);
+		op.w.scale_d = val(m, w[0], in->ops[r + 2]) != 0;
+		if (!op.rs && in->nops >= r + 7) {
+			op.w.ta = val(m, w[0], in->ops[r + 5]) != 0;
+			op.w.tb = val(m, w[0], in->ops[r + 6]) != 0;
+		}
+		for (int t = 1; t < 128; t++)
+			if ((!op.rs && val(m, w[t], in->ops[r]) != op.w.da) || val(m, w[t], in->ops[r + 1]) != op.w.db) {
+				snprintf(m->errbuf, sizeof m->errbuf, "wgmma (.tile line %d): thread %d's descriptors differ from "
+				         "thread 0's", in->tile_line, t);
+				m->err = m->errbuf;
+				return;
+			}
+		op.slots = malloc(sizeof(int) * (size_t)op.w.nregs);
+		for (int j = 0; j < op.w.nregs; j++)
+			op.slots[j] = reg_slot(m->p, in->ops[j]);
+		for (int t = 0; t < 128; t++) {
+			for (int j = 0; j < op.w.nregs; j++) {
+				w[t]->wg_busy[op.slots[j]]++;
+				w[t]->wg_nbusy++;
+			}
+			for (int j = 0; j < 4 && op.rs; j++) {
+				w[t]->wg_busy[op.aslots[j]]++;
+				w[t]->wg_nbusy++;
+			}
+		}
+		struct WgRd c = {m, 1};
+		ptxemu_wgmma_reads(&op.w, op.rs, wg_mark, &c);
+		if (m->nwgq == m->wgqcap) {
+			m->wgqcap = m->wgqcap ? 2 * m->wgqcap : 16;
+			m->wgq = realloc(m->wgq, sizeof *m->wgq * (size_t)m->wgqcap);
+		}
+		m->wgq[m->nwgq++] = op;
+	} else if (!strncmp(in->op, "wgmma.commit_group", 18)) {
+		for (int i = 0; i < m->nwgq; i++)
+			if (m->wgq[i].wgi == wgi && m->wgq[i].group < 0)
+				m->wgq[i].group = m->wg_groups[wgi];
+		m->wg_groups[wgi]++;
+	} else if (!strncmp(in->op, "wgmma.wait_group", 16)) {
+		wg_complete(m, w, wgi, m->wg_groups[wgi] - (int64_t)val(m, w[0], in->ops[0]));
+	} else if (strncmp(in->op, "wgmma.fence", 11)) {
+		snprintf(m->errbuf, sizeof m->errbuf, "unsupported instruction '%s'", in->op);
+		m->err = m->errbuf;
+		return;
+	}
+	for (int t = 0; t < 128; t++)
+		w[t]->pc++;
+}
+
 static void collective(Machine *m, Thread **w, Ins *in)
 {
 	m->acc_warp = warp_of(m, w[0]); /* the warp's accesses, for race tracking */
@@ -1171,7 +1410,14 @@ static bool run_cluster(Machine *m, int entry_pc)
 		m->t[i].depth = 0;
 		m->t[i].carrive = 0;
 		memset(m->t[i].r, 0, sizeof(uint64_t) * (size_t)m->p->nregs);
+		memset(m->t[i].wg_busy, 0, (size_t)m->p->nregs + 1);
+		m->t[i].wg_nbusy = 0;
 	}
+	for (int i = 0; i < m->nwgq; i++)
+		free(m->wgq[i].slots);
+	m->nwgq = 0;
+	memset(m->wg_groups, 0, sizeof m->wg_groups);
+	memset(m->wg_rd, 0, sizeof(uint16_t) * (size_t)(m->win * m->nranks / 16 + 1));
 	memset(m->shared_all, 0, (size_t)(m->win * m->nranks) + 1);
 	memset(m->tmem_all, 0, sizeof(uint32_t) * 128 * TMEM_COLS * (size_t)m->nranks);
 	tma_reset(m->tma);
@@ -1226,6 +1472,23 @@ static bool run_cluster(Machine *m, int entry_pc)
 		}
 		if (released)
 			continue;
+		/* warpgroup collectives (wgmma.*): the 128 threads wait at the same instruction */
+		for (int r = 0; r < m->nranks && !m->err; r++)
+			for (int64_t g0 = r * T; g0 + 128 <= (r + 1) * T; g0 += 128) {
+				Thread *w[128];
+				bool ready = true;
+				for (int k = 0; k < 128 && ready; k++) {
+					w[k] = &m->t[g0 + k];
+					ready = !w[k]->done && w[k]->pc == w[0]->pc && !strncmp(m->p->ins[w[k]->pc].op, "wgmma.", 6);
+				}
+				if (ready) {
+					set_cta(m, r);
+					wg_collective(m, w, &m->p->ins[w[0]->pc], (int)(r * 8 + (g0 - r * T) / 128));
+					progress = true;
+				}
+			}
+		if (m->err)
+			return false;
 		/* warp collectives: the 32 lanes wait at the same instruction */
 		for (int r = 0; r < m->nranks; r++)
 			for (int64_t w0 = r * T; w0 < (r + 1) * T; w0 += 32) {
@@ -1234,6 +1497,7 @@ static bool run_cluster(Machine *m, int entry_pc)
 				for (int k = 0; k < 32 && ready; k++) {
 					w[k] = &m->t[w0 + k];
 					ready = !w[k]->done && w[k]->pc == w[0]->pc && strncmp(m->p->ins[w[k]->pc].op, "bar.sync", 8) &&
+					        strncmp(m->p->ins[w[k]->pc].op, "wgmma.", 6) &&
 					        is_collective(m->p->ins[w[k]->pc].op); /* not a blocked mbarrier wait */
 				}
 				if (ready) {
@@ -1284,6 +1548,9 @@ static void free_prog(Prog *p)
 	for (int i = 0; i < p->nnamed; i++)
 		free(p->named[i]);
 	free(p->named);
+	for (int i = 0; i < p->nrdecl; i++)
+		free(p->rdecl[i].name);
+	free(p->rdecl);
 	for (int i = 0; i < p->npsym; i++)
 		free(p->psym[i]);
 	free(p->psym);
@@ -1402,12 +1669,28 @@ static int cmp_bank(const void *x, const void *y)
 	return a->lane - b->lane;
 }
 
+/* every lane's address equals that of lane ^ x where both run */
+static bool lanes_pair(const struct BankAcc *a, int n, int x)
+{
+	for (int i = 0; i < n; i++)
+		for (int j = 0; j < n; j++)
+			if (a[j].lane == (a[i].lane ^ x) && a[j].addr != a[i].addr)
+				return false;
+	return true;
+}
+
 /* shared-memory wavefronts of one warp instruction: lanes in phases (8 lanes
  * of 16-byte accesses, 16 of 8-byte, 32 otherwise); a phase takes as many
- * wavefronts as the most distinct 4-byte words any of the 32 banks holds */
-static void wavefronts(const struct BankAcc *a, int n, int64_t *got, int64_t *ideal)
+ * wavefronts as the most distinct 4-byte words any of the 32 banks holds.
+ * An ld.shared (ld: not ldmatrix) whose lanes pair up (every lane's address
+ * equals lane^1's, or every lane's equals lane^2's) packs two lanes per
+ * return slot: phases of twice the lanes (H100, Nsight Compute: all lanes
+ * on one address take 2 wavefronts at 16 bytes, 1 at 8) */
+static void wavefronts(const struct BankAcc *a, int n, bool ld, int64_t *got, int64_t *ideal)
 {
 	int per = a[0].bytes >= 16 ? 8 : a[0].bytes == 8 ? 16 : 32;
+	if (ld && per < 32 && (lanes_pair(a, n, 1) || lanes_pair(a, n, 2)))
+		per *= 2;
 	for (int ph = 0; ph < 32 / per; ph++) {
 		uint64_t words[128];
 		int nw = 0;
@@ -1444,7 +1727,7 @@ static void bank_report(Machine *m, const Kernel *k)
 			;
 		int pc = m->bacc[i].pc;
 		ins[pc]++;
-		wavefronts(&m->bacc[i], (int)(j - i), &wf[pc], &id[pc]);
+		wavefronts(&m->bacc[i], (int)(j - i), !strncmp(m->p->ins[pc].op, "ld.", 3), &wf[pc], &id[pc]);
 	}
 	int64_t ti = 0, tw = 0, tid = 0;
 	for (int line = 0, pc; line < 1 << 20; line++) { /* by .tile line, in order */
@@ -1484,13 +1767,19 @@ static int run_kernel(Ctx *cx, const Kernel *k, char **lines, int nl, int b, int
 		       (long long)max_threads);
 		return 0;
 	}
+	RunParams rp;
+	char why[300];
+	if (!rc_params_init(k, &rp, why, sizeof why)) {
+		printf("FAIL %s: %s\n", k->name, why);
+		return 1;
+	}
 	Prog p = {0};
 	for (int i = b; i < e && !strchr(lines[i], '{'); i++) {
-		char name[256];
+		char *name = malloc(strlen(lines[i]) + 1); /* names of any length */
 		/* a scalar param is KERNEL_arg_NAME, of any integer type: .u64 (and
 		 * .s64) ones too, so it is matched before the .u64 pointer params */
 		int sj = -1;
-		if (sscanf(lines[i], " .param .%*[us]%*d %255[A-Za-z0-9_]", name) == 1) {
+		if (sscanf(lines[i], " .param .%*[us]%*d %[A-Za-z0-9_]", name) == 1) {
 			size_t kl = strlen(k->name);
 			for (size_t j = 0; j < k->nscalars && sj < 0; j++)
 				if (!strncmp(name, k->name, kl) && !strncmp(name + kl, "_arg_", 5) &&
@@ -1502,13 +1791,14 @@ static int run_kernel(Ctx *cx, const Kernel *k, char **lines, int nl, int b, int
 			p.scalar_val = realloc(p.scalar_val, sizeof(int64_t) * (size_t)(p.nscalars + 1));
 			p.scalars[p.nscalars] = strdup(name);
 			p.scalar_val[p.nscalars++] = k->bound_vals ? k->bound_vals[sj] : 0;
-		} else if (sscanf(lines[i], " .param .u64 %255[A-Za-z0-9_]", name) == 1) {
+		} else if (sscanf(lines[i], " .param .u64 %[A-Za-z0-9_]", name) == 1) {
 			p.params = realloc(p.params, sizeof(char *) * (size_t)(p.nparams + 1));
 			p.params[p.nparams++] = strdup(name);
-		} else if (sscanf(lines[i], " .param .align 64 .b8 %255[A-Za-z0-9_][128]", name) == 1) {
+		} else if (sscanf(lines[i], " .param .align 64 .b8 %[A-Za-z0-9_][128]", name) == 1) {
 			p.tmaps = realloc(p.tmaps, sizeof(char *) * (size_t)(p.ntmaps + 1));
 			p.tmaps[p.ntmaps++] = strdup(name);
 		}
+		free(name);
 	}
 	parse_entry(&p, lines + b, e - b);
 	if (k->dyn_shared) { /* .extern .shared tilepx_dyn[] (module scope): the kernel's dynamic size */
@@ -1530,8 +1820,6 @@ static int run_kernel(Ctx *cx, const Kernel *k, char **lines, int nl, int b, int
 	m.nranks = (int)(m.cx * cy);
 	m.win = (p.shared_bytes + 1023) / 1024 * 1024 + 1024; /* swizzle bits stay those of the CTA's address */
 	int64_t NT = k->threads * m.nranks;
-	RunParams rp;
-	rc_params_init(k, &rp);
 	unsigned char **got = rp.got;
 	size_t *bytes = rp.bytes;
 	m.param_mem = got;
@@ -1552,7 +1840,9 @@ static int run_kernel(Ctx *cx, const Kernel *k, char **lines, int nl, int b, int
 	for (int64_t i = 0; i < NT; i++) {
 		m.t[i].r = calloc((size_t)p.nregs + 1, sizeof(uint64_t));
 		m.t[i].pmem = calloc((size_t)p.pbytes + 16, 1);
+		m.t[i].wg_busy = calloc((size_t)p.nregs + 1, 1);
 	}
+	m.wg_rd = calloc((size_t)(m.win * m.nranks / 16 + 1), sizeof(uint16_t));
 	int status = 0;
 	for (m.base_y = 0; m.base_y < k->grid_y && !m.err; m.base_y += cy)
 		for (m.base_x = 0; m.base_x < k->grid && !m.err; m.base_x += m.cx)
@@ -1579,11 +1869,16 @@ static int run_kernel(Ctx *cx, const Kernel *k, char **lines, int nl, int b, int
 	for (int64_t i = 0; i < NT; i++) {
 		free(m.t[i].r);
 		free(m.t[i].pmem);
+		free(m.t[i].wg_busy);
 	}
 	free(m.t);
 	free(m.cpa);
 	free(m.cpa_groups);
 	free(m.shadow_all);
+	free(m.wg_rd);
+	for (int i = 0; i < m.nwgq; i++)
+		free(m.wgq[i].slots);
+	free(m.wgq);
 	tma_free(m.tma);
 	free(m.shared_all);
 	free(m.tmem_all);
@@ -1597,16 +1892,35 @@ int main(int argc, char **argv)
 	int64_t max_threads = 1 << 16;
 	int first = 1;
 	bool banks = false;
-	char *sets[64];
+	char **sets = malloc(sizeof(char *) * (size_t)argc); /* at most one per argument */
 	int nsets = 0;
 	for (;;) {
-		if (argc > first + 1 && !strcmp(argv[first], "--set") && nsets < 64) {
+		if (argc > first && (!strcmp(argv[first], "--set") || !strcmp(argv[first], "--max-threads")) &&
+		    argc == first + 1) {
+			fprintf(stderr, "ptxemu: %s needs a value\n", argv[first]);
+			free(sets);
+			return 2;
+		}
+		if (argc > first + 1 && !strcmp(argv[first], "--set")) {
 			sets[nsets++] = argv[first + 1]; /* NAME=V: a scalar param's value */
+			char why[300];
+			if (!kernel_sets_check((const char *const *)sets, nsets, why, sizeof why)) { /* never guessed */
+				fprintf(stderr, "ptxemu: --set: %s\n", why);
+				free(sets);
+				return 2;
+			}
 			first += 2;
 			continue;
 		}
 		if (argc > first + 1 && !strcmp(argv[first], "--max-threads")) {
-			max_threads = atoll(argv[first + 1]);
+			char *end;
+			errno = 0;
+			max_threads = strtoll(argv[first + 1], &end, 10);
+			if (end == argv[first + 1] || *end || errno || max_threads < 1) {
+				fprintf(stderr, "ptxemu: --max-threads: '%s' is not a positive integer\n", argv[first + 1]);
+				free(sets);
+				return 2;
+			}
 			first += 2;
 		} else if (argc > first && !strcmp(argv[first], "--banks")) {
 			banks = true; /* shared-memory wavefronts per .tile line (docs/benchmarks.md) */
@@ -1617,6 +1931,7 @@ int main(int argc, char **argv)
 	}
 	if (first >= argc || !strcmp(argv[first], "--help") || !strcmp(argv[first], "-h")) {
 		fprintf(stderr, "usage: ptxemu [--max-threads N] [--banks] [--set NAME=V]... FILE.tile...\n");
+		free(sets);
 		return first >= argc ? 2 : 0;
 	}
 	int status = 0;
@@ -1635,6 +1950,8 @@ int main(int argc, char **argv)
 		cx.diags.len = len;
 		Module *mod = parse_module(&cx, argv[f], src, len);
 		Str ptx = {0};
+		if (!cx.diags.errors)
+			rc_warn_unused_sets(mod, sets, nsets, "ptxemu", argv[f]);
 		if (cx.diags.errors || !emit_module(&cx, mod, NULL, &ptx)) {
 			printf("FAIL %s: does not compile\n", argv[f]);
 			status = 1;
@@ -1694,12 +2011,13 @@ int main(int argc, char **argv)
 				status = 1;
 				continue;
 			}
-			char want_hdr[300];
-			snprintf(want_hdr, sizeof want_hdr, ".visible .entry %s(", k->name);
+			Str want_hdr = {0}; /* names of any length */
+			str_printf(&want_hdr, ".visible .entry %s(", k->name);
 			int start = -1;
 			for (int i = 0; i < nl && start < 0; i++)
-				if (strstr(lines[i], want_hdr))
+				if (strstr(lines[i], want_hdr.s))
 					start = i;
+			str_free(&want_hdr);
 			if (start < 0) {
 				printf("%s %s (%s)\n", k->is_extern ? "SKIP" : "FAIL", k->name,
 				       k->is_extern ? "extern: no linked module defines it" : "no entry in the PTX");
@@ -1722,5 +2040,6 @@ int main(int argc, char **argv)
 		arena_free(cx.arena);
 		free(src);
 	}
+	free(sets);
 	return status;
 }

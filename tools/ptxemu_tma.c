@@ -89,6 +89,10 @@ static void transfer_bulk(TmaState *s, const TmaEnv *env, Xfer *x, const char **
 		*err = "bulk copy: global address out of bounds";
 		return;
 	}
+	if (x->smem % 16 || off % 16 || x->bytes % 16) { /* the PTX ISA's rule for cp.async.bulk */
+		*err = "bulk copy: a shared or global address or the size is not a multiple of 16 bytes";
+		return;
+	}
 	if (x->load)
 		memcpy(env->shared + x->smem, env->param_mem[i] + off, x->bytes);
 	else
@@ -123,15 +127,37 @@ static void transfer(TmaState *s, const TmaEnv *env, Xfer *x, const char **err)
 	int64_t n = 1;
 	for (int d = 0; d < m->rank; d++)
 		n *= m->box[d];
+	/* as an H100 does (tests/gpu/ragged_tma_store*.tile, tests/gpu_fail): a
+	 * copy whose innermost start is not on 16 bytes is an illegal
+	 * instruction; a store writes the innermost dimension in whole 16-byte
+	 * units (the shared data past the edge lands up to the next 16 bytes);
+	 * loads fill exactly */
+	int64_t inner_bytes = (int64_t)m->dims[0] * es;
+	if ((int64_t)x->c[0] * es % 16) {
+		snprintf(s->msg, sizeof s->msg, "TMA %s: the box's innermost start (coordinate %d of '%s') is not a multiple "
+		         "of 16 bytes (an H100 raises an illegal instruction)", x->load ? "load" : "store", x->c[0],
+		         m->buf->name);
+		*err = s->msg;
+		return;
+	}
+	if (!x->load)
+		inner_bytes = (inner_bytes + 15) / 16 * 16;
 	for (int64_t i = 0; i < n; i++) {
 		int64_t rest = i, goff = 0;
-		bool in = true;
+		bool in = true, edge = false;
 		for (int d = 0; d < m->rank; d++) { /* innermost first */
 			int64_t c = (int64_t)x->c[d] + rest % m->box[d];
 			rest /= m->box[d];
-			if (c < 0 || c >= (int64_t)m->dims[d])
+			if (c < 0 || (d ? c >= (int64_t)m->dims[d] : c * es >= inner_bytes))
 				in = false;
+			edge |= d == 0 && c >= (int64_t)m->dims[0];
 			goff += c * (d == 0 ? es : (int64_t)m->strides[d - 1]);
+		}
+		if (in && edge && (size_t)goff + (size_t)es > gbytes) {
+			snprintf(s->msg, sizeof s->msg, "TMA store writes byte %lld of '%s', past its %zu bytes: an H100 "
+			         "stores the innermost edge in whole 16-byte units", (long long)goff, m->buf->name, gbytes);
+			*err = s->msg;
+			return;
 		}
 		uint64_t sa = swizzle(x->smem + (uint64_t)(i * es), swizzle_bytes(m->swizzle));
 		if (sa + (uint64_t)es > (uint64_t)env->shared_bytes) {

@@ -14,7 +14,10 @@
  *    before the bytes land;
  *  - the 32/64/128-byte swizzles XOR address bits [4, 4+W) with [7, 7+W)
  *    (W = 1, 2, 3) of the shared address; out-of-bounds box elements load
- *    as zero and are not stored.
+ *    as zero; a store writes the innermost dimension in whole 16-byte units,
+ *    as an H100 does (box elements past the innermost edge up to the next
+ *    16 bytes are stored; past the param that is an error); a load or store
+ *    whose box's innermost start is not on 16 bytes faults.
  * The tensor maps are the emulator's own: the kernel's K_tmap_I param is
  * addressed as TMAP_TAG | I, and I indexes kernel_tensor_maps(). */
 #ifndef PTXEMU_TMA_H

@@ -102,9 +102,13 @@ static void program(FILE *f, int idx)
 		scope_in = "cta";
 	fprintf(f, "\n");
 	int Ts = !strcmp(scope_in, "warp") ? 32 : !strcmp(scope_in, "warpgroup") ? 128 : threads;
-	/* cp.async only where a 4-byte transfer can fit, so most programs lower */
-	int fits = (R * C) % Ts == 0 && ((R * C / Ts) * eb) % 4 == 0 && (C * eb) % 4 == 0 && kind != 1 && !colmajor &&
-	           (kind != 3 || (1 << P) * eb >= 4);
+	/* cp.async exactly where 4-byte pieces fit (make test requires that every
+	 * such copy_async lowers): elements of 4 bytes or more go one by one in
+	 * any layout; narrower ones need row-major runs of 4 bytes on both sides
+	 * (padded rows and swizzle chunks included) */
+	int fits = (R * C) % Ts == 0 && ((R * C / Ts) * eb) % 4 == 0 &&
+	           (eb >= 4 || ((C * eb) % 4 == 0 && ((C + pad) * eb) % 4 == 0 && kind != 1 && !colmajor &&
+	                        (kind != 3 || (1 << P) * eb >= 4)));
 	if (async_ok && fits && chance(60)) {
 		fprintf(f, "%s copy_async %s, %s\ncp_async.commit\ncp_async.wait 0\n", scope_in, sreg, areg);
 	} else {
@@ -247,9 +251,10 @@ static void ragged_program(FILE *f, int idx)
 	static const char *scopes[] = {"warp", "cta"};
 	const char *sc = scopes[pick(2)];
 	int Ts = !strcmp(sc, "warp") ? 32 : threads;
-	/* cp.async moves 4+ bytes: not from an LD or colmajor A (no alignment facts) */
+	/* cp.async moves 4+ bytes: elements of 4 bytes or more one by one; narrower
+	 * ones not from an LD or colmajor A (no alignment facts) */
 	int fits = (R * C) % Ts == 0 && ((R * C / Ts) * eb) % 4 == 0 && (C * eb) % 4 == 0 && strcmp(target, "sm_75") &&
-	           !cm && !ld;
+	           (eb >= 4 || (!cm && !ld && (!kdyn || (mult * eb) % 4 == 0)));
 	if (fits && chance(60))
 		fprintf(f, "%s copy_async S, A[%s, %s]\ncp_async.commit\ncp_async.wait 0\n", sc, rows, cols);
 	else

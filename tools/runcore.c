@@ -37,30 +37,43 @@ bool rc_bind(Kernel *k, char **sets, int nsets, const char *src, char *why, size
 				return kernel_bind(k, NULL, why, n);
 		return true;
 	}
-	char *own[64];
-	int nown = 0;
-	char line[1024] = "";
+	/* the program's "# set: NAME=V ..." line, of any length */
 	const char *hl = src ? strstr(src, "\n# set:") : NULL;
-	if (hl) {
-		snprintf(line, sizeof line, "%.*s", (int)strcspn(hl + 8, "\n"), hl + 8);
-		for (char *tok = strtok(line, " "); tok && nown < 64; tok = strtok(NULL, " "))
-			own[nown++] = tok;
+	size_t hlen = hl ? strcspn(hl + 7, "\n") : 0;
+	char *line = hl ? malloc(hlen + 1) : NULL;
+	if (line) {
+		memcpy(line, hl + 7, hlen);
+		line[hlen] = 0;
 	}
+	char **own = line ? malloc(sizeof(char *) * (strlen(line) / 2 + 1)) : NULL;
+	int nown = 0;
+	for (char *tok = own ? strtok(line, " \t\r") : NULL; tok; tok = strtok(NULL, " \t\r"))
+		own[nown++] = tok;
 	int64_t *vals = calloc(k->nscalars, sizeof *vals); /* lives as long as the run (k->bound_vals) */
-	for (size_t i = 0; i < k->nscalars; i++) {
+	bool ok = vals && (!hl || own);
+	if (ok && !kernel_sets_check((const char *const *)own, nown, why, n)) {
+		char msg[300];
+		snprintf(msg, sizeof msg, "the program's '# set:' line: %s", why);
+		snprintf(why, n, "%s", msg);
+		ok = false;
+	}
+	for (size_t i = 0; i < k->nscalars && ok; i++) {
 		bool bad = false;
 		const char *nm = k->scalars[i].name;
 		if (!kernel_set_value((const char *const *)sets, nsets, nm, &vals[i], &bad) &&
 		    !kernel_set_value((const char *const *)own, nown, nm, &vals[i], &bad)) {
 			snprintf(why, n, "scalar param '%s' has no value (pass --set %s=N)", nm, nm);
-			free(vals);
-			return false;
+			ok = false;
+		} else if (bad) {
+			snprintf(why, n, "the value of '%s' is not a decimal integer", nm);
+			ok = false;
 		}
-		if (bad) {
-			snprintf(why, n, "the value of '%s' is not an integer", nm);
-			free(vals);
-			return false;
-		}
+	}
+	free(own);
+	free(line);
+	if (!ok) {
+		free(vals);
+		return false;
 	}
 	if (!kernel_bind(k, vals, why, n)) {
 		free(vals);
@@ -69,7 +82,20 @@ bool rc_bind(Kernel *k, char **sets, int nsets, const char *src, char *why, size
 	return true;
 }
 
-void rc_params_init(const Kernel *k, RunParams *rp)
+void rc_warn_unused_sets(const Module *m, char **sets, int nsets, const char *tool, const char *path)
+{
+	for (int i = 0; i < nsets; i++) {
+		size_t nl = strcspn(sets[i], "=");
+		bool used = false;
+		for (size_t ki = 0; ki < m->nkernels && !used; ki++)
+			for (size_t j = 0; j < m->kernels[ki]->nscalars && !used; j++)
+				used = strlen(m->kernels[ki]->scalars[j].name) == nl && !strncmp(m->kernels[ki]->scalars[j].name, sets[i], nl);
+		if (!used)
+			fprintf(stderr, "%s: warning: --set %s: %s has no scalar param '%.*s'\n", tool, sets[i], path, (int)nl, sets[i]);
+	}
+}
+
+bool rc_params_init(const Kernel *k, RunParams *rp, char *why, size_t n)
 {
 	int np = k->nparams;
 	rp->n = np;
@@ -86,10 +112,18 @@ void rc_params_init(const Kernel *k, RunParams *rp)
 		rp->init[i] = malloc(rp->bytes[i] + 1);
 		rp->want[i] = malloc(rp->bytes[i] + 1);
 		rp->got[i] = malloc(rp->bytes[i] + 1);
+		if (!rp->init[i] || !rp->want[i] || !rp->got[i]) { /* a size the facts allow may exceed the host */
+			snprintf(why, n, "param '%s' needs %zu bytes (three copies: input, expected, result); cannot allocate them",
+			         rp->buf[i]->name, rp->bytes[i]);
+			rp->n = i + 1;
+			rc_params_free(rp);
+			return false;
+		}
 		ref_fill_param(rp->buf[i], rp->init[i], i);
 		memcpy(rp->want[i], rp->init[i], rp->bytes[i]);
 		memcpy(rp->got[i], rp->init[i], rp->bytes[i]);
 	}
+	return true;
 }
 
 static unsigned char guard_byte(int param, int side, int i) { return (unsigned char)(0xA5 ^ (param * 7 + side * 3 + i * 13)); }
@@ -107,6 +141,8 @@ long rc_guard_check(const unsigned char *g, int param, int side)
 			return i;
 	return -1;
 }
+
+bool rc_guard_check_at(const unsigned char *g, int param, int side, int i) { return g[i] != guard_byte(param, side, i); }
 
 void rc_params_free(RunParams *rp)
 {
@@ -166,11 +202,10 @@ static void *gemm_rows(void *arg)
 	return NULL;
 }
 
-/* C = A * B on the host, threaded by rows, in k order per element */
-static const char *dense_gemm(RunParams *rp, const char *spec, double *flops)
+/* C = A * B on the host, threaded by rows, in k order per element; buf is
+ * "C=A*B", cut into its names here */
+static const char *dense_gemm_of(RunParams *rp, char *buf, double *flops)
 {
-	char buf[128];
-	snprintf(buf, sizeof buf, "%s", spec);
 	char *eq = strchr(buf, '='), *st = eq ? strchr(eq, '*') : NULL;
 	if (!st)
 		return "--gemm takes C=A*B";
@@ -229,6 +264,17 @@ static const char *dense_gemm(RunParams *rp, const char *spec, double *flops)
 	if (flops)
 		*flops = 2.0 * (double)M * (double)N * (double)K;
 	return NULL;
+}
+
+static const char *dense_gemm(RunParams *rp, const char *spec, double *flops)
+{
+	char *buf = malloc(strlen(spec) + 1); /* param names of any length */
+	if (!buf)
+		return "out of memory for the host GEMM";
+	strcpy(buf, spec);
+	const char *why = dense_gemm_of(rp, buf, flops);
+	free(buf);
+	return why;
 }
 
 const char *rc_expect(Ctx *cx, const Kernel *k, const char *gemm, RunParams *rp, int64_t *moved, double *flops)

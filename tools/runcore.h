@@ -21,10 +21,14 @@ typedef struct RunParams {
  * "# set: NAME=V ..." line. false with why[n] when a scalar has no value or a
  * value breaks its facts (then nothing may run). */
 bool rc_bind(Kernel *k, char **sets, int nsets, const char *src, char *why, size_t n);
+/* a warning on stderr for each --set that names no scalar param of any
+ * kernel of module m (a typo would otherwise leave the program's value) */
+void rc_warn_unused_sets(const Module *m, char **sets, int nsets, const char *tool, const char *path);
 /* the whole file, NUL-terminated; NULL if it cannot be read */
 char *rc_slurp(const char *path, size_t *len);
-/* params filled with the pattern (got and want start as copies of init) */
-void rc_params_init(const Kernel *k, RunParams *rp);
+/* params filled with the pattern (got and want start as copies of init);
+ * false with why[n] (and nothing held) when the host cannot allocate them */
+bool rc_params_init(const Kernel *k, RunParams *rp, char *why, size_t n);
 void rc_params_free(RunParams *rp);
 /* fill want: the CPU reference, or with gemm = "C=A*B" the dense product of
  * params A and B into C (row-major f16/bf16 inputs, f32 C, summed in k order).
@@ -36,6 +40,8 @@ enum { RC_GUARD = 256 };
 void rc_guard_fill(unsigned char *g, int param, int side);
 /* the first guard byte that differs from the pattern, or -1 */
 long rc_guard_check(const unsigned char *g, int param, int side);
+/* guard byte i of that side was changed */
+bool rc_guard_check_at(const unsigned char *g, int param, int side, int i);
 /* elements of got that differ from want; the first `show` are printed as
  * "  NAME element E [coord]: expected 0x.., got 0x.." */
 int64_t rc_compare(const RunParams *rp, int show);

@@ -35,8 +35,8 @@ static const char *link_path;
 /* --gemm C=A*B, as given */
 static const char *gemm_spec;
 
-/* --set NAME=V, as given */
-static char *sets[64];
+/* --set NAME=V, as given (at most one per argument) */
+static char **sets;
 static int nsets;
 
 #define CU(call)                                                                                 \
@@ -116,7 +116,12 @@ static CUresult launch(const Kernel *k, CUfunction fn, void **args)
 static bool run_kernel(Ctx *cx, const Module *m, const Kernel *k, CUmodule mod, int bench, int *status)
 {
 	RunParams rp;
-	rc_params_init(k, &rp);
+	char why_alloc[300];
+	if (!rc_params_init(k, &rp, why_alloc, sizeof why_alloc)) {
+		printf("FAIL %s: %s\n", k->name, why_alloc);
+		*status = 1;
+		return false;
+	}
 	int np = rp.n;
 	CUdeviceptr *dev = calloc((size_t)np + 1, sizeof *dev);
 	void **args = calloc((size_t)np + 17 + 32, sizeof *args);
@@ -172,14 +177,20 @@ static bool run_kernel(Ctx *cx, const Module *m, const Kernel *k, CUmodule mod, 
 				printf("FAIL %s: param %s: a guard byte %s was written (%ld bytes %s)\n", k->name, rp.buf[i]->name,
 				       side ? "after the buffer" : "before the buffer", side ? at + 1 : RC_GUARD - at,
 				       side ? "past its end" : "before its start");
+				/* every changed guard byte (offset from the buffer's end, or before its start) and its value */
+				printf("  changed guard bytes:");
+				for (int g = 0, shown = 0; g < RC_GUARD && shown < 64; g++)
+					if (rc_guard_check_at(guard, i, side, g)) {
+						printf(" %s%d=0x%02x", side ? "+" : "-", side ? g : RC_GUARD - g, guard[g]);
+						shown++;
+					}
+				printf("\n");
 				*status = 1;
 				ok = false;
 			}
 		}
 	}
-	if (!ok)
-		return false;
-	int64_t moved = 0;
+	int64_t moved = 0; /* compared even after a guard failure: stray writes inside the buffer show too */
 	double flops = 0;
 	const char *why = rc_expect(cx, k, gemm_spec, &rp, &moved, &flops);
 	if (why) {
@@ -194,7 +205,7 @@ static bool run_kernel(Ctx *cx, const Module *m, const Kernel *k, CUmodule mod, 
 		printf("  %lld mismatching elements\n", (long long)bad);
 		*status = 1;
 		ok = false;
-	} else {
+	} else if (ok) {
 		printf("PASS %s (%s, grid %lld x %lld x %lld threads%s)\n", k->name, m->target->name, (long long)k->grid,
 		       (long long)k->grid_y, (long long)k->threads, gemm_spec ? ", against a dense host GEMM" : "");
 	}
@@ -253,6 +264,8 @@ static bool run_file(const char *path, const char *ptx_path, int bench, CUdevice
 	cx.diags.len = len;
 	Str ptx = {0};
 	Module *m = parse_module(&cx, path, src, len);
+	if (!cx.diags.errors)
+		rc_warn_unused_sets(m, sets, nsets, "tilepx-run", path);
 	bool ok = !cx.diags.errors && emit_module(&cx, m, NULL, &ptx);
 	if (!ok) {
 		diag_print(&cx.diags, stderr);
@@ -339,7 +352,8 @@ static bool run_file(const char *path, const char *ptx_path, int bench, CUdevice
 			*status = 1;
 			continue;
 		}
-		run_kernel(&cx, m, k, mod, bench, status);
+		if (!run_kernel(&cx, m, k, mod, bench, status))
+			*status = 1; /* (a failed driver call returns false and only prints) */
 		free((void *)k->bound_vals);
 		m->kernels[i]->bound_vals = NULL;
 	}
@@ -362,18 +376,33 @@ int main(int argc, char **argv)
 	};
 	int bench = 0, c;
 	const char *ptx = NULL;
+	static char *no_sets[1];
+	sets = argc > 0 ? calloc((size_t)argc, sizeof *sets) : NULL;
+	if (!sets)
+		sets = no_sets;
 	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
 		switch (c) {
-		case 'b': bench = atoi(optarg); break;
-		case 'p': ptx = optarg; break;
-		case 'l': link_path = optarg; break;
-		case 's':
-			if (nsets == 64 || !strchr(optarg, '=')) {
-				fputs(usage, stderr);
+		case 'b': {
+			char *end;
+			long nb = strtol(optarg, &end, 10);
+			if (end == optarg || *end || nb < 0 || nb > 1000000000) {
+				fprintf(stderr, "tilepx-run: --bench: '%s' is not a count of launches\n", optarg);
 				return 2;
 			}
-			sets[nsets++] = optarg;
+			bench = (int)nb;
 			break;
+		}
+		case 'p': ptx = optarg; break;
+		case 'l': link_path = optarg; break;
+		case 's': {
+			char why[300];
+			sets[nsets++] = optarg;
+			if (!kernel_sets_check((const char *const *)sets, nsets, why, sizeof why)) { /* never guessed */
+				fprintf(stderr, "tilepx-run: --set: %s\n", why);
+				return 2;
+			}
+			break;
+		}
 		case 'g':
 			if (!strchr(optarg, '=') || !strchr(strchr(optarg, '='), '*')) {
 				fputs(usage, stderr);

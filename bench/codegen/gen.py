@@ -206,6 +206,11 @@ dump R, D
 def stage_in(rows, cols, scols, trans, swz):
     """the twin of `cta copy S, A` for 32 threads: gmem_smem's partition"""
     n = rows * cols
+    if trans and cols == 32:
+        # each lane's column: 8 elements adjacent in shared, scalar in global;
+        # gmem_smem packs them into one 16-byte shared store (gs_widen_shared)
+        return ("uint32_t w[4];\n#pragma unroll\n\tfor (int k = 0; k < 4; k++)\n\t\tw[k] = ldg_u16(A + (2 * k) * 32 + lane) | "
+                "ldg_u16(A + (2 * k + 1) * 32 + lane) << 16;\n\tsts(smem(S) + lane * 16, w, 16);")
     if trans:
         # global row-major, shared column-major: the shared side has no
         # contiguous run, so gmem_smem copies elements (16-bit) in global order
@@ -256,7 +261,10 @@ sync
 cta copy B, S
 """
     n = rows * cols
-    if trans:
+    if trans and cols == 32:  # one 16-byte shared load per lane (gs_widen_shared), 16-bit global stores
+        out = ("uint32_t w[4];\n\tlds(w, smem(S) + lane * 16, 16);\n#pragma unroll\n\tfor (int k = 0; k < 4; k++) {\n"
+               "\t\tstg_u16(B + (2 * k) * 32 + lane, w[k] & 0xffff);\n\t\tstg_u16(B + (2 * k + 1) * 32 + lane, w[k] >> 16);\n\t}")
+    elif trans:
         out = (f"#pragma unroll\n\tfor (int i = 0; i < {n // 32}; i++) {{\n\t\tunsigned c = i * 32 + lane, rr = c / {cols}, "
                f"cc = c % {cols};\n\t\tMov<2>::s2g(B + c, smem(S) + (rr + {rows} * cc) * 2);\n\t}}")
     else:

@@ -16,9 +16,11 @@ KERNEL(32) stm_x4_trans(const uint16_t *A, uint16_t *B)
 	for (int m = 0; m < 1; m++)
 		stsm<4, true>(smem(S) + ((8 * m) + 8 * (8 * j + q)) * 2, r + 4 * m);
 	__syncthreads();
-	#pragma unroll
-	for (int i = 0; i < 8; i++) {
-		unsigned c = i * 32 + lane, rr = c / 32, cc = c % 32;
-		Mov<2>::s2g(B + c, smem(S) + (rr + 8 * cc) * 2);
+	uint32_t w[4];
+	lds(w, smem(S) + lane * 16, 16);
+#pragma unroll
+	for (int k = 0; k < 4; k++) {
+		stg_u16(B + (2 * k) * 32 + lane, w[k] & 0xffff);
+		stg_u16(B + (2 * k + 1) * 32 + lane, w[k] >> 16);
 	}
 }

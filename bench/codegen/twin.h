@@ -112,6 +112,13 @@ DEV void stg(void *g, const uint32_t *r, int bytes)
 	else
 		asm volatile("st.global.b32 [%0], %1;" ::"l"(g), "r"(r[0]));
 }
+DEV uint32_t ldg_u16(const void *g)
+{
+	uint32_t r;
+	asm volatile("ld.global.u16 %0, [%1];" : "=r"(r) : "l"(g));
+	return r;
+}
+DEV void stg_u16(void *g, uint32_t r) { asm volatile("st.global.u16 [%0], %1;" ::"l"(g), "r"(r)); }
 DEV void lds(uint32_t *r, uint32_t s, int bytes)
 {
 	if (bytes == 16)

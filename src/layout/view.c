@@ -72,7 +72,8 @@ bool region_guarded(const Kernel *k, const Region *r, int d)
 
 int64_t kernel_cluster_size(const Kernel *k)
 {
-	return k->cluster_x ? k->cluster_x * k->cluster_y : 1;
+	int64_t n; /* check refuses more than 8; before that, saturate */
+	return !k->cluster_x ? 1 : mul_ok(k->cluster_x, k->cluster_y, &n) ? n : INT64_MAX;
 }
 
 typedef struct DimSlice {

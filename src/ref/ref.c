@@ -340,6 +340,105 @@ static bool ref_asm(Ctx *cx, RefCta *c, const Stmt *s)
 	return true;
 }
 
+/* warpgroup mma D, A, B: in every warpgroup, D[m, n] = (scale-d ? D[m, n] : 0)
+ * + sum_k A[m, k] * B[n, k] over the regions' logical coordinates (A [64, K],
+ * B [N, K], D [64, N], unit dimensions ignored), the products of the
+ * operand type's values summed in the accumulator's type (f32; an f16
+ * accumulator is rounded once at the end, exact for the small integers the
+ * tests use) */
+static float elem_to_float(const unsigned char *p, DType dt)
+{
+	uint32_t u = 0;
+	float f;
+	switch (dt) {
+	case DT_F16: case DT_BF16: {
+		uint16_t h;
+		memcpy(&h, p, 2);
+		return half_to_float(h, dt == DT_BF16);
+	}
+	case DT_TF32: /* an f32 whose low 13 mantissa bits the tensor core ignores */
+		memcpy(&u, p, 4);
+		u &= ~0x1fffu;
+		memcpy(&f, &u, 4);
+		return f;
+	case DT_E4M3: case DT_E5M2: { /* sign, exponent (bias 7 / 15), 3 / 2 mantissa bits */
+		int mb = dt == DT_E4M3 ? 3 : 2, bias = dt == DT_E4M3 ? 7 : 15;
+		unsigned v = p[0], e = (v & 0x7f) >> mb, m = v & ((1u << mb) - 1);
+		float mag = e ? (1.0f + (float)m / (float)(1 << mb)) : (float)m / (float)(1 << mb);
+		int ex = (e ? (int)e : 1) - bias;
+		while (ex > 0) { mag *= 2.0f; ex--; }
+		while (ex < 0) { mag /= 2.0f; ex++; }
+		return v & 0x80 ? -mag : mag;
+	}
+	default:
+		memcpy(&f, p, 4);
+		return f;
+	}
+}
+
+static uint16_t float_to_half(float f)
+{
+	uint32_t u;
+	memcpy(&u, &f, 4);
+	uint32_t sign = (u >> 16) & 0x8000;
+	int e = (int)((u >> 23) & 0xff) - 127 + 15;
+	uint32_t m = u & 0x7fffff;
+	if (((u >> 23) & 0xff) == 0xff)
+		return (uint16_t)(sign | 0x7c00 | (m ? 0x200 : 0));
+	if (e >= 31)
+		return (uint16_t)(sign | 0x7c00);
+	if (e <= 0) { /* subnormal: round to nearest even at 2^-24 */
+		if (e < -10)
+			return (uint16_t)sign;
+		m |= 0x800000;
+		int sh = 14 - e;
+		uint32_t h = m >> sh, rem = m & ((1u << sh) - 1), half = 1u << (sh - 1);
+		if (rem > half || (rem == half && (h & 1)))
+			h++;
+		return (uint16_t)(sign | h);
+	}
+	uint32_t h = ((uint32_t)e << 10) | (m >> 13), rem = m & 0x1fff;
+	if (rem > 0x1000 || (rem == 0x1000 && (h & 1)))
+		h++;
+	return (uint16_t)(sign | h);
+}
+
+static bool ref_wgmma(Ctx *cx, RefCta *c, const Stmt *s)
+{
+	(void)cx;
+	int64_t N = 1, K = 1;
+	for (int d = 0; d < s->dst->ndim; d++)
+		if (s->dst->ext[d] != 1 && s->dst->ext[d] != 64)
+			N = s->dst->ext[d];
+	if (N == 1) /* D [64, 64] */
+		N = 64;
+	for (int d = 0; d < s->src->ndim; d++)
+		if (s->src->ext[d] != 1)
+			K = s->src->ext[d]; /* the last non-unit dimension of A */
+	const Buffer *D = s->dst->buf;
+	DType at = s->src->buf->dt, bt = s->mma_b->buf->dt;
+	for (int64_t first = 0; first < c->k->threads; first += 128) {
+		enter_instance(c, first);
+		for (int64_t m = 0; m < 64; m++)
+			for (int64_t n = 0; n < N; n++) {
+				unsigned char *dp = place(c, s->dst, m * N + n, first);
+				float acc = 0;
+				if (s->n)
+					acc = elem_to_float(dp, D->dt);
+				for (int64_t k = 0; k < K; k++)
+					acc += elem_to_float(place(c, s->src, m * K + k, first), at) *
+					       elem_to_float(place(c, s->mma_b, n * K + k, first), bt);
+				if (D->dt == DT_F16) {
+					uint16_t h = float_to_half(acc);
+					memcpy(dp, &h, 2);
+				} else {
+					memcpy(dp, &acc, 4);
+				}
+			}
+	}
+	return true;
+}
+
 /* a repeat runs for the whole cluster at once (c is its first CTA): the
  * CTAs of a cluster execute each statement in turn, in lockstep */
 static bool ref_repeat(Ctx *cx, RefCta *c, const Stmt *s)
@@ -358,7 +457,7 @@ static bool ref_repeat(Ctx *cx, RefCta *c, const Stmt *s)
 
 typedef bool (*RefHook)(Ctx *cx, RefCta *c, const Stmt *s);
 static const RefHook ref_hook[ST_COUNT] = {
-#define STMT(kind, kw, flags, cap, parse, check, emit, ref) [ST_##kind] = ref,
+#define STMT(kind, kw, flags, cap, parse, check, emit, ref, ...) [ST_##kind] = ref,
 #include "../stmt.def"
 };
 

@@ -36,8 +36,15 @@ static const char *plan(const CopyOp *op, Plan *p)
 	const char *why = gs_partition(op, gv, sv, cands, 6, &g->part);
 	if (why)
 		return why;
+	const Buffer *gb = g->global_is_dst ? op->dbuf : op->sbuf;
+	if (!gb->dynamic)
+		gs_widen_shared(op, sv, &g->part);
 	int vb = g->part.vec * dtype_bytes(op->dt) * 8;
-	snprintf(p->params, sizeof p->params, "{\"vec_bits\": %d, \"outer\": %lld}", vb, (long long)g->part.outer);
+	if (g->part.wide > 1)
+		snprintf(p->params, sizeof p->params, "{\"vec_bits\": %d, \"shared_vec_bits\": %d, \"outer\": %lld}", vb,
+		         vb * g->part.wide, (long long)g->part.outer);
+	else
+		snprintf(p->params, sizeof p->params, "{\"vec_bits\": %d, \"outer\": %lld}", vb, (long long)g->part.outer);
 	return NULL;
 }
 
@@ -46,6 +53,26 @@ static void access(const CopyOp *op, Emit *e, const void *ctx, const AccessOps *
 	const GsPlan *g = ctx;
 	const Buffer *gb = g->global_is_dst ? op->dbuf : op->sbuf, *sb = g->global_is_dst ? op->sbuf : op->dbuf;
 	int bytes = g->part.vec * dtype_bytes(op->dt);
+	if (ac->nw > 1) { /* one wide shared access, its pieces through registers */
+		Builder *b = emit_builder(e);
+		Reg w[4];
+		int wide = bytes * ac->nw;
+		for (int i = 0; i < wide / 4; i++)
+			w[i] = b_reg(b, RC_R);
+		if (g->global_is_dst) {
+			emit_mem_to_local(e, sb, ac->b, w, 0, wide);
+			for (int i = 0; i < ac->nw; i++)
+				emit_local_to_mem(e, gb, ac->aw[i], w, (int64_t)i * bytes, bytes);
+		} else {
+			for (int i = 0; i < ac->nw; i++) /* a word's first piece loads it whole, the others go in */
+				if (bytes < 4 && i * bytes % 4 == 0)
+					emit_mem_load_word(e, gb, ac->aw[i], w[i * bytes / 4], bytes);
+				else
+					emit_mem_to_local(e, gb, ac->aw[i], w, (int64_t)i * bytes, bytes);
+			emit_local_to_mem(e, sb, ac->b, w, 0, wide);
+		}
+		return;
+	}
 	if (g->global_is_dst)
 		emit_mem_copy_guarded(e, gb, ac->a, sb, ac->b, bytes, NULL, ac->guard);
 	else

@@ -24,7 +24,10 @@ static const char *plan(const CopyOp *op, Plan *p)
 	static const int cands[] = {128, 64, 32};
 	const char *why = gs_partition(op, &op->src, &op->dst, cands, 3, part);
 	if (why)
-		return arena_printf(op->cx->arena, "cp.async moves 4, 8 or 16 bytes: %s", why);
+		return arena_printf(op->cx->arena,
+		                    "cp.async moves 4, 8 or 16 bytes, contiguous and aligned in both layouts: %s (copy_async "
+		                    "has no synchronous lowering; a 'copy' moves pieces of any size)",
+		                    why);
 	int bytes = part->vec * dtype_bytes(op->dt);
 	snprintf(p->params, sizeof p->params, "{\"vec_bits\": %d, \"cp_size\": %d, \"outer\": %lld}", bytes * 8, bytes,
 	         (long long)part->outer);

@@ -95,6 +95,53 @@ static bool carve_tail(Pair *p, int *n, int64_t need, bool contiguous, Pair *out
 	return true;
 }
 
+static int64_t gcd64(int64_t a, int64_t b)
+{
+	while (b) {
+		int64_t t = a % b;
+		a = b;
+		b = t;
+	}
+	return a;
+}
+
+/* take `need` thread digits from p[0..*n), tail first: from each pair the
+ * largest factor g = gcd(extent, need) becomes a thread digit (its low part,
+ * strides as is) and the high part (extent / g, strides * g) stays in place
+ * as an outer digit. Any split of the index space into digits is a
+ * bijection, so this only decides which elements a thread gets: where
+ * carve_tail's whole-pair split exists it is the same split; otherwise it
+ * still finds one whenever the extents' factors hold `need` (6 columns and
+ * 32 threads: 2 from the columns, 16 from the rows). */
+static bool carve_threads(Pair *p, int *n, int64_t need, Pair *out, int *nout)
+{
+	Pair rev[MAX_ITERS];
+	int nr = 0;
+	for (int i = *n - 1; i >= 0 && need > 1; i--) {
+		int64_t g = gcd64(p[i].ext, need);
+		if (g == 1 && p[i].ext != 1)
+			continue;
+		if (nr == MAX_ITERS)
+			return false;
+		rev[nr++] = (Pair){g, p[i].a, p[i].b, p[i].axis};
+		need /= g;
+		if (g == p[i].ext) {
+			memmove(&p[i], &p[i + 1], sizeof(Pair) * (size_t)(*n - i - 1));
+			(*n)--;
+		} else {
+			p[i].ext /= g;
+			p[i].a *= g;
+			p[i].b *= g;
+		}
+	}
+	if (need > 1)
+		return false;
+	for (int i = 0; i < nr; i++)
+		out[i] = rev[nr - 1 - i];
+	*nout = nr;
+	return true;
+}
+
 static bool affine_divisible(const Affine *a, int64_t v)
 {
 	if (a->c % v)
@@ -129,7 +176,7 @@ const char *gs_partition(const CopyOp *op, const View *g, const View *s, const i
 		p.vec = vec;
 		if (!carve_tail(rest, &nr, vec, true, vp, &nv))
 			continue;
-		if (!carve_tail(rest, &nr, T, false, p.thr, &p.nthr))
+		if (!carve_threads(rest, &nr, T, p.thr, &p.nthr))
 			continue;
 		bool ok = affine_divisible(&g->off[AX_M], vec) && affine_divisible(&s->off[AX_M], vec);
 		for (int i = 0; i < nr && ok; i++)
@@ -158,6 +205,37 @@ const char *gs_partition(const CopyOp *op, const View *g, const View *s, const i
 	                    "no vector width in {%d%s} bits keeps every stride and offset aligned while splitting %lld "
 	                    "elements over %lld threads",
 	                    vec_bits[0], ncand > 1 ? ", ..." : "", (long long)op->elems, (long long)T);
+}
+
+void gs_widen_shared(const CopyOp *op, const View *s, Part *p)
+{
+	int64_t es = dtype_bytes(op->dt), chunk = s->L.sw.on ? ((int64_t)1 << s->L.sw.p) : INT64_MAX;
+	if (p->nout == 0 || p->out[p->nout - 1].b != p->vec)
+		return;
+	Pair *q = &p->out[p->nout - 1];
+	for (int64_t bytes = 16; bytes >= 4 && bytes > p->vec * es; bytes /= 2) {
+		int64_t n = bytes / es, w = n / p->vec;
+		if (bytes % es || n % p->vec || w > 16 || q->ext % w || n > chunk || !affine_divisible(&s->off[AX_M], n))
+			continue;
+		bool ok = true;
+		for (int i = 0; i < p->nout - 1 && ok; i++)
+			ok = p->out[i].b % n == 0;
+		for (int i = 0; i < p->nthr && ok; i++)
+			ok = p->thr[i].b % n == 0;
+		if (!ok)
+			continue;
+		p->wide = (int)w;
+		p->wide_a = q->a;
+		if (q->ext == w) {
+			p->nout--;
+		} else {
+			q->ext /= w;
+			q->a *= w;
+			q->b *= w;
+		}
+		p->outer /= w;
+		return;
+	}
 }
 
 bool reg_pairs(const View *r, const View *s, Pair *out, int *n)
@@ -200,6 +278,46 @@ bool group_pairs(const Pair *p, int n, const int64_t *shape, int ns, Pair *out, 
 			return false;
 	seps[ns] = k;
 	*nout = k;
+	return true;
+}
+
+/* take a vector of `need` elements that is one contiguous run on side b
+ * (memory) from any of p[0..*n): below a 32-bit word (epw elements) the
+ * run is contiguous on side a (registers) too, above it side a only keeps
+ * whole words, so the vector's words may be any registers. Taken digits go
+ * to out, most significant first. */
+static bool carve_memory_run(Pair *p, int *n, int64_t need, int64_t epw, Pair *out, int *nout)
+{
+	Pair rev[4];
+	int nr = 0;
+	int64_t expect = 1;
+	while (need > 1) {
+		int i = 0;
+		while (i < *n && p[i].b != expect)
+			i++;
+		if (i == *n || nr == 4)
+			return false;
+		Pair *q = &p[i];
+		if (q->ext <= need ? need % q->ext : q->ext % need)
+			return false;
+		if (expect < epw ? q->a != expect : q->a % epw)
+			return false;
+		int64_t take = q->ext <= need ? q->ext : need;
+		rev[nr++] = (Pair){take, q->a, q->b, q->axis};
+		if (take == q->ext) {
+			memmove(q, q + 1, sizeof(Pair) * (size_t)(*n - i - 1));
+			(*n)--;
+		} else {
+			q->ext /= take;
+			q->a *= take;
+			q->b *= take;
+		}
+		need /= take;
+		expect *= take;
+	}
+	for (int i = 0; i < nr; i++)
+		out[i] = rev[nr - 1 - i];
+	*nout = nr;
 	return true;
 }
 
@@ -247,14 +365,28 @@ const char *reg_partition(const CopyOp *op, const View *r, const View *s, Part *
 		Pair rest[MAX_ITERS], vp[MAX_ITERS];
 		int nr = na, nv;
 		memcpy(rest, atoms, sizeof(Pair) * (size_t)na);
-		if (!carve_tail(rest, &nr, vec, true, vp, &nv))
-			continue;
 		/* registers: offsets are static; memory: offsets and strides aligned */
-		bool ok = affine_divisible(&r->off[AX_M], vec) && affine_divisible(&s->off[AX_M], vec);
+		bool ok = carve_tail(rest, &nr, vec, true, vp, &nv) && affine_divisible(&r->off[AX_M], vec) &&
+		          affine_divisible(&s->off[AX_M], vec);
 		for (int i = 0; i < nr && ok; i++)
 			ok = rest[i].a % vec == 0 && rest[i].b % vec == 0;
 		for (int i = 0; i < p.nthr && ok; i++)
 			ok = p.thr[i].b % vec == 0;
+		p.nvp = 0;
+		if (!ok && vec * bits > 32) {
+			/* the memory run need not be the registers' innermost digits:
+			 * a vector's words may be any registers (ptxas merges such
+			 * loads itself, so the bank model would count what never runs) */
+			int64_t epw = bits < 32 ? 32 / bits : 1;
+			nr = na;
+			memcpy(rest, atoms, sizeof(Pair) * (size_t)na);
+			ok = carve_memory_run(rest, &nr, vec, epw, p.vp, &p.nvp) && affine_divisible(&r->off[AX_M], epw) &&
+			     affine_divisible(&s->off[AX_M], vec);
+			for (int i = 0; i < nr && ok; i++)
+				ok = rest[i].a % epw == 0 && rest[i].b % vec == 0;
+			for (int i = 0; i < p.nthr && ok; i++)
+				ok = p.thr[i].b % vec == 0;
+		}
 		if (!ok)
 			continue;
 		p.vec = vec;
@@ -732,7 +864,10 @@ static void loops(const CopyOp *op, Emit *e, const Part *p, int level, int first
                   int64_t ca, int64_t cb, AccessFn access, const void *ctx)
 {
 	if (level == p->nout) {
-		AccessOps ac = {emit_side_operand(e, &sa, ca), emit_side_operand(e, &sb, cb), NULL, false};
+		AccessOps ac = {emit_side_operand(e, &sa, ca), emit_side_operand(e, &sb, cb), {NULL}, 0, NULL, false};
+		if (p->wide > 1) /* the global pieces of one wide shared access (no dynamic sides here) */
+			for (ac.nw = 0; ac.nw < p->wide; ac.nw++)
+				ac.aw[ac.nw] = ac.nw ? emit_side_operand(e, &sa, ca + ac.nw * p->wide_a) : ac.a;
 		/* a guarded side (a's is the global one when a param has runtime extents) */
 		const Side *g = sa.dyn ? &sa : sb.dyn ? &sb : NULL;
 		if (g) {
@@ -813,7 +948,7 @@ void trace_part(const CopyOp *op, const Part *p, const View *v, bool side_a, con
                 int64_t *vals, TraceFn fn, void *ctx)
 {
 	int64_t T = op->k->threads, byT = scope_threads(by, T), S = op->scope_threads;
-	int bytes = p->vec * dtype_bytes(op->dt);
+	int bytes = p->vec * (p->wide > 1 ? p->wide : 1) * dtype_bytes(op->dt);
 	for (int64_t first = 0; first < T; first += S) {
 		trace_instance_vars(vals, first);
 		int64_t base = affine_eval(&v->off[AX_M], vals);

@@ -19,11 +19,28 @@ typedef struct Part {
 	Pair out[MAX_ITERS]; /* outer loop digits, most significant first */
 	int64_t outer;       /* product of out extents */
 	int64_t thr_size;    /* product of thr extents */
+	/* reg only, nvp > 0: the vector's digits (most significant first), one
+	 * contiguous run in memory whose 32-bit words lie anywhere in the
+	 * registers (strides a); nvp == 0: contiguous on both sides */
+	int nvp;
+	Pair vp[4];
+	/* gmem_smem only, wide > 1: the shared side moves `wide` accesses of vec
+	 * elements at once (one wider access); the global side's `wide` pieces
+	 * are wide_a apart (the innermost outer digit, split off out[]) */
+	int wide;
+	int64_t wide_a;
 } Part;
 
 /* gmem_smem / ldgsts: a = global, b = shared. vec_bits lists candidates, widest
  * first; returns NULL or the reason no width fits. */
 const char *gs_partition(const CopyOp *op, const View *g, const View *s, const int *vec_bits, int ncand, Part *out);
+
+/* gmem_smem: where the global side is narrower than the shared side allows
+ * (a column-major tile read with scalar accesses), move the innermost outer
+ * digit's 2..16 adjacent shared accesses as one access of 4, 8 or 16 bytes
+ * when every shared stride and offset keeps it aligned (ptxas merged them
+ * itself, so the bank model counted accesses that never ran) */
+void gs_widen_shared(const CopyOp *op, const View *s, Part *p);
 
 /* reg: a = registers (view of the local buffer, thread axes fused to its
  * owner), b = the memory side */
@@ -38,6 +55,8 @@ const char *reg_partition(const CopyOp *op, const View *r, const View *s, Part *
  * "in bounds" (predicate the access), true "out of bounds" (zero-fill) */
 typedef struct AccessOps {
 	const char *a, *b;
+	const char *aw[16]; /* Part.wide > 1: side a's operands of the pieces (aw[0] == a) */
+	int nw;
 	const char *guard;
 	bool guard_out;
 } AccessOps;

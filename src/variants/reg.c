@@ -85,10 +85,24 @@ static void emit(const CopyOp *op, const Plan *p, Emit *e)
 		}
 		const char *addr = emit_side_operand(e, &side, ds);
 		const char *guard = emit_side_guard(e, &side, ds, false);
+		Reg *src = words, gathered[4];
+		int64_t byte_off = (r0 + dr) * esize;
+		if (part->nvp) { /* the vector's words, wherever they are in the registers */
+			for (int w = 0; w < bytes / 4; w++) {
+				int64_t j = esize >= 4 ? w / (esize / 4) : w * (4 / esize), rj = 0;
+				for (int i = part->nvp - 1; i >= 0; i--) {
+					rj += j % part->vp[i].ext * part->vp[i].a;
+					j /= part->vp[i].ext;
+				}
+				gathered[w] = words[(r0 + dr + rj) * esize / 4 + (esize >= 4 ? w % (esize / 4) : 0)];
+			}
+			src = gathered;
+			byte_off = 0;
+		}
 		if (rp->load)
-			emit_mem_to_local_guarded(e, mb, addr, words, (r0 + dr) * esize, bytes, guard);
+			emit_mem_to_local_guarded(e, mb, addr, src, byte_off, bytes, guard);
 		else
-			emit_local_to_mem_guarded(e, mb, addr, words, (r0 + dr) * esize, bytes, guard);
+			emit_local_to_mem_guarded(e, mb, addr, src, byte_off, bytes, guard);
 	}
 	if (skip)
 		b_place_label(b, skip);

@@ -46,7 +46,23 @@ typedef struct TcPlan {
 	int64_t width32; /* 32-bit columns per row */
 	int nchunks;
 	int chunk[16];   /* num of each instruction, widest first */
+	Affine colvar;   /* the column start's terms over kernel variables, in 32-bit columns (c = 0) */
 } TcPlan;
+
+/* a tensor-memory column start that moves with kernel variables (a repeat
+ * index): each term must move by whole 32-bit columns (div elements each),
+ * so the constant part keeps the alignment the plan proves */
+static bool var_cols(const Affine *a, int64_t div, Affine *out)
+{
+	*out = (Affine){0};
+	for (int t = 0; t < a->n; t++) {
+		if (a->t[t].k % div)
+			return false;
+		out->t[out->n].var = a->t[t].var;
+		out->t[out->n++].k = a->t[t].k / div;
+	}
+	return true;
+}
 
 /* the view as [(128, 1@row axis), (W, 1@col axis)] after canonicalization */
 static bool two_iters_stride(View v, Axis row, Axis col, int64_t cstride, int64_t *w);
@@ -176,9 +192,10 @@ static const char *plan_16xb(const CopyOp *op, TcPlan *tp, const Buffer *rb, con
 			       "remapped";
 		if (rows == 128 && dp != 'D')
 			return "a 128-row 16x*b copy needs datapath D (S[(128, W) : (1@TLane, 1@TCol)])";
-		if (tv->off[AX_TLANE].c || tv->off[AX_TLANE].n || !affine_is_const(&tv->off[AX_TCOL]) ||
+		if (tv->off[AX_TLANE].c || tv->off[AX_TLANE].n || !var_cols(&tv->off[AX_TCOL], per32, &tp->colvar) ||
 		    tv->off[AX_TCOL].c % per32)
-			return "the tensor memory region must start at lane 0 and a static whole column";
+			return "the tensor memory region must start at lane 0 and a whole column (an index may move it by "
+			       "whole 32-bit columns)";
 		tp->shape = sh;
 		tp->rows = rows;
 		tp->n_slabs = rows / 64;
@@ -222,9 +239,10 @@ static const char *plan(const CopyOp *op, Plan *p)
 	} else if (!two_iters(tv, AX_TLANE, AX_TCOL, &wt)) {
 		return "tensor-memory region is not datapath D (S[(128, W) : (1@TLane, 1@TCol)] over rows 0..127)";
 	}
-	if (tv.off[AX_TLANE].c || tv.off[AX_TLANE].n || !affine_is_const(&tv.off[AX_TCOL]) ||
-	    !affine_is_const(&rv.off[AX_M]))
-		return "regions must start at lane 0 and at static columns and registers";
+	if (tv.off[AX_TLANE].c || tv.off[AX_TLANE].n || !affine_is_const(&rv.off[AX_M]))
+		return "regions must start at lane 0 and at static registers";
+	if (!var_cols(&tv.off[AX_TCOL], tp->pack ? 2 : per32, &tp->colvar))
+		return "a column start that moves with an index must move by whole 32-bit columns";
 	int64_t col = tv.off[AX_TCOL].c, reg = rv.off[AX_M].c;
 	if ((!tp->pack && col % per32) || reg % per32 || (wr * esize) % 4)
 		return "16-bit and 8-bit data must cover whole 32-bit columns and registers";
@@ -263,6 +281,11 @@ static void emit(const CopyOp *op, const Plan *p, Emit *e)
 	Reg w = emit_digit(e, emit_tid(e), 32, 4), lane_base = b_reg(b, RC_R), taddr = b_reg(b, RC_R);
 	b_ins(b, FORM_SHL_B32, b_name(b, lane_base), b_name(b, w), "21", NULL);
 	b_ins(b, FORM_ADD_U32, b_name(b, taddr), b_name(b, emit_tmem_addr(e, tb)), b_name(b, lane_base), NULL);
+	if (tp->colvar.n) { /* the column start's moving part (a repeat index) */
+		Reg moved = b_reg(b, RC_R);
+		b_ins(b, FORM_ADD_U32, b_name(b, moved), b_name(b, taddr), b_name(b, emit_affine(e, &tp->colvar)), NULL);
+		taddr = moved;
+	}
 	Reg *words = emit_local_regs(e, rb);
 	if (tp->shape != SH_32X32B) {
 		/* one instruction per 16-row slab: slab s reads lanes +16s, registers s * slab_regs.. */

@@ -27,6 +27,56 @@ static const char *accepts(const CopyOp *op)
 	return "needs a tma param <-> shared copy"; /* a literal: every copy_async asks */
 }
 
+/* the largest power of two, at most 16, that divides coef * es * (the
+ * scalar's '%' fact, when the term's variable is a scalar): the byte
+ * alignment of a term for every value of its variable */
+static int64_t term_align16(const Scalar *sc, int64_t coef, int64_t es)
+{
+	uint64_t m = (uint64_t)coef * (uint64_t)es; /* modulo 2^64: the low bits are exact */
+	int64_t a = 1;
+	while (a < 16 && m % (uint64_t)(2 * a) == 0)
+		a *= 2;
+	for (int64_t mult = sc ? sc->mult : 0; mult && a < 16 && mult % 2 == 0; mult /= 2)
+		a *= 2;
+	return a < 16 ? a : 16;
+}
+
+/* What an H100 does at the innermost dimension (the pins in
+ * docs/robustness.md; tests/gpu/ragged_tma_store*.tile, tests/gpu_fail):
+ * a box whose innermost start is not on 16 bytes is an illegal instruction,
+ * load or store; and a store writes the innermost dimension in whole
+ * 16-byte units of the tensor, so a box that crosses the innermost edge also
+ * writes the shared data past the edge up to the next 16 bytes (past the
+ * tensor, or into the gap before the next 'ld' row). Loads fill exactly. So
+ * every copy needs its start on 16 bytes for every launch, and a store
+ * either a box that never crosses the innermost edge or an extent that is a
+ * multiple of 16 bytes, both from the facts. */
+static const char *innermost_edge(const CopyOp *op, const Region *g, int64_t es, bool load)
+{
+	const Kernel *k = op->k;
+	const Buffer *gb = g->buf;
+	int in = gb->ndim - 1;
+	if (!g->whole && !g->all[in]) {
+		const Affine *c = &g->begin[in];
+		int64_t a = term_align16(NULL, c->c, es);
+		for (int i = 0; i < c->n; i++) {
+			int64_t ta = term_align16(kernel_scalar_of_var(k, c->t[i].var), c->t[i].k, es);
+			a = ta < a ? ta : a;
+		}
+		if (a < 16)
+			return arena_printf(op->cx->arena, "the innermost start of the box in '%s' may not be a multiple of 16 "
+			                    "bytes (%lld elements): an H100 faults on such a TMA %s", gb->name,
+			                    (long long)(16 / es), load ? "load" : "store");
+	}
+	if (load || !region_guarded(k, g, in) || dim_pow2(k, gb, in) * es % 16 == 0)
+		return NULL;
+	const Scalar *sc = &k->scalars[gb->dyn_dim[in] - 1];
+	return arena_printf(op->cx->arena, "the box may cross the innermost edge of '%s' at %s, where a TMA store "
+	                    "writes whole 16-byte units (past the tensor unless %s * %lld bytes is a multiple of 16): "
+	                    "needs 'assume %s %% %lld == 0', or a 'copy', which guards each element", gb->name, sc->name,
+	                    sc->name, (long long)es, sc->name, (long long)(16 / es));
+}
+
 static const char *plan(const CopyOp *op, Plan *p)
 {
 	TmaPlan *t = (TmaPlan *)p->data;
@@ -51,6 +101,9 @@ static const char *plan(const CopyOp *op, Plan *p)
 	if (!aligned)
 		return arena_printf(op->cx->arena, "the shared region of '%s' may start at a byte offset that is not a "
 		                    "multiple of 128 (TMA's shared addresses are)", sb->name);
+	const char *edge = innermost_edge(op, t->load ? op->st->src : op->st->dst, es, t->load);
+	if (edge)
+		return edge;
 	t->bytes = op->elems * es;
 	Str box = {0};
 	for (int d = 0; d < gb->ndim; d++)

@@ -91,8 +91,52 @@ int main(void)
 	CHECK(tilepx_launches_set("g.tile", rg, sizeof rg - 1, NULL, broken, 2, l, 2, &r) == -1, "a broken fact: -1");
 	CHECK(r.diagnostics && strstr(r.diagnostics, "K % 8 == 0"), "names the fact: %s", r.diagnostics ? r.diagnostics : "");
 	tilepx_result_free(&r);
+	/* facts are a conjunction: a later, looser bound does not replace an earlier one */
+	static const char rg2[] = "target sm_90\nkernel g\nthreads 32\nparam M u32\nassume M <= 100\nassume M <= 1000\n"
+	                          "assume M % 2 == 0\nassume M % 3 == 0\nparam A f32 [M]\nshared S f32 [32]\n"
+	                          "cta copy S, A[0:32]\n";
+	const char *m200[] = {"M=200"}, *m64[] = {"M=64"};
+	CHECK(tilepx_launches_set("f.tile", rg2, sizeof rg2 - 1, NULL, m200, 1, l, 2, &r) == -1 && r.diagnostics &&
+	          strstr(r.diagnostics, "'M <= 100' (line 5)"),
+	      "the earlier bound holds: %s", r.diagnostics ? r.diagnostics : "");
+	tilepx_result_free(&r);
+	CHECK(tilepx_launches_set("f.tile", rg2, sizeof rg2 - 1, NULL, m64, 1, l, 2, &r) == -1 && r.diagnostics &&
+	          strstr(r.diagnostics, "'M % 3 == 0' (line 8)"),
+	      "every divisor holds: %s", r.diagnostics ? r.diagnostics : "");
+	tilepx_result_free(&r);
+	/* divisors whose lcm passes 2^31 - 1 leave only 0 */
+	static const char rg3[] = "target sm_90\nkernel g\nthreads 32\nparam M u32\nassume M % 1048573 == 0\n"
+	                          "assume M % 1048571 == 0\nparam A f32 [M]\nshared S f32 [32]\ncta copy S, A[0:32]\n";
+	const char *m0[] = {"M=0"}, *mbig[] = {"M=1048573"};
+	CHECK(tilepx_launches_set("z.tile", rg3, sizeof rg3 - 1, NULL, m0, 1, l, 2, &r) == 1, "M=0 keeps both: %s",
+	      r.diagnostics ? r.diagnostics : "");
+	tilepx_result_free(&r);
+	CHECK(tilepx_launches_set("z.tile", rg3, sizeof rg3 - 1, NULL, mbig, 1, l, 2, &r) == -1 && r.diagnostics &&
+	          strstr(r.diagnostics, "'M % 1048571 == 0' (line 6)"),
+	      "a multiple of one divisor only: %s", r.diagnostics ? r.diagnostics : "");
+	tilepx_result_free(&r);
 	CHECK(tilepx_launches_set("g.tile", rg, sizeof rg - 1, NULL, sets, 1, l, 2, &r) == -1, "a missing value: -1");
 	CHECK(r.diagnostics && strstr(r.diagnostics, "'K'"), "names it");
+	tilepx_result_free(&r);
+	/* a malformed value is an argument error, never skipped (the program's value) or saturated */
+	const char *malformed[][2] = {{"M=1000", "K"}, {"M=1000", "K=9223372036854775808"}, {"M=1000", "K=72x"},
+	                              {"M=1000", "K= 72"}, {"M=-1", "K=72"}, {"M=1000", NULL}, {"K=72", "K=72"}};
+	for (int i = 0; i < 7; i++) {
+		CHECK(tilepx_launches_set("g.tile", rg, sizeof rg - 1, NULL, malformed[i], 2, l, 2, &r) == -1,
+		      "malformed set %d: -1", i);
+		CHECK(r.diagnostics && strstr(r.diagnostics, "tilepx_launches_set: error: sets: '"), "says which: %s",
+		      r.diagnostics ? r.diagnostics : "");
+		tilepx_result_free(&r);
+	}
+	CHECK(tilepx_launches_set("g.tile", rg, sizeof rg - 1, NULL, NULL, 2, l, 2, &r) == -1, "NULL sets with nsets 2");
+	tilepx_result_free(&r);
+	/* a size past 2^63 bytes is refused, not wrapped */
+	static const char huge[] = "target sm_90\nkernel h\nthreads 32\nparam M u32\nparam K u32\n"
+	                           "param A f64 [M, K]\nshared S f64 [32]\ncta copy S, A[0, 0:32]\n";
+	const char *big[] = {"M=2147483647", "K=2147483647"};
+	CHECK(tilepx_launches_set("h.tile", huge, sizeof huge - 1, NULL, big, 2, l, 2, &r) == -1, "2^65 bytes: -1");
+	CHECK(r.diagnostics && strstr(r.diagnostics, "more than 2^63 - 1 bytes"), "says why: %s",
+	      r.diagnostics ? r.diagnostics : "");
 	tilepx_result_free(&r);
 
 	tilepx_result_free(NULL);

@@ -9,7 +9,8 @@ static bool key_eq(const FormKey *a, const FormKey *b)
 {
 	return a->shape == b->shape && a->num == b->num && a->trans == b->trans && a->bits == b->bits &&
 	       a->fmt == b->fmt && a->space == b->space && a->bytes == b->bytes && a->pack == b->pack &&
-	       a->rank == b->rank && a->zfill == b->zfill;
+	       a->rank == b->rank && a->zfill == b->zfill && a->atype == b->atype && a->btype == b->btype &&
+	       a->dtype == b->dtype && a->areg == b->areg;
 }
 
 /* the mnemonic (text up to the first blank) contains s */
@@ -174,8 +175,44 @@ static void check_selector(void)
 	CHECK(nvvm_row_form(n) == FORM_COUNT, "row past the end");
 }
 
+/* src/wgmma.c find_form: every N of every type combination the check accepts */
+static int enum_of(const char *const *names, int count, const char *v)
+{
+	for (int i = 1; i < count; i++)
+		if (!strcmp(names[i], v))
+			return i;
+	return 0;
+}
+
+static void check_wgmma_forms(void)
+{
+	static const struct { const char *a, *b, *d; int k; } ty[] = {
+		{"f16", "f16", "f32", 16}, {"f16", "f16", "f16", 16}, {"bf16", "bf16", "f32", 16}, {"tf32", "tf32", "f32", 8},
+		{"e4m3", "e4m3", "f32", 32}, {"e4m3", "e5m2", "f32", 32}, {"e5m2", "e4m3", "f32", 32}, {"e5m2", "e5m2", "f32", 32},
+		{"e4m3", "e4m3", "f16", 32}, {"e4m3", "e5m2", "f16", 32}, {"e5m2", "e4m3", "f16", 32}, {"e5m2", "e5m2", "f16", 32},
+	};
+	for (size_t t = 0; t < sizeof ty / sizeof ty[0]; t++)
+		for (int n = 8; n <= 256; n += 8) {
+			char shape[32], mn[96];
+			snprintf(shape, sizeof shape, "m64n%dk%d", n, ty[t].k);
+			FormKey k = {.shape = (FormShape)enum_of(form_shape_names, SHAPE_COUNT, shape),
+			             .atype = (FormAtype)enum_of(form_atype_names, ATYPE_COUNT, ty[t].a),
+			             .btype = (FormBtype)enum_of(form_btype_names, BTYPE_COUNT, ty[t].b),
+			             .dtype = (FormDtype)enum_of(form_dtype_names, DTYPE_COUNT, ty[t].d)};
+			FormId f = find(FAM_WGMMA, k);
+			snprintf(mn, sizeof mn, ".%s.%s.%s.%s", shape, ty[t].d, ty[t].a, ty[t].b);
+			CHECK(f != FORM_COUNT && mn_has(f, mn) && ptx_forms[f].cap == CAP_SM90A &&
+			      ptx_forms[f].regs == n / (strcmp(ty[t].d, "f32") ? 4 : 2), "wgmma %s", mn);
+			k.areg = 1; /* the RS form: A from registers, no imm-trans-a */
+			FormId r = find(FAM_WGMMA, k);
+			CHECK(r != FORM_COUNT && r != f && mn_has(r, mn) && strstr(ptx_forms[r].text, "$0, $1, $2, $3, 1, 1") &&
+			      !strstr(ptx_forms[r].text, "$5"), "wgmma RS %s", mn);
+		}
+}
+
 int main(void)
 {
+	check_wgmma_forms();
 	check_unique();
 	check_ldst();
 	check_ldstmatrix();

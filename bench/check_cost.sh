@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# Proof cost against trip count: `tilepx check` on the TMA K-loop of
+# tests/gpu/ragged_tma_kloop_store.tile with the facts allowing 4 trips and
+# 2^20 trips (K <= 256 and K <= 2^26, 64 columns a trip). The phase proof
+# runs each loop to its first repeated head state, so both cost the same.
+# Usage: bash bench/check_cost.sh [RUNS]   (after make)
+set -eu
+cd "$(dirname "$0")/.."
+runs=${1:-50}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+printf '%-22s %12s %14s\n' "facts" "trips (max)" "ms per check"
+for hi in 256 65536 67108864; do
+	sed "s/assume K <= 65536/assume K <= $hi/" tests/gpu/ragged_tma_kloop_store.tile > "$tmp/k.tile"
+	build/tilepx check "$tmp/k.tile"
+	start=$(date +%s%N)
+	for _ in $(seq "$runs"); do build/tilepx check "$tmp/k.tile"; done
+	end=$(date +%s%N)
+	printf '%-22s %12d %14.2f\n' "K <= $hi" $(((hi + 63) / 64)) "$(echo "($end - $start) / 1000000 / $runs" | bc -l)"
+done
