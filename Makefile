@@ -45,6 +45,11 @@ bench-emit: $(B)/emit_cost
 	$(B)/emit_cost 10000 3
 	$(B)/emit_cost 100000 1
 
+# compares explain's JSON records with the fields an expectation names (tests/lib.sh)
+$(B)/jsonsub: tools/jsonsub.c
+	@mkdir -p $(B)
+	$(CC) $(WARN) $(CFLAGS) $(LDFLAGS) $< -o $@
+
 # randtile writes statements from stmt.def's rows (keyword, scope, capability)
 $(B)/randtile: tools/randtile.c $(B)/libtilepx_internal.a Makefile
 	@mkdir -p $(B)
@@ -120,8 +125,9 @@ bench-gemm-mock: $(B)/gemm_bench_mock
 
 HARNESS := $(if $(wildcard $(CUDA)/include/cuda.h),$(B)/tilepx-run)
 
-# make test T=PATTERN runs only the sections whose title contains PATTERN
-test: all $(UNIT) $(HARNESS)
+# make test T=PATTERN runs only the sections whose title contains PATTERN;
+# make test T=FILE.tile (one or more files) runs every check that applies to each
+test: all $(UNIT) $(HARNESS) $(B)/jsonsub
 	@TEST_FILTER='$(T)' bash tests/run.sh
 
 # regenerate tests/golden from the examples and show what changed
@@ -144,7 +150,7 @@ install: all
 # the same suite under gcc's AddressSanitizer and UndefinedBehaviorSanitizer
 sanitize:
 	$(MAKE) B=build/san CFLAGS="-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all" \
-		LDFLAGS="-fsanitize=address,undefined" all $(patsubst $(B)/%,build/san/%,$(UNIT) $(HARNESS))
+		LDFLAGS="-fsanitize=address,undefined" all $(patsubst $(B)/%,build/san/%,$(UNIT) $(HARNESS) $(B)/jsonsub)
 	TILEPX_BUILD=build/san bash tests/run.sh
 
 # libFuzzer targets (clang): the whole pipeline, the layout parser and scalar values (--set), seeded

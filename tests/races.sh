@@ -5,19 +5,17 @@
 # mean something. (The converse does not hold exactly: ptxemu runs a warp's
 # lanes one after another, so a lane may read a byte its own warp rewrites
 # later in the same statement, which the check, at warp granularity, does
-# not count.)
+# not count.) check_race_random is in tests/lib.sh.
 echo "== races: random programs get no race warning with their syncs, and without them each one tilepx check gives is confirmed by ptxemu"
 R=$OUT/races; mkdir -p "$R"
 "$B/randtile" 20261124 100 "$R" > /dev/null || bad "randtile failed"
-for f in "$R"/*.tile; do
-	"$T" check "$f" 2>&1 | grep -q 'warning: warp' && bad "$f: a race warning with the program's syncs" || ok
-done
-nr=0
-for f in "$R"/*.tile; do
-	sed -i '/^sync$/d' "$f"
-	"$T" check "$f" 2>&1 | grep -q 'warning: warp' || { ok; continue; }
-	nr=$((nr + 1))
-	"$B/ptxemu" "$f" 2>&1 | grep -q -e 'race: warp' -e 'still in flight' && ok || { bad "$f: tilepx check reports a race that ptxemu does not meet"; cp "$f" /tmp/; }
-done
+# one check over all programs with their syncs, one after removing them
+"$T" check "$R"/*.tile > "$R/synced.log" 2>&1
+split_diags "$R/synced.log" .synced
+sed -i '/^sync$/d' "$R"/*.tile
+"$T" check "$R"/*.tile > "$R/unsynced.log" 2>&1
+split_diags "$R/unsynced.log" .unsynced
+run_each check_race_random "$R"/*.tile
+nr=${tags[races]:-0}
 echo "  $nr of 100 programs race"
 [ $nr -ge 5 ] && ok || bad "races: only $nr random programs race without their syncs: the check or the generator drifted"

@@ -1,0 +1,571 @@
+# Sourced by tests/run.sh: the set-up, the per-file checks and the job runner.
+# Each check_X FILE below is everything one section checks about one file;
+# the section runs it on every file its globs (CHECK_FILES) find, and
+# `make test T=FILE.tile` runs every check whose globs match FILE, so the two
+# cannot drift. A check reports with ok and bad (bad's message names the
+# file), writes scratch files under $S only, and reports nothing when it does
+# not apply to the file.
+B=${TILEPX_BUILD:-build}
+T=$B/tilepx
+PTXAS=${PTXAS:-}
+if [ -z "$PTXAS" ]; then
+	PTXAS=$(command -v ptxas || true)
+	[ -z "$PTXAS" ] && [ -x /usr/local/cuda/bin/ptxas ] && PTXAS=/usr/local/cuda/bin/ptxas
+fi
+if [ -z "$PTXAS" ] || [ ! -x "$PTXAS" ]; then
+	echo "tests: ptxas not found (set PTXAS, put it on PATH, or install CUDA in /usr/local/cuda)" >&2
+	exit 1
+fi
+OUT=$(mktemp -d)
+trap 'rm -rf "$OUT"' EXIT
+S=$OUT                 # a check's scratch directory (run_each gives each job its own)
+C=$OUT/cache; mkdir -p "$C"
+JOBS=${TEST_JOBS:-$(nproc 2>/dev/null || echo 2)}
+pass=0 fail=0
+ok() { pass=$((pass + 1)); }
+bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
+has_wgmma() { # FILE.ptx: a module with wgmma (its ptxas -v notices are checked)
+	grep -q 'wgmma\.mma_async' "$1"
+}
+ptxas_log_ok() { # RC LOG: ptxas succeeded and, with -v, printed none of the wgmma
+	# notices (C7515 serialised, C7519 warpgroup.arrive injected, C7510 wgmma in a call)
+	[ "$1" = 0 ] && ! grep -q -E 'C751[059]' "$2"
+}
+assemble() { # FILE.ptx TARGET (the log in $S/ptxas.log)
+	if has_wgmma "$1"; then
+		"$PTXAS" -v --gpu-name "$2" "$1" -o /dev/null >"$S/ptxas.log" 2>&1
+		ptxas_log_ok $? "$S/ptxas.log"
+		return
+	fi
+	"$PTXAS" --gpu-name "$2" "$1" -o /dev/null 2>"$S/ptxas.log"
+}
+
+# Which files each per-file check covers ("check_X GLOB..."): the sections
+# run check_X on every file of its globs, the one-file mode (run_files) runs
+# every check one of whose globs matches the file.
+CHECK_FILES=(
+	"check_bad tests/bad/*.tile"
+	"check_fuzz_repro tests/fuzz/regressions/*"
+	"check_example examples/*.tile"
+	"check_linked tests/gpu/gemm_linked_small.tile examples/gemm_linked.tile"
+	"check_wgmma_notice tests/wgmma/*.ptx"
+	"check_golden_asm tests/golden/*.ptx"
+	"check_gpu_asm tests/gpu/*.tile"
+	"check_explain tests/explain/*.tile"
+	"check_codegen bench/codegen/*.tile"
+	"check_standin examples/*.tile tests/gpu/*.tile tests/explain/*.tile bench/codegen/*.tile"
+	"check_emulated examples/*.tile tests/gpu/*.tile tests/explain/*.tile bench/codegen/*.tile"
+	"check_sizes examples/ragged_*.tile tests/gpu/ragged_*.tile"
+	"check_warn tests/warn/*.tile tests/emu_fail/*.tile"
+	"check_no_warning examples/*.tile tests/gpu/*.tile"
+	"check_banks examples/*.tile tests/gpu/*.tile tests/explain/*.tile bench/codegen/*.tile"
+	"check_banks_pin tests/gpu/*.tile"
+	"check_emu_fail tests/emu_fail/*.tile tests/gpu_fail/*.tile"
+)
+files_of() { # CHECK: the files its globs find now
+	local e g
+	for e in "${CHECK_FILES[@]}"; do
+		[ "${e%% *}" = "$1" ] || continue
+		for g in ${e#* }; do printf '%s\n' $g; done
+	done
+}
+
+# run_each CHECK FILE...: CHECK FILE for every file, in $JOBS worker
+# processes, each file with a scratch directory of its own ($S); the reports
+# are counted and printed in the order of the files, so the output does not
+# depend on the timing. Lines a check prints: @ok, @fail MESSAGE, @tag NAME
+# (counted in tags[NAME]); anything else is detail, printed as it is.
+# (A process costs milliseconds here, so the workers claim files one by one,
+# with an O_EXCL claim file, rather than fork a job per file.)
+declare -A tags
+each_seq=0
+run_each() {
+	local fn=$1 dir i w line finished f
+	shift
+	each_seq=$((each_seq + 1)); dir=$OUT/each$each_seq
+	local files=("$@") order=() dirs=()
+	tags=()
+	[ $# -gt 0 ] || return 0
+	for ((i = 1; i <= $#; i++)); do order+=("$i"); dirs+=("$dir/$i"); done
+	mkdir -p "${dirs[@]}"
+	# the largest files are claimed first (the long poles: gemm_small, mixed),
+	# so the last file to finish is a short one
+	[ "$JOBS" -gt 1 ] && [ $# -gt "$JOBS" ] && [ -f "$1" ] &&
+		order=($(stat -c %s "$@" 2>/dev/null | awk '{ print $1, NR }' | sort -k1,1nr -k2,2n | awk '{ print $2 }'))
+	if [ ${#order[@]} != $# ]; then order=(); for ((i = 1; i <= $#; i++)); do order+=("$i"); done; fi
+	for ((w = 0; w < JOBS && w < $#; w++)); do
+		(
+			ok() { echo "@ok"; }
+			bad() { echo "@fail $*"; }
+			for i in "${order[@]}"; do
+				set -C
+				{ : > "$dir/$i.claim"; } 2>/dev/null || { set +C; continue; }
+				set +C
+				S=$dir/$i
+				{ "$fn" "${files[i - 1]}"; echo "@done"; } > "$dir/$i.out" 2>&1
+			done
+		) < /dev/null &
+	done
+	wait
+	for ((i = 1; i <= ${#files[@]}; i++)); do
+		finished=0
+		[ -f "$dir/$i.out" ] && while IFS= read -r line; do
+			case $line in
+			@ok) pass=$((pass + 1)) ;;
+			"@fail "*) fail=$((fail + 1)); echo "FAIL: ${line#@fail }" ;;
+			"@tag "*) line=${line#@tag }; tags[$line]=$((${tags[$line]:-0} + 1)) ;;
+			@done) finished=1 ;;
+			*) printf '%s\n' "$line" ;;
+			esac
+		done < "$dir/$i.out"
+		[ $finished = 1 ] || bad "$fn ${files[i - 1]}: the check did not finish"
+	done
+}
+
+file_has() { # FILE ERE: does a line of FILE match? (bash's =~: no process)
+	local l
+	while IFS= read -r l || [ -n "$l" ]; do [[ $l =~ $2 ]] && return 0; done < "$1"
+	return 1
+}
+
+value_of() { # VAR FILE PREFIX: the rest of each line that starts with PREFIX (newline-joined)
+	local __l __v="" __n=0
+	while IFS= read -r __l || [ -n "$__l" ]; do
+		[[ $__l == "$3"* ]] || continue
+		[ $__n = 0 ] || __v+=$'\n'
+		__v+=${__l#"$3"}; __n=1
+	done < "$2"
+	printf -v "$1" '%s' "$__v"
+}
+first_line() { # VAR FILE
+	IFS= read -r "$1" < "$2" || true
+}
+target_of() { # FILE: sets tg to its 'target' line's value
+	local a b
+	tg=
+	while read -r a b _; do [ "$a" = target ] && { tg=$b; return; }; done < "$1"
+}
+
+# Tool runs that several sections need, made once per file and kept in $C
+# (a section's jobs handle distinct files, so no two jobs make the same one).
+key_of() { KEY=${1//\//_}; KEY=${KEY// /_}${2:+.$2}; }
+cached_rc() { local rc; read -r rc < "$1"; return "$rc"; }
+emit_once() { # FILE [TARGET]: emit into $EMITTED (errors in $EMIT_ERR); returns emit's exit status
+	key_of "$1" "${2:-}"
+	EMITTED=$C/$KEY.ptx EMIT_ERR=$C/$KEY.err
+	if [ ! -f "$C/$KEY.rc" ]; then
+		"$T" emit ${2:+--target "$2"} "$1" -o "$EMITTED" 2>"$EMIT_ERR" >/dev/null
+		echo $? > "$C/$KEY.rc"
+	fi
+	cached_rc "$C/$KEY.rc"
+}
+assemble_once() { # FILE.ptx TARGET: ptxas once per module and target (its log in $ASM_LOG)
+	ASM_LOG=$1.$2.log
+	if [ ! -f "$1.$2.asm" ]; then
+		if has_wgmma "$1"; then
+			"$PTXAS" -v --gpu-name "$2" "$1" -o /dev/null >"$ASM_LOG" 2>&1
+			ptxas_log_ok $? "$ASM_LOG"
+		else
+			"$PTXAS" --gpu-name "$2" "$1" -o /dev/null 2>"$ASM_LOG"
+		fi
+		echo $? > "$1.$2.asm"
+	fi
+	cached_rc "$1.$2.asm"
+}
+check_once() { # FILE: tilepx check's exit status; its diagnostics in $CHECK_ERR
+	key_of "$1"
+	CHECK_ERR=$C/$KEY.check
+	if [ ! -f "$C/$KEY.check.rc" ]; then
+		"$T" check "$1" 2>"$CHECK_ERR" >/dev/null
+		echo $? > "$C/$KEY.check.rc"
+	fi
+	cached_rc "$C/$KEY.check.rc"
+}
+explain_once() { # FILE: explain --json FILE, once, into $EXPLAIN_JSON (explain_batch may have made it)
+	key_of "$1"
+	EXPLAIN_JSON=$C/$KEY.explain.json
+	[ -f "$EXPLAIN_JSON" ] || "$T" explain --json "$1" > "$EXPLAIN_JSON" 2>/dev/null
+}
+explain_batch() { # FILE...: one explain --json for all, each file's records into its $EXPLAIN_JSON
+	# (a file without records is explained alone again by explain_once)
+	"$T" explain --json "$@" 2>/dev/null | awk -v C="$C" '
+		match($0, /"file": "[^"]*"/) {
+			k = substr($0, RSTART + 9, RLENGTH - 10); gsub(/\//, "_", k); gsub(/ /, "_", k)
+			if (k != last) { if (last != "") close(C "/" last ".explain.json"); last = k }
+			print >> (C "/" k ".explain.json")
+		}'
+}
+split_diags() { # LOG SUFFIX: each FILE's diagnostics in LOG (from one run over many files) into FILE.SUFFIX
+	awk -v sfx="$2" '
+		match($0, /^[^:]+:[0-9]+:[0-9]+: /) { f = substr($0, 1, index($0, ":") - 1) }
+		f != "" { if (f != last) { if (last != "") close(last sfx); last = f } print >> (f sfx) }' "$1"
+}
+emulate_once() { # FILE: ptxemu --banks FILE, once, into $EMU_LOG; the bank counts ride along
+	key_of "$1"
+	EMU_LOG=$C/$KEY.banks.emu
+	[ -f "$EMU_LOG" ] || "$B/ptxemu" --banks "$1" > "$EMU_LOG" 2>&1
+}
+
+# == bad inputs: the exact located error, exit 1, the output file untouched;
+# check's first error is emit's
+check_bad() {
+	local f=$1 exp="" line rc err=() first outl
+	if [ -f "${f%.tile}.expect" ]; then first_line exp "${f%.tile}.expect"
+	else first_line line "$f"; case $line in "# expect: "*) exp=${line#"# expect: "} ;; esac; fi
+	echo keep > "$S/out.ptx"
+	"$T" emit "$f" -o "$S/out.ptx" 2>"$S/err" >/dev/null
+	rc=$?
+	mapfile -t -n 3 err < "$S/err"
+	first=${err[0]:-}
+	local tmps=("$S"/out.ptx.tmp.*)
+	if [ -z "$exp" ]; then bad "$f carries no expectation"
+	elif [ $rc -ne 1 ]; then bad "$f: exit $rc, want 1"
+	elif [ "$first" != "$f:$exp" ]; then bad "$f: got '$first', want '$f:$exp'"
+	elif [ "${err[2]// /}" != "^" ]; then bad "$f: no caret line"
+	elif mapfile -t outl < "$S/out.ptx"; [ ${#outl[@]} != 1 ] || [ "${outl[0]}" != keep ]; then bad "$f: output file clobbered"
+	elif [ -e "${tmps[0]}" ]; then bad "$f: temporary left behind"
+	else ok; fi
+	# check reports the same first error as emit (check fails wherever emit fails)
+	"$T" check "$f" 2>"$S/cerr"; rc=$?
+	line=; first_line line "$S/cerr"
+	if [ $rc -ne 1 ]; then bad "check $f: exit $rc"
+	elif [ "$line" != "$first" ]; then bad "check $f: first error '$line', emit's '$first'"
+	else ok; fi
+}
+
+# == fuzz reproducers: rejected or emitted, never a crash
+check_fuzz_repro() {
+	local f=$1 rc
+	"$T" check "$f" >/dev/null 2>&1; rc=$?
+	[ $rc -le 1 ] && ok || bad "$f (check): exit $rc"
+	"$T" emit "$f" -o "$S/fz.ptx" >/dev/null 2>&1; rc=$?
+	[ $rc -le 1 ] && ok || bad "$f (emit): exit $rc"
+}
+
+# == examples: check, emit, ptxas, golden
+check_example() {
+	local f=$1 n=${1##*/} tg
+	n=${n%.tile}; target_of "$f"
+	check_once "$f" || { bad "check $f"; cat "$CHECK_ERR"; return; }
+	if file_has "$f" '^# emit: no'; then ok; return; fi
+	if ! emit_once "$f"; then bad "emit $f: $(head -1 "$EMIT_ERR")"; return; fi
+	if assemble_once "$EMITTED" "$tg"; then ok; else bad "ptxas $f ($tg)"; cat "$ASM_LOG"; fi
+	if [ -f "tests/golden/$n.ptx" ]; then # byte-identical needs no ptxdiff
+		if cmp -s "tests/golden/$n.ptx" "$EMITTED" || tools/ptxdiff "tests/golden/$n.ptx" "$EMITTED" >"$S/diff"; then ok
+		else bad "golden $n"; head -40 "$S/diff"; fi
+	else
+		bad "no golden file tests/golden/$n.ptx"
+	fi
+}
+
+# == linked modules: the emitted device functions and the hand-written PTX
+# beside the program, assembled (ptxas -c) and linked (nvlink)
+check_linked() {
+	local f=${1%.tile}
+	emit_once "$f.tile" && "$PTXAS" -arch=sm_80 -c "$EMITTED" -o "$S/lf.o" &&
+		"$PTXAS" -arch=sm_80 -c "$f.ptx" -o "$S/lm.o" && "$(dirname "$PTXAS")/nvlink" -arch=sm_80 "$S/lf.o" "$S/lm.o" -o "$S/l.cubin" &&
+		ok || bad "link $f"
+}
+
+# == wgmma modules: the ptxas -v notice check fails on a module ptxas patches
+# (tests/wgmma: each is a module the check must catch)
+check_wgmma_notice() {
+	assemble "$1" sm_90a && bad "$1: its ptxas notice was not caught" || ok
+}
+
+# == golden files assemble (a golden byte-identical to its example's emitted
+# module, which that section assembled, is not assembled again)
+check_golden_asm() {
+	local g=$1 tg a b _ e n=${1##*/}
+	while read -r a b _; do [ "$a" = .target ] && { tg=$b; break; }; done < "$g"
+	key_of "examples/${n%.ptx}.tile"; e=$C/$KEY.ptx
+	if [ -f "$e.$tg.asm" ] && cmp -s "$g" "$e"; then
+		assemble_once "$e" "$tg" && ok || { bad "ptxas $g"; cat "$ASM_LOG"; }
+	else
+		assemble "$g" "$tg" && ok || { bad "ptxas $g"; cat "$S/ptxas.log"; }
+	fi
+}
+
+emit_and_assemble() { # FILE: one result, emit and ptxas for its target
+	local tg; target_of "$1"; ASM_LOG=/dev/null
+	if emit_once "$1" && assemble_once "$EMITTED" "$tg"; then ok
+	else bad "emit+ptxas $1"; head -3 "$EMIT_ERR" "$ASM_LOG"; fi
+}
+
+# == GPU test programs assemble
+check_gpu_asm() {
+	local f=$1 tg
+	emit_and_assemble "$f"
+	# repeat ... nounroll reaches ptxas as the pragma in the loop's header block
+	if file_has "$f" '^ *repeat .*nounroll'; then
+		grep -A1 '^\$L__' "$EMITTED" | grep -q '^	\.pragma "nounroll";$' && ok || bad "$f: repeat nounroll: no pragma after the loop label"
+	fi
+	case $f in tests/gpu/ldstmatrix_b8.tile) # the 8-bit matrix shapes on every target ptxas 13.0 takes them on (sm_120f and sm_121f too)
+		for tg in sm_100a sm_100f sm_103a sm_103f sm_110a sm_110f sm_120a sm_120f sm_121a sm_121f; do
+			ASM_LOG=/dev/null
+			if emit_once "$f" $tg && assemble_once "$EMITTED" $tg && grep -q 'ldmatrix.sync.aligned.m16n16.*\.b8' "$EMITTED"; then ok
+			else bad "$f for $tg: want ldmatrix .b8, assembled"; head -3 "$EMIT_ERR" "$ASM_LOG"; fi
+		done ;;
+	esac
+}
+
+# == bench/codegen programs assemble (the .tile of each pair; bench-codegen compiles the CUDA twin)
+check_codegen() { emit_and_assemble "$1"; }
+
+# == explain: the '# explain:' lines against explain --json, field by field
+# (tools/jsonsub.c: a record matches when it has every field the line names);
+# the program emits and assembles
+check_explain() {
+	local f=$1 n=${1##*/} want got tg
+	n=${n%.tile}
+	value_of want "$f" "# explain: "; printf '%s\n' "$want" > "$S/want"
+	if ! "$T" explain --json "$f" > "$S/got" 2>"$S/err"; then bad "explain $f: $(head -1 "$S/err")"
+	elif "$B/jsonsub" "$S/want" "$S/got" > "$S/diff" 2>&1; then ok
+	else bad "explain $f: the records differ from its '# explain:' lines"; sed "s|^|  $f: |" "$S/diff" | head -20; fi
+	emit_and_assemble "$f"
+	case "$n" in ldstmatrix_grid|ldstmatrix_swizzle) # one m8n8 .b16 instruction per copy, with its num and .trans
+		want=$(sed -n 's/.*"direction": "\(ld\|st\)", "num": \([124]\), "trans": \(true\|false\).*/\1matrix.sync.aligned.m8n8.x\2 \3/p' "$S/got" |
+			sed 's/ true/.trans/; s/ false//' | sort)
+		got=$(grep -o '[ls][dt]matrix.sync.aligned.m8n8.x[124]\(.trans\)\{0,1\}.shared.b16' "$EMITTED" | sed 's/.shared.b16//' | sort)
+		[ -n "$got" ] && [ "$want" = "$got" ] && ok || bad "$f: PTX instructions do not match the explained num/trans" ;;
+	esac
+	case "$n" in ldgsts_*) # cp.async programs assemble for sm_80 and sm_90 alike
+		for tg in sm_80 sm_90; do
+			ASM_LOG=/dev/null
+			if emit_once "$f" $tg && assemble_once "$EMITTED" $tg; then ok
+			else bad "emit+ptxas $f for $tg"; head -3 "$EMIT_ERR" "$ASM_LOG"; fi
+		done ;;
+	esac
+	case "$n" in tcgen05_*) # every target ptxas 13.0 takes tcgen05 on emits and assembles; the others are refused
+		for tg in sm_100a sm_100f sm_103a sm_103f sm_110a sm_110f; do
+			ASM_LOG=/dev/null
+			if emit_once "$f" $tg && assemble_once "$EMITTED" $tg; then ok
+			else bad "emit+ptxas $f for $tg"; head -3 "$EMIT_ERR" "$ASM_LOG"; fi
+		done
+		for tg in sm_90a sm_100 sm_103 sm_110 sm_120a sm_120f sm_121f; do
+			emit_once "$f" $tg
+			[ $? -eq 1 ] && grep -q "need target sm_100a, sm_100f, sm_103a, sm_103f, sm_110a or sm_110f (target is $tg)" "$EMIT_ERR" && ok ||
+				bad "$f for $tg: want a located 'needs target' error"
+		done ;;
+	esac
+}
+
+# == no stand-in stride: the proofs' row stride of runtime-stride params (a
+# multiple of 2^21 + 1) never reaches a module. standin_scan prints each hit.
+standin_scan() { # FILE.ptx...
+	awk '{
+		sub(/\/\/.*/, ""); s = $0
+		while (match(s, /[0-9]+/)) {
+			pre = RSTART > 1 ? substr(s, RSTART - 1, 1) : ""
+			num = substr(s, RSTART, RLENGTH); post = substr(s, RSTART + RLENGTH, 1)
+			s = substr(s, RSTART + RLENGTH)
+			if (length(num) < 7 || length(num) > 15 || pre ~ /[.%A-Za-z0-9_]/ || post ~ /[.0-9A-Za-z_]/) continue
+			if (num % 2097153 == 0 && num > 0) print FILENAME ": " num
+		}
+	}' "$@"
+}
+check_standin() {
+	local f=$1 hits
+	file_has "$f" '^# emit: no' && return
+	emit_once "$f" || { bad "emit $f"; return; }
+	standin_scan "$EMITTED" > "$S/standin"
+	[ ! -s "$S/standin" ] && ok || { bad "$f: a stand-in row stride reached emitted code"; head -5 "$S/standin"; }
+}
+
+# == emulated execution: every kernel's params against the CPU reference,
+# one result per kernel; @tag skip for a kernel too large to emulate.
+# (ptxemu runs with --banks: the same run, and the bank section reads its counts.)
+check_emulated() {
+	local f=$1 line k=0
+	emulate_once "$f"
+	while IFS= read -r line; do
+		case $line in
+		PASS*) ok; k=0 ;;
+		FAIL*) bad "$f: $line"; k=4 ;;
+		SKIP*) echo "@tag skip"; k=0 ;;
+		*) [ $k -gt 0 ] && { printf '%s\n' "$line"; k=$((k - 1)); } ;;
+		esac
+	done < "$EMU_LOG"
+}
+
+# == runtime sizes: '# sizes: M=1,63,64 K=8,56' in a ragged program: every
+# combination is emulated
+check_sizes() {
+	local f=$1 spec kv n c v combos next vals
+	value_of spec "$f" "# sizes: "
+	[ -n "$spec" ] || { bad "$f: no '# sizes:' line"; return; }
+	combos=("")
+	for kv in $spec; do
+		n=${kv%%=*}; next=()
+		for c in "${combos[@]}"; do
+			IFS=, read -r -a vals <<< "${kv#*=}"
+			for v in "${vals[@]}"; do next+=("$c --set $n=$v"); done
+		done
+		combos=("${next[@]}")
+	done
+	for c in "${combos[@]}"; do
+		# shellcheck disable=SC2086
+		if "$B/ptxemu" $c "$f" > "$S/emu.log" 2>&1 && ! file_has "$S/emu.log" '^FAIL'; then ok
+		else bad "$f at$c"; head -5 "$S/emu.log"; fi
+	done
+}
+
+# == hazard warnings: '# warn:' is check's first diagnostic, and check exits 0
+# (tests/warn; tests/emu_fail programs that carry a '# warn:' line)
+check_warn() {
+	local f=$1 want got
+	value_of want "$f" "# warn: "
+	case $f in tests/emu_fail/*) [ -n "$want" ] || return ;; esac
+	check_once "$f"; local rc=$?
+	got=; first_line got "$CHECK_ERR"; got=${got#"$f:"}
+	[ $rc = 0 ] && [ "$want" = "$got" ] && ok || bad "$f: want '$want', got '$got'"
+}
+# and no warning for the examples and their fixed twins in tests/gpu
+check_no_warning() {
+	check_once "$1"
+	file_has "$CHECK_ERR" 'warning:' && bad "$1: warns" || ok
+}
+
+# == bank conflicts: explain's wavefronts, computed from the layouts and each
+# variant's access pattern (src/hazard.c), against ptxemu --banks, which
+# counts them on the emitted PTX as it runs. Every copy line ptxemu measures
+# must have explain's numbers (per CTA, times the grid), and every explain
+# number must be measured.
+banks_cmp() { # FILE: prints mismatches, nothing when equal
+	local f=$1
+	emulate_once "$f"
+	explain_once "$f"
+	awk -v F="$f" '
+	FILENAME ~ /\.tile$/ {
+		if ($1 == "#" && $2 == "set:") for (i = 3; i <= NF; i++) { split($i, kv, "="); val[kv[1]] = kv[2] }
+		if ($1 == "kernel") { cur = $2; ctas[cur] = 1 }
+		if ($1 == "grid") { # constants or cdiv(SCALAR, D) at the "# set:" values
+			g = substr($0, 5); gsub(/ /, "", g); n = split(g, p, ","); prod = 1
+			for (i = 1; i <= n; i++)
+				if (p[i] ~ /^cdiv\(/) { nm = substr(p[i], 6); d = p[i + 1]; sub(/\)/, "", d); i++
+					prod *= int((val[nm] + d - 1) / d) }
+				else prod *= p[i]
+			ctas[cur] = prod
+		}
+		next
+	}
+	FILENAME ~ /banks\.emu$/ {
+		if ($1 == "PASS") ran[$2] = 1
+		if ($1 == "BANKS" && $3 == "line") { l = $4; sub(":", "", l); emu[$2 " " l] = $5 " " $8 " " $11 }
+		next
+	}
+	{
+		k = $0; sub(/^\{"kernel": "/, "", k); sub(/".*/, "", k)
+		l = $0; sub(/.*"line": /, "", l); sub(/,.*/, "", l)
+		copy[k " " l] = 1
+		if (!match($0, /"banks": \[.*\]/)) next
+		b = substr($0, RSTART, RLENGTH); i = w = d = 0
+		while (match(b, /"instructions": [0-9]+, "wavefronts": [0-9]+, "ideal": [0-9]+/)) {
+			s = substr(b, RSTART, RLENGTH); b = substr(b, RSTART + RLENGTH)
+			split(s, p, /[^0-9]+/); i += p[2]; w += p[3]; d += p[4]
+		}
+		ex[k " " l] = i * ctas[k] " " w * ctas[k] " " d * ctas[k]
+	}
+	END {
+		for (x in ex) { split(x, kl, " "); if (ran[kl[1]] && emu[x] != ex[x]) print F ": " x ": explain " ex[x] " (instructions wavefronts ideal, whole grid), ptxemu \"" emu[x] "\"" }
+		for (x in emu) { split(x, kl, " "); if (copy[x] && !(x in ex)) print F ": " x ": ptxemu measures " emu[x] ", explain has no numbers" }
+	}' "$f" "$EMU_LOG" "$EXPLAIN_JSON"
+}
+check_banks() {
+	local f=$1 msg
+	file_has "$f" '^shared ' || return
+	# a repeat with a runtime count: explain counts its largest trip count, ptxemu the launch's
+	file_has "$f" '^ *repeat (cdiv|[A-Za-z])' && return
+	echo "@tag compared"
+	banks_cmp "$f" > "$S/banks.msg"
+	[ ! -s "$S/banks.msg" ] && ok || bad "$(< "$S/banks.msg")"
+}
+
+# == bank conflicts pinned to the H100's: each '# banks: line L: ...' line of a
+# tests/gpu program is a line of ptxemu --banks (broadcasts, merged accesses)
+check_banks_pin() {
+	local f=$1 want wants=() miss=()
+	value_of want "$f" "# banks: "
+	[ -n "$want" ] || return
+	mapfile -t wants <<< "$want"
+	emulate_once "$f"
+	for want in "${wants[@]}"; do
+		grep -q "^BANKS [^ ]* $want\$" "$EMU_LOG" ||
+			miss+=("$f: want '$want', ptxemu: $(grep "^BANKS [^ ]* ${want%%:*}:" "$EMU_LOG")")
+	done
+	[ ${#miss[@]} = 0 ] && ok || bad "$(printf '%s\n' "${miss[@]}")"
+}
+
+# == emulator failures: '# emu:' is ptxemu's first line of report
+check_emu_fail() {
+	local f=$1 want got
+	value_of want "$f" "# emu: "
+	# a hang reports one line per blocked instruction: as many lines as '# emu:' lines
+	"$B/ptxemu" "$f" > "$S/emu.log" 2>&1; got=$(head -n "$(grep -c '^# emu: ' "$f")" "$S/emu.log")
+	[ "$want" = "$got" ] && ok || bad "$f: want '$want', got '$got'"
+}
+
+# the generated programs of tests/run.sh, tests/banks.sh and tests/races.sh
+# (seeded tools/randtile output; a failing one is kept in /tmp)
+check_random() { # every program emits and assembles, or is rejected with a located error
+	local f=$1 n=${1##*/} tg rc
+	n=${n%.tile}; target_of "$f"
+	# the section emits all programs in one run first; a program that run left
+	# without a module is emitted alone, for its exit status and its error
+	if [ -s "${f%.tile}.ptx" ]; then rc=0; else "$T" emit "$f" -o "${f%.tile}.ptx" 2>"${f%.tile}.err"; rc=$?; fi
+	# randtile writes a cp.async copy_async only where 4-byte pieces fit: each must lower
+	local async=0
+	if file_has "$f" '^[a-z]* copy_async' && ! file_has "$f" '^mbarrier'; then async=1; echo "@tag async"; fi
+	if [ $rc -eq 1 ] && file_has "${f%.tile}.err" "^${f//./\\.}:[0-9]+:[0-9]+: error: "; then
+		echo "@tag rejected"; ok
+		[ $async = 0 ] || { echo "@tag async_refused"; echo "  refused cp.async: $f: $(grep -m1 'ldgsts' "${f%.tile}.err")"; }
+		return
+	fi
+	if [ $rc -ne 0 ]; then echo "@tag failed"; bad "random $n: exit $rc (seed $SEED)"; head -3 "${f%.tile}.err"; cp "$f" /tmp/ 2>/dev/null; return; fi
+	if "$PTXAS" --gpu-name "$tg" "${f%.tile}.ptx" -o /dev/null 2>"$S/ptxas.log"; then echo "@tag assembled"; ok
+	else echo "@tag failed"; bad "random $n: ptxas ($tg), program kept in /tmp/$n.tile"; head -5 "$S/ptxas.log"; cp "$f" /tmp/; fi
+}
+check_banks_random() { # random layouts, swizzles, scopes and vector widths
+	local f=$1 msg
+	file_has "$f" '^shared ' || return
+	echo "@tag compared"
+	banks_cmp "$f" > "$S/banks.msg"
+	[ ! -s "$S/banks.msg" ] && ok || { bad "$(< "$S/banks.msg") (seed 20261123)"; cp "$f" /tmp/; }
+}
+check_race_random() { # no race warning with the syncs; without them, each one check gives is met by ptxemu
+	# (tests/races.sh: check's diagnostics of FILE are in FILE.synced, and in
+	# FILE.unsynced after every sync was removed)
+	local f=$1
+	[ -f "$f.synced" ] && file_has "$f.synced" 'warning: warp' && bad "$f: a race warning with the program's syncs" || ok
+	[ -f "$f.unsynced" ] && file_has "$f.unsynced" 'warning: warp' || { ok; return; }
+	echo "@tag races"
+	"$B/ptxemu" "$f" > "$S/emu.log" 2>&1
+	file_has "$S/emu.log" 'race: warp|still in flight' && ok || { bad "$f: tilepx check reports a race that ptxemu does not meet"; cp "$f" /tmp/; }
+}
+
+run_check() { # CHECK FILE: one line per check
+	local p=$pass f=$fail
+	run_each "$1" "$2"
+	if [ $((pass + fail - p - f)) = 0 ]; then echo "  $1 $2: does not apply"
+	else echo "  $1 $2: $((pass - p)) passed, $((fail - f)) failed"; fi
+}
+# make test T=FILE...: every check whose globs match each file
+run_files() {
+	local f e g fn n
+	for f; do
+		f=${f#./}
+		echo "== $f"
+		n=0
+		for e in "${CHECK_FILES[@]}"; do
+			fn=${e%% *}
+			for g in ${e#* }; do
+				# shellcheck disable=SC2053
+				if [[ $f == $g ]]; then run_check "$fn" "$f"; n=$((n + 1)); break; fi
+			done
+		done
+		# an example's golden file, too
+		g=${f##*/}; g=tests/golden/${g%.tile}.ptx
+		case $f in examples/*.tile) [ -f "$g" ] && run_check check_golden_asm "$g" ;; esac
+		[ $n -gt 0 ] || bad "$f: no check applies to it (see CHECK_FILES in tests/lib.sh)"
+	done
+}
