@@ -61,11 +61,14 @@ typedef struct BankCtx {
 	Lane *v;
 	size_t n, cap;
 	Arena *arena;
+	uint64_t warps;     /* the warps that run the statement (a when block); others make no access */
 } BankCtx;
 
 static void bank_fn(void *ctx, const Access *a)
 {
 	BankCtx *b = ctx;
+	if (a->thread / 32 < 64 && !(b->warps >> (a->thread / 32) & 1))
+		return;
 	int side = 0;
 	while (side < b->nsides && (b->bufs[side] != a->buf || b->dirs[side] != a->write))
 		side++;
@@ -139,7 +142,7 @@ static void wavefronts(const Lane *a, size_t n, bool packs, int64_t *got, int64_
 /* the trace of one execution (vals) into the stats */
 static bool bank_run(const CopyOp *op, const Decision *d, int64_t *vals, int64_t times, BankStat *st, int *nst)
 {
-	BankCtx b = {.arena = op->cx->arena};
+	BankCtx b = {.arena = op->cx->arena, .warps = op->st->warps ? op->st->warps : ~(uint64_t)0};
 	d->chosen->trace(op, &d->plan, vals, bank_fn, &b);
 	if (b.n >= BANK_BUDGET)
 		return false;
@@ -158,8 +161,10 @@ static bool bank_run(const CopyOp *op, const Decision *d, int64_t *vals, int64_t
 		for (j = i; j < b.n && b.v[j].side == b.v[i].side && b.v[j].warp == b.v[i].warp && b.v[j].k == b.v[i].k; j++)
 			;
 		int s = 0;
-		while (st[s].buf != b.bufs[b.v[i].side] || st[s].write != b.dirs[b.v[i].side])
+		while (s < *nst && (st[s].buf != b.bufs[b.v[i].side] || st[s].write != b.dirs[b.v[i].side]))
 			s++;
+		if (s == *nst) /* every side was registered above */
+			return false;
 		int64_t w = 0, id = 0;
 		wavefronts(&b.v[i], j - i, !b.v[i].write && d->chosen != &variant_ldstmatrix, &w, &id);
 		st[s].instructions += times;
