@@ -376,16 +376,19 @@ check_standin() {
 # one result per kernel; @tag skip for a kernel too large to emulate.
 # (ptxemu runs with --banks: the same run, and the bank section reads its counts.)
 check_emulated() {
-	local f=$1 line k=0
+	local f=$1 line k=0 nk=0 nres=0 a
 	emulate_once "$f"
 	while IFS= read -r line; do
 		case $line in
-		PASS*) ok; k=0 ;;
-		FAIL*) bad "$f: $line"; k=4 ;;
-		SKIP*) echo "@tag skip"; k=0 ;;
+		PASS*) ok; k=0; nres=$((nres + 1)) ;;
+		FAIL*) bad "$f: $line"; k=4; nres=$((nres + 1)) ;;
+		SKIP*) echo "@tag skip"; k=0; nres=$((nres + 1)) ;;
 		*) [ $k -gt 0 ] && { printf '%s\n' "$line"; k=$((k - 1)); } ;;
 		esac
 	done < "$EMU_LOG"
+	# a run that died (a sanitizer abort) reports fewer kernels than the program has
+	while read -r a _; do [ "$a" = kernel ] && nk=$((nk + 1)); done < "$f"
+	[ $nres -ge $nk ] || { bad "$f: ptxemu reported $nres of its $nk kernels"; tail -3 "$EMU_LOG"; }
 }
 
 # == runtime sizes: '# sizes: M=1,63,64 K=8,56' in a ragged program: every

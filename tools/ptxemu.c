@@ -2067,7 +2067,8 @@ static void wavefronts(const struct BankAcc *a, int n, bool ld, int64_t *got, in
 
 static void bank_report(Machine *m, const Kernel *k)
 {
-	qsort(m->bacc, (size_t)m->nbacc, sizeof *m->bacc, cmp_bank);
+	if (m->nbacc > 0) /* qsort's base may not be NULL, even for no elements */
+		qsort(m->bacc, (size_t)m->nbacc, sizeof *m->bacc, cmp_bank);
 	int np = m->p->n;
 	int64_t *ins = calloc((size_t)np + 1, sizeof(int64_t)), *wf = calloc((size_t)np + 1, sizeof(int64_t)),
 	        *id = calloc((size_t)np + 1, sizeof(int64_t));
