@@ -626,7 +626,8 @@ static bool int_bits(DType dt, int64_t v, uint64_t *out)
 	case DT_BF16: return small_float_bits(v, 7, 8, 127, 254, out);
 	/* 8-bit floats: sign, exponent (bias 7 / 15), 3 / 2 mantissa bits; e4m3
 	 * has no infinities, so its top exponent holds finite values */
-	case DT_E4M3: return small_float_bits(v, 3, 4, 7, 15, out);
+	case DT_E4M3: /* ... except S.1111.111, its NaN: 480 rounds there and is not a value */
+		return small_float_bits(v, 3, 4, 7, 15, out) && (*out & 0x7f) != 0x7f;
 	case DT_E5M2: return small_float_bits(v, 2, 5, 15, 30, out);
 	default: {
 		int bits = dtype_bytes(dt) * 8;

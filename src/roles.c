@@ -234,7 +234,10 @@ void emit_setmaxnreg(Emit *e, const Stmt *s)
  * slowest role); a count past the repeat behaves as one a period earlier,
  * so the counts below it are all there is to run. */
 
-enum { MAX_ROLES = 32, ROLE_STEPS = 1 << 22, ROLE_ROUNDS = 4096 };
+/* clock components: one per role, then one per barrier instance (its phase
+ * completions are events of their own, which only the roles that wait for
+ * them, directly or through others, come to know) */
+enum { MAX_ROLES = 32, MAX_CLOCKS = 96, ROLE_STEPS = 1 << 22, ROLE_ROUNDS = 4096 };
 
 typedef struct RFrame {
 	Stmt **body;
@@ -243,7 +246,7 @@ typedef struct RFrame {
 	int64_t j, trips;
 } RFrame;
 
-typedef struct VC { int64_t t[MAX_ROLES]; } VC;
+typedef struct VC { int64_t t[MAX_CLOCKS]; } VC;
 
 typedef struct Role {
 	uint64_t warps;
@@ -310,14 +313,14 @@ typedef struct RSim {
 
 static void vc_join(VC *a, const VC *b)
 {
-	for (int i = 0; i < MAX_ROLES; i++)
+	for (int i = 0; i < MAX_CLOCKS; i++)
 		if (b->t[i] > a->t[i])
 			a->t[i] = b->t[i];
 }
 
 static bool vc_le(const VC *a, const VC *b)
 {
-	for (int i = 0; i < MAX_ROLES; i++)
+	for (int i = 0; i < MAX_CLOCKS; i++)
 		if (a->t[i] > b->t[i])
 			return false;
 	return true;
@@ -508,6 +511,7 @@ static void try_complete(RSim *S, int bi, const Stmt *at)
 		return;
 	int64_t p = b->completed;
 	b->done = b->acc;
+	b->done.t[S->nr + bi] = p + 1; /* the completion itself */
 	for (int x = 0; x < S->nr; x++) { /* waiters of phase p - 1 must have passed it before this completes */
 		Role *w = &S->r[x];
 		if (p >= 1 && w->waits[bi] == p && w->pass_t[bi] > b->done.t[x]) {
@@ -882,7 +886,7 @@ static void round_sig(RSim *S, Str *o, int64_t *jmin_out, int64_t *jmax_out)
 	/* the clocks' values, per component, for ranks */
 	size_t cap = (size_t)(S->nr * 2 + S->nbars * 2 + S->nrecs + 16 + S->nr * S->nbars) + 1;
 	int64_t *vals = arena_alloc(S->cx->arena, sizeof(int64_t) * cap);
-	for (int c = 0; c < S->nr; c++) {
+	for (int c = 0; c < S->nr + S->nbars; c++) {
 		size_t n = 0;
 		for (int x = 0; x < S->nr; x++) {
 			vals[n++] = S->r[x].clock.t[c];
@@ -1066,6 +1070,20 @@ static bool rsim_run(RSim *S, Str *sigs, int64_t *need)
 		}
 	}
 	/* the end: no TMA load in flight */
+	for (size_t i = 0; i < S->nrecs; i++) { /* a load whose phase completed but no role waited for */
+		const Rec *x = &S->recs[i];
+		if (!x->complete || !stmt_is_tma_load(x->s))
+			continue;
+		bool seen = false;
+		for (int r = 0; r < S->nr && !seen; r++)
+			seen = vc_le(&x->vc, &S->r[r].clock);
+		if (!seen) {
+			RFAIL(S, x->s->loc, "nothing waits for this TMA load's phase of %s: the CTA may exit with it in flight",
+			      x->s->mbar_name);
+			diag_note(S->cx, "a role must wait on the phase the load completes before the kernel ends");
+			return false;
+		}
+	}
 	for (size_t i = 0; i < S->nrecs; i++)
 		if (!S->recs[i].complete && stmt_is_tma_load(S->recs[i].s)) {
 			RFAIL(S, S->recs[i].s->loc, "this TMA load may still be in flight when the kernel ends: nothing waits on "
@@ -1152,6 +1170,14 @@ void check_role_phases(Ctx *cx, const Module *m, Kernel *k)
 	}
 	if (W.over) {
 		diag_error(cx, k->loc, "kernel '%s' has more than %d roles or 256 when blocks", k->name, MAX_ROLES);
+		return;
+	}
+	int64_t instances = 0;
+	for (size_t i = 0; i < k->nmbars; i++)
+		instances += k->mbars[i].n;
+	if (nr + instances > MAX_CLOCKS) {
+		diag_error(cx, k->loc, "kernel '%s' has %d roles and %lld mbarriers: the roles proof handles %d together",
+		           k->name, nr, (long long)instances, MAX_CLOCKS);
 		return;
 	}
 	for (size_t i = 0; i < k->nmbars; i++) /* each thread tracks its own waits' parities */
