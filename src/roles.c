@@ -1066,6 +1066,14 @@ static bool rsim_run(RSim *S, Str *sigs, int64_t *need)
 						diag_note(S->cx, "%s waits too, at line %d: %s", who, s->loc.line, what);
 				}
 			diag_note(S->cx, "every role is blocked: no statement can signal what they wait for");
+			for (int64_t bi = 0; bi < S->nbars; bi++)
+				if (S->bars[bi].expect && S->bars[bi].loaded > S->bars[bi].expect) {
+					char bl[96];
+					bar_label(S, (int)bi, bl, sizeof bl);
+					diag_note(S->cx, "%s's phase got %lld bytes where its expect_tx counts %lld: on a GPU it would "
+					          "complete early, before every load landed", bl, (long long)S->bars[bi].loaded,
+					          (long long)S->bars[bi].expect);
+				}
 			return false;
 		}
 	}
