@@ -338,38 +338,9 @@ static void bar_name(Sim *S, const Stmt *s, char *out, size_t n) { bar_name_r(S,
  * to whole swizzle spans (a swizzle permutes inside them) */
 static bool region_span(Sim *S, const Region *r, Span *out)
 {
-	View v;
-	const char *why;
-	if (!region_view(S->cx, S->k, r, &v, &why))
+	int64_t lo, hi;
+	if (!region_bytes(S->cx, S->k, r, S->vals, 0, &lo, &hi))
 		return false;
-	const Affine *o = &v.off[AX_M];
-	int64_t lo = o->c, hi = o->c;
-	for (int t = 0; t < o->n; t++) {
-		int var = o->t[t].var;
-		if (var >= VAR_REPEAT0 && !kernel_scalar_of_var(S->k, var)) { /* a repeat index: its current value */
-			lo += o->t[t].k * S->vals[var];
-			hi += o->t[t].k * S->vals[var];
-		} else {
-			int64_t span = o->t[t].k * (kernel_var_extent(S->k, var) - 1);
-			lo += span < 0 ? span : 0;
-			hi += span > 0 ? span : 0;
-		}
-	}
-	for (int i = 0; i < v.L.n; i++)
-		if (v.L.it[i].axis == AX_M) {
-			int64_t span = (v.L.it[i].ext - 1) * v.L.it[i].stride;
-			lo += span < 0 ? span : 0;
-			hi += span > 0 ? span : 0;
-		}
-	int64_t es = dtype_bytes(r->buf->dt);
-	lo *= es;
-	hi = hi * es + es - 1;
-	Swizzle sw = r->buf->layout.sw;
-	if (sw.on) {
-		int64_t span = ((int64_t)1 << (sw.p + sw.w + sw.a)) * es;
-		lo = lo / span * span;
-		hi = (hi / span + 1) * span - 1;
-	}
 	*out = (Span){r->buf, lo, hi, NULL, -1, -1, ((uint64_t)1 << S->nranks) - 1}; /* every CTA runs the statement */
 	return true;
 }

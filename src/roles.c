@@ -359,45 +359,7 @@ static void role_desc(const RSim *S, const Role *r, char *out, size_t n)
  * over the other variables, whole swizzle spans) */
 static bool rspan(RSim *S, Role *r, const Region *reg, int64_t *lo, int64_t *hi)
 {
-	View v;
-	const char *why;
-	if (!region_view(S->cx, S->k, reg, &v, &why))
-		return false;
-	const Affine *o = &v.off[AX_M];
-	*lo = *hi = o->c;
-	for (int t = 0; t < o->n; t++) {
-		int var = o->t[t].var;
-		if (var >= VAR_REPEAT0 && !kernel_scalar_of_var(S->k, var)) {
-			*lo += o->t[t].k * r->vals[var];
-			*hi += o->t[t].k * r->vals[var];
-		} else {
-			int64_t vlo = 0, vhi = kernel_var_extent(S->k, var) - 1;
-			if (var == VAR_WARPID || var == VAR_WGID) { /* the role's own warps */
-				int f = __builtin_ctzll(r->warps), l = 63 - __builtin_clzll(r->warps);
-				vlo = var == VAR_WARPID ? f : f / 4;
-				vhi = var == VAR_WARPID ? l : l / 4;
-			}
-			int64_t a = o->t[t].k * vlo, b = o->t[t].k * vhi;
-			*lo += a < b ? a : b;
-			*hi += a < b ? b : a;
-		}
-	}
-	for (int i = 0; i < v.L.n; i++)
-		if (v.L.it[i].axis == AX_M) {
-			int64_t span = (v.L.it[i].ext - 1) * v.L.it[i].stride;
-			*lo += span < 0 ? span : 0;
-			*hi += span > 0 ? span : 0;
-		}
-	int64_t es = dtype_bytes(reg->buf->dt);
-	*lo *= es;
-	*hi = *hi * es + es - 1;
-	Swizzle sw = reg->buf->layout.sw;
-	if (sw.on) {
-		int64_t span = ((int64_t)1 << (sw.p + sw.w + sw.a)) * es;
-		*lo = *lo / span * span;
-		*hi = (*hi / span + 1) * span - 1;
-	}
-	return true;
+	return region_bytes(S->cx, S->k, reg, r->vals, r->warps, lo, hi);
 }
 
 static const char *rec_what(const Rec *x)

@@ -534,6 +534,11 @@ Buffer *kernel_find_buffer(const Kernel *k, const char *name);
 int64_t kernel_var_extent(const Kernel *k, int var);
 /* the region's view: slice of its buffer's layout; false + message if not affine */
 bool region_view(Ctx *cx, const Kernel *k, const Region *r, View *out, const char **why);
+/* the byte hull of a shared region: repeat indices at vals, the other
+ * variables over their ranges (warpid/wgid over warps when nonzero), whole
+ * swizzle spans */
+bool region_bytes(Ctx *cx, const Kernel *k, const Region *r, const int64_t *vals, uint64_t warps, int64_t *lo,
+                  int64_t *hi);
 /* dimension d of a region of a param with runtime extents may reach past the
  * extent's smallest value: its accesses need a guard */
 bool region_guarded(const Kernel *k, const Region *r, int d);

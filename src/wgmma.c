@@ -664,38 +664,9 @@ static size_t buf_index(const Kernel *k, const Buffer *b)
  * variable over its range, widened to whole swizzle repeats */
 static bool span_of(WSim *S, const Region *r, WSpan *out)
 {
-	View v;
-	const char *why;
-	if (!region_view(S->cx, S->k, r, &v, &why))
+	int64_t lo, hi;
+	if (!region_bytes(S->cx, S->k, r, S->vals, 0, &lo, &hi))
 		return false;
-	const Affine *o = &v.off[AX_M];
-	int64_t lo = o->c, hi = o->c;
-	for (int t = 0; t < o->n; t++) {
-		int var = o->t[t].var;
-		if (var >= VAR_REPEAT0 && !kernel_scalar_of_var(S->k, var)) {
-			lo += o->t[t].k * S->vals[var];
-			hi += o->t[t].k * S->vals[var];
-		} else {
-			int64_t sp = o->t[t].k * (kernel_var_extent(S->k, var) - 1);
-			lo += sp < 0 ? sp : 0;
-			hi += sp > 0 ? sp : 0;
-		}
-	}
-	for (int i = 0; i < v.L.n; i++)
-		if (v.L.it[i].axis == AX_M) {
-			int64_t sp = (v.L.it[i].ext - 1) * v.L.it[i].stride;
-			lo += sp < 0 ? sp : 0;
-			hi += sp > 0 ? sp : 0;
-		}
-	int64_t es = dtype_bytes(r->buf->dt);
-	lo *= es;
-	hi = hi * es + es - 1;
-	Swizzle sw = r->buf->layout.sw;
-	if (sw.on) {
-		int64_t rep = ((int64_t)1 << (sw.p + sw.w + sw.a)) * es;
-		lo = lo / rep * rep;
-		hi = (hi / rep + 1) * rep - 1;
-	}
 	*out = (WSpan){r->buf, lo, hi, NULL, 0, -1};
 	return true;
 }

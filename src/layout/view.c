@@ -291,3 +291,51 @@ bool region_view(Ctx *cx, const Kernel *k, const Region *r, View *out, const cha
 		out->vec_cap = dim_pow2(k, b, dyn_inner(b));
 	return true;
 }
+
+/* the bytes of a shared region the statement may touch: repeat indices at
+ * vals, every other variable over its range (warpid and wgid over warps,
+ * when nonzero), widened to whole swizzle spans (a swizzle permutes inside
+ * them); for the async proofs' overlap tests */
+bool region_bytes(Ctx *cx, const Kernel *k, const Region *r, const int64_t *vals, uint64_t warps, int64_t *lo,
+                  int64_t *hi)
+{
+	View v;
+	const char *why;
+	if (!region_view(cx, k, r, &v, &why))
+		return false;
+	const Affine *o = &v.off[AX_M];
+	*lo = *hi = o->c;
+	for (int t = 0; t < o->n; t++) {
+		int var = o->t[t].var;
+		if (var >= VAR_REPEAT0 && !kernel_scalar_of_var(k, var)) { /* a repeat index: its current value */
+			*lo += o->t[t].k * vals[var];
+			*hi += o->t[t].k * vals[var];
+			continue;
+		}
+		int64_t vlo = 0, vhi = kernel_var_extent(k, var) - 1;
+		if (warps && (var == VAR_WARPID || var == VAR_WGID)) {
+			int f = __builtin_ctzll(warps), l = 63 - __builtin_clzll(warps);
+			vlo = var == VAR_WARPID ? f : f / 4;
+			vhi = var == VAR_WARPID ? l : l / 4;
+		}
+		int64_t a = o->t[t].k * vlo, b = o->t[t].k * vhi;
+		*lo += a < b ? a : b;
+		*hi += a < b ? b : a;
+	}
+	for (int i = 0; i < v.L.n; i++)
+		if (v.L.it[i].axis == AX_M) {
+			int64_t span = (v.L.it[i].ext - 1) * v.L.it[i].stride;
+			*lo += span < 0 ? span : 0;
+			*hi += span > 0 ? span : 0;
+		}
+	int64_t es = dtype_bytes(r->buf->dt);
+	*lo *= es;
+	*hi = *hi * es + es - 1;
+	Swizzle sw = r->buf->layout.sw;
+	if (sw.on) {
+		int64_t span = ((int64_t)1 << (sw.p + sw.w + sw.a)) * es;
+		*lo = *lo / span * span;
+		*hi = (*hi / span + 1) * span - 1;
+	}
+	return true;
+}
