@@ -1,6 +1,7 @@
 # 32-bit integer address arithmetic and 64-bit address adds
 ADD_U32           6.3 all  add.u32 $0, $1, $2;
 SUB_U32           6.3 all  sub.u32 $0, $1, $2;
+MAX_U32           6.3 all  max.u32 $0, $1, $2;
 MUL_LO_U32        6.3 all  mul.lo.u32 $0, $1, $2;
 MAD_LO_U32        6.3 all  mad.lo.u32 $0, $1, $2, $3;
 MUL_WIDE_U32      6.3 all  mul.wide.u32 $0, $1, $2;

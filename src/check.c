@@ -792,6 +792,17 @@ static void check_repeat(Ctx *cx, const Module *m, Kernel *k, Stmt *s)
 		stmt_walk(s->body, s->nbody, mark_dyn_phase, k);
 }
 
+/* across and running are followed by the roles proof only (src/roles.c) */
+static void refuse_persistent(void *ctx, const Stmt *s)
+{
+	Ctx *cx = ctx;
+	if (s->kind != ST_REPEAT || (!s->across && !s->running) || cx->diags.errors)
+		return;
+	diag_error(cx, s->across ? s->across_loc : s->running_loc, "'%s' needs a kernel with warp roles (a when block)",
+	           s->across ? "across" : "running");
+	diag_note(cx, "the proofs of kernels without roles do not follow persistent loops and running counts yet");
+}
+
 typedef void (*CheckHook)(Ctx *cx, const Module *m, Kernel *k, Stmt *s);
 static const CheckHook check_hook[ST_COUNT] = {
 #define STMT(kind, kw, flags, cap, parse, check, emit, ref, ...) [ST_##kind] = check,
@@ -1136,6 +1147,8 @@ bool check_module(Ctx *cx, Module *m)
 		k->check_warps = kernel_all_warps(k);
 		if (cx->diags.errors == before)
 			check_stmts(cx, m, k, k->body, k->nbody);
+		if (cx->diags.errors == before && !k->has_roles)
+			stmt_walk(k->body, k->nbody, refuse_persistent, cx);
 		if (cx->diags.errors == before && k->has_roles)
 			check_role_budgets(cx, m, k);
 		if (cx->diags.errors == before)

@@ -20,6 +20,7 @@ struct Emit {
 	Reg **local_words;
 	Reg *tmem_addr;
 	Reg *var_regs;    /* per variable id */
+	Reg across_c, across_n; /* the persistent loop's CTA index and count on its axis */
 	Str decls;        /* .shared declarations inside the entry */
 	/* hoisting: inside a repeat, values that depend only on the prologue's
 	 * registers (thread and CTA indices, bases) are emitted once, into `pre`,
@@ -490,12 +491,12 @@ static void emit_tc_wait_ld(Emit *e, const Stmt *s) { (void)s; b_ins(&e->b, FORM
 static void emit_tc_wait_st(Emit *e, const Stmt *s) { (void)s; b_ins(&e->b, FORM_TC_WAIT_ST, NULL); }
 
 /* the repeat's index register, and its stage indices (i + c) % C with it */
-static void set_index(Emit *e, const Stmt *s, Reg idx)
+/* a variable's derived stage indices '(v + c) % C' from its register */
+static void set_derived(Emit *e, int var, Reg idx)
 {
 	Builder *b = &e->b;
-	e->var_regs[s->var] = idx;
 	for (int d = VAR_REPEAT0; d < e->k->nvars; d++)
-		if (e->k->var_base[d] == s->var) {
+		if (e->k->var_base[d] == var) {
 			Reg r = b_reg(b, RC_R), x = idx;
 			int64_t c = e->k->var_mod[d];
 			if (e->k->var_off[d])
@@ -508,6 +509,30 @@ static void set_index(Emit *e, const Stmt *s, Reg idx)
 		}
 }
 
+/* the trip's index (a persistent loop: the CTA's share, ctaid + j * nctaid)
+ * and its running count's stages */
+static void set_index(Emit *e, const Stmt *s, Reg j)
+{
+	Builder *b = &e->b;
+	Reg idx = j;
+	if (s->across) {
+		idx = b_reg(b, RC_R);
+		b_ins(b, FORM_MAD_LO_U32, b_name(b, idx), b_name(b, j), b_name(b, e->across_n), b_name(b, e->across_c), NULL);
+	}
+	e->var_regs[s->var] = idx;
+	set_derived(e, s->var, idx);
+	if (s->running)
+		set_derived(e, s->running, e->var_regs[s->running]);
+}
+
+/* the trip's end: its running count advances */
+static void end_trip(Emit *e, const Stmt *s)
+{
+	if (s->running)
+		b_ins(&e->b, FORM_ADD_U32, b_name(&e->b, e->var_regs[s->running]), b_name(&e->b, e->var_regs[s->running]),
+		      "1", NULL);
+}
+
 /* the body once with the index at base + j (base NULL: the constant j) */
 static void emit_body_at(Emit *e, const Stmt *s, const Reg *base, int64_t j)
 {
@@ -516,6 +541,7 @@ static void emit_body_at(Emit *e, const Stmt *s, const Reg *base, int64_t j)
 	b_comment(b, "line %d: trip %s%s%lld", s->loc.line, base ? index : "", base ? " + " : "", (long long)j);
 	set_index(e, s, base ? b_add32_imm(b, *base, j) : b_const32(b, j));
 	emit_stmts(e, s->body, s->nbody);
+	end_trip(e, s);
 }
 
 /* repeat ... unroll F: an emission choice only (the statement tree, and so
@@ -569,6 +595,7 @@ static void emit_unrolled(Emit *e, const Stmt *s, Reg t, int64_t F)
 	b_ins(b, FORM_PRAGMA_NOUNROLL, NULL); /* fewer than F trips */
 	set_index(e, s, tail.counter);
 	emit_stmts(e, s->body, s->nbody);
+	end_trip(e, s);
 	emit_loop_end(e, &tail);
 }
 
@@ -587,6 +614,25 @@ static int64_t auto_unroll(const Stmt *s)
 		if (s->body[i]->kind != ST_COPY)
 			return 0;
 	return s->n;
+}
+
+/* a persistent loop: the CTA (c along the axis, of n) runs indices c, c + n,
+ * ... below T */
+static Reg emit_across_trips(Emit *e, const Stmt *s, Reg T)
+{
+	Builder *b = &e->b;
+	bool y = s->across == 1 + VAR_CTAIDY;
+	e->across_c = b_reg(b, RC_R);
+	e->across_n = b_reg(b, RC_R);
+	b_ins(b, y ? FORM_MOV_CTAID_Y : FORM_MOV_CTAID_X, b_name(b, e->across_c), NULL);
+	b_ins(b, y ? FORM_MOV_NCTAID_Y : FORM_MOV_NCTAID_X, b_name(b, e->across_n), NULL);
+	Reg m = b_reg(b, RC_R), t = b_reg(b, RC_R);
+	b_ins(b, FORM_MAX_U32, b_name(b, m), b_name(b, T), b_name(b, e->across_c), NULL);
+	b_ins(b, FORM_SUB_U32, b_name(b, m), b_name(b, m), b_name(b, e->across_c), NULL);
+	b_ins(b, FORM_ADD_U32, b_name(b, m), b_name(b, m), b_name(b, e->across_n), NULL);
+	b_ins(b, FORM_SUB_U32, b_name(b, m), b_name(b, m), "1", NULL);
+	b_ins(b, FORM_DIV_U32, b_name(b, t), b_name(b, m), b_name(b, e->across_n), NULL);
+	return t;
 }
 
 static void emit_repeat(Emit *e, const Stmt *s)
@@ -618,6 +664,8 @@ static void emit_repeat(Emit *e, const Stmt *s)
 			else
 				b_ins(b, FORM_DIV_U32, b_name(b, t), b_name(b, a), b_imm(b, s->trips_div), NULL);
 		}
+		if (s->across) /* this CTA's share of the T trips: cdiv(max(T, c) - c, n) */
+			t = emit_across_trips(e, s, t);
 	}
 	int64_t unroll = s->unroll ? s->unroll : auto_unroll(s);
 	if (unroll) {
@@ -628,6 +676,7 @@ static void emit_repeat(Emit *e, const Stmt *s)
 			b_ins(b, FORM_PRAGMA_NOUNROLL, NULL);
 		set_index(e, s, l.counter);
 		emit_stmts(e, s->body, s->nbody);
+		end_trip(e, s);
 		emit_loop_end(e, &l);
 	}
 	if (--e->repeat_depth == 0) {
@@ -934,6 +983,11 @@ static void emit_kernel(Ctx *cx, const Module *m, const Kernel *k, Str *out, Mod
 		b_ins(b, FORM_LD_PARAM_U32, b_name(b, e.var_regs[k->arg_vars[a]]),
 		      arena_printf(cx->arena, "%s_arg_%s", k->name, k->var_names[k->arg_vars[a]]), NULL);
 	}
+	for (int v = VAR_REPEAT0; v < k->nvars; v++)
+		if (k->var_base[v] == VAR_RUNNING) { /* running trip counts start at 0 */
+			e.var_regs[v] = b_reg(b, RC_R);
+			b_ins(b, FORM_MOV_B32, b_name(b, e.var_regs[v]), "0", NULL);
+		}
 	tmem_prologue(&e);
 	emit_stmts(&e, k->body, k->nbody);
 	e.b.at = k->loc;

@@ -258,6 +258,8 @@ static int lookup_var(Parser *p, const char *name)
 	for (int i = p->depth - 1; i >= 0; i--)
 		if (p->stack[i]->var_name && !strcmp(p->stack[i]->var_name, name))
 			return p->stack[i]->var;
+		else if (p->stack[i]->running_name && !strcmp(p->stack[i]->running_name, name))
+			return p->stack[i]->running;
 	return -1;
 }
 
@@ -422,7 +424,28 @@ static bool term(Parser *p, Affine *out)
 	return true;
 }
 
+static bool expr_inner(Parser *p, Affine *out);
+
+/* an expression; a running trip count may appear only as '(G + c) % C'
+ * (its value grows without bound; its residues are what a ring of stages
+ * and the proofs use) */
 static bool expr(Parser *p, Affine *out)
+{
+	Loc loc = p->tok.loc;
+	if (!expr_inner(p, out))
+		return false;
+	for (int i = 0; p->expr_depth == 0 && p->k && i < out->n; i++)
+		if (p->k->var_base[out->t[i].var] == VAR_RUNNING) {
+			p->line_failed = true;
+			diag_error(p->cx, loc, "'%s' is a running trip count: use it as '%s %% C' or '(%s + c) %% C'",
+			           p->k->var_names[out->t[i].var], p->k->var_names[out->t[i].var],
+			           p->k->var_names[out->t[i].var]);
+			return false;
+		}
+	return true;
+}
+
+static bool expr_inner(Parser *p, Affine *out)
 {
 	if (!term(p, out))
 		return false;
@@ -1212,6 +1235,38 @@ static bool parse_repeat(Parser *p, Stmt *s)
 			return false;
 		}
 	}
+	if (is_ident(p, "across")) { /* a persistent loop: the trips dealt out to the CTAs */
+		s->across_loc = p->tok.loc;
+		next(p);
+		Loc al = p->tok.loc;
+		const char *ax = take_ident(p, "ctaid or ctaid_y");
+		if (!ax)
+			return false;
+		if (strcmp(ax, "ctaid") && strcmp(ax, "ctaid_x") && strcmp(ax, "ctaid_y")) {
+			p->line_failed = true;
+			diag_error(p->cx, al, "'across' takes a grid axis, ctaid or ctaid_y (got '%s')", ax);
+			return false;
+		}
+		if (!s->trips_scalar) {
+			p->line_failed = true;
+			diag_error(p->cx, s->across_loc, "'across' deals out a runtime count: write the count as a scalar "
+			           "or cdiv(SCALAR, N)");
+			return false;
+		}
+		s->across = 1 + (strcmp(ax, "ctaid_y") ? VAR_CTAID : VAR_CTAIDY);
+	}
+	if (is_ident(p, "running")) { /* a trip count over the whole kernel: the stage of a ring */
+		s->running_loc = p->tok.loc;
+		next(p);
+		Loc vl = p->tok.loc;
+		if (!(s->running_name = take_ident(p, "a name for the running count")))
+			return false;
+		if (lookup_var(p, s->running_name) >= 0 || (s->var_name && !strcmp(s->var_name, s->running_name))) {
+			p->line_failed = true;
+			diag_error(p->cx, vl, "'%s' shadows a variable already in scope", s->running_name);
+			return false;
+		}
+	}
 	if (is_ident(p, "nounroll")) { /* ptxas keeps the loop (.pragma "nounroll") */
 		next(p);
 		s->nounroll = true;
@@ -1231,6 +1286,10 @@ static bool parse_repeat(Parser *p, Stmt *s)
 		return false;
 	}
 	s->var = new_var(p, s->n, s->var_name ? s->var_name : "(unnamed)");
+	if (s->running_name) {
+		s->running = new_var(p, 0x7fffffff, s->running_name);
+		p->k->var_base[s->running] = VAR_RUNNING;
+	}
 	return true;
 }
 

@@ -264,6 +264,7 @@ typedef struct Role {
 	int nb_id;               /* blocked in bar.sync / sync: id (0: sync), generation */
 	int64_t nb_gen;
 	bool in_nb;
+	int64_t entries[2];      /* per runtime trip class: the role's loops of it entered so far */
 } Role;
 
 typedef struct RBar {
@@ -302,12 +303,46 @@ typedef struct RSim {
 	Rec *recs;
 	size_t nrecs, reccap;
 	NBar nb[16];
+	int nnb;                 /* named barriers 0..nnb-1 used so far */
 	bool failed;
 	int64_t steps;
-	int scalar;              /* the runtime trip class: 1 + scalar index, 0 none */
-	int64_t div, trips;      /* its count in this run; -1: the invariant search, loops run to cap */
-	int64_t cap;             /* the largest count the facts allow */
+	/* runtime trip classes (loops with the same count at every launch):
+	 * each has its count in this run, cnt; the free class (-1: none) runs
+	 * cnt trips in its first free_entry - 1 entries of a role and then
+	 * without end (the invariant search; cap, the largest count the facts
+	 * allow, bounds it) */
+	const struct TClass *cls;
+	int ncls, free;
+	int64_t cnt[2], free_entry, cap;
+	bool abs_parity;         /* a wait names its parity: the phases' parities, not only their distances, matter */
 } RSim;
+
+typedef struct TClass {
+	int scalar;              /* 1 + scalar index */
+	int64_t div;
+	int across;
+	int64_t lo, hi;          /* the counts the facts allow */
+	const Stmt *first;
+} TClass;
+
+/* a run's scratch lives on the heap, freed after the run (the proof makes
+ * hundreds of runs; the arena would keep them all); out of memory aborts,
+ * as the arena does */
+static void *xcalloc(size_t n)
+{
+	void *p = calloc(1, n ? n : 1);
+	if (!p)
+		abort();
+	return p;
+}
+
+static void *xrealloc(void *p, size_t n)
+{
+	p = realloc(p, n ? n : 1);
+	if (!p)
+		abort();
+	return p;
+}
 
 #define RFAIL(S, ...) ((S)->failed = true, diag_error((S)->cx, __VA_ARGS__))
 
@@ -411,7 +446,11 @@ static void access(RSim *S, Role *r, const Stmt *s, const Region *reg, bool writ
 			S->recs[k++] = *x;
 	}
 	S->nrecs = k;
-	APUSH(S->cx->arena, S->recs, S->nrecs, S->reccap, n);
+	if (S->nrecs == S->reccap) { /* a run's scratch is the heap's: the proof makes hundreds of runs */
+		S->reccap = S->reccap ? 2 * S->reccap : 16;
+		S->recs = xrealloc(S->recs, sizeof(Rec) * S->reccap);
+	}
+	S->recs[S->nrecs++] = n;
 }
 
 /* an arrival, expect_tx or TMA bytes on barrier bi by role r */
@@ -535,6 +574,7 @@ static int64_t tma_bytes(const Stmt *s)
 static bool named_barrier(RSim *S, Role *r, const Stmt *s, int id, int64_t count, bool wait)
 {
 	NBar *nb = &S->nb[id];
+	S->nnb = id + 1 > S->nnb ? id + 1 : S->nnb;
 	if (r->in_nb) { /* blocked here: released once its generation completed */
 		if (nb->gen == r->nb_gen)
 			return false;
@@ -575,15 +615,40 @@ static bool named_barrier(RSim *S, Role *r, const Stmt *s, int id, int64_t count
 	return named_barrier(S, r, s, id, count, wait);
 }
 
-enum { STEP_RAN, STEP_BLOCKED, STEP_DONE };
+enum { STEP_RAN, STEP_BLOCKED, STEP_DONE, STEP_YIELD };
 
-static int64_t trips_of(RSim *S, const Stmt *s)
+static int class_of(const TClass *cls, int ncls, const Stmt *s)
 {
-	if (!s->trips_scalar)
+	for (int c = 0; s->kind == ST_REPEAT && s->trips_scalar && c < ncls; c++)
+		if (cls[c].scalar == s->trips_scalar && cls[c].div == s->trips_div && cls[c].across == s->across)
+			return c;
+	return -1;
+}
+
+/* a role enters repeat s: its trips in this run */
+static int64_t enter_trips(RSim *S, Role *r, const Stmt *s)
+{
+	int c = class_of(S->cls, S->ncls, s);
+	if (c < 0)
 		return s->n;
-	if (s->trips_scalar == S->scalar && s->trips_div == S->div)
-		return S->trips < 0 ? S->cap : S->trips;
-	return 2; /* a loop without barriers or stages in it: two trips show what one leaves for the next */
+	r->entries[c]++;
+	if (c == S->free && r->entries[c] >= S->free_entry)
+		return S->cap;
+	return S->cnt[c];
+}
+
+/* a trip begins: the index and the running count's stages (the count
+ * advances at the trip's end) */
+static void trip_begin(RSim *S, Role *r, const Stmt *s, int64_t j)
+{
+	set_var(S, r, s->var, j);
+	if (s->running)
+		set_var(S, r, s->running, r->vals[s->running]);
+}
+
+static bool free_frame(const RSim *S, const RFrame *f)
+{
+	return f->blk && S->free >= 0 && class_of(S->cls, S->ncls, f->blk) == S->free;
 }
 
 /* one statement of role r, or its end */
@@ -596,9 +661,13 @@ static int step(RSim *S, Role *r)
 		RFrame *f = &r->fr[r->depth - 1];
 		if (f->i < f->n)
 			break;
+		if (f->blk && f->blk->kind == ST_REPEAT && f->blk->running)
+			r->vals[f->blk->running]++;
 		if (f->blk && f->blk->kind == ST_REPEAT && ++f->j < f->trips) {
 			f->i = 0;
-			set_var(S, r, f->blk->var, f->j);
+			trip_begin(S, r, f->blk, f->j);
+			if (free_frame(S, f)) /* a round ends at each trip of the endless loop, blocked or not */
+				return STEP_YIELD;
 			continue;
 		}
 		if (f->blk && f->blk->kind == ST_REPEAT)
@@ -619,15 +688,15 @@ static int step(RSim *S, Role *r)
 	r->clock.t[me]++;
 	if (s->kind == ST_WHEN || s->kind == ST_REPEAT) {
 		f->i++;
-		int64_t trips = s->kind == ST_REPEAT ? trips_of(S, s) : 1;
 		if (s->kind == ST_WHEN && !(r->warps & s->body_warps))
 			return STEP_RAN;
+		int64_t trips = s->kind == ST_REPEAT ? enter_trips(S, r, s) : 1;
 		if (!s->nbody || trips == 0)
 			return STEP_RAN;
 		RFrame *nf = &r->fr[r->depth++];
 		*nf = (RFrame){s->body, s->nbody, 0, s, 0, trips};
 		if (s->kind == ST_REPEAT)
-			set_var(S, r, s->var, 0);
+			trip_begin(S, r, s, 0);
 		return STEP_RAN;
 	}
 	char name[96];
@@ -835,7 +904,7 @@ static void round_sig(RSim *S, Str *o, int64_t *jmin_out, int64_t *jmax_out)
 	for (int x = 0; x < S->nr; x++)
 		for (int d = 0; d < S->r[x].depth; d++) {
 			const RFrame *f = &S->r[x].fr[d];
-			if (f->blk && f->blk->kind == ST_REPEAT && f->blk->trips_scalar == S->scalar) {
+			if (free_frame(S, f)) {
 				jmin = f->j < jmin ? f->j : jmin;
 				jmax = f->j > jmax ? f->j : jmax;
 			}
@@ -847,7 +916,7 @@ static void round_sig(RSim *S, Str *o, int64_t *jmin_out, int64_t *jmax_out)
 	sig_put(o, jmin % L);
 	/* the clocks' values, per component, for ranks */
 	size_t cap = (size_t)(S->nr * 2 + S->nbars * 2 + S->nrecs + 16 + S->nr * S->nbars) + 1;
-	int64_t *vals = arena_alloc(S->cx->arena, sizeof(int64_t) * cap);
+	int64_t *vals = xrealloc(NULL, sizeof(int64_t) * cap);
 	for (int c = 0; c < S->nr + S->nbars; c++) {
 		size_t n = 0;
 		for (int x = 0; x < S->nr; x++) {
@@ -862,7 +931,7 @@ static void round_sig(RSim *S, Str *o, int64_t *jmin_out, int64_t *jmax_out)
 		}
 		for (size_t i = 0; i < S->nrecs; i++)
 			vals[n++] = S->recs[i].vc.t[c];
-		for (int i = 0; i < 16; i++)
+		for (int i = 0; i < S->nnb; i++)
 			vals[n++] = S->nb[i].acc.t[c], vals[n++] = S->nb[i].release.t[c];
 		qsort(vals, n, sizeof *vals, cmp_i64);
 #define R(v) sig_put(o, rank_of(vals, n, (v)))
@@ -878,7 +947,7 @@ static void round_sig(RSim *S, Str *o, int64_t *jmin_out, int64_t *jmax_out)
 		}
 		for (size_t i = 0; i < S->nrecs; i++)
 			R(S->recs[i].vc.t[c]);
-		for (int i = 0; i < 16; i++)
+		for (int i = 0; i < S->nnb; i++)
 			R(S->nb[i].acc.t[c]), R(S->nb[i].release.t[c]);
 #undef R
 	}
@@ -891,19 +960,25 @@ static void round_sig(RSim *S, Str *o, int64_t *jmin_out, int64_t *jmax_out)
 		str_putn(o, (const char *)&r->deferred, sizeof r->deferred);
 		for (int d = 0; d < r->depth; d++) {
 			const RFrame *f = &r->fr[d];
-			bool rt = f->blk && f->blk->kind == ST_REPEAT && f->blk->trips_scalar == S->scalar;
+			bool rt = free_frame(S, f);
 			str_putn(o, (const char *)&f->blk, sizeof f->blk);
 			sig_put(o, (int64_t)f->i);
 			sig_put(o, rt ? f->j - jmin : f->j);
 		}
+		for (int v = VAR_REPEAT0; v < S->k->nvars; v++) /* running counts matter by their residues */
+			if (S->k->var_base[v] == VAR_RUNNING)
+				sig_put(o, r->vals[v] % L);
+		if (S->free >= 0) /* entries of the free class's loops: before the endless one, or it */
+			sig_put(o, r->entries[S->free] < S->free_entry ? r->entries[S->free] : S->free_entry);
 		for (int64_t b = 0; b < S->nbars; b++)
 			/* past 2 ahead, any wait of the role fails alike (a role that never waits) */
 			sig_put(o, S->bars[b].completed - r->waits[b] < 2 ? S->bars[b].completed - r->waits[b] : 2),
-			sig_put(o, r->waits[b] & 1);
+			sig_put(o, S->abs_parity ? r->waits[b] & 1 : 0);
 	}
 	for (int64_t b = 0; b < S->nbars; b++) {
 		const RBar *x = &S->bars[b];
-		int64_t v[] = {x->init, x->count, x->arrivals, x->expect, x->loaded, x->completed & 1, x->ndeferred};
+		int64_t v[] = {x->init, x->count, x->arrivals, x->expect, x->loaded, S->abs_parity ? x->completed & 1 : 0,
+		               x->ndeferred};
 		for (size_t i = 0; i < sizeof v / sizeof *v; i++)
 			sig_put(o, v[i]);
 		str_putn(o, (const char *)&x->first, sizeof x->first);
@@ -918,46 +993,73 @@ static void round_sig(RSim *S, Str *o, int64_t *jmin_out, int64_t *jmax_out)
 		for (size_t k = 0; k < sizeof v / sizeof *v; k++)
 			sig_put(o, v[k]);
 	}
-	for (int i = 0; i < 16; i++)
+	sig_put(o, S->nnb);
+	for (int i = 0; i < S->nnb; i++)
 		sig_put(o, S->nb[i].arrived), sig_put(o, S->nb[i].count);
+	free(vals);
 }
 
-static RSim *rsim_new(Ctx *cx, Kernel *k, const uint64_t *roles, int nr, int scalar, int64_t div, int64_t trips)
+static void scan_parity(void *ctx, const Stmt *s)
 {
-	RSim *S = arena_alloc(cx->arena, sizeof *S);
+	*(bool *)ctx |= s->kind == ST_MBAR_WAIT && s->has_value;
+}
+
+static RSim *rsim_new(Ctx *cx, Kernel *k, const uint64_t *roles, int nr, const TClass *cls, int ncls)
+{
+	RSim *S = xcalloc(sizeof *S);
+	stmt_walk(k->body, k->nbody, scan_parity, &S->abs_parity);
 	S->cx = cx;
 	S->k = k;
 	S->nr = nr;
-	S->scalar = scalar;
-	S->div = div;
-	S->trips = trips;
-	S->base = arena_alloc(cx->arena, sizeof(int64_t) * (k->nmbars + 1));
+	S->cls = cls;
+	S->ncls = ncls;
+	S->free = -1;
+	S->free_entry = 1;
+	S->base = xcalloc(sizeof(int64_t) * (k->nmbars + 1));
 	for (size_t i = 0; i < k->nmbars; i++) {
 		S->base[i] = S->nbars;
 		S->nbars += k->mbars[i].n;
 	}
-	S->bars = arena_alloc(cx->arena, sizeof(RBar) * (size_t)(S->nbars + 1));
-	S->r = arena_alloc(cx->arena, sizeof(Role) * (size_t)nr);
+	S->bars = xcalloc(sizeof(RBar) * (size_t)(S->nbars + 1));
+	S->r = xcalloc(sizeof(Role) * (size_t)nr);
 	for (int x = 0; x < nr; x++) {
 		Role *r = &S->r[x];
 		r->warps = roles[x];
-		r->vals = arena_alloc(cx->arena, sizeof(int64_t) * (size_t)(k->nvars + 1));
-		r->waits = arena_alloc(cx->arena, sizeof(int64_t) * (size_t)(S->nbars + 1));
-		r->pass_t = arena_alloc(cx->arena, sizeof(int64_t) * (size_t)(S->nbars + 1));
+		r->vals = xcalloc(sizeof(int64_t) * (size_t)(k->nvars + 1));
+		r->waits = xcalloc(sizeof(int64_t) * (size_t)(S->nbars + 1));
+		r->pass_t = xcalloc(sizeof(int64_t) * (size_t)(S->nbars + 1));
 		r->fr[0] = (RFrame){k->body, k->nbody, 0, NULL, 0, 1};
 		r->depth = 1;
 	}
 	return S;
 }
 
-/* run to the end (or, trips < 0, for rounds while looking for the invariant) */
-static bool rsim_run(RSim *S, Str *sigs, int64_t *need)
+static void rsim_free(RSim *S)
+{
+	for (int x = 0; x < S->nr; x++)
+		free(S->r[x].vals), free(S->r[x].waits), free(S->r[x].pass_t);
+	free(S->r), free(S->bars), free(S->base), free(S->recs), free(S);
+}
+
+/* run to the end (or, sigs given, for rounds while looking for the
+ * invariant: a round state equal to an earlier one, after *trans trips of
+ * the free class's endless loop, repeats every *period trips) */
+static bool rsim_rounds(RSim *S, Str *sigs, int64_t *trans, int64_t *period, int64_t *jmins, int64_t *jmaxs);
+
+static bool rsim_run(RSim *S, Str *sigs, int64_t *trans, int64_t *period)
 {
 	int64_t *jmins = NULL, *jmaxs = NULL;
 	if (sigs) {
-		jmins = arena_alloc(S->cx->arena, sizeof(int64_t) * ROLE_ROUNDS);
-		jmaxs = arena_alloc(S->cx->arena, sizeof(int64_t) * ROLE_ROUNDS);
+		jmins = xcalloc(sizeof(int64_t) * ROLE_ROUNDS);
+		jmaxs = xcalloc(sizeof(int64_t) * ROLE_ROUNDS);
 	}
+	bool ok = rsim_rounds(S, sigs, trans, period, jmins, jmaxs);
+	free(jmins), free(jmaxs);
+	return ok;
+}
+
+static bool rsim_rounds(RSim *S, Str *sigs, int64_t *trans, int64_t *period, int64_t *jmins, int64_t *jmaxs)
+{
 	for (int64_t round = 0;; round++) {
 		if (sigs) {
 			if (round == ROLE_ROUNDS) {
@@ -972,7 +1074,8 @@ static bool rsim_run(RSim *S, Str *sigs, int64_t *need)
 			for (int64_t t = 0; t < round; t++)
 				if (sigs[t].n == h->n && !memcmp(sigs[t].s, h->s, h->n)) {
 					int64_t d = jmins[round] - jmins[t];
-					*need = jmaxs[t] + 1 + (d > 0 ? d : 1) + 1;
+					*trans = jmaxs[t] + 1;
+					*period = d > 0 ? d : 1;
 					return true;
 				}
 		}
@@ -982,7 +1085,8 @@ static bool rsim_run(RSim *S, Str *sigs, int64_t *need)
 			int st;
 			while ((st = step(S, r)) == STEP_RAN)
 				progress = true;
-			live |= st == STEP_BLOCKED;
+			progress |= st == STEP_YIELD;
+			live |= st == STEP_BLOCKED || st == STEP_YIELD;
 		}
 		if (S->failed)
 			return false;
@@ -1081,29 +1185,161 @@ static void scan_when(void *ctx, const Stmt *s)
 		R->w[R->n++] = s;
 }
 
-struct RtScan { const Stmt *first; bool mixed, moves; };
+/* the runtime trip classes: loops whose counts are equal at every launch */
+struct RtScan { TClass cls[3]; int n; const Kernel *k; };
 static void scan_runtime(void *ctx, const Stmt *s)
 {
 	struct RtScan *R = ctx;
-	if (s->kind != ST_REPEAT || !s->trips_scalar)
+	if (s->kind != ST_REPEAT || !s->trips_scalar || class_of(R->cls, R->n, s) >= 0 || R->n == 3)
 		return;
-	if (!R->first)
-		R->first = s;
-	else if (R->first->trips_scalar != s->trips_scalar || R->first->trips_div != s->trips_div)
-		R->mixed = true;
+	const Scalar *sc = &R->k->scalars[s->trips_scalar - 1];
+	int64_t d = s->trips_div;
+	TClass c = {s->trips_scalar, d, s->across, sc->lo > 0 ? (sc->lo + d - 1) / d : 0,
+	            sc->hi > 0 ? (sc->hi + d - 1) / d : 0, s};
+	if (s->across) /* a CTA past the count runs none */
+		c.lo = 0;
+	R->cls[R->n++] = c;
 }
 
-/* one run with the runtime loops at t trips */
-static bool count_run(Ctx *cx, Kernel *k, const uint64_t *roles, int nr, const Stmt *first, int64_t t)
+/* loops of class inner only inside loops of class outer */
+static bool nested_in(const Stmt *const *body, size_t n, const TClass *cls, int inner, int outer, bool in_outer)
 {
-	RSim *S = rsim_new(cx, k, roles, nr, first->trips_scalar, first->trips_div, t);
-	if (rsim_run(S, NULL, NULL))
+	for (size_t i = 0; i < n; i++) {
+		const Stmt *s = body[i];
+		int c = class_of(cls, 2, s);
+		if (c == inner && !in_outer)
+			return false;
+		if (c == outer && in_outer) /* an outer loop inside another: entered more than once */
+			return false;
+		if (s->nbody && !nested_in((const Stmt *const *)s->body, s->nbody, cls, inner, outer, in_outer || c == outer))
+			return false;
+	}
+	return true;
+}
+
+typedef struct Proof {
+	Ctx *cx;
+	Kernel *k;
+	const uint64_t *roles;
+	int nr;
+	TClass cls[2];
+	int ncls, inner, outer;  /* outer -1: one class */
+	Str *sigs;
+} Proof;
+
+static const char *trips_text(const Proof *P, int c, int64_t t)
+{
+	const TClass *x = &P->cls[c];
+	const Scalar *sc = &P->k->scalars[x->scalar - 1];
+	int64_t v = t * x->div > sc->hi ? sc->hi : t * x->div;
+	return arena_printf(P->cx->arena, "the repeat at line %d runs %lld trip%s%s (%s = %lld, say)", x->first->loc.line,
+	                    (long long)t, t == 1 ? "" : "s", x->across ? " in a CTA" : "", sc->name, (long long)v);
+}
+
+/* one run with every runtime loop at its count; *entries: the most loops of
+ * the inner class a role entered */
+static bool count_run(Proof *P, const int64_t cnt[2], int64_t *entries)
+{
+	RSim *S = rsim_new(P->cx, P->k, P->roles, P->nr, P->cls, P->ncls);
+	S->cnt[0] = cnt[0], S->cnt[1] = cnt[1];
+	bool ok = rsim_run(S, NULL, NULL, NULL);
+	for (int x = 0; x < S->nr && entries; x++)
+		*entries = S->r[x].entries[P->inner] > *entries ? S->r[x].entries[P->inner] : *entries;
+	rsim_free(S);
+	if (!ok)
+		for (int c = 0; c < P->ncls; c++)
+			diag_note(P->cx, "when %s", trips_text(P, c, cnt[c]));
+	return ok;
+}
+
+/* the invariant search of class c: its loops run cnt[c] trips in a role's
+ * first entry - 1 entries and then without end */
+static bool search(Proof *P, int c, int64_t entry, const int64_t cnt[2], int64_t *trans, int64_t *period,
+                   int64_t *entries)
+{
+	RSim *S = rsim_new(P->cx, P->k, P->roles, P->nr, P->cls, P->ncls);
+	S->cnt[0] = cnt[0], S->cnt[1] = cnt[1];
+	S->free = c;
+	S->free_entry = entry;
+	S->cap = P->cls[c].hi;
+	*trans = P->cls[c].hi; /* no repeat before the loops end: every count up to hi runs */
+	*period = 1;
+	for (int i = 0; i < ROLE_ROUNDS; i++)
+		P->sigs[i].n = 0;
+	bool ok = rsim_run(S, P->sigs, trans, period);
+	for (int x = 0; x < S->nr && entries; x++)
+		*entries = S->r[x].entries[P->inner] > *entries ? S->r[x].entries[P->inner] : *entries;
+	int64_t jmin, jmax;
+	Str tmp = {0};
+	if (!ok)
+		round_sig(S, &tmp, &jmin, &jmax);
+	str_free(&tmp);
+	rsim_free(S);
+	if (ok)
 		return true;
-	const Scalar *sc = &k->scalars[first->trips_scalar - 1];
-	int64_t v = t * first->trips_div > sc->hi ? sc->hi : t * first->trips_div;
-	diag_note(cx, "when the repeat at line %d runs %lld trip%s (%s = %lld, say)", first->loc.line, (long long)t,
-	          t == 1 ? "" : "s", sc->name, (long long)v);
+	if (entry > 1)
+		diag_note(P->cx, "when %s the first %lld time%s", trips_text(P, c, cnt[c]), (long long)(entry - 1),
+		          entry == 2 ? "" : "s");
+	diag_note(P->cx, "when the repeat at line %d runs more than %lld trip%s%s", P->cls[c].first->loc.line,
+	          (long long)jmax, jmax == 1 ? "" : "s", entry > 1 ? " the next time" : "");
+	if (P->ncls == 2 && c == P->inner)
+		diag_note(P->cx, "and the repeat at line %d runs at least %lld trip%s", P->cls[P->outer].first->loc.line,
+		          (long long)entry, entry == 1 ? "" : "s");
+	if (P->ncls == 2 && c == P->outer)
+		diag_note(P->cx, "and %s", trips_text(P, P->inner, cnt[P->inner]));
 	return false;
+}
+
+static int64_t gcd64(int64_t a, int64_t b)
+{
+	while (b) {
+		int64_t t = a % b;
+		a = b, b = t;
+	}
+	return a;
+}
+
+/* every count of the runtime classes: counts of the inner class a up to
+ * its need (the longest transient of its invariant searches, from every
+ * entry a run reaches, plus a common period: a count past it behaves as
+ * one a period earlier in every entry, so the state at each entry's head
+ * is one an explored count reaches); for each a, the outer class's counts
+ * up to its own invariant with the inner at a */
+static void prove_counts(Proof *P)
+{
+	const TClass *I = &P->cls[P->inner];
+	int64_t need = I->lo, trans_max = 0, lcm = 1;
+	for (int64_t a = I->lo; a <= need && a <= I->hi; a++) {
+		int64_t cnt[2] = {0, 0}, entries = 1, tr, pe;
+		cnt[P->inner] = a;
+		if (P->outer >= 0) {
+			const TClass *O = &P->cls[P->outer];
+			int64_t otr, ope;
+			if (!search(P, P->outer, 1, cnt, &otr, &ope, &entries))
+				return;
+			for (int64_t b = O->lo; b <= O->hi && b <= otr + ope + 1; b++) {
+				cnt[P->outer] = b;
+				if (!count_run(P, cnt, &entries))
+					return;
+			}
+			cnt[P->outer] = O->hi;
+		} else if (!count_run(P, cnt, &entries)) {
+			return;
+		}
+		for (int64_t e = a == I->lo ? 1 : 2; e <= entries; e++) { /* each entry's head state, a before it */
+			if (!search(P, P->inner, e, cnt, &tr, &pe, NULL))
+				return;
+			trans_max = tr > trans_max ? tr : trans_max;
+			lcm = lcm / gcd64(lcm, pe) * pe;
+			if (lcm > ROLE_ROUNDS) {
+				diag_error(P->cx, I->first->loc, "the roles' states at this runtime repeat repeat with periods "
+				           "whose common multiple passes %d trips", ROLE_ROUNDS);
+				return;
+			}
+		}
+		int64_t n = trans_max + lcm + 1;
+		need = n > need ? n : need;
+	}
 }
 
 void check_role_phases(Ctx *cx, const Module *m, Kernel *k)
@@ -1159,42 +1395,35 @@ void check_role_phases(Ctx *cx, const Module *m, Kernel *k)
 			diag_note(cx, "each thread keeps its phase parities in one 32-bit register per array");
 			return;
 		}
-	struct RtScan rt = {0};
+	struct RtScan rt = {.k = k};
 	stmt_walk(k->body, k->nbody, scan_runtime, &rt);
-	if (rt.mixed) {
-		diag_error(cx, rt.first->loc, "a kernel with roles may have runtime repeats of one trip count only (here "
-		           "cdiv(%s, %lld)), not yet several", k->scalars[rt.first->trips_scalar - 1].name,
-		           (long long)rt.first->trips_div);
+	Proof P = {cx, k, roles, nr, {{0}}, rt.n > 2 ? 2 : rt.n, 0, -1, NULL};
+	memcpy(P.cls, rt.cls, sizeof P.cls);
+	if (rt.n > 2) {
+		diag_error(cx, rt.cls[2].first->loc, "a kernel with roles may have runtime repeats of two trip counts "
+		           "(lines %d and %d), not yet a third", rt.cls[0].first->loc.line, rt.cls[1].first->loc.line);
 		return;
 	}
-	if (!rt.first) {
-		RSim *S = rsim_new(cx, k, roles, nr, 0, 1, 0);
-		rsim_run(S, NULL, NULL);
+	if (rt.n == 0) {
+		RSim *S = rsim_new(cx, k, roles, nr, P.cls, 0);
+		rsim_run(S, NULL, NULL, NULL);
+		rsim_free(S);
 		return;
 	}
-	const Scalar *sc = &k->scalars[rt.first->trips_scalar - 1];
-	int64_t div = rt.first->trips_div;
-	int64_t lo = sc->lo > 0 ? (sc->lo + div - 1) / div : 0, hi = sc->hi > 0 ? (sc->hi + div - 1) / div : 0;
-	/* the invariant: a run whose loops never end, round by round; a failure
-	 * there shows for every count past the trips the roles had made */
-	RSim *I = rsim_new(cx, k, roles, nr, rt.first->trips_scalar, div, -1);
-	I->cap = hi;
-	Str *sigs = arena_alloc(cx->arena, sizeof(Str) * ROLE_ROUNDS);
-	int64_t need = hi; /* no repeat before the loops end: every count up to hi runs */
-	bool ok = rsim_run(I, sigs, &need);
-	for (int i = 0; i < ROLE_ROUNDS; i++)
-		str_free(&sigs[i]);
-	if (!ok) {
-		int64_t jmin, jmax;
-		Str tmp = {0};
-		round_sig(I, &tmp, &jmin, &jmax);
-		str_free(&tmp);
-		diag_note(cx, "when the repeat at line %d runs more than %lld trip%s (%s = %lld, say)", rt.first->loc.line,
-		          (long long)jmax, jmax == 1 ? "" : "s", sc->name,
-		          (long long)((jmax + 1) * div > sc->hi ? sc->hi : (jmax + 1) * div));
-		return;
-	}
-	for (int64_t t = lo; t <= hi && t <= need; t++)
-		if (!count_run(cx, k, roles, nr, rt.first, t))
+	if (rt.n == 2) { /* one inside the other, the outer entered once */
+		if (nested_in((const Stmt *const *)k->body, k->nbody, P.cls, 1, 0, false))
+			P.inner = 1, P.outer = 0;
+		else if (nested_in((const Stmt *const *)k->body, k->nbody, P.cls, 0, 1, false))
+			P.inner = 0, P.outer = 1;
+		else {
+			diag_error(cx, rt.cls[1].first->loc, "this runtime repeat and the one at line %d: a kernel with roles "
+			           "may have two runtime trip counts only with every loop of one inside a loop of the other, "
+			           "entered once (a persistent loop around a K loop)", rt.cls[0].first->loc.line);
 			return;
+		}
+	}
+	P.sigs = arena_alloc(cx->arena, sizeof(Str) * ROLE_ROUNDS);
+	prove_counts(&P);
+	for (int i = 0; i < ROLE_ROUNDS; i++)
+		str_free(&P.sigs[i]);
 }

@@ -176,6 +176,7 @@ typedef struct Layout {
 
 /* affine integer expression over kernel variables */
 enum { VAR_CTAID, VAR_WARPID, VAR_WGID, VAR_CTAIDY, VAR_CRANK /* cluster_ctarank */, VAR_REPEAT0 };
+enum { VAR_RUNNING = -2 };
 typedef struct Affine {
 	int64_t c;
 	int n;
@@ -406,6 +407,16 @@ struct Stmt {
 	 * largest the facts allow (the index's range for the proofs) */
 	int trips_scalar;  /* 1 + index into the kernel's scalars; 0: n trips */
 	int64_t trips_div;
+	/* repeat ... across ctaid|ctaid_y: the trips are dealt out to the CTAs
+	 * along that grid axis (a persistent loop): CTA c runs the indices c,
+	 * c + nctaid, ... below the count */
+	int across;        /* 0 none, 1 + VAR_CTAID or VAR_CTAIDY */
+	Loc across_loc;
+	/* repeat ... running G: G counts this loop's trips in the thread over
+	 * the whole kernel (not reset when the loop is entered again) */
+	int running;       /* the variable G (0: none) */
+	const char *running_name;
+	Loc running_loc;
 	bool nounroll;     /* repeat ... nounroll: ptxas may not unroll the loop */
 	int64_t unroll;    /* repeat ... unroll [F]: body copies per emitted trip (0: one, a plain loop) */
 	/* warpgroup mma D, A, B [scale_d N]: D is dst, A src, B mma_b; n is
@@ -450,6 +461,8 @@ typedef struct Kernel {
 	int *var_base;
 	int64_t *var_mod;
 	int64_t *var_off;          /* '(i + c) % C': c (0 for 'i % C') */
+	/* var_base VAR_RUNNING: a repeat's running trip count (used only as
+	 * '(G + c) % C') */
 	size_t var_cap;
 	int nparams;
 	/* device functions (func NAME): .visible .func with the ABI of docs/language.md */

@@ -25,7 +25,7 @@ for f in "$OUT"/*.tile; do
 	"$R" "$f" >> "$OUT/log" 2>&1 || status=1
 done
 # ragged programs at every size their '# sizes:' line lists (1, tile-1, tile, tile+1, a prime)
-for f in examples/ragged_*.tile tests/gpu/ragged_*.tile; do
+for f in examples/ragged_*.tile tests/gpu/ragged_*.tile examples/gemm_sm90*.tile; do
 	spec=$(sed -n 's/^# sizes: //p' "$f")
 	[ -n "$spec" ] || continue
 	combos=("")

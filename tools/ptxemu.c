@@ -220,6 +220,7 @@ static void collect_regs(Prog *p)
 				continue;
 			char *buf = strndup(o, strcspn(o, "]+-")); /* names of any length */
 			if (strcmp(buf, "%tid.x") && strcmp(buf, "%ctaid.x") && strcmp(buf, "%ctaid.y") &&
+			    strcmp(buf, "%nctaid.x") && strcmp(buf, "%nctaid.y") &&
 			    strncmp(buf, "%cluster_", 9))
 				reg_slot(p, buf);
 			free(buf);
@@ -501,6 +502,10 @@ static uint64_t val(Machine *m, Thread *t, const char *s)
 			return (uint64_t)(m->base_x + rank_of(m, t) % m->cx);
 		if (!strcmp(s, "%ctaid.y"))
 			return (uint64_t)(m->base_y + rank_of(m, t) / m->cx);
+		if (!strcmp(s, "%nctaid.x"))
+			return (uint64_t)m->k->grid;
+		if (!strcmp(s, "%nctaid.y"))
+			return (uint64_t)m->k->grid_y;
 		if (!strcmp(s, "%cluster_ctarank"))
 			return (uint64_t)rank_of(m, t);
 		if (!strcmp(s, "%cluster_nctarank"))
@@ -962,6 +967,8 @@ static void step(Machine *m, Thread *t)
 		D = (uint32_t)(V(1) + V(2));
 	} else if (!strcmp(op, "sub.u32")) {
 		D = (uint32_t)(V(1) - V(2));
+	} else if (!strcmp(op, "max.u32")) {
+		D = (uint32_t)V(1) > (uint32_t)V(2) ? (uint32_t)V(1) : (uint32_t)V(2);
 	} else if (!strcmp(op, "mul.lo.u32")) {
 		D = (uint32_t)(V(1) * V(2));
 	} else if (!strcmp(op, "mad.lo.u32")) {
@@ -1262,7 +1269,8 @@ static bool wg_busy_operand(Machine *m, Thread *t, const Ins *in)
 			continue;
 		memcpy(reg, o, n);
 		reg[n] = 0;
-		if (!strcmp(reg, "%tid.x") || !strncmp(reg, "%ctaid", 6) || !strncmp(reg, "%cluster", 8))
+		if (!strcmp(reg, "%tid.x") || !strncmp(reg, "%ctaid", 6) || !strncmp(reg, "%nctaid", 7) ||
+		    !strncmp(reg, "%cluster", 8))
 			continue;
 		if (t->wg_busy[reg_slot(m->p, reg)]) {
 			int line = 0;

@@ -470,11 +470,38 @@ static void set_var(const Kernel *k, int64_t *vars, int v, int64_t val)
 			vars[d] = (val + (k->var_off ? k->var_off[d] : 0)) % k->var_mod[d];
 }
 
+/* the CTAs along a persistent loop's axis, and this CTA's place among them */
+static int64_t across_count(const Kernel *k, const Stmt *s)
+{
+	return s->across == 1 + VAR_CTAIDY ? k->grid_y : k->grid;
+}
+
 static int64_t trips_of(const Kernel *k, const Stmt *s, const int64_t *vars)
 {
-	if (s->trips_scalar) /* ceil(S / D), S the scalar's value at launch */
-		return (vars[k->scalars[s->trips_scalar - 1].var] + s->trips_div - 1) / s->trips_div;
-	return s->n;
+	if (!s->trips_scalar)
+		return s->n;
+	/* ceil(S / D), S the scalar's value at launch */
+	int64_t t = (vars[k->scalars[s->trips_scalar - 1].var] + s->trips_div - 1) / s->trips_div;
+	if (s->across) { /* this CTA runs indices c, c + n, ... below t */
+		int64_t c = vars[s->across - 1], n = across_count(k, s);
+		return t > c ? (t - c + n - 1) / n : 0;
+	}
+	return t;
+}
+
+/* trip it of a repeat: its index, and its running count's stages (the
+ * count itself advances at the trip's end, trip_end) */
+static void trip_begin(const Kernel *k, int64_t *vars, const Stmt *s, int64_t it)
+{
+	set_var(k, vars, s->var, s->across ? vars[s->across - 1] + it * across_count(k, s) : it);
+	if (s->running)
+		set_var(k, vars, s->running, vars[s->running]);
+}
+
+static void trip_end(int64_t *vars, const Stmt *s)
+{
+	if (s->running)
+		vars[s->running]++;
 }
 
 /* a repeat runs for the whole cluster at once (c is its first CTA): the
@@ -484,9 +511,11 @@ static bool ref_repeat(Ctx *cx, RefCta *c, const Stmt *s)
 	int64_t n = trips_of(c->k, s, c->vars);
 	for (int64_t it = 0; it < n; it++) {
 		for (int r = 0; r < c->nranks; r++)
-			set_var(c->k, c->peers[r].vars, s->var, it);
+			trip_begin(c->k, c->peers[r].vars, s, it);
 		if (!run_stmts(cx, c->peers, c->nranks, s->body, s->nbody))
 			return false;
+		for (int r = 0; r < c->nranks; r++)
+			trip_end(c->peers[r].vars, s);
 	}
 	return true;
 }
@@ -728,7 +757,7 @@ static int role_stmt(Sched *S, Role *r, const Stmt *s)
 	case ST_REPEAT: {
 		int64_t n = trips_of(k, s, r->vars);
 		if (n > 0) {
-			set_var(k, r->vars, s->var, 0);
+			trip_begin(k, r->vars, s, 0);
 			role_push(r, s, n);
 		}
 		return 1;
@@ -856,8 +885,10 @@ static int role_run(Sched *S, Role *r)
 	while (r->depth) {
 		RoleFrame *f = &r->f[r->depth - 1];
 		if (f->i == f->n) {
+			if (f->blk && f->blk->kind == ST_REPEAT)
+				trip_end(r->vars, f->blk);
 			if (f->blk && f->blk->kind == ST_REPEAT && ++f->it < f->trips) {
-				set_var(S->k, r->vars, f->blk->var, f->it);
+				trip_begin(S->k, r->vars, f->blk, f->it);
 				f->i = 0;
 			} else {
 				r->depth--;
