@@ -29,3 +29,15 @@ for hi in 256 4096 67108864; do
 	end=$(date +%s%N)
 	printf '%-22s %12d %14.2f\n' "K <= $hi" $(((hi + 63) / 64)) "$(echo "($end - $start) / 1000000 / $runs" | bc -l)"
 done
+# the persistent GEMM: two runtime counts (tiles per CTA, K trips), each
+# from 4 to 2^20 trips
+echo "examples/gemm_sm90_persistent.tile (roles, persistent)"
+for hk in "512 256" "65536 65536" "134217728 67108864"; do
+	set -- $hk
+	sed "s/assume M <= 65536/assume M <= $1/; s/assume K <= 65536/assume K <= $2/" examples/gemm_sm90_persistent.tile > "$tmp/p.tile"
+	build/tilepx check "$tmp/p.tile"
+	start=$(date +%s%N)
+	for _ in $(seq "$runs"); do build/tilepx check "$tmp/p.tile"; done
+	end=$(date +%s%N)
+	printf '%-22s %12s %14.2f\n' "M <= $1, K <= $2" "$(((($1 + 127) / 128))) x $((($2 + 63) / 64))" "$(echo "($end - $start) / 1000000 / $runs" | bc -l)"
+done
