@@ -792,10 +792,17 @@ static void check_repeat(Ctx *cx, const Module *m, Kernel *k, Stmt *s)
 		stmt_walk(s->body, s->nbody, mark_dyn_phase, k);
 }
 
-/* across and running are followed by the roles proof only (src/roles.c) */
+/* across, running and remote arrivals are followed by the roles proof only
+ * (src/roles.c) */
 static void refuse_persistent(void *ctx, const Stmt *s)
 {
 	Ctx *cx = ctx;
+	if (s->kind == ST_MBAR_ARRIVE && s->to_cluster && !cx->diags.errors) {
+		diag_error(cx, s->cluster_arrive_loc, "'mbarrier.arrive ... cluster' needs a kernel with warp roles (a when "
+		           "block)");
+		diag_note(cx, "the proofs of kernels without roles do not follow remote arrivals yet");
+		return;
+	}
 	if (s->kind != ST_REPEAT || (!s->across && !s->running) || cx->diags.errors)
 		return;
 	diag_error(cx, s->across ? s->across_loc : s->running_loc, "'%s' needs a kernel with warp roles (a when block)",

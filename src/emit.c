@@ -616,8 +616,8 @@ static int64_t auto_unroll(const Stmt *s)
 	return s->n;
 }
 
-/* a persistent loop: the CTA (c along the axis, of n) runs indices c, c + n,
- * ... below T */
+/* a persistent loop: the CTA (c along the axis, of n; with a cluster along
+ * the axis, its cluster) runs indices c, c + n, ... below T */
 static Reg emit_across_trips(Emit *e, const Stmt *s, Reg T)
 {
 	Builder *b = &e->b;
@@ -626,6 +626,11 @@ static Reg emit_across_trips(Emit *e, const Stmt *s, Reg T)
 	e->across_n = b_reg(b, RC_R);
 	b_ins(b, y ? FORM_MOV_CTAID_Y : FORM_MOV_CTAID_X, b_name(b, e->across_c), NULL);
 	b_ins(b, y ? FORM_MOV_NCTAID_Y : FORM_MOV_NCTAID_X, b_name(b, e->across_n), NULL);
+	int64_t cl = !e->k->cluster_x ? 1 : y ? e->k->cluster_y : e->k->cluster_x;
+	if (cl > 1) { /* with a cluster along the axis the trips go to clusters: its CTAs run the same ones */
+		b_ins(b, FORM_DIV_U32, b_name(b, e->across_c), b_name(b, e->across_c), b_imm(b, cl), NULL);
+		b_ins(b, FORM_DIV_U32, b_name(b, e->across_n), b_name(b, e->across_n), b_imm(b, cl), NULL);
+	}
 	Reg m = b_reg(b, RC_R), t = b_reg(b, RC_R);
 	b_ins(b, FORM_MAX_U32, b_name(b, m), b_name(b, T), b_name(b, e->across_c), NULL);
 	b_ins(b, FORM_SUB_U32, b_name(b, m), b_name(b, m), b_name(b, e->across_c), NULL);

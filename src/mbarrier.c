@@ -92,6 +92,11 @@ void check_mbar(Ctx *cx, const Module *m, Kernel *k, Stmt *s)
 		           (long long)s->n);
 	if (s->kind == ST_MBAR_WAIT && s->has_value && s->n != 0 && s->n != 1)
 		diag_error(cx, s->value_loc, "a phase parity is 0 or 1 (got %lld)", (long long)s->n);
+	if (s->to_cluster && k->cluster_x * (k->cluster_y ? k->cluster_y : 1) < 2)
+		diag_error(cx, s->cluster_arrive_loc, "mbarrier.arrive ... cluster needs a cluster of 2 or more CTAs "
+		           "(kernel '%s' has none)", k->name);
+	else if (s->to_cluster)
+		k->cluster_arrivals = true;
 }
 
 int tma_swizzle_bytes(Swizzle sw, DType dt);
@@ -339,7 +344,7 @@ static void bar_name(Sim *S, const Stmt *s, char *out, size_t n) { bar_name_r(S,
 static bool region_span(Sim *S, const Region *r, Span *out)
 {
 	int64_t lo, hi;
-	if (!region_bytes(S->cx, S->k, r, S->vals, 0, &lo, &hi))
+	if (!region_bytes(S->cx, S->k, r, S->vals, 0, -1, &lo, &hi))
 		return false;
 	*out = (Span){r->buf, lo, hi, NULL, -1, -1, ((uint64_t)1 << S->nranks) - 1}; /* every CTA runs the statement */
 	return true;
@@ -1329,26 +1334,45 @@ void emit_mbar_expect_tx(Emit *e, const Stmt *s)
 	emit_elect_end(e, l);
 }
 
+/* one arrival: on this CTA's barrier, or (arrive ... cluster) on the
+ * barrier at the same offset in every CTA of the cluster (mapa gives its
+ * shared::cluster address; the release orders this thread's earlier reads
+ * of a stage before the peer's producer refills it) */
+static void arrive_once(Emit *e, const Stmt *s, Reg a)
+{
+	Builder *b = emit_builder(e);
+	if (!s->to_cluster) {
+		Reg st = b_reg(b, RC_RD);
+		b_ins(b, FORM_MBAR_ARRIVE, b_name(b, st), b_addr(b, a, 0), NULL);
+		return;
+	}
+	const Kernel *k = emit_kernel_of(e);
+	int64_t ranks = k->cluster_x * (k->cluster_y ? k->cluster_y : 1);
+	for (int64_t r = 0; r < ranks; r++) {
+		Reg ra = b_reg(b, RC_R);
+		b_ins(b, FORM_MAPA_SHARED_U32, b_name(b, ra), b_name(b, a), b_imm(b, r), NULL);
+		b_ins(b, FORM_MBAR_ARRIVE_REMOTE, b_name(b, ra), NULL);
+	}
+}
+
 void emit_mbar_arrive(Emit *e, const Stmt *s)
 {
 	Builder *b = emit_builder(e);
 	if (s->per == SC_THREAD) { /* every thread arrives */
-		Reg st = b_reg(b, RC_RD), a = emit_mbar_addr(e, s);
-		b_ins(b, FORM_MBAR_ARRIVE, b_name(b, st), b_addr(b, a, 0), NULL);
+		arrive_once(e, s, emit_mbar_addr(e, s));
 		return;
 	}
 	if (s->per == SC_WARP || s->per == SC_WARPGROUP) { /* the first thread of each warp / warpgroup */
-		Reg st = b_reg(b, RC_RD), a = emit_mbar_addr(e, s), p = b_reg(b, RC_P);
+		Reg a = emit_mbar_addr(e, s), p = b_reg(b, RC_P);
 		int l = b_label(b);
 		b_ins(b, FORM_SETP_NE_U32, b_name(b, p), b_name(b, emit_scope_tid(e, s->per)), "0", NULL);
 		b_ins(b, FORM_BRA_IF, b_name(b, p), b_label_name(b, l), NULL);
-		b_ins(b, FORM_MBAR_ARRIVE, b_name(b, st), b_addr(b, a, 0), NULL);
+		arrive_once(e, s, a);
 		b_place_label(b, l);
 		return;
 	}
 	int l = emit_elect_begin(e);
-	Reg st = b_reg(b, RC_RD);
-	b_ins(b, FORM_MBAR_ARRIVE, b_name(b, st), b_addr(b, emit_mbar_addr(e, s), 0), NULL);
+	arrive_once(e, s, emit_mbar_addr(e, s));
 	emit_elect_end(e, l);
 }
 

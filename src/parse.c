@@ -960,7 +960,11 @@ static bool parse_mbar(Parser *p, Stmt *s)
 		if (s->per == SC_COUNT)
 			return fail(p, "expected 'thread', 'warp' or 'warpgroup' after 'per', found %s", tok_text(p));
 		next(p);
-		return true;
+	}
+	if (s->kind == ST_MBAR_ARRIVE && is_ident(p, "cluster")) { /* on the barrier in every CTA of the cluster */
+		s->to_cluster = true;
+		s->cluster_arrive_loc = p->tok.loc;
+		next(p);
 	}
 	if (!is_punct(p, ',') || s->kind == ST_MBAR_ARRIVE)
 		return true;

@@ -237,7 +237,7 @@ void emit_setmaxnreg(Emit *e, const Stmt *s)
 /* clock components: one per role, then one per barrier instance (its phase
  * completions are events of their own, which only the roles that wait for
  * them, directly or through others, come to know) */
-enum { MAX_ROLES = 32, MAX_CLOCKS = 96, ROLE_STEPS = 1 << 22, ROLE_ROUNDS = 4096 };
+enum { MAX_ROLES = 32, MAX_CLOCKS = 96, ROLE_STEPS = 1 << 22, ROLE_ROUNDS = 4096, MAX_RANKS = 8 };
 
 typedef struct RFrame {
 	Stmt **body;
@@ -261,10 +261,11 @@ typedef struct Role {
 	int defer_bar;
 	int64_t defer_bytes;
 	int64_t wg_groups;
-	int nb_id;               /* blocked in bar.sync / sync: id (0: sync), generation */
+	int nb_id;               /* blocked in bar.sync / sync / cluster.sync: its slot in nb, generation */
 	int64_t nb_gen;
 	bool in_nb;
 	int64_t entries[2];      /* per runtime trip class: the role's loops of it entered so far */
+	int rank;                /* its CTA in the cluster */
 } Role;
 
 typedef struct RBar {
@@ -273,6 +274,9 @@ typedef struct RBar {
 	int ndeferred;
 	VC acc, done;
 	const Stmt *first, *init_at;
+	VC init_vc;              /* the initializing role's clock at the init */
+	VC racc;                 /* signals from roles of other CTAs (remote arrivals, multicast bytes) */
+	const Stmt *rlast;       /* the last of them */
 } RBar;
 
 typedef struct Rec {
@@ -281,6 +285,7 @@ typedef struct Rec {
 	const Stmt *s;
 	int role;
 	bool write, complete;
+	int rank;                /* the CTA whose shared memory it touches */
 	int bar;                 /* a TMA load: the barrier instance and phase it completes on */
 	int64_t phase;
 	int64_t group;           /* a wgmma read: its group, -1 uncommitted */
@@ -302,8 +307,10 @@ typedef struct RSim {
 	int64_t nbars, *base;
 	Rec *recs;
 	size_t nrecs, reccap;
-	NBar nb[16];
+	NBar nb[16 * MAX_RANKS + 1]; /* 0: cluster.sync; then per CTA, by id (0: sync) */
 	int nnb;                 /* named barriers 0..nnb-1 used so far */
+	int nranks;              /* CTAs in the cluster: each runs every role */
+	int64_t cta_bars;        /* barrier instances per CTA (rank r's are r * cta_bars + ...) */
 	bool failed;
 	int64_t steps;
 	/* runtime trip classes (loops with the same count at every launch):
@@ -365,15 +372,19 @@ static int role_of(const RSim *S, const Role *r) { return (int)(r - S->r); }
 
 static void set_var(RSim *S, Role *r, int var, int64_t v) { kernel_set_var(S->k, r->vals, var, v); }
 
-static int rbar_of(RSim *S, Role *r, const Stmt *s)
+/* the barrier instance s names, in the CTA of rank `rank` */
+static int rbar_at(RSim *S, Role *r, const Stmt *s, int rank)
 {
-	return (int)(S->base[s->mbar - 1] + affine_eval(s->mbar_idx, r->vals));
+	return (int)(rank * S->cta_bars + S->base[s->mbar - 1] + affine_eval(s->mbar_idx, r->vals));
 }
+
+static int rbar_of(RSim *S, Role *r, const Stmt *s) { return rbar_at(S, r, s, r->rank); }
 
 static void rbar_name(RSim *S, Role *r, const Stmt *s, char *out, size_t n)
 {
-	snprintf(out, n, "%s[%lld]", s->mbar_name, (long long)affine_eval(s->mbar_idx, r->vals));
-	(void)S;
+	int at = snprintf(out, n, "%s[%lld]", s->mbar_name, (long long)affine_eval(s->mbar_idx, r->vals));
+	if (S->nranks > 1 && at > 0 && (size_t)at < n)
+		snprintf(out + at, n - (size_t)at, " of CTA rank %d", r->rank);
 }
 
 /* the first warp of the statement's warps is the one-thread statements' leader */
@@ -386,15 +397,16 @@ static void role_desc(const RSim *S, const Role *r, char *out, size_t n)
 {
 	char ws[80];
 	fmt_warps(ws, sizeof ws, r->warps);
-	snprintf(out, n, "the role of warp%s %s", __builtin_popcountll(r->warps) > 1 ? "s" : "", ws);
-	(void)S;
+	int at = snprintf(out, n, "the role of warp%s %s", __builtin_popcountll(r->warps) > 1 ? "s" : "", ws);
+	if (S->nranks > 1 && at > 0 && (size_t)at < n)
+		snprintf(out + at, n - (size_t)at, " in CTA rank %d", r->rank);
 }
 
 /* the byte span of a shared region for the role's current indices (hull
  * over the other variables, whole swizzle spans) */
 static bool rspan(RSim *S, Role *r, const Region *reg, int64_t *lo, int64_t *hi)
 {
-	return region_bytes(S->cx, S->k, reg, r->vals, r->warps, lo, hi);
+	return region_bytes(S->cx, S->k, reg, r->vals, r->warps, r->rank, lo, hi);
 }
 
 static const char *rec_what(const Rec *x)
@@ -406,22 +418,24 @@ static const char *rec_what(const Rec *x)
 	return x->write ? "the write" : "the read";
 }
 
-/* a shared access by role r: ordered after every conflicting one before it */
-static void access(RSim *S, Role *r, const Stmt *s, const Region *reg, bool write, Rec *out)
+/* a shared access by role r to the shared memory of CTA `rank` (its own,
+ * or a multicast's destination): ordered after every conflicting one */
+static void access(RSim *S, Role *r, const Stmt *s, const Region *reg, bool write, Rec *out, int rank)
 {
 	int64_t lo, hi;
 	if (!reg || !reg->buf || reg->buf->mem != MEM_SHARED || !rspan(S, r, reg, &lo, &hi))
 		return;
 	for (size_t i = 0; i < S->nrecs; i++) {
 		Rec *x = &S->recs[i];
-		if (x->buf != reg->buf || x->hi < lo || hi < x->lo || (!x->write && !write))
+		if (x->buf != reg->buf || x->rank != rank || x->hi < lo || hi < x->lo || (!x->write && !write))
 			continue;
 		if (x->complete && vc_le(&x->vc, &r->clock))
 			continue;
 		char who[160];
 		role_desc(S, &S->r[x->role], who, sizeof who);
-		RFAIL(S, reg->loc, "%s '%s' while %s at line %d (%s) may still %s it", write ? "writes" : "reads",
-		      reg->buf->name, rec_what(x), x->s->loc.line, who, x->write ? "write" : "read");
+		RFAIL(S, reg->loc, "%s '%s'%s while %s at line %d (%s) may still %s it", write ? "writes" : "reads",
+		      reg->buf->name, S->nranks > 1 ? arena_printf(S->cx->arena, " of CTA rank %d", rank) : "",
+		      rec_what(x), x->s->loc.line, who, x->write ? "write" : "read");
 		if (stmt_is_tma_load(x->s))
 			diag_note(S->cx, "wait on the load's barrier (%s) before touching the stage", x->s->mbar_name);
 		else if (x->s->kind == ST_WG_MMA)
@@ -432,16 +446,17 @@ static void access(RSim *S, Role *r, const Stmt *s, const Region *reg, bool writ
 			          "(mbarrier.arrive after it, then mbarrier.wait before the second)");
 		return;
 	}
-	Rec n = {reg->buf, lo, hi, s, role_of(S, r), write, true, -1, 0, -1, {{0}}};
+	Rec n = {reg->buf, lo, hi, s, role_of(S, r), write, true, rank, -1, 0, -1, {{0}}};
 	n.vc.t[role_of(S, r)] = r->clock.t[role_of(S, r)];
 	if (out) /* the caller completes it later (a TMA load, a wgmma read) */
-		n = *out, n.buf = reg->buf, n.lo = lo, n.hi = hi, n.s = s, n.role = role_of(S, r), n.write = write;
+		n = *out, n.buf = reg->buf, n.lo = lo, n.hi = hi, n.s = s, n.role = role_of(S, r), n.write = write,
+		n.rank = rank;
 	size_t k = 0; /* what the new access supersedes */
 	for (size_t i = 0; i < S->nrecs; i++) {
 		Rec *x = &S->recs[i];
 		bool same = x->buf == n.buf && x->lo == n.lo && x->hi == n.hi && x->role == n.role && x->write == n.write &&
-		            x->s == n.s && x->complete;
-		bool covered = write && x->buf == n.buf && n.lo <= x->lo && x->hi <= n.hi && x->complete;
+		            x->s == n.s && x->complete && x->rank == n.rank;
+		bool covered = write && x->buf == n.buf && n.lo <= x->lo && x->hi <= n.hi && x->complete && x->rank == n.rank;
 		if (!same && !covered)
 			S->recs[k++] = *x;
 	}
@@ -453,12 +468,14 @@ static void access(RSim *S, Role *r, const Stmt *s, const Region *reg, bool writ
 	S->recs[S->nrecs++] = n;
 }
 
+static void bar_label(const RSim *S, int bi, char *out, size_t n);
+
 /* an arrival, expect_tx or TMA bytes on barrier bi by role r */
 static bool signal_ok(RSim *S, Role *r, const Stmt *s, int bi, bool one_thread)
 {
 	RBar *b = &S->bars[bi];
 	char name[96];
-	rbar_name(S, r, s, name, sizeof name);
+	bar_label(S, bi, name, sizeof name);
 	if (!b->init) {
 		RFAIL(S, s->mbar_loc, "%s signals %s before mbarrier.init", stmt_info[s->kind].keyword, name);
 		return false;
@@ -482,6 +499,17 @@ static bool signal_ok(RSim *S, Role *r, const Stmt *s, int bi, bool one_thread)
 		          "must meet first (bar.sync ID among the role, or a warpgroup-wide instruction such as wgmma.wait)");
 		return false;
 	}
+	if (bi / S->cta_bars != r->rank) { /* a peer's barrier: initialized before, and its CTA alive after */
+		if (!vc_le(&b->init_vc, &r->clock)) {
+			RFAIL(S, s->loc, "%s signals %s, whose mbarrier.init (line %d) is not ordered before it",
+			      stmt_is_tma_load(s) ? "this multicast" : stmt_info[s->kind].keyword, name, b->init_at->loc.line);
+			diag_note(S->cx, "a cluster.sync after the inits, before the roles, orders every CTA's inits before "
+			          "the peers' signals");
+			return false;
+		}
+		vc_join(&b->racc, &r->clock);
+		b->rlast = s;
+	}
 	if (!b->first)
 		b->first = s;
 	vc_join(&b->acc, &r->clock);
@@ -490,10 +518,14 @@ static bool signal_ok(RSim *S, Role *r, const Stmt *s, int bi, bool one_thread)
 
 static void bar_label(const RSim *S, int bi, char *out, size_t n)
 {
+	int rank = (int)(bi / S->cta_bars);
+	bi -= rank * S->cta_bars;
 	size_t a = 0;
 	while (a + 1 < S->k->nmbars && S->base[a + 1] <= bi)
 		a++;
-	snprintf(out, n, "%s[%lld]", S->k->mbars[a].name, (long long)(bi - S->base[a]));
+	int at = snprintf(out, n, "%s[%lld]", S->k->mbars[a].name, (long long)(bi - S->base[a]));
+	if (S->nranks > 1 && at > 0 && (size_t)at < n)
+		snprintf(out + at, n - (size_t)at, " of CTA rank %d", rank);
 }
 
 /* a phase that has its arrivals and bytes completes */
@@ -573,8 +605,9 @@ static int64_t tma_bytes(const Stmt *s)
  * true once the role may go on */
 static bool named_barrier(RSim *S, Role *r, const Stmt *s, int id, int64_t count, bool wait)
 {
-	NBar *nb = &S->nb[id];
-	S->nnb = id + 1 > S->nnb ? id + 1 : S->nnb;
+	int slot = id < 0 ? 0 : 1 + r->rank * 16 + id; /* id -1: cluster.sync */
+	NBar *nb = &S->nb[slot];
+	S->nnb = slot + 1 > S->nnb ? slot + 1 : S->nnb;
 	if (r->in_nb) { /* blocked here: released once its generation completed */
 		if (nb->gen == r->nb_gen)
 			return false;
@@ -610,7 +643,7 @@ static bool named_barrier(RSim *S, Role *r, const Stmt *s, int id, int64_t count
 	if (!wait)
 		return true;
 	r->in_nb = true;
-	r->nb_id = id;
+	r->nb_id = slot;
 	r->nb_gen = gen;
 	return named_barrier(S, r, s, id, count, wait);
 }
@@ -712,8 +745,13 @@ static int step(RSim *S, Role *r)
 			b->init = true;
 			b->count = s->n;
 			b->init_at = s;
+			b->init_vc = r->clock;
 		}
 		if (!named_barrier(S, r, s, 0, S->k->threads, true))
+			return S->failed ? STEP_DONE : STEP_BLOCKED;
+		break;
+	case ST_CLUSTER_SYNC: /* every thread of every CTA of the cluster */
+		if (!named_barrier(S, r, s, -1, S->k->threads * S->nranks, true))
 			return S->failed ? STEP_DONE : STEP_BLOCKED;
 		break;
 	case ST_NBAR_SYNC: case ST_NBAR_ARRIVE:
@@ -733,6 +771,16 @@ static int step(RSim *S, Role *r)
 			units = leads(r, s);
 		if (!units)
 			break;
+		if (s->to_cluster) { /* the barrier in every CTA of the cluster */
+			for (int d = 0; d < S->nranks && !S->failed; d++) {
+				int bi = rbar_at(S, r, s, d);
+				if (!signal_ok(S, r, s, bi, s->per == SC_COUNT))
+					return STEP_DONE;
+				S->bars[bi].arrivals += units;
+				try_complete(S, bi, s);
+			}
+			break;
+		}
 		int bi = rbar_of(S, r, s);
 		if (!signal_ok(S, r, s, bi, s->kind == ST_MBAR_EXPECT_TX || s->per == SC_COUNT))
 			return STEP_DONE;
@@ -788,32 +836,44 @@ static int step(RSim *S, Role *r)
 		if (stmt_is_tma_load(s)) {
 			if (!leads(r, s))
 				break;
-			int bi = rbar_of(S, r, s);
-			if (!signal_ok(S, r, s, bi, true))
+			if (s->mcast && r->deferred) {
+				RFAIL(S, r->deferred->loc, "mbarrier.expect_tx without a byte count before a multicast load in a "
+				      "kernel with roles: give the bytes each CTA's barrier gets (its own loads' and the peers' "
+				      "multicasts')");
 				return STEP_DONE;
-			RBar *b = &S->bars[bi];
-			int64_t bytes = tma_bytes(s);
-			b->loaded += bytes;
-			if (r->deferred && r->defer_bar == bi)
-				r->defer_bytes += bytes;
-			Rec x = {.complete = false, .bar = bi, .phase = b->completed, .group = -1};
-			access(S, r, s, s->dst, true, &x);
-			if (!S->failed)
-				try_complete(S, bi, s);
+			}
+			/* into this CTA, or (multicast) into every CTA of the mask: the bytes count on the barrier at the
+			 * same offset in each */
+			for (int d = 0; d < S->nranks && !S->failed; d++) {
+				if (s->mcast ? !(s->mcast >> d & 1) : d != r->rank)
+					continue;
+				int bi = rbar_at(S, r, s, d);
+				if (!signal_ok(S, r, s, bi, true))
+					return STEP_DONE;
+				RBar *b = &S->bars[bi];
+				int64_t bytes = tma_bytes(s);
+				b->loaded += bytes;
+				if (r->deferred && r->defer_bar == bi)
+					r->defer_bytes += bytes;
+				Rec x = {.complete = false, .bar = bi, .phase = b->completed, .group = -1};
+				access(S, r, s, s->dst, true, &x, d);
+				if (!S->failed)
+					try_complete(S, bi, s);
+			}
 		} else if (s->kind == ST_COPY_ASYNC || stmt_is_tma_store(s) || stmt_is_bulk_store(s)) {
 			RFAIL(S, s->loc, "this copy_async is not yet supported in a kernel with roles (TMA loads are)");
 			return STEP_DONE;
 		} else {
-			access(S, r, s, s->src, false, NULL);
+			access(S, r, s, s->src, false, NULL, r->rank);
 			if (!S->failed)
-				access(S, r, s, s->dst, true, NULL);
+				access(S, r, s, s->dst, true, NULL, r->rank);
 		}
 		break;
 	case ST_WG_MMA: {
 		Rec x = {.complete = false, .bar = -1, .group = -1};
-		access(S, r, s, s->src, false, &x);
+		access(S, r, s, s->src, false, &x, r->rank);
 		if (!S->failed)
-			access(S, r, s, s->mma_b, false, &x);
+			access(S, r, s, s->mma_b, false, &x, r->rank);
 		r->lag_wg = false;
 		if (__builtin_popcountll(r->warps) <= 4)
 			r->lag_all = false;
@@ -867,10 +927,19 @@ static int step(RSim *S, Role *r)
 
 static void sig_put(Str *o, int64_t v) { str_putn(o, (const char *)&v, sizeof v); }
 
-static int cmp_i64(const void *a, const void *b)
+/* a few hundred values, sorted per clock component at every round: a shell
+ * sort inline is several times faster than qsort's calls to a comparator */
+static void sort_i64(int64_t *v, size_t n)
 {
-	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
-	return x < y ? -1 : x > y;
+	static const size_t gaps[] = {701, 301, 132, 57, 23, 10, 4, 1};
+	for (size_t g = 0; g < sizeof gaps / sizeof *gaps; g++)
+		for (size_t i = gaps[g]; i < n; i++) {
+			int64_t x = v[i];
+			size_t j = i;
+			for (; j >= gaps[g] && v[j - gaps[g]] > x; j -= gaps[g])
+				v[j] = v[j - gaps[g]];
+			v[j] = x;
+		}
 }
 
 /* the rank of clock value v of component c among every stored one */
@@ -915,7 +984,7 @@ static void round_sig(RSim *S, Str *o, int64_t *jmin_out, int64_t *jmax_out)
 	*jmax_out = jmax;
 	sig_put(o, jmin % L);
 	/* the clocks' values, per component, for ranks */
-	size_t cap = (size_t)(S->nr * 2 + S->nbars * 2 + S->nrecs + 16 + S->nr * S->nbars) + 1;
+	size_t cap = (size_t)(S->nr * 2 + S->nbars * 2 + S->nrecs + 2 * S->nnb + S->nr * S->nbars) + 1;
 	int64_t *vals = xrealloc(NULL, sizeof(int64_t) * cap);
 	for (int c = 0; c < S->nr + S->nbars; c++) {
 		size_t n = 0;
@@ -933,7 +1002,7 @@ static void round_sig(RSim *S, Str *o, int64_t *jmin_out, int64_t *jmax_out)
 			vals[n++] = S->recs[i].vc.t[c];
 		for (int i = 0; i < S->nnb; i++)
 			vals[n++] = S->nb[i].acc.t[c], vals[n++] = S->nb[i].release.t[c];
-		qsort(vals, n, sizeof *vals, cmp_i64);
+		sort_i64(vals, n);
 #define R(v) sig_put(o, rank_of(vals, n, (v)))
 		for (int x = 0; x < S->nr; x++) {
 			R(S->r[x].clock.t[c]);
@@ -1015,17 +1084,22 @@ static RSim *rsim_new(Ctx *cx, Kernel *k, const uint64_t *roles, int nr, const T
 	S->ncls = ncls;
 	S->free = -1;
 	S->free_entry = 1;
+	S->nranks = (int)kernel_cluster_size(k);
 	S->base = xcalloc(sizeof(int64_t) * (k->nmbars + 1));
 	for (size_t i = 0; i < k->nmbars; i++) {
-		S->base[i] = S->nbars;
-		S->nbars += k->mbars[i].n;
+		S->base[i] = S->cta_bars;
+		S->cta_bars += k->mbars[i].n;
 	}
+	S->nbars = S->cta_bars * S->nranks;
 	S->bars = xcalloc(sizeof(RBar) * (size_t)(S->nbars + 1));
-	S->r = xcalloc(sizeof(Role) * (size_t)nr);
-	for (int x = 0; x < nr; x++) {
+	S->nr = nr * S->nranks; /* every CTA of the cluster runs every role */
+	S->r = xcalloc(sizeof(Role) * (size_t)S->nr);
+	for (int x = 0; x < S->nr; x++) {
 		Role *r = &S->r[x];
-		r->warps = roles[x];
+		r->warps = roles[x % nr];
+		r->rank = x / nr;
 		r->vals = xcalloc(sizeof(int64_t) * (size_t)(k->nvars + 1));
+		r->vals[VAR_CRANK] = r->rank;
 		r->waits = xcalloc(sizeof(int64_t) * (size_t)(S->nbars + 1));
 		r->pass_t = xcalloc(sizeof(int64_t) * (size_t)(S->nbars + 1));
 		r->fr[0] = (RFrame){k->body, k->nbody, 0, NULL, 0, 1};
@@ -1121,6 +1195,9 @@ static bool rsim_rounds(RSim *S, Str *sigs, int64_t *trans, int64_t *period, int
 						snprintf(what, sizeof what, "phase %lld of %s gets %lld of %lld arrivals and %lld of %lld bytes",
 						         (long long)r->waits[rbar_of(S, r, s)], name, (long long)b->arrivals,
 						         (long long)b->count, (long long)b->loaded, (long long)b->expect);
+					} else if (s->kind == ST_CLUSTER_SYNC) {
+						snprintf(what, sizeof what, "the cluster barrier has %lld of %lld threads",
+						         (long long)S->nb[r->nb_id].arrived, (long long)S->nb[r->nb_id].count);
 					} else {
 						snprintf(what, sizeof what, "barrier %d has %lld of %lld threads",
 						         s->kind == ST_SYNC || s->kind == ST_MBAR_INIT ? 0 : (int)s->n,
@@ -1148,9 +1225,9 @@ static bool rsim_rounds(RSim *S, Str *sigs, int64_t *trans, int64_t *period, int
 		const Rec *x = &S->recs[i];
 		if (!x->complete || !stmt_is_tma_load(x->s))
 			continue;
-		bool seen = false;
+		bool seen = false; /* by a role of the CTA it landed in */
 		for (int r = 0; r < S->nr && !seen; r++)
-			seen = vc_le(&x->vc, &S->r[r].clock);
+			seen = S->r[r].rank == x->rank && vc_le(&x->vc, &S->r[r].clock);
 		if (!seen) {
 			RFAIL(S, x->s->loc, "nothing waits for this TMA load's phase of %s: the CTA may exit with it in flight",
 			      x->s->mbar_name);
@@ -1164,6 +1241,24 @@ static bool rsim_rounds(RSim *S, Str *sigs, int64_t *trans, int64_t *period, int
 			      "%s after it", S->recs[i].s->mbar_name);
 			return false;
 		}
+	for (int64_t bi = 0; bi < S->nbars; bi++) { /* a peer's signal must come before this CTA may exit */
+		const RBar *b = &S->bars[bi];
+		int d = (int)(bi / S->cta_bars);
+		if (!b->rlast)
+			continue;
+		bool before = false;
+		for (int r = 0; r < S->nr && !before; r++)
+			before = S->r[r].rank == d && vc_le(&b->racc, &S->r[r].clock);
+		if (!before) {
+			char bl[96];
+			bar_label(S, (int)bi, bl, sizeof bl);
+			RFAIL(S, b->rlast->loc, "this %s on %s may come after that CTA has exited",
+			      stmt_is_tma_load(b->rlast) ? "multicast" : stmt_info[b->rlast->kind].keyword, bl);
+			diag_note(S->cx, "a CTA must not exit while a peer may still signal its barriers or write its shared "
+			          "memory: end the kernel with a cluster.sync");
+			return false;
+		}
+	}
 	for (size_t i = 0; i < S->nrecs; i++)
 		if (!S->recs[i].complete && S->recs[i].s->kind == ST_WG_MMA) {
 			RFAIL(S, S->recs[i].s->loc, "this wgmma is never waited for (wgmma.commit, then wgmma.wait 0)");
@@ -1345,10 +1440,6 @@ static void prove_counts(Proof *P)
 void check_role_phases(Ctx *cx, const Module *m, Kernel *k)
 {
 	(void)m;
-	if (k->cluster_x) {
-		diag_error(cx, k->cluster_loc, "a kernel with roles and a cluster is not yet supported");
-		return;
-	}
 	struct RoleScan W = {{0}, 0, false};
 	stmt_walk(k->body, k->nbody, scan_when, &W);
 	uint64_t all = kernel_all_warps(k), roles[MAX_ROLES];
@@ -1381,9 +1472,11 @@ void check_role_phases(Ctx *cx, const Module *m, Kernel *k)
 	int64_t instances = 0;
 	for (size_t i = 0; i < k->nmbars; i++)
 		instances += k->mbars[i].n;
-	if (nr + instances > MAX_CLOCKS) {
-		diag_error(cx, k->loc, "kernel '%s' has %d roles and %lld mbarriers: the roles proof handles %d together",
-		           k->name, nr, (long long)instances, MAX_CLOCKS);
+	int64_t ranks = kernel_cluster_size(k);
+	if ((nr + instances) * ranks > MAX_CLOCKS) {
+		diag_error(cx, k->loc, "kernel '%s' has %d roles and %lld mbarriers%s: the roles proof handles %d together",
+		           k->name, nr, (long long)instances,
+		           ranks > 1 ? arena_printf(cx->arena, " in each of %lld CTAs", (long long)ranks) : "", MAX_CLOCKS);
 		return;
 	}
 	for (size_t i = 0; i < k->nmbars; i++) /* each thread tracks its own waits' parities */

@@ -402,6 +402,8 @@ struct Stmt {
 	Affine *parity;   /* mbarrier.wait: phase parity (check), emitted as (affine) & 1 */
 	bool n_set;       /* check computed n (mbarrier.expect_tx without a byte count) */
 	int64_t mcast;    /* copy_async ... multicast MASK: the CTA mask (0: not a multicast) */
+	bool to_cluster;  /* mbarrier.arrive ... cluster: on the barrier in every CTA of the cluster */
+	Loc cluster_arrive_loc;
 	Loc mcast_loc;
 	/* repeat cdiv(S, D): the trip count is ceil(S / D) at launch; n is the
 	 * largest the facts allow (the index's range for the proofs) */
@@ -487,6 +489,7 @@ typedef struct Kernel {
 	int64_t grid_div[2];
 	const int64_t *bound_vals; /* kernel_bind: the scalars' values (NULL: unbound) */
 	bool has_roles;            /* a when block (check): roles.c proves its barriers */
+	bool cluster_arrivals;     /* an mbarrier.arrive ... cluster (check; roles.c proves it) */
 	uint64_t check_warps;      /* check: the warps that run the statements being checked */
 	int64_t maxnreg;           /* registers per thread at launch when setmaxnreg is used (.maxnreg), else 0 */
 } Kernel;
@@ -550,8 +553,8 @@ bool region_view(Ctx *cx, const Kernel *k, const Region *r, View *out, const cha
 /* the byte hull of a shared region: repeat indices at vals, the other
  * variables over their ranges (warpid/wgid over warps when nonzero), whole
  * swizzle spans */
-bool region_bytes(Ctx *cx, const Kernel *k, const Region *r, const int64_t *vals, uint64_t warps, int64_t *lo,
-                  int64_t *hi);
+bool region_bytes(Ctx *cx, const Kernel *k, const Region *r, const int64_t *vals, uint64_t warps, int rank,
+                  int64_t *lo, int64_t *hi);
 /* dimension d of a region of a param with runtime extents may reach past the
  * extent's smallest value: its accesses need a guard */
 bool region_guarded(const Kernel *k, const Region *r, int d);

@@ -665,7 +665,7 @@ static size_t buf_index(const Kernel *k, const Buffer *b)
 static bool span_of(WSim *S, const Region *r, WSpan *out)
 {
 	int64_t lo, hi;
-	if (!region_bytes(S->cx, S->k, r, S->vals, 0, &lo, &hi))
+	if (!region_bytes(S->cx, S->k, r, S->vals, 0, -1, &lo, &hi))
 		return false;
 	*out = (WSpan){r->buf, lo, hi, NULL, 0, -1};
 	return true;

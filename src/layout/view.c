@@ -293,11 +293,11 @@ bool region_view(Ctx *cx, const Kernel *k, const Region *r, View *out, const cha
 }
 
 /* the bytes of a shared region the statement may touch: repeat indices at
- * vals, every other variable over its range (warpid and wgid over warps,
- * when nonzero), widened to whole swizzle spans (a swizzle permutes inside
+ * vals, cluster_ctarank at rank (>= 0), every other variable over its range
+ * (warpid and wgid over warps, when nonzero), widened to whole swizzle spans (a swizzle permutes inside
  * them); for the async proofs' overlap tests */
-bool region_bytes(Ctx *cx, const Kernel *k, const Region *r, const int64_t *vals, uint64_t warps, int64_t *lo,
-                  int64_t *hi)
+bool region_bytes(Ctx *cx, const Kernel *k, const Region *r, const int64_t *vals, uint64_t warps, int rank,
+                  int64_t *lo, int64_t *hi)
 {
 	View v;
 	const char *why;
@@ -313,6 +313,8 @@ bool region_bytes(Ctx *cx, const Kernel *k, const Region *r, const int64_t *vals
 			continue;
 		}
 		int64_t vlo = 0, vhi = kernel_var_extent(k, var) - 1;
+		if (rank >= 0 && var == VAR_CRANK)
+			vlo = vhi = rank;
 		if (warps && (var == VAR_WARPID || var == VAR_WGID)) {
 			int f = __builtin_ctzll(warps), l = 63 - __builtin_clzll(warps);
 			vlo = var == VAR_WARPID ? f : f / 4;

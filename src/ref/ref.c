@@ -470,10 +470,23 @@ static void set_var(const Kernel *k, int64_t *vars, int v, int64_t val)
 			vars[d] = (val + (k->var_off ? k->var_off[d] : 0)) % k->var_mod[d];
 }
 
-/* the CTAs along a persistent loop's axis, and this CTA's place among them */
+/* a persistent loop deals its trips to the clusters along its axis (to
+ * the CTAs without a cluster): their number, and this CTA's cluster's place */
+static int64_t across_cluster(const Kernel *k, const Stmt *s)
+{
+	if (!k->cluster_x)
+		return 1;
+	return s->across == 1 + VAR_CTAIDY ? k->cluster_y : k->cluster_x;
+}
+
 static int64_t across_count(const Kernel *k, const Stmt *s)
 {
-	return s->across == 1 + VAR_CTAIDY ? k->grid_y : k->grid;
+	return (s->across == 1 + VAR_CTAIDY ? k->grid_y : k->grid) / across_cluster(k, s);
+}
+
+static int64_t across_place(const Kernel *k, const Stmt *s, const int64_t *vars)
+{
+	return vars[s->across - 1] / across_cluster(k, s);
 }
 
 static int64_t trips_of(const Kernel *k, const Stmt *s, const int64_t *vars)
@@ -483,7 +496,7 @@ static int64_t trips_of(const Kernel *k, const Stmt *s, const int64_t *vars)
 	/* ceil(S / D), S the scalar's value at launch */
 	int64_t t = (vars[k->scalars[s->trips_scalar - 1].var] + s->trips_div - 1) / s->trips_div;
 	if (s->across) { /* this CTA runs indices c, c + n, ... below t */
-		int64_t c = vars[s->across - 1], n = across_count(k, s);
+		int64_t c = across_place(k, s, vars), n = across_count(k, s);
 		return t > c ? (t - c + n - 1) / n : 0;
 	}
 	return t;
@@ -493,7 +506,7 @@ static int64_t trips_of(const Kernel *k, const Stmt *s, const int64_t *vars)
  * count itself advances at the trip's end, trip_end) */
 static void trip_begin(const Kernel *k, int64_t *vars, const Stmt *s, int64_t it)
 {
-	set_var(k, vars, s->var, s->across ? vars[s->across - 1] + it * across_count(k, s) : it);
+	set_var(k, vars, s->var, s->across ? across_place(k, s, vars) + it * across_count(k, s) : it);
 	if (s->running)
 		set_var(k, vars, s->running, vars[s->running]);
 }
@@ -819,7 +832,12 @@ static int role_stmt(Sched *S, Role *r, const Stmt *s)
 		else if (s->per == SC_WARPGROUP) /* the warpgroups of its warps */
 			for (int w = n = 0; w < 64; w += 4)
 				n += (r->warps >> w & 0xf) != 0;
-		return mbar_arrive(S, b, s, n) ? 1 : -1;
+		if (!s->to_cluster)
+			return mbar_arrive(S, b, s, n) ? 1 : -1;
+		for (int d = 0; d < S->nranks; d++) /* the barrier in every CTA of the cluster */
+			if (!mbar_arrive(S, mbar_of(S, r, s, d), s, n))
+				return -1;
+		return 1;
 	}
 	case ST_MBAR_WAIT: {
 		RefMbar *b = mbar_of(S, r, s, rank);
