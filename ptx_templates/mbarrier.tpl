@@ -9,4 +9,4 @@ MBAR_ARRIVE_TX   8.0 sm90  mbarrier.arrive.expect_tx.shared::cta.b64 $0, [$1], $
 MBAR_TRY_WAIT    8.0 sm90  mbarrier.try_wait.parity.shared::cta.b64 $0, [$1], $2;
 # arrivals on a peer CTA's barrier (issue 26): mapa gives its shared::cluster address
 MAPA_SHARED_U32  7.8 sm90  mapa.shared::cluster.u32 $0, $1, $2;
-MBAR_ARRIVE_REMOTE 8.0 sm90  mbarrier.arrive.release.cluster.shared::cluster.b64 _, [$0];
+MBAR_ARRIVE_REMOTE 8.0 sm90  mbarrier.arrive.shared::cluster.b64 _, [$0];
