@@ -42,6 +42,14 @@ for f in examples/ragged_*.tile tests/gpu/ragged_*.tile examples/gemm_sm90*.tile
 		"$R" $c "$f" 2>&1 | sed "s|\$| [$f at$c]|" >> "$OUT/log" || status=1
 	done
 done
+# the launches a program lists ('# runs: M=130,K=8 ...': pipelines at several trip counts)
+for f in examples/*.tile tests/gpu/*.tile; do
+	for run in $(sed -n 's/^# runs: //p' "$f"); do
+		c=" --set ${run//,/ --set }"
+		# shellcheck disable=SC2086
+		"$R" $c "$f" 2>&1 | sed "s|\$| [$f at$c]|" >> "$OUT/log" || status=1
+	done
+done
 # programs the harness must reject (tests/gpu_fail: '# gpu:' is the expected report, e.g. a guard byte written)
 for f in tests/gpu_fail/*.tile; do
 	want=$(sed -n 's/^# gpu: //p' "$f")

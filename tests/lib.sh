@@ -56,6 +56,7 @@ CHECK_FILES=(
 	"check_standin examples/*.tile tests/gpu/*.tile tests/explain/*.tile bench/codegen/*.tile"
 	"check_emulated examples/*.tile tests/gpu/*.tile tests/explain/*.tile bench/codegen/*.tile"
 	"check_sizes examples/ragged_*.tile tests/gpu/ragged_*.tile"
+	"check_runs examples/*.tile"
 	"check_warn tests/warn/*.tile tests/emu_fail/*.tile"
 	"check_no_warning examples/*.tile tests/gpu/*.tile"
 	"check_banks examples/*.tile tests/gpu/*.tile tests/explain/*.tile bench/codegen/*.tile"
@@ -407,6 +408,21 @@ check_sizes() {
 		combos=("${next[@]}")
 	done
 	for c in "${combos[@]}"; do
+		# shellcheck disable=SC2086
+		if "$B/ptxemu" $c "$f" > "$S/emu.log" 2>&1 && ! file_has "$S/emu.log" '^FAIL'; then ok
+		else bad "$f at$c"; head -5 "$S/emu.log"; fi
+	done
+}
+
+# == launch values a program lists: '# runs: M=130,K=8 M=20,K=448' emulates
+# each listed launch (the pipelines at 1, STAGES-1, STAGES, STAGES+1, a prime
+# and many trips, several tiles per CTA)
+check_runs() {
+	local f=$1 spec run c
+	value_of spec "$f" "# runs: "
+	[ -n "$spec" ] || return
+	for run in $spec; do
+		c=" --set ${run//,/ --set }"
 		# shellcheck disable=SC2086
 		if "$B/ptxemu" $c "$f" > "$S/emu.log" 2>&1 && ! file_has "$S/emu.log" '^FAIL'; then ok
 		else bad "$f at$c"; head -5 "$S/emu.log"; fi

@@ -215,6 +215,8 @@ for f in "$OUT"/rand/*.tile; do [ -s "${f%.tile}.ptx" ] && emitted+=("$f"); done
 
 echo "== runtime sizes: ragged programs at sizes 1, tile-1, tile, tile+1 and a prime; broken facts refused"
 run_each check_sizes $(files_of check_sizes)
+echo "== listed launches: the pipelines at several trip counts ('# runs:')"
+run_each check_runs $(files_of check_runs)
 want="FAIL ragged_copy_2d: K=9 breaks the fact 'K % 8 == 0' (line 16); the kernel's code relies on it"
 got=$("$B/ptxemu" --set M=5 --set K=9 examples/ragged_copy_2d.tile 2>&1 | head -1)
 [ "$want" = "$got" ] && ok || bad "broken fact: want '$want', got '$got'"
