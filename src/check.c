@@ -979,7 +979,8 @@ static bool kernel_name_free(Ctx *cx, const Module *m, const Kernel *k)
 	return true;
 }
 
-bool check_module(Ctx *cx, Module *m)
+/* the module's own facts: the target against the PTX version, a kernel at all */
+bool check_module_header(Ctx *cx, Module *m)
 {
 	if (!m->target)
 		return false;
@@ -988,164 +989,192 @@ bool check_module(Ctx *cx, Module *m)
 		           m->ptx_version % 10, m->target->name, m->target->min_ptx / 10, m->target->min_ptx % 10);
 	if (m->nkernels == 0)
 		diag_error(cx, m->target_loc, "no kernel in this file (add 'kernel NAME')");
-	for (size_t i = 0; i < m->nkernels; i++) {
-		Kernel *k = m->kernels[i];
-		if (!k->name)
-			continue;
-		for (size_t j = 0; j < i; j++)
-			if (m->kernels[j]->name && !strcmp(m->kernels[j]->name, k->name)) {
-				diag_error(cx, k->loc, "kernel '%s' is already defined (line %d)", k->name, m->kernels[j]->loc.line);
-				break;
-			}
-		/* the entry name is emitted as written: '_' alone is not a PTX identifier
-		 * and WARP_SZ is PTX's predefined constant */
-		if (!strcmp(k->name, "_") || !strcmp(k->name, "WARP_SZ")) {
-			diag_error(cx, k->loc, "kernel name '%s' cannot be a PTX entry name (%s)", k->name,
-			           k->name[0] == '_' ? "'_' alone is not an identifier" : "it is a predefined PTX identifier");
-			continue;
+	return true;
+}
+
+/* kernel k's declarations: name, threads, params, grid, cluster; false
+ * stops its passes (the later ones assume these facts) */
+static bool check_kernel_decls(Ctx *cx, const Module *m, size_t i)
+{
+	Kernel *k = m->kernels[i];
+	if (!k->name)
+		return false;
+	for (size_t j = 0; j < i; j++)
+		if (m->kernels[j]->name && !strcmp(m->kernels[j]->name, k->name)) {
+			diag_error(cx, k->loc, "kernel '%s' is already defined (line %d)", k->name, m->kernels[j]->loc.line);
+			break;
 		}
-		if (!kernel_name_free(cx, m, k))
-			continue;
-		if (!k->has_threads) {
-			diag_error(cx, k->loc, "kernel '%s' has no 'threads N' statement", k->name);
-			continue;
-		}
-		if (k->threads < 1 || k->threads > 1024) {
-			diag_error(cx, k->threads_loc, "threads must be in 1..1024 (got %lld)", (long long)k->threads);
-			continue;
-		}
-		if (!check_scalars(cx, k))
-			continue;
-		if (!k->is_func && kernel_param_bytes(k) > PARAM_BYTES_MAX) {
-			diag_error(cx, k->loc, "the params of kernel '%s' take %lld bytes; a kernel's parameter space holds at "
-			           "most %d", k->name, (long long)kernel_param_bytes(k), PARAM_BYTES_MAX);
-			diag_note(cx, "%d pointers (8 bytes each), %zu scalars, %d tensor maps (128 bytes each)", k->nparams,
-			          k->nscalars, k->ntmaps);
-			continue;
-		}
-		if (!k->is_func && kernel_param_bytes(k) > PARAM_BYTES_OLD && m->ptx_version &&
-		    m->ptx_version < PARAM_BYTES_PTX) {
-			diag_error(cx, k->loc, "the params of kernel '%s' take %lld bytes, more than the %d of PTX %d.%d (8.1 "
-			           "allows %d)", k->name, (long long)kernel_param_bytes(k), PARAM_BYTES_OLD, m->ptx_version / 10,
-			           m->ptx_version % 10, PARAM_BYTES_MAX);
-			continue;
-		}
-		if (k->grid < 1 || k->grid > 0x7fffffff) {
-			diag_error(cx, k->grid_loc, "grid must be in 1..2147483647 (got %lld)", (long long)k->grid);
-			continue;
-		}
-		if (k->grid_y < 1 || k->grid_y > 65535) {
-			diag_error(cx, k->grid_loc, "grid size in y must be in 1..65535 (got %lld)", (long long)k->grid_y);
-			continue;
-		}
-		if (k->cluster_x) { /* thread-block clusters: sm_90+, portable size, dividing the grid */
-			int64_t n;
-			if (!mul_ok(k->cluster_x, k->cluster_y, &n)) /* each dimension is only known to be >= 1 */
-				n = INT64_MAX;
-			if (!target_has(m->target, CAP_SM90)) {
-				diag_error(cx, k->cluster_loc, "thread-block clusters need target %s (target is %s)",
-				           cap_name(CAP_SM90), m->target->name);
-				continue;
-			}
-			if (k->is_func) {
-				diag_error(cx, k->cluster_loc, "a func has no cluster: it runs in its caller's CTAs");
-				continue;
-			}
-			if (n > 8) {
-				if (n == INT64_MAX)
-					diag_error(cx, k->cluster_loc, "a cluster of %lld x %lld CTAs is larger than the portable "
-					           "maximum of 8", (long long)k->cluster_x, (long long)k->cluster_y);
-				else
-					diag_error(cx, k->cluster_loc, "a cluster of %lld CTAs is larger than the portable maximum of 8",
-					           (long long)n);
-				diag_note(cx, "16 CTAs need CU_FUNC_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE_ALLOWED on a GPU that "
-				          "supports it; tilepx only emits portable clusters");
-				continue;
-			}
-			if (k->grid % k->cluster_x || k->grid_y % k->cluster_y) {
-				diag_error(cx, k->cluster_loc, "the grid (%lld, %lld) is not a multiple of the cluster (%lld, %lld)",
-				           (long long)k->grid, (long long)k->grid_y, (long long)k->cluster_x,
-				           (long long)k->cluster_y);
-				diag_note(cx, "the launch tiles the grid with whole clusters in every dimension");
-				continue;
-			}
-		}
-		if (k->uses_crank && (k->is_func || !target_has(m->target, CAP_SM90))) {
-			diag_error(cx, k->crank_loc, "kernel '%s' uses cluster_ctarank, which %s", k->name,
-			           k->is_func ? "a func cannot use (pass the rank as an arg)"
-			                      : "needs target sm_90 or newer");
-			continue;
-		}
-		if (k->is_extern && k->nbody) {
-			diag_error(cx, k->body[0]->loc, "kernel '%s' is extern (its body is linked PTX) and has no statements",
-			           k->name);
-			continue;
-		}
-		if (k->is_func)
-			for (size_t b = 0; b < k->nbufs; b++)
-				if (k->bufs[b]->mem == MEM_TMEM) {
-					diag_error(cx, k->bufs[b]->loc, "a func cannot allocate tensor memory ('%s')", k->bufs[b]->name);
-					break;
-				}
-		int before = cx->diags.errors;
-		int64_t shared_bytes = 0;
-		stmt_walk(k->body, k->nbody, mark_tma_shared, k);
-		for (size_t b = 0; b < k->nbufs; b++)
-			check_buffer(cx, m, k, k->bufs[b], &shared_bytes);
-		/* tensor memory: one CTA allocates at most 512 columns in all */
-		int64_t tmem_cols = 0;
-		for (size_t b = 0; b < k->nbufs && cx->diags.errors == before; b++)
-			if (k->bufs[b]->mem == MEM_TMEM && (tmem_cols += k->bufs[b]->cols) > 512) {
-				diag_error(cx, k->bufs[b]->loc,
-				           "tensor memory of kernel '%s' reaches %lld columns with '%s' (a CTA can allocate "
-				           "at most 512)", k->name, (long long)tmem_cols, k->bufs[b]->name);
-				break;
-			}
-		/* mbarriers after the buffers, 8-byte aligned; past the static limit
-		 * everything moves to one dynamic array (the launcher passes its size) */
-		for (size_t i = 0; i < k->nmbars && cx->diags.errors == before; i++) {
-			Mbar *mb = &k->mbars[i];
-			for (size_t j = 0; j < k->nbufs; j++)
-				if (!strcmp(k->bufs[j]->name, mb->name))
-					diag_error(cx, mb->loc, "'%s' is already declared in kernel '%s' (line %d)", mb->name, k->name,
-					           k->bufs[j]->loc.line);
-			for (size_t j = 0; j < k->nscalars; j++)
-				if (!strcmp(k->scalars[j].name, mb->name))
-					diag_error(cx, mb->loc, "'%s' is already declared in kernel '%s' (line %d)", mb->name, k->name,
-					           k->scalars[j].loc.line);
-			for (size_t j = 0; j < i; j++)
-				if (!strcmp(k->mbars[j].name, mb->name))
-					diag_error(cx, mb->loc, "mbarrier '%s' is already declared (line %d)", mb->name,
-					           k->mbars[j].loc.line);
-			shared_bytes = (shared_bytes + 7) / 8 * 8;
-			mb->shared_offset = shared_bytes;
-			shared_bytes += 8 * mb->n;
-		}
-		if (shared_bytes > SHARED_STATIC_LIMIT && !k->is_func && cx->diags.errors == before) {
-			if (shared_bytes > target_max_shared(m->target)) {
-				diag_error(cx, k->loc, "shared memory of kernel '%s' reaches %lld bytes (limit %lld on %s)", k->name,
-				           (long long)shared_bytes, (long long)target_max_shared(m->target), m->target->name);
-			} else {
-				k->dyn_shared = shared_bytes;
-				k->dyn_align = 16;
-				for (size_t j = 0; j < k->nbufs; j++)
-					if (k->bufs[j]->mem == MEM_SHARED && shared_align(k->bufs[j]) > k->dyn_align)
-						k->dyn_align = shared_align(k->bufs[j]);
-			}
-		}
-		k->check_warps = kernel_all_warps(k);
-		if (cx->diags.errors == before)
-			check_stmts(cx, m, k, k->body, k->nbody);
-		if (cx->diags.errors == before && k->has_roles)
-			check_role_budgets(cx, m, k);
-		if (cx->diags.errors == before)
-			resolve_auto_swizzle(cx, m, k);
-		if (cx->diags.errors == before)
-			(k->has_roles ? check_role_phases : check_mbar_phases)(cx, m, k);
-		if (cx->diags.errors == before)
-			check_wgmma_async(cx, m, k);
-		if (cx->diags.errors == before && !k->has_roles) /* roles: the phase proof orders the roles' accesses */
-			check_races(cx, m, k);
+	/* the entry name is emitted as written: '_' alone is not a PTX identifier
+	 * and WARP_SZ is PTX's predefined constant */
+	if (!strcmp(k->name, "_") || !strcmp(k->name, "WARP_SZ")) {
+		diag_error(cx, k->loc, "kernel name '%s' cannot be a PTX entry name (%s)", k->name,
+		           k->name[0] == '_' ? "'_' alone is not an identifier" : "it is a predefined PTX identifier");
+		return false;
 	}
-	return cx->diags.errors == 0;
+	if (!kernel_name_free(cx, m, k))
+		return false;
+	if (!k->has_threads) {
+		diag_error(cx, k->loc, "kernel '%s' has no 'threads N' statement", k->name);
+		return false;
+	}
+	if (k->threads < 1 || k->threads > 1024) {
+		diag_error(cx, k->threads_loc, "threads must be in 1..1024 (got %lld)", (long long)k->threads);
+		return false;
+	}
+	if (!check_scalars(cx, k))
+		return false;
+	if (!k->is_func && kernel_param_bytes(k) > PARAM_BYTES_MAX) {
+		diag_error(cx, k->loc, "the params of kernel '%s' take %lld bytes; a kernel's parameter space holds at "
+		           "most %d", k->name, (long long)kernel_param_bytes(k), PARAM_BYTES_MAX);
+		diag_note(cx, "%d pointers (8 bytes each), %zu scalars, %d tensor maps (128 bytes each)", k->nparams,
+		          k->nscalars, k->ntmaps);
+		return false;
+	}
+	if (!k->is_func && kernel_param_bytes(k) > PARAM_BYTES_OLD && m->ptx_version &&
+	    m->ptx_version < PARAM_BYTES_PTX) {
+		diag_error(cx, k->loc, "the params of kernel '%s' take %lld bytes, more than the %d of PTX %d.%d (8.1 "
+		           "allows %d)", k->name, (long long)kernel_param_bytes(k), PARAM_BYTES_OLD, m->ptx_version / 10,
+		           m->ptx_version % 10, PARAM_BYTES_MAX);
+		return false;
+	}
+	if (k->grid < 1 || k->grid > 0x7fffffff) {
+		diag_error(cx, k->grid_loc, "grid must be in 1..2147483647 (got %lld)", (long long)k->grid);
+		return false;
+	}
+	if (k->grid_y < 1 || k->grid_y > 65535) {
+		diag_error(cx, k->grid_loc, "grid size in y must be in 1..65535 (got %lld)", (long long)k->grid_y);
+		return false;
+	}
+	if (k->cluster_x) { /* thread-block clusters: sm_90+, portable size, dividing the grid */
+		int64_t n;
+		if (!mul_ok(k->cluster_x, k->cluster_y, &n)) /* each dimension is only known to be >= 1 */
+			n = INT64_MAX;
+		if (!target_has(m->target, CAP_SM90)) {
+			diag_error(cx, k->cluster_loc, "thread-block clusters need target %s (target is %s)",
+			           cap_name(CAP_SM90), m->target->name);
+			return false;
+		}
+		if (k->is_func) {
+			diag_error(cx, k->cluster_loc, "a func has no cluster: it runs in its caller's CTAs");
+			return false;
+		}
+		if (n > 8) {
+			if (n == INT64_MAX)
+				diag_error(cx, k->cluster_loc, "a cluster of %lld x %lld CTAs is larger than the portable "
+				           "maximum of 8", (long long)k->cluster_x, (long long)k->cluster_y);
+			else
+				diag_error(cx, k->cluster_loc, "a cluster of %lld CTAs is larger than the portable maximum of 8",
+				           (long long)n);
+			diag_note(cx, "16 CTAs need CU_FUNC_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE_ALLOWED on a GPU that "
+			          "supports it; tilepx only emits portable clusters");
+			return false;
+		}
+		if (k->grid % k->cluster_x || k->grid_y % k->cluster_y) {
+			diag_error(cx, k->cluster_loc, "the grid (%lld, %lld) is not a multiple of the cluster (%lld, %lld)",
+			           (long long)k->grid, (long long)k->grid_y, (long long)k->cluster_x,
+			           (long long)k->cluster_y);
+			diag_note(cx, "the launch tiles the grid with whole clusters in every dimension");
+			return false;
+		}
+	}
+	if (k->uses_crank && (k->is_func || !target_has(m->target, CAP_SM90))) {
+		diag_error(cx, k->crank_loc, "kernel '%s' uses cluster_ctarank, which %s", k->name,
+		           k->is_func ? "a func cannot use (pass the rank as an arg)"
+		                      : "needs target sm_90 or newer");
+		return false;
+	}
+	if (k->is_extern && k->nbody) {
+		diag_error(cx, k->body[0]->loc, "kernel '%s' is extern (its body is linked PTX) and has no statements",
+		           k->name);
+		return false;
+	}
+	if (k->is_func)
+		for (size_t b = 0; b < k->nbufs; b++)
+			if (k->bufs[b]->mem == MEM_TMEM) {
+				diag_error(cx, k->bufs[b]->loc, "a func cannot allocate tensor memory ('%s')", k->bufs[b]->name);
+				break;
+			}
+	return true;
+}
+
+/* kernel k's buffers: shapes, layouts, params with tensor maps; each shared
+ * buffer gets its offset here, as its limit is checked */
+static void check_kernel_buffers(Ctx *cx, const Module *m, Kernel *k, int64_t *shared_bytes)
+{
+	stmt_walk(k->body, k->nbody, mark_tma_shared, k);
+	for (size_t b = 0; b < k->nbufs; b++)
+		check_buffer(cx, m, k, k->bufs[b], shared_bytes);
+}
+
+/* the "check" pass of kernel i: its declarations and buffers */
+bool check_kernel(Ctx *cx, const Module *m, size_t i, int64_t *shared_bytes)
+{
+	Kernel *k = m->kernels[i];
+	if (!check_kernel_decls(cx, m, i))
+		return false;
+	int before = cx->diags.errors;
+	*shared_bytes = 0;
+	check_kernel_buffers(cx, m, k, shared_bytes);
+	return cx->diags.errors == before;
+}
+
+/* the "allocate" pass: tensor-memory columns, mbarrier words after the
+ * buffers, the switch to dynamic shared memory past the static limit */
+bool allocate_kernel(Ctx *cx, const Module *m, Kernel *k, int64_t shared_bytes)
+{
+	int before = cx->diags.errors;
+	/* tensor memory: one CTA allocates at most 512 columns in all */
+	int64_t tmem_cols = 0;
+	for (size_t b = 0; b < k->nbufs && cx->diags.errors == before; b++)
+		if (k->bufs[b]->mem == MEM_TMEM && (tmem_cols += k->bufs[b]->cols) > 512) {
+			diag_error(cx, k->bufs[b]->loc,
+			           "tensor memory of kernel '%s' reaches %lld columns with '%s' (a CTA can allocate "
+			           "at most 512)", k->name, (long long)tmem_cols, k->bufs[b]->name);
+			break;
+		}
+	/* mbarriers after the buffers, 8-byte aligned; past the static limit
+	 * everything moves to one dynamic array (the launcher passes its size) */
+	for (size_t i = 0; i < k->nmbars && cx->diags.errors == before; i++) {
+		Mbar *mb = &k->mbars[i];
+		for (size_t j = 0; j < k->nbufs; j++)
+			if (!strcmp(k->bufs[j]->name, mb->name))
+				diag_error(cx, mb->loc, "'%s' is already declared in kernel '%s' (line %d)", mb->name, k->name,
+				           k->bufs[j]->loc.line);
+		for (size_t j = 0; j < k->nscalars; j++)
+			if (!strcmp(k->scalars[j].name, mb->name))
+				diag_error(cx, mb->loc, "'%s' is already declared in kernel '%s' (line %d)", mb->name, k->name,
+				           k->scalars[j].loc.line);
+		for (size_t j = 0; j < i; j++)
+			if (!strcmp(k->mbars[j].name, mb->name))
+				diag_error(cx, mb->loc, "mbarrier '%s' is already declared (line %d)", mb->name,
+				           k->mbars[j].loc.line);
+		shared_bytes = (shared_bytes + 7) / 8 * 8;
+		mb->shared_offset = shared_bytes;
+		shared_bytes += 8 * mb->n;
+	}
+	if (shared_bytes > SHARED_STATIC_LIMIT && !k->is_func && cx->diags.errors == before) {
+		if (shared_bytes > target_max_shared(m->target)) {
+			diag_error(cx, k->loc, "shared memory of kernel '%s' reaches %lld bytes (limit %lld on %s)", k->name,
+			           (long long)shared_bytes, (long long)target_max_shared(m->target), m->target->name);
+		} else {
+			k->dyn_shared = shared_bytes;
+			k->dyn_align = 16;
+			for (size_t j = 0; j < k->nbufs; j++)
+				if (k->bufs[j]->mem == MEM_SHARED && shared_align(k->bufs[j]) > k->dyn_align)
+					k->dyn_align = shared_align(k->bufs[j]);
+		}
+	}
+	return cx->diags.errors == before;
+}
+
+/* the "statements" pass: every statement's own checks (operands, regions,
+ * scopes, roles), then the roles' register budgets */
+bool check_kernel_stmts(Ctx *cx, const Module *m, Kernel *k)
+{
+	int before = cx->diags.errors;
+	k->check_warps = kernel_all_warps(k);
+	check_stmts(cx, m, k, k->body, k->nbody);
+	if (cx->diags.errors == before && k->has_roles)
+		check_role_budgets(cx, m, k);
+	return cx->diags.errors == before;
 }

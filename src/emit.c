@@ -446,8 +446,12 @@ static void emit_copy(Emit *e, const Stmt *s)
 {
 	CopyOp op;
 	Decision d;
-	if (!copy_op_init(e->cx, e->m, e->k, s, &op) || !dispatch_copy(&op, &d, true))
+	if (!select_copy(e->cx, e->m, e->k, s, &op, &d))
 		return;
+	if (!d.chosen) {
+		dispatch_report(&op, &d);
+		return;
+	}
 	b_comment(&e->b, "line %d: %s %s %s, %s -> %s %s", s->loc.line, scope_name(s->scope),
 	          stmt_info[s->kind].keyword, s->dst->name, s->src->name, d.chosen->name, d.plan.params);
 	d.chosen->emit(&op, &d.plan, e);
@@ -1024,14 +1028,6 @@ static void emit_kernel(Ctx *cx, const Module *m, const Kernel *k, Str *out, Mod
 /* an instruction form's opcode, its text's first word */
 static int opcode_len(FormId f) { return (int)strcspn(ptx_forms[f].text, " ;"); }
 
-bool emit_module(Ctx *cx, Module *m, const EmitOptions *o, Str *out)
-{
-	if (o && o->target_override)
-		m->target = o->target_override;
-	if (!check_module(cx, m))
-		return false;
-	return emit_checked_module(cx, m, out);
-}
 
 bool emit_checked_module(Ctx *cx, Module *m, Str *out)
 {

@@ -252,8 +252,6 @@ typedef struct Race {
 	const Stmt *stop_at; /* the statement it ran out at (NULL: between runs) */
 	const Stmt *s; /* the statement being traced */
 	int64_t *vals;
-	struct Cache { const Stmt *s; Decision *d; } *cache;
-	size_t ncache, cachecap;
 	bool runtime;  /* scalar values are set: runtime trip counts follow them */
 	int nsc;       /* scalars that move shared regions or count repeats (warn names their values) */
 	int sc[32];
@@ -394,23 +392,13 @@ static void race_fn(void *ctx, const Access *a)
 	}
 }
 
-/* the statement's decision: into *tmp for a statement outside loops (run
- * once), cached for one in a loop (run every iteration) */
-static const Decision *decide(Race *R, const Stmt *s, bool in_loop, Decision *tmp)
+/* the statement's views and decision, from the select pass */
+static const Decision *decide(Race *R, const Stmt *s, CopyOp *op, Decision *tmp)
 {
-	for (size_t i = 0; in_loop && i < R->ncache; i++)
-		if (R->cache[i].s == s)
-			return R->cache[i].d;
-	CopyOp op;
-	Decision *d = in_loop ? arena_alloc(R->cx->arena, sizeof *d) : tmp;
 	int before = R->cx->diags.errors;
-	if (!copy_op_init(R->cx, R->m, R->k, s, &op) || !dispatch_copy(&op, d, false) || R->cx->diags.errors != before)
-		d = NULL;
-	if (in_loop) {
-		struct Cache c = {s, d};
-		APUSH(R->cx->arena, R->cache, R->ncache, R->cachecap, c);
-	}
-	return d;
+	if (!select_copy(R->cx, R->m, R->k, s, op, tmp) || !tmp->chosen || R->cx->diags.errors != before)
+		return NULL;
+	return tmp;
 }
 
 static bool asm_syncs(const AsmBlock *b)
@@ -455,7 +443,7 @@ static bool runs_twice(const Race *R, const Stmt *s)
 	return false;
 }
 
-static void race_stmts(Race *R, Stmt **body, size_t n, bool in_loop)
+static void race_stmts(Race *R, Stmt **body, size_t n)
 {
 	for (size_t i = 0; i < n && !R->done; i++) {
 		Stmt *s = body[i];
@@ -476,7 +464,7 @@ static void race_stmts(Race *R, Stmt **body, size_t n, bool in_loop)
 					break;
 				}
 				kernel_set_var(R->k, R->vals, s->var, j);
-				race_stmts(R, s->body, s->nbody, true);
+				race_stmts(R, s->body, s->nbody);
 			}
 			kernel_set_var(R->k, R->vals, s->var, 0);
 			continue;
@@ -496,15 +484,13 @@ static void race_stmts(Race *R, Stmt **body, size_t n, bool in_loop)
 		    (s->dst->buf->mem != MEM_SHARED && s->src->buf->mem != MEM_SHARED))
 			continue;
 		Decision tmp;
-		const Decision *d = decide(R, s, in_loop, &tmp);
+		CopyOp op;
+		const Decision *d = decide(R, s, &op, &tmp);
 		if (!d) { /* no variant: the program is rejected, nothing to warn about */
 			R->done = true;
 			break;
 		}
 		if (!d->chosen->trace)
-			continue;
-		CopyOp op;
-		if (!copy_op_init(R->cx, R->m, R->k, s, &op))
 			continue;
 		R->s = s;
 		R->kw = R->kr = -1;
@@ -655,7 +641,7 @@ static void race_run(Race *R, bool per_cta)
 		R->epoch = 1;
 		R->ordered = R->arrived = 0;
 		if (!R->done)
-			race_stmts(R, R->k->body, R->k->nbody, false);
+			race_stmts(R, R->k->body, R->k->nbody);
 	}
 }
 

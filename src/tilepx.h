@@ -90,9 +90,11 @@ typedef struct Diags {
 	bool last_dropped;
 } Diags;
 
+typedef struct Selections Selections;
 typedef struct Ctx {
 	Arena *arena;
 	Diags diags;
+	Selections *sel; /* the select pass's decisions, by statement (src/dispatch/select.c) */
 } Ctx;
 
 void diag_error(Ctx *cx, Loc loc, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
@@ -529,7 +531,14 @@ void stmt_walk(Stmt **body, size_t n, void (*fn)(void *ctx, const Stmt *s), void
 
 /* front end */
 Module *parse_module(Ctx *cx, const char *file, const char *src, size_t len);
+/* the passes through "races" (src/driver.c): what the tools and tests call
+ * a checked module */
 bool check_module(Ctx *cx, Module *m);
+/* the check passes (src/check.c), in the driver's order */
+bool check_module_header(Ctx *cx, Module *m);
+bool check_kernel(Ctx *cx, const Module *m, size_t i, int64_t *shared_bytes);
+bool allocate_kernel(Ctx *cx, const Module *m, Kernel *k, int64_t shared_bytes);
+bool check_kernel_stmts(Ctx *cx, const Module *m, Kernel *k);
 Buffer *kernel_find_buffer(const Kernel *k, const char *name);
 int64_t kernel_var_extent(const Kernel *k, int var);
 /* the region's view: slice of its buffer's layout; false + message if not affine */
@@ -741,6 +750,14 @@ int tma_swizzle_bytes(Swizzle sw, DType dt);
 bool copy_op_init(Ctx *cx, const Module *m, const Kernel *k, const Stmt *st, CopyOp *op);
 /* false (with an error reported at the statement) when nothing accepts */
 bool dispatch_copy(const CopyOp *op, Decision *d, bool report);
+/* the error dispatch_copy reports when nothing accepts */
+void dispatch_report(const CopyOp *op, const Decision *d);
+/* the select pass (src/dispatch/select.c): copy s's views and decision, the
+ * decision computed once per compilation and kept in cx; false when its
+ * regions do not slice (reported once); d->chosen NULL when no variant
+ * lowers it (dispatch_report says why) */
+bool select_copy(Ctx *cx, const Module *m, const Kernel *k, const Stmt *s, CopyOp *op, Decision *d);
+bool select_kernel(Ctx *cx, const Module *m, const Kernel *k);
 
 #define VARIANT(name) extern const Variant variant_##name;
 #include "variants/variants.def"
@@ -877,15 +894,26 @@ void emit_wgmma_wait(Emit *e, const Stmt *s);
 /* explain's record of the statement: every descriptor field and why */
 void explain_wgmma(const Kernel *k, const Stmt *s, bool json, Str *out);
 
-/* ---- whole-module drivers ---- */
+/* ---- the pipeline (src/driver.c) ---- */
 typedef struct EmitOptions {
 	const Target *target_override;
 } EmitOptions;
-/* emit_module without its check_module: for a module that passed it */
+/* the module printer (src/emit.c): for a module that passed every analysis */
 bool emit_checked_module(Ctx *cx, Module *m, Str *out);
+/* explain's records (src/explain.c), for a module that passed the analyses */
+void explain_module(Ctx *cx, const Module *m, bool json, Str *out);
+/* the pass list to emit */
 bool emit_module(Ctx *cx, Module *m, const EmitOptions *o, Str *out);
-bool explain_module(Ctx *cx, Module *m, bool json, Str *out);
-bool check_and_dispatch(Ctx *cx, Module *m);
+/* the commands' pass lists; dump_after names a pass whose state is printed
+ * to *dump after it (NULL: none; an unknown name is a usage error) */
+typedef enum { CMD_ANALYSE, CMD_CHECK, CMD_EXPLAIN, CMD_EXPLAIN_JSON, CMD_EMIT } Command;
+bool run_passes(Ctx *cx, Module *m, Command cmd, const char *dump_after, Str *out, Str *dump);
+/* tilepx_compile with --dump-after's state before the diagnostics (src/api.c) */
+int compile_dump(const char *path, const char *src, size_t len, const char *target, int mode, const char *dump_after,
+                 struct tilepx_result *out);
+/* the pass names, one line, for a usage message; false if name is not one */
+const char *pass_names(void);
+bool pass_known(const char *name);
 
 /* ---- CPU reference of the program semantics (src/ref/) ---- */
 /* run every CTA of kernel k on host memory: params[i] is param i's storage */
