@@ -165,8 +165,9 @@ static void dump_stmts(Pipe *p, const Kernel *k, Stmt **body, size_t n, int dept
 			str_printf(o, " mbarrier %s", s->mbar_name);
 		if (s->kind == ST_REPEAT)
 			str_printf(o, " %lld", (long long)s->n);
-		if (s->parity)
-			str_printf(o, " (parity: %s)", affine_is_const(s->parity) ? "constant" : "affine in the loop indices");
+		const Affine *parity = stmtmap_get(p->cx->parity, s);
+		if (parity)
+			str_printf(o, " (parity: %s)", affine_is_const(parity) ? "constant" : "affine in the loop indices");
 		if (s->n_set)
 			str_printf(o, " (%lld bytes)", (long long)s->n);
 		if ((stmt_info[s->kind].flags & SF_COPY) && p->cx->sel) {

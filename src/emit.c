@@ -102,6 +102,7 @@ bool emit_var_invariant(int var) { return var < VAR_REPEAT0; }
 Builder *emit_builder(Emit *e) { return &e->b; }
 Reg emit_tid(Emit *e) { return e->tid; }
 const Kernel *emit_kernel_of(Emit *e) { return e->k; }
+Ctx *emit_ctx(Emit *e) { return e->cx; }
 
 static size_t buf_index(const Emit *e, const Buffer *b)
 {

@@ -874,8 +874,26 @@ static const Stmt *tma_other(Stmt **body, size_t n, const Buffer *g, const Buffe
 	return NULL;
 }
 
+/* copy s as it would be with buffer b replaced by its candidate cand (b
+ * with another swizzle): the search never changes b itself */
+static const Stmt *with_candidate(const Stmt *s, const Buffer *b, Buffer *cand, Stmt *st, Region *dst, Region *src)
+{
+	*st = *s;
+	if (s->dst->buf == b) {
+		*dst = *s->dst;
+		dst->buf = cand;
+		st->dst = dst;
+	}
+	if (s->src->buf == b) {
+		*src = *s->src;
+		src->buf = cand;
+		st->src = src;
+	}
+	return st;
+}
+
 /* is cand legal for b, and its wavefronts over every copy of b */
-static void try_swizzle(Ctx *cx, const Module *m, Kernel *k, Buffer *b, const Uses *u, struct SwCand *c)
+static void try_swizzle(Ctx *cx, const Module *m, Kernel *k, const Buffer *b, const Uses *u, struct SwCand *c)
 {
 	c->legal = true;
 	c->wavefronts = c->ideal = 0;
@@ -888,9 +906,12 @@ static void try_swizzle(Ctx *cx, const Module *m, Kernel *k, Buffer *b, const Us
 			return;
 		}
 	}
-	b->layout.sw = c->sw;
+	Buffer cand = *b;
+	cand.layout.sw = c->sw;
 	for (size_t i = 0; i < u->n; i++) {
 		const Stmt *s = u->s[i];
+		Stmt st;
+		Region dst, src;
 		if (stmt_is_tma_load(s) || stmt_is_tma_store(s)) {
 			const Region *g = stmt_is_tma_load(s) ? s->src : s->dst;
 			int64_t inner = dtype_bytes(g->buf->dt) * (g->whole ? g->buf->shape[g->buf->ndim - 1]
@@ -913,7 +934,7 @@ static void try_swizzle(Ctx *cx, const Module *m, Kernel *k, Buffer *b, const Us
 		CopyOp op;
 		Decision d;
 		int before = cx->diags.errors;
-		if (!copy_op_init(cx, m, k, s, &op) || cx->diags.errors != before) {
+		if (!copy_op_init(cx, m, k, with_candidate(s, b, &cand, &st, &dst, &src), &op) || cx->diags.errors != before) {
 			c->legal = false;
 			c->why = "a region does not slice";
 			return;
@@ -923,12 +944,12 @@ static void try_swizzle(Ctx *cx, const Module *m, Kernel *k, Buffer *b, const Us
 			c->why = arena_printf(cx->arena, "no variant lowers the copy at line %d", s->loc.line);
 			return;
 		}
-		BankStat st[2];
-		int n = copy_banks(&op, &d, st);
+		BankStat bs[2];
+		int n = copy_banks(&op, &d, bs);
 		for (int j = 0; j < n; j++)
-			if (st[j].buf == b) {
-				c->wavefronts += st[j].wavefronts;
-				c->ideal += st[j].ideal;
+			if (bs[j].buf == &cand) {
+				c->wavefronts += bs[j].wavefronts;
+				c->ideal += bs[j].ideal;
 			}
 	}
 }

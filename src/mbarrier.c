@@ -1304,7 +1304,7 @@ void check_mbar_phases(Ctx *cx, const Module *m, Kernel *k)
 		for (int v = VAR_REPEAT0; v < k->nvars; v++)
 			if (S.fits[f].k[v] && a->n < MAX_TERMS)
 				a->t[a->n++].var = v, a->t[a->n - 1].k = 1;
-		((Stmt *)S.fits[f].s)->parity = a;
+		stmtmap_put(cx->arena, &cx->parity, S.fits[f].s, a); /* the wait's parity, beside it */
 	}
 }
 
@@ -1355,6 +1355,7 @@ void emit_mbar_arrive(Emit *e, const Stmt *s)
 void emit_mbar_wait(Emit *e, const Stmt *s)
 {
 	Builder *b = emit_builder(e);
+	const Affine *parity = stmtmap_get(emit_ctx(e)->parity, s); /* the async pass's fit */
 	Reg a = emit_mbar_addr(e, s), par, bits = emit_mbar_phase_bits(e, s), bit = {0};
 	if (bits.id) { /* parity = bit idx of the phase bits; the wait flips it */
 		par = b_reg(b, RC_R);
@@ -1368,10 +1369,10 @@ void emit_mbar_wait(Emit *e, const Stmt *s)
 			b_ins(b, FORM_SHR_U32, b_name(b, par), b_name(b, bits), b_name(b, idx), NULL);
 		}
 		b_ins(b, FORM_AND_B32, b_name(b, par), b_name(b, par), "1", NULL);
-	} else if (!s->parity || affine_is_const(s->parity)) {
-		par = b_const32(b, s->parity ? s->parity->c & 1 : 0);
+	} else if (!parity || affine_is_const(parity)) {
+		par = b_const32(b, parity ? parity->c & 1 : 0);
 	} else {
-		Reg x = emit_affine(e, s->parity);
+		Reg x = emit_affine(e, parity);
 		par = b_reg(b, RC_R);
 		b_ins(b, FORM_AND_B32, b_name(b, par), b_name(b, x), "1", NULL);
 	}

@@ -90,11 +90,17 @@ typedef struct Diags {
 	bool last_dropped;
 } Diags;
 
-typedef struct Selections Selections;
+/* a pass's records of statements, kept beside them (src/stmtmap.c) */
+typedef struct StmtMap StmtMap;
+typedef struct Stmt Stmt;
+void *stmtmap_get(const StmtMap *t, const Stmt *s);
+void stmtmap_put(Arena *a, StmtMap **t, const Stmt *s, void *v);
+
 typedef struct Ctx {
 	Arena *arena;
 	Diags diags;
-	Selections *sel; /* the select pass's decisions, by statement (src/dispatch/select.c) */
+	StmtMap *sel;    /* the select pass's decisions (src/dispatch/select.c) */
+	StmtMap *parity; /* the async pass's phase parity of each mbarrier.wait (Affine *) */
 } Ctx;
 
 void diag_error(Ctx *cx, Loc loc, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
@@ -400,7 +406,6 @@ struct Stmt {
 	Loc mbar_loc;
 	bool has_value;   /* an explicit count/bytes/parity operand (in n) */
 	Loc value_loc;
-	Affine *parity;   /* mbarrier.wait: phase parity (check), emitted as (affine) & 1 */
 	bool n_set;       /* check computed n (mbarrier.expect_tx without a byte count) */
 	int64_t mcast;    /* copy_async ... multicast MASK: the CTA mask (0: not a multicast) */
 	Loc mcast_loc;
@@ -812,6 +817,7 @@ Loop emit_loop_begin_runtime(Emit *e, Reg bound);
 void emit_loop_end(Emit *e, Loop *l);
 
 const Kernel *emit_kernel_of(Emit *e);
+Ctx *emit_ctx(Emit *e);
 
 /* ---- asm blocks and init (src/asm.c): stmt.def hooks ---- */
 void check_asm(Ctx *cx, const Module *m, Kernel *k, Stmt *s);

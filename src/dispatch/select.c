@@ -5,7 +5,6 @@
  * decisions under swizzles the buffer does not have. */
 #include "../tilepx.h"
 
-#include <stddef.h>
 #include <string.h>
 
 /* a decision as kept: the plan's bytes up to its last nonzero one (a plan
@@ -21,42 +20,7 @@ typedef struct Selection {
 	unsigned char *plan;
 } Selection;
 
-struct Selections {
-	Selection **slot; /* open addressing on the statement's address */
-	size_t cap, n;
-};
-
-static size_t slot_of(const Selections *t, const Stmt *s)
-{
-	uint64_t h = (uint64_t)(uintptr_t)s * 0x9e3779b97f4a7c15u;
-	size_t i = (size_t)(h >> 20) & (t->cap - 1);
-	while (t->slot[i] && t->slot[i]->s != s)
-		i = (i + 1) & (t->cap - 1);
-	return i;
-}
-
-static Selection *find(Ctx *cx, const Stmt *s)
-{
-	Selections *t = cx->sel;
-	return t && t->cap ? t->slot[slot_of(t, s)] : NULL;
-}
-
-static void put(Ctx *cx, Selection *x)
-{
-	if (!cx->sel)
-		cx->sel = arena_alloc(cx->arena, sizeof *cx->sel);
-	Selections *t = cx->sel;
-	if (2 * (t->n + 1) > t->cap) { /* at most half full */
-		Selections g = {arena_alloc(cx->arena, sizeof(Selection *) * (t->cap ? 2 * t->cap : 64)),
-		                t->cap ? 2 * t->cap : 64, t->n};
-		for (size_t i = 0; i < t->cap; i++)
-			if (t->slot[i])
-				g.slot[slot_of(&g, t->slot[i]->s)] = t->slot[i];
-		*t = g;
-	}
-	t->slot[slot_of(t, x->s)] = x;
-	t->n++;
-}
+static Selection *find(Ctx *cx, const Stmt *s) { return stmtmap_get(cx->sel, s); }
 
 static void keep(Ctx *cx, Selection *x, const Decision *d)
 {
@@ -104,7 +68,7 @@ bool select_copy(Ctx *cx, const Module *m, const Kernel *k, const Stmt *s, CopyO
 		dispatch_copy(op, d, false);
 		keep(cx, x, d);
 	}
-	put(cx, x);
+	stmtmap_put(cx->arena, &cx->sel, s, x);
 	return x->op_ok;
 }
 
