@@ -14,21 +14,6 @@
 
 enum { SIM_LIMIT = 1 << 22, TX_LIMIT = (1 << 20) - 1 };
 
-bool stmt_is_tma_load(const Stmt *s) { return stmt_info[s->kind].issue == AI_COPY && s->mbar_name; }
-
-bool stmt_is_tma_store(const Stmt *s)
-{
-	return stmt_info[s->kind].issue == AI_COPY && !s->mbar_name && s->dst->buf && s->src->buf && s->dst->buf->tma &&
-	       s->src->buf->mem == MEM_SHARED;
-}
-
-/* shared -> a param without a tensor map: a non-tensor bulk store (variant bulk) */
-bool stmt_is_bulk_store(const Stmt *s)
-{
-	return stmt_info[s->kind].issue == AI_COPY && !s->mbar_name && s->dst->buf && s->src->buf && !s->dst->buf->tma &&
-	       s->dst->buf->mem == MEM_GLOBAL && s->src->buf->mem == MEM_SHARED;
-}
-
 /* s->mbar from its name; the index may use repeat indices and constants only */
 static bool resolve_mbar(Ctx *cx, Kernel *k, Stmt *s)
 {
@@ -92,22 +77,6 @@ void check_mbar(Ctx *cx, const Module *m, Kernel *k, Stmt *s)
 		           (long long)s->n);
 	if (s->kind == ST_MBAR_WAIT && s->has_value && s->n != 0 && s->n != 1)
 		diag_error(cx, s->value_loc, "a phase parity is 0 or 1 (got %lld)", (long long)s->n);
-}
-
-int tma_swizzle_bytes(Swizzle sw, DType dt);
-
-/* the TMA swizzle (bytes) that swizzle(P, W, A) over dt is, 0: none, -1: not one */
-static int tma_swizzle_of(Swizzle sw, DType dt)
-{
-	if (!sw.on)
-		return 0;
-	int e = 0;
-	while ((1 << e) < dtype_bytes(dt))
-		e++;
-	/* TMA's modes XOR the 16-byte chunk index (address bits 4..) with bits 7.. */
-	if (sw.a == 3 && sw.p == 4 - e && sw.w >= 1 && sw.w <= 3)
-		return 16 << sw.w;
-	return -1;
 }
 
 static void fmt_box(Str *s, const int64_t *box, int n)
@@ -215,7 +184,7 @@ void check_copy_tma(Ctx *cx, Kernel *k, Stmt *s)
 		           gb->name, (long long)inner);
 		return;
 	}
-	int swz = tma_swizzle_of(sh->buf->layout.sw, sh->buf->dt);
+	int swz = tma_swizzle_bytes(sh->buf->layout.sw, sh->buf->dt);
 	if (swz > 0 && inner != swz) {
 		diag_error(cx, g->loc, "the innermost TMA box dimension of '%s' is %lld bytes; with the %d-byte swizzle of '%s' "
 		           "it must be %d bytes", gb->name, (long long)inner, swz, sh->buf->name, swz);
@@ -1307,128 +1276,3 @@ void check_mbar_phases(Ctx *cx, const Module *m, Kernel *k)
 		stmtmap_put(cx->arena, &cx->parity, S.fits[f].s, a); /* the wait's parity, beside it */
 	}
 }
-
-/* ---- emission ---- */
-
-void emit_mbar_init(Emit *e, const Stmt *s)
-{
-	Builder *b = emit_builder(e);
-	int l = emit_elect_begin(e);
-	b_ins(b, FORM_MBAR_INIT, b_addr(b, emit_mbar_addr(e, s), 0), b_imm(b, s->n), NULL);
-	b_ins(b, FORM_MBAR_FENCE_INIT, NULL);
-	emit_elect_end(e, l);
-	b_ins(b, FORM_BAR_SYNC, NULL); /* every thread sees the initialized barrier */
-}
-
-void emit_mbar_expect_tx(Emit *e, const Stmt *s)
-{
-	Builder *b = emit_builder(e);
-	int l = emit_elect_begin(e);
-	Reg st = b_reg(b, RC_RD);
-	b_ins(b, FORM_MBAR_ARRIVE_TX, b_name(b, st), b_addr(b, emit_mbar_addr(e, s), 0), b_imm(b, s->n), NULL);
-	emit_elect_end(e, l);
-}
-
-void emit_mbar_arrive(Emit *e, const Stmt *s)
-{
-	Builder *b = emit_builder(e);
-	if (s->per == SC_THREAD) { /* every thread arrives */
-		Reg st = b_reg(b, RC_RD), a = emit_mbar_addr(e, s);
-		b_ins(b, FORM_MBAR_ARRIVE, b_name(b, st), b_addr(b, a, 0), NULL);
-		return;
-	}
-	if (s->per == SC_WARP || s->per == SC_WARPGROUP) { /* the first thread of each warp / warpgroup */
-		Reg st = b_reg(b, RC_RD), a = emit_mbar_addr(e, s), p = b_reg(b, RC_P);
-		int l = b_label(b);
-		b_ins(b, FORM_SETP_NE_U32, b_name(b, p), b_name(b, emit_scope_tid(e, s->per)), "0", NULL);
-		b_ins(b, FORM_BRA_IF, b_name(b, p), b_label_name(b, l), NULL);
-		b_ins(b, FORM_MBAR_ARRIVE, b_name(b, st), b_addr(b, a, 0), NULL);
-		b_place_label(b, l);
-		return;
-	}
-	int l = emit_elect_begin(e);
-	Reg st = b_reg(b, RC_RD);
-	b_ins(b, FORM_MBAR_ARRIVE, b_name(b, st), b_addr(b, emit_mbar_addr(e, s), 0), NULL);
-	emit_elect_end(e, l);
-}
-
-void emit_mbar_wait(Emit *e, const Stmt *s)
-{
-	Builder *b = emit_builder(e);
-	const Affine *parity = stmtmap_get(emit_ctx(e)->parity, s); /* the async pass's fit */
-	Reg a = emit_mbar_addr(e, s), par, bits = emit_mbar_phase_bits(e, s), bit = {0};
-	if (bits.id) { /* parity = bit idx of the phase bits; the wait flips it */
-		par = b_reg(b, RC_R);
-		if (affine_is_const(s->mbar_idx)) {
-			bit = b_const32(b, (int64_t)1 << s->mbar_idx->c);
-			b_ins(b, FORM_SHR_U32, b_name(b, par), b_name(b, bits), b_imm(b, s->mbar_idx->c), NULL);
-		} else {
-			Reg idx = emit_affine(e, s->mbar_idx);
-			bit = b_reg(b, RC_R);
-			b_ins(b, FORM_SHL_B32, b_name(b, bit), "1", b_name(b, idx), NULL);
-			b_ins(b, FORM_SHR_U32, b_name(b, par), b_name(b, bits), b_name(b, idx), NULL);
-		}
-		b_ins(b, FORM_AND_B32, b_name(b, par), b_name(b, par), "1", NULL);
-	} else if (!parity || affine_is_const(parity)) {
-		par = b_const32(b, parity ? parity->c & 1 : 0);
-	} else {
-		Reg x = emit_affine(e, parity);
-		par = b_reg(b, RC_R);
-		b_ins(b, FORM_AND_B32, b_name(b, par), b_name(b, x), "1", NULL);
-	}
-	int top = b_label(b);
-	Reg p = b_reg(b, RC_P);
-	b_place_label(b, top);
-	b_ins(b, FORM_MBAR_TRY_WAIT, b_name(b, p), b_addr(b, a, 0), b_name(b, par), NULL);
-	b_ins(b, FORM_BRA_IF_NOT, b_name(b, p), b_label_name(b, top), NULL);
-	if (bits.id)
-		b_ins(b, FORM_XOR_B32, b_name(b, bits), b_name(b, bits), b_name(b, bit), NULL);
-}
-
-void emit_fence_async(Emit *e, const Stmt *s)
-{
-	(void)s;
-	b_ins(emit_builder(e), FORM_FENCE_PROXY_ASYNC, NULL);
-}
-
-static void elected(Emit *e, FormId f, const char *op)
-{
-	int l = emit_elect_begin(e);
-	b_ins(emit_builder(e), f, op, NULL);
-	emit_elect_end(e, l);
-}
-
-void emit_bulk_commit(Emit *e, const Stmt *s)
-{
-	(void)s;
-	elected(e, FORM_BULK_COMMIT, NULL);
-}
-
-void emit_bulk_wait(Emit *e, const Stmt *s) { elected(e, FORM_BULK_WAIT, b_imm(emit_builder(e), s->n)); }
-void emit_bulk_wait_read(Emit *e, const Stmt *s) { elected(e, FORM_BULK_WAIT_READ, b_imm(emit_builder(e), s->n)); }
-
-/* cluster.sync: every thread of the cluster arrives (release: its earlier
- * writes, the mbarrier inits among them, are visible to the cluster) and
- * waits for all the others (acquire) */
-void emit_cluster_sync(Emit *e, const Stmt *s)
-{
-	(void)s;
-	Builder *b = emit_builder(e);
-	b_ins(b, FORM_CLUSTER_ARRIVE, NULL);
-	b_ins(b, FORM_CLUSTER_WAIT, NULL);
-}
-
-/* the two halves, to overlap work with the cluster barrier */
-void emit_cluster_arrive(Emit *e, const Stmt *s)
-{
-	(void)s;
-	b_ins(emit_builder(e), FORM_CLUSTER_ARRIVE, NULL);
-}
-
-void emit_cluster_wait(Emit *e, const Stmt *s)
-{
-	(void)s;
-	b_ins(emit_builder(e), FORM_CLUSTER_WAIT, NULL);
-}
-
-int tma_swizzle_bytes(Swizzle sw, DType dt) { return tma_swizzle_of(sw, dt); }
