@@ -928,8 +928,10 @@ bool ref_coord_of(const Buffer *b, int64_t elem, int64_t *coord);
 void ref_fill_pattern(unsigned char *p, int64_t n, int es, int which);
 /* a param's input: ref_fill_pattern, or small integers for 'fill small' */
 void ref_fill_param(const Buffer *b, unsigned char *p, int which);
-/* element bits of integer v in dtype dt (for init and fill) */
+/* element bits of integer v in dtype dt (for init and fill; src/target.c) */
 uint64_t dtype_int_bits(DType dt, int64_t v);
+/* the same; false if v is not exact in dt */
+bool dtype_int_value(DType dt, int64_t v, uint64_t *out);
 /* affine with the given variables replaced by constants */
 Affine affine_subst(const Affine *a, const int *vars, const int64_t *vals, int n);
 
