@@ -314,8 +314,6 @@ static bool asm_need(const AsmIns *in, int *min_ptx, Cap *cap, int *form)
 
 /* ---- checks ---- */
 
-bool check_region_of(Ctx *cx, Kernel *k, Region *r); /* src/check.c */
-bool check_affine_range(const Kernel *k, const Affine *e, int64_t *lo, int64_t *hi);
 
 /* the registers each operand of a known collective takes: mma shapes */
 static const struct {

@@ -539,11 +539,16 @@ Module *parse_module(Ctx *cx, const char *file, const char *src, size_t len);
 /* the passes through "races" (src/driver.c): what the tools and tests call
  * a checked module */
 bool check_module(Ctx *cx, Module *m);
-/* the check passes (src/check.c), in the driver's order */
+/* the check passes (src/check.c, src/alloc.c), in the driver's order */
 bool check_module_header(Ctx *cx, Module *m);
 bool check_kernel(Ctx *cx, const Module *m, size_t i, int64_t *shared_bytes);
 bool allocate_kernel(Ctx *cx, const Module *m, Kernel *k, int64_t shared_bytes);
 bool check_kernel_stmts(Ctx *cx, const Module *m, Kernel *k);
+/* a buffer's layout (src/layout/legal.c), errors at its declaration */
+void check_layout(Ctx *cx, Kernel *k, Buffer *b);
+/* static shared bytes before the dynamic array; a thread's local bytes; the
+ * most elements a layout proof enumerates */
+enum { SHARED_STATIC_LIMIT = 0xC000, LOCAL_BYTES_LIMIT = 1020, ENUM_LIMIT = 1 << 22 };
 Buffer *kernel_find_buffer(const Kernel *k, const char *name);
 int64_t kernel_var_extent(const Kernel *k, int var);
 /* the region's view: slice of its buffer's layout; false + message if not affine */
@@ -824,7 +829,8 @@ void check_asm(Ctx *cx, const Module *m, Kernel *k, Stmt *s);
 void check_init(Ctx *cx, const Module *m, Kernel *k, Stmt *s);
 void emit_asm(Emit *e, const Stmt *s);
 void emit_init(Emit *e, const Stmt *s);
-bool check_region_of(Ctx *cx, Kernel *k, Region *r); /* src/check.c */
+bool check_region_of(Ctx *cx, Kernel *k, Region *r); /* src/region.c */
+bool check_affine_range(const Kernel *k, const Affine *e, int64_t *lo, int64_t *hi);
 
 /* ---- mbarriers, bulk groups, TMA (src/mbarrier.c): stmt.def hooks ---- */
 void check_mbar(Ctx *cx, const Module *m, Kernel *k, Stmt *s);
