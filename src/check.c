@@ -519,6 +519,42 @@ bool check_module_header(Ctx *cx, Module *m)
 	return true;
 }
 
+/* thread-block clusters: sm_90+, portable size, dividing the grid */
+static bool check_cluster(Ctx *cx, const Module *m, const Kernel *k)
+{
+	int64_t n;
+	if (!mul_ok(k->cluster_x, k->cluster_y, &n)) /* each dimension is only known to be >= 1 */
+		n = INT64_MAX;
+	if (!target_has(m->target, CAP_SM90)) {
+		diag_error(cx, k->cluster_loc, "thread-block clusters need target %s (target is %s)",
+		           cap_name(CAP_SM90), m->target->name);
+		return false;
+	}
+	if (k->is_func) {
+		diag_error(cx, k->cluster_loc, "a func has no cluster: it runs in its caller's CTAs");
+		return false;
+	}
+	if (n > 8) {
+		if (n == INT64_MAX)
+			diag_error(cx, k->cluster_loc, "a cluster of %lld x %lld CTAs is larger than the portable "
+			           "maximum of 8", (long long)k->cluster_x, (long long)k->cluster_y);
+		else
+			diag_error(cx, k->cluster_loc, "a cluster of %lld CTAs is larger than the portable maximum of 8",
+			           (long long)n);
+		diag_note(cx, "16 CTAs need CU_FUNC_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE_ALLOWED on a GPU that "
+		          "supports it; tilepx only emits portable clusters");
+		return false;
+	}
+	if (k->grid % k->cluster_x || k->grid_y % k->cluster_y) {
+		diag_error(cx, k->cluster_loc, "the grid (%lld, %lld) is not a multiple of the cluster (%lld, %lld)",
+		           (long long)k->grid, (long long)k->grid_y, (long long)k->cluster_x,
+		           (long long)k->cluster_y);
+		diag_note(cx, "the launch tiles the grid with whole clusters in every dimension");
+		return false;
+	}
+	return true;
+}
+
 /* kernel k's declarations: name, threads, params, grid, cluster; false
  * stops its passes (the later ones assume these facts) */
 static bool check_kernel_decls(Ctx *cx, const Module *m, size_t i)
@@ -572,38 +608,8 @@ static bool check_kernel_decls(Ctx *cx, const Module *m, size_t i)
 		diag_error(cx, k->grid_loc, "grid size in y must be in 1..65535 (got %lld)", (long long)k->grid_y);
 		return false;
 	}
-	if (k->cluster_x) { /* thread-block clusters: sm_90+, portable size, dividing the grid */
-		int64_t n;
-		if (!mul_ok(k->cluster_x, k->cluster_y, &n)) /* each dimension is only known to be >= 1 */
-			n = INT64_MAX;
-		if (!target_has(m->target, CAP_SM90)) {
-			diag_error(cx, k->cluster_loc, "thread-block clusters need target %s (target is %s)",
-			           cap_name(CAP_SM90), m->target->name);
-			return false;
-		}
-		if (k->is_func) {
-			diag_error(cx, k->cluster_loc, "a func has no cluster: it runs in its caller's CTAs");
-			return false;
-		}
-		if (n > 8) {
-			if (n == INT64_MAX)
-				diag_error(cx, k->cluster_loc, "a cluster of %lld x %lld CTAs is larger than the portable "
-				           "maximum of 8", (long long)k->cluster_x, (long long)k->cluster_y);
-			else
-				diag_error(cx, k->cluster_loc, "a cluster of %lld CTAs is larger than the portable maximum of 8",
-				           (long long)n);
-			diag_note(cx, "16 CTAs need CU_FUNC_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE_ALLOWED on a GPU that "
-			          "supports it; tilepx only emits portable clusters");
-			return false;
-		}
-		if (k->grid % k->cluster_x || k->grid_y % k->cluster_y) {
-			diag_error(cx, k->cluster_loc, "the grid (%lld, %lld) is not a multiple of the cluster (%lld, %lld)",
-			           (long long)k->grid, (long long)k->grid_y, (long long)k->cluster_x,
-			           (long long)k->cluster_y);
-			diag_note(cx, "the launch tiles the grid with whole clusters in every dimension");
-			return false;
-		}
-	}
+	if (k->cluster_x && !check_cluster(cx, m, k))
+		return false;
 	if (k->uses_crank && (k->is_func || !target_has(m->target, CAP_SM90))) {
 		diag_error(cx, k->crank_loc, "kernel '%s' uses cluster_ctarank, which %s", k->name,
 		           k->is_func ? "a func cannot use (pass the rank as an arg)"

@@ -370,147 +370,165 @@ typedef struct ModuleUse {
 	Loc need_at;
 } ModuleUse;
 
-static void emit_kernel(Ctx *cx, const Module *m, const Kernel *k, Str *out, ModuleUse *u)
+/* prologue: each param's generic address, each tensor map's */
+static void emit_param_bases(Emit *e)
 {
-	Emit e = {0};
-	e.cx = cx;
-	e.m = m;
-	e.k = k;
-	b_init(&e.b, cx->arena, m->target);
-	e.b.at = k->loc;
-	Builder *b = &e.b;
-	size_t nb = k->nbufs ? k->nbufs : 1;
-	e.param_base = arena_alloc(cx->arena, sizeof(Reg) * nb);
-	e.shared_base = arena_alloc(cx->arena, sizeof(Reg) * nb);
-	e.local_words = arena_alloc(cx->arena, sizeof(Reg *) * nb);
-	e.tmem_addr = arena_alloc(cx->arena, sizeof(Reg) * nb);
-	e.tmap_addr = arena_alloc(cx->arena, sizeof(Reg) * nb);
-	e.mbar_base = arena_alloc(cx->arena, sizeof(Reg) * (k->nmbars + 1));
-	e.mbar_phase = arena_alloc(cx->arena, sizeof(Reg) * (k->nmbars + 1));
-	e.var_regs = arena_alloc(cx->arena, sizeof(Reg) * (size_t)(k->nvars + 1));
-
-	/* prologue: params, thread ids, shared symbols, registers of local buffers */
-	if (k->is_extern)
-		return;
+	Ctx *cx = e->cx;
+	const Kernel *k = e->k;
+	Builder *b = &e->b;
 	for (size_t i = 0; i < k->nbufs; i++) {
 		const Buffer *buf = k->bufs[i];
 		if (buf->mem != MEM_GLOBAL)
 			continue;
 		Reg raw = b_reg(b, RC_RD);
-		e.param_base[i] = b_reg(b, RC_RD);
+		e->param_base[i] = b_reg(b, RC_RD);
 		b_ins(b, FORM_LD_PARAM_U64, b_name(b, raw), arena_printf(cx->arena, "%s_param_%d", k->name, buf->param_index),
 		      NULL);
-		b_ins(b, FORM_CVTA_TO_GLOBAL, b_name(b, e.param_base[i]), b_name(b, raw), NULL);
+		b_ins(b, FORM_CVTA_TO_GLOBAL, b_name(b, e->param_base[i]), b_name(b, raw), NULL);
 		if (buf->tma) { /* the tensor map's generic address: what cp.async.bulk.tensor takes */
 			Reg pa = b_reg(b, RC_RD);
-			e.tmap_addr[i] = b_reg(b, RC_RD);
+			e->tmap_addr[i] = b_reg(b, RC_RD);
 			b_ins(b, FORM_TMAP_ADDR, b_name(b, pa), arena_printf(cx->arena, "%s_tmap_%d", k->name, buf->tma_index), NULL);
-			b_ins(b, FORM_CVTA_PARAM, b_name(b, e.tmap_addr[i]), b_name(b, pa), NULL);
+			b_ins(b, FORM_CVTA_PARAM, b_name(b, e->tmap_addr[i]), b_name(b, pa), NULL);
 		}
 	}
-	e.tid = b_reg(b, RC_R);
-	e.ctaid = b_reg(b, RC_R);
-	e.lane = b_reg(b, RC_R);
-	e.warp = b_reg(b, RC_R);
-	e.wg = b_reg(b, RC_R);
-	e.tid_wg = b_reg(b, RC_R);
-	b_ins(b, FORM_MOV_TID_X, b_name(b, e.tid), NULL);
-	b_ins(b, FORM_MOV_CTAID_X, b_name(b, e.ctaid), NULL);
+}
+
+/* thread, CTA, lane, warp and warpgroup indices */
+static void emit_thread_ids(Emit *e)
+{
+	const Kernel *k = e->k;
+	Builder *b = &e->b;
+	e->tid = b_reg(b, RC_R);
+	e->ctaid = b_reg(b, RC_R);
+	e->lane = b_reg(b, RC_R);
+	e->warp = b_reg(b, RC_R);
+	e->wg = b_reg(b, RC_R);
+	e->tid_wg = b_reg(b, RC_R);
+	b_ins(b, FORM_MOV_TID_X, b_name(b, e->tid), NULL);
+	b_ins(b, FORM_MOV_CTAID_X, b_name(b, e->ctaid), NULL);
 	if (k->grid_y > 1 || k->grid_var[1] >= 0) {
-		e.ctaidy = b_reg(b, RC_R);
-		b_ins(b, FORM_MOV_CTAID_Y, b_name(b, e.ctaidy), NULL);
+		e->ctaidy = b_reg(b, RC_R);
+		b_ins(b, FORM_MOV_CTAID_Y, b_name(b, e->ctaidy), NULL);
 	}
 	if (k->uses_crank) { /* the CTA's rank in its cluster (0 without one) */
-		e.crank = b_reg(b, RC_R);
-		b_ins(b, FORM_MOV_CLUSTER_CTARANK, b_name(b, e.crank), NULL);
+		e->crank = b_reg(b, RC_R);
+		b_ins(b, FORM_MOV_CLUSTER_CTARANK, b_name(b, e->crank), NULL);
 	}
 	/* never %warpid: it is the physical slot, not the warp index */
 	/* a kernel's .reqntid bounds %tid.x: with at most 32 (128) threads the
 	 * lane (thread in warpgroup) is %tid.x itself, so both sides of a copy
 	 * share one offset (a device function's caller may have more threads) */
 	if (!k->is_func && k->threads <= 32)
-		e.lane = e.tid;
+		e->lane = e->tid;
 	else
-		b_ins(b, FORM_AND_B32, b_name(b, e.lane), b_name(b, e.tid), "31", NULL);
-	b_ins(b, FORM_SHR_U32, b_name(b, e.warp), b_name(b, e.tid), "5", NULL);
-	b_ins(b, FORM_SHR_U32, b_name(b, e.wg), b_name(b, e.tid), "7", NULL);
+		b_ins(b, FORM_AND_B32, b_name(b, e->lane), b_name(b, e->tid), "31", NULL);
+	b_ins(b, FORM_SHR_U32, b_name(b, e->warp), b_name(b, e->tid), "5", NULL);
+	b_ins(b, FORM_SHR_U32, b_name(b, e->wg), b_name(b, e->tid), "7", NULL);
 	if (!k->is_func && k->threads <= 128)
-		e.tid_wg = e.tid;
+		e->tid_wg = e->tid;
 	else
-		b_ins(b, FORM_AND_B32, b_name(b, e.tid_wg), b_name(b, e.tid), "127", NULL);
+		b_ins(b, FORM_AND_B32, b_name(b, e->tid_wg), b_name(b, e->tid), "127", NULL);
+}
+
+/* shared buffers' addresses (and their .shared declarations), local buffers' registers */
+static void emit_buffer_bases(Emit *e)
+{
+	Ctx *cx = e->cx;
+	const Kernel *k = e->k;
+	Builder *b = &e->b;
 	for (size_t i = 0; i < k->nbufs; i++) {
 		const Buffer *buf = k->bufs[i];
 		if (buf->mem == MEM_SHARED) {
 			int64_t bytes = buf->storage * dtype_bytes(buf->dt), align = shared_align(buf);
-			e.shared_base[i] = b_reg(b, RC_R);
-			if (k->is_func) { /* the caller's shared address (ABI: docs/language.md) */
-				b_ins(b, FORM_LD_PARAM_U32, b_name(b, e.shared_base[i]),
+			e->shared_base[i] = b_reg(b, RC_R);
+			if (k->is_func) { /* the caller's shared address (ABI: docs/language->md) */
+				b_ins(b, FORM_LD_PARAM_U32, b_name(b, e->shared_base[i]),
 				      arena_printf(cx->arena, "%s_shared_%s", k->name, buf->name), NULL);
 				continue;
 			}
 			if (k->dyn_shared) { /* one dynamic array: the buffer at its offset */
-				e.shared_base[i] = b_add32_imm(b, dyn_base(&e), buf->shared_offset);
+				e->shared_base[i] = b_add32_imm(b, dyn_base(e), buf->shared_offset);
 				continue;
 			}
-			str_printf(&e.decls, "\t.shared .align %lld .b8 sm_%s[%lld];\n", (long long)align, buf->name,
+			str_printf(&e->decls, "\t.shared .align %lld .b8 sm_%s[%lld];\n", (long long)align, buf->name,
 			           (long long)bytes);
-			b_ins(b, FORM_MOV_U32, b_name(b, e.shared_base[i]), arena_printf(cx->arena, "sm_%s", buf->name), NULL);
+			b_ins(b, FORM_MOV_U32, b_name(b, e->shared_base[i]), arena_printf(cx->arena, "sm_%s", buf->name), NULL);
 		} else if (buf->mem == MEM_LOCAL) {
 			int64_t words = (buf->regs * dtype_bytes(buf->dt) + 3) / 4;
-			e.local_words[i] = arena_alloc(cx->arena, sizeof(Reg) * (size_t)(words ? words : 1));
+			e->local_words[i] = arena_alloc(cx->arena, sizeof(Reg) * (size_t)(words ? words : 1));
 			b_comment(b, "local %s: %lld registers from %%r%d", buf->name, (long long)words, b->nregs[RC_R] + 1);
 			for (int64_t w = 0; w < words; w++) {
-				e.local_words[i][w] = b_reg(b, RC_R);
+				e->local_words[i][w] = b_reg(b, RC_R);
 				if (k->is_func) /* fragments in: the caller's registers */
-					b_ins(b, FORM_LD_PARAM_B32, b_name(b, e.local_words[i][w]),
+					b_ins(b, FORM_LD_PARAM_B32, b_name(b, e->local_words[i][w]),
 					      arena_printf(cx->arena, "%s_in+%lld", k->name, (long long)(func_local_off(k, buf) + 4 * w)),
 					      NULL);
 				else
-					b_ins(b, FORM_MOV_B32, b_name(b, e.local_words[i][w]), "0", NULL);
+					b_ins(b, FORM_MOV_B32, b_name(b, e->local_words[i][w]), "0", NULL);
 			}
 		}
 	}
+}
+
+/* mbarrier arrays' addresses, phase bits, the not-leader predicate */
+static void emit_mbar_bases(Emit *e)
+{
+	Ctx *cx = e->cx;
+	const Kernel *k = e->k;
+	Builder *b = &e->b;
 	for (size_t i = 0; i < k->nmbars; i++) {
 		const Mbar *mb = &k->mbars[i];
 		if (k->dyn_shared) {
-			e.mbar_base[i] = b_add32_imm(b, dyn_base(&e), mb->shared_offset);
+			e->mbar_base[i] = b_add32_imm(b, dyn_base(e), mb->shared_offset);
 			continue;
 		}
-		str_printf(&e.decls, "\t.shared .align 8 .b8 mb_%s[%lld];\n", mb->name, (long long)(8 * mb->n));
-		e.mbar_base[i] = b_reg(b, RC_R);
-		b_ins(b, FORM_MOV_U32, b_name(b, e.mbar_base[i]), arena_printf(cx->arena, "mb_%s", mb->name), NULL);
+		str_printf(&e->decls, "\t.shared .align 8 .b8 mb_%s[%lld];\n", mb->name, (long long)(8 * mb->n));
+		e->mbar_base[i] = b_reg(b, RC_R);
+		b_ins(b, FORM_MOV_U32, b_name(b, e->mbar_base[i]), arena_printf(cx->arena, "mb_%s", mb->name), NULL);
 	}
 	for (size_t i = 0; i < k->nmbars; i++)
 		if (k->mbars[i].dyn_phase) { /* bit i: the parity of barrier i's next phase */
-			e.mbar_phase[i] = b_reg(b, RC_R);
-			b_ins(b, FORM_MOV_B32, b_name(b, e.mbar_phase[i]), "0", NULL);
+			e->mbar_phase[i] = b_reg(b, RC_R);
+			b_ins(b, FORM_MOV_B32, b_name(b, e->mbar_phase[i]), "0", NULL);
 		}
 	if (k->nmbars || k->ntmaps) {
-		e.not_leader = b_reg(b, RC_P);
-		b_ins(b, FORM_SETP_NE_U32, b_name(b, e.not_leader), b_name(b, e.tid), "0", NULL);
+		e->not_leader = b_reg(b, RC_P);
+		b_ins(b, FORM_SETP_NE_U32, b_name(b, e->not_leader), b_name(b, e->tid), "0", NULL);
 	}
+}
+
+/* scalar params and a func's args into registers */
+static void emit_scalar_args(Emit *e)
+{
+	Ctx *cx = e->cx;
+	const Kernel *k = e->k;
+	Builder *b = &e->b;
 	for (size_t i = 0; i < k->nscalars; i++) { /* scalar params: 31-bit values (their facts) */
 		const Scalar *sc = &k->scalars[i];
 		const char *pn = arena_printf(cx->arena, "%s_arg_%s", k->name, sc->name);
-		e.var_regs[sc->var] = b_reg(b, RC_R);
+		e->var_regs[sc->var] = b_reg(b, RC_R);
 		if (dtype_bytes(sc->dt) == 8) {
 			Reg w = b_reg(b, RC_RD);
 			b_ins(b, FORM_LD_PARAM_U64, b_name(b, w), pn, NULL);
-			b_ins(b, FORM_CVT_U32_U64, b_name(b, e.var_regs[sc->var]), b_name(b, w), NULL);
+			b_ins(b, FORM_CVT_U32_U64, b_name(b, e->var_regs[sc->var]), b_name(b, w), NULL);
 		} else {
-			b_ins(b, FORM_LD_PARAM_U32, b_name(b, e.var_regs[sc->var]), pn, NULL);
+			b_ins(b, FORM_LD_PARAM_U32, b_name(b, e->var_regs[sc->var]), pn, NULL);
 		}
 	}
 	for (int a = 0; a < k->nargs; a++) {
-		e.var_regs[k->arg_vars[a]] = b_reg(b, RC_R);
-		b_ins(b, FORM_LD_PARAM_U32, b_name(b, e.var_regs[k->arg_vars[a]]),
+		e->var_regs[k->arg_vars[a]] = b_reg(b, RC_R);
+		b_ins(b, FORM_LD_PARAM_U32, b_name(b, e->var_regs[k->arg_vars[a]]),
 		      arena_printf(cx->arena, "%s_arg_%s", k->name, k->var_names[k->arg_vars[a]]), NULL);
 	}
-	tmem_prologue(&e);
-	emit_stmts(&e, k->body, k->nbody);
-	e.b.at = k->loc;
-	tmem_epilogue(&e);
-	int64_t lbytes = func_local_off(k, NULL);
+}
+
+/* a func's fragments back to its caller */
+static void emit_func_out(Emit *e)
+{
+	Ctx *cx = e->cx;
+	const Kernel *k = e->k;
+	Builder *b = &e->b;
 	if (k->is_func) /* fragments out */
 		for (size_t i = 0; i < k->nbufs; i++)
 			if (k->bufs[i]->mem == MEM_LOCAL) {
@@ -519,10 +537,14 @@ static void emit_kernel(Ctx *cx, const Module *m, const Kernel *k, Str *out, Mod
 					b_ins(b, FORM_ST_PARAM_B32,
 					      arena_printf(cx->arena, "%s_ret+%lld", k->name,
 					                   (long long)(func_local_off(k, k->bufs[i]) + 4 * w)),
-					      b_name(b, e.local_words[i][w]), NULL);
+					      b_name(b, e->local_words[i][w]), NULL);
 			}
-	b_ins(b, FORM_RET, NULL);
+}
 
+/* the launch ABI as PTX: .func or .entry, its params in order, .reqntid,
+ * .maxnreg, .reqnctapercluster */
+static void print_signature(const Kernel *k, int64_t lbytes, Str *out)
+{
 	if (k->is_func) {
 		/* .visible .func ([ret]) NAME(pointers, shared addresses, args, [in]) */
 		str_puts(out, "\n.visible .func ");
@@ -560,13 +582,11 @@ static void emit_kernel(Ctx *cx, const Module *m, const Kernel *k, Str *out, Mod
 			str_printf(out, ".reqnctapercluster %lld, %lld, 1\n", (long long)k->cluster_x, (long long)k->cluster_y);
 		str_puts(out, "{\n");
 	}
-	b_print_decls(b, out);
-	if (e.decls.s)
-		str_puts(out, e.decls.s);
-	str_putc(out, '\n');
-	if (b->body.s)
-		str_putn(out, b->body.s, b->body.n);
-	str_puts(out, "}\n");
+}
+
+/* the kernel's PTX version, forms and internal errors into the module's use */
+static void note_use(Ctx *cx, const Kernel *k, Builder *b, ModuleUse *u)
+{
 	if (!k->is_func && kernel_param_bytes(k) > PARAM_BYTES_OLD && b->min_ptx < PARAM_BYTES_PTX) {
 		b->min_ptx = PARAM_BYTES_PTX; /* the larger parameter space (check bounds it) */
 		b->min_ptx_what = "a kernel parameter space above 4352 bytes";
@@ -587,6 +607,52 @@ static void emit_kernel(Ctx *cx, const Module *m, const Kernel *k, Str *out, Mod
 		           k->name, b->missing_form);
 	if (b->internal)
 		diag_error(cx, k->loc, "internal error: kernel %s: %s", k->name, b->internal);
+}
+
+static void emit_kernel(Ctx *cx, const Module *m, const Kernel *k, Str *out, ModuleUse *u)
+{
+	Emit e = {0};
+	e.cx = cx;
+	e.m = m;
+	e.k = k;
+	b_init(&e.b, cx->arena, m->target);
+	e.b.at = k->loc;
+	Builder *b = &e.b;
+	size_t nb = k->nbufs ? k->nbufs : 1;
+	e.param_base = arena_alloc(cx->arena, sizeof(Reg) * nb);
+	e.shared_base = arena_alloc(cx->arena, sizeof(Reg) * nb);
+	e.local_words = arena_alloc(cx->arena, sizeof(Reg *) * nb);
+	e.tmem_addr = arena_alloc(cx->arena, sizeof(Reg) * nb);
+	e.tmap_addr = arena_alloc(cx->arena, sizeof(Reg) * nb);
+	e.mbar_base = arena_alloc(cx->arena, sizeof(Reg) * (k->nmbars + 1));
+	e.mbar_phase = arena_alloc(cx->arena, sizeof(Reg) * (k->nmbars + 1));
+	e.var_regs = arena_alloc(cx->arena, sizeof(Reg) * (size_t)(k->nvars + 1));
+
+	/* prologue: params, thread ids, shared symbols, registers of local buffers */
+	if (k->is_extern)
+		return;
+	emit_param_bases(&e);
+	emit_thread_ids(&e);
+	emit_buffer_bases(&e);
+	emit_mbar_bases(&e);
+	emit_scalar_args(&e);
+	tmem_prologue(&e);
+	emit_stmts(&e, k->body, k->nbody);
+	e.b.at = k->loc;
+	tmem_epilogue(&e);
+	int64_t lbytes = func_local_off(k, NULL);
+	emit_func_out(&e);
+	b_ins(b, FORM_RET, NULL);
+
+	print_signature(k, lbytes, out);
+	b_print_decls(b, out);
+	if (e.decls.s)
+		str_puts(out, e.decls.s);
+	str_putc(out, '\n');
+	if (b->body.s)
+		str_putn(out, b->body.s, b->body.n);
+	str_puts(out, "}\n");
+	note_use(cx, k, b, u);
 	str_free(&b->body);
 	str_free(&e.pre);
 	free(e.kpool);
