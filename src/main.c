@@ -27,7 +27,7 @@ static const char *usage_main =
 
 static const char *usage_check = "usage: tilepx check FILE... [--dump-after=PASS]\n\nParse and check each file; errors go to stderr.\n";
 static const char *usage_emit =
-	"usage: tilepx emit FILE... [-o OUT] [--target SM]\n\n"
+	"usage: tilepx emit FILE... [-o OUT] [--target SM] [--dump-after=PASS]\n\n"
 	"Write one PTX module per file: FILE.ptx beside it, DIR/FILE.ptx when OUT is a directory, or\n"
 	"OUT (one input only; '-' is stdout). FILE '-' reads standard input and writes standard output.\n"
 	"A regular output file is replaced through a temporary and a rename, keeping its mode and any\n"
