@@ -549,6 +549,8 @@ void check_layout(Ctx *cx, Kernel *k, Buffer *b);
 /* static shared bytes before the dynamic array; a thread's local bytes; the
  * most elements a layout proof enumerates */
 enum { SHARED_STATIC_LIMIT = 0xC000, LOCAL_BYTES_LIMIT = 1020, ENUM_LIMIT = 1 << 22 };
+/* an mbarrier's largest arrival count and a phase's largest transaction bytes */
+enum { TX_LIMIT = (1 << 20) - 1 };
 Buffer *kernel_find_buffer(const Kernel *k, const char *name);
 int64_t kernel_var_extent(const Kernel *k, int var);
 /* the region's view: slice of its buffer's layout; false + message if not affine */
