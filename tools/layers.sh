@@ -19,7 +19,7 @@ LAYERS='
 4 variants/partition.c variants/bulk.c variants/fallback.c variants/gmem_smem.c variants/ldgsts.c variants/ldstmatrix.c variants/reg.c variants/tcgen05_ldst.c variants/tma.c
 5 dispatch/dispatch.c
 6 dispatch/select.c
-7 parse.c check.c alloc.c region.c asm.c hazard.c mbarrier.c wgmma.c roles.c
+7 lex.c parse_expr.c parse_decl.c parse_stmt.c parse_asm.c parse.c check.c alloc.c region.c asm.c hazard.c mbar_check.c mbarrier.c wgmma.c roles.c
 8 mbar_emit.c emit.c nvvm_select.c
 9 explain.c
 10 driver.c
@@ -28,13 +28,14 @@ LAYERS='
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-# every object's defined and undefined symbols (main.c is the CLI, above all)
-: >"$tmp/defs.all"; : >"$tmp/uses.all"
-for o in $(find "$obj" -name '*.o' ! -name 'tilepx_all.o' ! -name 'main.o' | sort); do
-	f=${o#$obj/}; f=${f%.o}.c
-	nm "$o" | awk -v f="$f" '$2 ~ /^[TDRBC]$/ {print $3, f}' >>"$tmp/defs.all"
-	nm "$o" | awk -v f="$f" '$1 == "U" {print $2, f}' >>"$tmp/uses.all"
-done
+# every object's defined and undefined symbols, one nm run (main.c, the CLI, is above all)
+objs=$(find "$obj" -name '*.o' ! -name 'tilepx_all.o' ! -name 'main.o' | sort)
+nm -A $objs | awk -v pre="$obj/" -v D="$tmp/defs.all" -v U="$tmp/uses.all" '{
+	f = $1; sub(/:.*/, "", f); sub(pre, "", f); sub(/\.o$/, ".c", f)
+	if ($(NF - 1) == "U") print $NF, f > U
+	else if ($(NF - 1) ~ /^[TDRBC]$/) print $NF, f > D
+}'
+: >>"$tmp/defs.all"; : >>"$tmp/uses.all"
 edges=$(awk 'NR == FNR {def[$1] = $2; next} ($1 in def) && def[$1] != $2 {print $2, def[$1]}' \
 	"$tmp/defs.all" "$tmp/uses.all" | sort -u)
 if [ "$2" = "--edges" ]; then
