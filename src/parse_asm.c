@@ -96,6 +96,114 @@ static bool header_opens_block(const Parser *p)
 	return last < p->len && p->src[last] == '{';
 }
 
+/* after 'asm for': NAME COUNT, ... (compile-time indices, bounded instances) */
+static bool asm_indices(Parser *p, AsmBlock *a)
+{
+	for (;;) {
+		if (a->nunroll == MAX_ASM_UNROLL)
+			return fail(p, "an asm block unrolls over at most %d indices", MAX_ASM_UNROLL);
+		Loc vl = p->tok.loc;
+		const char *nm = take_ident(p, "an index name");
+		if (!nm)
+			return false;
+		if (lookup_var(p, nm) >= 0 || !strcmp(nm, "tid") || !strcmp(nm, "laneid")) {
+			p->line_failed = true;
+			diag_error(p->cx, vl, "index '%s' shadows a variable already in scope", nm);
+			return false;
+		}
+		int64_t n;
+		Loc nl = p->tok.loc;
+		if (!take_int(p, "index count", &n))
+			return false;
+		if (n < 1 || n > 4096) {
+			p->line_failed = true;
+			diag_error(p->cx, nl, "asm index count must be in 1..4096");
+			return false;
+		}
+		/* the block is copied once per instance: bounded, like every expansion */
+		int64_t inst = n;
+		for (int v = 0; v < a->nunroll; v++)
+			inst *= a->uext[v];
+		if (inst > MAX_ASM_INSTANCES) {
+			p->line_failed = true;
+			diag_error(p->cx, nl, "asm block expands to %lld instances; at most %d", (long long)inst,
+			           MAX_ASM_INSTANCES);
+			diag_note(p->cx, "the indices' counts multiply: split the block or use a repeat loop");
+			if (header_opens_block(p))
+				asm_skip_block(p); /* its PTX is not statements */
+			return false;
+		}
+		int u = a->nunroll++;
+		a->uext[u] = n;
+		a->uvar[u] = new_var(p, n, nm);
+		p->uname[p->nu] = nm;
+		p->uvar[p->nu++] = a->uvar[u];
+		if (!is_punct(p, ','))
+			break;
+		next(p);
+	}
+	return true;
+}
+
+/* one PTX line of the block up to e: text, placeholders, '//' comments dropped */
+static bool asm_line(Parser *p, AsmBlock *a, size_t e, int line, int *depth, Loc *brace)
+{
+	size_t run = p->pos;
+	while (p->pos < e) {
+		char c = p->src[p->pos];
+		unsigned char uc = (unsigned char)c;
+		if ((uc < 32 && c != '\t' && c != '\r') || uc >= 127) { /* ptxas reads ASCII text */
+			p->nu = 0;
+			p->line_failed = true;
+			diag_error(p->cx, (Loc){p->line, p->col}, "byte 0x%02x in an asm block: PTX is printable ASCII text", uc);
+			asm_skip_block(p);
+			return false;
+		}
+		if (c == '/' && p->pos + 1 < e && p->src[p->pos + 1] == '/') {
+			asm_text(p, a, p->src + run, p->pos - run, line);
+			while (p->pos < e)
+				advance_char(p);
+			run = p->pos;
+			break;
+		}
+		if (c == '%' && p->pos + 1 < e && p->src[p->pos + 1] == '{') {
+			asm_text(p, a, p->src + run, p->pos - run, line);
+			advance_char(p);
+			advance_char(p);
+			next(p);
+			AsmPiece pc = {0};
+			p->line_failed = false;
+			bool pok = asm_placeholder(p, &pc);
+			if (pok && !is_punct(p, '}'))
+				pok = fail(p, "expected '}' to close the placeholder, found %s", tok_text(p));
+			if (!pok) {
+				asm_skip_block(p);
+				return false;
+			}
+			pc.line = line;
+			APUSH(p->cx->arena, a->p, a->n, a->cap, pc);
+			run = p->pos;
+			continue;
+		}
+		if (c == '{') {
+			if ((*depth)++ == 0)
+				*brace = (Loc){p->line, p->col};
+		} else if (c == '}') {
+			if (*depth == 0) {
+				p->nu = 0;
+				p->line_failed = true;
+				diag_error(p->cx, (Loc){p->line, p->col}, "'}' without a matching '{' in the asm block");
+				asm_skip_block(p);
+				return false;
+			}
+			(*depth)--;
+		}
+		advance_char(p);
+	}
+	asm_text(p, a, p->src + run, p->pos - run, line);
+	return true;
+}
+
 /* asm [for I N, ...] [mma C, A, B] {   then PTX lines, then '}' alone */
 bool parse_asm(Parser *p, Stmt *s)
 {
@@ -104,49 +212,8 @@ bool parse_asm(Parser *p, Stmt *s)
 	p->nu = 0;
 	if (is_ident(p, "for")) {
 		next(p);
-		for (;;) {
-			if (a->nunroll == MAX_ASM_UNROLL)
-				return fail(p, "an asm block unrolls over at most %d indices", MAX_ASM_UNROLL);
-			Loc vl = p->tok.loc;
-			const char *nm = take_ident(p, "an index name");
-			if (!nm)
-				return false;
-			if (lookup_var(p, nm) >= 0 || !strcmp(nm, "tid") || !strcmp(nm, "laneid")) {
-				p->line_failed = true;
-				diag_error(p->cx, vl, "index '%s' shadows a variable already in scope", nm);
-				return false;
-			}
-			int64_t n;
-			Loc nl = p->tok.loc;
-			if (!take_int(p, "index count", &n))
-				return false;
-			if (n < 1 || n > 4096) {
-				p->line_failed = true;
-				diag_error(p->cx, nl, "asm index count must be in 1..4096");
-				return false;
-			}
-			/* the block is copied once per instance: bounded, like every expansion */
-			int64_t inst = n;
-			for (int v = 0; v < a->nunroll; v++)
-				inst *= a->uext[v];
-			if (inst > MAX_ASM_INSTANCES) {
-				p->line_failed = true;
-				diag_error(p->cx, nl, "asm block expands to %lld instances; at most %d", (long long)inst,
-				           MAX_ASM_INSTANCES);
-				diag_note(p->cx, "the indices' counts multiply: split the block or use a repeat loop");
-				if (header_opens_block(p))
-					asm_skip_block(p); /* its PTX is not statements */
-				return false;
-			}
-			int u = a->nunroll++;
-			a->uext[u] = n;
-			a->uvar[u] = new_var(p, n, nm);
-			p->uname[p->nu] = nm;
-			p->uvar[p->nu++] = a->uvar[u];
-			if (!is_punct(p, ','))
-				break;
-			next(p);
-		}
+		if (!asm_indices(p, a))
+			return false;
 	}
 	bool ok = true;
 	if (is_ident(p, "mma")) {
@@ -211,60 +278,8 @@ bool parse_asm(Parser *p, Stmt *s)
 				a->copied |= p->stack[i]->unroll && (p->stack[i]->trips_scalar || p->stack[i]->n > 1);
 			return true;
 		}
-		/* one PTX line: text, placeholders, '//' comments dropped */
-		size_t run = p->pos;
-		while (p->pos < e) {
-			char c = p->src[p->pos];
-			unsigned char uc = (unsigned char)c;
-			if ((uc < 32 && c != '\t' && c != '\r') || uc >= 127) { /* ptxas reads ASCII text */
-				p->nu = 0;
-				p->line_failed = true;
-				diag_error(p->cx, (Loc){p->line, p->col}, "byte 0x%02x in an asm block: PTX is printable ASCII text", uc);
-				asm_skip_block(p);
-				return false;
-			}
-			if (c == '/' && p->pos + 1 < e && p->src[p->pos + 1] == '/') {
-				asm_text(p, a, p->src + run, p->pos - run, line);
-				while (p->pos < e)
-					advance_char(p);
-				run = p->pos;
-				break;
-			}
-			if (c == '%' && p->pos + 1 < e && p->src[p->pos + 1] == '{') {
-				asm_text(p, a, p->src + run, p->pos - run, line);
-				advance_char(p);
-				advance_char(p);
-				next(p);
-				AsmPiece pc = {0};
-				p->line_failed = false;
-				bool pok = asm_placeholder(p, &pc);
-				if (pok && !is_punct(p, '}'))
-					pok = fail(p, "expected '}' to close the placeholder, found %s", tok_text(p));
-				if (!pok) {
-					asm_skip_block(p);
-					return false;
-				}
-				pc.line = line;
-				APUSH(p->cx->arena, a->p, a->n, a->cap, pc);
-				run = p->pos;
-				continue;
-			}
-			if (c == '{') {
-				if (depth++ == 0)
-					brace = (Loc){p->line, p->col};
-			} else if (c == '}') {
-				if (depth == 0) {
-					p->nu = 0;
-					p->line_failed = true;
-					diag_error(p->cx, (Loc){p->line, p->col}, "'}' without a matching '{' in the asm block");
-					asm_skip_block(p);
-					return false;
-				}
-				depth--;
-			}
-			advance_char(p);
-		}
-		asm_text(p, a, p->src + run, p->pos - run, line);
+		if (!asm_line(p, a, e, line, &depth, &brace))
+			return false;
 		line++;
 	}
 }

@@ -230,25 +230,9 @@ static bool parse_scalar(Parser *p, Kernel *k, Buffer *b)
 	return true;
 }
 
-static bool parse_buffer(Parser *p, Loc kwloc, Mem mem, const char *kw)
+/* a buffer's shape: [N, M, ...], a param's dimensions may be scalars */
+static bool parse_shape(Parser *p, Kernel *k, Buffer *b, Mem mem, const char *kw)
 {
-	Kernel *k = need_kernel(p, kwloc, kw);
-	if (!k)
-		return false;
-	Buffer *b = arena_alloc(p->cx->arena, sizeof *b);
-	b->mem = mem;
-	b->loc = p->tok.loc;
-	if (!(b->name = take_ident(p, "a buffer name")))
-		return false;
-	if (p->tok.kind != TK_IDENT)
-		return fail(p, "expected a dtype (i8 u8 e4m3 e5m2 i16 u16 f16 bf16 i32 u32 f32 tf32 i64 u64 f64), found %s",
-		            tok_text(p));
-	char *dt = arena_strndup(p->cx->arena, p->tok.s, p->tok.len);
-	if (!dtype_parse(dt, &b->dt))
-		return fail(p, "unknown dtype '%s' (i8 u8 e4m3 e5m2 i16 u16 f16 bf16 i32 u32 f32 tf32 i64 u64 f64)", dt);
-	next(p);
-	if (mem == MEM_GLOBAL && !is_punct(p, '['))
-		return parse_scalar(p, k, b);
 	if (!expect_punct(p, '[', "to start the buffer shape"))
 		return false;
 	for (;;) {
@@ -285,13 +269,12 @@ static bool parse_buffer(Parser *p, Loc kwloc, Mem mem, const char *kw)
 	}
 	if (!expect_punct(p, ']', "to close the buffer shape"))
 		return false;
-	if (is_ident(p, "layout")) {
-		next(p);
-		if (!layout(p, b))
-			return false;
-	} else if (mem == MEM_LOCAL || mem == MEM_TMEM) {
-		return fail(p, "a %s buffer needs 'layout L', found %s", kw, tok_text(p));
-	}
+	return true;
+}
+
+/* what may follow a buffer's layout: storage, colmajor, ld, cols, fill small, tma */
+static bool parse_buffer_options(Parser *p, Kernel *k, Buffer *b, Mem mem)
+{
 	if ((mem == MEM_GLOBAL || mem == MEM_SHARED) && is_ident(p, "storage")) {
 		/* padded layouts: the elements the layout's codomain spans, beyond the shape */
 		next(p);
@@ -350,6 +333,39 @@ static bool parse_buffer(Parser *p, Loc kwloc, Mem mem, const char *kw)
 		next(p);
 		b->tma = true;
 	}
+	return true;
+}
+
+static bool parse_buffer(Parser *p, Loc kwloc, Mem mem, const char *kw)
+{
+	Kernel *k = need_kernel(p, kwloc, kw);
+	if (!k)
+		return false;
+	Buffer *b = arena_alloc(p->cx->arena, sizeof *b);
+	b->mem = mem;
+	b->loc = p->tok.loc;
+	if (!(b->name = take_ident(p, "a buffer name")))
+		return false;
+	if (p->tok.kind != TK_IDENT)
+		return fail(p, "expected a dtype (i8 u8 e4m3 e5m2 i16 u16 f16 bf16 i32 u32 f32 tf32 i64 u64 f64), found %s",
+		            tok_text(p));
+	char *dt = arena_strndup(p->cx->arena, p->tok.s, p->tok.len);
+	if (!dtype_parse(dt, &b->dt))
+		return fail(p, "unknown dtype '%s' (i8 u8 e4m3 e5m2 i16 u16 f16 bf16 i32 u32 f32 tf32 i64 u64 f64)", dt);
+	next(p);
+	if (mem == MEM_GLOBAL && !is_punct(p, '['))
+		return parse_scalar(p, k, b);
+	if (!parse_shape(p, k, b, mem, kw))
+		return false;
+	if (is_ident(p, "layout")) {
+		next(p);
+		if (!layout(p, b))
+			return false;
+	} else if (mem == MEM_LOCAL || mem == MEM_TMEM) {
+		return fail(p, "a %s buffer needs 'layout L', found %s", kw, tok_text(p));
+	}
+	if (!parse_buffer_options(p, k, b, mem))
+		return false;
 	if (!end_of_line(p))
 		return false;
 	if (mem == MEM_GLOBAL)
