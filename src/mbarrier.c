@@ -373,6 +373,85 @@ static void touch(Sim *S, const Span *x)
 	APUSH(S->cx->arena, S->ctouch, S->nctouch, S->ctouchcap, *x);
 }
 
+/* a copy's shared accesses against the TMA loads in flight into them and
+ * the TMA stores still reading them; false after an error */
+static bool copy_in_flight(Sim *S, const Stmt *s, const Span *r, const Span *d, bool rsh, bool dsh)
+{
+	if (rsh) { /* reading shared memory a load is still filling */
+		const Span *o = overlap(S->loads, S->nloads, r);
+		if (o) {
+			S->failed = true;
+			diag_error(S->cx, s->src->loc, "reads '%s' while the TMA load at line %d into it is in flight",
+			           r->buf->name, o->s->loc.line);
+			diag_note(S->cx, "wait on %s first (mbarrier.wait)", o->s->mbar_name);
+			return false;
+		}
+	}
+	if (dsh) { /* writing shared memory a load fills or a store still reads */
+		const Span *o = overlap(S->loads, S->nloads, d);
+		if (o && o->s != s) {
+			S->failed = true;
+			diag_error(S->cx, s->dst->loc, "writes '%s' while the TMA load at line %d into it is in flight",
+			           d->buf->name, o->s->loc.line);
+			if (s->mcast || o->s->mcast) {
+				uint64_t both = d->ranks & o->ranks;
+				int r = 0;
+				while (!(both >> r & 1))
+					r++;
+				diag_note(S->cx, "both land in CTA rank %d (a multicast lands only in the CTAs of its mask)", r);
+			}
+			return false;
+		}
+		for (size_t i = 0; i < S->nstores; i++)
+			if (S->stores[i].group < 0 || S->stores[i].group >= S->read_upto) {
+				const Span *x = &S->stores[i];
+				if (x->buf == d->buf && x->lo <= d->hi && d->lo <= x->hi) {
+					S->failed = true;
+					diag_error(S->cx, s->dst->loc, "writes '%s' while the TMA store at line %d still reads it",
+					           d->buf->name, x->s->loc.line);
+					diag_note(S->cx, "bulk.commit, then bulk.wait_read N (and sync) before reusing the buffer");
+					return false;
+				}
+			}
+	}
+	return true;
+}
+
+/* a TMA load: it fills its barrier's phase (each masked CTA's for a
+ * multicast) and is in flight until the wait */
+static void sim_tma_load(Sim *S, Stmt *s, const Span *dp)
+{
+	Span d = *dp;
+	Span x = d;
+	x.bar = bar_of(S, s);
+	int64_t bytes = dtype_bytes(s->dst->buf->dt);
+	for (int i = 0; i < s->src->buf->ndim; i++)
+		bytes *= s->src->whole ? s->src->buf->shape[i] : s->src->ext[i];
+	if (s->mcast && !mcast_ready(S, s, x.bar, &d))
+		return;
+	/* every CTA issues the copy: a plain load fills its own barrier, a
+	 * multicast each masked CTA's, once per issuer */
+	for (int rk = 0; rk < S->nranks; rk++) {
+		if (s->mcast && !(s->mcast >> rk & 1))
+			continue;
+		Bar *b = bar_at(S, x.bar, rk);
+		char name[128];
+		bar_name_r(S, s, rk, name, sizeof name);
+		if (!b->init) {
+			FAIL(S, s->mbar_loc, "the TMA load signals %s before mbarrier.init", name);
+			return;
+		}
+		if (lagging(S, b, s, name))
+			return;
+		if (!b->first)
+			b->first = s;
+		b->loaded += s->mcast ? bytes * S->nranks : bytes;
+	}
+	if (s->mcast)
+		S->last_mc = s;
+	APUSH(S->cx->arena, S->loads, S->nloads, S->loadcap, x);
+}
+
 static void sim_copy(Sim *S, Stmt *s)
 {
 	bool load = stmt_is_tma_load(s), store = stmt_is_tma_store(s) || stmt_is_bulk_store(s);
@@ -405,43 +484,8 @@ static void sim_copy(Sim *S, Stmt *s)
 			cpa_race(S, &g, s->dst, true);
 		}
 	}
-	if (rsh) { /* reading shared memory a load is still filling */
-		const Span *o = overlap(S->loads, S->nloads, &r);
-		if (o) {
-			S->failed = true;
-			diag_error(S->cx, s->src->loc, "reads '%s' while the TMA load at line %d into it is in flight",
-			           r.buf->name, o->s->loc.line);
-			diag_note(S->cx, "wait on %s first (mbarrier.wait)", o->s->mbar_name);
-			return;
-		}
-	}
-	if (dsh) { /* writing shared memory a load fills or a store still reads */
-		const Span *o = overlap(S->loads, S->nloads, &d);
-		if (o && o->s != s) {
-			S->failed = true;
-			diag_error(S->cx, s->dst->loc, "writes '%s' while the TMA load at line %d into it is in flight",
-			           d.buf->name, o->s->loc.line);
-			if (s->mcast || o->s->mcast) {
-				uint64_t both = d.ranks & o->ranks;
-				int r = 0;
-				while (!(both >> r & 1))
-					r++;
-				diag_note(S->cx, "both land in CTA rank %d (a multicast lands only in the CTAs of its mask)", r);
-			}
-			return;
-		}
-		for (size_t i = 0; i < S->nstores; i++)
-			if (S->stores[i].group < 0 || S->stores[i].group >= S->read_upto) {
-				const Span *x = &S->stores[i];
-				if (x->buf == d.buf && x->lo <= d.hi && d.lo <= x->hi) {
-					S->failed = true;
-					diag_error(S->cx, s->dst->loc, "writes '%s' while the TMA store at line %d still reads it",
-					           d.buf->name, x->s->loc.line);
-					diag_note(S->cx, "bulk.commit, then bulk.wait_read N (and sync) before reusing the buffer");
-					return;
-				}
-			}
-	}
+	if (!copy_in_flight(S, s, &r, &d, rsh, dsh))
+		return;
 	if (cpa_copy && dsh && s->src->buf->mem == MEM_GLOBAL) {
 		/* cp.async (ldgsts): a thread write like any other (checked against
 		 * TMA loads and stores above), in flight until its group is waited for */
@@ -462,34 +506,7 @@ static void sim_copy(Sim *S, Stmt *s)
 		return;
 	}
 	if (load) {
-		Span x = d;
-		x.bar = bar_of(S, s);
-		int64_t bytes = dtype_bytes(s->dst->buf->dt);
-		for (int i = 0; i < s->src->buf->ndim; i++)
-			bytes *= s->src->whole ? s->src->buf->shape[i] : s->src->ext[i];
-		if (s->mcast && !mcast_ready(S, s, x.bar, &d))
-			return;
-		/* every CTA issues the copy: a plain load fills its own barrier, a
-		 * multicast each masked CTA's, once per issuer */
-		for (int rk = 0; rk < S->nranks; rk++) {
-			if (s->mcast && !(s->mcast >> rk & 1))
-				continue;
-			Bar *b = bar_at(S, x.bar, rk);
-			char name[128];
-			bar_name_r(S, s, rk, name, sizeof name);
-			if (!b->init) {
-				FAIL(S, s->mbar_loc, "the TMA load signals %s before mbarrier.init", name);
-				return;
-			}
-			if (lagging(S, b, s, name))
-				return;
-			if (!b->first)
-				b->first = s;
-			b->loaded += s->mcast ? bytes * S->nranks : bytes;
-		}
-		if (s->mcast)
-			S->last_mc = s;
-		APUSH(S->cx->arena, S->loads, S->nloads, S->loadcap, x);
+		sim_tma_load(S, s, &d);
 	} else if (store) {
 		for (size_t i = 0; i < S->ndirty; i++) {
 			const Span *w = &S->dirty[i];
