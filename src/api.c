@@ -16,9 +16,9 @@ static int usage_error(tilepx_result *out, const char *msg)
 	return 0;
 }
 
-/* parse, check and run the mode's pass; diagnostics in cx */
+/* parse, then the mode's pass list (src/driver.c); diagnostics in cx */
 static bool compile_module(Ctx *cx, const char *path, const char *src, size_t len, const char *target,
-                           tilepx_mode mode, Str *text, Module **mod)
+                           tilepx_mode mode, const char *dump_after, Str *text, Str *dump, Module **mod)
 {
 	cx->diags.file = path;
 	cx->diags.src = src;
@@ -34,13 +34,9 @@ static bool compile_module(Ctx *cx, const char *path, const char *src, size_t le
 	if (override)
 		m->target = override;
 	*mod = m;
-	switch (mode) {
-	case TILEPX_CHECK: return check_and_dispatch(cx, m);
-	case TILEPX_EMIT: return emit_module(cx, m, NULL, text);
-	case TILEPX_EXPLAIN: return explain_module(cx, m, false, text);
-	case TILEPX_EXPLAIN_JSON: return explain_module(cx, m, true, text);
-	}
-	return false;
+	static const Command cmd[] = {[TILEPX_CHECK] = CMD_CHECK, [TILEPX_EMIT] = CMD_EMIT,
+	                              [TILEPX_EXPLAIN] = CMD_EXPLAIN, [TILEPX_EXPLAIN_JSON] = CMD_EXPLAIN_JSON};
+	return run_passes(cx, m, cmd[mode], dump_after, text, dump);
 }
 
 /* a kernel's launch facts, from the checked module */
@@ -127,7 +123,7 @@ static bool bind_sets(Ctx *cx, Kernel *k, const char *const *sets, int nsets)
 
 static int api_run(const char *path, const char *src, size_t len, const char *target, tilepx_mode mode,
                    tilepx_result *out, tilepx_launch *launches, int max, int *nlaunch, const char *const *sets,
-                   int nsets)
+                   int nsets, const char *dump_after)
 {
 	if (!out)
 		return 0; /* nowhere to report: the documented contract is a non-NULL out */
@@ -137,23 +133,27 @@ static int api_run(const char *path, const char *src, size_t len, const char *ta
 	if ((unsigned)mode > TILEPX_EXPLAIN_JSON)
 		return usage_error(out, "tilepx_compile: error: mode is not a tilepx_mode value\n");
 	Ctx *cx = calloc(1, sizeof *cx);
-	Str *text = calloc(1, sizeof *text); /* heap: they outlive a longjmp intact */
-	if (!cx || !text || !(cx->arena = arena_new())) {
+	Str *text = calloc(1, sizeof *text), *dump = calloc(1, sizeof *dump); /* heap: they outlive a longjmp intact */
+	if (!cx || !text || !dump || !(cx->arena = arena_new())) {
 		free(cx);
 		free(text);
+		free(dump);
 		return usage_error(out, "tilepx_compile: error: out of memory\n");
 	}
 	jmp_buf oom;
 	if (setjmp(oom)) {
 		str_free(text);
 		free(text);
+		str_free(dump);
+		free(dump);
 		arena_free(cx->arena);
 		free(cx);
 		return usage_error(out, "tilepx_compile: error: out of memory\n");
 	}
 	arena_on_oom(cx->arena, &oom);
 	Module *mod = NULL;
-	bool ok = compile_module(cx, path ? path : "<input>", src ? src : "", len, target, mode, text, &mod);
+	bool ok = compile_module(cx, path ? path : "<input>", src ? src : "", len, target, mode, dump_after, text, dump,
+	                         &mod);
 	if (ok && launches && mod)
 		for (size_t i = 0; i < mod->nkernels; i++) {
 			Kernel *k = mod->kernels[i];
@@ -177,9 +177,13 @@ static int api_run(const char *path, const char *src, size_t len, const char *ta
 	size_t dn = 0;
 	FILE *f = open_memstream(&d, &dn);
 	if (f) {
+		if (dump->n) /* --dump-after's state, before the diagnostics */
+			fwrite(dump->s, 1, dump->n, f);
 		diag_print(&cx->diags, f);
 		fclose(f);
 	}
+	str_free(dump);
+	free(dump);
 	out->ok = ok;
 	out->diagnostics = d;
 	/* explain's table is the answer even when a copy has no variant (then exit 1) */
@@ -199,7 +203,13 @@ static int api_run(const char *path, const char *src, size_t len, const char *ta
 int tilepx_compile(const char *path, const char *src, size_t len, const char *target, tilepx_mode mode,
                    tilepx_result *out)
 {
-	return api_run(path, src, len, target, mode, out, NULL, 0, NULL, NULL, 0);
+	return api_run(path, src, len, target, mode, out, NULL, 0, NULL, NULL, 0, NULL);
+}
+
+int compile_dump(const char *path, const char *src, size_t len, const char *target, int mode, const char *dump_after,
+                 struct tilepx_result *out)
+{
+	return api_run(path, src, len, target, (tilepx_mode)mode, out, NULL, 0, NULL, NULL, 0, dump_after);
 }
 
 static int launches(const char *path, const char *src, size_t len, const char *target, const char *const *sets,
@@ -229,7 +239,7 @@ static int launches(const char *path, const char *src, size_t len, const char *t
 		}
 		return -1;
 	}
-	return api_run(path, src, len, target, TILEPX_CHECK, diag, out, max, &n, sets, nsets) ? n : -1;
+	return api_run(path, src, len, target, TILEPX_CHECK, diag, out, max, &n, sets, nsets, NULL) ? n : -1;
 }
 
 int tilepx_launches(const char *path, const char *src, size_t len, const char *target, tilepx_launch *out, int max,

@@ -314,8 +314,6 @@ static bool asm_need(const AsmIns *in, int *min_ptx, Cap *cap, int *form)
 
 /* ---- checks ---- */
 
-bool check_region_of(Ctx *cx, Kernel *k, Region *r); /* src/check.c */
-bool check_affine_range(const Kernel *k, const Affine *e, int64_t *lo, int64_t *hi);
 
 /* the registers each operand of a known collective takes: mma shapes */
 static const struct {
@@ -578,88 +576,13 @@ void check_asm(Ctx *cx, const Module *m, Kernel *k, Stmt *s)
 		check_asm_instances(cx, k, a, ninst);
 }
 
-/* the bits of integer v as a binary float of mbits mantissa and ebits
- * exponent bits (bias ebias, emax the largest biased exponent of a finite
- * value), sign on top; false if v is not exact in it */
-static bool small_float_bits(int64_t v, int mbits, int ebits, int ebias, int emax, uint64_t *out)
-{
-	int64_t mag = v < 0 ? -v : v;
-	uint64_t sign = v < 0 ? (uint64_t)1 << (mbits + ebits) : 0;
-	if (mag == 0) {
-		*out = sign;
-		return true;
-	}
-	int e = 0;
-	while ((mag >> e) > 1)
-		e++;
-	if (e > mbits && (mag & (((int64_t)1 << (e - mbits)) - 1)))
-		return false;
-	if (e + ebias > emax)
-		return false;
-	uint64_t frac = e > mbits ? (uint64_t)(mag >> (e - mbits)) : (uint64_t)(mag << (mbits - e));
-	frac &= ((uint64_t)1 << mbits) - 1;
-	*out = sign | ((uint64_t)(e + ebias) << mbits) | frac;
-	return true;
-}
-
-/* the bits of integer v as one element of dt; false if not exact */
-static bool int_bits(DType dt, int64_t v, uint64_t *out)
-{
-	switch (dt) {
-	case DT_F32: case DT_TF32: {
-		float f = (float)v;
-		if ((int64_t)f != v)
-			return false;
-		uint32_t u;
-		memcpy(&u, &f, 4);
-		*out = u;
-		return true;
-	}
-	case DT_F64: {
-		double f = (double)v;
-		if ((int64_t)f != v)
-			return false;
-		memcpy(out, &f, 8);
-		return true;
-	}
-	case DT_F16: return small_float_bits(v, 10, 5, 15, 30, out);
-	case DT_BF16: return small_float_bits(v, 7, 8, 127, 254, out);
-	/* 8-bit floats: sign, exponent (bias 7 / 15), 3 / 2 mantissa bits; e4m3
-	 * has no infinities, so its top exponent holds finite values */
-	case DT_E4M3: /* ... except S.1111.111, its NaN: 480 rounds there and is not a value */
-		return small_float_bits(v, 3, 4, 7, 15, out) && (*out & 0x7f) != 0x7f;
-	case DT_E5M2: return small_float_bits(v, 2, 5, 15, 30, out);
-	default: {
-		int bits = dtype_bytes(dt) * 8;
-		bool is_signed = dt == DT_I8 || dt == DT_I16 || dt == DT_I32 || dt == DT_I64;
-		if (bits < 64) {
-			int64_t lo = is_signed ? -((int64_t)1 << (bits - 1)) : 0;
-			int64_t hi = is_signed ? ((int64_t)1 << (bits - 1)) - 1 : ((int64_t)1 << bits) - 1;
-			if (v < lo || v > hi)
-				return false;
-			*out = (uint64_t)v & ((((uint64_t)1) << bits) - 1);
-		} else {
-			*out = (uint64_t)v;
-		}
-		return dt != DT_E4M3 && dt != DT_E5M2 ? true : v == 0;
-	}
-	}
-}
-
-uint64_t dtype_int_bits(DType dt, int64_t v)
-{
-	uint64_t b = 0;
-	int_bits(dt, v, &b);
-	return b;
-}
-
 void check_init(Ctx *cx, const Module *m, Kernel *k, Stmt *s)
 {
 	(void)m;
 	if (!local_region(cx, k, s->dst, "init"))
 		return;
 	uint64_t b;
-	if (!int_bits(s->dst->buf->dt, s->n, &b)) {
+	if (!dtype_int_value(s->dst->buf->dt, s->n, &b)) {
 		diag_error(cx, s->dst->loc, "init value %lld is not exact in %s", (long long)s->n, dtype_name(s->dst->buf->dt));
 		return;
 	}

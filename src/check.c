@@ -4,353 +4,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { SHARED_STATIC_LIMIT = 0xC000, LOCAL_BYTES_LIMIT = 1020, ENUM_LIMIT = 1 << 22 };
-
-Buffer *kernel_find_buffer(const Kernel *k, const char *name)
-{
-	for (size_t i = 0; i < k->nbufs; i++)
-		if (!strcmp(k->bufs[i]->name, name))
-			return k->bufs[i];
-	return NULL;
-}
-
-static void fmt_extents(Str *s, const Layout *L)
-{
-	str_putc(s, '(');
-	for (int i = 0; i < L->n; i++)
-		str_printf(s, "%s%lld", i ? ", " : "", (long long)L->it[i].ext);
-	str_putc(s, ')');
-}
-
-static void fmt_shape(Str *s, const int64_t *shape, int n)
-{
-	str_putc(s, '[');
-	for (int i = 0; i < n; i++)
-		str_printf(s, "%s%lld", i ? ", " : "", (long long)shape[i]);
-	str_putc(s, ']');
-}
-
-/* extents, read left to right, multiply to each dimension in order */
-static bool refines(const Layout *L, const int64_t *shape, int n)
-{
-	int i = 0;
-	for (int d = 0; d < n; d++) {
-		int64_t prod = 1;
-		while (prod < shape[d] && i < L->n) {
-			if (!mul_ok(prod, L->it[i].ext, &prod))
-				return false;
-			i++;
-		}
-		if (prod != shape[d])
-			return false;
-		while (i < L->n && L->it[i].ext == 1 && d == n - 1)
-			i++;
-	}
-	for (; i < L->n; i++)
-		if (L->it[i].ext != 1)
-			return false;
-	return true;
-}
-
-/* owner scope from the set of thread axes; false if they do not chain */
-static bool owner_of(unsigned set, Scope *out)
-{
-#define B(a) (1u << (a))
-	static const struct { unsigned set; Scope s; } chains[] = {
-		{0, SC_THREAD},
-		{B(AX_LANEID), SC_WARP},
-		{B(AX_TID_IN_WG), SC_WARPGROUP},
-		{B(AX_LANEID) | B(AX_WID_IN_WG), SC_WARPGROUP},
-		{B(AX_TX), SC_CTA},
-		{B(AX_LANEID) | B(AX_WARPID), SC_CTA},
-		{B(AX_TID_IN_WG) | B(AX_WGID), SC_CTA},
-		{B(AX_LANEID) | B(AX_WID_IN_WG) | B(AX_WGID), SC_CTA},
-	};
-#undef B
-	for (size_t i = 0; i < sizeof chains / sizeof chains[0]; i++)
-		if (chains[i].set == set) {
-			*out = chains[i].s;
-			return true;
-		}
-	return false;
-}
-
-static int64_t axis_range(Axis a, int64_t threads)
-{
-	switch (a) {
-	case AX_LANEID: return 32;
-	case AX_WARPID: return threads / 32;
-	case AX_WID_IN_WG: return 4;
-	case AX_TID_IN_WG: return 128;
-	case AX_WGID: return threads / 128;
-	case AX_TX: return threads;
-	case AX_TLANE: return 128;
-	default: return INT64_MAX;
-	}
-}
-
-/* largest value each axis reaches (strides are non-negative) */
-static bool axis_max(const Layout *L, int64_t *mx)
-{
-	for (int a = 0; a < AX_COUNT; a++)
-		mx[a] = 0;
-	for (int i = 0; i < L->n; i++) {
-		int64_t t;
-		if (!mul_ok(L->it[i].ext - 1, L->it[i].stride, &t) || !add_ok(mx[L->it[i].axis], t, &mx[L->it[i].axis]))
-			return false;
-	}
-	return true;
-}
-
-static int cmp_stride(const void *a, const void *b)
-{
-	const Iter *x = a, *y = b;
-	return x->stride < y->stride ? -1 : x->stride > y->stride;
-}
-
-/* structural proof: per axis, sorted by stride, each stride clears the span below it */
-static bool injective_structural(const Layout *L)
-{
-	for (int a = 0; a < AX_COUNT; a++) {
-		Iter it[MAX_ITERS];
-		int n = 0;
-		for (int i = 0; i < L->n; i++)
-			if (L->it[i].axis == (Axis)a && L->it[i].ext > 1)
-				it[n++] = L->it[i];
-		qsort(it, (size_t)n, sizeof(Iter), cmp_stride);
-		int64_t span = 0; /* largest offset reached by the iters so far */
-		for (int i = 0; i < n; i++) {
-			if (it[i].stride <= span)
-				return false;
-			span += (it[i].ext - 1) * it[i].stride;
-		}
-	}
-	return true;
-}
-
-static void fmt_coord(Str *s, int64_t idx, const int64_t *shape, int n)
-{
-	int64_t c[MAX_DIMS];
-	for (int d = n - 1; d >= 0; d--) {
-		c[d] = idx % shape[d];
-		idx /= shape[d];
-	}
-	fmt_shape(s, c, n);
-}
-
-/* the layout's extents refine the buffer's shape */
-static bool check_layout_refines(Ctx *cx, Buffer *b, Loc at)
-{
-	Layout *L = &b->layout;
-	Str s = {0};
-	if (!refines(L, b->shape, b->ndim)) {
-		fmt_extents(&s, L);
-		str_puts(&s, " do not refine the buffer shape ");
-		fmt_shape(&s, b->shape, b->ndim);
-		diag_error(cx, at, "layout extents %s (consecutive extents must multiply to each dimension)", s.s);
-		str_free(&s);
-		return false;
-	}
-	return true;
-}
-
-/* every iter's axis is one its memory may use, its stride is not negative,
- * the thread count suits its thread axes, and a local buffer's thread axes
- * form one chain (which sets its owner group) */
-static bool check_layout_axes(Ctx *cx, Kernel *k, Buffer *b, Loc at)
-{
-	Layout *L = &b->layout;
-	unsigned threads_set = 0;
-	for (int i = 0; i < L->n; i++) {
-		Axis a = L->it[i].axis;
-		bool ok = b->mem == MEM_LOCAL ? (a == AX_M || axis_is_thread(a))
-		        : b->mem == MEM_TMEM ? (a == AX_TLANE || a == AX_TCOL)
-		                             : a == AX_M;
-		if (!ok) {
-			const char *what = b->mem == MEM_TMEM ? "tmem layouts use only TLane and TCol strides"
-			                 : b->mem == MEM_LOCAL ? "local layouts use plain and thread-axis strides"
-			                                       : "only plain strides address memory";
-			diag_error(cx, at, "axis '%s' is not valid in a %s buffer layout (%s)", axis_name(a),
-			           b->mem == MEM_GLOBAL ? "param" : mem_name(b->mem), what);
-			return false;
-		}
-		if (L->it[i].stride < 0) {
-			diag_error(cx, at, "layout strides must not be negative");
-			return false;
-		}
-		if (axis_is_thread(a)) {
-			threads_set |= 1u << a;
-			int64_t need = (a == AX_LANEID || a == AX_WARPID) ? 32 : a == AX_TX ? 1 : 128;
-			if (k->threads % need) {
-				diag_error(cx, at, "axis '%s' needs a multiple of %lld threads, but kernel '%s' has %lld",
-				           axis_name(a), (long long)need, k->name, (long long)k->threads);
-				return false;
-			}
-		}
-	}
-	if (b->mem == MEM_LOCAL && !owner_of(threads_set, &b->owner)) {
-		diag_error(cx, at,
-		           "the thread axes of this layout do not form one chain from threads upward (use laneid; "
-		           "tid_in_wg or laneid+wid_in_wg; tx, laneid+warpid, tid_in_wg+wgid or laneid+wid_in_wg+wgid)");
-		return false;
-	}
-	return true;
-}
-
-/* the largest coordinate per axis, within each axis' range */
-static bool check_layout_ranges(Ctx *cx, Kernel *k, Buffer *b, Loc at, int64_t *mx)
-{
-	Layout *L = &b->layout;
-	if (!axis_max(L, mx)) {
-		diag_error(cx, at, "layout offsets overflow 64 bits");
-		return false;
-	}
-	for (int a = AX_LANEID; a < AX_COUNT; a++) {
-		int64_t r = axis_range((Axis)a, k->threads);
-		if (mx[a] > 0 && mx[a] >= r) {
-			diag_error(cx, at, "axis '%s' reaches %lld but its range is 0..%lld", axis_name((Axis)a),
-			           (long long)mx[a], (long long)r - 1);
-			return false;
-		}
-	}
-	return true;
-}
-
-/* no two logical coordinates share a place: a structural proof, else an
- * exhaustive search that names two colliding coordinates, else rejected */
-static bool check_layout_injective(Ctx *cx, Buffer *b, Loc at, const int64_t *mx)
-{
-	Layout *L = &b->layout;
-	Str s = {0};
-	/* injectivity: structural proof, else exhaustive search for a witness */
-	if (!injective_structural(L)) {
-		int64_t size = lay_size(L);
-		int64_t mult[AX_COUNT], span = 1;
-		for (int a = 0; a < AX_COUNT; a++) {
-			mult[a] = span;
-			if (!mul_ok(span, mx[a] + 1, &span) || span > ENUM_LIMIT)
-				break;
-		}
-		if (size > ENUM_LIMIT || span > ENUM_LIMIT) {
-			diag_error(cx, at, "cannot prove this layout injective and it is too large to check exhaustively");
-			return false;
-		}
-		int64_t *seen = calloc((size_t)span, sizeof(int64_t));
-		for (int64_t i = 0; i < size; i++) {
-			int64_t v[AX_COUNT], key = 0;
-			lay_apply_flat(L, i, v);
-			for (int a = 0; a < AX_COUNT; a++)
-				key += v[a] * mult[a];
-			if (seen[key]) {
-				str_puts(&s, "coordinates ");
-				fmt_coord(&s, seen[key] - 1, b->shape, b->ndim);
-				str_puts(&s, " and ");
-				fmt_coord(&s, i, b->shape, b->ndim);
-				diag_error(cx, at, "layout is not injective: %s map to the same place", s.s);
-				str_free(&s);
-				free(seen);
-				return false;
-			}
-			seen[key] = i + 1;
-		}
-		free(seen);
-	}
-	return true;
-}
-
-/* the storage the layout needs, per memory: elements (param, shared),
- * registers per thread (local) or tensor-memory columns (tmem) */
-static void check_layout_storage(Ctx *cx, Buffer *b, Loc at, const int64_t *mx)
-{
-	Layout *L = &b->layout;
-	int64_t storage;
-	int bytes = dtype_bytes(b->dt);
-	switch (b->mem) {
-	case MEM_GLOBAL:
-	case MEM_SHARED: {
-		int64_t size = 1;
-		for (int d = 0; d < b->ndim; d++)
-			mul_ok(size, b->shape[d], &size);
-		storage = b->storage_given ? b->storage_given : size;
-		if (b->storage_given && b->storage_given < size) {
-			diag_error(cx, b->storage_loc, "storage %lld is smaller than the shape's %lld elements",
-			           (long long)b->storage_given, (long long)size);
-			return;
-		}
-		b->max_off = mx[AX_M];
-		if (mx[AX_M] >= storage) {
-			diag_error(cx, at,
-			           "layout reaches element %lld, outside the buffer's storage of %lld elements (a padded "
-			           "layout declares its storage: 'storage %lld' after the layout)",
-			           (long long)mx[AX_M], (long long)storage, (long long)mx[AX_M] + 1);
-			return;
-		}
-		if (L->sw.on) {
-			/* the XOR changes bits [P, P+W) of an element offset only, so an offset
-			 * stays inside its aligned block of 2^(P+W) elements */
-			int64_t block = (int64_t)1 << (L->sw.p + L->sw.w);
-			int64_t used = (mx[AX_M] + block) / block * block;
-			if (used > storage) {
-				diag_error(cx, at,
-				           "swizzle(%d, %d, %d) moves elements within blocks of %lld; the layout's last block "
-				           "reaches past the storage of %lld elements",
-				           L->sw.p, L->sw.w, L->sw.a, (long long)block, (long long)storage);
-				return;
-			}
-		}
-		b->storage = storage;
-		break;
-	}
-	case MEM_LOCAL:
-		b->regs = mx[AX_M] + 1;
-		if (b->regs * bytes > LOCAL_BYTES_LIMIT) {
-			diag_error(cx, at, "local buffer needs %lld bytes of registers per thread (limit %d)",
-			           (long long)(b->regs * bytes), LOCAL_BYTES_LIMIT);
-			return;
-		}
-		break;
-	case MEM_TMEM: {
-		/* TCol strides count elements; a column holds 32 bits */
-		int per_col = 4 / (bytes > 4 ? 4 : bytes);
-		if (bytes > 4) {
-			diag_error(cx, b->loc, "tmem holds 32-bit cells; %s elements are not supported", dtype_name(b->dt));
-			return;
-		}
-		int64_t need = mx[AX_TCOL] / per_col + 1, cols = 32;
-		while (cols < need && cols < 1024)
-			cols *= 2;
-		if (b->cols_given) {
-			if (b->cols < 32 || b->cols > 512 || (b->cols & (b->cols - 1))) {
-				diag_error(cx, b->cols_loc, "cols must be a power of two in 32..512");
-				return;
-			}
-			if (b->cols < need) {
-				diag_error(cx, b->cols_loc, "cols %lld does not hold the layout's %lld columns",
-				           (long long)b->cols, (long long)need);
-				return;
-			}
-		} else {
-			if (need > 512) {
-				diag_error(cx, at, "layout needs %lld tensor-memory columns (at most 512)", (long long)need);
-				return;
-			}
-			b->cols = cols;
-		}
-		break;
-	}
-	}
-}
-
-static void check_layout(Ctx *cx, Kernel *k, Buffer *b)
-{
-	Loc at = b->layout_loc.line ? b->layout_loc : b->loc;
-	int64_t mx[AX_COUNT];
-	if (!check_layout_refines(cx, b, at) || !check_layout_axes(cx, k, b, at) ||
-	    !check_layout_ranges(cx, k, b, at, mx) || !check_layout_injective(cx, b, at, mx))
-		return;
-	check_layout_storage(cx, b, at, mx);
-}
-
 static bool check_tma_param(Ctx *cx, const Module *m, const Kernel *k, Buffer *b);
 
 /* the largest power of two (up to 64) that divides every value dimension d
@@ -513,112 +166,6 @@ static bool check_tma_param(Ctx *cx, const Module *m, const Kernel *k, Buffer *b
 	return true;
 }
 
-/* range of an affine expression over the kernel's variables */
-static bool affine_range(const Kernel *k, const Affine *e, int64_t *lo, int64_t *hi)
-{
-	*lo = *hi = e->c;
-	for (int i = 0; i < e->n; i++) {
-		/* a variable ranges over 0..extent-1, a scalar over its facts; warpid
-		 * and wgid over the warps that run the statement (a when block) */
-		const Scalar *sc = kernel_scalar_of_var(k, e->t[i].var);
-		int64_t a, b, vlo = sc ? sc->lo : 0, vhi = kernel_var_extent(k, e->t[i].var) - 1;
-		int var = e->t[i].var;
-		if ((var == VAR_WARPID || var == VAR_WGID) && k->check_warps && k->check_warps != kernel_all_warps(k)) {
-			int first = __builtin_ctzll(k->check_warps), last = 63 - __builtin_clzll(k->check_warps);
-			vlo = var == VAR_WARPID ? first : first / 4;
-			vhi = var == VAR_WARPID ? last : last / 4;
-		}
-		if (!mul_ok(e->t[i].k, vlo, &a) || !mul_ok(e->t[i].k, vhi, &b))
-			return false;
-		if (!add_ok(*lo, a < b ? a : b, lo) || !add_ok(*hi, a < b ? b : a, hi))
-			return false;
-	}
-	return true;
-}
-
-static bool check_region(Ctx *cx, Kernel *k, Region *r)
-{
-	if (k->check_warps != kernel_all_warps(k))
-		r->warps = k->check_warps;
-	r->buf = kernel_find_buffer(k, r->name);
-	if (!r->buf) {
-		diag_error(cx, r->loc, "unknown buffer '%s' in kernel '%s'", r->name, k->name);
-		return false;
-	}
-	Buffer *b = r->buf;
-	if (b->dynamic && (r->whole || r->ndim == b->ndim))
-		for (int d = 0; d < b->ndim; d++)
-			if (b->dyn_dim[d] && (r->whole || r->all[d])) {
-				diag_error(cx, r->whole ? r->loc : r->dim_loc[d], "dimension %d of '%s' is a runtime extent; slice "
-				           "it with a constant extent ('a:a+N')", d, b->name);
-				return false;
-			}
-	if (r->whole) {
-		for (int d = 0; d < b->ndim; d++)
-			r->ext[d] = b->shape[d];
-		r->ndim = b->ndim;
-		if (!r->begin && b->ndim) { /* zero starts, as code indexing begin[d] expects; read-only, shared */
-			if (!k->zero_bounds)
-				k->zero_bounds = arena_alloc(cx->arena, sizeof(Affine) * MAX_DIMS);
-			r->begin = r->end = k->zero_bounds;
-		}
-		return true;
-	}
-	if (r->ndim != b->ndim) {
-		diag_error(cx, r->loc, "region of '%s' has %d dimensions but the buffer has %d", b->name, r->ndim, b->ndim);
-		return false;
-	}
-	for (int d = 0; d < b->ndim; d++) {
-		if (r->all[d]) {
-			r->ext[d] = b->shape[d];
-			continue;
-		}
-		Affine diff = r->end[d];
-		if (!affine_add(&diff, &r->begin[d], -1)) {
-			diag_error(cx, r->dim_loc[d], "integer overflow in region");
-			return false;
-		}
-		if (!affine_is_const(&diff)) {
-			diag_error(cx, r->dim_loc[d], "slice extent must be a constant (end - start depends on %s)",
-			           k->var_names[diff.t[0].var]);
-			return false;
-		}
-		if (diff.c < 1) {
-			diag_error(cx, r->dim_loc[d], "empty slice: end must be greater than start");
-			return false;
-		}
-		r->ext[d] = diff.c;
-		int64_t lo, hi, elo, ehi;
-		if (!affine_range(k, &r->begin[d], &lo, &hi) || !affine_range(k, &r->end[d], &elo, &ehi)) {
-			diag_error(cx, r->dim_loc[d], "integer overflow in region bounds");
-			return false;
-		}
-		if (lo < 0) {
-			diag_error(cx, r->dim_loc[d], "slice of '%s' starts at %lld, below 0", b->name, (long long)lo);
-			return false;
-		}
-		if (b->dynamic && diff.c > DYN_TILE_MAX) {
-			diag_error(cx, r->dim_loc[d], "a slice of a param with runtime extents spans at most %d elements per "
-			           "dimension", DYN_TILE_MAX);
-			return false;
-		}
-		if (ehi > b->shape[d] && b->dyn_dim[d]) {
-			diag_error(cx, r->dim_loc[d], "slice of '%s' may reach %lld; coordinates of a runtime dimension stay "
-			           "below 2^31", b->name, (long long)ehi);
-			return false;
-		}
-		if (ehi > b->shape[d]) {
-			diag_error(cx, r->dim_loc[d], "slice of '%s' reaches %lld, past dimension %d of extent %lld", b->name,
-			           (long long)ehi, d, (long long)b->shape[d]);
-			return false;
-		}
-	}
-	return true;
-}
-
-bool check_region_of(Ctx *cx, Kernel *k, Region *r) { return check_region(cx, k, r); }
-bool check_affine_range(const Kernel *k, const Affine *e, int64_t *lo, int64_t *hi) { return affine_range(k, e, lo, hi); }
-
 static void fmt_region_extents(Str *s, const Region *r)
 {
 	bool first = true;
@@ -642,7 +189,7 @@ static bool check_tma_coords(Ctx *cx, const Kernel *k, const Stmt *s)
 	for (int d = 0; d < g->ndim; d++) {
 		int64_t lo, end = g->buf->shape[d];
 		bool sliced = !g->whole && !g->all[d];
-		if (sliced && !affine_range(k, &g->end[d], &lo, &end))
+		if (sliced && !check_affine_range(k, &g->end[d], &lo, &end))
 			end = INT64_MAX;
 		if (end > ((int64_t)1 << 31)) {
 			diag_error(cx, sliced ? g->dim_loc[d] : g->loc, "TMA coordinates are signed 32-bit: the box of '%s' may "
@@ -667,7 +214,7 @@ static bool scope_fits(Ctx *cx, const Kernel *k, const Stmt *s)
 static void check_copy(Ctx *cx, const Module *m, Kernel *k, Stmt *s)
 {
 	/* both regions are checked so that both report their errors */
-	bool dst_ok = check_region(cx, k, s->dst), src_ok = check_region(cx, k, s->src);
+	bool dst_ok = check_region_of(cx, k, s->dst), src_ok = check_region_of(cx, k, s->src);
 	if (!dst_ok || !src_ok)
 		return;
 	if (!scope_fits(cx, k, s))
@@ -738,7 +285,7 @@ static void check_copy(Ctx *cx, const Module *m, Kernel *k, Stmt *s)
 static void check_dump(Ctx *cx, const Module *m, Kernel *k, Stmt *s)
 {
 	(void)m;
-	bool src_ok = check_region(cx, k, s->src), dst_ok = check_region(cx, k, s->dst);
+	bool src_ok = check_region_of(cx, k, s->src), dst_ok = check_region_of(cx, k, s->dst);
 	if (!src_ok || !dst_ok)
 		return;
 	Buffer *l = s->src->buf, *p = s->dst->buf;
@@ -900,26 +447,6 @@ static void mark_tma_shared(void *ctx, const Stmt *s)
 		r->tma_shared = true;
 }
 
-const Scalar *kernel_scalar_of_var(const Kernel *k, int var)
-{
-	for (size_t i = 0; i < k->nscalars; i++)
-		if (k->scalars[i].var == var)
-			return &k->scalars[i];
-	return NULL;
-}
-
-int64_t kernel_param_bytes(const Kernel *k)
-{
-	int64_t n = 8 * (int64_t)k->nparams; /* .u64 pointers first */
-	for (size_t i = 0; i < k->nscalars; i++) {
-		int64_t sz = dtype_bytes(k->scalars[i].dt);
-		n = (n + sz - 1) / sz * sz + sz;
-	}
-	if (k->ntmaps)
-		n = (n + 63) / 64 * 64 + 128 * (int64_t)k->ntmaps;
-	return n;
-}
-
 /* facts consistent; the grid of cdiv(S, D) at S's largest value */
 static bool check_scalars(Ctx *cx, Kernel *k)
 {
@@ -997,7 +524,8 @@ static bool kernel_name_free(Ctx *cx, const Module *m, const Kernel *k)
 	return true;
 }
 
-bool check_module(Ctx *cx, Module *m)
+/* the module's own facts: the target against the PTX version, a kernel at all */
+bool check_module_header(Ctx *cx, Module *m)
 {
 	if (!m->target)
 		return false;
@@ -1006,166 +534,151 @@ bool check_module(Ctx *cx, Module *m)
 		           m->ptx_version % 10, m->target->name, m->target->min_ptx / 10, m->target->min_ptx % 10);
 	if (m->nkernels == 0)
 		diag_error(cx, m->target_loc, "no kernel in this file (add 'kernel NAME')");
-	for (size_t i = 0; i < m->nkernels; i++) {
-		Kernel *k = m->kernels[i];
-		if (!k->name)
-			continue;
-		for (size_t j = 0; j < i; j++)
-			if (m->kernels[j]->name && !strcmp(m->kernels[j]->name, k->name)) {
-				diag_error(cx, k->loc, "kernel '%s' is already defined (line %d)", k->name, m->kernels[j]->loc.line);
-				break;
-			}
-		/* the entry name is emitted as written: '_' alone is not a PTX identifier
-		 * and WARP_SZ is PTX's predefined constant */
-		if (!strcmp(k->name, "_") || !strcmp(k->name, "WARP_SZ")) {
-			diag_error(cx, k->loc, "kernel name '%s' cannot be a PTX entry name (%s)", k->name,
-			           k->name[0] == '_' ? "'_' alone is not an identifier" : "it is a predefined PTX identifier");
-			continue;
-		}
-		if (!kernel_name_free(cx, m, k))
-			continue;
-		if (!k->has_threads) {
-			diag_error(cx, k->loc, "kernel '%s' has no 'threads N' statement", k->name);
-			continue;
-		}
-		if (k->threads < 1 || k->threads > 1024) {
-			diag_error(cx, k->threads_loc, "threads must be in 1..1024 (got %lld)", (long long)k->threads);
-			continue;
-		}
-		if (!check_scalars(cx, k))
-			continue;
-		if (!k->is_func && kernel_param_bytes(k) > PARAM_BYTES_MAX) {
-			diag_error(cx, k->loc, "the params of kernel '%s' take %lld bytes; a kernel's parameter space holds at "
-			           "most %d", k->name, (long long)kernel_param_bytes(k), PARAM_BYTES_MAX);
-			diag_note(cx, "%d pointers (8 bytes each), %zu scalars, %d tensor maps (128 bytes each)", k->nparams,
-			          k->nscalars, k->ntmaps);
-			continue;
-		}
-		if (!k->is_func && kernel_param_bytes(k) > PARAM_BYTES_OLD && m->ptx_version &&
-		    m->ptx_version < PARAM_BYTES_PTX) {
-			diag_error(cx, k->loc, "the params of kernel '%s' take %lld bytes, more than the %d of PTX %d.%d (8.1 "
-			           "allows %d)", k->name, (long long)kernel_param_bytes(k), PARAM_BYTES_OLD, m->ptx_version / 10,
-			           m->ptx_version % 10, PARAM_BYTES_MAX);
-			continue;
-		}
-		if (k->grid < 1 || k->grid > 0x7fffffff) {
-			diag_error(cx, k->grid_loc, "grid must be in 1..2147483647 (got %lld)", (long long)k->grid);
-			continue;
-		}
-		if (k->grid_y < 1 || k->grid_y > 65535) {
-			diag_error(cx, k->grid_loc, "grid size in y must be in 1..65535 (got %lld)", (long long)k->grid_y);
-			continue;
-		}
-		if (k->cluster_x) { /* thread-block clusters: sm_90+, portable size, dividing the grid */
-			int64_t n;
-			if (!mul_ok(k->cluster_x, k->cluster_y, &n)) /* each dimension is only known to be >= 1 */
-				n = INT64_MAX;
-			if (!target_has(m->target, CAP_SM90)) {
-				diag_error(cx, k->cluster_loc, "thread-block clusters need target %s (target is %s)",
-				           cap_name(CAP_SM90), m->target->name);
-				continue;
-			}
-			if (k->is_func) {
-				diag_error(cx, k->cluster_loc, "a func has no cluster: it runs in its caller's CTAs");
-				continue;
-			}
-			if (n > 8) {
-				if (n == INT64_MAX)
-					diag_error(cx, k->cluster_loc, "a cluster of %lld x %lld CTAs is larger than the portable "
-					           "maximum of 8", (long long)k->cluster_x, (long long)k->cluster_y);
-				else
-					diag_error(cx, k->cluster_loc, "a cluster of %lld CTAs is larger than the portable maximum of 8",
-					           (long long)n);
-				diag_note(cx, "16 CTAs need CU_FUNC_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE_ALLOWED on a GPU that "
-				          "supports it; tilepx only emits portable clusters");
-				continue;
-			}
-			if (k->grid % k->cluster_x || k->grid_y % k->cluster_y) {
-				diag_error(cx, k->cluster_loc, "the grid (%lld, %lld) is not a multiple of the cluster (%lld, %lld)",
-				           (long long)k->grid, (long long)k->grid_y, (long long)k->cluster_x,
-				           (long long)k->cluster_y);
-				diag_note(cx, "the launch tiles the grid with whole clusters in every dimension");
-				continue;
-			}
-		}
-		if (k->uses_crank && (k->is_func || !target_has(m->target, CAP_SM90))) {
-			diag_error(cx, k->crank_loc, "kernel '%s' uses cluster_ctarank, which %s", k->name,
-			           k->is_func ? "a func cannot use (pass the rank as an arg)"
-			                      : "needs target sm_90 or newer");
-			continue;
-		}
-		if (k->is_extern && k->nbody) {
-			diag_error(cx, k->body[0]->loc, "kernel '%s' is extern (its body is linked PTX) and has no statements",
-			           k->name);
-			continue;
-		}
-		if (k->is_func)
-			for (size_t b = 0; b < k->nbufs; b++)
-				if (k->bufs[b]->mem == MEM_TMEM) {
-					diag_error(cx, k->bufs[b]->loc, "a func cannot allocate tensor memory ('%s')", k->bufs[b]->name);
-					break;
-				}
-		int before = cx->diags.errors;
-		int64_t shared_bytes = 0;
-		stmt_walk(k->body, k->nbody, mark_tma_shared, k);
-		for (size_t b = 0; b < k->nbufs; b++)
-			check_buffer(cx, m, k, k->bufs[b], &shared_bytes);
-		/* tensor memory: one CTA allocates at most 512 columns in all */
-		int64_t tmem_cols = 0;
-		for (size_t b = 0; b < k->nbufs && cx->diags.errors == before; b++)
-			if (k->bufs[b]->mem == MEM_TMEM && (tmem_cols += k->bufs[b]->cols) > 512) {
-				diag_error(cx, k->bufs[b]->loc,
-				           "tensor memory of kernel '%s' reaches %lld columns with '%s' (a CTA can allocate "
-				           "at most 512)", k->name, (long long)tmem_cols, k->bufs[b]->name);
-				break;
-			}
-		/* mbarriers after the buffers, 8-byte aligned; past the static limit
-		 * everything moves to one dynamic array (the launcher passes its size) */
-		for (size_t i = 0; i < k->nmbars && cx->diags.errors == before; i++) {
-			Mbar *mb = &k->mbars[i];
-			for (size_t j = 0; j < k->nbufs; j++)
-				if (!strcmp(k->bufs[j]->name, mb->name))
-					diag_error(cx, mb->loc, "'%s' is already declared in kernel '%s' (line %d)", mb->name, k->name,
-					           k->bufs[j]->loc.line);
-			for (size_t j = 0; j < k->nscalars; j++)
-				if (!strcmp(k->scalars[j].name, mb->name))
-					diag_error(cx, mb->loc, "'%s' is already declared in kernel '%s' (line %d)", mb->name, k->name,
-					           k->scalars[j].loc.line);
-			for (size_t j = 0; j < i; j++)
-				if (!strcmp(k->mbars[j].name, mb->name))
-					diag_error(cx, mb->loc, "mbarrier '%s' is already declared (line %d)", mb->name,
-					           k->mbars[j].loc.line);
-			shared_bytes = (shared_bytes + 7) / 8 * 8;
-			mb->shared_offset = shared_bytes;
-			shared_bytes += 8 * mb->n;
-		}
-		if (shared_bytes > SHARED_STATIC_LIMIT && !k->is_func && cx->diags.errors == before) {
-			if (shared_bytes > target_max_shared(m->target)) {
-				diag_error(cx, k->loc, "shared memory of kernel '%s' reaches %lld bytes (limit %lld on %s)", k->name,
-				           (long long)shared_bytes, (long long)target_max_shared(m->target), m->target->name);
-			} else {
-				k->dyn_shared = shared_bytes;
-				k->dyn_align = 16;
-				for (size_t j = 0; j < k->nbufs; j++)
-					if (k->bufs[j]->mem == MEM_SHARED && shared_align(k->bufs[j]) > k->dyn_align)
-						k->dyn_align = shared_align(k->bufs[j]);
-			}
-		}
-		k->check_warps = kernel_all_warps(k);
-		if (cx->diags.errors == before)
-			check_stmts(cx, m, k, k->body, k->nbody);
-		if (cx->diags.errors == before && !k->has_roles)
-			stmt_walk(k->body, k->nbody, refuse_persistent, cx);
-		if (cx->diags.errors == before && k->has_roles)
-			check_role_budgets(cx, m, k);
-		if (cx->diags.errors == before)
-			resolve_auto_swizzle(cx, m, k);
-		if (cx->diags.errors == before)
-			(k->has_roles ? check_role_phases : check_mbar_phases)(cx, m, k);
-		if (cx->diags.errors == before)
-			check_wgmma_async(cx, m, k);
-		if (cx->diags.errors == before && !k->has_roles) /* roles: the phase proof orders the roles' accesses */
-			check_races(cx, m, k);
+	return true;
+}
+
+/* thread-block clusters: sm_90+, portable size, dividing the grid */
+static bool check_cluster(Ctx *cx, const Module *m, const Kernel *k)
+{
+	int64_t n;
+	if (!mul_ok(k->cluster_x, k->cluster_y, &n)) /* each dimension is only known to be >= 1 */
+		n = INT64_MAX;
+	if (!target_has(m->target, CAP_SM90)) {
+		diag_error(cx, k->cluster_loc, "thread-block clusters need target %s (target is %s)",
+		           cap_name(CAP_SM90), m->target->name);
+		return false;
 	}
-	return cx->diags.errors == 0;
+	if (k->is_func) {
+		diag_error(cx, k->cluster_loc, "a func has no cluster: it runs in its caller's CTAs");
+		return false;
+	}
+	if (n > 8) {
+		if (n == INT64_MAX)
+			diag_error(cx, k->cluster_loc, "a cluster of %lld x %lld CTAs is larger than the portable "
+			           "maximum of 8", (long long)k->cluster_x, (long long)k->cluster_y);
+		else
+			diag_error(cx, k->cluster_loc, "a cluster of %lld CTAs is larger than the portable maximum of 8",
+			           (long long)n);
+		diag_note(cx, "16 CTAs need CU_FUNC_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE_ALLOWED on a GPU that "
+		          "supports it; tilepx only emits portable clusters");
+		return false;
+	}
+	if (k->grid % k->cluster_x || k->grid_y % k->cluster_y) {
+		diag_error(cx, k->cluster_loc, "the grid (%lld, %lld) is not a multiple of the cluster (%lld, %lld)",
+		           (long long)k->grid, (long long)k->grid_y, (long long)k->cluster_x,
+		           (long long)k->cluster_y);
+		diag_note(cx, "the launch tiles the grid with whole clusters in every dimension");
+		return false;
+	}
+	return true;
+}
+
+/* kernel k's declarations: name, threads, params, grid, cluster; false
+ * stops its passes (the later ones assume these facts) */
+static bool check_kernel_decls(Ctx *cx, const Module *m, size_t i)
+{
+	Kernel *k = m->kernels[i];
+	if (!k->name)
+		return false;
+	for (size_t j = 0; j < i; j++)
+		if (m->kernels[j]->name && !strcmp(m->kernels[j]->name, k->name)) {
+			diag_error(cx, k->loc, "kernel '%s' is already defined (line %d)", k->name, m->kernels[j]->loc.line);
+			break;
+		}
+	/* the entry name is emitted as written: '_' alone is not a PTX identifier
+	 * and WARP_SZ is PTX's predefined constant */
+	if (!strcmp(k->name, "_") || !strcmp(k->name, "WARP_SZ")) {
+		diag_error(cx, k->loc, "kernel name '%s' cannot be a PTX entry name (%s)", k->name,
+		           k->name[0] == '_' ? "'_' alone is not an identifier" : "it is a predefined PTX identifier");
+		return false;
+	}
+	if (!kernel_name_free(cx, m, k))
+		return false;
+	if (!k->has_threads) {
+		diag_error(cx, k->loc, "kernel '%s' has no 'threads N' statement", k->name);
+		return false;
+	}
+	if (k->threads < 1 || k->threads > 1024) {
+		diag_error(cx, k->threads_loc, "threads must be in 1..1024 (got %lld)", (long long)k->threads);
+		return false;
+	}
+	if (!check_scalars(cx, k))
+		return false;
+	if (!k->is_func && kernel_param_bytes(k) > PARAM_BYTES_MAX) {
+		diag_error(cx, k->loc, "the params of kernel '%s' take %lld bytes; a kernel's parameter space holds at "
+		           "most %d", k->name, (long long)kernel_param_bytes(k), PARAM_BYTES_MAX);
+		diag_note(cx, "%d pointers (8 bytes each), %zu scalars, %d tensor maps (128 bytes each)", k->nparams,
+		          k->nscalars, k->ntmaps);
+		return false;
+	}
+	if (!k->is_func && kernel_param_bytes(k) > PARAM_BYTES_OLD && m->ptx_version &&
+	    m->ptx_version < PARAM_BYTES_PTX) {
+		diag_error(cx, k->loc, "the params of kernel '%s' take %lld bytes, more than the %d of PTX %d.%d (8.1 "
+		           "allows %d)", k->name, (long long)kernel_param_bytes(k), PARAM_BYTES_OLD, m->ptx_version / 10,
+		           m->ptx_version % 10, PARAM_BYTES_MAX);
+		return false;
+	}
+	if (k->grid < 1 || k->grid > 0x7fffffff) {
+		diag_error(cx, k->grid_loc, "grid must be in 1..2147483647 (got %lld)", (long long)k->grid);
+		return false;
+	}
+	if (k->grid_y < 1 || k->grid_y > 65535) {
+		diag_error(cx, k->grid_loc, "grid size in y must be in 1..65535 (got %lld)", (long long)k->grid_y);
+		return false;
+	}
+	if (k->cluster_x && !check_cluster(cx, m, k))
+		return false;
+	if (k->uses_crank && (k->is_func || !target_has(m->target, CAP_SM90))) {
+		diag_error(cx, k->crank_loc, "kernel '%s' uses cluster_ctarank, which %s", k->name,
+		           k->is_func ? "a func cannot use (pass the rank as an arg)"
+		                      : "needs target sm_90 or newer");
+		return false;
+	}
+	if (k->is_extern && k->nbody) {
+		diag_error(cx, k->body[0]->loc, "kernel '%s' is extern (its body is linked PTX) and has no statements",
+		           k->name);
+		return false;
+	}
+	if (k->is_func)
+		for (size_t b = 0; b < k->nbufs; b++)
+			if (k->bufs[b]->mem == MEM_TMEM) {
+				diag_error(cx, k->bufs[b]->loc, "a func cannot allocate tensor memory ('%s')", k->bufs[b]->name);
+				break;
+			}
+	return true;
+}
+
+/* kernel k's buffers: shapes, layouts, params with tensor maps; each shared
+ * buffer gets its offset here, as its limit is checked */
+static void check_kernel_buffers(Ctx *cx, const Module *m, Kernel *k, int64_t *shared_bytes)
+{
+	stmt_walk(k->body, k->nbody, mark_tma_shared, k);
+	for (size_t b = 0; b < k->nbufs; b++)
+		check_buffer(cx, m, k, k->bufs[b], shared_bytes);
+}
+
+/* the "check" pass of kernel i: its declarations and buffers */
+bool check_kernel(Ctx *cx, const Module *m, size_t i, int64_t *shared_bytes)
+{
+	Kernel *k = m->kernels[i];
+	if (!check_kernel_decls(cx, m, i))
+		return false;
+	int before = cx->diags.errors;
+	*shared_bytes = 0;
+	check_kernel_buffers(cx, m, k, shared_bytes);
+	return cx->diags.errors == before;
+}
+
+/* the "statements" pass: every statement's own checks (operands, regions,
+ * scopes, roles), then the roles' register budgets */
+bool check_kernel_stmts(Ctx *cx, const Module *m, Kernel *k)
+{
+	int before = cx->diags.errors;
+	k->check_warps = kernel_all_warps(k);
+	check_stmts(cx, m, k, k->body, k->nbody);
+	if (cx->diags.errors == before && !k->has_roles)
+		stmt_walk(k->body, k->nbody, refuse_persistent, cx);
+	if (cx->diags.errors == before && k->has_roles)
+		check_role_budgets(cx, m, k);
+	return cx->diags.errors == before;
 }

@@ -1,443 +1,10 @@
 /* Kernel emission: prologue (params, thread ids, shared symbols, tensor
- * memory), statements, the helpers variants share, and the module printer. */
-#include "tilepx.h"
+ * memory), statements and the module printer; the helpers variants share
+ * are in src/lower.c. */
+#include "lower.h"
 
 #include <stdlib.h>
 #include <string.h>
-
-struct Emit {
-	Ctx *cx;
-	const Module *m;
-	const Kernel *k;
-	Builder b;
-	Reg tid, ctaid, ctaidy, crank, lane, warp, wg, tid_wg;
-	Reg not_leader;   /* %p: this thread is not thread 0 (elected statements) */
-	Reg *mbar_base;   /* per mbarrier array */
-	Reg *mbar_phase;  /* per mbarrier array touched by a runtime loop: its phase bits (0: none) */
-	Reg *tmap_addr;   /* per buffer index: generic address of its tensor map */
-	Reg *param_base;  /* per buffer index */
-	Reg *shared_base; /* per buffer index */
-	Reg **local_words;
-	Reg *tmem_addr;
-	Reg *var_regs;    /* per variable id */
-	Reg across_c, across_n; /* the persistent loop's CTA index and count on its axis */
-	Str decls;        /* .shared declarations inside the entry */
-	/* hoisting: inside a repeat, values that depend only on the prologue's
-	 * registers (thread and CTA indices, bases) are emitted once, into `pre`,
-	 * printed before the outermost loop, and memoized by content for the
-	 * loop. Outside loops they are emitted in place (short live ranges) and
-	 * memoized for the statement only (control flow inside a statement never
-	 * escapes it). */
-	Str pre;
-	int hoisting, repeat_depth;
-	struct Memo { int n; size_t key; Reg r; } *memo; /* key: offset in kpool */
-	size_t nmemo, memocap;
-	int64_t *kpool; /* keys of the live memo entries; reused when the memo is cleared */
-	size_t kn, kcap;
-};
-
-void emit_hoist_begin(Emit *e)
-{
-	if (e->hoisting++ == 0 && e->repeat_depth > 0) {
-		Str t = e->b.body;
-		e->b.body = e->pre;
-		e->pre = t;
-	}
-}
-
-void emit_hoist_end(Emit *e)
-{
-	if (--e->hoisting == 0 && e->repeat_depth > 0) {
-		Str t = e->b.body;
-		e->b.body = e->pre;
-		e->pre = t;
-	}
-}
-
-bool emit_memo_find(Emit *e, const int64_t *key, int n, Reg *out)
-{
-	for (size_t i = 0; i < e->nmemo; i++)
-		if (e->memo[i].n == n && !memcmp(e->kpool + e->memo[i].key, key, sizeof(int64_t) * (size_t)n)) {
-			*out = e->memo[i].r;
-			return true;
-		}
-	return false;
-}
-
-void emit_memo_put(Emit *e, const int64_t *key, int n, Reg r)
-{
-	if (e->nmemo >= 4096) /* bounded search; a miss only costs a recomputation */
-		return;
-	if (e->nmemo == 0)
-		e->kn = 0;
-	if (e->kn + (size_t)n > e->kcap) {
-		size_t cap = e->kcap ? e->kcap * 2 : 1024;
-		while (cap < e->kn + (size_t)n)
-			cap *= 2;
-		int64_t *p = realloc(e->kpool, sizeof(int64_t) * cap);
-		if (!p) {
-			fputs("tilepx: out of memory\n", stderr);
-			exit(3);
-		}
-		e->kpool = p;
-		e->kcap = cap;
-	}
-	memcpy(e->kpool + e->kn, key, sizeof(int64_t) * (size_t)n);
-	struct Memo m = {n, e->kn, r};
-	e->kn += (size_t)n;
-	APUSH(e->cx->arena, e->memo, e->nmemo, e->memocap, m);
-}
-
-/* registers the prologue defines: their functions can be hoisted */
-bool emit_is_invariant(Emit *e, Reg r)
-{
-	Reg p[] = {e->tid, e->ctaid, e->ctaidy, e->crank, e->lane, e->warp, e->wg, e->tid_wg};
-	for (size_t i = 0; i < sizeof p / sizeof p[0]; i++)
-		if (p[i].cls == r.cls && p[i].id == r.id)
-			return true;
-	return false;
-}
-
-bool emit_var_invariant(int var) { return var < VAR_REPEAT0; }
-
-Builder *emit_builder(Emit *e) { return &e->b; }
-Reg emit_tid(Emit *e) { return e->tid; }
-const Kernel *emit_kernel_of(Emit *e) { return e->k; }
-
-static size_t buf_index(const Emit *e, const Buffer *b)
-{
-	for (size_t i = 0; i < e->k->nbufs; i++)
-		if (e->k->bufs[i] == b)
-			return i;
-	return 0;
-}
-
-Reg emit_scope_tid(Emit *e, Scope s)
-{
-	switch (s) {
-	case SC_WARP: return e->lane;
-	case SC_WARPGROUP: return e->tid_wg;
-	case SC_CTA: return e->tid;
-	default: return b_const32(&e->b, 0);
-	}
-}
-
-Reg emit_global_base(Emit *e, const Buffer *b) { return e->param_base[buf_index(e, b)]; }
-Reg emit_tmap_addr(Emit *e, const Buffer *b) { return e->tmap_addr[buf_index(e, b)]; }
-
-int emit_elect_begin(Emit *e)
-{
-	int l = b_label(&e->b);
-	b_ins(&e->b, FORM_BRA_IF, b_name(&e->b, e->not_leader), b_label_name(&e->b, l), NULL);
-	return l;
-}
-
-void emit_elect_end(Emit *e, int label) { b_place_label(&e->b, label); }
-
-Reg emit_mbar_addr(Emit *e, const Stmt *s)
-{
-	Builder *b = &e->b;
-	Reg base = e->mbar_base[s->mbar - 1];
-	if (affine_is_const(s->mbar_idx))
-		return s->mbar_idx->c ? b_add32_imm(b, base, 8 * s->mbar_idx->c) : base;
-	Reg r = b_reg(b, RC_R);
-	b_ins(b, FORM_MAD_LO_U32, b_name(b, r), b_name(b, emit_affine(e, s->mbar_idx)), "8", b_name(b, base), NULL);
-	return r;
-}
-Reg emit_mbar_phase_bits(Emit *e, const Stmt *s) { return e->mbar_phase[s->mbar - 1]; }
-Reg emit_shared_base(Emit *e, const Buffer *b) { return e->shared_base[buf_index(e, b)]; }
-Reg *emit_local_regs(Emit *e, const Buffer *b) { return e->local_words[buf_index(e, b)]; }
-Reg emit_tmem_addr(Emit *e, const Buffer *b) { return e->tmem_addr[buf_index(e, b)]; }
-
-static Reg var_reg(Emit *e, int var)
-{
-	switch (var) {
-	case VAR_CTAID: return e->ctaid;
-	case VAR_WARPID: return e->warp;
-	case VAR_WGID: return e->wg;
-	case VAR_CTAIDY: return e->ctaidy;
-	case VAR_CRANK: return e->crank;
-	default: return e->var_regs[var];
-	}
-}
-
-Reg emit_var_reg(Emit *e, int var) { return var_reg(e, var); }
-
-Reg emit_affine(Emit *e, const Affine *a)
-{
-	Builder *b = &e->b;
-	Reg acc = b_const32(b, a->c);
-	for (int i = 0; i < a->n; i++) {
-		Reg r = b_reg(b, RC_R);
-		b_ins(b, FORM_MAD_LO_U32, b_name(b, r), b_name(b, var_reg(e, a->t[i].var)),
-		      b_imm(b, (int64_t)(uint32_t)a->t[i].k), b_name(b, acc), NULL);
-		acc = r;
-	}
-	return acc;
-}
-
-static bool is_pow2(int64_t v) { return v > 0 && !(v & (v - 1)); }
-static int log2i(int64_t v)
-{
-	int n = 0;
-	while (((int64_t)1 << n) < v)
-		n++;
-	return n;
-}
-
-static Reg digit(Emit *e, Reg t, int64_t div, int64_t mod)
-{
-	Builder *b = &e->b;
-	Reg q = t;
-	if (div > 1) {
-		q = b_reg(b, RC_R);
-		if (is_pow2(div))
-			b_ins(b, FORM_SHR_U32, b_name(b, q), b_name(b, t), b_imm(b, log2i(div)), NULL);
-		else
-			b_ins(b, FORM_DIV_U32, b_name(b, q), b_name(b, t), b_imm(b, div), NULL);
-	}
-	if (mod > 0 && mod < ((int64_t)1 << 32)) {
-		Reg r = b_reg(b, RC_R);
-		if (is_pow2(mod))
-			b_ins(b, FORM_AND_B32, b_name(b, r), b_name(b, q), b_imm(b, mod - 1), NULL);
-		else
-			b_ins(b, FORM_REM_U32, b_name(b, r), b_name(b, q), b_imm(b, mod), NULL);
-		q = r;
-	}
-	return q;
-}
-
-/* digits of a prologue register are computed once per thread (hoisted,
- * memoized), so every copy and both sides of a copy share them */
-/* exclusive bound of a prologue register's value (0: unknown) */
-static int64_t reg_bound(Emit *e, Reg t)
-{
-	int64_t T = e->k->threads;
-	Reg r[] = {e->tid, e->lane, e->tid_wg, e->warp};
-	int64_t bound[] = {T, T < 32 ? T : 32, T < 128 ? T : 128, (T + 31) / 32};
-	for (int i = 0; i < 4; i++)
-		if (r[i].cls == t.cls && r[i].id == t.id)
-			return bound[i];
-	return 0;
-}
-
-Reg emit_digit(Emit *e, Reg t, int64_t div, int64_t mod)
-{
-	if (!emit_is_invariant(e, t))
-		return digit(e, t, div, mod);
-	int64_t bound = reg_bound(e, t);
-	if (bound > 0 && div > 0 && (bound - 1) / div < mod)
-		mod = 0; /* constant folding: the quotient never reaches mod */
-	int64_t key[] = {1, t.cls, t.id, div, mod};
-	Reg r;
-	if (emit_memo_find(e, key, 5, &r))
-		return r;
-	emit_hoist_begin(e);
-	r = digit(e, t, div, mod);
-	emit_hoist_end(e);
-	emit_memo_put(e, key, 5, r);
-	return r;
-}
-
-/* shared: base + swizzle(m) * bytes (32-bit window); global: base + m * bytes */
-Reg emit_address(Emit *e, const Buffer *buf, Reg m)
-{
-	Builder *b = &e->b;
-	int bytes = dtype_bytes(buf->dt);
-	if (buf->mem == MEM_SHARED) {
-		Swizzle sw = buf->layout.sw;
-		if (sw.on) {
-			/* swizzle: m ^ ((m >> A) & ((2^W - 1) << P)), the same as
-			 * (f(m >> P) << P) | (m & (2^P - 1)) with f(x) = x ^ ((x >> A) & (2^W - 1)) */
-			Reg y = m, z = b_reg(b, RC_R), s = b_reg(b, RC_R);
-			if (sw.a) {
-				y = b_reg(b, RC_R);
-				b_ins(b, FORM_SHR_U32, b_name(b, y), b_name(b, m), b_imm(b, sw.a), NULL);
-			}
-			b_ins(b, FORM_AND_B32, b_name(b, z), b_name(b, y), b_imm(b, (((int64_t)1 << sw.w) - 1) << sw.p), NULL);
-			b_ins(b, FORM_XOR_B32, b_name(b, s), b_name(b, m), b_name(b, z), NULL);
-			m = s;
-		}
-		Reg a = b_reg(b, RC_R);
-		b_ins(b, FORM_MAD_LO_U32, b_name(b, a), b_name(b, m), b_imm(b, bytes), b_name(b, emit_shared_base(e, buf)),
-		      NULL);
-		return a;
-	}
-	/* a 2-D param with runtime strides: m would be an offset in the proofs'
-	 * layout, whose row stride is the stand-in dyn_proxy, not the launch's
-	 * (emit_dyn_address computes those addresses) */
-	if (buf->dyn_proxy && !b->internal)
-		b->internal = arena_printf(b->arena, "the stand-in row stride %lld of param '%s' reached an address",
-		                           (long long)buf->dyn_proxy, buf->name);
-	Reg w = b_reg(b, RC_RD), a = b_reg(b, RC_RD);
-	b_ins(b, FORM_MUL_WIDE_U32, b_name(b, w), b_name(b, m), b_imm(b, bytes), NULL);
-	b_ins(b, FORM_ADD_U64, b_name(b, a), b_name(b, emit_global_base(e, buf)), b_name(b, w), NULL);
-	return a;
-}
-
-/* ld / st of `bytes` per thread (1, 2, 4, 8 or 16) in shared or global memory */
-static FormId ld_form(Builder *b, Mem mem, int bytes)
-{
-	return b_form(b, FAM_LD, &(FormKey){.space = mem == MEM_SHARED ? SPACE_SHARED : SPACE_GLOBAL, .bytes = bytes});
-}
-
-static FormId st_form(Builder *b, Mem mem, int bytes)
-{
-	return b_form(b, FAM_ST, &(FormKey){.space = mem == MEM_SHARED ? SPACE_SHARED : SPACE_GLOBAL, .bytes = bytes});
-}
-
-/* data operand: a scalar register or a {..} vector of 2 or 4 */
-static const char *data_operand(Builder *b, Reg *regs, int bytes)
-{
-	return bytes <= 4 ? b_name(b, regs[0]) : b_vec(b, regs, bytes / 4);
-}
-
-void emit_mem_to_local(Emit *e, const Buffer *mb, const char *addr, Reg *words, int64_t byte_off, int bytes)
-{
-	Builder *b = &e->b;
-	if (bytes >= 4) {
-		b_ins(b, ld_form(b, mb->mem, bytes), data_operand(b, words + byte_off / 4, bytes), addr, NULL);
-		return;
-	}
-	Reg t = b_reg(b, RC_R);
-	Reg *w = &words[byte_off / 4];
-	b_ins(b, ld_form(b, mb->mem, bytes), b_name(b, t), addr, NULL);
-	b_ins(b, FORM_BFI_B32, b_name(b, *w), b_name(b, t), b_name(b, *w), b_imm(b, (byte_off % 4) * 8),
-	      b_imm(b, bytes * 8), NULL);
-}
-
-void emit_mem_load_word(Emit *e, const Buffer *mb, const char *addr, Reg word, int bytes)
-{
-	Builder *b = &e->b;
-	b_ins(b, ld_form(b, mb->mem, bytes), b_name(b, word), addr, NULL);
-}
-
-void emit_local_to_mem(Emit *e, const Buffer *mb, const char *addr, Reg *words, int64_t byte_off, int bytes)
-{
-	Builder *b = &e->b;
-	if (bytes >= 4) {
-		b_ins(b, st_form(b, mb->mem, bytes), addr, data_operand(b, words + byte_off / 4, bytes), NULL);
-		return;
-	}
-	Reg t = b_reg(b, RC_R);
-	b_ins(b, FORM_BFE_U32, b_name(b, t), b_name(b, words[byte_off / 4]), b_imm(b, (byte_off % 4) * 8),
-	      b_imm(b, bytes * 8), NULL);
-	b_ins(b, st_form(b, mb->mem, bytes), addr, b_name(b, t), NULL);
-}
-
-void emit_mem_copy_guarded(Emit *e, const Buffer *db, const char *daddr, const Buffer *sb, const char *saddr, int bytes,
-                           const char *load_guard, const char *store_guard)
-{
-	Builder *b = &e->b;
-	if (!load_guard && !store_guard) {
-		emit_mem_copy(e, db, daddr, sb, saddr, bytes);
-		return;
-	}
-	Reg t[4];
-	int n = bytes >= 4 ? bytes / 4 : 1;
-	for (int i = 0; i < n; i++) {
-		t[i] = b_reg(b, RC_R);
-		if (load_guard) /* what an access outside the tensor loads */
-			b_ins(b, FORM_MOV_B32, b_name(b, t[i]), "0", NULL);
-	}
-	b->guard = load_guard;
-	b_ins(b, ld_form(b, sb->mem, bytes), data_operand(b, t, bytes), saddr, NULL);
-	b->guard = store_guard;
-	b_ins(b, st_form(b, db->mem, bytes), daddr, data_operand(b, t, bytes), NULL);
-	b->guard = NULL;
-}
-
-void emit_mem_to_local_guarded(Emit *e, const Buffer *mb, const char *addr, Reg *words, int64_t byte_off, int bytes,
-                               const char *guard)
-{
-	Builder *b = &e->b;
-	if (!guard) {
-		emit_mem_to_local(e, mb, addr, words, byte_off, bytes);
-		return;
-	}
-	if (bytes >= 4) {
-		for (int i = 0; i < bytes / 4; i++) /* what an access outside the tensor loads */
-			b_ins(b, FORM_MOV_B32, b_name(b, words[byte_off / 4 + i]), "0", NULL);
-		b->guard = guard;
-		b_ins(b, ld_form(b, mb->mem, bytes), data_operand(b, words + byte_off / 4, bytes), addr, NULL);
-		b->guard = NULL;
-		return;
-	}
-	Reg t = b_reg(b, RC_R);
-	Reg *w = &words[byte_off / 4];
-	b_ins(b, FORM_MOV_B32, b_name(b, t), "0", NULL);
-	b->guard = guard;
-	b_ins(b, ld_form(b, mb->mem, bytes), b_name(b, t), addr, NULL);
-	b->guard = NULL;
-	b_ins(b, FORM_BFI_B32, b_name(b, *w), b_name(b, t), b_name(b, *w), b_imm(b, (byte_off % 4) * 8),
-	      b_imm(b, bytes * 8), NULL);
-}
-
-void emit_local_to_mem_guarded(Emit *e, const Buffer *mb, const char *addr, Reg *words, int64_t byte_off, int bytes,
-                               const char *guard)
-{
-	Builder *b = &e->b;
-	if (!guard || bytes >= 4) {
-		b->guard = guard;
-		if (bytes >= 4)
-			b_ins(b, st_form(b, mb->mem, bytes), addr, data_operand(b, words + byte_off / 4, bytes), NULL);
-		b->guard = NULL;
-		if (bytes >= 4)
-			return;
-		emit_local_to_mem(e, mb, addr, words, byte_off, bytes);
-		return;
-	}
-	Reg t = b_reg(b, RC_R);
-	b_ins(b, FORM_BFE_U32, b_name(b, t), b_name(b, words[byte_off / 4]), b_imm(b, (byte_off % 4) * 8),
-	      b_imm(b, bytes * 8), NULL);
-	b->guard = guard;
-	b_ins(b, st_form(b, mb->mem, bytes), addr, b_name(b, t), NULL);
-	b->guard = NULL;
-}
-
-void emit_mem_copy(Emit *e, const Buffer *db, const char *daddr, const Buffer *sb, const char *saddr, int bytes)
-{
-	Builder *b = &e->b;
-	Reg t[4];
-	int n = bytes >= 4 ? bytes / 4 : 1;
-	for (int i = 0; i < n; i++)
-		t[i] = b_reg(b, RC_R);
-	b_ins(b, ld_form(b, sb->mem, bytes), data_operand(b, t, bytes), saddr, NULL);
-	b_ins(b, st_form(b, db->mem, bytes), daddr, data_operand(b, t, bytes), NULL);
-}
-
-Loop emit_loop_begin(Emit *e, int64_t n)
-{
-	Builder *b = &e->b;
-	Loop l = {.top = b_label(b), .counter = b_reg(b, RC_R), .n = n};
-	b_ins(b, FORM_MOV_U32, b_name(b, l.counter), "0", NULL);
-	b_place_label(b, l.top);
-	return l;
-}
-
-Loop emit_loop_begin_runtime(Emit *e, Reg bound)
-{
-	Builder *b = &e->b;
-	Loop l = {b_label(b), b_label(b), b_reg(b, RC_R), 0, true, bound, 0};
-	Reg p = b_reg(b, RC_P);
-	b_ins(b, FORM_MOV_U32, b_name(b, l.counter), "0", NULL);
-	b_ins(b, FORM_SETP_EQ_U32, b_name(b, p), b_name(b, bound), "0", NULL);
-	b_ins(b, FORM_BRA_IF, b_name(b, p), b_label_name(b, l.end), NULL);
-	b_place_label(b, l.top);
-	return l;
-}
-
-void emit_loop_end(Emit *e, Loop *l)
-{
-	Builder *b = &e->b;
-	Reg p = b_reg(b, RC_P);
-	b_ins(b, FORM_ADD_U32, b_name(b, l->counter), b_name(b, l->counter), l->step > 1 ? b_imm(b, l->step) : "1", NULL);
-	b_ins(b, FORM_SETP_LT_U32, b_name(b, p), b_name(b, l->counter),
-	      l->runtime ? b_name(b, l->bound) : b_imm(b, l->n), NULL);
-	b_ins(b, FORM_BRA_IF, b_name(b, p), b_label_name(b, l->top), NULL);
-	if (l->runtime)
-		b_place_label(b, l->end);
-}
 
 /* ---- statements ---- */
 
@@ -447,8 +14,12 @@ static void emit_copy(Emit *e, const Stmt *s)
 {
 	CopyOp op;
 	Decision d;
-	if (!copy_op_init(e->cx, e->m, e->k, s, &op) || !dispatch_copy(&op, &d, true))
+	if (!select_copy(e->cx, e->m, e->k, s, &op, &d))
 		return;
+	if (!d.chosen) {
+		dispatch_report(&op, &d);
+		return;
+	}
 	b_comment(&e->b, "line %d: %s %s %s, %s -> %s %s", s->loc.line, scope_name(s->scope),
 	          stmt_info[s->kind].keyword, s->dst->name, s->src->name, d.chosen->name, d.plan.params);
 	d.chosen->emit(&op, &d.plan, e);
@@ -852,152 +423,165 @@ typedef struct ModuleUse {
 	Loc need_at;
 } ModuleUse;
 
-static void emit_kernel(Ctx *cx, const Module *m, const Kernel *k, Str *out, ModuleUse *u)
+/* prologue: each param's generic address, each tensor map's */
+static void emit_param_bases(Emit *e)
 {
-	Emit e = {0};
-	e.cx = cx;
-	e.m = m;
-	e.k = k;
-	b_init(&e.b, cx->arena, m->target);
-	e.b.at = k->loc;
-	Builder *b = &e.b;
-	size_t nb = k->nbufs ? k->nbufs : 1;
-	e.param_base = arena_alloc(cx->arena, sizeof(Reg) * nb);
-	e.shared_base = arena_alloc(cx->arena, sizeof(Reg) * nb);
-	e.local_words = arena_alloc(cx->arena, sizeof(Reg *) * nb);
-	e.tmem_addr = arena_alloc(cx->arena, sizeof(Reg) * nb);
-	e.tmap_addr = arena_alloc(cx->arena, sizeof(Reg) * nb);
-	e.mbar_base = arena_alloc(cx->arena, sizeof(Reg) * (k->nmbars + 1));
-	e.mbar_phase = arena_alloc(cx->arena, sizeof(Reg) * (k->nmbars + 1));
-	e.var_regs = arena_alloc(cx->arena, sizeof(Reg) * (size_t)(k->nvars + 1));
-
-	/* prologue: params, thread ids, shared symbols, registers of local buffers */
-	if (k->is_extern)
-		return;
+	Ctx *cx = e->cx;
+	const Kernel *k = e->k;
+	Builder *b = &e->b;
 	for (size_t i = 0; i < k->nbufs; i++) {
 		const Buffer *buf = k->bufs[i];
 		if (buf->mem != MEM_GLOBAL)
 			continue;
 		Reg raw = b_reg(b, RC_RD);
-		e.param_base[i] = b_reg(b, RC_RD);
+		e->param_base[i] = b_reg(b, RC_RD);
 		b_ins(b, FORM_LD_PARAM_U64, b_name(b, raw), arena_printf(cx->arena, "%s_param_%d", k->name, buf->param_index),
 		      NULL);
-		b_ins(b, FORM_CVTA_TO_GLOBAL, b_name(b, e.param_base[i]), b_name(b, raw), NULL);
+		b_ins(b, FORM_CVTA_TO_GLOBAL, b_name(b, e->param_base[i]), b_name(b, raw), NULL);
 		if (buf->tma) { /* the tensor map's generic address: what cp.async.bulk.tensor takes */
 			Reg pa = b_reg(b, RC_RD);
-			e.tmap_addr[i] = b_reg(b, RC_RD);
+			e->tmap_addr[i] = b_reg(b, RC_RD);
 			b_ins(b, FORM_TMAP_ADDR, b_name(b, pa), arena_printf(cx->arena, "%s_tmap_%d", k->name, buf->tma_index), NULL);
-			b_ins(b, FORM_CVTA_PARAM, b_name(b, e.tmap_addr[i]), b_name(b, pa), NULL);
+			b_ins(b, FORM_CVTA_PARAM, b_name(b, e->tmap_addr[i]), b_name(b, pa), NULL);
 		}
 	}
-	e.tid = b_reg(b, RC_R);
-	e.ctaid = b_reg(b, RC_R);
-	e.lane = b_reg(b, RC_R);
-	e.warp = b_reg(b, RC_R);
-	e.wg = b_reg(b, RC_R);
-	e.tid_wg = b_reg(b, RC_R);
-	b_ins(b, FORM_MOV_TID_X, b_name(b, e.tid), NULL);
-	b_ins(b, FORM_MOV_CTAID_X, b_name(b, e.ctaid), NULL);
+}
+
+/* thread, CTA, lane, warp and warpgroup indices */
+static void emit_thread_ids(Emit *e)
+{
+	const Kernel *k = e->k;
+	Builder *b = &e->b;
+	e->tid = b_reg(b, RC_R);
+	e->ctaid = b_reg(b, RC_R);
+	e->lane = b_reg(b, RC_R);
+	e->warp = b_reg(b, RC_R);
+	e->wg = b_reg(b, RC_R);
+	e->tid_wg = b_reg(b, RC_R);
+	b_ins(b, FORM_MOV_TID_X, b_name(b, e->tid), NULL);
+	b_ins(b, FORM_MOV_CTAID_X, b_name(b, e->ctaid), NULL);
 	if (k->grid_y > 1 || k->grid_var[1] >= 0) {
-		e.ctaidy = b_reg(b, RC_R);
-		b_ins(b, FORM_MOV_CTAID_Y, b_name(b, e.ctaidy), NULL);
+		e->ctaidy = b_reg(b, RC_R);
+		b_ins(b, FORM_MOV_CTAID_Y, b_name(b, e->ctaidy), NULL);
 	}
 	if (k->uses_crank) { /* the CTA's rank in its cluster (0 without one) */
-		e.crank = b_reg(b, RC_R);
-		b_ins(b, FORM_MOV_CLUSTER_CTARANK, b_name(b, e.crank), NULL);
+		e->crank = b_reg(b, RC_R);
+		b_ins(b, FORM_MOV_CLUSTER_CTARANK, b_name(b, e->crank), NULL);
 	}
 	/* never %warpid: it is the physical slot, not the warp index */
 	/* a kernel's .reqntid bounds %tid.x: with at most 32 (128) threads the
 	 * lane (thread in warpgroup) is %tid.x itself, so both sides of a copy
 	 * share one offset (a device function's caller may have more threads) */
 	if (!k->is_func && k->threads <= 32)
-		e.lane = e.tid;
+		e->lane = e->tid;
 	else
-		b_ins(b, FORM_AND_B32, b_name(b, e.lane), b_name(b, e.tid), "31", NULL);
-	b_ins(b, FORM_SHR_U32, b_name(b, e.warp), b_name(b, e.tid), "5", NULL);
-	b_ins(b, FORM_SHR_U32, b_name(b, e.wg), b_name(b, e.tid), "7", NULL);
+		b_ins(b, FORM_AND_B32, b_name(b, e->lane), b_name(b, e->tid), "31", NULL);
+	b_ins(b, FORM_SHR_U32, b_name(b, e->warp), b_name(b, e->tid), "5", NULL);
+	b_ins(b, FORM_SHR_U32, b_name(b, e->wg), b_name(b, e->tid), "7", NULL);
 	if (!k->is_func && k->threads <= 128)
-		e.tid_wg = e.tid;
+		e->tid_wg = e->tid;
 	else
-		b_ins(b, FORM_AND_B32, b_name(b, e.tid_wg), b_name(b, e.tid), "127", NULL);
+		b_ins(b, FORM_AND_B32, b_name(b, e->tid_wg), b_name(b, e->tid), "127", NULL);
+}
+
+/* shared buffers' addresses (and their .shared declarations), local buffers' registers */
+static void emit_buffer_bases(Emit *e)
+{
+	Ctx *cx = e->cx;
+	const Kernel *k = e->k;
+	Builder *b = &e->b;
 	for (size_t i = 0; i < k->nbufs; i++) {
 		const Buffer *buf = k->bufs[i];
 		if (buf->mem == MEM_SHARED) {
 			int64_t bytes = buf->storage * dtype_bytes(buf->dt), align = shared_align(buf);
-			e.shared_base[i] = b_reg(b, RC_R);
-			if (k->is_func) { /* the caller's shared address (ABI: docs/language.md) */
-				b_ins(b, FORM_LD_PARAM_U32, b_name(b, e.shared_base[i]),
+			e->shared_base[i] = b_reg(b, RC_R);
+			if (k->is_func) { /* the caller's shared address (ABI: docs/language->md) */
+				b_ins(b, FORM_LD_PARAM_U32, b_name(b, e->shared_base[i]),
 				      arena_printf(cx->arena, "%s_shared_%s", k->name, buf->name), NULL);
 				continue;
 			}
 			if (k->dyn_shared) { /* one dynamic array: the buffer at its offset */
-				e.shared_base[i] = b_add32_imm(b, dyn_base(&e), buf->shared_offset);
+				e->shared_base[i] = b_add32_imm(b, dyn_base(e), buf->shared_offset);
 				continue;
 			}
-			str_printf(&e.decls, "\t.shared .align %lld .b8 sm_%s[%lld];\n", (long long)align, buf->name,
+			str_printf(&e->decls, "\t.shared .align %lld .b8 sm_%s[%lld];\n", (long long)align, buf->name,
 			           (long long)bytes);
-			b_ins(b, FORM_MOV_U32, b_name(b, e.shared_base[i]), arena_printf(cx->arena, "sm_%s", buf->name), NULL);
+			b_ins(b, FORM_MOV_U32, b_name(b, e->shared_base[i]), arena_printf(cx->arena, "sm_%s", buf->name), NULL);
 		} else if (buf->mem == MEM_LOCAL) {
 			int64_t words = (buf->regs * dtype_bytes(buf->dt) + 3) / 4;
-			e.local_words[i] = arena_alloc(cx->arena, sizeof(Reg) * (size_t)(words ? words : 1));
+			e->local_words[i] = arena_alloc(cx->arena, sizeof(Reg) * (size_t)(words ? words : 1));
 			b_comment(b, "local %s: %lld registers from %%r%d", buf->name, (long long)words, b->nregs[RC_R] + 1);
 			for (int64_t w = 0; w < words; w++) {
-				e.local_words[i][w] = b_reg(b, RC_R);
+				e->local_words[i][w] = b_reg(b, RC_R);
 				if (k->is_func) /* fragments in: the caller's registers */
-					b_ins(b, FORM_LD_PARAM_B32, b_name(b, e.local_words[i][w]),
+					b_ins(b, FORM_LD_PARAM_B32, b_name(b, e->local_words[i][w]),
 					      arena_printf(cx->arena, "%s_in+%lld", k->name, (long long)(func_local_off(k, buf) + 4 * w)),
 					      NULL);
 				else
-					b_ins(b, FORM_MOV_B32, b_name(b, e.local_words[i][w]), "0", NULL);
+					b_ins(b, FORM_MOV_B32, b_name(b, e->local_words[i][w]), "0", NULL);
 			}
 		}
 	}
+}
+
+/* mbarrier arrays' addresses, phase bits, the not-leader predicate */
+static void emit_mbar_bases(Emit *e)
+{
+	Ctx *cx = e->cx;
+	const Kernel *k = e->k;
+	Builder *b = &e->b;
 	for (size_t i = 0; i < k->nmbars; i++) {
 		const Mbar *mb = &k->mbars[i];
 		if (k->dyn_shared) {
-			e.mbar_base[i] = b_add32_imm(b, dyn_base(&e), mb->shared_offset);
+			e->mbar_base[i] = b_add32_imm(b, dyn_base(e), mb->shared_offset);
 			continue;
 		}
-		str_printf(&e.decls, "\t.shared .align 8 .b8 mb_%s[%lld];\n", mb->name, (long long)(8 * mb->n));
-		e.mbar_base[i] = b_reg(b, RC_R);
-		b_ins(b, FORM_MOV_U32, b_name(b, e.mbar_base[i]), arena_printf(cx->arena, "mb_%s", mb->name), NULL);
+		str_printf(&e->decls, "\t.shared .align 8 .b8 mb_%s[%lld];\n", mb->name, (long long)(8 * mb->n));
+		e->mbar_base[i] = b_reg(b, RC_R);
+		b_ins(b, FORM_MOV_U32, b_name(b, e->mbar_base[i]), arena_printf(cx->arena, "mb_%s", mb->name), NULL);
 	}
 	for (size_t i = 0; i < k->nmbars; i++)
 		if (k->mbars[i].dyn_phase) { /* bit i: the parity of barrier i's next phase */
-			e.mbar_phase[i] = b_reg(b, RC_R);
-			b_ins(b, FORM_MOV_B32, b_name(b, e.mbar_phase[i]), "0", NULL);
+			e->mbar_phase[i] = b_reg(b, RC_R);
+			b_ins(b, FORM_MOV_B32, b_name(b, e->mbar_phase[i]), "0", NULL);
 		}
 	if (k->nmbars || k->ntmaps) {
-		e.not_leader = b_reg(b, RC_P);
-		b_ins(b, FORM_SETP_NE_U32, b_name(b, e.not_leader), b_name(b, e.tid), "0", NULL);
+		e->not_leader = b_reg(b, RC_P);
+		b_ins(b, FORM_SETP_NE_U32, b_name(b, e->not_leader), b_name(b, e->tid), "0", NULL);
 	}
+}
+
+/* scalar params and a func's args into registers */
+static void emit_scalar_args(Emit *e)
+{
+	Ctx *cx = e->cx;
+	const Kernel *k = e->k;
+	Builder *b = &e->b;
 	for (size_t i = 0; i < k->nscalars; i++) { /* scalar params: 31-bit values (their facts) */
 		const Scalar *sc = &k->scalars[i];
 		const char *pn = arena_printf(cx->arena, "%s_arg_%s", k->name, sc->name);
-		e.var_regs[sc->var] = b_reg(b, RC_R);
+		e->var_regs[sc->var] = b_reg(b, RC_R);
 		if (dtype_bytes(sc->dt) == 8) {
 			Reg w = b_reg(b, RC_RD);
 			b_ins(b, FORM_LD_PARAM_U64, b_name(b, w), pn, NULL);
-			b_ins(b, FORM_CVT_U32_U64, b_name(b, e.var_regs[sc->var]), b_name(b, w), NULL);
+			b_ins(b, FORM_CVT_U32_U64, b_name(b, e->var_regs[sc->var]), b_name(b, w), NULL);
 		} else {
-			b_ins(b, FORM_LD_PARAM_U32, b_name(b, e.var_regs[sc->var]), pn, NULL);
+			b_ins(b, FORM_LD_PARAM_U32, b_name(b, e->var_regs[sc->var]), pn, NULL);
 		}
 	}
 	for (int a = 0; a < k->nargs; a++) {
-		e.var_regs[k->arg_vars[a]] = b_reg(b, RC_R);
-		b_ins(b, FORM_LD_PARAM_U32, b_name(b, e.var_regs[k->arg_vars[a]]),
+		e->var_regs[k->arg_vars[a]] = b_reg(b, RC_R);
+		b_ins(b, FORM_LD_PARAM_U32, b_name(b, e->var_regs[k->arg_vars[a]]),
 		      arena_printf(cx->arena, "%s_arg_%s", k->name, k->var_names[k->arg_vars[a]]), NULL);
 	}
-	for (int v = VAR_REPEAT0; v < k->nvars; v++)
-		if (k->var_base[v] == VAR_RUNNING) { /* running trip counts start at 0 */
-			e.var_regs[v] = b_reg(b, RC_R);
-			b_ins(b, FORM_MOV_B32, b_name(b, e.var_regs[v]), "0", NULL);
-		}
-	tmem_prologue(&e);
-	emit_stmts(&e, k->body, k->nbody);
-	e.b.at = k->loc;
-	tmem_epilogue(&e);
-	int64_t lbytes = func_local_off(k, NULL);
+}
+
+/* a func's fragments back to its caller */
+static void emit_func_out(Emit *e)
+{
+	Ctx *cx = e->cx;
+	const Kernel *k = e->k;
+	Builder *b = &e->b;
 	if (k->is_func) /* fragments out */
 		for (size_t i = 0; i < k->nbufs; i++)
 			if (k->bufs[i]->mem == MEM_LOCAL) {
@@ -1006,10 +590,14 @@ static void emit_kernel(Ctx *cx, const Module *m, const Kernel *k, Str *out, Mod
 					b_ins(b, FORM_ST_PARAM_B32,
 					      arena_printf(cx->arena, "%s_ret+%lld", k->name,
 					                   (long long)(func_local_off(k, k->bufs[i]) + 4 * w)),
-					      b_name(b, e.local_words[i][w]), NULL);
+					      b_name(b, e->local_words[i][w]), NULL);
 			}
-	b_ins(b, FORM_RET, NULL);
+}
 
+/* the launch ABI as PTX: .func or .entry, its params in order, .reqntid,
+ * .maxnreg, .reqnctapercluster */
+static void print_signature(const Kernel *k, int64_t lbytes, Str *out)
+{
 	if (k->is_func) {
 		/* .visible .func ([ret]) NAME(pointers, shared addresses, args, [in]) */
 		str_puts(out, "\n.visible .func ");
@@ -1047,13 +635,11 @@ static void emit_kernel(Ctx *cx, const Module *m, const Kernel *k, Str *out, Mod
 			str_printf(out, ".reqnctapercluster %lld, %lld, 1\n", (long long)k->cluster_x, (long long)k->cluster_y);
 		str_puts(out, "{\n");
 	}
-	b_print_decls(b, out);
-	if (e.decls.s)
-		str_puts(out, e.decls.s);
-	str_putc(out, '\n');
-	if (b->body.s)
-		str_putn(out, b->body.s, b->body.n);
-	str_puts(out, "}\n");
+}
+
+/* the kernel's PTX version, forms and internal errors into the module's use */
+static void note_use(Ctx *cx, const Kernel *k, Builder *b, ModuleUse *u)
+{
 	if (!k->is_func && kernel_param_bytes(k) > PARAM_BYTES_OLD && b->min_ptx < PARAM_BYTES_PTX) {
 		b->min_ptx = PARAM_BYTES_PTX; /* the larger parameter space (check bounds it) */
 		b->min_ptx_what = "a kernel parameter space above 4352 bytes";
@@ -1074,6 +660,57 @@ static void emit_kernel(Ctx *cx, const Module *m, const Kernel *k, Str *out, Mod
 		           k->name, b->missing_form);
 	if (b->internal)
 		diag_error(cx, k->loc, "internal error: kernel %s: %s", k->name, b->internal);
+}
+
+static void emit_kernel(Ctx *cx, const Module *m, const Kernel *k, Str *out, ModuleUse *u)
+{
+	Emit e = {0};
+	e.cx = cx;
+	e.m = m;
+	e.k = k;
+	b_init(&e.b, cx->arena, m->target);
+	e.b.at = k->loc;
+	Builder *b = &e.b;
+	size_t nb = k->nbufs ? k->nbufs : 1;
+	e.param_base = arena_alloc(cx->arena, sizeof(Reg) * nb);
+	e.shared_base = arena_alloc(cx->arena, sizeof(Reg) * nb);
+	e.local_words = arena_alloc(cx->arena, sizeof(Reg *) * nb);
+	e.tmem_addr = arena_alloc(cx->arena, sizeof(Reg) * nb);
+	e.tmap_addr = arena_alloc(cx->arena, sizeof(Reg) * nb);
+	e.mbar_base = arena_alloc(cx->arena, sizeof(Reg) * (k->nmbars + 1));
+	e.mbar_phase = arena_alloc(cx->arena, sizeof(Reg) * (k->nmbars + 1));
+	e.var_regs = arena_alloc(cx->arena, sizeof(Reg) * (size_t)(k->nvars + 1));
+
+	/* prologue: params, thread ids, shared symbols, registers of local buffers */
+	if (k->is_extern)
+		return;
+	emit_param_bases(&e);
+	emit_thread_ids(&e);
+	emit_buffer_bases(&e);
+	emit_mbar_bases(&e);
+	emit_scalar_args(&e);
+	for (int v = VAR_REPEAT0; v < k->nvars; v++)
+		if (k->var_base[v] == VAR_RUNNING) { /* running trip counts start at 0 */
+			e.var_regs[v] = b_reg(&e.b, RC_R);
+			b_ins(&e.b, FORM_MOV_B32, b_name(&e.b, e.var_regs[v]), "0", NULL);
+		}
+	tmem_prologue(&e);
+	emit_stmts(&e, k->body, k->nbody);
+	e.b.at = k->loc;
+	tmem_epilogue(&e);
+	int64_t lbytes = func_local_off(k, NULL);
+	emit_func_out(&e);
+	b_ins(b, FORM_RET, NULL);
+
+	print_signature(k, lbytes, out);
+	b_print_decls(b, out);
+	if (e.decls.s)
+		str_puts(out, e.decls.s);
+	str_putc(out, '\n');
+	if (b->body.s)
+		str_putn(out, b->body.s, b->body.n);
+	str_puts(out, "}\n");
+	note_use(cx, k, b, u);
 	str_free(&b->body);
 	str_free(&e.pre);
 	free(e.kpool);
@@ -1083,14 +720,6 @@ static void emit_kernel(Ctx *cx, const Module *m, const Kernel *k, Str *out, Mod
 /* an instruction form's opcode, its text's first word */
 static int opcode_len(FormId f) { return (int)strcspn(ptx_forms[f].text, " ;"); }
 
-bool emit_module(Ctx *cx, Module *m, const EmitOptions *o, Str *out)
-{
-	if (o && o->target_override)
-		m->target = o->target_override;
-	if (!check_module(cx, m))
-		return false;
-	return emit_checked_module(cx, m, out);
-}
 
 bool emit_checked_module(Ctx *cx, Module *m, Str *out)
 {

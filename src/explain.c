@@ -112,10 +112,9 @@ static bool explain_copy(Ctx *cx, const Module *m, const Kernel *k, const Stmt *
 {
 	CopyOp op;
 	Decision d;
-	if (!copy_op_init(cx, m, k, s, &op))
-		return true;
 	/* a copy nothing lowers is shown with every reason, not reported as an error */
-	dispatch_copy(&op, &d, false);
+	if (!select_copy(cx, m, k, s, &op, &d))
+		return true;
 	const char *opname = stmt_info[s->kind].keyword;
 	BankStat bs[2];
 	int nbs = d.chosen ? copy_banks(&op, &d, bs) : 0;
@@ -190,27 +189,27 @@ typedef struct Walk {
 	Ctx *cx;
 	const Module *m;
 	const Kernel *k;
-	bool json, explain;
+	bool json;
 	Str *o;
 } Walk;
 
-/* every copy statement: explain it, or dispatch it (reporting no-variant errors) */
+/* every copy statement and warpgroup mma: explain it */
 static void visit(void *ctx, const Stmt *s)
 {
 	Walk *w = ctx;
-	if (s->kind == ST_WG_MMA && w->explain) { /* its descriptors and why (src/wgmma.c) */
+	if (s->kind == ST_WG_MMA) { /* its descriptors and why (src/wgmma.c) */
 		explain_wgmma(w->k, s, w->json, w->o);
 		return;
 	}
 	if (!(stmt_info[s->kind].flags & SF_COPY))
 		return;
 	/* explain shows every copy; one that nothing lowers is then also an error (exit 1) */
-	if (w->explain && explain_copy(w->cx, w->m, w->k, s, w->json, w->o))
+	if (explain_copy(w->cx, w->m, w->k, s, w->json, w->o))
 		return;
 	CopyOp op;
 	Decision d;
-	if (copy_op_init(w->cx, w->m, w->k, s, &op))
-		dispatch_copy(&op, &d, true);
+	if (select_copy(w->cx, w->m, w->k, s, &op, &d) && !d.chosen)
+		dispatch_report(&op, &d);
 }
 
 static void json_u64s(Str *o, const char *key, const uint64_t *v, int n)
@@ -425,40 +424,14 @@ static void explain_auto_swizzle(const Module *m, const Kernel *k, bool json, St
 	}
 }
 
-static void walk_module(Ctx *cx, const Module *m, bool explain, bool json, Str *o)
+/* the "explain" pass: every kernel's copies, wgmma descriptors, 'swizzle
+ * auto' choices and launch record, from the analyses' results */
+void explain_module(Ctx *cx, const Module *m, bool json, Str *o)
 {
 	for (size_t i = 0; i < m->nkernels; i++) {
-		Walk w = {cx, m, m->kernels[i], json, explain, o};
+		Walk w = {cx, m, m->kernels[i], json, o};
 		stmt_walk(m->kernels[i]->body, m->kernels[i]->nbody, visit, &w);
-		if (explain) {
-			explain_auto_swizzle(m, m->kernels[i], json, o);
-			explain_launch(m, m->kernels[i], json, o);
-		}
+		explain_auto_swizzle(m, m->kernels[i], json, o);
+		explain_launch(m, m->kernels[i], json, o);
 	}
-}
-
-/* check = front end plus dispatch, so a program that checks also emits */
-bool check_and_dispatch(Ctx *cx, Module *m)
-{
-	if (!check_module(cx, m))
-		return false;
-	walk_module(cx, m, false, false, NULL);
-	if (cx->diags.errors)
-		return false;
-	/* the module printer's own errors (a form the target lacks, a .version
-	 * too old for an instruction): check fails wherever emit does */
-	Str scratch = {0};
-	size_t before = cx->diags.n;
-	emit_checked_module(cx, m, &scratch);
-	str_free(&scratch);
-	diag_drop_warnings_since(cx, before);
-	return cx->diags.errors == 0;
-}
-
-bool explain_module(Ctx *cx, Module *m, bool json, Str *out)
-{
-	if (!check_module(cx, m))
-		return false;
-	walk_module(cx, m, true, json, out);
-	return cx->diags.errors == 0;
 }

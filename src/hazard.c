@@ -252,8 +252,6 @@ typedef struct Race {
 	const Stmt *stop_at; /* the statement it ran out at (NULL: between runs) */
 	const Stmt *s; /* the statement being traced */
 	int64_t *vals;
-	struct Cache { const Stmt *s; Decision *d; } *cache;
-	size_t ncache, cachecap;
 	bool runtime;  /* scalar values are set: runtime trip counts follow them */
 	int nsc;       /* scalars that move shared regions or count repeats (warn names their values) */
 	int sc[32];
@@ -394,23 +392,13 @@ static void race_fn(void *ctx, const Access *a)
 	}
 }
 
-/* the statement's decision: into *tmp for a statement outside loops (run
- * once), cached for one in a loop (run every iteration) */
-static const Decision *decide(Race *R, const Stmt *s, bool in_loop, Decision *tmp)
+/* the statement's views and decision, from the select pass */
+static const Decision *decide(Race *R, const Stmt *s, CopyOp *op, Decision *tmp)
 {
-	for (size_t i = 0; in_loop && i < R->ncache; i++)
-		if (R->cache[i].s == s)
-			return R->cache[i].d;
-	CopyOp op;
-	Decision *d = in_loop ? arena_alloc(R->cx->arena, sizeof *d) : tmp;
 	int before = R->cx->diags.errors;
-	if (!copy_op_init(R->cx, R->m, R->k, s, &op) || !dispatch_copy(&op, d, false) || R->cx->diags.errors != before)
-		d = NULL;
-	if (in_loop) {
-		struct Cache c = {s, d};
-		APUSH(R->cx->arena, R->cache, R->ncache, R->cachecap, c);
-	}
-	return d;
+	if (!select_copy(R->cx, R->m, R->k, s, op, tmp) || !tmp->chosen || R->cx->diags.errors != before)
+		return NULL;
+	return tmp;
 }
 
 static bool asm_syncs(const AsmBlock *b)
@@ -455,7 +443,7 @@ static bool runs_twice(const Race *R, const Stmt *s)
 	return false;
 }
 
-static void race_stmts(Race *R, Stmt **body, size_t n, bool in_loop)
+static void race_stmts(Race *R, Stmt **body, size_t n)
 {
 	for (size_t i = 0; i < n && !R->done; i++) {
 		Stmt *s = body[i];
@@ -476,7 +464,7 @@ static void race_stmts(Race *R, Stmt **body, size_t n, bool in_loop)
 					break;
 				}
 				kernel_set_var(R->k, R->vals, s->var, j);
-				race_stmts(R, s->body, s->nbody, true);
+				race_stmts(R, s->body, s->nbody);
 			}
 			kernel_set_var(R->k, R->vals, s->var, 0);
 			continue;
@@ -496,15 +484,13 @@ static void race_stmts(Race *R, Stmt **body, size_t n, bool in_loop)
 		    (s->dst->buf->mem != MEM_SHARED && s->src->buf->mem != MEM_SHARED))
 			continue;
 		Decision tmp;
-		const Decision *d = decide(R, s, in_loop, &tmp);
+		CopyOp op;
+		const Decision *d = decide(R, s, &op, &tmp);
 		if (!d) { /* no variant: the program is rejected, nothing to warn about */
 			R->done = true;
 			break;
 		}
 		if (!d->chosen->trace)
-			continue;
-		CopyOp op;
-		if (!copy_op_init(R->cx, R->m, R->k, s, &op))
 			continue;
 		R->s = s;
 		R->kw = R->kr = -1;
@@ -655,7 +641,7 @@ static void race_run(Race *R, bool per_cta)
 		R->epoch = 1;
 		R->ordered = R->arrived = 0;
 		if (!R->done)
-			race_stmts(R, R->k->body, R->k->nbody, false);
+			race_stmts(R, R->k->body, R->k->nbody);
 	}
 }
 
@@ -888,8 +874,26 @@ static const Stmt *tma_other(Stmt **body, size_t n, const Buffer *g, const Buffe
 	return NULL;
 }
 
+/* copy s as it would be with buffer b replaced by its candidate cand (b
+ * with another swizzle): the search never changes b itself */
+static const Stmt *with_candidate(const Stmt *s, const Buffer *b, Buffer *cand, Stmt *st, Region *dst, Region *src)
+{
+	*st = *s;
+	if (s->dst->buf == b) {
+		*dst = *s->dst;
+		dst->buf = cand;
+		st->dst = dst;
+	}
+	if (s->src->buf == b) {
+		*src = *s->src;
+		src->buf = cand;
+		st->src = src;
+	}
+	return st;
+}
+
 /* is cand legal for b, and its wavefronts over every copy of b */
-static void try_swizzle(Ctx *cx, const Module *m, Kernel *k, Buffer *b, const Uses *u, struct SwCand *c)
+static void try_swizzle(Ctx *cx, const Module *m, Kernel *k, const Buffer *b, const Uses *u, struct SwCand *c)
 {
 	c->legal = true;
 	c->wavefronts = c->ideal = 0;
@@ -902,9 +906,12 @@ static void try_swizzle(Ctx *cx, const Module *m, Kernel *k, Buffer *b, const Us
 			return;
 		}
 	}
-	b->layout.sw = c->sw;
+	Buffer cand = *b;
+	cand.layout.sw = c->sw;
 	for (size_t i = 0; i < u->n; i++) {
 		const Stmt *s = u->s[i];
+		Stmt st;
+		Region dst, src;
 		if (stmt_is_tma_load(s) || stmt_is_tma_store(s)) {
 			const Region *g = stmt_is_tma_load(s) ? s->src : s->dst;
 			int64_t inner = dtype_bytes(g->buf->dt) * (g->whole ? g->buf->shape[g->buf->ndim - 1]
@@ -927,7 +934,7 @@ static void try_swizzle(Ctx *cx, const Module *m, Kernel *k, Buffer *b, const Us
 		CopyOp op;
 		Decision d;
 		int before = cx->diags.errors;
-		if (!copy_op_init(cx, m, k, s, &op) || cx->diags.errors != before) {
+		if (!copy_op_init(cx, m, k, with_candidate(s, b, &cand, &st, &dst, &src), &op) || cx->diags.errors != before) {
 			c->legal = false;
 			c->why = "a region does not slice";
 			return;
@@ -937,12 +944,12 @@ static void try_swizzle(Ctx *cx, const Module *m, Kernel *k, Buffer *b, const Us
 			c->why = arena_printf(cx->arena, "no variant lowers the copy at line %d", s->loc.line);
 			return;
 		}
-		BankStat st[2];
-		int n = copy_banks(&op, &d, st);
+		BankStat bs[2];
+		int n = copy_banks(&op, &d, bs);
 		for (int j = 0; j < n; j++)
-			if (st[j].buf == b) {
-				c->wavefronts += st[j].wavefronts;
-				c->ideal += st[j].ideal;
+			if (bs[j].buf == &cand) {
+				c->wavefronts += bs[j].wavefronts;
+				c->ideal += bs[j].ideal;
 			}
 	}
 }

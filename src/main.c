@@ -25,16 +25,17 @@ static const char *usage_main =
 	"\n"
 	"options: -h, --help (also after a command), -V, --version\n";
 
-static const char *usage_check = "usage: tilepx check FILE...\n\nParse and check each file; errors go to stderr.\n";
+static const char *usage_check = "usage: tilepx check FILE... [--dump-after=PASS]\n\nParse and check each file; errors go to stderr.\n";
 static const char *usage_emit =
-	"usage: tilepx emit FILE... [-o OUT] [--target SM]\n\n"
+	"usage: tilepx emit FILE... [-o OUT] [--target SM] [--dump-after=PASS]\n\n"
 	"Write one PTX module per file: FILE.ptx beside it, DIR/FILE.ptx when OUT is a directory, or\n"
 	"OUT (one input only; '-' is stdout). FILE '-' reads standard input and writes standard output.\n"
 	"A regular output file is replaced through a temporary and a rename, keeping its mode and any\n"
 	"symlink to it, so an error never leaves a partial or clobbered file; devices and FIFOs are\n"
-	"written directly; an output that is an input file is refused. --target overrides the target.\n";
+	"written directly; an output that is an input file is refused. --target overrides the target.\n"
+	"--dump-after=PASS prints (to stderr) the state a pass of the pipeline leaves (docs/design.md).\n";
 static const char *usage_explain =
-	"usage: tilepx explain FILE... [--json] [--target SM]\n\n"
+	"usage: tilepx explain FILE... [--json] [--target SM] [--dump-after=PASS]\n\n"
 	"Show every copy's candidates, the chosen variant and its parameters.\n";
 
 static char *read_file(const char *path, size_t *len)
@@ -206,9 +207,10 @@ static int run(int argc, char **argv, tilepx_mode mode, const char *usage)
 	static const struct option opts[] = {
 		{"help", no_argument, 0, 'h'},   {"output", required_argument, 0, 'o'},
 		{"json", no_argument, 0, 'j'},   {"target", required_argument, 0, 't'},
+		{"dump-after", required_argument, 0, 'd'},
 		{0, 0, 0, 0},
 	};
-	const char *out = NULL, *target = NULL;
+	const char *out = NULL, *target = NULL, *dump_after = NULL;
 	bool json = false;
 	int c;
 	optind = 1;
@@ -218,6 +220,7 @@ static int run(int argc, char **argv, tilepx_mode mode, const char *usage)
 		case 'o': out = optarg; break;
 		case 'j': json = true; break;
 		case 't': target = optarg; break;
+		case 'd': dump_after = optarg; break;
 		default: fputs(usage, stderr); return 2;
 		}
 	}
@@ -228,6 +231,10 @@ static int run(int argc, char **argv, tilepx_mode mode, const char *usage)
 	}
 	if (target && !target_find(target)) {
 		fprintf(stderr, "tilepx: --target: unknown target '%s' (known: %s)\n", target, target_list());
+		return 2;
+	}
+	if (dump_after && !pass_known(dump_after)) {
+		fprintf(stderr, "tilepx: --dump-after: unknown pass '%s' (passes: %s)\n", dump_after, pass_names());
 		return 2;
 	}
 	if (json)
@@ -270,7 +277,7 @@ static int run(int argc, char **argv, tilepx_mode mode, const char *usage)
 				}
 		}
 		tilepx_result r;
-		tilepx_compile(argv[i], src, len, target, mode, &r);
+		compile_dump(argv[i], src, len, target, (int)mode, dump_after, &r);
 		if (r.diagnostics)
 			fputs(r.diagnostics, stderr);
 		if (!r.ok)

@@ -12,242 +12,7 @@
 
 #include <string.h>
 
-enum { SIM_LIMIT = 1 << 22, TX_LIMIT = (1 << 20) - 1 };
-
-bool stmt_is_tma_load(const Stmt *s) { return stmt_info[s->kind].issue == AI_COPY && s->mbar_name; }
-
-bool stmt_is_tma_store(const Stmt *s)
-{
-	return stmt_info[s->kind].issue == AI_COPY && !s->mbar_name && s->dst->buf && s->src->buf && s->dst->buf->tma &&
-	       s->src->buf->mem == MEM_SHARED;
-}
-
-/* shared -> a param without a tensor map: a non-tensor bulk store (variant bulk) */
-bool stmt_is_bulk_store(const Stmt *s)
-{
-	return stmt_info[s->kind].issue == AI_COPY && !s->mbar_name && s->dst->buf && s->src->buf && !s->dst->buf->tma &&
-	       s->dst->buf->mem == MEM_GLOBAL && s->src->buf->mem == MEM_SHARED;
-}
-
-/* s->mbar from its name; the index may use repeat indices and constants only */
-static bool resolve_mbar(Ctx *cx, Kernel *k, Stmt *s)
-{
-	size_t i = 0;
-	while (i < k->nmbars && strcmp(k->mbars[i].name, s->mbar_name))
-		i++;
-	if (i == k->nmbars) {
-		diag_error(cx, s->mbar_loc, "unknown mbarrier '%s' in kernel '%s'", s->mbar_name, k->name);
-		diag_note(cx, "declare it with 'mbarrier %s [N]'", s->mbar_name);
-		return false;
-	}
-	s->mbar = (int)i + 1;
-	const Affine *a = s->mbar_idx;
-	int64_t lo = a->c, hi = a->c;
-	for (int t = 0; t < a->n; t++) {
-		/* the phase proof evaluates repeat indices exactly (it runs each trip
-		 * with the index's value); every other variable it holds at one
-		 * value: built-in indices, scalar params and a func's args are refused */
-		bool arg = false;
-		for (int i = 0; i < k->nargs; i++)
-			arg |= k->arg_vars[i] == a->t[t].var;
-		if (a->t[t].var < VAR_REPEAT0 || kernel_scalar_of_var(k, a->t[t].var) || arg) {
-			diag_error(cx, s->mbar_loc, "the index of mbarrier '%s' uses '%s': it may use repeat indices and "
-			           "constants only", s->mbar_name, k->var_names[a->t[t].var]);
-			if (kernel_scalar_of_var(k, a->t[t].var))
-				diag_note(cx, "'%s' is a scalar param: mbarrier phases are proved at compile time, for each barrier "
-				          "a statement may name", k->var_names[a->t[t].var]);
-			else if (arg)
-				diag_note(cx, "'%s' is an arg of func '%s': mbarrier phases are proved at compile time, for each "
-				          "barrier a statement may name", k->var_names[a->t[t].var], k->name);
-			else
-				diag_note(cx, "every thread of the CTA must name the same barrier");
-			return false;
-		}
-		int64_t span;
-		if (!mul_ok(a->t[t].k, kernel_var_extent(k, a->t[t].var) - 1, &span) || !add_ok(lo, span < 0 ? span : 0, &lo) ||
-		    !add_ok(hi, span > 0 ? span : 0, &hi)) {
-			diag_error(cx, s->mbar_loc, "mbarrier index overflows");
-			return false;
-		}
-	}
-	if (lo < 0 || hi >= k->mbars[i].n) {
-		diag_error(cx, s->mbar_loc, "the index of mbarrier '%s' ranges over %lld..%lld, outside 0..%lld", s->mbar_name,
-		           (long long)lo, (long long)hi, (long long)k->mbars[i].n - 1);
-		return false;
-	}
-	return true;
-}
-
-void check_mbar(Ctx *cx, const Module *m, Kernel *k, Stmt *s)
-{
-	(void)m;
-	if (!resolve_mbar(cx, k, s))
-		return;
-	if (s->kind == ST_MBAR_INIT && !s->has_value)
-		s->n = 1;
-	if (s->kind == ST_MBAR_INIT && (s->n < 1 || s->n > TX_LIMIT))
-		diag_error(cx, s->value_loc, "an mbarrier's arrival count is 1..%d (got %lld)", TX_LIMIT, (long long)s->n);
-	if (s->kind == ST_MBAR_EXPECT_TX && s->has_value && s->n > TX_LIMIT)
-		diag_error(cx, s->value_loc, "a phase expects at most %d transaction bytes (got %lld)", TX_LIMIT,
-		           (long long)s->n);
-	if (s->kind == ST_MBAR_WAIT && s->has_value && s->n != 0 && s->n != 1)
-		diag_error(cx, s->value_loc, "a phase parity is 0 or 1 (got %lld)", (long long)s->n);
-	if (s->to_cluster && k->cluster_x * (k->cluster_y ? k->cluster_y : 1) < 2)
-		diag_error(cx, s->cluster_arrive_loc, "mbarrier.arrive ... cluster needs a cluster of 2 or more CTAs "
-		           "(kernel '%s' has none)", k->name);
-	else if (s->to_cluster)
-		k->cluster_arrivals = true;
-}
-
-int tma_swizzle_bytes(Swizzle sw, DType dt);
-
-/* the TMA swizzle (bytes) that swizzle(P, W, A) over dt is, 0: none, -1: not one */
-static int tma_swizzle_of(Swizzle sw, DType dt)
-{
-	if (!sw.on)
-		return 0;
-	int e = 0;
-	while ((1 << e) < dtype_bytes(dt))
-		e++;
-	/* TMA's modes XOR the 16-byte chunk index (address bits 4..) with bits 7.. */
-	if (sw.a == 3 && sw.p == 4 - e && sw.w >= 1 && sw.w <= 3)
-		return 16 << sw.w;
-	return -1;
-}
-
-static void fmt_box(Str *s, const int64_t *box, int n)
-{
-	str_putc(s, '[');
-	for (int d = 0; d < n; d++)
-		str_printf(s, "%s%lld", d ? ", " : "", (long long)box[d]);
-	str_putc(s, ']');
-}
-
-/* every CTA of the cluster issues a multicast into every CTA of its mask:
- * the issuers' boxes must land in disjoint places. The shared region is one
- * run of `n` elements (the tma variant requires it) starting at an affine
- * offset; two issuers of one cluster differ only in cluster_ctarank, ctaid
- * and ctaid_y (by their ranks' x and y digits), so the distance between
- * their runs is exact. */
-static bool mcast_disjoint(Ctx *cx, Kernel *k, Stmt *s, const int64_t *box)
-{
-	View v;
-	const char *why;
-	if (!region_view(cx, k, s->dst, &v, &why))
-		return true; /* reported by check_copy */
-	int64_t n = 1, kr = 0, kx = 0, ky = 0, cx_ = k->cluster_x, N = kernel_cluster_size(k);
-	for (int d = 0; d < s->src->buf->ndim; d++)
-		n *= box[d];
-	const Affine *o = &v.off[AX_M];
-	for (int t = 0; t < o->n; t++) {
-		kr += o->t[t].var == VAR_CRANK ? o->t[t].k : 0;
-		kx += o->t[t].var == VAR_CTAID ? o->t[t].k : 0;
-		ky += o->t[t].var == VAR_CTAIDY ? o->t[t].k : 0;
-	}
-	for (int64_t a = 0; a < N; a++)
-		for (int64_t b = a + 1; b < N; b++) {
-			int64_t dist = kr * (b - a) + kx * (b % cx_ - a % cx_) + ky * (b / cx_ - a / cx_);
-			if (dist < n && dist > -n) {
-				diag_error(cx, s->dst->loc, "the multicasts of CTA ranks %lld and %lld write the same elements of "
-				           "'%s' (their regions start %lld elements apart and are %lld long)", (long long)a,
-				           (long long)b, s->dst->buf->name, (long long)(dist < 0 ? -dist : dist), (long long)n);
-				diag_note(cx, "every CTA of the cluster issues the copy into every CTA of the mask: give each issuer "
-				          "its own part of the buffer (offset the region by cluster_ctarank)");
-				return false;
-			}
-		}
-	return true;
-}
-
-void check_copy_tma(Ctx *cx, Kernel *k, Stmt *s)
-{
-	bool load = stmt_is_tma_load(s), store = stmt_is_tma_store(s);
-	if (load) {
-		if (!resolve_mbar(cx, k, s))
-			return;
-		if (s->src->buf->mem != MEM_GLOBAL || s->dst->buf->mem != MEM_SHARED) {
-			diag_error(cx, s->mbar_loc, "'mbarrier' completes a TMA or bulk load, which copies a param to shared "
-			           "memory (this copies %s -> %s)", mem_name(s->src->buf->mem), mem_name(s->dst->buf->mem));
-			return;
-		}
-	}
-	if (s->mcast) {
-		int64_t n = kernel_cluster_size(k);
-		if (!load || !s->src->buf->tma) {
-			diag_error(cx, s->mcast_loc, "'multicast' delivers a TMA load to several CTAs: the copy needs a tma param "
-			           "source and 'mbarrier BAR[i]'");
-			return;
-		}
-		if (!k->cluster_x) {
-			diag_error(cx, s->mcast_loc, "a multicast load needs a cluster: declare 'cluster N' in kernel '%s'",
-			           k->name);
-			return;
-		}
-		if (s->mcast >> n) {
-			int r = 0;
-			while (!((s->mcast >> r) >> n & 1))
-				r++;
-			diag_error(cx, s->mcast_loc, "multicast mask 0x%llx names CTA rank %lld, but the cluster has %lld CTAs",
-			           (unsigned long long)s->mcast, (long long)(r + n), (long long)n);
-			return;
-		}
-	}
-	bool bulk = (load && !s->src->buf->tma) || stmt_is_bulk_store(s);
-	if (!load && !store && !bulk)
-		return;
-	if (s->scope != SC_CTA) {
-		diag_error(cx, s->loc, "a %s copy is issued by one thread for the whole CTA: write 'cta copy_async'",
-		           bulk ? "bulk" : "TMA");
-		return;
-	}
-	if (bulk) /* no tensor map: the bulk variant proves contiguity and alignment */
-		return;
-	Region *g = load ? s->src : s->dst, *sh = load ? s->dst : s->src;
-	Buffer *gb = g->buf;
-	int64_t box[MAX_DIMS];
-	int64_t es = dtype_bytes(gb->dt);
-	for (int d = 0; d < gb->ndim; d++) {
-		box[d] = g->whole ? gb->shape[d] : g->ext[d];
-		if (box[d] < 1 || box[d] > 256) {
-			diag_error(cx, g->whole ? g->loc : g->dim_loc[d], "TMA box dimension %d of '%s' is %lld elements; a box "
-			           "dimension is 1..256", d, gb->name, (long long)box[d]);
-			return;
-		}
-	}
-	int64_t inner = box[gb->ndim - 1] * es;
-	if (inner % 16) {
-		diag_error(cx, g->loc, "the innermost TMA box dimension of '%s' is %lld bytes; TMA moves multiples of 16 bytes",
-		           gb->name, (long long)inner);
-		return;
-	}
-	int swz = tma_swizzle_of(sh->buf->layout.sw, sh->buf->dt);
-	if (swz > 0 && inner != swz) {
-		diag_error(cx, g->loc, "the innermost TMA box dimension of '%s' is %lld bytes; with the %d-byte swizzle of '%s' "
-		           "it must be %d bytes", gb->name, (long long)inner, swz, sh->buf->name, swz);
-		diag_note(cx, "TMA lays a swizzled box out in rows of the swizzle's span: a narrower row does not match the "
-		          "shared layout (on an H100 such a load faults), a wider one is not encodable");
-		return;
-	}
-	if (s->mcast && !mcast_disjoint(cx, k, s, box))
-		return;
-	if (!gb->tma_used) {
-		gb->tma_used = true;
-		memcpy(gb->tma_box, box, sizeof box);
-		gb->tma_swizzle = swz;
-		gb->tma_box_loc = g->loc;
-		return;
-	}
-	if (memcmp(gb->tma_box, box, sizeof(int64_t) * (size_t)gb->ndim) || gb->tma_swizzle != swz) {
-		Str a = {0}, b = {0};
-		fmt_box(&a, box, gb->ndim);
-		fmt_box(&b, gb->tma_box, gb->ndim);
-		diag_error(cx, g->loc, "tensor map '%s' is used with box %s and swizzle %d here but box %s and swizzle %d at "
-		           "line %d", gb->name, a.s, swz, b.s, gb->tma_swizzle, gb->tma_box_loc.line);
-		diag_note(cx, "a param has one tensor map: one box, one swizzle");
-		str_free(&a);
-		str_free(&b);
-	}
-}
+enum { SIM_LIMIT = 1 << 22 };
 
 /* ---- the phase analysis ---- */
 
@@ -608,6 +373,85 @@ static void touch(Sim *S, const Span *x)
 	APUSH(S->cx->arena, S->ctouch, S->nctouch, S->ctouchcap, *x);
 }
 
+/* a copy's shared accesses against the TMA loads in flight into them and
+ * the TMA stores still reading them; false after an error */
+static bool copy_in_flight(Sim *S, const Stmt *s, const Span *r, const Span *d, bool rsh, bool dsh)
+{
+	if (rsh) { /* reading shared memory a load is still filling */
+		const Span *o = overlap(S->loads, S->nloads, r);
+		if (o) {
+			S->failed = true;
+			diag_error(S->cx, s->src->loc, "reads '%s' while the TMA load at line %d into it is in flight",
+			           r->buf->name, o->s->loc.line);
+			diag_note(S->cx, "wait on %s first (mbarrier.wait)", o->s->mbar_name);
+			return false;
+		}
+	}
+	if (dsh) { /* writing shared memory a load fills or a store still reads */
+		const Span *o = overlap(S->loads, S->nloads, d);
+		if (o && o->s != s) {
+			S->failed = true;
+			diag_error(S->cx, s->dst->loc, "writes '%s' while the TMA load at line %d into it is in flight",
+			           d->buf->name, o->s->loc.line);
+			if (s->mcast || o->s->mcast) {
+				uint64_t both = d->ranks & o->ranks;
+				int r = 0;
+				while (!(both >> r & 1))
+					r++;
+				diag_note(S->cx, "both land in CTA rank %d (a multicast lands only in the CTAs of its mask)", r);
+			}
+			return false;
+		}
+		for (size_t i = 0; i < S->nstores; i++)
+			if (S->stores[i].group < 0 || S->stores[i].group >= S->read_upto) {
+				const Span *x = &S->stores[i];
+				if (x->buf == d->buf && x->lo <= d->hi && d->lo <= x->hi) {
+					S->failed = true;
+					diag_error(S->cx, s->dst->loc, "writes '%s' while the TMA store at line %d still reads it",
+					           d->buf->name, x->s->loc.line);
+					diag_note(S->cx, "bulk.commit, then bulk.wait_read N (and sync) before reusing the buffer");
+					return false;
+				}
+			}
+	}
+	return true;
+}
+
+/* a TMA load: it fills its barrier's phase (each masked CTA's for a
+ * multicast) and is in flight until the wait */
+static void sim_tma_load(Sim *S, Stmt *s, const Span *dp)
+{
+	Span d = *dp;
+	Span x = d;
+	x.bar = bar_of(S, s);
+	int64_t bytes = dtype_bytes(s->dst->buf->dt);
+	for (int i = 0; i < s->src->buf->ndim; i++)
+		bytes *= s->src->whole ? s->src->buf->shape[i] : s->src->ext[i];
+	if (s->mcast && !mcast_ready(S, s, x.bar, &d))
+		return;
+	/* every CTA issues the copy: a plain load fills its own barrier, a
+	 * multicast each masked CTA's, once per issuer */
+	for (int rk = 0; rk < S->nranks; rk++) {
+		if (s->mcast && !(s->mcast >> rk & 1))
+			continue;
+		Bar *b = bar_at(S, x.bar, rk);
+		char name[128];
+		bar_name_r(S, s, rk, name, sizeof name);
+		if (!b->init) {
+			FAIL(S, s->mbar_loc, "the TMA load signals %s before mbarrier.init", name);
+			return;
+		}
+		if (lagging(S, b, s, name))
+			return;
+		if (!b->first)
+			b->first = s;
+		b->loaded += s->mcast ? bytes * S->nranks : bytes;
+	}
+	if (s->mcast)
+		S->last_mc = s;
+	APUSH(S->cx->arena, S->loads, S->nloads, S->loadcap, x);
+}
+
 static void sim_copy(Sim *S, Stmt *s)
 {
 	bool load = stmt_is_tma_load(s), store = stmt_is_tma_store(s) || stmt_is_bulk_store(s);
@@ -640,43 +484,8 @@ static void sim_copy(Sim *S, Stmt *s)
 			cpa_race(S, &g, s->dst, true);
 		}
 	}
-	if (rsh) { /* reading shared memory a load is still filling */
-		const Span *o = overlap(S->loads, S->nloads, &r);
-		if (o) {
-			S->failed = true;
-			diag_error(S->cx, s->src->loc, "reads '%s' while the TMA load at line %d into it is in flight",
-			           r.buf->name, o->s->loc.line);
-			diag_note(S->cx, "wait on %s first (mbarrier.wait)", o->s->mbar_name);
-			return;
-		}
-	}
-	if (dsh) { /* writing shared memory a load fills or a store still reads */
-		const Span *o = overlap(S->loads, S->nloads, &d);
-		if (o && o->s != s) {
-			S->failed = true;
-			diag_error(S->cx, s->dst->loc, "writes '%s' while the TMA load at line %d into it is in flight",
-			           d.buf->name, o->s->loc.line);
-			if (s->mcast || o->s->mcast) {
-				uint64_t both = d.ranks & o->ranks;
-				int r = 0;
-				while (!(both >> r & 1))
-					r++;
-				diag_note(S->cx, "both land in CTA rank %d (a multicast lands only in the CTAs of its mask)", r);
-			}
-			return;
-		}
-		for (size_t i = 0; i < S->nstores; i++)
-			if (S->stores[i].group < 0 || S->stores[i].group >= S->read_upto) {
-				const Span *x = &S->stores[i];
-				if (x->buf == d.buf && x->lo <= d.hi && d.lo <= x->hi) {
-					S->failed = true;
-					diag_error(S->cx, s->dst->loc, "writes '%s' while the TMA store at line %d still reads it",
-					           d.buf->name, x->s->loc.line);
-					diag_note(S->cx, "bulk.commit, then bulk.wait_read N (and sync) before reusing the buffer");
-					return;
-				}
-			}
-	}
+	if (!copy_in_flight(S, s, &r, &d, rsh, dsh))
+		return;
 	if (cpa_copy && dsh && s->src->buf->mem == MEM_GLOBAL) {
 		/* cp.async (ldgsts): a thread write like any other (checked against
 		 * TMA loads and stores above), in flight until its group is waited for */
@@ -697,34 +506,7 @@ static void sim_copy(Sim *S, Stmt *s)
 		return;
 	}
 	if (load) {
-		Span x = d;
-		x.bar = bar_of(S, s);
-		int64_t bytes = dtype_bytes(s->dst->buf->dt);
-		for (int i = 0; i < s->src->buf->ndim; i++)
-			bytes *= s->src->whole ? s->src->buf->shape[i] : s->src->ext[i];
-		if (s->mcast && !mcast_ready(S, s, x.bar, &d))
-			return;
-		/* every CTA issues the copy: a plain load fills its own barrier, a
-		 * multicast each masked CTA's, once per issuer */
-		for (int rk = 0; rk < S->nranks; rk++) {
-			if (s->mcast && !(s->mcast >> rk & 1))
-				continue;
-			Bar *b = bar_at(S, x.bar, rk);
-			char name[128];
-			bar_name_r(S, s, rk, name, sizeof name);
-			if (!b->init) {
-				FAIL(S, s->mbar_loc, "the TMA load signals %s before mbarrier.init", name);
-				return;
-			}
-			if (lagging(S, b, s, name))
-				return;
-			if (!b->first)
-				b->first = s;
-			b->loaded += s->mcast ? bytes * S->nranks : bytes;
-		}
-		if (s->mcast)
-			S->last_mc = s;
-		APUSH(S->cx->arena, S->loads, S->nloads, S->loadcap, x);
+		sim_tma_load(S, s, &d);
 	} else if (store) {
 		for (size_t i = 0; i < S->ndirty; i++) {
 			const Span *w = &S->dirty[i];
@@ -1309,151 +1091,6 @@ void check_mbar_phases(Ctx *cx, const Module *m, Kernel *k)
 		for (int v = VAR_REPEAT0; v < k->nvars; v++)
 			if (S.fits[f].k[v] && a->n < MAX_TERMS)
 				a->t[a->n++].var = v, a->t[a->n - 1].k = 1;
-		((Stmt *)S.fits[f].s)->parity = a;
+		stmtmap_put(cx->arena, &cx->parity, S.fits[f].s, a); /* the wait's parity, beside it */
 	}
 }
-
-/* ---- emission ---- */
-
-void emit_mbar_init(Emit *e, const Stmt *s)
-{
-	Builder *b = emit_builder(e);
-	int l = emit_elect_begin(e);
-	b_ins(b, FORM_MBAR_INIT, b_addr(b, emit_mbar_addr(e, s), 0), b_imm(b, s->n), NULL);
-	b_ins(b, FORM_MBAR_FENCE_INIT, NULL);
-	emit_elect_end(e, l);
-	b_ins(b, FORM_BAR_SYNC, NULL); /* every thread sees the initialized barrier */
-}
-
-void emit_mbar_expect_tx(Emit *e, const Stmt *s)
-{
-	Builder *b = emit_builder(e);
-	int l = emit_elect_begin(e);
-	Reg st = b_reg(b, RC_RD);
-	b_ins(b, FORM_MBAR_ARRIVE_TX, b_name(b, st), b_addr(b, emit_mbar_addr(e, s), 0), b_imm(b, s->n), NULL);
-	emit_elect_end(e, l);
-}
-
-/* one arrival: on this CTA's barrier, or (arrive ... cluster) on the
- * barrier at the same offset in every CTA of the cluster (mapa gives its
- * shared::cluster address). The arrive's default .release.cta, as CUTLASS's
- * ClusterBarrier::arrive: the stage's reads it releases (wgmma's) are
- * complete at the wgmma.wait before it; .release.cluster made the
- * multicast GEMM 1.7x slower on an H200 */
-static void arrive_once(Emit *e, const Stmt *s, Reg a)
-{
-	Builder *b = emit_builder(e);
-	if (!s->to_cluster) {
-		Reg st = b_reg(b, RC_RD);
-		b_ins(b, FORM_MBAR_ARRIVE, b_name(b, st), b_addr(b, a, 0), NULL);
-		return;
-	}
-	const Kernel *k = emit_kernel_of(e);
-	int64_t ranks = k->cluster_x * (k->cluster_y ? k->cluster_y : 1);
-	for (int64_t r = 0; r < ranks; r++) {
-		Reg ra = b_reg(b, RC_R);
-		b_ins(b, FORM_MAPA_SHARED_U32, b_name(b, ra), b_name(b, a), b_imm(b, r), NULL);
-		b_ins(b, FORM_MBAR_ARRIVE_REMOTE, b_name(b, ra), NULL);
-	}
-}
-
-void emit_mbar_arrive(Emit *e, const Stmt *s)
-{
-	Builder *b = emit_builder(e);
-	if (s->per == SC_THREAD) { /* every thread arrives */
-		arrive_once(e, s, emit_mbar_addr(e, s));
-		return;
-	}
-	if (s->per == SC_WARP || s->per == SC_WARPGROUP) { /* the first thread of each warp / warpgroup */
-		Reg a = emit_mbar_addr(e, s), p = b_reg(b, RC_P);
-		int l = b_label(b);
-		b_ins(b, FORM_SETP_NE_U32, b_name(b, p), b_name(b, emit_scope_tid(e, s->per)), "0", NULL);
-		b_ins(b, FORM_BRA_IF, b_name(b, p), b_label_name(b, l), NULL);
-		arrive_once(e, s, a);
-		b_place_label(b, l);
-		return;
-	}
-	int l = emit_elect_begin(e);
-	arrive_once(e, s, emit_mbar_addr(e, s));
-	emit_elect_end(e, l);
-}
-
-void emit_mbar_wait(Emit *e, const Stmt *s)
-{
-	Builder *b = emit_builder(e);
-	Reg a = emit_mbar_addr(e, s), par, bits = emit_mbar_phase_bits(e, s), bit = {0};
-	if (bits.id) { /* parity = bit idx of the phase bits; the wait flips it */
-		par = b_reg(b, RC_R);
-		if (affine_is_const(s->mbar_idx)) {
-			bit = b_const32(b, (int64_t)1 << s->mbar_idx->c);
-			b_ins(b, FORM_SHR_U32, b_name(b, par), b_name(b, bits), b_imm(b, s->mbar_idx->c), NULL);
-		} else {
-			Reg idx = emit_affine(e, s->mbar_idx);
-			bit = b_reg(b, RC_R);
-			b_ins(b, FORM_SHL_B32, b_name(b, bit), "1", b_name(b, idx), NULL);
-			b_ins(b, FORM_SHR_U32, b_name(b, par), b_name(b, bits), b_name(b, idx), NULL);
-		}
-		b_ins(b, FORM_AND_B32, b_name(b, par), b_name(b, par), "1", NULL);
-	} else if (!s->parity || affine_is_const(s->parity)) {
-		par = b_const32(b, s->parity ? s->parity->c & 1 : 0);
-	} else {
-		Reg x = emit_affine(e, s->parity);
-		par = b_reg(b, RC_R);
-		b_ins(b, FORM_AND_B32, b_name(b, par), b_name(b, x), "1", NULL);
-	}
-	int top = b_label(b);
-	Reg p = b_reg(b, RC_P);
-	b_place_label(b, top);
-	b_ins(b, FORM_MBAR_TRY_WAIT, b_name(b, p), b_addr(b, a, 0), b_name(b, par), NULL);
-	b_ins(b, FORM_BRA_IF_NOT, b_name(b, p), b_label_name(b, top), NULL);
-	if (bits.id)
-		b_ins(b, FORM_XOR_B32, b_name(b, bits), b_name(b, bits), b_name(b, bit), NULL);
-}
-
-void emit_fence_async(Emit *e, const Stmt *s)
-{
-	(void)s;
-	b_ins(emit_builder(e), FORM_FENCE_PROXY_ASYNC, NULL);
-}
-
-static void elected(Emit *e, FormId f, const char *op)
-{
-	int l = emit_elect_begin(e);
-	b_ins(emit_builder(e), f, op, NULL);
-	emit_elect_end(e, l);
-}
-
-void emit_bulk_commit(Emit *e, const Stmt *s)
-{
-	(void)s;
-	elected(e, FORM_BULK_COMMIT, NULL);
-}
-
-void emit_bulk_wait(Emit *e, const Stmt *s) { elected(e, FORM_BULK_WAIT, b_imm(emit_builder(e), s->n)); }
-void emit_bulk_wait_read(Emit *e, const Stmt *s) { elected(e, FORM_BULK_WAIT_READ, b_imm(emit_builder(e), s->n)); }
-
-/* cluster.sync: every thread of the cluster arrives (release: its earlier
- * writes, the mbarrier inits among them, are visible to the cluster) and
- * waits for all the others (acquire) */
-void emit_cluster_sync(Emit *e, const Stmt *s)
-{
-	(void)s;
-	Builder *b = emit_builder(e);
-	b_ins(b, FORM_CLUSTER_ARRIVE, NULL);
-	b_ins(b, FORM_CLUSTER_WAIT, NULL);
-}
-
-/* the two halves, to overlap work with the cluster barrier */
-void emit_cluster_arrive(Emit *e, const Stmt *s)
-{
-	(void)s;
-	b_ins(emit_builder(e), FORM_CLUSTER_ARRIVE, NULL);
-}
-
-void emit_cluster_wait(Emit *e, const Stmt *s)
-{
-	(void)s;
-	b_ins(emit_builder(e), FORM_CLUSTER_WAIT, NULL);
-}
-
-int tma_swizzle_bytes(Swizzle sw, DType dt) { return tma_swizzle_of(sw, dt); }

@@ -90,9 +90,17 @@ typedef struct Diags {
 	bool last_dropped;
 } Diags;
 
+/* a pass's records of statements, kept beside them (src/stmtmap.c) */
+typedef struct StmtMap StmtMap;
+typedef struct Stmt Stmt;
+void *stmtmap_get(const StmtMap *t, const Stmt *s);
+void stmtmap_put(Arena *a, StmtMap **t, const Stmt *s, void *v);
+
 typedef struct Ctx {
 	Arena *arena;
 	Diags diags;
+	StmtMap *sel;    /* the select pass's decisions (src/dispatch/select.c) */
+	StmtMap *parity; /* the async pass's phase parity of each mbarrier.wait (Affine *) */
 } Ctx;
 
 void diag_error(Ctx *cx, Loc loc, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
@@ -399,7 +407,6 @@ struct Stmt {
 	Loc mbar_loc;
 	bool has_value;   /* an explicit count/bytes/parity operand (in n) */
 	Loc value_loc;
-	Affine *parity;   /* mbarrier.wait: phase parity (check), emitted as (affine) & 1 */
 	bool n_set;       /* check computed n (mbarrier.expect_tx without a byte count) */
 	int64_t mcast;    /* copy_async ... multicast MASK: the CTA mask (0: not a multicast) */
 	bool to_cluster;  /* mbarrier.arrive ... cluster: on the barrier in every CTA of the cluster */
@@ -545,7 +552,21 @@ void stmt_walk(Stmt **body, size_t n, void (*fn)(void *ctx, const Stmt *s), void
 
 /* front end */
 Module *parse_module(Ctx *cx, const char *file, const char *src, size_t len);
+/* the passes through "races" (src/driver.c): what the tools and tests call
+ * a checked module */
 bool check_module(Ctx *cx, Module *m);
+/* the check passes (src/check.c, src/alloc.c), in the driver's order */
+bool check_module_header(Ctx *cx, Module *m);
+bool check_kernel(Ctx *cx, const Module *m, size_t i, int64_t *shared_bytes);
+bool allocate_kernel(Ctx *cx, const Module *m, Kernel *k, int64_t shared_bytes);
+bool check_kernel_stmts(Ctx *cx, const Module *m, Kernel *k);
+/* a buffer's layout (src/layout/legal.c), errors at its declaration */
+void check_layout(Ctx *cx, Kernel *k, Buffer *b);
+/* static shared bytes before the dynamic array; a thread's local bytes; the
+ * most elements a layout proof enumerates */
+enum { SHARED_STATIC_LIMIT = 0xC000, LOCAL_BYTES_LIMIT = 1020, ENUM_LIMIT = 1 << 22 };
+/* an mbarrier's largest arrival count and a phase's largest transaction bytes */
+enum { TX_LIMIT = (1 << 20) - 1 };
 Buffer *kernel_find_buffer(const Kernel *k, const char *name);
 int64_t kernel_var_extent(const Kernel *k, int var);
 /* the region's view: slice of its buffer's layout; false + message if not affine */
@@ -757,6 +778,14 @@ int tma_swizzle_bytes(Swizzle sw, DType dt);
 bool copy_op_init(Ctx *cx, const Module *m, const Kernel *k, const Stmt *st, CopyOp *op);
 /* false (with an error reported at the statement) when nothing accepts */
 bool dispatch_copy(const CopyOp *op, Decision *d, bool report);
+/* the error dispatch_copy reports when nothing accepts */
+void dispatch_report(const CopyOp *op, const Decision *d);
+/* the select pass (src/dispatch/select.c): copy s's views and decision, the
+ * decision computed once per compilation and kept in cx; false when its
+ * regions do not slice (reported once); d->chosen NULL when no variant
+ * lowers it (dispatch_report says why) */
+bool select_copy(Ctx *cx, const Module *m, const Kernel *k, const Stmt *s, CopyOp *op, Decision *d);
+bool select_kernel(Ctx *cx, const Module *m, const Kernel *k);
 
 #define VARIANT(name) extern const Variant variant_##name;
 #include "variants/variants.def"
@@ -811,13 +840,15 @@ Loop emit_loop_begin_runtime(Emit *e, Reg bound);
 void emit_loop_end(Emit *e, Loop *l);
 
 const Kernel *emit_kernel_of(Emit *e);
+Ctx *emit_ctx(Emit *e);
 
 /* ---- asm blocks and init (src/asm.c): stmt.def hooks ---- */
 void check_asm(Ctx *cx, const Module *m, Kernel *k, Stmt *s);
 void check_init(Ctx *cx, const Module *m, Kernel *k, Stmt *s);
 void emit_asm(Emit *e, const Stmt *s);
 void emit_init(Emit *e, const Stmt *s);
-bool check_region_of(Ctx *cx, Kernel *k, Region *r); /* src/check.c */
+bool check_region_of(Ctx *cx, Kernel *k, Region *r); /* src/region.c */
+bool check_affine_range(const Kernel *k, const Affine *e, int64_t *lo, int64_t *hi);
 
 /* ---- mbarriers, bulk groups, TMA (src/mbarrier.c): stmt.def hooks ---- */
 void check_mbar(Ctx *cx, const Module *m, Kernel *k, Stmt *s);
@@ -893,15 +924,26 @@ void emit_wgmma_wait(Emit *e, const Stmt *s);
 /* explain's record of the statement: every descriptor field and why */
 void explain_wgmma(const Kernel *k, const Stmt *s, bool json, Str *out);
 
-/* ---- whole-module drivers ---- */
+/* ---- the pipeline (src/driver.c) ---- */
 typedef struct EmitOptions {
 	const Target *target_override;
 } EmitOptions;
-/* emit_module without its check_module: for a module that passed it */
+/* the module printer (src/emit.c): for a module that passed every analysis */
 bool emit_checked_module(Ctx *cx, Module *m, Str *out);
+/* explain's records (src/explain.c), for a module that passed the analyses */
+void explain_module(Ctx *cx, const Module *m, bool json, Str *out);
+/* the pass list to emit */
 bool emit_module(Ctx *cx, Module *m, const EmitOptions *o, Str *out);
-bool explain_module(Ctx *cx, Module *m, bool json, Str *out);
-bool check_and_dispatch(Ctx *cx, Module *m);
+/* the commands' pass lists; dump_after names a pass whose state is printed
+ * to *dump after it (NULL: none; an unknown name is a usage error) */
+typedef enum { CMD_ANALYSE, CMD_CHECK, CMD_EXPLAIN, CMD_EXPLAIN_JSON, CMD_EMIT } Command;
+bool run_passes(Ctx *cx, Module *m, Command cmd, const char *dump_after, Str *out, Str *dump);
+/* tilepx_compile with --dump-after's state before the diagnostics (src/api.c) */
+int compile_dump(const char *path, const char *src, size_t len, const char *target, int mode, const char *dump_after,
+                 struct tilepx_result *out);
+/* the pass names, one line, for a usage message; false if name is not one */
+const char *pass_names(void);
+bool pass_known(const char *name);
 
 /* ---- CPU reference of the program semantics (src/ref/) ---- */
 /* run every CTA of kernel k on host memory: params[i] is param i's storage */
@@ -910,8 +952,10 @@ bool ref_coord_of(const Buffer *b, int64_t elem, int64_t *coord);
 void ref_fill_pattern(unsigned char *p, int64_t n, int es, int which);
 /* a param's input: ref_fill_pattern, or small integers for 'fill small' */
 void ref_fill_param(const Buffer *b, unsigned char *p, int which);
-/* element bits of integer v in dtype dt (for init and fill) */
+/* element bits of integer v in dtype dt (for init and fill; src/target.c) */
 uint64_t dtype_int_bits(DType dt, int64_t v);
+/* the same; false if v is not exact in dt */
+bool dtype_int_value(DType dt, int64_t v, uint64_t *out);
 /* affine with the given variables replaced by constants */
 Affine affine_subst(const Affine *a, const int *vars, const int64_t *vals, int n);
 

@@ -310,6 +310,98 @@ static FormId find_form(const WgmmaPlan *p)
 	return form_find(FAM_WGMMA, &key);
 }
 
+/* the operands' memories and types: D in registers, A and B in shared
+ * memory (A may be registers), a pair of types wgmma multiplies */
+static bool wg_types(Ctx *cx, const Stmt *s, const Buffer *D, const Buffer *A, WgmmaPlan *p)
+{
+	if (D->mem != MEM_LOCAL) {
+		diag_error(cx, s->dst->loc, "the accumulator of a wgmma is a local buffer (registers); '%s' is %s memory",
+		           D->name, mem_name(D->mem));
+		return false;
+	}
+	const Region *ops[2] = {s->src, s->mma_b};
+	p->rs = A->mem == MEM_LOCAL;
+	for (int i = p->rs; i < 2; i++)
+		if (ops[i]->buf->mem != MEM_SHARED) {
+			diag_error(cx, ops[i]->loc, "%s of a wgmma is read from shared memory; '%s' is %s memory", i ? "B" : "A",
+			           ops[i]->buf->name, mem_name(ops[i]->buf->mem));
+			return false;
+		}
+	bool f8a = p->at == DT_E4M3 || p->at == DT_E5M2, f8b = p->bt == DT_E4M3 || p->bt == DT_E5M2;
+	bool types = (p->at == p->bt && (p->at == DT_F16 || p->at == DT_BF16 || p->at == DT_TF32)) || (f8a && f8b);
+	if (!types) {
+		diag_error(cx, s->src->loc, "wgmma multiplies f16 x f16, bf16 x bf16, tf32 x tf32 or e4m3/e5m2 x e4m3/e5m2, "
+		           "not %s x %s", dtype_name(p->at), dtype_name(p->bt));
+		return false;
+	}
+	if (!(p->acc == DT_F32 || (p->acc == DT_F16 && (p->at == DT_F16 || f8a)))) {
+		diag_error(cx, s->dst->loc, "a %s wgmma accumulates in f32%s, not %s", dtype_name(p->at),
+		           p->at == DT_F16 || f8a ? " or f16" : "", dtype_name(p->acc));
+		return false;
+	}
+	p->kinst = 32 / dtype_bytes(p->at);
+	if (D->mem != MEM_LOCAL) {
+		diag_error(cx, s->dst->loc, "the accumulator of a wgmma is a local buffer (registers); '%s' is %s memory",
+		           D->name, mem_name(D->mem));
+		return false;
+	}
+	return true;
+}
+
+/* the accumulator: a constant [64, N] region of one warpgroup's registers */
+static bool wg_accumulator(Ctx *cx, const Stmt *s, const Buffer *D, WgmmaPlan *p, int *dr_out, int *dc_out)
+{
+	int dr, dc;
+	if (!two_dims(s->dst, &dr, &dc) || s->dst->ext[dr] != 64) {
+		diag_error(cx, s->dst->loc, "the accumulator of a wgmma is [64, N]");
+		return false;
+	}
+	p->n = (int)s->dst->ext[dc];
+	if (s->dst->ext[dc] % 8 || s->dst->ext[dc] > 256) {
+		diag_error(cx, s->dst->loc, "N = %lld is not a wgmma shape for %s: N is a multiple of 8 in 8..256",
+		           (long long)s->dst->ext[dc], dtype_name(p->at));
+		return false;
+	}
+	for (int d = 0; d < s->dst->ndim; d++)
+		if (!s->dst->all[d] && !s->dst->whole && !affine_is_const(&s->dst->begin[d])) {
+			diag_error(cx, s->dst->dim_loc[d], "the accumulator's region is constant (registers are named at compile "
+			           "time)");
+			return false;
+		}
+	if (D->owner != SC_WARPGROUP) {
+		diag_error(cx, s->dst->loc, "the accumulator '%s' belongs to a %s; a wgmma's belongs to one warpgroup "
+		           "(thread axes laneid with wid_in_wg, or tid_in_wg)", D->name, scope_name(D->owner));
+		diag_note(cx, "the fragment of m64n%d: layout %s", p->n, acc_layout_text(cx->arena, p->n));
+		return false;
+	}
+	*dr_out = dr;
+	*dc_out = dc;
+	return true;
+}
+
+/* A from registers: a constant [64, K] region of one warpgroup, its words */
+static bool wg_a_registers(Ctx *cx, const Stmt *s, const Buffer *A, WgmmaPlan *p, int64_t K, int ar, int ac)
+{
+	for (int d = 0; d < s->src->ndim; d++)
+		if (!s->src->all[d] && !s->src->whole && !affine_is_const(&s->src->begin[d])) {
+			diag_error(cx, s->src->dim_loc[d], "A's region is constant (registers are named at compile time)");
+			return false;
+		}
+	if (A->owner != SC_WARPGROUP || s->src->ext[ar] != 64) {
+		diag_error(cx, s->src->loc, "A from registers is a [64, K] region of a local buffer of one warpgroup");
+		return false;
+	}
+	if (!a_words(cx, s->src, p, ar, ac))
+		return false;
+	p->a.d.ksteps = (int)(K / p->kinst);
+	p->a.buf = A;
+	for (int d = 0; d < s->src->ndim; d++) {
+		p->abox[d][0] = s->src->all[d] || s->src->whole ? 0 : s->src->begin[d].c;
+		p->abox[d][1] = p->abox[d][0] + s->src->ext[d];
+	}
+	return true;
+}
+
 void check_wgmma(Ctx *cx, const Module *m, Kernel *k, Stmt *s)
 {
 	(void)m;
@@ -333,60 +425,11 @@ void check_wgmma(Ctx *cx, const Module *m, Kernel *k, Stmt *s)
 	p->at = A->dt;
 	p->bt = B->dt;
 	p->acc = D->dt;
-	if (D->mem != MEM_LOCAL) {
-		diag_error(cx, s->dst->loc, "the accumulator of a wgmma is a local buffer (registers); '%s' is %s memory",
-		           D->name, mem_name(D->mem));
+	if (!wg_types(cx, s, D, A, p))
 		return;
-	}
-	const Region *ops[2] = {s->src, s->mma_b};
-	p->rs = A->mem == MEM_LOCAL;
-	for (int i = p->rs; i < 2; i++)
-		if (ops[i]->buf->mem != MEM_SHARED) {
-			diag_error(cx, ops[i]->loc, "%s of a wgmma is read from shared memory; '%s' is %s memory", i ? "B" : "A",
-			           ops[i]->buf->name, mem_name(ops[i]->buf->mem));
-			return;
-		}
-	bool f8a = p->at == DT_E4M3 || p->at == DT_E5M2, f8b = p->bt == DT_E4M3 || p->bt == DT_E5M2;
-	bool types = (p->at == p->bt && (p->at == DT_F16 || p->at == DT_BF16 || p->at == DT_TF32)) || (f8a && f8b);
-	if (!types) {
-		diag_error(cx, s->src->loc, "wgmma multiplies f16 x f16, bf16 x bf16, tf32 x tf32 or e4m3/e5m2 x e4m3/e5m2, "
-		           "not %s x %s", dtype_name(p->at), dtype_name(p->bt));
-		return;
-	}
-	if (!(p->acc == DT_F32 || (p->acc == DT_F16 && (p->at == DT_F16 || f8a)))) {
-		diag_error(cx, s->dst->loc, "a %s wgmma accumulates in f32%s, not %s", dtype_name(p->at),
-		           p->at == DT_F16 || f8a ? " or f16" : "", dtype_name(p->acc));
-		return;
-	}
-	p->kinst = 32 / dtype_bytes(p->at);
-	if (D->mem != MEM_LOCAL) {
-		diag_error(cx, s->dst->loc, "the accumulator of a wgmma is a local buffer (registers); '%s' is %s memory",
-		           D->name, mem_name(D->mem));
-		return;
-	}
 	int dr, dc;
-	if (!two_dims(s->dst, &dr, &dc) || s->dst->ext[dr] != 64) {
-		diag_error(cx, s->dst->loc, "the accumulator of a wgmma is [64, N]");
+	if (!wg_accumulator(cx, s, D, p, &dr, &dc))
 		return;
-	}
-	p->n = (int)s->dst->ext[dc];
-	if (s->dst->ext[dc] % 8 || s->dst->ext[dc] > 256) {
-		diag_error(cx, s->dst->loc, "N = %lld is not a wgmma shape for %s: N is a multiple of 8 in 8..256",
-		           (long long)s->dst->ext[dc], dtype_name(p->at));
-		return;
-	}
-	for (int d = 0; d < s->dst->ndim; d++)
-		if (!s->dst->all[d] && !s->dst->whole && !affine_is_const(&s->dst->begin[d])) {
-			diag_error(cx, s->dst->dim_loc[d], "the accumulator's region is constant (registers are named at compile "
-			           "time)");
-			return;
-		}
-	if (D->owner != SC_WARPGROUP) {
-		diag_error(cx, s->dst->loc, "the accumulator '%s' belongs to a %s; a wgmma's belongs to one warpgroup "
-		           "(thread axes laneid with wid_in_wg, or tid_in_wg)", D->name, scope_name(D->owner));
-		diag_note(cx, "the fragment of m64n%d: layout %s", p->n, acc_layout_text(cx->arena, p->n));
-		return;
-	}
 	int ar, ac;
 	if (!two_dims(s->src, &ar, &ac)) {
 		diag_error(cx, s->src->loc, "A of a wgmma is [64, K]");
@@ -400,23 +443,8 @@ void check_wgmma(Ctx *cx, const Module *m, Kernel *k, Stmt *s)
 	}
 	bool tr = p->at == DT_F16 || p->at == DT_BF16;
 	if (p->rs) {
-		for (int d = 0; d < s->src->ndim; d++)
-			if (!s->src->all[d] && !s->src->whole && !affine_is_const(&s->src->begin[d])) {
-				diag_error(cx, s->src->dim_loc[d], "A's region is constant (registers are named at compile time)");
-				return;
-			}
-		if (A->owner != SC_WARPGROUP || s->src->ext[ar] != 64) {
-			diag_error(cx, s->src->loc, "A from registers is a [64, K] region of a local buffer of one warpgroup");
+		if (!wg_a_registers(cx, s, A, p, K, ar, ac))
 			return;
-		}
-		if (!a_words(cx, s->src, p, ar, ac))
-			return;
-		p->a.d.ksteps = (int)(K / p->kinst);
-		p->a.buf = A;
-		for (int d = 0; d < s->src->ndim; d++) {
-			p->abox[d][0] = s->src->all[d] || s->src->whole ? 0 : s->src->begin[d].c;
-			p->abox[d][1] = p->abox[d][0] + s->src->ext[d];
-		}
 	} else if (!operand(cx, k, s->src, "A", 64, (int)K, p->kinst, tr, &p->a)) {
 		return;
 	}

@@ -71,6 +71,21 @@ else
 	bad "$refo missing"
 fi
 
+echo "== layers: src/'s file graph has no circle and no upward edge (tools/layers.sh)"
+# the graph from the objects' symbols: A -> B when A uses what B defines
+if tools/layers.sh "$B" >"$OUT/layers.log" 2>&1; then ok; else bad "tools/layers.sh: $(head -3 "$OUT/layers.log")"; fi
+echo "== functions over 100 lines in src/ (tools/longfuncs.sh: a report, not yet a failure)"
+tools/longfuncs.sh | sed 's/^/  /'
+
+echo "== the pipeline: --dump-after prints a pass's state; an unknown pass is a usage error"
+"$T" check --dump-after=bogus examples/ws_pipeline.tile >/dev/null 2>&1; rc=$?
+[ $rc -eq 2 ] && ok || bad "check --dump-after=bogus: exit $rc, want 2"
+d=$("$T" check --dump-after=select examples/ws_pipeline.tile 2>&1 >/dev/null)
+echo "$d" | grep -q '^after select (each copy.s variant): kernel ws_pipeline' &&
+	echo "$d" | grep -q 'line 35: copy_async As, A mbarrier full -> tma ' && ok || bad "check --dump-after=select: $(echo "$d" | head -3)"
+d=$("$T" emit -o /dev/null --dump-after=async examples/ws_pipeline.tile 2>&1)
+echo "$d" | grep -q '^after async' && ok || bad "emit --dump-after=async: $(echo "$d" | head -3)"
+
 echo "== usage errors exit 2"
 for args in "" "frobnicate" "emit" "emit --bogus x.tile" "check" "explain --json"; do
 	"$T" $args >/dev/null 2>&1; rc=$?

@@ -88,17 +88,25 @@ bool dispatch_copy(const CopyOp *op, Decision *d, bool report)
 	}
 	if (d->chosen)
 		return true;
-	if (!report)
-		return false;
+	if (report)
+		dispatch_report(op, d);
+	return false;
+}
+
+/* why nothing lowers the copy: one error, then its candidates' reasons */
+void dispatch_report(const CopyOp *op, const Decision *d)
+{
+	const char *forced = op->st->dispatch;
+	const Variant *vs[16];
+	int n = dispatch_variants(op->st->kind, vs, 16);
 	const char *opname = stmt_info[op->st->kind].keyword;
 	if (forced && d->ncand == 1) {
 		diag_error(op->cx, op->st->dispatch_loc, "dispatch=%s rejects this %s: %s", forced, opname, d->cand[0].reason);
-		return false;
+		return;
 	}
 	/* one error, then one note per candidate with its reason (gcc style) */
 	diag_error(op->cx, op->st->loc, "no variant lowers this %s %s <- %s%s", opname, op->dbuf->name, op->sbuf->name,
 	           n ? "" : ": no variants are registered for it");
 	for (int i = 0; i < d->ncand; i++)
 		diag_note(op->cx, "%s (prio=%d): %s", d->cand[i].v->name, d->cand[i].v->priority, d->cand[i].reason);
-	return false;
 }

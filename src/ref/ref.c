@@ -755,6 +755,86 @@ static int role_bar(Sched *S, Role *r, const Stmt *s, RefNbar *b, int64_t count,
 	return 1;
 }
 
+/* mbarrier.arrive: one arrival, or one per thread, warp or warpgroup of the role */
+static int role_mbar_arrive(Sched *S, Role *r, const Stmt *s, int rank, bool lead)
+{
+	RefMbar *b = mbar_of(S, r, s, rank);
+	if (!b)
+		return -1;
+	int64_t n = lead;
+	if (s->per == SC_THREAD)
+		n = 32 * popcount64(r->warps);
+	else if (s->per == SC_WARP)
+		n = popcount64(r->warps);
+	else if (s->per == SC_WARPGROUP) /* the warpgroups of its warps */
+		for (int w = n = 0; w < 64; w += 4)
+			n += (r->warps >> w & 0xf) != 0;
+	if (!s->to_cluster)
+		return mbar_arrive(S, b, s, n) ? 1 : -1;
+	for (int d = 0; d < S->nranks; d++) /* the barrier in every CTA of the cluster */
+		if (!mbar_arrive(S, mbar_of(S, r, s, d), s, n))
+			return -1;
+	return 1;
+}
+
+/* mbarrier.wait: the phase numbered by the role's own count of waits (or a parity) */
+static int role_mbar_wait(Sched *S, Role *r, const Stmt *s, int rank)
+{
+	const Kernel *k = S->k;
+	RefMbar *b = mbar_of(S, r, s, rank);
+	if (!b)
+		return -1;
+	int64_t *w = &r->waits[b - &S->mb[rank * S->nmb]];
+	if (!b->live) {
+		diag_error(S->cx, s->loc, "mbarrier.wait on '%s' before its mbarrier.init", s->mbar_name);
+		return -1;
+	}
+	bool passed = s->has_value ? (b->phase & 1) != (s->n & 1) : b->phase > *w;
+	if (!passed)
+		return 0;
+	if (!s->has_value && b->phase > *w + 1) { /* the parity of phase w is that of phase w + 2 */
+		diag_error(S->cx, s->loc, "this wait is for phase %lld of mbarrier '%s', but phase %lld has completed "
+		           "too: a parity wait cannot tell them apart", (long long)*w, s->mbar_name,
+		           (long long)(b->phase - 1));
+		diag_note(S->cx, "in the reference's schedule of kernel '%s' (roles run until they block)", k->name);
+		return -1;
+	}
+	++*w;
+	return 1;
+}
+
+/* a copy: the data moves when issued; a TMA load's bytes complete its barriers */
+static int role_copy(Sched *S, Role *r, const Stmt *s, int rank, bool lead)
+{
+	RefCta *c = r->c;
+	/* a cta copy is the CTA's once (TMA: one thread issues it); a smaller
+	 * scope runs in the role's own instances */
+	if (s->scope == SC_CTA && !lead)
+		return 1;
+	if (s->scope == SC_CTA)
+		c->warps = ~(uint64_t)0;
+	if (!ref_copy(S->cx, c, s))
+		return -1;
+	if (!s->mbar) /* no transaction bytes */
+		return 1;
+	int64_t bytes = region_elems(s->src) * dtype_bytes(s->src->buf->dt);
+	for (int d = 0; d < S->nranks; d++)
+		if (s->mcast ? s->mcast >> d & 1 : d == rank) {
+			RefMbar *b = mbar_of(S, r, s, d);
+			if (!b)
+				return -1;
+			if (!b->live) {
+				diag_error(S->cx, s->mbar_loc, "a TMA load completes on mbarrier '%s' before its mbarrier.init",
+				           s->mbar_name);
+				return -1;
+			}
+			b->tx -= bytes;
+			if (!mbar_settle(S, b, s))
+				return -1;
+		}
+	return 1;
+}
+
 /* the role's next statement: 1 done, 0 blocked (it stays), -1 error */
 static int role_stmt(Sched *S, Role *r, const Stmt *s)
 {
@@ -820,75 +900,12 @@ static int role_stmt(Sched *S, Role *r, const Stmt *s)
 		b->tx += s->n;
 		return mbar_arrive(S, b, s, 1) ? 1 : -1;
 	}
-	case ST_MBAR_ARRIVE: {
-		RefMbar *b = mbar_of(S, r, s, rank);
-		if (!b)
-			return -1;
-		int64_t n = lead;
-		if (s->per == SC_THREAD)
-			n = 32 * popcount64(r->warps);
-		else if (s->per == SC_WARP)
-			n = popcount64(r->warps);
-		else if (s->per == SC_WARPGROUP) /* the warpgroups of its warps */
-			for (int w = n = 0; w < 64; w += 4)
-				n += (r->warps >> w & 0xf) != 0;
-		if (!s->to_cluster)
-			return mbar_arrive(S, b, s, n) ? 1 : -1;
-		for (int d = 0; d < S->nranks; d++) /* the barrier in every CTA of the cluster */
-			if (!mbar_arrive(S, mbar_of(S, r, s, d), s, n))
-				return -1;
-		return 1;
-	}
-	case ST_MBAR_WAIT: {
-		RefMbar *b = mbar_of(S, r, s, rank);
-		if (!b)
-			return -1;
-		int64_t *w = &r->waits[b - &S->mb[rank * S->nmb]];
-		if (!b->live) {
-			diag_error(S->cx, s->loc, "mbarrier.wait on '%s' before its mbarrier.init", s->mbar_name);
-			return -1;
-		}
-		bool passed = s->has_value ? (b->phase & 1) != (s->n & 1) : b->phase > *w;
-		if (!passed)
-			return 0;
-		if (!s->has_value && b->phase > *w + 1) { /* the parity of phase w is that of phase w + 2 */
-			diag_error(S->cx, s->loc, "this wait is for phase %lld of mbarrier '%s', but phase %lld has completed "
-			           "too: a parity wait cannot tell them apart", (long long)*w, s->mbar_name,
-			           (long long)(b->phase - 1));
-			diag_note(S->cx, "in the reference's schedule of kernel '%s' (roles run until they block)", k->name);
-			return -1;
-		}
-		++*w;
-		return 1;
-	}
-	case ST_COPY: case ST_COPY_ASYNC: {
-		/* a cta copy is the CTA's once (TMA: one thread issues it); a smaller
-		 * scope runs in the role's own instances */
-		if (s->scope == SC_CTA && !lead)
-			return 1;
-		if (s->scope == SC_CTA)
-			c->warps = ~(uint64_t)0;
-		if (!ref_copy(S->cx, c, s))
-			return -1;
-		if (!s->mbar) /* no transaction bytes */
-			return 1;
-		int64_t bytes = region_elems(s->src) * dtype_bytes(s->src->buf->dt);
-		for (int d = 0; d < S->nranks; d++)
-			if (s->mcast ? s->mcast >> d & 1 : d == rank) {
-				RefMbar *b = mbar_of(S, r, s, d);
-				if (!b)
-					return -1;
-				if (!b->live) {
-					diag_error(S->cx, s->mbar_loc, "a TMA load completes on mbarrier '%s' before its mbarrier.init",
-					           s->mbar_name);
-					return -1;
-				}
-				b->tx -= bytes;
-				if (!mbar_settle(S, b, s))
-					return -1;
-			}
-		return 1;
-	}
+	case ST_MBAR_ARRIVE:
+		return role_mbar_arrive(S, r, s, rank, lead);
+	case ST_MBAR_WAIT:
+		return role_mbar_wait(S, r, s, rank);
+	case ST_COPY: case ST_COPY_ASYNC:
+		return role_copy(S, r, s, rank, lead);
 	default: {
 		RefHook h = ref_hook[s->kind];
 		return !h || h(S->cx, c, s) ? 1 : -1;

@@ -1,0 +1,97 @@
+/* The "select" pass: each copy's dispatch decision, computed once per
+ * compilation and kept beside its statement (a table in the Ctx keyed by the
+ * statement, never a field of it). The race check, explain and the emitter
+ * read it; only 'swizzle auto' dispatches on its own, because it searches
+ * decisions under swizzles the buffer does not have. */
+#include "../tilepx.h"
+
+#include <string.h>
+
+/* a decision as kept: the plan's bytes up to its last nonzero one (a plan
+ * starts zeroed, and a copy's full Plan is 8 KiB) */
+typedef struct Selection {
+	const Stmt *s;
+	bool op_ok; /* its regions slice (copy_op_init) */
+	const Variant *chosen;
+	int ncand;
+	Candidate cand[16];
+	char params[256], summary[128];
+	size_t nplan;
+	unsigned char *plan;
+} Selection;
+
+static Selection *find(Ctx *cx, const Stmt *s) { return stmtmap_get(cx->sel, s); }
+
+static void keep(Ctx *cx, Selection *x, const Decision *d)
+{
+	x->chosen = d->chosen;
+	x->ncand = d->ncand;
+	memcpy(x->cand, d->cand, sizeof x->cand);
+	memcpy(x->params, d->plan.params, sizeof x->params);
+	memcpy(x->summary, d->plan.summary, sizeof x->summary);
+	size_t n = PLAN_BYTES;
+	while (n && !d->plan.data[n - 1])
+		n--;
+	x->nplan = n;
+	x->plan = n ? arena_alloc(cx->arena, n) : NULL;
+	if (n)
+		memcpy(x->plan, d->plan.data, n);
+}
+
+static void expand(const Selection *x, Decision *d)
+{
+	memset(d, 0, sizeof *d);
+	d->chosen = x->chosen;
+	d->ncand = x->ncand;
+	memcpy(d->cand, x->cand, sizeof d->cand);
+	memcpy(d->plan.params, x->params, sizeof x->params);
+	memcpy(d->plan.summary, x->summary, sizeof x->summary);
+	if (x->nplan)
+		memcpy(d->plan.data, x->plan, x->nplan);
+}
+
+bool select_copy(Ctx *cx, const Module *m, const Kernel *k, const Stmt *s, CopyOp *op, Decision *d)
+{
+	Selection *x = find(cx, s);
+	if (x) {
+		if (!x->op_ok)
+			return false;
+		/* the views again (the decision is not recomputed); they sliced before */
+		copy_op_init(cx, m, k, s, op);
+		expand(x, d);
+		return true;
+	}
+	x = arena_alloc(cx->arena, sizeof *x);
+	x->s = s;
+	x->op_ok = copy_op_init(cx, m, k, s, op);
+	if (x->op_ok) {
+		dispatch_copy(op, d, false);
+		keep(cx, x, d);
+	}
+	stmtmap_put(cx->arena, &cx->sel, s, x);
+	return x->op_ok;
+}
+
+typedef struct At {
+	Ctx *cx;
+	const Module *m;
+	const Kernel *k;
+} At;
+
+static void select_one(void *ctx, const Stmt *s)
+{
+	const At *at = ctx;
+	if (!(stmt_info[s->kind].flags & SF_COPY))
+		return;
+	CopyOp op;
+	Decision d;
+	select_copy(at->cx, at->m, at->k, s, &op, &d);
+}
+
+bool select_kernel(Ctx *cx, const Module *m, const Kernel *k)
+{
+	int before = cx->diags.errors;
+	At at = {cx, m, k};
+	stmt_walk(k->body, k->nbody, select_one, &at);
+	return cx->diags.errors == before;
+}

@@ -1,0 +1,188 @@
+/* The lexer and the token helpers of the .tile parser (docs/language.md). */
+#include "parse.h"
+
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+
+void advance_char(Parser *p)
+{
+	if (p->src[p->pos] == '\n') {
+		p->line++;
+		p->col = 1;
+	} else {
+		p->col++;
+	}
+	p->pos++;
+}
+
+void next(Parser *p)
+{
+	/* skip blanks and comments */
+	for (;;) {
+		if (p->pos >= p->len)
+			break;
+		char c = p->src[p->pos];
+		if (c == ' ' || c == '\t' || c == '\r') {
+			advance_char(p);
+		} else if (c == '#') {
+			while (p->pos < p->len && p->src[p->pos] != '\n')
+				advance_char(p);
+		} else {
+			break;
+		}
+	}
+	Tok t = {0};
+	t.loc = (Loc){p->line, p->col};
+	t.s = p->src + p->pos;
+	if (p->pos >= p->len) {
+		t.kind = TK_EOF;
+		p->tok = t;
+		return;
+	}
+	unsigned char c = (unsigned char)p->src[p->pos];
+	if (c == '\n') {
+		t.kind = TK_NL;
+		advance_char(p);
+	} else if (isalpha(c) || c == '_') {
+		t.kind = TK_IDENT;
+		while (p->pos < p->len && (isalnum((unsigned char)p->src[p->pos]) || p->src[p->pos] == '_'))
+			advance_char(p);
+	} else if (isdigit(c)) {
+		t.kind = TK_INT;
+		int base = 10;
+		if (c == '0' && p->pos + 1 < p->len && (p->src[p->pos + 1] == 'x' || p->src[p->pos + 1] == 'X')) {
+			base = 16;
+			advance_char(p);
+			advance_char(p);
+		}
+		bool overflow = false, any = false;
+		uint64_t v = 0;
+		while (p->pos < p->len) {
+			int d = -1;
+			char ch = p->src[p->pos];
+			if (isdigit((unsigned char)ch))
+				d = ch - '0';
+			else if (base == 16 && isxdigit((unsigned char)ch))
+				d = (tolower((unsigned char)ch) - 'a') + 10;
+			else if (isalnum((unsigned char)ch) || ch == '_')
+				d = 99;
+			if (d < 0)
+				break;
+			if (d >= base) {
+				t.kind = TK_BAD;
+				break;
+			}
+			any = true;
+			if (v > ((uint64_t)INT64_MAX - (uint64_t)d) / (uint64_t)base)
+				overflow = true;
+			else
+				v = v * (uint64_t)base + (uint64_t)d;
+			advance_char(p);
+		}
+		if (!any && t.kind == TK_INT)
+			t.kind = TK_BAD;
+		if (t.kind == TK_BAD) {
+			while (p->pos < p->len && (isalnum((unsigned char)p->src[p->pos]) || p->src[p->pos] == '_'))
+				advance_char(p);
+		} else if (overflow) {
+			t.kind = TK_BAD;
+			t.val = -1; /* marks overflow */
+		} else {
+			t.val = (int64_t)v;
+		}
+	} else if (strchr("[](){},:@=+-*/%.&<>!", c)) {
+		t.kind = TK_PUNCT;
+		t.c = (char)c;
+		advance_char(p);
+	} else {
+		t.kind = TK_BAD;
+		advance_char(p);
+	}
+	t.len = (size_t)(p->src + p->pos - t.s);
+	p->tok = t;
+}
+
+bool is_ident(Parser *p, const char *s)
+{
+	return p->tok.kind == TK_IDENT && p->tok.len == strlen(s) && !memcmp(p->tok.s, s, p->tok.len);
+}
+
+bool is_punct(Parser *p, char c) { return p->tok.kind == TK_PUNCT && p->tok.c == c; }
+
+const char *tok_text(Parser *p)
+{
+	switch (p->tok.kind) {
+	case TK_EOF: return "end of file";
+	case TK_NL: return "end of line";
+	case TK_BAD:
+		if (p->tok.len == 1 && ((unsigned char)p->tok.s[0] < 32 || (unsigned char)p->tok.s[0] > 126))
+			return arena_printf(p->cx->arena, "byte 0x%02x", (unsigned char)p->tok.s[0]);
+		/* fallthrough */
+	default: {
+		size_t n = p->tok.len > 40 ? 40 : p->tok.len;
+		for (size_t i = 0; i < n; i++)
+			if ((unsigned char)p->tok.s[i] < 32 || (unsigned char)p->tok.s[i] > 126)
+				return arena_printf(p->cx->arena, "byte 0x%02x", (unsigned char)p->tok.s[i]);
+		return arena_printf(p->cx->arena, "'%.*s'", (int)n, p->tok.s);
+	}
+	}
+}
+
+/* report at the current token, once per line */
+bool fail(Parser *p, const char *fmt, ...)
+{
+	if (p->line_failed)
+		return false;
+	p->line_failed = true;
+	char buf[512];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof buf, fmt, ap);
+	va_end(ap);
+	if (p->tok.kind == TK_BAD && p->tok.val == -1 && p->tok.len && isdigit((unsigned char)p->tok.s[0]))
+		diag_error(p->cx, p->tok.loc, "integer literal %s is too large (limit 2^63-1)", tok_text(p));
+	else if (p->tok.kind == TK_BAD)
+		diag_error(p->cx, p->tok.loc, "unexpected %s", tok_text(p));
+	else
+		diag_error(p->cx, p->tok.loc, "%s", buf);
+	return false;
+}
+
+bool expect_punct(Parser *p, char c, const char *what)
+{
+	if (!is_punct(p, c))
+		return fail(p, "expected '%c' %s, found %s", c, what, tok_text(p));
+	next(p);
+	return true;
+}
+
+const char *take_ident(Parser *p, const char *what)
+{
+	if (p->tok.kind != TK_IDENT) {
+		fail(p, "expected %s, found %s", what, tok_text(p));
+		return NULL;
+	}
+	const char *s = arena_strndup(p->cx->arena, p->tok.s, p->tok.len);
+	next(p);
+	return s;
+}
+
+bool take_int(Parser *p, const char *what, int64_t *out)
+{
+	if (p->tok.kind != TK_INT) {
+		if (is_punct(p, '-'))
+			return fail(p, "%s must not be negative", what);
+		return fail(p, "expected %s (an integer), found %s", what, tok_text(p));
+	}
+	*out = p->tok.val;
+	next(p);
+	return true;
+}
+
+bool end_of_line(Parser *p)
+{
+	if (p->tok.kind != TK_NL && p->tok.kind != TK_EOF)
+		return fail(p, "unexpected %s at end of statement", tok_text(p));
+	return true;
+}

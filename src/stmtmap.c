@@ -1,0 +1,51 @@
+/* Results of a pass kept beside the statements, never in them: a table from
+ * a statement to the pass's record of it (open addressing on the address). */
+#include "tilepx.h"
+
+#include <stdint.h>
+
+struct StmtMap {
+	const Stmt **key;
+	void **val;
+	size_t cap, n;
+};
+
+static size_t slot_of(const StmtMap *t, const Stmt *s)
+{
+	uint64_t h = (uint64_t)(uintptr_t)s * 0x9e3779b97f4a7c15u;
+	size_t i = (size_t)(h >> 20) & (t->cap - 1);
+	while (t->key[i] && t->key[i] != s)
+		i = (i + 1) & (t->cap - 1);
+	return i;
+}
+
+void *stmtmap_get(const StmtMap *t, const Stmt *s)
+{
+	if (!t || !t->cap)
+		return NULL;
+	size_t i = slot_of(t, s);
+	return t->key[i] ? t->val[i] : NULL;
+}
+
+void stmtmap_put(Arena *a, StmtMap **tp, const Stmt *s, void *v)
+{
+	if (!*tp)
+		*tp = arena_alloc(a, sizeof **tp);
+	StmtMap *t = *tp;
+	if (2 * (t->n + 1) > t->cap) { /* at most half full */
+		size_t cap = t->cap ? 2 * t->cap : 64;
+		StmtMap g = {arena_alloc(a, sizeof(Stmt *) * cap), arena_alloc(a, sizeof(void *) * cap), cap, t->n};
+		for (size_t i = 0; i < t->cap; i++)
+			if (t->key[i]) {
+				size_t j = slot_of(&g, t->key[i]);
+				g.key[j] = t->key[i];
+				g.val[j] = t->val[i];
+			}
+		*t = g;
+	}
+	size_t i = slot_of(t, s);
+	if (!t->key[i])
+		t->n++;
+	t->key[i] = s;
+	t->val[i] = v;
+}
