@@ -233,6 +233,7 @@ typedef struct Buffer {
 	Loc cols_loc;
 	int param_index;   /* MEM_GLOBAL */
 	bool fill_small;   /* MEM_GLOBAL: harnesses fill small integers (exact sums) */
+	bool fill_edges;   /* MEM_GLOBAL: harnesses fill rounding edge cases (converting copies) */
 	/* derived by check */
 	Scope owner;       /* MEM_LOCAL: which group holds one instance */
 	int64_t regs;      /* MEM_LOCAL: elements per thread */
@@ -664,7 +665,8 @@ typedef struct CopyOp {
 	const Buffer *dbuf, *sbuf;
 	int64_t elems;         /* logical elements copied per scope instance */
 	int64_t scope_threads; /* threads in one scope instance */
-	DType dt;
+	DType dt;              /* the memory side's element type (both sides' unless converting) */
+	DType rdt;             /* the register side's (a converting copy: f32 against f16/bf16) */
 } CopyOp;
 
 enum { PLAN_BYTES = 8192 };
@@ -696,6 +698,7 @@ typedef struct Variant {
 	const char *(*plan)(const CopyOp *op, Plan *p);
 	void (*emit)(const CopyOp *op, const Plan *p, Emit *e);
 	bool ragged; /* guards accesses to params with runtime extents */
+	bool converts; /* lowers copies whose two dtypes differ (docs/language.md, converting copies) */
 	/* optional: every shared-memory access the emitted code makes, for every
 	 * thread of the CTA, with the kernel variables in vals (ctaid, repeat
 	 * indices; the trace sets warpid and wgid per scope instance). The same
@@ -894,6 +897,10 @@ bool ref_coord_of(const Buffer *b, int64_t elem, int64_t *coord);
 void ref_fill_pattern(unsigned char *p, int64_t n, int es, int which);
 /* a param's input: ref_fill_pattern, or small integers for 'fill small' */
 void ref_fill_param(const Buffer *b, unsigned char *p, int which);
+/* src/ref/convert.c: the reference's element conversions and 'fill edges' */
+uint16_t ref_f32_to_half(uint32_t u, bool bf16);
+uint32_t ref_half_to_f32(uint16_t h, bool bf16);
+void ref_fill_edges(unsigned char *p, int64_t n, DType dt, int which);
 /* element bits of integer v in dtype dt (for init and fill) */
 uint64_t dtype_int_bits(DType dt, int64_t v);
 /* affine with the given variables replaced by constants */
