@@ -696,6 +696,11 @@ static void check_copy(Ctx *cx, const Module *m, Kernel *k, Stmt *s)
 		          mem_name(d->buf->mem));
 		return;
 	}
+	if (d->buf->dt != r->buf->dt && r->buf->dt == DT_F32 && !target_has(m->target, CAP_SM80)) {
+		diag_error(cx, r->loc, "a converting copy f32 -> %s needs target %s (cvt.rn.%sx2.f32; target is %s)",
+		           dtype_name(d->buf->dt), cap_name(CAP_SM80), dtype_name(d->buf->dt), m->target->name);
+		return;
+	}
 	int64_t de[MAX_DIMS], re[MAX_DIMS];
 	int nd = 0, nr = 0;
 	for (int i = 0; i < d->ndim; i++)
