@@ -412,6 +412,7 @@ struct Stmt {
 	/* warpgroup mma D, A, B [scale_d N]: D is dst, A src, B mma_b; n is
 	 * scale-d (0: the first instruction overwrites D); wg is check's plan */
 	Region *mma_b;
+	bool mma_b_kn;  /* warpgroup mma ... b_kn: B's region is [K, N] (D = A * B), not [N, K] */
 	struct WgmmaPlan *wg;
 	/* when COND { ... } [else { ... }]: the warps that run the body; an else
 	 * is a second when whose warps are the rest of its enclosing set */

@@ -466,7 +466,7 @@ static bool ref_wgmma(Ctx *cx, RefCta *c, const Stmt *s)
 					acc = elem_to_float(dp, D->dt);
 				for (int64_t k = 0; k < K; k++)
 					acc += elem_to_float(place(c, s->src, m * K + k, first), at) *
-					       elem_to_float(place(c, s->mma_b, n * K + k, first), bt);
+					       elem_to_float(place(c, s->mma_b, s->mma_b_kn ? k * N + n : n * K + k, first), bt);
 				if (D->dt == DT_F16) {
 					uint16_t h = float_to_half(acc);
 					memcpy(dp, &h, 2);
