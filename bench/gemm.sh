@@ -19,9 +19,9 @@
 #   TILE=examples/gemm_sm90_bf16.tile bash bench/gemm.sh        bf16 -> bf16 (f32 accumulate), B [N, K]
 #   TILE=bench/gemm_sm90_bf16_n2.tile bash bench/gemm.sh 200 "4096 4096 4096" "8192 8192 8192"
 #                                                               the same, N % 2 == 0: 4-byte epilogue stores
-#   TILE=examples/gemm_sm90_bkn.tile bash bench/gemm.sh 200 "4096 4096 4096" "8192 8192 8192" "4096 4096 4095" \
+#   TILE=examples/gemm_sm90_bkn.tile bash bench/gemm.sh 200 "4096 4096 4096" "8192 8192 8192" "4095 4096 4096" \
 #     "8192 8192 1024" "128 8192 8192"                          f16 -> f32, B [K, N] (N-major; N % 8 == 0, so
-#                                                               not the issue's ragged 4095x4097x4096)
+#                                                               M ragged, not N: 4095x4096x4096)
 # or gemm_bench directly, e.g. build/gemm_bench --tile examples/gemm_sm90_bf16.tile --data int --rounds 0 4095 4097 4096
 set -u
 cd "$(dirname "$0")/.."
