@@ -12,6 +12,17 @@
 #              (4096^3, 8192^3, 4095x4097x4096, 8192x8192x1024, 128x8192x8192)
 #   TILE=FILE.tile  the tilepx kernel (default examples/gemm_f16_mma.tile)
 #   BENCH_ARGS=...  more gemm_bench options (e.g. "--b nk --dtype bf16:bf16")
+#
+# The sm90 kernels (issue 27); each reads its dtypes and B's orientation from
+# its declarations, so no --dtype or --b is needed:
+#   TILE=examples/gemm_sm90.tile bash bench/gemm.sh             f16 -> f32, B [N, K]
+#   TILE=examples/gemm_sm90_bf16.tile bash bench/gemm.sh        bf16 -> bf16 (f32 accumulate), B [N, K]
+#   TILE=bench/gemm_sm90_bf16_n2.tile bash bench/gemm.sh 200 "4096 4096 4096" "8192 8192 8192"
+#                                                               the same, N % 2 == 0: 4-byte epilogue stores
+#   TILE=examples/gemm_sm90_bkn.tile bash bench/gemm.sh 200 "4096 4096 4096" "8192 8192 8192" "4095 4096 4096" \
+#     "8192 8192 1024" "128 8192 8192"                          f16 -> f32, B [K, N] (N-major; N % 8 == 0, so
+#                                                               M ragged, not N: 4095x4096x4096)
+# or gemm_bench directly, e.g. build/gemm_bench --tile examples/gemm_sm90_bf16.tile --data int --rounds 0 4095 4097 4096
 set -u
 cd "$(dirname "$0")/.."
 B=${TILEPX_BUILD:-build}

@@ -72,6 +72,16 @@ expect "runtime kernel, a broken fact" 0 "^SKIP tilepx gemm_runtime_mock at 72x1
 	--tile $rt --rounds 0 72 136 41
 expect "runtime kernel, B layout" 0 "^SKIP tilepx gemm_runtime_mock .*the kernel's B is \[N, K\], not \[K, N\]" -- \
 	--tile $rt --rounds 0 --b kn 72 136 40
+# the sm90 variants (issue 27): dtypes and B's orientation from their declarations, facts checked at
+# launch (the mock's kernel takes its pointers first, so these kernels are not launched here)
+expect "sm90 bf16 kernel: dtypes read" 0 "^tilepx: examples/gemm_sm90_bf16.tile, kernel gemm_sm90_bf16: bf16 x bf16 -> bf16, B \[N, K\]" -- \
+	--tile examples/gemm_sm90_bf16.tile --rounds 0 --dtype f16:f32 72 136 40
+expect "sm90 bf16 kernel: other dtypes skipped" 0 "^SKIP tilepx gemm_sm90_bf16 at 72x136x40: the kernel computes bf16 x bf16 -> bf16, not f16 -> f32" -- \
+	--tile examples/gemm_sm90_bf16.tile --rounds 0 --dtype f16:f32 72 136 40
+expect "sm90 N-major kernel: B [K, N] read" 0 "^SKIP tilepx gemm_sm90_bkn at 72x136x40: the kernel's B is \[K, N\], not \[N, K\]" -- \
+	--tile examples/gemm_sm90_bkn.tile --rounds 0 --b nk 72 136 40
+expect "sm90 N-major kernel: N % 8 fact" 0 "^SKIP tilepx gemm_sm90_bkn at 72x130x40: tilepx refuses the launch: .*N=130 breaks the fact 'N % 8 == 0'" -- \
+	--tile examples/gemm_sm90_bkn.tile --rounds 0 --b kn 72 130 40
 expect "usage" 2 "^usage: gemm_bench" -- 72 136
 echo "$pass passed, $fail failed"
 [ "$fail" = 0 ]

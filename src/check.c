@@ -211,6 +211,20 @@ static bool scope_fits(Ctx *cx, const Kernel *k, const Stmt *s)
 	return true;
 }
 
+/* the converting copies (docs/language.md, "Converting copies"): f32
+ * registers rounded into f16/bf16 memory, f16/bf16 memory widened into f32
+ * registers; synchronous copies only */
+static bool converting_copy_ok(const Stmt *s)
+{
+	const Buffer *d = s->dst->buf, *r = s->src->buf;
+	bool d_mem = d->mem == MEM_GLOBAL || d->mem == MEM_SHARED, r_mem = r->mem == MEM_GLOBAL || r->mem == MEM_SHARED;
+	bool d_half = d->dt == DT_F16 || d->dt == DT_BF16, r_half = r->dt == DT_F16 || r->dt == DT_BF16;
+	if (s->kind != ST_COPY)
+		return false;
+	return (r->mem == MEM_LOCAL && r->dt == DT_F32 && d_mem && d_half) ||
+	       (r_mem && r_half && d->mem == MEM_LOCAL && d->dt == DT_F32);
+}
+
 static void check_copy(Ctx *cx, const Module *m, Kernel *k, Stmt *s)
 {
 	/* both regions are checked so that both report their errors */
@@ -220,9 +234,18 @@ static void check_copy(Ctx *cx, const Module *m, Kernel *k, Stmt *s)
 	if (!scope_fits(cx, k, s))
 		return;
 	Region *d = s->dst, *r = s->src;
-	if (d->buf->dt != r->buf->dt) {
+	if (d->buf->dt != r->buf->dt && !converting_copy_ok(s)) {
 		diag_error(cx, r->loc, "dtype mismatch: '%s' is %s but '%s' is %s", d->buf->name, dtype_name(d->buf->dt),
 		           r->buf->name, dtype_name(r->buf->dt));
+		diag_note(cx, "no converting %s %s -> %s from %s to %s: a copy converts f32 registers (local) to f16 or bf16 "
+		          "in global or shared memory, and f16 or bf16 in global or shared memory to f32 registers",
+		          stmt_info[s->kind].keyword, dtype_name(r->buf->dt), dtype_name(d->buf->dt), mem_name(r->buf->mem),
+		          mem_name(d->buf->mem));
+		return;
+	}
+	if (d->buf->dt != r->buf->dt && r->buf->dt == DT_F32 && !target_has(m->target, CAP_SM80)) {
+		diag_error(cx, r->loc, "a converting copy f32 -> %s needs target %s (cvt.rn.%sx2.f32; target is %s)",
+		           dtype_name(d->buf->dt), cap_name(CAP_SM80), dtype_name(d->buf->dt), m->target->name);
 		return;
 	}
 	int64_t de[MAX_DIMS], re[MAX_DIMS];

@@ -323,10 +323,11 @@ static bool parse_buffer_options(Parser *p, Kernel *k, Buffer *b, Mem mem)
 	}
 	if (mem == MEM_GLOBAL && is_ident(p, "fill")) {
 		next(p);
-		if (!is_ident(p, "small"))
-			return fail(p, "expected 'small' after 'fill', found %s", tok_text(p));
+		if (!is_ident(p, "small") && !is_ident(p, "edges"))
+			return fail(p, "expected 'small' or 'edges' after 'fill', found %s", tok_text(p));
+		b->fill_small = is_ident(p, "small");
+		b->fill_edges = !b->fill_small;
 		next(p);
-		b->fill_small = true;
 	}
 	if (mem == MEM_GLOBAL && is_ident(p, "tma")) {
 		b->tma_loc = p->tok.loc;

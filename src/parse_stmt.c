@@ -187,7 +187,7 @@ static bool parse_count(Parser *p, Stmt *s)
 	return true;
 }
 
-/* warpgroup mma D, A, B [scale_d 0|1] (src/wgmma.c) */
+/* warpgroup mma D, A, B [b_kn] [scale_d 0|1] (src/wgmma.c) */
 static bool parse_wgmma(Parser *p, Stmt *s)
 {
 	s->dst = arena_alloc(p->cx->arena, sizeof(Region));
@@ -197,6 +197,10 @@ static bool parse_wgmma(Parser *p, Stmt *s)
 	    !parse_region(p, s->src) || !expect_punct(p, ',', "between A and B") || !parse_region(p, s->mma_b))
 		return false;
 	s->n = 1; /* scale-d: accumulate */
+	if (is_ident(p, "b_kn")) {
+		next(p);
+		s->mma_b_kn = true;
+	}
 	if (!is_ident(p, "scale_d"))
 		return true;
 	next(p);

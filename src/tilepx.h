@@ -242,6 +242,7 @@ typedef struct Buffer {
 	Loc cols_loc;
 	int param_index;   /* MEM_GLOBAL */
 	bool fill_small;   /* MEM_GLOBAL: harnesses fill small integers (exact sums) */
+	bool fill_edges;   /* MEM_GLOBAL: harnesses fill rounding edge cases (converting copies) */
 	/* derived by check */
 	Scope owner;       /* MEM_LOCAL: which group holds one instance */
 	int64_t regs;      /* MEM_LOCAL: elements per thread */
@@ -431,6 +432,7 @@ struct Stmt {
 	/* warpgroup mma D, A, B [scale_d N]: D is dst, A src, B mma_b; n is
 	 * scale-d (0: the first instruction overwrites D); wg is check's plan */
 	Region *mma_b;
+	bool mma_b_kn;  /* warpgroup mma ... b_kn: B's region is [K, N] (D = A * B), not [N, K] */
 	struct WgmmaPlan *wg;
 	/* when COND { ... } [else { ... }]: the warps that run the body; an else
 	 * is a second when whose warps are the rest of its enclosing set */
@@ -701,7 +703,8 @@ typedef struct CopyOp {
 	const Buffer *dbuf, *sbuf;
 	int64_t elems;         /* logical elements copied per scope instance */
 	int64_t scope_threads; /* threads in one scope instance */
-	DType dt;
+	DType dt;              /* the memory side's element type (both sides' unless converting) */
+	DType rdt;             /* the register side's (a converting copy: f32 against f16/bf16) */
 } CopyOp;
 
 enum { PLAN_BYTES = 8192 };
@@ -733,6 +736,7 @@ typedef struct Variant {
 	const char *(*plan)(const CopyOp *op, Plan *p);
 	void (*emit)(const CopyOp *op, const Plan *p, Emit *e);
 	bool ragged; /* guards accesses to params with runtime extents */
+	bool converts; /* lowers copies whose two dtypes differ (docs/language.md, converting copies) */
 	/* optional: every shared-memory access the emitted code makes, for every
 	 * thread of the CTA, with the kernel variables in vals (ctaid, repeat
 	 * indices; the trace sets warpid and wgid per scope instance). The same
@@ -952,6 +956,10 @@ bool ref_coord_of(const Buffer *b, int64_t elem, int64_t *coord);
 void ref_fill_pattern(unsigned char *p, int64_t n, int es, int which);
 /* a param's input: ref_fill_pattern, or small integers for 'fill small' */
 void ref_fill_param(const Buffer *b, unsigned char *p, int which);
+/* src/ref/convert.c: the reference's element conversions and 'fill edges' */
+uint16_t ref_f32_to_half(uint32_t u, bool bf16);
+uint32_t ref_half_to_f32(uint16_t h, bool bf16);
+void ref_fill_edges(unsigned char *p, int64_t n, DType dt, int which);
 /* element bits of integer v in dtype dt (for init and fill; src/target.c) */
 uint64_t dtype_int_bits(DType dt, int64_t v);
 /* the same; false if v is not exact in dt */

@@ -191,18 +191,29 @@ static bool a_words(Ctx *cx, const Region *r, WgmmaPlan *p, int ar, int ac)
 
 /* an operand's descriptor: the region's byte offsets from the layout, proved canonical */
 static bool operand(Ctx *cx, Kernel *k, const Region *r, const char *name, int rows_want, int kext, int kinst,
-                    bool may_transpose, WgOperand *o)
+                    bool may_transpose, bool kn, WgOperand *o)
 {
 	const Buffer *b = r->buf;
-	int dr, dc;
+	int dr = 0, dc = 0;
 	if (b->mem != MEM_SHARED) {
 		diag_error(cx, r->loc, "%s of a wgmma is read from shared memory; '%s' is %s memory", name, b->name,
 		           mem_name(b->mem));
 		return false;
 	}
-	if (!two_dims(r, &dr, &dc) || r->ext[dr] != rows_want || r->ext[dc] != kext) {
-		diag_error(cx, r->loc, "%s is [%d, %d] (%s x K) here, not the region's shape", name, rows_want, kext,
-		           name[0] == 'A' ? "M" : "N");
+	bool two = two_dims(r, &dr, &dc);
+	if (two && kn) { /* b_kn: the region is [K, N] */
+		int t = dr;
+		dr = dc;
+		dc = t;
+	}
+	if (!two || r->ext[dr] != rows_want || r->ext[dc] != kext) {
+		if (kn)
+			diag_error(cx, r->loc, "%s is [%d, %d] (K x N, b_kn) here, not the region's shape", name, kext, rows_want);
+		else
+			diag_error(cx, r->loc, "%s is [%d, %d] (%s x K) here, not the region's shape", name, rows_want, kext,
+			           name[0] == 'A' ? "M" : "N");
+		if (!kn && name[0] == 'B' && two && r->ext[dr] == kext && r->ext[dc] == rows_want)
+			diag_note(cx, "a B given K by N is written 'warpgroup mma D, A, B b_kn'");
 		return false;
 	}
 	if (b->sw_auto) {
@@ -445,10 +456,10 @@ void check_wgmma(Ctx *cx, const Module *m, Kernel *k, Stmt *s)
 	if (p->rs) {
 		if (!wg_a_registers(cx, s, A, p, K, ar, ac))
 			return;
-	} else if (!operand(cx, k, s->src, "A", 64, (int)K, p->kinst, tr, &p->a)) {
+	} else if (!operand(cx, k, s->src, "A", 64, (int)K, p->kinst, tr, false, &p->a)) {
 		return;
 	}
-	if (!operand(cx, k, s->mma_b, "B", p->n, (int)K, p->kinst, tr, &p->b))
+	if (!operand(cx, k, s->mma_b, "B", p->n, (int)K, p->kinst, tr, s->mma_b_kn, &p->b))
 		return;
 	if (!acc_words(cx, k, s, p, dr, dc))
 		return;

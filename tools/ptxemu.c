@@ -11,6 +11,7 @@
  * grid x threads exceeds --max-threads are skipped. */
 #define _POSIX_C_SOURCE 200809L
 #include "runcore.h"
+#include "ptxemu_cvt.h"
 #include "ptxemu_mma.h"
 #include "ptxemu_wgmma.h"
 #include "ptxemu_tma.h"
@@ -1000,6 +1001,13 @@ static void step(Machine *m, Thread *t)
 		D = (uint64_t)(uint32_t)V(1) * (uint64_t)(uint32_t)V(2) + V(3);
 	} else if (!strcmp(op, "cvt.u64.u32")) {
 		D = (uint32_t)V(1);
+	} else if (!strncmp(op, "cvt.rn.", 7) || !strcmp(op, "cvt.f32.f16")) { /* tools/ptxemu_cvt.c */
+		uint32_t r;
+		if (!ptxemu_cvt(op, (uint32_t)V(1), !strncmp(op, "cvt.rn.", 7) ? (uint32_t)V(2) : 0, &r)) {
+			snprintf(m->errbuf, sizeof m->errbuf, "unsupported instruction '%s'", op);
+			m->err = m->errbuf;
+		}
+		D = r;
 	} else if (!strcmp(op, "cvt.u32.u64")) {
 		D = (uint32_t)V(1);
 	} else if (!strcmp(op, "shl.b64")) {

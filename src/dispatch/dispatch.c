@@ -40,6 +40,12 @@ bool copy_op_init(Ctx *cx, const Module *m, const Kernel *k, const Stmt *st, Cop
 	op->dbuf = st->dst->buf;
 	op->sbuf = st->src->buf;
 	op->dt = op->dbuf->dt;
+	op->rdt = op->dt;
+	if (op->dbuf->dt != op->sbuf->dt) { /* a converting copy: dt is the memory side's, rdt the registers' */
+		bool load = op->dbuf->mem == MEM_LOCAL;
+		op->dt = load ? op->sbuf->dt : op->dbuf->dt;
+		op->rdt = load ? op->dbuf->dt : op->sbuf->dt;
+	}
 	const char *why;
 	if (!region_view(cx, k, st->dst, &op->dst, &why) || !region_view(cx, k, st->src, &op->src, &why)) {
 		diag_error(cx, st->loc, "%s", why);
@@ -72,6 +78,9 @@ bool dispatch_copy(const CopyOp *op, Decision *d, bool report)
 		if (!vs[i]->ragged && (op->dbuf->dynamic || op->sbuf->dynamic))
 			why = arena_printf(op->cx->arena, "'%s' has runtime extents, and this variant does not guard its "
 			                   "accesses", op->dbuf->dynamic ? op->dbuf->name : op->sbuf->name);
+		if (!why && op->dbuf->dt != op->sbuf->dt && !vs[i]->converts)
+			why = arena_printf(op->cx->arena, "this variant does not convert (%s -> %s)", dtype_name(op->sbuf->dt),
+			                   dtype_name(op->dbuf->dt));
 		if (!why)
 			why = vs[i]->accepts(op);
 		if (!why) {

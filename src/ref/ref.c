@@ -177,6 +177,22 @@ static void enter_instance(RefCta *c, int64_t first)
 	c->vars[VAR_WGID] = first / 128;
 }
 
+/* a converting copy's element: f32 -> f16/bf16 rounded, f16/bf16 -> f32 exact */
+static void convert_elem(unsigned char *d, DType dt, const unsigned char *s, DType st)
+{
+	if (st == DT_F32) {
+		uint32_t u;
+		memcpy(&u, s, 4);
+		uint16_t h = ref_f32_to_half(u, dt == DT_BF16);
+		memcpy(d, &h, 2);
+	} else {
+		uint16_t h;
+		memcpy(&h, s, 2);
+		uint32_t u = ref_half_to_f32(h, st == DT_BF16);
+		memcpy(d, &u, 4);
+	}
+}
+
 /* DST[c] = SRC[c] for every logical coordinate, in every instance: every
  * owner group of a register operand, else every scope instance */
 static bool run_copy(Ctx *cx, RefCta *c, const Stmt *s)
@@ -196,7 +212,9 @@ static bool run_copy(Ctx *cx, RefCta *c, const Stmt *s)
 		enter_instance(c, first);
 		for (int64_t x = 0; x < elems; x++) {
 			unsigned char *d = place(c, s->dst, x, first), *from = place(c, s->src, x, first);
-			if (d && from)
+			if (d && from && db->dt != sb->dt)
+				convert_elem(d, db->dt, from, sb->dt);
+			else if (d && from)
 				memcpy(d, from, (size_t)es);
 			else if (d)
 				memset(d, 0, (size_t)es);
@@ -448,7 +466,7 @@ static bool ref_wgmma(Ctx *cx, RefCta *c, const Stmt *s)
 					acc = elem_to_float(dp, D->dt);
 				for (int64_t k = 0; k < K; k++)
 					acc += elem_to_float(place(c, s->src, m * K + k, first), at) *
-					       elem_to_float(place(c, s->mma_b, n * K + k, first), bt);
+					       elem_to_float(place(c, s->mma_b, s->mma_b_kn ? k * N + n : n * K + k, first), bt);
 				if (D->dt == DT_F16) {
 					uint16_t h = float_to_half(acc);
 					memcpy(dp, &h, 2);
@@ -1125,6 +1143,10 @@ void ref_fill_pattern(unsigned char *p, int64_t n, int es, int which)
 void ref_fill_param(const Buffer *b, unsigned char *p, int which)
 {
 	int es = dtype_bytes(b->dt);
+	if (b->fill_edges) {
+		ref_fill_edges(p, b->storage, b->dt, which);
+		return;
+	}
 	if (!b->fill_small) {
 		ref_fill_pattern(p, b->storage, es, which);
 		return;

@@ -377,7 +377,8 @@ const char *reg_partition(const CopyOp *op, const View *r, const View *s, Part *
 			/* the memory run need not be the registers' innermost digits:
 			 * a vector's words may be any registers (ptxas merges such
 			 * loads itself, so the bank model would count what never runs) */
-			int64_t epw = bits < 32 ? 32 / bits : 1;
+			int rbits = dtype_bytes(op->rdt) * 8; /* a converting copy's registers are f32 */
+			int64_t epw = rbits < 32 ? 32 / rbits : 1;
 			nr = na;
 			memcpy(rest, atoms, sizeof(Pair) * (size_t)na);
 			ok = carve_memory_run(rest, &nr, vec, epw, p.vp, &p.nvp) && affine_divisible(&r->off[AX_M], epw) &&

@@ -44,9 +44,52 @@ static const char *plan(const CopyOp *op, Plan *p)
 	if (why)
 		return why;
 	int vb = rp->part.vec * dtype_bytes(op->dt) * 8;
-	snprintf(p->params, sizeof p->params, "{\"direction\": \"%s\", \"vec_bits\": %d, \"outer\": %lld}",
-	         rp->load ? "load" : "store", vb, (long long)rp->part.outer);
+	if (op->rdt != op->dt)
+		snprintf(p->params, sizeof p->params,
+		         "{\"direction\": \"%s\", \"vec_bits\": %d, \"outer\": %lld, \"convert\": \"%s -> %s\"}",
+		         rp->load ? "load" : "store", vb, (long long)rp->part.outer, dtype_name(op->sbuf->dt),
+		         dtype_name(op->dbuf->dt));
+	else
+		snprintf(p->params, sizeof p->params, "{\"direction\": \"%s\", \"vec_bits\": %d, \"outer\": %lld}",
+		         rp->load ? "load" : "store", vb, (long long)rp->part.outer);
 	return NULL;
+}
+
+/* a converting access of n elements: f32 registers f[0..n) <-> n f16/bf16
+ * in memory (mbytes), packed two to a word, the even element low */
+static void emit_converting(Emit *e, const CopyOp *op, const Buffer *mb, const char *addr, Reg *f, int n,
+                           int mbytes, bool load, const char *guard)
+{
+	Builder *b = emit_builder(e);
+	bool bf = op->dt == DT_BF16;
+	Reg h[4];
+	for (int w = 0; w < (n + 1) / 2; w++)
+		h[w] = b_reg(b, RC_R);
+	if (!load) { /* cvt.rn.{f16,bf16}x2.f32 d, hi, lo; a lone element goes low (the high half is not stored) */
+		FormId cvt = b_form(b, FAM_CVT, &(FormKey){.atype = ATYPE_F32, .dtype = bf ? DTYPE_BF16 : DTYPE_F16});
+		for (int w = 0; w < (n + 1) / 2; w++)
+			b_ins(b, cvt, b_name(b, h[w]), b_name(b, f[2 * w + (2 * w + 1 < n)]), b_name(b, f[2 * w]), NULL);
+		emit_local_to_mem_guarded(e, mb, addr, h, 0, mbytes, guard);
+		return;
+	}
+	if (mbytes < 4) /* a 2-byte load is inserted into its word */
+		b_ins(b, FORM_MOV_B32, b_name(b, h[0]), "0", NULL);
+	emit_mem_to_local_guarded(e, mb, addr, h, 0, mbytes, guard);
+	FormId widen = bf ? FORM_COUNT : b_form(b, FAM_CVT, &(FormKey){.atype = ATYPE_F16, .dtype = DTYPE_F32});
+	for (int i = 0; i < n; i++) {
+		Reg w = h[i / 2];
+		if (bf) { /* bf16 is the upper half of an f32: exact, by shifting */
+			b_ins(b, i % 2 ? FORM_AND_B32 : FORM_SHL_B32, b_name(b, f[i]), b_name(b, w),
+			      i % 2 ? "0xffff0000" : "16", NULL);
+			continue;
+		}
+		Reg x = w; /* cvt.f32.f16 reads the low 16 bits of its .b32 source */
+		if (i % 2) {
+			x = b_reg(b, RC_R);
+			b_ins(b, FORM_SHR_U32, b_name(b, x), b_name(b, w), "16", NULL);
+		}
+		b_ins(b, widen, b_name(b, f[i]), b_name(b, x), NULL);
+	}
 }
 
 static void emit(const CopyOp *op, const Plan *p, Emit *e)
@@ -56,7 +99,10 @@ static void emit(const CopyOp *op, const Plan *p, Emit *e)
 	Builder *b = emit_builder(e);
 	const Buffer *rb = rp->load ? op->dbuf : op->sbuf, *mb = rp->load ? op->sbuf : op->dbuf;
 	const View *mv = rp->load ? &op->src : &op->dst;
-	int esize = dtype_bytes(op->dt), bytes = part->vec * esize;
+	/* esize, bytes: the registers' side (f32 words of a converting copy);
+	 * mbytes: the memory access */
+	bool conv = op->rdt != op->dt;
+	int esize = dtype_bytes(op->rdt), bytes = part->vec * esize, mbytes = part->vec * dtype_bytes(op->dt);
 	Reg t = emit_scope_tid(e, rb->owner);
 	int skip = 0;
 	if (part->thr_size < scope_threads(rb->owner, op->k->threads)) {
@@ -85,7 +131,7 @@ static void emit(const CopyOp *op, const Plan *p, Emit *e)
 		}
 		const char *addr = emit_side_operand(e, &side, ds);
 		const char *guard = emit_side_guard(e, &side, ds, false);
-		Reg *src = words, gathered[4];
+		Reg *src = words, gathered[8];
 		int64_t byte_off = (r0 + dr) * esize;
 		if (part->nvp) { /* the vector's words, wherever they are in the registers */
 			for (int w = 0; w < bytes / 4; w++) {
@@ -99,7 +145,9 @@ static void emit(const CopyOp *op, const Plan *p, Emit *e)
 			src = gathered;
 			byte_off = 0;
 		}
-		if (rp->load)
+		if (conv)
+			emit_converting(e, op, mb, addr, src + byte_off / 4, part->vec, mbytes, rp->load, guard);
+		else if (rp->load)
 			emit_mem_to_local_guarded(e, mb, addr, src, byte_off, bytes, guard);
 		else
 			emit_local_to_mem_guarded(e, mb, addr, src, byte_off, bytes, guard);
@@ -117,4 +165,4 @@ static void trace(const CopyOp *op, const Plan *p, int64_t *vals, TraceFn fn, vo
 	trace_part(op, &rp->part, rp->load ? &op->src : &op->dst, false, mb, !rp->load, rb->owner, vals, fn, ctx);
 }
 
-const Variant variant_reg = {"reg", ST_COPY, 10, accepts, plan, emit, .trace = trace, .ragged = true};
+const Variant variant_reg = {"reg", ST_COPY, 10, accepts, plan, emit, .trace = trace, .ragged = true, .converts = true};
