@@ -73,12 +73,10 @@ static uint64_t mix(int64_t i, int which)
 /* 'fill edges': for f32, eight classes by index: random bits, bf16 and f16
  * halfway cases, values at the f16 and bf16 overflow thresholds, +-0 and
  * f32 subnormals, f16 subnormals, NaN and inf, values near 1; for f16/bf16,
- * random bits with +-0, subnormals, NaN and inf mixed in; other types as
- * ref_fill_pattern */
+ * random bits with +-0, subnormals, NaN and inf mixed in, written over
+ * ref_fill_pattern's values (the caller's); other types keep those */
 void ref_fill_edges(unsigned char *p, int64_t n, DType dt, int which)
 {
-	int es = dtype_bytes(dt);
-	ref_fill_pattern(p, n, es, which);
 	for (int64_t i = 0; i < n; i++) {
 		uint64_t v = mix(i, which);
 		uint32_t r = (uint32_t)(v >> 32), sign = (uint32_t)v & 0x80000000u, f;

@@ -1143,7 +1143,8 @@ void ref_fill_pattern(unsigned char *p, int64_t n, int es, int which)
 void ref_fill_param(const Buffer *b, unsigned char *p, int which)
 {
 	int es = dtype_bytes(b->dt);
-	if (b->fill_edges) {
+	if (b->fill_edges) { /* the pattern, with the edge classes written over it */
+		ref_fill_pattern(p, b->storage, es, which);
 		ref_fill_edges(p, b->storage, b->dt, which);
 		return;
 	}
