@@ -19,10 +19,11 @@ static const char *accepts(const CopyOp *op)
 
 /* elements in a run of v's innermost iters that is contiguous in memory
  * (strides 1, ext, ext * ext', ...) */
-static int64_t contiguous_run(const View *v)
+static int64_t contiguous_run(const View *v, int *first)
 {
 	int64_t run = 1;
-	for (int k = v->L.n - 1; k >= 0; k--) {
+	int k = v->L.n - 1;
+	for (; k >= 0; k--) {
 		const Iter *it = &v->L.it[k];
 		if (it->ext == 1)
 			continue;
@@ -30,6 +31,7 @@ static int64_t contiguous_run(const View *v)
 			break;
 		run *= it->ext;
 	}
+	*first = k + 1; /* iters [0, first) are outside the run */
 	return run;
 }
 
@@ -39,7 +41,8 @@ static int64_t contiguous_run(const View *v)
  * every vector variant); a swizzle moves whole 2^p-element chunks */
 static bool side_vectorizes(const View *v, const Buffer *b, int64_t n)
 {
-	if (b->dynamic || contiguous_run(v) % n)
+	int outside;
+	if (b->dynamic || contiguous_run(v, &outside) % n)
 		return false;
 	if (b->mem == MEM_SHARED && b->layout.sw.on && n > ((int64_t)1 << b->layout.sw.p))
 		return false;
@@ -49,9 +52,8 @@ static bool side_vectorizes(const View *v, const Buffer *b, int64_t n)
 	for (int i = 0; i < a->n; i++)
 		if (a->t[i].k % n)
 			return false;
-	int64_t run = contiguous_run(v);
-	for (int k = 0; k < v->L.n; k++)
-		if (v->L.it[k].ext > 1 && v->L.it[k].stride % n && v->L.it[k].stride >= run)
+	for (int k = 0; k < outside; k++)
+		if (v->L.it[k].ext > 1 && v->L.it[k].stride % n)
 			return false;
 	return true;
 }
