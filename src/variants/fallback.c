@@ -1,6 +1,7 @@
 /* copy / fallback: priority 0. One thread of each scope instance copies
- * element by element in a serial loop; any pair of layouts works because
- * each side's offset is computed from the flat logical index. */
+ * in a serial loop, element by element or in vectors both layouts keep
+ * aligned; any pair of layouts works because each side's offset is
+ * computed from the flat logical index. */
 #include "partition.h"
 
 #include <string.h>
