@@ -468,9 +468,11 @@ static int fuse_terms(Term *tm, int nt)
 			for (int j = 0; j < nt && !again; j++) {
 				Term *a = &tm[i], *b = &tm[j];
 				if (i == j || a->t.cls != b->t.cls || a->t.id != b->t.id || a->mod <= 0 ||
-				    a->mod >= ((int64_t)1 << 31) || b->div != a->div * a->mod || b->stride != a->stride * a->mod ||
+				    a->mod >= ((int64_t)1 << 31) || a->div <= 0 || a->div > INT64_MAX / a->mod ||
+				    a->stride > INT64_MAX / a->mod || a->stride < -(INT64_MAX / a->mod) ||
+				    b->div != a->div * a->mod || b->stride != a->stride * a->mod ||
 				    (b->mod > 0 && b->mod >= ((int64_t)1 << 31) / a->mod))
-					continue;
+					continue; /* (the products checked first cannot overflow) */
 				a->mod = b->mod > 0 ? a->mod * b->mod : 0;
 				tm[j] = tm[--nt];
 				again = true;
