@@ -16,7 +16,7 @@ make -j16 all "$B/tilepx-run" >/dev/null || exit 1
 KERNELS="gs_f16_64x64 gs_bf16_swz gs_f16_pad72 gs_f32_32x32 gs_u8_8x12 gs_f16_16x4 ldm_x1 ldm_x2 ldm_x4 ldm_x4_swz
 ldm_x4_trans ldm_x2_trans ldm_x4_m8 stm_x1 stm_x4 stm_x4_trans stm_x4_m8 reg_32x8 reg_frag_g
 examples/auto_swizzle_ldmatrix.tile tests/gpu/bank_broadcast.tile tests/gpu/bank_merge_reg.tile
-tests/gpu/bank_merge_gs.tile"
+tests/gpu/bank_merge_gs.tile tests/gpu/bank_merge_fallback.tile fallback_s2s"
 M=l1tex__data_pipe_lsu_wavefronts_mem_shared.sum
 EXTRA=l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum,l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum,smsp__sass_inst_executed_op_shared_ld.sum,smsp__sass_inst_executed_op_shared_st.sum,smsp__sass_inst_executed_op_ldsm.sum
 "$NCU" --query-metrics 2>/dev/null | grep -E "wavefronts_mem_shared|op_ldsm|op_stsm" | head -20

@@ -18,6 +18,8 @@ SETP_EQ_U32       6.3 all  setp.eq.u32 $0, $1, $2;
 SETP_NE_U32       6.3 all  setp.ne.u32 $0, $1, $2;
 BFI_B32           6.3 all  bfi.b32 $0, $1, $2, $3, $4;
 BFE_U32           6.3 all  bfe.u32 $0, $1, $2, $3;
+# byte insert for packing narrow loads into a word: one PRMT where bfi costs ptxas registers
+PRMT_B32          6.3 all  prmt.b32 $0, $1, $2, $3;
 # runtime extents (docs/language.md "Runtime sizes"): 64-bit row offsets and guards
 MAD_WIDE_U32      6.3 all  mad.wide.u32 $0, $1, $2, $3;
 CVT_U64_U32       6.3 all  cvt.u64.u32 $0, $1;

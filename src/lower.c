@@ -255,6 +255,29 @@ static const char *data_operand(Builder *b, Reg *regs, int bytes)
 	return bytes <= 4 ? b_name(b, regs[0]) : b_vec(b, regs, bytes / 4);
 }
 
+/* w's bytes [pos, pos + n) = t's low n bytes, the others kept: a byte
+ * permute (one PRMT; bfi's shift-and-mask form made ptxas hold more registers
+ * than nvcc's shl/or packing on ldm_x4_trans) */
+static void insert_bytes(Builder *b, Reg w, Reg t, int64_t pos, int n)
+{
+	unsigned sel = 0;
+	for (int i = 0; i < 4; i++)
+		sel |= (unsigned)(i >= pos && i < pos + n ? 4 + (i - pos) : i) << (4 * i);
+	b_ins(b, FORM_PRMT_B32, b_name(b, w), b_name(b, w), b_name(b, t), b_imm(b, (int64_t)sel), NULL);
+}
+
+/* a register whose low bytes are w's bytes from pos on, for a narrow store
+ * (st.u8 / st.u16 store the low bytes of a 32-bit register): w itself or
+ * one shift, no mask */
+static Reg word_bytes(Builder *b, Reg w, int64_t pos)
+{
+	if (!pos)
+		return w;
+	Reg t = b_reg(b, RC_R);
+	b_ins(b, FORM_SHR_U32, b_name(b, t), b_name(b, w), b_imm(b, pos * 8), NULL);
+	return t;
+}
+
 void emit_mem_to_local(Emit *e, const Buffer *mb, const char *addr, Reg *words, int64_t byte_off, int bytes)
 {
 	Builder *b = &e->b;
@@ -265,8 +288,7 @@ void emit_mem_to_local(Emit *e, const Buffer *mb, const char *addr, Reg *words, 
 	Reg t = b_reg(b, RC_R);
 	Reg *w = &words[byte_off / 4];
 	b_ins(b, ld_form(b, mb->mem, bytes), b_name(b, t), addr, NULL);
-	b_ins(b, FORM_BFI_B32, b_name(b, *w), b_name(b, t), b_name(b, *w), b_imm(b, (byte_off % 4) * 8),
-	      b_imm(b, bytes * 8), NULL);
+	insert_bytes(b, *w, t, byte_off % 4, bytes);
 }
 
 void emit_mem_load_word(Emit *e, const Buffer *mb, const char *addr, Reg word, int bytes)
@@ -282,9 +304,7 @@ void emit_local_to_mem(Emit *e, const Buffer *mb, const char *addr, Reg *words, 
 		b_ins(b, st_form(b, mb->mem, bytes), addr, data_operand(b, words + byte_off / 4, bytes), NULL);
 		return;
 	}
-	Reg t = b_reg(b, RC_R);
-	b_ins(b, FORM_BFE_U32, b_name(b, t), b_name(b, words[byte_off / 4]), b_imm(b, (byte_off % 4) * 8),
-	      b_imm(b, bytes * 8), NULL);
+	Reg t = word_bytes(b, words[byte_off / 4], byte_off % 4);
 	b_ins(b, st_form(b, mb->mem, bytes), addr, b_name(b, t), NULL);
 }
 
@@ -332,8 +352,7 @@ void emit_mem_to_local_guarded(Emit *e, const Buffer *mb, const char *addr, Reg 
 	b->guard = guard;
 	b_ins(b, ld_form(b, mb->mem, bytes), b_name(b, t), addr, NULL);
 	b->guard = NULL;
-	b_ins(b, FORM_BFI_B32, b_name(b, *w), b_name(b, t), b_name(b, *w), b_imm(b, (byte_off % 4) * 8),
-	      b_imm(b, bytes * 8), NULL);
+	insert_bytes(b, *w, t, byte_off % 4, bytes);
 }
 
 void emit_local_to_mem_guarded(Emit *e, const Buffer *mb, const char *addr, Reg *words, int64_t byte_off, int bytes,
@@ -350,9 +369,7 @@ void emit_local_to_mem_guarded(Emit *e, const Buffer *mb, const char *addr, Reg 
 		emit_local_to_mem(e, mb, addr, words, byte_off, bytes);
 		return;
 	}
-	Reg t = b_reg(b, RC_R);
-	b_ins(b, FORM_BFE_U32, b_name(b, t), b_name(b, words[byte_off / 4]), b_imm(b, (byte_off % 4) * 8),
-	      b_imm(b, bytes * 8), NULL);
+	Reg t = word_bytes(b, words[byte_off / 4], byte_off % 4);
 	b->guard = guard;
 	b_ins(b, st_form(b, mb->mem, bytes), addr, b_name(b, t), NULL);
 	b->guard = NULL;

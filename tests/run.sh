@@ -127,6 +127,16 @@ run_each check_gpu_asm $(files_of check_gpu_asm)
 
 echo "== bench/codegen programs assemble (bench/codegen: the .tile of each pair)"
 run_each check_codegen $(files_of check_codegen)
+echo "== codegen registers: no bench/codegen pair needs more than nvcc's twin (bench/codegen/nvcc_regs)"
+# issue 23 section 5; the counts are ptxas 13.0's for nvcc's PTX (make bench-codegen's r_nv)
+while read -r n nv; do
+	case $n in '#'* | '') continue ;; esac
+	tg=$(awk '$1 == "target" { print $2; exit }' "bench/codegen/$n.tile")
+	r=$("$T" emit "bench/codegen/$n.tile" -o "$OUT/cg_$n.ptx" 2>/dev/null &&
+		"$PTXAS" -v --gpu-name "$tg" "$OUT/cg_$n.ptx" -o /dev/null 2>&1 |
+		awk '/Used [0-9]+ registers/ { r += $5 } END { print r + 0 }')
+	[ "${r:-0}" -gt 0 ] && [ "$r" -le "$nv" ] && ok || bad "bench/codegen/$n: ptxas gives tilepx's code ${r:-no} registers, nvcc's twin $nv"
+done < bench/codegen/nvcc_regs
 
 echo "== explain (tests/explain: '# explain:' lines name the fields the JSON records must have)"
 run_each check_explain $(files_of check_explain)

@@ -1029,6 +1029,14 @@ static void step(Machine *m, Thread *t)
 	} else if (!strcmp(op, "bfi.b32")) {
 		uint32_t pos = (uint32_t)V(3), len = (uint32_t)V(4), mask = (len >= 32 ? ~0u : ((1u << len) - 1)) << pos;
 		D = ((uint32_t)V(2) & ~mask) | (((uint32_t)V(1) << pos) & mask);
+	} else if (!strcmp(op, "prmt.b32")) { /* default mode: byte i of D is byte sel[i] of {b, a} */
+		uint64_t ab = (uint64_t)(uint32_t)V(1) | (uint64_t)(uint32_t)V(2) << 32;
+		uint32_t sel = (uint32_t)V(3), d = 0;
+		for (int i = 0; i < 4; i++) {
+			unsigned s = sel >> (4 * i) & 0xf, byte = (unsigned)(ab >> (8 * (s & 7))) & 0xff;
+			d |= (s & 8 ? (byte & 0x80 ? 0xffu : 0) : byte) << (8 * i);
+		}
+		D = d;
 	} else if (!strcmp(op, "bfe.u32")) {
 		uint32_t pos = (uint32_t)V(2), len = (uint32_t)V(3);
 		D = ((uint32_t)V(1) >> pos) & (len >= 32 ? ~0u : ((1u << len) - 1));

@@ -206,6 +206,12 @@ dump R, D
 def stage_in(rows, cols, scols, trans, swz):
     """the twin of `cta copy S, A` for 32 threads: gmem_smem's partition"""
     n = rows * cols
+    if trans and cols == 32 and rows > 8:
+        # each lane's column: rows elements adjacent in shared, scalar in
+        # global; gmem_smem packs each 8 of them into one 16-byte shared store
+        return (f"#pragma unroll\n\tfor (int c = 0; c < {rows // 8}; c++) {{\n\t\tuint32_t w[4];\n#pragma unroll\n"
+                f"\t\tfor (int k = 0; k < 4; k++)\n\t\t\tw[k] = ldg_u16(A + (8 * c + 2 * k) * 32 + lane) | "
+                f"ldg_u16(A + (8 * c + 2 * k + 1) * 32 + lane) << 16;\n\t\tsts(smem(S) + lane * {rows * 2} + 16 * c, w, 16);\n\t}}")
     if trans and cols == 32:
         # each lane's column: 8 elements adjacent in shared, scalar in global;
         # gmem_smem packs them into one 16-byte shared store (gs_widen_shared)
@@ -261,7 +267,12 @@ sync
 cta copy B, S
 """
     n = rows * cols
-    if trans and cols == 32:  # one 16-byte shared load per lane (gs_widen_shared), 16-bit global stores
+    if trans and cols == 32 and rows > 8:  # rows / 8 16-byte shared loads per lane, 16-bit global stores
+        out = (f"#pragma unroll\n\tfor (int c = 0; c < {rows // 8}; c++) {{\n\t\tuint32_t w[4];\n"
+               f"\t\tlds(w, smem(S) + lane * {rows * 2} + 16 * c, 16);\n#pragma unroll\n\t\tfor (int k = 0; k < 4; k++) {{\n"
+               "\t\t\tstg_u16(B + (8 * c + 2 * k) * 32 + lane, w[k] & 0xffff);\n"
+               "\t\t\tstg_u16(B + (8 * c + 2 * k + 1) * 32 + lane, w[k] >> 16);\n\t\t}\n\t}")
+    elif trans and cols == 32:  # one 16-byte shared load per lane (gs_widen_shared), 16-bit global stores
         out = ("uint32_t w[4];\n\tlds(w, smem(S) + lane * 16, 16);\n#pragma unroll\n\tfor (int k = 0; k < 4; k++) {\n"
                "\t\tstg_u16(B + (2 * k) * 32 + lane, w[k] & 0xffff);\n\t\tstg_u16(B + (2 * k + 1) * 32 + lane, w[k] >> 16);\n\t}")
     elif trans:
@@ -369,7 +380,7 @@ warp copy B, R
 
 # ---- fallback: shared -> shared, one thread ---------------------------
 emit("fallback_s2s", """# fallback: a shared -> shared transpose-free copy (no vector variant accepts
-# memory to memory within shared); thread 0 walks the elements
+# memory to memory within shared); thread 0 walks the elements, 16 bytes at a time
 target sm_90
 
 kernel fallback_s2s
@@ -391,12 +402,77 @@ cta copy B, S2
 	Mov<8>::g2s(smem(S) + lane * 8, A + lane * 4);
 	__syncthreads();
 	if (threadIdx.x == 0)
-		for (int i = 0; i < 128; i++)
-			Mov<2>::s2s(smem(S2) + i * 2, smem(S) + i * 2);
+		for (int i = 0; i < 16; i++) // the fallback's 16-byte vectors (vec_bits 128)
+			Mov<16>::s2s(smem(S2) + i * 16, smem(S) + i * 16);
 	__syncthreads();
 	Mov<8>::s2g(B + lane * 4, smem(S2) + lane * 8);
 }
 """)
+
+
+# ---- pipelines: STAGES cp.async stages per trip, each drained in order ----
+def pipe(name, dt, stages, rows, cols, T, grid, rep, swz=False, note=""):
+    ct, eb = DT[dt]
+    v = 16 // eb
+    outer = rows * cols // (T * v)
+    per_cta = rep * stages * rows
+    tot = grid * per_cta
+    lay = f" layout S[({stages}, {rows}, {cols}) : ({rows * cols}, {cols}, 1)]" + (" swizzle(3, 3, 3)" if swz else "")
+    body = ""
+    for st in range(stages):
+        r0 = f"ctaid*{per_cta} + j*{stages * rows}" + (f" + {st * rows}" if st else "")
+        body += f"  cta copy_async S[{st}, :, :], A[{r0} : {r0} + {rows}, :] dispatch=ldgsts\n  cp_async.commit\n"
+    for st in range(stages):
+        r0 = f"ctaid*{per_cta} + j*{stages * rows}" + (f" + {st * rows}" if st else "")
+        body += f"  cp_async.wait {stages - 1 - st}\n  sync\n  cta copy B[{r0} : {r0} + {rows}, :], S[{st}, :, :]\n"
+    body += "  sync\n"
+    tile = (f"# {note}\ntarget sm_90\n\nkernel {name}\nthreads {T}\ngrid {grid}\n"
+            f"param  A {dt} [{tot}, {cols}]\nparam  B {dt} [{tot}, {cols}]\nshared S {dt} [{stages}, {rows}, {cols}]{lay}\n\n"
+            f"repeat {rep} as j {{\n{body}}}\n")
+    so = (lambda e: f"swz({e})") if swz else (lambda e: f"({e})")
+    waits = "".join(f"DEV void cp_async_wait_{n}() {{ asm volatile(\"cp.async.wait_group {n};\"); }}\n" for n in range(1, stages))
+    drain = ""
+    for st in range(stages):
+        w = stages - 1 - st
+        drain += (f"\t\tcp_async_wait_{w}();\n" if w else "\t\tcp_async_wait0();\n") + f"""\t\t__syncthreads();
+#pragma unroll
+\t\tfor (int i = 0; i < {outer}; i++) {{
+\t\t\tunsigned c = (i * {T} + tid) * {v};
+\t\t\tMov<16>::s2g(B + g0 + {st * rows * cols} + c, smem(S) + {so(f"{st * rows * cols} + c")} * {eb});
+\t\t}}
+"""
+    cu = (SWZ if swz else "") + waits + f"""
+KERNEL({T}) {name}(const {ct} *A, {ct} *B)
+{{
+	__shared__ __align__(128) uint8_t S[{stages * rows * cols * eb}];
+	const unsigned tid = threadIdx.x;
+	for (int j = 0; j < {rep}; j++) {{
+		const size_t g0 = ((size_t)blockIdx.x * {per_cta} + j * {stages * rows}) * {cols};
+#pragma unroll
+		for (int s = 0; s < {stages}; s++) {{
+#pragma unroll
+			for (int i = 0; i < {outer}; i++) {{
+				unsigned c = (i * {T} + tid) * {v};
+				cp_async<16>(smem(S) + {so(f"s * {rows * cols} + c")} * {eb}, A + g0 + s * {rows * cols} + c);
+			}}
+			cp_async_commit();
+		}}
+{drain}		__syncthreads();
+	}}
+}}
+"""
+    emit(name, tile, cu)
+
+
+# ---- held out (issue 23 section 5): added after the emitter fixes, not tuned for
+ldm("ldm_x4_trans_m2", 4, True, mo=2, note="ldstmatrix: two ldmatrix.x4.trans per lane (16x32 column-major tile)")
+ldm("ldm_x4_trans_m4", 4, True, mo=4, note="ldstmatrix: four ldmatrix.x4.trans per lane (32x32 column-major tile)")
+stm("stm_x4_trans_m2", 4, True, mo=2, note="ldstmatrix: two stmatrix.x4.trans per lane (16x32 column-major tile)")
+stm("stm_x4_trans_m4", 4, True, mo=4, note="ldstmatrix: four stmatrix.x4.trans per lane (32x32 column-major tile)")
+gs("gs_f16_swz_t64", "f16", 32, 64, 64, 16, swz=True, note="gmem_smem: swizzled shared, 64 threads, 4 per thread")
+ldgsts("ldgsts_bf16_swz_grid", "bf16", 64, 64, 128, 16, swz=True, grid=32, note="ldgsts: swizzled shared, one tile per CTA")
+pipe("pipe3_ldgsts_f16_swz", "f16", 3, 16, 64, 128, 16, 2, swz=True, note="pipeline: three cp.async stages into a swizzled tile, 2 trips")
+pipe("pipe2_ldgsts_f32", "f32", 2, 32, 32, 256, 8, 4, note="pipeline: two cp.async stages of f32 rows, 256 threads, 4 trips")
 
 
 # ---- tcgen05 (sm_100a) ------------------------------------------------

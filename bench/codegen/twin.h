@@ -23,6 +23,12 @@ template <> struct Mov<16> {
 		asm volatile("ld.shared.v4.b32 {%0, %1, %2, %3}, [%4];" : "=r"(a), "=r"(b), "=r"(c), "=r"(d) : "r"(s));
 		asm volatile("st.global.v4.b32 [%0], {%1, %2, %3, %4};" ::"l"(g), "r"(a), "r"(b), "r"(c), "r"(d));
 	}
+	static DEV void s2s(uint32_t t, uint32_t s)
+	{
+		uint32_t a, b, c, d;
+		asm volatile("ld.shared.v4.b32 {%0, %1, %2, %3}, [%4];" : "=r"(a), "=r"(b), "=r"(c), "=r"(d) : "r"(s));
+		asm volatile("st.shared.v4.b32 [%0], {%1, %2, %3, %4};" ::"r"(t), "r"(a), "r"(b), "r"(c), "r"(d));
+	}
 };
 template <> struct Mov<8> {
 	static DEV void g2s(uint32_t s, const void *g)

@@ -1,7 +1,10 @@
 /* copy / fallback: priority 0. One thread of each scope instance copies
- * element by element in a serial loop; any pair of layouts works because
- * each side's offset is computed from the flat logical index. */
+ * in a serial loop, element by element or in vectors both layouts keep
+ * aligned; any pair of layouts works because each side's offset is
+ * computed from the flat logical index. */
 #include "partition.h"
+
+#include <string.h>
 
 static bool is_mem(Mem m) { return m == MEM_GLOBAL || m == MEM_SHARED; }
 
@@ -15,9 +18,67 @@ static const char *accepts(const CopyOp *op)
 	return NULL;
 }
 
+/* elements in a run of v's innermost iters that is contiguous in memory
+ * (strides 1, ext, ext * ext', ...) */
+static int64_t contiguous_run(const View *v, int *first)
+{
+	int64_t run = 1;
+	int k = v->L.n - 1;
+	for (; k >= 0; k--) {
+		const Iter *it = &v->L.it[k];
+		if (it->ext == 1)
+			continue;
+		if (it->stride != run)
+			break;
+		run *= it->ext;
+	}
+	*first = k + 1; /* iters [0, first) are outside the run */
+	return run;
+}
+
+/* one side keeps vectors of n elements aligned: every group of n
+ * consecutive flat indices (from a multiple of n) is n adjacent elements
+ * whose first offset is a multiple of n (bases are 16-byte aligned, as for
+ * every vector variant); a swizzle moves whole 2^p-element chunks */
+static bool side_vectorizes(const View *v, const Buffer *b, int64_t n)
+{
+	int outside;
+	if (b->dynamic || contiguous_run(v, &outside) % n)
+		return false;
+	if (b->mem == MEM_SHARED && b->layout.sw.on && n > ((int64_t)1 << b->layout.sw.p))
+		return false;
+	const Affine *a = &v->off[AX_M];
+	if (a->c % n)
+		return false;
+	for (int i = 0; i < a->n; i++)
+		if (a->t[i].k % n)
+			return false;
+	for (int k = 0; k < outside; k++)
+		if (v->L.it[k].ext > 1 && v->L.it[k].stride % n)
+			return false;
+	return true;
+}
+
+/* the widest access (16, 8, 4 bytes, else the element) both sides allow:
+ * the thread moves whole vectors, so what runs (and what explain's bank
+ * model counts) is the wide LDS/STS that ptxas would otherwise merge */
+static int vector_elems(const CopyOp *op)
+{
+	int es = dtype_bytes(op->dt);
+	for (int bytes = 16; bytes >= 4 && bytes > es; bytes /= 2) {
+		int n = bytes / es;
+		if (op->elems % n == 0 && side_vectorizes(&op->src, op->sbuf, n) && side_vectorizes(&op->dst, op->dbuf, n))
+			return n;
+	}
+	return 1;
+}
+
 static const char *plan(const CopyOp *op, Plan *p)
 {
-	snprintf(p->params, sizeof p->params, "{\"elements\": %lld}", (long long)op->elems);
+	int vec = vector_elems(op);
+	memcpy(p->data, &vec, sizeof vec);
+	snprintf(p->params, sizeof p->params, "{\"elements\": %lld, \"vec_bits\": %d}", (long long)op->elems,
+	         vec * dtype_bytes(op->dt) * 8);
 	return NULL;
 }
 
@@ -78,7 +139,8 @@ static Reg dyn_address(Emit *e, const CopyOp *op, const Region *r, Reg i, const 
 
 static void emit(const CopyOp *op, const Plan *p, Emit *e)
 {
-	(void)p;
+	int vec;
+	memcpy(&vec, p->data, sizeof vec);
 	Builder *b = emit_builder(e);
 	diag_warning(op->cx, op->st->loc, "copy/fallback (scalar single-thread) picked for %s <- %s: %lld elements",
 	             op->dbuf->name, op->sbuf->name, (long long)op->elems);
@@ -86,18 +148,23 @@ static void emit(const CopyOp *op, const Plan *p, Emit *e)
 	int skip = b_label(b);
 	b_ins(b, FORM_SETP_NE_U32, b_name(b, pr), b_name(b, t), "0", NULL);
 	b_ins(b, FORM_BRA_IF, b_name(b, pr), b_label_name(b, skip), NULL);
-	Loop l = emit_loop_begin(e, op->elems);
+	Loop l = emit_loop_begin(e, op->elems / vec);
+	Reg i = l.counter; /* the flat index of the vector's first element */
+	if (vec > 1) {
+		i = b_reg(b, RC_R);
+		b_ins(b, FORM_MUL_LO_U32, b_name(b, i), b_name(b, l.counter), b_imm(b, vec), NULL);
+	}
 	const char *sg = NULL, *dg = NULL;
 	Reg sa, da;
 	if (op->sbuf->dynamic)
-		sa = dyn_address(e, op, op->st->src, l.counter, &sg);
+		sa = dyn_address(e, op, op->st->src, i, &sg);
 	else
-		sa = emit_address(e, op->sbuf, side_offset(e, &op->src, l.counter));
+		sa = emit_address(e, op->sbuf, side_offset(e, &op->src, i));
 	if (op->dbuf->dynamic)
-		da = dyn_address(e, op, op->st->dst, l.counter, &dg);
+		da = dyn_address(e, op, op->st->dst, i, &dg);
 	else
-		da = emit_address(e, op->dbuf, side_offset(e, &op->dst, l.counter));
-	emit_mem_copy_guarded(e, op->dbuf, b_name(b, da), op->sbuf, b_name(b, sa), dtype_bytes(op->dt), sg, dg);
+		da = emit_address(e, op->dbuf, side_offset(e, &op->dst, i));
+	emit_mem_copy_guarded(e, op->dbuf, b_name(b, da), op->sbuf, b_name(b, sa), vec * dtype_bytes(op->dt), sg, dg);
 	emit_loop_end(e, &l);
 	b_place_label(b, skip);
 }
@@ -106,7 +173,8 @@ static void emit(const CopyOp *op, const Plan *p, Emit *e)
  * then the destination's store */
 static void trace(const CopyOp *op, const Plan *p, int64_t *vals, TraceFn fn, void *ctx)
 {
-	(void)p;
+	int vec;
+	memcpy(&vec, p->data, sizeof vec);
 	int es = dtype_bytes(op->dt);
 	for (int64_t first = 0; first < op->k->threads; first += op->scope_threads) {
 		trace_instance_vars(vals, first);
@@ -116,13 +184,13 @@ static void trace(const CopyOp *op, const Plan *p, int64_t *vals, TraceFn fn, vo
 			if (b->mem != MEM_SHARED)
 				continue;
 			int64_t base = affine_eval(&v->off[AX_M], vals);
-			for (int64_t i = 0; i < op->elems; i++) {
-				int64_t off = base, rest = i;
+			for (int64_t i = 0; i < op->elems / vec; i++) {
+				int64_t off = base, rest = i * vec;
 				for (int k = v->L.n - 1; k >= 0; k--) {
 					off += rest % v->L.it[k].ext * v->L.it[k].stride;
 					rest /= v->L.it[k].ext;
 				}
-				Access a = {b, first, 2 * i + side, off, es, side == 1};
+				Access a = {b, first, 2 * i + side, off, es * vec, side == 1};
 				fn(ctx, &a);
 			}
 		}

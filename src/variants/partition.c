@@ -458,9 +458,40 @@ Off emit_view_offset(Emit *e, const Part *p, const View *v, Reg thread, bool sid
 	return emit_offset_terms(e, &v->off[AX_M], tm, nt);
 }
 
-Off emit_offset_terms(Emit *e, const Affine *af, const Term *tm, int nt)
+/* ((t / d) % m) * s + ((t / (d * m)) % m2) * (s * m) is one digit
+ * ((t / d) % (m * m2)) * s: fewer live values (nvcc's (lane * 16) & 496
+ * where the terms say (lane % 8) * 8 + (lane / 8 % 4) * 64) */
+static int fuse_terms(Term *tm, int nt)
+{
+	for (bool again = true; again;) {
+		again = false;
+		for (int i = 0; i < nt && !again; i++)
+			for (int j = 0; j < nt && !again; j++) {
+				Term *a = &tm[i], *b = &tm[j];
+				if (i == j || a->t.cls != b->t.cls || a->t.id != b->t.id || a->mod <= 0 ||
+				    a->mod >= ((int64_t)1 << 31) || a->div <= 0 || a->div > INT64_MAX / a->mod ||
+				    a->stride > INT64_MAX / a->mod || a->stride < -(INT64_MAX / a->mod) ||
+				    b->div != a->div * a->mod || b->stride != a->stride * a->mod ||
+				    (b->mod > 0 && b->mod >= ((int64_t)1 << 31) / a->mod))
+					continue; /* (the products checked first cannot overflow) */
+				a->mod = b->mod > 0 ? a->mod * b->mod : 0;
+				tm[j] = tm[--nt];
+				again = true;
+			}
+	}
+	return nt;
+}
+
+Off emit_offset_terms(Emit *e, const Affine *af, const Term *tm_in, int nt)
 {
 	Off o = {.c = af->c};
+	Term fused[MAX_ITERS + 8];
+	const Term *tm = tm_in;
+	if (nt <= MAX_ITERS + 8) {
+		memcpy(fused, tm_in, sizeof(Term) * (size_t)nt);
+		nt = fuse_terms(fused, nt);
+		tm = fused;
+	}
 	for (int i = 0; i < af->n; i++)
 		o.may_neg |= af->t[i].k < 0;
 	int64_t key[2 + 5 * (MAX_ITERS + 8) + 2 * MAX_TERMS];
