@@ -284,6 +284,44 @@ static bool parse_unroll(Parser *p, Stmt *s)
 }
 
 /* repeat N [as NAME] [nounroll | unroll [F]] { */
+/* repeat ... [across ctaid|ctaid_y] [running G] */
+static bool parse_repeat_persistent(Parser *p, Stmt *s)
+{
+	if (is_ident(p, "across")) { /* a persistent loop: the trips dealt out to the CTAs */
+		s->across_loc = p->tok.loc;
+		next(p);
+		Loc al = p->tok.loc;
+		const char *ax = take_ident(p, "ctaid or ctaid_y");
+		if (!ax)
+			return false;
+		if (strcmp(ax, "ctaid") && strcmp(ax, "ctaid_x") && strcmp(ax, "ctaid_y")) {
+			p->line_failed = true;
+			diag_error(p->cx, al, "'across' takes a grid axis, ctaid or ctaid_y (got '%s')", ax);
+			return false;
+		}
+		if (!s->trips_scalar) {
+			p->line_failed = true;
+			diag_error(p->cx, s->across_loc, "'across' deals out a runtime count: write the count as a scalar "
+			           "or cdiv(SCALAR, N)");
+			return false;
+		}
+		s->across = 1 + (strcmp(ax, "ctaid_y") ? VAR_CTAID : VAR_CTAIDY);
+	}
+	if (is_ident(p, "running")) { /* a trip count over the whole kernel: the stage of a ring */
+		s->running_loc = p->tok.loc;
+		next(p);
+		Loc vl = p->tok.loc;
+		if (!(s->running_name = take_ident(p, "a name for the running count")))
+			return false;
+		if (lookup_var(p, s->running_name) >= 0 || (s->var_name && !strcmp(s->var_name, s->running_name))) {
+			p->line_failed = true;
+			diag_error(p->cx, vl, "'%s' shadows a variable already in scope", s->running_name);
+			return false;
+		}
+	}
+	return true;
+}
+
 static bool parse_repeat(Parser *p, Stmt *s)
 {
 	Loc nl = p->tok.loc;
@@ -341,38 +379,8 @@ static bool parse_repeat(Parser *p, Stmt *s)
 			return false;
 		}
 	}
-	if (is_ident(p, "across")) { /* a persistent loop: the trips dealt out to the CTAs */
-		s->across_loc = p->tok.loc;
-		next(p);
-		Loc al = p->tok.loc;
-		const char *ax = take_ident(p, "ctaid or ctaid_y");
-		if (!ax)
-			return false;
-		if (strcmp(ax, "ctaid") && strcmp(ax, "ctaid_x") && strcmp(ax, "ctaid_y")) {
-			p->line_failed = true;
-			diag_error(p->cx, al, "'across' takes a grid axis, ctaid or ctaid_y (got '%s')", ax);
-			return false;
-		}
-		if (!s->trips_scalar) {
-			p->line_failed = true;
-			diag_error(p->cx, s->across_loc, "'across' deals out a runtime count: write the count as a scalar "
-			           "or cdiv(SCALAR, N)");
-			return false;
-		}
-		s->across = 1 + (strcmp(ax, "ctaid_y") ? VAR_CTAID : VAR_CTAIDY);
-	}
-	if (is_ident(p, "running")) { /* a trip count over the whole kernel: the stage of a ring */
-		s->running_loc = p->tok.loc;
-		next(p);
-		Loc vl = p->tok.loc;
-		if (!(s->running_name = take_ident(p, "a name for the running count")))
-			return false;
-		if (lookup_var(p, s->running_name) >= 0 || (s->var_name && !strcmp(s->var_name, s->running_name))) {
-			p->line_failed = true;
-			diag_error(p->cx, vl, "'%s' shadows a variable already in scope", s->running_name);
-			return false;
-		}
-	}
+	if (!parse_repeat_persistent(p, s))
+		return false;
 	if (is_ident(p, "nounroll")) { /* ptxas keeps the loop (.pragma "nounroll") */
 		next(p);
 		s->nounroll = true;

@@ -684,16 +684,236 @@ static bool free_frame(const RSim *S, const RFrame *f)
 	return f->blk && S->free >= 0 && class_of(S->cls, S->ncls, f->blk) == S->free;
 }
 
-/* one statement of role r, or its end */
-static int step(RSim *S, Role *r)
+/* the statement handlers of step(): STEP_RAN when the statement is done
+ * (the role goes on), STEP_BLOCKED or STEP_DONE (a failure) */
+
+/* sync, mbarrier.init (every thread meets after it), cluster.sync, bar.* */
+static int on_barrier(RSim *S, Role *r, const Stmt *s)
+{
+	if (s->kind == ST_MBAR_INIT && !r->in_nb && leads(r, s)) {
+		RBar *b = &S->bars[rbar_of(S, r, s)];
+		if (b->init) {
+			char name[96];
+			rbar_name(S, r, s, name, sizeof name);
+			RFAIL(S, s->loc, "%s is initialized twice", name);
+			return STEP_DONE;
+		}
+		b->init = true;
+		b->count = s->n;
+		b->init_at = s;
+		b->init_vc = r->clock;
+	}
+	bool ok;
+	if (s->kind == ST_CLUSTER_SYNC) /* every thread of every CTA of the cluster */
+		ok = named_barrier(S, r, s, -1, S->k->threads * S->nranks, true);
+	else if (s->kind == ST_NBAR_SYNC || s->kind == ST_NBAR_ARRIVE)
+		ok = named_barrier(S, r, s, (int)s->n, s->count, s->kind == ST_NBAR_SYNC);
+	else
+		ok = named_barrier(S, r, s, 0, S->k->threads, true);
+	return ok ? STEP_RAN : S->failed ? STEP_DONE : STEP_BLOCKED;
+}
+
+/* mbarrier.arrive and mbarrier.expect_tx: arrivals per unit of the role */
+static int on_signal(RSim *S, Role *r, const Stmt *s)
+{
+	int64_t units = 0;
+	int w = __builtin_popcountll(r->warps & s->warps);
+	if (s->kind == ST_MBAR_ARRIVE && s->per == SC_THREAD)
+		units = 32 * (int64_t)w;
+	else if (s->kind == ST_MBAR_ARRIVE && s->per == SC_WARP)
+		units = w;
+	else if (s->kind == ST_MBAR_ARRIVE && s->per == SC_WARPGROUP)
+		units = w / 4;
+	else
+		units = leads(r, s);
+	if (!units)
+		return STEP_RAN;
+	if (s->to_cluster) { /* the barrier in every CTA of the cluster */
+		for (int d = 0; d < S->nranks && !S->failed; d++) {
+			int bi = rbar_at(S, r, s, d);
+			if (!signal_ok(S, r, s, bi, s->per == SC_COUNT))
+				return STEP_DONE;
+			S->bars[bi].arrivals += units;
+			try_complete(S, bi, s);
+		}
+		return STEP_RAN;
+	}
+	int bi = rbar_of(S, r, s);
+	if (!signal_ok(S, r, s, bi, s->kind == ST_MBAR_EXPECT_TX || s->per == SC_COUNT))
+		return STEP_DONE;
+	RBar *b = &S->bars[bi];
+	b->arrivals += units;
+	if (s->kind == ST_MBAR_EXPECT_TX) {
+		if (s->has_value) {
+			b->expect += s->n;
+		} else {
+			b->ndeferred++;
+			r->deferred = s;
+			r->defer_bar = bi;
+			r->defer_bytes = 0;
+		}
+	}
+	try_complete(S, bi, s);
+	return STEP_RAN;
+}
+
+/* mbarrier.wait: the role's next phase of the barrier */
+static int on_wait(RSim *S, Role *r, const Stmt *s)
 {
 	int me = role_of(S, r);
+	int bi = rbar_of(S, r, s);
+	RBar *b = &S->bars[bi];
+	char name[96];
+	rbar_name(S, r, s, name, sizeof name);
+	if (!b->init) {
+		RFAIL(S, s->mbar_loc, "mbarrier.wait on %s before mbarrier.init", name);
+		return STEP_DONE;
+	}
+	int64_t want = r->waits[bi];
+	if (b->completed <= want) {
+		r->clock.t[me]--; /* not run yet */
+		return STEP_BLOCKED;
+	}
+	if (b->completed >= want + 2) {
+		RFAIL(S, s->loc, "this wait on %s is for phase %lld, but phase %lld has completed too: the parity has come "
+		      "round again", name, (long long)want, (long long)want + 1);
+		diag_note(S->cx, "the role would wait for a phase that already passed (a hang): the arrivals of phase %lld "
+		          "must follow this wait", (long long)want + 1);
+		return STEP_DONE;
+	}
+	if (s->has_value && s->n != (want & 1)) {
+		RFAIL(S, s->value_loc, "mbarrier.wait on %s names parity %lld, but this role's wait is for phase %lld "
+		      "(parity %lld)", name, (long long)s->n, (long long)want, (long long)(want & 1));
+		diag_note(S->cx, "omit the parity and tilepx tracks it");
+		return STEP_DONE;
+	}
+	vc_join(&r->clock, &b->done);
+	r->waits[bi]++;
+	r->pass_t[bi] = r->clock.t[me];
+	r->lag_all = r->lag_wg = true;
+	r->lag_at = s;
+	return STEP_RAN;
+}
+
+/* a TMA load: its bytes on the barrier, its write in the stage, in this CTA
+ * or (multicast) in every CTA of the mask, at the same offsets */
+static int on_tma_load(RSim *S, Role *r, const Stmt *s)
+{
+	if (!leads(r, s))
+		return STEP_RAN;
+	if (s->mcast && r->deferred) {
+		RFAIL(S, r->deferred->loc, "mbarrier.expect_tx without a byte count before a multicast load in a kernel "
+		      "with roles: give the bytes each CTA's barrier gets (its own loads' and the peers' multicasts')");
+		return STEP_DONE;
+	}
+	for (int d = 0; d < S->nranks && !S->failed; d++) {
+		if (s->mcast ? !(s->mcast >> d & 1) : d != r->rank)
+			continue;
+		int bi = rbar_at(S, r, s, d);
+		if (!signal_ok(S, r, s, bi, true))
+			return STEP_DONE;
+		RBar *b = &S->bars[bi];
+		int64_t bytes = tma_bytes(s);
+		b->loaded += bytes;
+		if (r->deferred && r->defer_bar == bi)
+			r->defer_bytes += bytes;
+		Rec x = {.complete = false, .bar = bi, .phase = b->completed, .group = -1};
+		access(S, r, s, s->dst, true, &x, d);
+		if (!S->failed)
+			try_complete(S, bi, s);
+	}
+	return STEP_RAN;
+}
+
+static int on_copy(RSim *S, Role *r, const Stmt *s)
+{
+	if (stmt_is_tma_load(s))
+		return on_tma_load(S, r, s);
+	if (s->kind == ST_COPY_ASYNC || stmt_is_tma_store(s) || stmt_is_bulk_store(s)) {
+		RFAIL(S, s->loc, "this copy_async is not yet supported in a kernel with roles (TMA loads are)");
+		return STEP_DONE;
+	}
+	access(S, r, s, s->src, false, NULL, r->rank);
+	if (!S->failed)
+		access(S, r, s, s->dst, true, NULL, r->rank);
+	return STEP_RAN;
+}
+
+/* wgmma and the other warpgroup-wide statements: the warpgroup's threads meet
+ * (and a one-warpgroup role's); wgmma reads its operands until its group is
+ * retired by a wgmma.wait */
+static int on_warpgroup(RSim *S, Role *r, const Stmt *s)
+{
+	int me = role_of(S, r);
+	if (s->kind == ST_WG_MMA) {
+		Rec x = {.complete = false, .bar = -1, .group = -1};
+		access(S, r, s, s->src, false, &x, r->rank);
+		if (!S->failed)
+			access(S, r, s, s->mma_b, false, &x, r->rank);
+	} else if (s->kind == ST_WG_COMMIT) {
+		for (size_t i = 0; i < S->nrecs; i++)
+			if (S->recs[i].role == me && S->recs[i].s->kind == ST_WG_MMA && S->recs[i].group < 0 &&
+			    !S->recs[i].complete)
+				S->recs[i].group = r->wg_groups;
+		r->wg_groups++;
+	} else if (s->kind == ST_WG_WAIT) {
+		for (size_t i = 0; i < S->nrecs; i++) {
+			Rec *x = &S->recs[i];
+			if (x->role == me && x->s->kind == ST_WG_MMA && !x->complete && x->group >= 0 &&
+			    x->group < r->wg_groups - s->n) {
+				x->complete = true;
+				memset(&x->vc, 0, sizeof x->vc);
+				x->vc.t[me] = r->clock.t[me];
+			}
+		}
+	}
+	r->lag_wg = false;
+	if (__builtin_popcountll(r->warps) <= 4)
+		r->lag_all = false;
+	return STEP_RAN;
+}
+
+static int on_other(RSim *S, Role *r, const Stmt *s)
+{
+	(void)r;
+	const StmtInfo *si = &stmt_info[s->kind];
+	bool inert = s->kind == ST_INIT || s->kind == ST_DUMP || s->kind == ST_TC_WAIT_LD || s->kind == ST_TC_WAIT_ST;
+	if (!inert && (si->issue || si->wait || si->cbar || s->kind == ST_ASM)) {
+		RFAIL(S, s->loc, "%s is not yet supported in a kernel with roles", si->keyword);
+		return STEP_DONE;
+	}
+	return STEP_RAN;
+}
+
+static int on_stmt(RSim *S, Role *r, const Stmt *s)
+{
+	switch (s->kind) {
+	case ST_SYNC: case ST_MBAR_INIT: case ST_CLUSTER_SYNC: case ST_NBAR_SYNC: case ST_NBAR_ARRIVE:
+		return on_barrier(S, r, s);
+	case ST_MBAR_ARRIVE: case ST_MBAR_EXPECT_TX:
+		return on_signal(S, r, s);
+	case ST_MBAR_WAIT:
+		return on_wait(S, r, s);
+	case ST_COPY: case ST_COPY_ASYNC:
+		return on_copy(S, r, s);
+	case ST_WG_MMA: case ST_WG_COMMIT: case ST_WG_WAIT: case ST_WG_FENCE: case ST_SETMAXNREG_INC:
+	case ST_SETMAXNREG_DEC:
+		return on_warpgroup(S, r, s);
+	default:
+		return on_other(S, r, s);
+	}
+}
+
+/* the role's finished frames: the next trip of a repeat, or the frame
+ * popped; STEP_RAN once a statement is next */
+static int next_frame(RSim *S, Role *r)
+{
 	for (;;) {
 		if (r->depth == 0)
 			return r->done = true, STEP_DONE;
 		RFrame *f = &r->fr[r->depth - 1];
 		if (f->i < f->n)
-			break;
+			return STEP_RAN;
 		if (f->blk && f->blk->kind == ST_REPEAT && f->blk->running)
 			r->vals[f->blk->running]++;
 		if (f->blk && f->blk->kind == ST_REPEAT && ++f->j < f->trips) {
@@ -707,18 +927,25 @@ static int step(RSim *S, Role *r)
 			set_var(S, r, f->blk->var, 0);
 		r->depth--;
 	}
+}
+
+/* one statement of role r, or its end */
+static int step(RSim *S, Role *r)
+{
+	int st = next_frame(S, r);
+	if (st != STEP_RAN)
+		return st;
 	RFrame *f = &r->fr[r->depth - 1];
 	Stmt *s = f->body[f->i];
 	if (++S->steps > ROLE_STEPS) {
 		RFAIL(S, s->loc, "more than %d statement instances: too many to prove the kernel's roles", ROLE_STEPS);
 		return STEP_DONE;
 	}
-	const StmtInfo *si = &stmt_info[s->kind];
 	if (r->deferred && !(stmt_is_tma_load(s) && rbar_of(S, r, s) == r->defer_bar))
 		resolve_deferred(S, r);
 	if (S->failed)
 		return STEP_DONE;
-	r->clock.t[me]++;
+	r->clock.t[role_of(S, r)]++;
 	if (s->kind == ST_WHEN || s->kind == ST_REPEAT) {
 		f->i++;
 		if (s->kind == ST_WHEN && !(r->warps & s->body_warps))
@@ -732,191 +959,9 @@ static int step(RSim *S, Role *r)
 			trip_begin(S, r, s, 0);
 		return STEP_RAN;
 	}
-	char name[96];
-	switch (s->kind) {
-	case ST_SYNC: case ST_MBAR_INIT:
-		if (s->kind == ST_MBAR_INIT && !r->in_nb && leads(r, s)) {
-			RBar *b = &S->bars[rbar_of(S, r, s)];
-			if (b->init) {
-				rbar_name(S, r, s, name, sizeof name);
-				RFAIL(S, s->loc, "%s is initialized twice", name);
-				return STEP_DONE;
-			}
-			b->init = true;
-			b->count = s->n;
-			b->init_at = s;
-			b->init_vc = r->clock;
-		}
-		if (!named_barrier(S, r, s, 0, S->k->threads, true))
-			return S->failed ? STEP_DONE : STEP_BLOCKED;
-		break;
-	case ST_CLUSTER_SYNC: /* every thread of every CTA of the cluster */
-		if (!named_barrier(S, r, s, -1, S->k->threads * S->nranks, true))
-			return S->failed ? STEP_DONE : STEP_BLOCKED;
-		break;
-	case ST_NBAR_SYNC: case ST_NBAR_ARRIVE:
-		if (!named_barrier(S, r, s, (int)s->n, s->count, s->kind == ST_NBAR_SYNC))
-			return S->failed ? STEP_DONE : STEP_BLOCKED;
-		break;
-	case ST_MBAR_ARRIVE: case ST_MBAR_EXPECT_TX: {
-		int64_t units = 0;
-		int w = __builtin_popcountll(r->warps & s->warps);
-		if (s->kind == ST_MBAR_ARRIVE && s->per == SC_THREAD)
-			units = 32 * (int64_t)w;
-		else if (s->kind == ST_MBAR_ARRIVE && s->per == SC_WARP)
-			units = w;
-		else if (s->kind == ST_MBAR_ARRIVE && s->per == SC_WARPGROUP)
-			units = w / 4;
-		else
-			units = leads(r, s);
-		if (!units)
-			break;
-		if (s->to_cluster) { /* the barrier in every CTA of the cluster */
-			for (int d = 0; d < S->nranks && !S->failed; d++) {
-				int bi = rbar_at(S, r, s, d);
-				if (!signal_ok(S, r, s, bi, s->per == SC_COUNT))
-					return STEP_DONE;
-				S->bars[bi].arrivals += units;
-				try_complete(S, bi, s);
-			}
-			break;
-		}
-		int bi = rbar_of(S, r, s);
-		if (!signal_ok(S, r, s, bi, s->kind == ST_MBAR_EXPECT_TX || s->per == SC_COUNT))
-			return STEP_DONE;
-		RBar *b = &S->bars[bi];
-		b->arrivals += units;
-		if (s->kind == ST_MBAR_EXPECT_TX) {
-			if (s->has_value) {
-				b->expect += s->n;
-			} else {
-				b->ndeferred++;
-				r->deferred = s;
-				r->defer_bar = bi;
-				r->defer_bytes = 0;
-			}
-		}
-		try_complete(S, bi, s);
-		break;
-	}
-	case ST_MBAR_WAIT: {
-		int bi = rbar_of(S, r, s);
-		RBar *b = &S->bars[bi];
-		rbar_name(S, r, s, name, sizeof name);
-		if (!b->init) {
-			RFAIL(S, s->mbar_loc, "mbarrier.wait on %s before mbarrier.init", name);
-			return STEP_DONE;
-		}
-		int64_t want = r->waits[bi];
-		if (b->completed <= want) {
-			r->clock.t[me]--; /* not run yet */
-			return STEP_BLOCKED;
-		}
-		if (b->completed >= want + 2) {
-			RFAIL(S, s->loc, "this wait on %s is for phase %lld, but phase %lld has completed too: the parity has come "
-			      "round again", name, (long long)want, (long long)want + 1);
-			diag_note(S->cx, "the role would wait for a phase that already passed (a hang): the arrivals of phase %lld "
-			          "must follow this wait", (long long)want + 1);
-			return STEP_DONE;
-		}
-		if (s->has_value && s->n != (want & 1)) {
-			RFAIL(S, s->value_loc, "mbarrier.wait on %s names parity %lld, but this role's wait is for phase %lld "
-			      "(parity %lld)", name, (long long)s->n, (long long)want, (long long)(want & 1));
-			diag_note(S->cx, "omit the parity and tilepx tracks it");
-			return STEP_DONE;
-		}
-		vc_join(&r->clock, &b->done);
-		r->waits[bi]++;
-		r->pass_t[bi] = r->clock.t[me];
-		r->lag_all = r->lag_wg = true;
-		r->lag_at = s;
-		break;
-	}
-	case ST_COPY: case ST_COPY_ASYNC:
-		if (stmt_is_tma_load(s)) {
-			if (!leads(r, s))
-				break;
-			if (s->mcast && r->deferred) {
-				RFAIL(S, r->deferred->loc, "mbarrier.expect_tx without a byte count before a multicast load in a "
-				      "kernel with roles: give the bytes each CTA's barrier gets (its own loads' and the peers' "
-				      "multicasts')");
-				return STEP_DONE;
-			}
-			/* into this CTA, or (multicast) into every CTA of the mask: the bytes count on the barrier at the
-			 * same offset in each */
-			for (int d = 0; d < S->nranks && !S->failed; d++) {
-				if (s->mcast ? !(s->mcast >> d & 1) : d != r->rank)
-					continue;
-				int bi = rbar_at(S, r, s, d);
-				if (!signal_ok(S, r, s, bi, true))
-					return STEP_DONE;
-				RBar *b = &S->bars[bi];
-				int64_t bytes = tma_bytes(s);
-				b->loaded += bytes;
-				if (r->deferred && r->defer_bar == bi)
-					r->defer_bytes += bytes;
-				Rec x = {.complete = false, .bar = bi, .phase = b->completed, .group = -1};
-				access(S, r, s, s->dst, true, &x, d);
-				if (!S->failed)
-					try_complete(S, bi, s);
-			}
-		} else if (s->kind == ST_COPY_ASYNC || stmt_is_tma_store(s) || stmt_is_bulk_store(s)) {
-			RFAIL(S, s->loc, "this copy_async is not yet supported in a kernel with roles (TMA loads are)");
-			return STEP_DONE;
-		} else {
-			access(S, r, s, s->src, false, NULL, r->rank);
-			if (!S->failed)
-				access(S, r, s, s->dst, true, NULL, r->rank);
-		}
-		break;
-	case ST_WG_MMA: {
-		Rec x = {.complete = false, .bar = -1, .group = -1};
-		access(S, r, s, s->src, false, &x, r->rank);
-		if (!S->failed)
-			access(S, r, s, s->mma_b, false, &x, r->rank);
-		r->lag_wg = false;
-		if (__builtin_popcountll(r->warps) <= 4)
-			r->lag_all = false;
-		break;
-	}
-	case ST_WG_COMMIT:
-		for (size_t i = 0; i < S->nrecs; i++)
-			if (S->recs[i].role == me && S->recs[i].s->kind == ST_WG_MMA && S->recs[i].group < 0 &&
-			    !S->recs[i].complete)
-				S->recs[i].group = r->wg_groups;
-		r->wg_groups++;
-		r->lag_wg = false;
-		if (__builtin_popcountll(r->warps) <= 4)
-			r->lag_all = false;
-		break;
-	case ST_WG_FENCE: case ST_SETMAXNREG_INC: case ST_SETMAXNREG_DEC:
-		r->lag_wg = false;
-		if (__builtin_popcountll(r->warps) <= 4)
-			r->lag_all = false;
-		break;
-	case ST_WG_WAIT:
-		for (size_t i = 0; i < S->nrecs; i++) {
-			Rec *x = &S->recs[i];
-			if (x->role == me && x->s->kind == ST_WG_MMA && !x->complete && x->group >= 0 &&
-			    x->group < r->wg_groups - s->n) {
-				x->complete = true;
-				memset(&x->vc, 0, sizeof x->vc);
-				x->vc.t[me] = r->clock.t[me];
-			}
-		}
-		r->lag_wg = false;
-		if (__builtin_popcountll(r->warps) <= 4)
-			r->lag_all = false;
-		break;
-	case ST_INIT: case ST_DUMP: case ST_TC_WAIT_LD: case ST_TC_WAIT_ST:
-		break;
-	default:
-		if (si->issue || si->wait || si->cbar || s->kind == ST_ASM) {
-			RFAIL(S, s->loc, "%s is not yet supported in a kernel with roles", si->keyword);
-			return STEP_DONE;
-		}
-		break;
-	}
+	st = on_stmt(S, r, s);
+	if (st != STEP_RAN)
+		return st;
 	if (S->failed)
 		return STEP_DONE;
 	f->i++;
@@ -956,34 +1001,10 @@ static int64_t rank_of(const int64_t *sorted, size_t n, int64_t v)
 	return (int64_t)lo;
 }
 
-/* the joint state at a round boundary: equal strings, equal futures (clock
- * values by their order per component, runtime loop indices relative to
- * the slowest role and by their residue) */
-static void round_sig(RSim *S, Str *o, int64_t *jmin_out, int64_t *jmax_out)
+/* the clocks of a round state: each value by its rank among the values of
+ * its component (equal orders, equal futures) */
+static void sig_clocks(RSim *S, Str *o)
 {
-	int64_t jmin = INT64_MAX, jmax = 0, L = 2;
-	for (int v = VAR_REPEAT0; v < S->k->nvars; v++) /* the residues that matter: lcm of the moduli and 2 */
-		if (S->k->var_base[v] >= 0) {
-			int64_t a = L, b = S->k->var_mod[v];
-			while (b)
-				a %= b, a ^= b, b ^= a, a ^= b;
-			if (L / a <= (int64_t)1 << 20)
-				L = L / a * S->k->var_mod[v];
-		}
-	for (int x = 0; x < S->nr; x++)
-		for (int d = 0; d < S->r[x].depth; d++) {
-			const RFrame *f = &S->r[x].fr[d];
-			if (free_frame(S, f)) {
-				jmin = f->j < jmin ? f->j : jmin;
-				jmax = f->j > jmax ? f->j : jmax;
-			}
-		}
-	if (jmin == INT64_MAX)
-		jmin = 0;
-	*jmin_out = jmin;
-	*jmax_out = jmax;
-	sig_put(o, jmin % L);
-	/* the clocks' values, per component, for ranks */
 	size_t cap = (size_t)(S->nr * 2 + S->nbars * 2 + S->nrecs + 2 * S->nnb + S->nr * S->nbars) + 1;
 	int64_t *vals = xrealloc(NULL, sizeof(int64_t) * cap);
 	for (int c = 0; c < S->nr + S->nbars; c++) {
@@ -1020,6 +1041,37 @@ static void round_sig(RSim *S, Str *o, int64_t *jmin_out, int64_t *jmax_out)
 			R(S->nb[i].acc.t[c]), R(S->nb[i].release.t[c]);
 #undef R
 	}
+	free(vals);
+}
+
+/* the joint state at a round boundary: equal strings, equal futures (clock
+ * values by their order per component, runtime loop indices relative to
+ * the slowest role and by their residue) */
+static void round_sig(RSim *S, Str *o, int64_t *jmin_out, int64_t *jmax_out)
+{
+	int64_t jmin = INT64_MAX, jmax = 0, L = 2;
+	for (int v = VAR_REPEAT0; v < S->k->nvars; v++) /* the residues that matter: lcm of the moduli and 2 */
+		if (S->k->var_base[v] >= 0) {
+			int64_t a = L, b = S->k->var_mod[v];
+			while (b)
+				a %= b, a ^= b, b ^= a, a ^= b;
+			if (L / a <= (int64_t)1 << 20)
+				L = L / a * S->k->var_mod[v];
+		}
+	for (int x = 0; x < S->nr; x++)
+		for (int d = 0; d < S->r[x].depth; d++) {
+			const RFrame *f = &S->r[x].fr[d];
+			if (free_frame(S, f)) {
+				jmin = f->j < jmin ? f->j : jmin;
+				jmax = f->j > jmax ? f->j : jmax;
+			}
+		}
+	if (jmin == INT64_MAX)
+		jmin = 0;
+	*jmin_out = jmin;
+	*jmax_out = jmax;
+	sig_put(o, jmin % L);
+	sig_clocks(S, o);
 	for (int x = 0; x < S->nr; x++) {
 		const Role *r = &S->r[x];
 		int64_t v[] = {r->depth, r->done, r->lag_all, r->lag_wg, r->defer_bar, r->defer_bytes, r->in_nb, r->nb_id};
@@ -1065,7 +1117,6 @@ static void round_sig(RSim *S, Str *o, int64_t *jmin_out, int64_t *jmax_out)
 	sig_put(o, S->nnb);
 	for (int i = 0; i < S->nnb; i++)
 		sig_put(o, S->nb[i].arrived), sig_put(o, S->nb[i].count);
-	free(vals);
 }
 
 static void scan_parity(void *ctx, const Stmt *s)
@@ -1132,95 +1183,66 @@ static bool rsim_run(RSim *S, Str *sigs, int64_t *trans, int64_t *period)
 	return ok;
 }
 
-static bool rsim_rounds(RSim *S, Str *sigs, int64_t *trans, int64_t *period, int64_t *jmins, int64_t *jmaxs)
+/* every role blocked: the hang, located at the wait with partial progress,
+ * a note per other blocked role */
+static void report_hang(RSim *S)
 {
-	for (int64_t round = 0;; round++) {
-		if (sigs) {
-			if (round == ROLE_ROUNDS) {
-				RFAIL(S, S->k->loc, "no invariant of kernel '%s''s runtime loops within %d rounds of its roles",
-				      S->k->name, ROLE_ROUNDS);
-				diag_note(S->cx, "a shared region or barrier that moves with a runtime loop index (not 'i %% C') "
-				          "keeps the state from repeating");
-				return false;
-			}
-			Str *h = &sigs[round];
-			round_sig(S, h, &jmins[round], &jmaxs[round]);
-			for (int64_t t = 0; t < round; t++)
-				if (sigs[t].n == h->n && !memcmp(sigs[t].s, h->s, h->n)) {
-					int64_t d = jmins[round] - jmins[t];
-					*trans = jmaxs[t] + 1;
-					*period = d > 0 ? d : 1;
-					return true;
-				}
+	int pick = -1, best = -1;
+	for (int x = 0; x < S->nr; x++) {
+		Role *r = &S->r[x];
+		if (r->done)
+			continue;
+		const Stmt *s = r->fr[r->depth - 1].body[r->fr[r->depth - 1].i];
+		int score = 0;
+		if (s->mbar) {
+			const RBar *b = &S->bars[rbar_of(S, r, s)];
+			score = b->arrivals > 0 || b->loaded > 0 || b->expect > 0;
 		}
-		bool progress = false, live = false;
-		for (int x = 0; x < S->nr && !S->failed; x++) {
-			Role *r = &S->r[x];
-			int st;
-			while ((st = step(S, r)) == STEP_RAN)
-				progress = true;
-			progress |= st == STEP_YIELD;
-			live |= st == STEP_BLOCKED || st == STEP_YIELD;
-		}
-		if (S->failed)
-			return false;
-		if (!live)
-			break;
-		if (!progress) { /* every role blocked: the hang, located at the wait with partial progress */
-			int pick = -1, best = -1;
-			for (int x = 0; x < S->nr; x++) {
-				Role *r = &S->r[x];
-				if (r->done)
-					continue;
-				const Stmt *s = r->fr[r->depth - 1].body[r->fr[r->depth - 1].i];
-				int score = 0;
-				if (s->mbar) {
-					const RBar *b = &S->bars[rbar_of(S, r, s)];
-					score = b->arrivals > 0 || b->loaded > 0 || b->expect > 0;
-				}
-				if (score > best)
-					best = score, pick = x;
-			}
-			for (int pass = 0; pass < 2; pass++)
-				for (int x = 0; x < S->nr; x++) {
-					Role *r = &S->r[x];
-					if (r->done || (pass == 0) != (x == pick))
-						continue;
-					const Stmt *s = r->fr[r->depth - 1].body[r->fr[r->depth - 1].i];
-					char who[160], name[96] = "", what[256];
-					role_desc(S, r, who, sizeof who);
-					if (s->mbar) {
-						rbar_name(S, r, s, name, sizeof name);
-						const RBar *b = &S->bars[rbar_of(S, r, s)];
-						snprintf(what, sizeof what, "phase %lld of %s gets %lld of %lld arrivals and %lld of %lld bytes",
-						         (long long)r->waits[rbar_of(S, r, s)], name, (long long)b->arrivals,
-						         (long long)b->count, (long long)b->loaded, (long long)b->expect);
-					} else if (s->kind == ST_CLUSTER_SYNC) {
-						snprintf(what, sizeof what, "the cluster barrier has %lld of %lld threads",
-						         (long long)S->nb[r->nb_id].arrived, (long long)S->nb[r->nb_id].count);
-					} else {
-						snprintf(what, sizeof what, "barrier %d has %lld of %lld threads",
-						         s->kind == ST_SYNC || s->kind == ST_MBAR_INIT ? 0 : (int)s->n,
-						         (long long)S->nb[r->nb_id].arrived, (long long)S->nb[r->nb_id].count);
-					}
-					if (pass == 0)
-						RFAIL(S, s->loc, "%s waits here forever: %s", who, what);
-					else
-						diag_note(S->cx, "%s waits too, at line %d: %s", who, s->loc.line, what);
-				}
-			diag_note(S->cx, "every role is blocked: no statement can signal what they wait for");
-			for (int64_t bi = 0; bi < S->nbars; bi++)
-				if (S->bars[bi].expect && S->bars[bi].loaded > S->bars[bi].expect) {
-					char bl[96];
-					bar_label(S, (int)bi, bl, sizeof bl);
-					diag_note(S->cx, "%s's phase got %lld bytes where its expect_tx counts %lld: on a GPU it would "
-					          "complete early, before every load landed", bl, (long long)S->bars[bi].loaded,
-					          (long long)S->bars[bi].expect);
-				}
-			return false;
-		}
+		if (score > best)
+			best = score, pick = x;
 	}
-	/* the end: no TMA load in flight */
+	for (int pass = 0; pass < 2; pass++)
+		for (int x = 0; x < S->nr; x++) {
+			Role *r = &S->r[x];
+			if (r->done || (pass == 0) != (x == pick))
+				continue;
+			const Stmt *s = r->fr[r->depth - 1].body[r->fr[r->depth - 1].i];
+			char who[160], name[96] = "", what[256];
+			role_desc(S, r, who, sizeof who);
+			if (s->mbar) {
+				rbar_name(S, r, s, name, sizeof name);
+				const RBar *b = &S->bars[rbar_of(S, r, s)];
+				snprintf(what, sizeof what, "phase %lld of %s gets %lld of %lld arrivals and %lld of %lld bytes",
+				         (long long)r->waits[rbar_of(S, r, s)], name, (long long)b->arrivals,
+				         (long long)b->count, (long long)b->loaded, (long long)b->expect);
+			} else if (s->kind == ST_CLUSTER_SYNC) {
+				snprintf(what, sizeof what, "the cluster barrier has %lld of %lld threads",
+				         (long long)S->nb[r->nb_id].arrived, (long long)S->nb[r->nb_id].count);
+			} else {
+				snprintf(what, sizeof what, "barrier %d has %lld of %lld threads",
+				         s->kind == ST_SYNC || s->kind == ST_MBAR_INIT ? 0 : (int)s->n,
+				         (long long)S->nb[r->nb_id].arrived, (long long)S->nb[r->nb_id].count);
+			}
+			if (pass == 0)
+				RFAIL(S, s->loc, "%s waits here forever: %s", who, what);
+			else
+				diag_note(S->cx, "%s waits too, at line %d: %s", who, s->loc.line, what);
+		}
+	diag_note(S->cx, "every role is blocked: no statement can signal what they wait for");
+	for (int64_t bi = 0; bi < S->nbars; bi++)
+		if (S->bars[bi].expect && S->bars[bi].loaded > S->bars[bi].expect) {
+			char bl[96];
+			bar_label(S, (int)bi, bl, sizeof bl);
+			diag_note(S->cx, "%s's phase got %lld bytes where its expect_tx counts %lld: on a GPU it would "
+			          "complete early, before every load landed", bl, (long long)S->bars[bi].loaded,
+			          (long long)S->bars[bi].expect);
+		}
+}
+
+/* the end of a run: no TMA load in flight or unwaited, no peer's signal
+ * after a CTA may exit, every wgmma waited for */
+static bool end_checks(RSim *S)
+{
 	for (size_t i = 0; i < S->nrecs; i++) { /* a load whose phase completed but no role waited for */
 		const Rec *x = &S->recs[i];
 		if (!x->complete || !stmt_is_tma_load(x->s))
@@ -1265,6 +1287,48 @@ static bool rsim_rounds(RSim *S, Str *sigs, int64_t *trans, int64_t *period, int
 			return false;
 		}
 	return true;
+}
+
+static bool rsim_rounds(RSim *S, Str *sigs, int64_t *trans, int64_t *period, int64_t *jmins, int64_t *jmaxs)
+{
+	for (int64_t round = 0;; round++) {
+		if (sigs) {
+			if (round == ROLE_ROUNDS) {
+				RFAIL(S, S->k->loc, "no invariant of kernel '%s''s runtime loops within %d rounds of its roles",
+				      S->k->name, ROLE_ROUNDS);
+				diag_note(S->cx, "a shared region or barrier that moves with a runtime loop index (not 'i %% C') "
+				          "keeps the state from repeating");
+				return false;
+			}
+			Str *h = &sigs[round];
+			round_sig(S, h, &jmins[round], &jmaxs[round]);
+			for (int64_t t = 0; t < round; t++)
+				if (sigs[t].n == h->n && !memcmp(sigs[t].s, h->s, h->n)) {
+					int64_t d = jmins[round] - jmins[t];
+					*trans = jmaxs[t] + 1;
+					*period = d > 0 ? d : 1;
+					return true;
+				}
+		}
+		bool progress = false, live = false;
+		for (int x = 0; x < S->nr && !S->failed; x++) {
+			Role *r = &S->r[x];
+			int st;
+			while ((st = step(S, r)) == STEP_RAN)
+				progress = true;
+			progress |= st == STEP_YIELD;
+			live |= st == STEP_BLOCKED || st == STEP_YIELD;
+		}
+		if (S->failed)
+			return false;
+		if (!live)
+			break;
+		if (!progress) { /* every role blocked: a hang */
+			report_hang(S);
+			return false;
+		}
+	}
+	return end_checks(S);
 }
 
 /* the warps' roles: warps on the same side of every when block */

@@ -189,33 +189,44 @@ static bool a_words(Ctx *cx, const Region *r, WgmmaPlan *p, int ar, int ac)
 	return true;
 }
 
+/* a shared operand of rows_want x kext (b_kn: kext x rows_want); *dr and
+ * *dc: the region's dimensions of the rows and of K */
+static bool operand_shape(Ctx *cx, const Region *r, const char *name, int rows_want, int kext, bool kn, int *dr,
+                          int *dc)
+{
+	const Buffer *b = r->buf;
+	if (b->mem != MEM_SHARED) {
+		diag_error(cx, r->loc, "%s of a wgmma is read from shared memory; '%s' is %s memory", name, b->name,
+		           mem_name(b->mem));
+		return false;
+	}
+	bool two = two_dims(r, dr, dc);
+	if (two && kn) { /* b_kn: the region is [K, N] */
+		int t = *dr;
+		*dr = *dc;
+		*dc = t;
+	}
+	if (!two || r->ext[*dr] != rows_want || r->ext[*dc] != kext) {
+		if (kn)
+			diag_error(cx, r->loc, "%s is [%d, %d] (K x N, b_kn) here, not the region's shape", name, kext, rows_want);
+		else
+			diag_error(cx, r->loc, "%s is [%d, %d] (%s x K) here, not the region's shape", name, rows_want, kext,
+			           name[0] == 'A' ? "M" : "N");
+		if (!kn && name[0] == 'B' && two && r->ext[*dr] == kext && r->ext[*dc] == rows_want)
+			diag_note(cx, "a B given K by N is written 'warpgroup mma D, A, B b_kn'");
+		return false;
+	}
+	return true;
+}
+
 /* an operand's descriptor: the region's byte offsets from the layout, proved canonical */
 static bool operand(Ctx *cx, Kernel *k, const Region *r, const char *name, int rows_want, int kext, int kinst,
                     bool may_transpose, bool kn, WgOperand *o)
 {
 	const Buffer *b = r->buf;
 	int dr = 0, dc = 0;
-	if (b->mem != MEM_SHARED) {
-		diag_error(cx, r->loc, "%s of a wgmma is read from shared memory; '%s' is %s memory", name, b->name,
-		           mem_name(b->mem));
+	if (!operand_shape(cx, r, name, rows_want, kext, kn, &dr, &dc))
 		return false;
-	}
-	bool two = two_dims(r, &dr, &dc);
-	if (two && kn) { /* b_kn: the region is [K, N] */
-		int t = dr;
-		dr = dc;
-		dc = t;
-	}
-	if (!two || r->ext[dr] != rows_want || r->ext[dc] != kext) {
-		if (kn)
-			diag_error(cx, r->loc, "%s is [%d, %d] (K x N, b_kn) here, not the region's shape", name, kext, rows_want);
-		else
-			diag_error(cx, r->loc, "%s is [%d, %d] (%s x K) here, not the region's shape", name, rows_want, kext,
-			           name[0] == 'A' ? "M" : "N");
-		if (!kn && name[0] == 'B' && two && r->ext[dr] == kext && r->ext[dc] == rows_want)
-			diag_note(cx, "a B given K by N is written 'warpgroup mma D, A, B b_kn'");
-		return false;
-	}
 	if (b->sw_auto) {
 		diag_error(cx, r->loc, "'%s' is 'swizzle auto'; a wgmma operand needs its swizzle written (none or "
 		           "swizzle(%d, 1|2|3, 3))", b->name, 4 - log2i(dtype_bytes(b->dt)));
