@@ -23,7 +23,7 @@ $(B)/tools/%.o: tools/%.c Makefile
 	@mkdir -p $(dir $@)
 	$(CC) $(WARN) $(CFLAGS) $(CPPFLAGS) $(DEPFLAGS) -c $< -o $@
 
-PTXEMU_OBJ := $(patsubst tools/%.c,$(B)/tools/%.o,tools/ptxemu.c tools/ptxemu_mma.c tools/ptxemu_wgmma.c tools/ptxemu_tma.c tools/ptxemu_sync.c tools/runcore.c)
+PTXEMU_OBJ := $(patsubst tools/%.c,$(B)/tools/%.o,$(wildcard tools/ptxemu*.c) tools/runcore.c)
 $(B)/ptxemu: $(PTXEMU_OBJ) $(B)/libtilepx_internal.a
 	$(CC) $(CFLAGS) $^ -lpthread $(LDFLAGS) -o $@
 

@@ -10,159 +10,10 @@
  * Blackwell GPU and every variant without any GPU. Programs whose
  * grid x threads exceeds --max-threads are skipped. */
 #define _POSIX_C_SOURCE 200809L
-#include "runcore.h"
-#include "ptxemu_mma.h"
-#include "ptxemu_wgmma.h"
-#include "ptxemu_tma.h"
-#include "ptxemu_sync.h"
-
-#include <ctype.h>
-#include <errno.h>
-#include <stdlib.h>
-#include <string.h>
-
-enum { MAXOPS = 140, TMEM_COLS = 512 };
-/* mapa.shared::cluster's result: this bit, and the barrier's address in the
- * cluster's shared windows (rank * win + offset) */
-#define MAPA_TAG (1ull << 31)
-
-typedef struct Ins {
-	char op[160];
-	int pred;      /* register slot of the guard, -1 none */
-	bool pred_neg;
-	int nops;
-	char *ops[MAXOPS];
-	int line;
-	int tile_line; /* the .tile statement it comes from ("// line N:" comments), 0 unknown */
-} Ins;
-
-typedef struct Prog {
-	Ins *ins;
-	int n, cap;
-	char **labels;
-	int *label_pc;
-	int nlabels, lcap;
-	char **regs;
-	int nregs, rcap;
-	int *hash; /* open addressing over regs, size hcap (a power of two) */
-	int hcap;
-	char **syms;     /* .shared symbols */
-	int64_t *sym_off;
-	int nsyms, scap;
-	int64_t shared_bytes;
-	char **params;
-	int nparams;
-	char **tmaps;    /* the kernel's tensor-map params, in order */
-	char **scalars;  /* scalar params (.param .u32 K_arg_M ...) and their bound values */
-	int64_t *scalar_val;
-	int nscalars;
-	int ntmaps;
-	char **named;    /* registers an asm block declares by name (.reg .b32 t;) */
-	int nnamed;
-	/* declared register widths: ".reg .b32 %r<9>" gives the prefix "%r" (a
-	 * name that continues with digits), ".reg .b32 t" the name t */
-	struct RegDecl {
-		char *name;
-		int bits;
-		bool prefix;
-	} *rdecl;
-	int nrdecl;
-	/* .param space of calls: formal parameters of .funcs and the caller's
-	 * declared .param symbols, one byte array per thread */
-	char **psym;
-	int64_t *psym_off, *psym_size;
-	int npsym, pcap;
-	int64_t pbytes;
-	struct Func {
-		char *name;
-		int pc;
-		int ret;     /* psym of the return parameter, -1 none */
-		int *params; /* psyms of the formal parameters */
-		int nparams;
-	} *funcs;
-	int nfuncs;
-} Prog;
-
-enum { MAX_CALL_DEPTH = 8 };
-typedef struct Frame {
-	int ret_pc, callee_ret, caller_ret;
-} Frame;
-
-typedef struct Thread {
-	int pc;
-	bool done;
-	bool blocked;        /* at an mbarrier wait whose phase is incomplete */
-	uint64_t *r;
-	unsigned char *pmem; /* .param space */
-	Frame frames[MAX_CALL_DEPTH];
-	int depth;
-	int64_t carrive;     /* barrier.cluster.arrive instances so far */
-	unsigned char *wg_busy; /* per register slot: an accumulator of a wgmma in flight */
-	int wg_nbusy;        /* how many */
-} Thread;
-
-typedef struct Machine {
-	Prog *p;
-	unsigned char **param_mem;
-	size_t *param_bytes;
-	unsigned char *shared;
-	uint32_t *tmem;   /* 128 lanes x TMEM_COLS cells */
-	int64_t threads;  /* per CTA */
-	/* a cluster's CTAs run together: thread i of the cluster is thread
-	 * i % threads of the CTA of rank i / threads; shared memory, its shadow
-	 * and tensor memory point at the running thread's CTA (set_cta), each
-	 * CTA's shared window `win` bytes apart in shared_all (TMA addresses
-	 * there: multicast writes the peers' windows) */
-	int nranks, cur;
-	int64_t cx, base_x, base_y; /* cluster width in x; the cluster's first ctaid */
-	int64_t win;
-	unsigned char *shared_all;
-	uint32_t *tmem_all;
-	SyncState *sync;     /* named barriers and the warps' clocks (ptxemu_sync.h) */
-	int *maxnreg;        /* per warpgroup (rank * 8 + warpgroup): its register budget, 0 unknown */
-	int launch_maxnreg;  /* the entry's .maxnreg: every warpgroup's budget at launch (0: none given) */
-	const Kernel *k;     /* for names in reports */
-	int *maxnreg_line;
-	int64_t creleased;   /* cluster barrier instances every thread has arrived at */
-	Thread *t;
-	TmaState *tma;
-	TmaEnv env;
-	/* cp.async in flight: it lands at its group's wait_group, not at issue */
-	struct Cpa { int tid, bytes; uint64_t dst; const unsigned char *src; int64_t group; const Ins *in; } *cpa;
-	int ncpa, cpacap;
-	int64_t *cpa_groups; /* committed groups per thread */
-	/* races between warps: per shared byte, the warp that last wrote it, its
-	 * clock then (stamp: ptxemu_sync.h), from which .tile line; and the reads
-	 * since that no later read orders (up to three distinct warps), for a
-	 * write after another warp's read */
-	struct Shadow { int32_t warp, line; uint32_t stamp; int32_t rwarp[3], rline[3]; uint32_t rstamp[3]; } *shadow, *shadow_all;
-	int acc_warp, acc_line; /* the access mem() is asked for: -1 not tracked */
-	bool acc_write;
-	/* --banks: every shared access of ld/st.shared and ldmatrix/stmatrix, by
-	 * warp instruction instance, for the wavent count at the end */
-	bool banks;
-	struct BankAcc { int64_t cta, k; int32_t warp, lane, pc, bytes; uint64_t addr; } *bacc;
-	int64_t nbacc, bacccap;
-	int64_t *occ; /* per thread and pc: instances executed so far */
-	const char *err;
-	char errbuf[4096];
-	/* wgmma in flight, per warpgroup (rank * 8 + warpgroup): executed at the
-	 * wgmma.wait_group that covers its group, reading shared memory then;
-	 * its accumulator registers are busy and the 16-byte pieces it reads
-	 * counted in wg_rd (a thread's write there is a race) until then */
-	struct WgOp { WgmmaInsn w; int *slots; int wgi, line; int64_t group; bool rs; int aslots[4]; } *wgq;
-	int nwgq, wgqcap;
-	int64_t wg_groups[64];
-	uint16_t *wg_rd; /* per 16 bytes of every CTA's shared window */
-} Machine;
-
-static int rank_of(const Machine *m, const Thread *t) { return (int)((t - m->t) / m->threads); }
-static int64_t local_tid(const Machine *m, const Thread *t) { return (t - m->t) % m->threads; }
-/* warps are numbered per CTA: rank * 64 + warp */
-static int warp_of(const Machine *m, const Thread *t) { return rank_of(m, t) * 64 + (int)(local_tid(m, t) / 32); }
+#include "ptxemu_machine.h"
 
 /* the running thread's CTA: its shared window, shadow and tensor memory */
-static void set_cta(Machine *m, int rank)
+void set_cta(Machine *m, int rank)
 {
 	m->cur = rank;
 	m->shared = m->shared_all + (int64_t)rank * m->win;
@@ -178,7 +29,7 @@ static unsigned hash_name(const char *s)
 	return h;
 }
 
-static int reg_slot(Prog *p, const char *name)
+int reg_slot(Prog *p, const char *name)
 {
 	if (p->nregs * 2 >= p->hcap) { /* grow and rehash */
 		int cap = p->hcap ? p->hcap * 2 : 1024;
@@ -211,7 +62,7 @@ static int reg_slot(Prog *p, const char *name)
 }
 
 /* give every register an operand names its slot before threads are sized */
-static void collect_regs(Prog *p)
+void collect_regs(Prog *p)
 {
 	for (int i = 0; i < p->n; i++)
 		for (int k = 0; k < p->ins[i].nops && strncmp(p->ins[i].op, "call", 4); k++) {
@@ -236,7 +87,7 @@ static char *trim(char *s)
 	return s;
 }
 
-static int psym_find(const Prog *p, const char *name)
+int psym_find(const Prog *p, const char *name)
 {
 	for (int i = 0; i < p->npsym; i++)
 		if (!strcmp(p->psym[i], name))
@@ -281,7 +132,7 @@ static int psym_decl(Prog *p, const char *decl)
 
 /* "[name+off]" in the .param space, or -1 */
 /* a kernel's scalar param named by "[NAME]", or -1 */
-static int scalar_param(const Prog *p, const char *op)
+int scalar_param(const Prog *p, const char *op)
 {
 	size_t n = strcspn(op + (op[0] == '['), "]");
 	for (int i = 0; i < p->nscalars; i++)
@@ -290,7 +141,7 @@ static int scalar_param(const Prog *p, const char *op)
 	return -1;
 }
 
-static int64_t param_addr(const Prog *p, const char *op, int64_t *size)
+int64_t param_addr(const Prog *p, const char *op, int64_t *size)
 {
 	char *buf = strdup(op + (op[0] == '[')); /* names of any length */
 	char *e = strchr(buf, ']');
@@ -328,7 +179,7 @@ static char *mangle(const char *l, int f)
 }
 
 /* parse one entry's body (from "{" to the matching "}") */
-static void parse_entry(Prog *p, char **lines, int n)
+void parse_entry(Prog *p, char **lines, int n)
 {
 	bool body = false;
 	int tile_line = 0;
@@ -487,12 +338,12 @@ static void parse_entry(Prog *p, char **lines, int n)
 	}
 }
 
-static uint64_t *R(Machine *m, Thread *t, const char *name)
+uint64_t *R(Machine *m, Thread *t, const char *name)
 {
 	return &t->r[reg_slot(m->p, name)];
 }
 
-static uint64_t val(Machine *m, Thread *t, const char *s)
+uint64_t val(Machine *m, Thread *t, const char *s)
 {
 	if (s[0] == '%') {
 		if (!strcmp(s, "%tid.x"))
@@ -542,7 +393,7 @@ static int reg_bits(const Prog *p, const char *name)
 /* "[%r5+16]", "[%r5+-16]" or "[sym]" -> address. A 32-bit base register
  * wraps at 2^32 with its offset, as the hardware computes .shared addresses
  * (32-bit): [%r+128] with %r at -32 is byte 96, not byte 2^32 + 96 */
-static uint64_t addr(Machine *m, Thread *t, const char *s)
+uint64_t addr(Machine *m, Thread *t, const char *s)
 {
 	s += s[0] == '[';
 	size_t n = strcspn(s, "]"), cut = n;
@@ -621,7 +472,7 @@ static bool shadow_access(Machine *m, uint64_t a, int bytes)
 }
 
 /* global pointers: param i lives at (i + 1) << 40 */
-static unsigned char *mem(Machine *m, bool shared, uint64_t a, int bytes)
+unsigned char *mem(Machine *m, bool shared, uint64_t a, int bytes)
 {
 	if (shared) {
 		if (a + (uint64_t)bytes > (uint64_t)m->p->shared_bytes) {
@@ -681,7 +532,7 @@ static unsigned char *mem(Machine *m, bool shared, uint64_t a, int bytes)
 	return g;
 }
 
-static int width_of(const char *op)
+int width_of(const char *op)
 {
 	if (strstr(op, ".v4.b32"))
 		return 16;
@@ -720,7 +571,7 @@ static int label_pc(Machine *m, const char *l)
 	return 0;
 }
 
-static void bank_record(Machine *m, int tid, int pc, int64_t k, uint64_t a, int bytes)
+void bank_record(Machine *m, int tid, int pc, int64_t k, uint64_t a, int bytes)
 {
 	if (m->nbacc == m->bacccap) {
 		m->bacccap = m->bacccap ? 2 * m->bacccap : 1024;
@@ -731,7 +582,7 @@ static void bank_record(Machine *m, int tid, int pc, int64_t k, uint64_t a, int 
 	                                       (int32_t)(lt / 32), (int32_t)(lt % 32), pc, bytes, a};
 }
 
-static void track(Machine *m, const Thread *t, const Ins *in, bool write)
+void track(Machine *m, const Thread *t, const Ins *in, bool write)
 {
 	if (m->banks && strstr(in->op, ".shared")) {
 		int tid = (int)(t - m->t), pc = (int)(in - m->p->ins);
@@ -745,7 +596,7 @@ static void track(Machine *m, const Thread *t, const Ins *in, bool write)
 
 /* thread tid's cp.async copies of groups below `below` (uncommitted ones
  * too when below is INT64_MAX: wait_all, thread exit) land in shared memory */
-static void cpa_land(Machine *m, int tid, int64_t below)
+void cpa_land(Machine *m, int tid, int64_t below)
 {
 	int k = 0;
 	for (int i = 0; i < m->ncpa; i++) {
@@ -828,7 +679,7 @@ static void tma_instruction(Machine *m, Thread *t, Ins *in)
 
 /* the cluster barrier instances every live thread has arrived at are
  * released (an exited thread does not hold one back) */
-static void cluster_release(Machine *m)
+void cluster_release(Machine *m)
 {
 	int64_t lo = INT64_MAX;
 	for (int64_t i = 0; i < m->threads * m->nranks; i++)
@@ -841,9 +692,7 @@ static void cluster_release(Machine *m)
 }
 
 /* one non-collective instruction of one thread */
-static bool wg_busy_operand(Machine *m, Thread *t, const Ins *in);
-
-static void step(Machine *m, Thread *t)
+void step(Machine *m, Thread *t)
 {
 	Ins *in = &m->p->ins[t->pc];
 	const char *op = in->op;
@@ -1078,7 +927,7 @@ static void step(Machine *m, Thread *t)
 #undef V
 }
 
-static uint16_t get16(Machine *m, uint64_t a)
+uint16_t get16(Machine *m, uint64_t a)
 {
 	unsigned char *p = mem(m, true, a, 2);
 	uint16_t v = 0;
@@ -1087,14 +936,14 @@ static uint16_t get16(Machine *m, uint64_t a)
 	return v;
 }
 
-static void put16(Machine *m, uint64_t a, uint16_t v)
+void put16(Machine *m, uint64_t a, uint16_t v)
 {
 	unsigned char *p = mem(m, true, a, 2);
 	if (p)
 		memcpy(p, &v, 2);
 }
 
-static uint8_t get8(Machine *m, uint64_t a)
+uint8_t get8(Machine *m, uint64_t a)
 {
 	unsigned char *p = mem(m, true, a, 1);
 	return p ? *p : 0;
@@ -1252,7 +1101,7 @@ static void mma(Machine *m, Thread **w, Ins *in)
 }
 
 /* an operand of `in` is an accumulator register of a wgmma in flight */
-static bool wg_busy_operand(Machine *m, Thread *t, const Ins *in)
+bool wg_busy_operand(Machine *m, Thread *t, const Ins *in)
 {
 	for (int i = 0; i < in->nops; i++) {
 		char reg[64];
@@ -1281,6 +1130,7 @@ static bool wg_busy_operand(Machine *m, Thread *t, const Ins *in)
 }
 
 struct WgRd { Machine *m; int delta; };
+
 static void wg_mark(void *ctx, uint64_t a)
 {
 	struct WgRd *c = ctx;
@@ -1332,7 +1182,7 @@ static void wg_complete(Machine *m, Thread **w, int wgi, int64_t below)
 }
 
 /* wgmma.*: warpgroup collectives (.sync.aligned), all 128 threads at once */
-static void wg_collective(Machine *m, Thread **w, Ins *in, int wgi)
+void wg_collective(Machine *m, Thread **w, Ins *in, int wgi)
 {
 	if (!strncmp(in->op, "wgmma.mma_async", 15)) {
 		struct WgOp op = {.wgi = wgi, .line = in->tile_line, .group = -1};
@@ -1405,7 +1255,7 @@ static void wg_collective(Machine *m, Thread **w, Ins *in, int wgi)
 		w[t]->pc++;
 }
 
-static void collective(Machine *m, Thread **w, Ins *in)
+void collective(Machine *m, Thread **w, Ins *in)
 {
 	m->acc_warp = warp_of(m, w[0]); /* the warp's accesses, for race tracking */
 	m->acc_line = in->tile_line;
@@ -1750,7 +1600,7 @@ static void describe_hang(Machine *m)
 
 /* run one cluster of CTAs (one CTA without a cluster) together; returns
  * false on an emulation error */
-static bool run_cluster(Machine *m, int entry_pc)
+bool run_cluster(Machine *m, int entry_pc)
 {
 	int64_t T = m->threads, NT = T * m->nranks;
 	for (int64_t i = 0; i < NT; i++) {
@@ -1874,7 +1724,7 @@ static bool run_cluster(Machine *m, int entry_pc)
 	}
 }
 
-static void free_prog(Prog *p)
+void free_prog(Prog *p)
 {
 	for (int i = 0; i < p->n; i++)
 		for (int k = 0; k < p->ins[i].nops; k++)
@@ -1920,9 +1770,8 @@ static void free_prog(Prog *p)
 	free(p->params);
 }
 
-
 /* the line after the body that starts at line b (braces back to depth 0) */
-static int unit_end(char **lines, int b, int nl)
+int unit_end(char **lines, int b, int nl)
 {
 	int depth = 0;
 	bool started = false;
@@ -1944,7 +1793,7 @@ static int unit_end(char **lines, int b, int nl)
 }
 
 /* every .func defined in lines[0..nl): header (return and formal .params), body */
-static void load_funcs(Prog *p, char **lines, int nl)
+void load_funcs(Prog *p, char **lines, int nl)
 {
 	int fi = 0;
 	for (int i = 0; i < nl; i++) {
@@ -2065,7 +1914,7 @@ static void wavefronts(const struct BankAcc *a, int n, bool ld, int64_t *got, in
 	}
 }
 
-static void bank_report(Machine *m, const Kernel *k)
+void bank_report(Machine *m, const Kernel *k)
 {
 	if (m->nbacc > 0) /* qsort's base may not be NULL, even for no elements */
 		qsort(m->bacc, (size_t)m->nbacc, sizeof *m->bacc, cmp_bank);
