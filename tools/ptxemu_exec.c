@@ -1,0 +1,323 @@
+/* The interpreter: one non-collective instruction of one thread (ALU,
+ * loads and stores, calls, cluster barriers, and the mbarrier/TMA/bulk
+ * instructions that tools/ptxemu_tma.c models). */
+#define _POSIX_C_SOURCE 200809L
+#include "ptxemu_machine.h"
+
+int width_of(const char *op)
+{
+	if (strstr(op, ".v4.b32"))
+		return 16;
+	if (strstr(op, ".v2.b32"))
+		return 8;
+	if (strstr(op, ".b32") || strstr(op, ".u32") || strstr(op, ".s32") || strstr(op, ".f32"))
+		return 4;
+	if (strstr(op, ".u16"))
+		return 2;
+	if (strstr(op, ".u8"))
+		return 1;
+	return 0;
+}
+
+static int label_pc(Machine *m, const char *l)
+{
+	for (int i = 0; i < m->p->nlabels; i++)
+		if (!strcmp(m->p->labels[i], l))
+			return m->p->label_pc[i];
+	m->err = "unknown label";
+	return 0;
+}
+
+/* an mbarrier, TMA or bulk-group instruction (ptxemu_tma.c) */
+static void tma_instruction(Machine *m, Thread *t, Ins *in)
+{
+	TmaOp o = {.op = in->op, .nops = in->nops, .rank = m->cur, .sbase = (uint64_t)m->cur * (uint64_t)m->win,
+	           .line = in->tile_line};
+	for (int i = 0; i < in->nops && i < 8 && !m->err; i++) {
+		const char *x = in->ops[i];
+		const char *br = strchr(x, '{');
+		if (x[0] == '[' && br) { /* [tmap, {c0, c1, ...}] */
+			char *reg = strndup(x + 1, strcspn(x + 1, ", ")), *cs = strdup(br + 1); /* names of any length */
+			o.v[i] = val(m, t, reg);
+			for (char *tok = strtok(cs, ", }]"); tok && o.nc < 5; tok = strtok(NULL, ", }]"))
+				o.c[o.nc++] = (int32_t)val(m, t, tok);
+			free(reg);
+			free(cs);
+		} else if (x[0] == '[') {
+			o.v[i] = addr(m, t, x);
+		} else if (!strcmp(x, "_")) {
+			o.v[i] = 0;
+		} else {
+			o.v[i] = val(m, t, x);
+		}
+	}
+	if (m->err)
+		return;
+	bool mbar = !strncmp(in->op, "mbarrier.", 9) && strncmp(in->op, "mbarrier.init", 13);
+	if (mbar && strstr(in->op, ".shared::cluster") && (o.v[1] & MAPA_TAG)) {
+		o.v[1] &= ~MAPA_TAG; /* a peer's barrier (mapa): its cluster-wide address */
+		o.sbase = 0;
+	}
+	uint64_t bar = o.v[1] + o.sbase, result = 0;
+	int64_t before = 0, after = 0, pending, count, tx;
+	bool own = bar / (uint64_t)m->win == (uint64_t)m->cur, blocked = false;
+	int w = (int)(local_tid(m, t) / 32);
+	if (mbar)
+		tma_mbar(m->tma, bar, &before, &pending, &count, &tx);
+	if (!tma_step(m->tma, &m->env, (int)(t - m->t), &o, &result, &blocked, &m->err)) {
+		snprintf(m->errbuf, sizeof m->errbuf, "unsupported instruction '%s'", in->op);
+		m->err = m->errbuf;
+		return;
+	}
+	if ((!strncmp(in->op, "mbarrier.arrive", 15) || !strncmp(in->op, "mbarrier.try_wait", 17)) && strcmp(in->ops[0], "_"))
+		*R(m, t, in->ops[0]) = result;
+	if (blocked) { /* stay at the wait; the scheduler runs the other threads */
+		t->pc--;
+		t->blocked = true;
+	}
+	/* happens-before through the barrier (ptxemu_sync.h): an arrival releases
+	 * the warp's accesses, a wait that succeeds acquires the completed phase's.
+	 * Shared accesses are tracked per CTA: a peer's arrival orders nothing here */
+	if (mbar && own && !m->err && tma_mbar(m->tma, bar, &after, &pending, &count, &tx)) {
+		if (!strncmp(in->op, "mbarrier.arrive", 15))
+			sync_mbar_arrive(m->sync, m->cur, w, bar, before, after);
+		else if (!strncmp(in->op, "mbarrier.try_wait", 17) && !blocked)
+			sync_mbar_acquire(m->sync, m->cur, w, bar, after, (int)(o.v[2] & 1));
+	}
+}
+
+/* one non-collective instruction of one thread */
+void step(Machine *m, Thread *t)
+{
+	Ins *in = &m->p->ins[t->pc];
+	const char *op = in->op;
+	char **o = in->ops;
+	if (t->wg_nbusy && wg_busy_operand(m, t, in))
+		return;
+	t->pc++;
+	if (in->pred >= 0) {
+		bool p = t->r[in->pred] != 0;
+		if (p == in->pred_neg)
+			return;
+	}
+#define D (*R(m, t, o[0]))
+#define V(i) val(m, t, o[i])
+	if (!strcmp(op, "ret") && t->depth > 0) {
+		Frame *f = &t->frames[--t->depth];
+		if (f->callee_ret >= 0 && f->caller_ret >= 0)
+			memcpy(t->pmem + m->p->psym_off[f->caller_ret], t->pmem + m->p->psym_off[f->callee_ret],
+			       (size_t)m->p->psym_size[f->callee_ret]);
+		t->pc = f->ret_pc;
+	} else if (!strcmp(op, "ret")) {
+		for (int i = 0; i < m->nwgq && !m->err; i++)
+			if (m->wgq[i].wgi == rank_of(m, t) * 8 + (int)(local_tid(m, t) / 128)) {
+				snprintf(m->errbuf, sizeof m->errbuf, "thread %lld exits while the wgmma of .tile line %d is in flight "
+				         "(no wgmma.wait_group covers it)", (long long)local_tid(m, t), m->wgq[i].line);
+				m->err = m->errbuf;
+			}
+		t->done = true;
+		cpa_land(m, (int)(t - m->t), INT64_MAX);
+		tma_thread_exit(m->tma, &m->env, (int)(t - m->t), &m->err);
+		cluster_release(m);
+		bool cta_done = true; /* the CTA's last thread: nothing may still write into it */
+		for (int64_t i = 0; i < m->threads; i++)
+			cta_done &= m->t[m->cur * m->threads + i].done;
+		if (cta_done && !m->err)
+			tma_cta_exit(m->tma, &m->env, m->cur, &m->err);
+	} else if (!strncmp(op, "barrier.cluster.arrive", 22)) {
+		/* every thread of the cluster arrives; when the last one does, the
+		 * instance is released and orders each CTA's shared accesses */
+		t->carrive++;
+		cluster_release(m);
+	} else if (!strncmp(op, "barrier.cluster.wait", 20)) {
+		if (t->carrive == 0) {
+			m->err = "barrier.cluster.wait without a barrier.cluster.arrive before it";
+		} else if (m->creleased < t->carrive) { /* stay at the wait */
+			t->pc--;
+			t->blocked = true;
+		}
+	} else if (!strncmp(op, "mbarrier.", 9) || !strncmp(op, "cp.async.bulk", 13) || !strncmp(op, "fence.proxy.async", 17) ||
+	           !strncmp(op, "fence.mbarrier_init", 19)) {
+		tma_instruction(m, t, in);
+	} else if (!strncmp(op, "call", 4)) {
+		const struct Func *fn = NULL;
+		for (int i = 0; i < m->p->nfuncs; i++)
+			if (!strcmp(m->p->funcs[i].name, o[1]))
+				fn = &m->p->funcs[i];
+		if (!fn || in->nops - 2 != fn->nparams || t->depth == MAX_CALL_DEPTH) {
+			snprintf(m->errbuf, sizeof m->errbuf, "call of '%s': %s", o[1],
+			         !fn ? "no such function" : t->depth == MAX_CALL_DEPTH ? "too deep" : "argument count");
+			m->err = m->errbuf;
+			return;
+		}
+		for (int i = 0; i < fn->nparams; i++) {
+			int a = psym_find(m->p, o[2 + i]), f = fn->params[i];
+			if (a < 0 || m->p->psym_size[a] != m->p->psym_size[f]) {
+				snprintf(m->errbuf, sizeof m->errbuf, "call of '%s': argument '%s' is not a .param of its size", o[1],
+				         o[2 + i]);
+				m->err = m->errbuf;
+				return;
+			}
+			memcpy(t->pmem + m->p->psym_off[f], t->pmem + m->p->psym_off[a], (size_t)m->p->psym_size[f]);
+		}
+		t->frames[t->depth++] = (Frame){t->pc, fn->ret, o[0][0] ? psym_find(m->p, o[0]) : -1};
+		t->pc = fn->pc;
+	} else if ((!strncmp(op, "ld.param.", 9) || !strncmp(op, "st.param.", 9)) &&
+	           param_addr(m->p, o[op[0] == 'l'], &(int64_t){0}) >= 0) {
+		int64_t room, a = param_addr(m->p, o[op[0] == 'l'], &room);
+		int w = strstr(op, "64") ? 8 : 4;
+		if (room < w) {
+			m->err = "param access out of bounds";
+			return;
+		}
+		if (op[0] == 'l') {
+			uint64_t v = 0;
+			memcpy(&v, t->pmem + a, (size_t)w);
+			D = v;
+		} else {
+			uint64_t v = V(1);
+			memcpy(t->pmem + a, &v, (size_t)w);
+		}
+	} else if (!strcmp(op, "mapa.shared::cluster.u32")) {
+		uint64_t rank = (uint32_t)V(2), a = (uint32_t)V(1);
+		if (rank >= (uint64_t)m->nranks || a >= (uint64_t)m->win) {
+			snprintf(m->errbuf, sizeof m->errbuf, "mapa (.tile line %d): CTA rank %llu or address 0x%llx is not in the "
+			         "cluster of %d CTAs", in->tile_line, (unsigned long long)rank, (unsigned long long)a, m->nranks);
+			m->err = m->errbuf;
+			return;
+		}
+		D = MAPA_TAG | (rank * (uint64_t)m->win + a);
+	} else if (!strcmp(op, "trap")) {
+		snprintf(m->errbuf, sizeof m->errbuf, "trap (.tile line %d) in thread %lld of CTA rank %d", in->tile_line,
+		         (long long)local_tid(m, t), rank_of(m, t));
+		m->err = m->errbuf;
+	} else if (!strncmp(op, "bra", 3)) {
+		t->pc = label_pc(m, o[0]);
+	} else if (!strncmp(op, "ld.param.", 9) && scalar_param(m->p, o[1]) >= 0) {
+		D = (uint64_t)m->p->scalar_val[scalar_param(m->p, o[1])];
+	} else if (!strcmp(op, "ld.param.u64")) {
+		D = (addr(m, t, o[1]) + 1) << 40;
+	} else if (!strcmp(op, "cvta.to.global.u64") || !strcmp(op, "mov.u32") || !strcmp(op, "mov.b32") ||
+	           !strcmp(op, "cvta.param.u64") || !strcmp(op, "mov.b64")) {
+		D = V(1) & (op[0] == 'm' && op[5] == '3' ? 0xffffffffu : ~0ull);
+	} else if (!strcmp(op, "mov.b16")) {
+		D = V(1) & 0xffffu;
+	} else if (!strcmp(op, "add.u32")) {
+		D = (uint32_t)(V(1) + V(2));
+	} else if (!strcmp(op, "sub.u32")) {
+		D = (uint32_t)(V(1) - V(2));
+	} else if (!strcmp(op, "mul.lo.u32")) {
+		D = (uint32_t)(V(1) * V(2));
+	} else if (!strcmp(op, "mad.lo.u32")) {
+		D = (uint32_t)(V(1) * V(2) + V(3));
+	} else if (!strcmp(op, "mul.wide.u32")) {
+		D = (uint64_t)(uint32_t)V(1) * (uint64_t)(uint32_t)V(2);
+	} else if (!strcmp(op, "add.u64")) {
+		D = V(1) + V(2);
+	} else if (!strcmp(op, "shl.b32")) {
+		D = (uint32_t)(V(1) << V(2));
+	} else if (!strcmp(op, "shr.u32") || !strcmp(op, "shr.b32")) {
+		D = (uint32_t)V(1) >> V(2);
+	} else if (!strcmp(op, "and.b32")) {
+		D = (uint32_t)(V(1) & V(2));
+	} else if (!strcmp(op, "or.b64")) {
+		D = V(1) | V(2);
+	} else if (!strcmp(op, "or.b32")) {
+		D = (uint32_t)(V(1) | V(2));
+	} else if (!strcmp(op, "xor.pred") || !strcmp(op, "and.pred") || !strcmp(op, "or.pred")) {
+		bool a = V(1) != 0, b = V(2) != 0;
+		D = op[0] == 'x' ? a != b : op[0] == 'a' ? a && b : a || b;
+	} else if (!strcmp(op, "xor.b32")) {
+		D = (uint32_t)(V(1) ^ V(2));
+	} else if (!strcmp(op, "div.u32")) {
+		D = (uint32_t)V(1) / (uint32_t)V(2);
+	} else if (!strcmp(op, "rem.u32")) {
+		D = (uint32_t)V(1) % (uint32_t)V(2);
+	} else if (!strcmp(op, "mad.wide.u32")) {
+		D = (uint64_t)(uint32_t)V(1) * (uint64_t)(uint32_t)V(2) + V(3);
+	} else if (!strcmp(op, "cvt.u64.u32")) {
+		D = (uint32_t)V(1);
+	} else if (!strcmp(op, "cvt.u32.u64")) {
+		D = (uint32_t)V(1);
+	} else if (!strcmp(op, "shl.b64")) {
+		D = V(1) << V(2);
+	} else if (!strcmp(op, "setp.gt.s32") || !strcmp(op, "setp.le.s32")) {
+		bool gt = (int32_t)V(1) > (int32_t)V(2);
+		D = op[5] == 'g' ? gt : !gt;
+	} else if (!strcmp(op, "setp.gt.and.s32") || !strcmp(op, "setp.le.or.s32")) {
+		bool gt = (int32_t)V(1) > (int32_t)V(2);
+		D = op[5] == 'g' ? (gt && V(3)) : (!gt || V(3));
+	} else if (!strcmp(op, "setp.lt.u32")) {
+		D = (uint32_t)V(1) < (uint32_t)V(2);
+	} else if (!strcmp(op, "setp.eq.u32")) {
+		D = (uint32_t)V(1) == (uint32_t)V(2);
+	} else if (!strcmp(op, "setp.ge.u32")) {
+		D = (uint32_t)V(1) >= (uint32_t)V(2);
+	} else if (!strcmp(op, "setp.ne.u32")) {
+		D = (uint32_t)V(1) != (uint32_t)V(2);
+	} else if (!strcmp(op, "bfi.b32")) {
+		uint32_t pos = (uint32_t)V(3), len = (uint32_t)V(4), mask = (len >= 32 ? ~0u : ((1u << len) - 1)) << pos;
+		D = ((uint32_t)V(2) & ~mask) | (((uint32_t)V(1) << pos) & mask);
+	} else if (!strcmp(op, "bfe.u32")) {
+		uint32_t pos = (uint32_t)V(2), len = (uint32_t)V(3);
+		D = ((uint32_t)V(1) >> pos) & (len >= 32 ? ~0u : ((1u << len) - 1));
+	} else if ((!strncmp(op, "ld.", 3) || !strncmp(op, "st.", 3)) && !width_of(op)) {
+		snprintf(m->errbuf, sizeof m->errbuf, "unsupported instruction '%s' (an access width the emulator lacks)", op);
+		m->err = m->errbuf;
+	} else if (!strncmp(op, "ld.", 3)) {
+		int w = width_of(op), n = w >= 4 ? w / 4 : 1;
+		track(m, t, in, false);
+		unsigned char *p = mem(m, strstr(op, ".shared") != NULL, addr(m, t, o[n]), w);
+		m->acc_warp = -1;
+		for (int i = 0; p && i < n; i++) {
+			uint32_t v = 0;
+			memcpy(&v, p + 4 * i, (size_t)(w < 4 ? w : 4));
+			*R(m, t, o[i]) = v;
+		}
+	} else if (!strncmp(op, "st.", 3)) {
+		int w = width_of(op), n = w >= 4 ? w / 4 : 1;
+		track(m, t, in, true);
+		unsigned char *p = mem(m, strstr(op, ".shared") != NULL, addr(m, t, o[0]), w);
+		m->acc_warp = -1;
+		for (int i = 0; p && i < n; i++) {
+			uint32_t v = (uint32_t)V(1 + i);
+			memcpy(p + 4 * i, &v, (size_t)(w < 4 ? w : 4));
+		}
+	} else if (!strncmp(op, "cp.async.cg.", 12) || !strncmp(op, "cp.async.ca.", 12)) {
+		int bytes = (int)V(2);
+		uint64_t da = addr(m, t, o[0]);
+		if (m->banks) { /* the shared write of the copy, as the 16-byte st.shared it replaces */
+			int tid = (int)(t - m->t), pc = (int)(in - m->p->ins);
+			bank_record(m, tid, pc, m->occ[(int64_t)tid * m->p->n + pc]++, da, bytes);
+		}
+		/* ignore-src (a 4th operand, a predicate): zeros land, the source is not read */
+		static const unsigned char zeros[16];
+		bool ignore = in->nops > 3 && V(3);
+		unsigned char *d = mem(m, true, da, bytes), *s = ignore ? (unsigned char *)zeros : mem(m, false, addr(m, t, o[1]), bytes);
+		if (d && s) {
+			if (m->ncpa == m->cpacap) {
+				m->cpacap = m->cpacap ? 2 * m->cpacap : 64;
+				m->cpa = realloc(m->cpa, sizeof *m->cpa * (size_t)m->cpacap);
+			}
+			m->cpa[m->ncpa++] = (struct Cpa){(int)(t - m->t), bytes, da, s, -1, in};
+		}
+	} else if (!strcmp(op, "cp.async.commit_group")) {
+		int tid = (int)(t - m->t);
+		for (int i = 0; i < m->ncpa; i++)
+			if (m->cpa[i].tid == tid && m->cpa[i].group < 0)
+				m->cpa[i].group = m->cpa_groups[tid];
+		m->cpa_groups[tid]++;
+	} else if (!strcmp(op, "cp.async.wait_group") || !strcmp(op, "cp.async.wait_all")) {
+		int tid = (int)(t - m->t);
+		if (op[14] == 'a') /* wait_all: commit, then wait for everything */
+			m->cpa_groups[tid]++;
+		cpa_land(m, tid, op[14] == 'a' ? INT64_MAX : m->cpa_groups[tid] - (int64_t)V(0));
+	} else if (!strncmp(op, "cp.async.", 9) || !strncmp(op, "tcgen05.fence", 13) || !strncmp(op, "tcgen05.wait", 12)) {
+		/* completion is immediate in the emulator */
+	} else {
+		snprintf(m->errbuf, sizeof m->errbuf, "unsupported instruction '%s'", op);
+		m->err = m->errbuf;
+	}
+#undef D
+#undef V
+}
