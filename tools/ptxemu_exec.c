@@ -86,20 +86,62 @@ static void tma_instruction(Machine *m, Thread *t, Ins *in)
 	}
 }
 
-/* one non-collective instruction of one thread */
-void step(Machine *m, Thread *t)
+/* a thread exits (ret outside any call): its copies in flight land, and a
+ * wgmma in flight or a CTA whose last thread leaves with TMA work pending is
+ * an error */
+static void thread_exit(Machine *m, Thread *t)
 {
-	Ins *in = &m->p->ins[t->pc];
+	for (int i = 0; i < m->nwgq && !m->err; i++)
+		if (m->wgq[i].wgi == rank_of(m, t) * 8 + (int)(local_tid(m, t) / 128)) {
+			snprintf(m->errbuf, sizeof m->errbuf, "thread %lld exits while the wgmma of .tile line %d is in flight "
+			         "(no wgmma.wait_group covers it)", (long long)local_tid(m, t), m->wgq[i].line);
+			m->err = m->errbuf;
+		}
+	t->done = true;
+	cpa_land(m, (int)(t - m->t), INT64_MAX);
+	tma_thread_exit(m->tma, &m->env, (int)(t - m->t), &m->err);
+	cluster_release(m);
+	bool cta_done = true; /* the CTA's last thread: nothing may still write into it */
+	for (int64_t i = 0; i < m->threads; i++)
+		cta_done &= m->t[m->cur * m->threads + i].done;
+	if (cta_done && !m->err)
+		tma_cta_exit(m->tma, &m->env, m->cur, &m->err);
+}
+
+/* call[.uni] [(ret),] fn, (args): the arguments copied into the formal
+ * .params, a frame pushed */
+static void call(Machine *m, Thread *t, Ins *in)
+{
+	char **o = in->ops;
+	const struct Func *fn = NULL;
+	for (int i = 0; i < m->p->nfuncs; i++)
+		if (!strcmp(m->p->funcs[i].name, o[1]))
+			fn = &m->p->funcs[i];
+	if (!fn || in->nops - 2 != fn->nparams || t->depth == MAX_CALL_DEPTH) {
+		snprintf(m->errbuf, sizeof m->errbuf, "call of '%s': %s", o[1],
+		         !fn ? "no such function" : t->depth == MAX_CALL_DEPTH ? "too deep" : "argument count");
+		m->err = m->errbuf;
+		return;
+	}
+	for (int i = 0; i < fn->nparams; i++) {
+		int a = psym_find(m->p, o[2 + i]), f = fn->params[i];
+		if (a < 0 || m->p->psym_size[a] != m->p->psym_size[f]) {
+			snprintf(m->errbuf, sizeof m->errbuf, "call of '%s': argument '%s' is not a .param of its size", o[1],
+			         o[2 + i]);
+			m->err = m->errbuf;
+			return;
+		}
+		memcpy(t->pmem + m->p->psym_off[f], t->pmem + m->p->psym_off[a], (size_t)m->p->psym_size[f]);
+	}
+	t->frames[t->depth++] = (Frame){t->pc, fn->ret, o[0][0] ? psym_find(m->p, o[0]) : -1};
+	t->pc = fn->pc;
+}
+
+/* control flow, calls, the .param space, cluster barriers and the mbarrier/TMA/bulk instructions; false when op is none of them */
+static bool exec_control(Machine *m, Thread *t, Ins *in)
+{
 	const char *op = in->op;
 	char **o = in->ops;
-	if (t->wg_nbusy && wg_busy_operand(m, t, in))
-		return;
-	t->pc++;
-	if (in->pred >= 0) {
-		bool p = t->r[in->pred] != 0;
-		if (p == in->pred_neg)
-			return;
-	}
 #define D (*R(m, t, o[0]))
 #define V(i) val(m, t, o[i])
 	if (!strcmp(op, "ret") && t->depth > 0) {
@@ -109,21 +151,7 @@ void step(Machine *m, Thread *t)
 			       (size_t)m->p->psym_size[f->callee_ret]);
 		t->pc = f->ret_pc;
 	} else if (!strcmp(op, "ret")) {
-		for (int i = 0; i < m->nwgq && !m->err; i++)
-			if (m->wgq[i].wgi == rank_of(m, t) * 8 + (int)(local_tid(m, t) / 128)) {
-				snprintf(m->errbuf, sizeof m->errbuf, "thread %lld exits while the wgmma of .tile line %d is in flight "
-				         "(no wgmma.wait_group covers it)", (long long)local_tid(m, t), m->wgq[i].line);
-				m->err = m->errbuf;
-			}
-		t->done = true;
-		cpa_land(m, (int)(t - m->t), INT64_MAX);
-		tma_thread_exit(m->tma, &m->env, (int)(t - m->t), &m->err);
-		cluster_release(m);
-		bool cta_done = true; /* the CTA's last thread: nothing may still write into it */
-		for (int64_t i = 0; i < m->threads; i++)
-			cta_done &= m->t[m->cur * m->threads + i].done;
-		if (cta_done && !m->err)
-			tma_cta_exit(m->tma, &m->env, m->cur, &m->err);
+		thread_exit(m, t);
 	} else if (!strncmp(op, "barrier.cluster.arrive", 22)) {
 		/* every thread of the cluster arrives; when the last one does, the
 		 * instance is released and orders each CTA's shared accesses */
@@ -140,35 +168,14 @@ void step(Machine *m, Thread *t)
 	           !strncmp(op, "fence.mbarrier_init", 19)) {
 		tma_instruction(m, t, in);
 	} else if (!strncmp(op, "call", 4)) {
-		const struct Func *fn = NULL;
-		for (int i = 0; i < m->p->nfuncs; i++)
-			if (!strcmp(m->p->funcs[i].name, o[1]))
-				fn = &m->p->funcs[i];
-		if (!fn || in->nops - 2 != fn->nparams || t->depth == MAX_CALL_DEPTH) {
-			snprintf(m->errbuf, sizeof m->errbuf, "call of '%s': %s", o[1],
-			         !fn ? "no such function" : t->depth == MAX_CALL_DEPTH ? "too deep" : "argument count");
-			m->err = m->errbuf;
-			return;
-		}
-		for (int i = 0; i < fn->nparams; i++) {
-			int a = psym_find(m->p, o[2 + i]), f = fn->params[i];
-			if (a < 0 || m->p->psym_size[a] != m->p->psym_size[f]) {
-				snprintf(m->errbuf, sizeof m->errbuf, "call of '%s': argument '%s' is not a .param of its size", o[1],
-				         o[2 + i]);
-				m->err = m->errbuf;
-				return;
-			}
-			memcpy(t->pmem + m->p->psym_off[f], t->pmem + m->p->psym_off[a], (size_t)m->p->psym_size[f]);
-		}
-		t->frames[t->depth++] = (Frame){t->pc, fn->ret, o[0][0] ? psym_find(m->p, o[0]) : -1};
-		t->pc = fn->pc;
+		call(m, t, in);
 	} else if ((!strncmp(op, "ld.param.", 9) || !strncmp(op, "st.param.", 9)) &&
 	           param_addr(m->p, o[op[0] == 'l'], &(int64_t){0}) >= 0) {
 		int64_t room, a = param_addr(m->p, o[op[0] == 'l'], &room);
 		int w = strstr(op, "64") ? 8 : 4;
 		if (room < w) {
 			m->err = "param access out of bounds";
-			return;
+			return true; /* handled: with m->err */
 		}
 		if (op[0] == 'l') {
 			uint64_t v = 0;
@@ -184,7 +191,7 @@ void step(Machine *m, Thread *t)
 			snprintf(m->errbuf, sizeof m->errbuf, "mapa (.tile line %d): CTA rank %llu or address 0x%llx is not in the "
 			         "cluster of %d CTAs", in->tile_line, (unsigned long long)rank, (unsigned long long)a, m->nranks);
 			m->err = m->errbuf;
-			return;
+			return true; /* handled: with m->err */
 		}
 		D = MAPA_TAG | (rank * (uint64_t)m->win + a);
 	} else if (!strcmp(op, "trap")) {
@@ -193,7 +200,22 @@ void step(Machine *m, Thread *t)
 		m->err = m->errbuf;
 	} else if (!strncmp(op, "bra", 3)) {
 		t->pc = label_pc(m, o[0]);
-	} else if (!strncmp(op, "ld.param.", 9) && scalar_param(m->p, o[1]) >= 0) {
+	} else {
+		return false;
+	}
+	return true;
+#undef D
+#undef V
+}
+
+/* integer and predicate arithmetic, moves, conversions and kernel params read; false when op is none of them */
+static bool exec_alu(Machine *m, Thread *t, Ins *in)
+{
+	const char *op = in->op;
+	char **o = in->ops;
+#define D (*R(m, t, o[0]))
+#define V(i) val(m, t, o[i])
+	if (!strncmp(op, "ld.param.", 9) && scalar_param(m->p, o[1]) >= 0) {
 		D = (uint64_t)m->p->scalar_val[scalar_param(m->p, o[1])];
 	} else if (!strcmp(op, "ld.param.u64")) {
 		D = (addr(m, t, o[1]) + 1) << 40;
@@ -261,7 +283,22 @@ void step(Machine *m, Thread *t)
 	} else if (!strcmp(op, "bfe.u32")) {
 		uint32_t pos = (uint32_t)V(2), len = (uint32_t)V(3);
 		D = ((uint32_t)V(1) >> pos) & (len >= 32 ? ~0u : ((1u << len) - 1));
-	} else if ((!strncmp(op, "ld.", 3) || !strncmp(op, "st.", 3)) && !width_of(op)) {
+	} else {
+		return false;
+	}
+	return true;
+#undef D
+#undef V
+}
+
+/* loads, stores and cp.async; false when op is none of them */
+static bool exec_memory(Machine *m, Thread *t, Ins *in)
+{
+	const char *op = in->op;
+	char **o = in->ops;
+#define D (*R(m, t, o[0]))
+#define V(i) val(m, t, o[i])
+	if ((!strncmp(op, "ld.", 3) || !strncmp(op, "st.", 3)) && !width_of(op)) {
 		snprintf(m->errbuf, sizeof m->errbuf, "unsupported instruction '%s' (an access width the emulator lacks)", op);
 		m->err = m->errbuf;
 	} else if (!strncmp(op, "ld.", 3)) {
@@ -315,9 +352,27 @@ void step(Machine *m, Thread *t)
 	} else if (!strncmp(op, "cp.async.", 9) || !strncmp(op, "tcgen05.fence", 13) || !strncmp(op, "tcgen05.wait", 12)) {
 		/* completion is immediate in the emulator */
 	} else {
-		snprintf(m->errbuf, sizeof m->errbuf, "unsupported instruction '%s'", op);
-		m->err = m->errbuf;
+		return false;
 	}
+	return true;
 #undef D
 #undef V
+}
+
+/* one non-collective instruction of one thread */
+void step(Machine *m, Thread *t)
+{
+	Ins *in = &m->p->ins[t->pc];
+	if (t->wg_nbusy && wg_busy_operand(m, t, in))
+		return;
+	t->pc++;
+	if (in->pred >= 0) {
+		bool p = t->r[in->pred] != 0;
+		if (p == in->pred_neg)
+			return;
+	}
+	if (exec_control(m, t, in) || exec_alu(m, t, in) || exec_memory(m, t, in))
+		return;
+	snprintf(m->errbuf, sizeof m->errbuf, "unsupported instruction '%s'", in->op);
+	m->err = m->errbuf;
 }

@@ -162,6 +162,111 @@ static char *mangle(const char *l, int f)
 	return o;
 }
 
+/* ".reg .b32 t, u;" (named registers get a slot now; numbered "%r<9>" are
+ * found by use), several declarations per line */
+static void parse_reg_decls(Prog *p, char *l)
+{
+	/* named registers: ".reg .b32 t, u;" (numbered "%r<9>" are found by use) */
+	/* one declaration per ';': ".reg .b32 c; .reg .b64 a, o;" on one line */
+	for (char *decl = l, *semi; decl; decl = semi ? semi + 1 : NULL) {
+		semi = strchr(decl, ';');
+		if (semi)
+			*semi = 0;
+		decl = trim(decl);
+		if (strncmp(decl, ".reg", 4))
+			continue;
+		char *q = strchr(decl + 4, '.');
+		int bits = !q ? 0 : !strncmp(q, ".pred", 5) ? 1 : atoi(q + strcspn(q, "0123456789"));
+		q = q ? q + strcspn(q, " \t") : NULL;
+		for (char *tok = q ? strtok(q, " \t,") : NULL; tok; tok = strtok(NULL, " \t,")) {
+			p->rdecl = realloc(p->rdecl, sizeof *p->rdecl * (size_t)(p->nrdecl + 1));
+			p->rdecl[p->nrdecl++] = (struct RegDecl){strndup(tok, strcspn(tok, "<")), bits, strchr(tok, '<') != NULL};
+			if (!strchr(tok, '<')) {
+				p->named = realloc(p->named, sizeof(char *) * (size_t)(p->nnamed + 1));
+				p->named[p->nnamed++] = strdup(tok);
+				reg_slot(p, tok);
+			}
+		}
+	}
+}
+
+/* ".shared .align A .b8 NAME[BYTES]": a static shared symbol at its offset */
+static void parse_shared_decl(Prog *p, const char *l)
+{
+	char *name = malloc(strlen(l) + 1); /* names of any length */
+	long long align, bytes;
+	if (sscanf(l, ".shared .align %lld .b8 %[^[][%lld]", &align, name, &bytes) == 3) {
+		p->shared_bytes = (p->shared_bytes + align - 1) / align * align;
+		if (p->nsyms == p->scap) {
+			p->scap = p->scap ? p->scap * 2 : 16;
+			p->syms = realloc(p->syms, sizeof(char *) * (size_t)p->scap);
+			p->sym_off = realloc(p->sym_off, sizeof(int64_t) * (size_t)p->scap);
+		}
+		p->syms[p->nsyms] = strdup(name);
+		p->sym_off[p->nsyms++] = p->shared_bytes;
+		p->shared_bytes += bytes;
+	}
+	free(name);
+}
+
+/* call[.uni] [(ret),] fn, (a, b, ...): ops = ret or "", fn, args */
+static void parse_call_operands(Ins *in, char *rest)
+{
+	char *c = rest;
+	while (*c == ' ' || *c == '\t')
+		c++;
+	char *ret = NULL;
+	if (*c == '(') {
+		char *e = strchr(c, ')');
+		ret = strndup(c + 1, (size_t)(e - c - 1));
+		c = strchr(e, ',') + 1;
+	}
+	in->ops[in->nops++] = strdup(ret ? trim(ret) : "");
+	free(ret);
+	char *args = strchr(c, '(');
+	if (args)
+		*args++ = 0;
+	char *semi2 = strrchr(c, ',');
+	if (semi2)
+		*semi2 = 0;
+	in->ops[in->nops++] = strdup(trim(c));
+	for (char *tok = args ? strtok(args, " ,);") : NULL; tok && in->nops < MAXOPS; tok = strtok(NULL, " ,);"))
+		in->ops[in->nops++] = strdup(tok);
+}
+
+/* operands: split on commas outside braces; vectors and addresses are flattened */
+static void parse_operands(Ins *in, char *rest)
+{
+	char *semi = strrchr(rest, ';');
+	if (semi)
+		*semi = 0;
+	char *q = rest;
+	while (*q) {
+		q = trim(q);
+		if (!*q)
+			break;
+		char *start = q;
+		int depth = 0;
+		while (*q && (depth || *q != ',')) {
+			depth += (*q == '{' || *q == '[') - (*q == '}' || *q == ']');
+			q++;
+		}
+		if (*q)
+			*q++ = 0;
+		start = trim(start);
+		if (*start == '{') { /* a register vector: one operand each */
+			char *v = start + 1, *end = strchr(v, '}');
+			*end = 0;
+			for (char *tok = strtok(v, ", "); tok; tok = strtok(NULL, ", "))
+				if (in->nops < MAXOPS)
+					in->ops[in->nops++] = strdup(tok);
+			continue;
+		}
+		if (in->nops < MAXOPS)
+			in->ops[in->nops++] = strdup(start);
+	}
+}
+
 /* parse one entry's body (from "{" to the matching "}") */
 void parse_entry(Prog *p, char **lines, int n)
 {
@@ -188,47 +293,13 @@ void parse_entry(Prog *p, char **lines, int n)
 			continue;
 		}
 		if (!strncmp(l, ".reg", 4)) {
-			/* named registers: ".reg .b32 t, u;" (numbered "%r<9>" are found by use) */
-			/* one declaration per ';': ".reg .b32 c; .reg .b64 a, o;" on one line */
-			for (char *decl = l, *semi; decl; decl = semi ? semi + 1 : NULL) {
-				semi = strchr(decl, ';');
-				if (semi)
-					*semi = 0;
-				decl = trim(decl);
-				if (strncmp(decl, ".reg", 4))
-					continue;
-				char *q = strchr(decl + 4, '.');
-				int bits = !q ? 0 : !strncmp(q, ".pred", 5) ? 1 : atoi(q + strcspn(q, "0123456789"));
-				q = q ? q + strcspn(q, " \t") : NULL;
-				for (char *tok = q ? strtok(q, " \t,") : NULL; tok; tok = strtok(NULL, " \t,")) {
-					p->rdecl = realloc(p->rdecl, sizeof *p->rdecl * (size_t)(p->nrdecl + 1));
-					p->rdecl[p->nrdecl++] = (struct RegDecl){strndup(tok, strcspn(tok, "<")), bits, strchr(tok, '<') != NULL};
-					if (!strchr(tok, '<')) {
-						p->named = realloc(p->named, sizeof(char *) * (size_t)(p->nnamed + 1));
-						p->named[p->nnamed++] = strdup(tok);
-						reg_slot(p, tok);
-					}
-				}
-			}
+			parse_reg_decls(p, l);
 			continue;
 		}
 		if (!*l || !strncmp(l, ".pragma", 7)) /* a hint to ptxas ("nounroll"): no effect on what runs */
 			continue;
 		if (!strncmp(l, ".shared", 7)) {
-			char *name = malloc(strlen(l) + 1); /* names of any length */
-			long long align, bytes;
-			if (sscanf(l, ".shared .align %lld .b8 %[^[][%lld]", &align, name, &bytes) == 3) {
-				p->shared_bytes = (p->shared_bytes + align - 1) / align * align;
-				if (p->nsyms == p->scap) {
-					p->scap = p->scap ? p->scap * 2 : 16;
-					p->syms = realloc(p->syms, sizeof(char *) * (size_t)p->scap);
-					p->sym_off = realloc(p->sym_off, sizeof(int64_t) * (size_t)p->scap);
-				}
-				p->syms[p->nsyms] = strdup(name);
-				p->sym_off[p->nsyms++] = p->shared_bytes;
-				p->shared_bytes += bytes;
-			}
-			free(name);
+			parse_shared_decl(p, l);
 			continue;
 		}
 		size_t len = strlen(l);
@@ -267,58 +338,10 @@ void parse_entry(Prog *p, char **lines, int n)
 		snprintf(in->op, sizeof in->op, "%.*s", (int)(sp - l), l);
 		char *rest = *sp ? sp + 1 : sp;
 		if (!strncmp(in->op, "call", 4)) {
-			/* call[.uni] [(ret),] fn, (a, b, ...): ops = ret or "", fn, args */
-			char *c = rest;
-			while (*c == ' ' || *c == '\t')
-				c++;
-			char *ret = NULL;
-			if (*c == '(') {
-				char *e = strchr(c, ')');
-				ret = strndup(c + 1, (size_t)(e - c - 1));
-				c = strchr(e, ',') + 1;
-			}
-			in->ops[in->nops++] = strdup(ret ? trim(ret) : "");
-			free(ret);
-			char *args = strchr(c, '(');
-			if (args)
-				*args++ = 0;
-			char *semi2 = strrchr(c, ',');
-			if (semi2)
-				*semi2 = 0;
-			in->ops[in->nops++] = strdup(trim(c));
-			for (char *tok = args ? strtok(args, " ,);") : NULL; tok && in->nops < MAXOPS; tok = strtok(NULL, " ,);"))
-				in->ops[in->nops++] = strdup(tok);
+			parse_call_operands(in, rest);
 			continue;
 		}
-		char *semi = strrchr(rest, ';');
-		if (semi)
-			*semi = 0;
-		/* operands: split on commas outside braces; vectors and addresses are flattened */
-		char *q = rest;
-		while (*q) {
-			q = trim(q);
-			if (!*q)
-				break;
-			char *start = q;
-			int depth = 0;
-			while (*q && (depth || *q != ',')) {
-				depth += (*q == '{' || *q == '[') - (*q == '}' || *q == ']');
-				q++;
-			}
-			if (*q)
-				*q++ = 0;
-			start = trim(start);
-			if (*start == '{') { /* a register vector: one operand each */
-				char *v = start + 1, *end = strchr(v, '}');
-				*end = 0;
-				for (char *tok = strtok(v, ", "); tok; tok = strtok(NULL, ", "))
-					if (in->nops < MAXOPS)
-						in->ops[in->nops++] = strdup(tok);
-				continue;
-			}
-			if (in->nops < MAXOPS)
-				in->ops[in->nops++] = strdup(start);
-		}
+		parse_operands(in, rest);
 	}
 }
 

@@ -364,11 +364,10 @@ static void describe_hang(Machine *m)
 	m->err = m->errbuf;
 }
 
-/* run one cluster of CTAs (one CTA without a cluster) together; returns
- * false on an emulation error */
-bool run_cluster(Machine *m, int entry_pc)
+/* a cluster's threads at the entry, its memories and barriers as at launch */
+static void cluster_reset(Machine *m, int entry_pc)
 {
-	int64_t T = m->threads, NT = T * m->nranks;
+	int64_t NT = m->threads * m->nranks;
 	for (int64_t i = 0; i < NT; i++) {
 		m->t[i].pc = entry_pc;
 		m->t[i].done = false;
@@ -395,39 +394,104 @@ bool run_cluster(Machine *m, int entry_pc)
 	m->creleased = 0;
 	for (int64_t i = 0; i < m->win * m->nranks; i++)
 		m->shadow_all[i] = (struct Shadow){-1, 0, 0, {-1, -1, -1}, {0, 0, 0}, {0, 0, 0}};
+}
+
+/* every thread runs until it blocks, exits or reaches a collective; false
+ * on an emulation error (a spin past the step budget is one) */
+static bool run_threads(Machine *m, int64_t *budget, bool *progress)
+{
+	int64_t T = m->threads, NT = T * m->nranks;
+	for (int64_t i = 0; i < NT; i++) {
+		Thread *t = &m->t[i];
+		set_cta(m, (int)(i / T));
+		while (!t->done) {
+			const Ins *ci = &m->p->ins[t->pc];
+			if (is_collective(ci->op)) {
+				if (ci->pred < 0 || (t->r[ci->pred] != 0) != ci->pred_neg)
+					break;
+				t->pc++; /* its guard is false in this thread: it skips the collective */
+				*progress = true;
+				continue;
+			}
+			t->blocked = false;
+			step(m, t);
+			if (t->blocked)
+				break;
+			*progress = true;
+			if (m->err || --*budget < 0) {
+				if (!m->err) { /* a loop that never blocks (a spin on memory): where it spins */
+					snprintf(m->errbuf, sizeof m->errbuf, "step budget exhausted: thread %lld of CTA rank %lld "
+					         "still runs, at %s (.tile line %d)", (long long)(i % T), (long long)(i / T),
+					         m->p->ins[t->pc].op, m->p->ins[t->pc].tile_line);
+					m->err = m->errbuf;
+				}
+				return false;
+			}
+		}
+		if (m->err)
+			return false;
+	}
+	return true;
+}
+
+/* warpgroup collectives (wgmma.*): the 128 threads wait at the same instruction */
+static void run_warpgroups(Machine *m, bool *progress)
+{
+	int64_t T = m->threads;
+	for (int r = 0; r < m->nranks && !m->err; r++)
+		for (int64_t g0 = r * T; g0 + 128 <= (r + 1) * T; g0 += 128) {
+			Thread *w[128];
+			bool ready = true;
+			for (int k = 0; k < 128 && ready; k++) {
+				w[k] = &m->t[g0 + k];
+				ready = !w[k]->done && w[k]->pc == w[0]->pc && !strncmp(m->p->ins[w[k]->pc].op, "wgmma.", 6);
+			}
+			if (ready) {
+				set_cta(m, r);
+				wg_collective(m, w, &m->p->ins[w[0]->pc], (int)(r * 8 + (g0 - r * T) / 128));
+				*progress = true;
+			}
+		}
+}
+
+/* warp collectives: the 32 lanes wait at the same instruction; false on an
+ * emulation error */
+static bool run_warps(Machine *m, bool *progress)
+{
+	int64_t T = m->threads;
+	for (int r = 0; r < m->nranks; r++)
+		for (int64_t w0 = r * T; w0 < (r + 1) * T; w0 += 32) {
+			Thread *w[32];
+			bool ready = w0 + 32 <= (r + 1) * T;
+			for (int k = 0; k < 32 && ready; k++) {
+				w[k] = &m->t[w0 + k];
+				ready = !w[k]->done && w[k]->pc == w[0]->pc && !is_named_bar(m->p->ins[w[k]->pc].op) &&
+				        strncmp(m->p->ins[w[k]->pc].op, "wgmma.", 6) && strncmp(m->p->ins[w[k]->pc].op, "elect.", 6) &&
+				        strncmp(m->p->ins[w[k]->pc].op, "setmaxnreg.", 11) &&
+				        is_collective(m->p->ins[w[k]->pc].op); /* not a blocked mbarrier wait */
+			}
+			if (ready) {
+				set_cta(m, r);
+				collective(m, w, &m->p->ins[w[0]->pc]);
+				*progress = true;
+				if (m->err)
+					return false;
+			}
+		}
+	return true;
+}
+
+/* run one cluster of CTAs (one CTA without a cluster) together; returns
+ * false on an emulation error */
+bool run_cluster(Machine *m, int entry_pc)
+{
+	cluster_reset(m, entry_pc);
+	int64_t NT = m->threads * m->nranks;
 	int64_t budget = 200000000;
 	for (;;) {
 		bool progress = false;
-		for (int64_t i = 0; i < NT; i++) {
-			Thread *t = &m->t[i];
-			set_cta(m, (int)(i / T));
-			while (!t->done) {
-				const Ins *ci = &m->p->ins[t->pc];
-				if (is_collective(ci->op)) {
-					if (ci->pred < 0 || (t->r[ci->pred] != 0) != ci->pred_neg)
-						break;
-					t->pc++; /* its guard is false in this thread: it skips the collective */
-					progress = true;
-					continue;
-				}
-				t->blocked = false;
-				step(m, t);
-				if (t->blocked)
-					break;
-				progress = true;
-				if (m->err || --budget < 0) {
-					if (!m->err) { /* a loop that never blocks (a spin on memory): where it spins */
-						snprintf(m->errbuf, sizeof m->errbuf, "step budget exhausted: thread %lld of CTA rank %lld "
-						         "still runs, at %s (.tile line %d)", (long long)(i % T), (long long)(i / T),
-						         m->p->ins[t->pc].op, m->p->ins[t->pc].tile_line);
-						m->err = m->errbuf;
-					}
-					return false;
-				}
-			}
-			if (m->err)
-				return false;
-		}
+		if (!run_threads(m, &budget, &progress))
+			return false;
 		bool all_done = true;
 		for (int64_t i = 0; i < NT; i++)
 			all_done &= m->t[i].done;
@@ -441,43 +505,11 @@ bool run_cluster(Machine *m, int entry_pc)
 			return false;
 		if (released)
 			continue;
-		/* warpgroup collectives (wgmma.*): the 128 threads wait at the same instruction */
-		for (int r = 0; r < m->nranks && !m->err; r++)
-			for (int64_t g0 = r * T; g0 + 128 <= (r + 1) * T; g0 += 128) {
-				Thread *w[128];
-				bool ready = true;
-				for (int k = 0; k < 128 && ready; k++) {
-					w[k] = &m->t[g0 + k];
-					ready = !w[k]->done && w[k]->pc == w[0]->pc && !strncmp(m->p->ins[w[k]->pc].op, "wgmma.", 6);
-				}
-				if (ready) {
-					set_cta(m, r);
-					wg_collective(m, w, &m->p->ins[w[0]->pc], (int)(r * 8 + (g0 - r * T) / 128));
-					progress = true;
-				}
-			}
+		run_warpgroups(m, &progress);
 		if (m->err)
 			return false;
-		/* warp collectives: the 32 lanes wait at the same instruction */
-		for (int r = 0; r < m->nranks; r++)
-			for (int64_t w0 = r * T; w0 < (r + 1) * T; w0 += 32) {
-				Thread *w[32];
-				bool ready = w0 + 32 <= (r + 1) * T;
-				for (int k = 0; k < 32 && ready; k++) {
-					w[k] = &m->t[w0 + k];
-					ready = !w[k]->done && w[k]->pc == w[0]->pc && !is_named_bar(m->p->ins[w[k]->pc].op) &&
-					        strncmp(m->p->ins[w[k]->pc].op, "wgmma.", 6) && strncmp(m->p->ins[w[k]->pc].op, "elect.", 6) &&
-					        strncmp(m->p->ins[w[k]->pc].op, "setmaxnreg.", 11) &&
-					        is_collective(m->p->ins[w[k]->pc].op); /* not a blocked mbarrier wait */
-				}
-				if (ready) {
-					set_cta(m, r);
-					collective(m, w, &m->p->ins[w[0]->pc]);
-					progress = true;
-					if (m->err)
-						return false;
-				}
-			}
+		if (!run_warps(m, &progress))
+			return false;
 		if (!progress) {
 			/* every thread waits: the TMA loads in flight land now */
 			if (tma_drain(m->tma, &m->env, &m->err))
