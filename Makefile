@@ -97,6 +97,12 @@ $(B)/tests/%: tests/unit/%.c $(B)/libtilepx_internal.a Makefile
 	@mkdir -p $(dir $@)
 	$(CC) $(WARN) $(CFLAGS) $(CPPFLAGS) $(DEPFLAGS) $< $(B)/libtilepx_internal.a -o $@
 
+# the launch ABI's test checks entries with the runners' own check (tools/runcore.c)
+$(B)/tests/test_abi: tests/unit/test_abi.c tools/runcore.c $(B)/libtilepx_internal.a Makefile
+	@mkdir -p $(dir $@)
+	$(CC) $(WARN) $(CFLAGS) $(CPPFLAGS) -Itools $(DEPFLAGS) tests/unit/test_abi.c tools/runcore.c $(B)/libtilepx_internal.a \
+		-lpthread $(LDFLAGS) -o $@
+
 # the GEMM bench's host side is tested without a GPU (tests/unit/test_gemm_host.c)
 $(B)/tests/test_gemm_host: bench/gemm_host.h
 
