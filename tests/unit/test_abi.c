@@ -12,7 +12,7 @@
 #include "runcore.h"
 #include "../../include/tilepx/tilepx.h"
 
-/* tests/gpu/abi_every_param.tile (which the emulator and the GPU run) */
+/* tests/gpu/ragged_abi_every_param.tile (which the emulator and the GPU run) */
 static const char prog[] =
 	"target sm_90a\n"
 	"kernel abi_every_param\nthreads 128\ngrid 2\ncluster 2\n"
