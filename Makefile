@@ -59,9 +59,9 @@ $(B)/randtile: tools/randtile.c $(B)/libtilepx_internal.a Makefile
 $(B)/gen/ptx_forms.c: $(B)/gen/ptx_forms.h
 	@test -f $@
 
-$(B)/gen/ptx_forms.h: $(TPL) tools/gen_forms.awk
+$(B)/gen/ptx_forms.h: $(TPL) ptx_templates/caps.def tools/gen_forms.awk
 	@mkdir -p $(B)/gen
-	awk -v H=$(B)/gen/ptx_forms.h.tmp -v C=$(B)/gen/ptx_forms.c.tmp -f tools/gen_forms.awk $(TPL)
+	awk -v H=$(B)/gen/ptx_forms.h.tmp -v C=$(B)/gen/ptx_forms.c.tmp -v CAPS=ptx_templates/caps.def -f tools/gen_forms.awk $(TPL)
 	mv $(B)/gen/ptx_forms.c.tmp $(B)/gen/ptx_forms.c
 	mv $(B)/gen/ptx_forms.h.tmp $(B)/gen/ptx_forms.h
 

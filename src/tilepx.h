@@ -117,16 +117,11 @@ int dtype_bytes(DType t);
 const char *dtype_name(DType t);
 bool dtype_parse(const char *s, DType *out);
 
-/* capability a PTX form or a program feature needs */
+/* capability a PTX form or a program feature needs (ptx_templates/caps.def) */
 typedef enum Cap {
-	CAP_ALL,      /* every target tilepx knows (sm_75+) */
-	CAP_SM80,     /* cp.async */
-	CAP_SM90,     /* stmatrix */
-	CAP_TCGEN05,  /* sm_100a, sm_100f, sm_103a, sm_110a */
-	CAP_B8MATRIX, /* ldmatrix/stmatrix b8 shapes: tcgen05 targets + sm_120a, sm_121a */
-	CAP_MULTICAST, /* .multicast::cluster: sm_90a and the sm_100/103/110 a/f targets */
-	CAP_SM90A,    /* wgmma: sm_90a only */
-	CAP_SETMAXNREG, /* setmaxnreg: sm_90a and every 'a' or 'f' target of sm_100 and newer */
+#define CAPABILITY(tpl, id, targets) id,
+#include "../ptx_templates/caps.def"
+#undef CAPABILITY
 	CAP_COUNT
 } Cap;
 

@@ -1,5 +1,5 @@
 # Turn ptx_templates/*.tpl into build/gen/ptx_forms.{h,c}.
-# usage: awk -v H=out.h -v C=out.c -f gen_forms.awk ptx_templates/*.tpl
+# usage: awk -v H=out.h -v C=out.c -v CAPS=ptx_templates/caps.def -f gen_forms.awk ptx_templates/*.tpl
 #
 # A row is   NAME MIN_PTX CAP [key=value ...] TEXT   (ptx_templates/README.md).
 # The key=value fields make a form a typed record of a family: code finds it
@@ -8,6 +8,13 @@
 function fail(msg) { printf("%s:%d: %s\n", FILENAME, FNR, msg) > "/dev/stderr"; bad = 1; exit 1 }
 BEGIN {
 	n = 0
+	# the capabilities a row may name: CAPABILITY(tpl, id, ...) lines of CAPS (ptx_templates/caps.def)
+	while ((getline line < CAPS) > 0)
+		if (match(line, /^CAPABILITY\([a-z0-9_]+, *[A-Z0-9_]+,/)) {
+			split(substr(line, 12, RLENGTH - 12), cf, /, */)
+			capid[cf[1]] = cf[2]
+		}
+	if (!length(capid)) { printf("gen_forms.awk: no capabilities in CAPS=%s\n", CAPS) > "/dev/stderr"; exit 1 }
 	# key fields: (family, key) picks exactly one form. kind "enum" values become
 	# PREFIX_VALUE enumerators (0 = unset), kind "int" values are numbers (0 = unset).
 	nk = split("shape num trans bits fmt space bytes pack rank zfill atype btype dtype areg", keys, " ")
@@ -75,7 +82,7 @@ function form_row() {
 	name = $1; ver = $2; cap = $3
 	if (name !~ /^[A-Z][A-Z0-9_]*$/) fail("bad form name " name)
 	if (ver !~ /^[0-9]\.[0-9]$/) fail("bad version " ver)
-	if (cap !~ /^(all|sm80|sm90|sm90a|tcgen05|b8matrix|multicast|setmaxnreg)$/) fail("bad capability " cap)
+	if (!(cap in capid)) fail("bad capability " cap " (ptx_templates/caps.def)")
 	if (name in seen) fail("duplicate form " name)
 	seen[name] = 1
 	file = FILENAME; sub(/.*\//, "", file); sub(/\.tpl$/, "", file)
@@ -111,7 +118,7 @@ function form_row() {
 	if ("rank" in val && index(mn, "." val["rank"] "d.") == 0) fail("rank=" val["rank"] " is not in " mn)
 	if ("trans" in val && (val["trans"] == 1) != (index(mn, ".trans") > 0)) fail("trans=" val["trans"] " disagrees with " mn)
 	split(ver, vv, ".")
-	names[n] = name; vers[n] = vv[1] * 10 + vv[2]; caps[n] = toupper(cap); texts[n] = text; files[n] = file
+	names[n] = name; vers[n] = vv[1] * 10 + vv[2]; caps[n] = capid[cap]; texts[n] = text; files[n] = file
 	if (typed) {
 		if (!(fam in famseen)) { famseen[fam] = 1; fams[++nfam] = fam }
 		rfam[n] = "FAM_" toupper(fam)
@@ -175,7 +182,7 @@ END {
 	print "#include \"tilepx.h\"\nconst PtxForm ptx_forms[FORM_COUNT] = {" > C
 	for (i = 0; i < n; i++) {
 		t = texts[i]; gsub(/\\/, "\\\\", t); gsub(/"/, "\\\"", t)
-		printf("\t[FORM_%s] = {\"%s\", \"%s\", %d, CAP_%s, \"%s\", %s, {%s}, %d},\n", names[i], names[i], files[i],
+		printf("\t[FORM_%s] = {\"%s\", \"%s\", %d, %s, \"%s\", %s, {%s}, %d},\n", names[i], names[i], files[i],
 		       vers[i], caps[i], t, rfam[i], rkey[i], rregs[i]) > C
 	}
 	print "};" > C
