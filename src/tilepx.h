@@ -592,6 +592,9 @@ typedef struct PtxForm {
 	FormFam fam;      /* FAM_NONE: a plain form, named only as FORM_NAME */
 	FormKey key;      /* typed parameters; form_find(fam, &key) finds this form */
 	int regs;         /* 32-bit registers per thread in the register operand (0: not given) */
+	/* per operand hole $0..$9: its class ("r32", "a32", "r32/imm": one of
+	 * several), "" when the text has no such hole; b_ins checks each operand */
+	const char *holes[10];
 } PtxForm;
 extern const PtxForm ptx_forms[FORM_COUNT];
 
