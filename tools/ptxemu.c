@@ -55,6 +55,7 @@ static void load_prog(Prog *p, const Kernel *k, const KernelAbi *abi, char **lin
 	}
 	load_funcs(p, lines, nl);
 	collect_regs(p);
+	decode_prog(p);
 }
 
 /* a machine for kernel k's clusters, its global memory the params of rp */

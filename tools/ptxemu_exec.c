@@ -137,45 +137,218 @@ static void call(Machine *m, Thread *t, Ins *in)
 	t->pc = fn->pc;
 }
 
-/* control flow, calls, the .param space, cluster barriers and the mbarrier/TMA/bulk instructions; false when op is none of them */
+/* the interpreter's arms (exec_control, exec_alu, exec_memory), one per
+ * opcode test of classify() */
+enum {
+	OPC_UNDECODED, /* Ins.opc before decode_prog */
+	OPC_UNSUPPORTED,
+	OPC_RET,
+	OPC_BARRIER_CLUSTER_ARRIVE,
+	OPC_BARRIER_CLUSTER_WAIT,
+	OPC_ASYNC_UNIT,
+	OPC_CALL,
+	OPC_PARAM_SPACE,
+	OPC_MAPA_SHARED_CLUSTER_U32,
+	OPC_TRAP,
+	OPC_BRA,
+	OPC_LD_SCALAR,
+	OPC_LD_POINTER,
+	OPC_MOV,
+	OPC_MOV_B16,
+	OPC_ADD_U32,
+	OPC_SUB_U32,
+	OPC_MUL_LO_U32,
+	OPC_MAD_LO_U32,
+	OPC_MUL_WIDE_U32,
+	OPC_ADD_U64,
+	OPC_SHL_B32,
+	OPC_SHR_U32,
+	OPC_AND_B32,
+	OPC_OR_B64,
+	OPC_OR_B32,
+	OPC_PRED_LOGIC,
+	OPC_XOR_B32,
+	OPC_DIV_U32,
+	OPC_REM_U32,
+	OPC_MAD_WIDE_U32,
+	OPC_CVT_U64_U32,
+	OPC_CVT_U32_U64,
+	OPC_SHL_B64,
+	OPC_SETP_GT_S32,
+	OPC_SETP_GT_AND_S32,
+	OPC_SETP_LT_U32,
+	OPC_SETP_EQ_U32,
+	OPC_SETP_GE_U32,
+	OPC_SETP_NE_U32,
+	OPC_BFI_B32,
+	OPC_BFE_U32,
+	OPC_LDST_NO_WIDTH,
+	OPC_LD,
+	OPC_ST,
+	OPC_CP_ASYNC_COPY,
+	OPC_CP_ASYNC_COMMIT_GROUP,
+	OPC_CP_ASYNC_WAIT,
+	OPC_ASYNC_NOP,
+};
+
+/* which arm of the interpreter runs instruction in: the tests it made on
+ * the opcode text at every step, made once when the program is loaded
+ * (the .param symbols and scalars they look up are all declared by then) */
+static int classify(const Prog *p, const Ins *in)
+{
+	const char *op = in->op;
+	char *const *o = in->ops;
+	if (!strcmp(op, "ret"))
+		return OPC_RET;
+	if (!strncmp(op, "barrier.cluster.arrive", 22))
+		return OPC_BARRIER_CLUSTER_ARRIVE;
+	if (!strncmp(op, "barrier.cluster.wait", 20))
+		return OPC_BARRIER_CLUSTER_WAIT;
+	if (!strncmp(op, "mbarrier.", 9) || !strncmp(op, "cp.async.bulk", 13) || !strncmp(op, "fence.proxy.async", 17) ||
+	    !strncmp(op, "fence.mbarrier_init", 19))
+		return OPC_ASYNC_UNIT;
+	if (!strncmp(op, "call", 4))
+		return OPC_CALL;
+	if ((!strncmp(op, "ld.param.", 9) || !strncmp(op, "st.param.", 9)) &&
+	    param_addr(p, o[op[0] == 'l'], &(int64_t){0}) >= 0)
+		return OPC_PARAM_SPACE;
+	if (!strcmp(op, "mapa.shared::cluster.u32"))
+		return OPC_MAPA_SHARED_CLUSTER_U32;
+	if (!strcmp(op, "trap"))
+		return OPC_TRAP;
+	if (!strncmp(op, "bra", 3))
+		return OPC_BRA;
+	if (!strncmp(op, "ld.param.", 9) && scalar_param(p, o[1]) >= 0)
+		return OPC_LD_SCALAR;
+	if (!strcmp(op, "ld.param.u64"))
+		return OPC_LD_POINTER;
+	if (!strcmp(op, "cvta.to.global.u64") || !strcmp(op, "mov.u32") || !strcmp(op, "mov.b32") ||
+	    !strcmp(op, "cvta.param.u64") || !strcmp(op, "mov.b64"))
+		return OPC_MOV;
+	if (!strcmp(op, "mov.b16"))
+		return OPC_MOV_B16;
+	if (!strcmp(op, "add.u32"))
+		return OPC_ADD_U32;
+	if (!strcmp(op, "sub.u32"))
+		return OPC_SUB_U32;
+	if (!strcmp(op, "mul.lo.u32"))
+		return OPC_MUL_LO_U32;
+	if (!strcmp(op, "mad.lo.u32"))
+		return OPC_MAD_LO_U32;
+	if (!strcmp(op, "mul.wide.u32"))
+		return OPC_MUL_WIDE_U32;
+	if (!strcmp(op, "add.u64"))
+		return OPC_ADD_U64;
+	if (!strcmp(op, "shl.b32"))
+		return OPC_SHL_B32;
+	if (!strcmp(op, "shr.u32") || !strcmp(op, "shr.b32"))
+		return OPC_SHR_U32;
+	if (!strcmp(op, "and.b32"))
+		return OPC_AND_B32;
+	if (!strcmp(op, "or.b64"))
+		return OPC_OR_B64;
+	if (!strcmp(op, "or.b32"))
+		return OPC_OR_B32;
+	if (!strcmp(op, "xor.pred") || !strcmp(op, "and.pred") || !strcmp(op, "or.pred"))
+		return OPC_PRED_LOGIC;
+	if (!strcmp(op, "xor.b32"))
+		return OPC_XOR_B32;
+	if (!strcmp(op, "div.u32"))
+		return OPC_DIV_U32;
+	if (!strcmp(op, "rem.u32"))
+		return OPC_REM_U32;
+	if (!strcmp(op, "mad.wide.u32"))
+		return OPC_MAD_WIDE_U32;
+	if (!strcmp(op, "cvt.u64.u32"))
+		return OPC_CVT_U64_U32;
+	if (!strcmp(op, "cvt.u32.u64"))
+		return OPC_CVT_U32_U64;
+	if (!strcmp(op, "shl.b64"))
+		return OPC_SHL_B64;
+	if (!strcmp(op, "setp.gt.s32") || !strcmp(op, "setp.le.s32"))
+		return OPC_SETP_GT_S32;
+	if (!strcmp(op, "setp.gt.and.s32") || !strcmp(op, "setp.le.or.s32"))
+		return OPC_SETP_GT_AND_S32;
+	if (!strcmp(op, "setp.lt.u32"))
+		return OPC_SETP_LT_U32;
+	if (!strcmp(op, "setp.eq.u32"))
+		return OPC_SETP_EQ_U32;
+	if (!strcmp(op, "setp.ge.u32"))
+		return OPC_SETP_GE_U32;
+	if (!strcmp(op, "setp.ne.u32"))
+		return OPC_SETP_NE_U32;
+	if (!strcmp(op, "bfi.b32"))
+		return OPC_BFI_B32;
+	if (!strcmp(op, "bfe.u32"))
+		return OPC_BFE_U32;
+	if ((!strncmp(op, "ld.", 3) || !strncmp(op, "st.", 3)) && !width_of(op))
+		return OPC_LDST_NO_WIDTH;
+	if (!strncmp(op, "ld.", 3))
+		return OPC_LD;
+	if (!strncmp(op, "st.", 3))
+		return OPC_ST;
+	if (!strncmp(op, "cp.async.cg.", 12) || !strncmp(op, "cp.async.ca.", 12))
+		return OPC_CP_ASYNC_COPY;
+	if (!strcmp(op, "cp.async.commit_group"))
+		return OPC_CP_ASYNC_COMMIT_GROUP;
+	if (!strcmp(op, "cp.async.wait_group") || !strcmp(op, "cp.async.wait_all"))
+		return OPC_CP_ASYNC_WAIT;
+	if (!strncmp(op, "cp.async.", 9) || !strncmp(op, "tcgen05.fence", 13) || !strncmp(op, "tcgen05.wait", 12))
+		return OPC_ASYNC_NOP;
+	return OPC_UNSUPPORTED;
+}
+
+/* control flow, calls, the .param space, cluster barriers and the
+ * mbarrier/TMA/bulk instructions; false when in is none of them */
 static bool exec_control(Machine *m, Thread *t, Ins *in)
 {
 	const char *op = in->op;
 	char **o = in->ops;
 #define D (*R(m, t, o[0]))
 #define V(i) val(m, t, o[i])
-	if (!strcmp(op, "ret") && t->depth > 0) {
-		Frame *f = &t->frames[--t->depth];
-		if (f->callee_ret >= 0 && f->caller_ret >= 0)
-			memcpy(t->pmem + m->p->psym_off[f->caller_ret], t->pmem + m->p->psym_off[f->callee_ret],
-			       (size_t)m->p->psym_size[f->callee_ret]);
-		t->pc = f->ret_pc;
-	} else if (!strcmp(op, "ret")) {
-		thread_exit(m, t);
-	} else if (!strncmp(op, "barrier.cluster.arrive", 22)) {
+	switch (in->opc) {
+	case OPC_RET: {
+		if (t->depth > 0) {
+			Frame *f = &t->frames[--t->depth];
+			if (f->callee_ret >= 0 && f->caller_ret >= 0)
+				memcpy(t->pmem + m->p->psym_off[f->caller_ret], t->pmem + m->p->psym_off[f->callee_ret],
+				       (size_t)m->p->psym_size[f->callee_ret]);
+			t->pc = f->ret_pc;
+		} else {
+			thread_exit(m, t);
+		}
+		return true;
+	}
+	case OPC_BARRIER_CLUSTER_ARRIVE: {
 		/* every thread of the cluster arrives; when the last one does, the
 		 * instance is released and orders each CTA's shared accesses */
 		t->carrive++;
 		cluster_release(m);
-	} else if (!strncmp(op, "barrier.cluster.wait", 20)) {
+		return true;
+	}
+	case OPC_BARRIER_CLUSTER_WAIT: {
 		if (t->carrive == 0) {
 			m->err = "barrier.cluster.wait without a barrier.cluster.arrive before it";
 		} else if (m->creleased < t->carrive) { /* stay at the wait */
 			t->pc--;
 			t->blocked = true;
 		}
-	} else if (!strncmp(op, "mbarrier.", 9) || !strncmp(op, "cp.async.bulk", 13) || !strncmp(op, "fence.proxy.async", 17) ||
-	           !strncmp(op, "fence.mbarrier_init", 19)) {
+		return true;
+	}
+	case OPC_ASYNC_UNIT: {
 		tma_instruction(m, t, in);
-	} else if (!strncmp(op, "call", 4)) {
+		return true;
+	}
+	case OPC_CALL: {
 		call(m, t, in);
-	} else if ((!strncmp(op, "ld.param.", 9) || !strncmp(op, "st.param.", 9)) &&
-	           param_addr(m->p, o[op[0] == 'l'], &(int64_t){0}) >= 0) {
+		return true;
+	}
+	case OPC_PARAM_SPACE: {
 		int64_t room, a = param_addr(m->p, o[op[0] == 'l'], &room);
 		int w = strstr(op, "64") ? 8 : 4;
 		if (room < w) {
 			m->err = "param access out of bounds";
-			return true; /* handled: with m->err */
+			return true; /* with m->err */
 		}
 		if (op[0] == 'l') {
 			uint64_t v = 0;
@@ -185,123 +358,194 @@ static bool exec_control(Machine *m, Thread *t, Ins *in)
 			uint64_t v = V(1);
 			memcpy(t->pmem + a, &v, (size_t)w);
 		}
-	} else if (!strcmp(op, "mapa.shared::cluster.u32")) {
+		return true;
+	}
+	case OPC_MAPA_SHARED_CLUSTER_U32: {
 		uint64_t rank = (uint32_t)V(2), a = (uint32_t)V(1);
 		if (rank >= (uint64_t)m->nranks || a >= (uint64_t)m->win) {
 			snprintf(m->errbuf, sizeof m->errbuf, "mapa (.tile line %d): CTA rank %llu or address 0x%llx is not in the "
 			         "cluster of %d CTAs", in->tile_line, (unsigned long long)rank, (unsigned long long)a, m->nranks);
 			m->err = m->errbuf;
-			return true; /* handled: with m->err */
+			return true; /* with m->err */
 		}
 		D = MAPA_TAG | (rank * (uint64_t)m->win + a);
-	} else if (!strcmp(op, "trap")) {
+		return true;
+	}
+	case OPC_TRAP: {
 		snprintf(m->errbuf, sizeof m->errbuf, "trap (.tile line %d) in thread %lld of CTA rank %d", in->tile_line,
 		         (long long)local_tid(m, t), rank_of(m, t));
 		m->err = m->errbuf;
-	} else if (!strncmp(op, "bra", 3)) {
+		return true;
+	}
+	case OPC_BRA: {
 		t->pc = label_pc(m, o[0]);
-	} else {
+		return true;
+	}
+	default:
 		return false;
 	}
-	return true;
 #undef D
 #undef V
 }
 
-/* integer and predicate arithmetic, moves, conversions and kernel params read; false when op is none of them */
+/* integer and predicate arithmetic, moves, conversions and kernel params read; false when in is none of them */
 static bool exec_alu(Machine *m, Thread *t, Ins *in)
 {
 	const char *op = in->op;
 	char **o = in->ops;
 #define D (*R(m, t, o[0]))
 #define V(i) val(m, t, o[i])
-	if (!strncmp(op, "ld.param.", 9) && scalar_param(m->p, o[1]) >= 0) {
+	switch (in->opc) {
+	case OPC_LD_SCALAR: {
 		D = (uint64_t)m->p->scalar_val[scalar_param(m->p, o[1])];
-	} else if (!strcmp(op, "ld.param.u64")) {
+		return true;
+	}
+	case OPC_LD_POINTER: {
 		D = (addr(m, t, o[1]) + 1) << 40;
-	} else if (!strcmp(op, "cvta.to.global.u64") || !strcmp(op, "mov.u32") || !strcmp(op, "mov.b32") ||
-	           !strcmp(op, "cvta.param.u64") || !strcmp(op, "mov.b64")) {
+		return true;
+	}
+	case OPC_MOV: {
 		D = V(1) & (op[0] == 'm' && op[5] == '3' ? 0xffffffffu : ~0ull);
-	} else if (!strcmp(op, "mov.b16")) {
+		return true;
+	}
+	case OPC_MOV_B16: {
 		D = V(1) & 0xffffu;
-	} else if (!strcmp(op, "add.u32")) {
+		return true;
+	}
+	case OPC_ADD_U32: {
 		D = (uint32_t)(V(1) + V(2));
-	} else if (!strcmp(op, "sub.u32")) {
+		return true;
+	}
+	case OPC_SUB_U32: {
 		D = (uint32_t)(V(1) - V(2));
-	} else if (!strcmp(op, "mul.lo.u32")) {
+		return true;
+	}
+	case OPC_MUL_LO_U32: {
 		D = (uint32_t)(V(1) * V(2));
-	} else if (!strcmp(op, "mad.lo.u32")) {
+		return true;
+	}
+	case OPC_MAD_LO_U32: {
 		D = (uint32_t)(V(1) * V(2) + V(3));
-	} else if (!strcmp(op, "mul.wide.u32")) {
+		return true;
+	}
+	case OPC_MUL_WIDE_U32: {
 		D = (uint64_t)(uint32_t)V(1) * (uint64_t)(uint32_t)V(2);
-	} else if (!strcmp(op, "add.u64")) {
+		return true;
+	}
+	case OPC_ADD_U64: {
 		D = V(1) + V(2);
-	} else if (!strcmp(op, "shl.b32")) {
+		return true;
+	}
+	case OPC_SHL_B32: {
 		D = (uint32_t)(V(1) << V(2));
-	} else if (!strcmp(op, "shr.u32") || !strcmp(op, "shr.b32")) {
+		return true;
+	}
+	case OPC_SHR_U32: {
 		D = (uint32_t)V(1) >> V(2);
-	} else if (!strcmp(op, "and.b32")) {
+		return true;
+	}
+	case OPC_AND_B32: {
 		D = (uint32_t)(V(1) & V(2));
-	} else if (!strcmp(op, "or.b64")) {
+		return true;
+	}
+	case OPC_OR_B64: {
 		D = V(1) | V(2);
-	} else if (!strcmp(op, "or.b32")) {
+		return true;
+	}
+	case OPC_OR_B32: {
 		D = (uint32_t)(V(1) | V(2));
-	} else if (!strcmp(op, "xor.pred") || !strcmp(op, "and.pred") || !strcmp(op, "or.pred")) {
+		return true;
+	}
+	case OPC_PRED_LOGIC: {
 		bool a = V(1) != 0, b = V(2) != 0;
 		D = op[0] == 'x' ? a != b : op[0] == 'a' ? a && b : a || b;
-	} else if (!strcmp(op, "xor.b32")) {
+		return true;
+	}
+	case OPC_XOR_B32: {
 		D = (uint32_t)(V(1) ^ V(2));
-	} else if (!strcmp(op, "div.u32")) {
+		return true;
+	}
+	case OPC_DIV_U32: {
 		D = (uint32_t)V(1) / (uint32_t)V(2);
-	} else if (!strcmp(op, "rem.u32")) {
+		return true;
+	}
+	case OPC_REM_U32: {
 		D = (uint32_t)V(1) % (uint32_t)V(2);
-	} else if (!strcmp(op, "mad.wide.u32")) {
+		return true;
+	}
+	case OPC_MAD_WIDE_U32: {
 		D = (uint64_t)(uint32_t)V(1) * (uint64_t)(uint32_t)V(2) + V(3);
-	} else if (!strcmp(op, "cvt.u64.u32")) {
+		return true;
+	}
+	case OPC_CVT_U64_U32: {
 		D = (uint32_t)V(1);
-	} else if (!strcmp(op, "cvt.u32.u64")) {
+		return true;
+	}
+	case OPC_CVT_U32_U64: {
 		D = (uint32_t)V(1);
-	} else if (!strcmp(op, "shl.b64")) {
+		return true;
+	}
+	case OPC_SHL_B64: {
 		D = V(1) << V(2);
-	} else if (!strcmp(op, "setp.gt.s32") || !strcmp(op, "setp.le.s32")) {
+		return true;
+	}
+	case OPC_SETP_GT_S32: {
 		bool gt = (int32_t)V(1) > (int32_t)V(2);
 		D = op[5] == 'g' ? gt : !gt;
-	} else if (!strcmp(op, "setp.gt.and.s32") || !strcmp(op, "setp.le.or.s32")) {
+		return true;
+	}
+	case OPC_SETP_GT_AND_S32: {
 		bool gt = (int32_t)V(1) > (int32_t)V(2);
 		D = op[5] == 'g' ? (gt && V(3)) : (!gt || V(3));
-	} else if (!strcmp(op, "setp.lt.u32")) {
+		return true;
+	}
+	case OPC_SETP_LT_U32: {
 		D = (uint32_t)V(1) < (uint32_t)V(2);
-	} else if (!strcmp(op, "setp.eq.u32")) {
+		return true;
+	}
+	case OPC_SETP_EQ_U32: {
 		D = (uint32_t)V(1) == (uint32_t)V(2);
-	} else if (!strcmp(op, "setp.ge.u32")) {
+		return true;
+	}
+	case OPC_SETP_GE_U32: {
 		D = (uint32_t)V(1) >= (uint32_t)V(2);
-	} else if (!strcmp(op, "setp.ne.u32")) {
+		return true;
+	}
+	case OPC_SETP_NE_U32: {
 		D = (uint32_t)V(1) != (uint32_t)V(2);
-	} else if (!strcmp(op, "bfi.b32")) {
+		return true;
+	}
+	case OPC_BFI_B32: {
 		uint32_t pos = (uint32_t)V(3), len = (uint32_t)V(4), mask = (len >= 32 ? ~0u : ((1u << len) - 1)) << pos;
 		D = ((uint32_t)V(2) & ~mask) | (((uint32_t)V(1) << pos) & mask);
-	} else if (!strcmp(op, "bfe.u32")) {
+		return true;
+	}
+	case OPC_BFE_U32: {
 		uint32_t pos = (uint32_t)V(2), len = (uint32_t)V(3);
 		D = ((uint32_t)V(1) >> pos) & (len >= 32 ? ~0u : ((1u << len) - 1));
-	} else {
+		return true;
+	}
+	default:
 		return false;
 	}
-	return true;
 #undef D
 #undef V
 }
 
-/* loads, stores and cp.async; false when op is none of them */
+/* loads, stores and cp.async; false when in is none of them */
 static bool exec_memory(Machine *m, Thread *t, Ins *in)
 {
 	const char *op = in->op;
 	char **o = in->ops;
 #define D (*R(m, t, o[0]))
 #define V(i) val(m, t, o[i])
-	if ((!strncmp(op, "ld.", 3) || !strncmp(op, "st.", 3)) && !width_of(op)) {
+	switch (in->opc) {
+	case OPC_LDST_NO_WIDTH: {
 		snprintf(m->errbuf, sizeof m->errbuf, "unsupported instruction '%s' (an access width the emulator lacks)", op);
 		m->err = m->errbuf;
-	} else if (!strncmp(op, "ld.", 3)) {
+		return true;
+	}
+	case OPC_LD: {
 		int w = width_of(op), n = w >= 4 ? w / 4 : 1;
 		track(m, t, in, false);
 		unsigned char *p = mem(m, strstr(op, ".shared") != NULL, addr(m, t, o[n]), w);
@@ -311,7 +555,9 @@ static bool exec_memory(Machine *m, Thread *t, Ins *in)
 			memcpy(&v, p + 4 * i, (size_t)(w < 4 ? w : 4));
 			*R(m, t, o[i]) = v;
 		}
-	} else if (!strncmp(op, "st.", 3)) {
+		return true;
+	}
+	case OPC_ST: {
 		int w = width_of(op), n = w >= 4 ? w / 4 : 1;
 		track(m, t, in, true);
 		unsigned char *p = mem(m, strstr(op, ".shared") != NULL, addr(m, t, o[0]), w);
@@ -320,7 +566,9 @@ static bool exec_memory(Machine *m, Thread *t, Ins *in)
 			uint32_t v = (uint32_t)V(1 + i);
 			memcpy(p + 4 * i, &v, (size_t)(w < 4 ? w : 4));
 		}
-	} else if (!strncmp(op, "cp.async.cg.", 12) || !strncmp(op, "cp.async.ca.", 12)) {
+		return true;
+	}
+	case OPC_CP_ASYNC_COPY: {
 		int bytes = (int)V(2);
 		uint64_t da = addr(m, t, o[0]);
 		if (m->banks) { /* the shared write of the copy, as the 16-byte st.shared it replaces */
@@ -338,23 +586,30 @@ static bool exec_memory(Machine *m, Thread *t, Ins *in)
 			}
 			m->cpa[m->ncpa++] = (struct Cpa){(int)(t - m->t), bytes, da, s, -1, in};
 		}
-	} else if (!strcmp(op, "cp.async.commit_group")) {
+		return true;
+	}
+	case OPC_CP_ASYNC_COMMIT_GROUP: {
 		int tid = (int)(t - m->t);
 		for (int i = 0; i < m->ncpa; i++)
 			if (m->cpa[i].tid == tid && m->cpa[i].group < 0)
 				m->cpa[i].group = m->cpa_groups[tid];
 		m->cpa_groups[tid]++;
-	} else if (!strcmp(op, "cp.async.wait_group") || !strcmp(op, "cp.async.wait_all")) {
+		return true;
+	}
+	case OPC_CP_ASYNC_WAIT: {
 		int tid = (int)(t - m->t);
 		if (op[14] == 'a') /* wait_all: commit, then wait for everything */
 			m->cpa_groups[tid]++;
 		cpa_land(m, tid, op[14] == 'a' ? INT64_MAX : m->cpa_groups[tid] - (int64_t)V(0));
-	} else if (!strncmp(op, "cp.async.", 9) || !strncmp(op, "tcgen05.fence", 13) || !strncmp(op, "tcgen05.wait", 12)) {
+		return true;
+	}
+	case OPC_ASYNC_NOP: {
 		/* completion is immediate in the emulator */
-	} else {
+		return true;
+	}
+	default:
 		return false;
 	}
-	return true;
 #undef D
 #undef V
 }
@@ -375,4 +630,12 @@ void step(Machine *m, Thread *t)
 		return;
 	snprintf(m->errbuf, sizeof m->errbuf, "unsupported instruction '%s'", in->op);
 	m->err = m->errbuf;
+}
+
+void decode_prog(Prog *p)
+{
+	for (int i = 0; i < p->n; i++) {
+		p->ins[i].opc = classify(p, &p->ins[i]);
+		p->ins[i].collective = is_collective(p->ins[i].op);
+	}
 }

@@ -28,6 +28,8 @@ typedef struct Ins {
 	char *ops[MAXOPS];
 	int line;
 	int tile_line; /* the .tile statement it comes from ("// line N:" comments), 0 unknown */
+	int opc;       /* the interpreter's arm for it, decoded once (decode_prog) */
+	bool collective; /* a warp or warpgroup collective or barrier (is_collective), decoded once */
 } Ins;
 
 typedef struct Prog {
@@ -180,6 +182,8 @@ uint8_t get8(Machine *m, uint64_t a);
 /* ptxemu_exec.c */
 int width_of(const char *op);
 void step(Machine *m, Thread *t);
+/* every instruction's arm and collective flag, once all of the program is loaded */
+void decode_prog(Prog *p);
 
 /* ptxemu_warp.c */
 bool wg_busy_operand(Machine *m, Thread *t, const Ins *in);
@@ -190,6 +194,7 @@ void collective(Machine *m, Thread **w, Ins *in);
 void set_cta(Machine *m, int rank);
 void cluster_release(Machine *m);
 bool run_cluster(Machine *m, int entry_pc);
+bool is_collective(const char *op);
 
 /* ptxemu_banks.c */
 void bank_record(Machine *m, int tid, int pc, int64_t k, uint64_t a, int bytes);

@@ -21,7 +21,7 @@ static bool is_named_bar(const char *op)
 	       !strncmp(op, "barrier.arrive", 14);
 }
 
-static bool is_collective(const char *op)
+bool is_collective(const char *op)
 {
 	return is_named_bar(op) || !strncmp(op, "elect.sync", 10) || !strncmp(op, "setmaxnreg.", 11) || !strncmp(op, "ldmatrix", 8) || !strncmp(op, "stmatrix", 8) ||
 	       !strncmp(op, "tcgen05.ld.", 11) || !strncmp(op, "tcgen05.st.", 11) || !strncmp(op, "tcgen05.alloc", 13) ||
@@ -406,7 +406,7 @@ static bool run_threads(Machine *m, int64_t *budget, bool *progress)
 		set_cta(m, (int)(i / T));
 		while (!t->done) {
 			const Ins *ci = &m->p->ins[t->pc];
-			if (is_collective(ci->op)) {
+			if (ci->collective) {
 				if (ci->pred < 0 || (t->r[ci->pred] != 0) != ci->pred_neg)
 					break;
 				t->pc++; /* its guard is false in this thread: it skips the collective */

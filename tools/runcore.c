@@ -381,15 +381,23 @@ int rc_abi_check(const KernelAbi *abi, const char *ptx, char *why, size_t n)
 	for (const char *d = h; d < close; i++) {
 		const char *c = memchr(d, ',', (size_t)(close - d));
 		const char *e = c ? c : close;
-		char got[256];
-		squeeze(d, (size_t)(e - d), got, sizeof got);
-		if (!got[0] && !c && i == 0)
+		char *got = malloc((size_t)(e - d) + 1); /* names of any length */
+		if (!got) {
+			snprintf(why, n, "out of memory");
+			return 0;
+		}
+		squeeze(d, (size_t)(e - d), got, (size_t)(e - d) + 1);
+		if (!got[0] && !c && i == 0) {
+			free(got);
 			break; /* no params */
+		}
 		if (i >= abi->nparams || strcmp(got, abi->params[i].decl)) {
 			snprintf(why, n, "the entry's param %d is '%s', its ABI says '%s'", i, got,
 			         i < abi->nparams ? abi->params[i].decl : "(none: it has fewer params)");
+			free(got);
 			return 0;
 		}
+		free(got);
 		d = c ? c + 1 : close;
 	}
 	if (i < abi->nparams) {
