@@ -193,7 +193,8 @@ enum {
 
 /* which arm of the interpreter runs instruction in: the tests it made on
  * the opcode text at every step, made once when the program is loaded
- * (the .param symbols and scalars they look up are all declared by then) */
+ * (the .param symbols and scalars they look up are all declared by then;
+ * an operand they read must be there, as the instruction may never run) */
 static int classify(const Prog *p, const Ins *in)
 {
 	const char *op = in->op;
@@ -209,7 +210,7 @@ static int classify(const Prog *p, const Ins *in)
 		return OPC_ASYNC_UNIT;
 	if (!strncmp(op, "call", 4))
 		return OPC_CALL;
-	if ((!strncmp(op, "ld.param.", 9) || !strncmp(op, "st.param.", 9)) &&
+	if ((!strncmp(op, "ld.param.", 9) || !strncmp(op, "st.param.", 9)) && in->nops > (op[0] == 'l') &&
 	    param_addr(p, o[op[0] == 'l'], &(int64_t){0}) >= 0)
 		return OPC_PARAM_SPACE;
 	if (!strcmp(op, "mapa.shared::cluster.u32"))
@@ -218,7 +219,7 @@ static int classify(const Prog *p, const Ins *in)
 		return OPC_TRAP;
 	if (!strncmp(op, "bra", 3))
 		return OPC_BRA;
-	if (!strncmp(op, "ld.param.", 9) && scalar_param(p, o[1]) >= 0)
+	if (!strncmp(op, "ld.param.", 9) && in->nops > 1 && scalar_param(p, o[1]) >= 0)
 		return OPC_LD_SCALAR;
 	if (!strcmp(op, "ld.param.u64"))
 		return OPC_LD_POINTER;
