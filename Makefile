@@ -23,7 +23,7 @@ $(B)/tools/%.o: tools/%.c Makefile
 	@mkdir -p $(dir $@)
 	$(CC) $(WARN) $(CFLAGS) $(CPPFLAGS) $(DEPFLAGS) -c $< -o $@
 
-PTXEMU_OBJ := $(patsubst tools/%.c,$(B)/tools/%.o,tools/ptxemu.c tools/ptxemu_cvt.c tools/ptxemu_mma.c tools/ptxemu_wgmma.c tools/ptxemu_tma.c tools/ptxemu_sync.c tools/runcore.c)
+PTXEMU_OBJ := $(patsubst tools/%.c,$(B)/tools/%.o,$(wildcard tools/ptxemu*.c) tools/runcore.c)
 $(B)/ptxemu: $(PTXEMU_OBJ) $(B)/libtilepx_internal.a
 	$(CC) $(CFLAGS) $^ -lpthread $(LDFLAGS) -o $@
 
@@ -59,9 +59,9 @@ $(B)/randtile: tools/randtile.c $(B)/libtilepx_internal.a Makefile
 $(B)/gen/ptx_forms.c: $(B)/gen/ptx_forms.h
 	@test -f $@
 
-$(B)/gen/ptx_forms.h: $(TPL) tools/gen_forms.awk
+$(B)/gen/ptx_forms.h: $(TPL) ptx_templates/caps.def tools/gen_forms.awk
 	@mkdir -p $(B)/gen
-	awk -v H=$(B)/gen/ptx_forms.h.tmp -v C=$(B)/gen/ptx_forms.c.tmp -f tools/gen_forms.awk $(TPL)
+	awk -v H=$(B)/gen/ptx_forms.h.tmp -v C=$(B)/gen/ptx_forms.c.tmp -v CAPS=ptx_templates/caps.def -f tools/gen_forms.awk $(TPL)
 	mv $(B)/gen/ptx_forms.c.tmp $(B)/gen/ptx_forms.c
 	mv $(B)/gen/ptx_forms.h.tmp $(B)/gen/ptx_forms.h
 
@@ -96,6 +96,12 @@ $(B)/tilepx: $(B)/obj/main.o $(B)/libtilepx_internal.a
 $(B)/tests/%: tests/unit/%.c $(B)/libtilepx_internal.a Makefile
 	@mkdir -p $(dir $@)
 	$(CC) $(WARN) $(CFLAGS) $(CPPFLAGS) $(DEPFLAGS) $< $(B)/libtilepx_internal.a -o $@
+
+# the launch ABI's test checks entries with the runners' own check (tools/runcore.c)
+$(B)/tests/test_abi: tests/unit/test_abi.c tools/runcore.c $(B)/libtilepx_internal.a Makefile
+	@mkdir -p $(dir $@)
+	$(CC) $(WARN) $(CFLAGS) $(CPPFLAGS) -Itools $(DEPFLAGS) tests/unit/test_abi.c tools/runcore.c $(B)/libtilepx_internal.a \
+		-lpthread $(LDFLAGS) -o $@
 
 # the GEMM bench's host side is tested without a GPU (tests/unit/test_gemm_host.c)
 $(B)/tests/test_gemm_host: bench/gemm_host.h

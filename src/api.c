@@ -1,6 +1,7 @@
 /* The public API: one arena per compilation, nothing global. */
 #define _POSIX_C_SOURCE 200809L
 #include "tilepx.h"
+#include "abi.h"
 #include "../include/tilepx/tilepx.h"
 
 #include <stdlib.h>
@@ -39,9 +40,11 @@ static bool compile_module(Ctx *cx, const char *path, const char *src, size_t le
 	return run_passes(cx, m, cmd[mode], dump_after, text, dump);
 }
 
-/* a kernel's launch facts, from the checked module */
-static void fill_launch(const Kernel *k, tilepx_launch *l)
+/* a kernel's launch facts, from the checked module; kernel param indices
+ * from its launch ABI (src/abi.h) */
+static void fill_launch(Arena *ar, const Kernel *k, tilepx_launch *l)
 {
+	KernelAbi abi = kernel_abi(ar, k);
 	memset(l, 0, sizeof *l);
 	snprintf(l->kernel, sizeof l->kernel, "%s", k->name);
 	l->grid[0] = k->grid;
@@ -61,7 +64,7 @@ static void fill_launch(const Kernel *k, tilepx_launch *l)
 		snprintf(sc->name, sizeof sc->name, "%s", k->scalars[i].name);
 		sc->bytes = dtype_bytes(k->scalars[i].dt);
 		sc->is_signed = k->scalars[i].dt == DT_I32 || k->scalars[i].dt == DT_I64;
-		sc->kernel_param_index = k->nparams + (int)i;
+		sc->kernel_param_index = abi_position(&abi, ABI_SCALAR, (int)i);
 		sc->value = k->bound_vals ? k->bound_vals[i] : 0;
 	}
 	if (l->needs_values) {
@@ -74,7 +77,7 @@ static void fill_launch(const Kernel *k, tilepx_launch *l)
 		tilepx_tensor_map *t = &l->tensor_maps[i];
 		snprintf(t->param, sizeof t->param, "%s", a[i].buf->name);
 		t->param_index = a[i].buf->param_index;
-		t->kernel_param_index = k->nparams + (int)k->nscalars + i;
+		t->kernel_param_index = abi_position(&abi, ABI_TENSOR_MAP, i);
 		t->data_type = a[i].dtype;
 		t->rank = a[i].rank;
 		for (int d = 0; d < a[i].rank; d++) {
@@ -164,7 +167,7 @@ static int api_run(const char *path, const char *src, size_t len, const char *ta
 				break;
 			}
 			if (*nlaunch < max)
-				fill_launch(k, &launches[*nlaunch]);
+				fill_launch(cx->arena, k, &launches[*nlaunch]);
 			++*nlaunch;
 		}
 	if (text->failed) {

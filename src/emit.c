@@ -2,6 +2,7 @@
  * memory), statements and the module printer; the helpers variants share
  * are in src/lower.c. */
 #include "lower.h"
+#include "abi.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -429,19 +430,19 @@ static void emit_param_bases(Emit *e)
 	Ctx *cx = e->cx;
 	const Kernel *k = e->k;
 	Builder *b = &e->b;
+	KernelAbi abi = kernel_abi(cx->arena, k); /* the params' names */
 	for (size_t i = 0; i < k->nbufs; i++) {
 		const Buffer *buf = k->bufs[i];
 		if (buf->mem != MEM_GLOBAL)
 			continue;
 		Reg raw = b_reg(b, RC_RD);
 		e->param_base[i] = b_reg(b, RC_RD);
-		b_ins(b, FORM_LD_PARAM_U64, b_name(b, raw), arena_printf(cx->arena, "%s_param_%d", k->name, buf->param_index),
-		      NULL);
+		b_ins(b, FORM_LD_PARAM_U64, b_name(b, raw), abi_param(&abi, ABI_POINTER, buf->param_index)->name, NULL);
 		b_ins(b, FORM_CVTA_TO_GLOBAL, b_name(b, e->param_base[i]), b_name(b, raw), NULL);
 		if (buf->tma) { /* the tensor map's generic address: what cp.async.bulk.tensor takes */
 			Reg pa = b_reg(b, RC_RD);
 			e->tmap_addr[i] = b_reg(b, RC_RD);
-			b_ins(b, FORM_TMAP_ADDR, b_name(b, pa), arena_printf(cx->arena, "%s_tmap_%d", k->name, buf->tma_index), NULL);
+			b_ins(b, FORM_TMAP_ADDR, b_name(b, pa), abi_param(&abi, ABI_TENSOR_MAP, buf->tma_index)->name, NULL);
 			b_ins(b, FORM_CVTA_PARAM, b_name(b, e->tmap_addr[i]), b_name(b, pa), NULL);
 		}
 	}
@@ -557,9 +558,10 @@ static void emit_scalar_args(Emit *e)
 	Ctx *cx = e->cx;
 	const Kernel *k = e->k;
 	Builder *b = &e->b;
+	KernelAbi abi = kernel_abi(cx->arena, k); /* the params' names */
 	for (size_t i = 0; i < k->nscalars; i++) { /* scalar params: 31-bit values (their facts) */
 		const Scalar *sc = &k->scalars[i];
-		const char *pn = arena_printf(cx->arena, "%s_arg_%s", k->name, sc->name);
+		const char *pn = abi_param(&abi, ABI_SCALAR, (int)i)->name;
 		e->var_regs[sc->var] = b_reg(b, RC_R);
 		if (dtype_bytes(sc->dt) == 8) {
 			Reg w = b_reg(b, RC_RD);
@@ -596,7 +598,7 @@ static void emit_func_out(Emit *e)
 
 /* the launch ABI as PTX: .func or .entry, its params in order, .reqntid,
  * .maxnreg, .reqnctapercluster */
-static void print_signature(const Kernel *k, int64_t lbytes, Str *out)
+static void print_signature(Arena *arena, const Kernel *k, int64_t lbytes, Str *out)
 {
 	if (k->is_func) {
 		/* .visible .func ([ret]) NAME(pointers, shared addresses, args, [in]) */
@@ -617,22 +619,16 @@ static void print_signature(const Kernel *k, int64_t lbytes, Str *out)
 		str_printf(out, "%s)\n{\n", n ? "\n" : "");
 	} else {
 		/* print the entry */
+		KernelAbi abi = kernel_abi(arena, k);
 		str_printf(out, "\n.visible .entry %s(", k->name);
-		for (int i = 0; i < k->nparams; i++)
-			str_printf(out, "%s\n\t.param .u64 %s_param_%d", i ? "," : "", k->name, i);
-		/* scalars after the pointers, tensor maps last, each in declaration order */
-		for (size_t i = 0; i < k->nscalars; i++)
-			str_printf(out, "%s\n\t.param .%c%d %s_arg_%s", i || k->nparams ? "," : "",
-			           k->scalars[i].dt == DT_I32 || k->scalars[i].dt == DT_I64 ? 's' : 'u',
-			           dtype_bytes(k->scalars[i].dt) * 8, k->name, k->scalars[i].name);
-		for (int i = 0; i < k->ntmaps; i++)
-			str_printf(out, ",\n\t.param .align 64 .b8 %s_tmap_%d[128]", k->name, i);
-		str_printf(out, "%s)\n.reqntid %lld, 1, 1\n", k->nparams || k->nscalars || k->ntmaps ? "\n" : "",
-		           (long long)k->threads);
-		if (k->maxnreg) /* setmaxnreg moves registers from this launch budget */
-			str_printf(out, ".maxnreg %lld\n", (long long)k->maxnreg);
-		if (k->cluster_x) /* the launch must use these cluster dims (tilepx-run: cuLaunchKernelEx) */
-			str_printf(out, ".reqnctapercluster %lld, %lld, 1\n", (long long)k->cluster_x, (long long)k->cluster_y);
+		/* the launch ABI (src/abi.h): pointers, scalars, tensor maps */
+		for (int i = 0; i < abi.nparams; i++)
+			str_printf(out, "%s\n\t%s", i ? "," : "", abi.params[i].decl);
+		str_printf(out, "%s)\n.reqntid %lld, 1, 1\n", abi.nparams ? "\n" : "", (long long)abi.threads);
+		if (abi.maxnreg) /* setmaxnreg moves registers from this launch budget */
+			str_printf(out, ".maxnreg %lld\n", (long long)abi.maxnreg);
+		if (abi.cluster_x) /* the launch must use these cluster dims (tilepx-run: cuLaunchKernelEx) */
+			str_printf(out, ".reqnctapercluster %lld, %lld, 1\n", (long long)abi.cluster_x, (long long)abi.cluster_y);
 		str_puts(out, "{\n");
 	}
 }
@@ -702,7 +698,7 @@ static void emit_kernel(Ctx *cx, const Module *m, const Kernel *k, Str *out, Mod
 	emit_func_out(&e);
 	b_ins(b, FORM_RET, NULL);
 
-	print_signature(k, lbytes, out);
+	print_signature(cx->arena, k, lbytes, out);
 	b_print_decls(b, out);
 	if (e.decls.s)
 		str_puts(out, e.decls.s);

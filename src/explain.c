@@ -1,6 +1,7 @@
 /* tilepx explain: the dispatch decision of every copy, as JSON lines
  * (docs/language.md) or as a table. */
 #include "tilepx.h"
+#include "abi.h"
 
 static void json_str(Str *o, const char *s)
 {
@@ -222,7 +223,7 @@ static void json_u64s(Str *o, const char *key, const uint64_t *v, int n)
 
 /* the launch record as text: dynamic shared memory, cluster, scalars, grid
  * by scalars, tensor maps */
-static void launch_text(const Kernel *k, const TensorMapArgs *a, int n, Str *o)
+static void launch_text(const Kernel *k, const KernelAbi *abi, const TensorMapArgs *a, int n, Str *o)
 {
 	str_printf(o, "%s: launch with %lld bytes of dynamic shared memory (aligned to %lld)", k->name,
 	           (long long)k->dyn_shared, (long long)(k->dyn_shared ? k->dyn_align : 0));
@@ -231,7 +232,7 @@ static void launch_text(const Kernel *k, const TensorMapArgs *a, int n, Str *o)
 	str_putc(o, '\n');
 	for (size_t i = 0; i < k->nscalars; i++)
 		str_printf(o, "  scalar %s (%s, kernel param %d): %lld..%lld, a multiple of %lld\n", k->scalars[i].name,
-		           dtype_name(k->scalars[i].dt), k->nparams + (int)i, (long long)k->scalars[i].lo,
+		           dtype_name(k->scalars[i].dt), abi_position(abi, ABI_SCALAR, (int)i), (long long)k->scalars[i].lo,
 		           (long long)k->scalars[i].hi, (long long)k->scalars[i].mult);
 	for (int d = 0; d < 2; d++)
 		if (k->grid_var[d] >= 0)
@@ -271,7 +272,7 @@ static void json_dynamic_dims(const Kernel *k, const TensorMapArgs *a, Str *o)
 }
 
 /* tensor map i of kernel k: the cuTensorMapEncodeTiled arguments */
-static void json_tensor_map(const Kernel *k, const TensorMapArgs *a, int i, Str *o)
+static void json_tensor_map(const Kernel *k, const KernelAbi *abi, const TensorMapArgs *a, int i, Str *o)
 {
 	uint64_t box[5], es[5];
 	for (int d = 0; d < a->rank; d++) {
@@ -280,9 +281,10 @@ static void json_tensor_map(const Kernel *k, const TensorMapArgs *a, int i, Str 
 	}
 	str_printf(o, "%s{\"param\": ", i ? ", " : "");
 	json_str(o, a->buf->name);
-	str_printf(o, ", \"kernel_param\": \"%s_tmap_%d\", \"kernel_param_index\": %d, \"global_address\": "
-	           "\"param %d\", \"data_type\": %d, \"rank\": %d", k->name, i, k->nparams + (int)k->nscalars + i,
-	           a->buf->param_index, a->dtype, a->rank);
+	/* the kernel param: its name and place from the launch ABI (src/abi.h) */
+	str_printf(o, ", \"kernel_param\": \"%s\", \"kernel_param_index\": %d, \"global_address\": "
+	           "\"param %d\", \"data_type\": %d, \"rank\": %d", abi_param(abi, ABI_TENSOR_MAP, i)->name,
+	           abi_position(abi, ABI_TENSOR_MAP, i), a->buf->param_index, a->dtype, a->rank);
 	if (a->buf->dynamic) { /* runtime extents: the scalars, then bytes */
 		json_dynamic_dims(k, a, o);
 	} else {
@@ -297,7 +299,7 @@ static void json_tensor_map(const Kernel *k, const TensorMapArgs *a, int i, Str 
 
 /* the launch-time scalars (name, type, param index, range, multiple) and
  * the grid dimensions they give (cdiv by a tile; null where static) */
-static void json_scalars(const Kernel *k, Str *o)
+static void json_scalars(const Kernel *k, const KernelAbi *abi, Str *o)
 {
 	str_puts(o, ", \"scalars\": [");
 	for (size_t i = 0; i < k->nscalars; i++) {
@@ -305,7 +307,7 @@ static void json_scalars(const Kernel *k, Str *o)
 		str_printf(o, "%s{\"name\": ", i ? ", " : "");
 		json_str(o, sc->name);
 		str_printf(o, ", \"type\": \"%s\", \"kernel_param_index\": %d, \"min\": %lld, \"max\": %lld, "
-		           "\"multiple_of\": %lld}", dtype_name(sc->dt), k->nparams + (int)i, (long long)sc->lo,
+		           "\"multiple_of\": %lld}", dtype_name(sc->dt), abi_position(abi, ABI_SCALAR, (int)i), (long long)sc->lo,
 		           (long long)sc->hi, (long long)sc->mult);
 	}
 	str_puts(o, "], \"grid_cdiv\": [");
@@ -324,14 +326,15 @@ static void json_scalars(const Kernel *k, Str *o)
 /* what a launcher needs beyond the params: the tensor maps (the exact
  * cuTensorMapEncodeTiled arguments, CUDA enum values) and dynamic shared
  * memory; one record per kernel that has either */
-static void explain_launch(const Module *m, const Kernel *k, bool json, Str *o)
+static void explain_launch(Arena *ar, const Module *m, const Kernel *k, bool json, Str *o)
 {
 	TensorMapArgs a[16];
 	int n = kernel_tensor_maps(k, a, 16);
 	if (!n && !k->dyn_shared && !k->nscalars && !k->cluster_x)
 		return;
+	KernelAbi abi = kernel_abi(ar, k); /* kernel params: names and places */
 	if (!json) {
-		launch_text(k, a, n, o);
+		launch_text(k, &abi, a, n, o);
 		return;
 	}
 	str_puts(o, "{\"kernel\": ");
@@ -345,10 +348,10 @@ static void explain_launch(const Module *m, const Kernel *k, bool json, Str *o)
 		str_printf(o, ", \"cluster\": [%lld, %lld, 1]", (long long)k->cluster_x, (long long)k->cluster_y);
 	str_puts(o, "}, \"tensor_maps\": [");
 	for (int i = 0; i < n && i < 16; i++)
-		json_tensor_map(k, &a[i], i, o);
+		json_tensor_map(k, &abi, &a[i], i, o);
 	str_puts(o, "]");
 	if (k->nscalars)
-		json_scalars(k, o);
+		json_scalars(k, &abi, o);
 	str_puts(o, ", \"file\": ");
 	json_str(o, m->file ? m->file : "");
 	str_puts(o, "}\n");
@@ -432,6 +435,6 @@ void explain_module(Ctx *cx, const Module *m, bool json, Str *o)
 		Walk w = {cx, m, m->kernels[i], json, o};
 		stmt_walk(m->kernels[i]->body, m->kernels[i]->nbody, visit, &w);
 		explain_auto_swizzle(m, m->kernels[i], json, o);
-		explain_launch(m, m->kernels[i], json, o);
+		explain_launch(cx->arena, m, m->kernels[i], json, o);
 	}
 }

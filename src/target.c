@@ -167,12 +167,9 @@ int64_t target_max_shared(const Target *t)
 const char *cap_name(Cap c)
 {
 	static const char *names[CAP_COUNT] = {
-		"any target", "sm_80 or newer", "sm_90 or newer",
-		"sm_100a, sm_100f, sm_103a, sm_103f, sm_110a or sm_110f",
-		"sm_100a, sm_100f, sm_103a, sm_103f, sm_110a, sm_110f, sm_120a, sm_120f, sm_121a or sm_121f",
-		"sm_90a, sm_100a, sm_100f, sm_103a, sm_103f, sm_110a or sm_110f",
-		"sm_90a",
-		"sm_90a or an 'a' or 'f' target of sm_100 and newer",
+#define CAPABILITY(tpl, id, targets) [id] = targets,
+#include "../ptx_templates/caps.def"
+#undef CAPABILITY
 	};
 	return names[c];
 }

@@ -125,16 +125,11 @@ int dtype_bytes(DType t);
 const char *dtype_name(DType t);
 bool dtype_parse(const char *s, DType *out);
 
-/* capability a PTX form or a program feature needs */
+/* capability a PTX form or a program feature needs (ptx_templates/caps.def) */
 typedef enum Cap {
-	CAP_ALL,      /* every target tilepx knows (sm_75+) */
-	CAP_SM80,     /* cp.async */
-	CAP_SM90,     /* stmatrix */
-	CAP_TCGEN05,  /* sm_100a, sm_100f, sm_103a, sm_110a */
-	CAP_B8MATRIX, /* ldmatrix/stmatrix b8 shapes: tcgen05 targets + sm_120a, sm_121a */
-	CAP_MULTICAST, /* .multicast::cluster: sm_90a and the sm_100/103/110 a/f targets */
-	CAP_SM90A,    /* wgmma: sm_90a only */
-	CAP_SETMAXNREG, /* setmaxnreg: sm_90a and every 'a' or 'f' target of sm_100 and newer */
+#define CAPABILITY(tpl, id, targets) id,
+#include "../ptx_templates/caps.def"
+#undef CAPABILITY
 	CAP_COUNT
 } Cap;
 
@@ -636,6 +631,9 @@ typedef struct PtxForm {
 	FormFam fam;      /* FAM_NONE: a plain form, named only as FORM_NAME */
 	FormKey key;      /* typed parameters; form_find(fam, &key) finds this form */
 	int regs;         /* 32-bit registers per thread in the register operand (0: not given) */
+	/* per operand hole $0..$9: its class ("r32", "a32", "r32/imm": one of
+	 * several), "" when the text has no such hole; b_ins checks each operand */
+	const char *holes[10];
 } PtxForm;
 extern const PtxForm ptx_forms[FORM_COUNT];
 

@@ -1,5 +1,5 @@
 # Turn ptx_templates/*.tpl into build/gen/ptx_forms.{h,c}.
-# usage: awk -v H=out.h -v C=out.c -f gen_forms.awk ptx_templates/*.tpl
+# usage: awk -v H=out.h -v C=out.c -v CAPS=ptx_templates/caps.def -f gen_forms.awk ptx_templates/*.tpl
 #
 # A row is   NAME MIN_PTX CAP [key=value ...] TEXT   (ptx_templates/README.md).
 # The key=value fields make a form a typed record of a family: code finds it
@@ -8,6 +8,16 @@
 function fail(msg) { printf("%s:%d: %s\n", FILENAME, FNR, msg) > "/dev/stderr"; bad = 1; exit 1 }
 BEGIN {
 	n = 0
+	# the capabilities a row may name: CAPABILITY(tpl, id, ...) lines of CAPS (ptx_templates/caps.def)
+	while ((getline line < CAPS) > 0)
+		if (match(line, /^CAPABILITY\([a-z0-9_]+, *[A-Z0-9_]+,/)) {
+			split(substr(line, 12, RLENGTH - 12), cf, /, */)
+			capid[cf[1]] = cf[2]
+		}
+	# operand classes of the holes (src/ptx/builder.c operand_fits says what each accepts)
+	OPCLASSES = "r16 r32 r64 pred imm vec label sym a32 a64"
+	split(OPCLASSES, oc, " "); for (i in oc) opclass[oc[i]] = 1
+	if (!length(capid)) { printf("gen_forms.awk: no capabilities in CAPS=%s\n", CAPS) > "/dev/stderr"; exit 1 }
 	# key fields: (family, key) picks exactly one form. kind "enum" values become
 	# PREFIX_VALUE enumerators (0 = unset), kind "int" values are numbers (0 = unset).
 	nk = split("shape num trans bits fmt space bytes pack rank zfill atype btype dtype areg", keys, " ")
@@ -75,7 +85,7 @@ function form_row() {
 	name = $1; ver = $2; cap = $3
 	if (name !~ /^[A-Z][A-Z0-9_]*$/) fail("bad form name " name)
 	if (ver !~ /^[0-9]\.[0-9]$/) fail("bad version " ver)
-	if (cap !~ /^(all|sm80|sm90|sm90a|tcgen05|b8matrix|multicast|setmaxnreg)$/) fail("bad capability " cap)
+	if (!(cap in capid)) fail("bad capability " cap " (ptx_templates/caps.def)")
 	if (name in seen) fail("duplicate form " name)
 	seen[name] = 1
 	file = FILENAME; sub(/.*\//, "", file); sub(/\.tpl$/, "", file)
@@ -103,6 +113,26 @@ function form_row() {
 	if (f > NF) fail("no instruction text")
 	text = $0
 	for (i = 1; i < f; i++) sub(/^[ \t]*[^ \t]+[ \t]+/, "", text)
+	# operand holes carry their class: $N:CLASS, alternatives joined by '/'
+	# ($1:r32/imm); a hole used again may leave it out. The text keeps $N; the
+	# classes go to ptx_forms[].holes and b_ins checks every operand against them
+	for (h = 0; h < 10; h++) hcls[h] = ""
+	out = ""; rest = text
+	while (match(rest, /\$[0-9](:[a-z0-9\/]+)?/)) {
+		tok = substr(rest, RSTART, RLENGTH); h = substr(tok, 2, 1) + 0; c = substr(tok, 4)
+		if (c == "" && hcls[h] == "") fail("operand $" h " has no class ($" h ":r32, ...; known: " OPCLASSES ")")
+		if (c != "") {
+			na = split(c, alts, "/")
+			for (a = 1; a <= na; a++) if (!(alts[a] in opclass)) fail("unknown operand class " alts[a] " (known: " OPCLASSES ")")
+			if (hcls[h] != "" && hcls[h] != c) fail("operand $" h " is " hcls[h] " and " c)
+			hcls[h] = c
+		}
+		out = out substr(rest, 1, RSTART - 1) "$" h
+		rest = substr(rest, RSTART + RLENGTH)
+	}
+	text = out rest
+	holes = ""
+	for (h = 0; h < 10; h++) holes = holes (h ? ", " : "") "\"" hcls[h] "\""
 	mn = text; sub(/[ \t].*/, "", mn)
 	# the typed fields must agree with the instruction they describe
 	if ("shape" in val && index(mn, "." val["shape"] ".") == 0) fail("shape=" val["shape"] " is not in " mn)
@@ -111,7 +141,7 @@ function form_row() {
 	if ("rank" in val && index(mn, "." val["rank"] "d.") == 0) fail("rank=" val["rank"] " is not in " mn)
 	if ("trans" in val && (val["trans"] == 1) != (index(mn, ".trans") > 0)) fail("trans=" val["trans"] " disagrees with " mn)
 	split(ver, vv, ".")
-	names[n] = name; vers[n] = vv[1] * 10 + vv[2]; caps[n] = toupper(cap); texts[n] = text; files[n] = file
+	names[n] = name; vers[n] = vv[1] * 10 + vv[2]; caps[n] = capid[cap]; texts[n] = text; files[n] = file; rholes[n] = holes
 	if (typed) {
 		if (!(fam in famseen)) { famseen[fam] = 1; fams[++nfam] = fam }
 		rfam[n] = "FAM_" toupper(fam)
@@ -175,8 +205,8 @@ END {
 	print "#include \"tilepx.h\"\nconst PtxForm ptx_forms[FORM_COUNT] = {" > C
 	for (i = 0; i < n; i++) {
 		t = texts[i]; gsub(/\\/, "\\\\", t); gsub(/"/, "\\\"", t)
-		printf("\t[FORM_%s] = {\"%s\", \"%s\", %d, CAP_%s, \"%s\", %s, {%s}, %d},\n", names[i], names[i], files[i],
-		       vers[i], caps[i], t, rfam[i], rkey[i], rregs[i]) > C
+		printf("\t[FORM_%s] = {\"%s\", \"%s\", %d, %s, \"%s\", %s, {%s}, %d, {%s}},\n", names[i], names[i], files[i],
+		       vers[i], caps[i], t, rfam[i], rkey[i], rregs[i], rholes[i]) > C
 	}
 	print "};" > C
 	printf("const char *const form_fam_names[FAM_COUNT] = {\"-\"") > C

@@ -10,2131 +10,149 @@
  * Blackwell GPU and every variant without any GPU. Programs whose
  * grid x threads exceeds --max-threads are skipped. */
 #define _POSIX_C_SOURCE 200809L
-#include "runcore.h"
-#include "ptxemu_cvt.h"
-#include "ptxemu_mma.h"
-#include "ptxemu_wgmma.h"
-#include "ptxemu_tma.h"
-#include "ptxemu_sync.h"
+#include "ptxemu_machine.h"
 
-#include <ctype.h>
-#include <errno.h>
-#include <stdlib.h>
-#include <string.h>
-
-enum { MAXOPS = 140, TMEM_COLS = 512 };
-/* mapa.shared::cluster's result: this bit, and the barrier's address in the
- * cluster's shared windows (rank * win + offset) */
-#define MAPA_TAG (1ull << 31)
-
-typedef struct Ins {
-	char op[160];
-	int pred;      /* register slot of the guard, -1 none */
-	bool pred_neg;
-	int nops;
-	char *ops[MAXOPS];
-	int line;
-	int tile_line; /* the .tile statement it comes from ("// line N:" comments), 0 unknown */
-} Ins;
-
-typedef struct Prog {
-	Ins *ins;
-	int n, cap;
-	char **labels;
-	int *label_pc;
-	int nlabels, lcap;
-	char **regs;
-	int nregs, rcap;
-	int *hash; /* open addressing over regs, size hcap (a power of two) */
-	int hcap;
-	char **syms;     /* .shared symbols */
-	int64_t *sym_off;
-	int nsyms, scap;
-	int64_t shared_bytes;
-	char **params;
-	int nparams;
-	char **tmaps;    /* the kernel's tensor-map params, in order */
-	char **scalars;  /* scalar params (.param .u32 K_arg_M ...) and their bound values */
-	int64_t *scalar_val;
-	int nscalars;
-	int ntmaps;
-	char **named;    /* registers an asm block declares by name (.reg .b32 t;) */
-	int nnamed;
-	/* declared register widths: ".reg .b32 %r<9>" gives the prefix "%r" (a
-	 * name that continues with digits), ".reg .b32 t" the name t */
-	struct RegDecl {
-		char *name;
-		int bits;
-		bool prefix;
-	} *rdecl;
-	int nrdecl;
-	/* .param space of calls: formal parameters of .funcs and the caller's
-	 * declared .param symbols, one byte array per thread */
-	char **psym;
-	int64_t *psym_off, *psym_size;
-	int npsym, pcap;
-	int64_t pbytes;
-	struct Func {
-		char *name;
-		int pc;
-		int ret;     /* psym of the return parameter, -1 none */
-		int *params; /* psyms of the formal parameters */
-		int nparams;
-	} *funcs;
-	int nfuncs;
-} Prog;
-
-enum { MAX_CALL_DEPTH = 8 };
-typedef struct Frame {
-	int ret_pc, callee_ret, caller_ret;
-} Frame;
-
-typedef struct Thread {
-	int pc;
-	bool done;
-	bool blocked;        /* at an mbarrier wait whose phase is incomplete */
-	uint64_t *r;
-	unsigned char *pmem; /* .param space */
-	Frame frames[MAX_CALL_DEPTH];
-	int depth;
-	int64_t carrive;     /* barrier.cluster.arrive instances so far */
-	unsigned char *wg_busy; /* per register slot: an accumulator of a wgmma in flight */
-	int wg_nbusy;        /* how many */
-} Thread;
-
-typedef struct Machine {
-	Prog *p;
-	unsigned char **param_mem;
-	size_t *param_bytes;
-	unsigned char *shared;
-	uint32_t *tmem;   /* 128 lanes x TMEM_COLS cells */
-	int64_t threads;  /* per CTA */
-	/* a cluster's CTAs run together: thread i of the cluster is thread
-	 * i % threads of the CTA of rank i / threads; shared memory, its shadow
-	 * and tensor memory point at the running thread's CTA (set_cta), each
-	 * CTA's shared window `win` bytes apart in shared_all (TMA addresses
-	 * there: multicast writes the peers' windows) */
-	int nranks, cur;
-	int64_t cx, base_x, base_y; /* cluster width in x; the cluster's first ctaid */
-	int64_t win;
-	unsigned char *shared_all;
-	uint32_t *tmem_all;
-	SyncState *sync;     /* named barriers and the warps' clocks (ptxemu_sync.h) */
-	int *maxnreg;        /* per warpgroup (rank * 8 + warpgroup): its register budget, 0 unknown */
-	int launch_maxnreg;  /* the entry's .maxnreg: every warpgroup's budget at launch (0: none given) */
-	const Kernel *k;     /* for names in reports */
-	int *maxnreg_line;
-	int64_t creleased;   /* cluster barrier instances every thread has arrived at */
-	Thread *t;
-	TmaState *tma;
-	TmaEnv env;
-	/* cp.async in flight: it lands at its group's wait_group, not at issue */
-	struct Cpa { int tid, bytes; uint64_t dst; const unsigned char *src; int64_t group; const Ins *in; } *cpa;
-	int ncpa, cpacap;
-	int64_t *cpa_groups; /* committed groups per thread */
-	/* races between warps: per shared byte, the warp that last wrote it, its
-	 * clock then (stamp: ptxemu_sync.h), from which .tile line; and the reads
-	 * since that no later read orders (up to three distinct warps), for a
-	 * write after another warp's read */
-	struct Shadow { int32_t warp, line; uint32_t stamp; int32_t rwarp[3], rline[3]; uint32_t rstamp[3]; } *shadow, *shadow_all;
-	int acc_warp, acc_line; /* the access mem() is asked for: -1 not tracked */
-	bool acc_write;
-	/* --banks: every shared access of ld/st.shared and ldmatrix/stmatrix, by
-	 * warp instruction instance, for the wavent count at the end */
+/* what ptxemu runs with: its options, and the current program's PTX text
+ * (with the module its '# harness: --link' line names) cut into lines */
+typedef struct Emu {
+	int64_t max_threads;
 	bool banks;
-	struct BankAcc { int64_t cta, k; int32_t warp, lane, pc, bytes; uint64_t addr; } *bacc;
-	int64_t nbacc, bacccap;
-	int64_t *occ; /* per thread and pc: instances executed so far */
-	const char *err;
-	char errbuf[4096];
-	/* wgmma in flight, per warpgroup (rank * 8 + warpgroup): executed at the
-	 * wgmma.wait_group that covers its group, reading shared memory then;
-	 * its accumulator registers are busy and the 16-byte pieces it reads
-	 * counted in wg_rd (a thread's write there is a race) until then */
-	struct WgOp { WgmmaInsn w; int *slots; int wgi, line; int64_t group; bool rs; int aslots[4]; } *wgq;
-	int nwgq, wgqcap;
-	int64_t wg_groups[64];
-	uint16_t *wg_rd; /* per 16 bytes of every CTA's shared window */
-} Machine;
+	char link[512], gemm[128];
+	Str text;
+	char **lines;
+	int nl;
+} Emu;
 
-static int rank_of(const Machine *m, const Thread *t) { return (int)((t - m->t) / m->threads); }
-static int64_t local_tid(const Machine *m, const Thread *t) { return (t - m->t) % m->threads; }
-/* warps are numbered per CTA: rank * 64 + warp */
-static int warp_of(const Machine *m, const Thread *t) { return rank_of(m, t) * 64 + (int)(local_tid(m, t) / 32); }
-
-/* the running thread's CTA: its shared window, shadow and tensor memory */
-static void set_cta(Machine *m, int rank)
+/* kernel k's program: the names of its params from its ABI (pointers,
+ * scalars with their bound values, tensor maps), the entry's body (lines
+ * [b, e)), its dynamic shared array and every .func of the module */
+static void load_prog(Prog *p, const Kernel *k, const KernelAbi *abi, char **lines, int nl, int b, int e)
 {
-	m->cur = rank;
-	m->shared = m->shared_all + (int64_t)rank * m->win;
-	m->shadow = m->shadow_all + (int64_t)rank * m->win;
-	m->tmem = m->tmem_all + (int64_t)rank * 128 * TMEM_COLS;
-}
-
-static unsigned hash_name(const char *s)
-{
-	unsigned h = 2166136261u;
-	for (; *s; s++)
-		h = (h ^ (unsigned char)*s) * 16777619u;
-	return h;
-}
-
-static int reg_slot(Prog *p, const char *name)
-{
-	if (p->nregs * 2 >= p->hcap) { /* grow and rehash */
-		int cap = p->hcap ? p->hcap * 2 : 1024;
-		int *h = malloc(sizeof(int) * (size_t)cap);
-		for (int i = 0; i < cap; i++)
-			h[i] = -1;
-		for (int i = 0; i < p->nregs; i++) {
-			unsigned k = hash_name(p->regs[i]) & (unsigned)(cap - 1);
-			while (h[k] >= 0)
-				k = (k + 1) & (unsigned)(cap - 1);
-			h[k] = i;
-		}
-		free(p->hash);
-		p->hash = h;
-		p->hcap = cap;
-	}
-	unsigned k = hash_name(name) & (unsigned)(p->hcap - 1);
-	while (p->hash[k] >= 0) {
-		if (!strcmp(p->regs[p->hash[k]], name))
-			return p->hash[k];
-		k = (k + 1) & (unsigned)(p->hcap - 1);
-	}
-	if (p->nregs == p->rcap) {
-		p->rcap = p->rcap ? p->rcap * 2 : 256;
-		p->regs = realloc(p->regs, sizeof(char *) * (size_t)p->rcap);
-	}
-	p->regs[p->nregs] = strdup(name);
-	p->hash[k] = p->nregs;
-	return p->nregs++;
-}
-
-/* give every register an operand names its slot before threads are sized */
-static void collect_regs(Prog *p)
-{
-	for (int i = 0; i < p->n; i++)
-		for (int k = 0; k < p->ins[i].nops && strncmp(p->ins[i].op, "call", 4); k++) {
-			const char *o = p->ins[i].ops[k] + (p->ins[i].ops[k][0] == '[');
-			if (o[0] != '%')
-				continue;
-			char *buf = strndup(o, strcspn(o, "]+-")); /* names of any length */
-			if (strcmp(buf, "%tid.x") && strcmp(buf, "%ctaid.x") && strcmp(buf, "%ctaid.y") &&
-			    strcmp(buf, "%nctaid.x") && strcmp(buf, "%nctaid.y") &&
-			    strncmp(buf, "%cluster_", 9))
-				reg_slot(p, buf);
-			free(buf);
-		}
-}
-
-static char *trim(char *s)
-{
-	while (isspace((unsigned char)*s))
-		s++;
-	char *e = s + strlen(s);
-	while (e > s && isspace((unsigned char)e[-1]))
-		*--e = 0;
-	return s;
-}
-
-static int psym_find(const Prog *p, const char *name)
-{
-	for (int i = 0; i < p->npsym; i++)
-		if (!strcmp(p->psym[i], name))
-			return i;
-	return -1;
-}
-
-/* ".param .u32 x", ".param .align 16 .b8 x[160]": declare (once) and return the psym */
-static int psym_decl(Prog *p, const char *decl)
-{
-	char *buf = strdup(decl), *name; /* names of any length */
-	int64_t size = strstr(buf, "64") && !strchr(buf, '[') ? 8 : 4;
-	char *lb = strchr(buf, '[');
-	if (lb) {
-		size = atoll(lb + 1);
-		*lb = 0;
-	}
-	char *e = buf + strlen(buf);
-	while (e > buf && (isspace((unsigned char)e[-1]) || e[-1] == ';' || e[-1] == ',' || e[-1] == ')'))
-		*--e = 0;
-	name = e;
-	while (name > buf && (isalnum((unsigned char)name[-1]) || name[-1] == '_'))
-		name--;
-	int i = psym_find(p, name);
-	if (i >= 0) {
-		free(buf);
-		return i;
-	}
-	if (p->npsym == p->pcap) {
-		p->pcap = p->pcap ? p->pcap * 2 : 32;
-		p->psym = realloc(p->psym, sizeof(char *) * (size_t)p->pcap);
-		p->psym_off = realloc(p->psym_off, sizeof(int64_t) * (size_t)p->pcap);
-		p->psym_size = realloc(p->psym_size, sizeof(int64_t) * (size_t)p->pcap);
-	}
-	p->psym[p->npsym] = strdup(name);
-	free(buf);
-	p->psym_off[p->npsym] = (p->pbytes + 15) / 16 * 16;
-	p->psym_size[p->npsym] = size;
-	p->pbytes = p->psym_off[p->npsym] + size;
-	return p->npsym++;
-}
-
-/* "[name+off]" in the .param space, or -1 */
-/* a kernel's scalar param named by "[NAME]", or -1 */
-static int scalar_param(const Prog *p, const char *op)
-{
-	size_t n = strcspn(op + (op[0] == '['), "]");
-	for (int i = 0; i < p->nscalars; i++)
-		if (strlen(p->scalars[i]) == n && !strncmp(p->scalars[i], op + (op[0] == '['), n))
-			return i;
-	return -1;
-}
-
-static int64_t param_addr(const Prog *p, const char *op, int64_t *size)
-{
-	char *buf = strdup(op + (op[0] == '[')); /* names of any length */
-	char *e = strchr(buf, ']');
-	if (e)
-		*e = 0;
-	int64_t off = 0;
-	char *plus = strchr(buf, '+');
-	if (plus) {
-		off = atoll(plus + 1);
-		*plus = 0;
-	}
-	int i = psym_find(p, buf);
-	free(buf);
-	if (i < 0)
-		return -1;
-	*size = p->psym_size[i] - off;
-	return p->psym_off[i] + off;
-}
-
-/* names in function f's lines get a prefix so that every function has its
- * own registers and labels: "%r1" -> "%F2_r1", "$L__1" -> "$F2_L__1" */
-static char *mangle(const char *l, int f)
-{
-	size_t n = strlen(l);
-	char *o = malloc(n * 2 + 64), *q = o;
-	for (size_t i = 0; i < n; i++) {
-		*q++ = l[i];
-		bool reg = l[i] == '%' && (isalpha((unsigned char)l[i + 1]) || l[i + 1] == '_') &&
-		           strncmp(l + i + 1, "tid.", 4) && strncmp(l + i + 1, "ctaid.", 6);
-		if (reg || (l[i] == '$' && (isalpha((unsigned char)l[i + 1]) || l[i + 1] == '_')))
-			q += sprintf(q, "F%d_", f);
-	}
-	*q = 0;
-	return o;
-}
-
-/* parse one entry's body (from "{" to the matching "}") */
-static void parse_entry(Prog *p, char **lines, int n)
-{
-	bool body = false;
-	int tile_line = 0;
-	for (int i = 0; i < n; i++) {
-		char *l = trim(lines[i]);
-		if (!body) {
-			body = *l == '{';
-			continue;
-		}
-		char *c = strstr(l, "//");
-		if (c) {
-			int tl;
-			if (sscanf(c, "// line %d:", &tl) == 1)
-				tile_line = tl;
-			*c = 0;
-		}
-		l = trim(l);
-		while (*l == '{' || *l == '}') /* nested scopes of asm blocks */
-			l = trim(l + 1);
-		if (!strncmp(l, ".param", 6)) {
-			psym_decl(p, l);
-			continue;
-		}
-		if (!strncmp(l, ".reg", 4)) {
-			/* named registers: ".reg .b32 t, u;" (numbered "%r<9>" are found by use) */
-			/* one declaration per ';': ".reg .b32 c; .reg .b64 a, o;" on one line */
-			for (char *decl = l, *semi; decl; decl = semi ? semi + 1 : NULL) {
-				semi = strchr(decl, ';');
-				if (semi)
-					*semi = 0;
-				decl = trim(decl);
-				if (strncmp(decl, ".reg", 4))
-					continue;
-				char *q = strchr(decl + 4, '.');
-				int bits = !q ? 0 : !strncmp(q, ".pred", 5) ? 1 : atoi(q + strcspn(q, "0123456789"));
-				q = q ? q + strcspn(q, " \t") : NULL;
-				for (char *tok = q ? strtok(q, " \t,") : NULL; tok; tok = strtok(NULL, " \t,")) {
-					p->rdecl = realloc(p->rdecl, sizeof *p->rdecl * (size_t)(p->nrdecl + 1));
-					p->rdecl[p->nrdecl++] = (struct RegDecl){strndup(tok, strcspn(tok, "<")), bits, strchr(tok, '<') != NULL};
-					if (!strchr(tok, '<')) {
-						p->named = realloc(p->named, sizeof(char *) * (size_t)(p->nnamed + 1));
-						p->named[p->nnamed++] = strdup(tok);
-						reg_slot(p, tok);
-					}
-				}
-			}
-			continue;
-		}
-		if (!*l || !strncmp(l, ".pragma", 7)) /* a hint to ptxas ("nounroll"): no effect on what runs */
-			continue;
-		if (!strncmp(l, ".shared", 7)) {
-			char *name = malloc(strlen(l) + 1); /* names of any length */
-			long long align, bytes;
-			if (sscanf(l, ".shared .align %lld .b8 %[^[][%lld]", &align, name, &bytes) == 3) {
-				p->shared_bytes = (p->shared_bytes + align - 1) / align * align;
-				if (p->nsyms == p->scap) {
-					p->scap = p->scap ? p->scap * 2 : 16;
-					p->syms = realloc(p->syms, sizeof(char *) * (size_t)p->scap);
-					p->sym_off = realloc(p->sym_off, sizeof(int64_t) * (size_t)p->scap);
-				}
-				p->syms[p->nsyms] = strdup(name);
-				p->sym_off[p->nsyms++] = p->shared_bytes;
-				p->shared_bytes += bytes;
-			}
-			free(name);
-			continue;
-		}
-		size_t len = strlen(l);
-		if (l[len - 1] == ':') {
-			l[len - 1] = 0;
-			if (p->nlabels == p->lcap) {
-				p->lcap = p->lcap ? p->lcap * 2 : 64;
-				p->labels = realloc(p->labels, sizeof(char *) * (size_t)p->lcap);
-				p->label_pc = realloc(p->label_pc, sizeof(int) * (size_t)p->lcap);
-			}
-			p->labels[p->nlabels] = strdup(l);
-			p->label_pc[p->nlabels++] = p->n;
-			continue;
-		}
-		if (p->n == p->cap) {
-			p->cap = p->cap ? p->cap * 2 : 1024;
-			p->ins = realloc(p->ins, sizeof(Ins) * (size_t)p->cap);
-		}
-		Ins *in = &p->ins[p->n++];
-		memset(in, 0, sizeof *in);
-		in->pred = -1;
-		in->line = i;
-		in->tile_line = tile_line;
-		if (*l == '@') {
-			l++;
-			if (*l == '!') {
-				in->pred_neg = true;
-				l++;
-			}
-			char *sp = strchr(l, ' ');
-			*sp = 0;
-			in->pred = reg_slot(p, l);
-			l = trim(sp + 1);
-		}
-		char *sp = l + strcspn(l, " \t;");
-		snprintf(in->op, sizeof in->op, "%.*s", (int)(sp - l), l);
-		char *rest = *sp ? sp + 1 : sp;
-		if (!strncmp(in->op, "call", 4)) {
-			/* call[.uni] [(ret),] fn, (a, b, ...): ops = ret or "", fn, args */
-			char *c = rest;
-			while (*c == ' ' || *c == '\t')
-				c++;
-			char *ret = NULL;
-			if (*c == '(') {
-				char *e = strchr(c, ')');
-				ret = strndup(c + 1, (size_t)(e - c - 1));
-				c = strchr(e, ',') + 1;
-			}
-			in->ops[in->nops++] = strdup(ret ? trim(ret) : "");
-			free(ret);
-			char *args = strchr(c, '(');
-			if (args)
-				*args++ = 0;
-			char *semi2 = strrchr(c, ',');
-			if (semi2)
-				*semi2 = 0;
-			in->ops[in->nops++] = strdup(trim(c));
-			for (char *tok = args ? strtok(args, " ,);") : NULL; tok && in->nops < MAXOPS; tok = strtok(NULL, " ,);"))
-				in->ops[in->nops++] = strdup(tok);
-			continue;
-		}
-		char *semi = strrchr(rest, ';');
-		if (semi)
-			*semi = 0;
-		/* operands: split on commas outside braces; vectors and addresses are flattened */
-		char *q = rest;
-		while (*q) {
-			q = trim(q);
-			if (!*q)
-				break;
-			char *start = q;
-			int depth = 0;
-			while (*q && (depth || *q != ',')) {
-				depth += (*q == '{' || *q == '[') - (*q == '}' || *q == ']');
-				q++;
-			}
-			if (*q)
-				*q++ = 0;
-			start = trim(start);
-			if (*start == '{') { /* a register vector: one operand each */
-				char *v = start + 1, *end = strchr(v, '}');
-				*end = 0;
-				for (char *tok = strtok(v, ", "); tok; tok = strtok(NULL, ", "))
-					if (in->nops < MAXOPS)
-						in->ops[in->nops++] = strdup(tok);
-				continue;
-			}
-			if (in->nops < MAXOPS)
-				in->ops[in->nops++] = strdup(start);
+	for (int i = 0; i < abi->nparams; i++) {
+		const AbiParam *a = &abi->params[i];
+		if (a->kind == ABI_POINTER) { /* param_index order: val() of the name is its index */
+			p->params = realloc(p->params, sizeof(char *) * (size_t)(p->nparams + 1));
+			p->params[p->nparams++] = strdup(a->name);
+		} else if (a->kind == ABI_SCALAR) {
+			p->scalars = realloc(p->scalars, sizeof(char *) * (size_t)(p->nscalars + 1));
+			p->scalar_val = realloc(p->scalar_val, sizeof(int64_t) * (size_t)(p->nscalars + 1));
+			p->scalars[p->nscalars] = strdup(a->name);
+			p->scalar_val[p->nscalars++] = k->bound_vals ? k->bound_vals[a->index] : 0;
+		} else { /* tma_index order: the TmaEnv's maps */
+			p->tmaps = realloc(p->tmaps, sizeof(char *) * (size_t)(p->ntmaps + 1));
+			p->tmaps[p->ntmaps++] = strdup(a->name);
 		}
 	}
+	parse_entry(p, lines + b, e - b);
+	if (abi->dyn_shared) { /* .extern .shared tilepx_dyn[] (module scope): the kernel's dynamic size */
+		p->shared_bytes = (p->shared_bytes + 1023) / 1024 * 1024;
+		p->syms = realloc(p->syms, sizeof(char *) * (size_t)(p->nsyms + 1));
+		p->sym_off = realloc(p->sym_off, sizeof(int64_t) * (size_t)(p->nsyms + 1));
+		p->syms[p->nsyms] = strdup("tilepx_dyn");
+		p->sym_off[p->nsyms++] = p->shared_bytes;
+		p->scap = p->nsyms;
+		p->shared_bytes += abi->dyn_shared;
+	}
+	load_funcs(p, lines, nl);
+	collect_regs(p);
+	decode_prog(p);
 }
 
-static uint64_t *R(Machine *m, Thread *t, const char *name)
+/* a machine for kernel k's clusters, its global memory the params of rp */
+static void machine_init(Machine *m, Prog *p, const Kernel *k, const KernelAbi *abi, RunParams *rp, TensorMapArgs *maps,
+                         bool banks)
 {
-	return &t->r[reg_slot(m->p, name)];
+	memset(m, 0, sizeof *m);
+	m->p = p;
+	m->threads = abi->threads;
+	m->cx = abi->cluster_x ? abi->cluster_x : 1;
+	int64_t cy = abi->cluster_x ? abi->cluster_y : 1;
+	m->nranks = (int)(m->cx * cy);
+	m->win = (p->shared_bytes + 1023) / 1024 * 1024 + 1024; /* swizzle bits stay those of the CTA's address */
+	int64_t NT = abi->threads * m->nranks;
+	m->param_mem = rp->got;
+	m->param_bytes = rp->bytes;
+	m->shared_all = calloc((size_t)(m->win * m->nranks) + 1, 1);
+	m->tmem_all = calloc(128 * TMEM_COLS * (size_t)m->nranks, sizeof(uint32_t));
+	m->t = calloc((size_t)NT, sizeof(Thread));
+	m->cpa_groups = calloc((size_t)NT, sizeof(int64_t));
+	m->shadow_all = calloc((size_t)(m->win * m->nranks) + 1, sizeof *m->shadow_all);
+	set_cta(m, 0);
+	m->banks = banks;
+	if (banks)
+		m->occ = calloc((size_t)NT * (size_t)(p->n + 1), sizeof(int64_t));
+	m->tma = tma_new();
+	m->env = (TmaEnv){m->shared_all, m->win * m->nranks, rp->got, rp->bytes, maps, kernel_tensor_maps(k, maps, 16), rp->n,
+	                  m->win, m->nranks, p->shared_bytes};
+	for (int64_t i = 0; i < NT; i++) {
+		m->t[i].r = calloc((size_t)p->nregs + 1, sizeof(uint64_t));
+		m->t[i].pmem = calloc((size_t)p->pbytes + 16, 1);
+		m->t[i].wg_busy = calloc((size_t)p->nregs + 1, 1);
+	}
+	m->wg_rd = calloc((size_t)(m->win * m->nranks / 16 + 1), sizeof(uint16_t));
+	m->sync = sync_new(m->nranks, (int)((abi->threads + 31) / 32));
+	m->maxnreg = calloc((size_t)m->nranks * 8, sizeof(int));
+	m->maxnreg_line = calloc((size_t)m->nranks * 8, sizeof(int));
+	m->launch_maxnreg = (int)abi->maxnreg;
+	m->k = k;
+	if (abi->threads > 32 * SYNC_MAXWARPS)
+		m->err = "more than 1024 threads per CTA";
 }
 
-static uint64_t val(Machine *m, Thread *t, const char *s)
-{
-	if (s[0] == '%') {
-		if (!strcmp(s, "%tid.x"))
-			return (uint64_t)local_tid(m, t);
-		if (!strcmp(s, "%ctaid.x"))
-			return (uint64_t)(m->base_x + rank_of(m, t) % m->cx);
-		if (!strcmp(s, "%ctaid.y"))
-			return (uint64_t)(m->base_y + rank_of(m, t) / m->cx);
-		if (!strcmp(s, "%nctaid.x"))
-			return (uint64_t)m->k->grid;
-		if (!strcmp(s, "%nctaid.y"))
-			return (uint64_t)m->k->grid_y;
-		if (!strcmp(s, "%cluster_ctarank"))
-			return (uint64_t)rank_of(m, t);
-		if (!strcmp(s, "%cluster_nctarank"))
-			return (uint64_t)m->nranks;
-		return *R(m, t, s);
-	}
-	if (isdigit((unsigned char)s[0]) || s[0] == '-')
-		return (uint64_t)strtoll(s, NULL, 0);
-	for (int i = 0; i < m->p->nnamed; i++)
-		if (!strcmp(m->p->named[i], s))
-			return *R(m, t, s);
-	for (int i = 0; i < m->p->nsyms; i++)
-		if (!strcmp(m->p->syms[i], s))
-			return (uint64_t)m->p->sym_off[i];
-	for (int i = 0; i < m->p->nparams; i++)
-		if (!strcmp(m->p->params[i], s))
-			return (uint64_t)i;
-	for (int i = 0; i < m->p->ntmaps; i++)
-		if (!strcmp(m->p->tmaps[i], s))
-			return TMAP_TAG | (uint64_t)i;
-	snprintf(m->errbuf, sizeof m->errbuf, "unknown operand '%s'", s);
-	m->err = m->errbuf;
-	return 0;
-}
-
-/* the declared width of register name in bits; 0 when it is no declared register */
-static int reg_bits(const Prog *p, const char *name)
-{
-	for (int i = p->nrdecl - 1; i >= 0; i--) { /* the latest declaration (an asm block's scope) first */
-		const struct RegDecl *d = &p->rdecl[i];
-		size_t n = strlen(d->name);
-		if (!strncmp(name, d->name, n) &&
-		    (d->prefix ? name[n] && strspn(name + n, "0123456789") == strlen(name + n) : !name[n]))
-			return d->bits;
-	}
-	return 0;
-}
-
-/* "[%r5+16]", "[%r5+-16]" or "[sym]" -> address. A 32-bit base register
- * wraps at 2^32 with its offset, as the hardware computes .shared addresses
- * (32-bit): [%r+128] with %r at -32 is byte 96, not byte 2^32 + 96 */
-static uint64_t addr(Machine *m, Thread *t, const char *s)
-{
-	s += s[0] == '[';
-	size_t n = strcspn(s, "]"), cut = n;
-	for (size_t i = 1; i < n && cut == n; i++)
-		if (s[i] == '+' || s[i] == '-')
-			cut = i;
-	char small[128], *base = cut < sizeof small ? small : malloc(cut + 1); /* names of any length */
-	if (!base) {
-		m->err = "out of memory";
-		return 0;
-	}
-	memcpy(base, s, cut);
-	base[cut] = 0;
-	int64_t off = 0;
-	if (cut < n)
-		off = strtoll(s + cut + (s[cut] == '+' && s[cut + 1] == '-'), NULL, 0);
-	uint64_t a = val(m, t, base) + (uint64_t)off;
-	if (reg_bits(m->p, base) == 32)
-		a = (uint32_t)a;
-	if (base != small)
-		free(base);
-	return a;
-}
-
-/* a shared access of warp acc_warp against the last write of each byte: a
- * write by another warp, by another statement, not ordered before it (a
- * barrier both took part in, an mbarrier phase: ptxemu_sync.h) is a race
- * (RAW, WAW); and a write against the reads since: a read by another warp,
- * from another statement, not ordered before it is a race too (WAR) */
-static bool shadow_access(Machine *m, uint64_t a, int bytes)
-{
-	int me = m->acc_warp % 64, rank = m->cur;
-	uint32_t now = sync_stamp(m->sync, rank, me);
-	for (int i = 0; i < bytes; i++) {
-		struct Shadow *s = &m->shadow[a + (uint64_t)i];
-		/* one statement's scope instances (every warp of a warp-scope copy) write
-		 * the same values: not a race between statements */
-		if (s->warp >= 0 && s->warp != m->acc_warp && s->line != m->acc_line &&
-		    !sync_ordered(m->sync, rank, me, s->warp % 64, s->stamp)) {
-			snprintf(m->errbuf, sizeof m->errbuf, "race: warp %d wrote shared memory at 0x%llx (.tile line %d) and warp "
-			         "%d %s it (.tile line %d) with no sync between", s->warp, (unsigned long long)(a + (uint64_t)i),
-			         s->line, m->acc_warp, m->acc_write ? "writes" : "reads", m->acc_line);
-			m->err = m->errbuf;
-			return false;
-		}
-		if (m->acc_write) {
-			for (int r = 0; r < 3; r++)
-				if (s->rwarp[r] >= 0 && s->rwarp[r] != m->acc_warp && s->rline[r] != m->acc_line &&
-				    !sync_ordered(m->sync, rank, me, s->rwarp[r] % 64, s->rstamp[r])) {
-					snprintf(m->errbuf, sizeof m->errbuf, "race: warp %d read shared memory at 0x%llx (.tile line %d) "
-					         "and warp %d then writes it (.tile line %d) with no sync between", s->rwarp[r],
-					         (unsigned long long)(a + (uint64_t)i), s->rline[r], m->acc_warp, m->acc_line);
-					m->err = m->errbuf;
-					return false;
-				}
-			/* later accesses are ordered after the reads when they are after this write */
-			s->warp = m->acc_warp, s->line = m->acc_line, s->stamp = now;
-			s->rwarp[0] = s->rwarp[1] = s->rwarp[2] = -1;
-		} else {
-			/* keep the reads this one does not order (a later write ordered after
-			 * this read is after them too), this warp's latest first */
-			int k = 0;
-			int32_t w[3], l[3];
-			uint32_t st[3];
-			for (int r = 0; r < 3; r++)
-				if (s->rwarp[r] >= 0 && s->rwarp[r] != m->acc_warp &&
-				    !sync_ordered(m->sync, rank, me, s->rwarp[r] % 64, s->rstamp[r]))
-					w[k] = s->rwarp[r], l[k] = s->rline[r], st[k++] = s->rstamp[r];
-			s->rwarp[0] = m->acc_warp, s->rline[0] = m->acc_line, s->rstamp[0] = now;
-			for (int r = 1; r < 3; r++) /* past three unordered readers the oldest is forgotten */
-				s->rwarp[r] = r - 1 < k ? w[r - 1] : -1, s->rline[r] = r - 1 < k ? l[r - 1] : 0,
-				s->rstamp[r] = r - 1 < k ? st[r - 1] : 0;
-		}
-	}
-	return true;
-}
-
-/* global pointers: param i lives at (i + 1) << 40 */
-static unsigned char *mem(Machine *m, bool shared, uint64_t a, int bytes)
-{
-	if (shared) {
-		if (a + (uint64_t)bytes > (uint64_t)m->p->shared_bytes) {
-			m->err = "shared access out of bounds";
-			return NULL;
-		}
-		if (m->acc_warp >= 0 && !shadow_access(m, a, bytes))
-			return NULL;
-		if (m->acc_warp >= 0 && m->acc_write && m->wg_rd)
-			for (uint64_t q = a / 16; q * 16 < a + (uint64_t)bytes; q++)
-				if (m->wg_rd[(uint64_t)m->cur * (uint64_t)m->win / 16 + q]) {
-					int line = 0;
-					for (int i = 0; i < m->nwgq; i++)
-						if (m->wgq[i].wgi / 8 == m->cur)
-							line = m->wgq[i].line;
-					snprintf(m->errbuf, sizeof m->errbuf, "race: shared memory at 0x%llx is written (.tile line %d) "
-					         "while the wgmma (.tile line %d) that reads it is in flight: wgmma.commit and "
-					         "wgmma.wait first", (unsigned long long)a, m->acc_line, line);
-					m->err = m->errbuf;
-					return NULL;
-				}
-		int stid, sline;
-		if (m->acc_warp >= 0 && m->acc_write &&
-		    tma_store_reading(m->tma, &m->env, a + (uint64_t)m->cur * (uint64_t)m->win, bytes, &stid, &sline)) {
-			snprintf(m->errbuf, sizeof m->errbuf, "race: shared memory at 0x%llx is written (.tile line %d) while the "
-			         "bulk store of thread %d (.tile line %d) still reads it: wait for its group (bulk.commit, "
-			         "bulk.wait_read) and sync first", (unsigned long long)a, m->acc_line, stid, sline);
-			m->err = m->errbuf;
-			return NULL;
-		}
-		for (int i = 0; i < m->ncpa; i++) /* a race with a cp.async of this CTA still in flight */
-			if (m->cpa[i].tid / m->threads == m->cur && a < m->cpa[i].dst + (uint64_t)m->cpa[i].bytes && m->cpa[i].dst < a + (uint64_t)bytes) {
-				snprintf(m->errbuf, sizeof m->errbuf, "shared memory at 0x%llx is accessed while the cp.async of "
-				         "thread %d (.tile line %d, PTX line %d) that writes it is still in flight: wait for its group "
-				         "(cp_async.commit, cp_async.wait) and sync first", (unsigned long long)a, m->cpa[i].tid,
-				         m->cpa[i].in->tile_line, m->cpa[i].in->line + 1);
-				m->err = m->errbuf;
-				return NULL;
-			}
-		return m->shared + a;
-	}
-	uint64_t i = (a >> 40) - 1, off = a & ((1ull << 40) - 1);
-	if (i >= (uint64_t)m->p->nparams || off + (uint64_t)bytes > m->param_bytes[i]) {
-		m->err = "global access out of bounds";
-		return NULL;
-	}
-	unsigned char *g = m->param_mem[i] + off;
-	for (int c = 0; m->acc_warp >= 0 && m->acc_write && c < m->ncpa; c++) /* a cp.async in flight still reads it */
-		if (g < m->cpa[c].src + m->cpa[c].bytes && m->cpa[c].src < g + bytes) {
-			snprintf(m->errbuf, sizeof m->errbuf, "race: global memory is written (.tile line %d) while the cp.async "
-			         "of thread %d (.tile line %d, PTX line %d) that reads it is still in flight: wait for its group "
-			         "(cp_async.commit, cp_async.wait) first", m->acc_line, m->cpa[c].tid, m->cpa[c].in->tile_line,
-			         m->cpa[c].in->line + 1);
-			m->err = m->errbuf;
-			return NULL;
-		}
-	return g;
-}
-
-static int width_of(const char *op)
-{
-	if (strstr(op, ".v4.b32"))
-		return 16;
-	if (strstr(op, ".v2.b32"))
-		return 8;
-	if (strstr(op, ".b32") || strstr(op, ".u32") || strstr(op, ".s32") || strstr(op, ".f32"))
-		return 4;
-	if (strstr(op, ".u16"))
-		return 2;
-	if (strstr(op, ".u8"))
-		return 1;
-	return 0;
-}
-
-/* bar.sync / bar.arrive / barrier.sync / barrier.arrive (not barrier.cluster): named barriers */
-static bool is_named_bar(const char *op)
-{
-	return !strncmp(op, "bar.sync", 8) || !strncmp(op, "bar.arrive", 10) || !strncmp(op, "barrier.sync", 12) ||
-	       !strncmp(op, "barrier.arrive", 14);
-}
-
-static bool is_collective(const char *op)
-{
-	return is_named_bar(op) || !strncmp(op, "elect.sync", 10) || !strncmp(op, "setmaxnreg.", 11) || !strncmp(op, "ldmatrix", 8) || !strncmp(op, "stmatrix", 8) ||
-	       !strncmp(op, "tcgen05.ld.", 11) || !strncmp(op, "tcgen05.st.", 11) || !strncmp(op, "tcgen05.alloc", 13) ||
-	       !strncmp(op, "tcgen05.dealloc", 15) || !strncmp(op, "tcgen05.relinquish", 18) ||
-	       !strncmp(op, "mma.sync", 8) || !strncmp(op, "wgmma.", 6);
-}
-
-static int label_pc(Machine *m, const char *l)
-{
-	for (int i = 0; i < m->p->nlabels; i++)
-		if (!strcmp(m->p->labels[i], l))
-			return m->p->label_pc[i];
-	m->err = "unknown label";
-	return 0;
-}
-
-static void bank_record(Machine *m, int tid, int pc, int64_t k, uint64_t a, int bytes)
-{
-	if (m->nbacc == m->bacccap) {
-		m->bacccap = m->bacccap ? 2 * m->bacccap : 1024;
-		m->bacc = realloc(m->bacc, sizeof *m->bacc * (size_t)m->bacccap);
-	}
-	int64_t r = tid / m->threads, lt = tid % m->threads; /* tid: the thread's index in the cluster */
-	m->bacc[m->nbacc++] = (struct BankAcc){(m->base_y + r / m->cx) * 1000000 + m->base_x + r % m->cx, k,
-	                                       (int32_t)(lt / 32), (int32_t)(lt % 32), pc, bytes, a};
-}
-
-static void track(Machine *m, const Thread *t, const Ins *in, bool write)
-{
-	if (m->banks && strstr(in->op, ".shared")) {
-		int tid = (int)(t - m->t), pc = (int)(in - m->p->ins);
-		int64_t *o = &m->occ[(int64_t)tid * m->p->n + pc];
-		bank_record(m, tid, pc, (*o)++, addr(m, (Thread *)t, in->ops[write ? 0 : in->nops - 1]), width_of(in->op));
-	}
-	m->acc_warp = warp_of(m, t);
-	m->acc_line = in->tile_line;
-	m->acc_write = write;
-}
-
-/* thread tid's cp.async copies of groups below `below` (uncommitted ones
- * too when below is INT64_MAX: wait_all, thread exit) land in shared memory */
-static void cpa_land(Machine *m, int tid, int64_t below)
-{
-	int k = 0;
-	for (int i = 0; i < m->ncpa; i++) {
-		struct Cpa *c = &m->cpa[i];
-		bool due = c->tid == tid && (below == INT64_MAX || (c->group >= 0 && c->group < below));
-		if (due) {
-			memcpy(m->shared + c->dst, c->src, (size_t)c->bytes);
-			/* the data is the issuing warp's write, visible to other warps after a
-			 * sync: checked against the epoch's reads and writes as it lands */
-			int aw = m->acc_warp, al = m->acc_line;
-			bool awr = m->acc_write;
-			m->acc_warp = warp_of(m, &m->t[tid]), m->acc_line = c->in->tile_line, m->acc_write = true;
-			if (!m->err)
-				shadow_access(m, c->dst, c->bytes);
-			m->acc_warp = aw, m->acc_line = al, m->acc_write = awr;
-		}
-		else
-			m->cpa[k++] = *c;
-	}
-	m->ncpa = k;
-}
-
-/* an mbarrier, TMA or bulk-group instruction (ptxemu_tma.c) */
-static void tma_instruction(Machine *m, Thread *t, Ins *in)
-{
-	TmaOp o = {.op = in->op, .nops = in->nops, .rank = m->cur, .sbase = (uint64_t)m->cur * (uint64_t)m->win,
-	           .line = in->tile_line};
-	for (int i = 0; i < in->nops && i < 8 && !m->err; i++) {
-		const char *x = in->ops[i];
-		const char *br = strchr(x, '{');
-		if (x[0] == '[' && br) { /* [tmap, {c0, c1, ...}] */
-			char *reg = strndup(x + 1, strcspn(x + 1, ", ")), *cs = strdup(br + 1); /* names of any length */
-			o.v[i] = val(m, t, reg);
-			for (char *tok = strtok(cs, ", }]"); tok && o.nc < 5; tok = strtok(NULL, ", }]"))
-				o.c[o.nc++] = (int32_t)val(m, t, tok);
-			free(reg);
-			free(cs);
-		} else if (x[0] == '[') {
-			o.v[i] = addr(m, t, x);
-		} else if (!strcmp(x, "_")) {
-			o.v[i] = 0;
-		} else {
-			o.v[i] = val(m, t, x);
-		}
-	}
-	if (m->err)
-		return;
-	bool mbar = !strncmp(in->op, "mbarrier.", 9) && strncmp(in->op, "mbarrier.init", 13);
-	if (mbar && strstr(in->op, ".shared::cluster") && (o.v[1] & MAPA_TAG)) {
-		o.v[1] &= ~MAPA_TAG; /* a peer's barrier (mapa): its cluster-wide address */
-		o.sbase = 0;
-	}
-	uint64_t bar = o.v[1] + o.sbase, result = 0;
-	int64_t before = 0, after = 0, pending, count, tx;
-	bool own = bar / (uint64_t)m->win == (uint64_t)m->cur, blocked = false;
-	int w = (int)(local_tid(m, t) / 32);
-	if (mbar)
-		tma_mbar(m->tma, bar, &before, &pending, &count, &tx);
-	if (!tma_step(m->tma, &m->env, (int)(t - m->t), &o, &result, &blocked, &m->err)) {
-		snprintf(m->errbuf, sizeof m->errbuf, "unsupported instruction '%s'", in->op);
-		m->err = m->errbuf;
-		return;
-	}
-	if ((!strncmp(in->op, "mbarrier.arrive", 15) || !strncmp(in->op, "mbarrier.try_wait", 17)) && strcmp(in->ops[0], "_"))
-		*R(m, t, in->ops[0]) = result;
-	if (blocked) { /* stay at the wait; the scheduler runs the other threads */
-		t->pc--;
-		t->blocked = true;
-	}
-	/* happens-before through the barrier (ptxemu_sync.h): an arrival releases
-	 * the warp's accesses, a wait that succeeds acquires the completed phase's.
-	 * Shared accesses are tracked per CTA: a peer's arrival orders nothing here */
-	if (mbar && own && !m->err && tma_mbar(m->tma, bar, &after, &pending, &count, &tx)) {
-		if (!strncmp(in->op, "mbarrier.arrive", 15))
-			sync_mbar_arrive(m->sync, m->cur, w, bar, before, after);
-		else if (!strncmp(in->op, "mbarrier.try_wait", 17) && !blocked)
-			sync_mbar_acquire(m->sync, m->cur, w, bar, after, (int)(o.v[2] & 1));
-	}
-}
-
-/* the cluster barrier instances every live thread has arrived at are
- * released (an exited thread does not hold one back) */
-static void cluster_release(Machine *m)
-{
-	int64_t lo = INT64_MAX;
-	for (int64_t i = 0; i < m->threads * m->nranks; i++)
-		if (!m->t[i].done && m->t[i].carrive < lo)
-			lo = m->t[i].carrive;
-	if (lo != INT64_MAX && lo > m->creleased) {
-		m->creleased = lo;
-		sync_all(m->sync); /* orders each CTA's shared accesses before it before those after it */
-	}
-}
-
-/* one non-collective instruction of one thread */
-static bool wg_busy_operand(Machine *m, Thread *t, const Ins *in);
-
-static void step(Machine *m, Thread *t)
-{
-	Ins *in = &m->p->ins[t->pc];
-	const char *op = in->op;
-	char **o = in->ops;
-	if (t->wg_nbusy && wg_busy_operand(m, t, in))
-		return;
-	t->pc++;
-	if (in->pred >= 0) {
-		bool p = t->r[in->pred] != 0;
-		if (p == in->pred_neg)
-			return;
-	}
-#define D (*R(m, t, o[0]))
-#define V(i) val(m, t, o[i])
-	if (!strcmp(op, "ret") && t->depth > 0) {
-		Frame *f = &t->frames[--t->depth];
-		if (f->callee_ret >= 0 && f->caller_ret >= 0)
-			memcpy(t->pmem + m->p->psym_off[f->caller_ret], t->pmem + m->p->psym_off[f->callee_ret],
-			       (size_t)m->p->psym_size[f->callee_ret]);
-		t->pc = f->ret_pc;
-	} else if (!strcmp(op, "ret")) {
-		for (int i = 0; i < m->nwgq && !m->err; i++)
-			if (m->wgq[i].wgi == rank_of(m, t) * 8 + (int)(local_tid(m, t) / 128)) {
-				snprintf(m->errbuf, sizeof m->errbuf, "thread %lld exits while the wgmma of .tile line %d is in flight "
-				         "(no wgmma.wait_group covers it)", (long long)local_tid(m, t), m->wgq[i].line);
-				m->err = m->errbuf;
-			}
-		t->done = true;
-		cpa_land(m, (int)(t - m->t), INT64_MAX);
-		tma_thread_exit(m->tma, &m->env, (int)(t - m->t), &m->err);
-		cluster_release(m);
-		bool cta_done = true; /* the CTA's last thread: nothing may still write into it */
-		for (int64_t i = 0; i < m->threads; i++)
-			cta_done &= m->t[m->cur * m->threads + i].done;
-		if (cta_done && !m->err)
-			tma_cta_exit(m->tma, &m->env, m->cur, &m->err);
-	} else if (!strncmp(op, "barrier.cluster.arrive", 22)) {
-		/* every thread of the cluster arrives; when the last one does, the
-		 * instance is released and orders each CTA's shared accesses */
-		t->carrive++;
-		cluster_release(m);
-	} else if (!strncmp(op, "barrier.cluster.wait", 20)) {
-		if (t->carrive == 0) {
-			m->err = "barrier.cluster.wait without a barrier.cluster.arrive before it";
-		} else if (m->creleased < t->carrive) { /* stay at the wait */
-			t->pc--;
-			t->blocked = true;
-		}
-	} else if (!strncmp(op, "mbarrier.", 9) || !strncmp(op, "cp.async.bulk", 13) || !strncmp(op, "fence.proxy.async", 17) ||
-	           !strncmp(op, "fence.mbarrier_init", 19)) {
-		tma_instruction(m, t, in);
-	} else if (!strncmp(op, "call", 4)) {
-		const struct Func *fn = NULL;
-		for (int i = 0; i < m->p->nfuncs; i++)
-			if (!strcmp(m->p->funcs[i].name, o[1]))
-				fn = &m->p->funcs[i];
-		if (!fn || in->nops - 2 != fn->nparams || t->depth == MAX_CALL_DEPTH) {
-			snprintf(m->errbuf, sizeof m->errbuf, "call of '%s': %s", o[1],
-			         !fn ? "no such function" : t->depth == MAX_CALL_DEPTH ? "too deep" : "argument count");
-			m->err = m->errbuf;
-			return;
-		}
-		for (int i = 0; i < fn->nparams; i++) {
-			int a = psym_find(m->p, o[2 + i]), f = fn->params[i];
-			if (a < 0 || m->p->psym_size[a] != m->p->psym_size[f]) {
-				snprintf(m->errbuf, sizeof m->errbuf, "call of '%s': argument '%s' is not a .param of its size", o[1],
-				         o[2 + i]);
-				m->err = m->errbuf;
-				return;
-			}
-			memcpy(t->pmem + m->p->psym_off[f], t->pmem + m->p->psym_off[a], (size_t)m->p->psym_size[f]);
-		}
-		t->frames[t->depth++] = (Frame){t->pc, fn->ret, o[0][0] ? psym_find(m->p, o[0]) : -1};
-		t->pc = fn->pc;
-	} else if ((!strncmp(op, "ld.param.", 9) || !strncmp(op, "st.param.", 9)) &&
-	           param_addr(m->p, o[op[0] == 'l'], &(int64_t){0}) >= 0) {
-		int64_t room, a = param_addr(m->p, o[op[0] == 'l'], &room);
-		int w = strstr(op, "64") ? 8 : 4;
-		if (room < w) {
-			m->err = "param access out of bounds";
-			return;
-		}
-		if (op[0] == 'l') {
-			uint64_t v = 0;
-			memcpy(&v, t->pmem + a, (size_t)w);
-			D = v;
-		} else {
-			uint64_t v = V(1);
-			memcpy(t->pmem + a, &v, (size_t)w);
-		}
-	} else if (!strcmp(op, "mapa.shared::cluster.u32")) {
-		uint64_t rank = (uint32_t)V(2), a = (uint32_t)V(1);
-		if (rank >= (uint64_t)m->nranks || a >= (uint64_t)m->win) {
-			snprintf(m->errbuf, sizeof m->errbuf, "mapa (.tile line %d): CTA rank %llu or address 0x%llx is not in the "
-			         "cluster of %d CTAs", in->tile_line, (unsigned long long)rank, (unsigned long long)a, m->nranks);
-			m->err = m->errbuf;
-			return;
-		}
-		D = MAPA_TAG | (rank * (uint64_t)m->win + a);
-	} else if (!strcmp(op, "trap")) {
-		snprintf(m->errbuf, sizeof m->errbuf, "trap (.tile line %d) in thread %lld of CTA rank %d", in->tile_line,
-		         (long long)local_tid(m, t), rank_of(m, t));
-		m->err = m->errbuf;
-	} else if (!strncmp(op, "bra", 3)) {
-		t->pc = label_pc(m, o[0]);
-	} else if (!strncmp(op, "ld.param.", 9) && scalar_param(m->p, o[1]) >= 0) {
-		D = (uint64_t)m->p->scalar_val[scalar_param(m->p, o[1])];
-	} else if (!strcmp(op, "ld.param.u64")) {
-		D = (addr(m, t, o[1]) + 1) << 40;
-	} else if (!strcmp(op, "cvta.to.global.u64") || !strcmp(op, "mov.u32") || !strcmp(op, "mov.b32") ||
-	           !strcmp(op, "cvta.param.u64") || !strcmp(op, "mov.b64")) {
-		D = V(1) & (op[0] == 'm' && op[5] == '3' ? 0xffffffffu : ~0ull);
-	} else if (!strcmp(op, "mov.b16")) {
-		D = V(1) & 0xffffu;
-	} else if (!strcmp(op, "add.u32")) {
-		D = (uint32_t)(V(1) + V(2));
-	} else if (!strcmp(op, "sub.u32")) {
-		D = (uint32_t)(V(1) - V(2));
-	} else if (!strcmp(op, "max.u32")) {
-		D = (uint32_t)V(1) > (uint32_t)V(2) ? (uint32_t)V(1) : (uint32_t)V(2);
-	} else if (!strcmp(op, "mul.lo.u32")) {
-		D = (uint32_t)(V(1) * V(2));
-	} else if (!strcmp(op, "mad.lo.u32")) {
-		D = (uint32_t)(V(1) * V(2) + V(3));
-	} else if (!strcmp(op, "mul.wide.u32")) {
-		D = (uint64_t)(uint32_t)V(1) * (uint64_t)(uint32_t)V(2);
-	} else if (!strcmp(op, "add.u64")) {
-		D = V(1) + V(2);
-	} else if (!strcmp(op, "shl.b32")) {
-		D = (uint32_t)(V(1) << V(2));
-	} else if (!strcmp(op, "shr.u32") || !strcmp(op, "shr.b32")) {
-		D = (uint32_t)V(1) >> V(2);
-	} else if (!strcmp(op, "and.b32")) {
-		D = (uint32_t)(V(1) & V(2));
-	} else if (!strcmp(op, "or.b64")) {
-		D = V(1) | V(2);
-	} else if (!strcmp(op, "or.b32")) {
-		D = (uint32_t)(V(1) | V(2));
-	} else if (!strcmp(op, "xor.pred") || !strcmp(op, "and.pred") || !strcmp(op, "or.pred")) {
-		bool a = V(1) != 0, b = V(2) != 0;
-		D = op[0] == 'x' ? a != b : op[0] == 'a' ? a && b : a || b;
-	} else if (!strcmp(op, "xor.b32")) {
-		D = (uint32_t)(V(1) ^ V(2));
-	} else if (!strcmp(op, "div.u32")) {
-		D = (uint32_t)V(1) / (uint32_t)V(2);
-	} else if (!strcmp(op, "rem.u32")) {
-		D = (uint32_t)V(1) % (uint32_t)V(2);
-	} else if (!strcmp(op, "mad.wide.u32")) {
-		D = (uint64_t)(uint32_t)V(1) * (uint64_t)(uint32_t)V(2) + V(3);
-	} else if (!strcmp(op, "cvt.u64.u32")) {
-		D = (uint32_t)V(1);
-	} else if (!strncmp(op, "cvt.rn.", 7) || !strcmp(op, "cvt.f32.f16")) { /* tools/ptxemu_cvt.c */
-		uint32_t r;
-		if (!ptxemu_cvt(op, (uint32_t)V(1), !strncmp(op, "cvt.rn.", 7) ? (uint32_t)V(2) : 0, &r)) {
-			snprintf(m->errbuf, sizeof m->errbuf, "unsupported instruction '%s'", op);
-			m->err = m->errbuf;
-		}
-		D = r;
-	} else if (!strcmp(op, "cvt.u32.u64")) {
-		D = (uint32_t)V(1);
-	} else if (!strcmp(op, "shl.b64")) {
-		D = V(1) << V(2);
-	} else if (!strcmp(op, "setp.gt.s32") || !strcmp(op, "setp.le.s32")) {
-		bool gt = (int32_t)V(1) > (int32_t)V(2);
-		D = op[5] == 'g' ? gt : !gt;
-	} else if (!strcmp(op, "setp.gt.and.s32") || !strcmp(op, "setp.le.or.s32")) {
-		bool gt = (int32_t)V(1) > (int32_t)V(2);
-		D = op[5] == 'g' ? (gt && V(3)) : (!gt || V(3));
-	} else if (!strcmp(op, "setp.lt.u32")) {
-		D = (uint32_t)V(1) < (uint32_t)V(2);
-	} else if (!strcmp(op, "setp.eq.u32")) {
-		D = (uint32_t)V(1) == (uint32_t)V(2);
-	} else if (!strcmp(op, "setp.ge.u32")) {
-		D = (uint32_t)V(1) >= (uint32_t)V(2);
-	} else if (!strcmp(op, "setp.ne.u32")) {
-		D = (uint32_t)V(1) != (uint32_t)V(2);
-	} else if (!strcmp(op, "bfi.b32")) {
-		uint32_t pos = (uint32_t)V(3), len = (uint32_t)V(4), mask = (len >= 32 ? ~0u : ((1u << len) - 1)) << pos;
-		D = ((uint32_t)V(2) & ~mask) | (((uint32_t)V(1) << pos) & mask);
-	} else if (!strcmp(op, "prmt.b32")) { /* default mode: byte i of D is byte sel[i] of {b, a} */
-		uint64_t ab = (uint64_t)(uint32_t)V(1) | (uint64_t)(uint32_t)V(2) << 32;
-		uint32_t sel = (uint32_t)V(3), d = 0;
-		for (int i = 0; i < 4; i++) {
-			unsigned s = sel >> (4 * i) & 0xf, byte = (unsigned)(ab >> (8 * (s & 7))) & 0xff;
-			d |= (s & 8 ? (byte & 0x80 ? 0xffu : 0) : byte) << (8 * i);
-		}
-		D = d;
-	} else if (!strcmp(op, "bfe.u32")) {
-		uint32_t pos = (uint32_t)V(2), len = (uint32_t)V(3);
-		D = ((uint32_t)V(1) >> pos) & (len >= 32 ? ~0u : ((1u << len) - 1));
-	} else if ((!strncmp(op, "ld.", 3) || !strncmp(op, "st.", 3)) && !width_of(op)) {
-		snprintf(m->errbuf, sizeof m->errbuf, "unsupported instruction '%s' (an access width the emulator lacks)", op);
-		m->err = m->errbuf;
-	} else if (!strncmp(op, "ld.", 3)) {
-		int w = width_of(op), n = w >= 4 ? w / 4 : 1;
-		track(m, t, in, false);
-		unsigned char *p = mem(m, strstr(op, ".shared") != NULL, addr(m, t, o[n]), w);
-		m->acc_warp = -1;
-		for (int i = 0; p && i < n; i++) {
-			uint32_t v = 0;
-			memcpy(&v, p + 4 * i, (size_t)(w < 4 ? w : 4));
-			*R(m, t, o[i]) = v;
-		}
-	} else if (!strncmp(op, "st.", 3)) {
-		int w = width_of(op), n = w >= 4 ? w / 4 : 1;
-		track(m, t, in, true);
-		unsigned char *p = mem(m, strstr(op, ".shared") != NULL, addr(m, t, o[0]), w);
-		m->acc_warp = -1;
-		for (int i = 0; p && i < n; i++) {
-			uint32_t v = (uint32_t)V(1 + i);
-			memcpy(p + 4 * i, &v, (size_t)(w < 4 ? w : 4));
-		}
-	} else if (!strncmp(op, "cp.async.cg.", 12) || !strncmp(op, "cp.async.ca.", 12)) {
-		int bytes = (int)V(2);
-		uint64_t da = addr(m, t, o[0]);
-		if (m->banks) { /* the shared write of the copy, as the 16-byte st.shared it replaces */
-			int tid = (int)(t - m->t), pc = (int)(in - m->p->ins);
-			bank_record(m, tid, pc, m->occ[(int64_t)tid * m->p->n + pc]++, da, bytes);
-		}
-		/* ignore-src (a 4th operand, a predicate): zeros land, the source is not read */
-		static const unsigned char zeros[16];
-		bool ignore = in->nops > 3 && V(3);
-		unsigned char *d = mem(m, true, da, bytes), *s = ignore ? (unsigned char *)zeros : mem(m, false, addr(m, t, o[1]), bytes);
-		if (d && s) {
-			if (m->ncpa == m->cpacap) {
-				m->cpacap = m->cpacap ? 2 * m->cpacap : 64;
-				m->cpa = realloc(m->cpa, sizeof *m->cpa * (size_t)m->cpacap);
-			}
-			m->cpa[m->ncpa++] = (struct Cpa){(int)(t - m->t), bytes, da, s, -1, in};
-		}
-	} else if (!strcmp(op, "cp.async.commit_group")) {
-		int tid = (int)(t - m->t);
-		for (int i = 0; i < m->ncpa; i++)
-			if (m->cpa[i].tid == tid && m->cpa[i].group < 0)
-				m->cpa[i].group = m->cpa_groups[tid];
-		m->cpa_groups[tid]++;
-	} else if (!strcmp(op, "cp.async.wait_group") || !strcmp(op, "cp.async.wait_all")) {
-		int tid = (int)(t - m->t);
-		if (op[14] == 'a') /* wait_all: commit, then wait for everything */
-			m->cpa_groups[tid]++;
-		cpa_land(m, tid, op[14] == 'a' ? INT64_MAX : m->cpa_groups[tid] - (int64_t)V(0));
-	} else if (!strncmp(op, "cp.async.", 9) || !strncmp(op, "tcgen05.fence", 13) || !strncmp(op, "tcgen05.wait", 12)) {
-		/* completion is immediate in the emulator */
-	} else {
-		snprintf(m->errbuf, sizeof m->errbuf, "unsupported instruction '%s'", op);
-		m->err = m->errbuf;
-	}
-#undef D
-#undef V
-}
-
-static uint16_t get16(Machine *m, uint64_t a)
-{
-	unsigned char *p = mem(m, true, a, 2);
-	uint16_t v = 0;
-	if (p)
-		memcpy(&v, p, 2);
-	return v;
-}
-
-static void put16(Machine *m, uint64_t a, uint16_t v)
-{
-	unsigned char *p = mem(m, true, a, 2);
-	if (p)
-		memcpy(p, &v, 2);
-}
-
-static uint8_t get8(Machine *m, uint64_t a)
-{
-	unsigned char *p = mem(m, true, a, 1);
-	return p ? *p : 0;
-}
-
-/* ldmatrix m16n16 / stmatrix m16n8 .trans .b8 (docs/ptx-notes.md) */
-static void matrix_b8(Machine *m, Thread **w, Ins *in)
-{
-	bool ld = in->op[0] == 'l';
-	int num = strstr(in->op, ".x4") ? 4 : strstr(in->op, ".x2") ? 2 : 1;
-	int nregs = ld ? 2 * num : num;
-	if (m->banks) { /* lanes 16j.. (ldmatrix m16n16) or 8j.. (stmatrix m16n8) address 16-byte rows */
-		int tid = (int)(w[0] - m->t), pc = (int)(in - m->p->ins), rows = ld ? 16 : 8;
-		int64_t k = m->occ[(int64_t)tid * m->p->n + pc]++;
-		for (int l = 0; l < rows * num && l < 32; l++)
-			bank_record(m, tid + l, pc, k, addr(m, w[l], in->ops[ld ? nregs : 0]), 16);
-	}
-	for (int t = 0; t < 32; t++)
-		for (int r = 0; r < nregs; r++)
-			for (int k = 0; k < 4; k++) {
-				int j, row, byte;
-				if (ld) { /* r = 2j + h; rows of matrix j from lanes 16j.. */
-					j = r / 2;
-					row = 4 * (t % 4) + 2 * (r % 2) + (k & 1);
-					byte = t / 4 + 8 * (k >> 1);
-				} else { /* rows of matrix j from lanes 8j.. */
-					j = r;
-					row = 2 * (t % 4) + (k & 1);
-					byte = t / 4 + 8 * (k >> 1);
-				}
-				Thread *src = w[(ld ? 16 : 8) * j + row];
-				uint64_t a = addr(m, src, in->ops[ld ? nregs : 0]) + (uint64_t)byte;
-				uint64_t *reg = R(m, w[t], in->ops[ld ? r : 1 + r]);
-				if (ld) {
-					*reg = (*reg & ~(0xffull << (8 * k))) | ((uint64_t)get8(m, a) << (8 * k));
-				} else {
-					unsigned char *p = mem(m, true, a, 1);
-					if (p)
-						*p = (unsigned char)(*reg >> (8 * k));
-				}
-			}
-}
-
-/* ldmatrix / stmatrix m8n8 .b16 for the warp whose lanes are w[0..31] */
-static void matrix(Machine *m, Thread **w, Ins *in)
-{
-	if (strstr(in->op, ".b8")) {
-		matrix_b8(m, w, in);
-		return;
-	}
-	bool ld = in->op[0] == 'l', trans = strstr(in->op, ".trans") != NULL;
-	int num = strstr(in->op, ".x4") ? 4 : strstr(in->op, ".x2") ? 2 : 1;
-	if (m->banks) { /* lanes 8j..8j+7 address matrix j's rows: 16 bytes each */
-		int tid = (int)(w[0] - m->t), pc = (int)(in - m->p->ins);
-		int64_t k = m->occ[(int64_t)tid * m->p->n + pc]++;
-		for (int l = 0; l < 8 * num; l++)
-			bank_record(m, tid + l, pc, k, addr(m, w[l], in->ops[ld ? num : 0]), 16);
-	}
-	for (int j = 0; j < num; j++)
-		for (int t = 0; t < 32; t++) {
-			int row = trans ? 2 * (t % 4) : t / 4, col = trans ? t / 4 : 2 * (t % 4);
-			for (int e = 0; e < 2; e++) {
-				int rr = trans ? row + e : row, cc = trans ? col : col + e;
-				uint64_t a = addr(m, w[8 * j + rr], in->ops[ld ? num : 0]) + 2 * (uint64_t)cc;
-				const char *reg = in->ops[ld ? j : 1 + j];
-				uint64_t *r = R(m, w[t], reg);
-				if (ld)
-					*r = (*r & ~(0xffffull << (16 * e))) | ((uint64_t)get16(m, a) << (16 * e));
-				else
-					put16(m, a, (uint16_t)(*r >> (16 * e)));
-			}
-		}
-}
-
-/* tcgen05.ld / st: fragment tables of docs/ptx-notes.md */
-static void tcgen05(Machine *m, Thread **w, Ins *in)
-{
-	bool ld = !strncmp(in->op, "tcgen05.ld", 10), pack = strstr(in->op, "pack::16b") != NULL;
-	const char *shape = in->op + strlen("tcgen05.ld.sync.aligned.");
-	bool x2 = !strncmp(shape, "16x32bx2", 8); /* ld: regs, [a], imm; st: [a], imm, regs */
-	int nregs = in->nops - (x2 ? 2 : 1), first = ld ? 0 : (x2 ? 2 : 1);
-	for (int t = 0; t < 32; t++) {
-		uint32_t ta = (uint32_t)addr(m, w[t], in->ops[ld ? nregs : 0]);
-		int64_t half = x2 ? (int64_t)val(m, w[t], in->ops[ld ? nregs + 1 : 1]) : 0;
-		int64_t L0 = ta >> 16, C0 = ta & 0xffff;
-		for (int j = 0; j < nregs; j++) {
-			int64_t lane, col;
-			if (x2)
-				lane = t % 16, col = j + half * (t / 16);
-			else if (!strncmp(shape, "32x32b", 6))
-				lane = t, col = j;
-			else if (!strncmp(shape, "16x64b", 6))
-				lane = t / 4 + 8 * (t % 2), col = 2 * j + (t / 2) % 2;
-			else if (!strncmp(shape, "16x128b", 7))
-				lane = t / 4 + 8 * (j % 2), col = (t % 4) + 4 * (j / 2);
-			else
-				lane = t / 4 + 8 * ((j / 2) % 2), col = 2 * (t % 4) + (j % 2) + 8 * (j / 4);
-			uint64_t *r = R(m, w[t], in->ops[first + j]);
-			int64_t ln = L0 + lane;
-			if (ln < 0 || ln >= 128) {
-				m->err = "tensor memory lane out of range";
-				return;
-			}
-			if (!pack) {
-				int64_t c = C0 + col;
-				if (c >= TMEM_COLS) {
-					m->err = "tensor memory column out of range";
-					return;
-				}
-				if (ld)
-					*r = m->tmem[ln * TMEM_COLS + c];
-				else
-					m->tmem[ln * TMEM_COLS + c] = (uint32_t)*r;
-			} else {
-				for (int h = 0; h < 2; h++) {
-					int64_t c = C0 + 2 * col + h;
-					if (c >= TMEM_COLS) {
-						m->err = "tensor memory column out of range";
-						return;
-					}
-					uint32_t *cell = &m->tmem[ln * TMEM_COLS + c];
-					if (ld)
-						*r = (*r & ~(0xffffull << (16 * h))) | ((uint64_t)(*cell & 0xffff) << (16 * h));
-					else
-						*cell = (uint32_t)(*r >> (16 * h)) & 0xffff;
-				}
-			}
-		}
-	}
-}
-
-/* mma.sync m16n8k16: operands d0-3, a0-3, b0-1, c0-3 (tools/ptxemu_mma.c) */
-static void mma(Machine *m, Thread **w, Ins *in)
-{
-	bool bf16 = strstr(in->op, ".bf16") != NULL;
-	if (strncmp(in->op, "mma.sync.aligned.m16n8k16.row.col.f32.", 38) || in->nops != 14 ||
-	    (!bf16 && !strstr(in->op, ".f16.f16.f32"))) {
-		snprintf(m->errbuf, sizeof m->errbuf, "unsupported instruction '%s'", in->op);
-		m->err = m->errbuf;
-		return;
-	}
-	uint32_t a[32][4], b[32][2], c[32][4], d[32][4];
-	for (int t = 0; t < 32; t++) {
-		for (int i = 0; i < 4; i++) {
-			a[t][i] = (uint32_t)val(m, w[t], in->ops[4 + i]);
-			c[t][i] = (uint32_t)val(m, w[t], in->ops[10 + i]);
-		}
-		for (int i = 0; i < 2; i++)
-			b[t][i] = (uint32_t)val(m, w[t], in->ops[8 + i]);
-	}
-	ptxemu_mma_m16n8k16(a, b, c, d, bf16);
-	for (int t = 0; t < 32; t++)
-		for (int i = 0; i < 4; i++)
-			*R(m, w[t], in->ops[i]) = d[t][i];
-}
-
-/* an operand of `in` is an accumulator register of a wgmma in flight */
-static bool wg_busy_operand(Machine *m, Thread *t, const Ins *in)
-{
-	for (int i = 0; i < in->nops; i++) {
-		char reg[64];
-		const char *o = in->ops[i] + (in->ops[i][0] == '[');
-		size_t n = strcspn(o, "+-]");
-		if (o[0] != '%' || n >= sizeof reg)
-			continue;
-		memcpy(reg, o, n);
-		reg[n] = 0;
-		if (!strcmp(reg, "%tid.x") || !strncmp(reg, "%ctaid", 6) || !strncmp(reg, "%nctaid", 7) ||
-		    !strncmp(reg, "%cluster", 8))
-			continue;
-		if (t->wg_busy[reg_slot(m->p, reg)]) {
-			int line = 0;
-			for (int q = 0; q < m->nwgq; q++)
-				if (m->wgq[q].wgi == rank_of(m, t) * 8 + (int)(local_tid(m, t) / 128))
-					line = m->wgq[q].line;
-			snprintf(m->errbuf, sizeof m->errbuf, "thread %lld %s accumulator register %s (.tile line %d) while the "
-			         "wgmma of .tile line %d is in flight: wgmma.commit and wgmma.wait first",
-			         (long long)local_tid(m, t), i == 0 && strncmp(in->op, "st", 2) ? "writes" : "reads", reg,
-			         in->tile_line, line);
-			m->err = m->errbuf;
-			return true;
-		}
-	}
-	return false;
-}
-
-struct WgRd { Machine *m; int delta; };
-static void wg_mark(void *ctx, uint64_t a)
-{
-	struct WgRd *c = ctx;
-	uint64_t q = (uint64_t)c->m->cur * (uint64_t)c->m->win / 16 + a / 16;
-	if (a < (uint64_t)c->m->win)
-		c->m->wg_rd[q] = (uint16_t)(c->m->wg_rd[q] + c->delta);
-}
-
-/* the wgmma ops of warpgroup wgi in groups below `below` execute now */
-static void wg_complete(Machine *m, Thread **w, int wgi, int64_t below)
-{
-	int keep = 0;
-	uint32_t (*acc)[128] = malloc(sizeof(uint32_t) * 128 * 128), (*ar)[4] = malloc(sizeof(uint32_t) * 128 * 4);
-	for (int i = 0; i < m->nwgq; i++) {
-		struct WgOp *op = &m->wgq[i];
-		if (op->wgi != wgi || op->group < 0 || op->group >= below || m->err) {
-			m->wgq[keep++] = *op;
-			continue;
-		}
-		for (int t = 0; t < 128; t++) {
-			for (int j = 0; j < op->w.nregs; j++)
-				acc[t][j] = (uint32_t)w[t]->r[op->slots[j]];
-			for (int j = 0; j < 4 && op->rs; j++)
-				ar[t][j] = (uint32_t)w[t]->r[op->aslots[j]];
-		}
-		const char *err = ptxemu_wgmma_run(&op->w, m->shared, m->win, acc, op->rs ? (const uint32_t (*)[4])ar : NULL);
-		if (err) {
-			m->err = err;
-		} else {
-			for (int t = 0; t < 128; t++)
-				for (int j = 0; j < op->w.nregs; j++) {
-					w[t]->r[op->slots[j]] = acc[t][j];
-					w[t]->wg_busy[op->slots[j]]--;
-					w[t]->wg_nbusy--;
-				}
-			for (int t = 0; t < 128 && op->rs; t++)
-				for (int j = 0; j < 4; j++) {
-					w[t]->wg_busy[op->aslots[j]]--;
-					w[t]->wg_nbusy--;
-				}
-		}
-		struct WgRd c = {m, -1};
-		ptxemu_wgmma_reads(&op->w, op->rs, wg_mark, &c);
-		free(op->slots);
-	}
-	m->nwgq = keep;
-	free(acc);
-	free(ar);
-}
-
-/* wgmma.*: warpgroup collectives (.sync.aligned), all 128 threads at once */
-static void wg_collective(Machine *m, Thread **w, Ins *in, int wgi)
-{
-	if (!strncmp(in->op, "wgmma.mma_async", 15)) {
-		struct WgOp op = {.wgi = wgi, .line = in->tile_line, .group = -1};
-		if (!ptxemu_wgmma_parse(in->op, &op.w) || in->nops < op.w.nregs + 4) {
-			snprintf(m->errbuf, sizeof m->errbuf, "unsupported instruction '%s'", in->op);
-			m->err = m->errbuf;
-			return;
-		}
-		int r = op.w.nregs;
-		/* A from registers: four words, then B's descriptor (SS has at most 7 operands after D, RS at least 8) */
-		op.rs = in->nops - r >= 8;
-		if (op.rs) {
-			if (in->nops < r + 8) {
-				snprintf(m->errbuf, sizeof m->errbuf, "wgmma (.tile line %d): too few operands", in->tile_line);
-				m->err = m->errbuf;
-				return;
-			}
-			for (int j = 0; j < 4; j++)
-				op.aslots[j] = reg_slot(m->p, in->ops[r + j]);
-			r += 3; /* the A words stand where the A descriptor stands in the SS form, plus three */
-			op.w.tb = in->nops >= r + 6 && val(m, w[0], in->ops[r + 5]) != 0;
-		}
-		op.w.da = op.rs ? 0 : val(m, w[0], in->ops[r]);
-		op.w.db = val(m, w[0], in->ops[r + 1]);
-		op.w.scale_d = val(m, w[0], in->ops[r + 2]) != 0;
-		if (!op.rs && in->nops >= r + 7) {
-			op.w.ta = val(m, w[0], in->ops[r + 5]) != 0;
-			op.w.tb = val(m, w[0], in->ops[r + 6]) != 0;
-		}
-		for (int t = 1; t < 128; t++)
-			if ((!op.rs && val(m, w[t], in->ops[r]) != op.w.da) || val(m, w[t], in->ops[r + 1]) != op.w.db) {
-				snprintf(m->errbuf, sizeof m->errbuf, "wgmma (.tile line %d): thread %d's descriptors differ from "
-				         "thread 0's", in->tile_line, t);
-				m->err = m->errbuf;
-				return;
-			}
-		op.slots = malloc(sizeof(int) * (size_t)op.w.nregs);
-		for (int j = 0; j < op.w.nregs; j++)
-			op.slots[j] = reg_slot(m->p, in->ops[j]);
-		for (int t = 0; t < 128; t++) {
-			for (int j = 0; j < op.w.nregs; j++) {
-				w[t]->wg_busy[op.slots[j]]++;
-				w[t]->wg_nbusy++;
-			}
-			for (int j = 0; j < 4 && op.rs; j++) {
-				w[t]->wg_busy[op.aslots[j]]++;
-				w[t]->wg_nbusy++;
-			}
-		}
-		struct WgRd c = {m, 1};
-		ptxemu_wgmma_reads(&op.w, op.rs, wg_mark, &c);
-		if (m->nwgq == m->wgqcap) {
-			m->wgqcap = m->wgqcap ? 2 * m->wgqcap : 16;
-			m->wgq = realloc(m->wgq, sizeof *m->wgq * (size_t)m->wgqcap);
-		}
-		m->wgq[m->nwgq++] = op;
-	} else if (!strncmp(in->op, "wgmma.commit_group", 18)) {
-		for (int i = 0; i < m->nwgq; i++)
-			if (m->wgq[i].wgi == wgi && m->wgq[i].group < 0)
-				m->wgq[i].group = m->wg_groups[wgi];
-		m->wg_groups[wgi]++;
-	} else if (!strncmp(in->op, "wgmma.wait_group", 16)) {
-		wg_complete(m, w, wgi, m->wg_groups[wgi] - (int64_t)val(m, w[0], in->ops[0]));
-	} else if (strncmp(in->op, "wgmma.fence", 11)) {
-		snprintf(m->errbuf, sizeof m->errbuf, "unsupported instruction '%s'", in->op);
-		m->err = m->errbuf;
-		return;
-	}
-	for (int t = 0; t < 128; t++)
-		w[t]->pc++;
-}
-
-static void collective(Machine *m, Thread **w, Ins *in)
-{
-	m->acc_warp = warp_of(m, w[0]); /* the warp's accesses, for race tracking */
-	m->acc_line = in->tile_line;
-	m->acc_write = !strncmp(in->op, "stmatrix", 8) || !strncmp(in->op, "tcgen05.alloc", 13);
-	if (!strncmp(in->op, "mma.sync", 8)) {
-		mma(m, w, in);
-	} else if (!strncmp(in->op, "ldmatrix", 8) || !strncmp(in->op, "stmatrix", 8)) {
-		matrix(m, w, in);
-	} else if (!strncmp(in->op, "tcgen05.ld.", 11) || !strncmp(in->op, "tcgen05.st.", 11)) {
-		tcgen05(m, w, in);
-	} else if (!strncmp(in->op, "tcgen05.alloc", 13)) {
-		/* one allocation: base address 0 (lane 0, column 0) into the slot */
-		unsigned char *p = mem(m, true, addr(m, w[0], in->ops[0]), 4);
-		if (p)
-			memset(p, 0, 4);
-	}
-	m->acc_warp = -1;
-	for (int t = 0; t < 32; t++)
-		w[t]->pc++;
-}
-
-/* the lanes of warp wi of CTA r that have not exited, into lane[]; *same:
- * they all stand at one instruction, *pc */
-static int warp_lanes(Machine *m, int r, int wi, Thread **lane, int *pc, bool *same)
-{
-	int n = 0;
-	*same = true;
-	*pc = -1;
-	for (int64_t i = wi * 32; i < wi * 32 + 32 && i < m->threads; i++) {
-		Thread *t = &m->t[r * m->threads + i];
-		if (t->done)
-			continue;
-		if (*pc < 0)
-			*pc = t->pc;
-		*same &= t->pc == *pc;
-		lane[n++] = t;
-	}
-	return n;
-}
-
-/* the waiting warps in `warps` (a mask) of CTA r go on past their bar.sync */
-static void bar_release(Machine *m, int r, uint32_t warps)
-{
-	for (int wi = 0; wi < SYNC_MAXWARPS; wi++)
-		if (warps >> wi & 1)
-			for (int64_t i = wi * 32; i < wi * 32 + 32 && i < m->threads; i++)
-				if (!m->t[r * m->threads + i].done)
-					m->t[r * m->threads + i].pc++;
-}
-
-/* a warp whose lanes all stand at a named barrier arrives (bar is .aligned:
- * as a whole, 32 threads) */
-static bool named_bar(Machine *m, int r, int wi, Thread **lane, int nl, Ins *in)
-{
-	int id;
-	if (sync_bar_waiting(m->sync, r, wi, &id))
-		return false; /* arrived, waits for the instance */
-	int64_t bid = (int64_t)val(m, lane[0], in->ops[0]), count = in->nops > 1 ? (int64_t)val(m, lane[0], in->ops[1]) : 0;
-	for (int k = 1; k < nl; k++)
-		if ((int64_t)val(m, lane[k], in->ops[0]) != bid ||
-		    (in->nops > 1 && (int64_t)val(m, lane[k], in->ops[1]) != count)) {
-			snprintf(m->errbuf, sizeof m->errbuf, "%s (.tile line %d): the lanes of warp %d give different barrier "
-			         "ids or counts (bar is .aligned: one value per warp)", in->op, in->tile_line, wi);
-			m->err = m->errbuf;
-			return false;
-		}
-	if (bid < 0 || bid >= SYNC_NBAR || (in->nops > 1 && (count <= 0 || count % 32))) {
-		snprintf(m->errbuf, sizeof m->errbuf, "%s %lld%s%lld (.tile line %d): %s", in->op, (long long)bid,
-		         in->nops > 1 ? ", " : "", in->nops > 1 ? (long long)count : 0LL, in->tile_line,
-		         bid < 0 || bid >= SYNC_NBAR ? "the barrier id is not in 0..15" : "the thread count is not a positive multiple of 32");
-		m->err = m->errbuf;
-		return false;
-	}
-	bool wait = !strncmp(in->op, "bar.sync", 8) || !strncmp(in->op, "barrier.sync", 12), done;
-	uint32_t released;
-	if (!sync_bar_arrive(m->sync, r, wi, (int)bid, count, wait, in->tile_line, (int)(in - m->p->ins), &done, &released,
-	                     m->errbuf, sizeof m->errbuf)) {
-		m->err = m->errbuf;
-		return false;
-	}
-	if (!wait)
-		for (int k = 0; k < nl; k++)
-			lane[k]->pc++;
-	bar_release(m, r, released);
-	return true;
-}
-
-/* elect.sync d|p, membermask: every lane of the mask executes it together;
- * p is true in one of them. The PTX ISA says only that the choice is
- * deterministic for a mask; the emulator elects the lowest lane of the mask
- * (tests/gpu/roles_elect.tile checks that on the H100) and d is its lane id */
-static bool elect(Machine *m, int wi, Thread **lane, int nl)
-{
-	Thread *first = NULL;
-	for (int k = 0; k < nl && !first; k++)
-		if (!strncmp(m->p->ins[lane[k]->pc].op, "elect.sync", 10))
-			first = lane[k];
-	if (!first)
-		return false;
-	Ins *in = &m->p->ins[first->pc];
-	uint32_t mask = (uint32_t)val(m, first, in->ops[in->nops - 1]), at = 0, live = 0;
-	for (int k = 0; k < nl; k++) {
-		int l = (int)(local_tid(m, lane[k]) % 32);
-		live |= 1u << l;
-		if (lane[k]->pc == first->pc)
-			at |= 1u << l;
-	}
-	if ((at & ~mask) || (mask & ~live)) {
-		int l = __builtin_ctz((at & ~mask) ? at & ~mask : mask & ~live);
-		snprintf(m->errbuf, sizeof m->errbuf, "elect.sync (.tile line %d): lane %d of warp %d %s the membermask "
-		         "0x%08x", in->tile_line, l, wi, (at & ~mask) ? "executes it but is not in" : "has exited but is in", mask);
-		m->err = m->errbuf;
-		return false;
-	}
-	if (at != mask)
-		return false; /* lanes of the mask still to come */
-	const char *ops = in->ops[0], *bar = strchr(ops, '|');
-	if (!bar || !mask) {
-		snprintf(m->errbuf, sizeof m->errbuf, "elect.sync (.tile line %d): expected 'd|p, membermask' with a mask "
-		         "that is not 0", in->tile_line);
-		m->err = m->errbuf;
-		return false;
-	}
-	char d[64], p[64];
-	snprintf(d, sizeof d, "%.*s", (int)(bar - ops), ops);
-	snprintf(p, sizeof p, "%s", bar + 1);
-	int leader = __builtin_ctz(mask), pc = first->pc;
-	for (int k = 0; k < nl; k++) {
-		if (lane[k]->pc != pc)
-			continue;
-		if (strcmp(d, "_"))
-			*R(m, lane[k], d) = (uint64_t)leader;
-		*R(m, lane[k], p) = local_tid(m, lane[k]) % 32 == leader;
-		lane[k]->pc++;
-	}
-	return true;
-}
-
-/* setmaxnreg.{inc,dec}.sync.aligned.u32 N: a warpgroup collective (every
- * thread of the warpgroup executes the same one) that only moves registers
- * between the warpgroup and the CTA's pool: checked, no effect on data.
- * N in 24..256, a multiple of 8; inc never lowers the warpgroup's budget, dec
- * never raises it (from the entry's .maxnreg at launch, when it has one); the
- * warpgroups' budgets fit the CTA's pool: .maxnreg x threads, else the 64K
- * register file (inc would wait for registers forever) */
-static bool setmaxnreg(Machine *m, int r, int g)
-{
-	int64_t T = m->threads, g0 = r * T + g * 128;
-	Thread *any = NULL;
-	for (int64_t i = g0; i < r * T + T && i < g0 + 128 && !any; i++)
-		if (!m->t[i].done && !strncmp(m->p->ins[m->t[i].pc].op, "setmaxnreg.", 11))
-			any = &m->t[i];
-	if (!any)
-		return false;
-	Ins *in = &m->p->ins[any->pc];
-	const char *why = NULL;
-	char buf[160];
-	if ((g + 1) * 128 > T)
-		why = "the CTA's threads do not fill its warpgroup";
-	for (int64_t i = g0; !why && i < g0 + 128; i++) {
-		Thread *t = &m->t[i];
-		if (t->done) {
-			snprintf(buf, sizeof buf, "thread %lld of the warpgroup has exited without it", (long long)(i - r * T));
-			why = buf;
-		} else if (!strncmp(m->p->ins[t->pc].op, "setmaxnreg.", 11) && t->pc != any->pc) {
-			snprintf(buf, sizeof buf, "thread %lld of the warpgroup executes another setmaxnreg (.tile line %d)",
-			         (long long)(i - r * T), m->p->ins[t->pc].tile_line);
-			why = buf;
-		} else if (t->pc != any->pc) {
-			return false; /* still to come (or a hang the report names) */
-		}
-	}
-	int64_t n = why ? 0 : (int64_t)val(m, any, in->ops[0]);
-	int wgi = r * 8 + g, cur = m->maxnreg[wgi];
-	bool inc = strstr(in->op, ".inc") != NULL;
-	if (!why && (n < 24 || n > 256 || n % 8)) {
-		snprintf(buf, sizeof buf, "the register count %lld is not a multiple of 8 in 24..256", (long long)n);
-		why = buf;
-	} else if (!why && cur && (inc ? n < cur : n > cur)) {
-		char from[48] = " (.maxnreg at launch)";
-		if (m->maxnreg_line[wgi])
-			snprintf(from, sizeof from, " (.tile line %d)", m->maxnreg_line[wgi]);
-		snprintf(buf, sizeof buf, "%s the warpgroup's budget from %d%s to %lld", inc ? "inc lowers" : "dec raises", cur,
-		         from, (long long)n);
-		why = buf;
-	}
-	if (!why) {
-		int64_t total = n * 128, pool = m->launch_maxnreg ? (int64_t)m->launch_maxnreg * m->threads : 65536;
-		for (int h = 0; h * 128 < m->threads; h++)
-			if (h != g && m->maxnreg[r * 8 + h])
-				total += (int64_t)m->maxnreg[r * 8 + h] * 128;
-		if (total > pool) {
-			snprintf(buf, sizeof buf, "the warpgroups' budgets come to %lld registers, past the CTA's %lld (%s)",
-			         (long long)total, (long long)pool, m->launch_maxnreg ? ".maxnreg x threads" : "the register file");
-			why = buf;
-		}
-	}
-	if (why) {
-		snprintf(m->errbuf, sizeof m->errbuf, "%s (.tile line %d), warpgroup %d: %s", in->op, in->tile_line, g, why);
-		m->err = m->errbuf;
-		return false;
-	}
-	m->maxnreg[wgi] = (int)n;
-	m->maxnreg_line[wgi] = in->tile_line;
-	for (int64_t i = g0; i < g0 + 128; i++)
-		m->t[i].pc++;
-	return true;
-}
-
-/* named barriers, elect.sync and setmaxnreg of CTA r whose threads are there */
-static bool role_sync(Machine *m, int r)
-{
-	bool progress = false;
-	uint32_t live = 0;
-	int nw = (int)((m->threads + 31) / 32);
-	for (int wi = 0; wi < nw && !m->err; wi++) {
-		Thread *lane[32];
-		int pc;
-		bool same;
-		int nl = warp_lanes(m, r, wi, lane, &pc, &same);
-		if (!nl)
-			continue;
-		live |= 1u << wi;
-		if (same && is_named_bar(m->p->ins[pc].op))
-			progress |= named_bar(m, r, wi, lane, nl, &m->p->ins[pc]);
-		else
-			progress |= elect(m, wi, lane, nl);
-	}
-	/* an instance of the whole CTA completes when every warp still running has arrived */
-	for (int id = 0; id < SYNC_NBAR && !m->err; id++) {
-		uint32_t rel = sync_bar_recheck(m->sync, r, id, live);
-		bar_release(m, r, rel);
-		progress |= rel != 0;
-	}
-	for (int g = 0; g * 128 < m->threads && !m->err; g++)
-		progress |= setmaxnreg(m, r, g);
-	return progress;
-}
-
-/* " (full[2])": the mbarrier declaration or shared buffer a shared address
- * lies in, in 8-byte units (a barrier's index), "" when none */
-static void shared_name(const Machine *m, uint64_t a, char *buf, size_t n)
-{
-	buf[0] = 0;
-	const char *name = NULL;
-	int64_t off = -1, dyn = -1;
-	for (int i = 0; i < m->p->nsyms; i++) /* static shared: sm_NAME (buffers), mb_NAME (mbarriers) */
-		if (!strcmp(m->p->syms[i], "tilepx_dyn"))
-			dyn = m->p->sym_off[i];
-		else if ((int64_t)a >= m->p->sym_off[i] && (!name || m->p->sym_off[i] > (int64_t)a - off))
-			name = m->p->syms[i], off = (int64_t)a - m->p->sym_off[i];
-	if (name && (!strncmp(name, "sm_", 3) || !strncmp(name, "mb_", 3)))
-		name += 3;
-	for (size_t i = 0; dyn >= 0 && m->k && i < m->k->nmbars; i++) { /* dynamic shared: the declarations' offsets */
-		const Mbar *b = &m->k->mbars[i];
-		if ((int64_t)a >= dyn + b->shared_offset && (int64_t)a < dyn + b->shared_offset + 8 * b->n)
-			name = b->name, off = (int64_t)a - dyn - b->shared_offset;
-	}
-	for (size_t i = 0; dyn >= 0 && m->k && i < m->k->nbufs; i++) {
-		const Buffer *b = m->k->bufs[i];
-		if (b->mem == MEM_SHARED && (int64_t)a >= dyn + b->shared_offset && (int64_t)a - dyn - b->shared_offset < off)
-			name = b->name, off = (int64_t)a - dyn - b->shared_offset;
-	}
-	if (name && off % 8 == 0)
-		snprintf(buf, n, " (%s[%lld])", name, (long long)(off / 8));
-	else if (name)
-		snprintf(buf, n, " (%s + %lld bytes)", name, (long long)off);
-}
-
-/* every live thread is blocked: one line per distinct instruction they wait
- * at (its .tile line, what it waits for, the barrier's state) into m->errbuf */
-static void describe_hang(Machine *m)
+static void machine_free(Machine *m)
 {
 	int64_t NT = m->threads * m->nranks;
-	Str out = {0};
-	bool *seen = calloc((size_t)NT, 1);
+	free(m->bacc);
+	free(m->occ);
 	for (int64_t i = 0; i < NT; i++) {
-		if (seen[i] || m->t[i].done)
-			continue;
-		Thread *t = &m->t[i];
-		const Ins *in = &m->p->ins[t->pc];
-		int r = rank_of(m, t);
-		set_cta(m, r);
-		bool tw = !strncmp(in->op, "mbarrier.try_wait", 17);
-		uint64_t a = tw ? addr(m, t, in->ops[1]) : 0;
-		uint64_t par = tw ? val(m, t, in->ops[2]) & 1 : 0;
-		int64_t n = 0;
-		for (int64_t j = i; j < NT; j++) { /* the threads at the same instruction (and barrier, CTA, parity) */
-			Thread *u = &m->t[j];
-			if (seen[j] || u->done || u->pc != t->pc || rank_of(m, u) != r)
-				continue;
-			if (tw && (addr(m, u, in->ops[1]) != a || (val(m, u, in->ops[2]) & 1) != par))
-				continue;
-			seen[j] = true;
-			n++;
-		}
-		char cta[32] = "";
-		if (m->nranks > 1)
-			snprintf(cta, sizeof cta, " of CTA rank %d", r);
-		str_printf(&out, "%sdeadlock: .tile line %d: %lld thread%s%s wait%s at ", out.s ? "\n" : "", in->tile_line, (long long)n,
-		           n == 1 ? "" : "s", cta, n == 1 ? "s" : "");
-		int64_t phase, pending, count, tx;
-		int id, line;
-		uint32_t waiting;
-		if (tw && tma_mbar(m->tma, a + (uint64_t)r * (uint64_t)m->win, &phase, &pending, &count, &tx)) {
-			char nm[160];
-			shared_name(m, a, nm, sizeof nm);
-			str_printf(&out, "%s for parity %llu of the mbarrier at shared 0x%llx%s: it is in phase %lld (parity %lld), "
-			           "%lld of %lld arrivals and %lld transaction bytes pending", in->op, (unsigned long long)par,
-			           (unsigned long long)a, nm, (long long)phase, (long long)(phase & 1), (long long)pending,
-			           (long long)count, (long long)tx);
-		} else if (is_named_bar(in->op) && sync_bar_waiting(m->sync, r, (int)(local_tid(m, t) / 32), &id) &&
-		           sync_bar_state(m->sync, r, id, &count, &pending, &waiting, &line)) {
-			if (count)
-				str_printf(&out, "%s %d: %lld of its %lld threads have arrived", in->op, id, (long long)pending,
-				           (long long)count);
-			else {
-				int64_t live = 0;
-				for (int64_t j = (int64_t)r * m->threads; j < (int64_t)(r + 1) * m->threads; j++)
-					live += !m->t[j].done;
-				str_printf(&out, "%s %d (the whole CTA): %lld of its %lld threads that have not exited have arrived",
-				           in->op, id, (long long)pending, (long long)live);
-			}
-		} else if (!strncmp(in->op, "barrier.cluster.wait", 20)) {
-			int64_t missing = 0;
-			for (int64_t j = 0; j < NT; j++)
-				missing += !m->t[j].done && m->t[j].carrive <= m->creleased;
-			str_printf(&out, "the cluster barrier for %lld threads of the cluster's %d CTAs that never arrive",
-			           (long long)missing, m->nranks);
-		} else if (is_collective(in->op)) {
-			str_printf(&out, "%s, a collective that the other threads of its %s never reach", in->op,
-			           !strncmp(in->op, "wgmma.", 6) || !strncmp(in->op, "setmaxnreg.", 11) ? "warpgroup" : "warp");
-		} else {
-			str_printf(&out, "%s", in->op);
-		}
+		free(m->t[i].r);
+		free(m->t[i].pmem);
+		free(m->t[i].wg_busy);
 	}
-	snprintf(m->errbuf, sizeof m->errbuf, "%s", out.s ? out.s : "deadlock: no thread can go on");
-	str_free(&out);
-	free(seen);
-	m->err = m->errbuf;
-}
-
-/* run one cluster of CTAs (one CTA without a cluster) together; returns
- * false on an emulation error */
-static bool run_cluster(Machine *m, int entry_pc)
-{
-	int64_t T = m->threads, NT = T * m->nranks;
-	for (int64_t i = 0; i < NT; i++) {
-		m->t[i].pc = entry_pc;
-		m->t[i].done = false;
-		m->t[i].depth = 0;
-		m->t[i].carrive = 0;
-		memset(m->t[i].r, 0, sizeof(uint64_t) * (size_t)m->p->nregs);
-		memset(m->t[i].wg_busy, 0, (size_t)m->p->nregs + 1);
-		m->t[i].wg_nbusy = 0;
-	}
+	free(m->t);
+	free(m->cpa);
+	free(m->cpa_groups);
+	free(m->shadow_all);
+	free(m->wg_rd);
 	for (int i = 0; i < m->nwgq; i++)
 		free(m->wgq[i].slots);
-	m->nwgq = 0;
-	memset(m->wg_groups, 0, sizeof m->wg_groups);
-	memset(m->wg_rd, 0, sizeof(uint16_t) * (size_t)(m->win * m->nranks / 16 + 1));
-	memset(m->shared_all, 0, (size_t)(m->win * m->nranks) + 1);
-	memset(m->tmem_all, 0, sizeof(uint32_t) * 128 * TMEM_COLS * (size_t)m->nranks);
-	tma_reset(m->tma);
-	m->ncpa = 0;
-	memset(m->cpa_groups, 0, sizeof(int64_t) * (size_t)NT);
-	m->acc_warp = -1;
-	sync_reset(m->sync);
-	for (int i = 0; i < m->nranks * 8; i++)
-		m->maxnreg[i] = m->launch_maxnreg, m->maxnreg_line[i] = 0;
-	m->creleased = 0;
-	for (int64_t i = 0; i < m->win * m->nranks; i++)
-		m->shadow_all[i] = (struct Shadow){-1, 0, 0, {-1, -1, -1}, {0, 0, 0}, {0, 0, 0}};
-	int64_t budget = 200000000;
-	for (;;) {
-		bool progress = false;
-		for (int64_t i = 0; i < NT; i++) {
-			Thread *t = &m->t[i];
-			set_cta(m, (int)(i / T));
-			while (!t->done) {
-				const Ins *ci = &m->p->ins[t->pc];
-				if (is_collective(ci->op)) {
-					if (ci->pred < 0 || (t->r[ci->pred] != 0) != ci->pred_neg)
-						break;
-					t->pc++; /* its guard is false in this thread: it skips the collective */
-					progress = true;
-					continue;
-				}
-				t->blocked = false;
-				step(m, t);
-				if (t->blocked)
-					break;
-				progress = true;
-				if (m->err || --budget < 0) {
-					if (!m->err) { /* a loop that never blocks (a spin on memory): where it spins */
-						snprintf(m->errbuf, sizeof m->errbuf, "step budget exhausted: thread %lld of CTA rank %lld "
-						         "still runs, at %s (.tile line %d)", (long long)(i % T), (long long)(i / T),
-						         m->p->ins[t->pc].op, m->p->ins[t->pc].tile_line);
-						m->err = m->errbuf;
-					}
-					return false;
-				}
-			}
-			if (m->err)
-				return false;
+	free(m->wgq);
+	tma_free(m->tma);
+	sync_free(m->sync);
+	free(m->maxnreg);
+	free(m->maxnreg_line);
+	free(m->shared_all);
+	free(m->tmem_all);
+}
+
+/* the verdict: an emulation error (one line per problem: a hang names every
+ * instruction threads wait at), else the params against what they must hold */
+static int report(Ctx *cx, const Kernel *k, const Machine *m, const char *gemm, RunParams *rp)
+{
+	if (m->err) {
+		for (const char *l = m->err; *l;) {
+			int n = (int)strcspn(l, "\n");
+			printf("FAIL %s: emulation: %.*s\n", k->name, n, l);
+			l += n + (l[n] == '\n');
 		}
-		bool all_done = true;
-		for (int64_t i = 0; i < NT; i++)
-			all_done &= m->t[i].done;
-		if (all_done)
-			return true;
-		/* named barriers, elect.sync, setmaxnreg: warps and warpgroups whose threads are there */
-		bool released = false;
-		for (int r = 0; r < m->nranks && !m->err; r++)
-			released |= role_sync(m, r);
-		if (m->err)
-			return false;
-		if (released)
-			continue;
-		/* warpgroup collectives (wgmma.*): the 128 threads wait at the same instruction */
-		for (int r = 0; r < m->nranks && !m->err; r++)
-			for (int64_t g0 = r * T; g0 + 128 <= (r + 1) * T; g0 += 128) {
-				Thread *w[128];
-				bool ready = true;
-				for (int k = 0; k < 128 && ready; k++) {
-					w[k] = &m->t[g0 + k];
-					ready = !w[k]->done && w[k]->pc == w[0]->pc && !strncmp(m->p->ins[w[k]->pc].op, "wgmma.", 6);
-				}
-				if (ready) {
-					set_cta(m, r);
-					wg_collective(m, w, &m->p->ins[w[0]->pc], (int)(r * 8 + (g0 - r * T) / 128));
-					progress = true;
-				}
-			}
-		if (m->err)
-			return false;
-		/* warp collectives: the 32 lanes wait at the same instruction */
-		for (int r = 0; r < m->nranks; r++)
-			for (int64_t w0 = r * T; w0 < (r + 1) * T; w0 += 32) {
-				Thread *w[32];
-				bool ready = w0 + 32 <= (r + 1) * T;
-				for (int k = 0; k < 32 && ready; k++) {
-					w[k] = &m->t[w0 + k];
-					ready = !w[k]->done && w[k]->pc == w[0]->pc && !is_named_bar(m->p->ins[w[k]->pc].op) &&
-					        strncmp(m->p->ins[w[k]->pc].op, "wgmma.", 6) && strncmp(m->p->ins[w[k]->pc].op, "elect.", 6) &&
-					        strncmp(m->p->ins[w[k]->pc].op, "setmaxnreg.", 11) &&
-					        is_collective(m->p->ins[w[k]->pc].op); /* not a blocked mbarrier wait */
-				}
-				if (ready) {
-					set_cta(m, r);
-					collective(m, w, &m->p->ins[w[0]->pc]);
-					progress = true;
-					if (m->err)
-						return false;
-				}
-			}
-		if (!progress) {
-			/* every thread waits: the TMA loads in flight land now */
-			if (tma_drain(m->tma, &m->env, &m->err))
-				continue;
-			if (m->err)
-				return false;
-			describe_hang(m);
-			return false;
-		}
+		return 1;
 	}
-}
-
-static void free_prog(Prog *p)
-{
-	for (int i = 0; i < p->n; i++)
-		for (int k = 0; k < p->ins[i].nops; k++)
-			free(p->ins[i].ops[k]);
-	for (int i = 0; i < p->nlabels; i++)
-		free(p->labels[i]);
-	for (int i = 0; i < p->nregs; i++)
-		free(p->regs[i]);
-	for (int i = 0; i < p->nsyms; i++)
-		free(p->syms[i]);
-	for (int i = 0; i < p->nparams; i++)
-		free(p->params[i]);
-	for (int i = 0; i < p->nscalars; i++)
-		free(p->scalars[i]);
-	free(p->scalars);
-	free(p->scalar_val);
-	for (int i = 0; i < p->ntmaps; i++)
-		free(p->tmaps[i]);
-	free(p->tmaps);
-	for (int i = 0; i < p->nnamed; i++)
-		free(p->named[i]);
-	free(p->named);
-	for (int i = 0; i < p->nrdecl; i++)
-		free(p->rdecl[i].name);
-	free(p->rdecl);
-	for (int i = 0; i < p->npsym; i++)
-		free(p->psym[i]);
-	free(p->psym);
-	free(p->psym_off);
-	free(p->psym_size);
-	for (int i = 0; i < p->nfuncs; i++) {
-		free(p->funcs[i].name);
-		free(p->funcs[i].params);
-	}
-	free(p->funcs);
-	free(p->ins);
-	free(p->labels);
-	free(p->label_pc);
-	free(p->regs);
-	free(p->hash);
-	free(p->syms);
-	free(p->sym_off);
-	free(p->params);
-}
-
-
-/* the line after the body that starts at line b (braces back to depth 0) */
-static int unit_end(char **lines, int b, int nl)
-{
-	int depth = 0;
-	bool started = false;
-	for (int i = b; i < nl; i++) {
-		const char *l = lines[i], *c = strstr(l, "//");
-		size_t n = c ? (size_t)(c - l) : strlen(l);
-		for (size_t j = 0; j < n; j++) {
-			if (l[j] == '{') {
-				depth++;
-				started = true;
-			} else if (l[j] == '}') {
-				depth--;
-			}
-		}
-		if (started && depth <= 0)
-			return i + 1;
-	}
-	return nl;
-}
-
-/* every .func defined in lines[0..nl): header (return and formal .params), body */
-static void load_funcs(Prog *p, char **lines, int nl)
-{
-	int fi = 0;
-	for (int i = 0; i < nl; i++) {
-		if (!strstr(lines[i], ".func") || strstr(lines[i], ".extern"))
-			continue;
-		int e = unit_end(lines, i, nl);
-		Str hdr = {0};
-		for (int j = i; j < e && !strchr(lines[j], '{'); j++)
-			str_printf(&hdr, "%s ", lines[j]);
-		struct Func fn = {0};
-		fn.ret = -1;
-		char *h = strstr(hdr.s ? hdr.s : "", ".func") + 5;
-		while (*h == ' ' || *h == '\t')
-			h++;
-		if (*h == '(') {
-			char *c = strchr(h, ')');
-			*c = 0;
-			fn.ret = psym_decl(p, h + 1);
-			h = c + 1;
-		}
-		while (*h == ' ' || *h == '\t')
-			h++;
-		char *lp = strchr(h, '(');
-		if (!lp) {
-			str_free(&hdr);
-			continue;
-		}
-		*lp = 0;
-		fn.name = strdup(trim(h));
-		for (char *a = lp + 1, *c; a && *a; a = c ? c + 1 : NULL) {
-			c = strchr(a, ',');
-			if (c)
-				*c = 0;
-			if (strstr(a, ".param")) {
-				fn.params = realloc(fn.params, sizeof(int) * (size_t)(fn.nparams + 1));
-				fn.params[fn.nparams++] = psym_decl(p, a);
-			}
-		}
-		str_free(&hdr);
-		fi++;
-		char **ml = malloc(sizeof(char *) * (size_t)(e - i));
-		for (int j = i; j < e; j++)
-			ml[j - i] = mangle(lines[j], fi);
-		fn.pc = p->n;
-		parse_entry(p, ml, e - i);
-		for (int j = 0; j < e - i; j++)
-			free(ml[j]);
-		free(ml);
-		p->funcs = realloc(p->funcs, sizeof(struct Func) * (size_t)(p->nfuncs + 1));
-		p->funcs[p->nfuncs++] = fn;
-		i = e - 1;
-	}
-}
-
-static int cmp_bank_group(const struct BankAcc *a, const struct BankAcc *b)
-{
-	return a->cta != b->cta || a->warp != b->warp || a->pc != b->pc || a->k != b->k;
-}
-
-static int cmp_bank(const void *x, const void *y)
-{
-	const struct BankAcc *a = x, *b = y;
-	if (a->cta != b->cta)
-		return a->cta < b->cta ? -1 : 1;
-	if (a->warp != b->warp)
-		return a->warp - b->warp;
-	if (a->pc != b->pc)
-		return a->pc - b->pc;
-	if (a->k != b->k)
-		return a->k < b->k ? -1 : 1;
-	return a->lane - b->lane;
-}
-
-/* every lane's address equals that of lane ^ x where both run */
-static bool lanes_pair(const struct BankAcc *a, int n, int x)
-{
-	for (int i = 0; i < n; i++)
-		for (int j = 0; j < n; j++)
-			if (a[j].lane == (a[i].lane ^ x) && a[j].addr != a[i].addr)
-				return false;
-	return true;
-}
-
-/* shared-memory wavefronts of one warp instruction: lanes in phases (8 lanes
- * of 16-byte accesses, 16 of 8-byte, 32 otherwise); a phase takes as many
- * wavefronts as the most distinct 4-byte words any of the 32 banks holds.
- * An ld.shared (ld: not ldmatrix) whose lanes pair up (every lane's address
- * equals lane^1's, or every lane's equals lane^2's) packs two lanes per
- * return slot: phases of twice the lanes (H100, Nsight Compute: all lanes
- * on one address take 2 wavefronts at 16 bytes, 1 at 8) */
-static void wavefronts(const struct BankAcc *a, int n, bool ld, int64_t *got, int64_t *ideal)
-{
-	int per = a[0].bytes >= 16 ? 8 : a[0].bytes == 8 ? 16 : 32;
-	if (ld && per < 32 && (lanes_pair(a, n, 1) || lanes_pair(a, n, 2)))
-		per *= 2;
-	for (int ph = 0; ph < 32 / per; ph++) {
-		uint64_t words[128];
-		int nw = 0;
-		for (int i = 0; i < n; i++) {
-			if (a[i].lane / per != ph)
-				continue;
-			for (uint64_t w = a[i].addr / 4; w <= (a[i].addr + (uint64_t)a[i].bytes - 1) / 4 && nw < 128; w++) {
-				bool dup = false;
-				for (int j = 0; j < nw && !dup; j++)
-					dup = words[j] == w;
-				if (!dup)
-					words[nw++] = w;
-			}
-		}
-		if (!nw)
-			continue;
-		int per_bank[32] = {0}, worst = 0;
-		for (int j = 0; j < nw; j++)
-			if (++per_bank[words[j] % 32] > worst)
-				worst = per_bank[words[j] % 32];
-		*got += worst;
-		*ideal += (nw + 31) / 32;
-	}
-}
-
-static void bank_report(Machine *m, const Kernel *k)
-{
-	if (m->nbacc > 0) /* qsort's base may not be NULL, even for no elements */
-		qsort(m->bacc, (size_t)m->nbacc, sizeof *m->bacc, cmp_bank);
-	int np = m->p->n;
-	int64_t *ins = calloc((size_t)np + 1, sizeof(int64_t)), *wf = calloc((size_t)np + 1, sizeof(int64_t)),
-	        *id = calloc((size_t)np + 1, sizeof(int64_t));
-	for (int64_t i = 0, j; i < m->nbacc; i = j) {
-		for (j = i; j < m->nbacc && !cmp_bank_group(&m->bacc[i], &m->bacc[j]); j++)
-			;
-		int pc = m->bacc[i].pc;
-		ins[pc]++;
-		wavefronts(&m->bacc[i], (int)(j - i), !strncmp(m->p->ins[pc].op, "ld.", 3), &wf[pc], &id[pc]);
-	}
-	int64_t ti = 0, tw = 0, tid = 0;
-	for (int line = 0, pc; line < 1 << 20; line++) { /* by .tile line, in order */
-		int64_t li = 0, lw = 0, lid = 0, next = 1 << 20;
-		for (pc = 0; pc < np; pc++) {
-			int tl = m->p->ins[pc].tile_line;
-			if (tl == line && ins[pc]) {
-				li += ins[pc];
-				lw += wf[pc];
-				lid += id[pc];
-			} else if (tl > line && ins[pc] && tl < next) {
-				next = tl;
-			}
-		}
-		if (li)
-			printf("BANKS %s line %d: %lld shared instructions, %lld wavefronts, ideal %lld\n", k->name, line,
-			       (long long)li, (long long)lw, (long long)lid);
-		ti += li, tw += lw, tid += lid;
-		if (next == 1 << 20)
-			break;
-		line = (int)next - 1;
-	}
-	printf("BANKS %s total: %lld shared instructions, %lld wavefronts, ideal %lld\n", k->name, (long long)ti,
-	       (long long)tw, (long long)tid);
-	free(ins);
-	free(wf);
-	free(id);
+	const char *why = rc_expect(cx, k, gemm, rp, NULL, NULL);
+	int64_t bad = why ? 0 : rc_compare(rp, 0);
+	if (why)
+		printf("FAIL %s: %s\n", k->name, why);
+	else if (bad) {
+		printf("FAIL %s: %lld elements differ\n", k->name, (long long)bad);
+		rc_compare(rp, 4);
+	} else
+		printf("PASS %s\n", k->name);
+	return why || bad;
 }
 
 /* run kernel k (entry lines [b, e) of the PTX; .funcs anywhere in lines[0..nl)) and
  * compare with the reference, or with a dense GEMM (gemm = "C=A*B") */
-static int run_kernel(Ctx *cx, const Kernel *k, char **lines, int nl, int b, int e, int64_t max_threads,
-                      const char *gemm, bool banks)
+static int run_kernel(Ctx *cx, const Kernel *k, const KernelAbi *abi, char **lines, int nl, int b, int e,
+                      int64_t max_threads, const char *gemm, bool banks)
 {
 	if (k->grid * k->grid_y * k->threads > max_threads) {
 		printf("SKIP %s (%lld threads in all; limit %lld)\n", k->name, (long long)(k->grid * k->grid_y * k->threads),
@@ -2148,157 +166,132 @@ static int run_kernel(Ctx *cx, const Kernel *k, char **lines, int nl, int b, int
 		return 1;
 	}
 	Prog p = {0};
-	int launch_maxnreg = 0;
-	for (int i = b; i < e && !strchr(lines[i], '{'); i++) {
-		sscanf(lines[i], " .maxnreg %d", &launch_maxnreg);
-		char *name = malloc(strlen(lines[i]) + 1); /* names of any length */
-		/* a scalar param is KERNEL_arg_NAME, of any integer type: .u64 (and
-		 * .s64) ones too, so it is matched before the .u64 pointer params */
-		int sj = -1;
-		if (sscanf(lines[i], " .param .%*[us]%*d %[A-Za-z0-9_]", name) == 1) {
-			size_t kl = strlen(k->name);
-			for (size_t j = 0; j < k->nscalars && sj < 0; j++)
-				if (!strncmp(name, k->name, kl) && !strncmp(name + kl, "_arg_", 5) &&
-				    !strcmp(name + kl + 5, k->scalars[j].name))
-					sj = (int)j;
-		}
-		if (sj >= 0) {
-			p.scalars = realloc(p.scalars, sizeof(char *) * (size_t)(p.nscalars + 1));
-			p.scalar_val = realloc(p.scalar_val, sizeof(int64_t) * (size_t)(p.nscalars + 1));
-			p.scalars[p.nscalars] = strdup(name);
-			p.scalar_val[p.nscalars++] = k->bound_vals ? k->bound_vals[sj] : 0;
-		} else if (sscanf(lines[i], " .param .u64 %[A-Za-z0-9_]", name) == 1) {
-			p.params = realloc(p.params, sizeof(char *) * (size_t)(p.nparams + 1));
-			p.params[p.nparams++] = strdup(name);
-		} else if (sscanf(lines[i], " .param .align 64 .b8 %[A-Za-z0-9_][128]", name) == 1) {
-			p.tmaps = realloc(p.tmaps, sizeof(char *) * (size_t)(p.ntmaps + 1));
-			p.tmaps[p.ntmaps++] = strdup(name);
-		}
-		free(name);
-	}
-	parse_entry(&p, lines + b, e - b);
-	if (k->dyn_shared) { /* .extern .shared tilepx_dyn[] (module scope): the kernel's dynamic size */
-		p.shared_bytes = (p.shared_bytes + 1023) / 1024 * 1024;
-		p.syms = realloc(p.syms, sizeof(char *) * (size_t)(p.nsyms + 1));
-		p.sym_off = realloc(p.sym_off, sizeof(int64_t) * (size_t)(p.nsyms + 1));
-		p.syms[p.nsyms] = strdup("tilepx_dyn");
-		p.sym_off[p.nsyms++] = p.shared_bytes;
-		p.scap = p.nsyms;
-		p.shared_bytes += k->dyn_shared;
-	}
-	load_funcs(&p, lines, nl);
-	collect_regs(&p);
-	Machine m = {0};
-	m.p = &p;
-	m.threads = k->threads;
-	m.cx = k->cluster_x ? k->cluster_x : 1;
-	int64_t cy = k->cluster_x ? k->cluster_y : 1;
-	m.nranks = (int)(m.cx * cy);
-	m.win = (p.shared_bytes + 1023) / 1024 * 1024 + 1024; /* swizzle bits stay those of the CTA's address */
-	int64_t NT = k->threads * m.nranks;
-	unsigned char **got = rp.got;
-	size_t *bytes = rp.bytes;
-	m.param_mem = got;
-	m.param_bytes = bytes;
-	m.shared_all = calloc((size_t)(m.win * m.nranks) + 1, 1);
-	m.tmem_all = calloc(128 * TMEM_COLS * (size_t)m.nranks, sizeof(uint32_t));
-	m.t = calloc((size_t)NT, sizeof(Thread));
-	m.cpa_groups = calloc((size_t)NT, sizeof(int64_t));
-	m.shadow_all = calloc((size_t)(m.win * m.nranks) + 1, sizeof *m.shadow_all);
-	set_cta(&m, 0);
-	m.banks = banks;
-	if (banks)
-		m.occ = calloc((size_t)NT * (size_t)(p.n + 1), sizeof(int64_t));
+	load_prog(&p, k, abi, lines, nl, b, e);
+	Machine m;
 	TensorMapArgs maps[16];
-	m.tma = tma_new();
-	m.env = (TmaEnv){m.shared_all, m.win * m.nranks, got, bytes, maps, kernel_tensor_maps(k, maps, 16), rp.n,
-	                 m.win, m.nranks, p.shared_bytes};
-	for (int64_t i = 0; i < NT; i++) {
-		m.t[i].r = calloc((size_t)p.nregs + 1, sizeof(uint64_t));
-		m.t[i].pmem = calloc((size_t)p.pbytes + 16, 1);
-		m.t[i].wg_busy = calloc((size_t)p.nregs + 1, 1);
-	}
-	m.wg_rd = calloc((size_t)(m.win * m.nranks / 16 + 1), sizeof(uint16_t));
-	m.sync = sync_new(m.nranks, (int)((k->threads + 31) / 32));
-	m.maxnreg = calloc((size_t)m.nranks * 8, sizeof(int));
-	m.maxnreg_line = calloc((size_t)m.nranks * 8, sizeof(int));
-	m.launch_maxnreg = launch_maxnreg;
-	m.k = k;
-	if (k->threads > 32 * SYNC_MAXWARPS)
-		m.err = "more than 1024 threads per CTA";
-	int status = 0;
+	machine_init(&m, &p, k, abi, &rp, maps, banks);
+	int64_t cy = abi->cluster_x ? abi->cluster_y : 1;
 	for (m.base_y = 0; m.base_y < k->grid_y && !m.err; m.base_y += cy)
 		for (m.base_x = 0; m.base_x < k->grid && !m.err; m.base_x += m.cx)
 			run_cluster(&m, 0);
 	if (banks && !m.err)
 		bank_report(&m, k);
-	free(m.bacc);
-	free(m.occ);
-	if (m.err) {
-		/* one line per problem (a hang names every instruction threads wait at) */
-		for (const char *l = m.err; *l;) {
-			int n = (int)strcspn(l, "\n");
-			printf("FAIL %s: emulation: %.*s\n", k->name, n, l);
-			l += n + (l[n] == '\n');
-		}
-		status = 1;
-	} else {
-		const char *why = rc_expect(cx, k, gemm, &rp, NULL, NULL);
-		int64_t bad = why ? 0 : rc_compare(&rp, 0);
-		if (why)
-			printf("FAIL %s: %s\n", k->name, why);
-		else if (bad) {
-			printf("FAIL %s: %lld elements differ\n", k->name, (long long)bad);
-			rc_compare(&rp, 4);
-		} else
-			printf("PASS %s\n", k->name);
-		status = why || bad;
-	}
-	for (int64_t i = 0; i < NT; i++) {
-		free(m.t[i].r);
-		free(m.t[i].pmem);
-		free(m.t[i].wg_busy);
-	}
-	free(m.t);
-	free(m.cpa);
-	free(m.cpa_groups);
-	free(m.shadow_all);
-	free(m.wg_rd);
-	for (int i = 0; i < m.nwgq; i++)
-		free(m.wgq[i].slots);
-	free(m.wgq);
-	tma_free(m.tma);
-	sync_free(m.sync);
-	free(m.maxnreg);
-	free(m.maxnreg_line);
-	free(m.shared_all);
-	free(m.tmem_all);
+	int status = report(cx, k, &m, gemm, &rp);
+	machine_free(&m);
 	rc_params_free(&rp);
 	free_prog(&p);
 	return status;
 }
 
-int main(int argc, char **argv)
+/* a program compiled: its '# harness: --link FILE.ptx --gemm C=A*B' line (link
+ * a hand-written module, check against a dense GEMM), its text cut into lines */
+static bool emu_file_begin(void *ctx, RcFile *f, int *status)
 {
-	int64_t max_threads = 1 << 16;
+	Emu *emu = ctx;
+	emu->link[0] = emu->gemm[0] = 0;
+	const char *hl = strstr(f->src, "\n# harness:");
+	if (hl) {
+		char opt[1024];
+		snprintf(opt, sizeof opt, "%.*s", (int)strcspn(hl + 12, "\n"), hl + 12);
+		for (char *tok = strtok(opt, " "); tok; tok = strtok(NULL, " ")) {
+			if (!strcmp(tok, "--link") && (tok = strtok(NULL, " ")))
+				snprintf(emu->link, sizeof emu->link, "%s", tok);
+			else if (!strcmp(tok, "--gemm") && (tok = strtok(NULL, " ")))
+				snprintf(emu->gemm, sizeof emu->gemm, "%s", tok);
+		}
+	}
+	emu->text = (Str){0};
+	str_puts(&emu->text, f->ptx.s);
+	if (emu->link[0]) {
+		FILE *lf = fopen(emu->link, "rb");
+		if (!lf) {
+			printf("FAIL %s: cannot read the linked module %s\n", f->path, emu->link);
+			*status = 1;
+		} else {
+			char chunk[4096];
+			size_t got;
+			while ((got = fread(chunk, 1, sizeof chunk - 1, lf)) > 0) {
+				chunk[got] = 0;
+				str_puts(&emu->text, chunk);
+			}
+			fclose(lf);
+		}
+	}
+	/* a copy cut into lines; each kernel's entry is found by name */
+	int cap = 1024;
+	emu->nl = 0;
+	emu->lines = malloc(sizeof(char *) * (size_t)cap);
+	char *copy = strdup(emu->text.s ? emu->text.s : "");
+	for (char *s = copy, *e; s && *s; s = e ? e + 1 : NULL) {
+		e = strchr(s, '\n');
+		if (e)
+			*e = 0;
+		if (emu->nl == cap)
+			emu->lines = realloc(emu->lines, sizeof(char *) * (size_t)(cap *= 2));
+		emu->lines[emu->nl++] = s;
+	}
+	if (!emu->nl)
+		free(copy);
+	return true;
+}
+
+static void emu_file_end(void *ctx, RcFile *f)
+{
+	(void)f;
+	Emu *emu = ctx;
+	if (emu->nl)
+		free(emu->lines[0]);
+	free(emu->lines);
+	str_free(&emu->text);
+}
+
+/* its entry, checked against its ABI, then run */
+static int emu_kernel_run(void *ctx, RcFile *f, Kernel *k, const KernelAbi *abi)
+{
+	Emu *emu = ctx;
+	char why[512];
+	int agree = rc_abi_check(abi, emu->text.s ? emu->text.s : "", why, sizeof why);
+	if (agree < 0) {
+		printf("%s %s (%s)\n", k->is_extern ? "SKIP" : "FAIL", k->name,
+		       k->is_extern ? "extern: no linked module defines it" : "no entry in the PTX");
+		return !k->is_extern;
+	}
+	if (k->is_extern && !emu->gemm[0]) {
+		printf("FAIL %s: an extern kernel has no reference meaning; check it with --gemm\n", k->name);
+		return 1;
+	}
+	if (!agree) {
+		printf("FAIL %s: the entry disagrees with the kernel's launch ABI: %s\n", k->name, why);
+		return 1;
+	}
+	Str want_hdr = {0}; /* names of any length */
+	str_printf(&want_hdr, ".visible .entry %s(", k->name);
+	int start = -1;
+	for (int i = 0; i < emu->nl && start < 0; i++)
+		if (strstr(emu->lines[i], want_hdr.s))
+			start = i;
+	str_free(&want_hdr);
+	return run_kernel(&f->cx, k, abi, emu->lines, emu->nl, start, unit_end(emu->lines, start, emu->nl),
+	                  emu->max_threads, emu->gemm[0] ? emu->gemm : NULL, emu->banks);
+}
+
+/* the options before the files: index of the first file, or -1 after a
+ * usage error (exit 2) */
+static int parse_options(int argc, char **argv, Emu *emu, char **sets, int *nsets)
+{
 	int first = 1;
-	bool banks = false;
-	char **sets = malloc(sizeof(char *) * (size_t)argc); /* at most one per argument */
-	int nsets = 0;
 	for (;;) {
 		if (argc > first && (!strcmp(argv[first], "--set") || !strcmp(argv[first], "--max-threads")) &&
 		    argc == first + 1) {
 			fprintf(stderr, "ptxemu: %s needs a value\n", argv[first]);
-			free(sets);
-			return 2;
+			return -1;
 		}
 		if (argc > first + 1 && !strcmp(argv[first], "--set")) {
-			sets[nsets++] = argv[first + 1]; /* NAME=V: a scalar param's value */
+			sets[(*nsets)++] = argv[first + 1]; /* NAME=V: a scalar param's value */
 			char why[300];
-			if (!kernel_sets_check((const char *const *)sets, nsets, why, sizeof why)) { /* never guessed */
+			if (!kernel_sets_check((const char *const *)sets, *nsets, why, sizeof why)) { /* never guessed */
 				fprintf(stderr, "ptxemu: --set: %s\n", why);
-				free(sets);
-				return 2;
+				return -1;
 			}
 			first += 2;
 			continue;
@@ -2306,132 +299,41 @@ int main(int argc, char **argv)
 		if (argc > first + 1 && !strcmp(argv[first], "--max-threads")) {
 			char *end;
 			errno = 0;
-			max_threads = strtoll(argv[first + 1], &end, 10);
-			if (end == argv[first + 1] || *end || errno || max_threads < 1) {
+			emu->max_threads = strtoll(argv[first + 1], &end, 10);
+			if (end == argv[first + 1] || *end || errno || emu->max_threads < 1) {
 				fprintf(stderr, "ptxemu: --max-threads: '%s' is not a positive integer\n", argv[first + 1]);
-				free(sets);
-				return 2;
+				return -1;
 			}
 			first += 2;
 		} else if (argc > first && !strcmp(argv[first], "--banks")) {
-			banks = true; /* shared-memory wavefronts per .tile line (docs/benchmarks.md) */
+			emu->banks = true; /* shared-memory wavefronts per .tile line (docs/benchmarks.md) */
 			first++;
 		} else {
-			break;
+			return first;
 		}
+	}
+}
+
+int main(int argc, char **argv)
+{
+	Emu emu = {.max_threads = 1 << 16};
+	char **sets = malloc(sizeof(char *) * (size_t)argc); /* at most one per argument */
+	int nsets = 0;
+	int first = parse_options(argc, argv, &emu, sets, &nsets);
+	if (first < 0) {
+		free(sets);
+		return 2;
 	}
 	if (first >= argc || !strcmp(argv[first], "--help") || !strcmp(argv[first], "-h")) {
 		fprintf(stderr, "usage: ptxemu [--max-threads N] [--banks] [--set NAME=V]... FILE.tile...\n");
 		free(sets);
 		return first >= argc ? 2 : 0;
 	}
+	RcRunner r = {.tool = "ptxemu", .sets = sets, .nsets = nsets, .ctx = &emu, .file_begin = emu_file_begin,
+	              .kernel_run = emu_kernel_run, .file_end = emu_file_end};
 	int status = 0;
-	for (int f = first; f < argc; f++) {
-		size_t len = 0;
-		char *src = rc_slurp(argv[f], &len);
-		if (!src) {
-			fprintf(stderr, "ptxemu: cannot read %s\n", argv[f]);
-			status = 1;
-			continue;
-		}
-		Ctx cx = {0};
-		cx.arena = arena_new();
-		cx.diags.file = argv[f];
-		cx.diags.src = src;
-		cx.diags.len = len;
-		Module *mod = parse_module(&cx, argv[f], src, len);
-		Str ptx = {0};
-		if (!cx.diags.errors)
-			rc_warn_unused_sets(mod, sets, nsets, "ptxemu", argv[f]);
-		if (cx.diags.errors || !emit_module(&cx, mod, NULL, &ptx)) {
-			printf("FAIL %s: does not compile\n", argv[f]);
-			status = 1;
-			arena_free(cx.arena);
-			free(src);
-			continue;
-		}
-		/* '# harness: --link FILE.ptx --gemm C=A*B' in the program: link a
-		 * hand-written module, check against a dense GEMM */
-		char link[512] = "", gemm[128] = "";
-		const char *hl = strstr(src, "\n# harness:");
-		if (hl) {
-			char opt[1024];
-			snprintf(opt, sizeof opt, "%.*s", (int)strcspn(hl + 12, "\n"), hl + 12);
-			for (char *tok = strtok(opt, " "); tok; tok = strtok(NULL, " ")) {
-				if (!strcmp(tok, "--link") && (tok = strtok(NULL, " ")))
-					snprintf(link, sizeof link, "%s", tok);
-				else if (!strcmp(tok, "--gemm") && (tok = strtok(NULL, " ")))
-					snprintf(gemm, sizeof gemm, "%s", tok);
-			}
-		}
-		Str text = {0};
-		str_puts(&text, ptx.s);
-		if (link[0]) {
-			FILE *lf = fopen(link, "rb");
-			if (!lf) {
-				printf("FAIL %s: cannot read the linked module %s\n", argv[f], link);
-				status = 1;
-			} else {
-				char chunk[4096];
-				size_t got;
-				while ((got = fread(chunk, 1, sizeof chunk - 1, lf)) > 0) {
-					chunk[got] = 0;
-					str_puts(&text, chunk);
-				}
-				fclose(lf);
-			}
-		}
-		/* split into lines; each kernel's entry is found by name */
-		int nl = 0, cap = 1024;
-		char **lines = malloc(sizeof(char *) * (size_t)cap);
-		for (char *s = text.s, *e; s && *s; s = e ? e + 1 : NULL) {
-			e = strchr(s, '\n');
-			if (e)
-				*e = 0;
-			if (nl == cap)
-				lines = realloc(lines, sizeof(char *) * (size_t)(cap *= 2));
-			lines[nl++] = s;
-		}
-		for (size_t ki = 0; ki < mod->nkernels; ki++) {
-			Kernel *k = mod->kernels[ki];
-			if (k->is_func)
-				continue;
-			char why[256];
-			if (!rc_bind(k, sets, nsets, src, why, sizeof why)) {
-				printf("FAIL %s: %s\n", k->name, why);
-				status = 1;
-				continue;
-			}
-			Str want_hdr = {0}; /* names of any length */
-			str_printf(&want_hdr, ".visible .entry %s(", k->name);
-			int start = -1;
-			for (int i = 0; i < nl && start < 0; i++)
-				if (strstr(lines[i], want_hdr.s))
-					start = i;
-			str_free(&want_hdr);
-			if (start < 0) {
-				printf("%s %s (%s)\n", k->is_extern ? "SKIP" : "FAIL", k->name,
-				       k->is_extern ? "extern: no linked module defines it" : "no entry in the PTX");
-				status |= !k->is_extern;
-				continue;
-			}
-			if (k->is_extern && !gemm[0]) {
-				printf("FAIL %s: an extern kernel has no reference meaning; check it with --gemm\n", k->name);
-				status = 1;
-				continue;
-			}
-			status |= run_kernel(&cx, k, lines, nl, start, unit_end(lines, start, nl), max_threads,
-			                     gemm[0] ? gemm : NULL, banks);
-			fflush(stdout); /* each verdict out before the next kernel runs (a crash keeps the earlier ones) */
-			free((void *)k->bound_vals);
-			k->bound_vals = NULL;
-		}
-		free(lines);
-		str_free(&text);
-		str_free(&ptx);
-		arena_free(cx.arena);
-		free(src);
-	}
+	for (int f = first; f < argc; f++)
+		status |= rc_run_file(&r, argv[f]);
 	free(sets);
 	return status;
 }

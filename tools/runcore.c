@@ -322,3 +322,152 @@ int64_t rc_compare(const RunParams *rp, int show)
 	}
 	return bad;
 }
+
+/* "a  b\tc" -> "a b c": declarations compare with whitespace collapsed */
+static void squeeze(const char *s, size_t len, char *out, size_t n)
+{
+	size_t o = 0;
+	bool space = true; /* no leading blank */
+	for (size_t i = 0; i < len && o + 1 < n; i++) {
+		bool sp = s[i] == ' ' || s[i] == '\t' || s[i] == '\n' || s[i] == '\r';
+		if (sp && !space)
+			out[o++] = ' ';
+		else if (!sp)
+			out[o++] = s[i];
+		space = sp;
+	}
+	while (o > 0 && out[o - 1] == ' ')
+		o--;
+	out[o] = 0;
+}
+
+/* the directive's first number in the entry's header [h, e), or 0 when absent */
+static long long directive(const char *h, const char *e, const char *name, long long *second)
+{
+	size_t n = strlen(name);
+	for (const char *d = h; d && d < e; d = strstr(d + 1, name))
+		if (!strncmp(d, name, n) && (d[n] == ' ' || d[n] == '\t')) {
+			long long a = 0, b = 0;
+			sscanf(d + n, " %lld , %lld", &a, &b);
+			if (second)
+				*second = b;
+			return a;
+		}
+	if (second)
+		*second = 0;
+	return 0;
+}
+
+int rc_abi_check(const KernelAbi *abi, const char *ptx, char *why, size_t n)
+{
+	size_t kl = strlen(abi->kernel);
+	const char *h = NULL;
+	for (const char *at = strstr(ptx, ".entry "); at && !h; at = strstr(at + 1, ".entry ")) {
+		const char *nm = at + 7;
+		while (*nm == ' ' || *nm == '\t')
+			nm++;
+		if (!strncmp(nm, abi->kernel, kl) && nm[kl] == '(' &&
+		    (at - ptx >= 9 && !strncmp(at - 9, ".visible ", 9)))
+			h = nm + kl + 1;
+	}
+	if (!h)
+		return -1;
+	const char *close = strchr(h, ')'), *body = close ? strchr(close, '{') : NULL;
+	if (!body) {
+		snprintf(why, n, "the entry's header does not end");
+		return 0;
+	}
+	int i = 0;
+	for (const char *d = h; d < close; i++) {
+		const char *c = memchr(d, ',', (size_t)(close - d));
+		const char *e = c ? c : close;
+		char *got = malloc((size_t)(e - d) + 1); /* names of any length */
+		if (!got) {
+			snprintf(why, n, "out of memory");
+			return 0;
+		}
+		squeeze(d, (size_t)(e - d), got, (size_t)(e - d) + 1);
+		if (!got[0] && !c && i == 0) {
+			free(got);
+			break; /* no params */
+		}
+		if (i >= abi->nparams || strcmp(got, abi->params[i].decl)) {
+			snprintf(why, n, "the entry's param %d is '%s', its ABI says '%s'", i, got,
+			         i < abi->nparams ? abi->params[i].decl : "(none: it has fewer params)");
+			free(got);
+			return 0;
+		}
+		free(got);
+		d = c ? c + 1 : close;
+	}
+	if (i < abi->nparams) {
+		snprintf(why, n, "the entry has %d params, its ABI %d (the next: '%s')", i, abi->nparams, abi->params[i].decl);
+		return 0;
+	}
+	long long y = 0, threads = directive(close, body, ".reqntid", NULL);
+	long long maxnreg = directive(close, body, ".maxnreg", NULL), cx = directive(close, body, ".reqnctapercluster", &y);
+	if (threads != abi->threads || maxnreg != abi->maxnreg || cx != abi->cluster_x || y != abi->cluster_y) {
+		snprintf(why, n, "the entry's .reqntid %lld, .maxnreg %lld, .reqnctapercluster %lld, %lld differ from its "
+		         "ABI's %lld, %lld, %lld, %lld (0: none)", threads, maxnreg, cx, y, (long long)abi->threads,
+		         (long long)abi->maxnreg, (long long)abi->cluster_x, (long long)abi->cluster_y);
+		return 0;
+	}
+	return 1;
+}
+
+/* every kernel of a compiled program through the runner's hooks */
+static int run_kernels(const RcRunner *r, RcFile *f)
+{
+	int status = 0;
+	for (size_t ki = 0; ki < f->mod->nkernels; ki++) {
+		Kernel *k = f->mod->kernels[ki];
+		if (k->is_func)
+			continue;
+		if (r->kernel_admit && !r->kernel_admit(r->ctx, f, k, &status))
+			continue;
+		char why[256];
+		if (!rc_bind(k, r->sets, r->nsets, f->src, why, sizeof why)) {
+			printf("FAIL %s: %s\n", k->name, why); /* refused: nothing runs */
+			status = 1;
+			continue;
+		}
+		KernelAbi abi = kernel_abi(f->cx.arena, k);
+		status |= r->kernel_run(r->ctx, f, k, &abi) != 0;
+		fflush(stdout); /* each verdict out before the next kernel runs (a crash keeps the earlier ones) */
+		free((void *)k->bound_vals);
+		k->bound_vals = NULL;
+	}
+	return status;
+}
+
+int rc_run_file(const RcRunner *r, const char *path)
+{
+	RcFile f = {.path = path};
+	f.src = rc_slurp(path, &f.len);
+	if (!f.src) {
+		fprintf(stderr, "%s: cannot read %s\n", r->tool, path);
+		return 1;
+	}
+	f.cx.arena = arena_new();
+	f.cx.diags.file = path;
+	f.cx.diags.src = f.src;
+	f.cx.diags.len = f.len;
+	f.mod = parse_module(&f.cx, path, f.src, f.len);
+	if (!f.cx.diags.errors)
+		rc_warn_unused_sets(f.mod, r->sets, r->nsets, r->tool, path);
+	int status = 0;
+	if (f.cx.diags.errors || !emit_module(&f.cx, f.mod, NULL, &f.ptx)) {
+		if (r->print_diags)
+			diag_print(&f.cx.diags, stderr);
+		printf("FAIL %s: does not compile\n", path);
+		status = 1;
+	} else if (r->file_begin(r->ctx, &f, &status)) {
+		status |= run_kernels(r, &f);
+		if (r->file_end)
+			r->file_end(r->ctx, &f);
+	}
+	str_free(&f.ptx);
+	arena_free(f.cx.arena);
+	free(f.src);
+	return status;
+}

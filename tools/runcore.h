@@ -6,6 +6,7 @@
 #ifndef TILEPX_RUNCORE_H
 #define TILEPX_RUNCORE_H
 #include "tilepx.h"
+#include "abi.h"
 
 typedef struct RunParams {
 	int n;                /* the kernel's params, in declaration order */
@@ -45,4 +46,45 @@ bool rc_guard_check_at(const unsigned char *g, int param, int side, int i);
 /* elements of got that differ from want; the first `show` are printed as
  * "  NAME element E [coord]: expected 0x.., got 0x.." */
 int64_t rc_compare(const RunParams *rp, int show);
+/* the entry of kernel abi->kernel in PTX text ptx against its ABI (src/abi.h):
+ * every .param declaration, in order, and .reqntid, .maxnreg and
+ * .reqnctapercluster. 1 when they agree; 0 with why[n] when they do not (a
+ * runner would pass arguments the entry does not take); -1 when the text has
+ * no such entry */
+int rc_abi_check(const KernelAbi *abi, const char *ptx, char *why, size_t n);
+
+/* one program a runner runs: read and compiled to PTX */
+typedef struct RcFile {
+	const char *path;
+	char *src;
+	size_t len;
+	Ctx cx;
+	Module *mod;
+	Str ptx;
+} RcFile;
+
+/* how a runner runs a program's kernels (rc_run_file): the loop from a file
+ * to its kernels is the same in both runners, only these hooks differ */
+typedef struct RcRunner {
+	const char *tool;   /* in messages: "ptxemu", "tilepx-run" */
+	char **sets;        /* --set NAME=V, as given */
+	int nsets;
+	bool print_diags;   /* a program that does not compile: its errors on stderr too */
+	void *ctx;          /* the runner's own state, passed to every hook */
+	/* after the program compiled: false skips its kernels (*status 1 when that is a failure) */
+	bool (*file_begin)(void *ctx, RcFile *f, int *status);
+	/* before kernel k is bound to its values: false skips it (having printed
+	 * why; *status 1 when that is a failure); NULL: every kernel */
+	bool (*kernel_admit)(void *ctx, RcFile *f, const Kernel *k, int *status);
+	/* run kernel k, bound, with its ABI: 0 when it passed or was skipped */
+	int (*kernel_run)(void *ctx, RcFile *f, Kernel *k, const KernelAbi *abi);
+	/* after the kernels of a file that file_begin admitted; NULL: nothing */
+	void (*file_end)(void *ctx, RcFile *f);
+} RcRunner;
+
+/* read the program at path, compile it, and run each of its kernels (not
+ * device functions) through r's hooks, each bound to its scalar values
+ * (--set, else the program's '# set:' line); its status: 0 when everything
+ * passed, else 1 */
+int rc_run_file(const RcRunner *r, const char *path);
 #endif

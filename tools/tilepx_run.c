@@ -86,27 +86,28 @@ static bool encode_tensor_maps(const Kernel *k, const CUdeviceptr *dev, CUtensor
 }
 
 /* a kernel with a cluster launches through cuLaunchKernelEx with its
- * cluster dims (the entry's .reqnctapercluster must match them) */
-static CUresult launch(const Kernel *k, CUfunction fn, void **args)
+ * cluster dims (the entry's .reqnctapercluster must match them); the grid is
+ * the bound kernel's, the rest its ABI's */
+static CUresult launch(const Kernel *k, const KernelAbi *abi, CUfunction fn, void **args)
 {
-	if (!k->cluster_x)
-		return cuLaunchKernel(fn, (unsigned)k->grid, (unsigned)k->grid_y, 1, (unsigned)k->threads, 1, 1,
-		                      (unsigned)k->dyn_shared, 0, args, NULL);
+	if (!abi->cluster_x)
+		return cuLaunchKernel(fn, (unsigned)k->grid, (unsigned)k->grid_y, 1, (unsigned)abi->threads, 1, 1,
+		                      (unsigned)abi->dyn_shared, 0, args, NULL);
 	CUlaunchAttribute attr;
 	memset(&attr, 0, sizeof attr);
 	attr.id = CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION;
-	attr.value.clusterDim.x = (unsigned)k->cluster_x;
-	attr.value.clusterDim.y = (unsigned)k->cluster_y;
+	attr.value.clusterDim.x = (unsigned)abi->cluster_x;
+	attr.value.clusterDim.y = (unsigned)abi->cluster_y;
 	attr.value.clusterDim.z = 1;
 	CUlaunchConfig cfg;
 	memset(&cfg, 0, sizeof cfg);
 	cfg.gridDimX = (unsigned)k->grid;
 	cfg.gridDimY = (unsigned)k->grid_y;
 	cfg.gridDimZ = 1;
-	cfg.blockDimX = (unsigned)k->threads;
+	cfg.blockDimX = (unsigned)abi->threads;
 	cfg.blockDimY = 1;
 	cfg.blockDimZ = 1;
-	cfg.sharedMemBytes = (unsigned)k->dyn_shared;
+	cfg.sharedMemBytes = (unsigned)abi->dyn_shared;
 	cfg.hStream = NULL;
 	cfg.attrs = &attr;
 	cfg.numAttrs = 1;
@@ -115,8 +116,8 @@ static CUresult launch(const Kernel *k, CUfunction fn, void **args)
 
 /* every param buffer on the device between two guards of RC_GUARD bytes
  * (256: the pointer stays 256-byte aligned), which must be untouched after
- * the kernel; the input pattern copied in; args[i] points at dev[i] */
-static bool upload_params(const RunParams *rp, CUdeviceptr *raw, CUdeviceptr *dev, void **args)
+ * the kernel; the input pattern copied in */
+static bool upload_params(const RunParams *rp, CUdeviceptr *raw, CUdeviceptr *dev)
 {
 	unsigned char guard[RC_GUARD];
 	for (int i = 0; i < rp->n; i++) {
@@ -127,7 +128,6 @@ static bool upload_params(const RunParams *rp, CUdeviceptr *raw, CUdeviceptr *de
 			CU(cuMemcpyHtoD(side ? dev[i] + rp->bytes[i] : raw[i], guard, RC_GUARD));
 		}
 		CU(cuMemcpyHtoD(dev[i], rp->init[i], rp->bytes[i]));
-		args[i] = &dev[i];
 	}
 	return true;
 }
@@ -171,16 +171,17 @@ static bool read_back(const Kernel *k, RunParams *rp, const CUdeviceptr *raw, co
 
 /* --bench: bench launches after three warm-up ones, timed by events; TFLOPS
  * for a --gemm check (flops > 0), else the bytes the copies move */
-static bool bench_kernel(const Kernel *k, CUfunction fn, void **args, int bench, int64_t moved, double flops)
+static bool bench_kernel(const Kernel *k, const KernelAbi *abi, CUfunction fn, void **args, int bench, int64_t moved,
+                         double flops)
 {
 	CUevent a, b;
 	CU(cuEventCreate(&a, 0));
 	CU(cuEventCreate(&b, 0));
 	for (int w = 0; w < 3; w++)
-		CU(launch(k, fn, args));
+		CU(launch(k, abi, fn, args));
 	CU(cuEventRecord(a, 0));
 	for (int r = 0; r < bench; r++)
-		CU(launch(k, fn, args));
+		CU(launch(k, abi, fn, args));
 	CU(cuEventRecord(b, 0));
 	CU(cuEventSynchronize(b));
 	float ms = 0;
@@ -196,7 +197,28 @@ static bool bench_kernel(const Kernel *k, CUfunction fn, void **args, int bench,
 	return true;
 }
 
-static bool run_kernel(Ctx *cx, const Module *m, const Kernel *k, CUmodule mod, int bench, int *status)
+/* the kernel's arguments in its ABI's order (src/abi.h): args[i] points at
+ * the value of param i, a device pointer dev[], a scalar's bound value in
+ * sval[] (little-endian: a 4-byte scalar is its first 4 bytes) or an encoded
+ * tensor map tm[] */
+static void args_of_abi(const Kernel *k, const KernelAbi *abi, CUdeviceptr *dev, uint64_t *sval, CUtensorMap *tm,
+                        void **args)
+{
+	for (int i = 0; i < abi->nparams; i++) {
+		const AbiParam *p = &abi->params[i];
+		if (p->kind == ABI_POINTER) {
+			args[i] = &dev[p->index];
+		} else if (p->kind == ABI_SCALAR) {
+			sval[i] = (uint64_t)k->bound_vals[p->index];
+			args[i] = &sval[i];
+		} else {
+			args[i] = &tm[p->index];
+		}
+	}
+}
+
+static bool run_kernel(Ctx *cx, const Module *m, const Kernel *k, const KernelAbi *abi, CUmodule mod, int bench,
+                       int *status)
 {
 	RunParams rp;
 	char why_alloc[300];
@@ -207,31 +229,24 @@ static bool run_kernel(Ctx *cx, const Module *m, const Kernel *k, CUmodule mod, 
 	}
 	int np = rp.n;
 	CUdeviceptr *dev = calloc((size_t)np + 1, sizeof *dev);
-	void **args = calloc((size_t)np + 17 + 32, sizeof *args);
+	void **args = calloc((size_t)abi->nparams + 1, sizeof *args);
+	uint64_t *sval = calloc((size_t)abi->nparams + 1, sizeof *sval);
 	static CUtensorMap tm[16]; /* 64-byte aligned, as the driver requires */
 	int ntm = 0;
 	bool ok = true;
 	CUfunction fn;
 	CU(cuModuleGetFunction(&fn, mod, k->name));
 	CUdeviceptr *raw = calloc((size_t)np + 1, sizeof *raw);
-	if (!upload_params(&rp, raw, dev, args))
+	if (!upload_params(&rp, raw, dev))
 		return false;
 	if (!encode_tensor_maps(k, dev, tm, &ntm)) {
 		*status = 1;
 		return false;
 	}
-	/* scalars after the pointers, tensor maps last (docs/language.md) */
-	uint64_t sval[32];
-	int ns = 0;
-	for (size_t i = 0; i < k->nscalars && i < 32; i++) {
-		sval[i] = (uint64_t)k->bound_vals[i]; /* little-endian: a u32 is its first 4 bytes */
-		args[np + ns++] = &sval[i];
-	}
-	for (int i = 0; i < ntm; i++)
-		args[np + ns + i] = &tm[i];
-	if (k->dyn_shared)
-		CU(cuFuncSetAttribute(fn, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, (int)k->dyn_shared));
-	CU(launch(k, fn, args));
+	args_of_abi(k, abi, dev, sval, tm, args);
+	if (abi->dyn_shared)
+		CU(cuFuncSetAttribute(fn, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, (int)abi->dyn_shared));
+	CU(launch(k, abi, fn, args));
 	CUresult lr = cuCtxSynchronize();
 	if (lr != CUDA_SUCCESS) {
 		const char *s = NULL;
@@ -263,7 +278,7 @@ static bool run_kernel(Ctx *cx, const Module *m, const Kernel *k, CUmodule mod, 
 		printf("PASS %s (%s, grid %lld x %lld x %lld threads%s)\n", k->name, m->target->name, (long long)k->grid,
 		       (long long)k->grid_y, (long long)k->threads, gemm_spec ? ", against a dense host GEMM" : "");
 	}
-	if (ok && bench > 0 && !bench_kernel(k, fn, args, bench, moved, flops))
+	if (ok && bench > 0 && !bench_kernel(k, abi, fn, args, bench, moved, flops))
 		return false;
 	for (int i = 0; i < np; i++)
 		cuMemFree(raw[i]);
@@ -271,6 +286,7 @@ static bool run_kernel(Ctx *cx, const Module *m, const Kernel *k, CUmodule mod, 
 	rc_params_free(&rp);
 	free(dev);
 	free(args);
+	free(sval);
 	return ok;
 }
 
@@ -328,92 +344,97 @@ static bool load_module(const char *path, char *text, CUmodule *mod, int *status
 	return true;
 }
 
-/* every kernel of the loaded module m (but device functions): bound to its
- * scalar values (--set, else the source's '# set:' line), run and checked */
-static void run_kernels(Ctx *cx, Module *m, CUmodule mod, const char *src, int bench, int *status)
+/* what tilepx-run runs with: the GPU, --ptx and --bench, and the current
+ * program's loaded module with the PTX text its entries are checked against
+ * (the --link module's text after it) */
+typedef struct Gpu {
+	CUdevice dev;
+	const char *ptx_path;
+	int bench;
+	CUmodule mod;
+	Str text;
+} Gpu;
+
+/* a program compiled: run where this GPU can (arch-specific targets sm_XYa/f
+ * only on that family, plain ones on anything newer), its module loaded */
+static bool gpu_file_begin(void *ctx, RcFile *f, int *status)
 {
-	for (size_t i = 0; i < m->nkernels; i++) {
-		const Kernel *k = m->kernels[i];
-		if (k->is_func)
-			continue;
-		if (k->is_extern && !link_path) {
-			printf("SKIP %s (extern: its body is in a module to --link)\n", k->name);
-			continue;
-		}
-		if (k->is_extern && !gemm_spec) {
-			printf("FAIL %s: an extern kernel has no reference meaning; check it with --gemm\n", k->name);
-			*status = 1;
-			continue;
-		}
-		char why[256];
-		if (!rc_bind(m->kernels[i], sets, nsets, src, why, sizeof why)) {
-			printf("FAIL %s: %s\n", k->name, why); /* refused: nothing runs */
-			*status = 1;
-			continue;
-		}
-		if (!run_kernel(cx, m, k, mod, bench, status))
-			*status = 1; /* (a failed driver call returns false and only prints) */
-		free((void *)k->bound_vals);
-		m->kernels[i]->bound_vals = NULL;
+	Gpu *g = ctx;
+	int sm = device_sm(g->dev);
+	const Target *t = f->mod->target;
+	bool runnable = t->suffix ? (t->sm == sm) : (t->sm <= sm);
+	if (!runnable) {
+		for (size_t i = 0; i < f->mod->nkernels; i++)
+			printf("SKIP %s (target %s; this GPU is sm_%d)\n", f->mod->kernels[i]->name, t->name, sm);
+		return false;
 	}
+	char *text = f->ptx.s;
+	size_t n;
+	if (g->ptx_path) {
+		text = rc_slurp(g->ptx_path, &n);
+		if (!text) {
+			fprintf(stderr, "tilepx-run: cannot read %s\n", g->ptx_path);
+			*status = 1;
+			return false;
+		}
+	}
+	bool loaded = load_module(f->path, text, &g->mod, status);
+	g->text = (Str){0};
+	str_puts(&g->text, text);
+	char *hand = loaded && link_path ? rc_slurp(link_path, &n) : NULL;
+	if (hand)
+		str_puts(&g->text, hand);
+	free(hand);
+	if (text != f->ptx.s)
+		free(text);
+	if (!loaded)
+		str_free(&g->text);
+	return loaded;
 }
 
-static bool run_file(const char *path, const char *ptx_path, int bench, CUdevice dev, int *status)
+static void gpu_file_end(void *ctx, RcFile *f)
 {
-	size_t len;
-	char *src = rc_slurp(path, &len);
-	if (!src) {
-		fprintf(stderr, "tilepx-run: cannot read %s\n", path);
+	(void)f;
+	Gpu *g = ctx;
+	cuModuleUnload(g->mod);
+	str_free(&g->text);
+}
+
+/* an extern kernel runs only from a --link module, and only against --gemm */
+static bool gpu_kernel_admit(void *ctx, RcFile *f, const Kernel *k, int *status)
+{
+	(void)ctx;
+	(void)f;
+	if (k->is_extern && !link_path) {
+		printf("SKIP %s (extern: its body is in a module to --link)\n", k->name);
+		return false;
+	}
+	if (k->is_extern && !gemm_spec) {
+		printf("FAIL %s: an extern kernel has no reference meaning; check it with --gemm\n", k->name);
 		*status = 1;
 		return false;
 	}
-	Ctx cx = {0};
-	cx.arena = arena_new();
-	cx.diags.file = path;
-	cx.diags.src = src;
-	cx.diags.len = len;
-	Str ptx = {0};
-	Module *m = parse_module(&cx, path, src, len);
-	if (!cx.diags.errors)
-		rc_warn_unused_sets(m, sets, nsets, "tilepx-run", path);
-	bool ok = !cx.diags.errors && emit_module(&cx, m, NULL, &ptx);
-	if (!ok) {
-		diag_print(&cx.diags, stderr);
-		printf("FAIL %s: does not compile\n", path);
-		*status = 1;
-		goto done;
+	return true;
+}
+
+/* the loaded entry against the kernel's ABI, then run and checked */
+static int gpu_kernel_run(void *ctx, RcFile *f, Kernel *k, const KernelAbi *abi)
+{
+	Gpu *g = ctx;
+	char why[512];
+	int agree = rc_abi_check(abi, g->text.s ? g->text.s : "", why, sizeof why);
+	if (agree < 0) {
+		printf("FAIL %s (no entry in the PTX)\n", k->name);
+		return 1;
 	}
-	int sm = device_sm(dev);
-	const Target *t = m->target;
-	/* arch-specific targets (sm_XYa/f) run only on that family; plain ones on anything newer */
-	bool runnable = t->suffix ? (t->sm == sm) : (t->sm <= sm);
-	if (!runnable) {
-		for (size_t i = 0; i < m->nkernels; i++)
-			printf("SKIP %s (target %s; this GPU is sm_%d)\n", m->kernels[i]->name, t->name, sm);
-		goto done;
+	if (!agree) {
+		printf("FAIL %s: the entry disagrees with the kernel's launch ABI: %s\n", k->name, why);
+		return 1;
 	}
-	char *text = ptx.s;
-	size_t n;
-	if (ptx_path) {
-		text = rc_slurp(ptx_path, &n);
-		if (!text) {
-			fprintf(stderr, "tilepx-run: cannot read %s\n", ptx_path);
-			*status = 1;
-			goto done;
-		}
-	}
-	CUmodule mod;
-	if (load_module(path, text, &mod, status)) {
-		run_kernels(&cx, m, mod, src, bench, status);
-		cuModuleUnload(mod);
-	}
-	if (text != ptx.s)
-		free(text);
-done:
-	str_free(&ptx);
-	arena_free(cx.arena);
-	free(src);
-	return ok;
+	int status = 0;
+	if (!run_kernel(&f->cx, f->mod, k, abi, g->mod, g->bench, &status))
+		status = 1; /* (a failed driver call returns false and only prints) */
+	return status;
 }
 
 int main(int argc, char **argv)
@@ -482,9 +503,13 @@ int main(int argc, char **argv)
 		fprintf(stderr, "tilepx-run: cannot create a context on GPU 0\n");
 		return 1;
 	}
+	Gpu g = {.dev = dev, .ptx_path = ptx, .bench = bench};
+	RcRunner run = {.tool = "tilepx-run", .sets = sets, .nsets = nsets, .print_diags = true, .ctx = &g,
+	                .file_begin = gpu_file_begin, .kernel_admit = gpu_kernel_admit, .kernel_run = gpu_kernel_run,
+	                .file_end = gpu_file_end};
 	int status = 0;
 	for (int i = optind; i < argc; i++)
-		run_file(argv[i], ptx, bench, dev, &status);
+		status |= rc_run_file(&run, argv[i]);
 	cuDevicePrimaryCtxRelease(dev);
 	return status;
 }

@@ -107,6 +107,111 @@ FormId b_form(Builder *b, FormFam fam, const FormKey *k)
 	return f;
 }
 
+/* "%r12" with prefix "%r": the prefix and then only digits */
+static bool is_reg(const char *o, const char *prefix, size_t n)
+{
+	size_t k = strlen(prefix);
+	if (n <= k || memcmp(o, prefix, k))
+		return false;
+	for (size_t i = k; i < n; i++)
+		if (o[i] < '0' || o[i] > '9')
+			return false;
+	return true;
+}
+
+/* an integer literal: decimal (with a sign) or 0x hex */
+static bool is_imm(const char *o, size_t n)
+{
+	size_t i = o[0] == '-';
+	bool hex = n > i + 2 && o[i] == '0' && (o[i + 1] == 'x' || o[i + 1] == 'X');
+	if (hex)
+		i += 2;
+	if (i >= n)
+		return false;
+	for (; i < n; i++)
+		if (!(o[i] >= '0' && o[i] <= '9') && !(hex && ((o[i] | 32) >= 'a' && (o[i] | 32) <= 'f')))
+			return false;
+	return true;
+}
+
+static bool is_ident(const char *o, size_t n)
+{
+	if (!n || !(o[0] == '_' || ((o[0] | 32) >= 'a' && (o[0] | 32) <= 'z')))
+		return false;
+	for (size_t i = 1; i < n; i++)
+		if (!(o[i] == '_' || (o[i] >= '0' && o[i] <= '9') || ((o[i] | 32) >= 'a' && (o[i] | 32) <= 'z')))
+			return false;
+	return true;
+}
+
+/* BASE or BASE+OFFSET ([%r+-8] too), BASE accepted by base() */
+static bool is_offset_of(const char *o, bool (*base)(const char *, size_t, const char *), const char *arg)
+{
+	size_t n = strcspn(o, "+");
+	if (!base(o, n, arg))
+		return false;
+	return !o[n] || is_imm(o + n + 1, strlen(o + n + 1));
+}
+static bool base_reg(const char *o, size_t n, const char *prefix) { return is_reg(o, prefix, n); }
+static bool base_ident(const char *o, size_t n, const char *unused) { return (void)unused, is_ident(o, n); }
+
+/* operand text o is of one class (the holes of the .tpl rows, tools/gen_forms.awk) */
+static bool fits_one(const char *cls, size_t cn, const char *o)
+{
+	size_t n = strlen(o);
+#define IS(c) (cn == sizeof(c) - 1 && !memcmp(cls, c, cn))
+	if (IS("r16"))
+		return is_reg(o, "%rs", n);
+	if (IS("r32"))
+		return is_reg(o, "%r", n);
+	if (IS("r64"))
+		return is_reg(o, "%rd", n);
+	if (IS("pred"))
+		return is_reg(o, "%p", n);
+	if (IS("imm"))
+		return is_imm(o, n);
+	if (IS("vec")) /* {%r1, %r2, ...} */
+		return n >= 2 && o[0] == '{' && o[n - 1] == '}';
+	if (IS("label"))
+		return n > 4 && !memcmp(o, "$L__", 4) && is_imm(o + 4, n - 4);
+	if (IS("sym")) /* a .param or .shared symbol, with an offset */
+		return is_offset_of(o, base_ident, NULL);
+	if (IS("a32")) /* a 32-bit address: a %r register or a symbol, with an offset */
+		return is_offset_of(o, base_reg, "%r") || is_offset_of(o, base_ident, NULL);
+	if (IS("a64")) /* a 64-bit address: a %rd register, with an offset */
+		return is_offset_of(o, base_reg, "%rd");
+#undef IS
+	return false;
+}
+
+/* o fits one of the '/'-separated classes of cls */
+static bool operand_fits(const char *cls, const char *o)
+{
+	for (const char *c = cls; *c;) {
+		size_t cn = strcspn(c, "/");
+		if (fits_one(c, cn, o))
+			return true;
+		c += cn + (c[cn] == '/');
+	}
+	return false;
+}
+
+/* every hole of the form gets an operand of its class, and no operand is
+ * left over; else an internal error (the emitter reports it, nothing is
+ * written) rather than text only ptxas would catch */
+static void check_operands(Builder *b, const PtxForm *form, const char *const *ops)
+{
+	for (int i = 0; i < 10 && !b->internal; i++) {
+		const char *cls = form->holes[i];
+		if (cls[0] && !ops[i])
+			b->internal = arena_printf(b->arena, "form %s: operand $%d (%s) is missing", form->name, i, cls);
+		else if (cls[0] && !operand_fits(cls, ops[i]))
+			b->internal = arena_printf(b->arena, "form %s: operand $%d '%s' is not %s", form->name, i, ops[i], cls);
+		else if (!cls[0] && ops[i])
+			b->internal = arena_printf(b->arena, "form %s: operand $%d '%s' has no hole", form->name, i, ops[i]);
+	}
+}
+
 void b_ins(Builder *b, FormId f, ...)
 {
 	if ((unsigned)f >= FORM_COUNT)
@@ -122,6 +227,7 @@ void b_ins(Builder *b, FormId f, ...)
 		ops[i] = o;
 	}
 	va_end(ap);
+	check_operands(b, form, ops);
 	b_use_form(b, f);
 	Str *out = &b->body;
 	str_puts(out, b->indent);
@@ -133,7 +239,7 @@ void b_ins(Builder *b, FormId f, ...)
 	for (const char *p = form->text; *p;) {
 		if (*p == '$' && p[1] >= '0' && p[1] <= '9') {
 			const char *o = ops[p[1] - '0'];
-			str_puts(out, o ? o : "<missing operand>");
+			str_puts(out, o ? o : "<missing operand>"); /* check_operands reported it */
 			p += 2;
 		} else {
 			const char *q = p;

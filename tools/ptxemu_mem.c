@@ -1,0 +1,263 @@
+/* Operands and memory: register and operand values, addresses, the shared
+ * and global bytes an access touches, with the checks an access makes on
+ * the way (bounds, races between warps through the per-byte shadow, copies
+ * still in flight), and cp.async copies landing. */
+#define _POSIX_C_SOURCE 200809L
+#include "ptxemu_machine.h"
+
+uint64_t *R(Machine *m, Thread *t, const char *name)
+{
+	return &t->r[reg_slot(m->p, name)];
+}
+
+uint64_t val(Machine *m, Thread *t, const char *s)
+{
+	if (s[0] == '%') {
+		if (!strcmp(s, "%tid.x"))
+			return (uint64_t)local_tid(m, t);
+		if (!strcmp(s, "%ctaid.x"))
+			return (uint64_t)(m->base_x + rank_of(m, t) % m->cx);
+		if (!strcmp(s, "%ctaid.y"))
+			return (uint64_t)(m->base_y + rank_of(m, t) / m->cx);
+		if (!strcmp(s, "%nctaid.x"))
+			return (uint64_t)m->k->grid;
+		if (!strcmp(s, "%nctaid.y"))
+			return (uint64_t)m->k->grid_y;
+		if (!strcmp(s, "%cluster_ctarank"))
+			return (uint64_t)rank_of(m, t);
+		if (!strcmp(s, "%cluster_nctarank"))
+			return (uint64_t)m->nranks;
+		return *R(m, t, s);
+	}
+	if (isdigit((unsigned char)s[0]) || s[0] == '-')
+		return (uint64_t)strtoll(s, NULL, 0);
+	for (int i = 0; i < m->p->nnamed; i++)
+		if (!strcmp(m->p->named[i], s))
+			return *R(m, t, s);
+	for (int i = 0; i < m->p->nsyms; i++)
+		if (!strcmp(m->p->syms[i], s))
+			return (uint64_t)m->p->sym_off[i];
+	for (int i = 0; i < m->p->nparams; i++)
+		if (!strcmp(m->p->params[i], s))
+			return (uint64_t)i;
+	for (int i = 0; i < m->p->ntmaps; i++)
+		if (!strcmp(m->p->tmaps[i], s))
+			return TMAP_TAG | (uint64_t)i;
+	snprintf(m->errbuf, sizeof m->errbuf, "unknown operand '%s'", s);
+	m->err = m->errbuf;
+	return 0;
+}
+
+/* the declared width of register name in bits; 0 when it is no declared register */
+static int reg_bits(const Prog *p, const char *name)
+{
+	for (int i = p->nrdecl - 1; i >= 0; i--) { /* the latest declaration (an asm block's scope) first */
+		const struct RegDecl *d = &p->rdecl[i];
+		size_t n = strlen(d->name);
+		if (!strncmp(name, d->name, n) &&
+		    (d->prefix ? name[n] && strspn(name + n, "0123456789") == strlen(name + n) : !name[n]))
+			return d->bits;
+	}
+	return 0;
+}
+
+/* "[%r5+16]", "[%r5+-16]" or "[sym]" -> address. A 32-bit base register
+ * wraps at 2^32 with its offset, as the hardware computes .shared addresses
+ * (32-bit): [%r+128] with %r at -32 is byte 96, not byte 2^32 + 96 */
+uint64_t addr(Machine *m, Thread *t, const char *s)
+{
+	s += s[0] == '[';
+	size_t n = strcspn(s, "]"), cut = n;
+	for (size_t i = 1; i < n && cut == n; i++)
+		if (s[i] == '+' || s[i] == '-')
+			cut = i;
+	char small[128], *base = cut < sizeof small ? small : malloc(cut + 1); /* names of any length */
+	if (!base) {
+		m->err = "out of memory";
+		return 0;
+	}
+	memcpy(base, s, cut);
+	base[cut] = 0;
+	int64_t off = 0;
+	if (cut < n)
+		off = strtoll(s + cut + (s[cut] == '+' && s[cut + 1] == '-'), NULL, 0);
+	uint64_t a = val(m, t, base) + (uint64_t)off;
+	if (reg_bits(m->p, base) == 32)
+		a = (uint32_t)a;
+	if (base != small)
+		free(base);
+	return a;
+}
+
+/* a shared access of warp acc_warp against the last write of each byte: a
+ * write by another warp, by another statement, not ordered before it (a
+ * barrier both took part in, an mbarrier phase: ptxemu_sync.h) is a race
+ * (RAW, WAW); and a write against the reads since: a read by another warp,
+ * from another statement, not ordered before it is a race too (WAR) */
+static bool shadow_access(Machine *m, uint64_t a, int bytes)
+{
+	int me = m->acc_warp % 64, rank = m->cur;
+	uint32_t now = sync_stamp(m->sync, rank, me);
+	for (int i = 0; i < bytes; i++) {
+		struct Shadow *s = &m->shadow[a + (uint64_t)i];
+		/* one statement's scope instances (every warp of a warp-scope copy) write
+		 * the same values: not a race between statements */
+		if (s->warp >= 0 && s->warp != m->acc_warp && s->line != m->acc_line &&
+		    !sync_ordered(m->sync, rank, me, s->warp % 64, s->stamp)) {
+			snprintf(m->errbuf, sizeof m->errbuf, "race: warp %d wrote shared memory at 0x%llx (.tile line %d) and warp "
+			         "%d %s it (.tile line %d) with no sync between", s->warp, (unsigned long long)(a + (uint64_t)i),
+			         s->line, m->acc_warp, m->acc_write ? "writes" : "reads", m->acc_line);
+			m->err = m->errbuf;
+			return false;
+		}
+		if (m->acc_write) {
+			for (int r = 0; r < 3; r++)
+				if (s->rwarp[r] >= 0 && s->rwarp[r] != m->acc_warp && s->rline[r] != m->acc_line &&
+				    !sync_ordered(m->sync, rank, me, s->rwarp[r] % 64, s->rstamp[r])) {
+					snprintf(m->errbuf, sizeof m->errbuf, "race: warp %d read shared memory at 0x%llx (.tile line %d) "
+					         "and warp %d then writes it (.tile line %d) with no sync between", s->rwarp[r],
+					         (unsigned long long)(a + (uint64_t)i), s->rline[r], m->acc_warp, m->acc_line);
+					m->err = m->errbuf;
+					return false;
+				}
+			/* later accesses are ordered after the reads when they are after this write */
+			s->warp = m->acc_warp, s->line = m->acc_line, s->stamp = now;
+			s->rwarp[0] = s->rwarp[1] = s->rwarp[2] = -1;
+		} else {
+			/* keep the reads this one does not order (a later write ordered after
+			 * this read is after them too), this warp's latest first */
+			int k = 0;
+			int32_t w[3], l[3];
+			uint32_t st[3];
+			for (int r = 0; r < 3; r++)
+				if (s->rwarp[r] >= 0 && s->rwarp[r] != m->acc_warp &&
+				    !sync_ordered(m->sync, rank, me, s->rwarp[r] % 64, s->rstamp[r]))
+					w[k] = s->rwarp[r], l[k] = s->rline[r], st[k++] = s->rstamp[r];
+			s->rwarp[0] = m->acc_warp, s->rline[0] = m->acc_line, s->rstamp[0] = now;
+			for (int r = 1; r < 3; r++) /* past three unordered readers the oldest is forgotten */
+				s->rwarp[r] = r - 1 < k ? w[r - 1] : -1, s->rline[r] = r - 1 < k ? l[r - 1] : 0,
+				s->rstamp[r] = r - 1 < k ? st[r - 1] : 0;
+		}
+	}
+	return true;
+}
+
+/* global pointers: param i lives at (i + 1) << 40 */
+unsigned char *mem(Machine *m, bool shared, uint64_t a, int bytes)
+{
+	if (shared) {
+		if (a + (uint64_t)bytes > (uint64_t)m->p->shared_bytes) {
+			m->err = "shared access out of bounds";
+			return NULL;
+		}
+		if (m->acc_warp >= 0 && !shadow_access(m, a, bytes))
+			return NULL;
+		if (m->acc_warp >= 0 && m->acc_write && m->wg_rd)
+			for (uint64_t q = a / 16; q * 16 < a + (uint64_t)bytes; q++)
+				if (m->wg_rd[(uint64_t)m->cur * (uint64_t)m->win / 16 + q]) {
+					int line = 0;
+					for (int i = 0; i < m->nwgq; i++)
+						if (m->wgq[i].wgi / 8 == m->cur)
+							line = m->wgq[i].line;
+					snprintf(m->errbuf, sizeof m->errbuf, "race: shared memory at 0x%llx is written (.tile line %d) "
+					         "while the wgmma (.tile line %d) that reads it is in flight: wgmma.commit and "
+					         "wgmma.wait first", (unsigned long long)a, m->acc_line, line);
+					m->err = m->errbuf;
+					return NULL;
+				}
+		int stid, sline;
+		if (m->acc_warp >= 0 && m->acc_write &&
+		    tma_store_reading(m->tma, &m->env, a + (uint64_t)m->cur * (uint64_t)m->win, bytes, &stid, &sline)) {
+			snprintf(m->errbuf, sizeof m->errbuf, "race: shared memory at 0x%llx is written (.tile line %d) while the "
+			         "bulk store of thread %d (.tile line %d) still reads it: wait for its group (bulk.commit, "
+			         "bulk.wait_read) and sync first", (unsigned long long)a, m->acc_line, stid, sline);
+			m->err = m->errbuf;
+			return NULL;
+		}
+		for (int i = 0; i < m->ncpa; i++) /* a race with a cp.async of this CTA still in flight */
+			if (m->cpa[i].tid / m->threads == m->cur && a < m->cpa[i].dst + (uint64_t)m->cpa[i].bytes && m->cpa[i].dst < a + (uint64_t)bytes) {
+				snprintf(m->errbuf, sizeof m->errbuf, "shared memory at 0x%llx is accessed while the cp.async of "
+				         "thread %d (.tile line %d, PTX line %d) that writes it is still in flight: wait for its group "
+				         "(cp_async.commit, cp_async.wait) and sync first", (unsigned long long)a, m->cpa[i].tid,
+				         m->cpa[i].in->tile_line, m->cpa[i].in->line + 1);
+				m->err = m->errbuf;
+				return NULL;
+			}
+		return m->shared + a;
+	}
+	uint64_t i = (a >> 40) - 1, off = a & ((1ull << 40) - 1);
+	if (i >= (uint64_t)m->p->nparams || off + (uint64_t)bytes > m->param_bytes[i]) {
+		m->err = "global access out of bounds";
+		return NULL;
+	}
+	unsigned char *g = m->param_mem[i] + off;
+	for (int c = 0; m->acc_warp >= 0 && m->acc_write && c < m->ncpa; c++) /* a cp.async in flight still reads it */
+		if (g < m->cpa[c].src + m->cpa[c].bytes && m->cpa[c].src < g + bytes) {
+			snprintf(m->errbuf, sizeof m->errbuf, "race: global memory is written (.tile line %d) while the cp.async "
+			         "of thread %d (.tile line %d, PTX line %d) that reads it is still in flight: wait for its group "
+			         "(cp_async.commit, cp_async.wait) first", m->acc_line, m->cpa[c].tid, m->cpa[c].in->tile_line,
+			         m->cpa[c].in->line + 1);
+			m->err = m->errbuf;
+			return NULL;
+		}
+	return g;
+}
+
+void track(Machine *m, const Thread *t, const Ins *in, bool write)
+{
+	if (m->banks && strstr(in->op, ".shared")) {
+		int tid = (int)(t - m->t), pc = (int)(in - m->p->ins);
+		int64_t *o = &m->occ[(int64_t)tid * m->p->n + pc];
+		bank_record(m, tid, pc, (*o)++, addr(m, (Thread *)t, in->ops[write ? 0 : in->nops - 1]), width_of(in->op));
+	}
+	m->acc_warp = warp_of(m, t);
+	m->acc_line = in->tile_line;
+	m->acc_write = write;
+}
+
+/* thread tid's cp.async copies of groups below `below` (uncommitted ones
+ * too when below is INT64_MAX: wait_all, thread exit) land in shared memory */
+void cpa_land(Machine *m, int tid, int64_t below)
+{
+	int k = 0;
+	for (int i = 0; i < m->ncpa; i++) {
+		struct Cpa *c = &m->cpa[i];
+		bool due = c->tid == tid && (below == INT64_MAX || (c->group >= 0 && c->group < below));
+		if (due) {
+			memcpy(m->shared + c->dst, c->src, (size_t)c->bytes);
+			/* the data is the issuing warp's write, visible to other warps after a
+			 * sync: checked against the epoch's reads and writes as it lands */
+			int aw = m->acc_warp, al = m->acc_line;
+			bool awr = m->acc_write;
+			m->acc_warp = warp_of(m, &m->t[tid]), m->acc_line = c->in->tile_line, m->acc_write = true;
+			if (!m->err)
+				shadow_access(m, c->dst, c->bytes);
+			m->acc_warp = aw, m->acc_line = al, m->acc_write = awr;
+		}
+		else
+			m->cpa[k++] = *c;
+	}
+	m->ncpa = k;
+}
+
+uint16_t get16(Machine *m, uint64_t a)
+{
+	unsigned char *p = mem(m, true, a, 2);
+	uint16_t v = 0;
+	if (p)
+		memcpy(&v, p, 2);
+	return v;
+}
+
+void put16(Machine *m, uint64_t a, uint16_t v)
+{
+	unsigned char *p = mem(m, true, a, 2);
+	if (p)
+		memcpy(p, &v, 2);
+}
+
+uint8_t get8(Machine *m, uint64_t a)
+{
+	unsigned char *p = mem(m, true, a, 1);
+	return p ? *p : 0;
+}

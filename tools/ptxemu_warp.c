@@ -1,0 +1,335 @@
+/* Warp and warpgroup collectives, executed when every lane is there:
+ * ldmatrix/stmatrix and tcgen05.ld/st from the fragment tables of
+ * docs/ptx-notes.md, mma.sync, tcgen05.alloc, and wgmma (in flight until
+ * the wgmma.wait_group that covers it). */
+#define _POSIX_C_SOURCE 200809L
+#include "ptxemu_machine.h"
+
+/* ldmatrix m16n16 / stmatrix m16n8 .trans .b8 (docs/ptx-notes.md) */
+static void matrix_b8(Machine *m, Thread **w, Ins *in)
+{
+	bool ld = in->op[0] == 'l';
+	int num = strstr(in->op, ".x4") ? 4 : strstr(in->op, ".x2") ? 2 : 1;
+	int nregs = ld ? 2 * num : num;
+	if (m->banks) { /* lanes 16j.. (ldmatrix m16n16) or 8j.. (stmatrix m16n8) address 16-byte rows */
+		int tid = (int)(w[0] - m->t), pc = (int)(in - m->p->ins), rows = ld ? 16 : 8;
+		int64_t k = m->occ[(int64_t)tid * m->p->n + pc]++;
+		for (int l = 0; l < rows * num && l < 32; l++)
+			bank_record(m, tid + l, pc, k, addr(m, w[l], in->ops[ld ? nregs : 0]), 16);
+	}
+	for (int t = 0; t < 32; t++)
+		for (int r = 0; r < nregs; r++)
+			for (int k = 0; k < 4; k++) {
+				int j, row, byte;
+				if (ld) { /* r = 2j + h; rows of matrix j from lanes 16j.. */
+					j = r / 2;
+					row = 4 * (t % 4) + 2 * (r % 2) + (k & 1);
+					byte = t / 4 + 8 * (k >> 1);
+				} else { /* rows of matrix j from lanes 8j.. */
+					j = r;
+					row = 2 * (t % 4) + (k & 1);
+					byte = t / 4 + 8 * (k >> 1);
+				}
+				Thread *src = w[(ld ? 16 : 8) * j + row];
+				uint64_t a = addr(m, src, in->ops[ld ? nregs : 0]) + (uint64_t)byte;
+				uint64_t *reg = R(m, w[t], in->ops[ld ? r : 1 + r]);
+				if (ld) {
+					*reg = (*reg & ~(0xffull << (8 * k))) | ((uint64_t)get8(m, a) << (8 * k));
+				} else {
+					unsigned char *p = mem(m, true, a, 1);
+					if (p)
+						*p = (unsigned char)(*reg >> (8 * k));
+				}
+			}
+}
+
+/* ldmatrix / stmatrix m8n8 .b16 for the warp whose lanes are w[0..31] */
+static void matrix(Machine *m, Thread **w, Ins *in)
+{
+	if (strstr(in->op, ".b8")) {
+		matrix_b8(m, w, in);
+		return;
+	}
+	bool ld = in->op[0] == 'l', trans = strstr(in->op, ".trans") != NULL;
+	int num = strstr(in->op, ".x4") ? 4 : strstr(in->op, ".x2") ? 2 : 1;
+	if (m->banks) { /* lanes 8j..8j+7 address matrix j's rows: 16 bytes each */
+		int tid = (int)(w[0] - m->t), pc = (int)(in - m->p->ins);
+		int64_t k = m->occ[(int64_t)tid * m->p->n + pc]++;
+		for (int l = 0; l < 8 * num; l++)
+			bank_record(m, tid + l, pc, k, addr(m, w[l], in->ops[ld ? num : 0]), 16);
+	}
+	for (int j = 0; j < num; j++)
+		for (int t = 0; t < 32; t++) {
+			int row = trans ? 2 * (t % 4) : t / 4, col = trans ? t / 4 : 2 * (t % 4);
+			for (int e = 0; e < 2; e++) {
+				int rr = trans ? row + e : row, cc = trans ? col : col + e;
+				uint64_t a = addr(m, w[8 * j + rr], in->ops[ld ? num : 0]) + 2 * (uint64_t)cc;
+				const char *reg = in->ops[ld ? j : 1 + j];
+				uint64_t *r = R(m, w[t], reg);
+				if (ld)
+					*r = (*r & ~(0xffffull << (16 * e))) | ((uint64_t)get16(m, a) << (16 * e));
+				else
+					put16(m, a, (uint16_t)(*r >> (16 * e)));
+			}
+		}
+}
+
+/* tcgen05.ld / st: fragment tables of docs/ptx-notes.md */
+static void tcgen05(Machine *m, Thread **w, Ins *in)
+{
+	bool ld = !strncmp(in->op, "tcgen05.ld", 10), pack = strstr(in->op, "pack::16b") != NULL;
+	const char *shape = in->op + strlen("tcgen05.ld.sync.aligned.");
+	bool x2 = !strncmp(shape, "16x32bx2", 8); /* ld: regs, [a], imm; st: [a], imm, regs */
+	int nregs = in->nops - (x2 ? 2 : 1), first = ld ? 0 : (x2 ? 2 : 1);
+	for (int t = 0; t < 32; t++) {
+		uint32_t ta = (uint32_t)addr(m, w[t], in->ops[ld ? nregs : 0]);
+		int64_t half = x2 ? (int64_t)val(m, w[t], in->ops[ld ? nregs + 1 : 1]) : 0;
+		int64_t L0 = ta >> 16, C0 = ta & 0xffff;
+		for (int j = 0; j < nregs; j++) {
+			int64_t lane, col;
+			if (x2)
+				lane = t % 16, col = j + half * (t / 16);
+			else if (!strncmp(shape, "32x32b", 6))
+				lane = t, col = j;
+			else if (!strncmp(shape, "16x64b", 6))
+				lane = t / 4 + 8 * (t % 2), col = 2 * j + (t / 2) % 2;
+			else if (!strncmp(shape, "16x128b", 7))
+				lane = t / 4 + 8 * (j % 2), col = (t % 4) + 4 * (j / 2);
+			else
+				lane = t / 4 + 8 * ((j / 2) % 2), col = 2 * (t % 4) + (j % 2) + 8 * (j / 4);
+			uint64_t *r = R(m, w[t], in->ops[first + j]);
+			int64_t ln = L0 + lane;
+			if (ln < 0 || ln >= 128) {
+				m->err = "tensor memory lane out of range";
+				return;
+			}
+			if (!pack) {
+				int64_t c = C0 + col;
+				if (c >= TMEM_COLS) {
+					m->err = "tensor memory column out of range";
+					return;
+				}
+				if (ld)
+					*r = m->tmem[ln * TMEM_COLS + c];
+				else
+					m->tmem[ln * TMEM_COLS + c] = (uint32_t)*r;
+			} else {
+				for (int h = 0; h < 2; h++) {
+					int64_t c = C0 + 2 * col + h;
+					if (c >= TMEM_COLS) {
+						m->err = "tensor memory column out of range";
+						return;
+					}
+					uint32_t *cell = &m->tmem[ln * TMEM_COLS + c];
+					if (ld)
+						*r = (*r & ~(0xffffull << (16 * h))) | ((uint64_t)(*cell & 0xffff) << (16 * h));
+					else
+						*cell = (uint32_t)(*r >> (16 * h)) & 0xffff;
+				}
+			}
+		}
+	}
+}
+
+/* mma.sync m16n8k16: operands d0-3, a0-3, b0-1, c0-3 (tools/ptxemu_mma.c) */
+static void mma(Machine *m, Thread **w, Ins *in)
+{
+	bool bf16 = strstr(in->op, ".bf16") != NULL;
+	if (strncmp(in->op, "mma.sync.aligned.m16n8k16.row.col.f32.", 38) || in->nops != 14 ||
+	    (!bf16 && !strstr(in->op, ".f16.f16.f32"))) {
+		snprintf(m->errbuf, sizeof m->errbuf, "unsupported instruction '%s'", in->op);
+		m->err = m->errbuf;
+		return;
+	}
+	uint32_t a[32][4], b[32][2], c[32][4], d[32][4];
+	for (int t = 0; t < 32; t++) {
+		for (int i = 0; i < 4; i++) {
+			a[t][i] = (uint32_t)val(m, w[t], in->ops[4 + i]);
+			c[t][i] = (uint32_t)val(m, w[t], in->ops[10 + i]);
+		}
+		for (int i = 0; i < 2; i++)
+			b[t][i] = (uint32_t)val(m, w[t], in->ops[8 + i]);
+	}
+	ptxemu_mma_m16n8k16(a, b, c, d, bf16);
+	for (int t = 0; t < 32; t++)
+		for (int i = 0; i < 4; i++)
+			*R(m, w[t], in->ops[i]) = d[t][i];
+}
+
+/* an operand of `in` is an accumulator register of a wgmma in flight */
+bool wg_busy_operand(Machine *m, Thread *t, const Ins *in)
+{
+	for (int i = 0; i < in->nops; i++) {
+		char reg[64];
+		const char *o = in->ops[i] + (in->ops[i][0] == '[');
+		size_t n = strcspn(o, "+-]");
+		if (o[0] != '%' || n >= sizeof reg)
+			continue;
+		memcpy(reg, o, n);
+		reg[n] = 0;
+		if (!strcmp(reg, "%tid.x") || !strncmp(reg, "%ctaid", 6) || !strncmp(reg, "%nctaid", 7) ||
+		    !strncmp(reg, "%cluster", 8))
+			continue;
+		if (t->wg_busy[reg_slot(m->p, reg)]) {
+			int line = 0;
+			for (int q = 0; q < m->nwgq; q++)
+				if (m->wgq[q].wgi == rank_of(m, t) * 8 + (int)(local_tid(m, t) / 128))
+					line = m->wgq[q].line;
+			snprintf(m->errbuf, sizeof m->errbuf, "thread %lld %s accumulator register %s (.tile line %d) while the "
+			         "wgmma of .tile line %d is in flight: wgmma.commit and wgmma.wait first",
+			         (long long)local_tid(m, t), i == 0 && strncmp(in->op, "st", 2) ? "writes" : "reads", reg,
+			         in->tile_line, line);
+			m->err = m->errbuf;
+			return true;
+		}
+	}
+	return false;
+}
+
+struct WgRd { Machine *m; int delta; };
+
+static void wg_mark(void *ctx, uint64_t a)
+{
+	struct WgRd *c = ctx;
+	uint64_t q = (uint64_t)c->m->cur * (uint64_t)c->m->win / 16 + a / 16;
+	if (a < (uint64_t)c->m->win)
+		c->m->wg_rd[q] = (uint16_t)(c->m->wg_rd[q] + c->delta);
+}
+
+/* the wgmma ops of warpgroup wgi in groups below `below` execute now */
+static void wg_complete(Machine *m, Thread **w, int wgi, int64_t below)
+{
+	int keep = 0;
+	uint32_t (*acc)[128] = malloc(sizeof(uint32_t) * 128 * 128), (*ar)[4] = malloc(sizeof(uint32_t) * 128 * 4);
+	for (int i = 0; i < m->nwgq; i++) {
+		struct WgOp *op = &m->wgq[i];
+		if (op->wgi != wgi || op->group < 0 || op->group >= below || m->err) {
+			m->wgq[keep++] = *op;
+			continue;
+		}
+		for (int t = 0; t < 128; t++) {
+			for (int j = 0; j < op->w.nregs; j++)
+				acc[t][j] = (uint32_t)w[t]->r[op->slots[j]];
+			for (int j = 0; j < 4 && op->rs; j++)
+				ar[t][j] = (uint32_t)w[t]->r[op->aslots[j]];
+		}
+		const char *err = ptxemu_wgmma_run(&op->w, m->shared, m->win, acc, op->rs ? (const uint32_t (*)[4])ar : NULL);
+		if (err) {
+			m->err = err;
+		} else {
+			for (int t = 0; t < 128; t++)
+				for (int j = 0; j < op->w.nregs; j++) {
+					w[t]->r[op->slots[j]] = acc[t][j];
+					w[t]->wg_busy[op->slots[j]]--;
+					w[t]->wg_nbusy--;
+				}
+			for (int t = 0; t < 128 && op->rs; t++)
+				for (int j = 0; j < 4; j++) {
+					w[t]->wg_busy[op->aslots[j]]--;
+					w[t]->wg_nbusy--;
+				}
+		}
+		struct WgRd c = {m, -1};
+		ptxemu_wgmma_reads(&op->w, op->rs, wg_mark, &c);
+		free(op->slots);
+	}
+	m->nwgq = keep;
+	free(acc);
+	free(ar);
+}
+
+/* wgmma.*: warpgroup collectives (.sync.aligned), all 128 threads at once */
+void wg_collective(Machine *m, Thread **w, Ins *in, int wgi)
+{
+	if (!strncmp(in->op, "wgmma.mma_async", 15)) {
+		struct WgOp op = {.wgi = wgi, .line = in->tile_line, .group = -1};
+		if (!ptxemu_wgmma_parse(in->op, &op.w) || in->nops < op.w.nregs + 4) {
+			snprintf(m->errbuf, sizeof m->errbuf, "unsupported instruction '%s'", in->op);
+			m->err = m->errbuf;
+			return;
+		}
+		int r = op.w.nregs;
+		/* A from registers: four words, then B's descriptor (SS has at most 7 operands after D, RS at least 8) */
+		op.rs = in->nops - r >= 8;
+		if (op.rs) {
+			if (in->nops < r + 8) {
+				snprintf(m->errbuf, sizeof m->errbuf, "wgmma (.tile line %d): too few operands", in->tile_line);
+				m->err = m->errbuf;
+				return;
+			}
+			for (int j = 0; j < 4; j++)
+				op.aslots[j] = reg_slot(m->p, in->ops[r + j]);
+			r += 3; /* the A words stand where the A descriptor stands in the SS form, plus three */
+			op.w.tb = in->nops >= r + 6 && val(m, w[0], in->ops[r + 5]) != 0;
+		}
+		op.w.da = op.rs ? 0 : val(m, w[0], in->ops[r]);
+		op.w.db = val(m, w[0], in->ops[r + 1]);
+		op.w.scale_d = val(m, w[0], in->ops[r + 2]) != 0;
+		if (!op.rs && in->nops >= r + 7) {
+			op.w.ta = val(m, w[0], in->ops[r + 5]) != 0;
+			op.w.tb = val(m, w[0], in->ops[r + 6]) != 0;
+		}
+		for (int t = 1; t < 128; t++)
+			if ((!op.rs && val(m, w[t], in->ops[r]) != op.w.da) || val(m, w[t], in->ops[r + 1]) != op.w.db) {
+				snprintf(m->errbuf, sizeof m->errbuf, "wgmma (.tile line %d): thread %d's descriptors differ from "
+				         "thread 0's", in->tile_line, t);
+				m->err = m->errbuf;
+				return;
+			}
+		op.slots = malloc(sizeof(int) * (size_t)op.w.nregs);
+		for (int j = 0; j < op.w.nregs; j++)
+			op.slots[j] = reg_slot(m->p, in->ops[j]);
+		for (int t = 0; t < 128; t++) {
+			for (int j = 0; j < op.w.nregs; j++) {
+				w[t]->wg_busy[op.slots[j]]++;
+				w[t]->wg_nbusy++;
+			}
+			for (int j = 0; j < 4 && op.rs; j++) {
+				w[t]->wg_busy[op.aslots[j]]++;
+				w[t]->wg_nbusy++;
+			}
+		}
+		struct WgRd c = {m, 1};
+		ptxemu_wgmma_reads(&op.w, op.rs, wg_mark, &c);
+		if (m->nwgq == m->wgqcap) {
+			m->wgqcap = m->wgqcap ? 2 * m->wgqcap : 16;
+			m->wgq = realloc(m->wgq, sizeof *m->wgq * (size_t)m->wgqcap);
+		}
+		m->wgq[m->nwgq++] = op;
+	} else if (!strncmp(in->op, "wgmma.commit_group", 18)) {
+		for (int i = 0; i < m->nwgq; i++)
+			if (m->wgq[i].wgi == wgi && m->wgq[i].group < 0)
+				m->wgq[i].group = m->wg_groups[wgi];
+		m->wg_groups[wgi]++;
+	} else if (!strncmp(in->op, "wgmma.wait_group", 16)) {
+		wg_complete(m, w, wgi, m->wg_groups[wgi] - (int64_t)val(m, w[0], in->ops[0]));
+	} else if (strncmp(in->op, "wgmma.fence", 11)) {
+		snprintf(m->errbuf, sizeof m->errbuf, "unsupported instruction '%s'", in->op);
+		m->err = m->errbuf;
+		return;
+	}
+	for (int t = 0; t < 128; t++)
+		w[t]->pc++;
+}
+
+void collective(Machine *m, Thread **w, Ins *in)
+{
+	m->acc_warp = warp_of(m, w[0]); /* the warp's accesses, for race tracking */
+	m->acc_line = in->tile_line;
+	m->acc_write = !strncmp(in->op, "stmatrix", 8) || !strncmp(in->op, "tcgen05.alloc", 13);
+	if (!strncmp(in->op, "mma.sync", 8)) {
+		mma(m, w, in);
+	} else if (!strncmp(in->op, "ldmatrix", 8) || !strncmp(in->op, "stmatrix", 8)) {
+		matrix(m, w, in);
+	} else if (!strncmp(in->op, "tcgen05.ld.", 11) || !strncmp(in->op, "tcgen05.st.", 11)) {
+		tcgen05(m, w, in);
+	} else if (!strncmp(in->op, "tcgen05.alloc", 13)) {
+		/* one allocation: base address 0 (lane 0, column 0) into the slot */
+		unsigned char *p = mem(m, true, addr(m, w[0], in->ops[0]), 4);
+		if (p)
+			memset(p, 0, 4);
+	}
+	m->acc_warp = -1;
+	for (int t = 0; t < 32; t++)
+		w[t]->pc++;
+}
