@@ -4,9 +4,9 @@ LD_SHARED_U16              6.3 all      fam=ld space=shared bytes=2 regs=1      
 LD_SHARED_B32              6.3 all      fam=ld space=shared bytes=4 regs=1           ld.shared.b32 $0:r32, [$1:a32];
 LD_SHARED_V2_B32           6.3 all      fam=ld space=shared bytes=8 regs=2           ld.shared.v2.b32 $0:vec, [$1:a32];
 LD_SHARED_V4_B32           6.3 all      fam=ld space=shared bytes=16 regs=4          ld.shared.v4.b32 $0:vec, [$1:a32];
-ST_SHARED_U8               6.3 all      fam=st space=shared bytes=1 regs=1           st.shared.u8 [$0:a32], $1:r32;
-ST_SHARED_U16              6.3 all      fam=st space=shared bytes=2 regs=1           st.shared.u16 [$0:a32], $1:r32;
-ST_SHARED_B32              6.3 all      fam=st space=shared bytes=4 regs=1           st.shared.b32 [$0:a32], $1:r32;
+ST_SHARED_U8               6.3 all      fam=st space=shared bytes=1 regs=1           st.shared.u8 [$0:a32], $1:r32/imm;
+ST_SHARED_U16              6.3 all      fam=st space=shared bytes=2 regs=1           st.shared.u16 [$0:a32], $1:r32/imm;
+ST_SHARED_B32              6.3 all      fam=st space=shared bytes=4 regs=1           st.shared.b32 [$0:a32], $1:r32/imm;
 ST_SHARED_V2_B32           6.3 all      fam=st space=shared bytes=8 regs=2           st.shared.v2.b32 [$0:a32], $1:vec;
 ST_SHARED_V4_B32           6.3 all      fam=st space=shared bytes=16 regs=4          st.shared.v4.b32 [$0:a32], $1:vec;
 LD_GLOBAL_U8               6.3 all      fam=ld space=global bytes=1 regs=1           ld.global.u8 $0:r32, [$1:a64];
@@ -14,8 +14,8 @@ LD_GLOBAL_U16              6.3 all      fam=ld space=global bytes=2 regs=1      
 LD_GLOBAL_B32              6.3 all      fam=ld space=global bytes=4 regs=1           ld.global.b32 $0:r32, [$1:a64];
 LD_GLOBAL_V2_B32           6.3 all      fam=ld space=global bytes=8 regs=2           ld.global.v2.b32 $0:vec, [$1:a64];
 LD_GLOBAL_V4_B32           6.3 all      fam=ld space=global bytes=16 regs=4          ld.global.v4.b32 $0:vec, [$1:a64];
-ST_GLOBAL_U8               6.3 all      fam=st space=global bytes=1 regs=1           st.global.u8 [$0:a64], $1:r32;
-ST_GLOBAL_U16              6.3 all      fam=st space=global bytes=2 regs=1           st.global.u16 [$0:a64], $1:r32;
-ST_GLOBAL_B32              6.3 all      fam=st space=global bytes=4 regs=1           st.global.b32 [$0:a64], $1:r32;
+ST_GLOBAL_U8               6.3 all      fam=st space=global bytes=1 regs=1           st.global.u8 [$0:a64], $1:r32/imm;
+ST_GLOBAL_U16              6.3 all      fam=st space=global bytes=2 regs=1           st.global.u16 [$0:a64], $1:r32/imm;
+ST_GLOBAL_B32              6.3 all      fam=st space=global bytes=4 regs=1           st.global.b32 [$0:a64], $1:r32/imm;
 ST_GLOBAL_V2_B32           6.3 all      fam=st space=global bytes=8 regs=2           st.global.v2.b32 [$0:a64], $1:vec;
 ST_GLOBAL_V4_B32           6.3 all      fam=st space=global bytes=16 regs=4          st.global.v4.b32 [$0:a64], $1:vec;
