@@ -199,12 +199,47 @@ enum {
  * the opcode text at every step, made once when the program is loaded
  * (the .param symbols and scalars they look up are all declared by then;
  * an operand they read must be there, as the instruction may never run) */
+/* the opcodes one exact name decodes to (the others by prefix and operands, below) */
+static const struct { const char *name; int opc; } exact_ops[] = {
+	{"ret", OPC_RET},
+	{"mapa.shared::cluster.u32", OPC_MAPA_SHARED_CLUSTER_U32},
+	{"trap", OPC_TRAP},
+	{"mov.b16", OPC_MOV_B16},
+	{"add.u32", OPC_ADD_U32},
+	{"sub.u32", OPC_SUB_U32},
+	{"max.u32", OPC_MAX_U32},
+	{"prmt.b32", OPC_PRMT_B32},
+	{"mul.lo.u32", OPC_MUL_LO_U32},
+	{"mad.lo.u32", OPC_MAD_LO_U32},
+	{"mul.wide.u32", OPC_MUL_WIDE_U32},
+	{"add.u64", OPC_ADD_U64},
+	{"shl.b32", OPC_SHL_B32},
+	{"and.b32", OPC_AND_B32},
+	{"or.b64", OPC_OR_B64},
+	{"or.b32", OPC_OR_B32},
+	{"xor.b32", OPC_XOR_B32},
+	{"div.u32", OPC_DIV_U32},
+	{"rem.u32", OPC_REM_U32},
+	{"mad.wide.u32", OPC_MAD_WIDE_U32},
+	{"cvt.u64.u32", OPC_CVT_U64_U32},
+	{"cvt.u32.u64", OPC_CVT_U32_U64},
+	{"shl.b64", OPC_SHL_B64},
+	{"setp.lt.u32", OPC_SETP_LT_U32},
+	{"setp.eq.u32", OPC_SETP_EQ_U32},
+	{"setp.ge.u32", OPC_SETP_GE_U32},
+	{"setp.ne.u32", OPC_SETP_NE_U32},
+	{"bfi.b32", OPC_BFI_B32},
+	{"bfe.u32", OPC_BFE_U32},
+	{"cp.async.commit_group", OPC_CP_ASYNC_COMMIT_GROUP},
+};
+
 static int classify(const Prog *p, const Ins *in)
 {
 	const char *op = in->op;
 	char *const *o = in->ops;
-	if (!strcmp(op, "ret"))
-		return OPC_RET;
+	for (size_t i = 0; i < sizeof exact_ops / sizeof *exact_ops; i++)
+		if (!strcmp(op, exact_ops[i].name))
+			return exact_ops[i].opc;
 	if (!strncmp(op, "barrier.cluster.arrive", 22))
 		return OPC_BARRIER_CLUSTER_ARRIVE;
 	if (!strncmp(op, "barrier.cluster.wait", 20))
@@ -217,10 +252,6 @@ static int classify(const Prog *p, const Ins *in)
 	if ((!strncmp(op, "ld.param.", 9) || !strncmp(op, "st.param.", 9)) && in->nops > (op[0] == 'l') &&
 	    param_addr(p, o[op[0] == 'l'], &(int64_t){0}) >= 0)
 		return OPC_PARAM_SPACE;
-	if (!strcmp(op, "mapa.shared::cluster.u32"))
-		return OPC_MAPA_SHARED_CLUSTER_U32;
-	if (!strcmp(op, "trap"))
-		return OPC_TRAP;
 	if (!strncmp(op, "bra", 3))
 		return OPC_BRA;
 	if (!strncmp(op, "ld.param.", 9) && in->nops > 1 && scalar_param(p, o[1]) >= 0)
@@ -230,68 +261,16 @@ static int classify(const Prog *p, const Ins *in)
 	if (!strcmp(op, "cvta.to.global.u64") || !strcmp(op, "mov.u32") || !strcmp(op, "mov.b32") ||
 	    !strcmp(op, "cvta.param.u64") || !strcmp(op, "mov.b64"))
 		return OPC_MOV;
-	if (!strcmp(op, "mov.b16"))
-		return OPC_MOV_B16;
-	if (!strcmp(op, "add.u32"))
-		return OPC_ADD_U32;
-	if (!strcmp(op, "sub.u32"))
-		return OPC_SUB_U32;
-	if (!strcmp(op, "max.u32"))
-		return OPC_MAX_U32;
-	if (!strcmp(op, "prmt.b32"))
-		return OPC_PRMT_B32;
 	if (!strncmp(op, "cvt.rn.", 7) || !strcmp(op, "cvt.f32.f16")) /* tools/ptxemu_cvt.c */
 		return OPC_CVT_HALF;
-	if (!strcmp(op, "mul.lo.u32"))
-		return OPC_MUL_LO_U32;
-	if (!strcmp(op, "mad.lo.u32"))
-		return OPC_MAD_LO_U32;
-	if (!strcmp(op, "mul.wide.u32"))
-		return OPC_MUL_WIDE_U32;
-	if (!strcmp(op, "add.u64"))
-		return OPC_ADD_U64;
-	if (!strcmp(op, "shl.b32"))
-		return OPC_SHL_B32;
 	if (!strcmp(op, "shr.u32") || !strcmp(op, "shr.b32"))
 		return OPC_SHR_U32;
-	if (!strcmp(op, "and.b32"))
-		return OPC_AND_B32;
-	if (!strcmp(op, "or.b64"))
-		return OPC_OR_B64;
-	if (!strcmp(op, "or.b32"))
-		return OPC_OR_B32;
 	if (!strcmp(op, "xor.pred") || !strcmp(op, "and.pred") || !strcmp(op, "or.pred"))
 		return OPC_PRED_LOGIC;
-	if (!strcmp(op, "xor.b32"))
-		return OPC_XOR_B32;
-	if (!strcmp(op, "div.u32"))
-		return OPC_DIV_U32;
-	if (!strcmp(op, "rem.u32"))
-		return OPC_REM_U32;
-	if (!strcmp(op, "mad.wide.u32"))
-		return OPC_MAD_WIDE_U32;
-	if (!strcmp(op, "cvt.u64.u32"))
-		return OPC_CVT_U64_U32;
-	if (!strcmp(op, "cvt.u32.u64"))
-		return OPC_CVT_U32_U64;
-	if (!strcmp(op, "shl.b64"))
-		return OPC_SHL_B64;
 	if (!strcmp(op, "setp.gt.s32") || !strcmp(op, "setp.le.s32"))
 		return OPC_SETP_GT_S32;
 	if (!strcmp(op, "setp.gt.and.s32") || !strcmp(op, "setp.le.or.s32"))
 		return OPC_SETP_GT_AND_S32;
-	if (!strcmp(op, "setp.lt.u32"))
-		return OPC_SETP_LT_U32;
-	if (!strcmp(op, "setp.eq.u32"))
-		return OPC_SETP_EQ_U32;
-	if (!strcmp(op, "setp.ge.u32"))
-		return OPC_SETP_GE_U32;
-	if (!strcmp(op, "setp.ne.u32"))
-		return OPC_SETP_NE_U32;
-	if (!strcmp(op, "bfi.b32"))
-		return OPC_BFI_B32;
-	if (!strcmp(op, "bfe.u32"))
-		return OPC_BFE_U32;
 	if ((!strncmp(op, "ld.", 3) || !strncmp(op, "st.", 3)) && !width_of(op))
 		return OPC_LDST_NO_WIDTH;
 	if (!strncmp(op, "ld.", 3))
@@ -300,8 +279,6 @@ static int classify(const Prog *p, const Ins *in)
 		return OPC_ST;
 	if (!strncmp(op, "cp.async.cg.", 12) || !strncmp(op, "cp.async.ca.", 12))
 		return OPC_CP_ASYNC_COPY;
-	if (!strcmp(op, "cp.async.commit_group"))
-		return OPC_CP_ASYNC_COMMIT_GROUP;
 	if (!strcmp(op, "cp.async.wait_group") || !strcmp(op, "cp.async.wait_all"))
 		return OPC_CP_ASYNC_WAIT;
 	if (!strncmp(op, "cp.async.", 9) || !strncmp(op, "tcgen05.fence", 13) || !strncmp(op, "tcgen05.wait", 12))
@@ -400,6 +377,109 @@ static bool exec_control(Machine *m, Thread *t, Ins *in)
 }
 
 /* integer and predicate arithmetic, moves, conversions and kernel params read; false when in is none of them */
+/* comparisons and predicate logic; false when in is none of them */
+static bool exec_compare(Machine *m, Thread *t, Ins *in)
+{
+	const char *op = in->op;
+	char **o = in->ops;
+#define D (*R(m, t, o[0]))
+#define V(i) val(m, t, o[i])
+	switch (in->opc) {
+	case OPC_PRED_LOGIC: {
+		bool a = V(1) != 0, b = V(2) != 0;
+		D = op[0] == 'x' ? a != b : op[0] == 'a' ? a && b : a || b;
+		return true;
+	}
+	case OPC_SETP_GT_S32: {
+		bool gt = (int32_t)V(1) > (int32_t)V(2);
+		D = op[5] == 'g' ? gt : !gt;
+		return true;
+	}
+	case OPC_SETP_GT_AND_S32: {
+		bool gt = (int32_t)V(1) > (int32_t)V(2);
+		D = op[5] == 'g' ? (gt && V(3)) : (!gt || V(3));
+		return true;
+	}
+	case OPC_SETP_LT_U32: {
+		D = (uint32_t)V(1) < (uint32_t)V(2);
+		return true;
+	}
+	case OPC_SETP_EQ_U32: {
+		D = (uint32_t)V(1) == (uint32_t)V(2);
+		return true;
+	}
+	case OPC_SETP_GE_U32: {
+		D = (uint32_t)V(1) >= (uint32_t)V(2);
+		return true;
+	}
+	case OPC_SETP_NE_U32: {
+		D = (uint32_t)V(1) != (uint32_t)V(2);
+		return true;
+	}
+	default:
+		return false;
+	}
+#undef D
+#undef V
+}
+
+/* bit-field, byte-permute, max and the conversions; false when in is none
+ * of them */
+static bool exec_bits(Machine *m, Thread *t, Ins *in)
+{
+	const char *op = in->op;
+	char **o = in->ops;
+#define D (*R(m, t, o[0]))
+#define V(i) val(m, t, o[i])
+	switch (in->opc) {
+	case OPC_CVT_U64_U32: {
+		D = (uint32_t)V(1);
+		return true;
+	}
+	case OPC_CVT_U32_U64: {
+		D = (uint32_t)V(1);
+		return true;
+	}
+	case OPC_MAX_U32: {
+		D = (uint32_t)V(1) > (uint32_t)V(2) ? (uint32_t)V(1) : (uint32_t)V(2);
+		return true;
+	}
+	case OPC_PRMT_B32: { /* default mode: byte i of D is byte sel[i] of {b, a} */
+		uint64_t ab = (uint64_t)(uint32_t)V(1) | (uint64_t)(uint32_t)V(2) << 32;
+		uint32_t sel = (uint32_t)V(3), d = 0;
+		for (int i = 0; i < 4; i++) {
+			unsigned sb = sel >> (4 * i) & 0xf, byte = (unsigned)(ab >> (8 * (sb & 7))) & 0xff;
+			d |= (sb & 8 ? (byte & 0x80 ? 0xffu : 0) : byte) << (8 * i);
+		}
+		D = d;
+		return true;
+	}
+	case OPC_CVT_HALF: {
+		uint32_t r = 0;
+		if (!ptxemu_cvt(op, (uint32_t)V(1), !strncmp(op, "cvt.rn.", 7) ? (uint32_t)V(2) : 0, &r)) {
+			snprintf(m->errbuf, sizeof m->errbuf, "unsupported instruction '%s'", op);
+			m->err = m->errbuf;
+		}
+		D = r;
+		return true;
+	}
+	case OPC_BFI_B32: {
+		uint32_t pos = (uint32_t)V(3), len = (uint32_t)V(4), mask = (len >= 32 ? ~0u : ((1u << len) - 1)) << pos;
+		D = ((uint32_t)V(2) & ~mask) | (((uint32_t)V(1) << pos) & mask);
+		return true;
+	}
+	case OPC_BFE_U32: {
+		uint32_t pos = (uint32_t)V(2), len = (uint32_t)V(3);
+		D = ((uint32_t)V(1) >> pos) & (len >= 32 ? ~0u : ((1u << len) - 1));
+		return true;
+	}
+	default:
+		return false;
+	}
+#undef D
+#undef V
+}
+
 static bool exec_alu(Machine *m, Thread *t, Ins *in)
 {
 	const char *op = in->op;
@@ -467,11 +547,6 @@ static bool exec_alu(Machine *m, Thread *t, Ins *in)
 		D = (uint32_t)(V(1) | V(2));
 		return true;
 	}
-	case OPC_PRED_LOGIC: {
-		bool a = V(1) != 0, b = V(2) != 0;
-		D = op[0] == 'x' ? a != b : op[0] == 'a' ? a && b : a || b;
-		return true;
-	}
 	case OPC_XOR_B32: {
 		D = (uint32_t)(V(1) ^ V(2));
 		return true;
@@ -488,79 +563,12 @@ static bool exec_alu(Machine *m, Thread *t, Ins *in)
 		D = (uint64_t)(uint32_t)V(1) * (uint64_t)(uint32_t)V(2) + V(3);
 		return true;
 	}
-	case OPC_CVT_U64_U32: {
-		D = (uint32_t)V(1);
-		return true;
-	}
-	case OPC_CVT_U32_U64: {
-		D = (uint32_t)V(1);
-		return true;
-	}
 	case OPC_SHL_B64: {
 		D = V(1) << V(2);
 		return true;
 	}
-	case OPC_SETP_GT_S32: {
-		bool gt = (int32_t)V(1) > (int32_t)V(2);
-		D = op[5] == 'g' ? gt : !gt;
-		return true;
-	}
-	case OPC_SETP_GT_AND_S32: {
-		bool gt = (int32_t)V(1) > (int32_t)V(2);
-		D = op[5] == 'g' ? (gt && V(3)) : (!gt || V(3));
-		return true;
-	}
-	case OPC_SETP_LT_U32: {
-		D = (uint32_t)V(1) < (uint32_t)V(2);
-		return true;
-	}
-	case OPC_SETP_EQ_U32: {
-		D = (uint32_t)V(1) == (uint32_t)V(2);
-		return true;
-	}
-	case OPC_SETP_GE_U32: {
-		D = (uint32_t)V(1) >= (uint32_t)V(2);
-		return true;
-	}
-	case OPC_SETP_NE_U32: {
-		D = (uint32_t)V(1) != (uint32_t)V(2);
-		return true;
-	}
-	case OPC_MAX_U32: {
-		D = (uint32_t)V(1) > (uint32_t)V(2) ? (uint32_t)V(1) : (uint32_t)V(2);
-		return true;
-	}
-	case OPC_PRMT_B32: { /* default mode: byte i of D is byte sel[i] of {b, a} */
-		uint64_t ab = (uint64_t)(uint32_t)V(1) | (uint64_t)(uint32_t)V(2) << 32;
-		uint32_t sel = (uint32_t)V(3), d = 0;
-		for (int i = 0; i < 4; i++) {
-			unsigned sb = sel >> (4 * i) & 0xf, byte = (unsigned)(ab >> (8 * (sb & 7))) & 0xff;
-			d |= (sb & 8 ? (byte & 0x80 ? 0xffu : 0) : byte) << (8 * i);
-		}
-		D = d;
-		return true;
-	}
-	case OPC_CVT_HALF: {
-		uint32_t r = 0;
-		if (!ptxemu_cvt(op, (uint32_t)V(1), !strncmp(op, "cvt.rn.", 7) ? (uint32_t)V(2) : 0, &r)) {
-			snprintf(m->errbuf, sizeof m->errbuf, "unsupported instruction '%s'", op);
-			m->err = m->errbuf;
-		}
-		D = r;
-		return true;
-	}
-	case OPC_BFI_B32: {
-		uint32_t pos = (uint32_t)V(3), len = (uint32_t)V(4), mask = (len >= 32 ? ~0u : ((1u << len) - 1)) << pos;
-		D = ((uint32_t)V(2) & ~mask) | (((uint32_t)V(1) << pos) & mask);
-		return true;
-	}
-	case OPC_BFE_U32: {
-		uint32_t pos = (uint32_t)V(2), len = (uint32_t)V(3);
-		D = ((uint32_t)V(1) >> pos) & (len >= 32 ? ~0u : ((1u << len) - 1));
-		return true;
-	}
 	default:
-		return false;
+		return exec_compare(m, t, in) || exec_bits(m, t, in);
 	}
 #undef D
 #undef V
