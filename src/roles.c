@@ -311,6 +311,7 @@ typedef struct RSim {
 	int nnb;                 /* named barriers 0..nnb-1 used so far */
 	int nranks;              /* CTAs in the cluster: each runs every role */
 	int64_t cta_bars;        /* barrier instances per CTA (rank r's are r * cta_bars + ...) */
+	int nclk;                /* clock components in use: nr + nbars */
 	bool failed;
 	int64_t steps;
 	/* runtime trip classes (loops with the same count at every launch):
@@ -353,16 +354,18 @@ static void *xrealloc(void *p, size_t n)
 
 #define RFAIL(S, ...) ((S)->failed = true, diag_error((S)->cx, __VA_ARGS__))
 
-static void vc_join(VC *a, const VC *b)
+/* the clock operations run over the run's components only (roles and
+ * barrier instances; the rest stay 0) */
+static void vc_join(const RSim *S, VC *a, const VC *b)
 {
-	for (int i = 0; i < MAX_CLOCKS; i++)
+	for (int i = 0; i < S->nclk; i++)
 		if (b->t[i] > a->t[i])
 			a->t[i] = b->t[i];
 }
 
-static bool vc_le(const VC *a, const VC *b)
+static bool vc_le(const RSim *S, const VC *a, const VC *b)
 {
-	for (int i = 0; i < MAX_CLOCKS; i++)
+	for (int i = 0; i < S->nclk; i++)
 		if (a->t[i] > b->t[i])
 			return false;
 	return true;
@@ -429,7 +432,7 @@ static void access(RSim *S, Role *r, const Stmt *s, const Region *reg, bool writ
 		Rec *x = &S->recs[i];
 		if (x->buf != reg->buf || x->rank != rank || x->hi < lo || hi < x->lo || (!x->write && !write))
 			continue;
-		if (x->complete && vc_le(&x->vc, &r->clock))
+		if (x->complete && vc_le(S, &x->vc, &r->clock))
 			continue;
 		char who[160];
 		role_desc(S, &S->r[x->role], who, sizeof who);
@@ -480,7 +483,7 @@ static bool signal_ok(RSim *S, Role *r, const Stmt *s, int bi, bool one_thread)
 		RFAIL(S, s->mbar_loc, "%s signals %s before mbarrier.init", stmt_info[s->kind].keyword, name);
 		return false;
 	}
-	if (b->completed > 0 && !vc_le(&b->done, &r->clock)) {
+	if (b->completed > 0 && !vc_le(S, &b->done, &r->clock)) {
 		char who[160];
 		role_desc(S, r, who, sizeof who);
 		RFAIL(S, s->loc, "this %s on %s may count toward phase %lld, which completes without %s having waited for it",
@@ -500,19 +503,19 @@ static bool signal_ok(RSim *S, Role *r, const Stmt *s, int bi, bool one_thread)
 		return false;
 	}
 	if (bi / S->cta_bars != r->rank) { /* a peer's barrier: initialized before, and its CTA alive after */
-		if (!vc_le(&b->init_vc, &r->clock)) {
+		if (!vc_le(S, &b->init_vc, &r->clock)) {
 			RFAIL(S, s->loc, "%s signals %s, whose mbarrier.init (line %d) is not ordered before it",
 			      stmt_is_tma_load(s) ? "this multicast" : stmt_info[s->kind].keyword, name, b->init_at->loc.line);
 			diag_note(S->cx, "a cluster.sync after the inits, before the roles, orders every CTA's inits before "
 			          "the peers' signals");
 			return false;
 		}
-		vc_join(&b->racc, &r->clock);
+		vc_join(S, &b->racc, &r->clock);
 		b->rlast = s;
 	}
 	if (!b->first)
 		b->first = s;
-	vc_join(&b->acc, &r->clock);
+	vc_join(S, &b->acc, &r->clock);
 	return true;
 }
 
@@ -612,7 +615,7 @@ static bool named_barrier(RSim *S, Role *r, const Stmt *s, int id, int64_t count
 		if (nb->gen == r->nb_gen)
 			return false;
 		r->in_nb = false;
-		vc_join(&r->clock, &nb->release);
+		vc_join(S, &r->clock, &nb->release);
 		r->lag_all = r->lag_wg = false;
 		return true;
 	}
@@ -627,7 +630,7 @@ static bool named_barrier(RSim *S, Role *r, const Stmt *s, int id, int64_t count
 		memset(&nb->acc, 0, sizeof nb->acc);
 	}
 	nb->arrived += 32 * (int64_t)__builtin_popcountll(r->warps & s->warps);
-	vc_join(&nb->acc, &r->clock);
+	vc_join(S, &nb->acc, &r->clock);
 	if (nb->arrived > count) {
 		RFAIL(S, s->loc, "barrier %d gets %lld threads, but its count is %lld", id, (long long)nb->arrived,
 		      (long long)count);
@@ -787,7 +790,7 @@ static int on_wait(RSim *S, Role *r, const Stmt *s)
 		diag_note(S->cx, "omit the parity and tilepx tracks it");
 		return STEP_DONE;
 	}
-	vc_join(&r->clock, &b->done);
+	vc_join(S, &r->clock, &b->done);
 	r->waits[bi]++;
 	r->pass_t[bi] = r->clock.t[me];
 	r->lag_all = r->lag_wg = true;
@@ -1144,6 +1147,7 @@ static RSim *rsim_new(Ctx *cx, Kernel *k, const uint64_t *roles, int nr, const T
 	S->nbars = S->cta_bars * S->nranks;
 	S->bars = xcalloc(sizeof(RBar) * (size_t)(S->nbars + 1));
 	S->nr = nr * S->nranks; /* every CTA of the cluster runs every role */
+	S->nclk = (int)(S->nr + S->nbars);
 	S->r = xcalloc(sizeof(Role) * (size_t)S->nr);
 	for (int x = 0; x < S->nr; x++) {
 		Role *r = &S->r[x];
@@ -1249,7 +1253,7 @@ static bool end_checks(RSim *S)
 			continue;
 		bool seen = false; /* by a role of the CTA it landed in */
 		for (int r = 0; r < S->nr && !seen; r++)
-			seen = S->r[r].rank == x->rank && vc_le(&x->vc, &S->r[r].clock);
+			seen = S->r[r].rank == x->rank && vc_le(S, &x->vc, &S->r[r].clock);
 		if (!seen) {
 			RFAIL(S, x->s->loc, "nothing waits for this TMA load's phase of %s: the CTA may exit with it in flight",
 			      x->s->mbar_name);
@@ -1270,7 +1274,7 @@ static bool end_checks(RSim *S)
 			continue;
 		bool before = false;
 		for (int r = 0; r < S->nr && !before; r++)
-			before = S->r[r].rank == d && vc_le(&b->racc, &S->r[r].clock);
+			before = S->r[r].rank == d && vc_le(S, &b->racc, &S->r[r].clock);
 		if (!before) {
 			char bl[96];
 			bar_label(S, (int)bi, bl, sizeof bl);
