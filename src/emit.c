@@ -230,6 +230,7 @@ static void emit_repeat(Emit *e, const Stmt *s)
 		          s->var_name ? s->var_name : "");
 	Loop l;
 	Reg t = {0};
+	Reg outer_c = e->across_c, outer_n = e->across_n; /* an enclosing persistent loop's, for its later trips */
 	if (s->trips_scalar) { /* ceil(S / D) trips, possibly none */
 		Reg v = e->var_regs[e->k->scalars[s->trips_scalar - 1].var];
 		t = v;
@@ -256,6 +257,7 @@ static void emit_repeat(Emit *e, const Stmt *s)
 		end_trip(e, s);
 		emit_loop_end(e, &l);
 	}
+	e->across_c = outer_c, e->across_n = outer_n;
 	if (--e->repeat_depth == 0) {
 		Str loop = b->body;
 		b->body = saved;
