@@ -140,10 +140,14 @@ static void wavefronts(const Lane *a, size_t n, bool packs, int64_t *got, int64_
 }
 
 /* the trace of one execution (vals) into the stats */
-static bool bank_run(const CopyOp *op, const Decision *d, int64_t *vals, int64_t times, BankStat *st, int *nst)
+static bool bank_run(const CopyOp *op, const Decision *d, int64_t *vals, int64_t times, BankStat *st, int *nst,
+                     BankCtx *lanes)
 {
-	BankCtx b = {.arena = op->cx->arena, .warps = op->st->warps ? op->st->warps : ~(uint64_t)0};
+	/* the lanes' array is the caller's, reused run after run (the arena keeps what it gives) */
+	BankCtx b = {.arena = op->cx->arena, .warps = op->st->warps ? op->st->warps : ~(uint64_t)0, .v = lanes->v,
+	             .cap = lanes->cap};
 	d->chosen->trace(op, &d->plan, vals, bank_fn, &b);
+	lanes->v = b.v, lanes->cap = b.cap;
 	if (b.n >= BANK_BUDGET)
 		return false;
 	if (b.n)
@@ -174,9 +178,14 @@ static bool bank_run(const CopyOp *op, const Decision *d, int64_t *vals, int64_t
 	return true;
 }
 
+/* a shared side's start moves with var (a global side's does not change
+ * the banks: its accesses repeat the same shared ones) */
 static bool uses_var(const CopyOp *op, int var)
 {
 	for (int side = 0; side < 2; side++) {
+		const Buffer *buf = side ? op->dbuf : op->sbuf;
+		if (buf && buf->mem == MEM_GLOBAL)
+			continue;
 		const Affine *a = side ? &op->dst.off[AX_M] : &op->src.off[AX_M];
 		for (int i = 0; i < a->n; i++)
 			if (a->t[i].var == var && a->t[i].k)
@@ -212,6 +221,7 @@ int copy_banks(const CopyOp *op, const Decision *d, BankStat *out)
 	for (size_t i = 0; i < k->nscalars; i++) /* a value the facts allow: the smallest */
 		vals[k->scalars[i].var] = (k->scalars[i].lo + k->scalars[i].mult - 1) / k->scalars[i].mult * k->scalars[i].mult;
 	int nst = 0;
+	BankCtx lanes = {0};
 	for (int64_t c = 0; c < combos; c++) {
 		int64_t rest = c;
 		for (int i = nu - 1; i >= 0; i--) {
@@ -219,7 +229,7 @@ int copy_banks(const CopyOp *op, const Decision *d, BankStat *out)
 			vals[used[i]] = rest % e;
 			rest /= e;
 		}
-		if (!bank_run(op, d, vals, times, out, &nst))
+		if (!bank_run(op, d, vals, times, out, &nst, &lanes))
 			return 0;
 	}
 	return nst;
