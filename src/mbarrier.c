@@ -174,21 +174,20 @@ static void sim_wait_rank(Sim *S, const Stmt *s, int bi, int rank)
 		return;
 	}
 	if (b->ndeferred == 1) {
-		Stmt *d = (Stmt *)b->deferred;
-		int64_t need = b->loaded - b->expect;
+		const Stmt *d = b->deferred;
+		int64_t need = b->loaded - b->expect, had;
 		if (need < 0 || need > TX_LIMIT) {
 			FAIL(S, d->loc, "mbarrier.expect_tx on %s would need %lld bytes (the loads of phase %lld bring %lld)", name,
 			     (long long)need, (long long)b->phase, (long long)b->loaded);
 			return;
 		}
-		if (d->n_set && d->n != need) {
+		if (expect_tx_bytes(S->cx, d, &had) && had != need) {
 			FAIL(S, d->loc, "mbarrier.expect_tx on %s needs %lld bytes here but %lld in another iteration%s", name,
-			     (long long)need, (long long)d->n, S->nranks > 1 ? " or CTA of the cluster" : "");
+			     (long long)need, (long long)had, S->nranks > 1 ? " or CTA of the cluster" : "");
 			diag_note(S->cx, "one statement expects one byte count: give it explicitly or split the statement");
 			return;
 		}
-		d->n = need;
-		d->n_set = true;
+		expect_tx_set_bytes(S->cx, d, need);
 		b->expect += need;
 	}
 	if (b->arrivals != b->count) {

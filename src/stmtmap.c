@@ -49,3 +49,25 @@ void stmtmap_put(Arena *a, StmtMap **tp, const Stmt *s, void *v)
 	t->key[i] = s;
 	t->val[i] = v;
 }
+
+bool expect_tx_bytes(const Ctx *cx, const Stmt *s, int64_t *bytes)
+{
+	if (s->has_value) {
+		*bytes = s->n;
+		return true;
+	}
+	const int64_t *n = stmtmap_get(cx->tx_bytes, s);
+	if (n)
+		*bytes = *n;
+	return n != NULL;
+}
+
+void expect_tx_set_bytes(Ctx *cx, const Stmt *s, int64_t bytes)
+{
+	int64_t *n = stmtmap_get(cx->tx_bytes, s); /* the simulation sets it once per trip */
+	if (!n) {
+		n = arena_alloc(cx->arena, sizeof *n);
+		stmtmap_put(cx->arena, &cx->tx_bytes, s, n);
+	}
+	*n = bytes;
+}

@@ -101,7 +101,12 @@ typedef struct Ctx {
 	Diags diags;
 	StmtMap *sel;    /* the select pass's decisions (src/dispatch/select.c) */
 	StmtMap *parity; /* the async pass's phase parity of each mbarrier.wait (Affine *) */
+	StmtMap *tx_bytes; /* the async pass's bytes of each mbarrier.expect_tx without a byte count (int64_t *) */
 } Ctx;
+/* the bytes mbarrier.expect_tx s expects: its operand, else what the async
+ * pass computed; false when neither (src/stmtmap.c) */
+bool expect_tx_bytes(const Ctx *cx, const Stmt *s, int64_t *bytes);
+void expect_tx_set_bytes(Ctx *cx, const Stmt *s, int64_t bytes);
 
 void diag_error(Ctx *cx, Loc loc, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 void diag_warning(Ctx *cx, Loc loc, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
@@ -403,7 +408,6 @@ struct Stmt {
 	Loc mbar_loc;
 	bool has_value;   /* an explicit count/bytes/parity operand (in n) */
 	Loc value_loc;
-	bool n_set;       /* check computed n (mbarrier.expect_tx without a byte count) */
 	int64_t mcast;    /* copy_async ... multicast MASK: the CTA mask (0: not a multicast) */
 	bool to_cluster;  /* mbarrier.arrive ... cluster: on the barrier in every CTA of the cluster */
 	Loc cluster_arrive_loc;

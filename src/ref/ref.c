@@ -915,7 +915,9 @@ static int role_stmt(Sched *S, Role *r, const Stmt *s)
 		RefMbar *b = mbar_of(S, r, s, rank);
 		if (!b)
 			return -1;
-		b->tx += s->n;
+		int64_t bytes = 0; /* without an operand: the async pass's count */
+		expect_tx_bytes(S->cx, s, &bytes);
+		b->tx += bytes;
 		return mbar_arrive(S, b, s, 1) ? 1 : -1;
 	}
 	case ST_MBAR_ARRIVE:
