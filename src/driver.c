@@ -197,7 +197,7 @@ static void dump_kernel(Pipe *p, const Pass *ps, const Kernel *k, Str *o)
 		                                        : b->mem == MEM_TMEM ? "tmem" : "local");
 		if (b->mem == MEM_SHARED)
 			str_printf(o, " at byte %lld, %lld elements%s", (long long)b->shared_offset, (long long)b->storage,
-			           b->layout.sw.on ? ", swizzled" : "");
+			           buffer_swizzle(p->cx, b).on ? ", swizzled" : "");
 		str_putc(o, '\n');
 	}
 	for (size_t i = 0; i < k->nmbars; i++)
