@@ -1,0 +1,162 @@
+/* Analyses never write into the syntax tree (issue 24): after the check
+ * passes (declarations, allocation, each statement's checks) the tree is
+ * final; swizzle auto, select, the async analysis, races and emit keep their
+ * results in side tables (src/stmtmap.c). Each program's statements, regions,
+ * buffers and mbarriers are copied byte for byte after the statements pass
+ * and compared after emit. The programs cover the two results that used to
+ * be written back: the bytes of an mbarrier.expect_tx without a byte count
+ * (Stmt.n), computed by the async simulation and by the roles' proof, and
+ * the 'swizzle auto' choice (Buffer.layout.sw, its candidates, the tensor
+ * map's swizzle). They also check that the side tables hold those results. */
+#include "unit.h"
+#include <stdlib.h>
+
+typedef struct Snap {
+	unsigned char *bytes;
+	size_t n, cap;
+} Snap;
+
+static void put(Snap *s, const void *p, size_t n)
+{
+	if (s->n + n > s->cap) {
+		s->cap = 2 * (s->n + n);
+		s->bytes = realloc(s->bytes, s->cap);
+	}
+	memcpy(s->bytes + s->n, p, n);
+	s->n += n;
+}
+
+static void snap_region(Snap *s, const Region *r)
+{
+	if (r)
+		put(s, r, sizeof *r);
+}
+
+static void snap_stmts(Snap *s, Stmt **body, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		put(s, body[i], sizeof *body[i]);
+		snap_region(s, body[i]->dst);
+		snap_region(s, body[i]->src);
+		snap_region(s, body[i]->mma_b);
+		snap_stmts(s, body[i]->body, body[i]->nbody);
+	}
+}
+
+static Snap snap_module(const Module *m)
+{
+	Snap s = {0};
+	for (size_t i = 0; i < m->nkernels; i++) {
+		const Kernel *k = m->kernels[i];
+		put(&s, k, sizeof *k);
+		for (size_t b = 0; b < k->nbufs; b++)
+			put(&s, k->bufs[b], sizeof *k->bufs[b]);
+		if (k->nmbars)
+			put(&s, k->mbars, sizeof *k->mbars * k->nmbars);
+		snap_stmts(&s, k->body, k->nbody);
+	}
+	return s;
+}
+
+static char *slurp(const char *path)
+{
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		return NULL;
+	fseek(f, 0, SEEK_END);
+	long n = ftell(f);
+	fseek(f, 0, SEEK_SET);
+	char *s = malloc((size_t)n + 1);
+	if (fread(s, 1, (size_t)n, f) != (size_t)n)
+		n = 0;
+	s[n] = 0;
+	fclose(f);
+	return s;
+}
+
+/* the driver's kernel passes in its order (src/driver.c), the tree
+ * snapshotted after "statements", then emit; the snapshot's equality */
+static bool tree_unchanged(Ctx *cx, Module *m)
+{
+	int64_t shared = 0;
+	CHECK(check_module_header(cx, m), "header");
+	for (size_t i = 0; i < m->nkernels; i++) {
+		Kernel *k = m->kernels[i];
+		CHECK(check_kernel(cx, m, i, &shared) && allocate_kernel(cx, m, k, shared) && check_kernel_stmts(cx, m, k),
+		      "kernel %s checks", k->name);
+	}
+	Snap before = snap_module(m);
+	for (size_t i = 0; i < m->nkernels; i++) {
+		Kernel *k = m->kernels[i];
+		resolve_auto_swizzle(cx, m, k);
+		select_kernel(cx, m, k);
+		(k->has_roles ? check_role_phases : check_mbar_phases)(cx, m, k);
+		check_wgmma_async(cx, m, k);
+		if (!k->has_roles)
+			check_races(cx, m, k);
+	}
+	Str ptx = {0};
+	CHECK(emit_checked_module(cx, m, &ptx), "emits");
+	str_free(&ptx);
+	diag_print(&cx->diags, stderr);
+	CHECK(cx->diags.errors == 0, "no errors");
+	Snap after = snap_module(m);
+	bool same = before.n == after.n && !memcmp(before.bytes, after.bytes, before.n);
+	free(before.bytes);
+	free(after.bytes);
+	return same;
+}
+
+/* the first statement of kind kind in a body, depth first */
+static const Stmt *find(Stmt **body, size_t n, StmtKind kind)
+{
+	for (size_t i = 0; i < n; i++) {
+		if (body[i]->kind == kind)
+			return body[i];
+		const Stmt *s = find(body[i]->body, body[i]->nbody, kind);
+		if (s)
+			return s;
+	}
+	return NULL;
+}
+
+static void program(const char *path)
+{
+	char *src = slurp(path);
+	CHECK(src != NULL, "reads %s", path);
+	if (!src)
+		return;
+	Ctx cx = {.arena = arena_new()};
+	cx.diags.file = path;
+	cx.diags.src = src;
+	cx.diags.len = strlen(src);
+	Module *m = parse_module(&cx, path, src, strlen(src));
+	CHECK(m && !cx.diags.errors, "%s parses", path);
+	if (m && !cx.diags.errors) {
+		CHECK(tree_unchanged(&cx, m), "%s: the passes after 'statements' leave the syntax tree as it was", path);
+		const Kernel *k = m->kernels[0];
+		const Stmt *tx = find(k->body, k->nbody, ST_MBAR_EXPECT_TX);
+		int64_t bytes = 0;
+		CHECK(tx && !tx->has_value && expect_tx_bytes(&cx, tx, &bytes) && bytes > 0,
+		      "%s: the async pass's bytes of the first expect_tx are in its side table (%lld)", path,
+		      (long long)bytes);
+		for (size_t b = 0; b < k->nbufs; b++)
+			if (k->bufs[b]->sw_auto)
+				CHECK(swizzle_choice(&cx, k->bufs[b]) && swizzle_choice(&cx, k->bufs[b])->ncand == 4,
+				      "%s: swizzle auto's record of '%s'", path, k->bufs[b]->name);
+	}
+	arena_free(cx.arena);
+	free(src);
+}
+
+int main(void)
+{
+	/* swizzle auto over a TMA load (its tensor map's swizzle), an expect_tx
+	 * without bytes (the async simulation) */
+	program("tests/explain/auto_swizzle.tile");
+	/* an expect_tx without bytes in a kernel with roles (the roles' proof) */
+	program("examples/ws_pipeline.tile");
+	/* cluster multicast: the bytes per CTA of the cluster */
+	program("tests/gpu/tma_multicast_loop.tile");
+	UNIT_END();
+}
