@@ -7,8 +7,11 @@
  * be written back: the bytes of an mbarrier.expect_tx without a byte count
  * (Stmt.n), computed by the async simulation and by the roles' proof, and
  * the 'swizzle auto' choice (Buffer.layout.sw, its candidates, the tensor
- * map's swizzle). They also check that the side tables hold those results. */
+ * map's swizzle). They also check that the side tables hold those results.
+ * And a func's params are described by the ABI (src/abi.c) as emit prints
+ * them (docs/language.md, "Device functions"). */
 #include "unit.h"
+#include "abi.h"
 #include <stdlib.h>
 
 typedef struct Snap {
@@ -149,8 +152,45 @@ static void program(const char *path)
 	free(src);
 }
 
+/* a func's ABI: pointers, shared addresses, args, the local registers in;
+ * the same bytes out; each declaration in the emitted .func in that order */
+static void func_abi(void)
+{
+	static const char src[] = "target sm_80\nfunc f\nthreads 32\nparam A f32 [32, 4]\nshared S f32 [32, 4]\n"
+	                          "local R f32 [32, 4] layout S[(32, 4) : (1@laneid, 1)]\narg i 4\narg j 2\n"
+	                          "warp copy R, A\nwarp copy S, R\n";
+	Ctx cx = {.arena = arena_new()};
+	Module *m = parse_module(&cx, "func.tile", src, strlen(src));
+	Str ptx = {0};
+	CHECK(m && !cx.diags.errors && emit_module(&cx, m, NULL, &ptx), "the func emits");
+	diag_print(&cx.diags, stderr);
+	if (m && ptx.s) {
+		KernelAbi abi = kernel_abi(cx.arena, m->kernels[0]);
+		static const char *const want[] = {".param .u64 f_param_0", ".param .u32 f_shared_S", ".param .u32 f_arg_i",
+		                                   ".param .u32 f_arg_j", ".param .align 16 .b8 f_in[16]"};
+		static const AbiKind kind[] = {ABI_POINTER, ABI_SHARED, ABI_ARG, ABI_ARG, ABI_LOCAL_IN};
+		CHECK(abi.is_func && abi.nparams == 5 && abi.nshared == 1 && abi.nargs == 2 && abi.local_bytes == 16,
+		      "the func's ABI counts (%d params)", abi.nparams);
+		const char *at = strstr(ptx.s, ".visible .func (.param .align 16 .b8 f_ret[16]) f(");
+		CHECK(at && abi.ret_decl && !strcmp(abi.ret_decl, ".param .align 16 .b8 f_ret[16]"), "the return param");
+		for (int i = 0; i < 5 && i < abi.nparams; i++) {
+			CHECK(abi.params[i].kind == kind[i] && !strcmp(abi.params[i].decl, want[i]), "param %d: %s", i,
+			      abi.params[i].decl);
+			const char *next = at ? strstr(at, want[i]) : NULL;
+			CHECK(next != NULL, "the .func declares %s after the params before it", want[i]);
+			at = next;
+		}
+		CHECK(strstr(ptx.s, "ld.param.u32 %r") && strstr(ptx.s, "[f_shared_S]") && strstr(ptx.s, "[f_arg_j]") &&
+		      strstr(ptx.s, "[f_in+12]") && strstr(ptx.s, "[f_ret+12]"),
+		      "the body loads the params by the ABI's names");
+	}
+	str_free(&ptx);
+	arena_free(cx.arena);
+}
+
 int main(void)
 {
+	func_abi();
 	/* swizzle auto over a TMA load (its tensor map's swizzle), an expect_tx
 	 * without bytes (the async simulation) */
 	program("tests/explain/auto_swizzle.tile");
