@@ -523,7 +523,7 @@ static void emit_mbar_bases(Emit *e)
 		b_ins(b, FORM_MOV_U32, b_name(b, e->mbar_base[i]), arena_printf(cx->arena, "mb_%s", mb->name), NULL);
 	}
 	for (size_t i = 0; i < k->nmbars; i++)
-		if (k->mbars[i].dyn_phase) { /* bit i: the parity of barrier i's next phase */
+		if (mbar_run_time_phase(cx, &k->mbars[i])) { /* bit i: the parity of barrier i's next phase */
 			e->mbar_phase[i] = b_reg(b, RC_R);
 			b_ins(b, FORM_MOV_B32, b_name(b, e->mbar_phase[i]), "0", NULL);
 		}

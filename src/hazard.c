@@ -81,8 +81,8 @@ static void bank_fn(void *ctx, const Access *a)
 	if (side >= 2 || b->n >= BANK_BUDGET)
 		return;
 	int64_t es = dtype_bytes(a->buf->dt);
-	Lane l = {a->thread / 32, a->k, swz_apply(buffer_swizzle(b->cx, a->buf), a->elem) * es, (int)(a->thread % 32), a->bytes,
-	          a->write, side};
+	Lane l = {a->thread / 32, a->k, swz_apply(buffer_swizzle(b->cx, a->buf), a->elem) * es, (int)(a->thread % 32),
+	          a->bytes, a->write, side};
 	APUSH(b->arena, b->v, b->n, b->cap, l);
 }
 

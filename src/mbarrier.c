@@ -1029,7 +1029,7 @@ void check_mbar_phases(Ctx *cx, const Module *m, Kernel *k)
 			return;
 		}
 	for (size_t i = 0; i < k->nmbars; i++)
-		if (k->mbars[i].dyn_phase && k->mbars[i].n > 32) {
+		if (mbar_run_time_phase(cx, &k->mbars[i]) && k->mbars[i].n > 32) {
 			diag_error(cx, k->mbars[i].loc, "mbarrier '%s' has %lld barriers; a runtime-count repeat may use arrays "
 			           "of at most 32", k->mbars[i].name, (long long)k->mbars[i].n);
 			diag_note(cx, "their phase parities live in one 32-bit register of phase bits");
@@ -1083,7 +1083,7 @@ void check_mbar_phases(Ctx *cx, const Module *m, Kernel *k)
 			return;
 	}
 	for (size_t f = 0; f < S.nfits; f++) {
-		if (S.fits[f].s->mbar > 0 && k->mbars[S.fits[f].s->mbar - 1].dyn_phase)
+		if (S.fits[f].s->mbar > 0 && mbar_run_time_phase(cx, &k->mbars[S.fits[f].s->mbar - 1]))
 			continue; /* tracked at run time */
 		Affine *a = arena_alloc(cx->arena, sizeof *a);
 		a->c = S.fits[f].c;

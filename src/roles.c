@@ -1548,7 +1548,7 @@ void check_role_phases(Ctx *cx, const Module *m, Kernel *k)
 		return;
 	}
 	for (size_t i = 0; i < k->nmbars; i++) /* each thread tracks its own waits' parities */
-		k->mbars[i].dyn_phase = true;
+		mbar_run_time_phase_set(cx, &k->mbars[i]);
 	for (size_t i = 0; i < k->nmbars; i++)
 		if (k->mbars[i].n > 32) {
 			diag_error(cx, k->mbars[i].loc, "mbarrier '%s' has %lld barriers; a kernel with roles may use arrays of at "

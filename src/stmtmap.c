@@ -106,3 +106,14 @@ void tensor_map_swizzle_set(Ctx *cx, const Buffer *g, int bytes)
 	}
 	*swz = bytes;
 }
+
+bool mbar_run_time_phase(const Ctx *cx, const Mbar *mb) { return mb->dyn_phase || map_get(cx->run_time_phase, mb); }
+
+void mbar_run_time_phase_set(Ctx *cx, const Mbar *mb)
+{
+	if (!map_get(cx->run_time_phase, mb)) { /* the value: only presence counts */
+		bool *yes = arena_alloc(cx->arena, sizeof *yes);
+		*yes = true;
+		map_put(cx->arena, &cx->run_time_phase, mb, yes);
+	}
+}

@@ -106,6 +106,8 @@ typedef struct Ctx {
 	                      keyed by the Buffer; read through buffer_swizzle */
 	StmtMap *tmap_swizzle; /* ... and the swizzle it gives the tensor maps of those buffers' TMA copies (int *),
 	                          keyed by the param Buffer; read through tensor_map_swizzle */
+	StmtMap *run_time_phase; /* the roles' proof: mbarrier arrays whose parity the threads track at run time
+	                            (keyed by the Mbar); read through mbar_run_time_phase */
 } Ctx;
 /* the bytes mbarrier.expect_tx s expects: its operand, else what the async
  * pass computed; false when neither (src/stmtmap.c) */
@@ -336,8 +338,14 @@ typedef struct Mbar {
 	Loc loc;
 	int64_t n;
 	int64_t shared_offset; /* in dynamic shared memory (check) */
-	bool dyn_phase;        /* touched in a runtime-count repeat: parity tracked at run time */
+	bool dyn_phase;        /* touched in a runtime-count repeat: parity tracked at run time (check;
+	                          read through mbar_run_time_phase, which adds the roles' proof's) */
 } Mbar;
+/* whether the threads track mbarrier array mb's phase parity at run time
+ * (phase bits): a runtime-count repeat touches it (Mbar.dyn_phase, check),
+ * or the roles' proof asked for it (_set) */
+bool mbar_run_time_phase(const Ctx *cx, const Mbar *mb);
+void mbar_run_time_phase_set(Ctx *cx, const Mbar *mb);
 
 typedef struct Region {
 	const char *name;

@@ -68,7 +68,8 @@ static int vector_elems(const CopyOp *op)
 	int es = dtype_bytes(op->dt);
 	for (int bytes = 16; bytes >= 4 && bytes > es; bytes /= 2) {
 		int n = bytes / es;
-		if (op->elems % n == 0 && side_vectorizes(op->cx, &op->src, op->sbuf, n) && side_vectorizes(op->cx, &op->dst, op->dbuf, n))
+		if (op->elems % n == 0 && side_vectorizes(op->cx, &op->src, op->sbuf, n) &&
+		    side_vectorizes(op->cx, &op->dst, op->dbuf, n))
 			return n;
 	}
 	return 1;

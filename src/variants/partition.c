@@ -579,7 +579,10 @@ Reg emit_thread_offset(Emit *e, const Part *p, const View *v, Reg thread, bool s
 	return b_add32_imm(emit_builder(e), r, o.c);
 }
 
-static bool swizzled(Emit *e, const Buffer *buf) { return buf->mem == MEM_SHARED && buffer_swizzle(emit_ctx(e), buf).on; }
+static bool swizzled(Emit *e, const Buffer *buf)
+{
+	return buf->mem == MEM_SHARED && buffer_swizzle(emit_ctx(e), buf).on;
+}
 
 /* ---- params with runtime extents (rank 1 or 2, row-major) ----
  * The partition was planned on the layout whose row stride is the stand-in
