@@ -578,11 +578,12 @@ static void resolve_deferred(RSim *S, Role *r)
 {
 	if (!r->deferred)
 		return;
-	Stmt *d = (Stmt *)r->deferred;
+	const Stmt *d = r->deferred;
 	RBar *b = &S->bars[r->defer_bar];
-	if (d->n_set && d->n != r->defer_bytes) {
+	int64_t had;
+	if (expect_tx_bytes(S->cx, d, &had) && had != r->defer_bytes) {
 		RFAIL(S, d->loc, "mbarrier.expect_tx needs %lld bytes here but %lld in another iteration",
-		      (long long)r->defer_bytes, (long long)d->n);
+		      (long long)r->defer_bytes, (long long)had);
 		diag_note(S->cx, "one statement expects one byte count: give it explicitly or split the statement");
 		return;
 	}
@@ -591,8 +592,7 @@ static void resolve_deferred(RSim *S, Role *r)
 		      "bring them", (long long)r->defer_bytes);
 		return;
 	}
-	d->n = r->defer_bytes;
-	d->n_set = true;
+	expect_tx_set_bytes(S->cx, d, r->defer_bytes);
 	b->expect += r->defer_bytes;
 	b->ndeferred--;
 	r->deferred = NULL;
@@ -1659,7 +1659,7 @@ void check_role_phases(Ctx *cx, const Module *m, Kernel *k)
 		return;
 	}
 	for (size_t i = 0; i < k->nmbars; i++) /* each thread tracks its own waits' parities */
-		k->mbars[i].dyn_phase = true;
+		mbar_run_time_phase_set(cx, &k->mbars[i]);
 	for (size_t i = 0; i < k->nmbars; i++)
 		if (k->mbars[i].n > 32) {
 			diag_error(cx, k->mbars[i].loc, "mbarrier '%s' has %lld barriers; a kernel with roles may use arrays of at "
