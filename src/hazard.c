@@ -964,8 +964,17 @@ void resolve_auto_swizzle(Ctx *cx, const Module *m, Kernel *k)
 		ch->cand[0] = (SwCand){.sw = {false, 0, 0, 0}};
 		for (int w = 1; w <= 3; w++)
 			ch->cand[w] = (SwCand){.sw = {true, 4 - e, w, 3}};
+		/* a buffer no TMA copy touches may also XOR with other row bits
+		 * (A != 3: a staging buffer whose rows are 256 bytes wants A = 4) */
+		bool tma = false;
+		for (size_t s = 0; s < u.n; s++)
+			tma = tma || stmt_is_tma_load(u.s[s]) || stmt_is_tma_store(u.s[s]);
+		for (int w = 1; w <= 3 && !tma; w++)
+			for (int a = w; a <= 5; a++)
+				if (a != 3)
+					ch->cand[ch->ncand++] = (SwCand){.sw = {true, 4 - e, w, a}};
 		int best = -1;
-		for (int c = 0; c < 4; c++) {
+		for (int c = 0; c < ch->ncand; c++) {
 			try_swizzle(cx, m, k, b, &u, ch, &ch->cand[c]);
 			if (ch->cand[c].legal && (best < 0 || ch->cand[c].wavefronts < ch->cand[best].wavefronts))
 				best = c;

@@ -296,7 +296,7 @@ typedef struct SwCand {
 typedef struct SwizzleChoice {
 	Swizzle sw;        /* the chosen one (the candidate being tried while the pass searches) */
 	int ncand;
-	SwCand cand[4];
+	SwCand cand[16];
 } SwizzleChoice;
 /* the swizzle of shared buffer b: the swizzle-auto pass's choice for a
  * 'swizzle auto' buffer, else its layout's (src/stmtmap.c). Every reader of
