@@ -174,8 +174,10 @@ unsigned char *mem(Machine *m, bool shared, uint64_t a, int bytes)
 			m->err = m->errbuf;
 			return NULL;
 		}
-		for (int i = 0; i < m->ncpa; i++) /* a race with a cp.async of this CTA still in flight */
-			if (m->cpa[i].tid / m->threads == m->cur && a < m->cpa[i].dst + (uint64_t)m->cpa[i].bytes && m->cpa[i].dst < a + (uint64_t)bytes) {
+		/* a race with a cp.async of this CTA still in flight (the addresses
+		 * first: the CTA's division is the costly test, over many copies) */
+		for (int i = 0; i < m->ncpa; i++)
+			if (a < m->cpa[i].dst + (uint64_t)m->cpa[i].bytes && m->cpa[i].dst < a + (uint64_t)bytes && m->cpa[i].tid / m->threads == m->cur) {
 				snprintf(m->errbuf, sizeof m->errbuf, "shared memory at 0x%llx is accessed while the cp.async of "
 				         "thread %d (.tile line %d, PTX line %d) that writes it is still in flight: wait for its group "
 				         "(cp_async.commit, cp_async.wait) and sync first", (unsigned long long)a, m->cpa[i].tid,
