@@ -160,16 +160,14 @@ emit_once() { # FILE [TARGET]: emit into $EMITTED (errors in $EMIT_ERR); returns
 	fi
 	cached_rc "$C/$KEY.rc"
 }
-assemble_once() { # FILE.ptx TARGET: ptxas once per module and target (its log in $ASM_LOG)
+assemble_once() { # FILE.ptx TARGET: ptxas -v once per module and target (its log, the
+	# register counts too, in $ASM_LOG)
+	local rc
 	ASM_LOG=$1.$2.log
 	if [ ! -f "$1.$2.asm" ]; then
-		if has_wgmma "$1"; then
-			"$PTXAS" -v --gpu-name "$2" "$1" -o /dev/null >"$ASM_LOG" 2>&1
-			ptxas_log_ok $? "$ASM_LOG"
-		else
-			"$PTXAS" --gpu-name "$2" "$1" -o /dev/null 2>"$ASM_LOG"
-		fi
-		echo $? > "$1.$2.asm"
+		"$PTXAS" -v --gpu-name "$2" "$1" -o /dev/null >"$ASM_LOG" 2>&1; rc=$?
+		if has_wgmma "$1"; then ptxas_log_ok $rc "$ASM_LOG"; rc=$?; fi
+		echo $rc > "$1.$2.asm"
 	fi
 	cached_rc "$1.$2.asm"
 }
@@ -317,15 +315,17 @@ check_codegen() { emit_and_assemble "$1"; }
 # (tools/jsonsub.c: a record matches when it has every field the line names);
 # the program emits and assembles
 check_explain() {
-	local f=$1 n=${1##*/} want got tg
+	local f=$1 n=${1##*/} want got tg json
 	n=${n%.tile}
 	value_of want "$f" "# explain: "; printf '%s\n' "$want" > "$S/want"
-	if ! "$T" explain --json "$f" > "$S/got" 2>"$S/err"; then bad "explain $f: $(head -1 "$S/err")"
-	elif "$B/jsonsub" "$S/want" "$S/got" > "$S/diff" 2>&1; then ok
+	# the records go where explain_once keeps them: the bank section reads them
+	key_of "$f"; json=$C/$KEY.explain.json
+	if ! "$T" explain --json "$f" > "$json" 2>"$S/err"; then bad "explain $f: $(head -1 "$S/err")"
+	elif "$B/jsonsub" "$S/want" "$json" > "$S/diff" 2>&1; then ok
 	else bad "explain $f: the records differ from its '# explain:' lines"; sed "s|^|  $f: |" "$S/diff" | head -20; fi
 	emit_and_assemble "$f"
 	case "$n" in ldstmatrix_grid|ldstmatrix_swizzle) # one m8n8 .b16 instruction per copy, with its num and .trans
-		want=$(sed -n 's/.*"direction": "\(ld\|st\)", "num": \([124]\), "trans": \(true\|false\).*/\1matrix.sync.aligned.m8n8.x\2 \3/p' "$S/got" |
+		want=$(sed -n 's/.*"direction": "\(ld\|st\)", "num": \([124]\), "trans": \(true\|false\).*/\1matrix.sync.aligned.m8n8.x\2 \3/p' "$json" |
 			sed 's/ true/.trans/; s/ false//' | sort)
 		got=$(grep -o '[ls][dt]matrix.sync.aligned.m8n8.x[124]\(.trans\)\{0,1\}.shared.b16' "$EMITTED" | sed 's/.shared.b16//' | sort)
 		[ -n "$got" ] && [ "$want" = "$got" ] && ok || bad "$f: PTX instructions do not match the explained num/trans" ;;

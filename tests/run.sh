@@ -130,12 +130,13 @@ echo "== bench/codegen programs assemble (bench/codegen: the .tile of each pair)
 run_each check_codegen $(files_of check_codegen)
 echo "== codegen registers: no bench/codegen pair needs more than nvcc's twin (bench/codegen/nvcc_regs)"
 # issue 23 section 5; the counts are ptxas 13.0's for nvcc's PTX (make bench-codegen's r_nv)
+# (the module and its ptxas -v log are the previous section's, emitted and assembled once)
 while read -r n nv; do
 	case $n in '#'* | '') continue ;; esac
-	tg=$(awk '$1 == "target" { print $2; exit }' "bench/codegen/$n.tile")
-	r=$("$T" emit "bench/codegen/$n.tile" -o "$OUT/cg_$n.ptx" 2>/dev/null &&
-		"$PTXAS" -v --gpu-name "$tg" "$OUT/cg_$n.ptx" -o /dev/null 2>&1 |
-		awk '/Used [0-9]+ registers/ { r += $5 } END { print r + 0 }')
+	target_of "bench/codegen/$n.tile"; r=
+	if emit_once "bench/codegen/$n.tile" && assemble_once "$EMITTED" "$tg"; then
+		r=$(awk '/Used [0-9]+ registers/ { r += $5 } END { print r + 0 }' "$ASM_LOG")
+	fi
 	[ "${r:-0}" -gt 0 ] && [ "$r" -le "$nv" ] && ok || bad "bench/codegen/$n: ptxas gives tilepx's code ${r:-no} registers, nvcc's twin $nv"
 done < bench/codegen/nvcc_regs
 
