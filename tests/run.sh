@@ -43,8 +43,8 @@ echo "== unit tests"
 for u in "$B"/tests/*; do
 	[ -x "$u" ] || continue
 	line=$("$u" 2>"$OUT/unit.log" | tail -1)
-	p=$(echo "$line" | sed -n 's/^\([0-9]*\) passed, \([0-9]*\) failed$/\1/p')
-	f=$(echo "$line" | sed -n 's/^\([0-9]*\) passed, \([0-9]*\) failed$/\2/p')
+	p= f=
+	[[ $line =~ ^([0-9]*)\ passed,\ ([0-9]*)\ failed$ ]] && p=${BASH_REMATCH[1]} f=${BASH_REMATCH[2]}
 	if [ -z "$p" ]; then bad "$u crashed or printed no summary"; cat "$OUT/unit.log"; continue; fi
 	pass=$((pass + p)); fail=$((fail + f))
 	[ "$f" = 0 ] || { echo "FAIL: $u"; cat "$OUT/unit.log"; }
@@ -156,14 +156,14 @@ done < tests/expected/nvvm_select_cases.txt
 # every valid form of the table assembles (b8 forms on sm_100a)
 "$T" nvvm-select --table | awk -F'\t' '$10 != "(none)" {print $10}' | sort -u > "$OUT/forms"
 check_selector_form() { # FORM: one instruction of the form, in a kernel, assembles
-	local form=$1 n regs ins
+	local form=$1 n regs ins i
 	case "$form" in
 	ldmatrix.*m16n16.x1*|stmatrix.*x2*|ldmatrix.*x2*) n=2 ;;
 	ldmatrix.*m16n16.x2*|*x4*) n=4 ;;
 	*) n=1 ;;
 	esac
 	case "$form" in ldmatrix.*m16n16.x1*) n=2 ;; ldmatrix.*m16n16.x2*) n=4 ;; esac
-	regs=$(seq -s, 1 $n | sed 's/\([0-9]*\)/%r\1/g; s/,/, /g')
+	regs=; for ((i = 1; i <= n; i++)); do regs+="${regs:+, }%r$i"; done
 	case "$form" in
 	ldmatrix*) ins="$form {$regs}, [%r10];" ;;
 	stmatrix*) ins="$form [%r10], {$regs};" ;;
