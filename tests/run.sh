@@ -43,8 +43,8 @@ echo "== unit tests"
 for u in "$B"/tests/*; do
 	[ -x "$u" ] || continue
 	line=$("$u" 2>"$OUT/unit.log" | tail -1)
-	p=$(echo "$line" | sed -n 's/^\([0-9]*\) passed, \([0-9]*\) failed$/\1/p')
-	f=$(echo "$line" | sed -n 's/^\([0-9]*\) passed, \([0-9]*\) failed$/\2/p')
+	p= f=
+	[[ $line =~ ^([0-9]*)\ passed,\ ([0-9]*)\ failed$ ]] && p=${BASH_REMATCH[1]} f=${BASH_REMATCH[2]}
 	if [ -z "$p" ]; then bad "$u crashed or printed no summary"; cat "$OUT/unit.log"; continue; fi
 	pass=$((pass + p)); fail=$((fail + f))
 	[ "$f" = 0 ] || { echo "FAIL: $u"; cat "$OUT/unit.log"; }
@@ -132,12 +132,13 @@ echo "== bench/codegen programs assemble (bench/codegen: the .tile of each pair)
 run_each check_codegen $(files_of check_codegen)
 echo "== codegen registers: no bench/codegen pair needs more than nvcc's twin (bench/codegen/nvcc_regs)"
 # issue 23 section 5; the counts are ptxas 13.0's for nvcc's PTX (make bench-codegen's r_nv)
+# (the module and its ptxas -v log are the previous section's, emitted and assembled once)
 while read -r n nv; do
 	case $n in '#'* | '') continue ;; esac
-	tg=$(awk '$1 == "target" { print $2; exit }' "bench/codegen/$n.tile")
-	r=$("$T" emit "bench/codegen/$n.tile" -o "$OUT/cg_$n.ptx" 2>/dev/null &&
-		"$PTXAS" -v --gpu-name "$tg" "$OUT/cg_$n.ptx" -o /dev/null 2>&1 |
-		awk '/Used [0-9]+ registers/ { r += $5 } END { print r + 0 }')
+	target_of "bench/codegen/$n.tile"; r=
+	if emit_once "bench/codegen/$n.tile" && assemble_once "$EMITTED" "$tg"; then
+		r=$(awk '/Used [0-9]+ registers/ { r += $5 } END { print r + 0 }' "$ASM_LOG")
+	fi
 	[ "${r:-0}" -gt 0 ] && [ "$r" -le "$nv" ] && ok || bad "bench/codegen/$n: ptxas gives tilepx's code ${r:-no} registers, nvcc's twin $nv"
 done < bench/codegen/nvcc_regs
 
@@ -157,14 +158,14 @@ done < tests/expected/nvvm_select_cases.txt
 # every valid form of the table assembles (b8 forms on sm_100a)
 "$T" nvvm-select --table | awk -F'\t' '$10 != "(none)" {print $10}' | sort -u > "$OUT/forms"
 check_selector_form() { # FORM: one instruction of the form, in a kernel, assembles
-	local form=$1 n regs ins
+	local form=$1 n regs ins i
 	case "$form" in
 	ldmatrix.*m16n16.x1*|stmatrix.*x2*|ldmatrix.*x2*) n=2 ;;
 	ldmatrix.*m16n16.x2*|*x4*) n=4 ;;
 	*) n=1 ;;
 	esac
 	case "$form" in ldmatrix.*m16n16.x1*) n=2 ;; ldmatrix.*m16n16.x2*) n=4 ;; esac
-	regs=$(seq -s, 1 $n | sed 's/\([0-9]*\)/%r\1/g; s/,/, /g')
+	regs=; for ((i = 1; i <= n; i++)); do regs+="${regs:+, }%r$i"; done
 	case "$form" in
 	ldmatrix*) ins="$form {$regs}, [%r10];" ;;
 	stmatrix*) ins="$form [%r10], {$regs};" ;;

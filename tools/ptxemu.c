@@ -77,6 +77,8 @@ static void machine_init(Machine *m, Prog *p, const Ctx *cx, const Kernel *k, co
 	m->t = calloc((size_t)NT, sizeof(Thread));
 	m->cpa_groups = calloc((size_t)NT, sizeof(int64_t));
 	m->shadow_all = calloc((size_t)(m->win * m->nranks) + 1, sizeof *m->shadow_all);
+	m->cpa_cover = calloc((size_t)(m->win * m->nranks) / 16 + 1, sizeof *m->cpa_cover);
+	m->shadow_epoch = calloc((size_t)(m->win * m->nranks) / SHADOW_CHUNK + 1, sizeof *m->shadow_epoch);
 	set_cta(m, 0);
 	m->banks = banks;
 	if (banks)
@@ -113,6 +115,8 @@ static void machine_free(Machine *m)
 	free(m->cpa);
 	free(m->cpa_groups);
 	free(m->shadow_all);
+	free(m->shadow_epoch);
+	free(m->cpa_cover);
 	free(m->wg_rd);
 	for (int i = 0; i < m->nwgq; i++)
 		free(m->wgq[i].slots);

@@ -627,6 +627,7 @@ static bool exec_memory(Machine *m, Thread *t, Ins *in)
 				m->cpa = realloc(m->cpa, sizeof *m->cpa * (size_t)m->cpacap);
 			}
 			m->cpa[m->ncpa++] = (struct Cpa){(int)(t - m->t), bytes, da, s, -1, in};
+			cpa_cover(m, &m->cpa[m->ncpa - 1], 1);
 		}
 		return true;
 	}

@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { MAXOPS = 140, TMEM_COLS = 512 };
+enum { MAXOPS = 140, TMEM_COLS = 512, SHADOW_CHUNK = 256 };
 /* mapa.shared::cluster's result: this bit, and the barrier's address in the
  * cluster's shared windows (rank * win + offset) */
 #define MAPA_TAG (1ull << 31)
@@ -126,12 +126,20 @@ typedef struct Machine {
 	/* cp.async in flight: it lands at its group's wait_group, not at issue */
 	struct Cpa { int tid, bytes; uint64_t dst; const unsigned char *src; int64_t group; const Ins *in; } *cpa;
 	int ncpa, cpacap;
+	/* per 16 bytes of every CTA's shared window: the copies in flight that
+	 * write there (a shared access where none do skips the list) */
+	uint32_t *cpa_cover;
 	int64_t *cpa_groups; /* committed groups per thread */
 	/* races between warps: per shared byte, the warp that last wrote it, its
 	 * clock then (stamp: ptxemu_sync.h), from which .tile line; and the reads
 	 * since that no later read orders (up to three distinct warps), for a
 	 * write after another warp's read */
 	struct Shadow { int32_t warp, line; uint32_t stamp; int32_t rwarp[3], rline[3]; uint32_t rstamp[3]; } *shadow, *shadow_all;
+	/* the shadow is reset a chunk at a time, on its first access of a launch
+	 * (a launch touches a few of a window's bytes): a chunk is in the reset
+	 * state unless shadow_epoch of it is the launch's epoch */
+	uint32_t *shadow_epoch, epoch;
+	bool tmem_dirty; /* a tcgen05.st wrote tensor memory since the last reset */
 	int acc_warp, acc_line; /* the access mem() is asked for: -1 not tracked */
 	bool acc_write;
 	/* --banks: every shared access of ld/st.shared and ldmatrix/stmatrix, by
@@ -175,6 +183,7 @@ uint64_t addr(Machine *m, Thread *t, const char *s);
 unsigned char *mem(Machine *m, bool shared, uint64_t a, int bytes);
 void track(Machine *m, const Thread *t, const Ins *in, bool write);
 void cpa_land(Machine *m, int tid, int64_t below);
+void cpa_cover(Machine *m, const struct Cpa *c, int delta);
 uint16_t get16(Machine *m, uint64_t a);
 void put16(Machine *m, uint64_t a, uint16_t v);
 uint8_t get8(Machine *m, uint64_t a);

@@ -98,6 +98,13 @@ static bool shadow_access(Machine *m, uint64_t a, int bytes)
 {
 	int me = m->acc_warp % 64, rank = m->cur;
 	uint32_t now = sync_stamp(m->sync, rank, me);
+	uint64_t at = (uint64_t)(m->shadow - m->shadow_all) + a, total = (uint64_t)(m->win * m->nranks) + 1;
+	for (uint64_t c = at / SHADOW_CHUNK; bytes > 0 && c <= (at + (uint64_t)bytes - 1) / SHADOW_CHUNK; c++)
+		if (m->shadow_epoch[c] != m->epoch) { /* its first access since the launch: the reset state */
+			for (uint64_t j = c * SHADOW_CHUNK; j < (c + 1) * SHADOW_CHUNK && j < total; j++)
+				m->shadow_all[j] = (struct Shadow){-1, 0, 0, {-1, -1, -1}, {0, 0, 0}, {0, 0, 0}};
+			m->shadow_epoch[c] = m->epoch;
+		}
 	for (int i = 0; i < bytes; i++) {
 		struct Shadow *s = &m->shadow[a + (uint64_t)i];
 		/* one statement's scope instances (every warp of a warp-scope copy) write
@@ -174,8 +181,15 @@ unsigned char *mem(Machine *m, bool shared, uint64_t a, int bytes)
 			m->err = m->errbuf;
 			return NULL;
 		}
-		for (int i = 0; i < m->ncpa; i++) /* a race with a cp.async of this CTA still in flight */
-			if (m->cpa[i].tid / m->threads == m->cur && a < m->cpa[i].dst + (uint64_t)m->cpa[i].bytes && m->cpa[i].dst < a + (uint64_t)bytes) {
+		/* a race with a cp.async of this CTA still in flight (the addresses
+		 * first: the CTA's division is the costly test, over many copies);
+		 * none when no copy in flight covers the bytes' 16-byte pieces */
+		bool covered = false;
+		for (uint64_t g = ((uint64_t)m->cur * (uint64_t)m->win + a) / 16;
+		     bytes > 0 && !covered && g <= ((uint64_t)m->cur * (uint64_t)m->win + a + (uint64_t)bytes - 1) / 16; g++)
+			covered = m->cpa_cover[g] != 0;
+		for (int i = 0; covered && i < m->ncpa; i++)
+			if (a < m->cpa[i].dst + (uint64_t)m->cpa[i].bytes && m->cpa[i].dst < a + (uint64_t)bytes && m->cpa[i].tid / m->threads == m->cur) {
 				snprintf(m->errbuf, sizeof m->errbuf, "shared memory at 0x%llx is accessed while the cp.async of "
 				         "thread %d (.tile line %d, PTX line %d) that writes it is still in flight: wait for its group "
 				         "(cp_async.commit, cp_async.wait) and sync first", (unsigned long long)a, m->cpa[i].tid,
@@ -215,6 +229,14 @@ void track(Machine *m, const Thread *t, const Ins *in, bool write)
 	m->acc_write = write;
 }
 
+/* count copy c in (delta 1) or out of (-1) the pieces it writes */
+void cpa_cover(Machine *m, const struct Cpa *c, int delta)
+{
+	uint64_t at = (uint64_t)(c->tid / m->threads) * (uint64_t)m->win + c->dst;
+	for (uint64_t g = at / 16; c->bytes > 0 && g <= (at + (uint64_t)c->bytes - 1) / 16; g++)
+		m->cpa_cover[g] += (uint32_t)delta;
+}
+
 /* thread tid's cp.async copies of groups below `below` (uncommitted ones
  * too when below is INT64_MAX: wait_all, thread exit) land in shared memory */
 void cpa_land(Machine *m, int tid, int64_t below)
@@ -224,6 +246,7 @@ void cpa_land(Machine *m, int tid, int64_t below)
 		struct Cpa *c = &m->cpa[i];
 		bool due = c->tid == tid && (below == INT64_MAX || (c->group >= 0 && c->group < below));
 		if (due) {
+			cpa_cover(m, c, -1);
 			memcpy(m->shared + c->dst, c->src, (size_t)c->bytes);
 			/* the data is the issuing warp's write, visible to other warps after a
 			 * sync: checked against the epoch's reads and writes as it lands */

@@ -383,17 +383,22 @@ static void cluster_reset(Machine *m, int entry_pc)
 	memset(m->wg_groups, 0, sizeof m->wg_groups);
 	memset(m->wg_rd, 0, sizeof(uint16_t) * (size_t)(m->win * m->nranks / 16 + 1));
 	memset(m->shared_all, 0, (size_t)(m->win * m->nranks) + 1);
-	memset(m->tmem_all, 0, sizeof(uint32_t) * 128 * TMEM_COLS * (size_t)m->nranks);
+	if (m->tmem_dirty) /* untouched since the last reset, it is still zero */
+		memset(m->tmem_all, 0, sizeof(uint32_t) * 128 * TMEM_COLS * (size_t)m->nranks);
+	m->tmem_dirty = false;
 	tma_reset(m->tma);
 	m->ncpa = 0;
+	memset(m->cpa_cover, 0, sizeof *m->cpa_cover * (size_t)((m->win * m->nranks) / 16 + 1));
 	memset(m->cpa_groups, 0, sizeof(int64_t) * (size_t)NT);
 	m->acc_warp = -1;
 	sync_reset(m->sync);
 	for (int i = 0; i < m->nranks * 8; i++)
 		m->maxnreg[i] = m->launch_maxnreg, m->maxnreg_line[i] = 0;
 	m->creleased = 0;
-	for (int64_t i = 0; i < m->win * m->nranks; i++)
-		m->shadow_all[i] = (struct Shadow){-1, 0, 0, {-1, -1, -1}, {0, 0, 0}, {0, 0, 0}};
+	if (++m->epoch == 0) { /* every chunk stale again (after 2^32 launches) */
+		memset(m->shadow_epoch, 0, sizeof *m->shadow_epoch * (size_t)((m->win * m->nranks) / SHADOW_CHUNK + 1));
+		m->epoch = 1;
+	}
 }
 
 /* every thread runs until it blocks, exits or reaches a collective; false

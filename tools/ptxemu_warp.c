@@ -112,7 +112,7 @@ static void tcgen05(Machine *m, Thread **w, Ins *in)
 				if (ld)
 					*r = m->tmem[ln * TMEM_COLS + c];
 				else
-					m->tmem[ln * TMEM_COLS + c] = (uint32_t)*r;
+					m->tmem[ln * TMEM_COLS + c] = (uint32_t)*r, m->tmem_dirty = true;
 			} else {
 				for (int h = 0; h < 2; h++) {
 					int64_t c = C0 + 2 * col + h;
@@ -124,7 +124,7 @@ static void tcgen05(Machine *m, Thread **w, Ins *in)
 					if (ld)
 						*r = (*r & ~(0xffffull << (16 * h))) | ((uint64_t)(*cell & 0xffff) << (16 * h));
 					else
-						*cell = (uint32_t)(*r >> (16 * h)) & 0xffff;
+						*cell = (uint32_t)(*r >> (16 * h)) & 0xffff, m->tmem_dirty = true;
 				}
 			}
 		}

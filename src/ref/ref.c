@@ -321,6 +321,24 @@ static Affine with_values(const Affine *e, const int *vars, const int64_t *vals,
 	return r;
 }
 
+static float elem_to_float(const unsigned char *p, DType dt);
+
+/* an mma operand's n elements' values, read once per instance rather than
+ * once per product (the products' values and order are the same); NULL
+ * when memory is short or the accumulator is the operand's buffer (its
+ * writes would then be read back): operand() reads each element in place */
+static float *operand_values(RefCta *c, const Region *r, int64_t n, int64_t first, DType dt, const Buffer *acc)
+{
+	float *v = r->buf == acc ? NULL : malloc((size_t)n * sizeof *v);
+	for (int64_t x = 0; v && x < n; x++)
+		v[x] = elem_to_float(place(c, r, x, first), dt);
+	return v;
+}
+static float operand(RefCta *c, const Region *r, int64_t x, int64_t first, DType dt, const float *v)
+{
+	return v ? v[x] : elem_to_float(place(c, r, x, first), dt);
+}
+
 static bool ref_asm(Ctx *cx, RefCta *c, const Stmt *s)
 {
 	(void)cx;
@@ -354,25 +372,24 @@ static bool ref_asm(Ctx *cx, RefCta *c, const Stmt *s)
 					dims[i][n++] = r[i].ext[d];
 		}
 		const Buffer *C = a->mma[0]->buf, *A = a->mma[1]->buf;
-		bool bf = A->dt == DT_BF16;
+		DType ht = A->dt == DT_BF16 ? DT_BF16 : DT_F16; /* the operands' 2-byte values */
 		int64_t M = dims[0][0], N = dims[0][1], K = dims[1][1];
 		for (int64_t first = 0; first < c->k->threads; first += owner_threads(c, C)) {
 			if (!runs_instance(c, first, owner_threads(c, C)))
 				continue;
 			enter_instance(c, first);
+			float *av = operand_values(c, &r[1], M * K, first, ht, C), *bv = operand_values(c, &r[2], K * N, first, ht, C);
 			for (int64_t m = 0; m < M; m++)
 				for (int64_t n = 0; n < N; n++) {
 					float acc;
 					unsigned char *cp = place(c, &r[0], m * N + n, first);
 					memcpy(&acc, cp, 4);
-					for (int64_t k = 0; k < K; k++) {
-						uint16_t x, y;
-						memcpy(&x, place(c, &r[1], m * K + k, first), 2);
-						memcpy(&y, place(c, &r[2], k * N + n, first), 2);
-						acc += half_to_float(x, bf) * half_to_float(y, bf);
-					}
+					for (int64_t k = 0; k < K; k++)
+						acc += operand(c, &r[1], m * K + k, first, ht, av) * operand(c, &r[2], k * N + n, first, ht, bv);
 					memcpy(cp, &acc, 4);
 				}
+			free(av);
+			free(bv);
 		}
 	}
 	return true;
@@ -459,6 +476,7 @@ static bool ref_wgmma(Ctx *cx, RefCta *c, const Stmt *s)
 		if (!runs_instance(c, first, 128))
 			continue;
 		enter_instance(c, first);
+		float *av = operand_values(c, s->src, 64 * K, first, at, D), *bv = operand_values(c, s->mma_b, N * K, first, bt, D);
 		for (int64_t m = 0; m < 64; m++)
 			for (int64_t n = 0; n < N; n++) {
 				unsigned char *dp = place(c, s->dst, m * N + n, first);
@@ -466,8 +484,8 @@ static bool ref_wgmma(Ctx *cx, RefCta *c, const Stmt *s)
 				if (s->n)
 					acc = elem_to_float(dp, D->dt);
 				for (int64_t k = 0; k < K; k++)
-					acc += elem_to_float(place(c, s->src, m * K + k, first), at) *
-					       elem_to_float(place(c, s->mma_b, s->mma_b_kn ? k * N + n : n * K + k, first), bt);
+					acc += operand(c, s->src, m * K + k, first, at, av) *
+					       operand(c, s->mma_b, s->mma_b_kn ? k * N + n : n * K + k, first, bt, bv);
 				if (D->dt == DT_F16) {
 					uint16_t h = float_to_half(acc);
 					memcpy(dp, &h, 2);
@@ -475,6 +493,8 @@ static bool ref_wgmma(Ctx *cx, RefCta *c, const Stmt *s)
 					memcpy(dp, &acc, 4);
 				}
 			}
+		free(av);
+		free(bv);
 	}
 	return true;
 }
