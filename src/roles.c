@@ -323,7 +323,15 @@ typedef struct RSim {
 	int ncls, free;
 	int64_t cnt[2], free_entry, cap;
 	bool abs_parity;         /* a wait names its parity: the phases' parities, not only their distances, matter */
+	struct ViewCache *views; /* the shared regions' views, the proof's (not the run's) */
 } RSim;
+
+/* a region's view depends on the region and the kernel only: the proof
+ * computes it once per region, not at each of its accesses in each run */
+typedef struct ViewCache {
+	size_t n, cap;
+	struct CachedView { const Region *reg; bool ok; View v; } *at;
+} ViewCache;
 
 typedef struct TClass {
 	int scalar;              /* 1 + scalar index */
@@ -409,7 +417,28 @@ static void role_desc(const RSim *S, const Role *r, char *out, size_t n)
  * over the other variables, whole swizzle spans) */
 static bool rspan(RSim *S, Role *r, const Region *reg, int64_t *lo, int64_t *hi)
 {
-	return region_bytes(S->cx, S->k, reg, r->vals, r->warps, r->rank, lo, hi);
+	ViewCache *c = S->views;
+	if (!c)
+		return region_bytes(S->cx, S->k, reg, r->vals, r->warps, r->rank, lo, hi);
+	size_t i = 0;
+	while (i < c->n && c->at[i].reg != reg)
+		i++;
+	if (i == c->n) {
+		if (c->n == c->cap) {
+			struct CachedView *at = arena_alloc(S->cx->arena, sizeof *at * (c->cap ? 2 * c->cap : 8));
+			if (c->n)
+				memcpy(at, c->at, sizeof *at * c->n);
+			c->at = at;
+			c->cap = c->cap ? 2 * c->cap : 8;
+		}
+		const char *why;
+		c->at[i].reg = reg;
+		c->at[i].ok = region_view(S->cx, S->k, reg, &c->at[i].v, &why);
+		c->n++;
+	}
+	if (c->at[i].ok)
+		view_bytes(S->k, reg, &c->at[i].v, r->vals, r->warps, r->rank, lo, hi);
+	return c->at[i].ok;
 }
 
 static const char *rec_what(const Rec *x)
@@ -477,15 +506,16 @@ static void bar_label(const RSim *S, int bi, char *out, size_t n);
 static bool signal_ok(RSim *S, Role *r, const Stmt *s, int bi, bool one_thread)
 {
 	RBar *b = &S->bars[bi];
-	char name[96];
-	bar_label(S, bi, name, sizeof name);
+	char name[96]; /* only a failure names it */
 	if (!b->init) {
+		bar_label(S, bi, name, sizeof name);
 		RFAIL(S, s->mbar_loc, "%s signals %s before mbarrier.init", stmt_info[s->kind].keyword, name);
 		return false;
 	}
 	if (b->completed > 0 && !vc_le(S, &b->done, &r->clock)) {
 		char who[160];
 		role_desc(S, r, who, sizeof who);
+		bar_label(S, bi, name, sizeof name);
 		RFAIL(S, s->loc, "this %s on %s may count toward phase %lld, which completes without %s having waited for it",
 		      stmt_is_tma_load(s) ? "TMA load" : stmt_info[s->kind].keyword, name, (long long)b->completed - 1, who);
 		diag_note(S->cx, "an arrival for phase %lld must follow the completion of phase %lld (a wait on %s, or on a "
@@ -495,6 +525,7 @@ static bool signal_ok(RSim *S, Role *r, const Stmt *s, int bi, bool one_thread)
 	bool multi = __builtin_popcountll(r->warps) > 1;
 	bool lag = one_thread ? multi && r->lag_all : r->lag_wg;
 	if (lag && (one_thread || s->per == SC_WARPGROUP)) {
+		bar_label(S, bi, name, sizeof name);
 		RFAIL(S, s->loc, "%s signals %s while threads of its %s may still wait at line %d",
 		      stmt_is_tma_load(s) ? "this TMA load" : stmt_info[s->kind].keyword, name,
 		      one_thread ? "role" : "warpgroup", r->lag_at->loc.line);
@@ -504,6 +535,7 @@ static bool signal_ok(RSim *S, Role *r, const Stmt *s, int bi, bool one_thread)
 	}
 	if (bi / S->cta_bars != r->rank) { /* a peer's barrier: initialized before, and its CTA alive after */
 		if (!vc_le(S, &b->init_vc, &r->clock)) {
+			bar_label(S, bi, name, sizeof name);
 			RFAIL(S, s->loc, "%s signals %s, whose mbarrier.init (line %d) is not ordered before it",
 			      stmt_is_tma_load(s) ? "this multicast" : stmt_info[s->kind].keyword, name, b->init_at->loc.line);
 			diag_note(S->cx, "a cluster.sync after the inits, before the roles, orders every CTA's inits before "
@@ -535,9 +567,9 @@ static void bar_label(const RSim *S, int bi, char *out, size_t n)
 static void try_complete(RSim *S, int bi, const Stmt *at)
 {
 	RBar *b = &S->bars[bi];
-	char bl[96];
-	bar_label(S, bi, bl, sizeof bl);
+	char bl[96]; /* only a failure names it */
 	if (b->arrivals > b->count) {
+		bar_label(S, bi, bl, sizeof bl);
 		RFAIL(S, at->loc, "phase %lld of %s gets %lld arrivals, but its count is %lld (line %d)",
 		      (long long)b->completed, bl, (long long)b->arrivals, (long long)b->count, b->init_at->loc.line);
 		diag_note(S->cx, "an extra arrival completes the phase early or counts toward the next one");
@@ -553,6 +585,7 @@ static void try_complete(RSim *S, int bi, const Stmt *at)
 		if (p >= 1 && w->waits[bi] == p && w->pass_t[bi] > b->done.t[x]) {
 			char who[160];
 			role_desc(S, w, who, sizeof who);
+			bar_label(S, bi, bl, sizeof bl);
 			RFAIL(S, at->loc, "phase %lld of %s may complete before %s has passed its wait for phase %lld",
 			      (long long)p, bl, who, (long long)p - 1);
 			diag_note(S->cx, "that role would then wait for a parity that has come round again (a hang): the "
@@ -1388,6 +1421,7 @@ typedef struct Proof {
 	TClass cls[2];
 	int ncls, inner, outer;  /* outer -1: one class */
 	Str *sigs;
+	ViewCache views;
 } Proof;
 
 static const char *trips_text(const Proof *P, int c, int64_t t)
@@ -1404,6 +1438,7 @@ static const char *trips_text(const Proof *P, int c, int64_t t)
 static bool count_run(Proof *P, const int64_t cnt[2], int64_t *entries)
 {
 	RSim *S = rsim_new(P->cx, P->k, P->roles, P->nr, P->cls, P->ncls);
+	S->views = &P->views;
 	S->cnt[0] = cnt[0], S->cnt[1] = cnt[1];
 	bool ok = rsim_run(S, NULL, NULL, NULL);
 	for (int x = 0; x < S->nr && entries; x++)
@@ -1421,6 +1456,7 @@ static bool search(Proof *P, int c, int64_t entry, const int64_t cnt[2], int64_t
                    int64_t *entries)
 {
 	RSim *S = rsim_new(P->cx, P->k, P->roles, P->nr, P->cls, P->ncls);
+	S->views = &P->views;
 	S->cnt[0] = cnt[0], S->cnt[1] = cnt[1];
 	S->free = c;
 	S->free_entry = entry;
@@ -1558,7 +1594,7 @@ void check_role_phases(Ctx *cx, const Module *m, Kernel *k)
 		}
 	struct RtScan rt = {.k = k};
 	stmt_walk(k->body, k->nbody, scan_runtime, &rt);
-	Proof P = {cx, k, roles, nr, {{0}}, rt.n > 2 ? 2 : rt.n, 0, -1, NULL};
+	Proof P = {cx, k, roles, nr, {{0}}, rt.n > 2 ? 2 : rt.n, 0, -1, NULL, {0}};
 	memcpy(P.cls, rt.cls, sizeof P.cls);
 	if (rt.n > 2) {
 		diag_error(cx, rt.cls[2].first->loc, "a kernel with roles may have runtime repeats of two trip counts "
