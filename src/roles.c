@@ -1037,53 +1037,82 @@ static int64_t rank_of(const int64_t *sorted, size_t n, int64_t v)
 	return (int64_t)lo;
 }
 
-/* the clocks of a round state: each value by its rank among the values of
- * its component (equal orders, equal futures) */
-static void sig_clocks(RSim *S, Str *o)
+/* the clocks of a round state, raw: per component, every stored value of
+ * it (roles' clocks and own pass times, barriers, records, thread
+ * barriers), after a header of the record and thread barrier counts that
+ * fix the components' lengths. Two rounds' clocks are equal when every
+ * value has the same rank among its component's (equal orders, equal
+ * futures); ranking costs a sort per component, so it is done only for
+ * the rounds whose other parts match (clocks_rank) */
+typedef struct Clocks {
+	int64_t *v;
+	size_t n, cap;
+	bool ranked;
+} Clocks;
+
+static void sig_clocks(RSim *S, Clocks *o)
 {
-	size_t cap = (size_t)(S->nr * 2 + S->nbars * 2 + S->nrecs + 2 * S->nnb + S->nr * S->nbars) + 1;
+	size_t n = 2 + (size_t)(S->nr + S->nbars) * (size_t)(S->nr + 2 * S->nbars + S->nrecs + 2 * S->nnb) +
+	           (size_t)(S->nr * S->nbars);
+	if (o->cap < n) {
+		o->cap = n;
+		o->v = xrealloc(o->v, sizeof(int64_t) * n);
+	}
+	int64_t *v = o->v;
+	size_t at = 0;
+	v[at++] = (int64_t)S->nrecs, v[at++] = S->nnb;
+	for (int c = 0; c < S->nr + S->nbars; c++) {
+		for (int x = 0; x < S->nr; x++) {
+			v[at++] = S->r[x].clock.t[c];
+			if (x == c)
+				for (int64_t b = 0; b < S->nbars; b++)
+					v[at++] = S->r[x].pass_t[b];
+		}
+		for (int64_t b = 0; b < S->nbars; b++) {
+			v[at++] = S->bars[b].acc.t[c];
+			v[at++] = S->bars[b].done.t[c];
+		}
+		for (size_t i = 0; i < S->nrecs; i++)
+			v[at++] = S->recs[i].vc.t[c];
+		for (int i = 0; i < S->nnb; i++)
+			v[at++] = S->nb[i].acc.t[c], v[at++] = S->nb[i].release.t[c];
+	}
+	o->n = at;
+	o->ranked = false;
+}
+
+/* raw clocks (sig_clocks) to ranks, in place, once */
+static void clocks_rank(const RSim *S, Clocks *o)
+{
+	if (o->ranked)
+		return;
+	o->ranked = true;
+	int64_t *v = o->v;
+	size_t nrecs = (size_t)v[0], nnb = (size_t)v[1], at = 2;
+	size_t cap = (size_t)(S->nr * 2 + S->nbars * 2) + nrecs + 2 * nnb + (size_t)S->nr * (size_t)S->nbars + 1;
 	int64_t *vals = xrealloc(NULL, sizeof(int64_t) * cap);
 	for (int c = 0; c < S->nr + S->nbars; c++) {
-		size_t n = 0;
-		for (int x = 0; x < S->nr; x++) {
-			vals[n++] = S->r[x].clock.t[c];
-			if (x == c)
-				for (int64_t b = 0; b < S->nbars; b++)
-					vals[n++] = S->r[x].pass_t[b];
-		}
-		for (int64_t b = 0; b < S->nbars; b++) {
-			vals[n++] = S->bars[b].acc.t[c];
-			vals[n++] = S->bars[b].done.t[c];
-		}
-		for (size_t i = 0; i < S->nrecs; i++)
-			vals[n++] = S->recs[i].vc.t[c];
-		for (int i = 0; i < S->nnb; i++)
-			vals[n++] = S->nb[i].acc.t[c], vals[n++] = S->nb[i].release.t[c];
+		size_t n = (size_t)S->nr + (c < S->nr ? (size_t)S->nbars : 0) + 2 * (size_t)S->nbars + nrecs + 2 * nnb;
+		memcpy(vals, v + at, sizeof(int64_t) * n);
 		sort_i64(vals, n);
-#define R(v) sig_put(o, rank_of(vals, n, (v)))
-		for (int x = 0; x < S->nr; x++) {
-			R(S->r[x].clock.t[c]);
-			if (x == c)
-				for (int64_t b = 0; b < S->nbars; b++)
-					R(S->r[x].pass_t[b]);
-		}
-		for (int64_t b = 0; b < S->nbars; b++) {
-			R(S->bars[b].acc.t[c]);
-			R(S->bars[b].done.t[c]);
-		}
-		for (size_t i = 0; i < S->nrecs; i++)
-			R(S->recs[i].vc.t[c]);
-		for (int i = 0; i < S->nnb; i++)
-			R(S->nb[i].acc.t[c]), R(S->nb[i].release.t[c]);
-#undef R
+		for (size_t i = 0; i < n; i++)
+			v[at + i] = rank_of(vals, n, v[at + i]);
+		at += n;
 	}
 	free(vals);
 }
 
-/* the joint state at a round boundary: equal strings, equal futures (clock
- * values by their order per component, runtime loop indices relative to
- * the slowest role and by their residue) */
-static void round_sig(RSim *S, Str *o, int64_t *jmin_out, int64_t *jmax_out)
+/* two rounds' states equal: the rest of their signatures, then (ranked) their clocks */
+static bool same_round(const RSim *S, const Str *a, Clocks *ca, const Str *b, Clocks *cb)
+{
+	if (a->n != b->n || memcmp(a->s, b->s, a->n))
+		return false;
+	clocks_rank(S, ca);
+	clocks_rank(S, cb);
+	return ca->n == cb->n && !memcmp(ca->v, cb->v, sizeof(int64_t) * ca->n);
+}
+
+static void round_sig(RSim *S, Str *o, Clocks *clocks, int64_t *jmin_out, int64_t *jmax_out)
 {
 	int64_t jmin = INT64_MAX, jmax = 0, L = 2;
 	for (int v = VAR_REPEAT0; v < S->k->nvars; v++) /* the residues that matter: lcm of the moduli and 2 */
@@ -1107,7 +1136,9 @@ static void round_sig(RSim *S, Str *o, int64_t *jmin_out, int64_t *jmax_out)
 	*jmin_out = jmin;
 	*jmax_out = jmax;
 	sig_put(o, jmin % L);
-	sig_clocks(S, o);
+	if (clocks)
+		sig_clocks(S, clocks);
+	sig_put(o, (int64_t)S->nrecs);
 	for (int x = 0; x < S->nr; x++) {
 		const Role *r = &S->r[x];
 		int64_t v[] = {r->depth, r->done, r->lag_all, r->lag_wg, r->defer_bar, r->defer_bytes, r->in_nb, r->nb_id};
@@ -1206,17 +1237,22 @@ static void rsim_free(RSim *S)
 /* run to the end (or, sigs given, for rounds while looking for the
  * invariant: a round state equal to an earlier one, after *trans trips of
  * the free class's endless loop, repeats every *period trips) */
-static bool rsim_rounds(RSim *S, Str *sigs, int64_t *trans, int64_t *period, int64_t *jmins, int64_t *jmaxs);
+static bool rsim_rounds(RSim *S, Str *sigs, Clocks *clk, int64_t *trans, int64_t *period, int64_t *jmins,
+                        int64_t *jmaxs);
 
 static bool rsim_run(RSim *S, Str *sigs, int64_t *trans, int64_t *period)
 {
 	int64_t *jmins = NULL, *jmaxs = NULL;
+	Clocks *clk = NULL;
 	if (sigs) {
 		jmins = xcalloc(sizeof(int64_t) * ROLE_ROUNDS);
 		jmaxs = xcalloc(sizeof(int64_t) * ROLE_ROUNDS);
+		clk = xcalloc(sizeof(Clocks) * ROLE_ROUNDS);
 	}
-	bool ok = rsim_rounds(S, sigs, trans, period, jmins, jmaxs);
-	free(jmins), free(jmaxs);
+	bool ok = rsim_rounds(S, sigs, clk, trans, period, jmins, jmaxs);
+	for (int i = 0; clk && i < ROLE_ROUNDS && clk[i].v; i++)
+		free(clk[i].v);
+	free(jmins), free(jmaxs), free(clk);
 	return ok;
 }
 
@@ -1326,7 +1362,8 @@ static bool end_checks(RSim *S)
 	return true;
 }
 
-static bool rsim_rounds(RSim *S, Str *sigs, int64_t *trans, int64_t *period, int64_t *jmins, int64_t *jmaxs)
+static bool rsim_rounds(RSim *S, Str *sigs, Clocks *clk, int64_t *trans, int64_t *period, int64_t *jmins,
+                        int64_t *jmaxs)
 {
 	for (int64_t round = 0;; round++) {
 		if (sigs) {
@@ -1338,9 +1375,9 @@ static bool rsim_rounds(RSim *S, Str *sigs, int64_t *trans, int64_t *period, int
 				return false;
 			}
 			Str *h = &sigs[round];
-			round_sig(S, h, &jmins[round], &jmaxs[round]);
+			round_sig(S, h, &clk[round], &jmins[round], &jmaxs[round]);
 			for (int64_t t = 0; t < round; t++)
-				if (sigs[t].n == h->n && !memcmp(sigs[t].s, h->s, h->n)) {
+				if (same_round(S, &sigs[t], &clk[t], h, &clk[round])) {
 					int64_t d = jmins[round] - jmins[t];
 					*trans = jmaxs[t] + 1;
 					*period = d > 0 ? d : 1;
@@ -1471,7 +1508,7 @@ static bool search(Proof *P, int c, int64_t entry, const int64_t cnt[2], int64_t
 	int64_t jmin, jmax;
 	Str tmp = {0};
 	if (!ok)
-		round_sig(S, &tmp, &jmin, &jmax);
+		round_sig(S, &tmp, NULL, &jmin, &jmax);
 	str_free(&tmp);
 	rsim_free(S);
 	if (ok)
