@@ -9,6 +9,7 @@
  * single-stream simulation for kernels with roles. */
 #include "tilepx.h"
 
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -289,7 +290,8 @@ typedef struct Rec {
 	int bar;                 /* a TMA load: the barrier instance and phase it completes on */
 	int64_t phase;
 	int64_t group;           /* a wgmma read: its group, -1 uncommitted */
-	VC vc;                   /* complete: the event every later conflicting access must follow */
+	VC vc;                   /* complete: the event every later conflicting access must follow (last: a
+	                          * record moves with the components in use only) */
 } Rec;
 
 typedef struct NBar {
@@ -489,8 +491,8 @@ static void access(RSim *S, Role *r, const Stmt *s, const Region *reg, bool writ
 		bool same = x->buf == n.buf && x->lo == n.lo && x->hi == n.hi && x->role == n.role && x->write == n.write &&
 		            x->s == n.s && x->complete && x->rank == n.rank;
 		bool covered = write && x->buf == n.buf && n.lo <= x->lo && x->hi <= n.hi && x->complete && x->rank == n.rank;
-		if (!same && !covered)
-			S->recs[k++] = *x;
+		if (!same && !covered && k++ != i) /* a record is large (its clock): move the components in use */
+			memmove(&S->recs[k - 1], x, offsetof(Rec, vc) + sizeof(int64_t) * (size_t)S->nclk);
 	}
 	S->nrecs = k;
 	if (S->nrecs == S->reccap) { /* a run's scratch is the heap's: the proof makes hundreds of runs */
