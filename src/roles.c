@@ -801,9 +801,9 @@ static int on_wait(RSim *S, Role *r, const Stmt *s)
 	int me = role_of(S, r);
 	int bi = rbar_of(S, r, s);
 	RBar *b = &S->bars[bi];
-	char name[96];
-	rbar_name(S, r, s, name, sizeof name);
+	char name[96]; /* only a failure names it */
 	if (!b->init) {
+		rbar_name(S, r, s, name, sizeof name);
 		RFAIL(S, s->mbar_loc, "mbarrier.wait on %s before mbarrier.init", name);
 		return STEP_DONE;
 	}
@@ -813,6 +813,7 @@ static int on_wait(RSim *S, Role *r, const Stmt *s)
 		return STEP_BLOCKED;
 	}
 	if (b->completed >= want + 2) {
+		rbar_name(S, r, s, name, sizeof name);
 		RFAIL(S, s->loc, "this wait on %s is for phase %lld, but phase %lld has completed too: the parity has come "
 		      "round again", name, (long long)want, (long long)want + 1);
 		diag_note(S->cx, "the role would wait for a phase that already passed (a hang): the arrivals of phase %lld "
@@ -820,6 +821,7 @@ static int on_wait(RSim *S, Role *r, const Stmt *s)
 		return STEP_DONE;
 	}
 	if (s->has_value && s->n != (want & 1)) {
+		rbar_name(S, r, s, name, sizeof name);
 		RFAIL(S, s->value_loc, "mbarrier.wait on %s names parity %lld, but this role's wait is for phase %lld "
 		      "(parity %lld)", name, (long long)s->n, (long long)want, (long long)(want & 1));
 		diag_note(S->cx, "omit the parity and tilepx tracks it");
@@ -1008,7 +1010,18 @@ static int step(RSim *S, Role *r)
 
 /* ---- runs and the loop invariant ---- */
 
-static void sig_put(Str *o, int64_t v) { str_putn(o, (const char *)&v, sizeof v); }
+/* a round's signature is thousands of values: append in place while the
+ * text has room (it keeps its capacity from search to search) */
+static void sig_put(Str *o, int64_t v)
+{
+	if (o->n + sizeof v + 1 > o->cap || o->failed) {
+		str_putn(o, (const char *)&v, sizeof v);
+		return;
+	}
+	memcpy(o->s + o->n, &v, sizeof v);
+	o->n += sizeof v;
+	o->s[o->n] = 0;
+}
 
 /* a few hundred values, sorted per clock component at every round: a shell
  * sort inline is several times faster than qsort's calls to a comparator */
