@@ -1062,7 +1062,7 @@ static int64_t rank_of(const int64_t *sorted, size_t n, int64_t v)
 typedef struct Clocks {
 	int64_t *v;
 	size_t n, cap;
-	bool ranked;
+	bool ranked[MAX_CLOCKS]; /* per component: its values replaced by their ranks */
 } Clocks;
 
 static void sig_clocks(RSim *S, Clocks *o)
@@ -1093,40 +1093,88 @@ static void sig_clocks(RSim *S, Clocks *o)
 			v[at++] = S->nb[i].acc.t[c], v[at++] = S->nb[i].release.t[c];
 	}
 	o->n = at;
-	o->ranked = false;
+	memset(o->ranked, 0, sizeof o->ranked);
 }
 
-/* raw clocks (sig_clocks) to ranks, in place, once */
-static void clocks_rank(const RSim *S, Clocks *o)
+/* where component c's values start in sig_clocks' array, and how many */
+static size_t clocks_at(const RSim *S, const Clocks *o, int c, size_t *n)
 {
-	if (o->ranked)
+	size_t nrecs = (size_t)o->v[0], nnb = (size_t)o->v[1];
+	size_t common = (size_t)S->nr + 2 * (size_t)S->nbars + nrecs + 2 * nnb;
+	*n = common + (c < S->nr ? (size_t)S->nbars : 0);
+	return 2 + (size_t)c * common + (size_t)(c < S->nr ? c : S->nr) * (size_t)S->nbars;
+}
+
+/* component c's raw values to their ranks (the number of smaller values of
+ * the component), in place, once: sorted as value-index keys when they fit,
+ * each rank the position of the first of its equal values */
+static void clocks_rank(const RSim *S, Clocks *o, int c)
+{
+	if (o->ranked[c])
 		return;
-	o->ranked = true;
-	int64_t *v = o->v;
-	size_t nrecs = (size_t)v[0], nnb = (size_t)v[1], at = 2;
-	size_t cap = (size_t)(S->nr * 2 + S->nbars * 2) + nrecs + 2 * nnb + (size_t)S->nr * (size_t)S->nbars + 1;
-	int64_t *vals = xrealloc(NULL, sizeof(int64_t) * cap);
-	for (int c = 0; c < S->nr + S->nbars; c++) {
-		size_t n = (size_t)S->nr + (c < S->nr ? (size_t)S->nbars : 0) + 2 * (size_t)S->nbars + nrecs + 2 * nnb;
-		memcpy(vals, v + at, sizeof(int64_t) * n);
-		sort_i64(vals, n);
+	o->ranked[c] = true;
+	size_t n, at = clocks_at(S, o, c, &n);
+	int64_t *v = o->v + at, keys[1024], lo = INT64_MAX, hi = INT64_MIN;
+	for (size_t i = 0; i < n; i++)
+		lo = v[i] < lo ? v[i] : lo, hi = v[i] > hi ? v[i] : hi;
+	if (n && n <= sizeof keys / sizeof *keys && lo >= 0 && hi - lo < (int64_t)(sizeof keys / sizeof *keys)) {
+		/* a small range (the usual case): counted */
+		memset(keys, 0, sizeof(int64_t) * (size_t)(hi - lo + 1));
 		for (size_t i = 0; i < n; i++)
-			v[at + i] = rank_of(vals, n, v[at + i]);
-		at += n;
+			keys[v[i] - lo]++;
+		int64_t below = 0;
+		for (int64_t x = 0; x <= hi - lo; x++) {
+			int64_t k = keys[x];
+			keys[x] = below;
+			below += k;
+		}
+		for (size_t i = 0; i < n; i++)
+			v[i] = keys[v[i] - lo];
+		return;
 	}
+	bool packed = n <= sizeof keys / sizeof *keys && lo >= 0 && hi < ((int64_t)1 << 46);
+	if (packed) {
+		for (size_t i = 0; i < n; i++)
+			keys[i] = v[i] << 16 | (int64_t)i;
+		sort_i64(keys, n);
+		int64_t first = 0;
+		for (size_t i = 0; i < n; i++) {
+			if (i == 0 || keys[i] >> 16 != keys[i - 1] >> 16)
+				first = (int64_t)i;
+			v[keys[i] & 0xffff] = first;
+		}
+		return;
+	}
+	int64_t *vals = xrealloc(NULL, sizeof(int64_t) * (n + 1));
+	memcpy(vals, v, sizeof(int64_t) * n);
+	sort_i64(vals, n);
+	for (size_t i = 0; i < n; i++)
+		v[i] = rank_of(vals, n, v[i]);
 	free(vals);
 }
 
-/* two rounds' states equal: the rest of their signatures, then (ranked) their clocks */
+/* two rounds' states equal: the rest of their signatures, then their
+ * clocks, component by component, each ranked when first compared */
 static bool same_round(const RSim *S, const Str *a, Clocks *ca, const Str *b, Clocks *cb)
 {
-	if (a->n != b->n || memcmp(a->s, b->s, a->n))
+	if (a->n != b->n || memcmp(a->s, b->s, a->n) || ca->n != cb->n)
 		return false;
-	clocks_rank(S, ca);
-	clocks_rank(S, cb);
-	return ca->n == cb->n && !memcmp(ca->v, cb->v, sizeof(int64_t) * ca->n);
+	for (int c = 0; c < S->nr + S->nbars; c++) {
+		size_t n, at = clocks_at(S, ca, c, &n);
+		if (ca->ranked[c] == cb->ranked[c] && !memcmp(ca->v + at, cb->v + at, sizeof(int64_t) * n))
+			continue; /* equal values, or equal ranks */
+		clocks_rank(S, ca, c);
+		clocks_rank(S, cb, c);
+		if (memcmp(ca->v + at, cb->v + at, sizeof(int64_t) * n))
+			return false;
+	}
+	return true;
 }
 
+/* the joint state at a round boundary: equal strings, equal futures (clock
+ * values by their order per component, runtime loop indices relative to
+ * the slowest role and by their residue); the clocks go to their own
+ * array, compared by same_round */
 static void round_sig(RSim *S, Str *o, Clocks *clocks, int64_t *jmin_out, int64_t *jmax_out)
 {
 	int64_t jmin = INT64_MAX, jmax = 0, L = 2;
