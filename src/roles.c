@@ -326,6 +326,7 @@ typedef struct RSim {
 	int64_t cnt[2], free_entry, cap;
 	bool abs_parity;         /* a wait names its parity: the phases' parities, not only their distances, matter */
 	struct ViewCache *views; /* the shared regions' views, the proof's (not the run's) */
+	struct Rounds *rounds;   /* an invariant search's per-round scratch, the proof's */
 } RSim;
 
 /* a region's view depends on the region and the kernel only: the proof
@@ -372,6 +373,12 @@ static void vc_join(const RSim *S, VC *a, const VC *b)
 		if (b->t[i] > a->t[i])
 			a->t[i] = b->t[i];
 }
+
+/* a copy, and zero, over the components in use (a VC is 96 of them; the
+ * rest stay 0 where they were, unread where a record's slot is fresh) */
+static void vc_copy(const RSim *S, VC *a, const VC *b) { memcpy(a->t, b->t, sizeof(int64_t) * (size_t)S->nclk); }
+
+static void vc_zero(const RSim *S, VC *a) { memset(a->t, 0, sizeof(int64_t) * (size_t)S->nclk); }
 
 static bool vc_le(const RSim *S, const VC *a, const VC *b)
 {
@@ -452,9 +459,14 @@ static const char *rec_what(const Rec *x)
 	return x->write ? "the write" : "the read";
 }
 
+/* an access the caller completes later (a TMA load on barrier instance bar
+ * in its phase, a wgmma read with bar -1): its record waits, clock 0 */
+typedef struct Pending { int bar; int64_t phase; } Pending;
+
 /* a shared access by role r to the shared memory of CTA `rank` (its own,
  * or a multicast's destination): ordered after every conflicting one */
-static void access(RSim *S, Role *r, const Stmt *s, const Region *reg, bool write, Rec *out, int rank)
+
+static void access(RSim *S, Role *r, const Stmt *s, const Region *reg, bool write, const Pending *out, int rank)
 {
 	int64_t lo, hi;
 	if (!reg || !reg->buf || reg->buf->mem != MEM_SHARED || !rspan(S, r, reg, &lo, &hi))
@@ -480,17 +492,13 @@ static void access(RSim *S, Role *r, const Stmt *s, const Region *reg, bool writ
 			          "(mbarrier.arrive after it, then mbarrier.wait before the second)");
 		return;
 	}
-	Rec n = {reg->buf, lo, hi, s, role_of(S, r), write, true, rank, -1, 0, -1, {{0}}};
-	n.vc.t[role_of(S, r)] = r->clock.t[role_of(S, r)];
-	if (out) /* the caller completes it later (a TMA load, a wgmma read) */
-		n = *out, n.buf = reg->buf, n.lo = lo, n.hi = hi, n.s = s, n.role = role_of(S, r), n.write = write,
-		n.rank = rank;
+	int me = role_of(S, r);
 	size_t k = 0; /* what the new access supersedes */
 	for (size_t i = 0; i < S->nrecs; i++) {
 		Rec *x = &S->recs[i];
-		bool same = x->buf == n.buf && x->lo == n.lo && x->hi == n.hi && x->role == n.role && x->write == n.write &&
-		            x->s == n.s && x->complete && x->rank == n.rank;
-		bool covered = write && x->buf == n.buf && n.lo <= x->lo && x->hi <= n.hi && x->complete && x->rank == n.rank;
+		bool same = x->buf == reg->buf && x->lo == lo && x->hi == hi && x->role == me && x->write == write &&
+		            x->s == s && x->complete && x->rank == rank;
+		bool covered = write && x->buf == reg->buf && lo <= x->lo && x->hi <= hi && x->complete && x->rank == rank;
 		if (!same && !covered && k++ != i) /* a record is large (its clock): move the components in use */
 			memmove(&S->recs[k - 1], x, offsetof(Rec, vc) + sizeof(int64_t) * (size_t)S->nclk);
 	}
@@ -499,7 +507,13 @@ static void access(RSim *S, Role *r, const Stmt *s, const Region *reg, bool writ
 		S->reccap = S->reccap ? 2 * S->reccap : 16;
 		S->recs = xrealloc(S->recs, sizeof(Rec) * S->reccap);
 	}
-	S->recs[S->nrecs++] = n;
+	Rec *n = &S->recs[S->nrecs++];
+	vc_zero(S, &n->vc);
+	if (out)
+		n->complete = false, n->bar = out->bar, n->phase = out->phase, n->group = -1;
+	else
+		n->complete = true, n->bar = -1, n->phase = 0, n->group = -1, n->vc.t[me] = r->clock.t[me];
+	n->buf = reg->buf, n->lo = lo, n->hi = hi, n->s = s, n->role = me, n->write = write, n->rank = rank;
 }
 
 static void bar_label(const RSim *S, int bi, char *out, size_t n);
@@ -580,7 +594,7 @@ static void try_complete(RSim *S, int bi, const Stmt *at)
 	if (b->arrivals < b->count || b->ndeferred || b->loaded != b->expect)
 		return;
 	int64_t p = b->completed;
-	b->done = b->acc;
+	vc_copy(S, &b->done, &b->acc);
 	b->done.t[S->nr + bi] = p + 1; /* the completion itself */
 	for (int x = 0; x < S->nr; x++) { /* waiters of phase p - 1 must have passed it before this completes */
 		Role *w = &S->r[x];
@@ -601,7 +615,7 @@ static void try_complete(RSim *S, int bi, const Stmt *at)
 	for (size_t i = 0; i < S->nrecs; i++)
 		if (!S->recs[i].complete && S->recs[i].bar == bi && S->recs[i].phase == p) {
 			S->recs[i].complete = true;
-			S->recs[i].vc = b->done;
+			vc_copy(S, &S->recs[i].vc, &b->done);
 		}
 }
 
@@ -662,7 +676,7 @@ static bool named_barrier(RSim *S, Role *r, const Stmt *s, int id, int64_t count
 	if (!nb->arrived) {
 		nb->count = count;
 		nb->first = s;
-		memset(&nb->acc, 0, sizeof nb->acc);
+		vc_zero(S, &nb->acc);
 	}
 	nb->arrived += 32 * (int64_t)__builtin_popcountll(r->warps & s->warps);
 	vc_join(S, &nb->acc, &r->clock);
@@ -674,7 +688,7 @@ static bool named_barrier(RSim *S, Role *r, const Stmt *s, int id, int64_t count
 	}
 	int64_t gen = nb->gen;
 	if (nb->arrived == count) {
-		nb->release = nb->acc;
+		vc_copy(S, &nb->release, &nb->acc);
 		nb->arrived = 0;
 		nb->gen++;
 	}
@@ -739,7 +753,7 @@ static int on_barrier(RSim *S, Role *r, const Stmt *s)
 		b->init = true;
 		b->count = s->n;
 		b->init_at = s;
-		b->init_vc = r->clock;
+		vc_copy(S, &b->init_vc, &r->clock);
 	}
 	bool ok;
 	if (s->kind == ST_CLUSTER_SYNC) /* every thread of every CTA of the cluster */
@@ -857,7 +871,7 @@ static int on_tma_load(RSim *S, Role *r, const Stmt *s)
 		b->loaded += bytes;
 		if (r->deferred && r->defer_bar == bi)
 			r->defer_bytes += bytes;
-		Rec x = {.complete = false, .bar = bi, .phase = b->completed, .group = -1};
+		Pending x = {bi, b->completed};
 		access(S, r, s, s->dst, true, &x, d);
 		if (!S->failed)
 			try_complete(S, bi, s);
@@ -886,7 +900,7 @@ static int on_warpgroup(RSim *S, Role *r, const Stmt *s)
 {
 	int me = role_of(S, r);
 	if (s->kind == ST_WG_MMA) {
-		Rec x = {.complete = false, .bar = -1, .group = -1};
+		Pending x = {-1, 0};
 		access(S, r, s, s->src, false, &x, r->rank);
 		if (!S->failed)
 			access(S, r, s, s->mma_b, false, &x, r->rank);
@@ -902,7 +916,7 @@ static int on_warpgroup(RSim *S, Role *r, const Stmt *s)
 			if (x->role == me && x->s->kind == ST_WG_MMA && !x->complete && x->group >= 0 &&
 			    x->group < r->wg_groups - s->n) {
 				x->complete = true;
-				memset(&x->vc, 0, sizeof x->vc);
+				vc_zero(S, &x->vc);
 				x->vc.t[me] = r->clock.t[me];
 			}
 		}
@@ -1069,9 +1083,9 @@ static void sig_clocks(RSim *S, Clocks *o)
 {
 	size_t n = 2 + (size_t)(S->nr + S->nbars) * (size_t)(S->nr + 2 * S->nbars + S->nrecs + 2 * S->nnb) +
 	           (size_t)(S->nr * S->nbars);
-	if (o->cap < n) {
-		o->cap = n;
-		o->v = xrealloc(o->v, sizeof(int64_t) * n);
+	if (o->cap < n) { /* the arena's: the same rounds serve every search of the proof */
+		o->cap = n + n / 2;
+		o->v = arena_alloc(S->cx->arena, sizeof(int64_t) * o->cap);
 	}
 	int64_t *v = o->v;
 	size_t at = 0;
@@ -1303,20 +1317,21 @@ static void rsim_free(RSim *S)
 static bool rsim_rounds(RSim *S, Str *sigs, Clocks *clk, int64_t *trans, int64_t *period, int64_t *jmins,
                         int64_t *jmaxs);
 
+/* an invariant search's rounds: raw clocks and loop index bounds, kept by
+ * the proof (allocated once, in the arena) */
+typedef struct Rounds {
+	Clocks clk[ROLE_ROUNDS];
+	int64_t jmins[ROLE_ROUNDS], jmaxs[ROLE_ROUNDS];
+} Rounds;
+
 static bool rsim_run(RSim *S, Str *sigs, int64_t *trans, int64_t *period)
 {
-	int64_t *jmins = NULL, *jmaxs = NULL;
-	Clocks *clk = NULL;
-	if (sigs) {
-		jmins = xcalloc(sizeof(int64_t) * ROLE_ROUNDS);
-		jmaxs = xcalloc(sizeof(int64_t) * ROLE_ROUNDS);
-		clk = xcalloc(sizeof(Clocks) * ROLE_ROUNDS);
-	}
-	bool ok = rsim_rounds(S, sigs, clk, trans, period, jmins, jmaxs);
-	for (int i = 0; clk && i < ROLE_ROUNDS && clk[i].v; i++)
-		free(clk[i].v);
-	free(jmins), free(jmaxs), free(clk);
-	return ok;
+	Rounds *R = NULL;
+	if (sigs && !S->rounds)
+		S->rounds = arena_alloc(S->cx->arena, sizeof *S->rounds);
+	if (sigs)
+		R = S->rounds;
+	return rsim_rounds(S, sigs, R ? R->clk : NULL, trans, period, R ? R->jmins : NULL, R ? R->jmaxs : NULL);
 }
 
 /* every role blocked: the hang, located at the wait with partial progress,
@@ -1522,6 +1537,7 @@ typedef struct Proof {
 	int ncls, inner, outer;  /* outer -1: one class */
 	Str *sigs;
 	ViewCache views;
+	Rounds *rounds;          /* the searches' scratch, allocated by the first */
 } Proof;
 
 static const char *trips_text(const Proof *P, int c, int64_t t)
@@ -1561,6 +1577,9 @@ static bool search(Proof *P, int c, int64_t entry, const int64_t cnt[2], int64_t
 	S->free = c;
 	S->free_entry = entry;
 	S->cap = P->cls[c].hi;
+	if (!P->rounds)
+		P->rounds = arena_alloc(P->cx->arena, sizeof *P->rounds);
+	S->rounds = P->rounds;
 	*trans = P->cls[c].hi; /* no repeat before the loops end: every count up to hi runs */
 	*period = 1;
 	for (int i = 0; i < ROLE_ROUNDS; i++)
@@ -1694,7 +1713,7 @@ void check_role_phases(Ctx *cx, const Module *m, Kernel *k)
 		}
 	struct RtScan rt = {.k = k};
 	stmt_walk(k->body, k->nbody, scan_runtime, &rt);
-	Proof P = {cx, k, roles, nr, {{0}}, rt.n > 2 ? 2 : rt.n, 0, -1, NULL, {0}};
+	Proof P = {cx, k, roles, nr, {{0}}, rt.n > 2 ? 2 : rt.n, 0, -1, NULL, {0}, NULL};
 	memcpy(P.cls, rt.cls, sizeof P.cls);
 	if (rt.n > 2) {
 		diag_error(cx, rt.cls[2].first->loc, "a kernel with roles may have runtime repeats of two trip counts "
