@@ -1074,65 +1074,80 @@ static int64_t rank_of(const int64_t *sorted, size_t n, int64_t v)
  * futures); ranking costs a sort per component, so it is done only for
  * the rounds whose other parts match (clocks_rank) */
 typedef struct Clocks {
-	int64_t *v;
-	size_t n, cap;
-	bool ranked[MAX_CLOCKS]; /* per component: its values replaced by their ranks */
+	int64_t *v;              /* nrecs, nnb, then every holder's clock (a row of nclk), then the roles' pass times */
+	size_t n, cap, rows;
+	int64_t *rank;           /* per component (a column, and a role's pass times): the values' ranks */
+	size_t rankcap;
+	bool ranked[MAX_CLOCKS];
 } Clocks;
 
+/* the clocks of a round state, raw: a row per holder of a clock (roles,
+ * barriers' arrivals and completions, records, thread barriers), then the
+ * roles' pass times (values of the role's own component). Two rounds'
+ * clocks are equal when every value has the same rank among its
+ * component's (equal orders, equal futures); ranking costs a sort or count
+ * per component, so it is done only for the rounds whose other parts match
+ * and whose raw values differ (same_round) */
 static void sig_clocks(RSim *S, Clocks *o)
 {
-	size_t n = 2 + (size_t)(S->nr + S->nbars) * (size_t)(S->nr + 2 * S->nbars + S->nrecs + 2 * S->nnb) +
-	           (size_t)(S->nr * S->nbars);
+	size_t w = (size_t)S->nclk, rows = (size_t)(S->nr + 2 * S->nbars) + S->nrecs + 2 * (size_t)S->nnb;
+	size_t n = 2 + rows * w + (size_t)S->nr * (size_t)S->nbars;
 	if (o->cap < n) { /* the arena's: the same rounds serve every search of the proof */
 		o->cap = n + n / 2;
 		o->v = arena_alloc(S->cx->arena, sizeof(int64_t) * o->cap);
 	}
 	int64_t *v = o->v;
-	size_t at = 0;
-	v[at++] = (int64_t)S->nrecs, v[at++] = S->nnb;
-	for (int c = 0; c < S->nr + S->nbars; c++) {
-		for (int x = 0; x < S->nr; x++) {
-			v[at++] = S->r[x].clock.t[c];
-			if (x == c)
-				for (int64_t b = 0; b < S->nbars; b++)
-					v[at++] = S->r[x].pass_t[b];
-		}
-		for (int64_t b = 0; b < S->nbars; b++) {
-			v[at++] = S->bars[b].acc.t[c];
-			v[at++] = S->bars[b].done.t[c];
-		}
-		for (size_t i = 0; i < S->nrecs; i++)
-			v[at++] = S->recs[i].vc.t[c];
-		for (int i = 0; i < S->nnb; i++)
-			v[at++] = S->nb[i].acc.t[c], v[at++] = S->nb[i].release.t[c];
-	}
+	size_t at = 2;
+	v[0] = (int64_t)S->nrecs, v[1] = S->nnb;
+#define ROW(vc) (memcpy(v + at, (vc).t, sizeof(int64_t) * w), at += w)
+	for (int x = 0; x < S->nr; x++)
+		ROW(S->r[x].clock);
+	for (int64_t b = 0; b < S->nbars; b++)
+		ROW(S->bars[b].acc), ROW(S->bars[b].done);
+	for (size_t i = 0; i < S->nrecs; i++)
+		ROW(S->recs[i].vc);
+	for (int i = 0; i < S->nnb; i++)
+		ROW(S->nb[i].acc), ROW(S->nb[i].release);
+#undef ROW
+	for (int x = 0; x < S->nr; x++)
+		memcpy(v + at, S->r[x].pass_t, sizeof(int64_t) * (size_t)S->nbars), at += (size_t)S->nbars;
 	o->n = at;
+	o->rows = rows;
 	memset(o->ranked, 0, sizeof o->ranked);
 }
 
-/* where component c's values start in sig_clocks' array, and how many */
-static size_t clocks_at(const RSim *S, const Clocks *o, int c, size_t *n)
+/* component c's values: column c of the rows, then role c's pass times */
+static size_t clocks_col(const RSim *S, const Clocks *o, int c, int64_t *out)
 {
-	size_t nrecs = (size_t)o->v[0], nnb = (size_t)o->v[1];
-	size_t common = (size_t)S->nr + 2 * (size_t)S->nbars + nrecs + 2 * nnb;
-	*n = common + (c < S->nr ? (size_t)S->nbars : 0);
-	return 2 + (size_t)c * common + (size_t)(c < S->nr ? c : S->nr) * (size_t)S->nbars;
+	size_t n = 0, w = (size_t)S->nclk;
+	for (size_t h = 0; h < o->rows; h++)
+		out[n++] = o->v[2 + h * w + (size_t)c];
+	if (c < S->nr)
+		for (int64_t b = 0; b < S->nbars; b++)
+			out[n++] = o->v[2 + o->rows * w + (size_t)c * (size_t)S->nbars + (size_t)b];
+	return n;
 }
 
-/* component c's raw values to their ranks (the number of smaller values of
- * the component), in place, once: sorted as value-index keys when they fit,
- * each rank the position of the first of its equal values */
-static void clocks_rank(const RSim *S, Clocks *o, int c)
+/* component c's ranks (the number of smaller values of the component, for
+ * each value), once: counted when their range is small, else sorted as
+ * value-index keys (each rank the position of the first of its equals) */
+static const int64_t *clocks_rank(const RSim *S, Clocks *o, int c)
 {
+	size_t stride = o->rows + (size_t)S->nbars;
+	if (o->rankcap < stride * (size_t)S->nclk) {
+		o->rankcap = 2 * stride * (size_t)S->nclk;
+		o->rank = arena_alloc(S->cx->arena, sizeof(int64_t) * o->rankcap);
+		memset(o->ranked, 0, sizeof o->ranked);
+	}
+	int64_t *v = o->rank + (size_t)c * stride;
 	if (o->ranked[c])
-		return;
+		return v;
 	o->ranked[c] = true;
-	size_t n, at = clocks_at(S, o, c, &n);
-	int64_t *v = o->v + at, keys[1024], lo = INT64_MAX, hi = INT64_MIN;
+	size_t n = clocks_col(S, o, c, v);
+	int64_t keys[1024], lo = INT64_MAX, hi = INT64_MIN;
 	for (size_t i = 0; i < n; i++)
 		lo = v[i] < lo ? v[i] : lo, hi = v[i] > hi ? v[i] : hi;
 	if (n && n <= sizeof keys / sizeof *keys && lo >= 0 && hi - lo < (int64_t)(sizeof keys / sizeof *keys)) {
-		/* a small range (the usual case): counted */
 		memset(keys, 0, sizeof(int64_t) * (size_t)(hi - lo + 1));
 		for (size_t i = 0; i < n; i++)
 			keys[v[i] - lo]++;
@@ -1144,10 +1159,9 @@ static void clocks_rank(const RSim *S, Clocks *o, int c)
 		}
 		for (size_t i = 0; i < n; i++)
 			v[i] = keys[v[i] - lo];
-		return;
+		return v;
 	}
-	bool packed = n <= sizeof keys / sizeof *keys && lo >= 0 && hi < ((int64_t)1 << 46);
-	if (packed) {
+	if (n <= sizeof keys / sizeof *keys && lo >= 0 && hi < ((int64_t)1 << 46)) {
 		for (size_t i = 0; i < n; i++)
 			keys[i] = v[i] << 16 | (int64_t)i;
 		sort_i64(keys, n);
@@ -1157,7 +1171,7 @@ static void clocks_rank(const RSim *S, Clocks *o, int c)
 				first = (int64_t)i;
 			v[keys[i] & 0xffff] = first;
 		}
-		return;
+		return v;
 	}
 	int64_t *vals = xrealloc(NULL, sizeof(int64_t) * (n + 1));
 	memcpy(vals, v, sizeof(int64_t) * n);
@@ -1165,21 +1179,26 @@ static void clocks_rank(const RSim *S, Clocks *o, int c)
 	for (size_t i = 0; i < n; i++)
 		v[i] = rank_of(vals, n, v[i]);
 	free(vals);
+	return v;
 }
 
 /* two rounds' states equal: the rest of their signatures, then their
- * clocks, component by component, each ranked when first compared */
+ * clocks: equal raw values, or else equal ranks, component by component */
 static bool same_round(const RSim *S, const Str *a, Clocks *ca, const Str *b, Clocks *cb)
 {
 	if (a->n != b->n || memcmp(a->s, b->s, a->n) || ca->n != cb->n)
 		return false;
-	for (int c = 0; c < S->nr + S->nbars; c++) {
-		size_t n, at = clocks_at(S, ca, c, &n);
-		if (ca->ranked[c] == cb->ranked[c] && !memcmp(ca->v + at, cb->v + at, sizeof(int64_t) * n))
-			continue; /* equal values, or equal ranks */
-		clocks_rank(S, ca, c);
-		clocks_rank(S, cb, c);
-		if (memcmp(ca->v + at, cb->v + at, sizeof(int64_t) * n))
+	if (!memcmp(ca->v, cb->v, sizeof(int64_t) * ca->n))
+		return true;
+	for (int c = 0; c < S->nclk; c++) {
+		size_t n = ca->rows + (c < S->nr ? (size_t)S->nbars : 0), w = (size_t)S->nclk, h = 0;
+		for (; h < ca->rows && ca->v[2 + h * w + (size_t)c] == cb->v[2 + h * w + (size_t)c]; h++)
+			;
+		if (h == ca->rows && (c >= S->nr || !memcmp(ca->v + 2 + ca->rows * w + (size_t)c * (size_t)S->nbars,
+		                                            cb->v + 2 + cb->rows * w + (size_t)c * (size_t)S->nbars,
+		                                            sizeof(int64_t) * (size_t)S->nbars)))
+			continue; /* equal values */
+		if (memcmp(clocks_rank(S, ca, c), clocks_rank(S, cb, c), sizeof(int64_t) * n))
 			return false;
 	}
 	return true;
