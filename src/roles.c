@@ -1076,8 +1076,8 @@ static int64_t rank_of(const int64_t *sorted, size_t n, int64_t v)
 typedef struct Clocks {
 	int64_t *v;              /* nrecs, nnb, then every holder's clock (a row of nclk), then the roles' pass times */
 	size_t n, cap, rows;
-	int64_t *rank;           /* per component (a column, and a role's pass times): the values' ranks */
-	size_t rankcap;
+	int64_t *rank[MAX_CLOCKS]; /* per component (a column, and a role's pass times): the values' ranks */
+	size_t rankcap[MAX_CLOCKS];
 	bool ranked[MAX_CLOCKS];
 } Clocks;
 
@@ -1133,13 +1133,13 @@ static size_t clocks_col(const RSim *S, const Clocks *o, int c, int64_t *out)
  * value-index keys (each rank the position of the first of its equals) */
 static const int64_t *clocks_rank(const RSim *S, Clocks *o, int c)
 {
-	size_t stride = o->rows + (size_t)S->nbars;
-	if (o->rankcap < stride * (size_t)S->nclk) {
-		o->rankcap = 2 * stride * (size_t)S->nclk;
-		o->rank = arena_alloc(S->cx->arena, sizeof(int64_t) * o->rankcap);
-		memset(o->ranked, 0, sizeof o->ranked);
+	size_t need = o->rows + (size_t)S->nbars;
+	if (o->rankcap[c] < need) {
+		o->rankcap[c] = need + need / 2;
+		o->rank[c] = arena_alloc(S->cx->arena, sizeof(int64_t) * o->rankcap[c]);
+		o->ranked[c] = false;
 	}
-	int64_t *v = o->rank + (size_t)c * stride;
+	int64_t *v = o->rank[c];
 	if (o->ranked[c])
 		return v;
 	o->ranked[c] = true;
@@ -1333,13 +1333,13 @@ static void rsim_free(RSim *S)
 /* run to the end (or, sigs given, for rounds while looking for the
  * invariant: a round state equal to an earlier one, after *trans trips of
  * the free class's endless loop, repeats every *period trips) */
-static bool rsim_rounds(RSim *S, Str *sigs, Clocks *clk, int64_t *trans, int64_t *period, int64_t *jmins,
+static bool rsim_rounds(RSim *S, Str *sigs, Clocks **clk, int64_t *trans, int64_t *period, int64_t *jmins,
                         int64_t *jmaxs);
 
 /* an invariant search's rounds: raw clocks and loop index bounds, kept by
  * the proof (allocated once, in the arena) */
 typedef struct Rounds {
-	Clocks clk[ROLE_ROUNDS];
+	Clocks *clk[ROLE_ROUNDS]; /* each allocated by the first search that reaches its round */
 	int64_t jmins[ROLE_ROUNDS], jmaxs[ROLE_ROUNDS];
 } Rounds;
 
@@ -1459,7 +1459,7 @@ static bool end_checks(RSim *S)
 	return true;
 }
 
-static bool rsim_rounds(RSim *S, Str *sigs, Clocks *clk, int64_t *trans, int64_t *period, int64_t *jmins,
+static bool rsim_rounds(RSim *S, Str *sigs, Clocks **clk, int64_t *trans, int64_t *period, int64_t *jmins,
                         int64_t *jmaxs)
 {
 	for (int64_t round = 0;; round++) {
@@ -1472,9 +1472,11 @@ static bool rsim_rounds(RSim *S, Str *sigs, Clocks *clk, int64_t *trans, int64_t
 				return false;
 			}
 			Str *h = &sigs[round];
-			round_sig(S, h, &clk[round], &jmins[round], &jmaxs[round]);
+			if (!clk[round])
+				clk[round] = arena_alloc(S->cx->arena, sizeof(Clocks));
+			round_sig(S, h, clk[round], &jmins[round], &jmaxs[round]);
 			for (int64_t t = 0; t < round; t++)
-				if (same_round(S, &sigs[t], &clk[t], h, &clk[round])) {
+				if (same_round(S, &sigs[t], clk[t], h, clk[round])) {
 					int64_t d = jmins[round] - jmins[t];
 					*trans = jmaxs[t] + 1;
 					*period = d > 0 ? d : 1;
