@@ -309,7 +309,8 @@ typedef struct RSim {
 	int64_t nbars, *base;
 	Rec *recs;
 	size_t nrecs, reccap;
-	NBar nb[16 * MAX_RANKS + 1]; /* 0: cluster.sync; then per CTA, by id (0: sync) */
+	NBar *nb;                /* 0: cluster.sync; then per CTA, by id (0: sync): 16 * nranks + 1 (a run's
+	                          * scratch, zeroed at each run: only the CTAs there are) */
 	int nnb;                 /* named barriers 0..nnb-1 used so far */
 	int nranks;              /* CTAs in the cluster: each runs every role */
 	int64_t cta_bars;        /* barrier instances per CTA (rank r's are r * cta_bars + ...) */
@@ -1306,6 +1307,7 @@ static RSim *rsim_new(Ctx *cx, Kernel *k, const uint64_t *roles, int nr, const T
 	}
 	S->nbars = S->cta_bars * S->nranks;
 	S->bars = xcalloc(sizeof(RBar) * (size_t)(S->nbars + 1));
+	S->nb = xcalloc(sizeof(NBar) * (size_t)(16 * S->nranks + 1));
 	S->nr = nr * S->nranks; /* every CTA of the cluster runs every role */
 	S->nclk = (int)(S->nr + S->nbars);
 	S->r = xcalloc(sizeof(Role) * (size_t)S->nr);
@@ -1327,7 +1329,7 @@ static void rsim_free(RSim *S)
 {
 	for (int x = 0; x < S->nr; x++)
 		free(S->r[x].vals), free(S->r[x].waits), free(S->r[x].pass_t);
-	free(S->r), free(S->bars), free(S->base), free(S->recs), free(S);
+	free(S->r), free(S->bars), free(S->base), free(S->recs), free(S->nb), free(S);
 }
 
 /* run to the end (or, sigs given, for rounds while looking for the
