@@ -10,6 +10,7 @@
 #include "tilepx.h"
 
 #include <stddef.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -1027,9 +1028,9 @@ static int step(RSim *S, Role *r)
 
 /* a round's signature is thousands of values: append in place while the
  * text has room (it keeps its capacity from search to search) */
-static void sig_put(Str *o, int64_t v)
+static inline void sig_put(Str *o, int64_t v)
 {
-	if (o->n + sizeof v + 1 > o->cap || o->failed) {
+	if (__builtin_expect(o->n + sizeof v + 1 > o->cap || o->failed, 0)) {
 		str_putn(o, (const char *)&v, sizeof v);
 		return;
 	}
@@ -1037,6 +1038,8 @@ static void sig_put(Str *o, int64_t v)
 	o->n += sizeof v;
 	o->s[o->n] = 0;
 }
+
+static inline void sig_ptr(Str *o, const void *p) { sig_put(o, (int64_t)(intptr_t)p); }
 
 /* a few hundred values, sorted per clock component at every round: a shell
  * sort inline is several times faster than qsort's calls to a comparator */
@@ -1232,6 +1235,12 @@ static void round_sig(RSim *S, Str *o, Clocks *clocks, int64_t *jmin_out, int64_
 		jmin = 0;
 	*jmin_out = jmin;
 	*jmax_out = jmax;
+	size_t need = sizeof(int64_t) * (size_t)(4 + S->nr * (12 + 3 * (MAX_REPEAT_DEPTH + 2) + S->k->nvars + 2 * S->nbars) +
+	                                         8 * S->nbars + 10 * (int64_t)S->nrecs + 2 * S->nnb);
+	if (o->n + need + 1 > o->cap && !o->failed) { /* room for all of it: sig_put's fast path */
+		o->cap = o->n + need + 1;
+		o->s = xrealloc(o->s, o->cap);
+	}
 	sig_put(o, jmin % L);
 	if (clocks)
 		sig_clocks(S, clocks);
@@ -1241,12 +1250,12 @@ static void round_sig(RSim *S, Str *o, Clocks *clocks, int64_t *jmin_out, int64_
 		int64_t v[] = {r->depth, r->done, r->lag_all, r->lag_wg, r->defer_bar, r->defer_bytes, r->in_nb, r->nb_id};
 		for (size_t i = 0; i < sizeof v / sizeof *v; i++)
 			sig_put(o, v[i]);
-		str_putn(o, (const char *)&r->lag_at, sizeof r->lag_at);
-		str_putn(o, (const char *)&r->deferred, sizeof r->deferred);
+		sig_ptr(o, r->lag_at);
+		sig_ptr(o, r->deferred);
 		for (int d = 0; d < r->depth; d++) {
 			const RFrame *f = &r->fr[d];
 			bool rt = free_frame(S, f);
-			str_putn(o, (const char *)&f->blk, sizeof f->blk);
+			sig_ptr(o, f->blk);
 			sig_put(o, (int64_t)f->i);
 			sig_put(o, rt ? f->j - jmin : f->j);
 		}
@@ -1266,15 +1275,15 @@ static void round_sig(RSim *S, Str *o, Clocks *clocks, int64_t *jmin_out, int64_
 		               x->ndeferred};
 		for (size_t i = 0; i < sizeof v / sizeof *v; i++)
 			sig_put(o, v[i]);
-		str_putn(o, (const char *)&x->first, sizeof x->first);
+		sig_ptr(o, x->first);
 	}
 	for (size_t i = 0; i < S->nrecs; i++) {
 		const Rec *x = &S->recs[i];
 		int64_t v[] = {x->lo, x->hi, x->role, x->write, x->complete, x->bar,
 		               x->bar >= 0 ? S->bars[x->bar].completed - x->phase : 0,
 		               x->group >= 0 ? S->r[x->role].wg_groups - x->group : -1};
-		str_putn(o, (const char *)&x->buf, sizeof x->buf);
-		str_putn(o, (const char *)&x->s, sizeof x->s);
+		sig_ptr(o, x->buf);
+		sig_ptr(o, x->s);
 		for (size_t k = 0; k < sizeof v / sizeof *v; k++)
 			sig_put(o, v[k]);
 	}
