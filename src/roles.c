@@ -465,6 +465,24 @@ static const char *rec_what(const Rec *x)
  * in its phase, a wgmma read with bar -1): its record waits, clock 0 */
 typedef struct Pending { int bar; int64_t phase; } Pending;
 
+/* an access that may race with record x: the failure */
+static void access_conflict(RSim *S, const Region *reg, bool write, const Rec *x, int rank)
+{
+	char who[160];
+	role_desc(S, &S->r[x->role], who, sizeof who);
+	RFAIL(S, reg->loc, "%s '%s'%s while %s at line %d (%s) may still %s it", write ? "writes" : "reads",
+	      reg->buf->name, S->nranks > 1 ? arena_printf(S->cx->arena, " of CTA rank %d", rank) : "",
+	      rec_what(x), x->s->loc.line, who, x->write ? "write" : "read");
+	if (stmt_is_tma_load(x->s))
+		diag_note(S->cx, "wait on the load's barrier (%s) before touching the stage", x->s->mbar_name);
+	else if (x->s->kind == ST_WG_MMA)
+		diag_note(S->cx, "wgmma reads its operands until wgmma.wait retires its group; release the stage after "
+		          "that wait");
+	else
+		diag_note(S->cx, "nothing orders the two: a barrier the second waits on must complete after the first "
+		          "(mbarrier.arrive after it, then mbarrier.wait before the second)");
+}
+
 /* a shared access by role r to the shared memory of CTA `rank` (its own,
  * or a multicast's destination): ordered after every conflicting one */
 
@@ -473,35 +491,21 @@ static void access(RSim *S, Role *r, const Stmt *s, const Region *reg, bool writ
 	int64_t lo, hi;
 	if (!reg || !reg->buf || reg->buf->mem != MEM_SHARED || !rspan(S, r, reg, &lo, &hi))
 		return;
-	for (size_t i = 0; i < S->nrecs; i++) {
-		Rec *x = &S->recs[i];
-		if (x->buf != reg->buf || x->rank != rank || x->hi < lo || hi < x->lo || (!x->write && !write))
-			continue;
-		if (x->complete && vc_le(S, &x->vc, &r->clock))
-			continue;
-		char who[160];
-		role_desc(S, &S->r[x->role], who, sizeof who);
-		RFAIL(S, reg->loc, "%s '%s'%s while %s at line %d (%s) may still %s it", write ? "writes" : "reads",
-		      reg->buf->name, S->nranks > 1 ? arena_printf(S->cx->arena, " of CTA rank %d", rank) : "",
-		      rec_what(x), x->s->loc.line, who, x->write ? "write" : "read");
-		if (stmt_is_tma_load(x->s))
-			diag_note(S->cx, "wait on the load's barrier (%s) before touching the stage", x->s->mbar_name);
-		else if (x->s->kind == ST_WG_MMA)
-			diag_note(S->cx, "wgmma reads its operands until wgmma.wait retires its group; release the stage after "
-			          "that wait");
-		else
-			diag_note(S->cx, "nothing orders the two: a barrier the second waits on must complete after the first "
-			          "(mbarrier.arrive after it, then mbarrier.wait before the second)");
-		return;
-	}
 	int me = role_of(S, r);
-	size_t k = 0; /* what the new access supersedes */
+	size_t k = 0; /* one pass: the first conflicting record (in order), and what the new access supersedes */
 	for (size_t i = 0; i < S->nrecs; i++) {
 		Rec *x = &S->recs[i];
-		bool same = x->buf == reg->buf && x->lo == lo && x->hi == hi && x->role == me && x->write == write &&
-		            x->s == s && x->complete && x->rank == rank;
-		bool covered = write && x->buf == reg->buf && lo <= x->lo && x->hi <= hi && x->complete && x->rank == rank;
-		if (!same && !covered && k++ != i) /* a record is large (its clock): move the components in use */
+		if (x->buf == reg->buf && x->rank == rank) {
+			if (!(x->hi < lo || hi < x->lo) && (x->write || write) && !(x->complete && vc_le(S, &x->vc, &r->clock))) {
+				access_conflict(S, reg, write, x, rank);
+				return;
+			}
+			bool same = x->lo == lo && x->hi == hi && x->role == me && x->write == write && x->s == s && x->complete;
+			bool covered = write && lo <= x->lo && x->hi <= hi && x->complete;
+			if (same || covered)
+				continue;
+		}
+		if (k++ != i) /* a record is large (its clock): move the components in use */
 			memmove(&S->recs[k - 1], x, offsetof(Rec, vc) + sizeof(int64_t) * (size_t)S->nclk);
 	}
 	S->nrecs = k;
