@@ -329,6 +329,12 @@ typedef struct RSim {
 	bool abs_parity;         /* a wait names its parity: the phases' parities, not only their distances, matter */
 	struct ViewCache *views; /* the shared regions' views, the proof's (not the run's) */
 	struct Rounds *rounds;   /* an invariant search's per-round scratch, the proof's */
+	/* a run shared by the counts of class `share` (-1: none; outer_counts):
+	 * every count <= reach would have left one of its loops by now, or not
+	 * entered it (0); unshareable: a loop of it ran other than cnt trips */
+	int share;
+	int64_t reach;
+	bool unshareable;
 } RSim;
 
 /* a region's view depends on the region and the kernel only: the proof
@@ -976,6 +982,9 @@ static int next_frame(RSim *S, Role *r)
 			return STEP_RAN;
 		if (f->blk && f->blk->kind == ST_REPEAT && f->blk->running)
 			r->vals[f->blk->running]++;
+		if (S->share >= 0 && f->blk && f->blk->kind == ST_REPEAT && f->j + 1 > S->reach &&
+		    class_of(S->cls, S->ncls, f->blk) == S->share)
+			S->reach = f->j + 1; /* a count <= j + 1 leaves the loop here */
 		if (f->blk && f->blk->kind == ST_REPEAT && ++f->j < f->trips) {
 			f->i = 0;
 			trip_begin(S, r, f->blk, f->j);
@@ -1011,6 +1020,10 @@ static int step(RSim *S, Role *r)
 		if (s->kind == ST_WHEN && !(r->warps & s->body_warps))
 			return STEP_RAN;
 		int64_t trips = s->kind == ST_REPEAT ? enter_trips(S, r, s) : 1;
+		if (S->share >= 0 && s->kind == ST_REPEAT && class_of(S->cls, S->ncls, s) == S->share) {
+			S->unshareable |= trips != S->cnt[S->share];
+			S->reach = S->reach < 0 ? 0 : S->reach; /* a count of 0 skips the loop here */
+		}
 		if (!s->nbody || trips == 0)
 			return STEP_RAN;
 		RFrame *nf = &r->fr[r->depth++];
@@ -1312,6 +1325,8 @@ static RSim *rsim_new(Ctx *cx, Kernel *k, const uint64_t *roles, int nr, const T
 	S->ncls = ncls;
 	S->free = -1;
 	S->free_entry = 1;
+	S->share = -1;
+	S->reach = -1;
 	S->nranks = (int)kernel_cluster_size(k);
 	S->base = xcalloc(sizeof(int64_t) * (k->nmbars + 1));
 	for (size_t i = 0; i < k->nmbars; i++) {
@@ -1343,6 +1358,31 @@ static void rsim_free(RSim *S)
 	for (int x = 0; x < S->nr; x++)
 		free(S->r[x].vals), free(S->r[x].waits), free(S->r[x].pass_t);
 	free(S->r), free(S->bars), free(S->base), free(S->recs), free(S->nb), free(S);
+}
+
+static void *dup_heap(const void *p, size_t n)
+{
+	void *q = xrealloc(NULL, n);
+	memcpy(q, p, n);
+	return q;
+}
+
+/* a copy of the run, to go on from here on its own */
+static RSim *rsim_clone(const RSim *S)
+{
+	RSim *C = dup_heap(S, sizeof *S);
+	C->base = dup_heap(S->base, sizeof(int64_t) * (S->k->nmbars + 1));
+	C->bars = dup_heap(S->bars, sizeof(RBar) * (size_t)(S->nbars + 1));
+	C->nb = dup_heap(S->nb, sizeof(NBar) * (size_t)(16 * S->nranks + 1));
+	C->recs = S->reccap ? dup_heap(S->recs, sizeof(Rec) * S->reccap) : NULL;
+	C->r = dup_heap(S->r, sizeof(Role) * (size_t)S->nr);
+	for (int x = 0; x < S->nr; x++) {
+		Role *r = &C->r[x];
+		r->vals = dup_heap(S->r[x].vals, sizeof(int64_t) * (size_t)(S->k->nvars + 1));
+		r->waits = dup_heap(S->r[x].waits, sizeof(int64_t) * (size_t)(S->nbars + 1));
+		r->pass_t = dup_heap(S->r[x].pass_t, sizeof(int64_t) * (size_t)(S->nbars + 1));
+	}
+	return C;
 }
 
 /* run to the end (or, sigs given, for rounds while looking for the
@@ -1474,6 +1514,32 @@ static bool end_checks(RSim *S)
 	return true;
 }
 
+enum { ROUND_ON, ROUND_END, ROUND_FAILED };
+
+/* one scheduling round: each role runs until it blocks; ROUND_END when no
+ * role is left (the end checks still to run) */
+static int rsim_round(RSim *S)
+{
+	bool progress = false, live = false;
+	for (int x = 0; x < S->nr && !S->failed; x++) {
+		Role *r = &S->r[x];
+		int st;
+		while ((st = step(S, r)) == STEP_RAN)
+			progress = true;
+		progress |= st == STEP_YIELD;
+		live |= st == STEP_BLOCKED || st == STEP_YIELD;
+	}
+	if (S->failed)
+		return ROUND_FAILED;
+	if (!live)
+		return ROUND_END;
+	if (!progress) { /* every role blocked: a hang */
+		report_hang(S);
+		return ROUND_FAILED;
+	}
+	return ROUND_ON;
+}
+
 static bool rsim_rounds(RSim *S, Str *sigs, Clocks **clk, int64_t *trans, int64_t *period, int64_t *jmins,
                         int64_t *jmaxs)
 {
@@ -1498,25 +1564,10 @@ static bool rsim_rounds(RSim *S, Str *sigs, Clocks **clk, int64_t *trans, int64_
 					return true;
 				}
 		}
-		bool progress = false, live = false;
-		for (int x = 0; x < S->nr && !S->failed; x++) {
-			Role *r = &S->r[x];
-			int st;
-			while ((st = step(S, r)) == STEP_RAN)
-				progress = true;
-			progress |= st == STEP_YIELD;
-			live |= st == STEP_BLOCKED || st == STEP_YIELD;
-		}
-		if (S->failed)
-			return false;
-		if (!live)
-			break;
-		if (!progress) { /* every role blocked: a hang */
-			report_hang(S);
-			return false;
-		}
+		int st = rsim_round(S);
+		if (st != ROUND_ON)
+			return st == ROUND_END && end_checks(S);
 	}
-	return end_checks(S);
 }
 
 /* the warps' roles: warps on the same side of every when block */
@@ -1587,11 +1638,19 @@ static const char *trips_text(const Proof *P, int c, int64_t t)
 
 /* one run with every runtime loop at its count; *entries: the most loops of
  * the inner class a role entered */
+static bool count_finish(Proof *P, RSim *S, const int64_t cnt[2], int64_t *entries);
+
 static bool count_run(Proof *P, const int64_t cnt[2], int64_t *entries)
 {
 	RSim *S = rsim_new(P->cx, P->k, P->roles, P->nr, P->cls, P->ncls);
 	S->views = &P->views;
 	S->cnt[0] = cnt[0], S->cnt[1] = cnt[1];
+	return count_finish(P, S, cnt, entries);
+}
+
+/* run S (at counts cnt) to its end; the failure's notes name the counts */
+static bool count_finish(Proof *P, RSim *S, const int64_t cnt[2], int64_t *entries)
+{
 	bool ok = rsim_run(S, NULL, NULL, NULL);
 	for (int x = 0; x < S->nr && entries; x++)
 		*entries = S->r[x].entries[P->inner] > *entries ? S->r[x].entries[P->inner] : *entries;
@@ -1600,6 +1659,63 @@ static bool count_run(Proof *P, const int64_t cnt[2], int64_t *entries)
 		for (int c = 0; c < P->ncls; c++)
 			diag_note(P->cx, "when %s", trips_text(P, c, cnt[c]));
 	return ok;
+}
+
+static void scan_deferred(void *ctx, const Stmt *s)
+{
+	*(bool *)ctx |= s->kind == ST_MBAR_EXPECT_TX && !s->has_value;
+}
+
+/* the runs of the outer class's counts blo..bhi (the inner's at cnt), in
+ * order, as count_run each: they are one run (the outer loops at bhi + 1
+ * trips, its messages dropped) up to the round in which a role of the
+ * b-trip run leaves an outer loop (or skips it, b = 0); b's run is a copy
+ * of the shared one at that round's start with its outer loops at b trips,
+ * run on to its end. A count the shared run does not settle that way (it
+ * failed, ended first, or a loop of the class ran other than the count)
+ * gets a run of its own. Not shared: expect_tx without bytes (a run
+ * records the bytes on the statement, and the shared run is ahead of the
+ * count runs) */
+static bool outer_counts(Proof *P, int64_t cnt[2], int64_t blo, int64_t bhi, int64_t *entries)
+{
+	int o = P->outer;
+	bool deferred = false;
+	stmt_walk(P->k->body, P->k->nbody, scan_deferred, &deferred);
+	int64_t b = blo;
+	if (!deferred && blo <= bhi) {
+		Ctx quiet = {P->cx->arena, {0}, P->cx->sel, P->cx->parity};
+		RSim *S = rsim_new(&quiet, P->k, P->roles, P->nr, P->cls, P->ncls);
+		S->views = &P->views;
+		S->cnt[0] = cnt[0], S->cnt[1] = cnt[1], S->cnt[o] = bhi + 1;
+		S->share = o;
+		for (int st = ROUND_ON; b <= bhi && st == ROUND_ON;) {
+			RSim *at = rsim_clone(S);
+			st = rsim_round(S);
+			for (; b <= bhi && b <= S->reach && st != ROUND_FAILED && !S->unshareable; b++) {
+				RSim *C = rsim_clone(at);
+				C->cx = P->cx, C->share = -1, C->cnt[o] = b;
+				for (int x = 0; x < C->nr; x++)
+					for (int d = 0; d < C->r[x].depth; d++)
+						if (C->r[x].fr[d].blk && class_of(C->cls, C->ncls, C->r[x].fr[d].blk) == o)
+							C->r[x].fr[d].trips = b;
+				cnt[o] = b;
+				if (!count_finish(P, C, cnt, entries)) {
+					rsim_free(at), rsim_free(S);
+					return false;
+				}
+			}
+			rsim_free(at);
+			if (S->unshareable)
+				break;
+		}
+		rsim_free(S);
+	}
+	for (; b <= bhi; b++) {
+		cnt[o] = b;
+		if (!count_run(P, cnt, entries))
+			return false;
+	}
+	return true;
 }
 
 /* the invariant search of class c: its loops run cnt[c] trips in a role's
@@ -1671,11 +1787,8 @@ static void prove_counts(Proof *P)
 			int64_t otr, ope;
 			if (!search(P, P->outer, 1, cnt, &otr, &ope, &entries))
 				return;
-			for (int64_t b = O->lo; b <= O->hi && b <= otr + ope + 1; b++) {
-				cnt[P->outer] = b;
-				if (!count_run(P, cnt, &entries))
-					return;
-			}
+			if (!outer_counts(P, cnt, O->lo, otr + ope + 1 < O->hi ? otr + ope + 1 : O->hi, &entries))
+				return;
 			cnt[P->outer] = O->hi;
 		} else if (!count_run(P, cnt, &entries)) {
 			return;
