@@ -1367,14 +1367,37 @@ static void *dup_heap(const void *p, size_t n)
 	return q;
 }
 
-/* a copy of the run, to go on from here on its own */
+/* a copy of the run, to go on from here on its own: clocks copied over the
+ * components in use (the rest are never read), thread barriers past the
+ * used ones zero */
 static RSim *rsim_clone(const RSim *S)
 {
 	RSim *C = dup_heap(S, sizeof *S);
 	C->base = dup_heap(S->base, sizeof(int64_t) * (S->k->nmbars + 1));
-	C->bars = dup_heap(S->bars, sizeof(RBar) * (size_t)(S->nbars + 1));
-	C->nb = dup_heap(S->nb, sizeof(NBar) * (size_t)(16 * S->nranks + 1));
-	C->recs = S->reccap ? dup_heap(S->recs, sizeof(Rec) * S->reccap) : NULL;
+	C->bars = xrealloc(NULL, sizeof(RBar) * (size_t)(S->nbars + 1));
+	for (int64_t b = 0; b < S->nbars; b++) {
+		RBar *d = &C->bars[b];
+		const RBar *f = &S->bars[b];
+		memcpy(d, f, offsetof(RBar, acc));
+		vc_copy(S, &d->acc, &f->acc), vc_copy(S, &d->done, &f->done);
+		vc_copy(S, &d->init_vc, &f->init_vc), vc_copy(S, &d->racc, &f->racc);
+		d->first = f->first, d->init_at = f->init_at, d->rlast = f->rlast;
+	}
+	C->nb = xrealloc(NULL, sizeof(NBar) * (size_t)(16 * S->nranks + 1));
+	for (int i = 0; i < 16 * S->nranks + 1; i++) {
+		NBar *d = &C->nb[i];
+		if (i < S->nnb) {
+			const NBar *f = &S->nb[i];
+			d->arrived = f->arrived, d->count = f->count, d->gen = f->gen, d->first = f->first;
+			vc_copy(S, &d->acc, &f->acc), vc_copy(S, &d->release, &f->release);
+		} else {
+			d->arrived = d->count = d->gen = 0, d->first = NULL;
+			vc_zero(S, &d->acc), vc_zero(S, &d->release);
+		}
+	}
+	C->recs = S->reccap ? xrealloc(NULL, sizeof(Rec) * S->reccap) : NULL;
+	for (size_t i = 0; i < S->nrecs; i++)
+		memcpy(&C->recs[i], &S->recs[i], offsetof(Rec, vc) + sizeof(int64_t) * (size_t)S->nclk);
 	C->r = dup_heap(S->r, sizeof(Role) * (size_t)S->nr);
 	for (int x = 0; x < S->nr; x++) {
 		Role *r = &C->r[x];
