@@ -1360,21 +1360,31 @@ static void rsim_free(RSim *S)
 	free(S->r), free(S->bars), free(S->base), free(S->recs), free(S->nb), free(S);
 }
 
-static void *dup_heap(const void *p, size_t n)
+/* S copied into C, a copy made earlier of a run of the same kernel (its
+ * buffers reused: a run's copies come and go every round, and the heap
+ * would give their pages back and fault them in again), or into a new one
+ * when C is NULL. Clocks are copied over the components in use (the rest
+ * are never read), thread barriers past the used ones zeroed */
+static RSim *rsim_copy(RSim *C, const RSim *S)
 {
-	void *q = xrealloc(NULL, n);
-	memcpy(q, p, n);
-	return q;
-}
-
-/* a copy of the run, to go on from here on its own: clocks copied over the
- * components in use (the rest are never read), thread barriers past the
- * used ones zero */
-static RSim *rsim_clone(const RSim *S)
-{
-	RSim *C = dup_heap(S, sizeof *S);
-	C->base = dup_heap(S->base, sizeof(int64_t) * (S->k->nmbars + 1));
-	C->bars = xrealloc(NULL, sizeof(RBar) * (size_t)(S->nbars + 1));
+	size_t nnbs = (size_t)(16 * S->nranks + 1), nv = (size_t)(S->k->nvars + 1), nb1 = (size_t)(S->nbars + 1);
+	if (!C) {
+		C = xcalloc(sizeof *C);
+		C->base = xcalloc(sizeof(int64_t) * (S->k->nmbars + 1));
+		C->bars = xcalloc(sizeof(RBar) * nb1);
+		C->nb = xcalloc(sizeof(NBar) * nnbs);
+		C->r = xcalloc(sizeof(Role) * (size_t)S->nr);
+		for (int x = 0; x < S->nr; x++) {
+			C->r[x].vals = xcalloc(sizeof(int64_t) * nv);
+			C->r[x].waits = xcalloc(sizeof(int64_t) * nb1);
+			C->r[x].pass_t = xcalloc(sizeof(int64_t) * nb1);
+		}
+	}
+	RSim keep = *C;
+	*C = *S;
+	C->base = keep.base, C->bars = keep.bars, C->nb = keep.nb, C->r = keep.r;
+	C->recs = keep.recs, C->reccap = keep.reccap;
+	memcpy(C->base, S->base, sizeof(int64_t) * (S->k->nmbars + 1));
 	for (int64_t b = 0; b < S->nbars; b++) {
 		RBar *d = &C->bars[b];
 		const RBar *f = &S->bars[b];
@@ -1383,10 +1393,9 @@ static RSim *rsim_clone(const RSim *S)
 		vc_copy(S, &d->init_vc, &f->init_vc), vc_copy(S, &d->racc, &f->racc);
 		d->first = f->first, d->init_at = f->init_at, d->rlast = f->rlast;
 	}
-	C->nb = xrealloc(NULL, sizeof(NBar) * (size_t)(16 * S->nranks + 1));
-	for (int i = 0; i < 16 * S->nranks + 1; i++) {
+	for (size_t i = 0; i < nnbs; i++) {
 		NBar *d = &C->nb[i];
-		if (i < S->nnb) {
+		if (i < (size_t)S->nnb) {
 			const NBar *f = &S->nb[i];
 			d->arrived = f->arrived, d->count = f->count, d->gen = f->gen, d->first = f->first;
 			vc_copy(S, &d->acc, &f->acc), vc_copy(S, &d->release, &f->release);
@@ -1395,15 +1404,20 @@ static RSim *rsim_clone(const RSim *S)
 			vc_zero(S, &d->acc), vc_zero(S, &d->release);
 		}
 	}
-	C->recs = S->reccap ? xrealloc(NULL, sizeof(Rec) * S->reccap) : NULL;
+	if (C->reccap < S->nrecs) {
+		C->reccap = S->reccap;
+		C->recs = xrealloc(C->recs, sizeof(Rec) * C->reccap);
+	}
 	for (size_t i = 0; i < S->nrecs; i++)
 		memcpy(&C->recs[i], &S->recs[i], offsetof(Rec, vc) + sizeof(int64_t) * (size_t)S->nclk);
-	C->r = dup_heap(S->r, sizeof(Role) * (size_t)S->nr);
 	for (int x = 0; x < S->nr; x++) {
 		Role *r = &C->r[x];
-		r->vals = dup_heap(S->r[x].vals, sizeof(int64_t) * (size_t)(S->k->nvars + 1));
-		r->waits = dup_heap(S->r[x].waits, sizeof(int64_t) * (size_t)(S->nbars + 1));
-		r->pass_t = dup_heap(S->r[x].pass_t, sizeof(int64_t) * (size_t)(S->nbars + 1));
+		int64_t *vals = r->vals, *waits = r->waits, *pass_t = r->pass_t;
+		*r = S->r[x];
+		r->vals = vals, r->waits = waits, r->pass_t = pass_t;
+		memcpy(vals, S->r[x].vals, sizeof(int64_t) * nv);
+		memcpy(waits, S->r[x].waits, sizeof(int64_t) * nb1);
+		memcpy(pass_t, S->r[x].pass_t, sizeof(int64_t) * nb1);
 	}
 	return C;
 }
@@ -1648,7 +1662,31 @@ typedef struct Proof {
 	Str *sigs;
 	ViewCache views;
 	Rounds *rounds;          /* the searches' scratch, allocated by the first */
+	/* runs to reuse (a run's state is some 100 KB: allocated and freed per
+	 * run, the heap gives the pages back and faults them in again) */
+	struct RunPool { RSim *fresh, *free[4]; int n; } pool;
 } Proof;
+
+/* a run at its start, reporting to cx */
+static RSim *proof_run(Proof *P, Ctx *cx)
+{
+	struct RunPool *R = &P->pool;
+	if (!R->fresh) {
+		R->fresh = rsim_new(P->cx, P->k, P->roles, P->nr, P->cls, P->ncls);
+		R->fresh->views = &P->views;
+	}
+	RSim *S = rsim_copy(R->n ? R->free[--R->n] : NULL, R->fresh);
+	S->cx = cx;
+	return S;
+}
+
+static void proof_done(Proof *P, RSim *S)
+{
+	if (P->pool.n < 4)
+		P->pool.free[P->pool.n++] = S;
+	else
+		rsim_free(S);
+}
 
 static const char *trips_text(const Proof *P, int c, int64_t t)
 {
@@ -1665,10 +1703,11 @@ static bool count_finish(Proof *P, RSim *S, const int64_t cnt[2], int64_t *entri
 
 static bool count_run(Proof *P, const int64_t cnt[2], int64_t *entries)
 {
-	RSim *S = rsim_new(P->cx, P->k, P->roles, P->nr, P->cls, P->ncls);
-	S->views = &P->views;
+	RSim *S = proof_run(P, P->cx);
 	S->cnt[0] = cnt[0], S->cnt[1] = cnt[1];
-	return count_finish(P, S, cnt, entries);
+	bool ok = count_finish(P, S, cnt, entries);
+	proof_done(P, S);
+	return ok;
 }
 
 /* run S (at counts cnt) to its end; the failure's notes name the counts */
@@ -1677,7 +1716,6 @@ static bool count_finish(Proof *P, RSim *S, const int64_t cnt[2], int64_t *entri
 	bool ok = rsim_run(S, NULL, NULL, NULL);
 	for (int x = 0; x < S->nr && entries; x++)
 		*entries = S->r[x].entries[P->inner] > *entries ? S->r[x].entries[P->inner] : *entries;
-	rsim_free(S);
 	if (!ok)
 		for (int c = 0; c < P->ncls; c++)
 			diag_note(P->cx, "when %s", trips_text(P, c, cnt[c]));
@@ -1707,15 +1745,15 @@ static bool outer_counts(Proof *P, int64_t cnt[2], int64_t blo, int64_t bhi, int
 	int64_t b = blo;
 	if (!deferred && blo <= bhi) {
 		Ctx quiet = {P->cx->arena, {0}, P->cx->sel, P->cx->parity};
-		RSim *S = rsim_new(&quiet, P->k, P->roles, P->nr, P->cls, P->ncls);
-		S->views = &P->views;
+		RSim *S = proof_run(P, &quiet);
 		S->cnt[0] = cnt[0], S->cnt[1] = cnt[1], S->cnt[o] = bhi + 1;
 		S->share = o;
-		for (int st = ROUND_ON; b <= bhi && st == ROUND_ON;) {
-			RSim *at = rsim_clone(S);
+		RSim *at = proof_run(P, P->cx), *C = proof_run(P, P->cx); /* the round's start; a count's run */
+		for (int st = ROUND_ON; b <= bhi && st == ROUND_ON && !S->unshareable;) {
+			at = rsim_copy(at, S);
 			st = rsim_round(S);
 			for (; b <= bhi && b <= S->reach && st != ROUND_FAILED && !S->unshareable; b++) {
-				RSim *C = rsim_clone(at);
+				C = rsim_copy(C, at);
 				C->cx = P->cx, C->share = -1, C->cnt[o] = b;
 				for (int x = 0; x < C->nr; x++)
 					for (int d = 0; d < C->r[x].depth; d++)
@@ -1723,15 +1761,12 @@ static bool outer_counts(Proof *P, int64_t cnt[2], int64_t blo, int64_t bhi, int
 							C->r[x].fr[d].trips = b;
 				cnt[o] = b;
 				if (!count_finish(P, C, cnt, entries)) {
-					rsim_free(at), rsim_free(S);
+					proof_done(P, at), proof_done(P, C), proof_done(P, S);
 					return false;
 				}
 			}
-			rsim_free(at);
-			if (S->unshareable)
-				break;
 		}
-		rsim_free(S);
+		proof_done(P, at), proof_done(P, C), proof_done(P, S);
 	}
 	for (; b <= bhi; b++) {
 		cnt[o] = b;
@@ -1746,8 +1781,7 @@ static bool outer_counts(Proof *P, int64_t cnt[2], int64_t blo, int64_t bhi, int
 static bool search(Proof *P, int c, int64_t entry, const int64_t cnt[2], int64_t *trans, int64_t *period,
                    int64_t *entries)
 {
-	RSim *S = rsim_new(P->cx, P->k, P->roles, P->nr, P->cls, P->ncls);
-	S->views = &P->views;
+	RSim *S = proof_run(P, P->cx);
 	S->cnt[0] = cnt[0], S->cnt[1] = cnt[1];
 	S->free = c;
 	S->free_entry = entry;
@@ -1767,7 +1801,7 @@ static bool search(Proof *P, int c, int64_t entry, const int64_t cnt[2], int64_t
 	if (!ok)
 		round_sig(S, &tmp, NULL, &jmin, &jmax);
 	str_free(&tmp);
-	rsim_free(S);
+	proof_done(P, S);
 	if (ok)
 		return true;
 	if (entry > 1)
@@ -1798,7 +1832,18 @@ static int64_t gcd64(int64_t a, int64_t b)
  * one a period earlier in every entry, so the state at each entry's head
  * is one an explored count reaches); for each a, the outer class's counts
  * up to its own invariant with the inner at a */
+static void prove_counts_of(Proof *P);
+
 static void prove_counts(Proof *P)
+{
+	prove_counts_of(P);
+	for (int i = 0; i < P->pool.n; i++)
+		rsim_free(P->pool.free[i]);
+	if (P->pool.fresh)
+		rsim_free(P->pool.fresh);
+}
+
+static void prove_counts_of(Proof *P)
 {
 	const TClass *I = &P->cls[P->inner];
 	int64_t need = I->lo, trans_max = 0, lcm = 1;
@@ -1885,7 +1930,7 @@ void check_role_phases(Ctx *cx, const Module *m, Kernel *k)
 		}
 	struct RtScan rt = {.k = k};
 	stmt_walk(k->body, k->nbody, scan_runtime, &rt);
-	Proof P = {cx, k, roles, nr, {{0}}, rt.n > 2 ? 2 : rt.n, 0, -1, NULL, {0}, NULL};
+	Proof P = {cx, k, roles, nr, {{0}}, rt.n > 2 ? 2 : rt.n, 0, -1, NULL, {0}, NULL, {0}};
 	memcpy(P.cls, rt.cls, sizeof P.cls);
 	if (rt.n > 2) {
 		diag_error(cx, rt.cls[2].first->loc, "a kernel with roles may have runtime repeats of two trip counts "
