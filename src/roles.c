@@ -1043,17 +1043,13 @@ static int step(RSim *S, Role *r)
 
 /* ---- runs and the loop invariant ---- */
 
-/* a round's signature is thousands of values: append in place while the
- * text has room (it keeps its capacity from search to search) */
+/* a round's signature is hundreds of values: round_sig makes room for all
+ * of them first (the text keeps its capacity from search to search), then
+ * appends them in place */
 static inline void sig_put(Str *o, int64_t v)
 {
-	if (__builtin_expect(o->n + sizeof v + 1 > o->cap || o->failed, 0)) {
-		str_putn(o, (const char *)&v, sizeof v);
-		return;
-	}
 	memcpy(o->s + o->n, &v, sizeof v);
 	o->n += sizeof v;
-	o->s[o->n] = 0;
 }
 
 static inline void sig_ptr(Str *o, const void *p) { sig_put(o, (int64_t)(intptr_t)p); }
@@ -1252,9 +1248,11 @@ static void round_sig(RSim *S, Str *o, Clocks *clocks, int64_t *jmin_out, int64_
 		jmin = 0;
 	*jmin_out = jmin;
 	*jmax_out = jmax;
+	/* the values below: 3 + 2 per thread barrier; per role 11, 3 per frame, its running counts and 2 per
+	 * barrier; per barrier 8; per record 10 */
 	size_t need = sizeof(int64_t) * (size_t)(4 + S->nr * (12 + 3 * (MAX_REPEAT_DEPTH + 2) + S->k->nvars + 2 * S->nbars) +
 	                                         8 * S->nbars + 10 * (int64_t)S->nrecs + 2 * S->nnb);
-	if (o->n + need + 1 > o->cap && !o->failed) { /* room for all of it: sig_put's fast path */
+	if (o->n + need + 1 > o->cap) { /* room for all of it (an upper bound, below) */
 		o->cap = o->n + need + 1;
 		o->s = xrealloc(o->s, o->cap);
 	}
@@ -1307,6 +1305,7 @@ static void round_sig(RSim *S, Str *o, Clocks *clocks, int64_t *jmin_out, int64_
 	sig_put(o, S->nnb);
 	for (int i = 0; i < S->nnb; i++)
 		sig_put(o, S->nb[i].arrived), sig_put(o, S->nb[i].count);
+	o->s[o->n] = 0;
 }
 
 static void scan_parity(void *ctx, const Stmt *s)
