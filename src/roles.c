@@ -1091,9 +1091,9 @@ static int64_t rank_of(const int64_t *sorted, size_t n, int64_t v)
  * futures); ranking costs a sort per component, so it is done only for
  * the rounds whose other parts match (clocks_rank) */
 typedef struct Clocks {
-	int64_t *v;              /* nrecs, nnb, then every holder's clock (a row of nclk), then the roles' pass times */
+	int32_t *v;              /* nrecs, nnb, then every holder's clock (a row of nclk), then the roles' pass times */
 	size_t n, cap, rows;
-	int64_t *rank[MAX_CLOCKS]; /* per component (a column, and a role's pass times): the values' ranks */
+	int32_t *rank[MAX_CLOCKS]; /* per component (a column, and a role's pass times): the values' ranks */
 	size_t rankcap[MAX_CLOCKS];
 	bool ranked[MAX_CLOCKS];
 } Clocks;
@@ -1104,37 +1104,44 @@ typedef struct Clocks {
  * clocks are equal when every value has the same rank among its
  * component's (equal orders, equal futures); ranking costs a sort or count
  * per component, so it is done only for the rounds whose other parts match
- * and whose raw values differ (same_round) */
+ * and whose raw values differ (same_round). Stored in 32 bits (a search's
+ * rounds keep them all): a clock value counts statement instances or phase
+ * completions, at most ROLE_STEPS + 1 */
 static void sig_clocks(RSim *S, Clocks *o)
 {
 	size_t w = (size_t)S->nclk, rows = (size_t)(S->nr + 2 * S->nbars) + S->nrecs + 2 * (size_t)S->nnb;
 	size_t n = 2 + rows * w + (size_t)S->nr * (size_t)S->nbars;
 	if (o->cap < n) { /* the arena's: the same rounds serve every search of the proof */
 		o->cap = n + n / 2;
-		o->v = arena_alloc(S->cx->arena, sizeof(int64_t) * o->cap);
+		o->v = arena_alloc(S->cx->arena, sizeof(int32_t) * o->cap);
 	}
-	int64_t *v = o->v;
+	int32_t *v = o->v;
 	size_t at = 2;
-	v[0] = (int64_t)S->nrecs, v[1] = S->nnb;
-#define ROW(vc) (memcpy(v + at, (vc).t, sizeof(int64_t) * w), at += w)
+	v[0] = (int32_t)S->nrecs, v[1] = S->nnb;
+#define ROW(vc) do { for (size_t c_ = 0; c_ < w; c_++) v[at++] = (int32_t)(vc).t[c_]; } while (0)
 	for (int x = 0; x < S->nr; x++)
 		ROW(S->r[x].clock);
-	for (int64_t b = 0; b < S->nbars; b++)
-		ROW(S->bars[b].acc), ROW(S->bars[b].done);
+	for (int64_t b = 0; b < S->nbars; b++) {
+		ROW(S->bars[b].acc);
+		ROW(S->bars[b].done);
+	}
 	for (size_t i = 0; i < S->nrecs; i++)
 		ROW(S->recs[i].vc);
-	for (int i = 0; i < S->nnb; i++)
-		ROW(S->nb[i].acc), ROW(S->nb[i].release);
+	for (int i = 0; i < S->nnb; i++) {
+		ROW(S->nb[i].acc);
+		ROW(S->nb[i].release);
+	}
 #undef ROW
 	for (int x = 0; x < S->nr; x++)
-		memcpy(v + at, S->r[x].pass_t, sizeof(int64_t) * (size_t)S->nbars), at += (size_t)S->nbars;
+		for (int64_t b = 0; b < S->nbars; b++)
+			v[at++] = (int32_t)S->r[x].pass_t[b];
 	o->n = at;
 	o->rows = rows;
 	memset(o->ranked, 0, sizeof o->ranked);
 }
 
 /* component c's values: column c of the rows, then role c's pass times */
-static size_t clocks_col(const RSim *S, const Clocks *o, int c, int64_t *out)
+static size_t clocks_col(const RSim *S, const Clocks *o, int c, int32_t *out)
 {
 	size_t n = 0, w = (size_t)S->nclk;
 	for (size_t h = 0; h < o->rows; h++)
@@ -1148,15 +1155,15 @@ static size_t clocks_col(const RSim *S, const Clocks *o, int c, int64_t *out)
 /* component c's ranks (the number of smaller values of the component, for
  * each value), once: counted when their range is small, else sorted as
  * value-index keys (each rank the position of the first of its equals) */
-static const int64_t *clocks_rank(const RSim *S, Clocks *o, int c)
+static const int32_t *clocks_rank(const RSim *S, Clocks *o, int c)
 {
 	size_t need = o->rows + (size_t)S->nbars;
 	if (o->rankcap[c] < need) {
 		o->rankcap[c] = need + need / 2;
-		o->rank[c] = arena_alloc(S->cx->arena, sizeof(int64_t) * o->rankcap[c]);
+		o->rank[c] = arena_alloc(S->cx->arena, sizeof(int32_t) * o->rankcap[c]);
 		o->ranked[c] = false;
 	}
-	int64_t *v = o->rank[c];
+	int32_t *v = o->rank[c];
 	if (o->ranked[c])
 		return v;
 	o->ranked[c] = true;
@@ -1164,7 +1171,7 @@ static const int64_t *clocks_rank(const RSim *S, Clocks *o, int c)
 	int64_t keys[1024], lo = INT64_MAX, hi = INT64_MIN;
 	for (size_t i = 0; i < n; i++)
 		lo = v[i] < lo ? v[i] : lo, hi = v[i] > hi ? v[i] : hi;
-	if (n && n <= sizeof keys / sizeof *keys && lo >= 0 && hi - lo < (int64_t)(sizeof keys / sizeof *keys)) {
+	if (n && n <= sizeof keys / sizeof *keys && hi - lo < (int64_t)(sizeof keys / sizeof *keys)) {
 		memset(keys, 0, sizeof(int64_t) * (size_t)(hi - lo + 1));
 		for (size_t i = 0; i < n; i++)
 			keys[v[i] - lo]++;
@@ -1175,26 +1182,15 @@ static const int64_t *clocks_rank(const RSim *S, Clocks *o, int c)
 			below += k;
 		}
 		for (size_t i = 0; i < n; i++)
-			v[i] = keys[v[i] - lo];
-		return v;
-	}
-	if (n <= sizeof keys / sizeof *keys && lo >= 0 && hi < ((int64_t)1 << 46)) {
-		for (size_t i = 0; i < n; i++)
-			keys[i] = v[i] << 16 | (int64_t)i;
-		sort_i64(keys, n);
-		int64_t first = 0;
-		for (size_t i = 0; i < n; i++) {
-			if (i == 0 || keys[i] >> 16 != keys[i - 1] >> 16)
-				first = (int64_t)i;
-			v[keys[i] & 0xffff] = first;
-		}
+			v[i] = (int32_t)keys[v[i] - lo];
 		return v;
 	}
 	int64_t *vals = xrealloc(NULL, sizeof(int64_t) * (n + 1));
-	memcpy(vals, v, sizeof(int64_t) * n);
+	for (size_t i = 0; i < n; i++)
+		vals[i] = v[i];
 	sort_i64(vals, n);
 	for (size_t i = 0; i < n; i++)
-		v[i] = rank_of(vals, n, v[i]);
+		v[i] = (int32_t)rank_of(vals, n, v[i]);
 	free(vals);
 	return v;
 }
@@ -1205,7 +1201,7 @@ static bool same_round(const RSim *S, const Str *a, Clocks *ca, const Str *b, Cl
 {
 	if (a->n != b->n || memcmp(a->s, b->s, a->n) || ca->n != cb->n)
 		return false;
-	if (!memcmp(ca->v, cb->v, sizeof(int64_t) * ca->n))
+	if (!memcmp(ca->v, cb->v, sizeof(int32_t) * ca->n))
 		return true;
 	for (int c = 0; c < S->nclk; c++) {
 		size_t n = ca->rows + (c < S->nr ? (size_t)S->nbars : 0), w = (size_t)S->nclk, h = 0;
@@ -1213,9 +1209,9 @@ static bool same_round(const RSim *S, const Str *a, Clocks *ca, const Str *b, Cl
 			;
 		if (h == ca->rows && (c >= S->nr || !memcmp(ca->v + 2 + ca->rows * w + (size_t)c * (size_t)S->nbars,
 		                                            cb->v + 2 + cb->rows * w + (size_t)c * (size_t)S->nbars,
-		                                            sizeof(int64_t) * (size_t)S->nbars)))
+		                                            sizeof(int32_t) * (size_t)S->nbars)))
 			continue; /* equal values */
-		if (memcmp(clocks_rank(S, ca, c), clocks_rank(S, cb, c), sizeof(int64_t) * n))
+		if (memcmp(clocks_rank(S, ca, c), clocks_rank(S, cb, c), sizeof(int32_t) * n))
 			return false;
 	}
 	return true;
