@@ -3,6 +3,60 @@
 
 #include <string.h>
 
+int64_t abi_local_offset(const Kernel *k, const Buffer *b)
+{
+	int64_t off = 0;
+	if (!k->is_func)
+		return 0;
+	for (size_t i = 0; i < k->nbufs; i++) {
+		const Buffer *l = k->bufs[i];
+		if (l->mem != MEM_LOCAL)
+			continue;
+		if (l == b)
+			return off;
+		off += ((l->regs * dtype_bytes(l->dt) + 3) / 4 * 4 + 15) / 16 * 16;
+	}
+	return off;
+}
+
+/* a func's params after its pointers: shared addresses, args, the local
+ * buffers' registers in; the same bytes come back in K_ret */
+static KernelAbi func_abi(Arena *a, const Kernel *k, KernelAbi abi)
+{
+	abi.is_func = true;
+	for (size_t i = 0; i < k->nbufs; i++)
+		if (k->bufs[i]->mem == MEM_SHARED) {
+			AbiParam *p = &abi.params[abi.nparams++];
+			p->kind = ABI_SHARED;
+			p->name = arena_printf(a, "%s_shared_%s", k->name, k->bufs[i]->name);
+			p->decl = arena_printf(a, ".param .u32 %s", p->name);
+			p->bytes = 4;
+			p->index = (int)i;
+			p->buf = k->bufs[i];
+			abi.nshared++;
+		}
+	for (int i = 0; i < k->nargs; i++) {
+		AbiParam *p = &abi.params[abi.nparams++];
+		p->kind = ABI_ARG;
+		p->name = arena_printf(a, "%s_arg_%s", k->name, k->var_names[k->arg_vars[i]]);
+		p->decl = arena_printf(a, ".param .u32 %s", p->name);
+		p->bytes = 4;
+		p->index = i;
+		abi.nargs++;
+	}
+	abi.local_bytes = abi_local_offset(k, NULL);
+	if (abi.local_bytes) {
+		AbiParam *p = &abi.params[abi.nparams++];
+		p->kind = ABI_LOCAL_IN;
+		p->name = arena_printf(a, "%s_in", k->name);
+		p->decl = arena_printf(a, ".param .align 16 .b8 %s[%lld]", p->name, (long long)abi.local_bytes);
+		p->bytes = (int)abi.local_bytes;
+		abi.ret_name = arena_printf(a, "%s_ret", k->name);
+		abi.ret_decl = arena_printf(a, ".param .align 16 .b8 %s[%lld]", abi.ret_name, (long long)abi.local_bytes);
+	}
+	return abi;
+}
+
 KernelAbi kernel_abi(Arena *a, const Kernel *k)
 {
 	KernelAbi abi = {0};
@@ -12,7 +66,8 @@ KernelAbi kernel_abi(Arena *a, const Kernel *k)
 	abi.cluster_y = k->cluster_x ? k->cluster_y : 0;
 	abi.dyn_shared = k->dyn_shared;
 	abi.maxnreg = k->maxnreg;
-	abi.params = arena_alloc(a, sizeof(AbiParam) * ((size_t)k->nparams + k->nscalars + (size_t)k->ntmaps + 1));
+	abi.params = arena_alloc(a, sizeof(AbiParam) * ((size_t)k->nparams + k->nscalars + (size_t)k->ntmaps + k->nbufs +
+	                                                (size_t)k->nargs + 2));
 	/* pointers, by param_index (declaration order of the global buffers) */
 	for (int i = 0; i < k->nparams; i++) {
 		AbiParam *p = &abi.params[abi.nparams++];
@@ -26,6 +81,8 @@ KernelAbi kernel_abi(Arena *a, const Kernel *k)
 				p->buf = k->bufs[j];
 		abi.npointers++;
 	}
+	if (k->is_func)
+		return func_abi(a, k, abi);
 	/* scalars after the pointers, in declaration order */
 	for (size_t i = 0; i < k->nscalars; i++) {
 		const Scalar *sc = &k->scalars[i];

@@ -10,11 +10,15 @@
 #define TILEPX_ABI_H
 #include "tilepx.h"
 
-typedef enum AbiKind { ABI_POINTER, ABI_SCALAR, ABI_TENSOR_MAP } AbiKind;
+/* a func (.visible .func, docs/language.md "Device functions") has
+ * pointers, then ABI_SHARED (each shared buffer's shared-window address,
+ * .u32), ABI_ARG (each arg, .u32), then ABI_LOCAL_IN (its local buffers'
+ * registers in, packed); its return param is KernelAbi.ret_* */
+typedef enum AbiKind { ABI_POINTER, ABI_SCALAR, ABI_TENSOR_MAP, ABI_SHARED, ABI_ARG, ABI_LOCAL_IN } AbiKind;
 
 typedef struct AbiParam {
 	AbiKind kind;
-	const char *name;  /* PTX name: K_param_I, K_arg_S, K_tmap_I */
+	const char *name;  /* PTX name: K_param_I, K_arg_S, K_tmap_I; a func's K_shared_B, K_arg_A, K_in */
 	const char *decl;  /* PTX declaration: ".param .u64 K_param_0", ".param .s32 K_arg_N",
 	                      ".param .align 64 .b8 K_tmap_0[128]" */
 	int bytes;         /* what the launcher passes by value: 8 (a device pointer), 4 or 8 (a
@@ -22,9 +26,11 @@ typedef struct AbiParam {
 	bool is_signed;    /* a scalar of type i32/i64 (.s32/.s64) */
 	/* pointer: the buffer's param_index (its place among the pointers);
 	 * scalar: its index in Kernel.scalars (and bound_vals); tensor map: its
-	 * index in kernel_tensor_maps() (Buffer.tma_index) */
+	 * index in kernel_tensor_maps() (Buffer.tma_index); shared: the
+	 * buffer's index in Kernel.bufs; arg: its index in Kernel.arg_vars;
+	 * local in: 0 */
 	int index;
-	const Buffer *buf; /* pointer, tensor map: the param buffer; scalar: NULL */
+	const Buffer *buf; /* pointer, tensor map, shared: the buffer; scalar, arg, local in: NULL */
 } AbiParam;
 
 typedef struct KernelAbi {
@@ -32,17 +38,28 @@ typedef struct KernelAbi {
 	AbiParam *params;   /* [nparams], in PTX order */
 	int nparams;
 	int npointers, nscalars, ntmaps;
+	/* a func: its shared addresses and args; its local buffers' bytes in
+	 * and out (K_in, K_ret; 0: neither) and the return param */
+	bool is_func;
+	int nshared, nargs;
+	int64_t local_bytes;
+	const char *ret_name;           /* K_ret, NULL: none */
+	const char *ret_decl;           /* ".param .align 16 .b8 K_ret[R]" */
 	int64_t threads;                /* .reqntid */
 	int64_t cluster_x, cluster_y;   /* .reqnctapercluster; 0, 0: no cluster */
 	int64_t dyn_shared;             /* bytes of dynamic shared memory to pass at launch, 0: none */
 	int64_t maxnreg;                /* .maxnreg, 0: none */
 } KernelAbi;
 
-/* the ABI of kernel k's entry (allocated in a); the grid is not part of it
- * (it may depend on scalar values: Kernel.grid after kernel_bind) */
+/* the ABI of kernel k's entry or func (allocated in a); the grid is not part
+ * of it (it may depend on scalar values: Kernel.grid after kernel_bind) */
 KernelAbi kernel_abi(Arena *a, const Kernel *k);
 /* the param of kind `kind` and index `index` (as AbiParam.index), or NULL */
 const AbiParam *abi_param(const KernelAbi *abi, AbiKind kind, int index);
 /* its position among the kernel's params (the kernel param index), or -1 */
 int abi_position(const KernelAbi *abi, AbiKind kind, int index);
+/* a func's local buffer b: its byte offset in K_in and K_ret (its words
+ * packed in declaration order, each buffer at a 16-byte offset); b = NULL:
+ * their total; 0 for a kernel */
+int64_t abi_local_offset(const Kernel *k, const Buffer *b);
 #endif

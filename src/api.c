@@ -42,9 +42,9 @@ static bool compile_module(Ctx *cx, const char *path, const char *src, size_t le
 
 /* a kernel's launch facts, from the checked module; kernel param indices
  * from its launch ABI (src/abi.h) */
-static void fill_launch(Arena *ar, const Kernel *k, tilepx_launch *l)
+static void fill_launch(Ctx *cx, const Kernel *k, tilepx_launch *l)
 {
-	KernelAbi abi = kernel_abi(ar, k);
+	KernelAbi abi = kernel_abi(cx->arena, k);
 	memset(l, 0, sizeof *l);
 	snprintf(l->kernel, sizeof l->kernel, "%s", k->name);
 	l->grid[0] = k->grid;
@@ -55,7 +55,7 @@ static void fill_launch(Arena *ar, const Kernel *k, tilepx_launch *l)
 	l->nparams = k->nparams;
 	l->dynamic_shared_bytes = k->dyn_shared;
 	TensorMapArgs a[TILEPX_MAX_TENSOR_MAPS];
-	int n = kernel_tensor_maps(k, a, TILEPX_MAX_TENSOR_MAPS);
+	int n = kernel_tensor_maps(cx, k, a, TILEPX_MAX_TENSOR_MAPS);
 	l->ntensor_maps = n < TILEPX_MAX_TENSOR_MAPS ? n : TILEPX_MAX_TENSOR_MAPS;
 	l->nscalars = (int)k->nscalars;
 	l->needs_values = k->nscalars && !k->bound_vals;
@@ -167,7 +167,7 @@ static int api_run(const char *path, const char *src, size_t len, const char *ta
 				break;
 			}
 			if (*nlaunch < max)
-				fill_launch(cx->arena, k, &launches[*nlaunch]);
+				fill_launch(cx, k, &launches[*nlaunch]);
 			++*nlaunch;
 		}
 	if (text->failed) {

@@ -168,8 +168,9 @@ static void dump_stmts(Pipe *p, const Kernel *k, Stmt **body, size_t n, int dept
 		const Affine *parity = stmtmap_get(p->cx->parity, s);
 		if (parity)
 			str_printf(o, " (parity: %s)", affine_is_const(parity) ? "constant" : "affine in the loop indices");
-		if (s->n_set)
-			str_printf(o, " (%lld bytes)", (long long)s->n);
+		int64_t tx;
+		if (s->kind == ST_MBAR_EXPECT_TX && !s->has_value && expect_tx_bytes(p->cx, s, &tx))
+			str_printf(o, " (%lld bytes)", (long long)tx);
 		if ((stmt_info[s->kind].flags & SF_COPY) && p->cx->sel) {
 			CopyOp op;
 			Decision d;
@@ -196,7 +197,7 @@ static void dump_kernel(Pipe *p, const Pass *ps, const Kernel *k, Str *o)
 		                                        : b->mem == MEM_TMEM ? "tmem" : "local");
 		if (b->mem == MEM_SHARED)
 			str_printf(o, " at byte %lld, %lld elements%s", (long long)b->shared_offset, (long long)b->storage,
-			           b->layout.sw.on ? ", swizzled" : "");
+			           buffer_swizzle(p->cx, b).on ? ", swizzled" : "");
 		str_putc(o, '\n');
 	}
 	for (size_t i = 0; i < k->nmbars; i++)

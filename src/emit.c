@@ -2,7 +2,6 @@
  * memory), statements and the module printer; the helpers variants share
  * are in src/lower.c. */
 #include "lower.h"
-#include "abi.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -230,6 +229,7 @@ static void emit_repeat(Emit *e, const Stmt *s)
 		          s->var_name ? s->var_name : "");
 	Loop l;
 	Reg t = {0};
+	Reg outer_c = e->across_c, outer_n = e->across_n; /* an enclosing persistent loop's, for its later trips */
 	if (s->trips_scalar) { /* ceil(S / D) trips, possibly none */
 		Reg v = e->var_regs[e->k->scalars[s->trips_scalar - 1].var];
 		t = v;
@@ -256,6 +256,7 @@ static void emit_repeat(Emit *e, const Stmt *s)
 		end_trip(e, s);
 		emit_loop_end(e, &l);
 	}
+	e->across_c = outer_c, e->across_n = outer_n;
 	if (--e->repeat_depth == 0) {
 		Str loop = b->body;
 		b->body = saved;
@@ -397,24 +398,6 @@ static void tmem_epilogue(Emit *e)
 	b_place_label(b, skip);
 }
 
-/* a func's fragments travel packed in declaration order, each local buffer's
- * words at a 16-byte aligned offset; b = NULL: the total */
-static int64_t func_local_off(const Kernel *k, const Buffer *b)
-{
-	int64_t off = 0;
-	if (!k->is_func)
-		return 0;
-	for (size_t i = 0; i < k->nbufs; i++) {
-		const Buffer *l = k->bufs[i];
-		if (l->mem != MEM_LOCAL)
-			continue;
-		if (l == b)
-			return off;
-		off += ((l->regs * dtype_bytes(l->dt) + 3) / 4 * 4 + 15) / 16 * 16;
-	}
-	return off;
-}
-
 /* the forms a module uses, where first, and the statement that needs the highest .version */
 typedef struct ModuleUse {
 	bool used[FORM_COUNT];
@@ -427,22 +410,21 @@ typedef struct ModuleUse {
 /* prologue: each param's generic address, each tensor map's */
 static void emit_param_bases(Emit *e)
 {
-	Ctx *cx = e->cx;
 	const Kernel *k = e->k;
 	Builder *b = &e->b;
-	KernelAbi abi = kernel_abi(cx->arena, k); /* the params' names */
+	const KernelAbi *abi = &e->abi; /* the params' names */
 	for (size_t i = 0; i < k->nbufs; i++) {
 		const Buffer *buf = k->bufs[i];
 		if (buf->mem != MEM_GLOBAL)
 			continue;
 		Reg raw = b_reg(b, RC_RD);
 		e->param_base[i] = b_reg(b, RC_RD);
-		b_ins(b, FORM_LD_PARAM_U64, b_name(b, raw), abi_param(&abi, ABI_POINTER, buf->param_index)->name, NULL);
+		b_ins(b, FORM_LD_PARAM_U64, b_name(b, raw), abi_param(abi, ABI_POINTER, buf->param_index)->name, NULL);
 		b_ins(b, FORM_CVTA_TO_GLOBAL, b_name(b, e->param_base[i]), b_name(b, raw), NULL);
 		if (buf->tma) { /* the tensor map's generic address: what cp.async.bulk.tensor takes */
 			Reg pa = b_reg(b, RC_RD);
 			e->tmap_addr[i] = b_reg(b, RC_RD);
-			b_ins(b, FORM_TMAP_ADDR, b_name(b, pa), abi_param(&abi, ABI_TENSOR_MAP, buf->tma_index)->name, NULL);
+			b_ins(b, FORM_TMAP_ADDR, b_name(b, pa), abi_param(abi, ABI_TENSOR_MAP, buf->tma_index)->name, NULL);
 			b_ins(b, FORM_CVTA_PARAM, b_name(b, e->tmap_addr[i]), b_name(b, pa), NULL);
 		}
 	}
@@ -498,7 +480,7 @@ static void emit_buffer_bases(Emit *e)
 			e->shared_base[i] = b_reg(b, RC_R);
 			if (k->is_func) { /* the caller's shared address (ABI: docs/language->md) */
 				b_ins(b, FORM_LD_PARAM_U32, b_name(b, e->shared_base[i]),
-				      arena_printf(cx->arena, "%s_shared_%s", k->name, buf->name), NULL);
+				      abi_param(&e->abi, ABI_SHARED, (int)i)->name, NULL);
 				continue;
 			}
 			if (k->dyn_shared) { /* one dynamic array: the buffer at its offset */
@@ -516,7 +498,8 @@ static void emit_buffer_bases(Emit *e)
 				e->local_words[i][w] = b_reg(b, RC_R);
 				if (k->is_func) /* fragments in: the caller's registers */
 					b_ins(b, FORM_LD_PARAM_B32, b_name(b, e->local_words[i][w]),
-					      arena_printf(cx->arena, "%s_in+%lld", k->name, (long long)(func_local_off(k, buf) + 4 * w)),
+					      arena_printf(cx->arena, "%s+%lld", abi_param(&e->abi, ABI_LOCAL_IN, 0)->name,
+					                   (long long)(abi_local_offset(k, buf) + 4 * w)),
 					      NULL);
 				else
 					b_ins(b, FORM_MOV_B32, b_name(b, e->local_words[i][w]), "0", NULL);
@@ -542,7 +525,7 @@ static void emit_mbar_bases(Emit *e)
 		b_ins(b, FORM_MOV_U32, b_name(b, e->mbar_base[i]), arena_printf(cx->arena, "mb_%s", mb->name), NULL);
 	}
 	for (size_t i = 0; i < k->nmbars; i++)
-		if (k->mbars[i].dyn_phase) { /* bit i: the parity of barrier i's next phase */
+		if (mbar_run_time_phase(cx, &k->mbars[i])) { /* bit i: the parity of barrier i's next phase */
 			e->mbar_phase[i] = b_reg(b, RC_R);
 			b_ins(b, FORM_MOV_B32, b_name(b, e->mbar_phase[i]), "0", NULL);
 		}
@@ -555,13 +538,12 @@ static void emit_mbar_bases(Emit *e)
 /* scalar params and a func's args into registers */
 static void emit_scalar_args(Emit *e)
 {
-	Ctx *cx = e->cx;
 	const Kernel *k = e->k;
 	Builder *b = &e->b;
-	KernelAbi abi = kernel_abi(cx->arena, k); /* the params' names */
+	const KernelAbi *abi = &e->abi; /* the params' names */
 	for (size_t i = 0; i < k->nscalars; i++) { /* scalar params: 31-bit values (their facts) */
 		const Scalar *sc = &k->scalars[i];
-		const char *pn = abi_param(&abi, ABI_SCALAR, (int)i)->name;
+		const char *pn = abi_param(abi, ABI_SCALAR, (int)i)->name;
 		e->var_regs[sc->var] = b_reg(b, RC_R);
 		if (dtype_bytes(sc->dt) == 8) {
 			Reg w = b_reg(b, RC_RD);
@@ -573,8 +555,7 @@ static void emit_scalar_args(Emit *e)
 	}
 	for (int a = 0; a < k->nargs; a++) {
 		e->var_regs[k->arg_vars[a]] = b_reg(b, RC_R);
-		b_ins(b, FORM_LD_PARAM_U32, b_name(b, e->var_regs[k->arg_vars[a]]),
-		      arena_printf(cx->arena, "%s_arg_%s", k->name, k->var_names[k->arg_vars[a]]), NULL);
+		b_ins(b, FORM_LD_PARAM_U32, b_name(b, e->var_regs[k->arg_vars[a]]), abi_param(abi, ABI_ARG, a)->name, NULL);
 	}
 }
 
@@ -590,47 +571,34 @@ static void emit_func_out(Emit *e)
 				int64_t words = (k->bufs[i]->regs * dtype_bytes(k->bufs[i]->dt) + 3) / 4;
 				for (int64_t w = 0; w < words; w++)
 					b_ins(b, FORM_ST_PARAM_B32,
-					      arena_printf(cx->arena, "%s_ret+%lld", k->name,
-					                   (long long)(func_local_off(k, k->bufs[i]) + 4 * w)),
+					      arena_printf(cx->arena, "%s+%lld", e->abi.ret_name,
+					                   (long long)(abi_local_offset(k, k->bufs[i]) + 4 * w)),
 					      b_name(b, e->local_words[i][w]), NULL);
 			}
 }
 
-/* the launch ABI as PTX: .func or .entry, its params in order, .reqntid,
- * .maxnreg, .reqnctapercluster */
-static void print_signature(Arena *arena, const Kernel *k, int64_t lbytes, Str *out)
+/* the launch ABI as PTX (src/abi.h): .func or .entry, its params in order,
+ * .reqntid, .maxnreg, .reqnctapercluster */
+static void print_signature(const KernelAbi *abi, Str *out)
 {
-	if (k->is_func) {
-		/* .visible .func ([ret]) NAME(pointers, shared addresses, args, [in]) */
-		str_puts(out, "\n.visible .func ");
-		if (lbytes)
-			str_printf(out, "(.param .align 16 .b8 %s_ret[%lld]) ", k->name, (long long)lbytes);
-		str_printf(out, "%s(", k->name);
-		int n = 0;
-		for (int i = 0; i < k->nparams; i++)
-			str_printf(out, "%s\n\t.param .u64 %s_param_%d", n++ ? "," : "", k->name, i);
-		for (size_t i = 0; i < k->nbufs; i++)
-			if (k->bufs[i]->mem == MEM_SHARED)
-				str_printf(out, "%s\n\t.param .u32 %s_shared_%s", n++ ? "," : "", k->name, k->bufs[i]->name);
-		for (int a = 0; a < k->nargs; a++)
-			str_printf(out, "%s\n\t.param .u32 %s_arg_%s", n++ ? "," : "", k->name, k->var_names[k->arg_vars[a]]);
-		if (lbytes)
-			str_printf(out, "%s\n\t.param .align 16 .b8 %s_in[%lld]", n++ ? "," : "", k->name, (long long)lbytes);
-		str_printf(out, "%s)\n{\n", n ? "\n" : "");
-	} else {
-		/* print the entry */
-		KernelAbi abi = kernel_abi(arena, k);
-		str_printf(out, "\n.visible .entry %s(", k->name);
-		/* the launch ABI (src/abi.h): pointers, scalars, tensor maps */
-		for (int i = 0; i < abi.nparams; i++)
-			str_printf(out, "%s\n\t%s", i ? "," : "", abi.params[i].decl);
-		str_printf(out, "%s)\n.reqntid %lld, 1, 1\n", abi.nparams ? "\n" : "", (long long)abi.threads);
-		if (abi.maxnreg) /* setmaxnreg moves registers from this launch budget */
-			str_printf(out, ".maxnreg %lld\n", (long long)abi.maxnreg);
-		if (abi.cluster_x) /* the launch must use these cluster dims (tilepx-run: cuLaunchKernelEx) */
-			str_printf(out, ".reqnctapercluster %lld, %lld, 1\n", (long long)abi.cluster_x, (long long)abi.cluster_y);
+	if (abi->is_func) /* .visible .func ([ret]) NAME(pointers, shared addresses, args, [in]) */
+		str_printf(out, "\n.visible .func %s%s%s%s(", abi->ret_decl ? "(" : "", abi->ret_decl ? abi->ret_decl : "",
+		           abi->ret_decl ? ") " : "", abi->kernel);
+	else
+		str_printf(out, "\n.visible .entry %s(", abi->kernel);
+	for (int i = 0; i < abi->nparams; i++)
+		str_printf(out, "%s\n\t%s", i ? "," : "", abi->params[i].decl);
+	str_printf(out, "%s)\n", abi->nparams ? "\n" : "");
+	if (abi->is_func) {
 		str_puts(out, "{\n");
+		return;
 	}
+	str_printf(out, ".reqntid %lld, 1, 1\n", (long long)abi->threads);
+	if (abi->maxnreg) /* setmaxnreg moves registers from this launch budget */
+		str_printf(out, ".maxnreg %lld\n", (long long)abi->maxnreg);
+	if (abi->cluster_x) /* the launch must use these cluster dims (tilepx-run: cuLaunchKernelEx) */
+		str_printf(out, ".reqnctapercluster %lld, %lld, 1\n", (long long)abi->cluster_x, (long long)abi->cluster_y);
+	str_puts(out, "{\n");
 }
 
 /* the kernel's PTX version, forms and internal errors into the module's use */
@@ -664,6 +632,7 @@ static void emit_kernel(Ctx *cx, const Module *m, const Kernel *k, Str *out, Mod
 	e.cx = cx;
 	e.m = m;
 	e.k = k;
+	e.abi = kernel_abi(cx->arena, k);
 	b_init(&e.b, cx->arena, m->target);
 	e.b.at = k->loc;
 	Builder *b = &e.b;
@@ -694,11 +663,10 @@ static void emit_kernel(Ctx *cx, const Module *m, const Kernel *k, Str *out, Mod
 	emit_stmts(&e, k->body, k->nbody);
 	e.b.at = k->loc;
 	tmem_epilogue(&e);
-	int64_t lbytes = func_local_off(k, NULL);
 	emit_func_out(&e);
 	b_ins(b, FORM_RET, NULL);
 
-	print_signature(cx->arena, k, lbytes, out);
+	print_signature(&e.abi, out);
 	b_print_decls(b, out);
 	if (e.decls.s)
 		str_puts(out, e.decls.s);

@@ -238,10 +238,10 @@ static void launch_text(const Kernel *k, const KernelAbi *abi, const TensorMapAr
 		if (k->grid_var[d] >= 0)
 			str_printf(o, "  grid %c: cdiv(%s, %lld)\n", "xy"[d], k->var_names[k->grid_var[d]],
 			           (long long)k->grid_div[d]);
-	for (int i = 0; i < n && i < 16; i++)
+	for (int i = 0; i < n && i < 16; i++) /* swizzle: CU_TENSOR_MAP_SWIZZLE_32B..128B are 1..3 */
 		str_printf(o, "  tensor map %s_tmap_%d for param %s: rank %d, box %llu x %llu, swizzle %d B\n", k->name, i,
 		           a[i].buf->name, a[i].rank, (unsigned long long)a[i].box[0],
-		           (unsigned long long)(a[i].rank > 1 ? a[i].box[1] : 1), a[i].buf->tma_swizzle);
+		           (unsigned long long)(a[i].rank > 1 ? a[i].box[1] : 1), a[i].swizzle ? 16 << a[i].swizzle : 0);
 }
 
 /* a runtime-extent tensor map's global dims and strides: the scalars by
@@ -326,10 +326,11 @@ static void json_scalars(const Kernel *k, const KernelAbi *abi, Str *o)
 /* what a launcher needs beyond the params: the tensor maps (the exact
  * cuTensorMapEncodeTiled arguments, CUDA enum values) and dynamic shared
  * memory; one record per kernel that has either */
-static void explain_launch(Arena *ar, const Module *m, const Kernel *k, bool json, Str *o)
+static void explain_launch(Ctx *cx, const Module *m, const Kernel *k, bool json, Str *o)
 {
+	Arena *ar = cx->arena;
 	TensorMapArgs a[16];
-	int n = kernel_tensor_maps(k, a, 16);
+	int n = kernel_tensor_maps(cx, k, a, 16);
 	if (!n && !k->dyn_shared && !k->nscalars && !k->cluster_x)
 		return;
 	KernelAbi abi = kernel_abi(ar, k); /* kernel params: names and places */
@@ -374,14 +375,15 @@ static int64_t swizzle_bytes(Swizzle sw, DType dt)
 }
 
 /* 'swizzle auto' buffers: the choice and every candidate's wavefronts */
-static void explain_auto_swizzle(const Module *m, const Kernel *k, bool json, Str *o)
+static void explain_auto_swizzle(const Ctx *cx, const Module *m, const Kernel *k, bool json, Str *o)
 {
 	for (size_t i = 0; i < k->nbufs; i++) {
 		const Buffer *b = k->bufs[i];
-		if (!b->sw_auto || !b->nsw_cand)
+		const SwizzleChoice *ch = b->sw_auto ? swizzle_choice(cx, b) : NULL;
+		if (!ch || !ch->ncand)
 			continue;
 		Str sw = {0};
-		fmt_swizzle(&sw, b->layout.sw, b->dt, !json);
+		fmt_swizzle(&sw, ch->sw, b->dt, !json);
 		if (json) {
 			str_puts(o, "{\"kernel\": ");
 			json_str(o, k->name);
@@ -389,12 +391,12 @@ static void explain_auto_swizzle(const Module *m, const Kernel *k, bool json, St
 			json_str(o, b->name);
 			str_puts(o, ", \"swizzle_auto\": {\"chosen\": ");
 			json_str(o, sw.s);
-			str_printf(o, ", \"bytes\": %lld, \"candidates\": [", (long long)swizzle_bytes(b->layout.sw, b->dt));
+			str_printf(o, ", \"bytes\": %lld, \"candidates\": [", (long long)swizzle_bytes(ch->sw, b->dt));
 		} else {
 			str_printf(o, "%s: shared %s swizzle auto: %s\n", k->name, b->name, sw.s);
 		}
-		for (int c = 0; c < b->nsw_cand; c++) {
-			const struct SwCand *x = &b->sw_cand[c];
+		for (int c = 0; c < ch->ncand; c++) {
+			const SwCand *x = &ch->cand[c];
 			sw.n = 0;
 			sw.s[0] = 0;
 			fmt_swizzle(&sw, x->sw, b->dt, !json);
@@ -434,7 +436,7 @@ void explain_module(Ctx *cx, const Module *m, bool json, Str *o)
 	for (size_t i = 0; i < m->nkernels; i++) {
 		Walk w = {cx, m, m->kernels[i], json, o};
 		stmt_walk(m->kernels[i]->body, m->kernels[i]->nbody, visit, &w);
-		explain_auto_swizzle(m, m->kernels[i], json, o);
-		explain_launch(cx->arena, m, m->kernels[i], json, o);
+		explain_auto_swizzle(cx, m, m->kernels[i], json, o);
+		explain_launch(cx, m, m->kernels[i], json, o);
 	}
 }

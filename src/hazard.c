@@ -61,6 +61,7 @@ typedef struct BankCtx {
 	Lane *v;
 	size_t n, cap;
 	Arena *arena;
+	const Ctx *cx;      /* the swizzle-auto pass's choices */
 	uint64_t warps;     /* the warps that run the statement (a when block); others make no access */
 } BankCtx;
 
@@ -80,8 +81,8 @@ static void bank_fn(void *ctx, const Access *a)
 	if (side >= 2 || b->n >= BANK_BUDGET)
 		return;
 	int64_t es = dtype_bytes(a->buf->dt);
-	Lane l = {a->thread / 32, a->k, swz_apply(a->buf->layout.sw, a->elem) * es, (int)(a->thread % 32), a->bytes,
-	          a->write, side};
+	Lane l = {a->thread / 32, a->k, swz_apply(buffer_swizzle(b->cx, a->buf), a->elem) * es, (int)(a->thread % 32),
+	          a->bytes, a->write, side};
 	APUSH(b->arena, b->v, b->n, b->cap, l);
 }
 
@@ -140,10 +141,14 @@ static void wavefronts(const Lane *a, size_t n, bool packs, int64_t *got, int64_
 }
 
 /* the trace of one execution (vals) into the stats */
-static bool bank_run(const CopyOp *op, const Decision *d, int64_t *vals, int64_t times, BankStat *st, int *nst)
+static bool bank_run(const CopyOp *op, const Decision *d, int64_t *vals, int64_t times, BankStat *st, int *nst,
+                     BankCtx *lanes)
 {
-	BankCtx b = {.arena = op->cx->arena, .warps = op->st->warps ? op->st->warps : ~(uint64_t)0};
+	/* the lanes' array is the caller's, reused run after run (the arena keeps what it gives) */
+	BankCtx b = {.cx = op->cx, .arena = op->cx->arena, .warps = op->st->warps ? op->st->warps : ~(uint64_t)0,
+	             .v = lanes->v, .cap = lanes->cap};
 	d->chosen->trace(op, &d->plan, vals, bank_fn, &b);
+	lanes->v = b.v, lanes->cap = b.cap;
 	if (b.n >= BANK_BUDGET)
 		return false;
 	if (b.n)
@@ -174,9 +179,14 @@ static bool bank_run(const CopyOp *op, const Decision *d, int64_t *vals, int64_t
 	return true;
 }
 
+/* a shared side's start moves with var (a global side's does not change
+ * the banks: its accesses repeat the same shared ones) */
 static bool uses_var(const CopyOp *op, int var)
 {
 	for (int side = 0; side < 2; side++) {
+		const Buffer *buf = side ? op->dbuf : op->sbuf;
+		if (buf && buf->mem == MEM_GLOBAL)
+			continue;
 		const Affine *a = side ? &op->dst.off[AX_M] : &op->src.off[AX_M];
 		for (int i = 0; i < a->n; i++)
 			if (a->t[i].var == var && a->t[i].k)
@@ -212,6 +222,7 @@ int copy_banks(const CopyOp *op, const Decision *d, BankStat *out)
 	for (size_t i = 0; i < k->nscalars; i++) /* a value the facts allow: the smallest */
 		vals[k->scalars[i].var] = (k->scalars[i].lo + k->scalars[i].mult - 1) / k->scalars[i].mult * k->scalars[i].mult;
 	int nst = 0;
+	BankCtx lanes = {0};
 	for (int64_t c = 0; c < combos; c++) {
 		int64_t rest = c;
 		for (int i = nu - 1; i >= 0; i--) {
@@ -219,7 +230,7 @@ int copy_banks(const CopyOp *op, const Decision *d, BankStat *out)
 			vals[used[i]] = rest % e;
 			rest /= e;
 		}
-		if (!bank_run(op, d, vals, times, out, &nst))
+		if (!bank_run(op, d, vals, times, out, &nst, &lanes))
 			return 0;
 	}
 	return nst;
@@ -331,7 +342,7 @@ static void race_fn(void *ctx, const Access *a)
 		b++;
 	if (b == R->nb)
 		return;
-	int64_t es = dtype_bytes(a->buf->dt), at = swz_apply(a->buf->layout.sw, a->elem) * es;
+	int64_t es = dtype_bytes(a->buf->dt), at = swz_apply(buffer_swizzle(R->cx, a->buf), a->elem) * es;
 	if (at < 0 || at + a->bytes > R->bytes[b])
 		return;
 	if ((R->budget -= a->bytes) < 0) {
@@ -712,7 +723,7 @@ static bool race_exact(Race *R, bool per_cta, const Scalar *sc)
 		if (x->c == INT64_MAX || !mul_ok(x->c, m, &step) || (x->lo <= x->hi) != (x->lo2 <= x->hi2) ||
 		    (x->lo <= x->hi && (x->lo2 - x->lo != step || x->hi2 - x->hi != step)))
 			return false;
-		Swizzle sw = R->bufs[x->buf]->layout.sw;
+		Swizzle sw = buffer_swizzle(R->cx, R->bufs[x->buf]);
 		if (!sw.on || x->lo > x->hi)
 			continue;
 		int64_t span = ((int64_t)1 << (sw.p + sw.w + sw.a)) * dtype_bytes(R->bufs[x->buf]->dt);
@@ -856,44 +867,28 @@ static void collect_uses(void *ctx, const Stmt *s)
 }
 
 /* a TMA copy of param g with a shared buffer other than b whose TMA swizzle is not swz */
-static const Stmt *tma_other(Stmt **body, size_t n, const Buffer *g, const Buffer *b, int swz)
+static const Stmt *tma_other(const Ctx *cx, Stmt **body, size_t n, const Buffer *g, const Buffer *b, int swz)
 {
 	for (size_t i = 0; i < n; i++) {
 		const Stmt *s = body[i];
 		if (stmt_info[s->kind].flags & SF_BLOCK) {
-			const Stmt *o = tma_other(s->body, s->nbody, g, b, swz);
+			const Stmt *o = tma_other(cx, s->body, s->nbody, g, b, swz);
 			if (o)
 				return o;
 		}
 		if (!stmt_is_tma_load(s) && !stmt_is_tma_store(s))
 			continue;
 		const Region *gr = stmt_is_tma_load(s) ? s->src : s->dst, *sr = stmt_is_tma_load(s) ? s->dst : s->src;
-		if (gr->buf == g && sr->buf != b && tma_swizzle_bytes(sr->buf->layout.sw, sr->buf->dt) != swz)
+		if (gr->buf == g && sr->buf != b && tma_swizzle_bytes(buffer_swizzle(cx, sr->buf), sr->buf->dt) != swz)
 			return s;
 	}
 	return NULL;
 }
 
-/* copy s as it would be with buffer b replaced by its candidate cand (b
- * with another swizzle): the search never changes b itself */
-static const Stmt *with_candidate(const Stmt *s, const Buffer *b, Buffer *cand, Stmt *st, Region *dst, Region *src)
-{
-	*st = *s;
-	if (s->dst->buf == b) {
-		*dst = *s->dst;
-		dst->buf = cand;
-		st->dst = dst;
-	}
-	if (s->src->buf == b) {
-		*src = *s->src;
-		src->buf = cand;
-		st->src = src;
-	}
-	return st;
-}
-
-/* is cand legal for b, and its wavefronts over every copy of b */
-static void try_swizzle(Ctx *cx, const Module *m, Kernel *k, const Buffer *b, const Uses *u, struct SwCand *c)
+/* is candidate c legal for b, and its wavefronts over every copy of b: the
+ * copies are lowered with c in b's record (ch), the buffer unchanged */
+static void try_swizzle(Ctx *cx, const Module *m, Kernel *k, const Buffer *b, const Uses *u, SwizzleChoice *ch,
+                        SwCand *c)
 {
 	c->legal = true;
 	c->wavefronts = c->ideal = 0;
@@ -906,12 +901,9 @@ static void try_swizzle(Ctx *cx, const Module *m, Kernel *k, const Buffer *b, co
 			return;
 		}
 	}
-	Buffer cand = *b;
-	cand.layout.sw = c->sw;
+	ch->sw = c->sw;
 	for (size_t i = 0; i < u->n; i++) {
 		const Stmt *s = u->s[i];
-		Stmt st;
-		Region dst, src;
 		if (stmt_is_tma_load(s) || stmt_is_tma_store(s)) {
 			const Region *g = stmt_is_tma_load(s) ? s->src : s->dst;
 			int64_t inner = dtype_bytes(g->buf->dt) * (g->whole ? g->buf->shape[g->buf->ndim - 1]
@@ -923,7 +915,7 @@ static void try_swizzle(Ctx *cx, const Module *m, Kernel *k, const Buffer *b, co
 				                      s->loc.line, (long long)inner, swz);
 				return;
 			}
-			const Stmt *o = tma_other(k->body, k->nbody, g->buf, b, swz);
+			const Stmt *o = tma_other(cx, k->body, k->nbody, g->buf, b, swz);
 			if (o) { /* one tensor map, one swizzle */
 				c->legal = false;
 				c->why = arena_printf(cx->arena, "tensor map '%s' is also used at line %d with another swizzle",
@@ -934,7 +926,7 @@ static void try_swizzle(Ctx *cx, const Module *m, Kernel *k, const Buffer *b, co
 		CopyOp op;
 		Decision d;
 		int before = cx->diags.errors;
-		if (!copy_op_init(cx, m, k, with_candidate(s, b, &cand, &st, &dst, &src), &op) || cx->diags.errors != before) {
+		if (!copy_op_init(cx, m, k, s, &op) || cx->diags.errors != before) {
 			c->legal = false;
 			c->why = "a region does not slice";
 			return;
@@ -947,7 +939,7 @@ static void try_swizzle(Ctx *cx, const Module *m, Kernel *k, const Buffer *b, co
 		BankStat bs[2];
 		int n = copy_banks(&op, &d, bs);
 		for (int j = 0; j < n; j++)
-			if (bs[j].buf == &cand) {
+			if (bs[j].buf == b) {
 				c->wavefronts += bs[j].wavefronts;
 				c->ideal += bs[j].ideal;
 			}
@@ -967,23 +959,24 @@ void resolve_auto_swizzle(Ctx *cx, const Module *m, Kernel *k)
 		int e = 0;
 		while ((1 << e) < dtype_bytes(b->dt))
 			e++;
-		b->nsw_cand = 4;
-		b->sw_cand[0] = (struct SwCand){.sw = {false, 0, 0, 0}};
+		SwizzleChoice *ch = swizzle_choice_new(cx, b);
+		ch->ncand = 4;
+		ch->cand[0] = (SwCand){.sw = {false, 0, 0, 0}};
 		for (int w = 1; w <= 3; w++)
-			b->sw_cand[w] = (struct SwCand){.sw = {true, 4 - e, w, 3}};
+			ch->cand[w] = (SwCand){.sw = {true, 4 - e, w, 3}};
 		int best = -1;
 		for (int c = 0; c < 4; c++) {
-			try_swizzle(cx, m, k, b, &u, &b->sw_cand[c]);
-			if (b->sw_cand[c].legal && (best < 0 || b->sw_cand[c].wavefronts < b->sw_cand[best].wavefronts))
+			try_swizzle(cx, m, k, b, &u, ch, &ch->cand[c]);
+			if (ch->cand[c].legal && (best < 0 || ch->cand[c].wavefronts < ch->cand[best].wavefronts))
 				best = c;
 		}
-		b->layout.sw = b->sw_cand[best < 0 ? 0 : best].sw;
+		ch->sw = ch->cand[best < 0 ? 0 : best].sw;
 		/* a TMA copy's tensor map takes the chosen swizzle */
-		int swz = tma_swizzle_bytes(b->layout.sw, b->dt);
+		int swz = tma_swizzle_bytes(ch->sw, b->dt);
 		for (size_t s = 0; s < u.n; s++)
 			if (stmt_is_tma_load(u.s[s]) || stmt_is_tma_store(u.s[s])) {
-				Buffer *g = stmt_is_tma_load(u.s[s]) ? u.s[s]->src->buf : u.s[s]->dst->buf;
-				g->tma_swizzle = swz;
+				const Buffer *g = stmt_is_tma_load(u.s[s]) ? u.s[s]->src->buf : u.s[s]->dst->buf;
+				tensor_map_swizzle_set(cx, g, swz);
 			}
 	}
 }

@@ -208,7 +208,7 @@ Reg emit_address(Emit *e, const Buffer *buf, Reg m)
 	Builder *b = &e->b;
 	int bytes = dtype_bytes(buf->dt);
 	if (buf->mem == MEM_SHARED) {
-		Swizzle sw = buf->layout.sw;
+		Swizzle sw = buffer_swizzle(e->cx, buf);
 		if (sw.on) {
 			/* swizzle: m ^ ((m >> A) & ((2^W - 1) << P)), the same as
 			 * (f(m >> P) << P) | (m & (2^P - 1)) with f(x) = x ^ ((x >> A) & (2^W - 1)) */

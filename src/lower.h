@@ -3,11 +3,13 @@
 #ifndef TILEPX_LOWER_H
 #define TILEPX_LOWER_H
 #include "tilepx.h"
+#include "abi.h"
 
 struct Emit {
 	Ctx *cx;
 	const Module *m;
 	const Kernel *k;
+	KernelAbi abi;    /* the kernel's params (src/abi.h), built once */
 	Builder b;
 	Reg tid, ctaid, ctaidy, crank, lane, warp, wg, tid_wg;
 	Reg not_leader;   /* %p: this thread is not thread 0 (elected statements) */

@@ -181,7 +181,7 @@ void check_copy_tma(Ctx *cx, Kernel *k, Stmt *s)
 		           gb->name, (long long)inner);
 		return;
 	}
-	int swz = tma_swizzle_bytes(sh->buf->layout.sw, sh->buf->dt);
+	int swz = tma_swizzle_bytes(buffer_swizzle(cx, sh->buf), sh->buf->dt);
 	if (swz > 0 && inner != swz) {
 		diag_error(cx, g->loc, "the innermost TMA box dimension of '%s' is %lld bytes; with the %d-byte swizzle of '%s' "
 		           "it must be %d bytes", gb->name, (long long)inner, swz, sh->buf->name, swz);

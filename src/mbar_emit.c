@@ -18,7 +18,9 @@ void emit_mbar_expect_tx(Emit *e, const Stmt *s)
 	Builder *b = emit_builder(e);
 	int l = emit_elect_begin(e);
 	Reg st = b_reg(b, RC_RD);
-	b_ins(b, FORM_MBAR_ARRIVE_TX, b_name(b, st), b_addr(b, emit_mbar_addr(e, s), 0), b_imm(b, s->n), NULL);
+	int64_t bytes = 0; /* the async pass proved every expect_tx's bytes */
+	expect_tx_bytes(emit_ctx(e), s, &bytes);
+	b_ins(b, FORM_MBAR_ARRIVE_TX, b_name(b, st), b_addr(b, emit_mbar_addr(e, s), 0), b_imm(b, bytes), NULL);
 	emit_elect_end(e, l);
 }
 

@@ -174,21 +174,20 @@ static void sim_wait_rank(Sim *S, const Stmt *s, int bi, int rank)
 		return;
 	}
 	if (b->ndeferred == 1) {
-		Stmt *d = (Stmt *)b->deferred;
-		int64_t need = b->loaded - b->expect;
+		const Stmt *d = b->deferred;
+		int64_t need = b->loaded - b->expect, had;
 		if (need < 0 || need > TX_LIMIT) {
 			FAIL(S, d->loc, "mbarrier.expect_tx on %s would need %lld bytes (the loads of phase %lld bring %lld)", name,
 			     (long long)need, (long long)b->phase, (long long)b->loaded);
 			return;
 		}
-		if (d->n_set && d->n != need) {
+		if (expect_tx_bytes(S->cx, d, &had) && had != need) {
 			FAIL(S, d->loc, "mbarrier.expect_tx on %s needs %lld bytes here but %lld in another iteration%s", name,
-			     (long long)need, (long long)d->n, S->nranks > 1 ? " or CTA of the cluster" : "");
+			     (long long)need, (long long)had, S->nranks > 1 ? " or CTA of the cluster" : "");
 			diag_note(S->cx, "one statement expects one byte count: give it explicitly or split the statement");
 			return;
 		}
-		d->n = need;
-		d->n_set = true;
+		expect_tx_set_bytes(S->cx, d, need);
 		b->expect += need;
 	}
 	if (b->arrivals != b->count) {
@@ -1030,7 +1029,7 @@ void check_mbar_phases(Ctx *cx, const Module *m, Kernel *k)
 			return;
 		}
 	for (size_t i = 0; i < k->nmbars; i++)
-		if (k->mbars[i].dyn_phase && k->mbars[i].n > 32) {
+		if (mbar_run_time_phase(cx, &k->mbars[i]) && k->mbars[i].n > 32) {
 			diag_error(cx, k->mbars[i].loc, "mbarrier '%s' has %lld barriers; a runtime-count repeat may use arrays "
 			           "of at most 32", k->mbars[i].name, (long long)k->mbars[i].n);
 			diag_note(cx, "their phase parities live in one 32-bit register of phase bits");
@@ -1084,7 +1083,7 @@ void check_mbar_phases(Ctx *cx, const Module *m, Kernel *k)
 			return;
 	}
 	for (size_t f = 0; f < S.nfits; f++) {
-		if (S.fits[f].s->mbar > 0 && k->mbars[S.fits[f].s->mbar - 1].dyn_phase)
+		if (S.fits[f].s->mbar > 0 && mbar_run_time_phase(cx, &k->mbars[S.fits[f].s->mbar - 1]))
 			continue; /* tracked at run time */
 		Affine *a = arena_alloc(cx->arena, sizeof *a);
 		a->c = S.fits[f].c;

@@ -348,6 +348,9 @@ typedef struct TClass {
 	int scalar;              /* 1 + scalar index */
 	int64_t div;
 	int across;
+	int oscalar;             /* a 2-D walk's inner loop: its outer loop's count (0: none) */
+	int64_t odiv;
+	int oacross;
 	int64_t lo, hi;          /* the counts the facts allow */
 	const Stmt *first;
 } TClass;
@@ -636,11 +639,12 @@ static void resolve_deferred(RSim *S, Role *r)
 {
 	if (!r->deferred)
 		return;
-	Stmt *d = (Stmt *)r->deferred;
+	const Stmt *d = r->deferred;
 	RBar *b = &S->bars[r->defer_bar];
-	if (d->n_set && d->n != r->defer_bytes) {
+	int64_t had;
+	if (expect_tx_bytes(S->cx, d, &had) && had != r->defer_bytes) {
 		RFAIL(S, d->loc, "mbarrier.expect_tx needs %lld bytes here but %lld in another iteration",
-		      (long long)r->defer_bytes, (long long)d->n);
+		      (long long)r->defer_bytes, (long long)had);
 		diag_note(S->cx, "one statement expects one byte count: give it explicitly or split the statement");
 		return;
 	}
@@ -649,8 +653,7 @@ static void resolve_deferred(RSim *S, Role *r)
 		      "bring them", (long long)r->defer_bytes);
 		return;
 	}
-	d->n = r->defer_bytes;
-	d->n_set = true;
+	expect_tx_set_bytes(S->cx, d, r->defer_bytes);
 	b->expect += r->defer_bytes;
 	b->ndeferred--;
 	r->deferred = NULL;
@@ -714,18 +717,36 @@ static bool named_barrier(RSim *S, Role *r, const Stmt *s, int id, int64_t count
 
 enum { STEP_RAN, STEP_BLOCKED, STEP_DONE, STEP_YIELD };
 
-static int class_of(const TClass *cls, int ncls, const Stmt *s)
+/* a 2-D persistent walk: a runtime across loop whose only statement is
+ * another; the proof runs it as one loop of the product's trips (the tiles
+ * of the CTA), its indices being used only in global regions */
+static bool walk_outer(const Stmt *s)
 {
-	for (int c = 0; s->kind == ST_REPEAT && s->trips_scalar && c < ncls; c++)
-		if (cls[c].scalar == s->trips_scalar && cls[c].div == s->trips_div && cls[c].across == s->across)
+	return s && s->kind == ST_REPEAT && s->across && s->trips_scalar && !s->running && s->nbody == 1 &&
+	       s->body[0]->kind == ST_REPEAT && s->body[0]->across && s->body[0]->trips_scalar;
+}
+
+/* s's trip class, parent the statement whose body holds s (NULL: the
+ * kernel's); -1 for constant loops and the outer loop of a walk */
+static int class_of(const TClass *cls, int ncls, const Stmt *s, const Stmt *parent)
+{
+	if (s->kind != ST_REPEAT || !s->trips_scalar || walk_outer(s))
+		return -1;
+	const Stmt *o = walk_outer(parent) ? parent : NULL;
+	for (int c = 0; c < ncls; c++)
+		if (cls[c].scalar == s->trips_scalar && cls[c].div == s->trips_div && cls[c].across == s->across &&
+		    cls[c].oscalar == (o ? o->trips_scalar : 0) && cls[c].odiv == (o ? o->trips_div : 0) &&
+		    cls[c].oacross == (o ? o->across : 0))
 			return c;
 	return -1;
 }
 
-/* a role enters repeat s: its trips in this run */
-static int64_t enter_trips(RSim *S, Role *r, const Stmt *s)
+/* a role enters repeat s (in parent's body): its trips in this run */
+static int64_t enter_trips(RSim *S, Role *r, const Stmt *s, const Stmt *parent)
 {
-	int c = class_of(S->cls, S->ncls, s);
+	if (walk_outer(s)) /* the inner loop runs the walk's tiles */
+		return 1;
+	int c = class_of(S->cls, S->ncls, s, parent);
 	if (c < 0)
 		return s->n;
 	r->entries[c]++;
@@ -743,9 +764,11 @@ static void trip_begin(RSim *S, Role *r, const Stmt *s, int64_t j)
 		set_var(S, r, s->running, r->vals[s->running]);
 }
 
-static bool free_frame(const RSim *S, const RFrame *f)
+/* frame d of role r runs a loop of the class without end */
+static bool free_frame(const RSim *S, const Role *r, int d)
 {
-	return f->blk && S->free >= 0 && class_of(S->cls, S->ncls, f->blk) == S->free;
+	const RFrame *f = &r->fr[d];
+	return f->blk && S->free >= 0 && class_of(S->cls, S->ncls, f->blk, d ? r->fr[d - 1].blk : NULL) == S->free;
 }
 
 /* the statement handlers of step(): STEP_RAN when the statement is done
@@ -983,12 +1006,12 @@ static int next_frame(RSim *S, Role *r)
 		if (f->blk && f->blk->kind == ST_REPEAT && f->blk->running)
 			r->vals[f->blk->running]++;
 		if (S->share >= 0 && f->blk && f->blk->kind == ST_REPEAT && f->j + 1 > S->reach &&
-		    class_of(S->cls, S->ncls, f->blk) == S->share)
+		    class_of(S->cls, S->ncls, f->blk, r->depth > 1 ? r->fr[r->depth - 2].blk : NULL) == S->share)
 			S->reach = f->j + 1; /* a count <= j + 1 leaves the loop here */
 		if (f->blk && f->blk->kind == ST_REPEAT && ++f->j < f->trips) {
 			f->i = 0;
 			trip_begin(S, r, f->blk, f->j);
-			if (free_frame(S, f)) /* a round ends at each trip of the endless loop, blocked or not */
+			if (free_frame(S, r, r->depth - 1)) /* a round ends at each trip of the endless loop, blocked or not */
 				return STEP_YIELD;
 			continue;
 		}
@@ -1019,8 +1042,8 @@ static int step(RSim *S, Role *r)
 		f->i++;
 		if (s->kind == ST_WHEN && !(r->warps & s->body_warps))
 			return STEP_RAN;
-		int64_t trips = s->kind == ST_REPEAT ? enter_trips(S, r, s) : 1;
-		if (S->share >= 0 && s->kind == ST_REPEAT && class_of(S->cls, S->ncls, s) == S->share) {
+		int64_t trips = s->kind == ST_REPEAT ? enter_trips(S, r, s, f->blk) : 1;
+		if (S->share >= 0 && s->kind == ST_REPEAT && class_of(S->cls, S->ncls, s, f->blk) == S->share) {
 			S->unshareable |= trips != S->cnt[S->share];
 			S->reach = S->reach < 0 ? 0 : S->reach; /* a count of 0 skips the loop here */
 		}
@@ -1235,7 +1258,7 @@ static void round_sig(RSim *S, Str *o, Clocks *clocks, int64_t *jmin_out, int64_
 	for (int x = 0; x < S->nr; x++)
 		for (int d = 0; d < S->r[x].depth; d++) {
 			const RFrame *f = &S->r[x].fr[d];
-			if (free_frame(S, f)) {
+			if (free_frame(S, &S->r[x], d)) {
 				jmin = f->j < jmin ? f->j : jmin;
 				jmax = f->j > jmax ? f->j : jmax;
 			}
@@ -1265,7 +1288,7 @@ static void round_sig(RSim *S, Str *o, Clocks *clocks, int64_t *jmin_out, int64_
 		sig_ptr(o, r->deferred);
 		for (int d = 0; d < r->depth; d++) {
 			const RFrame *f = &r->fr[d];
-			bool rt = free_frame(S, f);
+			bool rt = free_frame(S, r, d);
 			sig_ptr(o, f->blk);
 			sig_put(o, (int64_t)f->i);
 			sig_put(o, rt ? f->j - jmin : f->j);
@@ -1617,31 +1640,114 @@ static void scan_when(void *ctx, const Stmt *s)
 
 /* the runtime trip classes: loops whose counts are equal at every launch */
 struct RtScan { TClass cls[3]; int n; const Kernel *k; };
-static void scan_runtime(void *ctx, const Stmt *s)
+
+static int64_t class_count(const Kernel *k, int scalar, int64_t d, bool hi)
 {
-	struct RtScan *R = ctx;
-	if (s->kind != ST_REPEAT || !s->trips_scalar || class_of(R->cls, R->n, s) >= 0 || R->n == 3)
-		return;
-	const Scalar *sc = &R->k->scalars[s->trips_scalar - 1];
-	int64_t d = s->trips_div;
-	TClass c = {s->trips_scalar, d, s->across, sc->lo > 0 ? (sc->lo + d - 1) / d : 0,
-	            sc->hi > 0 ? (sc->hi + d - 1) / d : 0, s};
-	if (s->across) /* a CTA past the count runs none */
-		c.lo = 0;
-	R->cls[R->n++] = c;
+	const Scalar *sc = &k->scalars[scalar - 1];
+	int64_t v = hi ? sc->hi : sc->lo;
+	return v > 0 ? (v + d - 1) / d : 0;
 }
 
-/* loops of class inner only inside loops of class outer */
-static bool nested_in(const Stmt *const *body, size_t n, const TClass *cls, int inner, int outer, bool in_outer)
+static void scan_runtime(struct RtScan *R, Stmt *const *body, size_t n, const Stmt *parent)
 {
 	for (size_t i = 0; i < n; i++) {
 		const Stmt *s = body[i];
-		int c = class_of(cls, 2, s);
+		if (s->kind == ST_REPEAT && s->trips_scalar && !walk_outer(s) && class_of(R->cls, R->n, s, parent) < 0 &&
+		    R->n < 3) {
+			const Stmt *o = walk_outer(parent) ? parent : NULL;
+			TClass c = {s->trips_scalar, s->trips_div, s->across, 0, 0, 0,
+			            class_count(R->k, s->trips_scalar, s->trips_div, false),
+			            class_count(R->k, s->trips_scalar, s->trips_div, true), s};
+			if (o) { /* a walk: the product of the two counts */
+				c.oscalar = o->trips_scalar, c.odiv = o->trips_div, c.oacross = o->across;
+				c.hi *= class_count(R->k, o->trips_scalar, o->trips_div, true);
+				c.first = o;
+			}
+			if (s->across) /* a CTA past the count runs none */
+				c.lo = 0;
+			R->cls[R->n++] = c;
+		}
+		if (s->nbody)
+			scan_runtime(R, s->body, s->nbody, s);
+	}
+}
+
+/* loops of class inner only inside loops of class outer */
+static bool nested_in(Stmt *const *body, size_t n, const Stmt *parent, const TClass *cls, int inner, int outer,
+                      bool in_outer)
+{
+	for (size_t i = 0; i < n; i++) {
+		const Stmt *s = body[i];
+		int c = class_of(cls, 2, s, parent);
 		if (c == inner && !in_outer)
 			return false;
 		if (c == outer && in_outer) /* an outer loop inside another: entered more than once */
 			return false;
-		if (s->nbody && !nested_in((const Stmt *const *)s->body, s->nbody, cls, inner, outer, in_outer || c == outer))
+		if (s->nbody && !nested_in(s->body, s->nbody, s, cls, inner, outer, in_outer || c == outer))
+			return false;
+	}
+	return true;
+}
+
+/* the proof runs a walk's tiles as one loop: its indices may place global
+ * regions only (a shared stage or barrier indexed by them would see the
+ * inner index run on past its count) */
+static bool var_of_walk(const Kernel *k, int v, const Stmt *o)
+{
+	return v == o->var || v == o->body[0]->var || (v >= 0 && v < k->nvars && k->var_base[v] >= 0 &&
+	                                               (k->var_base[v] == o->var || k->var_base[v] == o->body[0]->var));
+}
+
+static const Affine *walk_affine_use(const Kernel *k, const Affine *a, const Stmt *o)
+{
+	for (int t = 0; a && t < a->n; t++)
+		if (var_of_walk(k, a->t[t].var, o))
+			return a;
+	return NULL;
+}
+
+static bool walk_region_use(const Kernel *k, const Region *r, const Stmt *o)
+{
+	if (!r || r->whole || r->buf->mem == MEM_GLOBAL)
+		return false;
+	for (int d = 0; d < r->ndim; d++)
+		if (walk_affine_use(k, &r->begin[d], o) || walk_affine_use(k, &r->end[d], o))
+			return true;
+	return false;
+}
+
+static const Stmt *walk_misuse(const Kernel *k, Stmt *const *body, size_t n, const Stmt *o)
+{
+	for (size_t i = 0; i < n; i++) {
+		const Stmt *s = body[i];
+		bool bad = walk_region_use(k, s->dst, o) || walk_region_use(k, s->src, o) ||
+		           (s->mbar && walk_affine_use(k, s->mbar_idx, o));
+		for (size_t j = 0; s->asm_blk && j < s->asm_blk->n && !bad; j++) {
+			const AsmPiece *pc = &s->asm_blk->p[j];
+			bad = walk_region_use(k, pc->r, o) || (pc->kind == ASM_VALUE && walk_affine_use(k, &pc->val, o));
+		}
+		if (bad)
+			return s;
+		const Stmt *in = s->nbody ? walk_misuse(k, s->body, s->nbody, o) : NULL;
+		if (in)
+			return in;
+	}
+	return NULL;
+}
+
+static bool check_walks(Ctx *cx, const Kernel *k, Stmt *const *body, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		const Stmt *s = body[i], *bad;
+		if (walk_outer(s) && (bad = walk_misuse(k, s->body[0]->body, s->body[0]->nbody, s))) {
+			diag_error(cx, bad->loc, "the indices of the 2-D walk at line %d (%s, %s) may place global regions "
+			           "only", s->loc.line, s->var_name ? s->var_name : "?",
+			           s->body[0]->var_name ? s->body[0]->var_name : "?");
+			diag_note(cx, "the roles proof runs the walk's tiles as one loop; index a shared stage or barrier by "
+			          "a running count");
+			return false;
+		}
+		if (s->nbody && !check_walks(cx, k, s->body, s->nbody))
 			return false;
 	}
 	return true;
@@ -1686,6 +1792,9 @@ static void proof_done(Proof *P, RSim *S)
 static const char *trips_text(const Proof *P, int c, int64_t t)
 {
 	const TClass *x = &P->cls[c];
+	if (x->oscalar)
+		return arena_printf(P->cx->arena, "the walk at line %d runs %lld tile%s in a CTA", x->first->loc.line,
+		                    (long long)t, t == 1 ? "" : "s");
 	const Scalar *sc = &P->k->scalars[x->scalar - 1];
 	int64_t v = t * x->div > sc->hi ? sc->hi : t * x->div;
 	return arena_printf(P->cx->arena, "the repeat at line %d runs %lld trip%s%s (%s = %lld, say)", x->first->loc.line,
@@ -1739,7 +1848,8 @@ static bool outer_counts(Proof *P, int64_t cnt[2], int64_t blo, int64_t bhi, int
 	stmt_walk(P->k->body, P->k->nbody, scan_deferred, &deferred);
 	int64_t b = blo;
 	if (!deferred && blo <= bhi) {
-		Ctx quiet = {P->cx->arena, {0}, P->cx->sel, P->cx->parity};
+		Ctx quiet = *P->cx; /* the same side tables (no expect_tx here writes one), its own messages */
+		memset(&quiet.diags, 0, sizeof quiet.diags);
 		RSim *S = proof_run(P, &quiet);
 		S->cnt[0] = cnt[0], S->cnt[1] = cnt[1], S->cnt[o] = bhi + 1;
 		S->share = o;
@@ -1752,7 +1862,8 @@ static bool outer_counts(Proof *P, int64_t cnt[2], int64_t blo, int64_t bhi, int
 				C->cx = P->cx, C->share = -1, C->cnt[o] = b;
 				for (int x = 0; x < C->nr; x++)
 					for (int d = 0; d < C->r[x].depth; d++)
-						if (C->r[x].fr[d].blk && class_of(C->cls, C->ncls, C->r[x].fr[d].blk) == o)
+						if (C->r[x].fr[d].blk &&
+						    class_of(C->cls, C->ncls, C->r[x].fr[d].blk, d ? C->r[x].fr[d - 1].blk : NULL) == o)
 							C->r[x].fr[d].trips = b;
 				cnt[o] = b;
 				if (!count_finish(P, C, cnt, entries)) {
@@ -1802,8 +1913,10 @@ static bool search(Proof *P, int c, int64_t entry, const int64_t cnt[2], int64_t
 	if (entry > 1)
 		diag_note(P->cx, "when %s the first %lld time%s", trips_text(P, c, cnt[c]), (long long)(entry - 1),
 		          entry == 2 ? "" : "s");
-	diag_note(P->cx, "when the repeat at line %d runs more than %lld trip%s%s", P->cls[c].first->loc.line,
-	          (long long)jmax, jmax == 1 ? "" : "s", entry > 1 ? " the next time" : "");
+	bool walk = P->cls[c].oscalar;
+	diag_note(P->cx, "when the %s at line %d runs more than %lld %s%s%s", walk ? "walk" : "repeat",
+	          P->cls[c].first->loc.line, (long long)jmax, walk ? "tile" : "trip", jmax == 1 ? "" : "s",
+	          entry > 1 ? " the next time" : "");
 	if (P->ncls == 2 && c == P->inner)
 		diag_note(P->cx, "and the repeat at line %d runs at least %lld trip%s", P->cls[P->outer].first->loc.line,
 		          (long long)entry, entry == 1 ? "" : "s");
@@ -1915,7 +2028,7 @@ void check_role_phases(Ctx *cx, const Module *m, Kernel *k)
 		return;
 	}
 	for (size_t i = 0; i < k->nmbars; i++) /* each thread tracks its own waits' parities */
-		k->mbars[i].dyn_phase = true;
+		mbar_run_time_phase_set(cx, &k->mbars[i]);
 	for (size_t i = 0; i < k->nmbars; i++)
 		if (k->mbars[i].n > 32) {
 			diag_error(cx, k->mbars[i].loc, "mbarrier '%s' has %lld barriers; a kernel with roles may use arrays of at "
@@ -1923,8 +2036,10 @@ void check_role_phases(Ctx *cx, const Module *m, Kernel *k)
 			diag_note(cx, "each thread keeps its phase parities in one 32-bit register per array");
 			return;
 		}
+	if (!check_walks(cx, k, k->body, k->nbody))
+		return;
 	struct RtScan rt = {.k = k};
-	stmt_walk(k->body, k->nbody, scan_runtime, &rt);
+	scan_runtime(&rt, k->body, k->nbody, NULL);
 	Proof P = {cx, k, roles, nr, {{0}}, rt.n > 2 ? 2 : rt.n, 0, -1, NULL, {0}, NULL, {0}};
 	memcpy(P.cls, rt.cls, sizeof P.cls);
 	if (rt.n > 2) {
@@ -1939,9 +2054,9 @@ void check_role_phases(Ctx *cx, const Module *m, Kernel *k)
 		return;
 	}
 	if (rt.n == 2) { /* one inside the other, the outer entered once */
-		if (nested_in((const Stmt *const *)k->body, k->nbody, P.cls, 1, 0, false))
+		if (nested_in(k->body, k->nbody, NULL, P.cls, 1, 0, false))
 			P.inner = 1, P.outer = 0;
-		else if (nested_in((const Stmt *const *)k->body, k->nbody, P.cls, 0, 1, false))
+		else if (nested_in(k->body, k->nbody, NULL, P.cls, 0, 1, false))
 			P.inner = 0, P.outer = 1;
 		else {
 			diag_error(cx, rt.cls[1].first->loc, "this runtime repeat and the one at line %d: a kernel with roles "

@@ -101,7 +101,18 @@ typedef struct Ctx {
 	Diags diags;
 	StmtMap *sel;    /* the select pass's decisions (src/dispatch/select.c) */
 	StmtMap *parity; /* the async pass's phase parity of each mbarrier.wait (Affine *) */
+	StmtMap *tx_bytes; /* the async pass's bytes of each mbarrier.expect_tx without a byte count (int64_t *) */
+	StmtMap *swizzle;  /* the swizzle-auto pass's choice of each 'swizzle auto' buffer (SwizzleChoice *),
+	                      keyed by the Buffer; read through buffer_swizzle */
+	StmtMap *tmap_swizzle; /* ... and the swizzle it gives the tensor maps of those buffers' TMA copies (int *),
+	                          keyed by the param Buffer; read through tensor_map_swizzle */
+	StmtMap *run_time_phase; /* the roles' proof: mbarrier arrays whose parity the threads track at run time
+	                            (keyed by the Mbar); read through mbar_run_time_phase */
 } Ctx;
+/* the bytes mbarrier.expect_tx s expects: its operand, else what the async
+ * pass computed; false when neither (src/stmtmap.c) */
+bool expect_tx_bytes(const Ctx *cx, const Stmt *s, int64_t *bytes);
+void expect_tx_set_bytes(Ctx *cx, const Stmt *s, int64_t bytes);
 
 void diag_error(Ctx *cx, Loc loc, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 void diag_warning(Ctx *cx, Loc loc, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
@@ -273,14 +284,32 @@ typedef struct Buffer {
 	bool sw_auto;
 	Loc sw_auto_loc;
 	int64_t max_off;     /* MEM_SHARED: the largest element offset the layout reaches (check) */
-	int nsw_cand;
-	struct SwCand {
-		Swizzle sw;
-		bool legal;
-		const char *why;  /* not legal: the reason */
-		int64_t wavefronts, ideal;
-	} sw_cand[4];
 } Buffer;
+
+/* the swizzle-auto pass's decision for one buffer, kept beside it (Ctx.swizzle) */
+typedef struct SwCand {
+	Swizzle sw;
+	bool legal;
+	const char *why;  /* not legal: the reason */
+	int64_t wavefronts, ideal;
+} SwCand;
+typedef struct SwizzleChoice {
+	Swizzle sw;        /* the chosen one (the candidate being tried while the pass searches) */
+	int ncand;
+	SwCand cand[4];
+} SwizzleChoice;
+/* the swizzle of shared buffer b: the swizzle-auto pass's choice for a
+ * 'swizzle auto' buffer, else its layout's (src/stmtmap.c). Every reader of
+ * a buffer's swizzle after the declaration checks reads it here. */
+Swizzle buffer_swizzle(const Ctx *cx, const Buffer *b);
+/* the pass's record of b (NULL: none); _new makes it */
+const SwizzleChoice *swizzle_choice(const Ctx *cx, const Buffer *b);
+SwizzleChoice *swizzle_choice_new(Ctx *cx, const Buffer *b);
+/* the swizzle in bytes (0, 32, 64, 128; -1: none TMA writes) of param g's
+ * tensor map: the swizzle-auto pass's where it chose one, else what the
+ * TMA statements' check fixed (Buffer.tma_swizzle) */
+int tensor_map_swizzle(const Ctx *cx, const Buffer *g);
+void tensor_map_swizzle_set(Ctx *cx, const Buffer *g, int bytes);
 
 /* param NAME u32|i32|u64|i64: a kernel argument, a variable of region
  * expressions and a runtime extent of params; its facts (assume) bound it */
@@ -309,8 +338,14 @@ typedef struct Mbar {
 	Loc loc;
 	int64_t n;
 	int64_t shared_offset; /* in dynamic shared memory (check) */
-	bool dyn_phase;        /* touched in a runtime-count repeat: parity tracked at run time */
+	bool dyn_phase;        /* touched in a runtime-count repeat: parity tracked at run time (check;
+	                          read through mbar_run_time_phase, which adds the roles' proof's) */
 } Mbar;
+/* whether the threads track mbarrier array mb's phase parity at run time
+ * (phase bits): a runtime-count repeat touches it (Mbar.dyn_phase, check),
+ * or the roles' proof asked for it (_set) */
+bool mbar_run_time_phase(const Ctx *cx, const Mbar *mb);
+void mbar_run_time_phase_set(Ctx *cx, const Mbar *mb);
 
 typedef struct Region {
 	const char *name;
@@ -403,7 +438,6 @@ struct Stmt {
 	Loc mbar_loc;
 	bool has_value;   /* an explicit count/bytes/parity operand (in n) */
 	Loc value_loc;
-	bool n_set;       /* check computed n (mbarrier.expect_tx without a byte count) */
 	int64_t mcast;    /* copy_async ... multicast MASK: the CTA mask (0: not a multicast) */
 	bool to_cluster;  /* mbarrier.arrive ... cluster: on the barrier in every CTA of the cluster */
 	Loc cluster_arrive_loc;
@@ -532,7 +566,7 @@ typedef struct TensorMapArgs {
 } TensorMapArgs;
 /* the tensor maps kernel k takes, in parameter order (after the declared
  * params); returns how many (at most max are written) */
-int kernel_tensor_maps(const Kernel *k, TensorMapArgs *out, int max);
+int kernel_tensor_maps(const Ctx *cx, const Kernel *k, TensorMapArgs *out, int max);
 
 typedef struct Module {
 	const char *file;

@@ -232,7 +232,7 @@ static bool operand(Ctx *cx, Kernel *k, const Region *r, const char *name, int r
 		           "swizzle(%d, 1|2|3, 3))", b->name, 4 - log2i(dtype_bytes(b->dt)));
 		return false;
 	}
-	int swz = tma_swizzle_bytes(b->layout.sw, b->dt);
+	int swz = tma_swizzle_bytes(buffer_swizzle(cx, b), b->dt);
 	if (swz < 0) {
 		diag_error(cx, r->loc, "the swizzle of '%s', swizzle(%d, %d, %d), is not one wgmma reads", b->name,
 		           b->layout.sw.p, b->layout.sw.w, b->layout.sw.a);

@@ -61,3 +61,10 @@ leaks=$(grep -l -E '\.\./shared|TILE_LANGUAGE|PTX_REFERENCE|TIRX_NOTES|[Ss]eed 0
 helps=$("$T" --help; for c in check emit explain regclasses nvvm-select; do "$T" $c --help; done)
 echo "$helps" | grep -q -E '\.\./shared|TILE_LANGUAGE|[Ss]eed 00[0-9]' && bad "--help text refers outside the repository" || ok
 for f in docs/language.md docs/design.md docs/ptx-notes.md; do [ -s "$f" ] && ok || bad "$f missing"; done
+
+echo "== explain of the persistent GEMMs in bounded memory (bank counts enumerate only the shared side's variables)"
+# a staged epilogue's copy C[tile] <- Cs once enumerated every tile index
+# (65536 values of the 2-D walk) and kept each trace: out of memory at 4 GB
+for f in bench/gemm_sm90_walk_bf16_st.tile bench/gemm_sm90_walk_st.tile; do
+	( ulimit -v 400000; "$T" explain "$f" ) > "$OUT/explain_mem.txt" 2>&1 && ok || bad "explain $f: $(tail -1 "$OUT/explain_mem.txt")"
+done

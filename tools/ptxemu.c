@@ -59,8 +59,8 @@ static void load_prog(Prog *p, const Kernel *k, const KernelAbi *abi, char **lin
 }
 
 /* a machine for kernel k's clusters, its global memory the params of rp */
-static void machine_init(Machine *m, Prog *p, const Kernel *k, const KernelAbi *abi, RunParams *rp, TensorMapArgs *maps,
-                         bool banks)
+static void machine_init(Machine *m, Prog *p, const Ctx *cx, const Kernel *k, const KernelAbi *abi, RunParams *rp,
+                         TensorMapArgs *maps, bool banks)
 {
 	memset(m, 0, sizeof *m);
 	m->p = p;
@@ -82,7 +82,7 @@ static void machine_init(Machine *m, Prog *p, const Kernel *k, const KernelAbi *
 	if (banks)
 		m->occ = calloc((size_t)NT * (size_t)(p->n + 1), sizeof(int64_t));
 	m->tma = tma_new();
-	m->env = (TmaEnv){m->shared_all, m->win * m->nranks, rp->got, rp->bytes, maps, kernel_tensor_maps(k, maps, 16), rp->n,
+	m->env = (TmaEnv){m->shared_all, m->win * m->nranks, rp->got, rp->bytes, maps, kernel_tensor_maps(cx, k, maps, 16), rp->n,
 	                  m->win, m->nranks, p->shared_bytes};
 	for (int64_t i = 0; i < NT; i++) {
 		m->t[i].r = calloc((size_t)p->nregs + 1, sizeof(uint64_t));
@@ -169,7 +169,7 @@ static int run_kernel(Ctx *cx, const Kernel *k, const KernelAbi *abi, char **lin
 	load_prog(&p, k, abi, lines, nl, b, e);
 	Machine m;
 	TensorMapArgs maps[16];
-	machine_init(&m, &p, k, abi, &rp, maps, banks);
+	machine_init(&m, &p, cx, k, abi, &rp, maps, banks);
 	int64_t cy = abi->cluster_x ? abi->cluster_y : 1;
 	for (m.base_y = 0; m.base_y < k->grid_y && !m.err; m.base_y += cy)
 		for (m.base_x = 0; m.base_x < k->grid && !m.err; m.base_x += m.cx)

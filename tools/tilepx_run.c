@@ -54,10 +54,10 @@ static int nsets;
 /* the kernel's tensor maps, encoded by the driver from kernel_tensor_maps()
  * (the exact arguments explain --json prints); false with the arguments
  * printed when the driver refuses them */
-static bool encode_tensor_maps(const Kernel *k, const CUdeviceptr *dev, CUtensorMap *tm, int *n)
+static bool encode_tensor_maps(const Ctx *cx, const Kernel *k, const CUdeviceptr *dev, CUtensorMap *tm, int *n)
 {
 	TensorMapArgs a[16];
-	*n = kernel_tensor_maps(k, a, 16);
+	*n = kernel_tensor_maps(cx, k, a, 16);
 	for (int i = 0; i < *n && i < 16; i++) {
 		cuuint64_t dims[5], strides[4];
 		cuuint32_t box[5], es[5];
@@ -239,7 +239,7 @@ static bool run_kernel(Ctx *cx, const Module *m, const Kernel *k, const KernelAb
 	CUdeviceptr *raw = calloc((size_t)np + 1, sizeof *raw);
 	if (!upload_params(&rp, raw, dev))
 		return false;
-	if (!encode_tensor_maps(k, dev, tm, &ntm)) {
+	if (!encode_tensor_maps(cx, k, dev, tm, &ntm)) {
 		*status = 1;
 		return false;
 	}

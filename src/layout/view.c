@@ -255,7 +255,6 @@ static bool slice_dim(const Kernel *k, const Iter *g, int n, const Affine *b, in
 
 bool region_view(Ctx *cx, const Kernel *k, const Region *r, View *out, const char **why)
 {
-	(void)cx;
 	const Buffer *b = r->buf;
 	Layout grouped;
 	int seps[MAX_DIMS + 1];
@@ -264,7 +263,7 @@ bool region_view(Ctx *cx, const Kernel *k, const Region *r, View *out, const cha
 		*why = "the layout does not refine the buffer shape";
 		return false;
 	}
-	out->L.sw = b->layout.sw;
+	out->L.sw = buffer_swizzle(cx, b);
 	for (int d = 0; d < b->ndim; d++) {
 		Affine begin = {0};
 		if (!r->whole && !r->all[d])
@@ -340,7 +339,7 @@ void view_bytes(const Kernel *k, const Region *r, const View *v, const int64_t *
 	int64_t es = dtype_bytes(r->buf->dt);
 	*lo *= es;
 	*hi = *hi * es + es - 1;
-	Swizzle sw = r->buf->layout.sw;
+	Swizzle sw = v->L.sw; /* region_view's: the buffer's swizzle, as chosen (buffer_swizzle) */
 	if (sw.on) {
 		int64_t span = ((int64_t)1 << (sw.p + sw.w + sw.a)) * es;
 		*lo = *lo / span * span;

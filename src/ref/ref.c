@@ -10,6 +10,7 @@
 
 typedef struct RefCta {
 	const Kernel *k;
+	const Ctx *cx;        /* the analyses' side tables: a 'swizzle auto' buffer's swizzle */
 	unsigned char **mem;  /* per buffer index: shared, local (threads x regs) or tmem bytes */
 	unsigned char **params;
 	int64_t *vars;
@@ -61,14 +62,14 @@ static void apply_layout(const Buffer *b, int64_t idx, int64_t *at /* [AX_COUNT]
 }
 
 /* swizzle(P, W, A): x = m >> P; f(x) = x ^ ((x & (((1 << W) - 1) << A)) >> A); low P bits kept */
-static int64_t swizzled(const Buffer *b, int64_t m)
+static int64_t swizzled(const RefCta *c, const Buffer *b, int64_t m)
 {
-	const Swizzle *sw = &b->layout.sw;
-	if (!sw->on)
+	Swizzle sw = buffer_swizzle(c->cx, b);
+	if (!sw.on)
 		return m;
-	int64_t x = m >> sw->p, bits = ((int64_t)1 << sw->w) - 1;
-	x ^= (x & (bits << sw->a)) >> sw->a;
-	return (x << sw->p) | (m & (((int64_t)1 << sw->p) - 1));
+	int64_t x = m >> sw.p, bits = ((int64_t)1 << sw.w) - 1;
+	x ^= (x & (bits << sw.a)) >> sw.a;
+	return (x << sw.p) | (m & (((int64_t)1 << sw.p) - 1));
 }
 
 /* threads one instance of a local buffer spans, from its thread axes:
@@ -133,7 +134,7 @@ static unsigned char *place(RefCta *c, const Region *r, int64_t x, int64_t first
 	case MEM_GLOBAL:
 		return c->params[b->param_index] + at[AX_M] * es;
 	case MEM_SHARED:
-		return c->mem[bidx(c->k, b)] + swizzled(b, at[AX_M]) * es;
+		return c->mem[bidx(c->k, b)] + swizzled(c, b, at[AX_M]) * es;
 	case MEM_LOCAL: {
 		int64_t t = 0;
 		for (int a = AX_LANEID; a <= AX_TX; a++)
@@ -915,7 +916,9 @@ static int role_stmt(Sched *S, Role *r, const Stmt *s)
 		RefMbar *b = mbar_of(S, r, s, rank);
 		if (!b)
 			return -1;
-		b->tx += s->n;
+		int64_t bytes = 0; /* without an operand: the async pass's count */
+		expect_tx_bytes(S->cx, s, &bytes);
+		b->tx += bytes;
 		return mbar_arrive(S, b, s, 1) ? 1 : -1;
 	}
 	case ST_MBAR_ARRIVE:
@@ -1077,6 +1080,7 @@ bool ref_run_kernel(Ctx *cx, const Kernel *k, unsigned char **params, int64_t *b
 	RefCta *cl = calloc((size_t)n, sizeof *cl);
 	for (int r = 0; r < n; r++) {
 		cl[r].k = k;
+		cl[r].cx = cx;
 		cl[r].params = params;
 		cl[r].mem = calloc(k->nbufs ? k->nbufs : 1, sizeof(unsigned char *));
 		cl[r].vars = calloc((size_t)k->nvars + 1, sizeof(int64_t));

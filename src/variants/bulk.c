@@ -24,7 +24,7 @@ static const char *accepts(const CopyOp *op)
 /* one stride-1 run of elements, at a 16-byte multiple for every variable value */
 static const char *contiguous16(const CopyOp *op, const View *v, const Buffer *b)
 {
-	if (b->mem == MEM_SHARED && b->layout.sw.on)
+	if (b->mem == MEM_SHARED && buffer_swizzle(op->cx, b).on)
 		return arena_printf(op->cx->arena, "'%s' is swizzled: a bulk copy writes bytes in order", b->name);
 	Layout L = v->L;
 	lay_canonicalize(&L);

@@ -40,12 +40,13 @@ static int64_t contiguous_run(const View *v, int *first)
  * consecutive flat indices (from a multiple of n) is n adjacent elements
  * whose first offset is a multiple of n (bases are 16-byte aligned, as for
  * every vector variant); a swizzle moves whole 2^p-element chunks */
-static bool side_vectorizes(const View *v, const Buffer *b, int64_t n)
+static bool side_vectorizes(const Ctx *cx, const View *v, const Buffer *b, int64_t n)
 {
 	int outside;
 	if (b->dynamic || contiguous_run(v, &outside) % n)
 		return false;
-	if (b->mem == MEM_SHARED && b->layout.sw.on && n > ((int64_t)1 << b->layout.sw.p))
+	Swizzle sw = buffer_swizzle(cx, b);
+	if (b->mem == MEM_SHARED && sw.on && n > ((int64_t)1 << sw.p))
 		return false;
 	const Affine *a = &v->off[AX_M];
 	if (a->c % n)
@@ -67,7 +68,8 @@ static int vector_elems(const CopyOp *op)
 	int es = dtype_bytes(op->dt);
 	for (int bytes = 16; bytes >= 4 && bytes > es; bytes /= 2) {
 		int n = bytes / es;
-		if (op->elems % n == 0 && side_vectorizes(&op->src, op->sbuf, n) && side_vectorizes(&op->dst, op->dbuf, n))
+		if (op->elems % n == 0 && side_vectorizes(op->cx, &op->src, op->sbuf, n) &&
+		    side_vectorizes(op->cx, &op->dst, op->dbuf, n))
 			return n;
 	}
 	return 1;

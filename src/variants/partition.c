@@ -579,7 +579,10 @@ Reg emit_thread_offset(Emit *e, const Part *p, const View *v, Reg thread, bool s
 	return b_add32_imm(emit_builder(e), r, o.c);
 }
 
-static bool swizzled(const Buffer *buf) { return buf->mem == MEM_SHARED && buf->layout.sw.on; }
+static bool swizzled(Emit *e, const Buffer *buf)
+{
+	return buf->mem == MEM_SHARED && buffer_swizzle(emit_ctx(e), buf).on;
+}
 
 /* ---- params with runtime extents (rank 1 or 2, row-major) ----
  * The partition was planned on the layout whose row stride is the stand-in
@@ -793,7 +796,7 @@ const char *emit_side_guard(Emit *e, const Side *s, int64_t extra, bool out)
 Side emit_side(Emit *e, const Buffer *buf, const Off *o)
 {
 	Side s = {.buf = buf, .bytes = dtype_bytes(buf->dt), .c = o->c};
-	if (swizzled(buf)) { /* element offsets; the swizzle is applied per access */
+	if (swizzled(e, buf)) { /* element offsets; the swizzle is applied per access */
 		s.r = off_reg(e, o, &s.has_r);
 		return s;
 	}
@@ -847,7 +850,7 @@ Side emit_side_step(Emit *e, Side s, Reg x, int64_t k)
 		return s;
 	if (s.dyn)
 		return dyn_step(e, s, x, k);
-	if (swizzled(s.buf)) {
+	if (swizzled(e, s.buf)) {
 		s.r = lin(e, s.r, &s.has_r, x, k);
 		return s;
 	}
@@ -871,9 +874,9 @@ const char *emit_side_operand(Emit *e, const Side *s, int64_t extra)
 	int64_t c = s->c + extra;
 	if (s->dyn)
 		return dyn_operand(e, s, c);
-	if (!swizzled(s->buf))
+	if (!swizzled(e, s->buf))
 		return b_addr(b, s->r, c * s->bytes);
-	Swizzle sw = s->buf->layout.sw;
+	Swizzle sw = buffer_swizzle(emit_ctx(e), s->buf);
 	int64_t span = (int64_t)1 << (sw.p + sw.w + sw.a);
 	/* whole swizzle spans pass through the XOR unchanged: compile-time part */
 	int64_t hi = c >= 0 ? c / span * span : 0, lo = c - hi;

@@ -85,7 +85,8 @@ static const char *plan(const CopyOp *op, Plan *p)
 	const Buffer *gb = t->load ? op->sbuf : op->dbuf, *sb = t->load ? op->dbuf : op->sbuf;
 	const View *sv = t->load ? &op->dst : &op->src;
 	int64_t es = dtype_bytes(op->dt);
-	if (gb->tma_swizzle < 0)
+	int swz = tensor_map_swizzle(op->cx, gb);
+	if (swz < 0)
 		return arena_printf(op->cx->arena, "the swizzle of '%s' is not one TMA writes: its 32, 64 and 128-byte "
 		                    "swizzles over %s are swizzle(%d, 1..3, 3)", sb->name, dtype_name(op->dt),
 		                    es == 1 ? 4 : es == 2 ? 3 : es == 4 ? 2 : 1);
@@ -110,11 +111,11 @@ static const char *plan(const CopyOp *op, Plan *p)
 		str_printf(&box, "%s%lld", d ? ", " : "", (long long)gb->tma_box[d]);
 	if (op->st->mcast)
 		snprintf(p->params, sizeof p->params, "{\"direction\": \"load\", \"rank\": %d, \"box\": [%s], \"swizzle\": "
-		         "%d, \"bytes\": %lld, \"multicast\": %lld}", gb->ndim, box.s, gb->tma_swizzle, (long long)t->bytes,
+		         "%d, \"bytes\": %lld, \"multicast\": %lld}", gb->ndim, box.s, swz, (long long)t->bytes,
 		         (long long)op->st->mcast);
 	else
 		snprintf(p->params, sizeof p->params, "{\"direction\": \"%s\", \"rank\": %d, \"box\": [%s], \"swizzle\": "
-		         "%d, \"bytes\": %lld}", t->load ? "load" : "store", gb->ndim, box.s, gb->tma_swizzle,
+		         "%d, \"bytes\": %lld}", t->load ? "load" : "store", gb->ndim, box.s, swz,
 		         (long long)t->bytes);
 	str_free(&box);
 	return NULL;
@@ -180,7 +181,7 @@ static int tma_dtype(DType t)
 	return dtype_bytes(t) == 1 ? 0 : dtype_bytes(t) == 2 ? 1 : dtype_bytes(t) == 4 ? 2 : 4;
 }
 
-int kernel_tensor_maps(const Kernel *k, TensorMapArgs *out, int max)
+int kernel_tensor_maps(const Ctx *cx, const Kernel *k, TensorMapArgs *out, int max)
 {
 	int n = 0;
 	for (size_t i = 0; i < k->nbufs; i++) {
@@ -207,7 +208,8 @@ int kernel_tensor_maps(const Kernel *k, TensorMapArgs *out, int max)
 				stride *= (uint64_t)b->shape[src];
 			}
 			a->interleave = 0;                                  /* CU_TENSOR_MAP_INTERLEAVE_NONE */
-			a->swizzle = b->tma_swizzle == 32 ? 1 : b->tma_swizzle == 64 ? 2 : b->tma_swizzle == 128 ? 3 : 0;
+			int swz = tensor_map_swizzle(cx, b);
+			a->swizzle = swz == 32 ? 1 : swz == 64 ? 2 : swz == 128 ? 3 : 0;
 			a->l2_promotion = 3;                                /* CU_TENSOR_MAP_L2_PROMOTION_L2_256B */
 			a->oob_fill = 0;                                    /* CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE: zeros */
 		}
