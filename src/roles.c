@@ -9,6 +9,8 @@
  * single-stream simulation for kernels with roles. */
 #include "tilepx.h"
 
+#include <stddef.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -289,7 +291,8 @@ typedef struct Rec {
 	int bar;                 /* a TMA load: the barrier instance and phase it completes on */
 	int64_t phase;
 	int64_t group;           /* a wgmma read: its group, -1 uncommitted */
-	VC vc;                   /* complete: the event every later conflicting access must follow */
+	VC vc;                   /* complete: the event every later conflicting access must follow (last: a
+	                          * record moves with the components in use only) */
 } Rec;
 
 typedef struct NBar {
@@ -307,7 +310,8 @@ typedef struct RSim {
 	int64_t nbars, *base;
 	Rec *recs;
 	size_t nrecs, reccap;
-	NBar nb[16 * MAX_RANKS + 1]; /* 0: cluster.sync; then per CTA, by id (0: sync) */
+	NBar *nb;                /* 0: cluster.sync; then per CTA, by id (0: sync): 16 * nranks + 1 (a run's
+	                          * scratch, zeroed at each run: only the CTAs there are) */
 	int nnb;                 /* named barriers 0..nnb-1 used so far */
 	int nranks;              /* CTAs in the cluster: each runs every role */
 	int64_t cta_bars;        /* barrier instances per CTA (rank r's are r * cta_bars + ...) */
@@ -323,7 +327,22 @@ typedef struct RSim {
 	int ncls, free;
 	int64_t cnt[2], free_entry, cap;
 	bool abs_parity;         /* a wait names its parity: the phases' parities, not only their distances, matter */
+	struct ViewCache *views; /* the shared regions' views, the proof's (not the run's) */
+	struct Rounds *rounds;   /* an invariant search's per-round scratch, the proof's */
+	/* a run shared by the counts of class `share` (-1: none; outer_counts):
+	 * every count <= reach would have left one of its loops by now, or not
+	 * entered it (0); unshareable: a loop of it ran other than cnt trips */
+	int share;
+	int64_t reach;
+	bool unshareable;
 } RSim;
+
+/* a region's view depends on the region and the kernel only: the proof
+ * computes it once per region, not at each of its accesses in each run */
+typedef struct ViewCache {
+	size_t n, cap;
+	struct CachedView { const Region *reg; bool ok; View v; } *at;
+} ViewCache;
 
 typedef struct TClass {
 	int scalar;              /* 1 + scalar index */
@@ -365,6 +384,12 @@ static void vc_join(const RSim *S, VC *a, const VC *b)
 		if (b->t[i] > a->t[i])
 			a->t[i] = b->t[i];
 }
+
+/* a copy, and zero, over the components in use (a VC is 96 of them; the
+ * rest stay 0 where they were, unread where a record's slot is fresh) */
+static void vc_copy(const RSim *S, VC *a, const VC *b) { memcpy(a->t, b->t, sizeof(int64_t) * (size_t)S->nclk); }
+
+static void vc_zero(const RSim *S, VC *a) { memset(a->t, 0, sizeof(int64_t) * (size_t)S->nclk); }
 
 static bool vc_le(const RSim *S, const VC *a, const VC *b)
 {
@@ -412,7 +437,28 @@ static void role_desc(const RSim *S, const Role *r, char *out, size_t n)
  * over the other variables, whole swizzle spans) */
 static bool rspan(RSim *S, Role *r, const Region *reg, int64_t *lo, int64_t *hi)
 {
-	return region_bytes(S->cx, S->k, reg, r->vals, r->warps, r->rank, lo, hi);
+	ViewCache *c = S->views;
+	if (!c)
+		return region_bytes(S->cx, S->k, reg, r->vals, r->warps, r->rank, lo, hi);
+	size_t i = 0;
+	while (i < c->n && c->at[i].reg != reg)
+		i++;
+	if (i == c->n) {
+		if (c->n == c->cap) {
+			struct CachedView *at = arena_alloc(S->cx->arena, sizeof *at * (c->cap ? 2 * c->cap : 8));
+			if (c->n)
+				memcpy(at, c->at, sizeof *at * c->n);
+			c->at = at;
+			c->cap = c->cap ? 2 * c->cap : 8;
+		}
+		const char *why;
+		c->at[i].reg = reg;
+		c->at[i].ok = region_view(S->cx, S->k, reg, &c->at[i].v, &why);
+		c->n++;
+	}
+	if (c->at[i].ok)
+		view_bytes(S->k, reg, &c->at[i].v, r->vals, r->warps, r->rank, lo, hi);
+	return c->at[i].ok;
 }
 
 static const char *rec_what(const Rec *x)
@@ -424,54 +470,65 @@ static const char *rec_what(const Rec *x)
 	return x->write ? "the write" : "the read";
 }
 
+/* an access the caller completes later (a TMA load on barrier instance bar
+ * in its phase, a wgmma read with bar -1): its record waits, clock 0 */
+typedef struct Pending { int bar; int64_t phase; } Pending;
+
+/* an access that may race with record x: the failure */
+static void access_conflict(RSim *S, const Region *reg, bool write, const Rec *x, int rank)
+{
+	char who[160];
+	role_desc(S, &S->r[x->role], who, sizeof who);
+	RFAIL(S, reg->loc, "%s '%s'%s while %s at line %d (%s) may still %s it", write ? "writes" : "reads",
+	      reg->buf->name, S->nranks > 1 ? arena_printf(S->cx->arena, " of CTA rank %d", rank) : "",
+	      rec_what(x), x->s->loc.line, who, x->write ? "write" : "read");
+	if (stmt_is_tma_load(x->s))
+		diag_note(S->cx, "wait on the load's barrier (%s) before touching the stage", x->s->mbar_name);
+	else if (x->s->kind == ST_WG_MMA)
+		diag_note(S->cx, "wgmma reads its operands until wgmma.wait retires its group; release the stage after "
+		          "that wait");
+	else
+		diag_note(S->cx, "nothing orders the two: a barrier the second waits on must complete after the first "
+		          "(mbarrier.arrive after it, then mbarrier.wait before the second)");
+}
+
 /* a shared access by role r to the shared memory of CTA `rank` (its own,
  * or a multicast's destination): ordered after every conflicting one */
-static void access(RSim *S, Role *r, const Stmt *s, const Region *reg, bool write, Rec *out, int rank)
+
+static void access(RSim *S, Role *r, const Stmt *s, const Region *reg, bool write, const Pending *out, int rank)
 {
 	int64_t lo, hi;
 	if (!reg || !reg->buf || reg->buf->mem != MEM_SHARED || !rspan(S, r, reg, &lo, &hi))
 		return;
+	int me = role_of(S, r);
+	size_t k = 0; /* one pass: the first conflicting record (in order), and what the new access supersedes */
 	for (size_t i = 0; i < S->nrecs; i++) {
 		Rec *x = &S->recs[i];
-		if (x->buf != reg->buf || x->rank != rank || x->hi < lo || hi < x->lo || (!x->write && !write))
-			continue;
-		if (x->complete && vc_le(S, &x->vc, &r->clock))
-			continue;
-		char who[160];
-		role_desc(S, &S->r[x->role], who, sizeof who);
-		RFAIL(S, reg->loc, "%s '%s'%s while %s at line %d (%s) may still %s it", write ? "writes" : "reads",
-		      reg->buf->name, S->nranks > 1 ? arena_printf(S->cx->arena, " of CTA rank %d", rank) : "",
-		      rec_what(x), x->s->loc.line, who, x->write ? "write" : "read");
-		if (stmt_is_tma_load(x->s))
-			diag_note(S->cx, "wait on the load's barrier (%s) before touching the stage", x->s->mbar_name);
-		else if (x->s->kind == ST_WG_MMA)
-			diag_note(S->cx, "wgmma reads its operands until wgmma.wait retires its group; release the stage after "
-			          "that wait");
-		else
-			diag_note(S->cx, "nothing orders the two: a barrier the second waits on must complete after the first "
-			          "(mbarrier.arrive after it, then mbarrier.wait before the second)");
-		return;
-	}
-	Rec n = {reg->buf, lo, hi, s, role_of(S, r), write, true, rank, -1, 0, -1, {{0}}};
-	n.vc.t[role_of(S, r)] = r->clock.t[role_of(S, r)];
-	if (out) /* the caller completes it later (a TMA load, a wgmma read) */
-		n = *out, n.buf = reg->buf, n.lo = lo, n.hi = hi, n.s = s, n.role = role_of(S, r), n.write = write,
-		n.rank = rank;
-	size_t k = 0; /* what the new access supersedes */
-	for (size_t i = 0; i < S->nrecs; i++) {
-		Rec *x = &S->recs[i];
-		bool same = x->buf == n.buf && x->lo == n.lo && x->hi == n.hi && x->role == n.role && x->write == n.write &&
-		            x->s == n.s && x->complete && x->rank == n.rank;
-		bool covered = write && x->buf == n.buf && n.lo <= x->lo && x->hi <= n.hi && x->complete && x->rank == n.rank;
-		if (!same && !covered)
-			S->recs[k++] = *x;
+		if (x->buf == reg->buf && x->rank == rank) {
+			if (!(x->hi < lo || hi < x->lo) && (x->write || write) && !(x->complete && vc_le(S, &x->vc, &r->clock))) {
+				access_conflict(S, reg, write, x, rank);
+				return;
+			}
+			bool same = x->lo == lo && x->hi == hi && x->role == me && x->write == write && x->s == s && x->complete;
+			bool covered = write && lo <= x->lo && x->hi <= hi && x->complete;
+			if (same || covered)
+				continue;
+		}
+		if (k++ != i) /* a record is large (its clock): move the components in use */
+			memmove(&S->recs[k - 1], x, offsetof(Rec, vc) + sizeof(int64_t) * (size_t)S->nclk);
 	}
 	S->nrecs = k;
 	if (S->nrecs == S->reccap) { /* a run's scratch is the heap's: the proof makes hundreds of runs */
 		S->reccap = S->reccap ? 2 * S->reccap : 16;
 		S->recs = xrealloc(S->recs, sizeof(Rec) * S->reccap);
 	}
-	S->recs[S->nrecs++] = n;
+	Rec *n = &S->recs[S->nrecs++];
+	vc_zero(S, &n->vc);
+	if (out)
+		n->complete = false, n->bar = out->bar, n->phase = out->phase, n->group = -1;
+	else
+		n->complete = true, n->bar = -1, n->phase = 0, n->group = -1, n->vc.t[me] = r->clock.t[me];
+	n->buf = reg->buf, n->lo = lo, n->hi = hi, n->s = s, n->role = me, n->write = write, n->rank = rank;
 }
 
 static void bar_label(const RSim *S, int bi, char *out, size_t n);
@@ -480,15 +537,16 @@ static void bar_label(const RSim *S, int bi, char *out, size_t n);
 static bool signal_ok(RSim *S, Role *r, const Stmt *s, int bi, bool one_thread)
 {
 	RBar *b = &S->bars[bi];
-	char name[96];
-	bar_label(S, bi, name, sizeof name);
+	char name[96]; /* only a failure names it */
 	if (!b->init) {
+		bar_label(S, bi, name, sizeof name);
 		RFAIL(S, s->mbar_loc, "%s signals %s before mbarrier.init", stmt_info[s->kind].keyword, name);
 		return false;
 	}
 	if (b->completed > 0 && !vc_le(S, &b->done, &r->clock)) {
 		char who[160];
 		role_desc(S, r, who, sizeof who);
+		bar_label(S, bi, name, sizeof name);
 		RFAIL(S, s->loc, "this %s on %s may count toward phase %lld, which completes without %s having waited for it",
 		      stmt_is_tma_load(s) ? "TMA load" : stmt_info[s->kind].keyword, name, (long long)b->completed - 1, who);
 		diag_note(S->cx, "an arrival for phase %lld must follow the completion of phase %lld (a wait on %s, or on a "
@@ -498,6 +556,7 @@ static bool signal_ok(RSim *S, Role *r, const Stmt *s, int bi, bool one_thread)
 	bool multi = __builtin_popcountll(r->warps) > 1;
 	bool lag = one_thread ? multi && r->lag_all : r->lag_wg;
 	if (lag && (one_thread || s->per == SC_WARPGROUP)) {
+		bar_label(S, bi, name, sizeof name);
 		RFAIL(S, s->loc, "%s signals %s while threads of its %s may still wait at line %d",
 		      stmt_is_tma_load(s) ? "this TMA load" : stmt_info[s->kind].keyword, name,
 		      one_thread ? "role" : "warpgroup", r->lag_at->loc.line);
@@ -507,6 +566,7 @@ static bool signal_ok(RSim *S, Role *r, const Stmt *s, int bi, bool one_thread)
 	}
 	if (bi / S->cta_bars != r->rank) { /* a peer's barrier: initialized before, and its CTA alive after */
 		if (!vc_le(S, &b->init_vc, &r->clock)) {
+			bar_label(S, bi, name, sizeof name);
 			RFAIL(S, s->loc, "%s signals %s, whose mbarrier.init (line %d) is not ordered before it",
 			      stmt_is_tma_load(s) ? "this multicast" : stmt_info[s->kind].keyword, name, b->init_at->loc.line);
 			diag_note(S->cx, "a cluster.sync after the inits, before the roles, orders every CTA's inits before "
@@ -538,9 +598,9 @@ static void bar_label(const RSim *S, int bi, char *out, size_t n)
 static void try_complete(RSim *S, int bi, const Stmt *at)
 {
 	RBar *b = &S->bars[bi];
-	char bl[96];
-	bar_label(S, bi, bl, sizeof bl);
+	char bl[96]; /* only a failure names it */
 	if (b->arrivals > b->count) {
+		bar_label(S, bi, bl, sizeof bl);
 		RFAIL(S, at->loc, "phase %lld of %s gets %lld arrivals, but its count is %lld (line %d)",
 		      (long long)b->completed, bl, (long long)b->arrivals, (long long)b->count, b->init_at->loc.line);
 		diag_note(S->cx, "an extra arrival completes the phase early or counts toward the next one");
@@ -549,13 +609,14 @@ static void try_complete(RSim *S, int bi, const Stmt *at)
 	if (b->arrivals < b->count || b->ndeferred || b->loaded != b->expect)
 		return;
 	int64_t p = b->completed;
-	b->done = b->acc;
+	vc_copy(S, &b->done, &b->acc);
 	b->done.t[S->nr + bi] = p + 1; /* the completion itself */
 	for (int x = 0; x < S->nr; x++) { /* waiters of phase p - 1 must have passed it before this completes */
 		Role *w = &S->r[x];
 		if (p >= 1 && w->waits[bi] == p && w->pass_t[bi] > b->done.t[x]) {
 			char who[160];
 			role_desc(S, w, who, sizeof who);
+			bar_label(S, bi, bl, sizeof bl);
 			RFAIL(S, at->loc, "phase %lld of %s may complete before %s has passed its wait for phase %lld",
 			      (long long)p, bl, who, (long long)p - 1);
 			diag_note(S->cx, "that role would then wait for a parity that has come round again (a hang): the "
@@ -569,7 +630,7 @@ static void try_complete(RSim *S, int bi, const Stmt *at)
 	for (size_t i = 0; i < S->nrecs; i++)
 		if (!S->recs[i].complete && S->recs[i].bar == bi && S->recs[i].phase == p) {
 			S->recs[i].complete = true;
-			S->recs[i].vc = b->done;
+			vc_copy(S, &S->recs[i].vc, &b->done);
 		}
 }
 
@@ -630,7 +691,7 @@ static bool named_barrier(RSim *S, Role *r, const Stmt *s, int id, int64_t count
 	if (!nb->arrived) {
 		nb->count = count;
 		nb->first = s;
-		memset(&nb->acc, 0, sizeof nb->acc);
+		vc_zero(S, &nb->acc);
 	}
 	nb->arrived += 32 * (int64_t)__builtin_popcountll(r->warps & s->warps);
 	vc_join(S, &nb->acc, &r->clock);
@@ -642,7 +703,7 @@ static bool named_barrier(RSim *S, Role *r, const Stmt *s, int id, int64_t count
 	}
 	int64_t gen = nb->gen;
 	if (nb->arrived == count) {
-		nb->release = nb->acc;
+		vc_copy(S, &nb->release, &nb->acc);
 		nb->arrived = 0;
 		nb->gen++;
 	}
@@ -727,7 +788,7 @@ static int on_barrier(RSim *S, Role *r, const Stmt *s)
 		b->init = true;
 		b->count = s->n;
 		b->init_at = s;
-		b->init_vc = r->clock;
+		vc_copy(S, &b->init_vc, &r->clock);
 	}
 	bool ok;
 	if (s->kind == ST_CLUSTER_SYNC) /* every thread of every CTA of the cluster */
@@ -789,9 +850,9 @@ static int on_wait(RSim *S, Role *r, const Stmt *s)
 	int me = role_of(S, r);
 	int bi = rbar_of(S, r, s);
 	RBar *b = &S->bars[bi];
-	char name[96];
-	rbar_name(S, r, s, name, sizeof name);
+	char name[96]; /* only a failure names it */
 	if (!b->init) {
+		rbar_name(S, r, s, name, sizeof name);
 		RFAIL(S, s->mbar_loc, "mbarrier.wait on %s before mbarrier.init", name);
 		return STEP_DONE;
 	}
@@ -801,6 +862,7 @@ static int on_wait(RSim *S, Role *r, const Stmt *s)
 		return STEP_BLOCKED;
 	}
 	if (b->completed >= want + 2) {
+		rbar_name(S, r, s, name, sizeof name);
 		RFAIL(S, s->loc, "this wait on %s is for phase %lld, but phase %lld has completed too: the parity has come "
 		      "round again", name, (long long)want, (long long)want + 1);
 		diag_note(S->cx, "the role would wait for a phase that already passed (a hang): the arrivals of phase %lld "
@@ -808,6 +870,7 @@ static int on_wait(RSim *S, Role *r, const Stmt *s)
 		return STEP_DONE;
 	}
 	if (s->has_value && s->n != (want & 1)) {
+		rbar_name(S, r, s, name, sizeof name);
 		RFAIL(S, s->value_loc, "mbarrier.wait on %s names parity %lld, but this role's wait is for phase %lld "
 		      "(parity %lld)", name, (long long)s->n, (long long)want, (long long)(want & 1));
 		diag_note(S->cx, "omit the parity and tilepx tracks it");
@@ -843,7 +906,7 @@ static int on_tma_load(RSim *S, Role *r, const Stmt *s)
 		b->loaded += bytes;
 		if (r->deferred && r->defer_bar == bi)
 			r->defer_bytes += bytes;
-		Rec x = {.complete = false, .bar = bi, .phase = b->completed, .group = -1};
+		Pending x = {bi, b->completed};
 		access(S, r, s, s->dst, true, &x, d);
 		if (!S->failed)
 			try_complete(S, bi, s);
@@ -872,7 +935,7 @@ static int on_warpgroup(RSim *S, Role *r, const Stmt *s)
 {
 	int me = role_of(S, r);
 	if (s->kind == ST_WG_MMA) {
-		Rec x = {.complete = false, .bar = -1, .group = -1};
+		Pending x = {-1, 0};
 		access(S, r, s, s->src, false, &x, r->rank);
 		if (!S->failed)
 			access(S, r, s, s->mma_b, false, &x, r->rank);
@@ -888,7 +951,7 @@ static int on_warpgroup(RSim *S, Role *r, const Stmt *s)
 			if (x->role == me && x->s->kind == ST_WG_MMA && !x->complete && x->group >= 0 &&
 			    x->group < r->wg_groups - s->n) {
 				x->complete = true;
-				memset(&x->vc, 0, sizeof x->vc);
+				vc_zero(S, &x->vc);
 				x->vc.t[me] = r->clock.t[me];
 			}
 		}
@@ -942,6 +1005,9 @@ static int next_frame(RSim *S, Role *r)
 			return STEP_RAN;
 		if (f->blk && f->blk->kind == ST_REPEAT && f->blk->running)
 			r->vals[f->blk->running]++;
+		if (S->share >= 0 && f->blk && f->blk->kind == ST_REPEAT && f->j + 1 > S->reach &&
+		    class_of(S->cls, S->ncls, f->blk, r->depth > 1 ? r->fr[r->depth - 2].blk : NULL) == S->share)
+			S->reach = f->j + 1; /* a count <= j + 1 leaves the loop here */
 		if (f->blk && f->blk->kind == ST_REPEAT && ++f->j < f->trips) {
 			f->i = 0;
 			trip_begin(S, r, f->blk, f->j);
@@ -977,6 +1043,10 @@ static int step(RSim *S, Role *r)
 		if (s->kind == ST_WHEN && !(r->warps & s->body_warps))
 			return STEP_RAN;
 		int64_t trips = s->kind == ST_REPEAT ? enter_trips(S, r, s, f->blk) : 1;
+		if (S->share >= 0 && s->kind == ST_REPEAT && class_of(S->cls, S->ncls, s, f->blk) == S->share) {
+			S->unshareable |= trips != S->cnt[S->share];
+			S->reach = S->reach < 0 ? 0 : S->reach; /* a count of 0 skips the loop here */
+		}
 		if (!s->nbody || trips == 0)
 			return STEP_RAN;
 		RFrame *nf = &r->fr[r->depth++];
@@ -996,7 +1066,16 @@ static int step(RSim *S, Role *r)
 
 /* ---- runs and the loop invariant ---- */
 
-static void sig_put(Str *o, int64_t v) { str_putn(o, (const char *)&v, sizeof v); }
+/* a round's signature is hundreds of values: round_sig makes room for all
+ * of them first (the text keeps its capacity from search to search), then
+ * appends them in place */
+static inline void sig_put(Str *o, int64_t v)
+{
+	memcpy(o->s + o->n, &v, sizeof v);
+	o->n += sizeof v;
+}
+
+static inline void sig_ptr(Str *o, const void *p) { sig_put(o, (int64_t)(intptr_t)p); }
 
 /* a few hundred values, sorted per clock component at every round: a shell
  * sort inline is several times faster than qsort's calls to a comparator */
@@ -1027,53 +1106,145 @@ static int64_t rank_of(const int64_t *sorted, size_t n, int64_t v)
 	return (int64_t)lo;
 }
 
-/* the clocks of a round state: each value by its rank among the values of
- * its component (equal orders, equal futures) */
-static void sig_clocks(RSim *S, Str *o)
+/* the clocks of a round state, raw: per component, every stored value of
+ * it (roles' clocks and own pass times, barriers, records, thread
+ * barriers), after a header of the record and thread barrier counts that
+ * fix the components' lengths. Two rounds' clocks are equal when every
+ * value has the same rank among its component's (equal orders, equal
+ * futures); ranking costs a sort per component, so it is done only for
+ * the rounds whose other parts match (clocks_rank) */
+typedef struct Clocks {
+	int32_t *v;              /* nrecs, nnb, then every holder's clock (a row of nclk), then the roles' pass times */
+	size_t n, cap, rows;
+	int32_t *rank[MAX_CLOCKS]; /* per component (a column, and a role's pass times): the values' ranks */
+	size_t rankcap[MAX_CLOCKS];
+	bool ranked[MAX_CLOCKS];
+} Clocks;
+
+/* the clocks of a round state, raw: a row per holder of a clock (roles,
+ * barriers' arrivals and completions, records, thread barriers), then the
+ * roles' pass times (values of the role's own component). Two rounds'
+ * clocks are equal when every value has the same rank among its
+ * component's (equal orders, equal futures); ranking costs a sort or count
+ * per component, so it is done only for the rounds whose other parts match
+ * and whose raw values differ (same_round). Stored in 32 bits (a search's
+ * rounds keep them all): a clock value counts statement instances or phase
+ * completions, at most ROLE_STEPS + 1 */
+static void sig_clocks(RSim *S, Clocks *o)
 {
-	size_t cap = (size_t)(S->nr * 2 + S->nbars * 2 + S->nrecs + 2 * S->nnb + S->nr * S->nbars) + 1;
-	int64_t *vals = xrealloc(NULL, sizeof(int64_t) * cap);
-	for (int c = 0; c < S->nr + S->nbars; c++) {
-		size_t n = 0;
-		for (int x = 0; x < S->nr; x++) {
-			vals[n++] = S->r[x].clock.t[c];
-			if (x == c)
-				for (int64_t b = 0; b < S->nbars; b++)
-					vals[n++] = S->r[x].pass_t[b];
-		}
-		for (int64_t b = 0; b < S->nbars; b++) {
-			vals[n++] = S->bars[b].acc.t[c];
-			vals[n++] = S->bars[b].done.t[c];
-		}
-		for (size_t i = 0; i < S->nrecs; i++)
-			vals[n++] = S->recs[i].vc.t[c];
-		for (int i = 0; i < S->nnb; i++)
-			vals[n++] = S->nb[i].acc.t[c], vals[n++] = S->nb[i].release.t[c];
-		sort_i64(vals, n);
-#define R(v) sig_put(o, rank_of(vals, n, (v)))
-		for (int x = 0; x < S->nr; x++) {
-			R(S->r[x].clock.t[c]);
-			if (x == c)
-				for (int64_t b = 0; b < S->nbars; b++)
-					R(S->r[x].pass_t[b]);
-		}
-		for (int64_t b = 0; b < S->nbars; b++) {
-			R(S->bars[b].acc.t[c]);
-			R(S->bars[b].done.t[c]);
-		}
-		for (size_t i = 0; i < S->nrecs; i++)
-			R(S->recs[i].vc.t[c]);
-		for (int i = 0; i < S->nnb; i++)
-			R(S->nb[i].acc.t[c]), R(S->nb[i].release.t[c]);
-#undef R
+	size_t w = (size_t)S->nclk, rows = (size_t)(S->nr + 2 * S->nbars) + S->nrecs + 2 * (size_t)S->nnb;
+	size_t n = 2 + rows * w + (size_t)S->nr * (size_t)S->nbars;
+	if (o->cap < n) { /* the arena's: the same rounds serve every search of the proof */
+		o->cap = n + n / 2;
+		o->v = arena_alloc(S->cx->arena, sizeof(int32_t) * o->cap);
 	}
+	int32_t *v = o->v;
+	size_t at = 2;
+	v[0] = (int32_t)S->nrecs, v[1] = S->nnb;
+#define ROW(vc) do { for (size_t c_ = 0; c_ < w; c_++) v[at++] = (int32_t)(vc).t[c_]; } while (0)
+	for (int x = 0; x < S->nr; x++)
+		ROW(S->r[x].clock);
+	for (int64_t b = 0; b < S->nbars; b++) {
+		ROW(S->bars[b].acc);
+		ROW(S->bars[b].done);
+	}
+	for (size_t i = 0; i < S->nrecs; i++)
+		ROW(S->recs[i].vc);
+	for (int i = 0; i < S->nnb; i++) {
+		ROW(S->nb[i].acc);
+		ROW(S->nb[i].release);
+	}
+#undef ROW
+	for (int x = 0; x < S->nr; x++)
+		for (int64_t b = 0; b < S->nbars; b++)
+			v[at++] = (int32_t)S->r[x].pass_t[b];
+	o->n = at;
+	o->rows = rows;
+	memset(o->ranked, 0, sizeof o->ranked);
+}
+
+/* component c's values: column c of the rows, then role c's pass times */
+static size_t clocks_col(const RSim *S, const Clocks *o, int c, int32_t *out)
+{
+	size_t n = 0, w = (size_t)S->nclk;
+	for (size_t h = 0; h < o->rows; h++)
+		out[n++] = o->v[2 + h * w + (size_t)c];
+	if (c < S->nr)
+		for (int64_t b = 0; b < S->nbars; b++)
+			out[n++] = o->v[2 + o->rows * w + (size_t)c * (size_t)S->nbars + (size_t)b];
+	return n;
+}
+
+/* component c's ranks (the number of smaller values of the component, for
+ * each value), once: counted when their range is small, else sorted as
+ * value-index keys (each rank the position of the first of its equals) */
+static const int32_t *clocks_rank(const RSim *S, Clocks *o, int c)
+{
+	size_t need = o->rows + (size_t)S->nbars;
+	if (o->rankcap[c] < need) {
+		o->rankcap[c] = need + need / 2;
+		o->rank[c] = arena_alloc(S->cx->arena, sizeof(int32_t) * o->rankcap[c]);
+		o->ranked[c] = false;
+	}
+	int32_t *v = o->rank[c];
+	if (o->ranked[c])
+		return v;
+	o->ranked[c] = true;
+	size_t n = clocks_col(S, o, c, v);
+	int64_t keys[1024], lo = INT64_MAX, hi = INT64_MIN;
+	for (size_t i = 0; i < n; i++)
+		lo = v[i] < lo ? v[i] : lo, hi = v[i] > hi ? v[i] : hi;
+	if (n && n <= sizeof keys / sizeof *keys && hi - lo < (int64_t)(sizeof keys / sizeof *keys)) {
+		memset(keys, 0, sizeof(int64_t) * (size_t)(hi - lo + 1));
+		for (size_t i = 0; i < n; i++)
+			keys[v[i] - lo]++;
+		int64_t below = 0;
+		for (int64_t x = 0; x <= hi - lo; x++) {
+			int64_t k = keys[x];
+			keys[x] = below;
+			below += k;
+		}
+		for (size_t i = 0; i < n; i++)
+			v[i] = (int32_t)keys[v[i] - lo];
+		return v;
+	}
+	int64_t *vals = xrealloc(NULL, sizeof(int64_t) * (n + 1));
+	for (size_t i = 0; i < n; i++)
+		vals[i] = v[i];
+	sort_i64(vals, n);
+	for (size_t i = 0; i < n; i++)
+		v[i] = (int32_t)rank_of(vals, n, v[i]);
 	free(vals);
+	return v;
+}
+
+/* two rounds' states equal: the rest of their signatures, then their
+ * clocks: equal raw values, or else equal ranks, component by component */
+static bool same_round(const RSim *S, const Str *a, Clocks *ca, const Str *b, Clocks *cb)
+{
+	if (a->n != b->n || memcmp(a->s, b->s, a->n) || ca->n != cb->n)
+		return false;
+	if (!memcmp(ca->v, cb->v, sizeof(int32_t) * ca->n))
+		return true;
+	for (int c = 0; c < S->nclk; c++) {
+		size_t n = ca->rows + (c < S->nr ? (size_t)S->nbars : 0), w = (size_t)S->nclk, h = 0;
+		for (; h < ca->rows && ca->v[2 + h * w + (size_t)c] == cb->v[2 + h * w + (size_t)c]; h++)
+			;
+		if (h == ca->rows && (c >= S->nr || !memcmp(ca->v + 2 + ca->rows * w + (size_t)c * (size_t)S->nbars,
+		                                            cb->v + 2 + cb->rows * w + (size_t)c * (size_t)S->nbars,
+		                                            sizeof(int32_t) * (size_t)S->nbars)))
+			continue; /* equal values */
+		if (memcmp(clocks_rank(S, ca, c), clocks_rank(S, cb, c), sizeof(int32_t) * n))
+			return false;
+	}
+	return true;
 }
 
 /* the joint state at a round boundary: equal strings, equal futures (clock
  * values by their order per component, runtime loop indices relative to
- * the slowest role and by their residue) */
-static void round_sig(RSim *S, Str *o, int64_t *jmin_out, int64_t *jmax_out)
+ * the slowest role and by their residue); the clocks go to their own
+ * array, compared by same_round */
+static void round_sig(RSim *S, Str *o, Clocks *clocks, int64_t *jmin_out, int64_t *jmax_out)
 {
 	int64_t jmin = INT64_MAX, jmax = 0, L = 2;
 	for (int v = VAR_REPEAT0; v < S->k->nvars; v++) /* the residues that matter: lcm of the moduli and 2 */
@@ -1096,19 +1267,29 @@ static void round_sig(RSim *S, Str *o, int64_t *jmin_out, int64_t *jmax_out)
 		jmin = 0;
 	*jmin_out = jmin;
 	*jmax_out = jmax;
+	/* the values below: 3 + 2 per thread barrier; per role 11, 3 per frame, its running counts and 2 per
+	 * barrier; per barrier 8; per record 10 */
+	size_t need = sizeof(int64_t) * (size_t)(4 + S->nr * (12 + 3 * (MAX_REPEAT_DEPTH + 2) + S->k->nvars + 2 * S->nbars) +
+	                                         8 * S->nbars + 10 * (int64_t)S->nrecs + 2 * S->nnb);
+	if (o->n + need + 1 > o->cap) { /* room for all of it (an upper bound, below) */
+		o->cap = o->n + need + 1;
+		o->s = xrealloc(o->s, o->cap);
+	}
 	sig_put(o, jmin % L);
-	sig_clocks(S, o);
+	if (clocks)
+		sig_clocks(S, clocks);
+	sig_put(o, (int64_t)S->nrecs);
 	for (int x = 0; x < S->nr; x++) {
 		const Role *r = &S->r[x];
 		int64_t v[] = {r->depth, r->done, r->lag_all, r->lag_wg, r->defer_bar, r->defer_bytes, r->in_nb, r->nb_id};
 		for (size_t i = 0; i < sizeof v / sizeof *v; i++)
 			sig_put(o, v[i]);
-		str_putn(o, (const char *)&r->lag_at, sizeof r->lag_at);
-		str_putn(o, (const char *)&r->deferred, sizeof r->deferred);
+		sig_ptr(o, r->lag_at);
+		sig_ptr(o, r->deferred);
 		for (int d = 0; d < r->depth; d++) {
 			const RFrame *f = &r->fr[d];
 			bool rt = free_frame(S, r, d);
-			str_putn(o, (const char *)&f->blk, sizeof f->blk);
+			sig_ptr(o, f->blk);
 			sig_put(o, (int64_t)f->i);
 			sig_put(o, rt ? f->j - jmin : f->j);
 		}
@@ -1128,21 +1309,22 @@ static void round_sig(RSim *S, Str *o, int64_t *jmin_out, int64_t *jmax_out)
 		               x->ndeferred};
 		for (size_t i = 0; i < sizeof v / sizeof *v; i++)
 			sig_put(o, v[i]);
-		str_putn(o, (const char *)&x->first, sizeof x->first);
+		sig_ptr(o, x->first);
 	}
 	for (size_t i = 0; i < S->nrecs; i++) {
 		const Rec *x = &S->recs[i];
 		int64_t v[] = {x->lo, x->hi, x->role, x->write, x->complete, x->bar,
 		               x->bar >= 0 ? S->bars[x->bar].completed - x->phase : 0,
 		               x->group >= 0 ? S->r[x->role].wg_groups - x->group : -1};
-		str_putn(o, (const char *)&x->buf, sizeof x->buf);
-		str_putn(o, (const char *)&x->s, sizeof x->s);
+		sig_ptr(o, x->buf);
+		sig_ptr(o, x->s);
 		for (size_t k = 0; k < sizeof v / sizeof *v; k++)
 			sig_put(o, v[k]);
 	}
 	sig_put(o, S->nnb);
 	for (int i = 0; i < S->nnb; i++)
 		sig_put(o, S->nb[i].arrived), sig_put(o, S->nb[i].count);
+	o->s[o->n] = 0;
 }
 
 static void scan_parity(void *ctx, const Stmt *s)
@@ -1161,6 +1343,8 @@ static RSim *rsim_new(Ctx *cx, Kernel *k, const uint64_t *roles, int nr, const T
 	S->ncls = ncls;
 	S->free = -1;
 	S->free_entry = 1;
+	S->share = -1;
+	S->reach = -1;
 	S->nranks = (int)kernel_cluster_size(k);
 	S->base = xcalloc(sizeof(int64_t) * (k->nmbars + 1));
 	for (size_t i = 0; i < k->nmbars; i++) {
@@ -1169,6 +1353,7 @@ static RSim *rsim_new(Ctx *cx, Kernel *k, const uint64_t *roles, int nr, const T
 	}
 	S->nbars = S->cta_bars * S->nranks;
 	S->bars = xcalloc(sizeof(RBar) * (size_t)(S->nbars + 1));
+	S->nb = xcalloc(sizeof(NBar) * (size_t)(16 * S->nranks + 1));
 	S->nr = nr * S->nranks; /* every CTA of the cluster runs every role */
 	S->nclk = (int)(S->nr + S->nbars);
 	S->r = xcalloc(sizeof(Role) * (size_t)S->nr);
@@ -1190,24 +1375,92 @@ static void rsim_free(RSim *S)
 {
 	for (int x = 0; x < S->nr; x++)
 		free(S->r[x].vals), free(S->r[x].waits), free(S->r[x].pass_t);
-	free(S->r), free(S->bars), free(S->base), free(S->recs), free(S);
+	free(S->r), free(S->bars), free(S->base), free(S->recs), free(S->nb), free(S);
+}
+
+/* S copied into C, a copy made earlier of a run of the same kernel (its
+ * buffers reused: a run's copies come and go every round, and the heap
+ * would give their pages back and fault them in again), or into a new one
+ * when C is NULL. Clocks are copied over the components in use (the rest
+ * are never read), thread barriers past the used ones zeroed */
+static RSim *rsim_copy(RSim *C, const RSim *S)
+{
+	size_t nnbs = (size_t)(16 * S->nranks + 1), nv = (size_t)(S->k->nvars + 1), nb1 = (size_t)(S->nbars + 1);
+	if (!C) {
+		C = xcalloc(sizeof *C);
+		C->base = xcalloc(sizeof(int64_t) * (S->k->nmbars + 1));
+		C->bars = xcalloc(sizeof(RBar) * nb1);
+		C->nb = xcalloc(sizeof(NBar) * nnbs);
+		C->r = xcalloc(sizeof(Role) * (size_t)S->nr);
+		for (int x = 0; x < S->nr; x++) {
+			C->r[x].vals = xcalloc(sizeof(int64_t) * nv);
+			C->r[x].waits = xcalloc(sizeof(int64_t) * nb1);
+			C->r[x].pass_t = xcalloc(sizeof(int64_t) * nb1);
+		}
+	}
+	RSim keep = *C;
+	*C = *S;
+	C->base = keep.base, C->bars = keep.bars, C->nb = keep.nb, C->r = keep.r;
+	C->recs = keep.recs, C->reccap = keep.reccap;
+	memcpy(C->base, S->base, sizeof(int64_t) * (S->k->nmbars + 1));
+	for (int64_t b = 0; b < S->nbars; b++) {
+		RBar *d = &C->bars[b];
+		const RBar *f = &S->bars[b];
+		memcpy(d, f, offsetof(RBar, acc));
+		vc_copy(S, &d->acc, &f->acc), vc_copy(S, &d->done, &f->done);
+		vc_copy(S, &d->init_vc, &f->init_vc), vc_copy(S, &d->racc, &f->racc);
+		d->first = f->first, d->init_at = f->init_at, d->rlast = f->rlast;
+	}
+	for (size_t i = 0; i < nnbs; i++) {
+		NBar *d = &C->nb[i];
+		if (i < (size_t)S->nnb) {
+			const NBar *f = &S->nb[i];
+			d->arrived = f->arrived, d->count = f->count, d->gen = f->gen, d->first = f->first;
+			vc_copy(S, &d->acc, &f->acc), vc_copy(S, &d->release, &f->release);
+		} else {
+			d->arrived = d->count = d->gen = 0, d->first = NULL;
+			vc_zero(S, &d->acc), vc_zero(S, &d->release);
+		}
+	}
+	if (C->reccap < S->nrecs) {
+		C->reccap = S->reccap;
+		C->recs = xrealloc(C->recs, sizeof(Rec) * C->reccap);
+	}
+	for (size_t i = 0; i < S->nrecs; i++)
+		memcpy(&C->recs[i], &S->recs[i], offsetof(Rec, vc) + sizeof(int64_t) * (size_t)S->nclk);
+	for (int x = 0; x < S->nr; x++) {
+		Role *r = &C->r[x];
+		int64_t *vals = r->vals, *waits = r->waits, *pass_t = r->pass_t;
+		*r = S->r[x];
+		r->vals = vals, r->waits = waits, r->pass_t = pass_t;
+		memcpy(vals, S->r[x].vals, sizeof(int64_t) * nv);
+		memcpy(waits, S->r[x].waits, sizeof(int64_t) * nb1);
+		memcpy(pass_t, S->r[x].pass_t, sizeof(int64_t) * nb1);
+	}
+	return C;
 }
 
 /* run to the end (or, sigs given, for rounds while looking for the
  * invariant: a round state equal to an earlier one, after *trans trips of
  * the free class's endless loop, repeats every *period trips) */
-static bool rsim_rounds(RSim *S, Str *sigs, int64_t *trans, int64_t *period, int64_t *jmins, int64_t *jmaxs);
+static bool rsim_rounds(RSim *S, Str *sigs, Clocks **clk, int64_t *trans, int64_t *period, int64_t *jmins,
+                        int64_t *jmaxs);
+
+/* an invariant search's rounds: raw clocks and loop index bounds, kept by
+ * the proof (allocated once, in the arena) */
+typedef struct Rounds {
+	Clocks *clk[ROLE_ROUNDS]; /* each allocated by the first search that reaches its round */
+	int64_t jmins[ROLE_ROUNDS], jmaxs[ROLE_ROUNDS];
+} Rounds;
 
 static bool rsim_run(RSim *S, Str *sigs, int64_t *trans, int64_t *period)
 {
-	int64_t *jmins = NULL, *jmaxs = NULL;
-	if (sigs) {
-		jmins = xcalloc(sizeof(int64_t) * ROLE_ROUNDS);
-		jmaxs = xcalloc(sizeof(int64_t) * ROLE_ROUNDS);
-	}
-	bool ok = rsim_rounds(S, sigs, trans, period, jmins, jmaxs);
-	free(jmins), free(jmaxs);
-	return ok;
+	Rounds *R = NULL;
+	if (sigs && !S->rounds)
+		S->rounds = arena_alloc(S->cx->arena, sizeof *S->rounds);
+	if (sigs)
+		R = S->rounds;
+	return rsim_rounds(S, sigs, R ? R->clk : NULL, trans, period, R ? R->jmins : NULL, R ? R->jmaxs : NULL);
 }
 
 /* every role blocked: the hang, located at the wait with partial progress,
@@ -1316,7 +1569,34 @@ static bool end_checks(RSim *S)
 	return true;
 }
 
-static bool rsim_rounds(RSim *S, Str *sigs, int64_t *trans, int64_t *period, int64_t *jmins, int64_t *jmaxs)
+enum { ROUND_ON, ROUND_END, ROUND_FAILED };
+
+/* one scheduling round: each role runs until it blocks; ROUND_END when no
+ * role is left (the end checks still to run) */
+static int rsim_round(RSim *S)
+{
+	bool progress = false, live = false;
+	for (int x = 0; x < S->nr && !S->failed; x++) {
+		Role *r = &S->r[x];
+		int st;
+		while ((st = step(S, r)) == STEP_RAN)
+			progress = true;
+		progress |= st == STEP_YIELD;
+		live |= st == STEP_BLOCKED || st == STEP_YIELD;
+	}
+	if (S->failed)
+		return ROUND_FAILED;
+	if (!live)
+		return ROUND_END;
+	if (!progress) { /* every role blocked: a hang */
+		report_hang(S);
+		return ROUND_FAILED;
+	}
+	return ROUND_ON;
+}
+
+static bool rsim_rounds(RSim *S, Str *sigs, Clocks **clk, int64_t *trans, int64_t *period, int64_t *jmins,
+                        int64_t *jmaxs)
 {
 	for (int64_t round = 0;; round++) {
 		if (sigs) {
@@ -1328,34 +1608,21 @@ static bool rsim_rounds(RSim *S, Str *sigs, int64_t *trans, int64_t *period, int
 				return false;
 			}
 			Str *h = &sigs[round];
-			round_sig(S, h, &jmins[round], &jmaxs[round]);
+			if (!clk[round])
+				clk[round] = arena_alloc(S->cx->arena, sizeof(Clocks));
+			round_sig(S, h, clk[round], &jmins[round], &jmaxs[round]);
 			for (int64_t t = 0; t < round; t++)
-				if (sigs[t].n == h->n && !memcmp(sigs[t].s, h->s, h->n)) {
+				if (same_round(S, &sigs[t], clk[t], h, clk[round])) {
 					int64_t d = jmins[round] - jmins[t];
 					*trans = jmaxs[t] + 1;
 					*period = d > 0 ? d : 1;
 					return true;
 				}
 		}
-		bool progress = false, live = false;
-		for (int x = 0; x < S->nr && !S->failed; x++) {
-			Role *r = &S->r[x];
-			int st;
-			while ((st = step(S, r)) == STEP_RAN)
-				progress = true;
-			progress |= st == STEP_YIELD;
-			live |= st == STEP_BLOCKED || st == STEP_YIELD;
-		}
-		if (S->failed)
-			return false;
-		if (!live)
-			break;
-		if (!progress) { /* every role blocked: a hang */
-			report_hang(S);
-			return false;
-		}
+		int st = rsim_round(S);
+		if (st != ROUND_ON)
+			return st == ROUND_END && end_checks(S);
 	}
-	return end_checks(S);
 }
 
 /* the warps' roles: warps on the same side of every when block */
@@ -1494,7 +1761,33 @@ typedef struct Proof {
 	TClass cls[2];
 	int ncls, inner, outer;  /* outer -1: one class */
 	Str *sigs;
+	ViewCache views;
+	Rounds *rounds;          /* the searches' scratch, allocated by the first */
+	/* runs to reuse (a run's state is some 100 KB: allocated and freed per
+	 * run, the heap gives the pages back and faults them in again) */
+	struct RunPool { RSim *fresh, *free[4]; int n; } pool;
 } Proof;
+
+/* a run at its start, reporting to cx */
+static RSim *proof_run(Proof *P, Ctx *cx)
+{
+	struct RunPool *R = &P->pool;
+	if (!R->fresh) {
+		R->fresh = rsim_new(P->cx, P->k, P->roles, P->nr, P->cls, P->ncls);
+		R->fresh->views = &P->views;
+	}
+	RSim *S = rsim_copy(R->n ? R->free[--R->n] : NULL, R->fresh);
+	S->cx = cx;
+	return S;
+}
+
+static void proof_done(Proof *P, RSim *S)
+{
+	if (P->pool.n < 4)
+		P->pool.free[P->pool.n++] = S;
+	else
+		rsim_free(S);
+}
 
 static const char *trips_text(const Proof *P, int c, int64_t t)
 {
@@ -1510,18 +1803,83 @@ static const char *trips_text(const Proof *P, int c, int64_t t)
 
 /* one run with every runtime loop at its count; *entries: the most loops of
  * the inner class a role entered */
+static bool count_finish(Proof *P, RSim *S, const int64_t cnt[2], int64_t *entries);
+
 static bool count_run(Proof *P, const int64_t cnt[2], int64_t *entries)
 {
-	RSim *S = rsim_new(P->cx, P->k, P->roles, P->nr, P->cls, P->ncls);
+	RSim *S = proof_run(P, P->cx);
 	S->cnt[0] = cnt[0], S->cnt[1] = cnt[1];
+	bool ok = count_finish(P, S, cnt, entries);
+	proof_done(P, S);
+	return ok;
+}
+
+/* run S (at counts cnt) to its end; the failure's notes name the counts */
+static bool count_finish(Proof *P, RSim *S, const int64_t cnt[2], int64_t *entries)
+{
 	bool ok = rsim_run(S, NULL, NULL, NULL);
 	for (int x = 0; x < S->nr && entries; x++)
 		*entries = S->r[x].entries[P->inner] > *entries ? S->r[x].entries[P->inner] : *entries;
-	rsim_free(S);
 	if (!ok)
 		for (int c = 0; c < P->ncls; c++)
 			diag_note(P->cx, "when %s", trips_text(P, c, cnt[c]));
 	return ok;
+}
+
+static void scan_deferred(void *ctx, const Stmt *s)
+{
+	*(bool *)ctx |= s->kind == ST_MBAR_EXPECT_TX && !s->has_value;
+}
+
+/* the runs of the outer class's counts blo..bhi (the inner's at cnt), in
+ * order, as count_run each: they are one run (the outer loops at bhi + 1
+ * trips, its messages dropped) up to the round in which a role of the
+ * b-trip run leaves an outer loop (or skips it, b = 0); b's run is a copy
+ * of the shared one at that round's start with its outer loops at b trips,
+ * run on to its end. A count the shared run does not settle that way (it
+ * failed, ended first, or a loop of the class ran other than the count)
+ * gets a run of its own. Not shared: expect_tx without bytes (a run
+ * records the bytes on the statement, and the shared run is ahead of the
+ * count runs) */
+static bool outer_counts(Proof *P, int64_t cnt[2], int64_t blo, int64_t bhi, int64_t *entries)
+{
+	int o = P->outer;
+	bool deferred = false;
+	stmt_walk(P->k->body, P->k->nbody, scan_deferred, &deferred);
+	int64_t b = blo;
+	if (!deferred && blo <= bhi) {
+		Ctx quiet = *P->cx; /* the same side tables (no expect_tx here writes one), its own messages */
+		memset(&quiet.diags, 0, sizeof quiet.diags);
+		RSim *S = proof_run(P, &quiet);
+		S->cnt[0] = cnt[0], S->cnt[1] = cnt[1], S->cnt[o] = bhi + 1;
+		S->share = o;
+		RSim *at = proof_run(P, P->cx), *C = proof_run(P, P->cx); /* the round's start; a count's run */
+		for (int st = ROUND_ON; b <= bhi && st == ROUND_ON && !S->unshareable;) {
+			at = rsim_copy(at, S);
+			st = rsim_round(S);
+			for (; b <= bhi && b <= S->reach && st != ROUND_FAILED && !S->unshareable; b++) {
+				C = rsim_copy(C, at);
+				C->cx = P->cx, C->share = -1, C->cnt[o] = b;
+				for (int x = 0; x < C->nr; x++)
+					for (int d = 0; d < C->r[x].depth; d++)
+						if (C->r[x].fr[d].blk &&
+						    class_of(C->cls, C->ncls, C->r[x].fr[d].blk, d ? C->r[x].fr[d - 1].blk : NULL) == o)
+							C->r[x].fr[d].trips = b;
+				cnt[o] = b;
+				if (!count_finish(P, C, cnt, entries)) {
+					proof_done(P, at), proof_done(P, C), proof_done(P, S);
+					return false;
+				}
+			}
+		}
+		proof_done(P, at), proof_done(P, C), proof_done(P, S);
+	}
+	for (; b <= bhi; b++) {
+		cnt[o] = b;
+		if (!count_run(P, cnt, entries))
+			return false;
+	}
+	return true;
 }
 
 /* the invariant search of class c: its loops run cnt[c] trips in a role's
@@ -1529,11 +1887,14 @@ static bool count_run(Proof *P, const int64_t cnt[2], int64_t *entries)
 static bool search(Proof *P, int c, int64_t entry, const int64_t cnt[2], int64_t *trans, int64_t *period,
                    int64_t *entries)
 {
-	RSim *S = rsim_new(P->cx, P->k, P->roles, P->nr, P->cls, P->ncls);
+	RSim *S = proof_run(P, P->cx);
 	S->cnt[0] = cnt[0], S->cnt[1] = cnt[1];
 	S->free = c;
 	S->free_entry = entry;
 	S->cap = P->cls[c].hi;
+	if (!P->rounds)
+		P->rounds = arena_alloc(P->cx->arena, sizeof *P->rounds);
+	S->rounds = P->rounds;
 	*trans = P->cls[c].hi; /* no repeat before the loops end: every count up to hi runs */
 	*period = 1;
 	for (int i = 0; i < ROLE_ROUNDS; i++)
@@ -1544,9 +1905,9 @@ static bool search(Proof *P, int c, int64_t entry, const int64_t cnt[2], int64_t
 	int64_t jmin, jmax;
 	Str tmp = {0};
 	if (!ok)
-		round_sig(S, &tmp, &jmin, &jmax);
+		round_sig(S, &tmp, NULL, &jmin, &jmax);
 	str_free(&tmp);
-	rsim_free(S);
+	proof_done(P, S);
 	if (ok)
 		return true;
 	if (entry > 1)
@@ -1579,7 +1940,18 @@ static int64_t gcd64(int64_t a, int64_t b)
  * one a period earlier in every entry, so the state at each entry's head
  * is one an explored count reaches); for each a, the outer class's counts
  * up to its own invariant with the inner at a */
+static void prove_counts_of(Proof *P);
+
 static void prove_counts(Proof *P)
+{
+	prove_counts_of(P);
+	for (int i = 0; i < P->pool.n; i++)
+		rsim_free(P->pool.free[i]);
+	if (P->pool.fresh)
+		rsim_free(P->pool.fresh);
+}
+
+static void prove_counts_of(Proof *P)
 {
 	const TClass *I = &P->cls[P->inner];
 	int64_t need = I->lo, trans_max = 0, lcm = 1;
@@ -1591,11 +1963,8 @@ static void prove_counts(Proof *P)
 			int64_t otr, ope;
 			if (!search(P, P->outer, 1, cnt, &otr, &ope, &entries))
 				return;
-			for (int64_t b = O->lo; b <= O->hi && b <= otr + ope + 1; b++) {
-				cnt[P->outer] = b;
-				if (!count_run(P, cnt, &entries))
-					return;
-			}
+			if (!outer_counts(P, cnt, O->lo, otr + ope + 1 < O->hi ? otr + ope + 1 : O->hi, &entries))
+				return;
 			cnt[P->outer] = O->hi;
 		} else if (!count_run(P, cnt, &entries)) {
 			return;
@@ -1671,7 +2040,7 @@ void check_role_phases(Ctx *cx, const Module *m, Kernel *k)
 		return;
 	struct RtScan rt = {.k = k};
 	scan_runtime(&rt, k->body, k->nbody, NULL);
-	Proof P = {cx, k, roles, nr, {{0}}, rt.n > 2 ? 2 : rt.n, 0, -1, NULL};
+	Proof P = {cx, k, roles, nr, {{0}}, rt.n > 2 ? 2 : rt.n, 0, -1, NULL, {0}, NULL, {0}};
 	memcpy(P.cls, rt.cls, sizeof P.cls);
 	if (rt.n > 2) {
 		diag_error(cx, rt.cls[2].first->loc, "a kernel with roles may have runtime repeats of two trip counts "

@@ -607,6 +607,10 @@ bool region_view(Ctx *cx, const Kernel *k, const Region *r, View *out, const cha
  * swizzle spans */
 bool region_bytes(Ctx *cx, const Kernel *k, const Region *r, const int64_t *vals, uint64_t warps, int rank,
                   int64_t *lo, int64_t *hi);
+/* the same from the region's view (region_view's result, which depends on
+ * the region and kernel only: a proof that asks often keeps it) */
+void view_bytes(const Kernel *k, const Region *r, const View *v, const int64_t *vals, uint64_t warps, int rank,
+                int64_t *lo, int64_t *hi);
 /* dimension d of a region of a param with runtime extents may reach past the
  * extent's smallest value: its accesses need a guard */
 bool region_guarded(const Kernel *k, const Region *r, int d);

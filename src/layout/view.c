@@ -302,7 +302,14 @@ bool region_bytes(Ctx *cx, const Kernel *k, const Region *r, const int64_t *vals
 	const char *why;
 	if (!region_view(cx, k, r, &v, &why))
 		return false;
-	const Affine *o = &v.off[AX_M];
+	view_bytes(k, r, &v, vals, warps, rank, lo, hi);
+	return true;
+}
+
+void view_bytes(const Kernel *k, const Region *r, const View *v, const int64_t *vals, uint64_t warps, int rank,
+                int64_t *lo, int64_t *hi)
+{
+	const Affine *o = &v->off[AX_M];
 	*lo = *hi = o->c;
 	for (int t = 0; t < o->n; t++) {
 		int var = o->t[t].var;
@@ -323,20 +330,19 @@ bool region_bytes(Ctx *cx, const Kernel *k, const Region *r, const int64_t *vals
 		*lo += a < b ? a : b;
 		*hi += a < b ? b : a;
 	}
-	for (int i = 0; i < v.L.n; i++)
-		if (v.L.it[i].axis == AX_M) {
-			int64_t span = (v.L.it[i].ext - 1) * v.L.it[i].stride;
+	for (int i = 0; i < v->L.n; i++)
+		if (v->L.it[i].axis == AX_M) {
+			int64_t span = (v->L.it[i].ext - 1) * v->L.it[i].stride;
 			*lo += span < 0 ? span : 0;
 			*hi += span > 0 ? span : 0;
 		}
 	int64_t es = dtype_bytes(r->buf->dt);
 	*lo *= es;
 	*hi = *hi * es + es - 1;
-	Swizzle sw = buffer_swizzle(cx, r->buf);
+	Swizzle sw = v->L.sw; /* region_view's: the buffer's swizzle, as chosen (buffer_swizzle) */
 	if (sw.on) {
 		int64_t span = ((int64_t)1 << (sw.p + sw.w + sw.a)) * es;
 		*lo = *lo / span * span;
 		*hi = (*hi / span + 1) * span - 1;
 	}
-	return true;
 }
