@@ -472,13 +472,6 @@ void check_wgmma(Ctx *cx, const Module *m, Kernel *k, Stmt *s)
 	}
 	if (!operand(cx, k, s->mma_b, "B", p->n, (int)K, p->kinst, tr, s->mma_b_kn, &p->b))
 		return;
-	if (s->mma_b_kn && kernel_cluster_size(k) > 1) { /* the GPU decides: refused until the cause is known */
-		diag_error(cx, s->mma_b->loc, "an N-major B ('b_kn') in a kernel with a cluster gave wrong results on an "
-		           "H100, so it is refused");
-		diag_note(cx, "the same kernel without 'cluster' is exact on the H100 and in ptxemu; with 'cluster 1, 2' the "
-		          "second CTA's C differs on the GPU only (docs/design.md, Not yet)");
-		return;
-	}
 	if (!acc_words(cx, k, s, p, dr, dc))
 		return;
 	for (int d = 0; d < s->dst->ndim; d++) {
@@ -595,10 +588,14 @@ static Reg desc_reg(Emit *e, const WgOperand *o)
 	} else if (o->start.c) {
 		addr = b_add32_imm(b, addr, o->start.c);
 	}
-	/* shared addresses are below 2^18: (addr >> 4) fits the 14-bit field,
-	 * and so does every k-step's start added to it below */
-	Reg sh = b_reg(b, RC_R), wide = b_reg(b, RC_RD), d = b_reg(b, RC_RD);
-	b_ins(b, FORM_SHR_U32, b_name(b, sh), b_name(b, addr), b_imm(b, 4), NULL);
+	/* the descriptor holds bits 4..17 of the CTA's shared offset: in a
+	 * cluster a shared::cta address also carries the CTA's rank above them
+	 * (on the H100), which unmasked would spill into the leading byte
+	 * offset (bits 16..29, read for MN-major operands); every k-step's
+	 * start added below stays in the 14-bit field */
+	Reg lo = b_reg(b, RC_R), sh = b_reg(b, RC_R), wide = b_reg(b, RC_RD), d = b_reg(b, RC_RD);
+	b_ins(b, FORM_AND_B32, b_name(b, lo), b_name(b, addr), b_imm(b, 0x3FFFF), NULL);
+	b_ins(b, FORM_SHR_U32, b_name(b, sh), b_name(b, lo), b_imm(b, 4), NULL);
 	b_ins(b, FORM_CVT_U64_U32, b_name(b, wide), b_name(b, sh), NULL);
 	b_ins(b, FORM_OR_B64, b_name(b, d), b_name(b, wide), b_imm(b, (int64_t)wgmma_desc_encode(0, &o->d)), NULL);
 	return d;
