@@ -23,6 +23,7 @@
  * loads take 2 wavefronts, 8-byte 1, as Nsight Compute counts on an H100).
  * `ptxemu --banks` measures the same on the emitted PTX, independently. */
 #include "tilepx.h"
+#include "walk.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -454,63 +455,65 @@ static bool runs_twice(const Race *R, const Stmt *s)
 	return false;
 }
 
+/* the race walk's trips: every trip (a runtime count at this launch value,
+ * possibly none), at most two of a repeat that touches the same bytes in
+ * every trip (repeat_runs_twice) */
+static int64_t race_trips(Walk *w, const Stmt *s)
+{
+	const Race *R = w->ctx;
+	int64_t trips = R->runtime ? walk_trips_launch(w, s) : walk_trips_all(w, s);
+	if (trips > 2 && runs_twice(R, s))
+		trips = 2;
+	return trips;
+}
+
+static void race_over(Walk *w, const Stmt *s) { out_of_budget(w->ctx, s); }
+
+static bool race_stmt(Walk *w, const Stmt *s)
+{
+	Race *R = w->ctx;
+	const StmtInfo *si = &stmt_info[s->kind];
+	BarKind bar = si->bar;
+	if (s->asm_blk && asm_syncs(s->asm_blk))
+		bar = BAR_SYNC;
+	if (bar == BAR_SYNC) {
+		R->ordered = R->epoch++;
+	} else if (bar == BAR_ARRIVE) {
+		R->arrived = R->epoch++;
+	} else if (bar == BAR_WAIT && R->arrived) {
+		R->ordered = R->arrived > R->ordered ? R->arrived : R->ordered;
+		R->arrived = 0;
+	}
+	if (!(si->flags & SF_COPY) || si->shared != SH_REGIONS ||
+	    (s->dst->buf->mem != MEM_SHARED && s->src->buf->mem != MEM_SHARED))
+		return true;
+	Decision tmp;
+	CopyOp op;
+	const Decision *d = decide(R, s, &op, &tmp);
+	if (!d) { /* no variant: the program is rejected, nothing to warn about */
+		R->done = true;
+		return false;
+	}
+	if (!d->chosen->trace)
+		return true;
+	R->s = s;
+	R->kw = R->kr = -1;
+	if (R->rec) {
+		R->kw = s->dst->buf->mem == MEM_SHARED ? key_of(R, s, true, &op.dst.off[AX_M]) : -1;
+		R->kr = s->src->buf->mem == MEM_SHARED ? key_of(R, s, false, &op.src.off[AX_M]) : -1;
+	}
+	d->chosen->trace(&op, &d->plan, R->vals, race_fn, R);
+	return !R->done;
+}
+
+/* one run of the kernel's statements over the shared shadow: the walker
+ * (walk.c) runs the trips; every statement and every trip costs one of the
+ * budget that the traced bytes spend too */
 static void race_stmts(Race *R, Stmt **body, size_t n)
 {
-	for (size_t i = 0; i < n && !R->done; i++) {
-		Stmt *s = body[i];
-		if ((R->budget -= 1) < 0) {
-			out_of_budget(R, s);
-			return;
-		}
-		const StmtInfo *si = &stmt_info[s->kind];
-		if (si->flags & SF_BLOCK) {
-			int64_t trips = s->n;
-			if (R->runtime && s->trips_scalar) /* ceil(S / D) at this launch value, possibly none */
-				trips = (R->vals[R->k->scalars[s->trips_scalar - 1].var] + s->trips_div - 1) / s->trips_div;
-			if (trips > 2 && runs_twice(R, s))
-				trips = 2;
-			for (int64_t j = 0; j < trips && !R->done; j++) {
-				if ((R->budget -= 1) < 0) { /* a trip costs even with an empty body */
-					out_of_budget(R, s);
-					break;
-				}
-				kernel_set_var(R->k, R->vals, s->var, j);
-				race_stmts(R, s->body, s->nbody);
-			}
-			kernel_set_var(R->k, R->vals, s->var, 0);
-			continue;
-		}
-		BarKind bar = si->bar;
-		if (s->asm_blk && asm_syncs(s->asm_blk))
-			bar = BAR_SYNC;
-		if (bar == BAR_SYNC) {
-			R->ordered = R->epoch++;
-		} else if (bar == BAR_ARRIVE) {
-			R->arrived = R->epoch++;
-		} else if (bar == BAR_WAIT && R->arrived) {
-			R->ordered = R->arrived > R->ordered ? R->arrived : R->ordered;
-			R->arrived = 0;
-		}
-		if (!(si->flags & SF_COPY) || si->shared != SH_REGIONS ||
-		    (s->dst->buf->mem != MEM_SHARED && s->src->buf->mem != MEM_SHARED))
-			continue;
-		Decision tmp;
-		CopyOp op;
-		const Decision *d = decide(R, s, &op, &tmp);
-		if (!d) { /* no variant: the program is rejected, nothing to warn about */
-			R->done = true;
-			break;
-		}
-		if (!d->chosen->trace)
-			continue;
-		R->s = s;
-		R->kw = R->kr = -1;
-		if (R->rec) {
-			R->kw = s->dst->buf->mem == MEM_SHARED ? key_of(R, s, true, &op.dst.off[AX_M]) : -1;
-			R->kr = s->src->buf->mem == MEM_SHARED ? key_of(R, s, false, &op.src.off[AX_M]) : -1;
-		}
-		d->chosen->trace(&op, &d->plan, R->vals, race_fn, R);
-	}
+	Walk w = {.k = R->k, .vals = R->vals, .budget = &R->budget, .trip_cost = 1, .stop = R->done, .ctx = R,
+	          .stmt = race_stmt, .trips = race_trips, .over = race_over};
+	walk_stmts(&w, body, n);
 }
 
 static bool affine_uses_ctaid(const Affine *a)

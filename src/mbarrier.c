@@ -9,6 +9,7 @@
  * executing the kernel's barrier statements once, loops unrolled, with the
  * barrier indices evaluated exactly: every CTA runs the same sequence. */
 #include "tilepx.h"
+#include "walk.h"
 
 #include <string.h>
 
@@ -54,7 +55,6 @@ typedef struct Sim {
 	const Stmt *mc_at;          /* last_mc at it */
 	int64_t *base;              /* first instance of each mbarrier array */
 	int64_t *vals;              /* current value of each kernel variable */
-	int64_t steps;
 	bool failed;
 	/* per-wait parity fit: parity = (c + sum k_v * j_v) mod 2 */
 	struct Fit { const Stmt *s; int c; bool has_c; int8_t *k; } *fits;
@@ -264,7 +264,7 @@ static bool lagging(Sim *S, Bar *b, const Stmt *s, const char *name)
 	return true;
 }
 
-static void sim_event_rank(Sim *S, Stmt *s, int bi, int rank)
+static void sim_event_rank(Sim *S, const Stmt *s, int bi, int rank)
 {
 	Bar *b = bar_at(S, bi, rank);
 	char name[128];
@@ -290,7 +290,7 @@ static void sim_event_rank(Sim *S, Stmt *s, int bi, int rank)
 	}
 }
 
-static void sim_event(Sim *S, Stmt *s)
+static void sim_event(Sim *S, const Stmt *s)
 {
 	int bi = bar_of(S, s);
 	for (int r = 0; r < S->nranks && !S->failed; r++)
@@ -301,7 +301,7 @@ static void sim_event(Sim *S, Stmt *s)
  * be initialized and visible (cluster.sync after init), done with the last
  * phase (cluster.sync after the wait), and their shared memory no longer in
  * use by their threads (cluster.sync after the accesses) */
-static bool mcast_ready(Sim *S, Stmt *s, int bi, const Span *d)
+static bool mcast_ready(Sim *S, const Stmt *s, int bi, const Span *d)
 {
 	for (int r = 0; r < S->nranks; r++) {
 		if (!(s->mcast >> r & 1))
@@ -418,7 +418,7 @@ static bool copy_in_flight(Sim *S, const Stmt *s, const Span *r, const Span *d, 
 
 /* a TMA load: it fills its barrier's phase (each masked CTA's for a
  * multicast) and is in flight until the wait */
-static void sim_tma_load(Sim *S, Stmt *s, const Span *dp)
+static void sim_tma_load(Sim *S, const Stmt *s, const Span *dp)
 {
 	Span d = *dp;
 	Span x = d;
@@ -451,7 +451,7 @@ static void sim_tma_load(Sim *S, Stmt *s, const Span *dp)
 	APUSH(S->cx->arena, S->loads, S->nloads, S->loadcap, x);
 }
 
-static void sim_copy(Sim *S, Stmt *s)
+static void sim_copy(Sim *S, const Stmt *s)
 {
 	bool load = stmt_is_tma_load(s), store = stmt_is_tma_store(s) || stmt_is_bulk_store(s);
 	Span d = {0}, r = {0};
@@ -709,7 +709,7 @@ static TripClass *trip_class(Sim *S, const Stmt *s)
 	return NULL;
 }
 
-static void sim_runtime_repeat(Sim *S, Stmt *s)
+static void sim_runtime_repeat(Walk *w, Sim *S, const Stmt *s)
 {
 	TripClass *c = trip_class(S, s);
 	int64_t n = c->choice;
@@ -733,8 +733,7 @@ static void sim_runtime_repeat(Sim *S, Stmt *s)
 				c->need = n + 2; /* no repeated head yet: the next count must run */
 			break;
 		}
-		kernel_set_var(S->k, S->vals, s->var, j);
-		sim_stmts(S, s->body, s->nbody);
+		walk_trip(w, s, j);
 	}
 done:
 	for (int64_t j = 0; j <= n; j++)
@@ -742,105 +741,117 @@ done:
 	kernel_set_var(S->k, S->vals, s->var, 0);
 }
 
+/* a statement's effect on the simulation, from its columns in stmt.def;
+ * false once a diagnostic is out */
+static bool sim_stmt(Walk *w, const Stmt *s)
+{
+	Sim *S = w->ctx;
+	const StmtInfo *si = &stmt_info[s->kind];
+	if (si->flags & SF_COPY)
+		sim_copy(S, s);
+	switch (si->issue) {
+	case AI_MBAR_INIT: {
+		Bar *b = bar_at(S, bar_of(S, s), 0);
+		if (b->init) {
+			char name[96];
+			bar_name(S, s, name, sizeof name);
+			FAIL(S, s->loc, "%s is initialized twice", name);
+			break;
+		}
+		for (int r = 0; r < S->nranks; r++) {
+			b = bar_at(S, bar_of(S, s), r);
+			b->init = true;
+			b->count = s->n;
+		}
+		break;
+	}
+	case AI_MBAR_ARRIVE: case AI_MBAR_TX: sim_event(S, s); break;
+	case AI_CPA_COMMIT:
+		for (size_t c = 0; c < S->ncpa; c++)
+			if (S->cpa[c].group < 0)
+				S->cpa[c].group = S->cpa_groups;
+		S->cpa_groups++;
+		break;
+	case AI_BULK_COMMIT:
+		for (size_t t = 0; t < S->nstores; t++)
+			if (S->stores[t].group < 0)
+				S->stores[t].group = S->groups;
+		S->groups++;
+		break;
+	default: break;
+	}
+	switch (si->wait) {
+	case AW_MBAR: sim_wait(S, s); break;
+	case AW_PROXY:
+		for (size_t d = 0; d < S->ndirty; d++)
+			S->dirty[d].bar = 0; /* fenced; a sync makes it visible to the issuing thread */
+		break;
+	case AW_CPA: {
+		size_t k = 0;
+		for (size_t c = 0; c < S->ncpa; c++)
+			if (S->cpa[c].group < 0 || S->cpa[c].group >= S->cpa_groups - s->n)
+				S->cpa[k++] = S->cpa[c];
+		S->ncpa = k;
+		break;
+	}
+	case AW_BULK: case AW_BULK_READ: {
+		int64_t upto = S->groups - s->n > 0 ? S->groups - s->n : 0;
+		if (upto > S->read_upto)
+			S->read_upto = upto;
+		if (si->wait == AW_BULK && upto > S->written_upto)
+			S->written_upto = upto;
+		break;
+	}
+	default: break;
+	}
+	if (S->failed)
+		return false;
+	if (si->cbar == BAR_SYNC || si->cbar == BAR_ARRIVE) /* cluster.sync: arrive, then wait */
+		cl_arrive(S, s);
+	if (!S->failed && (si->cbar == BAR_SYNC || si->cbar == BAR_WAIT))
+		cl_wait(S, s);
+	if (si->bar == BAR_SYNC) { /* a sync of the CTA (cluster.sync and mbarrier.init's bar.sync too) */
+		for (int64_t i = 0; i < S->nbars_total * S->nranks; i++)
+			S->bars[i].lag = NULL;
+		size_t k = 0;
+		for (size_t d = 0; d < S->ndirty; d++)
+			if (S->dirty[d].bar < 0)
+				S->dirty[k++] = S->dirty[d];
+		S->ndirty = k;
+	}
+	return !S->failed;
+}
+
+/* a repeat's trips: a runtime count of a counted class runs the class's
+ * choice up to a repeated loop head (sim_runtime_repeat); another runtime
+ * count (no barriers or bulk groups inside, check_repeat) two trips, which
+ * show what one trip leaves for the next, or none (zero_trips) */
+static int64_t sim_trips(Walk *w, const Stmt *s)
+{
+	Sim *S = w->ctx;
+	if (S->ntc && s->trips_scalar && s->nbody) {
+		sim_runtime_repeat(w, S, s);
+		return WALK_OWN;
+	}
+	if (s->trips_scalar && S->zero_trips)
+		return 0;
+	return walk_trips_two(w, s);
+}
+
+static void sim_over(Walk *w, const Stmt *s)
+{
+	FAIL((Sim *)w->ctx, s->loc, "more than %d statement instances: too many to check the kernel's barrier phases",
+	     SIM_LIMIT);
+}
+
+/* one run of the kernel's statements (walk.c walks them): each statement
+ * instance, blocks included, costs one of SIM_LIMIT */
 static void sim_stmts(Sim *S, Stmt **body, size_t n)
 {
-	for (size_t i = 0; i < n && !S->failed; i++) {
-		Stmt *s = body[i];
-		if (++S->steps > SIM_LIMIT) {
-			FAIL(S, s->loc, "more than %d statement instances: too many to check the kernel's barrier phases", SIM_LIMIT);
-			return;
-		}
-		/* what the statement does, from its columns in stmt.def */
-		const StmtInfo *si = &stmt_info[s->kind];
-		if (si->flags & SF_BLOCK) {
-			if (S->ntc && s->trips_scalar && s->nbody) {
-				sim_runtime_repeat(S, s);
-				continue;
-			}
-			/* a runtime count (no barriers or bulk groups inside, check_repeat):
-			 * two trips show what one trip leaves for the next */
-			for (int64_t j = 0; s->nbody && /* an empty body changes nothing, however many trips */
-			                    j < (s->trips_scalar && S->zero_trips ? 0 : s->trips_scalar && s->n > 2 ? 2 : s->n) &&
-			                    !S->failed; j++) {
-				kernel_set_var(S->k, S->vals, s->var, j);
-				sim_stmts(S, s->body, s->nbody);
-			}
-			kernel_set_var(S->k, S->vals, s->var, 0);
-			continue;
-		}
-		if (si->flags & SF_COPY)
-			sim_copy(S, s);
-		switch (si->issue) {
-		case AI_MBAR_INIT: {
-			Bar *b = bar_at(S, bar_of(S, s), 0);
-			if (b->init) {
-				char name[96];
-				bar_name(S, s, name, sizeof name);
-				FAIL(S, s->loc, "%s is initialized twice", name);
-				break;
-			}
-			for (int r = 0; r < S->nranks; r++) {
-				b = bar_at(S, bar_of(S, s), r);
-				b->init = true;
-				b->count = s->n;
-			}
-			break;
-		}
-		case AI_MBAR_ARRIVE: case AI_MBAR_TX: sim_event(S, s); break;
-		case AI_CPA_COMMIT:
-			for (size_t c = 0; c < S->ncpa; c++)
-				if (S->cpa[c].group < 0)
-					S->cpa[c].group = S->cpa_groups;
-			S->cpa_groups++;
-			break;
-		case AI_BULK_COMMIT:
-			for (size_t t = 0; t < S->nstores; t++)
-				if (S->stores[t].group < 0)
-					S->stores[t].group = S->groups;
-			S->groups++;
-			break;
-		default: break;
-		}
-		switch (si->wait) {
-		case AW_MBAR: sim_wait(S, s); break;
-		case AW_PROXY:
-			for (size_t d = 0; d < S->ndirty; d++)
-				S->dirty[d].bar = 0; /* fenced; a sync makes it visible to the issuing thread */
-			break;
-		case AW_CPA: {
-			size_t k = 0;
-			for (size_t c = 0; c < S->ncpa; c++)
-				if (S->cpa[c].group < 0 || S->cpa[c].group >= S->cpa_groups - s->n)
-					S->cpa[k++] = S->cpa[c];
-			S->ncpa = k;
-			break;
-		}
-		case AW_BULK: case AW_BULK_READ: {
-			int64_t upto = S->groups - s->n > 0 ? S->groups - s->n : 0;
-			if (upto > S->read_upto)
-				S->read_upto = upto;
-			if (si->wait == AW_BULK && upto > S->written_upto)
-				S->written_upto = upto;
-			break;
-		}
-		default: break;
-		}
-		if (S->failed)
-			return;
-		if (si->cbar == BAR_SYNC || si->cbar == BAR_ARRIVE) /* cluster.sync: arrive, then wait */
-			cl_arrive(S, s);
-		if (!S->failed && (si->cbar == BAR_SYNC || si->cbar == BAR_WAIT))
-			cl_wait(S, s);
-		if (si->bar == BAR_SYNC) { /* a sync of the CTA (cluster.sync and mbarrier.init's bar.sync too) */
-			for (int64_t i = 0; i < S->nbars_total * S->nranks; i++)
-				S->bars[i].lag = NULL;
-			size_t k = 0;
-			for (size_t d = 0; d < S->ndirty; d++)
-				if (S->dirty[d].bar < 0)
-					S->dirty[k++] = S->dirty[d];
-			S->ndirty = k;
-		}
-	}
+	int64_t budget = SIM_LIMIT;
+	Walk w = {.k = S->k, .vals = S->vals, .budget = &budget, .ctx = S, .stmt = sim_stmt, .trips = sim_trips,
+	          .over = sim_over};
+	walk_stmts(&w, body, n);
 }
 
 static void has_copy_async(void *ctx, const Stmt *s) { *(bool *)ctx |= stmt_info[s->kind].issue == AI_COPY; }

@@ -10,6 +10,7 @@
  * k-step. check_wgmma_async executes the kernel's statements once, loops
  * unrolled, and proves the asynchronous rules (docs/language.md). */
 #include "tilepx.h"
+#include "walk.h"
 
 #include <string.h>
 
@@ -858,18 +859,9 @@ static void sim_mma(WSim *S, const Stmt *s)
 	}
 }
 
-static void wsim_stmts(WSim *S, Stmt **body, size_t n);
-
 static void wsim_stmt(WSim *S, const Stmt *s)
 {
 	switch (s->kind) {
-	case ST_REPEAT:
-		for (int64_t j = 0; s->nbody && j < (s->trips_scalar && s->n > 2 ? 2 : s->n) && !S->failed; j++) {
-			kernel_set_var(S->k, S->vals, s->var, j);
-			wsim_stmts(S, s->body, s->nbody);
-		}
-		kernel_set_var(S->k, S->vals, s->var, 0);
-		break;
 	case ST_WG_MMA: sim_mma(S, s); break;
 	case ST_WG_FENCE: S->fence_step = S->steps; break;
 	case ST_WG_COMMIT:
@@ -927,15 +919,29 @@ static void wsim_stmt(WSim *S, const Stmt *s)
 	}
 }
 
+/* the walker's hooks (walk.c): a repeat with a runtime count runs two trips,
+ * when blocks are not entered (their kernels' roles proof covers them), each
+ * statement instance, blocks included, costs one of WG_SIM_LIMIT */
+static bool wsim_hook(Walk *w, const Stmt *s)
+{
+	WSim *S = w->ctx;
+	S->steps = w->steps;
+	wsim_stmt(S, s);
+	return !S->failed;
+}
+
+static void wsim_over(Walk *w, const Stmt *s)
+{
+	WFAIL((WSim *)w->ctx, s->loc, "more than %d statement instances: too many to check the kernel's wgmma",
+	      WG_SIM_LIMIT);
+}
+
 static void wsim_stmts(WSim *S, Stmt **body, size_t n)
 {
-	for (size_t i = 0; i < n && !S->failed; i++) {
-		if (++S->steps > WG_SIM_LIMIT) {
-			WFAIL(S, body[i]->loc, "more than %d statement instances: too many to check the kernel's wgmma", WG_SIM_LIMIT);
-			return;
-		}
-		wsim_stmt(S, body[i]);
-	}
+	int64_t budget = WG_SIM_LIMIT;
+	Walk w = {.k = S->k, .vals = S->vals, .budget = &budget, .ctx = S, .stmt = wsim_hook, .trips = walk_trips_two,
+	          .over = wsim_over};
+	walk_stmts(&w, body, n);
 }
 
 static void has_wgmma(void *ctx, const Stmt *s)

@@ -13,7 +13,7 @@ obj=$B/obj
 # bottom first; a file not listed is an error (so a new file gets a place)
 LAYERS='
 0 arena.c diag.c target.c stmt.c stmtmap.c gen/ptx_forms.c
-1 layout/layout.c ptx/regclass.c ptx/builder.c kernel.c
+1 layout/layout.c ptx/regclass.c ptx/builder.c kernel.c walk.c
 2 layout/view.c layout/legal.c bind.c wgmma_desc.c lower.c ref/convert.c abi.c
 3 ref/ref.c
 4 variants/partition.c variants/bulk.c variants/fallback.c variants/gmem_smem.c variants/ldgsts.c variants/ldstmatrix.c variants/reg.c variants/tcgen05_ldst.c variants/tma.c
