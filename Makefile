@@ -19,7 +19,9 @@ UNIT    := $(patsubst tests/unit/%.c,$(B)/tests/%,$(wildcard tests/unit/*.c))
 all: $(B)/tilepx $(B)/libtilepx.a $(B)/randtile $(B)/ptxemu
 
 # the tools of several files are linked from objects, each with its .d file
-$(B)/tools/%.o: tools/%.c Makefile
+# (they include src/tilepx.h, hence the generated ptx_forms.h: named here,
+# as for the library's objects, so a clean parallel build makes it first)
+$(B)/tools/%.o: tools/%.c $(B)/gen/ptx_forms.h Makefile
 	@mkdir -p $(dir $@)
 	$(CC) $(WARN) $(CFLAGS) $(CPPFLAGS) $(DEPFLAGS) -c $< -o $@
 

@@ -349,7 +349,7 @@ static bool exec_control(Machine *m, Thread *t, Ins *in)
 		return true;
 	}
 	case OPC_MAPA_SHARED_CLUSTER_U32: {
-		uint64_t rank = (uint32_t)V(2), a = (uint32_t)V(1);
+		uint64_t rank = (uint32_t)V(2), a = shared_cta_offset(m, t, (uint32_t)V(1));
 		if (rank >= (uint64_t)m->nranks || a >= (uint64_t)m->win) {
 			snprintf(m->errbuf, sizeof m->errbuf, "mapa (.tile line %d): CTA rank %llu or address 0x%llx is not in the "
 			         "cluster of %d CTAs", in->tile_line, (unsigned long long)rank, (unsigned long long)a, m->nranks);

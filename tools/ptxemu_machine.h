@@ -19,6 +19,10 @@ enum { MAXOPS = 140, TMEM_COLS = 512, SHADOW_CHUNK = 256 };
 /* mapa.shared::cluster's result: this bit, and the barrier's address in the
  * cluster's shared windows (rank * win + offset) */
 #define MAPA_TAG (1ull << 31)
+/* in a cluster a shared::cta address carries the CTA's rank from this bit
+ * up (the H100: 0x1000400 in rank 1 where rank 0 has 0x400); a memory
+ * operand strips it, arithmetic sees it (a wgmma descriptor must mask it) */
+#define SHARED_RANK_SHIFT 24
 
 typedef struct Ins {
 	char op[160];
@@ -180,6 +184,7 @@ void load_funcs(Prog *p, char **lines, int nl);
 uint64_t *R(Machine *m, Thread *t, const char *name);
 uint64_t val(Machine *m, Thread *t, const char *s);
 uint64_t addr(Machine *m, Thread *t, const char *s);
+uint64_t shared_cta_offset(Machine *m, Thread *t, uint32_t a);
 unsigned char *mem(Machine *m, bool shared, uint64_t a, int bytes);
 void track(Machine *m, const Thread *t, const Ins *in, bool write);
 void cpa_land(Machine *m, int tid, int64_t below);

@@ -36,7 +36,8 @@ uint64_t val(Machine *m, Thread *t, const char *s)
 			return *R(m, t, s);
 	for (int i = 0; i < m->p->nsyms; i++)
 		if (!strcmp(m->p->syms[i], s))
-			return (uint64_t)m->p->sym_off[i];
+			return (uint64_t)m->p->sym_off[i] |
+			       (m->nranks > 1 ? (uint64_t)rank_of(m, t) << SHARED_RANK_SHIFT : 0);
 	for (int i = 0; i < m->p->nparams; i++)
 		if (!strcmp(m->p->params[i], s))
 			return (uint64_t)i;
@@ -64,6 +65,21 @@ static int reg_bits(const Prog *p, const char *name)
 /* "[%r5+16]", "[%r5+-16]" or "[sym]" -> address. A 32-bit base register
  * wraps at 2^32 with its offset, as the hardware computes .shared addresses
  * (32-bit): [%r+128] with %r at -32 is byte 96, not byte 2^32 + 96 */
+/* a 32-bit shared address: a mapa result as it is, else the offset in
+ * this CTA's window (its rank bits stripped; another CTA's is an error) */
+uint64_t shared_cta_offset(Machine *m, Thread *t, uint32_t a)
+{
+	if (a & MAPA_TAG || m->nranks <= 1)
+		return a;
+	uint32_t r = a >> SHARED_RANK_SHIFT;
+	if (r && r != (uint32_t)rank_of(m, t)) {
+		snprintf(m->errbuf, sizeof m->errbuf, "a shared::cta address 0x%x of CTA rank %u used in CTA rank %d",
+		         (unsigned)a, (unsigned)r, rank_of(m, t));
+		m->err = m->errbuf;
+	}
+	return a & ((1u << SHARED_RANK_SHIFT) - 1);
+}
+
 uint64_t addr(Machine *m, Thread *t, const char *s)
 {
 	s += s[0] == '[';
@@ -82,8 +98,11 @@ uint64_t addr(Machine *m, Thread *t, const char *s)
 	if (cut < n)
 		off = strtoll(s + cut + (s[cut] == '+' && s[cut + 1] == '-'), NULL, 0);
 	uint64_t a = val(m, t, base) + (uint64_t)off;
-	if (reg_bits(m->p, base) == 32)
-		a = (uint32_t)a;
+	bool sym = false;
+	for (int i = 0; i < m->p->nsyms && !sym; i++)
+		sym = !strcmp(m->p->syms[i], base);
+	if (reg_bits(m->p, base) == 32 || sym) /* a 32-bit register or a shared symbol: a shared address */
+		a = shared_cta_offset(m, t, (uint32_t)a);
 	if (base != small)
 		free(base);
 	return a;
