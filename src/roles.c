@@ -1716,41 +1716,39 @@ static bool walk_region_use(const Kernel *k, const Region *r, const Stmt *o)
 	return false;
 }
 
-static const Stmt *walk_misuse(const Kernel *k, Stmt *const *body, size_t n, const Stmt *o)
+/* the first statement under walk o whose shared region, barrier or asm
+ * operand uses the walk's indices (stmt_walk's pre-order) */
+struct WalkUse { const Kernel *k; const Stmt *o, *bad; };
+static void find_walk_misuse(void *ctx, const Stmt *s)
 {
-	for (size_t i = 0; i < n; i++) {
-		const Stmt *s = body[i];
-		bool bad = walk_region_use(k, s->dst, o) || walk_region_use(k, s->src, o) ||
-		           (s->mbar && walk_affine_use(k, s->mbar_idx, o));
-		for (size_t j = 0; s->asm_blk && j < s->asm_blk->n && !bad; j++) {
-			const AsmPiece *pc = &s->asm_blk->p[j];
-			bad = walk_region_use(k, pc->r, o) || (pc->kind == ASM_VALUE && walk_affine_use(k, &pc->val, o));
-		}
-		if (bad)
-			return s;
-		const Stmt *in = s->nbody ? walk_misuse(k, s->body, s->nbody, o) : NULL;
-		if (in)
-			return in;
+	struct WalkUse *u = ctx;
+	if (u->bad)
+		return;
+	bool bad = walk_region_use(u->k, s->dst, u->o) || walk_region_use(u->k, s->src, u->o) ||
+	           (s->mbar && walk_affine_use(u->k, s->mbar_idx, u->o));
+	for (size_t j = 0; s->asm_blk && j < s->asm_blk->n && !bad; j++) {
+		const AsmPiece *pc = &s->asm_blk->p[j];
+		bad = walk_region_use(u->k, pc->r, u->o) || (pc->kind == ASM_VALUE && walk_affine_use(u->k, &pc->val, u->o));
 	}
-	return NULL;
+	if (bad)
+		u->bad = s;
 }
 
-static bool check_walks(Ctx *cx, const Kernel *k, Stmt *const *body, size_t n)
+struct WalkCheck { Ctx *cx; const Kernel *k; bool failed; };
+static void check_walk(void *ctx, const Stmt *s)
 {
-	for (size_t i = 0; i < n; i++) {
-		const Stmt *s = body[i], *bad;
-		if (walk_outer(s) && (bad = walk_misuse(k, s->body[0]->body, s->body[0]->nbody, s))) {
-			diag_error(cx, bad->loc, "the indices of the 2-D walk at line %d (%s, %s) may place global regions "
-			           "only", s->loc.line, s->var_name ? s->var_name : "?",
-			           s->body[0]->var_name ? s->body[0]->var_name : "?");
-			diag_note(cx, "the roles proof runs the walk's tiles as one loop; index a shared stage or barrier by "
-			          "a running count");
-			return false;
-		}
-		if (s->nbody && !check_walks(cx, k, s->body, s->nbody))
-			return false;
-	}
-	return true;
+	struct WalkCheck *c = ctx;
+	if (c->failed || !walk_outer(s))
+		return;
+	struct WalkUse u = {c->k, s, NULL};
+	stmt_walk(s->body[0]->body, s->body[0]->nbody, find_walk_misuse, &u);
+	if (!u.bad)
+		return;
+	diag_error(c->cx, u.bad->loc, "the indices of the 2-D walk at line %d (%s, %s) may place global regions only",
+	           s->loc.line, s->var_name ? s->var_name : "?", s->body[0]->var_name ? s->body[0]->var_name : "?");
+	diag_note(c->cx, "the roles proof runs the walk's tiles as one loop; index a shared stage or barrier by a "
+	          "running count");
+	c->failed = true;
 }
 
 typedef struct Proof {
@@ -2036,7 +2034,9 @@ void check_role_phases(Ctx *cx, const Module *m, Kernel *k)
 			diag_note(cx, "each thread keeps its phase parities in one 32-bit register per array");
 			return;
 		}
-	if (!check_walks(cx, k, k->body, k->nbody))
+	struct WalkCheck wc = {cx, k, false};
+	stmt_walk(k->body, k->nbody, check_walk, &wc);
+	if (wc.failed)
 		return;
 	struct RtScan rt = {.k = k};
 	scan_runtime(&rt, k->body, k->nbody, NULL);

@@ -98,10 +98,13 @@ uint64_t addr(Machine *m, Thread *t, const char *s)
 	if (cut < n)
 		off = strtoll(s + cut + (s[cut] == '+' && s[cut + 1] == '-'), NULL, 0);
 	uint64_t a = val(m, t, base) + (uint64_t)off;
+	/* a 32-bit register or a shared symbol: a shared address (a symbol is
+	 * looked for only in a cluster, where its address carries the rank) */
+	int bits = reg_bits(m->p, base);
 	bool sym = false;
-	for (int i = 0; i < m->p->nsyms && !sym; i++)
+	for (int i = 0; !bits && m->nranks > 1 && i < m->p->nsyms && !sym; i++)
 		sym = !strcmp(m->p->syms[i], base);
-	if (reg_bits(m->p, base) == 32 || sym) /* a 32-bit register or a shared symbol: a shared address */
+	if (bits == 32 || sym)
 		a = shared_cta_offset(m, t, (uint32_t)a);
 	if (base != small)
 		free(base);
