@@ -57,6 +57,20 @@ static KernelAbi func_abi(Arena *a, const Kernel *k, KernelAbi abi)
 	return abi;
 }
 
+/* the global buffer passed as pointer i (by param_index) or as tensor map i
+   (by tma_index); NULL if none */
+static const Buffer *param_buffer(const Kernel *k, AbiKind kind, int i)
+{
+	for (size_t j = 0; j < k->nbufs; j++) {
+		const Buffer *b = k->bufs[j];
+		if (b->mem != MEM_GLOBAL)
+			continue;
+		if (kind == ABI_POINTER ? b->param_index == i : b->tma && b->tma_index == i)
+			return b;
+	}
+	return NULL;
+}
+
 KernelAbi kernel_abi(Arena *a, const Kernel *k)
 {
 	KernelAbi abi = {0};
@@ -76,9 +90,7 @@ KernelAbi kernel_abi(Arena *a, const Kernel *k)
 		p->decl = arena_printf(a, ".param .u64 %s", p->name);
 		p->bytes = 8;
 		p->index = i;
-		for (size_t j = 0; j < k->nbufs; j++)
-			if (k->bufs[j]->mem == MEM_GLOBAL && k->bufs[j]->param_index == i)
-				p->buf = k->bufs[j];
+		p->buf = param_buffer(k, ABI_POINTER, i);
 		abi.npointers++;
 	}
 	if (k->is_func)
@@ -103,9 +115,7 @@ KernelAbi kernel_abi(Arena *a, const Kernel *k)
 		p->decl = arena_printf(a, ".param .align 64 .b8 %s[128]", p->name);
 		p->bytes = 128;
 		p->index = i;
-		for (size_t j = 0; j < k->nbufs; j++)
-			if (k->bufs[j]->mem == MEM_GLOBAL && k->bufs[j]->tma && k->bufs[j]->tma_index == i)
-				p->buf = k->bufs[j];
+		p->buf = param_buffer(k, ABI_TENSOR_MAP, i);
 		abi.ntmaps++;
 	}
 	return abi;
