@@ -263,6 +263,8 @@ typedef struct Role {
 	int defer_bar;
 	int64_t defer_bytes;
 	int64_t wg_groups;
+	int64_t bulk_groups;     /* bulk groups committed (TMA stores), and those bulk.wait completed */
+	int64_t bulk_done;
 	int nb_id;               /* blocked in bar.sync / sync / cluster.sync: its slot in nb, generation */
 	int64_t nb_gen;
 	bool in_nb;
@@ -290,7 +292,10 @@ typedef struct Rec {
 	int rank;                /* the CTA whose shared memory it touches */
 	int bar;                 /* a TMA load: the barrier instance and phase it completes on */
 	int64_t phase;
-	int64_t group;           /* a wgmma read: its group, -1 uncommitted */
+	int64_t group;           /* a wgmma read or a TMA store's read of its source: its group, -1
+	                          * uncommitted; a store's: -2 once the issuing thread's bulk.wait_read
+	                          * retired it, complete when the role's threads next meet */
+	int proxy;               /* a threads' write, for a TMA store's read (the async proxy): PROXY_* */
 	VC vc;                   /* complete: the event every later conflicting access must follow (last: a
 	                          * record moves with the components in use only) */
 } Rec;
@@ -461,12 +466,20 @@ static bool rspan(RSim *S, Role *r, const Region *reg, int64_t *lo, int64_t *hi)
 	return c->at[i].ok;
 }
 
+/* a threads' write seen by a TMA store: after fence.proxy_async (FENCED)
+ * and a meeting of the role's threads (VISIBLE) */
+enum { PROXY_VISIBLE, PROXY_FENCED, PROXY_UNFENCED };
+
+static bool is_store(const Stmt *s) { return stmt_is_tma_store(s) || stmt_is_bulk_store(s); }
+
 static const char *rec_what(const Rec *x)
 {
 	if (x->s->kind == ST_WG_MMA)
 		return "the wgmma";
 	if (stmt_is_tma_load(x->s))
 		return "the TMA load";
+	if (is_store(x->s))
+		return "the TMA store";
 	return x->write ? "the write" : "the read";
 }
 
@@ -487,6 +500,11 @@ static void access_conflict(RSim *S, const Region *reg, bool write, const Rec *x
 	else if (x->s->kind == ST_WG_MMA)
 		diag_note(S->cx, "wgmma reads its operands until wgmma.wait retires its group; release the stage after "
 		          "that wait");
+	else if (is_store(x->s))
+		diag_note(S->cx, x->group == -2 ? "bulk.wait_read retired the store's group in the issuing thread only: "
+		          "the role's threads meet (bar.sync) after it, before they rewrite the source"
+		          : "a TMA store reads its source until a bulk.wait_read of the issuing role retires its group "
+		          "(bulk.commit, bulk.wait_read N), then the role's threads meet (bar.sync)");
 	else
 		diag_note(S->cx, "nothing orders the two: a barrier the second waits on must complete after the first "
 		          "(mbarrier.arrive after it, then mbarrier.wait before the second)");
@@ -528,6 +546,8 @@ static void access(RSim *S, Role *r, const Stmt *s, const Region *reg, bool writ
 		n->complete = false, n->bar = out->bar, n->phase = out->phase, n->group = -1;
 	else
 		n->complete = true, n->bar = -1, n->phase = 0, n->group = -1, n->vc.t[me] = r->clock.t[me];
+	/* the threads write through the generic proxy; a TMA load writes, and wgmma and stores read, through the async one */
+	n->proxy = write && !out && !stmt_is_tma_load(s) ? PROXY_UNFENCED : PROXY_VISIBLE;
 	n->buf = reg->buf, n->lo = lo, n->hi = hi, n->s = s, n->role = me, n->write = write, n->rank = rank;
 }
 
@@ -670,6 +690,26 @@ static int64_t tma_bytes(const Stmt *s)
 
 /* a barrier of threads: sync (id 0, every thread) or bar.sync/bar.arrive;
  * true once the role may go on */
+/* the role's threads meet: what one of them learned (a store's group
+ * retired by its bulk.wait_read) and what each did (fenced its writes) holds
+ * for all of them */
+static void role_met(RSim *S, Role *r)
+{
+	int me = role_of(S, r);
+	for (size_t i = 0; i < S->nrecs; i++) {
+		Rec *x = &S->recs[i];
+		if (x->role != me)
+			continue;
+		if (x->proxy == PROXY_FENCED)
+			x->proxy = PROXY_VISIBLE;
+		if (x->group == -2 && !x->complete) {
+			x->complete = true;
+			vc_zero(S, &x->vc);
+			x->vc.t[me] = r->clock.t[me];
+		}
+	}
+}
+
 static bool named_barrier(RSim *S, Role *r, const Stmt *s, int id, int64_t count, bool wait)
 {
 	int slot = id < 0 ? 0 : 1 + r->rank * 16 + id; /* id -1: cluster.sync */
@@ -681,6 +721,7 @@ static bool named_barrier(RSim *S, Role *r, const Stmt *s, int id, int64_t count
 		r->in_nb = false;
 		vc_join(S, &r->clock, &nb->release);
 		r->lag_all = r->lag_wg = false;
+		role_met(S, r);
 		return true;
 	}
 	if (nb->arrived && nb->count != count) {
@@ -914,12 +955,77 @@ static int on_tma_load(RSim *S, Role *r, const Stmt *s)
 	return STEP_RAN;
 }
 
+/* a TMA (or bulk) store, issued by the leading role's first thread: it
+ * reads its shared source through the async proxy until a bulk.wait_read of
+ * that role retires its group, and it sees the threads' writes only after
+ * their fence.proxy_async and a meeting of the writers with the issuer */
+static int on_store(RSim *S, Role *r, const Stmt *s)
+{
+	int64_t lo, hi;
+	if (!leads(r, s) || !rspan(S, r, s->src, &lo, &hi))
+		return STEP_RAN;
+	for (size_t i = 0; i < S->nrecs; i++) {
+		const Rec *x = &S->recs[i];
+		if (x->buf != s->src->buf || x->rank != r->rank || x->hi < lo || hi < x->lo || x->proxy == PROXY_VISIBLE)
+			continue;
+		char who[160];
+		role_desc(S, &S->r[x->role], who, sizeof who);
+		RFAIL(S, s->loc, "this TMA store reads '%s' written at line %d (%s) %s", s->src->buf->name, x->s->loc.line,
+		      who, x->proxy == PROXY_UNFENCED ? "without a fence.proxy_async after the write"
+		                                      : "after a fence.proxy_async, but before its threads met the issuing "
+		                                        "thread");
+		diag_note(S->cx, "threads write shared memory through the generic proxy and TMA reads it through the async "
+		          "one: every writing thread runs fence.proxy_async, then the threads meet (bar.sync ID, COUNT) "
+		          "before the store");
+		return STEP_DONE;
+	}
+	Pending x = {-1, 0};
+	access(S, r, s, s->src, false, &x, r->rank);
+	return S->failed ? STEP_DONE : STEP_RAN;
+}
+
+/* bulk.commit, bulk.wait N, bulk.wait_read N: the leading role's first
+ * thread (the one that issues its stores) */
+static int on_bulk(RSim *S, Role *r, const Stmt *s)
+{
+	if (!leads(r, s))
+		return STEP_RAN;
+	int me = role_of(S, r);
+	for (size_t i = 0; i < S->nrecs; i++) {
+		Rec *x = &S->recs[i];
+		if (x->role != me || !is_store(x->s) || x->complete)
+			continue;
+		if (s->kind == ST_BULK_COMMIT && x->group == -1)
+			x->group = r->bulk_groups;
+		else if (s->kind != ST_BULK_COMMIT && x->group >= 0 && x->group < r->bulk_groups - s->n)
+			x->group = -2;
+	}
+	if (s->kind == ST_BULK_COMMIT)
+		r->bulk_groups++;
+	else if (s->kind == ST_BULK_WAIT && r->bulk_done < r->bulk_groups - s->n)
+		r->bulk_done = r->bulk_groups - s->n;
+	return STEP_RAN;
+}
+
+/* fence.proxy_async: the role's threads' writes become visible to the
+ * async proxy once they meet */
+static int on_fence(RSim *S, Role *r)
+{
+	int me = role_of(S, r);
+	for (size_t i = 0; i < S->nrecs; i++)
+		if (S->recs[i].role == me && S->recs[i].proxy == PROXY_UNFENCED)
+			S->recs[i].proxy = PROXY_FENCED;
+	return STEP_RAN;
+}
+
 static int on_copy(RSim *S, Role *r, const Stmt *s)
 {
 	if (stmt_is_tma_load(s))
 		return on_tma_load(S, r, s);
-	if (s->kind == ST_COPY_ASYNC || stmt_is_tma_store(s) || stmt_is_bulk_store(s)) {
-		RFAIL(S, s->loc, "this copy_async is not yet supported in a kernel with roles (TMA loads are)");
+	if (is_store(s))
+		return on_store(S, r, s);
+	if (s->kind == ST_COPY_ASYNC) {
+		RFAIL(S, s->loc, "this copy_async is not yet supported in a kernel with roles (TMA loads and stores are)");
 		return STEP_DONE;
 	}
 	access(S, r, s, s->src, false, NULL, r->rank);
@@ -957,8 +1063,10 @@ static int on_warpgroup(RSim *S, Role *r, const Stmt *s)
 		}
 	}
 	r->lag_wg = false;
-	if (__builtin_popcountll(r->warps) <= 4)
+	if (__builtin_popcountll(r->warps) <= 4) {
 		r->lag_all = false;
+		role_met(S, r);
+	}
 	return STEP_RAN;
 }
 
@@ -985,6 +1093,10 @@ static int on_stmt(RSim *S, Role *r, const Stmt *s)
 		return on_wait(S, r, s);
 	case ST_COPY: case ST_COPY_ASYNC:
 		return on_copy(S, r, s);
+	case ST_BULK_COMMIT: case ST_BULK_WAIT: case ST_BULK_WAIT_READ:
+		return on_bulk(S, r, s);
+	case ST_FENCE_ASYNC:
+		return on_fence(S, r);
 	case ST_WG_MMA: case ST_WG_COMMIT: case ST_WG_WAIT: case ST_WG_FENCE: case ST_SETMAXNREG_INC:
 	case ST_SETMAXNREG_DEC:
 		return on_warpgroup(S, r, s);
@@ -1267,10 +1379,10 @@ static void round_sig(RSim *S, Str *o, Clocks *clocks, int64_t *jmin_out, int64_
 		jmin = 0;
 	*jmin_out = jmin;
 	*jmax_out = jmax;
-	/* the values below: 3 + 2 per thread barrier; per role 11, 3 per frame, its running counts and 2 per
-	 * barrier; per barrier 8; per record 10 */
-	size_t need = sizeof(int64_t) * (size_t)(4 + S->nr * (12 + 3 * (MAX_REPEAT_DEPTH + 2) + S->k->nvars + 2 * S->nbars) +
-	                                         8 * S->nbars + 10 * (int64_t)S->nrecs + 2 * S->nnb);
+	/* the values below: 3 + 2 per thread barrier; per role 12, 3 per frame, its running counts and 2 per
+	 * barrier; per barrier 8; per record 11 */
+	size_t need = sizeof(int64_t) * (size_t)(4 + S->nr * (13 + 3 * (MAX_REPEAT_DEPTH + 2) + S->k->nvars + 2 * S->nbars) +
+	                                         8 * S->nbars + 11 * (int64_t)S->nrecs + 2 * S->nnb);
 	if (o->n + need + 1 > o->cap) { /* room for all of it (an upper bound, below) */
 		o->cap = o->n + need + 1;
 		o->s = xrealloc(o->s, o->cap);
@@ -1281,7 +1393,9 @@ static void round_sig(RSim *S, Str *o, Clocks *clocks, int64_t *jmin_out, int64_
 	sig_put(o, (int64_t)S->nrecs);
 	for (int x = 0; x < S->nr; x++) {
 		const Role *r = &S->r[x];
-		int64_t v[] = {r->depth, r->done, r->lag_all, r->lag_wg, r->defer_bar, r->defer_bytes, r->in_nb, r->nb_id};
+		int64_t open = r->bulk_groups - r->bulk_done; /* a later bulk.wait N leaves at most N: past 64, alike */
+		int64_t v[] = {r->depth, r->done, r->lag_all, r->lag_wg, r->defer_bar, r->defer_bytes, r->in_nb, r->nb_id,
+		               open < 64 ? open : 64};
 		for (size_t i = 0; i < sizeof v / sizeof *v; i++)
 			sig_put(o, v[i]);
 		sig_ptr(o, r->lag_at);
@@ -1313,9 +1427,10 @@ static void round_sig(RSim *S, Str *o, Clocks *clocks, int64_t *jmin_out, int64_
 	}
 	for (size_t i = 0; i < S->nrecs; i++) {
 		const Rec *x = &S->recs[i];
+		int64_t groups = is_store(x->s) ? S->r[x->role].bulk_groups : S->r[x->role].wg_groups;
 		int64_t v[] = {x->lo, x->hi, x->role, x->write, x->complete, x->bar,
 		               x->bar >= 0 ? S->bars[x->bar].completed - x->phase : 0,
-		               x->group >= 0 ? S->r[x->role].wg_groups - x->group : -1};
+		               x->group >= 0 ? groups - x->group : x->group, x->proxy};
 		sig_ptr(o, x->buf);
 		sig_ptr(o, x->s);
 		for (size_t k = 0; k < sizeof v / sizeof *v; k++)
@@ -1561,6 +1676,25 @@ static bool end_checks(RSim *S)
 			return false;
 		}
 	}
+	for (size_t i = 0; i < S->nrecs; i++)
+		if (!S->recs[i].complete && is_store(S->recs[i].s) && S->recs[i].group == -1) {
+			RFAIL(S, S->recs[i].s->loc, "this TMA store is never committed: bulk.commit after it, in the same role");
+			return false;
+		}
+	for (int x = 0; x < S->nr; x++)
+		if (S->r[x].bulk_done < S->r[x].bulk_groups) {
+			const Stmt *last = NULL;
+			for (size_t i = 0; i < S->nrecs; i++)
+				if (S->recs[i].role == x && is_store(S->recs[i].s))
+					last = S->recs[i].s;
+			char who[160];
+			role_desc(S, &S->r[x], who, sizeof who);
+			RFAIL(S, last ? last->loc : S->k->loc, "the kernel may end before this TMA store of %s has written global "
+			      "memory", who);
+			diag_note(S->cx, "end the role with bulk.wait 0 after its last bulk.commit (bulk.wait_read only frees the "
+			          "source)");
+			return false;
+		}
 	for (size_t i = 0; i < S->nrecs; i++)
 		if (!S->recs[i].complete && S->recs[i].s->kind == ST_WG_MMA) {
 			RFAIL(S, S->recs[i].s->loc, "this wgmma is never waited for (wgmma.commit, then wgmma.wait 0)");
