@@ -719,9 +719,10 @@ static void run_size(const Options *o, Tile *t, cublasHandle_t cb, Lt *lt, CUstr
 		return;
 	}
 	int fp8 = p.in == GB_E4M3;
-	if (fp8 && o->integers && K > GB_FP8_INT_K_MAX) {
-		fail("%lldx%lldx%lld: K > %d: FP8 integer sums could pass the tensor core's FP8 accumulator precision", M, N,
-		     K, GB_FP8_INT_K_MAX);
+	if (fp8 && o->integers && K > GB_FP8_INT_K_MAX) { /* a SKIP, not a FAIL: bench/gemm.sh runs every size */
+		printf("SKIP %lldx%lldx%lld: K > %d: FP8 integer sums could pass the tensor core's FP8 accumulator "
+		       "precision, so no bit-exact check\n",
+		       M, N, K, GB_FP8_INT_K_MAX);
 		return;
 	}
 	size_t na = (size_t)(M * K), nb = (size_t)(K * N), nc = (size_t)(M * N);
