@@ -22,6 +22,9 @@
 #   TILE=examples/gemm_sm90_bkn.tile bash bench/gemm.sh 200 "4096 4096 4096" "8192 8192 8192" "4095 4096 4096" \
 #     "8192 8192 1024" "128 8192 8192"                          f16 -> f32, B [K, N] (N-major; N % 8 == 0, so
 #                                                               M ragged, not N: 4095x4096x4096)
+#   TILE=bench/gemm_sm90_walk_fp8_wgbar.tile BENCH_ARGS="--set Q=4 --set P=32" bash bench/gemm.sh 60 "4096 4096 4096" \
+#     "8192 8192 8192"                                          FP8 e4m3 -> bf16 against cuBLASLt FP8 (no cublasGemmEx;
+#                                                               integer checks skipped past K = 2048)
 # or gemm_bench directly, e.g. build/gemm_bench --tile examples/gemm_sm90_bf16.tile --data int --rounds 0 4095 4097 4096
 set -u
 cd "$(dirname "$0")/.."

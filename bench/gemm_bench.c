@@ -33,7 +33,19 @@
  *     2^-8 = 3.9e-3 relative, where the two f32 sums straddle a rounding
  *     boundary).
  * A failed check is a FAIL line, exit status 1, and that implementation is not
- * timed. Exit 2: usage; 3: no GPU or a CUDA/cuBLAS call failed. */
+ * timed. Exit 2: usage; 3: no GPU or a CUDA/cuBLAS call failed.
+ *
+ * FP8 (--dtype e4m3:bf16, or a kernel with e4m3 A and B): the data are e4m3
+ * codes, the integers above or uniform in [-1, 1] rounded to e4m3 (finite:
+ * never the NaN code). cublasGemmEx has no FP8, so cuBLASLt is the
+ * comparison (and the reference of the checks above): A and B
+ * CUDA_R_8F_E4M3, C and D the output type, compute 32F, no scale pointers
+ * (scales 1.0), TN only (cuBLASLt's FP8 needs op(A) transposed: our B
+ * [N, K]), fast accumulation on by default (--fp8-fast-accum 0 turns it off):
+ * the products summed in the tensor core's accumulator throughout, as
+ * tilepx's kernel sums them, not promoted to f32 every few k-steps by CUDA
+ * cores. Integer data stay exact if |sums| <= 4 K stay within the tensor
+ * core's FP8 accumulator precision: K <= 2048 (GB_FP8_INT_K_MAX). */
 #define _GNU_SOURCE
 #include "gemm_host.h"
 
@@ -53,9 +65,11 @@ static const char usage[] =
 	"usage: gemm_bench [--tile FILE.tile] [--kernel NAME] [--names C=A*B] [--dtype IN:OUT] [--b kn|nk]\n"
 	"                  [--data random|int] [--seed S] [--warmup W] [--rounds R] [--tol T] [--host-max D]\n"
 	"                  [--lt-algos N] [--set NAME=V]... (M N K | --issue-sizes)\n"
+	"                  [--fp8-fast-accum 0|1]\n"
 	"Times tilepx's kernel (--tile), cublasGemmEx and cuBLASLt on the same buffers, interleaved;\n"
 	"checks each result first. IN:OUT is f16:f32 (default, or the kernel's), bf16:bf16, bf16:f32,\n"
-	"f16:f16. --rounds 0 checks only. Defaults: --data random --seed 1 --warmup 20 --rounds 200.\n";
+	"f16:f16, or e4m3:bf16 (FP8: cuBLASLt only, B [N, K]). --rounds 0 checks only.\n"
+	"Defaults: --data random --seed 1 --warmup 20 --rounds 200 --fp8-fast-accum 1.\n";
 
 #define GUARD 256
 #define WORKSPACE_BYTES (32u << 20)
@@ -69,6 +83,7 @@ typedef struct Options {
 	int integers;
 	unsigned long long seed;
 	int warmup, rounds, host_max, lt_algos;
+	int fp8_fast_accum; /* cuBLASLt's CUBLASLT_MATMUL_DESC_FAST_ACCUM for FP8 */
 	double tol; /* < 0: by C's dtype */
 	const char *sets[32];
 	int nsets;
@@ -427,8 +442,10 @@ static const char *tile_bind(Tile *t, const Options *o, long long M, long long N
 		                   : !strcmp(m->param, r->c->name) ? r->c : NULL;
 		if (mp) {
 			gb_dtype dt = mp == r->c ? r->out : r->ab;
-			int code = dt == GB_F16 ? CU_TENSOR_MAP_DATA_TYPE_FLOAT16
-			         : dt == GB_BF16 ? CU_TENSOR_MAP_DATA_TYPE_BFLOAT16 : CU_TENSOR_MAP_DATA_TYPE_FLOAT32;
+			int code = dt == GB_F16    ? CU_TENSOR_MAP_DATA_TYPE_FLOAT16
+			           : dt == GB_BF16 ? CU_TENSOR_MAP_DATA_TYPE_BFLOAT16
+			           : dt == GB_E4M3 ? CU_TENSOR_MAP_DATA_TYPE_UINT8 /* bytes move unchanged */
+			                           : CU_TENSOR_MAP_DATA_TYPE_FLOAT32;
 			long long inner = mp == r->a ? K : mp == r->c ? N : b_nk ? K : N;
 			long long outer = mp == r->a ? M : mp == r->c ? M : b_nk ? N : K;
 			if (m->rank != 2 || m->data_type != code || (long long)m->global_dims[0] != inner ||
@@ -493,7 +510,7 @@ static CUresult tile_launch(Bound *b, CUstream st)
 
 static cudaDataType cuda_type(gb_dtype t)
 {
-	return t == GB_F16 ? CUDA_R_16F : t == GB_BF16 ? CUDA_R_16BF : CUDA_R_32F;
+	return t == GB_F16 ? CUDA_R_16F : t == GB_BF16 ? CUDA_R_16BF : t == GB_E4M3 ? CUDA_R_8F_E4M3 : CUDA_R_32F;
 }
 
 typedef struct Problem {
@@ -522,12 +539,16 @@ typedef struct Lt {
 	int nres, best, status;
 } Lt;
 
-static void lt_setup(Lt *lt, const Problem *p, int want)
+static void lt_setup(Lt *lt, const Problem *p, int want, int fast_accum)
 {
 	cublasOperation_t ta = p->b_nk ? CUBLAS_OP_T : CUBLAS_OP_N, tb = CUBLAS_OP_N;
 	CB(cublasLtMatmulDescCreate(&lt->op, CUBLAS_COMPUTE_32F, CUDA_R_32F));
 	CB(cublasLtMatmulDescSetAttribute(lt->op, CUBLASLT_MATMUL_DESC_TRANSA, &ta, sizeof ta));
 	CB(cublasLtMatmulDescSetAttribute(lt->op, CUBLASLT_MATMUL_DESC_TRANSB, &tb, sizeof tb));
+	if (p->in == GB_E4M3) { /* no scale pointers: A, B, C and D scales 1.0 */
+		int8_t fast = (int8_t)fast_accum;
+		CB(cublasLtMatmulDescSetAttribute(lt->op, CUBLASLT_MATMUL_DESC_FAST_ACCUM, &fast, sizeof fast));
+	}
 	/* Lt's A is our B as stored (column-major view), Lt's B our A */
 	if (p->b_nk)
 		CB(cublasLtMatrixLayoutCreate(&lt->la, cuda_type(p->in), (uint64_t)p->K, (uint64_t)p->N, p->K));
@@ -697,6 +718,13 @@ static void run_size(const Options *o, Tile *t, cublasHandle_t cb, Lt *lt, CUstr
 		fail("%lldx%lldx%lld: K >= 2^22: integer data would not stay exact in f32", M, N, K);
 		return;
 	}
+	int fp8 = p.in == GB_E4M3;
+	if (fp8 && o->integers && K > GB_FP8_INT_K_MAX) { /* a SKIP, not a FAIL: bench/gemm.sh runs every size */
+		printf("SKIP %lldx%lldx%lld: K > %d: FP8 integer sums could pass the tensor core's FP8 accumulator "
+		       "precision, so no bit-exact check\n",
+		       M, N, K, GB_FP8_INT_K_MAX);
+		return;
+	}
 	size_t na = (size_t)(M * K), nb = (size_t)(K * N), nc = (size_t)(M * N);
 	int ib = gb_dtype_bytes(p.in), ob = gb_dtype_bytes(p.out);
 	uint16_t *ha = malloc(na * 2), *hb = malloc(nb * 2);
@@ -716,11 +744,32 @@ static void run_size(const Options *o, Tile *t, cublasHandle_t cb, Lt *lt, CUstr
 		CU(cuMemAlloc(&p.Craw[i], nc * (size_t)ob + 2 * GUARD));
 		p.C[i] = p.Craw[i] + GUARD;
 	}
-	CU(cuMemcpyHtoD(p.A, ha, na * 2));
-	CU(cuMemcpyHtoD(p.B, hb, nb * 2));
+	if (ib == 1) { /* e4m3 codes: one byte each on the device */
+		unsigned char *pa = malloc(na + 1), *pb = malloc(nb + 1);
+		if (!pa || !pb) {
+			fprintf(stderr, "gemm_bench: out of host memory\n");
+			exit(3);
+		}
+		for (size_t i = 0; i < na; i++)
+			pa[i] = (unsigned char)ha[i];
+		for (size_t i = 0; i < nb; i++)
+			pb[i] = (unsigned char)hb[i];
+		CU(cuMemcpyHtoD(p.A, pa, na));
+		CU(cuMemcpyHtoD(p.B, pb, nb));
+		free(pa);
+		free(pb);
+	} else {
+		CU(cuMemcpyHtoD(p.A, ha, na * 2));
+		CU(cuMemcpyHtoD(p.B, hb, nb * 2));
+	}
 
 	/* which implementations run */
-	int on[NIMPL] = {0, 1, 1};
+	int on[NIMPL] = {0, !fp8, 1};
+	/* the implementation the others are checked against: cublasGemmEx, which has no FP8 */
+	int ref = fp8 ? IMPL_LT : IMPL_EX;
+	if (fp8)
+		printf("SKIP cublasGemmEx: no FP8 inputs; cuBLASLt is the comparison (fast accumulation %s)\n",
+		       o->fp8_fast_accum ? "on" : "off");
 	/* CUtensorMap is 128-byte aligned, more than calloc promises */
 	size_t tb_size = (sizeof(Bound) + 127) / 128 * 128;
 	Bound *tb = aligned_alloc(128, tb_size);
@@ -744,10 +793,15 @@ static void run_size(const Options *o, Tile *t, cublasHandle_t cb, Lt *lt, CUstr
 	} else if (t) {
 		printf("SKIP tilepx: %s\n", t->why);
 	}
-	lt_setup(lt, &p, o->lt_algos);
-	if (lt->nres)
-		lt_pick(lt, &p, st);
-	if (!lt->nres) {
+	if (fp8 && !p.b_nk) {
+		printf("SKIP cublasLt: its FP8 GEMMs are TN only (B [N, K])\n");
+		on[IMPL_LT] = 0;
+	} else {
+		lt_setup(lt, &p, o->lt_algos, o->fp8_fast_accum);
+		if (lt->nres)
+			lt_pick(lt, &p, st);
+	}
+	if (on[IMPL_LT] && !lt->nres) {
 		/* every size and dtype here is one cuBLASLt runs: no algorithm means arguments it refuses */
 		fail("cublasLt: the heuristic returned no usable algorithm (status %d)", lt->status);
 		on[IMPL_LT] = 0;
@@ -774,7 +828,8 @@ static void run_size(const Options *o, Tile *t, cublasHandle_t cb, Lt *lt, CUstr
 			exit(3); /* the context is lost after a fault */
 		}
 	}
-	CB(gemm_ex(cb, &p));
+	if (on[IMPL_EX])
+		CB(gemm_ex(cb, &p));
 	if (on[IMPL_LT])
 		CB(lt_run(lt, &p, lt->best, st));
 	CU(cuStreamSynchronize(st));
@@ -827,13 +882,14 @@ static void run_size(const Options *o, Tile *t, cublasHandle_t cb, Lt *lt, CUstr
 				} else
 					printf("check %s: all %lld elements equal the host GEMM bit for bit\n", impl_name[i], M * N);
 			}
-			if (i != IMPL_EX && on[IMPL_EX] && on[i]) {
-				long long bad = compare_bits(impl_name[i], hc[i], hc[IMPL_EX], M, N, p.out);
+			if (i != ref && on[ref] && on[i]) {
+				long long bad = compare_bits(impl_name[i], hc[i], hc[ref], M, N, p.out);
 				if (bad) {
-					fail("%s: %lld of %lld elements differ from cublasGemmEx's", impl_name[i], bad, M * N);
+					fail("%s: %lld of %lld elements differ from %s's", impl_name[i], bad, M * N, impl_name[ref]);
 					on[i] = 0;
 				} else
-					printf("check %s: all %lld elements equal cublasGemmEx's bit for bit\n", impl_name[i], M * N);
+					printf("check %s: all %lld elements equal %s's bit for bit\n", impl_name[i], M * N,
+					       impl_name[ref]);
 			}
 		} else {
 			double my = 0;
@@ -841,22 +897,25 @@ static void run_size(const Options *o, Tile *t, cublasHandle_t cb, Lt *lt, CUstr
 				double e = rel_error(hc[i], href, (long long)nc, p.out, &my);
 				printf("check %s: max |C - host (f64 sums)| / max |host| = %.3g (information)\n", impl_name[i], e);
 			}
-			if (i == IMPL_EX) {
+			if (i == ref) {
 				double e = rel_error(hc[i], hc[i], (long long)nc, p.out, &my);
 				if (e != e) {
-					fail("cublasGemmEx: C holds a NaN");
+					fail("%s: C holds a NaN", impl_name[i]);
 					on[i] = 0;
 				}
 				continue;
 			}
-			double e = rel_error(hc[i], hc[IMPL_EX], (long long)nc, p.out, &my);
+			if (!on[ref]) /* no comparison (FP8 with B [K, N]): the host check above only */
+				continue;
+			const char *rn = ref == IMPL_EX ? "gemmEx" : "Lt";
+			double e = rel_error(hc[i], hc[ref], (long long)nc, p.out, &my);
 			if (!(e <= tol)) {
-				fail("%s: max |C - gemmEx| / max |gemmEx| = %.3g (max |gemmEx| %.4g), over the tolerance %.1e",
-				     impl_name[i], e, my, tol);
+				fail("%s: max |C - %s| / max |%s| = %.3g (max |%s| %.4g), over the tolerance %.1e", impl_name[i], rn,
+				     rn, e, rn, my, tol);
 				on[i] = 0;
 			} else
-				printf("check %s: max |C - gemmEx| / max |gemmEx| = %.3g (max |gemmEx| %.4g) <= %.1e\n", impl_name[i],
-				       e, my, tol);
+				printf("check %s: max |C - %s| / max |%s| = %.3g (max |%s| %.4g) <= %.1e\n", impl_name[i], rn, rn, e,
+				       rn, my, tol);
 		}
 	}
 	free(href);
@@ -937,7 +996,9 @@ static void run_size(const Options *o, Tile *t, cublasHandle_t cb, Lt *lt, CUstr
 		for (int i = 0; i < NIMPL; i++)
 			free(ms[i]);
 	}
-	lt_free(lt);
+	if (lt->op)
+		lt_free(lt);
+	lt->op = NULL;
 	free(tb);
 	cuMemFree(p.A);
 	cuMemFree(p.B);
@@ -976,7 +1037,8 @@ static int parse_names(const char *s, Options *o)
 int main(int argc, char **argv)
 {
 	setvbuf(stdout, NULL, _IOLBF, 0); /* a log cut short by a timeout still has every finished line */
-	Options o = {.b_nk = -1, .seed = 1, .warmup = 20, .rounds = 200, .host_max = 1024, .lt_algos = 8, .tol = -1};
+	Options o = {.b_nk = -1, .seed = 1, .warmup = 20, .rounds = 200, .host_max = 1024, .lt_algos = 8, .tol = -1,
+	             .fp8_fast_accum = 1};
 	strcpy(o.an, "A");
 	strcpy(o.bn, "B");
 	strcpy(o.cn, "C");
@@ -1017,7 +1079,7 @@ int main(int argc, char **argv)
 			snprintf(in, sizeof in, "%.*s", (int)(c - v), v);
 			o.in = gb_dtype_of(in);
 			o.out = gb_dtype_of(c + 1);
-			if (o.in == GB_NONE || o.in == GB_F32 || o.out == GB_NONE)
+			if (o.in == GB_NONE || o.in == GB_F32 || o.out == GB_NONE || o.out == GB_E4M3)
 				goto bad;
 		} else if (!strcmp(a, "--b")) {
 			NEED_VALUE;
@@ -1054,6 +1116,11 @@ int main(int argc, char **argv)
 			if (!parse_count(v, 1, MAX_LT_ALGOS, &x))
 				goto bad;
 			o.lt_algos = (int)x;
+		} else if (!strcmp(a, "--fp8-fast-accum")) {
+			NEED_VALUE;
+			if (!parse_count(v, 0, 1, &x))
+				goto bad;
+			o.fp8_fast_accum = (int)x;
 		} else if (!strcmp(a, "--tol")) {
 			NEED_VALUE;
 			char *end;

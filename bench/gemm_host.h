@@ -1,6 +1,6 @@
 /* bench/gemm_host.h: the host side of bench/gemm_bench.c, which needs no GPU
  * and no CUDA header, so tests/unit/test_gemm_host.c checks it in `make test`:
- * 16-bit float conversions (round to nearest even, as cvt.rn), the seeded
+ * 16-bit and e4m3 float conversions (round to nearest even, as cvt.rn), the seeded
  * data, the dense host GEMM, and reading a kernel's A, B, C params (dtypes,
  * shapes, B's orientation) from its .tile declarations.
  *
@@ -19,21 +19,27 @@
 #include <stdlib.h>
 #include <string.h>
 
-typedef enum gb_dtype { GB_NONE, GB_F16, GB_BF16, GB_F32 } gb_dtype;
+/* GB_E4M3: FP8 (sign, 4 exponent bits of bias 7, 3 mantissa bits; no
+ * infinities, S.1111.111 is NaN), an input type only */
+typedef enum gb_dtype { GB_NONE, GB_F16, GB_BF16, GB_F32, GB_E4M3 } gb_dtype;
 
 static inline gb_dtype gb_dtype_of(const char *s)
 {
-	return !strcmp(s, "f16") ? GB_F16 : !strcmp(s, "bf16") ? GB_BF16 : !strcmp(s, "f32") ? GB_F32 : GB_NONE;
+	return !strcmp(s, "f16")    ? GB_F16
+	       : !strcmp(s, "bf16") ? GB_BF16
+	       : !strcmp(s, "f32")  ? GB_F32
+	       : !strcmp(s, "e4m3") ? GB_E4M3
+	                            : GB_NONE;
 }
 
 static inline const char *gb_dtype_name(gb_dtype t)
 {
-	return t == GB_F16 ? "f16" : t == GB_BF16 ? "bf16" : t == GB_F32 ? "f32" : "?";
+	return t == GB_F16 ? "f16" : t == GB_BF16 ? "bf16" : t == GB_F32 ? "f32" : t == GB_E4M3 ? "e4m3" : "?";
 }
 
 static inline int gb_dtype_bytes(gb_dtype t)
 {
-	return t == GB_F32 ? 4 : 2;
+	return t == GB_F32 ? 4 : t == GB_E4M3 ? 1 : 2;
 }
 
 static inline uint32_t gb_bits(float f)
@@ -99,14 +105,51 @@ static inline float gb_f16_to_f32(uint16_t h)
 	return gb_float(sign | ((e + 112) << 23) | (m << 13));
 }
 
+static inline float gb_e4m3_to_f32(uint8_t v)
+{
+	uint32_t e = (v >> 3) & 15, m = v & 7;
+	if ((v & 0x7f) == 0x7f)
+		return gb_float(0x7fc00000u | (uint32_t)(v >> 7) << 31);
+	float mag = e ? (float)(8 + m) * gb_float((e + 117) << 23) : (float)m * 0x1p-9f; /* (8 + m) 2^(e-7-3) */
+	return v & 0x80 ? -mag : mag;
+}
+
+/* f32 -> e4m3, round to nearest even; beyond 448 (the largest value)
+ * saturates to +-448 (cvt.rn.satfinite), NaN to NaN */
+static inline uint8_t gb_f32_to_e4m3(float f)
+{
+	uint32_t u = gb_bits(f), a = u & 0x7fffffffu;
+	uint8_t sign = (uint8_t)(u >> 31 << 7);
+	if (a > 0x7f800000u)
+		return sign | 0x7f;
+	if (a >= 0x43e00000u) /* 448 and up */
+		return sign | 0x7e;
+	float x = gb_float(a);
+	/* the unit of the value's binade: 2^-9 below 2^-6 (subnormals), else 2^(e-3) */
+	int e = (int)(a >> 23) - 127;
+	float unit = e < -6 ? 0x1p-9f : gb_float((uint32_t)(e - 3 + 127) << 23);
+	float q = x / unit, fl = (float)(int)q, rest = q - fl; /* exact: q < 16 */
+	int n = (int)fl + (rest > 0.5f || (rest == 0.5f && ((int)fl & 1)));
+	/* n units of `unit`: n = 16 carries into the next binade (n / 2 of twice the unit) */
+	int be = e < -6 ? -6 : e;
+	if (n == 16) {
+		n = 8;
+		be++;
+	}
+	if (n < 8) /* a subnormal (or zero): be is -6 */
+		return sign | (uint8_t)n;
+	uint8_t bits = (uint8_t)(((be + 7) << 3) | (n - 8));
+	return sign | (bits > 0x7e ? 0x7e : bits);
+}
+
 static inline uint16_t gb_to_16(float f, gb_dtype t)
 {
-	return t == GB_BF16 ? gb_f32_to_bf16(f) : gb_f32_to_f16(f);
+	return t == GB_BF16 ? gb_f32_to_bf16(f) : t == GB_E4M3 ? gb_f32_to_e4m3(f) : gb_f32_to_f16(f);
 }
 
 static inline float gb_from_16(uint16_t h, gb_dtype t)
 {
-	return t == GB_BF16 ? gb_bf16_to_f32(h) : gb_f16_to_f32(h);
+	return t == GB_BF16 ? gb_bf16_to_f32(h) : t == GB_E4M3 ? gb_e4m3_to_f32((uint8_t)h) : gb_f16_to_f32(h);
 }
 
 /* splitmix64: the seeded stream the data comes from */
@@ -122,9 +165,15 @@ static inline uint64_t gb_next(uint64_t *s)
  * and every partial sum is exact in f32, in any order */
 #define GB_INT_MAX 2
 #define GB_INT_K_MAX (1 << 22)
+/* FP8 GEMMs on Hopper keep fewer accumulator bits than f32 (the tensor core
+ * aligns the products to the accumulator's exponent; DeepSeek-V3's report
+ * measures about 14 bits): integer sums stay exact while |sum| <= 4 K is
+ * well inside that, K <= 2048 (|sum| <= 2^13) */
+#define GB_FP8_INT_K_MAX 2048
 
-/* n elements of dtype t (f16 or bf16): uniform in [-1, 1] before rounding to
- * t (random), or integers in [-2, 2] (exact); stream picks A (0) or B (1) */
+/* n elements of dtype t (f16, bf16 or e4m3; an e4m3 in the low byte):
+ * uniform in [-1, 1] before rounding to t (random: finite, e4m3 too), or
+ * integers in [-2, 2] (exact); stream picks A (0) or B (1) */
 static inline void gb_fill(uint16_t *out, size_t n, gb_dtype t, int integers, uint64_t seed, int stream)
 {
 	uint64_t s = seed * 2 + (uint64_t)stream;
@@ -308,7 +357,7 @@ typedef struct gb_roles {
 } gb_roles;
 
 /* A [M, K] row-major, C [M, N] row-major, B [K, N] or [N, K] row-major (or
- * the other declared colmajor); dtypes f16/bf16 in, f16/bf16/f32 out */
+ * the other declared colmajor); dtypes f16/bf16/e4m3 in, f16/bf16/f32 out */
 static inline int gb_roles_of(const gb_kernel *k, const char *an, const char *bn, const char *cn, gb_roles *r,
                               char *why, size_t nwhy)
 {
@@ -334,8 +383,9 @@ static inline int gb_roles_of(const gb_kernel *k, const char *an, const char *bn
 	}
 	r->ab = gb_dtype_of(r->a->dtype);
 	r->out = gb_dtype_of(r->c->dtype);
-	if (r->ab == GB_NONE || r->ab == GB_F32 || strcmp(r->a->dtype, r->b->dtype) || r->out == GB_NONE) {
-		snprintf(why, nwhy, "dtypes %s x %s -> %s: the bench runs f16 or bf16 inputs into f16, bf16 or f32",
+	if (r->ab == GB_NONE || r->ab == GB_F32 || strcmp(r->a->dtype, r->b->dtype) || r->out == GB_NONE ||
+	    r->out == GB_E4M3) {
+		snprintf(why, nwhy, "dtypes %s x %s -> %s: the bench runs f16, bf16 or e4m3 inputs into f16, bf16 or f32",
 		         r->a->dtype, r->b->dtype, r->c->dtype);
 		return 0;
 	}

@@ -6,12 +6,13 @@
  *   the BLAS defines it (op(A) is m x k with A(i, l) at A[i + l*lda], or at
  *   A[l + i*lda] transposed), in double, and refuse arguments the real ones
  *   refuse (a leading dimension below the stored rows, Lt layouts whose shapes
- *   do not chain). So the bench's row-major -> column-major mapping, checked
+ *   do not chain; FP8 in cublasGemmEx; FP8 in cuBLASLt other than TN with
+ *   leading dimensions a multiple of 16). So the bench's row-major -> column-major mapping, checked
  *   against its own row-major host GEMM, is checked against the BLAS
  *   definition, not against itself.
  * - the tilepx kernel: cuLaunchKernelEx computes C = A B from its first three
  *   pointer arguments, with the shape and dtypes of GEMM_MOCK_KERNEL="M N K
- *   B_NK IN OUT" (IN, OUT: 16F, 16BF or 32F) and, with GEMM_MOCK_SCALARS=1,
+ *   B_NK IN OUT" (IN, OUT: 16F, 16BF, 32F or 8F_E4M3 for IN) and, with GEMM_MOCK_SCALARS=1,
  *   checks that the scalar args and the grid are those of
  *   bench/gemm_mock_runtime.tile at that size; GEMM_MOCK_BUG=1 changes one
  *   element of C, GEMM_MOCK_BUG=2 leaves the last element unwritten, so the
@@ -35,6 +36,8 @@ static double load(const void *p, size_t i, cudaDataType t)
 		memcpy(&f, (const char *)p + 4 * i, 4);
 		return f;
 	}
+	if (t == CUDA_R_8F_E4M3)
+		return gb_e4m3_to_f32(((const uint8_t *)p)[i]);
 	uint16_t h;
 	memcpy(&h, (const char *)p + 2 * i, 2);
 	return t == CUDA_R_16BF ? gb_bf16_to_f32(h) : gb_f16_to_f32(h);
@@ -270,7 +273,10 @@ CUresult cuTensorMapEncodeTiled(CUtensorMap *m, CUtensorMapDataType t, cuuint32_
 
 static cudaDataType mock_type(const char *s)
 {
-	return !strcmp(s, "16F") ? CUDA_R_16F : !strcmp(s, "16BF") ? CUDA_R_16BF : CUDA_R_32F;
+	return !strcmp(s, "16F")       ? CUDA_R_16F
+	       : !strcmp(s, "16BF")    ? CUDA_R_16BF
+	       : !strcmp(s, "8F_E4M3") ? CUDA_R_8F_E4M3
+	                               : CUDA_R_32F;
 }
 
 /* the "tilepx kernel": row-major C = A B from its first three pointer args */
@@ -348,6 +354,7 @@ cublasStatus_t cublasGemmEx(cublasHandle_t h, cublasOperation_t ta, cublasOperat
 
 typedef struct MockDesc {
 	int ta, tb;
+	int fast_accum_set;
 } MockDesc;
 typedef struct MockLayout {
 	cudaDataType t;
@@ -386,6 +393,12 @@ cublasStatus_t cublasLtMatmulDescSetAttribute(cublasLtMatmulDesc_t d, cublasLtMa
 {
 	MockDesc *m = (MockDesc *)(void *)d->data;
 	int32_t op;
+	if (a == CUBLASLT_MATMUL_DESC_FAST_ACCUM) { /* int8_t, 0 or 1 */
+		if (n != sizeof(int8_t) || *(const int8_t *)v < 0 || *(const int8_t *)v > 1)
+			return CUBLAS_STATUS_INVALID_VALUE;
+		m->fast_accum_set = 1;
+		return CUBLAS_STATUS_SUCCESS;
+	}
 	if (n != sizeof op)
 		return CUBLAS_STATUS_INVALID_VALUE;
 	memcpy(&op, v, sizeof op);
@@ -400,7 +413,7 @@ cublasStatus_t cublasLtMatmulDescSetAttribute(cublasLtMatmulDesc_t d, cublasLtMa
 cublasStatus_t cublasLtMatrixLayoutCreate(cublasLtMatrixLayout_t *l, cudaDataType t, uint64_t rows, uint64_t cols,
                                           int64_t ld)
 {
-	if (ld < (int64_t)rows || !supported(t))
+	if (ld < (int64_t)rows || !(supported(t) || t == CUDA_R_8F_E4M3))
 		return CUBLAS_STATUS_INVALID_VALUE; /* column-major: ld at least the rows */
 	*l = calloc(1, sizeof **l);
 	*(MockLayout *)(void *)(*l)->data = (MockLayout){t, rows, cols, ld};
@@ -441,6 +454,10 @@ static int lt_shapes(const MockDesc *d, const MockLayout *a, const MockLayout *b
 	*k = d->ta ? a->rows : a->cols;
 	uint64_t kb = d->tb ? b->cols : b->rows;
 	*n = d->tb ? b->rows : b->cols;
+	/* FP8: TN only (op(A) = A^T, op(B) = B), leading dimensions of 16 bytes, an output of 16 or 32 bits */
+	if (a->t == CUDA_R_8F_E4M3 &&
+	    (!d->ta || d->tb || a->ld % 16 || b->ld % 16 || c->t == CUDA_R_8F_E4M3 || c->t != dd->t))
+		return 0;
 	return kb == *k && c->rows == *m && c->cols == *n && dd->rows == *m && dd->cols == *n && a->t == b->t;
 }
 

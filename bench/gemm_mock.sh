@@ -4,7 +4,8 @@
 # host, so the bench's logic runs without a GPU: cuBLAS's transposes against
 # the BLAS definition on non-square sizes (both B layouts, both dtype pairs),
 # a fixed-size and a runtime-size tilepx kernel bound and checked, sizes a
-# kernel cannot run skipped, and each check seen to fail on a wrong result.
+# kernel cannot run skipped, and each check seen to fail on a wrong result;
+# FP8 (e4m3 -> bf16) against cuBLASLt, whose FP8 rules the mock models.
 set -u
 cd "$(dirname "$0")/.."
 GB=${TILEPX_BUILD:-build}/gemm_bench_mock
@@ -82,6 +83,34 @@ expect "sm90 N-major kernel: B [K, N] read" 0 "^SKIP tilepx gemm_sm90_bkn at 72x
 	--tile examples/gemm_sm90_bkn.tile --rounds 0 --b nk 72 136 40
 expect "sm90 N-major kernel: N % 8 fact" 0 "^SKIP tilepx gemm_sm90_bkn at 72x130x40: tilepx refuses the launch: .*N=130 breaks the fact 'N % 8 == 0'" -- \
 	--tile examples/gemm_sm90_bkn.tile --rounds 0 --b kn 72 130 40
+# FP8 (e4m3 x e4m3 -> bf16): cuBLASLt is the comparison (cublasGemmEx has none), TN only
+unset GEMM_MOCK_SCALARS
+expect "fp8: cuBLASLt TN against the host" 0 "^check cublasLt: all 1683 elements equal the host GEMM bit for bit" -- \
+	--data int --rounds 0 --b nk --dtype e4m3:bf16 33 51 32
+expect "fp8: no cublasGemmEx" 0 "^SKIP cublasGemmEx: no FP8 inputs; cuBLASLt is the comparison \(fast accumulation on\)" -- \
+	--data int --rounds 0 --b nk --dtype e4m3:bf16 --fp8-fast-accum 1 33 51 32
+expect "fp8: B [K, N] is not TN" 0 "^SKIP cublasLt: its FP8 GEMMs are TN only" -- \
+	--data int --rounds 0 --b kn --dtype e4m3:bf16 33 51 32
+expect "fp8: an ld cuBLASLt refuses" 1 "^FAIL cublasLt: the heuristic returned no usable algorithm" -- \
+	--data int --rounds 0 --b nk --dtype e4m3:bf16 33 51 40
+expect "fp8: integers past the FP8 accumulator" 0 "^SKIP 64x64x4096: K > 2048" -- \
+	--data int --rounds 0 --b nk --dtype e4m3:bf16 64 64 4096
+export GEMM_MOCK_KERNEL="64 64 512 1 8F_E4M3 16BF"
+f8=tests/gpu/wgmma_fp8_gemm.tile
+expect "fp8 kernel, integers" 0 "^check tilepx: all 4096 elements equal cublasLt's bit for bit" -- \
+	--tile $f8 --kernel wgmma_fp8_kloop --data int --rounds 2 --warmup 1 64 64 512
+expect "fp8 kernel, random, timed" 0 "^BENCH 64x64x512 e4m3->bf16 B\[N,K\] random: 2 rounds; tilepx .* cublasLt .* tilepx / best cuBLAS = " -- \
+	--tile $f8 --kernel wgmma_fp8_kloop --data random --rounds 2 --warmup 1 64 64 512
+GEMM_MOCK_BUG=1 expect "fp8 kernel, one wrong element" 1 "^FAIL tilepx: 1 of 4096 elements differ from cublasLt's" -- \
+	--tile $f8 --kernel wgmma_fp8_kloop --data int --host-max 0 --rounds 0 64 64 512
+GEMM_MOCK_BUG=1 expect "fp8 kernel, one wrong element, random" 1 "^FAIL tilepx: max \|C - Lt\| / max \|Lt\| = .* over the tolerance 1.0e-02" -- \
+	--tile $f8 --kernel wgmma_fp8_kloop --data random --rounds 0 --tol 1e-2 64 64 512
+expect "sm90 fp8 kernel: dtypes read" 0 "^tilepx: bench/gemm_sm90_walk_fp8.tile, kernel gemm_sm90_walk_fp8: e4m3 x e4m3 -> bf16, B \[N, K\]" -- \
+	--tile bench/gemm_sm90_walk_fp8.tile --rounds 0 72 136 48
+# (cuBLASLt refuses K = 40 too: its FP8 leading dimensions are multiples of 16)
+expect "sm90 fp8 kernel: K % 16 fact" 1 "^SKIP tilepx gemm_sm90_walk_fp8 at 72x136x40: tilepx refuses the launch: .*K=40 breaks the fact 'K % 16 == 0'" -- \
+	--tile bench/gemm_sm90_walk_fp8.tile --rounds 0 --set P=2 --set Q=1 72 136 40
 expect "usage" 2 "^usage: gemm_bench" -- 72 136
+expect "usage: an e4m3 output" 2 "bad argument 'e4m3:e4m3'" -- --dtype e4m3:e4m3 72 136 40
 echo "$pass passed, $fail failed"
 [ "$fail" = 0 ]

@@ -21,6 +21,7 @@
 #include "ptxemu_wgmma.h"
 #include "ptxemu_mma.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -83,11 +84,14 @@ uint64_t ptxemu_wgmma_addr(uint64_t desc, bool mn_major, int es, int row, int k)
 	return a;
 }
 
-/* e4m3 (bias 7, 3 mantissa bits, no infinities) and e5m2 (bias 15, 2 bits) */
+/* e4m3 (bias 7, 3 mantissa bits, no infinities, S.1111.111 NaN) and e5m2
+ * (bias 15, 2 bits, the top exponent IEEE's infinities and NaNs) */
 static float f8(uint8_t v, bool e5)
 {
 	int mb = e5 ? 2 : 3, bias = e5 ? 15 : 7;
 	int e = (v & 0x7f) >> mb, m = v & ((1 << mb) - 1);
+	if (e5 ? e == 31 : (v & 0x7f) == 0x7f)
+		return e5 && !m ? (v & 0x80 ? -INFINITY : INFINITY) : NAN;
 	float f = e ? 1.0f + (float)m / (float)(1 << mb) : (float)m / (float)(1 << mb);
 	for (int x = (e ? e : 1) - bias; x > 0; x--)
 		f *= 2.0f;

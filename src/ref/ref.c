@@ -5,6 +5,7 @@
  * kernel's results with this, byte for byte. */
 #include "../tilepx.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -419,6 +420,9 @@ static float elem_to_float(const unsigned char *p, DType dt)
 	case DT_E4M3: case DT_E5M2: { /* sign, exponent (bias 7 / 15), 3 / 2 mantissa bits */
 		int mb = dt == DT_E4M3 ? 3 : 2, bias = dt == DT_E4M3 ? 7 : 15;
 		unsigned v = p[0], e = (v & 0x7f) >> mb, m = v & ((1u << mb) - 1);
+		/* e4m3's S.1111.111 is NaN (no infinities); e5m2's top exponent is IEEE's */
+		if (dt == DT_E4M3 ? (v & 0x7f) == 0x7f : e == 31)
+			return dt == DT_E5M2 && !m ? (v & 0x80 ? -INFINITY : INFINITY) : NAN;
 		float mag = e ? (1.0f + (float)m / (float)(1 << mb)) : (float)m / (float)(1 << mb);
 		int ex = (e ? (int)e : 1) - bias;
 		while (ex > 0) { mag *= 2.0f; ex--; }
@@ -1162,8 +1166,23 @@ void ref_fill_pattern(unsigned char *p, int64_t n, int es, int which)
 	}
 }
 
+/* 8-bit floats of a random pattern made finite: e4m3's NaN codes
+ * (S.1111.111) become 448 (S.1111.110), e5m2's top exponent (infinities and
+ * NaNs) the one below, so arithmetic on the pattern means what the hardware
+ * computes */
+static void fill_finite_f8(unsigned char *p, int64_t n, DType dt)
+{
+	for (int64_t i = 0; i < n; i++) {
+		if (dt == DT_E4M3 && (p[i] & 0x7f) == 0x7f)
+			p[i] ^= 0x01;
+		if (dt == DT_E5M2 && (p[i] & 0x7c) == 0x7c)
+			p[i] ^= 0x04;
+	}
+}
+
 /* 'fill small': integers in [-2, 2] (products and sums of up to 2^21 terms
- * stay exact in f32), from the same hash; otherwise ref_fill_pattern */
+ * stay exact in f32), from the same hash; otherwise ref_fill_pattern (8-bit
+ * floats made finite) */
 void ref_fill_param(const Buffer *b, unsigned char *p, int which)
 {
 	int es = dtype_bytes(b->dt);
@@ -1174,6 +1193,7 @@ void ref_fill_param(const Buffer *b, unsigned char *p, int which)
 	}
 	if (!b->fill_small) {
 		ref_fill_pattern(p, b->storage, es, which);
+		fill_finite_f8(p, b->storage, b->dt);
 		return;
 	}
 	for (int64_t i = 0; i < b->storage; i++) {

@@ -1,6 +1,6 @@
 /* The host side of bench/gemm_bench.c (bench/gemm_host.h), which needs no
- * GPU: the 16-bit conversions against a search over every value of the
- * format, the seeded data, the host GEMM in both B orientations, and reading
+ * GPU: the 16-bit and e4m3 conversions against a search over every value of
+ * the format, the seeded data, the host GEMM in both B orientations, and reading
  * A, B, C and B's orientation from a kernel's declarations. */
 #include "unit.h"
 
@@ -33,6 +33,35 @@ static uint16_t nearest16(float x, int bf)
 	return sign | (uint16_t)pick;
 }
 
+/* e4m3 from its definition: (-1)^s 2^(e-7) (1 + m/8), e = 0: 2^-6 m/8 */
+static double e4m3_value(unsigned v)
+{
+	unsigned e = (v >> 3) & 15, m = v & 7;
+	double mag = e ? 1.0 + m / 8.0 : m / 8.0;
+	for (int x = (e ? (int)e : 1) - 7; x < 0; x++)
+		mag /= 2;
+	for (int x = (e ? (int)e : 1) - 7; x > 0; x--)
+		mag *= 2;
+	return v & 0x80 ? -mag : mag;
+}
+
+/* nearest e4m3 of all 127 finite non-negative codes (ties: even code),
+ * saturating at 448 */
+static uint8_t nearest8(float x)
+{
+	uint8_t sign = gb_bits(x) >> 31 ? 0x80 : 0;
+	double a = x < 0 ? -(double)x : (double)x;
+	unsigned best = 0;
+	for (unsigned c = 1; c <= 0x7e; c++) {
+		double d = e4m3_value(c) - a, db = e4m3_value(best) - a;
+		d = d < 0 ? -d : d;
+		db = db < 0 ? -db : db;
+		if (d < db || (d == db && !(c & 1)))
+			best = c;
+	}
+	return sign | (uint8_t)best;
+}
+
 static const char prog[] = "target sm_90a\n"
 			   "func helper\nthreads 32\nparam A f16 [8, 8]\n"
 			   "kernel first\nthreads 128\nparam A f16 [64, 32]\nparam B f16 [32, 48]\nparam C f32 [64, 48]\n"
@@ -41,7 +70,9 @@ static const char prog[] = "target sm_90a\n"
 			   "kernel colmaj\nthreads 32\nparam X f16 [M, K]\nparam Y f16 [K, N] colmajor\nparam Z f32 [M, N]\n"
 			   "kernel square\nthreads 32\nparam A f16 [64, 64]\nparam B f16 [64, 64]\nparam C f32 [64, 64]\n"
 			   "kernel odd\nthreads 32\nparam A f16 [64, 64] layout S[(64, 64) : (1, 64)]\nparam B f16 [64, 64]\n"
-			   "param C f32 [64, 64]\nparam D f32 [64, 64] colmajor\n";
+			   "param C f32 [64, 64]\nparam D f32 [64, 64] colmajor\n"
+			   "kernel fp8\nthreads 32\nparam A e4m3 [M, K]\nparam B e4m3 [N, K]\nparam C bf16 [M, N]\n"
+			   "param D e4m3 [M, N]\n";
 
 int main(void)
 {
@@ -72,6 +103,31 @@ int main(void)
 		badbf += gb_f32_to_bf16(xbf) != nearest16(xbf, 1);
 	}
 	CHECK(bad16 == 0, "%d floats round to another f16 than the nearest", bad16);
+	/* e4m3: every code decodes to its definition (S.1111.111 to NaN), every
+	 * finite one round trips, floats round to the nearest code, 448 and up
+	 * saturate */
+	int dec8 = 1, rt8 = 1, bad8 = 0;
+	for (unsigned v = 0; v < 256; v++) {
+		float f = gb_e4m3_to_f32((uint8_t)v);
+		if ((v & 0x7f) == 0x7f) {
+			dec8 &= f != f;
+			continue;
+		}
+		dec8 &= (double)f == e4m3_value(v);
+		rt8 &= gb_f32_to_e4m3(f) == (v == 0x80 ? 0x80 : v);
+	}
+	CHECK(dec8, "an e4m3 code decodes to another value than its definition");
+	CHECK(rt8, "an e4m3 value does not round trip");
+	for (int i = 0; i < 1 << 16; i++) {
+		uint32_t u = (uint32_t)gb_next(&s);
+		/* exponents from below the smallest subnormal (2^-9) to past 448 */
+		float x = gb_float((u & 0x807fffffu) | ((uint32_t)(114 + (u >> 23) % 23) << 23));
+		bad8 += gb_f32_to_e4m3(x) != nearest8(x);
+	}
+	CHECK(bad8 == 0, "%d floats round to another e4m3 than the nearest", bad8);
+	CHECK(gb_f32_to_e4m3(1.0f + 0x1p-4f) == 0x38 && gb_f32_to_e4m3(1.0f + 0x3p-4f) == 0x3a, "e4m3 ties to even");
+	CHECK(gb_f32_to_e4m3(0x1p-10f) == 0x00 && gb_f32_to_e4m3(0x3p-10f) == 0x02, "e4m3 subnormal ties");
+	CHECK(gb_f32_to_e4m3(448.0f) == 0x7e && gb_f32_to_e4m3(-1e6f) == 0xfe, "e4m3 saturates at 448");
 	CHECK(badbf == 0, "%d floats round to another bf16 than the nearest", badbf);
 
 	/* data: seeded, repeatable, in range; A and B streams differ */
@@ -96,6 +152,21 @@ int main(void)
 		neg += v < 0;
 	}
 	CHECK(uni && neg > 1800 && neg < 2300, "random data in [-1, 1], about half negative (%d)", neg);
+	/* e4m3: the integers -2..2, and random data finite (no NaN code) in [-1, 1] */
+	gb_fill(d1, 4096, GB_E4M3, 1, 5, 0);
+	int int8 = 1, fin8 = 1, distinct = 0, seen8[256] = {0};
+	for (int i = 0; i < 4096; i++) {
+		float v = gb_e4m3_to_f32((uint8_t)d1[i]);
+		int8 &= d1[i] < 256 && v == (float)(int)v && v >= -2 && v <= 2;
+	}
+	gb_fill(d1, 4096, GB_E4M3, 0, 5, 0);
+	for (int i = 0; i < 4096; i++) {
+		float v = gb_e4m3_to_f32((uint8_t)d1[i]);
+		fin8 &= d1[i] < 256 && v >= -1 && v <= 1;
+		distinct += !seen8[d1[i] & 255]++;
+	}
+	CHECK(int8, "e4m3 integer data: -2..2 only");
+	CHECK(fin8 && distinct > 100, "e4m3 random data: finite, in [-1, 1], many codes (%d)", distinct);
 
 	/* the host GEMM: a hand example, B given either way, threads or not */
 	{
@@ -142,6 +213,10 @@ int main(void)
 	CHECK(!gb_roles_of(&k, "B", "B", "E", &r, why, sizeof why) && strstr(why, "has no param E"), "%s", why);
 	CHECK(!gb_read_kernel(prog, sizeof prog - 1, "helper", &k, why, sizeof why) && strstr(why, "no kernel 'helper'"),
 	      "a func is not a kernel: %s", why);
+	CHECK(gb_read_kernel(prog, sizeof prog - 1, "fp8", &k, why, sizeof why) &&
+	              gb_roles_of(&k, "A", "B", "C", &r, why, sizeof why) && r.ab == GB_E4M3 && r.out == GB_BF16 && r.b_nk,
+	      "fp8: e4m3 -> bf16, B [N, K]: %s", why);
+	CHECK(!gb_roles_of(&k, "A", "B", "D", &r, why, sizeof why) && strstr(why, "dtypes e4m3 x e4m3 -> e4m3"), "%s", why);
 
 	/* the example the bench runs today */
 	size_t len;

@@ -104,10 +104,62 @@ static void warp_regions(void)
 	arena_free(cx.arena);
 }
 
+/* 8-bit floats: a random fill is finite (no e4m3 NaN code, no e5m2
+ * infinity or NaN), and wgmma reads e4m3's S.1111.111 as NaN and e5m2's
+ * top exponent as infinity, not as the finite 480 and 65536 their bits
+ * would give with the ordinary formula */
+static void fp8_specials(void)
+{
+	static const char *const types[2] = {"e4m3", "e5m2"};
+	for (int t = 0; t < 2; t++) {
+		Ctx cx = {0};
+		char src[1024];
+		snprintf(src, sizeof src,
+		         "target sm_90a\nkernel k\nthreads 128\nparam A %s [64, 32]\nparam B %s [8, 32]\nparam C f32 [64, 8]\n"
+		         "shared As %s [64, 32] layout swizzle(4, 1, 3)\nshared Bs %s [8, 32] layout swizzle(4, 1, 3)\n"
+		         "local D f32 [64, 8] layout S[(4, 2, 8, 1, 4, 2) : (1@wid_in_wg, 2, 4@laneid, 4, 1@laneid, 1)]\n"
+		         "cta copy As, A\ncta copy Bs, B\nfence.proxy_async\nsync\nwgmma.fence\n"
+		         "warpgroup mma D, As, Bs scale_d 0\nwgmma.commit\nwgmma.wait 0\nwarpgroup copy C, D\n",
+		         types[t], types[t], types[t], types[t]);
+		Module *m = compile(&cx, src);
+		CHECK(m != NULL, "%s wgmma compiles", types[t]);
+		if (!m)
+			continue;
+		const Buffer *a = NULL;
+		for (size_t i = 0; i < m->kernels[0]->nbufs; i++)
+			if (!strcmp(m->kernels[0]->bufs[i]->name, "A"))
+				a = m->kernels[0]->bufs[i];
+		unsigned char fill[64 * 32];
+		ref_fill_param(a, fill, 0);
+		int specials = 0;
+		for (int i = 0; i < 64 * 32; i++)
+			specials += t == 0 ? (fill[i] & 0x7f) == 0x7f : (fill[i] & 0x7c) == 0x7c;
+		CHECK(specials == 0, "%s: %d NaN/infinity codes in a random fill", types[t], specials);
+		/* A and B all 1.0 but A[0, 0]: NaN (e4m3) or -infinity (e5m2) */
+		unsigned char A[64 * 32], B[8 * 32];
+		float C[64 * 8];
+		memset(A, t == 0 ? 0x38 : 0x3c, sizeof A);
+		memset(B, t == 0 ? 0x38 : 0x3c, sizeof B);
+		A[0] = t == 0 ? 0x7f : 0xfc;
+		unsigned char *params[3] = {A, B, (unsigned char *)C};
+		int64_t moved = 0;
+		CHECK(ref_run_kernel(&cx, m->kernels[0], params, &moved), "%s wgmma runs", types[t]);
+		int row0 = 1, rest = 1;
+		for (int n = 0; n < 8; n++)
+			row0 &= t == 0 ? C[n] != C[n] : C[n] < -1e38f;
+		for (int i = 8; i < 64 * 8; i++)
+			rest &= C[i] == 32.0f;
+		CHECK(row0, "%s: row 0 of C is %s (got %g)", types[t], t == 0 ? "NaN" : "-infinity", (double)C[0]);
+		CHECK(rest, "%s: the other rows are 32", types[t]);
+		arena_free(cx.arena);
+	}
+}
+
 int main(void)
 {
 	ldmatrix_demo();
 	transpose_and_swizzle();
 	warp_regions();
+	fp8_specials();
 	UNIT_END();
 }
