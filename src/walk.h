@@ -6,7 +6,13 @@
  * count, the count at the launch values, or the hook runs the block itself
  * (WALK_OWN: an induction over the trips, mbarrier.c's lasso). A when block
  * is walked once where the when hook says so, else skipped (a kernel with
- * roles is proved by roles.c's own simulation). */
+ * roles is proved by roles.c's own simulation).
+ *
+ * The walk is a cursor (WalkCursor, walk_next): an explicit stack of frames
+ * that yields one statement instance at a time, so that a caller can
+ * interleave several walks (the reference's roles, one cursor each) or hold
+ * a statement that blocks. walk_stmts is a loop over walk_next: there is one
+ * implementation of what comes next. */
 #ifndef TILEPX_WALK_H
 #define TILEPX_WALK_H
 
@@ -27,13 +33,38 @@ struct Walk {
 	bool (*stmt)(Walk *w, const Stmt *s);         /* a statement that is not a block */
 	int64_t (*trips)(Walk *w, const Stmt *s);     /* a repeat's trips (NULL: walk_trips_all) */
 	bool (*trip)(Walk *w, const Stmt *s, int64_t j); /* trip j begins (its index is set) */
+	void (*trip_end)(Walk *w, const Stmt *s, int64_t j); /* trip j's body has run (not after a stop) */
 	void (*repeat_exit)(Walk *w, const Stmt *s);  /* after the last trip (index back at 0) */
 	bool (*when)(Walk *w, const Stmt *s);         /* walk a when block's body once? (NULL: no) */
 	void (*when_exit)(Walk *w, const Stmt *s);
 	void (*over)(Walk *w, const Stmt *s);         /* the budget ran out at s */
 };
 
-/* walk statements body[0..n) (a kernel's body, or a block's from a WALK_OWN hook) */
+/* a walk in steps: the blocks it stands in, innermost last. A frame is the
+ * walked body (blk NULL), a when's block or a repeat's trip; blocks nest at
+ * most MAX_REPEAT_DEPTH deep (the parser's limit; deeper: the walk stops) */
+enum { WALK_DEPTH = MAX_REPEAT_DEPTH + 2 };
+typedef struct WalkFrame {
+	const Stmt *blk;      /* the repeat or when whose block this is; NULL: the walked body */
+	Stmt **body;
+	size_t n, i;          /* its statements, and the next one's place */
+	int64_t trip, trips;  /* a repeat's trip and its count */
+} WalkFrame;
+typedef struct WalkCursor {
+	Walk *w;              /* the hooks, values and budget (each cursor its own to interleave) */
+	WalkFrame f[WALK_DEPTH];
+	int depth;
+} WalkCursor;
+
+/* a cursor at the start of body[0..n) */
+void walk_begin(WalkCursor *c, Walk *w, Stmt **body, size_t n);
+/* the next statement instance that is not a block, its indices set; the
+ * blocks on the way are entered and left with their hooks and budget. NULL:
+ * the walk is over (its end, or a stop: every block left, as on an end) */
+const Stmt *walk_next(WalkCursor *c);
+
+/* walk statements body[0..n) (a kernel's body, or a block's from a WALK_OWN
+ * hook): walk_next until the end, the stmt hook on each */
 void walk_stmts(Walk *w, Stmt **body, size_t n);
 /* one trip of repeat s: set its index to j and walk its body (for WALK_OWN hooks) */
 void walk_trip(Walk *w, const Stmt *s, int64_t j);

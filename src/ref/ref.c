@@ -4,6 +4,7 @@
  * each thread's registers in layout order. The GPU harness compares a
  * kernel's results with this, byte for byte. */
 #include "../tilepx.h"
+#include "../walk.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -259,8 +260,6 @@ static bool ref_dump(Ctx *cx, RefCta *c, const Stmt *s)
 		}
 	return true;
 }
-
-static bool run_stmts(Ctx *cx, RefCta *cl, int nranks, Stmt **body, size_t n);
 
 /* init: every element of the region, in every owner instance */
 static bool ref_init(Ctx *cx, RefCta *c, const Stmt *s)
@@ -560,24 +559,16 @@ static void trip_end(int64_t *vars, const Stmt *s)
 		vars[s->running]++;
 }
 
-/* a repeat runs for the whole cluster at once (c is its first CTA): the
- * CTAs of a cluster execute each statement in turn, in lockstep */
+/* the walker (walk.c) runs the blocks: a repeat's trips (trips_of; the
+ * index and its stages are set again by trip_begin, the reference's own, at
+ * every trip) and a when's block (for a role that runs it); the hooks of
+ * stmt.def's blocks are never called */
 static bool ref_repeat(Ctx *cx, RefCta *c, const Stmt *s)
 {
-	int64_t n = trips_of(c->k, s, c->vars);
-	for (int64_t it = 0; it < n; it++) {
-		for (int r = 0; r < c->nranks; r++)
-			trip_begin(c->k, c->peers[r].vars, s, it);
-		if (!run_stmts(cx, c->peers, c->nranks, s->body, s->nbody))
-			return false;
-		for (int r = 0; r < c->nranks; r++)
-			trip_end(c->peers[r].vars, s);
-	}
-	return true;
+	(void)cx, (void)c, (void)s;
+	return false;
 }
 
-/* when: a kernel with when blocks runs as roles (run_roles, below), whose
- * scheduler enters the block itself; the sequential path never gets here */
 static bool ref_when(Ctx *cx, RefCta *c, const Stmt *s)
 {
 	(void)cx, (void)c, (void)s;
@@ -594,33 +585,72 @@ static const char *const ref_keyword[ST_COUNT] = {
 #include "../stmt.def"
 };
 
-/* barriers and waits have no hook: the reference is sequential. Each
- * statement runs on every CTA of the cluster (by rank) before the next one,
- * so a multicast has reached every CTA of its mask when the statements
- * after it run; a block statement runs once for the cluster. */
-static bool run_stmts(Ctx *cx, RefCta *cl, int nranks, Stmt **body, size_t n)
+/* a repeat's trips at the walk's values (its first CTA's, or a role's) */
+static int64_t ref_trips(Walk *w, const Stmt *s) { return trips_of(w->k, s, w->vals); }
+
+/* a kernel without roles: one walk for the whole cluster, the CTAs in
+ * lockstep. Each statement runs on every CTA (by rank) before the next
+ * one, so a multicast has reached every CTA of its mask when the
+ * statements after it run; a repeat's trip begins and ends in every CTA.
+ * Barriers and waits have no hook: the reference is sequential. */
+typedef struct Lockstep {
+	Ctx *cx;
+	RefCta *cl;
+	int nranks;
+} Lockstep;
+
+static bool lock_stmt(Walk *w, const Stmt *s)
 {
-	for (size_t i = 0; i < n; i++) {
-		RefHook h = ref_hook[body[i]->kind];
-		if (!h)
-			continue;
-		for (int r = 0; r < (body[i]->kind == ST_REPEAT ? 1 : nranks); r++)
-			if (!h(cx, &cl[r], body[i]))
-				return false;
-	}
+	Lockstep *L = w->ctx;
+	RefHook h = ref_hook[s->kind];
+	for (int r = 0; h && r < L->nranks; r++)
+		if (!h(L->cx, &L->cl[r], s))
+			return false;
 	return true;
+}
+
+static bool lock_trip(Walk *w, const Stmt *s, int64_t it)
+{
+	Lockstep *L = w->ctx;
+	for (int r = 0; r < L->nranks; r++)
+		trip_begin(w->k, L->cl[r].vars, s, it);
+	return true;
+}
+
+static void lock_trip_end(Walk *w, const Stmt *s, int64_t it)
+{
+	Lockstep *L = w->ctx;
+	(void)it;
+	for (int r = 0; r < L->nranks; r++)
+		trip_end(L->cl[r].vars, s);
+}
+
+static void lock_exit(Walk *w, const Stmt *s) /* the index back at 0 in every CTA, as in the first */
+{
+	Lockstep *L = w->ctx;
+	for (int r = 0; r < L->nranks; r++)
+		set_var(w->k, L->cl[r].vars, s->var, 0);
+}
+
+static bool run_lockstep(Ctx *cx, RefCta *cl, int nranks)
+{
+	Lockstep L = {cx, cl, nranks};
+	Walk w = {.k = cl[0].k, .vals = cl[0].vars, .ctx = &L, .stmt = lock_stmt, .trips = ref_trips, .trip = lock_trip,
+	          .trip_end = lock_trip_end, .repeat_exit = lock_exit};
+	walk_stmts(&w, cl[0].k->body, cl[0].k->nbody);
+	return !w.stop;
 }
 
 /* ---- warp roles ----
  * A kernel with when blocks runs as roles: the warps that run the same
- * blocks form a role, and each role is a coroutine (a stack of frames) that
+ * blocks form a role, and each role is a coroutine (a cursor of walk.c) that
  * runs until it blocks, then the next role runs; deterministic. What blocks
  * is this file's own model of the barriers (never mbarrier.c's or roles.c's):
  * an mbarrier phase completes when its arrivals reach the init count and
  * its transaction bytes (expect_tx) have arrived; a named barrier releases
  * when its count of threads has arrived. Data moves at issue (a TMA load
  * lands when issued; the race proof and the emulator cover the timing). */
-enum { ROLE_DEPTH = MAX_REPEAT_DEPTH + 2, NBARS = 16 };
+enum { NBARS = 16 };
 
 typedef struct RefMbar {
 	int64_t count, pending, tx; /* init count, arrivals still missing, bytes expected minus arrived */
@@ -632,20 +662,14 @@ typedef struct RefNbar {
 	int64_t arrived, gen; /* threads arrived; releases so far */
 } RefNbar;
 
-typedef struct RoleFrame {
-	Stmt *const *body;
-	size_t n, i;
-	const Stmt *blk; /* the repeat or when whose block this is; NULL: the kernel's */
-	int64_t it, trips;
-} RoleFrame;
-
 typedef struct Role {
 	RefCta *c;
 	uint64_t warps;
 	int64_t *vars;  /* its own indices (repeats run per role) */
 	int64_t *waits; /* per mbarrier instance of its CTA: the phases it has waited for */
-	RoleFrame f[ROLE_DEPTH];
-	int depth;
+	Walk w;         /* its walk of the kernel (walk.c), a cursor: the scheduler steps it */
+	WalkCursor cur;
+	const Stmt *at; /* the statement it stands on (NULL: the next one is the cursor's) */
 	bool arrived;   /* it has arrived at the barrier of the statement it stands on */
 	int64_t gen;    /* ... in that barrier's generation gen */
 	bool cl_arrived;
@@ -718,16 +742,26 @@ static uint64_t all_warps(const Kernel *k)
 static uint64_t reach_of(const Sched *S, const Role *r)
 {
 	uint64_t m = all_warps(S->k);
-	for (int d = 0; d < r->depth; d++)
-		if (r->f[d].blk && r->f[d].blk->kind == ST_WHEN)
-			m &= r->f[d].blk->body_warps;
+	for (int d = 0; d < r->cur.depth; d++)
+		if (r->cur.f[d].blk && r->cur.f[d].blk->kind == ST_WHEN)
+			m &= r->cur.f[d].blk->body_warps;
 	return m;
 }
 
-static void role_push(Role *r, const Stmt *blk, int64_t trips)
+/* a role's walk: its own trips, and the when blocks that its warps run */
+static bool role_trip(Walk *w, const Stmt *s, int64_t it)
 {
-	r->f[r->depth++] = (RoleFrame){blk->body, blk->nbody, 0, blk, 0, trips};
+	trip_begin(w->k, w->vals, s, it);
+	return true;
 }
+
+static void role_trip_end(Walk *w, const Stmt *s, int64_t it)
+{
+	(void)it;
+	trip_end(w->vals, s);
+}
+
+static bool role_when(Walk *w, const Stmt *s) { return ((Role *)w->ctx)->warps & s->body_warps; }
 
 static RefMbar *mbar_of(Sched *S, const Role *r, const Stmt *s, int rank)
 {
@@ -890,18 +924,6 @@ static int role_stmt(Sched *S, Role *r, const Stmt *s)
 	c->vars = r->vars;
 	c->warps = r->warps;
 	switch (s->kind) {
-	case ST_REPEAT: {
-		int64_t n = trips_of(k, s, r->vars);
-		if (n > 0) {
-			trip_begin(k, r->vars, s, 0);
-			role_push(r, s, n);
-		}
-		return 1;
-	}
-	case ST_WHEN:
-		if (r->warps & s->body_warps)
-			role_push(r, s, 1);
-		return 1;
 	case ST_SYNC:
 		return role_bar(S, r, s, &S->nb[rank * NBARS], k->threads, true);
 	case ST_MBAR_INIT:
@@ -958,40 +980,35 @@ static int role_stmt(Sched *S, Role *r, const Stmt *s)
 	}
 }
 
-/* runs role r until it blocks or ends: 1 it moved, 0 it did not, -1 error */
+/* runs role r until it blocks or ends: 1 it moved (a statement, block
+ * statements included, ran), 0 it did not, -1 error. A statement that
+ * blocks stays the role's (r->at) until it passes. */
 static int role_run(Sched *S, Role *r)
 {
 	int moved = 0;
-	while (r->depth) {
-		RoleFrame *f = &r->f[r->depth - 1];
-		if (f->i == f->n) {
-			if (f->blk && f->blk->kind == ST_REPEAT)
-				trip_end(r->vars, f->blk);
-			if (f->blk && f->blk->kind == ST_REPEAT && ++f->it < f->trips) {
-				trip_begin(S->k, r->vars, f->blk, f->it);
-				f->i = 0;
-			} else {
-				r->depth--;
+	for (;;) {
+		if (!r->at) {
+			int64_t steps = r->w.steps;
+			r->at = walk_next(&r->cur);
+			if (!r->at) {
+				if (r->w.stop) /* blocks nested deeper than the parser allows */
+					return -1;
+				r->done = true;
+				return 1;
 			}
-			moved = 1;
-			continue;
+			moved |= r->w.steps - steps > 1; /* it entered or passed a block on the way */
 		}
-		int d = r->depth - 1;
-		if (d + 2 > ROLE_DEPTH && (f->body[f->i]->kind == ST_REPEAT || f->body[f->i]->kind == ST_WHEN))
-			return -1;
-		int st = role_stmt(S, r, f->body[f->i]);
+		int st = role_stmt(S, r, r->at);
 		if (st <= 0)
 			return st < 0 ? -1 : moved;
-		r->f[d].i++; /* role_stmt may have pushed a frame above d */
+		r->at = NULL;
 		moved = 1;
 	}
-	r->done = true;
-	return moved;
 }
 
 static void hang_note(Sched *S, const Role *r)
 {
-	const Stmt *s = r->f[r->depth - 1].body[r->f[r->depth - 1].i];
+	const Stmt *s = r->at;
 	int rank = (int)(r->c - S->cl), lo = lowest_warp(r->warps), hi = 63;
 	while (hi > 0 && !(r->warps >> hi & 1))
 		hi--;
@@ -1046,8 +1063,9 @@ static bool run_roles(Ctx *cx, RefCta *cl, int nranks)
 		r->vars = calloc((size_t)k->nvars + 1, sizeof(int64_t));
 		memcpy(r->vars, own[i / ncls], sizeof(int64_t) * ((size_t)k->nvars + 1));
 		r->waits = calloc((size_t)S.nmb + 1, sizeof(int64_t));
-		r->f[0] = (RoleFrame){k->body, k->nbody, 0, NULL, 0, 1};
-		r->depth = 1;
+		r->w = (Walk){.k = k, .vals = r->vars, .ctx = r, .trips = ref_trips, .trip = role_trip,
+		              .trip_end = role_trip_end, .when = role_when};
+		walk_begin(&r->cur, &r->w, k->body, k->nbody);
 	}
 	bool ok = true;
 	for (;;) {
@@ -1068,8 +1086,7 @@ static bool run_roles(Ctx *cx, RefCta *cl, int nranks)
 			for (int i = 0; i < S.nroles && !first; i++)
 				if (!S.roles[i].done)
 					first = &S.roles[i];
-			const RoleFrame *f = &first->f[first->depth - 1];
-			diag_error(cx, f->body[f->i]->loc, "kernel '%s' hangs: every role that has not ended waits", k->name);
+			diag_error(cx, first->at->loc, "kernel '%s' hangs: every role that has not ended waits", k->name);
 			for (int i = 0; i < S.nroles; i++)
 				if (!S.roles[i].done)
 					hang_note(&S, &S.roles[i]);
@@ -1137,7 +1154,7 @@ bool ref_run_kernel(Ctx *cx, const Kernel *k, unsigned char **params, int64_t *b
 					c->mem[b] = sz ? calloc(sz, 1) : NULL;
 				}
 			}
-			ok = roles ? run_roles(cx, cl, n) : run_stmts(cx, cl, n, k->body, k->nbody);
+			ok = roles ? run_roles(cx, cl, n) : run_lockstep(cx, cl, n);
 		}
 	int64_t moved = 0;
 	for (int r = 0; r < n; r++) {
