@@ -287,6 +287,7 @@ typedef struct Rec {
 	const Stmt *s;
 	int role;
 	bool write, complete;
+	bool dead;               /* superseded: skipped, removed from the array when dead ones pile up */
 	int rank;                /* the CTA whose shared memory it touches */
 	int bar;                 /* a TMA load: the barrier instance and phase it completes on */
 	int64_t phase;
@@ -310,6 +311,7 @@ typedef struct RSim {
 	int64_t nbars, *base;
 	Rec *recs;
 	size_t nrecs, reccap;
+	size_t ndead;            /* records of recs marked dead (in order, the live ones are the record list) */
 	NBar *nb;                /* 0: cluster.sync; then per CTA, by id (0: sync): 16 * nranks + 1 (a run's
 	                          * scratch, zeroed at each run: only the CTAs there are) */
 	int nnb;                 /* named barriers 0..nnb-1 used so far */
@@ -328,7 +330,6 @@ typedef struct RSim {
 	int64_t cnt[2], free_entry, cap;
 	bool abs_parity;         /* a wait names its parity: the phases' parities, not only their distances, matter */
 	struct ViewCache *views; /* the shared regions' views, the proof's (not the run's) */
-	struct Rounds *rounds;   /* an invariant search's per-round scratch, the proof's */
 	/* a run shared by the counts of class `share` (-1: none; outer_counts):
 	 * every count <= reach would have left one of its loops by now, or not
 	 * entered it (0); unshareable: a loop of it ran other than cnt trips */
@@ -492,6 +493,18 @@ static void access_conflict(RSim *S, const Region *reg, bool write, const Rec *x
 		          "(mbarrier.arrive after it, then mbarrier.wait before the second)");
 }
 
+/* the live records moved down over the dead ones, in order (a record is
+ * large: the components in use move) */
+static void recs_compact(RSim *S)
+{
+	size_t k = 0;
+	for (size_t i = 0; i < S->nrecs; i++)
+		if (!S->recs[i].dead && k++ != i)
+			memmove(&S->recs[k - 1], &S->recs[i], offsetof(Rec, vc) + sizeof(int64_t) * (size_t)S->nclk);
+	S->nrecs = k;
+	S->ndead = 0;
+}
+
 /* a shared access by role r to the shared memory of CTA `rank` (its own,
  * or a multicast's destination): ordered after every conflicting one */
 
@@ -501,28 +514,29 @@ static void access(RSim *S, Role *r, const Stmt *s, const Region *reg, bool writ
 	if (!reg || !reg->buf || reg->buf->mem != MEM_SHARED || !rspan(S, r, reg, &lo, &hi))
 		return;
 	int me = role_of(S, r);
-	size_t k = 0; /* one pass: the first conflicting record (in order), and what the new access supersedes */
+	/* one pass: the first conflicting record (in order), and what the new access supersedes (marked dead:
+	 * a record is large, and moving every later one at each access cost more than the rest of the run) */
 	for (size_t i = 0; i < S->nrecs; i++) {
 		Rec *x = &S->recs[i];
-		if (x->buf == reg->buf && x->rank == rank) {
-			if (!(x->hi < lo || hi < x->lo) && (x->write || write) && !(x->complete && vc_le(S, &x->vc, &r->clock))) {
-				access_conflict(S, reg, write, x, rank);
-				return;
-			}
-			bool same = x->lo == lo && x->hi == hi && x->role == me && x->write == write && x->s == s && x->complete;
-			bool covered = write && lo <= x->lo && x->hi <= hi && x->complete;
-			if (same || covered)
-				continue;
+		if (x->dead || x->buf != reg->buf || x->rank != rank)
+			continue;
+		if (!(x->hi < lo || hi < x->lo) && (x->write || write) && !(x->complete && vc_le(S, &x->vc, &r->clock))) {
+			access_conflict(S, reg, write, x, rank);
+			return;
 		}
-		if (k++ != i) /* a record is large (its clock): move the components in use */
-			memmove(&S->recs[k - 1], x, offsetof(Rec, vc) + sizeof(int64_t) * (size_t)S->nclk);
+		bool same = x->lo == lo && x->hi == hi && x->role == me && x->write == write && x->s == s && x->complete;
+		bool covered = write && lo <= x->lo && x->hi <= hi && x->complete;
+		if (same || covered)
+			x->dead = true, S->ndead++;
 	}
-	S->nrecs = k;
+	if (S->ndead && (2 * S->ndead >= S->nrecs || S->nrecs == S->reccap))
+		recs_compact(S);
 	if (S->nrecs == S->reccap) { /* a run's scratch is the heap's: the proof makes hundreds of runs */
 		S->reccap = S->reccap ? 2 * S->reccap : 16;
 		S->recs = xrealloc(S->recs, sizeof(Rec) * S->reccap);
 	}
 	Rec *n = &S->recs[S->nrecs++];
+	n->dead = false;
 	vc_zero(S, &n->vc);
 	if (out)
 		n->complete = false, n->bar = out->bar, n->phase = out->phase, n->group = -1;
@@ -1132,7 +1146,8 @@ typedef struct Clocks {
  * completions, at most ROLE_STEPS + 1 */
 static void sig_clocks(RSim *S, Clocks *o)
 {
-	size_t w = (size_t)S->nclk, rows = (size_t)(S->nr + 2 * S->nbars) + S->nrecs + 2 * (size_t)S->nnb;
+	size_t live = S->nrecs - S->ndead;
+	size_t w = (size_t)S->nclk, rows = (size_t)(S->nr + 2 * S->nbars) + live + 2 * (size_t)S->nnb;
 	size_t n = 2 + rows * w + (size_t)S->nr * (size_t)S->nbars;
 	if (o->cap < n) { /* the arena's: the same rounds serve every search of the proof */
 		o->cap = n + n / 2;
@@ -1140,7 +1155,7 @@ static void sig_clocks(RSim *S, Clocks *o)
 	}
 	int32_t *v = o->v;
 	size_t at = 2;
-	v[0] = (int32_t)S->nrecs, v[1] = S->nnb;
+	v[0] = (int32_t)live, v[1] = S->nnb;
 #define ROW(vc) do { for (size_t c_ = 0; c_ < w; c_++) v[at++] = (int32_t)(vc).t[c_]; } while (0)
 	for (int x = 0; x < S->nr; x++)
 		ROW(S->r[x].clock);
@@ -1149,7 +1164,8 @@ static void sig_clocks(RSim *S, Clocks *o)
 		ROW(S->bars[b].done);
 	}
 	for (size_t i = 0; i < S->nrecs; i++)
-		ROW(S->recs[i].vc);
+		if (!S->recs[i].dead)
+			ROW(S->recs[i].vc);
 	for (int i = 0; i < S->nnb; i++) {
 		ROW(S->nb[i].acc);
 		ROW(S->nb[i].release);
@@ -1278,7 +1294,7 @@ static void round_sig(RSim *S, Str *o, Clocks *clocks, int64_t *jmin_out, int64_
 	sig_put(o, jmin % L);
 	if (clocks)
 		sig_clocks(S, clocks);
-	sig_put(o, (int64_t)S->nrecs);
+	sig_put(o, (int64_t)(S->nrecs - S->ndead));
 	for (int x = 0; x < S->nr; x++) {
 		const Role *r = &S->r[x];
 		int64_t v[] = {r->depth, r->done, r->lag_all, r->lag_wg, r->defer_bar, r->defer_bytes, r->in_nb, r->nb_id};
@@ -1313,6 +1329,8 @@ static void round_sig(RSim *S, Str *o, Clocks *clocks, int64_t *jmin_out, int64_
 	}
 	for (size_t i = 0; i < S->nrecs; i++) {
 		const Rec *x = &S->recs[i];
+		if (x->dead)
+			continue;
 		int64_t v[] = {x->lo, x->hi, x->role, x->write, x->complete, x->bar,
 		               x->bar >= 0 ? S->bars[x->bar].completed - x->phase : 0,
 		               x->group >= 0 ? S->r[x->role].wg_groups - x->group : -1};
@@ -1440,27 +1458,25 @@ static RSim *rsim_copy(RSim *C, const RSim *S)
 	return C;
 }
 
-/* run to the end (or, sigs given, for rounds while looking for the
- * invariant: a round state equal to an earlier one, after *trans trips of
- * the free class's endless loop, repeats every *period trips) */
-static bool rsim_rounds(RSim *S, Str *sigs, Clocks **clk, int64_t *trans, int64_t *period, int64_t *jmins,
-                        int64_t *jmaxs);
-
-/* an invariant search's rounds: raw clocks and loop index bounds, kept by
- * the proof (allocated once, in the arena) */
+/* an invariant search's rounds: signatures, raw clocks and loop index
+ * bounds, kept by the proof (allocated once, in the arena) */
 typedef struct Rounds {
+	Str sig[ROLE_ROUNDS];
 	Clocks *clk[ROLE_ROUNDS]; /* each allocated by the first search that reaches its round */
 	int64_t jmins[ROLE_ROUNDS], jmaxs[ROLE_ROUNDS];
 } Rounds;
 
-static bool rsim_run(RSim *S, Str *sigs, int64_t *trans, int64_t *period)
+/* run to the end (or, own given, for rounds while looking for the
+ * invariant: a round state equal to an earlier one, after *trans trips of
+ * the free class's endless loop, repeats every *period trips). Rounds
+ * before npre are pre's: another run's, whose states up to there were this
+ * run's (inner_searches); the run starts at round `start` */
+static bool rsim_rounds(RSim *S, Rounds *own, Rounds *pre, int64_t npre, int64_t start, int64_t *trans,
+                        int64_t *period);
+
+static bool rsim_run(RSim *S, Rounds *own, int64_t *trans, int64_t *period)
 {
-	Rounds *R = NULL;
-	if (sigs && !S->rounds)
-		S->rounds = arena_alloc(S->cx->arena, sizeof *S->rounds);
-	if (sigs)
-		R = S->rounds;
-	return rsim_rounds(S, sigs, R ? R->clk : NULL, trans, period, R ? R->jmins : NULL, R ? R->jmaxs : NULL);
+	return rsim_rounds(S, own, NULL, 0, 0, trans, period);
 }
 
 /* every role blocked: the hang, located at the wait with partial progress,
@@ -1525,7 +1541,7 @@ static bool end_checks(RSim *S)
 {
 	for (size_t i = 0; i < S->nrecs; i++) { /* a load whose phase completed but no role waited for */
 		const Rec *x = &S->recs[i];
-		if (!x->complete || !stmt_is_tma_load(x->s))
+		if (x->dead || !x->complete || !stmt_is_tma_load(x->s))
 			continue;
 		bool seen = false; /* by a role of the CTA it landed in */
 		for (int r = 0; r < S->nr && !seen; r++)
@@ -1595,29 +1611,44 @@ static int rsim_round(RSim *S)
 	return ROUND_ON;
 }
 
-static bool rsim_rounds(RSim *S, Str *sigs, Clocks **clk, int64_t *trans, int64_t *period, int64_t *jmins,
-                        int64_t *jmaxs)
+/* the state at the start of `round`, recorded in own and compared with
+ * every earlier round's (pre's before npre): 1 and the repeat when one is
+ * equal, 0 when none is, -1 (a failure) past ROLE_ROUNDS */
+static int round_check(RSim *S, Rounds *own, Rounds *pre, int64_t npre, int64_t round, int64_t *trans,
+                       int64_t *period)
 {
-	for (int64_t round = 0;; round++) {
-		if (sigs) {
-			if (round == ROLE_ROUNDS) {
-				RFAIL(S, S->k->loc, "no invariant of kernel '%s''s runtime loops within %d rounds of its roles",
-				      S->k->name, ROLE_ROUNDS);
-				diag_note(S->cx, "a shared region or barrier that moves with a runtime loop index (not 'i %% C') "
-				          "keeps the state from repeating");
-				return false;
-			}
-			Str *h = &sigs[round];
-			if (!clk[round])
-				clk[round] = arena_alloc(S->cx->arena, sizeof(Clocks));
-			round_sig(S, h, clk[round], &jmins[round], &jmaxs[round]);
-			for (int64_t t = 0; t < round; t++)
-				if (same_round(S, &sigs[t], clk[t], h, clk[round])) {
-					int64_t d = jmins[round] - jmins[t];
-					*trans = jmaxs[t] + 1;
-					*period = d > 0 ? d : 1;
-					return true;
-				}
+	if (round == ROLE_ROUNDS) {
+		RFAIL(S, S->k->loc, "no invariant of kernel '%s''s runtime loops within %d rounds of its roles", S->k->name,
+		      ROLE_ROUNDS);
+		diag_note(S->cx, "a shared region or barrier that moves with a runtime loop index (not 'i %% C') "
+		          "keeps the state from repeating");
+		return -1;
+	}
+	Str *h = &own->sig[round];
+	if (!own->clk[round])
+		own->clk[round] = arena_alloc(S->cx->arena, sizeof(Clocks));
+	h->n = 0;
+	round_sig(S, h, own->clk[round], &own->jmins[round], &own->jmaxs[round]);
+	for (int64_t t = 0; t < round; t++) {
+		Rounds *R = t < npre ? pre : own;
+		if (same_round(S, &R->sig[t], R->clk[t], h, own->clk[round])) {
+			int64_t d = own->jmins[round] - R->jmins[t];
+			*trans = R->jmaxs[t] + 1;
+			*period = d > 0 ? d : 1;
+			return 1;
+		}
+	}
+	return 0;
+}
+
+static bool rsim_rounds(RSim *S, Rounds *own, Rounds *pre, int64_t npre, int64_t start, int64_t *trans,
+                        int64_t *period)
+{
+	for (int64_t round = start;; round++) {
+		if (own && round >= npre) {
+			int m = round_check(S, own, pre, npre, round, trans, period);
+			if (m)
+				return m > 0;
 		}
 		int st = rsim_round(S);
 		if (st != ROUND_ON)
@@ -1758,9 +1789,9 @@ typedef struct Proof {
 	int nr;
 	TClass cls[2];
 	int ncls, inner, outer;  /* outer -1: one class */
-	Str *sigs;
 	ViewCache views;
-	Rounds *rounds;          /* the searches' scratch, allocated by the first */
+	Rounds *rounds;          /* the searches' scratch */
+	Rounds *prefix;          /* inner_searches' shared run's, allocated by the first */
 	/* runs to reuse (a run's state is some 100 KB: allocated and freed per
 	 * run, the heap gives the pages back and faults them in again) */
 	struct RunPool { RSim *fresh, *free[4]; int n; } pool;
@@ -1882,6 +1913,8 @@ static bool outer_counts(Proof *P, int64_t cnt[2], int64_t blo, int64_t bhi, int
 
 /* the invariant search of class c: its loops run cnt[c] trips in a role's
  * first entry - 1 entries and then without end */
+static void search_notes(Proof *P, RSim *S, int c, int64_t entry, const int64_t cnt[2]);
+
 static bool search(Proof *P, int c, int64_t entry, const int64_t cnt[2], int64_t *trans, int64_t *period,
                    int64_t *entries)
 {
@@ -1890,24 +1923,24 @@ static bool search(Proof *P, int c, int64_t entry, const int64_t cnt[2], int64_t
 	S->free = c;
 	S->free_entry = entry;
 	S->cap = P->cls[c].hi;
-	if (!P->rounds)
-		P->rounds = arena_alloc(P->cx->arena, sizeof *P->rounds);
-	S->rounds = P->rounds;
 	*trans = P->cls[c].hi; /* no repeat before the loops end: every count up to hi runs */
 	*period = 1;
-	for (int i = 0; i < ROLE_ROUNDS; i++)
-		P->sigs[i].n = 0;
-	bool ok = rsim_run(S, P->sigs, trans, period);
+	bool ok = rsim_run(S, P->rounds, trans, period);
 	for (int x = 0; x < S->nr && entries; x++)
 		*entries = S->r[x].entries[P->inner] > *entries ? S->r[x].entries[P->inner] : *entries;
+	if (!ok)
+		search_notes(P, S, c, entry, cnt);
+	proof_done(P, S);
+	return ok;
+}
+
+/* a failed search's notes: the counts, and the trip it failed in */
+static void search_notes(Proof *P, RSim *S, int c, int64_t entry, const int64_t cnt[2])
+{
 	int64_t jmin, jmax;
 	Str tmp = {0};
-	if (!ok)
-		round_sig(S, &tmp, NULL, &jmin, &jmax);
+	round_sig(S, &tmp, NULL, &jmin, &jmax);
 	str_free(&tmp);
-	proof_done(P, S);
-	if (ok)
-		return true;
 	if (entry > 1)
 		diag_note(P->cx, "when %s the first %lld time%s", trips_text(P, c, cnt[c]), (long long)(entry - 1),
 		          entry == 2 ? "" : "s");
@@ -1920,7 +1953,6 @@ static bool search(Proof *P, int c, int64_t entry, const int64_t cnt[2], int64_t
 		          (long long)entry, entry == 1 ? "" : "s");
 	if (P->ncls == 2 && c == P->outer)
 		diag_note(P->cx, "and %s", trips_text(P, P->inner, cnt[P->inner]));
-	return false;
 }
 
 static int64_t gcd64(int64_t a, int64_t b)
@@ -1930,6 +1962,88 @@ static int64_t gcd64(int64_t a, int64_t b)
 		a = b, b = t;
 	}
 	return a;
+}
+
+/* a search's repeat taken into the inner class's need: the longest
+ * transient and the common multiple of the periods (false: too long) */
+static bool fold_period(Proof *P, int64_t tr, int64_t pe, int64_t *trans_max, int64_t *lcm)
+{
+	*trans_max = tr > *trans_max ? tr : *trans_max;
+	*lcm = *lcm / gcd64(*lcm, pe) * pe;
+	if (*lcm > ROLE_ROUNDS) {
+		diag_error(P->cx, P->cls[P->inner].first->loc, "the roles' states at this runtime repeat repeat with periods "
+		           "whose common multiple passes %d trips", ROLE_ROUNDS);
+		return false;
+	}
+	return true;
+}
+
+/* the inner class's searches from entries elo..ehi (the counts cnt), in
+ * order, each as search() would run it, folded into *trans_max and *lcm.
+ * Search e runs as a run whose loops of the class never run without end,
+ * up to the round in which a role enters its e-th loop of the class (the
+ * first step where the two differ): so one such run, shared, records the
+ * rounds up to there (their states, signatures and comparisons are search
+ * e's), and e's search goes on from a copy of that round's start,
+ * comparing its rounds with the shared ones before it and its own. A round
+ * of the shared run equal to an earlier one is the repeat every search
+ * still to come finds there. Where the shared run fails, ends or runs out
+ * of rounds, the searches left run on their own (they report). Not shared:
+ * expect_tx without bytes (a run records the bytes on the statement, and
+ * the shared run is ahead of the searches) */
+static bool inner_searches(Proof *P, const int64_t cnt[2], int64_t elo, int64_t ehi, int64_t *trans_max,
+                           int64_t *lcm)
+{
+	int c = P->inner;
+	bool deferred = false;
+	stmt_walk(P->k->body, P->k->nbody, scan_deferred, &deferred);
+	int64_t e = elo, tr, pe;
+	if (!deferred && elo <= ehi) {
+		Ctx quiet = *P->cx; /* the same side tables (no expect_tx here writes one), its own messages */
+		memset(&quiet.diags, 0, sizeof quiet.diags);
+		if (!P->prefix)
+			P->prefix = arena_alloc(P->cx->arena, sizeof *P->prefix);
+		RSim *S = proof_run(P, &quiet);
+		S->cnt[0] = cnt[0], S->cnt[1] = cnt[1];
+		S->free = c;
+		S->free_entry = ehi + 1; /* every search's loops of the class at their count (a count of 0 would
+		                          * let a role run every tile in one round) */
+		S->cap = P->cls[c].hi;
+		RSim *at = proof_run(P, P->cx), *C = proof_run(P, P->cx); /* the round's start; a search */
+		bool ok = true;
+		for (int64_t u = 0; e <= ehi && ok && u < ROLE_ROUNDS; u++) {
+			int m = round_check(S, P->prefix, NULL, 0, u, &tr, &pe);
+			if (m) { /* rounds up to u are every search's still to come (none entered its endless loop) */
+				for (; e <= ehi && ok; e++)
+					ok = fold_period(P, tr, pe, trans_max, lcm);
+				break;
+			}
+			at = rsim_copy(at, S);
+			if (rsim_round(S) != ROUND_ON)
+				break;
+			int64_t reached = 0;
+			for (int x = 0; x < S->nr; x++)
+				reached = S->r[x].entries[c] > reached ? S->r[x].entries[c] : reached;
+			for (; e <= ehi && e <= reached && ok; e++) { /* search e departs in round u */
+				C = rsim_copy(C, at);
+				C->cx = P->cx, C->free_entry = e;
+				tr = P->cls[c].hi, pe = 1; /* no repeat before the loops end: every count up to hi runs */
+				if (!rsim_rounds(C, P->rounds, P->prefix, u + 1, u, &tr, &pe)) {
+					search_notes(P, C, c, e, cnt);
+					ok = false;
+				} else {
+					ok = fold_period(P, tr, pe, trans_max, lcm);
+				}
+			}
+		}
+		proof_done(P, at), proof_done(P, C), proof_done(P, S);
+		if (!ok)
+			return false;
+	}
+	for (; e <= ehi; e++)
+		if (!search(P, c, e, cnt, &tr, &pe, NULL) || !fold_period(P, tr, pe, trans_max, lcm))
+			return false;
+	return true;
 }
 
 /* every count of the runtime classes: counts of the inner class a up to
@@ -1954,7 +2068,7 @@ static void prove_counts_of(Proof *P)
 	const TClass *I = &P->cls[P->inner];
 	int64_t need = I->lo, trans_max = 0, lcm = 1;
 	for (int64_t a = I->lo; a <= need && a <= I->hi; a++) {
-		int64_t cnt[2] = {0, 0}, entries = 1, tr, pe;
+		int64_t cnt[2] = {0, 0}, entries = 1;
 		cnt[P->inner] = a;
 		if (P->outer >= 0) {
 			const TClass *O = &P->cls[P->outer];
@@ -1967,17 +2081,9 @@ static void prove_counts_of(Proof *P)
 		} else if (!count_run(P, cnt, &entries)) {
 			return;
 		}
-		for (int64_t e = a == I->lo ? 1 : 2; e <= entries; e++) { /* each entry's head state, a before it */
-			if (!search(P, P->inner, e, cnt, &tr, &pe, NULL))
-				return;
-			trans_max = tr > trans_max ? tr : trans_max;
-			lcm = lcm / gcd64(lcm, pe) * pe;
-			if (lcm > ROLE_ROUNDS) {
-				diag_error(P->cx, I->first->loc, "the roles' states at this runtime repeat repeat with periods "
-				           "whose common multiple passes %d trips", ROLE_ROUNDS);
-				return;
-			}
-		}
+		/* each entry's head state, a before it */
+		if (!inner_searches(P, cnt, a == I->lo ? 1 : 2, entries, &trans_max, &lcm))
+			return;
 		int64_t n = trans_max + lcm + 1;
 		need = n > need ? n : need;
 	}
@@ -2040,7 +2146,7 @@ void check_role_phases(Ctx *cx, const Module *m, Kernel *k)
 		return;
 	struct RtScan rt = {.k = k};
 	scan_runtime(&rt, k->body, k->nbody, NULL);
-	Proof P = {cx, k, roles, nr, {{0}}, rt.n > 2 ? 2 : rt.n, 0, -1, NULL, {0}, NULL, {0}};
+	Proof P = {cx, k, roles, nr, {{0}}, rt.n > 2 ? 2 : rt.n, 0, -1, {0}, NULL, NULL, {0}};
 	memcpy(P.cls, rt.cls, sizeof P.cls);
 	if (rt.n > 2) {
 		diag_error(cx, rt.cls[2].first->loc, "a kernel with roles may have runtime repeats of two trip counts "
@@ -2065,8 +2171,11 @@ void check_role_phases(Ctx *cx, const Module *m, Kernel *k)
 			return;
 		}
 	}
-	P.sigs = arena_alloc(cx->arena, sizeof(Str) * ROLE_ROUNDS);
+	P.rounds = arena_alloc(cx->arena, sizeof *P.rounds);
 	prove_counts(&P);
-	for (int i = 0; i < ROLE_ROUNDS; i++)
-		str_free(&P.sigs[i]);
+	for (int i = 0; i < ROLE_ROUNDS; i++) {
+		str_free(&P.rounds->sig[i]);
+		if (P.prefix)
+			str_free(&P.prefix->sig[i]);
+	}
 }
