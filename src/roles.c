@@ -1146,12 +1146,20 @@ typedef struct Clocks {
  * completions, at most ROLE_STEPS + 1 */
 static void sig_clocks(RSim *S, Clocks *o)
 {
-	size_t live = S->nrecs - S->ndead;
-	size_t w = (size_t)S->nclk, rows = (size_t)(S->nr + 2 * S->nbars) + live + 2 * (size_t)S->nnb;
+	/* a thread barrier no role has reached (count 0, in the string) has
+	 * zero clocks: its rows are left out. Exact: both rounds compared leave
+	 * out the same rows (their strings are equal), and zeros left out of a
+	 * column lower every nonzero value's rank by their number in both */
+	size_t live = S->nrecs - S->ndead, nbs = 0;
+	for (int i = 0; i < S->nnb; i++)
+		nbs += S->nb[i].count != 0;
+	size_t w = (size_t)S->nclk, rows = (size_t)(S->nr + 2 * S->nbars) + live + 2 * nbs;
 	size_t n = 2 + rows * w + (size_t)S->nr * (size_t)S->nbars;
-	if (o->cap < n) { /* the arena's: the same rounds serve every search of the proof */
+	if (o->cap < n) { /* the same rounds serve every search of the proof; malloc's: the headroom is not
+	                   * touched (its pages are not faulted in) */
 		o->cap = n + n / 2;
-		o->v = arena_alloc(S->cx->arena, sizeof(int32_t) * o->cap);
+		free(o->v);
+		o->v = xrealloc(NULL, sizeof(int32_t) * o->cap);
 	}
 	int32_t *v = o->v;
 	size_t at = 2;
@@ -1166,10 +1174,11 @@ static void sig_clocks(RSim *S, Clocks *o)
 	for (size_t i = 0; i < S->nrecs; i++)
 		if (!S->recs[i].dead)
 			ROW(S->recs[i].vc);
-	for (int i = 0; i < S->nnb; i++) {
-		ROW(S->nb[i].acc);
-		ROW(S->nb[i].release);
-	}
+	for (int i = 0; i < S->nnb; i++)
+		if (S->nb[i].count) {
+			ROW(S->nb[i].acc);
+			ROW(S->nb[i].release);
+		}
 #undef ROW
 	for (int x = 0; x < S->nr; x++)
 		for (int64_t b = 0; b < S->nbars; b++)
@@ -1199,7 +1208,8 @@ static const int32_t *clocks_rank(const RSim *S, Clocks *o, int c)
 	size_t need = o->rows + (size_t)S->nbars;
 	if (o->rankcap[c] < need) {
 		o->rankcap[c] = need + need / 2;
-		o->rank[c] = arena_alloc(S->cx->arena, sizeof(int32_t) * o->rankcap[c]);
+		free(o->rank[c]);
+		o->rank[c] = xrealloc(NULL, sizeof(int32_t) * o->rankcap[c]);
 		o->ranked[c] = false;
 	}
 	int32_t *v = o->rank[c];
@@ -1466,6 +1476,18 @@ typedef struct Rounds {
 	int64_t jmins[ROLE_ROUNDS], jmaxs[ROLE_ROUNDS];
 } Rounds;
 
+static void rounds_free(Rounds *R)
+{
+	for (int i = 0; i < ROLE_ROUNDS; i++) {
+		str_free(&R->sig[i]);
+		if (!R->clk[i])
+			continue;
+		free(R->clk[i]->v);
+		for (int c = 0; c < MAX_CLOCKS; c++)
+			free(R->clk[i]->rank[c]);
+	}
+}
+
 /* run to the end (or, own given, for rounds while looking for the
  * invariant: a round state equal to an earlier one, after *trans trips of
  * the free class's endless loop, repeats every *period trips). Rounds
@@ -1611,9 +1633,11 @@ static int rsim_round(RSim *S)
 	return ROUND_ON;
 }
 
-/* the state at the start of `round`, recorded in own and compared with
- * every earlier round's (pre's before npre): 1 and the repeat when one is
- * equal, 0 when none is, -1 (a failure) past ROLE_ROUNDS */
+/* the state at the start of `round`, recorded in own (at round - npre: a
+ * search's own rounds only, so that the memory the rounds keep, and its
+ * page faults, do not grow with the shared ones) and compared with every
+ * earlier round's (pre's before npre): 1 and the repeat when one is equal,
+ * 0 when none is, -1 (a failure) past ROLE_ROUNDS */
 static int round_check(RSim *S, Rounds *own, Rounds *pre, int64_t npre, int64_t round, int64_t *trans,
                        int64_t *period)
 {
@@ -1624,16 +1648,18 @@ static int round_check(RSim *S, Rounds *own, Rounds *pre, int64_t npre, int64_t 
 		          "keeps the state from repeating");
 		return -1;
 	}
-	Str *h = &own->sig[round];
-	if (!own->clk[round])
-		own->clk[round] = arena_alloc(S->cx->arena, sizeof(Clocks));
+	int64_t u = round - npre;
+	Str *h = &own->sig[u];
+	if (!own->clk[u])
+		own->clk[u] = arena_alloc(S->cx->arena, sizeof(Clocks));
 	h->n = 0;
-	round_sig(S, h, own->clk[round], &own->jmins[round], &own->jmaxs[round]);
+	round_sig(S, h, own->clk[u], &own->jmins[u], &own->jmaxs[u]);
 	for (int64_t t = 0; t < round; t++) {
 		Rounds *R = t < npre ? pre : own;
-		if (same_round(S, &R->sig[t], R->clk[t], h, own->clk[round])) {
-			int64_t d = own->jmins[round] - R->jmins[t];
-			*trans = R->jmaxs[t] + 1;
+		int64_t i = t < npre ? t : t - npre;
+		if (same_round(S, &R->sig[i], R->clk[i], h, own->clk[u])) {
+			int64_t d = own->jmins[u] - R->jmins[i];
+			*trans = R->jmaxs[i] + 1;
 			*period = d > 0 ? d : 1;
 			return 1;
 		}
@@ -2173,9 +2199,7 @@ void check_role_phases(Ctx *cx, const Module *m, Kernel *k)
 	}
 	P.rounds = arena_alloc(cx->arena, sizeof *P.rounds);
 	prove_counts(&P);
-	for (int i = 0; i < ROLE_ROUNDS; i++) {
-		str_free(&P.rounds->sig[i]);
-		if (P.prefix)
-			str_free(&P.prefix->sig[i]);
-	}
+	rounds_free(P.rounds);
+	if (P.prefix)
+		rounds_free(P.prefix);
 }
