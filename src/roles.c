@@ -248,7 +248,11 @@ typedef struct RFrame {
 	int64_t j, trips;
 } RFrame;
 
-typedef struct VC { int64_t t[MAX_CLOCKS]; } VC;
+/* a clock value counts statement instances or phase completions of one
+ * run, at most ROLE_STEPS + 1: 32 bits (half the memory a run copies and a
+ * round keeps of 64) */
+typedef int32_t Tick;
+typedef struct VC { Tick t[MAX_CLOCKS]; } VC;
 
 typedef struct Role {
 	uint64_t warps;
@@ -388,9 +392,9 @@ static void vc_join(const RSim *S, VC *a, const VC *b)
 
 /* a copy, and zero, over the components in use (a VC is 96 of them; the
  * rest stay 0 where they were, unread where a record's slot is fresh) */
-static void vc_copy(const RSim *S, VC *a, const VC *b) { memcpy(a->t, b->t, sizeof(int64_t) * (size_t)S->nclk); }
+static void vc_copy(const RSim *S, VC *a, const VC *b) { memcpy(a->t, b->t, sizeof(Tick) * (size_t)S->nclk); }
 
-static void vc_zero(const RSim *S, VC *a) { memset(a->t, 0, sizeof(int64_t) * (size_t)S->nclk); }
+static void vc_zero(const RSim *S, VC *a) { memset(a->t, 0, sizeof(Tick) * (size_t)S->nclk); }
 
 static bool vc_le(const RSim *S, const VC *a, const VC *b)
 {
@@ -500,7 +504,7 @@ static void recs_compact(RSim *S)
 	size_t k = 0;
 	for (size_t i = 0; i < S->nrecs; i++)
 		if (!S->recs[i].dead && k++ != i)
-			memmove(&S->recs[k - 1], &S->recs[i], offsetof(Rec, vc) + sizeof(int64_t) * (size_t)S->nclk);
+			memmove(&S->recs[k - 1], &S->recs[i], offsetof(Rec, vc) + sizeof(Tick) * (size_t)S->nclk);
 	S->nrecs = k;
 	S->ndead = 0;
 }
@@ -624,7 +628,7 @@ static void try_complete(RSim *S, int bi, const Stmt *at)
 		return;
 	int64_t p = b->completed;
 	vc_copy(S, &b->done, &b->acc);
-	b->done.t[S->nr + bi] = p + 1; /* the completion itself */
+	b->done.t[S->nr + bi] = (Tick)(p + 1); /* the completion itself */
 	for (int x = 0; x < S->nr; x++) { /* waiters of phase p - 1 must have passed it before this completes */
 		Role *w = &S->r[x];
 		if (p >= 1 && w->waits[bi] == p && w->pass_t[bi] > b->done.t[x]) {
@@ -1085,8 +1089,13 @@ static int step(RSim *S, Role *r)
  * appends them in place */
 static inline void sig_put(Str *o, int64_t v)
 {
-	memcpy(o->s + o->n, &v, sizeof v);
-	o->n += sizeof v;
+	/* zigzag, then 7 bits a byte (a prefix code: equal strings are equal
+	 * value sequences); most values are small, so a round's signature keeps
+	 * a fraction of the memory (and page faults) of 8 bytes a value */
+	uint64_t z = v < 0 ? ~((uint64_t)v << 1) : (uint64_t)v << 1;
+	for (; z >= 0x80; z >>= 7)
+		o->s[o->n++] = (char)(z | 0x80);
+	o->s[o->n++] = (char)z;
 }
 
 static inline void sig_ptr(Str *o, const void *p) { sig_put(o, (int64_t)(intptr_t)p); }
@@ -1164,7 +1173,7 @@ static void sig_clocks(RSim *S, Clocks *o)
 	int32_t *v = o->v;
 	size_t at = 2;
 	v[0] = (int32_t)live, v[1] = S->nnb;
-#define ROW(vc) do { for (size_t c_ = 0; c_ < w; c_++) v[at++] = (int32_t)(vc).t[c_]; } while (0)
+#define ROW(vc) do { memcpy(v + at, (vc).t, sizeof(int32_t) * w); at += w; } while (0)
 	for (int x = 0; x < S->nr; x++)
 		ROW(S->r[x].clock);
 	for (int64_t b = 0; b < S->nbars; b++) {
@@ -1295,11 +1304,16 @@ static void round_sig(RSim *S, Str *o, Clocks *clocks, int64_t *jmin_out, int64_
 	*jmax_out = jmax;
 	/* the values below: 3 + 2 per thread barrier; per role 11, 3 per frame, its running counts and 2 per
 	 * barrier; per barrier 8; per record 10 */
-	size_t need = sizeof(int64_t) * (size_t)(4 + S->nr * (12 + 3 * (MAX_REPEAT_DEPTH + 2) + S->k->nvars + 2 * S->nbars) +
-	                                         8 * S->nbars + 10 * (int64_t)S->nrecs + 2 * S->nnb);
+	size_t need = 10 * (size_t)(4 + S->nr * (12 + 3 * (MAX_REPEAT_DEPTH + 2) + S->k->nvars + 2 * S->nbars) +
+	                            8 * S->nbars + 10 * (int64_t)S->nrecs + 2 * S->nnb); /* 10 bytes a value at most */
 	if (o->n + need + 1 > o->cap) { /* room for all of it (an upper bound, below) */
 		o->cap = o->n + need + 1;
-		o->s = xrealloc(o->s, o->cap);
+		if (o->n) {
+			o->s = xrealloc(o->s, o->cap);
+		} else { /* nothing to keep: no copy (a copy would fault in the pages of the room above) */
+			free(o->s);
+			o->s = xrealloc(NULL, o->cap);
+		}
 	}
 	sig_put(o, jmin % L);
 	if (clocks)
@@ -1455,7 +1469,7 @@ static RSim *rsim_copy(RSim *C, const RSim *S)
 		C->recs = xrealloc(C->recs, sizeof(Rec) * C->reccap);
 	}
 	for (size_t i = 0; i < S->nrecs; i++)
-		memcpy(&C->recs[i], &S->recs[i], offsetof(Rec, vc) + sizeof(int64_t) * (size_t)S->nclk);
+		memcpy(&C->recs[i], &S->recs[i], offsetof(Rec, vc) + sizeof(Tick) * (size_t)S->nclk);
 	for (int x = 0; x < S->nr; x++) {
 		Role *r = &C->r[x];
 		int64_t *vals = r->vals, *waits = r->waits, *pass_t = r->pass_t;
