@@ -1093,9 +1093,11 @@ static inline void sig_put(Str *o, int64_t v)
 	 * value sequences); most values are small, so a round's signature keeps
 	 * a fraction of the memory (and page faults) of 8 bytes a value */
 	uint64_t z = v < 0 ? ~((uint64_t)v << 1) : (uint64_t)v << 1;
+	char *p = o->s + o->n; /* not o->n per byte: a char store may alias it */
 	for (; z >= 0x80; z >>= 7)
-		o->s[o->n++] = (char)(z | 0x80);
-	o->s[o->n++] = (char)z;
+		*p++ = (char)(z | 0x80);
+	*p++ = (char)z;
+	o->n = (size_t)(p - o->s);
 }
 
 static inline void sig_ptr(Str *o, const void *p) { sig_put(o, (int64_t)(intptr_t)p); }
@@ -1483,23 +1485,40 @@ static RSim *rsim_copy(RSim *C, const RSim *S)
 }
 
 /* an invariant search's rounds: signatures, raw clocks and loop index
- * bounds, kept by the proof (allocated once, in the arena) */
+ * bounds, kept by the proof: slots grow with the longest search (their
+ * buffers serve every search that reaches them) */
+typedef struct Round {
+	Str sig;
+	Clocks clk;
+	int64_t jmin, jmax;
+} Round;
+
 typedef struct Rounds {
-	Str sig[ROLE_ROUNDS];
-	Clocks *clk[ROLE_ROUNDS]; /* each allocated by the first search that reaches its round */
-	int64_t jmins[ROLE_ROUNDS], jmaxs[ROLE_ROUNDS];
+	Round *at;
+	size_t n;
 } Rounds;
+
+static Round *round_slot(Rounds *R, int64_t u)
+{
+	if ((size_t)u >= R->n) {
+		size_t n = R->n ? 2 * R->n : 16;
+		n = n > (size_t)u ? n : (size_t)u + 1;
+		R->at = xrealloc(R->at, sizeof(Round) * n);
+		memset(R->at + R->n, 0, sizeof(Round) * (n - R->n));
+		R->n = n;
+	}
+	return &R->at[u];
+}
 
 static void rounds_free(Rounds *R)
 {
-	for (int i = 0; i < ROLE_ROUNDS; i++) {
-		str_free(&R->sig[i]);
-		if (!R->clk[i])
-			continue;
-		free(R->clk[i]->v);
+	for (size_t i = 0; i < R->n; i++) {
+		str_free(&R->at[i].sig);
+		free(R->at[i].clk.v);
 		for (int c = 0; c < MAX_CLOCKS; c++)
-			free(R->clk[i]->rank[c]);
+			free(R->at[i].clk.rank[c]);
 	}
+	free(R->at);
 }
 
 /* run to the end (or, own given, for rounds while looking for the
@@ -1662,18 +1681,14 @@ static int round_check(RSim *S, Rounds *own, Rounds *pre, int64_t npre, int64_t 
 		          "keeps the state from repeating");
 		return -1;
 	}
-	int64_t u = round - npre;
-	Str *h = &own->sig[u];
-	if (!own->clk[u])
-		own->clk[u] = arena_alloc(S->cx->arena, sizeof(Clocks));
-	h->n = 0;
-	round_sig(S, h, own->clk[u], &own->jmins[u], &own->jmaxs[u]);
+	Round *h = round_slot(own, round - npre);
+	h->sig.n = 0;
+	round_sig(S, &h->sig, &h->clk, &h->jmin, &h->jmax);
 	for (int64_t t = 0; t < round; t++) {
-		Rounds *R = t < npre ? pre : own;
-		int64_t i = t < npre ? t : t - npre;
-		if (same_round(S, &R->sig[i], R->clk[i], h, own->clk[u])) {
-			int64_t d = own->jmins[u] - R->jmins[i];
-			*trans = R->jmaxs[i] + 1;
+		Round *x = t < npre ? &pre->at[t] : &own->at[t - npre];
+		if (same_round(S, &x->sig, &x->clk, &h->sig, &h->clk)) {
+			int64_t d = h->jmin - x->jmin;
+			*trans = x->jmax + 1;
 			*period = d > 0 ? d : 1;
 			return 1;
 		}
