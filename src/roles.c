@@ -1087,20 +1087,22 @@ static int step(RSim *S, Role *r)
 /* a round's signature is hundreds of values: round_sig makes room for all
  * of them first (the text keeps its capacity from search to search), then
  * appends them in place */
-static inline void sig_put(Str *o, int64_t v)
+static inline void sig_put(char **at, int64_t v)
 {
 	/* zigzag, then 7 bits a byte (a prefix code: equal strings are equal
 	 * value sequences); most values are small, so a round's signature keeps
-	 * a fraction of the memory (and page faults) of 8 bytes a value */
+	 * a fraction of the memory (and page faults) of 8 bytes a value. The
+	 * cursor is round_sig's local (a register), not the Str's length, which
+	 * a char store may alias */
 	uint64_t z = v < 0 ? ~((uint64_t)v << 1) : (uint64_t)v << 1;
-	char *p = o->s + o->n; /* not o->n per byte: a char store may alias it */
+	char *p = *at;
 	for (; z >= 0x80; z >>= 7)
 		*p++ = (char)(z | 0x80);
 	*p++ = (char)z;
-	o->n = (size_t)(p - o->s);
+	*at = p;
 }
 
-static inline void sig_ptr(Str *o, const void *p) { sig_put(o, (int64_t)(intptr_t)p); }
+static inline void sig_ptr(char **at, const void *p) { sig_put(at, (int64_t)(intptr_t)p); }
 
 /* a few hundred values, sorted per clock component at every round: a shell
  * sort inline is several times faster than qsort's calls to a comparator */
@@ -1317,41 +1319,42 @@ static void round_sig(RSim *S, Str *o, Clocks *clocks, int64_t *jmin_out, int64_
 			o->s = xrealloc(NULL, o->cap);
 		}
 	}
-	sig_put(o, jmin % L);
+	char *sp = o->s + o->n;
+	sig_put(&sp, jmin % L);
 	if (clocks)
 		sig_clocks(S, clocks);
-	sig_put(o, (int64_t)(S->nrecs - S->ndead));
+	sig_put(&sp, (int64_t)(S->nrecs - S->ndead));
 	for (int x = 0; x < S->nr; x++) {
 		const Role *r = &S->r[x];
 		int64_t v[] = {r->depth, r->done, r->lag_all, r->lag_wg, r->defer_bar, r->defer_bytes, r->in_nb, r->nb_id};
 		for (size_t i = 0; i < sizeof v / sizeof *v; i++)
-			sig_put(o, v[i]);
-		sig_ptr(o, r->lag_at);
-		sig_ptr(o, r->deferred);
+			sig_put(&sp, v[i]);
+		sig_ptr(&sp, r->lag_at);
+		sig_ptr(&sp, r->deferred);
 		for (int d = 0; d < r->depth; d++) {
 			const RFrame *f = &r->fr[d];
 			bool rt = free_frame(S, r, d);
-			sig_ptr(o, f->blk);
-			sig_put(o, (int64_t)f->i);
-			sig_put(o, rt ? f->j - jmin : f->j);
+			sig_ptr(&sp, f->blk);
+			sig_put(&sp, (int64_t)f->i);
+			sig_put(&sp, rt ? f->j - jmin : f->j);
 		}
 		for (int v = VAR_REPEAT0; v < S->k->nvars; v++) /* running counts matter by their residues */
 			if (S->k->var_base[v] == VAR_RUNNING)
-				sig_put(o, r->vals[v] % L);
+				sig_put(&sp, r->vals[v] % L);
 		if (S->free >= 0) /* entries of the free class's loops: before the endless one, or it */
-			sig_put(o, r->entries[S->free] < S->free_entry ? r->entries[S->free] : S->free_entry);
+			sig_put(&sp, r->entries[S->free] < S->free_entry ? r->entries[S->free] : S->free_entry);
 		for (int64_t b = 0; b < S->nbars; b++)
 			/* past 2 ahead, any wait of the role fails alike (a role that never waits) */
-			sig_put(o, S->bars[b].completed - r->waits[b] < 2 ? S->bars[b].completed - r->waits[b] : 2),
-			sig_put(o, S->abs_parity ? r->waits[b] & 1 : 0);
+			sig_put(&sp, S->bars[b].completed - r->waits[b] < 2 ? S->bars[b].completed - r->waits[b] : 2),
+			sig_put(&sp, S->abs_parity ? r->waits[b] & 1 : 0);
 	}
 	for (int64_t b = 0; b < S->nbars; b++) {
 		const RBar *x = &S->bars[b];
 		int64_t v[] = {x->init, x->count, x->arrivals, x->expect, x->loaded, S->abs_parity ? x->completed & 1 : 0,
 		               x->ndeferred};
 		for (size_t i = 0; i < sizeof v / sizeof *v; i++)
-			sig_put(o, v[i]);
-		sig_ptr(o, x->first);
+			sig_put(&sp, v[i]);
+		sig_ptr(&sp, x->first);
 	}
 	for (size_t i = 0; i < S->nrecs; i++) {
 		const Rec *x = &S->recs[i];
@@ -1360,14 +1363,15 @@ static void round_sig(RSim *S, Str *o, Clocks *clocks, int64_t *jmin_out, int64_
 		int64_t v[] = {x->lo, x->hi, x->role, x->write, x->complete, x->bar,
 		               x->bar >= 0 ? S->bars[x->bar].completed - x->phase : 0,
 		               x->group >= 0 ? S->r[x->role].wg_groups - x->group : -1};
-		sig_ptr(o, x->buf);
-		sig_ptr(o, x->s);
+		sig_ptr(&sp, x->buf);
+		sig_ptr(&sp, x->s);
 		for (size_t k = 0; k < sizeof v / sizeof *v; k++)
-			sig_put(o, v[k]);
+			sig_put(&sp, v[k]);
 	}
-	sig_put(o, S->nnb);
+	sig_put(&sp, S->nnb);
 	for (int i = 0; i < S->nnb; i++)
-		sig_put(o, S->nb[i].arrived), sig_put(o, S->nb[i].count);
+		sig_put(&sp, S->nb[i].arrived), sig_put(&sp, S->nb[i].count);
+	o->n = (size_t)(sp - o->s);
 	o->s[o->n] = 0;
 }
 
