@@ -296,9 +296,21 @@ typedef struct Rec {
 	int bar;                 /* a TMA load: the barrier instance and phase it completes on */
 	int64_t phase;
 	int64_t group;           /* a wgmma read: its group, -1 uncommitted */
+	int32_t next;            /* the next record of its bucket (same buffer and CTA), in order; -1: none */
+	int bkt;                 /* its bucket, -1: none */
 	VC vc;                   /* complete: the event every later conflicting access must follow (last: a
 	                          * record moves with the components in use only) */
 } Rec;
+
+/* the records of one buffer in one CTA's shared memory, chained in order:
+ * only they can conflict with or be superseded by an access to it */
+typedef struct RBucket {
+	const Buffer *buf;
+	int rank;
+	int32_t head, tail;
+} RBucket;
+
+enum { MAX_BUCKETS = 32 };
 
 typedef struct NBar {
 	int64_t arrived, count, gen;
@@ -316,6 +328,9 @@ typedef struct RSim {
 	Rec *recs;
 	size_t nrecs, reccap;
 	size_t ndead;            /* records of recs marked dead (in order, the live ones are the record list) */
+	RBucket bk[MAX_BUCKETS]; /* in a run's state (copied with it) */
+	int nbk;                 /* buckets in use; a buffer past MAX_BUCKETS has none (its accesses scan every
+	                          * record) */
 	NBar *nb;                /* 0: cluster.sync; then per CTA, by id (0: sync): 16 * nranks + 1 (a run's
 	                          * scratch, zeroed at each run: only the CTAs there are) */
 	int nnb;                 /* named barriers 0..nnb-1 used so far */
@@ -499,6 +514,32 @@ static void access_conflict(RSim *S, const Region *reg, bool write, const Rec *x
 
 /* the live records moved down over the dead ones, in order (a record is
  * large: the components in use move) */
+static int bucket_of(RSim *S, const Buffer *buf, int rank)
+{
+	for (int b = 0; b < S->nbk; b++)
+		if (S->bk[b].buf == buf && S->bk[b].rank == rank)
+			return b;
+	if (S->nbk == MAX_BUCKETS)
+		return -1;
+	S->bk[S->nbk] = (RBucket){buf, rank, -1, -1};
+	return S->nbk++;
+}
+
+/* record i at the end of its bucket's chain */
+static void bucket_append(RSim *S, size_t i)
+{
+	Rec *x = &S->recs[i];
+	x->next = -1;
+	int b = x->bkt;
+	if (b < 0)
+		return;
+	if (S->bk[b].tail >= 0)
+		S->recs[S->bk[b].tail].next = (int32_t)i;
+	else
+		S->bk[b].head = (int32_t)i;
+	S->bk[b].tail = (int32_t)i;
+}
+
 static void recs_compact(RSim *S)
 {
 	size_t k = 0;
@@ -507,6 +548,10 @@ static void recs_compact(RSim *S)
 			memmove(&S->recs[k - 1], &S->recs[i], offsetof(Rec, vc) + sizeof(Tick) * (size_t)S->nclk);
 	S->nrecs = k;
 	S->ndead = 0;
+	for (int b = 0; b < S->nbk; b++) /* the chains again, over the records' new places */
+		S->bk[b].head = S->bk[b].tail = -1;
+	for (size_t i = 0; i < k; i++)
+		bucket_append(S, i);
 }
 
 /* a shared access by role r to the shared memory of CTA `rank` (its own,
@@ -519,8 +564,11 @@ static void access(RSim *S, Role *r, const Stmt *s, const Region *reg, bool writ
 		return;
 	int me = role_of(S, r);
 	/* one pass: the first conflicting record (in order), and what the new access supersedes (marked dead:
-	 * a record is large, and moving every later one at each access cost more than the rest of the run) */
-	for (size_t i = 0; i < S->nrecs; i++) {
+	 * a record is large, and moving every later one at each access cost more than the rest of the run);
+	 * only records of the same buffer and CTA can be either: its bucket's chain, in order */
+	int b = bucket_of(S, reg->buf, rank);
+	for (int64_t i = b >= 0 ? S->bk[b].head : 0; b >= 0 ? i >= 0 : (size_t)i < S->nrecs;
+	     i = b >= 0 ? S->recs[i].next : i + 1) {
 		Rec *x = &S->recs[i];
 		if (x->dead || x->buf != reg->buf || x->rank != rank)
 			continue;
@@ -533,7 +581,7 @@ static void access(RSim *S, Role *r, const Stmt *s, const Region *reg, bool writ
 		if (same || covered)
 			x->dead = true, S->ndead++;
 	}
-	if (S->ndead && (2 * S->ndead >= S->nrecs || S->nrecs == S->reccap))
+	if (S->ndead && 2 * S->ndead >= S->nrecs) /* after as many removals as there are live records */
 		recs_compact(S);
 	if (S->nrecs == S->reccap) { /* a run's scratch is the heap's: the proof makes hundreds of runs */
 		S->reccap = S->reccap ? 2 * S->reccap : 16;
@@ -547,6 +595,8 @@ static void access(RSim *S, Role *r, const Stmt *s, const Region *reg, bool writ
 	else
 		n->complete = true, n->bar = -1, n->phase = 0, n->group = -1, n->vc.t[me] = r->clock.t[me];
 	n->buf = reg->buf, n->lo = lo, n->hi = hi, n->s = s, n->role = me, n->write = write, n->rank = rank;
+	n->bkt = b;
+	bucket_append(S, S->nrecs - 1);
 }
 
 static void bar_label(const RSim *S, int bi, char *out, size_t n);
