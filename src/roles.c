@@ -1280,21 +1280,21 @@ static const int32_t *clocks_rank(const RSim *S, Clocks *o, int c)
 		return v;
 	o->ranked[c] = true;
 	size_t n = clocks_col(S, o, c, v);
-	int64_t keys[1024], lo = INT64_MAX, hi = INT64_MIN;
+	int32_t keys[1024], lo = INT32_MAX, hi = INT32_MIN; /* counts below n <= 1024 */
 	for (size_t i = 0; i < n; i++)
 		lo = v[i] < lo ? v[i] : lo, hi = v[i] > hi ? v[i] : hi;
-	if (n && n <= sizeof keys / sizeof *keys && hi - lo < (int64_t)(sizeof keys / sizeof *keys)) {
-		memset(keys, 0, sizeof(int64_t) * (size_t)(hi - lo + 1));
+	if (n && n <= sizeof keys / sizeof *keys && (int64_t)hi - lo < (int64_t)(sizeof keys / sizeof *keys)) {
+		int32_t range = hi - lo + 1, below = 0;
+		memset(keys, 0, sizeof(int32_t) * (size_t)range);
 		for (size_t i = 0; i < n; i++)
 			keys[v[i] - lo]++;
-		int64_t below = 0;
-		for (int64_t x = 0; x <= hi - lo; x++) {
-			int64_t k = keys[x];
+		for (int32_t x = 0; x < range; x++) {
+			int32_t k = keys[x];
 			keys[x] = below;
 			below += k;
 		}
 		for (size_t i = 0; i < n; i++)
-			v[i] = (int32_t)keys[v[i] - lo];
+			v[i] = keys[v[i] - lo];
 		return v;
 	}
 	int64_t *vals = xrealloc(NULL, sizeof(int64_t) * (n + 1));
