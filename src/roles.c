@@ -1550,6 +1550,7 @@ typedef struct Round {
 typedef struct Rounds {
 	Round *at;
 	size_t n;
+	Str scratch;             /* a signature is written here (room for its upper bound), then kept at its size */
 } Rounds;
 
 static Round *round_slot(Rounds *R, int64_t u)
@@ -1573,6 +1574,7 @@ static void rounds_free(Rounds *R)
 			free(R->at[i].clk.rank[c]);
 	}
 	free(R->at);
+	str_free(&R->scratch);
 }
 
 /* run to the end (or, own given, for rounds while looking for the
@@ -1736,8 +1738,16 @@ static int round_check(RSim *S, Rounds *own, Rounds *pre, int64_t npre, int64_t 
 		return -1;
 	}
 	Round *h = round_slot(own, round - npre);
-	h->sig.n = 0;
-	round_sig(S, &h->sig, &h->clk, &h->jmin, &h->jmax);
+	Str *t = &own->scratch;
+	t->n = 0;
+	round_sig(S, t, &h->clk, &h->jmin, &h->jmax);
+	if (h->sig.cap < t->n + 1) { /* the round keeps what the signature takes, not its bound (page faults) */
+		free(h->sig.s);
+		h->sig.cap = t->n + t->n / 4 + 1;
+		h->sig.s = xrealloc(NULL, h->sig.cap);
+	}
+	memcpy(h->sig.s, t->s, t->n + 1);
+	h->sig.n = t->n;
 	for (int64_t t = 0; t < round; t++) {
 		Round *x = t < npre ? &pre->at[t] : &own->at[t - npre];
 		if (same_round(S, &x->sig, &x->clk, &h->sig, &h->clk)) {
