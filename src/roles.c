@@ -298,6 +298,7 @@ typedef struct Rec {
 	int64_t group;           /* a wgmma read: its group, -1 uncommitted */
 	int32_t next;            /* the next record of its bucket (same buffer and CTA), in order; -1: none */
 	int bkt;                 /* its bucket, -1: none */
+	int one;                 /* complete: vc's only nonzero component (a role's own access), -1: any */
 	VC vc;                   /* complete: the event every later conflicting access must follow (last: a
 	                          * record moves with the components in use only) */
 } Rec;
@@ -572,7 +573,8 @@ static void access(RSim *S, Role *r, const Stmt *s, const Region *reg, bool writ
 		Rec *x = &S->recs[i];
 		if (x->dead || x->buf != reg->buf || x->rank != rank)
 			continue;
-		if (!(x->hi < lo || hi < x->lo) && (x->write || write) && !(x->complete && vc_le(S, &x->vc, &r->clock))) {
+		if (!(x->hi < lo || hi < x->lo) && (x->write || write) &&
+		    !(x->complete && (x->one >= 0 ? x->vc.t[x->one] <= r->clock.t[x->one] : vc_le(S, &x->vc, &r->clock)))) {
 			access_conflict(S, reg, write, x, rank);
 			return;
 		}
@@ -591,9 +593,9 @@ static void access(RSim *S, Role *r, const Stmt *s, const Region *reg, bool writ
 	n->dead = false;
 	vc_zero(S, &n->vc);
 	if (out)
-		n->complete = false, n->bar = out->bar, n->phase = out->phase, n->group = -1;
+		n->complete = false, n->bar = out->bar, n->phase = out->phase, n->group = -1, n->one = -1;
 	else
-		n->complete = true, n->bar = -1, n->phase = 0, n->group = -1, n->vc.t[me] = r->clock.t[me];
+		n->complete = true, n->bar = -1, n->phase = 0, n->group = -1, n->vc.t[me] = r->clock.t[me], n->one = me;
 	n->buf = reg->buf, n->lo = lo, n->hi = hi, n->s = s, n->role = me, n->write = write, n->rank = rank;
 	n->bkt = b;
 	bucket_append(S, S->nrecs - 1);
@@ -699,6 +701,7 @@ static void try_complete(RSim *S, int bi, const Stmt *at)
 		if (!S->recs[i].complete && S->recs[i].bar == bi && S->recs[i].phase == p) {
 			S->recs[i].complete = true;
 			vc_copy(S, &S->recs[i].vc, &b->done);
+			S->recs[i].one = -1;
 		}
 }
 
@@ -1021,6 +1024,7 @@ static int on_warpgroup(RSim *S, Role *r, const Stmt *s)
 				x->complete = true;
 				vc_zero(S, &x->vc);
 				x->vc.t[me] = r->clock.t[me];
+				x->one = me;
 			}
 		}
 	}
