@@ -513,8 +513,8 @@ static void access_conflict(RSim *S, const Region *reg, bool write, const Rec *x
 		          "(mbarrier.arrive after it, then mbarrier.wait before the second)");
 }
 
-/* the live records moved down over the dead ones, in order (a record is
- * large: the components in use move) */
+/* the bucket of a buffer in CTA `rank`'s shared memory (made on first
+ * use), -1 past MAX_BUCKETS */
 static int bucket_of(RSim *S, const Buffer *buf, int rank)
 {
 	for (int b = 0; b < S->nbk; b++)
@@ -541,6 +541,8 @@ static void bucket_append(RSim *S, size_t i)
 	S->bk[b].tail = (int32_t)i;
 }
 
+/* the live records moved down over the dead ones, in order (a record is
+ * large: the components in use move) */
 static void recs_compact(RSim *S)
 {
 	size_t k = 0;
