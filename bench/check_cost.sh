@@ -55,7 +55,7 @@ cpu_ms() { # CPU ms per run of: tilepx ARGS..., $runs times
 for f in examples/gemm_sm90.tile examples/gemm_sm90_persistent.tile bench/gemm_sm90_persistent_n4.tile \
 	examples/gemm_sm90_cluster.tile bench/gemm_sm90_cluster_n4.tile bench/gemm_sm90_cluster_bf16_n2.tile \
 	bench/gemm_sm90_cluster_bf16_st.tile bench/gemm_sm90_walk_n4.tile bench/gemm_sm90_walk_st.tile \
-	bench/gemm_sm90_walk_bf16_st.tile; do
+	bench/gemm_sm90_walk_bf16_st.tile bench/gemm_sm90_walk_bkn_st.tile bench/gemm_sm90_walk_bf16_any.tile; do
 	build/tilepx check "$f"
 	printf '%-40s %14s %14s\n' "$f" "$(cpu_ms check "$f")" "$(cpu_ms emit "$f" -o "$tmp/g.ptx")"
 done

@@ -248,7 +248,11 @@ typedef struct RFrame {
 	int64_t j, trips;
 } RFrame;
 
-typedef struct VC { int64_t t[MAX_CLOCKS]; } VC;
+/* a clock value counts statement instances or phase completions of one
+ * run, at most ROLE_STEPS + 1: 32 bits (half the memory a run copies and a
+ * round keeps of 64) */
+typedef int32_t Tick;
+typedef struct VC { Tick t[MAX_CLOCKS]; } VC;
 
 typedef struct Role {
 	uint64_t warps;
@@ -289,6 +293,7 @@ typedef struct Rec {
 	const Stmt *s;
 	int role;
 	bool write, complete;
+	bool dead;               /* superseded: skipped, removed from the array when dead ones pile up */
 	int rank;                /* the CTA whose shared memory it touches */
 	int bar;                 /* a TMA load: the barrier instance and phase it completes on */
 	int64_t phase;
@@ -296,9 +301,22 @@ typedef struct Rec {
 	                          * uncommitted; a store's: -2 once the issuing thread's bulk.wait_read
 	                          * retired it, complete when the role's threads next meet */
 	int proxy;               /* a threads' write, for a TMA store's read (the async proxy): PROXY_* */
+	int32_t next;            /* the next record of its bucket (same buffer and CTA), in order; -1: none */
+	int bkt;                 /* its bucket, -1: none */
+	int one;                 /* complete: vc's only nonzero component (a role's own access), -1: any */
 	VC vc;                   /* complete: the event every later conflicting access must follow (last: a
 	                          * record moves with the components in use only) */
 } Rec;
+
+/* the records of one buffer in one CTA's shared memory, chained in order:
+ * only they can conflict with or be superseded by an access to it */
+typedef struct RBucket {
+	const Buffer *buf;
+	int rank;
+	int32_t head, tail;
+} RBucket;
+
+enum { MAX_BUCKETS = 32 };
 
 typedef struct NBar {
 	int64_t arrived, count, gen;
@@ -315,6 +333,10 @@ typedef struct RSim {
 	int64_t nbars, *base;
 	Rec *recs;
 	size_t nrecs, reccap;
+	size_t ndead;            /* records of recs marked dead (in order, the live ones are the record list) */
+	RBucket bk[MAX_BUCKETS]; /* in a run's state (copied with it) */
+	int nbk;                 /* buckets in use; a buffer past MAX_BUCKETS has none (its accesses scan every
+	                          * record) */
 	NBar *nb;                /* 0: cluster.sync; then per CTA, by id (0: sync): 16 * nranks + 1 (a run's
 	                          * scratch, zeroed at each run: only the CTAs there are) */
 	int nnb;                 /* named barriers 0..nnb-1 used so far */
@@ -333,7 +355,6 @@ typedef struct RSim {
 	int64_t cnt[2], free_entry, cap;
 	bool abs_parity;         /* a wait names its parity: the phases' parities, not only their distances, matter */
 	struct ViewCache *views; /* the shared regions' views, the proof's (not the run's) */
-	struct Rounds *rounds;   /* an invariant search's per-round scratch, the proof's */
 	/* a run shared by the counts of class `share` (-1: none; outer_counts):
 	 * every count <= reach would have left one of its loops by now, or not
 	 * entered it (0); unshareable: a loop of it ran other than cnt trips */
@@ -392,9 +413,9 @@ static void vc_join(const RSim *S, VC *a, const VC *b)
 
 /* a copy, and zero, over the components in use (a VC is 96 of them; the
  * rest stay 0 where they were, unread where a record's slot is fresh) */
-static void vc_copy(const RSim *S, VC *a, const VC *b) { memcpy(a->t, b->t, sizeof(int64_t) * (size_t)S->nclk); }
+static void vc_copy(const RSim *S, VC *a, const VC *b) { memcpy(a->t, b->t, sizeof(Tick) * (size_t)S->nclk); }
 
-static void vc_zero(const RSim *S, VC *a) { memset(a->t, 0, sizeof(int64_t) * (size_t)S->nclk); }
+static void vc_zero(const RSim *S, VC *a) { memset(a->t, 0, sizeof(Tick) * (size_t)S->nclk); }
 
 static bool vc_le(const RSim *S, const VC *a, const VC *b)
 {
@@ -510,6 +531,50 @@ static void access_conflict(RSim *S, const Region *reg, bool write, const Rec *x
 		          "(mbarrier.arrive after it, then mbarrier.wait before the second)");
 }
 
+/* the bucket of a buffer in CTA `rank`'s shared memory (made on first
+ * use), -1 past MAX_BUCKETS */
+static int bucket_of(RSim *S, const Buffer *buf, int rank)
+{
+	for (int b = 0; b < S->nbk; b++)
+		if (S->bk[b].buf == buf && S->bk[b].rank == rank)
+			return b;
+	if (S->nbk == MAX_BUCKETS)
+		return -1;
+	S->bk[S->nbk] = (RBucket){buf, rank, -1, -1};
+	return S->nbk++;
+}
+
+/* record i at the end of its bucket's chain */
+static void bucket_append(RSim *S, size_t i)
+{
+	Rec *x = &S->recs[i];
+	x->next = -1;
+	int b = x->bkt;
+	if (b < 0)
+		return;
+	if (S->bk[b].tail >= 0)
+		S->recs[S->bk[b].tail].next = (int32_t)i;
+	else
+		S->bk[b].head = (int32_t)i;
+	S->bk[b].tail = (int32_t)i;
+}
+
+/* the live records moved down over the dead ones, in order (a record is
+ * large: the components in use move) */
+static void recs_compact(RSim *S)
+{
+	size_t k = 0;
+	for (size_t i = 0; i < S->nrecs; i++)
+		if (!S->recs[i].dead && k++ != i)
+			memmove(&S->recs[k - 1], &S->recs[i], offsetof(Rec, vc) + sizeof(Tick) * (size_t)S->nclk);
+	S->nrecs = k;
+	S->ndead = 0;
+	for (int b = 0; b < S->nbk; b++) /* the chains again, over the records' new places */
+		S->bk[b].head = S->bk[b].tail = -1;
+	for (size_t i = 0; i < k; i++)
+		bucket_append(S, i);
+}
+
 /* a shared access by role r to the shared memory of CTA `rank` (its own,
  * or a multicast's destination): ordered after every conflicting one */
 
@@ -519,36 +584,43 @@ static void access(RSim *S, Role *r, const Stmt *s, const Region *reg, bool writ
 	if (!reg || !reg->buf || reg->buf->mem != MEM_SHARED || !rspan(S, r, reg, &lo, &hi))
 		return;
 	int me = role_of(S, r);
-	size_t k = 0; /* one pass: the first conflicting record (in order), and what the new access supersedes */
-	for (size_t i = 0; i < S->nrecs; i++) {
+	/* one pass: the first conflicting record (in order), and what the new access supersedes (marked dead:
+	 * a record is large, and moving every later one at each access cost more than the rest of the run);
+	 * only records of the same buffer and CTA can be either: its bucket's chain, in order */
+	int b = bucket_of(S, reg->buf, rank);
+	for (int64_t i = b >= 0 ? S->bk[b].head : 0; b >= 0 ? i >= 0 : (size_t)i < S->nrecs;
+	     i = b >= 0 ? S->recs[i].next : i + 1) {
 		Rec *x = &S->recs[i];
-		if (x->buf == reg->buf && x->rank == rank) {
-			if (!(x->hi < lo || hi < x->lo) && (x->write || write) && !(x->complete && vc_le(S, &x->vc, &r->clock))) {
-				access_conflict(S, reg, write, x, rank);
-				return;
-			}
-			bool same = x->lo == lo && x->hi == hi && x->role == me && x->write == write && x->s == s && x->complete;
-			bool covered = write && lo <= x->lo && x->hi <= hi && x->complete;
-			if (same || covered)
-				continue;
+		if (x->dead || x->buf != reg->buf || x->rank != rank)
+			continue;
+		if (!(x->hi < lo || hi < x->lo) && (x->write || write) &&
+		    !(x->complete && (x->one >= 0 ? x->vc.t[x->one] <= r->clock.t[x->one] : vc_le(S, &x->vc, &r->clock)))) {
+			access_conflict(S, reg, write, x, rank);
+			return;
 		}
-		if (k++ != i) /* a record is large (its clock): move the components in use */
-			memmove(&S->recs[k - 1], x, offsetof(Rec, vc) + sizeof(int64_t) * (size_t)S->nclk);
+		bool same = x->lo == lo && x->hi == hi && x->role == me && x->write == write && x->s == s && x->complete;
+		bool covered = write && lo <= x->lo && x->hi <= hi && x->complete;
+		if (same || covered)
+			x->dead = true, S->ndead++;
 	}
-	S->nrecs = k;
+	if (S->ndead && 2 * S->ndead >= S->nrecs) /* after as many removals as there are live records */
+		recs_compact(S);
 	if (S->nrecs == S->reccap) { /* a run's scratch is the heap's: the proof makes hundreds of runs */
 		S->reccap = S->reccap ? 2 * S->reccap : 16;
 		S->recs = xrealloc(S->recs, sizeof(Rec) * S->reccap);
 	}
 	Rec *n = &S->recs[S->nrecs++];
+	n->dead = false;
 	vc_zero(S, &n->vc);
 	if (out)
-		n->complete = false, n->bar = out->bar, n->phase = out->phase, n->group = -1;
+		n->complete = false, n->bar = out->bar, n->phase = out->phase, n->group = -1, n->one = -1;
 	else
-		n->complete = true, n->bar = -1, n->phase = 0, n->group = -1, n->vc.t[me] = r->clock.t[me];
+		n->complete = true, n->bar = -1, n->phase = 0, n->group = -1, n->vc.t[me] = r->clock.t[me], n->one = me;
 	/* the threads write through the generic proxy; a TMA load writes, and wgmma and stores read, through the async one */
 	n->proxy = write && !out && !stmt_is_tma_load(s) ? PROXY_UNFENCED : PROXY_VISIBLE;
 	n->buf = reg->buf, n->lo = lo, n->hi = hi, n->s = s, n->role = me, n->write = write, n->rank = rank;
+	n->bkt = b;
+	bucket_append(S, S->nrecs - 1);
 }
 
 static void bar_label(const RSim *S, int bi, char *out, size_t n);
@@ -630,7 +702,7 @@ static void try_complete(RSim *S, int bi, const Stmt *at)
 		return;
 	int64_t p = b->completed;
 	vc_copy(S, &b->done, &b->acc);
-	b->done.t[S->nr + bi] = p + 1; /* the completion itself */
+	b->done.t[S->nr + bi] = (Tick)(p + 1); /* the completion itself */
 	for (int x = 0; x < S->nr; x++) { /* waiters of phase p - 1 must have passed it before this completes */
 		Role *w = &S->r[x];
 		if (p >= 1 && w->waits[bi] == p && w->pass_t[bi] > b->done.t[x]) {
@@ -651,6 +723,7 @@ static void try_complete(RSim *S, int bi, const Stmt *at)
 		if (!S->recs[i].complete && S->recs[i].bar == bi && S->recs[i].phase == p) {
 			S->recs[i].complete = true;
 			vc_copy(S, &S->recs[i].vc, &b->done);
+			S->recs[i].one = -1;
 		}
 }
 
@@ -706,6 +779,7 @@ static void role_met(RSim *S, Role *r)
 			x->complete = true;
 			vc_zero(S, &x->vc);
 			x->vc.t[me] = r->clock.t[me];
+			x->one = me;
 		}
 	}
 }
@@ -966,7 +1040,8 @@ static int on_store(RSim *S, Role *r, const Stmt *s)
 		return STEP_RAN;
 	for (size_t i = 0; i < S->nrecs; i++) {
 		const Rec *x = &S->recs[i];
-		if (x->buf != s->src->buf || x->rank != r->rank || x->hi < lo || hi < x->lo || x->proxy == PROXY_VISIBLE)
+		if (x->dead || x->buf != s->src->buf || x->rank != r->rank || x->hi < lo || hi < x->lo ||
+		    x->proxy == PROXY_VISIBLE)
 			continue;
 		char who[160];
 		role_desc(S, &S->r[x->role], who, sizeof who);
@@ -1059,6 +1134,7 @@ static int on_warpgroup(RSim *S, Role *r, const Stmt *s)
 				x->complete = true;
 				vc_zero(S, &x->vc);
 				x->vc.t[me] = r->clock.t[me];
+				x->one = me;
 			}
 		}
 	}
@@ -1181,13 +1257,29 @@ static int step(RSim *S, Role *r)
 /* a round's signature is hundreds of values: round_sig makes room for all
  * of them first (the text keeps its capacity from search to search), then
  * appends them in place */
-static inline void sig_put(Str *o, int64_t v)
+static inline void sig_put(char **at, int64_t v)
 {
-	memcpy(o->s + o->n, &v, sizeof v);
-	o->n += sizeof v;
+	/* zigzag, then 7 bits a byte (a prefix code: equal strings are equal
+	 * value sequences); most values are small, so a round's signature keeps
+	 * a fraction of the memory (and page faults) of 8 bytes a value. The
+	 * cursor is round_sig's local (a register), not the Str's length, which
+	 * a char store may alias */
+	uint64_t z = v < 0 ? ~((uint64_t)v << 1) : (uint64_t)v << 1;
+	char *p = *at;
+	for (; z >= 0x80; z >>= 7)
+		*p++ = (char)(z | 0x80);
+	*p++ = (char)z;
+	*at = p;
 }
 
-static inline void sig_ptr(Str *o, const void *p) { sig_put(o, (int64_t)(intptr_t)p); }
+/* a pointer in 8 bytes (its varint would take 7 steps): a field's width
+ * depends on its place only, so the text still decodes one way */
+static inline void sig_ptr(char **at, const void *p)
+{
+	uint64_t v = (uint64_t)(uintptr_t)p;
+	memcpy(*at, &v, sizeof v);
+	*at += sizeof v;
+}
 
 /* a few hundred values, sorted per clock component at every round: a shell
  * sort inline is several times faster than qsort's calls to a comparator */
@@ -1244,16 +1336,25 @@ typedef struct Clocks {
  * completions, at most ROLE_STEPS + 1 */
 static void sig_clocks(RSim *S, Clocks *o)
 {
-	size_t w = (size_t)S->nclk, rows = (size_t)(S->nr + 2 * S->nbars) + S->nrecs + 2 * (size_t)S->nnb;
+	/* a thread barrier no role has reached (count 0, in the string) has
+	 * zero clocks: its rows are left out. Exact: both rounds compared leave
+	 * out the same rows (their strings are equal), and zeros left out of a
+	 * column lower every nonzero value's rank by their number in both */
+	size_t live = S->nrecs - S->ndead, nbs = 0;
+	for (int i = 0; i < S->nnb; i++)
+		nbs += S->nb[i].count != 0;
+	size_t w = (size_t)S->nclk, rows = (size_t)(S->nr + 2 * S->nbars) + live + 2 * nbs;
 	size_t n = 2 + rows * w + (size_t)S->nr * (size_t)S->nbars;
-	if (o->cap < n) { /* the arena's: the same rounds serve every search of the proof */
+	if (o->cap < n) { /* the same rounds serve every search of the proof; malloc's: the headroom is not
+	                   * touched (its pages are not faulted in) */
 		o->cap = n + n / 2;
-		o->v = arena_alloc(S->cx->arena, sizeof(int32_t) * o->cap);
+		free(o->v);
+		o->v = xrealloc(NULL, sizeof(int32_t) * o->cap);
 	}
 	int32_t *v = o->v;
 	size_t at = 2;
-	v[0] = (int32_t)S->nrecs, v[1] = S->nnb;
-#define ROW(vc) do { for (size_t c_ = 0; c_ < w; c_++) v[at++] = (int32_t)(vc).t[c_]; } while (0)
+	v[0] = (int32_t)live, v[1] = S->nnb;
+#define ROW(vc) do { memcpy(v + at, (vc).t, sizeof(int32_t) * w); at += w; } while (0)
 	for (int x = 0; x < S->nr; x++)
 		ROW(S->r[x].clock);
 	for (int64_t b = 0; b < S->nbars; b++) {
@@ -1261,11 +1362,13 @@ static void sig_clocks(RSim *S, Clocks *o)
 		ROW(S->bars[b].done);
 	}
 	for (size_t i = 0; i < S->nrecs; i++)
-		ROW(S->recs[i].vc);
-	for (int i = 0; i < S->nnb; i++) {
-		ROW(S->nb[i].acc);
-		ROW(S->nb[i].release);
-	}
+		if (!S->recs[i].dead)
+			ROW(S->recs[i].vc);
+	for (int i = 0; i < S->nnb; i++)
+		if (S->nb[i].count) {
+			ROW(S->nb[i].acc);
+			ROW(S->nb[i].release);
+		}
 #undef ROW
 	for (int x = 0; x < S->nr; x++)
 		for (int64_t b = 0; b < S->nbars; b++)
@@ -1295,7 +1398,8 @@ static const int32_t *clocks_rank(const RSim *S, Clocks *o, int c)
 	size_t need = o->rows + (size_t)S->nbars;
 	if (o->rankcap[c] < need) {
 		o->rankcap[c] = need + need / 2;
-		o->rank[c] = arena_alloc(S->cx->arena, sizeof(int32_t) * o->rankcap[c]);
+		free(o->rank[c]);
+		o->rank[c] = xrealloc(NULL, sizeof(int32_t) * o->rankcap[c]);
 		o->ranked[c] = false;
 	}
 	int32_t *v = o->rank[c];
@@ -1303,21 +1407,21 @@ static const int32_t *clocks_rank(const RSim *S, Clocks *o, int c)
 		return v;
 	o->ranked[c] = true;
 	size_t n = clocks_col(S, o, c, v);
-	int64_t keys[1024], lo = INT64_MAX, hi = INT64_MIN;
+	int32_t keys[1024], lo = INT32_MAX, hi = INT32_MIN; /* counts below n <= 1024 */
 	for (size_t i = 0; i < n; i++)
 		lo = v[i] < lo ? v[i] : lo, hi = v[i] > hi ? v[i] : hi;
-	if (n && n <= sizeof keys / sizeof *keys && hi - lo < (int64_t)(sizeof keys / sizeof *keys)) {
-		memset(keys, 0, sizeof(int64_t) * (size_t)(hi - lo + 1));
+	if (n && n <= sizeof keys / sizeof *keys && (int64_t)hi - lo < (int64_t)(sizeof keys / sizeof *keys)) {
+		int32_t range = hi - lo + 1, below = 0;
+		memset(keys, 0, sizeof(int32_t) * (size_t)range);
 		for (size_t i = 0; i < n; i++)
 			keys[v[i] - lo]++;
-		int64_t below = 0;
-		for (int64_t x = 0; x <= hi - lo; x++) {
-			int64_t k = keys[x];
+		for (int32_t x = 0; x < range; x++) {
+			int32_t k = keys[x];
 			keys[x] = below;
 			below += k;
 		}
 		for (size_t i = 0; i < n; i++)
-			v[i] = (int32_t)keys[v[i] - lo];
+			v[i] = keys[v[i] - lo];
 		return v;
 	}
 	int64_t *vals = xrealloc(NULL, sizeof(int64_t) * (n + 1));
@@ -1381,64 +1485,73 @@ static void round_sig(RSim *S, Str *o, Clocks *clocks, int64_t *jmin_out, int64_
 	*jmax_out = jmax;
 	/* the values below: 3 + 2 per thread barrier; per role 12, 3 per frame, its running counts and 2 per
 	 * barrier; per barrier 8; per record 11 */
-	size_t need = sizeof(int64_t) * (size_t)(4 + S->nr * (13 + 3 * (MAX_REPEAT_DEPTH + 2) + S->k->nvars + 2 * S->nbars) +
-	                                         8 * S->nbars + 11 * (int64_t)S->nrecs + 2 * S->nnb);
+	size_t need = 10 * (size_t)(4 + S->nr * (13 + 3 * (MAX_REPEAT_DEPTH + 2) + S->k->nvars + 2 * S->nbars) +
+	                            8 * S->nbars + 11 * (int64_t)S->nrecs + 2 * S->nnb); /* 10 bytes a value at most */
 	if (o->n + need + 1 > o->cap) { /* room for all of it (an upper bound, below) */
 		o->cap = o->n + need + 1;
-		o->s = xrealloc(o->s, o->cap);
+		if (o->n) {
+			o->s = xrealloc(o->s, o->cap);
+		} else { /* nothing to keep: no copy (a copy would fault in the pages of the room above) */
+			free(o->s);
+			o->s = xrealloc(NULL, o->cap);
+		}
 	}
-	sig_put(o, jmin % L);
+	char *sp = o->s + o->n;
+	sig_put(&sp, jmin % L);
 	if (clocks)
 		sig_clocks(S, clocks);
-	sig_put(o, (int64_t)S->nrecs);
+	sig_put(&sp, (int64_t)(S->nrecs - S->ndead));
 	for (int x = 0; x < S->nr; x++) {
 		const Role *r = &S->r[x];
 		int64_t open = r->bulk_groups - r->bulk_done; /* a later bulk.wait N leaves at most N: past 64, alike */
 		int64_t v[] = {r->depth, r->done, r->lag_all, r->lag_wg, r->defer_bar, r->defer_bytes, r->in_nb, r->nb_id,
 		               open < 64 ? open : 64};
 		for (size_t i = 0; i < sizeof v / sizeof *v; i++)
-			sig_put(o, v[i]);
-		sig_ptr(o, r->lag_at);
-		sig_ptr(o, r->deferred);
+			sig_put(&sp, v[i]);
+		sig_ptr(&sp, r->lag_at);
+		sig_ptr(&sp, r->deferred);
 		for (int d = 0; d < r->depth; d++) {
 			const RFrame *f = &r->fr[d];
 			bool rt = free_frame(S, r, d);
-			sig_ptr(o, f->blk);
-			sig_put(o, (int64_t)f->i);
-			sig_put(o, rt ? f->j - jmin : f->j);
+			sig_ptr(&sp, f->blk);
+			sig_put(&sp, (int64_t)f->i);
+			sig_put(&sp, rt ? f->j - jmin : f->j);
 		}
 		for (int v = VAR_REPEAT0; v < S->k->nvars; v++) /* running counts matter by their residues */
 			if (S->k->var_base[v] == VAR_RUNNING)
-				sig_put(o, r->vals[v] % L);
+				sig_put(&sp, r->vals[v] % L);
 		if (S->free >= 0) /* entries of the free class's loops: before the endless one, or it */
-			sig_put(o, r->entries[S->free] < S->free_entry ? r->entries[S->free] : S->free_entry);
+			sig_put(&sp, r->entries[S->free] < S->free_entry ? r->entries[S->free] : S->free_entry);
 		for (int64_t b = 0; b < S->nbars; b++)
 			/* past 2 ahead, any wait of the role fails alike (a role that never waits) */
-			sig_put(o, S->bars[b].completed - r->waits[b] < 2 ? S->bars[b].completed - r->waits[b] : 2),
-			sig_put(o, S->abs_parity ? r->waits[b] & 1 : 0);
+			sig_put(&sp, S->bars[b].completed - r->waits[b] < 2 ? S->bars[b].completed - r->waits[b] : 2),
+			sig_put(&sp, S->abs_parity ? r->waits[b] & 1 : 0);
 	}
 	for (int64_t b = 0; b < S->nbars; b++) {
 		const RBar *x = &S->bars[b];
 		int64_t v[] = {x->init, x->count, x->arrivals, x->expect, x->loaded, S->abs_parity ? x->completed & 1 : 0,
 		               x->ndeferred};
 		for (size_t i = 0; i < sizeof v / sizeof *v; i++)
-			sig_put(o, v[i]);
-		sig_ptr(o, x->first);
+			sig_put(&sp, v[i]);
+		sig_ptr(&sp, x->first);
 	}
 	for (size_t i = 0; i < S->nrecs; i++) {
 		const Rec *x = &S->recs[i];
+		if (x->dead)
+			continue;
 		int64_t groups = is_store(x->s) ? S->r[x->role].bulk_groups : S->r[x->role].wg_groups;
 		int64_t v[] = {x->lo, x->hi, x->role, x->write, x->complete, x->bar,
 		               x->bar >= 0 ? S->bars[x->bar].completed - x->phase : 0,
 		               x->group >= 0 ? groups - x->group : x->group, x->proxy};
-		sig_ptr(o, x->buf);
-		sig_ptr(o, x->s);
+		sig_ptr(&sp, x->buf);
+		sig_ptr(&sp, x->s);
 		for (size_t k = 0; k < sizeof v / sizeof *v; k++)
-			sig_put(o, v[k]);
+			sig_put(&sp, v[k]);
 	}
-	sig_put(o, S->nnb);
+	sig_put(&sp, S->nnb);
 	for (int i = 0; i < S->nnb; i++)
-		sig_put(o, S->nb[i].arrived), sig_put(o, S->nb[i].count);
+		sig_put(&sp, S->nb[i].arrived), sig_put(&sp, S->nb[i].count);
+	o->n = (size_t)(sp - o->s);
 	o->s[o->n] = 0;
 }
 
@@ -1542,7 +1655,7 @@ static RSim *rsim_copy(RSim *C, const RSim *S)
 		C->recs = xrealloc(C->recs, sizeof(Rec) * C->reccap);
 	}
 	for (size_t i = 0; i < S->nrecs; i++)
-		memcpy(&C->recs[i], &S->recs[i], offsetof(Rec, vc) + sizeof(int64_t) * (size_t)S->nclk);
+		memcpy(&C->recs[i], &S->recs[i], offsetof(Rec, vc) + sizeof(Tick) * (size_t)S->nclk);
 	for (int x = 0; x < S->nr; x++) {
 		Role *r = &C->r[x];
 		int64_t *vals = r->vals, *waits = r->waits, *pass_t = r->pass_t;
@@ -1555,27 +1668,56 @@ static RSim *rsim_copy(RSim *C, const RSim *S)
 	return C;
 }
 
-/* run to the end (or, sigs given, for rounds while looking for the
- * invariant: a round state equal to an earlier one, after *trans trips of
- * the free class's endless loop, repeats every *period trips) */
-static bool rsim_rounds(RSim *S, Str *sigs, Clocks **clk, int64_t *trans, int64_t *period, int64_t *jmins,
-                        int64_t *jmaxs);
+/* an invariant search's rounds: signatures, raw clocks and loop index
+ * bounds, kept by the proof: slots grow with the longest search (their
+ * buffers serve every search that reaches them) */
+typedef struct Round {
+	Str sig;
+	Clocks clk;
+	int64_t jmin, jmax;
+} Round;
 
-/* an invariant search's rounds: raw clocks and loop index bounds, kept by
- * the proof (allocated once, in the arena) */
 typedef struct Rounds {
-	Clocks *clk[ROLE_ROUNDS]; /* each allocated by the first search that reaches its round */
-	int64_t jmins[ROLE_ROUNDS], jmaxs[ROLE_ROUNDS];
+	Round *at;
+	size_t n;
+	Str scratch;             /* a signature is written here (room for its upper bound), then kept at its size */
 } Rounds;
 
-static bool rsim_run(RSim *S, Str *sigs, int64_t *trans, int64_t *period)
+static Round *round_slot(Rounds *R, int64_t u)
 {
-	Rounds *R = NULL;
-	if (sigs && !S->rounds)
-		S->rounds = arena_alloc(S->cx->arena, sizeof *S->rounds);
-	if (sigs)
-		R = S->rounds;
-	return rsim_rounds(S, sigs, R ? R->clk : NULL, trans, period, R ? R->jmins : NULL, R ? R->jmaxs : NULL);
+	if ((size_t)u >= R->n) {
+		size_t n = R->n ? 2 * R->n : 16;
+		n = n > (size_t)u ? n : (size_t)u + 1;
+		R->at = xrealloc(R->at, sizeof(Round) * n);
+		memset(R->at + R->n, 0, sizeof(Round) * (n - R->n));
+		R->n = n;
+	}
+	return &R->at[u];
+}
+
+static void rounds_free(Rounds *R)
+{
+	for (size_t i = 0; i < R->n; i++) {
+		str_free(&R->at[i].sig);
+		free(R->at[i].clk.v);
+		for (int c = 0; c < MAX_CLOCKS; c++)
+			free(R->at[i].clk.rank[c]);
+	}
+	free(R->at);
+	str_free(&R->scratch);
+}
+
+/* run to the end (or, own given, for rounds while looking for the
+ * invariant: a round state equal to an earlier one, after *trans trips of
+ * the free class's endless loop, repeats every *period trips). Rounds
+ * before npre are pre's: another run's, whose states up to there were this
+ * run's (inner_searches); the run starts at round `start` */
+static bool rsim_rounds(RSim *S, Rounds *own, Rounds *pre, int64_t npre, int64_t start, int64_t *trans,
+                        int64_t *period);
+
+static bool rsim_run(RSim *S, Rounds *own, int64_t *trans, int64_t *period)
+{
+	return rsim_rounds(S, own, NULL, 0, 0, trans, period);
 }
 
 /* every role blocked: the hang, located at the wait with partial progress,
@@ -1640,7 +1782,7 @@ static bool end_checks(RSim *S)
 {
 	for (size_t i = 0; i < S->nrecs; i++) { /* a load whose phase completed but no role waited for */
 		const Rec *x = &S->recs[i];
-		if (!x->complete || !stmt_is_tma_load(x->s))
+		if (x->dead || !x->complete || !stmt_is_tma_load(x->s))
 			continue;
 		bool seen = false; /* by a role of the CTA it landed in */
 		for (int r = 0; r < S->nr && !seen; r++)
@@ -1729,29 +1871,52 @@ static int rsim_round(RSim *S)
 	return ROUND_ON;
 }
 
-static bool rsim_rounds(RSim *S, Str *sigs, Clocks **clk, int64_t *trans, int64_t *period, int64_t *jmins,
-                        int64_t *jmaxs)
+/* the state at the start of `round`, recorded in own (at round - npre: a
+ * search's own rounds only, so that the memory the rounds keep, and its
+ * page faults, do not grow with the shared ones) and compared with every
+ * earlier round's (pre's before npre): 1 and the repeat when one is equal,
+ * 0 when none is, -1 (a failure) past ROLE_ROUNDS */
+static int round_check(RSim *S, Rounds *own, Rounds *pre, int64_t npre, int64_t round, int64_t *trans,
+                       int64_t *period)
 {
-	for (int64_t round = 0;; round++) {
-		if (sigs) {
-			if (round == ROLE_ROUNDS) {
-				RFAIL(S, S->k->loc, "no invariant of kernel '%s''s runtime loops within %d rounds of its roles",
-				      S->k->name, ROLE_ROUNDS);
-				diag_note(S->cx, "a shared region or barrier that moves with a runtime loop index (not 'i %% C') "
-				          "keeps the state from repeating");
-				return false;
-			}
-			Str *h = &sigs[round];
-			if (!clk[round])
-				clk[round] = arena_alloc(S->cx->arena, sizeof(Clocks));
-			round_sig(S, h, clk[round], &jmins[round], &jmaxs[round]);
-			for (int64_t t = 0; t < round; t++)
-				if (same_round(S, &sigs[t], clk[t], h, clk[round])) {
-					int64_t d = jmins[round] - jmins[t];
-					*trans = jmaxs[t] + 1;
-					*period = d > 0 ? d : 1;
-					return true;
-				}
+	if (round == ROLE_ROUNDS) {
+		RFAIL(S, S->k->loc, "no invariant of kernel '%s''s runtime loops within %d rounds of its roles", S->k->name,
+		      ROLE_ROUNDS);
+		diag_note(S->cx, "a shared region or barrier that moves with a runtime loop index (not 'i %% C') "
+		          "keeps the state from repeating");
+		return -1;
+	}
+	Round *h = round_slot(own, round - npre);
+	Str *t = &own->scratch;
+	t->n = 0;
+	round_sig(S, t, &h->clk, &h->jmin, &h->jmax);
+	if (h->sig.cap < t->n + 1) { /* the round keeps what the signature takes, not its bound (page faults) */
+		free(h->sig.s);
+		h->sig.cap = t->n + t->n / 4 + 1;
+		h->sig.s = xrealloc(NULL, h->sig.cap);
+	}
+	memcpy(h->sig.s, t->s, t->n + 1);
+	h->sig.n = t->n;
+	for (int64_t t = 0; t < round; t++) {
+		Round *x = t < npre ? &pre->at[t] : &own->at[t - npre];
+		if (same_round(S, &x->sig, &x->clk, &h->sig, &h->clk)) {
+			int64_t d = h->jmin - x->jmin;
+			*trans = x->jmax + 1;
+			*period = d > 0 ? d : 1;
+			return 1;
+		}
+	}
+	return 0;
+}
+
+static bool rsim_rounds(RSim *S, Rounds *own, Rounds *pre, int64_t npre, int64_t start, int64_t *trans,
+                        int64_t *period)
+{
+	for (int64_t round = start;; round++) {
+		if (own && round >= npre) {
+			int m = round_check(S, own, pre, npre, round, trans, period);
+			if (m)
+				return m > 0;
 		}
 		int st = rsim_round(S);
 		if (st != ROUND_ON)
@@ -1892,9 +2057,9 @@ typedef struct Proof {
 	int nr;
 	TClass cls[2];
 	int ncls, inner, outer;  /* outer -1: one class */
-	Str *sigs;
 	ViewCache views;
-	Rounds *rounds;          /* the searches' scratch, allocated by the first */
+	Rounds *rounds;          /* the searches' scratch */
+	Rounds *prefix;          /* inner_searches' shared run's, allocated by the first */
 	/* runs to reuse (a run's state is some 100 KB: allocated and freed per
 	 * run, the heap gives the pages back and faults them in again) */
 	struct RunPool { RSim *fresh, *free[4]; int n; } pool;
@@ -2016,6 +2181,8 @@ static bool outer_counts(Proof *P, int64_t cnt[2], int64_t blo, int64_t bhi, int
 
 /* the invariant search of class c: its loops run cnt[c] trips in a role's
  * first entry - 1 entries and then without end */
+static void search_notes(Proof *P, RSim *S, int c, int64_t entry, const int64_t cnt[2]);
+
 static bool search(Proof *P, int c, int64_t entry, const int64_t cnt[2], int64_t *trans, int64_t *period,
                    int64_t *entries)
 {
@@ -2024,24 +2191,24 @@ static bool search(Proof *P, int c, int64_t entry, const int64_t cnt[2], int64_t
 	S->free = c;
 	S->free_entry = entry;
 	S->cap = P->cls[c].hi;
-	if (!P->rounds)
-		P->rounds = arena_alloc(P->cx->arena, sizeof *P->rounds);
-	S->rounds = P->rounds;
 	*trans = P->cls[c].hi; /* no repeat before the loops end: every count up to hi runs */
 	*period = 1;
-	for (int i = 0; i < ROLE_ROUNDS; i++)
-		P->sigs[i].n = 0;
-	bool ok = rsim_run(S, P->sigs, trans, period);
+	bool ok = rsim_run(S, P->rounds, trans, period);
 	for (int x = 0; x < S->nr && entries; x++)
 		*entries = S->r[x].entries[P->inner] > *entries ? S->r[x].entries[P->inner] : *entries;
+	if (!ok)
+		search_notes(P, S, c, entry, cnt);
+	proof_done(P, S);
+	return ok;
+}
+
+/* a failed search's notes: the counts, and the trip it failed in */
+static void search_notes(Proof *P, RSim *S, int c, int64_t entry, const int64_t cnt[2])
+{
 	int64_t jmin, jmax;
 	Str tmp = {0};
-	if (!ok)
-		round_sig(S, &tmp, NULL, &jmin, &jmax);
+	round_sig(S, &tmp, NULL, &jmin, &jmax);
 	str_free(&tmp);
-	proof_done(P, S);
-	if (ok)
-		return true;
 	if (entry > 1)
 		diag_note(P->cx, "when %s the first %lld time%s", trips_text(P, c, cnt[c]), (long long)(entry - 1),
 		          entry == 2 ? "" : "s");
@@ -2054,7 +2221,6 @@ static bool search(Proof *P, int c, int64_t entry, const int64_t cnt[2], int64_t
 		          (long long)entry, entry == 1 ? "" : "s");
 	if (P->ncls == 2 && c == P->outer)
 		diag_note(P->cx, "and %s", trips_text(P, P->inner, cnt[P->inner]));
-	return false;
 }
 
 static int64_t gcd64(int64_t a, int64_t b)
@@ -2064,6 +2230,88 @@ static int64_t gcd64(int64_t a, int64_t b)
 		a = b, b = t;
 	}
 	return a;
+}
+
+/* a search's repeat taken into the inner class's need: the longest
+ * transient and the common multiple of the periods (false: too long) */
+static bool fold_period(Proof *P, int64_t tr, int64_t pe, int64_t *trans_max, int64_t *lcm)
+{
+	*trans_max = tr > *trans_max ? tr : *trans_max;
+	*lcm = *lcm / gcd64(*lcm, pe) * pe;
+	if (*lcm > ROLE_ROUNDS) {
+		diag_error(P->cx, P->cls[P->inner].first->loc, "the roles' states at this runtime repeat repeat with periods "
+		           "whose common multiple passes %d trips", ROLE_ROUNDS);
+		return false;
+	}
+	return true;
+}
+
+/* the inner class's searches from entries elo..ehi (the counts cnt), in
+ * order, each as search() would run it, folded into *trans_max and *lcm.
+ * Search e runs as a run whose loops of the class never run without end,
+ * up to the round in which a role enters its e-th loop of the class (the
+ * first step where the two differ): so one such run, shared, records the
+ * rounds up to there (their states, signatures and comparisons are search
+ * e's), and e's search goes on from a copy of that round's start,
+ * comparing its rounds with the shared ones before it and its own. A round
+ * of the shared run equal to an earlier one is the repeat every search
+ * still to come finds there. Where the shared run fails, ends or runs out
+ * of rounds, the searches left run on their own (they report). Not shared:
+ * expect_tx without bytes (a run records the bytes on the statement, and
+ * the shared run is ahead of the searches) */
+static bool inner_searches(Proof *P, const int64_t cnt[2], int64_t elo, int64_t ehi, int64_t *trans_max,
+                           int64_t *lcm)
+{
+	int c = P->inner;
+	bool deferred = false;
+	stmt_walk(P->k->body, P->k->nbody, scan_deferred, &deferred);
+	int64_t e = elo, tr, pe;
+	if (!deferred && elo <= ehi) {
+		Ctx quiet = *P->cx; /* the same side tables (no expect_tx here writes one), its own messages */
+		memset(&quiet.diags, 0, sizeof quiet.diags);
+		if (!P->prefix)
+			P->prefix = arena_alloc(P->cx->arena, sizeof *P->prefix);
+		RSim *S = proof_run(P, &quiet);
+		S->cnt[0] = cnt[0], S->cnt[1] = cnt[1];
+		S->free = c;
+		S->free_entry = ehi + 1; /* every search's loops of the class at their count (a count of 0 would
+		                          * let a role run every tile in one round) */
+		S->cap = P->cls[c].hi;
+		RSim *at = proof_run(P, P->cx), *C = proof_run(P, P->cx); /* the round's start; a search */
+		bool ok = true;
+		for (int64_t u = 0; e <= ehi && ok && u < ROLE_ROUNDS; u++) {
+			int m = round_check(S, P->prefix, NULL, 0, u, &tr, &pe);
+			if (m) { /* rounds up to u are every search's still to come (none entered its endless loop) */
+				for (; e <= ehi && ok; e++)
+					ok = fold_period(P, tr, pe, trans_max, lcm);
+				break;
+			}
+			at = rsim_copy(at, S);
+			if (rsim_round(S) != ROUND_ON)
+				break;
+			int64_t reached = 0;
+			for (int x = 0; x < S->nr; x++)
+				reached = S->r[x].entries[c] > reached ? S->r[x].entries[c] : reached;
+			for (; e <= ehi && e <= reached && ok; e++) { /* search e departs in round u */
+				C = rsim_copy(C, at);
+				C->cx = P->cx, C->free_entry = e;
+				tr = P->cls[c].hi, pe = 1; /* no repeat before the loops end: every count up to hi runs */
+				if (!rsim_rounds(C, P->rounds, P->prefix, u + 1, u, &tr, &pe)) {
+					search_notes(P, C, c, e, cnt);
+					ok = false;
+				} else {
+					ok = fold_period(P, tr, pe, trans_max, lcm);
+				}
+			}
+		}
+		proof_done(P, at), proof_done(P, C), proof_done(P, S);
+		if (!ok)
+			return false;
+	}
+	for (; e <= ehi; e++)
+		if (!search(P, c, e, cnt, &tr, &pe, NULL) || !fold_period(P, tr, pe, trans_max, lcm))
+			return false;
+	return true;
 }
 
 /* every count of the runtime classes: counts of the inner class a up to
@@ -2088,7 +2336,7 @@ static void prove_counts_of(Proof *P)
 	const TClass *I = &P->cls[P->inner];
 	int64_t need = I->lo, trans_max = 0, lcm = 1;
 	for (int64_t a = I->lo; a <= need && a <= I->hi; a++) {
-		int64_t cnt[2] = {0, 0}, entries = 1, tr, pe;
+		int64_t cnt[2] = {0, 0}, entries = 1;
 		cnt[P->inner] = a;
 		if (P->outer >= 0) {
 			const TClass *O = &P->cls[P->outer];
@@ -2101,17 +2349,9 @@ static void prove_counts_of(Proof *P)
 		} else if (!count_run(P, cnt, &entries)) {
 			return;
 		}
-		for (int64_t e = a == I->lo ? 1 : 2; e <= entries; e++) { /* each entry's head state, a before it */
-			if (!search(P, P->inner, e, cnt, &tr, &pe, NULL))
-				return;
-			trans_max = tr > trans_max ? tr : trans_max;
-			lcm = lcm / gcd64(lcm, pe) * pe;
-			if (lcm > ROLE_ROUNDS) {
-				diag_error(P->cx, I->first->loc, "the roles' states at this runtime repeat repeat with periods "
-				           "whose common multiple passes %d trips", ROLE_ROUNDS);
-				return;
-			}
-		}
+		/* each entry's head state, a before it */
+		if (!inner_searches(P, cnt, a == I->lo ? 1 : 2, entries, &trans_max, &lcm))
+			return;
 		int64_t n = trans_max + lcm + 1;
 		need = n > need ? n : need;
 	}
@@ -2174,7 +2414,7 @@ void check_role_phases(Ctx *cx, const Module *m, Kernel *k)
 		return;
 	struct RtScan rt = {.k = k};
 	scan_runtime(&rt, k->body, k->nbody, NULL);
-	Proof P = {cx, k, roles, nr, {{0}}, rt.n > 2 ? 2 : rt.n, 0, -1, NULL, {0}, NULL, {0}};
+	Proof P = {cx, k, roles, nr, {{0}}, rt.n > 2 ? 2 : rt.n, 0, -1, {0}, NULL, NULL, {0}};
 	memcpy(P.cls, rt.cls, sizeof P.cls);
 	if (rt.n > 2) {
 		diag_error(cx, rt.cls[2].first->loc, "a kernel with roles may have runtime repeats of two trip counts "
@@ -2199,8 +2439,9 @@ void check_role_phases(Ctx *cx, const Module *m, Kernel *k)
 			return;
 		}
 	}
-	P.sigs = arena_alloc(cx->arena, sizeof(Str) * ROLE_ROUNDS);
+	P.rounds = arena_alloc(cx->arena, sizeof *P.rounds);
 	prove_counts(&P);
-	for (int i = 0; i < ROLE_ROUNDS; i++)
-		str_free(&P.sigs[i]);
+	rounds_free(P.rounds);
+	if (P.prefix)
+		rounds_free(P.prefix);
 }
