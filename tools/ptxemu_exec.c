@@ -65,10 +65,11 @@ static void tma_instruction(Machine *m, Thread *t, Ins *in)
 	int w = (int)(local_tid(m, t) / 32);
 	if (mbar)
 		tma_mbar(m->tma, bar, &before, &pending, &count, &tx);
-	/* the async proxy: a fence covering shared memory (not .global) orders
-	 * this thread's generic writes before it for the async proxy's later
-	 * reads; a store reads its source through the async proxy at issue */
-	if (!strncmp(in->op, "fence.proxy.async", 17) && (!in->op[17] || strstr(in->op, ".shared::"))) {
+	/* the async proxy: a fence covering shared memory (not .global, not the
+	 * async-to-generic ::generic.acquire form) orders this thread's generic
+	 * writes before it for the async proxy's later reads; a store reads its
+	 * source through the async proxy at issue */
+	if (!strncmp(in->op, "fence.proxy.async", 17) && !strstr(in->op, ".global") && !strstr(in->op, ".acquire")) {
 		t->fence_stamp[t->fences % 4] = sync_stamp(m->sync, m->cur, w);
 		t->fences++;
 	}
