@@ -143,10 +143,13 @@ typedef struct Machine {
 	 * clock then (stamp: ptxemu_sync.h), from which .tile line; and the reads
 	 * since that no later read orders (up to three distinct warps), for a
 	 * write after another warp's read */
-	/* and for the async proxy: the thread whose generic write (st.shared,
-	 * stmatrix, cp.async landing) was last (gtid, -1 none) and how many
-	 * fence.proxy.async it had run before it (gfence) */
-	struct Shadow { int32_t warp, line; uint32_t stamp; int32_t rwarp[3], rline[3]; uint32_t rstamp[3]; int32_t gtid; uint32_t gfence; } *shadow, *shadow_all;
+	struct Shadow { int32_t warp, line; uint32_t stamp; int32_t rwarp[3], rline[3]; uint32_t rstamp[3]; } *shadow, *shadow_all;
+	/* for the async proxy, beside the shadow (same index, reset with it): the
+	 * thread whose generic write (st.shared, stmatrix, cp.async landing) was
+	 * last (gtid, -1 none) and how many fence.proxy.async it had run before
+	 * it (gfence). NULL when the program has no async-proxy reader (a TMA or
+	 * bulk store, a wgmma): its writes then cost nothing more */
+	struct ProxyShadow { int32_t gtid; uint32_t gfence; } *proxy_all;
 	/* the shadow is reset a chunk at a time, on its first access of a launch
 	 * (a launch touches a few of a window's bytes): a chunk is in the reset
 	 * state unless shadow_epoch of it is the launch's epoch */
@@ -198,6 +201,7 @@ unsigned char *mem(Machine *m, bool shared, uint64_t a, int bytes);
 void track(Machine *m, const Thread *t, const Ins *in, bool write);
 void cpa_land(Machine *m, int tid, int64_t below);
 void cpa_cover(Machine *m, const struct Cpa *c, int delta);
+bool has_async_reader(const Prog *p);
 bool async_read(Machine *m, const int *readers, int nreaders, uint64_t a, uint64_t bytes, const char *what,
                 int tid, const Ins *in);
 uint16_t get16(Machine *m, uint64_t a);

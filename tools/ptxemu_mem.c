@@ -123,11 +123,15 @@ static bool shadow_access(Machine *m, uint64_t a, int bytes)
 	uint64_t at = (uint64_t)(m->shadow - m->shadow_all) + a, total = (uint64_t)(m->win * m->nranks) + 1;
 	for (uint64_t c = at / SHADOW_CHUNK; bytes > 0 && c <= (at + (uint64_t)bytes - 1) / SHADOW_CHUNK; c++)
 		if (m->shadow_epoch[c] != m->epoch) { /* its first access since the launch: the reset state */
-			for (uint64_t j = c * SHADOW_CHUNK; j < (c + 1) * SHADOW_CHUNK && j < total; j++)
-				m->shadow_all[j] = (struct Shadow){-1, 0, 0, {-1, -1, -1}, {0, 0, 0}, {0, 0, 0}, -1, 0};
+			for (uint64_t j = c * SHADOW_CHUNK; j < (c + 1) * SHADOW_CHUNK && j < total; j++) {
+				m->shadow_all[j] = (struct Shadow){-1, 0, 0, {-1, -1, -1}, {0, 0, 0}, {0, 0, 0}};
+				if (m->proxy_all)
+					m->proxy_all[j].gtid = -1;
+			}
 			m->shadow_epoch[c] = m->epoch;
 		}
-	uint32_t gfence = m->acc_tid >= 0 ? m->t[m->acc_tid].fences : 0;
+	struct ProxyShadow *px = m->proxy_all ? m->proxy_all + at : NULL,
+	                   pw = {m->acc_tid, m->acc_tid >= 0 ? m->t[m->acc_tid].fences : 0};
 	for (int i = 0; i < bytes; i++) {
 		struct Shadow *s = &m->shadow[a + (uint64_t)i];
 		/* one statement's scope instances (every warp of a warp-scope copy) write
@@ -152,7 +156,8 @@ static bool shadow_access(Machine *m, uint64_t a, int bytes)
 				}
 			/* later accesses are ordered after the reads when they are after this write */
 			s->warp = m->acc_warp, s->line = m->acc_line, s->stamp = now;
-			s->gtid = m->acc_tid, s->gfence = gfence;
+			if (px)
+				px[i] = pw;
 			s->rwarp[0] = s->rwarp[1] = s->rwarp[2] = -1;
 		} else {
 			/* keep the reads this one does not order (a later write ordered after
@@ -254,6 +259,19 @@ void track(Machine *m, const Thread *t, const Ins *in, bool write)
 	m->acc_tid = (int)(t - m->t);
 }
 
+/* the program has an instruction that reads shared memory through the
+ * async proxy: a TMA or bulk store, a wgmma */
+bool has_async_reader(const Prog *p)
+{
+	for (int i = 0; i < p->n; i++) {
+		const char *op = p->ins[i].op;
+		if (!strncmp(op, "wgmma.mma_async", 15) || !strncmp(op, "cp.async.bulk.global.shared::cta", 32) ||
+		    (!strncmp(op, "cp.async.bulk.tensor.", 21) && strstr(op, ".global.shared::cta")))
+			return true;
+	}
+	return false;
+}
+
 /* an async-proxy read (a TMA or bulk store's source, a wgmma's operands) of
  * this CTA's shared bytes [a, a + bytes), issued by thread tid (warps
  * readers[], the local warps that issue it; ordered after any one of them
@@ -270,7 +288,7 @@ bool async_read(Machine *m, const int *readers, int nreaders, uint64_t a, uint64
                 int tid, const Ins *in)
 {
 	uint64_t base = (uint64_t)(m->shadow - m->shadow_all);
-	if (a + bytes > (uint64_t)m->p->shared_bytes) /* the copy reports it */
+	if (!m->proxy_all || a + bytes > (uint64_t)m->p->shared_bytes) /* the copy reports the latter */
 		return true;
 	for (uint64_t i = 0; i < bytes; i++) {
 		uint64_t c = (base + a + i) / SHADOW_CHUNK;
@@ -279,19 +297,20 @@ bool async_read(Machine *m, const int *readers, int nreaders, uint64_t a, uint64
 			continue;
 		}
 		const struct Shadow *s = &m->shadow[a + i];
-		if (s->gtid < 0)
+		const struct ProxyShadow *g = &m->proxy_all[base + a + i];
+		if (g->gtid < 0)
 			continue;
-		const Thread *w = &m->t[s->gtid];
-		uint32_t n = w->fences - s->gfence; /* fences since the write */
+		const Thread *w = &m->t[g->gtid];
+		uint32_t n = w->fences - g->gfence; /* fences since the write */
 		bool ordered = n > 4;
 		for (int r = 0; r < nreaders && n && !ordered; r++)
 			ordered = readers[r] == s->warp % 64 ||
-			          sync_ordered(m->sync, m->cur, readers[r], s->warp % 64, w->fence_stamp[s->gfence % 4]);
+			          sync_ordered(m->sync, m->cur, readers[r], s->warp % 64, w->fence_stamp[g->gfence % 4]);
 		if (ordered)
 			continue;
 		snprintf(m->errbuf, sizeof m->errbuf, "async proxy: thread %d wrote shared memory at 0x%llx (.tile line %d) "
 		         "through the generic proxy and the %s of thread %d (.tile line %d, PTX line %d) reads it through the "
-		         "async proxy %s: fence.proxy.async after the write, then sync", s->gtid % (int)m->threads,
+		         "async proxy %s: fence.proxy.async after the write, then sync", g->gtid % (int)m->threads,
 		         (unsigned long long)(a + i), s->line, what, tid % (int)m->threads, in->tile_line, in->line + 1,
 		         n ? "with the writer's fence.proxy.async not ordered before it" : "with no fence.proxy.async of the "
 		         "writer between");
