@@ -79,6 +79,8 @@ static void machine_init(Machine *m, Prog *p, const Ctx *cx, const Kernel *k, co
 	m->shadow_all = calloc((size_t)(m->win * m->nranks) + 1, sizeof *m->shadow_all);
 	m->cpa_cover = calloc((size_t)(m->win * m->nranks) / 16 + 1, sizeof *m->cpa_cover);
 	m->shadow_epoch = calloc((size_t)(m->win * m->nranks) / SHADOW_CHUNK + 1, sizeof *m->shadow_epoch);
+	if (has_async_reader(p))
+		m->proxy_all = calloc((size_t)(m->win * m->nranks) + 1, sizeof *m->proxy_all);
 	set_cta(m, 0);
 	m->banks = banks;
 	if (banks)
@@ -116,6 +118,7 @@ static void machine_free(Machine *m)
 	free(m->cpa_groups);
 	free(m->shadow_all);
 	free(m->shadow_epoch);
+	free(m->proxy_all);
 	free(m->cpa_cover);
 	free(m->wg_rd);
 	for (int i = 0; i < m->nwgq; i++)

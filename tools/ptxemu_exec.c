@@ -65,6 +65,21 @@ static void tma_instruction(Machine *m, Thread *t, Ins *in)
 	int w = (int)(local_tid(m, t) / 32);
 	if (mbar)
 		tma_mbar(m->tma, bar, &before, &pending, &count, &tx);
+	/* the async proxy: a fence covering shared memory (not .global, not the
+	 * async-to-generic ::generic.acquire form) orders this thread's generic
+	 * writes before it for the async proxy's later reads; a store reads its
+	 * source through the async proxy at issue */
+	if (!strncmp(in->op, "fence.proxy.async", 17) && !strstr(in->op, ".global") && !strstr(in->op, ".acquire")) {
+		t->fence_stamp[t->fences % 4] = sync_stamp(m->sync, m->cur, w);
+		t->fences++;
+	}
+	bool tensor_store = !strncmp(in->op, "cp.async.bulk.tensor.", 21) && strstr(in->op, ".global.shared::cta");
+	if ((tensor_store && (o.v[0] & TMAP_TAG) && (int)(o.v[0] & 0xff) < m->env.nmaps) ||
+	    !strncmp(in->op, "cp.async.bulk.global.shared::cta.", 33)) {
+		uint64_t bytes = tensor_store ? (uint64_t)m->env.maps[o.v[0] & 0xff].box_bytes : o.v[2];
+		if (!async_read(m, &w, 1, o.v[1], bytes, tensor_store ? "TMA store" : "bulk store", (int)(t - m->t), in))
+			return;
+	}
 	if (!tma_step(m->tma, &m->env, (int)(t - m->t), &o, &result, &blocked, &m->err)) {
 		snprintf(m->errbuf, sizeof m->errbuf, "unsupported instruction '%s'", in->op);
 		m->err = m->errbuf;

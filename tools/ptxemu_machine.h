@@ -99,6 +99,11 @@ typedef struct Thread {
 	int64_t carrive;     /* barrier.cluster.arrive instances so far */
 	unsigned char *wg_busy; /* per register slot: an accumulator of a wgmma in flight */
 	int wg_nbusy;        /* how many */
+	/* fence.proxy.async (shared) instances so far, and the warp's clock at
+	 * the latest four (fence_stamp[i % 4]: the i-th), for the async proxy's
+	 * reads (async_read in ptxemu_mem.c) */
+	uint32_t fences;
+	uint32_t fence_stamp[4];
 } Thread;
 
 typedef struct Machine {
@@ -139,12 +144,19 @@ typedef struct Machine {
 	 * since that no later read orders (up to three distinct warps), for a
 	 * write after another warp's read */
 	struct Shadow { int32_t warp, line; uint32_t stamp; int32_t rwarp[3], rline[3]; uint32_t rstamp[3]; } *shadow, *shadow_all;
+	/* for the async proxy, beside the shadow (same index, reset with it): the
+	 * thread whose generic write (st.shared, stmatrix, cp.async landing) was
+	 * last (gtid, -1 none) and how many fence.proxy.async it had run before
+	 * it (gfence). NULL when the program has no async-proxy reader (a TMA or
+	 * bulk store, a wgmma): its writes then cost nothing more */
+	struct ProxyShadow { int32_t gtid; uint32_t gfence; } *proxy_all;
 	/* the shadow is reset a chunk at a time, on its first access of a launch
 	 * (a launch touches a few of a window's bytes): a chunk is in the reset
 	 * state unless shadow_epoch of it is the launch's epoch */
 	uint32_t *shadow_epoch, epoch;
 	bool tmem_dirty; /* a tcgen05.st wrote tensor memory since the last reset */
 	int acc_warp, acc_line; /* the access mem() is asked for: -1 not tracked */
+	int acc_tid;            /* the thread (cluster-wide) a tracked write is of */
 	bool acc_write;
 	/* --banks: every shared access of ld/st.shared and ldmatrix/stmatrix, by
 	 * warp instruction instance, for the wavent count at the end */
@@ -189,6 +201,9 @@ unsigned char *mem(Machine *m, bool shared, uint64_t a, int bytes);
 void track(Machine *m, const Thread *t, const Ins *in, bool write);
 void cpa_land(Machine *m, int tid, int64_t below);
 void cpa_cover(Machine *m, const struct Cpa *c, int delta);
+bool has_async_reader(const Prog *p);
+bool async_read(Machine *m, const int *readers, int nreaders, uint64_t a, uint64_t bytes, const char *what,
+                int tid, const Ins *in);
 uint16_t get16(Machine *m, uint64_t a);
 void put16(Machine *m, uint64_t a, uint16_t v);
 uint8_t get8(Machine *m, uint64_t a);

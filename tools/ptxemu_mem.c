@@ -123,10 +123,15 @@ static bool shadow_access(Machine *m, uint64_t a, int bytes)
 	uint64_t at = (uint64_t)(m->shadow - m->shadow_all) + a, total = (uint64_t)(m->win * m->nranks) + 1;
 	for (uint64_t c = at / SHADOW_CHUNK; bytes > 0 && c <= (at + (uint64_t)bytes - 1) / SHADOW_CHUNK; c++)
 		if (m->shadow_epoch[c] != m->epoch) { /* its first access since the launch: the reset state */
-			for (uint64_t j = c * SHADOW_CHUNK; j < (c + 1) * SHADOW_CHUNK && j < total; j++)
+			for (uint64_t j = c * SHADOW_CHUNK; j < (c + 1) * SHADOW_CHUNK && j < total; j++) {
 				m->shadow_all[j] = (struct Shadow){-1, 0, 0, {-1, -1, -1}, {0, 0, 0}, {0, 0, 0}};
+				if (m->proxy_all)
+					m->proxy_all[j].gtid = -1;
+			}
 			m->shadow_epoch[c] = m->epoch;
 		}
+	struct ProxyShadow *px = m->proxy_all ? m->proxy_all + at : NULL,
+	                   pw = {m->acc_tid, m->acc_tid >= 0 ? m->t[m->acc_tid].fences : 0};
 	for (int i = 0; i < bytes; i++) {
 		struct Shadow *s = &m->shadow[a + (uint64_t)i];
 		/* one statement's scope instances (every warp of a warp-scope copy) write
@@ -151,6 +156,8 @@ static bool shadow_access(Machine *m, uint64_t a, int bytes)
 				}
 			/* later accesses are ordered after the reads when they are after this write */
 			s->warp = m->acc_warp, s->line = m->acc_line, s->stamp = now;
+			if (px)
+				px[i] = pw;
 			s->rwarp[0] = s->rwarp[1] = s->rwarp[2] = -1;
 		} else {
 			/* keep the reads this one does not order (a later write ordered after
@@ -249,6 +256,68 @@ void track(Machine *m, const Thread *t, const Ins *in, bool write)
 	m->acc_warp = warp_of(m, t);
 	m->acc_line = in->tile_line;
 	m->acc_write = write;
+	m->acc_tid = (int)(t - m->t);
+}
+
+/* the program has an instruction that reads shared memory through the
+ * async proxy: a TMA or bulk store, a wgmma */
+bool has_async_reader(const Prog *p)
+{
+	for (int i = 0; i < p->n; i++) {
+		const char *op = p->ins[i].op;
+		if (!strncmp(op, "wgmma.mma_async", 15) || !strncmp(op, "cp.async.bulk.global.shared::cta", 32) ||
+		    (!strncmp(op, "cp.async.bulk.tensor.", 21) && strstr(op, ".global.shared::cta")))
+			return true;
+	}
+	return false;
+}
+
+/* an async-proxy read (a TMA or bulk store's source, a wgmma's operands) of
+ * this CTA's shared bytes [a, a + bytes), issued by thread tid (warps
+ * readers[], the local warps that issue it; ordered after any one of them
+ * is after the issue). The PTX ISA's proxies: a generic write (st.shared,
+ * stmatrix, cp.async) reaches the async proxy only through a
+ * fence.proxy.async of the writing thread after it, and that fence must be
+ * ordered before the issue (program order, or a barrier: ptxemu_sync.h). So
+ * per byte the last generic writer and its fence count then (the shadow):
+ * its first fence after the write is fence number gfence, whose stamp is
+ * kept while it is among the thread's latest four (past that a later fence
+ * stands for it: ordered, it orders the first too; else it proves nothing
+ * and the read is let be) */
+bool async_read(Machine *m, const int *readers, int nreaders, uint64_t a, uint64_t bytes, const char *what,
+                int tid, const Ins *in)
+{
+	uint64_t base = (uint64_t)(m->shadow - m->shadow_all);
+	if (!m->proxy_all || a + bytes > (uint64_t)m->p->shared_bytes) /* the copy reports the latter */
+		return true;
+	for (uint64_t i = 0; i < bytes; i++) {
+		uint64_t c = (base + a + i) / SHADOW_CHUNK;
+		if (m->shadow_epoch[c] != m->epoch) { /* untouched this launch: skip the chunk */
+			i = (c + 1) * SHADOW_CHUNK - base - a - 1;
+			continue;
+		}
+		const struct Shadow *s = &m->shadow[a + i];
+		const struct ProxyShadow *g = &m->proxy_all[base + a + i];
+		if (g->gtid < 0)
+			continue;
+		const Thread *w = &m->t[g->gtid];
+		uint32_t n = w->fences - g->gfence; /* fences since the write */
+		bool ordered = n > 4;
+		for (int r = 0; r < nreaders && n && !ordered; r++)
+			ordered = readers[r] == s->warp % 64 ||
+			          sync_ordered(m->sync, m->cur, readers[r], s->warp % 64, w->fence_stamp[g->gfence % 4]);
+		if (ordered)
+			continue;
+		snprintf(m->errbuf, sizeof m->errbuf, "async proxy: thread %d wrote shared memory at 0x%llx (.tile line %d) "
+		         "through the generic proxy and the %s of thread %d (.tile line %d, PTX line %d) reads it through the "
+		         "async proxy %s: fence.proxy.async after the write, then sync", g->gtid % (int)m->threads,
+		         (unsigned long long)(a + i), s->line, what, tid % (int)m->threads, in->tile_line, in->line + 1,
+		         n ? "with the writer's fence.proxy.async not ordered before it" : "with no fence.proxy.async of the "
+		         "writer between");
+		m->err = m->errbuf;
+		return false;
+	}
+	return true;
 }
 
 /* count copy c in (delta 1) or out of (-1) the pieces it writes */
@@ -274,10 +343,12 @@ void cpa_land(Machine *m, int tid, int64_t below)
 			 * sync: checked against the epoch's reads and writes as it lands */
 			int aw = m->acc_warp, al = m->acc_line;
 			bool awr = m->acc_write;
+			int atid = m->acc_tid;
 			m->acc_warp = warp_of(m, &m->t[tid]), m->acc_line = c->in->tile_line, m->acc_write = true;
+			m->acc_tid = tid;
 			if (!m->err)
 				shadow_access(m, c->dst, c->bytes);
-			m->acc_warp = aw, m->acc_line = al, m->acc_write = awr;
+			m->acc_warp = aw, m->acc_line = al, m->acc_write = awr, m->acc_tid = atid;
 		}
 		else
 			m->cpa[k++] = *c;

@@ -376,6 +376,7 @@ static void cluster_reset(Machine *m, int entry_pc)
 		memset(m->t[i].r, 0, sizeof(uint64_t) * (size_t)m->p->nregs);
 		memset(m->t[i].wg_busy, 0, (size_t)m->p->nregs + 1);
 		m->t[i].wg_nbusy = 0;
+		m->t[i].fences = 0;
 	}
 	for (int i = 0; i < m->nwgq; i++)
 		free(m->wgq[i].slots);

@@ -36,6 +36,7 @@ static void matrix_b8(Machine *m, Thread **w, Ins *in)
 				if (ld) {
 					*reg = (*reg & ~(0xffull << (8 * k))) | ((uint64_t)get8(m, a) << (8 * k));
 				} else {
+					m->acc_tid = (int)(src - m->t); /* the row's lane writes it */
 					unsigned char *p = mem(m, true, a, 1);
 					if (p)
 						*p = (unsigned char)(*reg >> (8 * k));
@@ -68,8 +69,10 @@ static void matrix(Machine *m, Thread **w, Ins *in)
 				uint64_t *r = R(m, w[t], reg);
 				if (ld)
 					*r = (*r & ~(0xffffull << (16 * e))) | ((uint64_t)get16(m, a) << (16 * e));
-				else
+				else {
+					m->acc_tid = (int)(w[8 * j + rr] - m->t); /* the row's lane writes it */
 					put16(m, a, (uint16_t)(*r >> (16 * e)));
+				}
 			}
 		}
 }
@@ -188,6 +191,16 @@ bool wg_busy_operand(Machine *m, Thread *t, const Ins *in)
 
 struct WgRd { Machine *m; int delta; };
 
+/* the wgmma's operand pieces through the async proxy (async_read) */
+struct WgProxy { Machine *m; int warps[4]; Thread *t; const Ins *in; };
+
+static void wg_proxy(void *ctx, uint64_t a)
+{
+	struct WgProxy *c = ctx;
+	if (!c->m->err && a < (uint64_t)c->m->win)
+		async_read(c->m, c->warps, 4, a, 16, "wgmma", (int)(c->t - c->m->t), c->in);
+}
+
 static void wg_mark(void *ctx, uint64_t a)
 {
 	struct WgRd *c = ctx;
@@ -289,6 +302,14 @@ void wg_collective(Machine *m, Thread **w, Ins *in, int wgi)
 				w[t]->wg_nbusy++;
 			}
 		}
+		struct WgProxy px = {m, {0}, w[0], in};
+		for (int i = 0; i < 4; i++)
+			px.warps[i] = (int)(local_tid(m, w[32 * i]) / 32);
+		ptxemu_wgmma_reads(&op.w, op.rs, wg_proxy, &px);
+		if (m->err) {
+			free(op.slots);
+			return;
+		}
 		struct WgRd c = {m, 1};
 		ptxemu_wgmma_reads(&op.w, op.rs, wg_mark, &c);
 		if (m->nwgq == m->wgqcap) {
@@ -315,6 +336,7 @@ void wg_collective(Machine *m, Thread **w, Ins *in, int wgi)
 void collective(Machine *m, Thread **w, Ins *in)
 {
 	m->acc_warp = warp_of(m, w[0]); /* the warp's accesses, for race tracking */
+	m->acc_tid = (int)(w[0] - m->t);
 	m->acc_line = in->tile_line;
 	m->acc_write = !strncmp(in->op, "stmatrix", 8) || !strncmp(in->op, "tcgen05.alloc", 13);
 	if (!strncmp(in->op, "mma.sync", 8)) {

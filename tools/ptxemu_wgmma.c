@@ -225,10 +225,12 @@ const char *ptxemu_wgmma_run(const WgmmaInsn *w, const unsigned char *smem, int6
 void ptxemu_wgmma_reads(const WgmmaInsn *w, bool rs, void (*fn)(void *ctx, uint64_t a), void *ctx)
 {
 	int ea = es_of(w->at), eb = es_of(w->bt);
-	for (int r = 0; r < 64 && !rs; r++)
-		for (int k = 0; k < w->k; k += 16 / ea)
+	/* a piece holds 16 bytes along the contiguous dimension: k when
+	 * K-major, the row when MN-major (transposed) */
+	for (int r = 0; r < 64 && !rs; r += w->ta ? 16 / ea : 1)
+		for (int k = 0; k < w->k; k += w->ta ? 1 : 16 / ea)
 			fn(ctx, ptxemu_wgmma_addr(w->da, w->ta, ea, r, k) & ~(uint64_t)15);
-	for (int r = 0; r < w->n; r++)
-		for (int k = 0; k < w->k; k += 16 / eb)
+	for (int r = 0; r < w->n; r += w->tb ? 16 / eb : 1)
+		for (int k = 0; k < w->k; k += w->tb ? 1 : 16 / eb)
 			fn(ctx, ptxemu_wgmma_addr(w->db, w->tb, eb, r, k) & ~(uint64_t)15);
 }
