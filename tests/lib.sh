@@ -153,14 +153,20 @@ target_of() { # FILE: sets tg to its 'target' line's value
 # (a section's jobs handle distinct files, so no two jobs make the same one).
 key_of() { KEY=${1//\//_}; KEY=${KEY// /_}${2:+.$2}; }
 cached_rc() { local rc; read -r rc < "$1"; return "$rc"; }
+module_of() { # FILE [TARGET]: where emit_once keeps FILE's module: $MODDIR/NAME.ptx, the
+	# path `tilepx emit -o $MODDIR FILE...` writes (emit_batch), with .err and .rc beside it
+	local d=${1%/*} b=${1##*/}
+	[ "$d" = "$1" ] && d=.
+	d=${d//\//_}; MODDIR=$C/m_${d// /_}${2:+.$2}; EMITTED=$MODDIR/${b%.tile}.ptx EMIT_ERR=$EMITTED.err
+}
 emit_once() { # FILE [TARGET]: emit into $EMITTED (errors in $EMIT_ERR); returns emit's exit status
-	key_of "$1" "${2:-}"
-	EMITTED=$C/$KEY.ptx EMIT_ERR=$C/$KEY.err
-	if [ ! -f "$C/$KEY.rc" ]; then
+	module_of "$1" "${2:-}"
+	if [ ! -f "$EMITTED.rc" ]; then
+		[ -d "$MODDIR" ] || mkdir -p "$MODDIR"
 		"$T" emit ${2:+--target "$2"} "$1" -o "$EMITTED" 2>"$EMIT_ERR" >/dev/null
-		echo $? > "$C/$KEY.rc"
+		echo $? > "$EMITTED.rc"
 	fi
-	cached_rc "$C/$KEY.rc"
+	cached_rc "$EMITTED.rc"
 }
 assemble_once() { # FILE.ptx TARGET: ptxas -v once per module and target (its log, the
 	# register counts too, in $ASM_LOG; -v costs nothing measurable on a module of a few kernels)
@@ -205,6 +211,145 @@ emulate_once() { # FILE: ptxemu --banks FILE, once, into $EMU_LOG; the bank coun
 	key_of "$1"
 	EMU_LOG=$C/$KEY.banks.emu
 	[ -f "$EMU_LOG" ] || "$B/ptxemu" --banks "$1" > "$EMU_LOG" 2>&1
+}
+
+# Batches: a process costs about 10 ms of CPU here and ptxas about 80 ms
+# before it reads its input, so a section first fills the caches above for
+# all its files with a few processes (emit_batch, assemble_batch); whatever
+# a batch cannot settle (an error, a crash, a name two modules share) is left
+# uncached, and the one-file path (emit_once, assemble_once) then runs and
+# reports it exactly as without the batch. make test T=FILE runs no batch.
+emit_batch() { # [--target TG] FILE...: emit_once's modules, one tilepx emit per directory and worker
+	local tg= f d w i
+	[ "${1:-}" = --target ] && { tg=$2; shift 2; }
+	declare -A dirs=()
+	for f; do
+		file_has "$f" '^# emit: no' && continue
+		module_of "$f" $tg
+		[ -f "$EMITTED.rc" ] || dirs[$MODDIR]+="$f"$'\n'
+	done
+	for d in "${!dirs[@]}"; do
+		mkdir -p "$d"
+		local todo=() part
+		mapfile -t todo <<< "${dirs[$d]%$'\n'}"
+		for ((w = 0; w < JOBS; w++)); do
+			part=(); for ((i = w; i < ${#todo[@]}; i += JOBS)); do part+=("${todo[i]}"); done
+			[ ${#part[@]} -gt 0 ] && "$T" emit ${tg:+--target "$tg"} -o "$d" "${part[@]}" >/dev/null 2>&1 &
+		done
+	done
+	wait
+	# a module written is a success (an error never leaves an output file)
+	for f; do
+		module_of "$f" $tg
+		[ ! -f "$EMITTED.rc" ] && [ -s "$EMITTED" ] && { : > "$EMIT_ERR"; echo 0 > "$EMITTED.rc"; }
+	done
+	return 0
+}
+assemble_batch() { # TARGET:MODULE...: assemble_once's result for each, from a few ptxas -v runs:
+	# ptxas takes several modules and compiles them as one program, so the modules of a run
+	# must not share a kernel name (the plan puts such ones apart; a kernel name that also
+	# names a register crashes ptxas 13.0 in a batch: such a module runs alone), a kernel's shared
+	# variables are renamed apart in a copy (ptxas makes one variable of a name's
+	# declarations in all files: the kernels' layouts would change), and a module with a
+	# symbol outside its kernels gets a ptxas of its own (another module could resolve a
+	# device function; the dynamic shared array, '.extern .shared tilepx_dyn[]', moves the
+	# other kernels' shared variables). A run that succeeds without a wgmma notice gives
+	# each module its part of the log, the lines its own run prints (tools/asmbatch_check.sh
+	# compares them), and 0.
+	local plan=$OUT/asm_plan$each_seq a todo=()
+	for a; do [ -s "${a#*:}" ] && [ ! -f "${a#*:}.${a%%:*}.asm" ] && todo+=("$a"); done
+	[ ${#todo[@]} -gt 1 ] || return 0
+	mkdir -p "$plan"
+	# per target, largest first, each module into the lightest of JOBS batches where its
+	# names are new (a further batch when every one has them)
+	printf '%s\n' "${todo[@]}" | awk -v P="$plan" -v J="$JOBS" '
+		{ i = NR; tg[i] = substr($0, 1, index($0, ":") - 1); file[i] = substr($0, index($0, ":") + 1); size[i] = 0
+		  while ((getline l < file[i]) > 0) {
+			size[i] += length(l) + 1
+			if (l ~ /^\.(visible |extern |weak )*\.(func|shared|global|const)/) alone[i] = 1
+			if (match(l, /\.entry [A-Za-z_$][A-Za-z0-9_$]*/)) { kn = substr(l, RSTART + 7, RLENGTH - 7); names[i] = names[i] " " kn; kns[kn] = 1; continue }
+			# a kernel name that also names a register (ptxas 13.0 crashes on it in a batch)
+			for (kn in kns) if (index(l, kn) && l ~ ("(^|[^A-Za-z0-9_$.%])" kn "([^A-Za-z0-9_$]|$)")) alone[i] = 1
+		  }
+		  split("", kns)
+		  close(file[i]) }
+		function renamed(l, suf,   out, id) { # each shared variable of the module gets suffix suf
+			out = ""
+			while (match(l, /[A-Za-z_$%][A-Za-z0-9_$]*/)) {
+				id = substr(l, RSTART, RLENGTH)
+				out = out substr(l, 1, RSTART - 1) ((id in sh) ? id suf : id)
+				l = substr(l, RSTART + RLENGTH)
+			}
+			return out l
+		}
+		function copy(i, to,   l, t, n, w) { # the module with its shared variables renamed
+			split("", sh)
+			while ((getline l < file[i]) > 0)
+				if (l ~ /^[ \t]*\.shared/) { t = l; sub(/\[.*/, "", t); n = split(t, w, /[ \t]+/); sh[w[n]] = 1 }
+			close(file[i])
+			while ((getline l < file[i]) > 0) print (l ~ /_/ ? renamed(l, "__m" i) : l) > to
+			close(file[i]); close(to)
+		}
+		END {
+			for (i = 1; i <= NR; i++) ord[i] = i
+			for (i = 2; i <= NR; i++) for (j = i; j > 1 && size[ord[j]] > size[ord[j - 1]]; j--) { t = ord[j]; ord[j] = ord[j - 1]; ord[j - 1] = t }
+			for (k = 1; k <= NR; k++) {
+				i = ord[k]; g = tg[i]
+				if (alone[i] || names[i] == "") continue
+				if (!(g in nb)) nb[g] = J
+				n = split(names[i], nm, " ")
+				best = 0
+				for (b = 1; b <= nb[g]; b++) {
+					clash = 0
+					for (x = 1; x <= n; x++) if ((g SUBSEP b SUBSEP nm[x]) in used) clash = 1
+					if (!clash && (best == 0 || load[g, b] < load[g, best])) best = b
+				}
+				if (best == 0) best = ++nb[g]
+				for (x = 1; x <= n; x++) used[g, best, nm[x]] = 1
+				load[g, best] += size[i]
+				if (load[g, best] == size[i]) order[++nplans] = g ":" best
+				copy(i, P "/" i ".ptx")
+				printf "%s %s%s\n", file[i], P "/" i ".ptx", names[i] >> (P "/" g ":" best)
+			}
+			for (p = 1; p <= nplans; p++) print order[p] > (P "/order")
+		}'
+	[ -f "$plan/order" ] || return 0
+	local plans=()
+	mapfile -t plans < "$plan/order"
+	ASM_PLAN=$plan run_each asm_batch_run "${plans[@]}"
+}
+asm_batch_run() { # TARGET:N: one ptxas -v for the modules $ASM_PLAN/TARGET:N lists (MODULE ENTRY... lines)
+	local plan=$ASM_PLAN/$1 tg=${1%:*} line mods=()
+	local a b _
+	while read -r a b _; do mods+=("$b"); done < "$plan"
+	"$PTXAS" -v --gpu-name "$tg" "${mods[@]}" -o /dev/null > "$S/batch.log" 2>&1
+	ptxas_log_ok $? "$S/batch.log" || return 0
+	# the log's lines from "Compiling entry function 'K'" to the next such line are K's
+	# module's; the lines before the first go to every module; every entry must be there
+	awk -v T="$tg" -v Q="'" '
+		NR == FNR { m[NR] = $1; for (i = 3; i <= NF; i++) { owner[$i] = $1; want[$1]++ } nm = NR; next }
+		/Compiling entry function / { split($0, p, Q); cur = owner[p[2]]; if (cur == "") bad = 1; else got[cur]++ }
+		cur == "" { head = head $0 "\n"; next }
+		{ body[cur] = body[cur] $0 "\n" }
+		END {
+			for (i = 1; i <= nm; i++) if (got[m[i]] != want[m[i]]) bad = 1
+			if (bad) exit 1
+			for (i = 1; i <= nm; i++) { f = m[i] "." T; printf "%s%s", head, body[m[i]] > (f ".log"); close(f ".log"); print 0 > (f ".asm"); close(f ".asm") }
+		}' "$plan" "$S/batch.log"
+	return 0
+}
+
+prepare_modules() { # [--target TG] FILE...: emit_batch, then assemble_batch for each file's target (or TG)
+	local f pairs=() tg over=
+	emit_batch "$@"
+	[ "$1" = --target ] && { over=$2; shift 2; }
+	for f; do
+		module_of "$f" $over
+		[ -f "$EMITTED.rc" ] && [ -s "$EMITTED" ] || continue
+		tg=$over; [ -n "$tg" ] || target_of "$f"
+		pairs+=("$tg:$EMITTED")
+	done
+	assemble_batch "${pairs[@]}"
 }
 
 # == bad inputs: the exact located error, exit 1, the output file untouched;
@@ -279,7 +424,7 @@ check_wgmma_notice() {
 check_golden_asm() {
 	local g=$1 tg a b _ e n=${1##*/}
 	while read -r a b _; do [ "$a" = .target ] && { tg=$b; break; }; done < "$g"
-	key_of "examples/${n%.ptx}.tile"; e=$C/$KEY.ptx
+	module_of "examples/${n%.ptx}.tile"; e=$EMITTED
 	if [ -f "$e.$tg.asm" ] && cmp -s "$g" "$e"; then
 		assemble_once "$e" "$tg" && ok || { bad "ptxas $g"; cat "$ASM_LOG"; }
 	else
@@ -547,7 +692,8 @@ check_random() { # every program emits and assembles, or is rejected with a loca
 		return
 	fi
 	if [ $rc -ne 0 ]; then echo "@tag failed"; bad "random $n: exit $rc (seed $SEED)"; head -3 "${f%.tile}.err"; cp "$f" /tmp/ 2>/dev/null; return; fi
-	if "$PTXAS" --gpu-name "$tg" "${f%.tile}.ptx" -o /dev/null 2>"$S/ptxas.log"; then echo "@tag assembled"; ok
+	# (assemble_batch's 0: it assembled, with -v and no wgmma notice)
+	if { [ -f "${f%.tile}.ptx.$tg.asm" ] && cached_rc "${f%.tile}.ptx.$tg.asm"; } || "$PTXAS" --gpu-name "$tg" "${f%.tile}.ptx" -o /dev/null 2>"$S/ptxas.log"; then echo "@tag assembled"; ok
 	else echo "@tag failed"; bad "random $n: ptxas ($tg), program kept in /tmp/$n.tile"; head -5 "$S/ptxas.log"; cp "$f" /tmp/; fi
 }
 check_banks_random() { # random layouts, swizzles, scopes and vector widths

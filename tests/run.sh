@@ -102,6 +102,7 @@ for c in check emit explain regclasses nvvm-select; do
 done
 
 echo "== examples: check, emit, ptxas, golden"
+prepare_modules $(files_of check_example)
 run_each check_example $(files_of check_example)
 echo "== generated GEMM programs match tools/gen_gemm.sh"
 tools/gen_gemm.sh 4096 4096 4096 | cmp -s - examples/gemm_f16_mma.tile && ok || bad "examples/gemm_f16_mma.tile is not tools/gen_gemm.sh 4096 4096 4096"
@@ -121,6 +122,7 @@ echo "== golden files assemble"
 run_each check_golden_asm $(files_of check_golden_asm)
 
 echo "== GPU test programs assemble (tests/gpu)"
+prepare_modules $(files_of check_gpu_asm)
 run_each check_gpu_asm $(files_of check_gpu_asm)
 # a constant repeat of a few synchronous copies is unrolled by tilepx: as a PTX
 # loop ptxas 13.0 gives bench/codegen/reg_stream_g 30 registers, straight code 24 (nvcc's twin's)
@@ -129,6 +131,7 @@ run_each check_gpu_asm $(files_of check_gpu_asm)
 	ok || bad "reg_stream_g: its repeat 8 is not unrolled, or ptxas needs more than nvcc's 24 registers"
 
 echo "== bench/codegen programs assemble (bench/codegen: the .tile of each pair)"
+prepare_modules $(files_of check_codegen)
 run_each check_codegen $(files_of check_codegen)
 echo "== codegen registers: no bench/codegen pair needs more than nvcc's twin (bench/codegen/nvcc_regs)"
 # issue 23 section 5; the counts are ptxas 13.0's for nvcc's PTX (make bench-codegen's r_nv)
@@ -143,6 +146,9 @@ while read -r n nv; do
 done < bench/codegen/nvcc_regs
 
 echo "== explain (tests/explain: '# explain:' lines name the fields the JSON records must have)"
+prepare_modules $(files_of check_explain)
+prepare_modules --target sm_80 tests/explain/ldgsts_*.tile
+prepare_modules --target sm_90 tests/explain/ldgsts_*.tile
 run_each check_explain $(files_of check_explain)
 
 echo "== register classes and the matrix-copy selector"
@@ -213,6 +219,10 @@ mkdir -p "$OUT/rand"
 "$B/randtile" "$SEED" "$N" "$OUT/rand" || bad "randtile failed"
 # one emit for all (NAME.ptx beside each NAME.tile); check_random emits alone what it left without a module
 "$T" emit "$OUT"/rand/*.tile > /dev/null 2>&1
+# and a few ptxas runs for all (check_random assembles alone what they left without a result)
+rpairs=()
+for f in "$OUT"/rand/*.tile; do target_of "$f"; rpairs+=("$tg:${f%.tile}.ptx"); done
+assemble_batch "${rpairs[@]}"
 run_each check_random "$OUT"/rand/*.tile
 rrej=${tags[rejected]:-0}
 rfail=${tags[failed]:-0}
