@@ -8,6 +8,8 @@ echo "  ${tags[compared]:-0} programs compared"
 RB=$OUT/banks_rand; mkdir -p "$RB"
 "$B/randtile" 20261123 200 "$RB" > /dev/null || bad "randtile failed"
 explain_batch "$RB"/*.tile
+shared=(); for f in "$RB"/*.tile; do file_has "$f" '^shared ' && shared+=("$f"); done
+emulate_batch "${shared[@]}"
 run_each check_banks_random "$RB"/*.tile
 echo "  ${tags[compared]:-0} random programs compared"
 echo "== bank conflicts: ptxemu --banks gives the H100's wavefronts ('# banks:' lines: broadcasts, merged accesses)"

@@ -339,6 +339,31 @@ asm_batch_run() { # TARGET:N: one ptxas -v for the modules $ASM_PLAN/TARGET:N li
 	return 0
 }
 
+emulate_batch() { # FILE...: emulate_once's logs for many files from a few ptxemu --batch runs
+	# (the largest files first, alone; the others in chunks of 8)
+	local f todo=() dir=$OUT/emu_batch$each_seq n=0 k=0 ids=()
+	for f; do key_of "$f"; [ -f "$C/$KEY.banks.emu" ] || todo+=("$f"); done
+	[ ${#todo[@]} -gt 0 ] || return 0
+	mkdir -p "$dir"
+	mapfile -t todo < <(ls -S -- "${todo[@]}")
+	for f in "${todo[@]}"; do
+		[ $n -lt $((2 * JOBS)) ] || [ $((n % 8)) = 0 ] && { k=$((k + 1)); ids+=("$k"); }
+		key_of "$f"
+		printf -- '--banks %s\n' "$f" >> "$dir/$k"
+		printf '%s\n' "$C/$KEY.banks.emu" >> "$dir/$k.logs"
+		n=$((n + 1))
+	done
+	EMU_BATCH=$dir run_each emu_batch_run "${ids[@]}"
+}
+emu_batch_run() { # N: ptxemu --batch over $EMU_BATCH/N; each finished run's report into its log
+	"$B/ptxemu" --batch < "$EMU_BATCH/$1" > "$S/emu.all" 2>&1
+	# (what follows the last run's END, a leak report at exit, is a failure; a run cut
+	# short leaves its file to emulate_once)
+	awk 'NR == FNR { log_of[NR] = $0; n = NR; next }
+		/^END [0-9]+$/ { i++; printf "%s", sec > log_of[i]; close(log_of[i]); sec = ""; next }
+		{ sec = sec $0 "\n" }
+		END { if (i == n && sec != "") printf "@fail ptxemu --batch < %s: after its last run:\n%s", log_of[n], sec }' "$EMU_BATCH/$1.logs" "$S/emu.all"
+}
 prepare_modules() { # [--target TG] FILE...: emit_batch, then assemble_batch for each file's target (or TG)
 	local f pairs=() tg over=
 	emit_batch "$@"
@@ -554,10 +579,34 @@ check_sizes() {
 		done
 		combos=("${next[@]}")
 	done
-	for c in "${combos[@]}"; do
-		# shellcheck disable=SC2086
-		if "$B/ptxemu" $c "$f" > "$S/emu.log" 2>&1 && ! file_has "$S/emu.log" '^FAIL'; then ok
-		else bad "$f at$c"; head -5 "$S/emu.log"; fi
+	emu_launches "$f" "${combos[@]}"
+}
+emu_launches() { # FILE ARGS...: ptxemu ARGS FILE for each ARGS, one result each, in one ptxemu --batch
+	# (a launch the batch did not finish, a crash, runs alone)
+	local f=$1 c line i=0 out=() rcs=() sec=
+	shift
+	for c; do printf '%s %s\n' "$c" "$f"; done > "$S/emu.batch"
+	"$B/ptxemu" --batch < "$S/emu.batch" > "$S/emu.all" 2>&1
+	local brc=$?
+	while IFS= read -r line; do
+		if [[ $line =~ ^END\ ([0-9]+)$ ]]; then rcs[i]=${BASH_REMATCH[1]}; out[i]=$sec; sec=; i=$((i + 1))
+		else sec+=$line$'\n'; fi
+	done < "$S/emu.all"
+	# a batch whose runs all exited 0 exits 0 (a sanitizer's leak report at exit does not)
+	if [ $i = $# ] && [ $brc != 0 ] && [[ " ${rcs[*]} " != *" "[1-9]* ]]; then
+		bad "$f: ptxemu --batch exit $brc after all its runs passed"; printf '%s' "$sec" | head -5
+	fi
+	i=0
+	for c; do
+		if [ -n "${rcs[i]:-}" ]; then
+			if [ "${rcs[i]}" = 0 ] && [[ $'\n'${out[i]} != *$'\nFAIL'* ]]; then ok
+			else bad "$f at$c"; printf '%s' "${out[i]}" | head -5; fi
+		else
+			# shellcheck disable=SC2086
+			if "$B/ptxemu" $c "$f" > "$S/emu.log" 2>&1 && ! file_has "$S/emu.log" '^FAIL'; then ok
+			else bad "$f at$c"; head -5 "$S/emu.log"; fi
+		fi
+		i=$((i + 1))
 	done
 }
 
@@ -568,12 +617,9 @@ check_runs() {
 	local f=$1 spec run c
 	value_of spec "$f" "# runs: "
 	[ -n "$spec" ] || return
-	for run in $spec; do
-		c=" --set ${run//,/ --set }"
-		# shellcheck disable=SC2086
-		if "$B/ptxemu" $c "$f" > "$S/emu.log" 2>&1 && ! file_has "$S/emu.log" '^FAIL'; then ok
-		else bad "$f at$c"; head -5 "$S/emu.log"; fi
-	done
+	local runs=()
+	for run in $spec; do runs+=(" --set ${run//,/ --set }"); done
+	emu_launches "$f" "${runs[@]}"
 }
 
 # == hazard warnings: '# warn:' is check's first diagnostic, and check exits 0

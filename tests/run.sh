@@ -249,10 +249,11 @@ emu_run() { # FILES...: one result per kernel
 	run_each check_emulated "$@"
 	echo "  $((pass - p)) kernels passed, $((fail - f)) failed, ${tags[skip]:-0} skipped (too many threads to emulate)"
 }
+emulate_batch $(files_of check_emulated)
 emu_run $(files_of check_emulated)
 emitted=()
 for f in "$OUT"/rand/*.tile; do [ -s "${f%.tile}.ptx" ] && emitted+=("$f"); done
-[ ${#emitted[@]} -gt 0 ] && emu_run "${emitted[@]}"
+[ ${#emitted[@]} -gt 0 ] && { emulate_batch "${emitted[@]}"; emu_run "${emitted[@]}"; }
 
 echo "== runtime sizes: ragged programs at sizes 1, tile-1, tile, tile+1 and a prime; broken facts refused"
 run_each check_sizes $(files_of check_sizes)
