@@ -364,6 +364,42 @@ emu_batch_run() { # N: ptxemu --batch over $EMU_BATCH/N; each finished run's rep
 		{ sec = sec $0 "\n" }
 		END { if (i == n && sec != "") printf "@fail ptxemu --batch < %s: after its last run:\n%s", log_of[n], sec }' "$EMU_BATCH/$1.logs" "$S/emu.all"
 }
+tilepx_batch() { # LINES OUT: tilepx --batch < LINES, each invocation's output and status
+	# into the files LINES.to names (a line "OUTPUT STATUS" per invocation); one run cut
+	# short leaves those after it unwritten (their one-file path runs them)
+	"$T" --batch < "$1" > "$2" 2>&1
+	awk 'NR == FNR { out[NR] = $1; st[NR] = $2; next }
+		/^END [0-9]+$/ { i++; printf "%s", sec > out[i]; close(out[i]); print $2 > st[i]; close(st[i]); sec = ""; next }
+		{ sec = sec $0 "\n" }' "$1.to" "$2"
+}
+check_batch() { # FILE...: check_once's results for many files, from JOBS tilepx --batch runs
+	local f w=0 dir=$OUT/check_batch$each_seq n=0
+	mkdir -p "$dir"
+	for f; do
+		key_of "$f"
+		[ -f "$C/$KEY.check.rc" ] && continue
+		printf 'check %s\n' "$f" >> "$dir/$w"
+		printf '%s %s\n' "$C/$KEY.check" "$C/$KEY.check.rc" >> "$dir/$w.to"
+		w=$(((w + 1) % JOBS)); n=$((n + 1))
+	done
+	for ((w = 0; w < JOBS && w < n; w++)); do tilepx_batch "$dir/$w" "$dir/$w.out" & done
+	wait
+}
+bad_batch() { # FILE...: check_bad's emit and check results for many files, from JOBS tilepx --batch runs
+	local f w=0 dir=$OUT/bad_batch$each_seq n=0 d ds=()
+	for f; do key_of "$f"; [ -f "$C/bad/$KEY/crc" ] || ds+=("$C/bad/$KEY"); done
+	[ ${#ds[@]} -gt 0 ] && mkdir -p "${ds[@]}"
+	for f; do
+		key_of "$f"; d=$C/bad/$KEY
+		[ -f "$d/crc" ] && continue
+		echo keep > "$d/out.ptx"
+		printf 'emit %s -o %s\ncheck %s\n' "$f" "$d/out.ptx" "$f" >> "$dir.$w"
+		printf '%s %s\n%s %s\n' "$d/err" "$d/rc" "$d/cerr" "$d/crc" >> "$dir.$w.to"
+		w=$(((w + 1) % JOBS)); n=$((n + 1))
+	done
+	for ((w = 0; w < JOBS && w < n; w++)); do tilepx_batch "$dir.$w" "$dir.$w.out" & done
+	wait
+}
 prepare_modules() { # [--target TG] FILE...: emit_batch, then assemble_batch for each file's target (or TG)
 	local f pairs=() tg over=
 	emit_batch "$@"
@@ -380,25 +416,33 @@ prepare_modules() { # [--target TG] FILE...: emit_batch, then assemble_batch for
 # == bad inputs: the exact located error, exit 1, the output file untouched;
 # check's first error is emit's
 check_bad() {
-	local f=$1 exp="" line rc err=() first outl
+	local f=$1 exp="" line rc err=() first outl d
 	if [ -f "${f%.tile}.expect" ]; then first_line exp "${f%.tile}.expect"
 	else first_line line "$f"; case $line in "# expect: "*) exp=${line#"# expect: "} ;; esac; fi
-	echo keep > "$S/out.ptx"
-	"$T" emit "$f" -o "$S/out.ptx" 2>"$S/err" >/dev/null
-	rc=$?
-	mapfile -t -n 3 err < "$S/err"
+	# bad_batch's results, or the two runs here (the same files: err, rc, out.ptx, cerr, crc)
+	key_of "$f"; d=$C/bad/$KEY
+	if [ ! -f "$d/crc" ]; then
+		d=$S
+		echo keep > "$d/out.ptx"
+		"$T" emit "$f" -o "$d/out.ptx" 2>"$d/err" >/dev/null
+		echo $? > "$d/rc"
+		"$T" check "$f" 2>"$d/cerr" >/dev/null
+		echo $? > "$d/crc"
+	fi
+	read -r rc < "$d/rc"
+	mapfile -t -n 3 err < "$d/err"
 	first=${err[0]:-}
-	local tmps=("$S"/out.ptx.tmp.*)
+	local tmps=("$d"/out.ptx.tmp.*)
 	if [ -z "$exp" ]; then bad "$f carries no expectation"
 	elif [ $rc -ne 1 ]; then bad "$f: exit $rc, want 1"
 	elif [ "$first" != "$f:$exp" ]; then bad "$f: got '$first', want '$f:$exp'"
 	elif [ "${err[2]// /}" != "^" ]; then bad "$f: no caret line"
-	elif mapfile -t outl < "$S/out.ptx"; [ ${#outl[@]} != 1 ] || [ "${outl[0]}" != keep ]; then bad "$f: output file clobbered"
+	elif mapfile -t outl < "$d/out.ptx"; [ ${#outl[@]} != 1 ] || [ "${outl[0]}" != keep ]; then bad "$f: output file clobbered"
 	elif [ -e "${tmps[0]}" ]; then bad "$f: temporary left behind"
 	else ok; fi
 	# check reports the same first error as emit (check fails wherever emit fails)
-	"$T" check "$f" 2>"$S/cerr"; rc=$?
-	line=; first_line line "$S/cerr"
+	read -r rc < "$d/crc"
+	line=; first_line line "$d/cerr"
 	if [ $rc -ne 1 ]; then bad "check $f: exit $rc"
 	elif [ "$line" != "$first" ]; then bad "check $f: first error '$line', emit's '$first'"
 	else ok; fi

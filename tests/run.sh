@@ -53,6 +53,7 @@ done
 
 echo "== bad inputs (tests/bad): exact located error, exit 1, no output file"
 # and check reports the same first error as emit (check fails wherever emit fails)
+bad_batch $(files_of check_bad)
 run_each check_bad $(files_of check_bad)
 
 echo "== fuzz reproducers (tests/fuzz/regressions): each is rejected or emitted, never a crash"
@@ -102,6 +103,7 @@ for c in check emit explain regclasses nvvm-select; do
 done
 
 echo "== examples: check, emit, ptxas, golden"
+check_batch $(files_of check_example)
 prepare_modules $(files_of check_example)
 run_each check_example $(files_of check_example)
 echo "== generated GEMM programs match tools/gen_gemm.sh"
@@ -280,6 +282,7 @@ got=$(sed '/^# set:/d' examples/ragged_copy_2d.tile > "$OUT/noset.tile"; "$B/ptx
 source tests/runners.sh
 
 echo "== hazard warnings (tests/warn, and tests/emu_fail programs with a '# warn:' line: the first diagnostic; exit 0), and none for the examples and their fixed twins in tests/gpu"
+check_batch $(files_of check_warn) $(files_of check_no_warning)
 run_each check_warn $(files_of check_warn)
 run_each check_no_warning $(files_of check_no_warning)
 
