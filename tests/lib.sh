@@ -193,8 +193,16 @@ explain_once() { # FILE: explain --json FILE, once, into $EXPLAIN_JSON (explain_
 	EXPLAIN_JSON=$C/$KEY.explain.json
 	[ -f "$EXPLAIN_JSON" ] || "$T" explain --json "$1" > "$EXPLAIN_JSON" 2>/dev/null
 }
-explain_batch() { # FILE...: one explain --json for all, each file's records into its $EXPLAIN_JSON
-	# (a file without records is explained alone again by explain_once)
+explain_batch() { # FILE...: JOBS explain --json runs for all, each file's records into its $EXPLAIN_JSON
+	# (a file without records, or one explained before, is left to explain_once)
+	local f todo=() w
+	for f; do key_of "$f"; [ -f "$C/$KEY.explain.json" ] || todo+=("$f"); done
+	for ((w = 0; w < JOBS && w < ${#todo[@]}; w++)); do
+		explain_part "${todo[@]:w * ${#todo[@]} / JOBS:(w + 1) * ${#todo[@]} / JOBS - w * ${#todo[@]} / JOBS}" &
+	done
+	wait
+}
+explain_part() {
 	"$T" explain --json "$@" 2>/dev/null | awk -v C="$C" '
 		match($0, /"file": "[^"]*"/) {
 			k = substr($0, RSTART + 9, RLENGTH - 10); gsub(/\//, "_", k); gsub(/ /, "_", k)
@@ -219,31 +227,28 @@ emulate_once() { # FILE: ptxemu --banks FILE, once, into $EMU_LOG; the bank coun
 # a batch cannot settle (an error, a crash, a name two modules share) is left
 # uncached, and the one-file path (emit_once, assemble_once) then runs and
 # reports it exactly as without the batch. make test T=FILE runs no batch.
-emit_batch() { # [--target TG] FILE...: emit_once's modules, one tilepx emit per directory and worker
-	local tg= f d w i
-	[ "${1:-}" = --target ] && { tg=$2; shift 2; }
-	declare -A dirs=()
+emit_batch() { # [--target=TG] FILE...: emit_once's results, from JOBS tilepx --batch runs
+	# (--target=TG applies to the files after it; --target= goes back to each file's own)
+	local tg= f w=0 dir=$OUT/emit_batch$each_seq n=0 ds=()
+	declare -A seen=()
 	for f; do
+		case $f in --target=*) tg=${f#--target=}; continue ;; esac
+		module_of "$f" $tg
+		[ -n "${seen[$MODDIR]:-}" ] || { seen[$MODDIR]=1; ds+=("$MODDIR"); }
+	done
+	[ ${#ds[@]} -gt 0 ] && mkdir -p "${ds[@]}"
+	tg=
+	for f; do
+		case $f in --target=*) tg=${f#--target=}; continue ;; esac
 		file_has "$f" '^# emit: no' && continue
 		module_of "$f" $tg
-		[ -f "$EMITTED.rc" ] || dirs[$MODDIR]+="$f"$'\n'
+		[ -f "$EMITTED.rc" ] && continue
+		printf 'emit %s%s -o %s\n' "${tg:+--target $tg }" "$f" "$EMITTED" >> "$dir.$w"
+		printf '%s %s\n' "$EMIT_ERR" "$EMITTED.rc" >> "$dir.$w.to"
+		w=$(((w + 1) % JOBS)); n=$((n + 1))
 	done
-	for d in "${!dirs[@]}"; do
-		mkdir -p "$d"
-		local todo=() part
-		mapfile -t todo <<< "${dirs[$d]%$'\n'}"
-		for ((w = 0; w < JOBS; w++)); do
-			part=(); for ((i = w; i < ${#todo[@]}; i += JOBS)); do part+=("${todo[i]}"); done
-			[ ${#part[@]} -gt 0 ] && "$T" emit ${tg:+--target "$tg"} -o "$d" "${part[@]}" >/dev/null 2>&1 &
-		done
-	done
+	for ((w = 0; w < JOBS && w < n; w++)); do tilepx_batch "$dir.$w" "$dir.$w.out" & done
 	wait
-	# a module written is a success (an error never leaves an output file)
-	for f; do
-		module_of "$f" $tg
-		[ ! -f "$EMITTED.rc" ] && [ -s "$EMITTED" ] && { : > "$EMIT_ERR"; echo 0 > "$EMITTED.rc"; }
-	done
-	return 0
 }
 assemble_batch() { # TARGET:MODULE...: assemble_once's result for each, from a few ptxas -v runs:
 	# ptxas takes several modules and compiles them as one program, so the modules of a run
@@ -400,13 +405,13 @@ bad_batch() { # FILE...: check_bad's emit and check results for many files, from
 	for ((w = 0; w < JOBS && w < n; w++)); do tilepx_batch "$dir.$w" "$dir.$w.out" & done
 	wait
 }
-prepare_modules() { # [--target TG] FILE...: emit_batch, then assemble_batch for each file's target (or TG)
+prepare_modules() { # [--target=TG] FILE...: emit_batch, then assemble_batch for each module emitted
 	local f pairs=() tg over=
 	emit_batch "$@"
-	[ "$1" = --target ] && { over=$2; shift 2; }
 	for f; do
+		case $f in --target=*) over=${f#--target=}; continue ;; esac
 		module_of "$f" $over
-		[ -f "$EMITTED.rc" ] && [ -s "$EMITTED" ] || continue
+		[ -f "$EMITTED.rc" ] && cached_rc "$EMITTED.rc" || continue
 		tg=$over; [ -n "$tg" ] || target_of "$f"
 		pairs+=("$tg:$EMITTED")
 	done
@@ -507,6 +512,12 @@ emit_and_assemble() { # FILE: one result, emit and ptxas for its target
 	else bad "emit+ptxas $1"; head -3 "$EMIT_ERR" "$ASM_LOG"; fi
 }
 
+# the other targets some checks emit for (the sections' batches emit for them too)
+B8_TARGETS="sm_100a sm_100f sm_103a sm_103f sm_110a sm_110f sm_120a sm_120f sm_121a sm_121f"
+LDGSTS_TARGETS="sm_80 sm_90"
+TCGEN05_TARGETS="sm_100a sm_100f sm_103a sm_103f sm_110a sm_110f"
+TCGEN05_REFUSED="sm_90a sm_100 sm_103 sm_110 sm_120a sm_120f sm_121f"
+
 # == GPU test programs assemble
 check_gpu_asm() {
 	local f=$1 tg
@@ -516,7 +527,7 @@ check_gpu_asm() {
 		grep -A1 '^\$L__' "$EMITTED" | grep -q '^	\.pragma "nounroll";$' && ok || bad "$f: repeat nounroll: no pragma after the loop label"
 	fi
 	case $f in tests/gpu/ldstmatrix_b8.tile) # the 8-bit matrix shapes on every target ptxas 13.0 takes them on (sm_120f and sm_121f too)
-		for tg in sm_100a sm_100f sm_103a sm_103f sm_110a sm_110f sm_120a sm_120f sm_121a sm_121f; do
+		for tg in $B8_TARGETS; do
 			ASM_LOG=/dev/null
 			if emit_once "$f" $tg && assemble_once "$EMITTED" $tg && grep -q 'ldmatrix.sync.aligned.m16n16.*\.b8' "$EMITTED"; then ok
 			else bad "$f for $tg: want ldmatrix .b8, assembled"; head -3 "$EMIT_ERR" "$ASM_LOG"; fi
@@ -547,19 +558,19 @@ check_explain() {
 		[ -n "$got" ] && [ "$want" = "$got" ] && ok || bad "$f: PTX instructions do not match the explained num/trans" ;;
 	esac
 	case "$n" in ldgsts_*) # cp.async programs assemble for sm_80 and sm_90 alike
-		for tg in sm_80 sm_90; do
+		for tg in $LDGSTS_TARGETS; do
 			ASM_LOG=/dev/null
 			if emit_once "$f" $tg && assemble_once "$EMITTED" $tg; then ok
 			else bad "emit+ptxas $f for $tg"; head -3 "$EMIT_ERR" "$ASM_LOG"; fi
 		done ;;
 	esac
 	case "$n" in tcgen05_*) # every target ptxas 13.0 takes tcgen05 on emits and assembles; the others are refused
-		for tg in sm_100a sm_100f sm_103a sm_103f sm_110a sm_110f; do
+		for tg in $TCGEN05_TARGETS; do
 			ASM_LOG=/dev/null
 			if emit_once "$f" $tg && assemble_once "$EMITTED" $tg; then ok
 			else bad "emit+ptxas $f for $tg"; head -3 "$EMIT_ERR" "$ASM_LOG"; fi
 		done
-		for tg in sm_90a sm_100 sm_103 sm_110 sm_120a sm_120f sm_121f; do
+		for tg in $TCGEN05_REFUSED; do
 			emit_once "$f" $tg
 			[ $? -eq 1 ] && grep -q "need target sm_100a, sm_100f, sm_103a, sm_103f, sm_110a or sm_110f (target is $tg)" "$EMIT_ERR" && ok ||
 				bad "$f for $tg: want a located 'needs target' error"
@@ -569,24 +580,31 @@ check_explain() {
 
 # == no stand-in stride: the proofs' row stride of runtime-stride params (a
 # multiple of 2^21 + 1) never reaches a module. standin_scan prints each hit.
-standin_scan() { # FILE.ptx...
-	awk '{
+standin_scan() { # FILE.ptx...  (STANDIN_EACH=1: each FILE's hits into FILE.standin instead)
+	awk -v each="${STANDIN_EACH:-}" '
+	each && FNR == 1 { if (out != "") close(out); out = FILENAME ".standin"; printf "" > out }
+	{
 		sub(/\/\/.*/, ""); s = $0
 		while (match(s, /[0-9]+/)) {
 			pre = RSTART > 1 ? substr(s, RSTART - 1, 1) : ""
 			num = substr(s, RSTART, RLENGTH); post = substr(s, RSTART + RLENGTH, 1)
 			s = substr(s, RSTART + RLENGTH)
 			if (length(num) < 7 || length(num) > 15 || pre ~ /[.%A-Za-z0-9_]/ || post ~ /[.0-9A-Za-z_]/) continue
-			if (num % 2097153 == 0 && num > 0) print FILENAME ": " num
+			if (num % 2097153 == 0 && num > 0) { if (each) print FILENAME ": " num > out; else print FILENAME ": " num }
 		}
 	}' "$@"
+}
+standin_batch() { # FILE...: check_standin's scans of the modules emitted so far, in one awk
+	local f mods=()
+	for f; do module_of "$f"; [ -f "$EMITTED.rc" ] && cached_rc "$EMITTED.rc" && mods+=("$EMITTED"); done
+	[ ${#mods[@]} = 0 ] || STANDIN_EACH=1 standin_scan "${mods[@]}"
 }
 check_standin() {
 	local f=$1 hits
 	file_has "$f" '^# emit: no' && return
 	emit_once "$f" || { bad "emit $f"; return; }
-	standin_scan "$EMITTED" > "$S/standin"
-	[ ! -s "$S/standin" ] && ok || { bad "$f: a stand-in row stride reached emitted code"; head -5 "$S/standin"; }
+	[ -f "$EMITTED.standin" ] || standin_scan "$EMITTED" > "$EMITTED.standin"
+	[ ! -s "$EMITTED.standin" ] && ok || { bad "$f: a stand-in row stride reached emitted code"; head -5 "$EMITTED.standin"; }
 }
 
 # == emulated execution: every kernel's params against the CPU reference,

@@ -124,7 +124,7 @@ echo "== golden files assemble"
 run_each check_golden_asm $(files_of check_golden_asm)
 
 echo "== GPU test programs assemble (tests/gpu)"
-prepare_modules $(files_of check_gpu_asm)
+prepare_modules $(files_of check_gpu_asm) $(for tg in $B8_TARGETS; do echo --target=$tg tests/gpu/ldstmatrix_b8.tile; done)
 run_each check_gpu_asm $(files_of check_gpu_asm)
 # a constant repeat of a few synchronous copies is unrolled by tilepx: as a PTX
 # loop ptxas 13.0 gives bench/codegen/reg_stream_g 30 registers, straight code 24 (nvcc's twin's)
@@ -148,9 +148,9 @@ while read -r n nv; do
 done < bench/codegen/nvcc_regs
 
 echo "== explain (tests/explain: '# explain:' lines name the fields the JSON records must have)"
-prepare_modules $(files_of check_explain)
-prepare_modules --target sm_80 tests/explain/ldgsts_*.tile
-prepare_modules --target sm_90 tests/explain/ldgsts_*.tile
+# (and check_explain's other targets: cp.async on sm_80 and sm_90, tcgen05 on every target)
+prepare_modules $(files_of check_explain) $(for tg in $LDGSTS_TARGETS; do echo --target=$tg tests/explain/ldgsts_*.tile; done) \
+	$(for tg in $TCGEN05_TARGETS $TCGEN05_REFUSED; do echo --target=$tg tests/explain/tcgen05_*.tile; done)
 run_each check_explain $(files_of check_explain)
 
 echo "== register classes and the matrix-copy selector"
@@ -241,6 +241,7 @@ echo "  $nasync random cp.async programs, $rasync refused"
 
 echo "== no stand-in stride in emitted code: the proofs' row stride of runtime-stride params (a multiple of 2^21 + 1) never reaches a module"
 # every module the suite emits (the random ones when that section ran), and the goldens
+standin_batch $(files_of check_standin)
 run_each check_standin $(files_of check_standin)
 standin=$(standin_scan tests/golden/*.ptx $(ls "$OUT"/rand/*.ptx 2>/dev/null))
 [ -z "$standin" ] && ok || { bad "a stand-in row stride reached emitted code"; echo "$standin" | head -5; }
