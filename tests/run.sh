@@ -165,8 +165,8 @@ while IFS='|' read -r args want code; do
 done < tests/expected/nvvm_select_cases.txt
 # every valid form of the table assembles (b8 forms on sm_100a)
 "$T" nvvm-select --table | awk -F'\t' '$10 != "(none)" {print $10}' | sort -u > "$OUT/forms"
-check_selector_form() { # FORM: one instruction of the form, in a kernel, assembles
-	local form=$1 n regs ins i
+form_module() { # FORM: $FORM_PTX, a kernel of one instruction of the form (named after it)
+	local form=$1 n regs ins i name=${1//[^A-Za-z0-9]/_}
 	case "$form" in
 	ldmatrix.*m16n16.x1*|stmatrix.*x2*|ldmatrix.*x2*) n=2 ;;
 	ldmatrix.*m16n16.x2*|*x4*) n=4 ;;
@@ -179,9 +179,17 @@ check_selector_form() { # FORM: one instruction of the form, in a kernel, assemb
 	stmatrix*) ins="$form [%r10], {$regs};" ;;
 	*) ins="$form %r1, %r2;" ;;
 	esac
-	printf '.version 8.6\n.target sm_100a\n.address_size 64\n.visible .entry k()\n{\n.reg .b32 %%r<12>;\nmov.u32 %%r10, 0;\n%s\nret;\n}\n' "$ins" > "$S/form.ptx"
-	assemble "$S/form.ptx" sm_100a && ok || { bad "selector form '$form' does not assemble"; cat "$S/ptxas.log"; }
+	FORM_PTX=$OUT/form/$name.ptx
+	printf '.version 8.6\n.target sm_100a\n.address_size 64\n.visible .entry k_%s()\n{\n.reg .b32 %%r<12>;\nmov.u32 %%r10, 0;\n%s\nret;\n}\n' "$name" "$ins" > "$FORM_PTX"
 }
+check_selector_form() { # FORM: one instruction of the form, in a kernel, assembles (assemble_batch's 0, or alone)
+	form_module "$1"
+	{ [ -f "$FORM_PTX.sm_100a.asm" ] && cached_rc "$FORM_PTX.sm_100a.asm"; } || assemble "$FORM_PTX" sm_100a && ok ||
+		{ bad "selector form '$1' does not assemble"; cat "$S/ptxas.log"; }
+}
+mkdir -p "$OUT/form"; fpairs=()
+while read -r form; do form_module "$form"; fpairs+=("sm_100a:$FORM_PTX"); done < "$OUT/forms"
+assemble_batch "${fpairs[@]}"
 run_each check_selector_form $(cat "$OUT/forms")
 
 echo "== ptxdiff"
