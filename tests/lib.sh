@@ -344,6 +344,16 @@ asm_batch_run() { # TARGET:N: one ptxas -v for the modules $ASM_PLAN/TARGET:N li
 	return 0
 }
 
+asm_batch_same() { # MODULE TARGET: the log assemble_batch gave MODULE is its own ptxas -v run's
+	# (but the compile times); prints the difference
+	local l a=() b=()
+	"$PTXAS" -v --gpu-name "$2" "$1" -o /dev/null > "$S/alone.log" 2>&1
+	while IFS= read -r l; do [[ $l == *"Compile time"* ]] || a+=("$l"); done < "$1.$2.log"
+	while IFS= read -r l; do [[ $l == *"Compile time"* ]] || b+=("$l"); done < "$S/alone.log"
+	[ "${a[*]}" = "${b[*]}" ] && return 0
+	echo "$1 ($2): batch log"; printf '  %s\n' "${a[@]}"; echo "alone"; printf '  %s\n' "${b[@]}"
+	return 1
+}
 emulate_batch() { # FILE...: emulate_once's logs for many files from a few ptxemu --batch runs
 	# (the largest files first, alone; the others in chunks of 8)
 	local f todo=() dir=$OUT/emu_batch$each_seq n=0 k=0 ids=()

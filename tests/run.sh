@@ -146,6 +146,16 @@ while read -r n nv; do
 	fi
 	[ "${r:-0}" -gt 0 ] && [ "$r" -le "$nv" ] && ok || bad "bench/codegen/$n: ptxas gives tilepx's code ${r:-no} registers, nvcc's twin $nv"
 done < bench/codegen/nvcc_regs
+# the counts above come from assemble_batch's logs (when that section batched them): the
+# first module of two batches against its own run (tests/asmbatch_check.sh compares every module)
+nb=0
+for p in "$OUT"/asm_plan*/*:*; do
+	[ -f "$p" ] && [ $nb -lt 2 ] || continue
+	mapfile -t lines < "$p"; m=${lines[0]%% *}; tg=${p##*/}; tg=${tg%:*}
+	[ ${#lines[@]} -gt 1 ] && [[ $m == */m_bench_codegen/* ]] && [ -f "$m.$tg.log" ] || continue
+	nb=$((nb + 1))
+	asm_batch_same "$m" "$tg" && ok || bad "the batched ptxas -v log of $m is not its own run's"
+done
 
 echo "== explain (tests/explain: '# explain:' lines name the fields the JSON records must have)"
 # (and check_explain's other targets: cp.async on sm_80 and sm_90, tcgen05 on every target)
