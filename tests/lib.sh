@@ -249,6 +249,7 @@ emit_batch() { # [--target=TG] FILE...: emit_once's results, from JOBS tilepx --
 	done
 	for ((w = 0; w < JOBS && w < n; w++)); do tilepx_batch "$dir.$w" "$dir.$w.out" & done
 	wait
+	batch_verdicts "$dir."
 }
 assemble_batch() { # TARGET:MODULE...: assemble_once's result for each, from a few ptxas -v runs:
 	# ptxas takes several modules and compiles them as one program, so the modules of a run
@@ -265,10 +266,10 @@ assemble_batch() { # TARGET:MODULE...: assemble_once's result for each, from a f
 	for a; do [ -s "${a#*:}" ] && [ ! -f "${a#*:}.${a%%:*}.asm" ] && todo+=("$a"); done
 	[ ${#todo[@]} -gt 1 ] || return 0
 	mkdir -p "$plan"
-	# per target, largest first, each module into the lightest of JOBS batches where its
-	# names are new (a further batch when every one has them)
+	# per target, largest first, each module into the lightest of its batches (JOBS, or one
+	# per 8 modules when fewer) where its names are new (a further batch when every one has them)
 	printf '%s\n' "${todo[@]}" | awk -v P="$plan" -v J="$JOBS" '
-		{ i = NR; tg[i] = substr($0, 1, index($0, ":") - 1); file[i] = substr($0, index($0, ":") + 1); size[i] = 0
+		{ i = NR; tg[i] = substr($0, 1, index($0, ":") - 1); file[i] = substr($0, index($0, ":") + 1); size[i] = 0; cnt[tg[i]]++
 		  while ((getline l < file[i]) > 0) {
 			size[i] += length(l) + 1
 			if (l ~ /^\.(visible |extern |weak )*\.(func|shared|global|const)/) alone[i] = 1
@@ -301,7 +302,7 @@ assemble_batch() { # TARGET:MODULE...: assemble_once's result for each, from a f
 			for (k = 1; k <= NR; k++) {
 				i = ord[k]; g = tg[i]
 				if (alone[i] || names[i] == "") continue
-				if (!(g in nb)) nb[g] = J
+				if (!(g in nb)) { nb[g] = int((cnt[g] + 7) / 8); if (nb[g] > J) nb[g] = J }
 				n = split(names[i], nm, " ")
 				best = 0
 				for (b = 1; b <= nb[g]; b++) {
@@ -381,11 +382,18 @@ emu_batch_run() { # N: ptxemu --batch over $EMU_BATCH/N; each finished run's rep
 }
 tilepx_batch() { # LINES OUT: tilepx --batch < LINES, each invocation's output and status
 	# into the files LINES.to names (a line "OUTPUT STATUS" per invocation); one run cut
-	# short leaves those after it unwritten (their one-file path runs them)
+	# short leaves those after it unwritten (their one-file path runs them). A batch that
+	# finished but printed something after its last END (a sanitizer's leak report) or
+	# exited otherwise than its runs say writes OUT.bad (batch_verdicts reports it)
 	"$T" --batch < "$1" > "$2" 2>&1
-	awk 'NR == FNR { out[NR] = $1; st[NR] = $2; next }
-		/^END [0-9]+$/ { i++; printf "%s", sec > out[i]; close(out[i]); print $2 > st[i]; close(st[i]); sec = ""; next }
-		{ sec = sec $0 "\n" }' "$1.to" "$2"
+	awk -v rc=$? -v B="$2.bad" -v L="$1" 'NR == FNR { out[NR] = $1; st[NR] = $2; n = NR; next }
+		/^END [0-9]+$/ { i++; printf "%s", sec > out[i]; close(out[i]); print $2 > st[i]; close(st[i]); sec = ""; if ($2 != 0) want = 1; next }
+		{ sec = sec $0 "\n" }
+		END { if (i == n && (sec != "" || rc != want + 0)) printf "tilepx --batch < %s: exit %d after its runs (want %d)\n%s", L, rc, want, sec > B }' "$1.to" "$2"
+}
+batch_verdicts() { # PREFIX: bad for each PREFIX*.bad tilepx_batch wrote
+	local f l
+	for f in "$1"*.bad; do [ -f "$f" ] || continue; l=; first_line l "$f"; bad "$l"; tail -n +2 "$f"; done
 }
 check_batch() { # FILE...: check_once's results for many files, from JOBS tilepx --batch runs
 	local f w=0 dir=$OUT/check_batch$each_seq n=0
@@ -399,6 +407,7 @@ check_batch() { # FILE...: check_once's results for many files, from JOBS tilepx
 	done
 	for ((w = 0; w < JOBS && w < n; w++)); do tilepx_batch "$dir/$w" "$dir/$w.out" & done
 	wait
+	batch_verdicts "$dir/"
 }
 bad_batch() { # FILE...: check_bad's emit and check results for many files, from JOBS tilepx --batch runs
 	local f w=0 dir=$OUT/bad_batch$each_seq n=0 d ds=()
@@ -414,6 +423,7 @@ bad_batch() { # FILE...: check_bad's emit and check results for many files, from
 	done
 	for ((w = 0; w < JOBS && w < n; w++)); do tilepx_batch "$dir.$w" "$dir.$w.out" & done
 	wait
+	batch_verdicts "$dir."
 }
 prepare_modules() { # [--target=TG] FILE...: emit_batch, then assemble_batch for each module emitted
 	local f pairs=() tg over=
