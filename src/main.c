@@ -23,7 +23,10 @@ static const char *usage_main =
 	"  regclasses               print the NVPTX register-class table\n"
 	"  nvvm-select ...          the ldmatrix/stmatrix/movmatrix selector (the NVVM selector model)\n"
 	"\n"
-	"options: -h, --help (also after a command), -V, --version\n";
+	"options: -h, --help (also after a command), -V, --version\n"
+	"\n"
+	"tilepx --batch < LINES: each line is one invocation's arguments (split at blanks),\n"
+	"run in this process; after its output, 'END STATUS' (its exit status) on stdout.\n";
 
 static const char *usage_check = "usage: tilepx check FILE... [--dump-after=PASS]\n\nParse and check each file; errors go to stderr.\n";
 static const char *usage_emit =
@@ -213,7 +216,7 @@ static int run(int argc, char **argv, tilepx_mode mode, const char *usage)
 	const char *out = NULL, *target = NULL, *dump_after = NULL;
 	bool json = false;
 	int c;
-	optind = 1;
+	optind = 0; /* 0, not 1: getopt starts afresh (tilepx --batch parses many argument lists) */
 	while ((c = getopt_long(argc, argv, "ho:t:", opts, NULL)) != -1) {
 		switch (c) {
 		case 'h': fputs(usage, stdout); return 0;
@@ -296,7 +299,7 @@ static int run(int argc, char **argv, tilepx_mode mode, const char *usage)
 	return status;
 }
 
-int main(int argc, char **argv)
+static int tilepx_main(int argc, char **argv)
 {
 	if (argc < 2) {
 		fputs(usage_main, stderr);
@@ -330,4 +333,44 @@ int main(int argc, char **argv)
 	fprintf(stderr, "tilepx: unknown command '%s'\n", cmd);
 	fputs(usage_main, stderr);
 	return 2;
+}
+
+/* tilepx --batch: one process for many invocations (make test runs hundreds;
+ * a process costs milliseconds): each line of standard input is the
+ * arguments of one, split at blanks; its output, then "END STATUS" with the
+ * exit status it would have alone. Exits 1 if one did not exit 0. */
+static int batch_main(void)
+{
+	char *line = NULL;
+	size_t cap = 0;
+	int status = 0;
+	while (getline(&line, &cap, stdin) > 0) {
+		char **args = malloc(sizeof(char *) * (strlen(line) / 2 + 2));
+		if (!args) {
+			fputs("tilepx: out of memory\n", stderr);
+			free(line);
+			return 1;
+		}
+		int argc = 0;
+		args[argc++] = "tilepx";
+		for (char *tok = strtok(line, " \t\r\n"); tok; tok = strtok(NULL, " \t\r\n"))
+			args[argc++] = tok;
+		args[argc] = NULL;
+		int rc = tilepx_main(argc, args);
+		fflush(stderr);
+		printf("END %d\n", rc);
+		if (fflush(stdout) != 0)
+			rc = 1;
+		status |= rc != 0;
+		free(args);
+	}
+	free(line);
+	return status;
+}
+
+int main(int argc, char **argv)
+{
+	if (argc == 2 && !strcmp(argv[1], "--batch"))
+		return batch_main();
+	return tilepx_main(argc, argv);
 }

@@ -153,14 +153,20 @@ target_of() { # FILE: sets tg to its 'target' line's value
 # (a section's jobs handle distinct files, so no two jobs make the same one).
 key_of() { KEY=${1//\//_}; KEY=${KEY// /_}${2:+.$2}; }
 cached_rc() { local rc; read -r rc < "$1"; return "$rc"; }
+module_of() { # FILE [TARGET]: where emit_once keeps FILE's module: $MODDIR/NAME.ptx, the
+	# path `tilepx emit -o $MODDIR FILE...` writes (emit_batch), with .err and .rc beside it
+	local d=${1%/*} b=${1##*/}
+	[ "$d" = "$1" ] && d=.
+	d=${d//\//_}; MODDIR=$C/m_${d// /_}${2:+.$2}; EMITTED=$MODDIR/${b%.tile}.ptx EMIT_ERR=$EMITTED.err
+}
 emit_once() { # FILE [TARGET]: emit into $EMITTED (errors in $EMIT_ERR); returns emit's exit status
-	key_of "$1" "${2:-}"
-	EMITTED=$C/$KEY.ptx EMIT_ERR=$C/$KEY.err
-	if [ ! -f "$C/$KEY.rc" ]; then
+	module_of "$1" "${2:-}"
+	if [ ! -f "$EMITTED.rc" ]; then
+		[ -d "$MODDIR" ] || mkdir -p "$MODDIR"
 		"$T" emit ${2:+--target "$2"} "$1" -o "$EMITTED" 2>"$EMIT_ERR" >/dev/null
-		echo $? > "$C/$KEY.rc"
+		echo $? > "$EMITTED.rc"
 	fi
-	cached_rc "$C/$KEY.rc"
+	cached_rc "$EMITTED.rc"
 }
 assemble_once() { # FILE.ptx TARGET: ptxas -v once per module and target (its log, the
 	# register counts too, in $ASM_LOG; -v costs nothing measurable on a module of a few kernels)
@@ -187,8 +193,16 @@ explain_once() { # FILE: explain --json FILE, once, into $EXPLAIN_JSON (explain_
 	EXPLAIN_JSON=$C/$KEY.explain.json
 	[ -f "$EXPLAIN_JSON" ] || "$T" explain --json "$1" > "$EXPLAIN_JSON" 2>/dev/null
 }
-explain_batch() { # FILE...: one explain --json for all, each file's records into its $EXPLAIN_JSON
-	# (a file without records is explained alone again by explain_once)
+explain_batch() { # FILE...: JOBS explain --json runs for all, each file's records into its $EXPLAIN_JSON
+	# (a file without records, or one explained before, is left to explain_once)
+	local f todo=() w
+	for f; do key_of "$f"; [ -f "$C/$KEY.explain.json" ] || todo+=("$f"); done
+	for ((w = 0; w < JOBS && w < ${#todo[@]}; w++)); do
+		explain_part "${todo[@]:w * ${#todo[@]} / JOBS:(w + 1) * ${#todo[@]} / JOBS - w * ${#todo[@]} / JOBS}" &
+	done
+	wait
+}
+explain_part() {
 	"$T" explain --json "$@" 2>/dev/null | awk -v C="$C" '
 		match($0, /"file": "[^"]*"/) {
 			k = substr($0, RSTART + 9, RLENGTH - 10); gsub(/\//, "_", k); gsub(/ /, "_", k)
@@ -207,28 +221,253 @@ emulate_once() { # FILE: ptxemu --banks FILE, once, into $EMU_LOG; the bank coun
 	[ -f "$EMU_LOG" ] || "$B/ptxemu" --banks "$1" > "$EMU_LOG" 2>&1
 }
 
+# Batches: a process costs about 10 ms of CPU here and ptxas about 80 ms
+# before it reads its input, so a section first fills the caches above for
+# all its files with a few processes (emit_batch, assemble_batch); whatever
+# a batch cannot settle (an error, a crash, a name two modules share) is left
+# uncached, and the one-file path (emit_once, assemble_once) then runs and
+# reports it exactly as without the batch. make test T=FILE runs no batch.
+emit_batch() { # [--target=TG] FILE...: emit_once's results, from JOBS tilepx --batch runs
+	# (--target=TG applies to the files after it; --target= goes back to each file's own)
+	local tg= f w=0 dir=$OUT/emit_batch$each_seq n=0 ds=()
+	declare -A seen=()
+	for f; do
+		case $f in --target=*) tg=${f#--target=}; continue ;; esac
+		module_of "$f" $tg
+		[ -n "${seen[$MODDIR]:-}" ] || { seen[$MODDIR]=1; ds+=("$MODDIR"); }
+	done
+	[ ${#ds[@]} -gt 0 ] && mkdir -p "${ds[@]}"
+	tg=
+	for f; do
+		case $f in --target=*) tg=${f#--target=}; continue ;; esac
+		file_has "$f" '^# emit: no' && continue
+		module_of "$f" $tg
+		[ -f "$EMITTED.rc" ] && continue
+		printf 'emit %s%s -o %s\n' "${tg:+--target $tg }" "$f" "$EMITTED" >> "$dir.$w"
+		printf '%s %s\n' "$EMIT_ERR" "$EMITTED.rc" >> "$dir.$w.to"
+		w=$(((w + 1) % JOBS)); n=$((n + 1))
+	done
+	for ((w = 0; w < JOBS && w < n; w++)); do tilepx_batch "$dir.$w" "$dir.$w.out" & done
+	wait
+	batch_verdicts "$dir."
+}
+assemble_batch() { # TARGET:MODULE...: assemble_once's result for each, from a few ptxas -v runs:
+	# ptxas takes several modules and compiles them as one program, so the modules of a run
+	# must not share a kernel name (the plan puts such ones apart; a kernel name that also
+	# names a register crashes ptxas 13.0 in a batch: such a module runs alone), a kernel's shared
+	# variables are renamed apart in a copy (ptxas makes one variable of a name's
+	# declarations in all files: the kernels' layouts would change), and a module with a
+	# symbol outside its kernels gets a ptxas of its own (another module could resolve a
+	# device function; the dynamic shared array, '.extern .shared tilepx_dyn[]', moves the
+	# other kernels' shared variables). A run that succeeds without a wgmma notice gives
+	# each module its part of the log, the lines its own run prints (tools/asmbatch_check.sh
+	# compares them), and 0.
+	local plan=$OUT/asm_plan$each_seq a todo=()
+	for a; do [ -s "${a#*:}" ] && [ ! -f "${a#*:}.${a%%:*}.asm" ] && todo+=("$a"); done
+	[ ${#todo[@]} -gt 1 ] || return 0
+	mkdir -p "$plan"
+	# per target, largest first, each module into the lightest of its batches (JOBS, or one
+	# per 8 modules when fewer) where its names are new (a further batch when every one has them)
+	printf '%s\n' "${todo[@]}" | awk -v P="$plan" -v J="$JOBS" '
+		{ i = NR; tg[i] = substr($0, 1, index($0, ":") - 1); file[i] = substr($0, index($0, ":") + 1); size[i] = 0; cnt[tg[i]]++
+		  while ((getline l < file[i]) > 0) {
+			size[i] += length(l) + 1
+			if (l ~ /^\.(visible |extern |weak )*\.(func|shared|global|const)/) alone[i] = 1
+			if (match(l, /\.entry [A-Za-z_$][A-Za-z0-9_$]*/)) { kn = substr(l, RSTART + 7, RLENGTH - 7); names[i] = names[i] " " kn; kns[kn] = 1; continue }
+			# a kernel name that also names a register (ptxas 13.0 crashes on it in a batch)
+			for (kn in kns) if (index(l, kn) && l ~ ("(^|[^A-Za-z0-9_$.%])" kn "([^A-Za-z0-9_$]|$)")) alone[i] = 1
+		  }
+		  split("", kns)
+		  close(file[i]) }
+		function renamed(l, suf,   out, id) { # each shared variable of the module gets suffix suf
+			out = ""
+			while (match(l, /[A-Za-z_$%][A-Za-z0-9_$]*/)) {
+				id = substr(l, RSTART, RLENGTH)
+				out = out substr(l, 1, RSTART - 1) ((id in sh) ? id suf : id)
+				l = substr(l, RSTART + RLENGTH)
+			}
+			return out l
+		}
+		function copy(i, to,   l, t, n, w) { # the module with its shared variables renamed
+			split("", sh)
+			while ((getline l < file[i]) > 0)
+				if (l ~ /^[ \t]*\.shared/) { t = l; sub(/\[.*/, "", t); n = split(t, w, /[ \t]+/); sh[w[n]] = 1 }
+			close(file[i])
+			while ((getline l < file[i]) > 0) print (l ~ /_/ ? renamed(l, "__m" i) : l) > to
+			close(file[i]); close(to)
+		}
+		END {
+			for (i = 1; i <= NR; i++) ord[i] = i
+			for (i = 2; i <= NR; i++) for (j = i; j > 1 && size[ord[j]] > size[ord[j - 1]]; j--) { t = ord[j]; ord[j] = ord[j - 1]; ord[j - 1] = t }
+			for (k = 1; k <= NR; k++) {
+				i = ord[k]; g = tg[i]
+				if (alone[i] || names[i] == "") continue
+				if (!(g in nb)) { nb[g] = int((cnt[g] + 7) / 8); if (nb[g] > J) nb[g] = J }
+				n = split(names[i], nm, " ")
+				best = 0
+				for (b = 1; b <= nb[g]; b++) {
+					clash = 0
+					for (x = 1; x <= n; x++) if ((g SUBSEP b SUBSEP nm[x]) in used) clash = 1
+					if (!clash && (best == 0 || load[g, b] < load[g, best])) best = b
+				}
+				if (best == 0) best = ++nb[g]
+				for (x = 1; x <= n; x++) used[g, best, nm[x]] = 1
+				load[g, best] += size[i]
+				if (load[g, best] == size[i]) order[++nplans] = g ":" best
+				copy(i, P "/" i ".ptx")
+				printf "%s %s%s\n", file[i], P "/" i ".ptx", names[i] >> (P "/" g ":" best)
+			}
+			for (p = 1; p <= nplans; p++) print order[p] > (P "/order")
+		}'
+	[ -f "$plan/order" ] || return 0
+	local plans=()
+	mapfile -t plans < "$plan/order"
+	ASM_PLAN=$plan run_each asm_batch_run "${plans[@]}"
+}
+asm_batch_run() { # TARGET:N: one ptxas -v for the modules $ASM_PLAN/TARGET:N lists (MODULE ENTRY... lines)
+	local plan=$ASM_PLAN/$1 tg=${1%:*} line mods=()
+	local a b _
+	while read -r a b _; do mods+=("$b"); done < "$plan"
+	"$PTXAS" -v --gpu-name "$tg" "${mods[@]}" -o /dev/null > "$S/batch.log" 2>&1
+	ptxas_log_ok $? "$S/batch.log" || return 0
+	# the log's lines from "Compiling entry function 'K'" to the next such line are K's
+	# module's; the lines before the first go to every module; every entry must be there
+	awk -v T="$tg" -v Q="'" '
+		NR == FNR { m[NR] = $1; for (i = 3; i <= NF; i++) { owner[$i] = $1; want[$1]++ } nm = NR; next }
+		/Compiling entry function / { split($0, p, Q); cur = owner[p[2]]; if (cur == "") bad = 1; else got[cur]++ }
+		cur == "" { head = head $0 "\n"; next }
+		{ body[cur] = body[cur] $0 "\n" }
+		END {
+			for (i = 1; i <= nm; i++) if (got[m[i]] != want[m[i]]) bad = 1
+			if (bad) exit 1
+			for (i = 1; i <= nm; i++) { f = m[i] "." T; printf "%s%s", head, body[m[i]] > (f ".log"); close(f ".log"); print 0 > (f ".asm"); close(f ".asm") }
+		}' "$plan" "$S/batch.log"
+	return 0
+}
+
+asm_batch_same() { # MODULE TARGET: the log assemble_batch gave MODULE is its own ptxas -v run's
+	# (but the compile times); prints the difference
+	local l a=() b=()
+	"$PTXAS" -v --gpu-name "$2" "$1" -o /dev/null > "$S/alone.log" 2>&1
+	while IFS= read -r l; do [[ $l == *"Compile time"* ]] || a+=("$l"); done < "$1.$2.log"
+	while IFS= read -r l; do [[ $l == *"Compile time"* ]] || b+=("$l"); done < "$S/alone.log"
+	[ "${a[*]}" = "${b[*]}" ] && return 0
+	echo "$1 ($2): batch log"; printf '  %s\n' "${a[@]}"; echo "alone"; printf '  %s\n' "${b[@]}"
+	return 1
+}
+emulate_batch() { # FILE...: emulate_once's logs for many files from a few ptxemu --batch runs
+	# (the largest files first, alone; the others in chunks of 8)
+	local f todo=() dir=$OUT/emu_batch$each_seq n=0 k=0 ids=()
+	for f; do key_of "$f"; [ -f "$C/$KEY.banks.emu" ] || todo+=("$f"); done
+	[ ${#todo[@]} -gt 0 ] || return 0
+	mkdir -p "$dir"
+	mapfile -t todo < <(ls -S -- "${todo[@]}")
+	for f in "${todo[@]}"; do
+		[ $n -lt $((2 * JOBS)) ] || [ $((n % 8)) = 0 ] && { k=$((k + 1)); ids+=("$k"); }
+		key_of "$f"
+		printf -- '--banks %s\n' "$f" >> "$dir/$k"
+		printf '%s\n' "$C/$KEY.banks.emu" >> "$dir/$k.logs"
+		n=$((n + 1))
+	done
+	EMU_BATCH=$dir run_each emu_batch_run "${ids[@]}"
+}
+emu_batch_run() { # N: ptxemu --batch over $EMU_BATCH/N; each finished run's report into its log
+	"$B/ptxemu" --batch < "$EMU_BATCH/$1" > "$S/emu.all" 2>&1
+	# (what follows the last run's END, a leak report at exit, is a failure; a run cut
+	# short leaves its file to emulate_once)
+	awk 'NR == FNR { log_of[NR] = $0; n = NR; next }
+		/^END [0-9]+$/ { i++; printf "%s", sec > log_of[i]; close(log_of[i]); sec = ""; next }
+		{ sec = sec $0 "\n" }
+		END { if (i == n && sec != "") printf "@fail ptxemu --batch < %s: after its last run:\n%s", log_of[n], sec }' "$EMU_BATCH/$1.logs" "$S/emu.all"
+}
+tilepx_batch() { # LINES OUT: tilepx --batch < LINES, each invocation's output and status
+	# into the files LINES.to names (a line "OUTPUT STATUS" per invocation); one run cut
+	# short leaves those after it unwritten (their one-file path runs them). A batch that
+	# finished but printed something after its last END (a sanitizer's leak report) or
+	# exited otherwise than its runs say writes OUT.bad (batch_verdicts reports it)
+	"$T" --batch < "$1" > "$2" 2>&1
+	awk -v rc=$? -v B="$2.bad" -v L="$1" 'NR == FNR { out[NR] = $1; st[NR] = $2; n = NR; next }
+		/^END [0-9]+$/ { i++; printf "%s", sec > out[i]; close(out[i]); print $2 > st[i]; close(st[i]); sec = ""; if ($2 != 0) want = 1; next }
+		{ sec = sec $0 "\n" }
+		END { if (i == n && (sec != "" || rc != want + 0)) printf "tilepx --batch < %s: exit %d after its runs (want %d)\n%s", L, rc, want, sec > B }' "$1.to" "$2"
+}
+batch_verdicts() { # PREFIX: bad for each PREFIX*.bad tilepx_batch wrote
+	local f l
+	for f in "$1"*.bad; do [ -f "$f" ] || continue; l=; first_line l "$f"; bad "$l"; tail -n +2 "$f"; done
+}
+check_batch() { # FILE...: check_once's results for many files, from JOBS tilepx --batch runs
+	local f w=0 dir=$OUT/check_batch$each_seq n=0
+	mkdir -p "$dir"
+	for f; do
+		key_of "$f"
+		[ -f "$C/$KEY.check.rc" ] && continue
+		printf 'check %s\n' "$f" >> "$dir/$w"
+		printf '%s %s\n' "$C/$KEY.check" "$C/$KEY.check.rc" >> "$dir/$w.to"
+		w=$(((w + 1) % JOBS)); n=$((n + 1))
+	done
+	for ((w = 0; w < JOBS && w < n; w++)); do tilepx_batch "$dir/$w" "$dir/$w.out" & done
+	wait
+	batch_verdicts "$dir/"
+}
+bad_batch() { # FILE...: check_bad's emit and check results for many files, from JOBS tilepx --batch runs
+	local f w=0 dir=$OUT/bad_batch$each_seq n=0 d ds=()
+	for f; do key_of "$f"; [ -f "$C/bad/$KEY/crc" ] || ds+=("$C/bad/$KEY"); done
+	[ ${#ds[@]} -gt 0 ] && mkdir -p "${ds[@]}"
+	for f; do
+		key_of "$f"; d=$C/bad/$KEY
+		[ -f "$d/crc" ] && continue
+		echo keep > "$d/out.ptx"
+		printf 'emit %s -o %s\ncheck %s\n' "$f" "$d/out.ptx" "$f" >> "$dir.$w"
+		printf '%s %s\n%s %s\n' "$d/err" "$d/rc" "$d/cerr" "$d/crc" >> "$dir.$w.to"
+		w=$(((w + 1) % JOBS)); n=$((n + 1))
+	done
+	for ((w = 0; w < JOBS && w < n; w++)); do tilepx_batch "$dir.$w" "$dir.$w.out" & done
+	wait
+	batch_verdicts "$dir."
+}
+prepare_modules() { # [--target=TG] FILE...: emit_batch, then assemble_batch for each module emitted
+	local f pairs=() tg over=
+	emit_batch "$@"
+	for f; do
+		case $f in --target=*) over=${f#--target=}; continue ;; esac
+		module_of "$f" $over
+		[ -f "$EMITTED.rc" ] && cached_rc "$EMITTED.rc" || continue
+		tg=$over; [ -n "$tg" ] || target_of "$f"
+		pairs+=("$tg:$EMITTED")
+	done
+	assemble_batch "${pairs[@]}"
+}
+
 # == bad inputs: the exact located error, exit 1, the output file untouched;
 # check's first error is emit's
 check_bad() {
-	local f=$1 exp="" line rc err=() first outl
+	local f=$1 exp="" line rc err=() first outl d
 	if [ -f "${f%.tile}.expect" ]; then first_line exp "${f%.tile}.expect"
 	else first_line line "$f"; case $line in "# expect: "*) exp=${line#"# expect: "} ;; esac; fi
-	echo keep > "$S/out.ptx"
-	"$T" emit "$f" -o "$S/out.ptx" 2>"$S/err" >/dev/null
-	rc=$?
-	mapfile -t -n 3 err < "$S/err"
+	# bad_batch's results, or the two runs here (the same files: err, rc, out.ptx, cerr, crc)
+	key_of "$f"; d=$C/bad/$KEY
+	if [ ! -f "$d/crc" ]; then
+		d=$S
+		echo keep > "$d/out.ptx"
+		"$T" emit "$f" -o "$d/out.ptx" 2>"$d/err" >/dev/null
+		echo $? > "$d/rc"
+		"$T" check "$f" 2>"$d/cerr" >/dev/null
+		echo $? > "$d/crc"
+	fi
+	read -r rc < "$d/rc"
+	mapfile -t -n 3 err < "$d/err"
 	first=${err[0]:-}
-	local tmps=("$S"/out.ptx.tmp.*)
+	local tmps=("$d"/out.ptx.tmp.*)
 	if [ -z "$exp" ]; then bad "$f carries no expectation"
 	elif [ $rc -ne 1 ]; then bad "$f: exit $rc, want 1"
 	elif [ "$first" != "$f:$exp" ]; then bad "$f: got '$first', want '$f:$exp'"
 	elif [ "${err[2]// /}" != "^" ]; then bad "$f: no caret line"
-	elif mapfile -t outl < "$S/out.ptx"; [ ${#outl[@]} != 1 ] || [ "${outl[0]}" != keep ]; then bad "$f: output file clobbered"
+	elif mapfile -t outl < "$d/out.ptx"; [ ${#outl[@]} != 1 ] || [ "${outl[0]}" != keep ]; then bad "$f: output file clobbered"
 	elif [ -e "${tmps[0]}" ]; then bad "$f: temporary left behind"
 	else ok; fi
 	# check reports the same first error as emit (check fails wherever emit fails)
-	"$T" check "$f" 2>"$S/cerr"; rc=$?
-	line=; first_line line "$S/cerr"
+	read -r rc < "$d/crc"
+	line=; first_line line "$d/cerr"
 	if [ $rc -ne 1 ]; then bad "check $f: exit $rc"
 	elif [ "$line" != "$first" ]; then bad "check $f: first error '$line', emit's '$first'"
 	else ok; fi
@@ -279,7 +518,7 @@ check_wgmma_notice() {
 check_golden_asm() {
 	local g=$1 tg a b _ e n=${1##*/}
 	while read -r a b _; do [ "$a" = .target ] && { tg=$b; break; }; done < "$g"
-	key_of "examples/${n%.ptx}.tile"; e=$C/$KEY.ptx
+	module_of "examples/${n%.ptx}.tile"; e=$EMITTED
 	if [ -f "$e.$tg.asm" ] && cmp -s "$g" "$e"; then
 		assemble_once "$e" "$tg" && ok || { bad "ptxas $g"; cat "$ASM_LOG"; }
 	else
@@ -293,6 +532,12 @@ emit_and_assemble() { # FILE: one result, emit and ptxas for its target
 	else bad "emit+ptxas $1"; head -3 "$EMIT_ERR" "$ASM_LOG"; fi
 }
 
+# the other targets some checks emit for (the sections' batches emit for them too)
+B8_TARGETS="sm_100a sm_100f sm_103a sm_103f sm_110a sm_110f sm_120a sm_120f sm_121a sm_121f"
+LDGSTS_TARGETS="sm_80 sm_90"
+TCGEN05_TARGETS="sm_100a sm_100f sm_103a sm_103f sm_110a sm_110f"
+TCGEN05_REFUSED="sm_90a sm_100 sm_103 sm_110 sm_120a sm_120f sm_121f"
+
 # == GPU test programs assemble
 check_gpu_asm() {
 	local f=$1 tg
@@ -302,7 +547,7 @@ check_gpu_asm() {
 		grep -A1 '^\$L__' "$EMITTED" | grep -q '^	\.pragma "nounroll";$' && ok || bad "$f: repeat nounroll: no pragma after the loop label"
 	fi
 	case $f in tests/gpu/ldstmatrix_b8.tile) # the 8-bit matrix shapes on every target ptxas 13.0 takes them on (sm_120f and sm_121f too)
-		for tg in sm_100a sm_100f sm_103a sm_103f sm_110a sm_110f sm_120a sm_120f sm_121a sm_121f; do
+		for tg in $B8_TARGETS; do
 			ASM_LOG=/dev/null
 			if emit_once "$f" $tg && assemble_once "$EMITTED" $tg && grep -q 'ldmatrix.sync.aligned.m16n16.*\.b8' "$EMITTED"; then ok
 			else bad "$f for $tg: want ldmatrix .b8, assembled"; head -3 "$EMIT_ERR" "$ASM_LOG"; fi
@@ -333,19 +578,19 @@ check_explain() {
 		[ -n "$got" ] && [ "$want" = "$got" ] && ok || bad "$f: PTX instructions do not match the explained num/trans" ;;
 	esac
 	case "$n" in ldgsts_*) # cp.async programs assemble for sm_80 and sm_90 alike
-		for tg in sm_80 sm_90; do
+		for tg in $LDGSTS_TARGETS; do
 			ASM_LOG=/dev/null
 			if emit_once "$f" $tg && assemble_once "$EMITTED" $tg; then ok
 			else bad "emit+ptxas $f for $tg"; head -3 "$EMIT_ERR" "$ASM_LOG"; fi
 		done ;;
 	esac
 	case "$n" in tcgen05_*) # every target ptxas 13.0 takes tcgen05 on emits and assembles; the others are refused
-		for tg in sm_100a sm_100f sm_103a sm_103f sm_110a sm_110f; do
+		for tg in $TCGEN05_TARGETS; do
 			ASM_LOG=/dev/null
 			if emit_once "$f" $tg && assemble_once "$EMITTED" $tg; then ok
 			else bad "emit+ptxas $f for $tg"; head -3 "$EMIT_ERR" "$ASM_LOG"; fi
 		done
-		for tg in sm_90a sm_100 sm_103 sm_110 sm_120a sm_120f sm_121f; do
+		for tg in $TCGEN05_REFUSED; do
 			emit_once "$f" $tg
 			[ $? -eq 1 ] && grep -q "need target sm_100a, sm_100f, sm_103a, sm_103f, sm_110a or sm_110f (target is $tg)" "$EMIT_ERR" && ok ||
 				bad "$f for $tg: want a located 'needs target' error"
@@ -355,24 +600,31 @@ check_explain() {
 
 # == no stand-in stride: the proofs' row stride of runtime-stride params (a
 # multiple of 2^21 + 1) never reaches a module. standin_scan prints each hit.
-standin_scan() { # FILE.ptx...
-	awk '{
+standin_scan() { # FILE.ptx...  (STANDIN_EACH=1: each FILE's hits into FILE.standin instead)
+	awk -v each="${STANDIN_EACH:-}" '
+	each && FNR == 1 { if (out != "") close(out); out = FILENAME ".standin"; printf "" > out }
+	{
 		sub(/\/\/.*/, ""); s = $0
 		while (match(s, /[0-9]+/)) {
 			pre = RSTART > 1 ? substr(s, RSTART - 1, 1) : ""
 			num = substr(s, RSTART, RLENGTH); post = substr(s, RSTART + RLENGTH, 1)
 			s = substr(s, RSTART + RLENGTH)
 			if (length(num) < 7 || length(num) > 15 || pre ~ /[.%A-Za-z0-9_]/ || post ~ /[.0-9A-Za-z_]/) continue
-			if (num % 2097153 == 0 && num > 0) print FILENAME ": " num
+			if (num % 2097153 == 0 && num > 0) { if (each) print FILENAME ": " num > out; else print FILENAME ": " num }
 		}
 	}' "$@"
+}
+standin_batch() { # FILE...: check_standin's scans of the modules emitted so far, in one awk
+	local f mods=()
+	for f; do module_of "$f"; [ -f "$EMITTED.rc" ] && cached_rc "$EMITTED.rc" && mods+=("$EMITTED"); done
+	[ ${#mods[@]} = 0 ] || STANDIN_EACH=1 standin_scan "${mods[@]}"
 }
 check_standin() {
 	local f=$1 hits
 	file_has "$f" '^# emit: no' && return
 	emit_once "$f" || { bad "emit $f"; return; }
-	standin_scan "$EMITTED" > "$S/standin"
-	[ ! -s "$S/standin" ] && ok || { bad "$f: a stand-in row stride reached emitted code"; head -5 "$S/standin"; }
+	[ -f "$EMITTED.standin" ] || standin_scan "$EMITTED" > "$EMITTED.standin"
+	[ ! -s "$EMITTED.standin" ] && ok || { bad "$f: a stand-in row stride reached emitted code"; head -5 "$EMITTED.standin"; }
 }
 
 # == emulated execution: every kernel's params against the CPU reference,
@@ -409,10 +661,34 @@ check_sizes() {
 		done
 		combos=("${next[@]}")
 	done
-	for c in "${combos[@]}"; do
-		# shellcheck disable=SC2086
-		if "$B/ptxemu" $c "$f" > "$S/emu.log" 2>&1 && ! file_has "$S/emu.log" '^FAIL'; then ok
-		else bad "$f at$c"; head -5 "$S/emu.log"; fi
+	emu_launches "$f" "${combos[@]}"
+}
+emu_launches() { # FILE ARGS...: ptxemu ARGS FILE for each ARGS, one result each, in one ptxemu --batch
+	# (a launch the batch did not finish, a crash, runs alone)
+	local f=$1 c line i=0 out=() rcs=() sec=
+	shift
+	for c; do printf '%s %s\n' "$c" "$f"; done > "$S/emu.batch"
+	"$B/ptxemu" --batch < "$S/emu.batch" > "$S/emu.all" 2>&1
+	local brc=$?
+	while IFS= read -r line; do
+		if [[ $line =~ ^END\ ([0-9]+)$ ]]; then rcs[i]=${BASH_REMATCH[1]}; out[i]=$sec; sec=; i=$((i + 1))
+		else sec+=$line$'\n'; fi
+	done < "$S/emu.all"
+	# a batch whose runs all exited 0 exits 0 (a sanitizer's leak report at exit does not)
+	if [ $i = $# ] && [ $brc != 0 ] && [[ " ${rcs[*]} " != *" "[1-9]* ]]; then
+		bad "$f: ptxemu --batch exit $brc after all its runs passed"; printf '%s' "$sec" | head -5
+	fi
+	i=0
+	for c; do
+		if [ -n "${rcs[i]:-}" ]; then
+			if [ "${rcs[i]}" = 0 ] && [[ $'\n'${out[i]} != *$'\nFAIL'* ]]; then ok
+			else bad "$f at$c"; printf '%s' "${out[i]}" | head -5; fi
+		else
+			# shellcheck disable=SC2086
+			if "$B/ptxemu" $c "$f" > "$S/emu.log" 2>&1 && ! file_has "$S/emu.log" '^FAIL'; then ok
+			else bad "$f at$c"; head -5 "$S/emu.log"; fi
+		fi
+		i=$((i + 1))
 	done
 }
 
@@ -423,12 +699,9 @@ check_runs() {
 	local f=$1 spec run c
 	value_of spec "$f" "# runs: "
 	[ -n "$spec" ] || return
-	for run in $spec; do
-		c=" --set ${run//,/ --set }"
-		# shellcheck disable=SC2086
-		if "$B/ptxemu" $c "$f" > "$S/emu.log" 2>&1 && ! file_has "$S/emu.log" '^FAIL'; then ok
-		else bad "$f at$c"; head -5 "$S/emu.log"; fi
-	done
+	local runs=()
+	for run in $spec; do runs+=(" --set ${run//,/ --set }"); done
+	emu_launches "$f" "${runs[@]}"
 }
 
 # == hazard warnings: '# warn:' is check's first diagnostic, and check exits 0
@@ -547,7 +820,8 @@ check_random() { # every program emits and assembles, or is rejected with a loca
 		return
 	fi
 	if [ $rc -ne 0 ]; then echo "@tag failed"; bad "random $n: exit $rc (seed $SEED)"; head -3 "${f%.tile}.err"; cp "$f" /tmp/ 2>/dev/null; return; fi
-	if "$PTXAS" --gpu-name "$tg" "${f%.tile}.ptx" -o /dev/null 2>"$S/ptxas.log"; then echo "@tag assembled"; ok
+	# (assemble_batch's 0: it assembled, with -v and no wgmma notice)
+	if { [ -f "${f%.tile}.ptx.$tg.asm" ] && cached_rc "${f%.tile}.ptx.$tg.asm"; } || "$PTXAS" --gpu-name "$tg" "${f%.tile}.ptx" -o /dev/null 2>"$S/ptxas.log"; then echo "@tag assembled"; ok
 	else echo "@tag failed"; bad "random $n: ptxas ($tg), program kept in /tmp/$n.tile"; head -5 "$S/ptxas.log"; cp "$f" /tmp/; fi
 }
 check_banks_random() { # random layouts, swizzles, scopes and vector widths

@@ -53,6 +53,7 @@ done
 
 echo "== bad inputs (tests/bad): exact located error, exit 1, no output file"
 # and check reports the same first error as emit (check fails wherever emit fails)
+bad_batch $(files_of check_bad)
 run_each check_bad $(files_of check_bad)
 
 echo "== fuzz reproducers (tests/fuzz/regressions): each is rejected or emitted, never a crash"
@@ -103,6 +104,8 @@ for c in check emit explain regclasses nvvm-select; do
 done
 
 echo "== examples: check, emit, ptxas, golden"
+check_batch $(files_of check_example)
+prepare_modules $(files_of check_example)
 run_each check_example $(files_of check_example)
 echo "== generated GEMM programs match tools/gen_gemm.sh"
 tools/gen_gemm.sh 4096 4096 4096 | cmp -s - examples/gemm_f16_mma.tile && ok || bad "examples/gemm_f16_mma.tile is not tools/gen_gemm.sh 4096 4096 4096"
@@ -122,6 +125,7 @@ echo "== golden files assemble"
 run_each check_golden_asm $(files_of check_golden_asm)
 
 echo "== GPU test programs assemble (tests/gpu)"
+prepare_modules $(files_of check_gpu_asm) $(for tg in $B8_TARGETS; do echo --target=$tg tests/gpu/ldstmatrix_b8.tile; done)
 run_each check_gpu_asm $(files_of check_gpu_asm)
 # a constant repeat of a few synchronous copies is unrolled by tilepx: as a PTX
 # loop ptxas 13.0 gives bench/codegen/reg_stream_g 30 registers, straight code 24 (nvcc's twin's)
@@ -130,6 +134,7 @@ run_each check_gpu_asm $(files_of check_gpu_asm)
 	ok || bad "reg_stream_g: its repeat 8 is not unrolled, or ptxas needs more than nvcc's 24 registers"
 
 echo "== bench/codegen programs assemble (bench/codegen: the .tile of each pair)"
+prepare_modules $(files_of check_codegen)
 run_each check_codegen $(files_of check_codegen)
 echo "== codegen registers: no bench/codegen pair needs more than nvcc's twin (bench/codegen/nvcc_regs)"
 # issue 23 section 5; the counts are ptxas 13.0's for nvcc's PTX (make bench-codegen's r_nv)
@@ -142,8 +147,21 @@ while read -r n nv; do
 	fi
 	[ "${r:-0}" -gt 0 ] && [ "$r" -le "$nv" ] && ok || bad "bench/codegen/$n: ptxas gives tilepx's code ${r:-no} registers, nvcc's twin $nv"
 done < bench/codegen/nvcc_regs
+# the counts above come from assemble_batch's logs (when that section batched them): the
+# first module of two batches against its own run (tests/asmbatch_check.sh compares every module)
+nb=0
+for p in "$OUT"/asm_plan*/*:*; do
+	[ -f "$p" ] && [ $nb -lt 2 ] || continue
+	mapfile -t lines < "$p"; m=${lines[0]%% *}; tg=${p##*/}; tg=${tg%:*}
+	[ ${#lines[@]} -gt 1 ] && [[ $m == */m_bench_codegen/* ]] && [ -f "$m.$tg.log" ] || continue
+	nb=$((nb + 1))
+	asm_batch_same "$m" "$tg" && ok || bad "the batched ptxas -v log of $m is not its own run's"
+done
 
 echo "== explain (tests/explain: '# explain:' lines name the fields the JSON records must have)"
+# (and check_explain's other targets: cp.async on sm_80 and sm_90, tcgen05 on every target)
+prepare_modules $(files_of check_explain) $(for tg in $LDGSTS_TARGETS; do echo --target=$tg tests/explain/ldgsts_*.tile; done) \
+	$(for tg in $TCGEN05_TARGETS $TCGEN05_REFUSED; do echo --target=$tg tests/explain/tcgen05_*.tile; done)
 run_each check_explain $(files_of check_explain)
 
 echo "== register classes and the matrix-copy selector"
@@ -158,8 +176,8 @@ while IFS='|' read -r args want code; do
 done < tests/expected/nvvm_select_cases.txt
 # every valid form of the table assembles (b8 forms on sm_100a)
 "$T" nvvm-select --table | awk -F'\t' '$10 != "(none)" {print $10}' | sort -u > "$OUT/forms"
-check_selector_form() { # FORM: one instruction of the form, in a kernel, assembles
-	local form=$1 n regs ins i
+form_module() { # FORM: $FORM_PTX, a kernel of one instruction of the form (named after it)
+	local form=$1 n regs ins i name=${1//[^A-Za-z0-9]/_}
 	case "$form" in
 	ldmatrix.*m16n16.x1*|stmatrix.*x2*|ldmatrix.*x2*) n=2 ;;
 	ldmatrix.*m16n16.x2*|*x4*) n=4 ;;
@@ -172,9 +190,17 @@ check_selector_form() { # FORM: one instruction of the form, in a kernel, assemb
 	stmatrix*) ins="$form [%r10], {$regs};" ;;
 	*) ins="$form %r1, %r2;" ;;
 	esac
-	printf '.version 8.6\n.target sm_100a\n.address_size 64\n.visible .entry k()\n{\n.reg .b32 %%r<12>;\nmov.u32 %%r10, 0;\n%s\nret;\n}\n' "$ins" > "$S/form.ptx"
-	assemble "$S/form.ptx" sm_100a && ok || { bad "selector form '$form' does not assemble"; cat "$S/ptxas.log"; }
+	FORM_PTX=$OUT/form/$name.ptx
+	printf '.version 8.6\n.target sm_100a\n.address_size 64\n.visible .entry k_%s()\n{\n.reg .b32 %%r<12>;\nmov.u32 %%r10, 0;\n%s\nret;\n}\n' "$name" "$ins" > "$FORM_PTX"
 }
+check_selector_form() { # FORM: one instruction of the form, in a kernel, assembles (assemble_batch's 0, or alone)
+	form_module "$1"
+	{ [ -f "$FORM_PTX.sm_100a.asm" ] && cached_rc "$FORM_PTX.sm_100a.asm"; } || assemble "$FORM_PTX" sm_100a && ok ||
+		{ bad "selector form '$1' does not assemble"; cat "$S/ptxas.log"; }
+}
+mkdir -p "$OUT/form"; fpairs=()
+while read -r form; do form_module "$form"; fpairs+=("sm_100a:$FORM_PTX"); done < "$OUT/forms"
+assemble_batch "${fpairs[@]}"
 run_each check_selector_form $(cat "$OUT/forms")
 
 echo "== ptxdiff"
@@ -214,6 +240,10 @@ mkdir -p "$OUT/rand"
 "$B/randtile" "$SEED" "$N" "$OUT/rand" || bad "randtile failed"
 # one emit for all (NAME.ptx beside each NAME.tile); check_random emits alone what it left without a module
 "$T" emit "$OUT"/rand/*.tile > /dev/null 2>&1
+# and a few ptxas runs for all (check_random assembles alone what they left without a result)
+rpairs=()
+for f in "$OUT"/rand/*.tile; do target_of "$f"; rpairs+=("$tg:${f%.tile}.ptx"); done
+assemble_batch "${rpairs[@]}"
 run_each check_random "$OUT"/rand/*.tile
 rrej=${tags[rejected]:-0}
 rfail=${tags[failed]:-0}
@@ -230,6 +260,7 @@ echo "  $nasync random cp.async programs, $rasync refused"
 
 echo "== no stand-in stride in emitted code: the proofs' row stride of runtime-stride params (a multiple of 2^21 + 1) never reaches a module"
 # every module the suite emits (the random ones when that section ran), and the goldens
+standin_batch $(files_of check_standin)
 run_each check_standin $(files_of check_standin)
 standin=$(standin_scan tests/golden/*.ptx $(ls "$OUT"/rand/*.ptx 2>/dev/null))
 [ -z "$standin" ] && ok || { bad "a stand-in row stride reached emitted code"; echo "$standin" | head -5; }
@@ -240,10 +271,11 @@ emu_run() { # FILES...: one result per kernel
 	run_each check_emulated "$@"
 	echo "  $((pass - p)) kernels passed, $((fail - f)) failed, ${tags[skip]:-0} skipped (too many threads to emulate)"
 }
+emulate_batch $(files_of check_emulated)
 emu_run $(files_of check_emulated)
 emitted=()
 for f in "$OUT"/rand/*.tile; do [ -s "${f%.tile}.ptx" ] && emitted+=("$f"); done
-[ ${#emitted[@]} -gt 0 ] && emu_run "${emitted[@]}"
+[ ${#emitted[@]} -gt 0 ] && { emulate_batch "${emitted[@]}"; emu_run "${emitted[@]}"; }
 
 echo "== runtime sizes: ragged programs at sizes 1, tile-1, tile, tile+1 and a prime; broken facts refused"
 run_each check_sizes $(files_of check_sizes)
@@ -270,6 +302,7 @@ got=$(sed '/^# set:/d' examples/ragged_copy_2d.tile > "$OUT/noset.tile"; "$B/ptx
 source tests/runners.sh
 
 echo "== hazard warnings (tests/warn, and tests/emu_fail programs with a '# warn:' line: the first diagnostic; exit 0), and none for the examples and their fixed twins in tests/gpu"
+check_batch $(files_of check_warn) $(files_of check_no_warning)
 run_each check_warn $(files_of check_warn)
 run_each check_no_warning $(files_of check_no_warning)
 

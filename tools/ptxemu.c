@@ -321,7 +321,8 @@ static int parse_options(int argc, char **argv, Emu *emu, char **sets, int *nset
 	}
 }
 
-int main(int argc, char **argv)
+/* one invocation: the options, then the files */
+static int emu_main(int argc, char **argv)
 {
 	Emu emu = {.max_threads = 1 << 16};
 	char **sets = malloc(sizeof(char *) * (size_t)argc); /* at most one per argument */
@@ -332,7 +333,8 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	if (first >= argc || !strcmp(argv[first], "--help") || !strcmp(argv[first], "-h")) {
-		fprintf(stderr, "usage: ptxemu [--max-threads N] [--banks] [--set NAME=V]... FILE.tile...\n");
+		fprintf(stderr, "usage: ptxemu [--max-threads N] [--banks] [--set NAME=V]... FILE.tile...\n"
+		                "       ptxemu --batch < LINES (each line one invocation's arguments)\n");
 		free(sets);
 		return first >= argc ? 2 : 0;
 	}
@@ -343,4 +345,40 @@ int main(int argc, char **argv)
 		status |= rc_run_file(&r, argv[f]);
 	free(sets);
 	return status;
+}
+
+/* ptxemu --batch: each line of standard input is the arguments of one
+ * invocation, split at blanks; its report, then "END STATUS" with the exit
+ * status that invocation alone would have. One process for many runs (make
+ * test's sections; a process costs milliseconds). Exits 1 if a run did not
+ * exit 0, 2 on a usage error. */
+static int emu_batch(void)
+{
+	char *line = NULL;
+	size_t cap = 0;
+	int status = 0;
+	while (getline(&line, &cap, stdin) > 0) {
+		size_t n = strlen(line);
+		char **args = malloc(sizeof(char *) * (n / 2 + 2));
+		int argc = 0;
+		args[argc++] = "ptxemu";
+		for (char *tok = strtok(line, " \t\r\n"); tok; tok = strtok(NULL, " \t\r\n"))
+			args[argc++] = tok;
+		args[argc] = NULL;
+		int rc = argc > 1 ? emu_main(argc, args) : 2;
+		fflush(stderr);
+		printf("END %d\n", rc);
+		fflush(stdout);
+		status |= rc != 0;
+		free(args);
+	}
+	free(line);
+	return status;
+}
+
+int main(int argc, char **argv)
+{
+	if (argc == 2 && !strcmp(argv[1], "--batch"))
+		return emu_batch();
+	return emu_main(argc, argv);
 }
