@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# session 9, first call: the full make gpu-test after the wgmma descriptor mask (H100)
+# session 9: the full make gpu-test (first after the wgmma descriptor mask, last after the merges) (H100)
 set -u
 O=${OUT:-/tmp}
 nvidia-smi --query-gpu=name,clocks.max.sm --format=csv,noheader | tee $O/gpu-full.log
