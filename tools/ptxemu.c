@@ -360,6 +360,11 @@ static int emu_batch(void)
 	while (getline(&line, &cap, stdin) > 0) {
 		size_t n = strlen(line);
 		char **args = malloc(sizeof(char *) * (n / 2 + 2));
+		if (!args) {
+			fputs("ptxemu: out of memory\n", stderr);
+			free(line);
+			return 1;
+		}
 		int argc = 0;
 		args[argc++] = "ptxemu";
 		for (char *tok = strtok(line, " \t\r\n"); tok; tok = strtok(NULL, " \t\r\n"))
