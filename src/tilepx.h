@@ -580,6 +580,10 @@ typedef struct Module {
 
 /* call fn on every statement of a body, depth first (repeat bodies too) */
 void stmt_walk(Stmt **body, size_t n, void (*fn)(void *ctx, const Stmt *s), void *ctx);
+/* call fn on every region statement s names (its operands, an asm block's
+ * placeholders and mma clause), write: s may write it. The one query for
+ * what a statement touches: a new operand field belongs here */
+void stmt_regions(const Stmt *s, void (*fn)(void *ctx, const Region *r, bool write), void *ctx);
 
 /* front end */
 Module *parse_module(Ctx *cx, const char *file, const char *src, size_t len);
