@@ -92,6 +92,7 @@ static void machine_init(Machine *m, Prog *p, const Ctx *cx, const Kernel *k, co
 		m->t[i].r = calloc((size_t)p->nregs + 1, sizeof(uint64_t));
 		m->t[i].pmem = calloc((size_t)p->pbytes + 16, 1);
 		m->t[i].wg_busy = calloc((size_t)p->nregs + 1, 1);
+		m->t[i].wg_seen = calloc((size_t)p->nregs + 1, sizeof(int));
 	}
 	m->wg_rd = calloc((size_t)(m->win * m->nranks / 16 + 1), sizeof(uint16_t));
 	m->sync = sync_new(m->nranks, (int)((abi->threads + 31) / 32));
@@ -112,6 +113,7 @@ static void machine_free(Machine *m)
 		free(m->t[i].r);
 		free(m->t[i].pmem);
 		free(m->t[i].wg_busy);
+		free(m->t[i].wg_seen);
 	}
 	free(m->t);
 	free(m->cpa);

@@ -684,6 +684,8 @@ void step(Machine *m, Thread *t)
 		if (p == in->pred_neg)
 			return;
 	}
+	if (in->wg_reg)
+		wg_access(m, t, in, t->pc - 1);
 	if (exec_control(m, t, in) || exec_alu(m, t, in) || exec_memory(m, t, in))
 		return;
 	snprintf(m->errbuf, sizeof m->errbuf, "unsupported instruction '%s'", in->op);
@@ -696,4 +698,5 @@ void decode_prog(Prog *p)
 		p->ins[i].opc = classify(p, &p->ins[i]);
 		p->ins[i].collective = is_collective(p->ins[i].op);
 	}
+	wg_decode(p);
 }

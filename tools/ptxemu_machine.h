@@ -34,6 +34,7 @@ typedef struct Ins {
 	int tile_line; /* the .tile statement it comes from ("// line N:" comments), 0 unknown */
 	int opc;       /* the interpreter's arm for it, decoded once (decode_prog) */
 	bool collective; /* a warp or warpgroup collective or barrier (is_collective), decoded once */
+	bool wg_reg;     /* names a register some wgmma uses as accumulator or A (wg_decode) */
 } Ins;
 
 typedef struct Prog {
@@ -59,6 +60,12 @@ typedef struct Prog {
 	int ntmaps;
 	char **named;    /* registers an asm block declares by name (.reg .b32 t;) */
 	int nnamed;
+	/* the register slots wgmma.mma_async instructions use as accumulator or
+	 * A (wg_decode): a thread's access to one needs a wgmma.fence before the
+	 * next wgmma of its warpgroup */
+	int *wg_slots;
+	int nwg_slots;
+	unsigned char *wg_slot; /* [nregs]: 1 for those slots */
 	/* declared register widths: ".reg .b32 %r<9>" gives the prefix "%r" (a
 	 * name that continues with digits), ".reg .b32 t" the name t */
 	struct RegDecl {
@@ -99,6 +106,8 @@ typedef struct Thread {
 	int64_t carrive;     /* barrier.cluster.arrive instances so far */
 	unsigned char *wg_busy; /* per register slot: an accumulator of a wgmma in flight */
 	int wg_nbusy;        /* how many */
+	int *wg_seen;        /* per register slot: 1 + the pc of the thread's access since its warpgroup's last
+	                      * wgmma.fence (wgmma slots only; 0: none) */
 	/* fence.proxy.async (shared) instances so far, and the warp's clock at
 	 * the latest four (fence_stamp[i % 4]: the i-th), for the async proxy's
 	 * reads (async_read in ptxemu_mem.c) */
@@ -173,6 +182,7 @@ typedef struct Machine {
 	struct WgOp { WgmmaInsn w; int *slots; int wgi, line; int64_t group; bool rs; int aslots[4]; } *wgq;
 	int nwgq, wgqcap;
 	int64_t wg_groups[64];
+	bool wg_fenced[64];  /* the warpgroup ran a wgmma.fence */
 	uint16_t *wg_rd; /* per 16 bytes of every CTA's shared window */
 } Machine;
 
@@ -216,6 +226,10 @@ void decode_prog(Prog *p);
 
 /* ptxemu_warp.c */
 bool wg_busy_operand(Machine *m, Thread *t, const Ins *in);
+/* the wgmma register slots and the instructions that name one (Ins.wg_reg) */
+void wg_decode(Prog *p);
+/* thread t runs in (at pc): its wgmma registers are accessed since the fence */
+void wg_access(Machine *m, Thread *t, const Ins *in, int pc);
 void wg_collective(Machine *m, Thread **w, Ins *in, int wgi);
 void collective(Machine *m, Thread **w, Ins *in);
 

@@ -372,6 +372,8 @@ void free_prog(Prog *p)
 	for (int i = 0; i < p->nrdecl; i++)
 		free(p->rdecl[i].name);
 	free(p->rdecl);
+	free(p->wg_slots);
+	free(p->wg_slot);
 	for (int i = 0; i < p->npsym; i++)
 		free(p->psym[i]);
 	free(p->psym);

@@ -375,6 +375,7 @@ static void cluster_reset(Machine *m, int entry_pc)
 		m->t[i].carrive = 0;
 		memset(m->t[i].r, 0, sizeof(uint64_t) * (size_t)m->p->nregs);
 		memset(m->t[i].wg_busy, 0, (size_t)m->p->nregs + 1);
+		memset(m->t[i].wg_seen, 0, sizeof(int) * ((size_t)m->p->nregs + 1));
 		m->t[i].wg_nbusy = 0;
 		m->t[i].fences = 0;
 	}
@@ -382,6 +383,7 @@ static void cluster_reset(Machine *m, int entry_pc)
 		free(m->wgq[i].slots);
 	m->nwgq = 0;
 	memset(m->wg_groups, 0, sizeof m->wg_groups);
+	memset(m->wg_fenced, 0, sizeof m->wg_fenced);
 	memset(m->wg_rd, 0, sizeof(uint16_t) * (size_t)(m->win * m->nranks / 16 + 1));
 	memset(m->shared_all, 0, (size_t)(m->win * m->nranks) + 1);
 	if (m->tmem_dirty) /* untouched since the last reset, it is still zero */
