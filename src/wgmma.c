@@ -7,7 +7,8 @@
  * (src/wgmma_desc.c: derived from the buffer's layout and swizzle, proved
  * canonical for every k-step). emit_wgmma builds the descriptors from the
  * buffers' runtime shared addresses and issues one wgmma.mma_async per
- * k-step. check_wgmma_async executes the kernel's statements once, loops
+ * k-step. check_wgmma_async executes the statements of each wgmma issuer
+ * (every warpgroup alike, or with roles each warpgroup on its own), loops
  * unrolled, and proves the asynchronous rules (docs/language.md). */
 #include "tilepx.h"
 #include "walk.h"
