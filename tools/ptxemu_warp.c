@@ -282,6 +282,34 @@ static bool wg_unfenced(Machine *m, Thread **w, const Ins *in, int wgi)
 	return false;
 }
 
+/* a wgmma.mma_async's registers meet those of one of its warpgroup's wgmmas
+ * in flight: undefined (PTX ISA, wgmma.mma_async), except an accumulator
+ * shared register for register by wgmmas of one shape (a chain), and A
+ * registers that both only read */
+static bool wg_meets_in_flight(Machine *m, const struct WgOp *op, const Ins *in)
+{
+	for (int q = 0; q < m->nwgq; q++) {
+		const struct WgOp *o = &m->wgq[q];
+		bool chain = o->w.n == op->w.n && o->w.k == op->w.k && o->w.dt == op->w.dt;
+		for (int j = 0; o->wgi == op->wgi && j < op->w.nregs + (op->rs ? 4 : 0); j++) {
+			int r = j < op->w.nregs ? op->slots[j] : op->aslots[j - op->w.nregs];
+			for (int i = 0; i < o->w.nregs + (o->rs ? 4 : 0); i++) {
+				int ro = i < o->w.nregs ? o->slots[i] : o->aslots[i - o->w.nregs];
+				bool reads = j >= op->w.nregs && i >= o->w.nregs; /* both read it as A */
+				if (r != ro || reads || (chain && i == j && j < op->w.nregs))
+					continue;
+				snprintf(m->errbuf, sizeof m->errbuf, "the wgmma.mma_async at PTX line %d (.tile line %d) uses register "
+				         "%s, %s of the wgmma of .tile line %d, which is in flight: only a wgmma of the same shape may "
+				         "accumulate into an in-flight accumulator; wgmma.wait first", in->line, in->tile_line,
+				         m->p->regs[r], i < o->w.nregs ? "an accumulator register" : "an A register", o->line);
+				m->err = m->errbuf;
+				return true;
+			}
+		}
+	}
+	return false;
+}
+
 static void wg_fence(Machine *m, Thread **w, int wgi)
 {
 	m->wg_fenced[wgi] = true;
@@ -395,6 +423,10 @@ void wg_collective(Machine *m, Thread **w, Ins *in, int wgi)
 		op.slots = malloc(sizeof(int) * (size_t)op.w.nregs);
 		for (int j = 0; j < op.w.nregs; j++)
 			op.slots[j] = reg_slot(m->p, in->ops[j]);
+		if (wg_meets_in_flight(m, &op, in)) {
+			free(op.slots);
+			return;
+		}
 		for (int t = 0; t < 128; t++) {
 			for (int j = 0; j < op.w.nregs; j++) {
 				w[t]->wg_busy[op.slots[j]]++;
