@@ -878,7 +878,7 @@ static void wsim_region(void *ctx, const Region *r, bool write)
 {
 	WSim *S = ctx;
 	reg_access(S, S->cur, r, write);
-	if (write && (S->cur->kind == ST_COPY || S->cur->kind == ST_COPY_ASYNC))
+	if (write && stmt_info[S->cur->kind].shared == SH_REGIONS)
 		shared_write(S, S->cur, r, stmt_is_tma_load(S->cur));
 }
 
