@@ -804,12 +804,13 @@ check_emu_fail() {
 	[ "$want" = "$got" ] && ok || bad "$f: want '$want', got '$got'"
 }
 
-# == seeded wgmma bugs in kernels with roles: every GEMM with roles (a
-# 'when' block and a wgmma) checks, and three mutants of it are rejected with
-# a located wgmma error: its first wgmma.fence deleted, that fence moved above
+# == seeded wgmma bugs: every program with a wgmma, with roles ('when'
+# blocks) or without, checks, and three mutants of it are rejected with a
+# located wgmma error: its first wgmma.fence deleted, that fence moved above
 # the first 'init', and the first 'wgmma.wait 0' swapped with the statement
 # after it where that statement copies out of a local buffer (the accumulator
-# read while its wgmma is in flight)
+# read while its wgmma is in flight). A mutant that does not apply (no init,
+# no such copy) is not made
 roles_wgmma_mutant() { # FILE KIND: the mutant on stdout (empty: not applicable)
 	awk -v kind="$2" '
 	function stmt(l) { sub(/#.*/, "", l); gsub(/^[ \t]+|[ \t]+$/, "", l); return l }
@@ -836,8 +837,9 @@ roles_wgmma_mutant() { # FILE KIND: the mutant on stdout (empty: not applicable)
 }
 check_roles_wgmma() {
 	local f=$1 k
-	file_has "$f" '^ *when ' && file_has "$f" 'warpgroup mma' || return 0
-	"$T" check "$f" > "$S/rw.log" 2>&1 && ok || bad "$f (with roles and wgmma): $(head -1 "$S/rw.log")"
+	file_has "$f" 'warpgroup mma' || return 0
+	file_has "$f" '^ *when ' && echo "@tag roles"
+	"$T" check "$f" > "$S/rw.log" 2>&1 && ok || bad "$f (with wgmma): $(head -1 "$S/rw.log")"
 	for k in nofence fencebeforeinit waitlate; do
 		roles_wgmma_mutant "$f" $k > "$S/m.tile"
 		[ -s "$S/m.tile" ] || continue
