@@ -28,13 +28,13 @@ typedef struct Ins {
 	char op[160];
 	int pred;      /* register slot of the guard, -1 none */
 	bool pred_neg;
+	bool wg_reg;   /* names a register some wgmma uses as accumulator or A (wg_decode) */
 	int nops;
 	char *ops[MAXOPS];
 	int line;
 	int tile_line; /* the .tile statement it comes from ("// line N:" comments), 0 unknown */
 	int opc;       /* the interpreter's arm for it, decoded once (decode_prog) */
 	bool collective; /* a warp or warpgroup collective or barrier (is_collective), decoded once */
-	bool wg_reg;     /* names a register some wgmma uses as accumulator or A (wg_decode) */
 } Ins;
 
 typedef struct Prog {
