@@ -63,6 +63,25 @@ static void apply_layout(const Buffer *b, int64_t idx, int64_t *at /* [AX_COUNT]
 	}
 }
 
+/* the copies of a local element: replica iters enumerate further threads
+ * (mixed radix, first iter most significant) holding the same register */
+static int64_t replica_count(const Buffer *b)
+{
+	int64_t n = 1;
+	for (int j = 0; j < b->layout.nrep; j++)
+		n *= b->layout.rep[j].ext;
+	return n;
+}
+
+static void add_replica(const Buffer *b, int64_t rep, int64_t *at)
+{
+	for (int j = b->layout.nrep - 1; j >= 0; j--) {
+		const Iter *it = &b->layout.rep[j];
+		at[it->axis] += (rep % it->ext) * it->stride;
+		rep /= it->ext;
+	}
+}
+
 /* swizzle(P, W, A): x = m >> P; f(x) = x ^ ((x & (((1 << W) - 1) << A)) >> A); low P bits kept */
 static int64_t swizzled(const RefCta *c, const Buffer *b, int64_t m)
 {
@@ -80,8 +99,8 @@ static int64_t swizzled(const RefCta *c, const Buffer *b, int64_t m)
 static int64_t owner_threads(const RefCta *c, const Buffer *b)
 {
 	int64_t n = 1;
-	for (int j = 0; j < b->layout.n; j++)
-		switch (b->layout.it[j].axis) {
+	for (int j = 0; j < b->layout.n + b->layout.nrep; j++)
+		switch (j < b->layout.n ? b->layout.it[j].axis : b->layout.rep[j - b->layout.n].axis) {
 		case AX_LANEID: n = n > 32 ? n : 32; break;
 		case AX_TID_IN_WG: case AX_WID_IN_WG: n = n > 128 ? n : 128; break;
 		case AX_TX: case AX_WARPID: case AX_WGID: n = c->k->threads; break;
@@ -114,7 +133,7 @@ static int64_t thread_weight(Axis a)
  * region r, in the instance whose first thread is `first`; NULL when the
  * element lies outside its tensor (a param whose extents are runtime values:
  * a load of it reads zero, a store to it writes nothing) */
-static unsigned char *place(RefCta *c, const Region *r, int64_t x, int64_t first)
+static unsigned char *place_rep(RefCta *c, const Region *r, int64_t x, int64_t first, int64_t rep)
 {
 	const Buffer *b = r->buf;
 	int64_t coord[MAX_DIMS];
@@ -131,6 +150,7 @@ static unsigned char *place(RefCta *c, const Region *r, int64_t x, int64_t first
 	}
 	int64_t at[AX_COUNT];
 	apply_layout(b, idx, at);
+	add_replica(b, rep, at);
 	int es = dtype_bytes(b->dt);
 	switch (b->mem) {
 	case MEM_GLOBAL:
@@ -147,6 +167,12 @@ static unsigned char *place(RefCta *c, const Region *r, int64_t x, int64_t first
 		return c->mem[bidx(c->k, b)] + at[AX_TLANE] * b->cols * 4 + at[AX_TCOL] * es;
 	}
 	return NULL;
+}
+
+/* an element's first copy: the one a read takes (every copy holds the same value) */
+static unsigned char *place(RefCta *c, const Region *r, int64_t x, int64_t first)
+{
+	return place_rep(c, r, x, first, 0);
 }
 
 static int64_t region_elems(const Region *r)
@@ -213,15 +239,16 @@ static bool run_copy(Ctx *cx, RefCta *c, const Stmt *s)
 		if (!runs_instance(c, first, inst))
 			continue;
 		enter_instance(c, first);
-		for (int64_t x = 0; x < elems; x++) {
-			unsigned char *d = place(c, s->dst, x, first), *from = place(c, s->src, x, first);
-			if (d && from && db->dt != sb->dt)
-				convert_elem(d, db->dt, from, sb->dt);
-			else if (d && from)
-				memcpy(d, from, (size_t)es);
-			else if (d)
-				memset(d, 0, (size_t)es);
-		}
+		for (int64_t x = 0; x < elems; x++)
+			for (int64_t rep = 0; rep < replica_count(db); rep++) { /* a local DST: every copy */
+				unsigned char *d = place_rep(c, s->dst, x, first, rep), *from = place(c, s->src, x, first);
+				if (d && from && db->dt != sb->dt)
+					convert_elem(d, db->dt, from, sb->dt);
+				else if (d && from)
+					memcpy(d, from, (size_t)es);
+				else if (d)
+					memset(d, 0, (size_t)es);
+			}
 		c->bytes += elems * es;
 	}
 	return true;
@@ -274,7 +301,8 @@ static bool ref_init(Ctx *cx, RefCta *c, const Stmt *s)
 			continue;
 		enter_instance(c, first);
 		for (int64_t x = 0; x < elems; x++)
-			memcpy(place(c, s->dst, x, first), &bits, (size_t)es);
+			for (int64_t rep = 0; rep < replica_count(b); rep++)
+				memcpy(place_rep(c, s->dst, x, first, rep), &bits, (size_t)es);
 	}
 	return true;
 }
