@@ -905,6 +905,9 @@ void check_init(Ctx *cx, const Module *m, Kernel *k, Stmt *s);
 void emit_asm(Emit *e, const Stmt *s);
 void emit_init(Emit *e, const Stmt *s);
 bool check_region_of(Ctx *cx, Kernel *k, Region *r); /* src/region.c */
+/* ---- reduce.max|min|sum (src/reduce.c): stmt.def hooks ---- */
+void check_reduce(Ctx *cx, const Module *m, Kernel *k, Stmt *s);
+void emit_reduce(Emit *e, const Stmt *s);
 bool check_affine_range(const Kernel *k, const Affine *e, int64_t *lo, int64_t *hi);
 
 /* ---- mbarriers, bulk groups, TMA (src/mbarrier.c): stmt.def hooks ---- */

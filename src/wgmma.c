@@ -892,6 +892,10 @@ static void wsim_stmt(WSim *S, const Stmt *s)
 		reg_access(S, s, s->dst, true);
 		shared_write(S, s, s->dst, stmt_is_tma_load(s));
 		break;
+	case ST_REDUCE_MAX: case ST_REDUCE_MIN: case ST_REDUCE_SUM:
+		reg_access(S, s, s->src, false);
+		reg_access(S, s, s->dst, true);
+		break;
 	case ST_DUMP: reg_access(S, s, s->src, false); break;
 	case ST_INIT: reg_access(S, s, s->dst, true); break;
 	case ST_ASM:
