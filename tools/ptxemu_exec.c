@@ -200,6 +200,8 @@ enum {
 	OPC_SETP_EQ_U32,
 	OPC_SETP_GE_U32,
 	OPC_SETP_NE_U32,
+	OPC_SETP_GT_U32,
+	OPC_SETP_LE_U32,
 	OPC_BFI_B32,
 	OPC_BFE_U32,
 	OPC_LDST_NO_WIDTH,
@@ -245,6 +247,8 @@ static const struct { const char *name; int opc; } exact_ops[] = {
 	{"setp.eq.u32", OPC_SETP_EQ_U32},
 	{"setp.ge.u32", OPC_SETP_GE_U32},
 	{"setp.ne.u32", OPC_SETP_NE_U32},
+	{"setp.gt.u32", OPC_SETP_GT_U32},
+	{"setp.le.u32", OPC_SETP_LE_U32},
 	{"setp.eq.b32", OPC_SETP_EQ_U32},
 	{"setp.ne.b32", OPC_SETP_NE_U32},
 	{"cvt.u32.u16", OPC_CVT_U32_U16},
@@ -283,7 +287,7 @@ static int classify(const Prog *p, const Ins *in)
 	if (!strcmp(op, "cvta.to.global.u64") || !strcmp(op, "mov.u32") || !strcmp(op, "mov.b32") ||
 	    !strcmp(op, "cvta.param.u64") || !strcmp(op, "mov.b64"))
 		return OPC_MOV;
-	if (!strncmp(op, "cvt.rn.", 7) || !strcmp(op, "cvt.f32.f16")) /* tools/ptxemu_cvt.c */
+	if (!strcmp(op, "cvt.rn.f16x2.f32") || !strcmp(op, "cvt.rn.bf16x2.f32") || !strcmp(op, "cvt.f32.f16")) /* tools/ptxemu_cvt.c */
 		return OPC_CVT_HALF;
 	if (!strcmp(op, "shr.u32") || !strcmp(op, "shr.b32"))
 		return OPC_SHR_U32;
@@ -436,6 +440,14 @@ static bool exec_compare(Machine *m, Thread *t, Ins *in)
 	}
 	case OPC_SETP_NE_U32: {
 		D = (uint32_t)V(1) != (uint32_t)V(2);
+		return true;
+	}
+	case OPC_SETP_GT_U32: {
+		D = (uint32_t)V(1) > (uint32_t)V(2);
+		return true;
+	}
+	case OPC_SETP_LE_U32: {
+		D = (uint32_t)V(1) <= (uint32_t)V(2);
 		return true;
 	}
 	default:

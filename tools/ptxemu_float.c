@@ -22,6 +22,7 @@ enum {
 	FOP_MAX, FOP_MIN, FOP_ABS, FOP_NEG,
 	FOP_EX2, FOP_LG2, FOP_RCP, FOP_RSQRT, FOP_TANH,
 	FOP_SETP, FOP_SELP, FOP_CVT_E4M3X2, FOP_CVT_E5M2X2, FOP_MOV,
+	FOP_CVT_F32_U32, FOP_CVT_F32_S32, FOP_CVT_F32_BF16,
 };
 
 /* setp's comparisons, in the PTX ISA's order (ordered, unordered, num, nan) */
@@ -43,6 +44,8 @@ static const struct {
 	{"selp.s32", FOP_SELP, 3},    {"mov.f32", FOP_MOV, 1},
 	{"cvt.rn.satfinite.e4m3x2.f32", FOP_CVT_E4M3X2, 2},
 	{"cvt.rn.satfinite.e5m2x2.f32", FOP_CVT_E5M2X2, 2},
+	{"cvt.rn.f32.u32", FOP_CVT_F32_U32, 1}, {"cvt.rn.f32.s32", FOP_CVT_F32_S32, 1},
+	{"cvt.f32.bf16", FOP_CVT_F32_BF16, 1},
 };
 
 FloatOp ptxemu_float_decode(const char *op)
@@ -168,6 +171,9 @@ uint32_t ptxemu_float_exec(FloatOp o, uint32_t a, uint32_t b, uint32_t c)
 	case FOP_MAX: return max_min(a, b, true);
 	case FOP_MIN: return max_min(a, b, false);
 	case FOP_MOV: return a;
+	case FOP_CVT_F32_U32: return bits_of((float)a); /* the host's conversion rounds to nearest even */
+	case FOP_CVT_F32_S32: return bits_of((float)(int32_t)a);
+	case FOP_CVT_F32_BF16: return bits_of(as_float((a & 0xffffu) << 16)); /* exact; a NaN canonical, as cvt.f32.f16 */
 	case FOP_ABS: return a & 0x7fffffffu;
 	case FOP_NEG: return a ^ 0x80000000u;
 	case FOP_SETP: return compare(o.cmp, a, b);

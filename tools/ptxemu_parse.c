@@ -264,7 +264,7 @@ static void parse_operands(Ins *in, char *rest)
 			continue;
 		}
 		char *bar = strchr(start, '|'); /* "d|p" (setp, shfl): two destinations, one operand each */
-		if (bar && start[0] == '%' && in->nops + 1 < MAXOPS) {
+		if (bar && in->nops + 1 < MAXOPS) {
 			*bar = 0;
 			in->ops[in->nops++] = strdup(trim(start));
 			start = trim(bar + 1);
