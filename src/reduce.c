@@ -73,6 +73,21 @@ static int64_t elems_of(const Region *r)
 	return n;
 }
 
+/* DST region element kx as the buffer's coordinates, "M[3, 0]" */
+static const char *elem_name(Arena *ar, const Region *d, int64_t kx)
+{
+	int64_t rel[MAX_DIMS];
+	region_flat(d, kx, rel);
+	Str s = {0};
+	str_printf(&s, "%s[", d->buf->name);
+	for (int q = 0; q < d->ndim; q++)
+		str_printf(&s, "%s%lld", q ? ", " : "", (long long)((d->whole || d->all[q] ? 0 : d->begin[q].c) + rel[q]));
+	str_putc(&s, ']');
+	const char *r = arena_strndup(ar, s.s ? s.s : "", s.n);
+	str_free(&s);
+	return r;
+}
+
 static void fmt_layout_note(Ctx *cx, const Buffer *b)
 {
 	Str s = {0};
@@ -296,8 +311,8 @@ static bool plan_bits(Ctx *cx, const Stmt *s, RedScan *sc, RedPlan *rp)
 			if (cx) {
 				diag_error(cx, s->src->loc, "the reduced dimension of '%s' lives on warps (thread-index bit %d); "
 				           "%s combines lanes of one warp only", s->src->buf->name, b, stmt_info[s->kind].keyword);
-				diag_note(cx, "reduce within each warp into a per-warp result, or lay the reduced dimension out on "
-				          "lanes and registers");
+				diag_note(cx, "combining warps takes shared memory and a barrier, which reduce does not do yet: lay "
+				          "the reduced dimension out on lanes and registers");
 				fmt_layout_note(cx, s->src->buf);
 			}
 			return false;
@@ -339,10 +354,10 @@ static bool plan_dst(Ctx *cx, const Stmt *s, RedScan *sc, RedPlan *rp, Arena *ar
 			int64_t kx = sc->kof[t * sc->RS + rp->regs[rp->first[g]]], reg = sc->dof[t * sc->nk + kx];
 			if (reg < 0 || (t > 0 && reg != rp->dst[g])) {
 				if (cx) {
-					diag_error(cx, s->dst->loc, reg < 0 ? "thread %lld ends with the reduction of DST element %lld "
-					           "but holds no copy of it (replicate '%s' over the lanes of the row)"
-					           : "thread %lld holds DST element %lld of '%s' in another register than thread 0 "
-					           "holds its row's result", (long long)t, (long long)kx, db->name);
+					diag_error(cx, s->dst->loc, reg < 0 ? "thread %lld ends with the reduction into %s but holds no "
+					           "copy of it (replicate '%s' over the threads of its row)"
+					           : "thread %lld holds %s in another register than thread 0 holds its row's result (in "
+					           "'%s')", (long long)t, elem_name(cx->arena, s->dst, kx), db->name);
 					fmt_layout_note(cx, db);
 					fmt_layout_note(cx, s->src->buf);
 				}
@@ -356,9 +371,9 @@ static bool plan_dst(Ctx *cx, const Stmt *s, RedScan *sc, RedPlan *rp, Arena *ar
 				held = sc->kof[t * sc->RS + rp->regs[rp->first[g]]] == kx;
 			if (!held) {
 				if (cx) {
-					diag_error(cx, s->dst->loc, "a copy of DST element %lld of '%s' is in thread %lld, which holds "
-					           "none of the elements it reduces (DST is not colocated with SRC's rows)",
-					           (long long)kx, db->name, (long long)t);
+					diag_error(cx, s->dst->loc, "a copy of %s is in thread %lld, which holds none of the elements "
+					           "it reduces (DST is not colocated with SRC's rows)", elem_name(cx->arena, s->dst, kx),
+					           (long long)t);
 					fmt_layout_note(cx, db);
 					fmt_layout_note(cx, s->src->buf);
 				}
