@@ -343,14 +343,25 @@ typedef struct RedEnt {
 	uint32_t v;
 } RedEnt;
 
-static int cmp_ent(const void *pa, const void *pb)
+static bool ent_before(const RedEnt *a, const RedEnt *b)
 {
-	const RedEnt *a = pa, *b = pb;
 	if (a->k != b->k)
-		return a->k < b->k ? -1 : 1;
-	if (a->t != b->t)
-		return a->t < b->t ? -1 : 1;
-	return (a->reg > b->reg) - (a->reg < b->reg);
+		return a->k < b->k;
+	return a->t != b->t ? a->t < b->t : a->reg < b->reg;
+}
+
+/* by (DST element, thread, register): a bottom-up merge sort through tmp */
+static void sort_ents(RedEnt *a, RedEnt *tmp, int64_t n)
+{
+	for (int64_t w = 1; w < n; w *= 2) {
+		for (int64_t lo = 0; lo < n; lo += 2 * w) {
+			int64_t mid = lo + w < n ? lo + w : n, hi = lo + 2 * w < n ? lo + 2 * w : n;
+			int64_t i = lo, j = mid, o = lo;
+			while (i < mid || j < hi)
+				tmp[o++] = j >= hi || (i < mid && !ent_before(&a[j], &a[i])) ? a[i++] : a[j++];
+		}
+		memcpy(a, tmp, sizeof(RedEnt) * (size_t)n);
+	}
 }
 
 /* SRC region element x: its DST element (kept coordinates over DST's
@@ -434,7 +445,7 @@ static bool ref_reduce(Ctx *cx, RefCta *c, const Stmt *s)
 		enter_instance(c, first);
 		for (int64_t x = 0; x < n; x++)
 			e[x] = red_entry(c, s, x, first);
-		qsort(e, (size_t)n, sizeof(RedEnt), cmp_ent);
+		sort_ents(e, next, n);
 		for (int64_t i = 0; ok && i < n;) {
 			int64_t nt = 0, j = i;
 			for (; j < n && e[j].k == e[i].k; j++) /* chain each thread's registers */
