@@ -252,6 +252,7 @@ static const struct { const char *name; int opc; } exact_ops[] = {
 	{"setp.eq.b32", OPC_SETP_EQ_U32},
 	{"setp.ne.b32", OPC_SETP_NE_U32},
 	{"cvt.u32.u16", OPC_CVT_U32_U16},
+	{"cvt.u16.u32", OPC_CVT_U32_U16},
 	{"bfi.b32", OPC_BFI_B32},
 	{"bfe.u32", OPC_BFE_U32},
 	{"cp.async.commit_group", OPC_CP_ASYNC_COMMIT_GROUP},
