@@ -50,6 +50,30 @@ static const uint32_t specials[] = {
 };
 enum { NSPECIAL = sizeof specials / sizeof *specials };
 
+/* the .approx instructions' special values: the PTX ISA's tables
+ * (docs/ptx-notes.md section 13), a NaN result canonical */
+static const struct {
+	const char *op;
+	uint32_t x, y;
+} approx_specials[] = {
+	{"ex2.approx.f32", 0xff800000, 0x00000000},   {"ex2.approx.f32", 0x80000000, 0x3f800000},
+	{"ex2.approx.f32", 0x00000000, 0x3f800000},   {"ex2.approx.f32", 0x7f800000, 0x7f800000},
+	{"ex2.approx.f32", 0x7fc00000, 0x7fffffff},   {"lg2.approx.f32", 0xff800000, 0x7fffffff},
+	{"lg2.approx.f32", 0xbf800000, 0x7fffffff},   {"lg2.approx.f32", 0x80000000, 0xff800000},
+	{"lg2.approx.f32", 0x00000000, 0xff800000},   {"lg2.approx.f32", 0x7f800000, 0x7f800000},
+	{"lg2.approx.f32", 0xffc00001, 0x7fffffff},   {"rcp.approx.f32", 0xff800000, 0x80000000},
+	{"rcp.approx.f32", 0x80000000, 0xff800000},   {"rcp.approx.f32", 0x00000000, 0x7f800000},
+	{"rcp.approx.f32", 0x7f800000, 0x00000000},   {"rcp.approx.f32", 0x7fc00000, 0x7fffffff},
+	{"rsqrt.approx.f32", 0xff800000, 0x7fffffff}, {"rsqrt.approx.f32", 0xbf800000, 0x7fffffff},
+	{"rsqrt.approx.f32", 0x80000000, 0xff800000}, {"rsqrt.approx.f32", 0x00000000, 0x7f800000},
+	{"rsqrt.approx.f32", 0x7f800000, 0x00000000}, {"rsqrt.approx.f32", 0x7fc00000, 0x7fffffff},
+	{"tanh.approx.f32", 0xff800000, 0xbf800000},  {"tanh.approx.f32", 0x80000000, 0x80000000},
+	{"tanh.approx.f32", 0x00000000, 0x00000000},  {"tanh.approx.f32", 0x7f800000, 0x3f800000},
+	{"tanh.approx.f32", 0x7fc00000, 0x7fffffff},  {"tanh.approx.f32", 0x00000001, 0x00000001},
+	{"tanh.approx.f32", 0x807fffff, 0x807fffff},
+};
+
+
 static uint32_t ref_binary(int kind, uint32_t a, uint32_t b)
 {
 	double x = dval(a), y = dval(b);
@@ -283,6 +307,58 @@ static void test_fp8(void)
 	CHECK(ptxemu_float_exec(o4, 0x43e80000, 0x43e00000, 0) == 0x7e7e, "464 (past 448's tie) saturates to 448");
 }
 
+/* the documented bound B(x) of docs/ptx-notes.md section 13, in long double */
+static long double approx_bound(int kind, long double x, long double f)
+{
+	switch (kind) {
+	case FOP_EX2: return exp2l(-21.5L) * f + exp2l(-147);
+	case FOP_LG2: return exp2l(-22) * fmaxl(1, fabsl(f));
+	case FOP_RCP: return exp2l(-22.4L) * fabsl(f) + 1.5L * exp2l(-149);
+	case FOP_RSQRT: return exp2l(-22.9L) * f;
+	default: return exp2l(-11) * fabsl(f); /* FOP_TANH */
+	}
+	(void)x;
+}
+
+/* the emulator's .approx results: inside the documented bound of the exact
+ * value (long double libm) for random inputs of every binade, and the
+ * special values of the PTX ISA's tables */
+static void test_approx(void)
+{
+	static const char *names[] = {"ex2.approx.f32", "lg2.approx.f32", "rcp.approx.f32", "rsqrt.approx.f32", "tanh.approx.f32"};
+	int bad = 0, n = 0;
+	for (int k = 0; k < 5; k++) {
+		FloatOp o = op(names[k]);
+		for (int r = 0; r < 400000; r++, n++) {
+			uint32_t u = rnd32();
+			if (o.kind == FOP_EX2 || o.kind == FOP_TANH)
+				u = (u & 0x807fffffu) | (u >> 23 & 0xff) % 135 << 23;
+			else if (o.kind != FOP_RCP)
+				u &= 0x7fffffffu;
+			if ((u & 0x7f800000u) == 0x7f800000u || !(u & 0x7fffffffu))
+				continue;
+			long double x = dval(u), f;
+			switch (o.kind) {
+			case FOP_EX2: f = exp2l(x); break;
+			case FOP_LG2: f = log2l(x); break;
+			case FOP_RCP: f = 1 / x; break;
+			case FOP_RSQRT: f = 1 / sqrtl(x); break;
+			default: f = tanhl(x); break;
+			}
+			float y = as_float(ptxemu_float_exec(o, u, 0, 0));
+			bool in = fabsl((long double)y - f) <= approx_bound(o.kind, x, f) ||
+			          (isinf(y) && fabsl(f) + approx_bound(o.kind, x, f) >= exp2l(128) && !signbit(y) == !signbit(f));
+			if (!in && bad++ < 5)
+				fprintf(stderr, "%s(%08x) = %a, exact %La\n", names[k], u, (double)y, f);
+		}
+	}
+	CHECK(bad == 0, ".approx: %d of %d emulated results outside the documented bound", bad, n);
+	bad = 0;
+	for (size_t i = 0; i < sizeof approx_specials / sizeof *approx_specials; i++)
+		bad += ptxemu_float_exec(op(approx_specials[i].op), approx_specials[i].x, 0, 0) != approx_specials[i].y;
+	CHECK(bad == 0, ".approx special values: %d differ from the PTX ISA's tables", bad);
+}
+
 static void test_immediates(void)
 {
 	uint32_t u = 0;
@@ -304,7 +380,7 @@ typedef struct Case {
 	int form;
 	uint32_t a, b, c, want;
 } Case;
-enum { MAXCASES = 256 };
+enum { MAXCASES = 256, APPROX_THREADS = 256, APPROX_GPU_ITERS = 4096 };
 
 static uint32_t fmax_ref(uint32_t a, uint32_t b, bool is_max) /* the PTX ISA's max_num/min_num */
 {
@@ -320,6 +396,9 @@ static uint32_t fmax_ref(uint32_t a, uint32_t b, bool is_max) /* the PTX ISA's m
 
 static uint32_t reference(const Case *k)
 {
+	for (size_t i = 0; i < sizeof approx_specials / sizeof *approx_specials; i++)
+		if (!strcmp(k->op, approx_specials[i].op) && k->a == approx_specials[i].x)
+			return approx_specials[i].y;
 	static const char *cmps[] = {"eq", "ne", "lt", "le", "gt", "ge", "equ", "neu", "ltu", "leu", "gtu", "geu", "num", "nan"};
 	const char *op = k->op;
 	double x = dval(k->a), y = dval(k->b);
@@ -480,6 +559,8 @@ static int misc_cases(Case *cs)
 	static const uint32_t bf[] = {0x3f80, 0x8000, 0x0001, 0xff80, 0x7fc1, 0xffff, 0x7f7f, 0x1234};
 	for (int i = 0; i < 8; i++)
 		add_case(cs, &n, "cvt.f32.bf16", F_BF16, bf[i], 0, 0);
+	for (size_t i = 0; i < sizeof approx_specials / sizeof *approx_specials; i++)
+		add_case(cs, &n, approx_specials[i].op, F_UN, approx_specials[i].x, 0, 0);
 	return n;
 }
 
@@ -550,8 +631,170 @@ static void test_gpu_cases(void)
 	CHECK(fill_cases(cs, n) == 0, "the misc cases: ptxemu agrees with the references");
 }
 
+/* tests/gpu/approx_bounds.tile: each .approx instruction over a sweep of
+ * inputs, checked against docs/ptx-notes.md's bound with an f64 reference
+ * computed in the kernel (`--tile approx` prints it) */
+static void print_d(const char *insn, const char *dst, double v)
+{
+	uint64_t u;
+	memcpy(&u, &v, 8);
+	printf("  %s %s, 0d%016llX;\n", insn, dst, (unsigned long long)u);
+}
+
+/* R = 2^a (a a .b64 register, |a| < 1000): a = n + r, |r| <= 1/2, 2^r by
+ * its Taylor series in r ln2 to degree 13 (truncation below 2^-56), scaled
+ * by 2^n built from its exponent bits */
+static void print_exp2_f64(const char *a)
+{
+	printf("  cvt.rni.s32.f64 ni, %s;\n  cvt.rn.f64.s32 nd, ni;\n  sub.rn.f64 r, %s, nd;\n", a, a);
+	long double c[14], ln2 = 0.693147180559945309417232121458176568L;
+	c[0] = 1;
+	for (int k = 1; k < 14; k++)
+		c[k] = c[k - 1] * ln2 / k;
+	print_d("mov.f64", "q", (double)c[13]);
+	for (int k = 12; k >= 0; k--) {
+		uint64_t u;
+		double v = (double)c[k];
+		memcpy(&u, &v, 8);
+		printf("  fma.rn.f64 q, q, r, 0d%016llX;\n", (unsigned long long)u);
+	}
+	printf("  add.u32 ni, ni, 1023;\n  cvt.u64.u32 sc, ni;\n  shl.b64 sc, sc, 52;\n  mul.rn.f64 R, q, sc;\n");
+}
+
+static void print_lg2_ref(void)
+{
+	printf("  mov.u32 k, -127;\n  mov.u32 xs, xb;\n  setp.lt.u32 p1, xb, 0x00800000;\n");
+	print_d("@p1 mul.rn.f64", "tmp, xd", 0x1p64); /* a subnormal, scaled into the normals (exact) */
+	printf("  @p1 cvt.rn.f32.f64 xs, tmp;\n  @p1 mov.u32 k, -191;\n");
+	printf("  shr.u32 e, xs, 23;\n  add.u32 e, e, k;\n  and.b32 mb, xs, 0x007fffff;\n  or.b32 mb, mb, 0x3f800000;\n"
+	       "  setp.gt.u32 p1, mb, 0x3fb504f3;\n  @p1 sub.u32 mb, mb, 0x00800000;\n  @p1 add.u32 e, e, 1;\n"
+	       "  cvt.f64.f32 md, mb;\n  cvt.rn.f64.s32 nd, e;\n");
+	print_d("sub.rn.f64", "num, md", 1.0);
+	print_d("add.rn.f64", "den, md", 1.0);
+	printf("  div.rn.f64 r, num, den;\n  mul.rn.f64 r2, r, r;\n");
+	print_d("mov.f64", "q", 1.0 / 25);
+	for (int k = 11; k >= 0; k--) { /* ln m = 2 atanh(r) = 2 (r + r^3/3 + ...) */
+		uint64_t u;
+		double v = 1.0 / (2 * k + 1);
+		memcpy(&u, &v, 8);
+		printf("  fma.rn.f64 q, q, r2, 0d%016llX;\n", (unsigned long long)u);
+	}
+	printf("  mul.rn.f64 q, q, r;\n");
+	print_d("mul.rn.f64", "q, q", (double)(2 / 0.693147180559945309417232121458176568L));
+	printf("  add.rn.f64 R, nd, q;\n  abs.f64 tmp, R;\n");
+	print_d("max.f64", "tmp, tmp", 1.0);
+	print_d("mul.rn.f64", "B, tmp", 0x1p-22);
+}
+
+static void print_tanh_ref(void)
+{
+	printf("  mul.rn.f64 r2, xd, xd;\n"); /* |x| < 2^-6: x - x^3/3 + 2x^5/15 - 17x^7/315 + 62x^9/2835 */
+	print_d("mov.f64", "q", 62.0 / 2835);
+	print_d("fma.rn.f64", "q, q, r2", -17.0 / 315);
+	print_d("fma.rn.f64", "q, q, r2", 2.0 / 15);
+	print_d("fma.rn.f64", "q, q, r2", -1.0 / 3);
+	print_d("fma.rn.f64", "q, q, r2", 1.0);
+	printf("  mul.rn.f64 Rs, q, xd;\n");
+	print_d("mul.rn.f64", "a2, xd", (double)(2 / 0.693147180559945309417232121458176568L));
+	print_exp2_f64("a2"); /* otherwise (e^2x - 1) / (e^2x + 1) */
+	print_d("sub.rn.f64", "num, R", 1.0);
+	print_d("add.rn.f64", "den, R", 1.0);
+	printf("  div.rn.f64 R, num, den;\n  abs.f64 tmp, xd;\n");
+	print_d("setp.lt.f64", "p1, tmp", 0x1p-6);
+	printf("  selp.f64 R, Rs, R, p1;\n  abs.f64 tmp, R;\n");
+	print_d("mul.rn.f64", "B, tmp", 0x1p-11);
+}
+
+static void print_approx_fn(int fn)
+{
+	static const char *ops[] = {"ex2", "lg2", "rcp", "rsqrt", "tanh"};
+	/* the exponent fields swept (EMIN + 0..ERANGE-1) and the sign: ex2 and
+	 * tanh |x| < 256, the others every finite binade; lg2, rsqrt positive */
+	static const unsigned erange[] = {135, 255, 255, 255, 135}, keep[] = {0x807fffff, 0x007fffff, 0x807fffff, 0x007fffff, 0x807fffff};
+	printf("  // %s.approx.f32\n  mad.lo.u32 u, it, %d, t;\n  mul.lo.u32 u, u, 0x9e3779b9;\n  xor.b32 u, u, 0x%08x;\n",
+	       ops[fn], APPROX_THREADS, 0x1234567u * (unsigned)(fn + 1));
+	printf("  shr.u32 w, u, 16;\n  xor.b32 u, u, w;\n  mul.lo.u32 u, u, 0x7feb352d;\n  shr.u32 w, u, 15;\n"
+	       "  xor.b32 u, u, w;\n  mul.lo.u32 u, u, 0x846ca68b;\n  shr.u32 w, u, 16;\n  xor.b32 u, u, w;\n");
+	printf("  shr.u32 e, u, 23;\n  and.b32 e, e, 255;\n  rem.u32 e, e, %u;\n  shl.b32 e, e, 23;\n"
+	       "  and.b32 xb, u, 0x%08x;\n  or.b32 xb, xb, e;\n", erange[fn], keep[fn]);
+	if (fn == 1 || fn == 2 || fn == 3)
+		printf("  or.b32 xb, xb, 1;\n"); /* never zero (the special table covers +-0) */
+	printf("  %s.approx.f32 y, xb;\n  cvt.f64.f32 xd, xb;\n  cvt.f64.f32 yd, y;\n", ops[fn]);
+	switch (fn) {
+	case 0:
+		print_exp2_f64("xd");
+		print_d("mul.rn.f64", "B, R", exp2(-21.5));
+		print_d("add.rn.f64", "B, B", 0x1p-147);
+		break;
+	case 1: print_lg2_ref(); break;
+	case 3: printf("  sqrt.rn.f64 tmp, xd;\n"); break;
+	case 2: break;
+	default: print_tanh_ref(); break;
+	}
+	if (fn == 2) { /* 1/x exactly rounded; the bound 2^-22.4 |1/x| + 1.5 2^-149 */
+		printf("  div.rn.f64 R, 0d3FF0000000000000, xd;\n  abs.f64 tmp, R;\n");
+		print_d("mul.rn.f64", "B, tmp", exp2(-22.4));
+		print_d("add.rn.f64", "B, B", 0x1.8p-149);
+	}
+	if (fn == 3) { /* 1/sqrt(x), two roundings in f64; the bound 2^-22.9 / sqrt(x) */
+		printf("  div.rn.f64 R, 0d3FF0000000000000, tmp;\n");
+		print_d("mul.rn.f64", "B, R", exp2(-22.9));
+	}
+	printf("  sub.rn.f64 tmp, yd, R;\n  abs.f64 tmp, tmp;\n  setp.gtu.f64 p0, tmp, B;\n");
+	if (fn == 0 || fn == 2) { /* an infinity where the bound reaches 2^128, with R's sign */
+		printf("  abs.f64 tmp, R;\n  add.rn.f64 tmp, tmp, B;\n");
+		print_d("setp.ge.f64", "p1, tmp", 0x1p128);
+		printf("  abs.f64 tmp, yd;\n");
+		print_d("setp.eq.f64", "p2, tmp", INFINITY);
+		printf("  and.pred p1, p1, p2;\n  mul.rn.f64 tmp, yd, R;\n");
+		print_d("setp.gt.f64", "p2, tmp", 0.0);
+		printf("  and.pred p1, p1, p2;\n  @p1 setp.ne.u32 p0, t, t;\n");
+	}
+	printf("  @p0 or.b32 flags, flags, %d;\n  @p0 mov.b32 badx, xb;\n  @p0 mov.b32 bady, y;\n", 1 << fn);
+}
+
+static void print_approx_tile(void)
+{
+	int nt = APPROX_THREADS;
+	printf("# Generated by `build/tests/test_ptxemu_float --tile approx` (tests/unit/test_ptxemu_float.c).\n"
+	       "# The bounds of docs/ptx-notes.md \"Approximate math\" pinned on the GPU:\n"
+	       "# each thread runs ex2, lg2, rcp, rsqrt and tanh .approx.f32 on ITERS\n"
+	       "# inputs each (hashed bit patterns over every binade the bound covers:\n"
+	       "# subnormals, both signs where the domain has them, |x| < 256 for ex2\n"
+	       "# and tanh, overflow to inf and underflow to 0 included) and compares\n"
+	       "# each result with an f64 reference computed in the kernel (Taylor\n"
+	       "# series for 2^r and atanh, div.rn/sqrt.rn.f64), |y - f(x)| <= B(x).\n"
+	       "# A thread that finds one out of bound XORs into B[t] a flag per\n"
+	       "# function (1 ex2, 2 lg2, 4 rcp, 8 rsqrt, 16 tanh) and into C[t], D[t]\n"
+	       "# the last failing input and result bits: the outputs equal their\n"
+	       "# copies of A (the CPU reference) exactly when every result is in bound.\n"
+	       "# ptxemu (make test) runs %d inputs per function and thread; the GPU run\n"
+	       "# (make gpu-test, '# harness:') %d, %d per function in all.\n"
+	       "target sm_90\n# set: ITERS=2\n# harness: --set ITERS=%d\n\nkernel approx_bounds\nthreads %d\n"
+	       "param  ITERS u32\nparam  A f32 [%d]\nparam  B f32 [%d]\nparam  C f32 [%d]\nparam  D f32 [%d]\n"
+	       "shared S f32 [%d]\n\ncta copy S, A\nsync\ncta copy B, S\ncta copy C, S\ncta copy D, S\nsync\nasm {\n"
+	       "  { .reg .b32 t, it, n, u, w, e, xb, y, k, xs, mb, ni, flags, badx, bady;\n"
+	       "  .reg .b64 xd, yd, R, B, r, r2, q, sc, nd, tmp, md, num, den, Rs, a2, ad;\n  .reg .pred p0, p1, p2;\n"
+	       "  mov.u32 t, %%{tid};\n  mov.u32 n, %%{ITERS};\n  mov.u32 it, 0;\n  mov.u32 flags, 0;\n"
+	       "  mov.u32 badx, 0;\n  mov.u32 bady, 0;\n  setp.eq.u32 p0, n, 0;\n  @p0 bra DONE;\nLOOP:\n",
+	       2, APPROX_GPU_ITERS, APPROX_GPU_ITERS * nt, APPROX_GPU_ITERS, nt, nt, nt, nt, nt, nt);
+	for (int fn = 0; fn < 5; fn++)
+		print_approx_fn(fn);
+	printf("  add.u32 it, it, 1;\n  setp.lt.u32 p0, it, n;\n  @p0 bra LOOP;\nDONE:\n");
+	static const char *outs[] = {"B", "C", "D"}, *vals[] = {"flags", "badx", "bady"};
+	printf("  mul.wide.u32 ad, t, 4;\n");
+	for (int i = 0; i < 3; i++)
+		printf("  add.u64 tmp, %%{&%s[0]}, ad;\n  ld.global.b32 w, [tmp];\n  xor.b32 w, w, %s;\n  st.global.b32 [tmp], w;\n",
+		       outs[i], vals[i]);
+	printf("  }\n}\n");
+}
+
 int main(int argc, char **argv)
 {
+	if (argc == 3 && !strcmp(argv[1], "--tile") && !strcmp(argv[2], "approx")) {
+		print_approx_tile();
+		return 0;
+	}
 	if (argc == 3 && !strcmp(argv[1], "--tile")) { /* print a GPU test program */
 		static Case cs[MAXCASES];
 		bool arith = !strcmp(argv[2], "arith");
@@ -567,6 +810,7 @@ int main(int argc, char **argv)
 	test_setp_selp();
 	test_fp8();
 	test_immediates();
+	test_approx();
 	test_gpu_cases();
 	UNIT_END();
 }
