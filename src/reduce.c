@@ -401,10 +401,31 @@ static bool reduce_plan(Ctx *cx, Arena *ar, const Kernel *k, const Stmt *s, RedP
 	return ok;
 }
 
+/* in a when block, the warps that run it must be whole owner instances
+ * (each instance's result comes from all of its threads) */
+static bool whole_owners(Ctx *cx, const Kernel *k, const Stmt *s)
+{
+	Scope o = s->src->buf->owner;
+	int per = o == SC_WARPGROUP ? 4 : o == SC_CTA ? 64 : 1;
+	uint64_t all = kernel_all_warps(k), w = s->warps ? s->warps : all;
+	for (int g = 0; per > 1 && g < 64; g += per) {
+		uint64_t inst = (per == 64 ? all : (uint64_t)0xf << g) & all;
+		if ((w & inst) && (w & inst) != inst) {
+			diag_error(cx, s->loc, "%s runs in only some warps of a %s, but '%s' is owned per %s: the warps that "
+			           "run it must hold whole instances", stmt_info[s->kind].keyword, scope_name(o),
+			           s->src->buf->name, scope_name(o));
+			return false;
+		}
+	}
+	return true;
+}
+
 void check_reduce(Ctx *cx, const Module *m, Kernel *k, Stmt *s)
 {
 	(void)m;
 	if (!check_region_of(cx, k, s->dst) || !check_region_of(cx, k, s->src))
+		return;
+	if (s->src->buf->mem == MEM_LOCAL && !whole_owners(cx, k, s))
 		return;
 	RedPlan rp;
 	reduce_plan(cx, cx->arena, k, s, &rp);
