@@ -4,6 +4,8 @@
  * run time, so the per-thread loop is unrolled in the PTX. */
 #include "partition.h"
 
+#include <string.h>
+
 static bool is_mem(Mem m) { return m == MEM_GLOBAL || m == MEM_SHARED; }
 
 static const char *accepts(const CopyOp *op)
@@ -52,6 +54,10 @@ static const char *plan(const CopyOp *op, Plan *p)
 	else
 		snprintf(p->params, sizeof p->params, "{\"direction\": \"%s\", \"vec_bits\": %d, \"outer\": %lld}",
 		         rp->load ? "load" : "store", vb, (long long)rp->part.outer);
+	size_t len = strlen(p->params);
+	if (rp->part.nrep && len > 0 && len + 40 < sizeof p->params) /* every copy loads; the first one stores */
+		snprintf(p->params + len - 1, sizeof p->params - len + 1, ", \"replicas\": %lld}",
+		         (long long)lay_replicas(&rp->rv.L));
 	return NULL;
 }
 
