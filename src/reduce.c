@@ -213,8 +213,8 @@ static bool scan_elements(const Kernel *k, const Stmt *s, const bool *reduced, R
 static bool plan_slots(Ctx *cx, const Stmt *s, RedScan *sc, RedPlan *rp, Arena *ar)
 {
 	int64_t RS = sc->RS, n = 0;
-	int *slot_of = calloc((size_t)(RS ? RS : 1), sizeof(int));
-	int64_t *key = calloc((size_t)(RS ? RS : 1), sizeof(int64_t));
+	int *slot_of = arena_alloc(ar, sizeof(int) * (size_t)(RS + 1));
+	int64_t *key = arena_alloc(ar, sizeof(int64_t) * (size_t)(RS + 1));
 	rp->first = arena_alloc(ar, sizeof(int) * (size_t)(RS + 1));
 	rp->count = arena_alloc(ar, sizeof(int) * (size_t)(RS + 1));
 	rp->regs = arena_alloc(ar, sizeof(int64_t) * (size_t)(RS + 1));
@@ -233,7 +233,7 @@ static bool plan_slots(Ctx *cx, const Stmt *s, RedScan *sc, RedPlan *rp, Arena *
 	}
 	for (int g = 0, at = 0; g < rp->nslot; at += rp->count[g++])
 		rp->first[g] = at;
-	int *fill = calloc((size_t)(rp->nslot + 1), sizeof(int));
+	int *fill = arena_alloc(ar, sizeof(int) * (size_t)(rp->nslot + 1));
 	for (int64_t r = 0; r < RS; r++)
 		if (sc->kof[r] >= 0)
 			rp->regs[rp->first[slot_of[r]] + fill[slot_of[r]]++] = r;
@@ -253,9 +253,6 @@ static bool plan_slots(Ctx *cx, const Stmt *s, RedScan *sc, RedPlan *rp, Arena *
 				fmt_layout_note(cx, s->src->buf);
 			}
 		}
-	free(slot_of);
-	free(key);
-	free(fill);
 	if (n == 0 && cx)
 		diag_error(cx, s->src->loc, "thread 0 holds none of the elements of '%s'", s->src->buf->name);
 	return ok;
@@ -294,6 +291,8 @@ static bool is_butterfly(RedScan *sc, const RedPlan *rp, int b)
 static bool plan_bits(Ctx *cx, const Stmt *s, RedScan *sc, RedPlan *rp)
 {
 	sc->words = (sc->nj + 63) / 64;
+	if (sc->T * rp->nslot > ENUM_LIMIT / sc->words)
+		return false;
 	sc->cover = calloc((size_t)(sc->T * rp->nslot * sc->words), sizeof(uint64_t));
 	if (!sc->cover)
 		return false;
@@ -393,11 +392,13 @@ static bool reduce_plan(Ctx *cx, Arena *ar, const Kernel *k, const Stmt *s, RedP
 	for (int q = 0; q < s->dst->ndim; q++)
 		reduced[q] = s->dst->ext[q] == 1 && s->src->ext[q] != 1;
 	RedScan sc = {0};
-	bool ok = scan_elements(k, s, reduced, &sc);
-	if (!ok && cx)
-		diag_error(cx, s->loc, "%s: too many threads x registers to check exactly", stmt_info[s->kind].keyword);
-	ok = ok && plan_slots(cx, s, &sc, rp, ar) && plan_bits(cx, s, &sc, rp) && plan_dst(cx, s, &sc, rp, ar);
+	int before = cx ? cx->diags.errors : 0;
+	bool ok = scan_elements(k, s, reduced, &sc) && plan_slots(cx, s, &sc, rp, ar) && plan_bits(cx, s, &sc, rp) &&
+	          plan_dst(cx, s, &sc, rp, ar);
 	scan_free(&sc);
+	if (!ok && cx && cx->diags.errors == before) /* every refusal is reported */
+		diag_error(cx, s->loc, "%s: the owner group's threads x registers are too many to plan exactly (or out "
+		           "of memory)", stmt_info[s->kind].keyword);
 	return ok;
 }
 
