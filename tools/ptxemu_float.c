@@ -26,6 +26,7 @@ enum {
 	/* double forms (ptxemu_double_exec) */
 	DOP_ADD, DOP_SUB, DOP_MUL, DOP_FMA, DOP_DIV, DOP_SQRT, DOP_ABS, DOP_NEG, DOP_MAX, DOP_MIN, DOP_SETP,
 	DOP_SELP, DOP_CVT_F64_F32, DOP_CVT_F32_F64, DOP_CVT_RNI_S32_F64, DOP_CVT_F64_S32, DOP_MOV,
+	FOP_SETP_S32, FOP_SETP_U32, /* the integer comparisons of masks (FCMP_EQ..FCMP_GE) */
 };
 
 /* setp's comparisons, in the PTX ISA's order (ordered, unordered, num, nan) */
@@ -71,14 +72,15 @@ FloatOp ptxemu_float_decode(const char *op)
 	for (size_t i = 0; i < sizeof double_ops / sizeof *double_ops; i++)
 		if (!strcmp(op, double_ops[i].name))
 			return (FloatOp){double_ops[i].kind, 0, double_ops[i].nsrc, true};
-	if (!strncmp(op, "setp.", 5)) { /* setp.CMP.f32, setp.CMP.f64 */
+	if (!strncmp(op, "setp.", 5)) { /* setp.CMP.f32, setp.CMP.f64, setp.CMP.{s32,u32} */
 		size_t n = strcspn(op + 5, ".");
-		bool f64 = !strcmp(op + 5 + n, ".f64");
-		if (strcmp(op + 5 + n, ".f32") && !f64)
+		const char *type = op + 5 + n;
+		bool f64 = !strcmp(type, ".f64"), s32 = !strcmp(type, ".s32"), u32 = !strcmp(type, ".u32");
+		if (strcmp(type, ".f32") && !f64 && !s32 && !u32)
 			return (FloatOp){0};
-		for (int c = 0; c <= FCMP_NAN; c++)
+		for (int c = 0; c <= ((s32 || u32) ? FCMP_GE : FCMP_NAN); c++)
 			if (strlen(cmp_names[c]) == n && !strncmp(op + 5, cmp_names[c], n))
-				return (FloatOp){f64 ? DOP_SETP : FOP_SETP, c, 2, f64};
+				return (FloatOp){s32 ? FOP_SETP_S32 : u32 ? FOP_SETP_U32 : f64 ? DOP_SETP : FOP_SETP, c, 2, f64};
 	}
 	return (FloatOp){0};
 }
@@ -195,6 +197,8 @@ uint32_t ptxemu_float_exec(FloatOp o, uint32_t a, uint32_t b, uint32_t c)
 	case FOP_ABS: return a & 0x7fffffffu;
 	case FOP_NEG: return a ^ 0x80000000u;
 	case FOP_SETP: return compare(o.cmp, x, y);
+	case FOP_SETP_S32: return compare(o.cmp, (double)(int32_t)a, (double)(int32_t)b); /* exact in double */
+	case FOP_SETP_U32: return compare(o.cmp, (double)a, (double)b);
 	case FOP_SELP: return c ? a : b;
 	case FOP_CVT_E4M3X2:
 	case FOP_CVT_E5M2X2: { /* the first source in the upper byte */
