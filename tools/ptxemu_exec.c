@@ -514,6 +514,16 @@ static bool exec_bits(Machine *m, Thread *t, Ins *in)
 		D = (uint32_t)V(1);
 		return true;
 	}
+	case OPC_MOV_PACK16: {
+		D = (V(1) & 0xffffu) | (V(2) & 0xffffu) << 16;
+		return true;
+	}
+	case OPC_MOV_UNPACK16: {
+		uint64_t a = V(2);
+		D = a & 0xffffu;
+		*R(m, t, o[1]) = a >> 16 & 0xffffu;
+		return true;
+	}
 	case OPC_CVT_U32_U16: {
 		D = (uint16_t)V(1);
 		return true;
@@ -579,16 +589,6 @@ static bool exec_alu(Machine *m, Thread *t, Ins *in)
 	}
 	case OPC_MOV: {
 		D = V(1) & (op[0] == 'm' && op[5] == '3' ? 0xffffffffu : ~0ull);
-		return true;
-	}
-	case OPC_MOV_PACK16: {
-		D = (V(1) & 0xffffu) | (V(2) & 0xffffu) << 16;
-		return true;
-	}
-	case OPC_MOV_UNPACK16: {
-		uint64_t a = V(2);
-		D = a & 0xffffu;
-		*R(m, t, o[1]) = a >> 16 & 0xffffu;
 		return true;
 	}
 	case OPC_MOV_B16: {
