@@ -4,7 +4,11 @@
  * arithmetic (C11 with FLT_EVAL_METHOD 0, no contraction: -std=c11, and
  * fmaf's single rounding), subnormals kept (no .ftz), and every NaN a
  * result of arithmetic is the canonical 0x7fffffff (the GPU does not
- * propagate payloads). abs and neg touch the sign bit only. max/min follow
+ * propagate payloads). abs and neg change the sign bit only, except that a
+ * NaN gives the canonical NaN too: the PTX ISA leaves their NaN result
+ * unspecified, and PTX neg.f32 does not keep a NaN's bits on an A100 (LLVM
+ * review 121513: an xor turned into neg broke XLA's NaN sort order);
+ * tests/gpu/float_exact_misc.tile pins the H100's. max/min follow
  * the PTX ISA: a NaN operand gives the other one, two give the canonical
  * NaN, +0 > -0. The approximate ones (ex2, lg2, rcp, rsqrt, tanh .approx)
  * are the f32 rounding of the double libm value: within the bounds that
@@ -194,8 +198,8 @@ uint32_t ptxemu_float_exec(FloatOp o, uint32_t a, uint32_t b, uint32_t c)
 	case FOP_CVT_F32_U32: return bits_of((float)a); /* the host's conversion rounds to nearest even */
 	case FOP_CVT_F32_S32: return bits_of((float)(int32_t)a);
 	case FOP_CVT_F32_BF16: return bits_of(as_float((a & 0xffffu) << 16)); /* exact; a NaN canonical, as cvt.f32.f16 */
-	case FOP_ABS: return a & 0x7fffffffu;
-	case FOP_NEG: return a ^ 0x80000000u;
+	case FOP_ABS: return is_nan_bits(a) ? PTXEMU_CANONICAL_NAN : a & 0x7fffffffu; /* see the header comment */
+	case FOP_NEG: return is_nan_bits(a) ? PTXEMU_CANONICAL_NAN : a ^ 0x80000000u;
 	case FOP_SETP: return compare(o.cmp, x, y);
 	case FOP_SETP_S32: return compare(o.cmp, (double)(int32_t)a, (double)(int32_t)b); /* exact in double */
 	case FOP_SETP_U32: return compare(o.cmp, (double)a, (double)b);

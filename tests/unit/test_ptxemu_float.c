@@ -204,8 +204,10 @@ static void test_max_min_abs_neg(void)
 	CHECK(ptxemu_float_exec(mx, 0x00000000, 0x80000000, 0) == 0x00000000, "max(+0, -0) = +0");
 	CHECK(ptxemu_float_exec(mn, 0x00000000, 0x80000000, 0) == 0x80000000, "min(+0, -0) = -0");
 	CHECK(ptxemu_float_exec(mn, 0x80000000, 0x80000000, 0) == 0x80000000, "min(-0, -0) = -0");
-	CHECK(ptxemu_float_exec(ng, 0x7fc00123, 0, 0) == 0xffc00123, "neg keeps the NaN payload");
-	CHECK(ptxemu_float_exec(ab, 0xff800001, 0, 0) == 0x7f800001, "abs keeps the NaN payload");
+	CHECK(ptxemu_float_exec(ng, 0x7fc00123, 0, 0) == 0x7fffffff, "neg of a NaN: the canonical NaN");
+	CHECK(ptxemu_float_exec(ab, 0xff800001, 0, 0) == 0x7fffffff, "abs of a NaN: the canonical NaN");
+	CHECK(ptxemu_float_exec(ng, 0x80000000, 0, 0) == 0 && ptxemu_float_exec(ab, 0xff800000, 0, 0) == 0x7f800000,
+	      "neg -0 = +0, abs -inf = +inf");
 	CHECK(ptxemu_float_exec(mv, 0xff800001, 0, 0) == 0xff800001, "mov.f32 moves bits");
 	int bad = 0;
 	for (int i = 0; i < NSPECIAL; i++)
@@ -221,8 +223,9 @@ static void test_max_min_abs_neg(void)
 			} else { /* equal values: only zeros differ, by their sign */
 				bad += (M >> 31) != ((specials[i] & specials[j]) >> 31) || (m >> 31) != ((specials[i] | specials[j]) >> 31);
 			}
-			bad += ptxemu_float_exec(ab, specials[i], 0, 0) != (specials[i] & 0x7fffffffu);
-			bad += ptxemu_float_exec(ng, specials[i], 0, 0) != (specials[i] ^ 0x80000000u);
+			bool nan = isnan(dval(specials[i]));
+			bad += ptxemu_float_exec(ab, specials[i], 0, 0) != (nan ? 0x7fffffffu : specials[i] & 0x7fffffffu);
+			bad += ptxemu_float_exec(ng, specials[i], 0, 0) != (nan ? 0x7fffffffu : specials[i] ^ 0x80000000u);
 		}
 	CHECK(bad == 0, "max/min/abs/neg over the special values: %d wrong", bad);
 }
@@ -444,8 +447,8 @@ static uint32_t reference(const Case *k)
 	if (!strcmp(op, "sqrt.rn.f32")) return ref_binary(FOP_SQRT, k->a, 0);
 	if (!strcmp(op, "fma.rn.f32")) return ref_fma(k->a, k->b, k->c);
 	if (!strcmp(op, "max.f32") || !strcmp(op, "min.f32")) return fmax_ref(k->a, k->b, op[1] == 'a');
-	if (!strcmp(op, "abs.f32")) return k->a & 0x7fffffffu;
-	if (!strcmp(op, "neg.f32")) return k->a ^ 0x80000000u;
+	if (!strcmp(op, "abs.f32")) return isnan(x) ? PTXEMU_CANONICAL_NAN : k->a & 0x7fffffffu;
+	if (!strcmp(op, "neg.f32")) return isnan(x) ? PTXEMU_CANONICAL_NAN : k->a ^ 0x80000000u;
 	if (!strcmp(op, "selp.f32") || !strcmp(op, "selp.b32")) return k->c ? k->a : k->b;
 	if (!strcmp(op, "cvt.rn.f32.u32")) return round_f32((double)k->a);
 	if (!strcmp(op, "cvt.rn.f32.s32")) return round_f32((double)(int32_t)k->a);
