@@ -383,7 +383,7 @@ typedef struct Case {
 	int form;
 	uint32_t a, b, c, want;
 } Case;
-enum { MAXCASES = 320, APPROX_THREADS = 256, APPROX_GPU_ITERS = 4096 };
+enum { MAXCASES = 320, APPROX_THREADS = 256, APPROX_GPU_ITERS = 65536 };
 
 static uint32_t fmax_ref(uint32_t a, uint32_t b, bool is_max) /* the PTX ISA's max_num/min_num */
 {
