@@ -508,6 +508,13 @@ static void emit_buffer_bases(Emit *e)
 	}
 }
 
+/* statements that thread 0 issues for the CTA (emit_elect_begin) */
+static void has_elected(void *ctx, const Stmt *s)
+{
+	*(bool *)ctx |= (stmt_info[s->kind].flags & SF_PHASED) || stmt_is_tma_load(s) || stmt_is_tma_store(s) ||
+	                stmt_is_bulk_store(s);
+}
+
 /* mbarrier arrays' addresses, phase bits, the not-leader predicate */
 static void emit_mbar_bases(Emit *e)
 {
@@ -529,7 +536,9 @@ static void emit_mbar_bases(Emit *e)
 			e->mbar_phase[i] = b_reg(b, RC_R);
 			b_ins(b, FORM_MOV_B32, b_name(b, e->mbar_phase[i]), "0", NULL);
 		}
-	if (k->nmbars || k->ntmaps) {
+	bool elected = k->nmbars || k->ntmaps; /* a bulk store needs it without either */
+	stmt_walk(k->body, k->nbody, has_elected, &elected);
+	if (elected) {
 		e->not_leader = b_reg(b, RC_P);
 		b_ins(b, FORM_SETP_NE_U32, b_name(b, e->not_leader), b_name(b, e->tid), "0", NULL);
 	}

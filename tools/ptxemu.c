@@ -101,6 +101,11 @@ static void machine_init(Machine *m, Prog *p, const Ctx *cx, const Kernel *k, co
 	m->k = k;
 	if (abi->threads > 32 * SYNC_MAXWARPS)
 		m->err = "more than 1024 threads per CTA";
+	const char *u = undeclared_reg(p);
+	if (u && !m->err) {
+		snprintf(m->errbuf, sizeof m->errbuf, "register %s is used but never declared (.reg)", u);
+		m->err = m->errbuf;
+	}
 }
 
 static void machine_free(Machine *m)
