@@ -784,6 +784,7 @@ typedef struct Variant {
 typedef struct Candidate {
 	const Variant *v;
 	int state; /* 1 accepted, 0 rejected, -1 not tried */
+	int depth; /* how far it got: 0 a blanket check (conversion, runtime extents), 1 its accepts, 2 its plan */
 	const char *reason;
 } Candidate;
 

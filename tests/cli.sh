@@ -13,6 +13,10 @@ echo "== command line: usage errors exit 2, explain exit codes, notes"
 "$T" check tests/bad/no_variant.tile 2>"$OUT/err"
 [ "$(grep -c 'error:' "$OUT/err")" = 1 ] && [ "$(grep -c '^tests/bad/no_variant.tile:7:1: note: ' "$OUT/err")" = 4 ] && ok ||
 	bad "a no-variant error must be one error line and one located note per candidate"
+# the notes of the variants that got furthest come first: here reg's (a register index that moves), with what would help
+"$T" check tests/bad/reg_region_loop_index.tile 2>"$OUT/err"
+sed -n 4p "$OUT/err" | grep -q "note: reg (prio=10): .*moves with 'i'.*\`unroll\` does not change that" && ok ||
+	bad "no-variant notes: the reg variant's reason must come first and say that unroll does not help ($(sed -n 4p "$OUT/err"))"
 # an error silences the warnings (their analyses assumed a program without errors), and says so
 "$T" check tests/bad/cp_async_sm75_order.tile 2>"$OUT/err"
 ! grep -q 'warning:' "$OUT/err" && grep -q '^tests/bad/cp_async_sm75_order.tile: note: 1 warning not shown' "$OUT/err" && ok ||
