@@ -531,10 +531,11 @@ void table_statement(Parser *p, Loc loc, Scope sc, bool scoped)
 	s->kind = kind;
 	s->loc = loc;
 	s->scope = sc;
-	if (parse_hook[kind] && !parse_hook[kind](p, s))
+	if ((parse_hook[kind] && !parse_hook[kind](p, s)) || !end_of_line(p)) {
+		if (fl & SF_BLOCK)
+			skip_failed_block(p);
 		return;
-	if (!end_of_line(p))
-		return;
+	}
 	add_stmt(p, s);
 	if (fl & SF_BLOCK)
 		p->stack[p->depth++] = s;
