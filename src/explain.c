@@ -108,6 +108,46 @@ static void explain_guards(const Kernel *k, const Stmt *s, bool json, Str *o)
 		str_putc(o, ']');
 }
 
+/* the repeats with a count set at launch around s (outermost first): the
+ * bank counts take each at the most trips the facts allow */
+static bool runtime_repeats(Stmt **body, size_t n, const Stmt *s, const Stmt **out, int *nout)
+{
+	for (size_t i = 0; i < n; i++) {
+		if (body[i] == s)
+			return true;
+		if (!(stmt_info[body[i]->kind].flags & SF_BLOCK))
+			continue;
+		bool rt = body[i]->kind == ST_REPEAT && body[i]->trips_scalar && *nout < 16;
+		if (rt)
+			out[(*nout)++] = body[i];
+		if (runtime_repeats(body[i]->body, body[i]->nbody, s, out, nout))
+			return true;
+		*nout -= rt;
+	}
+	return false;
+}
+
+/* per what the bank counts are: the CTA, over every trip, runtime counts at their most */
+static void bank_trips(const Kernel *k, const Stmt *s, bool json, Str *o)
+{
+	const Stmt *rep[16];
+	int nrep = 0;
+	if (!runtime_repeats(k->body, k->nbody, s, rep, &nrep) || !nrep)
+		return;
+	if (json)
+		str_puts(o, ", \"bank_trips\": [");
+	else
+		str_puts(o, "  banks are per CTA over every trip, counted at the most trips the facts allow:");
+	for (int i = 0; i < nrep; i++) {
+		long long trips = (long long)kernel_var_extent(k, rep[i]->var);
+		if (json)
+			str_printf(o, "%s{\"line\": %d, \"trips\": %lld}", i ? ", " : "", rep[i]->loc.line, trips);
+		else
+			str_printf(o, "%s %lld trips of the repeat at line %d", i ? "," : "", trips, rep[i]->loc.line);
+	}
+	str_puts(o, json ? "]" : " (for one trip, divide by the trips)\n");
+}
+
 /* false when no variant lowers the copy */
 static bool explain_copy(Ctx *cx, const Module *m, const Kernel *k, const Stmt *s, bool json, Str *o)
 {
@@ -164,6 +204,7 @@ static bool explain_copy(Ctx *cx, const Module *m, const Kernel *k, const Stmt *
 				           (long long)bs[i].ideal);
 			}
 			str_putc(o, ']');
+			bank_trips(k, s, true, o);
 		}
 		explain_guards(k, s, true, o);
 		str_puts(o, "}\n");
@@ -181,6 +222,8 @@ static bool explain_copy(Ctx *cx, const Module *m, const Kernel *k, const Stmt *
 			           bs[i].buf->name, bs[i].write ? "write" : "read", (long long)bs[i].instructions,
 			           (long long)bs[i].wavefronts, (double)bs[i].wavefronts / (double)bs[i].instructions,
 			           (long long)bs[i].ideal, bs[i].wavefronts > bs[i].ideal ? " (bank conflicts)" : "");
+		if (nbs)
+			bank_trips(k, s, false, o);
 		explain_guards(k, s, false, o);
 	}
 	return d.chosen != NULL;
