@@ -44,9 +44,7 @@ static bool check_dynamic_param(Ctx *cx, const Kernel *k, Buffer *b)
 	b->layout.n = b->ndim;
 	b->layout.it[dyn_inner(b)] = (Iter){b->shape[dyn_inner(b)], 1, AX_M};
 	if (b->ndim == 2) {
-		/* 2^a * (2^21 + 1): the stride's guaranteed power of two, and
-		 * larger than any column offset inside a tile (< 2^20) */
-		b->dyn_proxy = row_pow2(k, b) * (((int64_t)1 << 21) + 1);
+		b->dyn_proxy = dyn_row_proxy(k, b);
 		b->layout.it[dyn_outer(b)] = (Iter){b->shape[dyn_outer(b)], b->dyn_proxy, AX_M};
 	}
 	return true;

@@ -3,6 +3,9 @@
 #include "tilepx.h"
 #include "abi.h"
 
+#include <stdlib.h>
+#include <string.h>
+
 static void json_str(Str *o, const char *s)
 {
 	str_putc(o, '"');
@@ -148,6 +151,76 @@ static void bank_trips(const Kernel *k, const Stmt *s, bool json, Str *o)
 	str_puts(o, json ? "]" : " (for one trip, divide by the trips)\n");
 }
 
+static int plan_vec_bits(const Decision *d)
+{
+	const char *v = d->chosen ? strstr(d->plan.params, "\"vec_bits\": ") : NULL;
+	return v ? atoi(v + strlen("\"vec_bits\": ")) : 0;
+}
+
+/* region r on a copy of its buffer laid out under kernel kc's facts (a
+ * runtime row's stride, as src/check.c lays it out) */
+static Region *refact_region(Ctx *cx, const Kernel *kc, const Region *r)
+{
+	Region *c = arena_alloc(cx->arena, sizeof *c);
+	*c = *r;
+	if (!r->buf->dynamic || r->buf->ndim != 2)
+		return c;
+	Buffer *b = arena_alloc(cx->arena, sizeof *b);
+	*b = *r->buf;
+	b->dyn_proxy = dyn_row_proxy(kc, b);
+	b->layout.it[dyn_outer(b)].stride = b->dyn_proxy;
+	c->buf = b;
+	return c;
+}
+
+/* a fact that would widen the copy's accesses: a runtime extent's scalar
+ * with a larger '%' fact (the smallest that gives the widest), tried by
+ * dispatching the copy again with it; false when none would */
+static bool widening_fact(const CopyOp *op, const Decision *d, int *scalar, int64_t *mult, int *bits)
+{
+	int now = plan_vec_bits(d);
+	*bits = now;
+	if (!now || !(op->dbuf->dynamic || op->sbuf->dynamic))
+		return false;
+	const Kernel *k = op->k;
+	for (size_t i = 0; i < k->nscalars; i++) {
+		for (int64_t m = 2 * k->scalars[i].mult; m <= 64 * k->scalars[i].mult && m <= k->scalars[i].hi; m *= 2) {
+			Kernel kc = *k;
+			Scalar *sc = arena_alloc(op->cx->arena, sizeof *sc * k->nscalars);
+			memcpy(sc, k->scalars, sizeof *sc * k->nscalars);
+			sc[i].mult = m;
+			kc.scalars = sc;
+			CopyOp o; /* the views again: a guarded dimension's vector cap and a row's stride come from the facts */
+			Decision w;
+			int errors = op->cx->diags.errors;
+			Stmt st = *op->st;
+			st.dst = refact_region(op->cx, &kc, st.dst);
+			st.src = refact_region(op->cx, &kc, st.src);
+			bool ok = copy_op_init(op->cx, op->mod, &kc, &st, &o);
+			if (op->cx->diags.errors != errors || !ok)
+				return false; /* cannot happen: the same regions sliced before */
+			if (dispatch_copy(&o, &w, false) && w.chosen == d->chosen && plan_vec_bits(&w) > *bits)
+				*scalar = (int)i, *mult = m, *bits = plan_vec_bits(&w);
+		}
+	}
+	return *bits > now;
+}
+
+static void explain_widening(const CopyOp *op, const Decision *d, bool json, Str *o)
+{
+	int sc, bits;
+	int64_t m;
+	if (!widening_fact(op, d, &sc, &m, &bits))
+		return;
+	const char *name = op->k->scalars[sc].name;
+	if (json)
+		str_printf(o, ", \"widen\": {\"assume\": \"%s %% %lld == 0\", \"vec_bits\": %d}", name, (long long)m,
+		           bits);
+	else
+		str_printf(o, "  narrowed by the facts: 'assume %s %% %lld == 0' would give %d-bit accesses (now %d)\n",
+		           name, (long long)m, bits, plan_vec_bits(d));
+}
+
 /* false when no variant lowers the copy */
 static bool explain_copy(Ctx *cx, const Module *m, const Kernel *k, const Stmt *s, bool json, Str *o)
 {
@@ -207,6 +280,7 @@ static bool explain_copy(Ctx *cx, const Module *m, const Kernel *k, const Stmt *
 			bank_trips(k, s, true, o);
 		}
 		explain_guards(k, s, true, o);
+		explain_widening(&op, &d, true, o);
 		str_puts(o, "}\n");
 	} else {
 		str_printf(o, "%s:%d: %s %s %s, %s\n", k->name, s->loc.line, scope_name(s->scope), opname, s->dst->name,
@@ -225,6 +299,7 @@ static bool explain_copy(Ctx *cx, const Module *m, const Kernel *k, const Stmt *
 		if (nbs)
 			bank_trips(k, s, false, o);
 		explain_guards(k, s, false, o);
+		explain_widening(&op, &d, false, o);
 	}
 	return d.chosen != NULL;
 }

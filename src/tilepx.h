@@ -619,6 +619,7 @@ int64_t dim_pow2(const Kernel *k, const Buffer *b, int d);
 /* the same for the row stride of a 2-D param with runtime extents ('ld', or
  * the contiguous dimension's extent) */
 int64_t row_pow2(const Kernel *k, const Buffer *b);
+int64_t dyn_row_proxy(const Kernel *k, const Buffer *b); /* a 2-D runtime param's row stride in its layout */
 /* a param with runtime extents: its contiguous dimension (the last, or 0
  * for colmajor) and, rank 2, the strided one */
 int dyn_inner(const Buffer *b);

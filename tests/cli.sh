@@ -22,6 +22,10 @@ for f in tests/bad/when_condition_bad_var.tile tests/bad/repeat_count_unknown_bl
 	"$T" check "$f" 2>"$OUT/err"
 	[ "$(grep -c 'error:' "$OUT/err")" = 1 ] && ok || bad "$f: one error, got $(grep -c 'error:' "$OUT/err"): $(sed -n 4p "$OUT/err")"
 done
+# a store narrowed by a missing fact: explain names the fact, once (the twin with the fact gets no hint)
+"$T" explain tests/explain/narrowed_by_facts.tile >"$OUT/ex" 2>&1
+[ "$(grep -c "narrowed by the facts: 'assume N % 8 == 0' would give 128-bit accesses (now 16)" "$OUT/ex")" = 1 ] &&
+	[ "$(grep -c 'narrowed by the facts' "$OUT/ex")" = 1 ] && ok || bad "explain must name the fact that widens the narrowed store, once"
 # an error silences the warnings (their analyses assumed a program without errors), and says so
 "$T" check tests/bad/cp_async_sm75_order.tile 2>"$OUT/err"
 ! grep -q 'warning:' "$OUT/err" && grep -q '^tests/bad/cp_async_sm75_order.tile: note: 1 warning not shown' "$OUT/err" && ok ||
