@@ -52,7 +52,6 @@ void next(Parser *p);
 bool parse_region(Parser *p, Region *r);
 int scalar_index(const Kernel *k, const char *nm);
 void start_kernel(Parser *p, Loc loc);
-void skip_failed_block(Parser *p);
 void statement(Parser *p);
 void table_statement(Parser *p, Loc loc, Scope sc, bool scoped);
 const char *take_ident(Parser *p, const char *what);
