@@ -357,7 +357,7 @@ static void launch_text(const Kernel *k, const KernelAbi *abi, const TensorMapAr
 			str_printf(o, "  grid %c: cdiv(%s, %lld)\n", "xy"[d], k->var_names[k->grid_var[d]],
 			           (long long)k->grid_div[d]);
 	for (int i = 0; i < n && i < 16; i++) /* swizzle: CU_TENSOR_MAP_SWIZZLE_32B..128B are 1..3 */
-		str_printf(o, "  tensor map %s_tmap_%d for param %s: rank %d, box %llu x %llu, swizzle %d B\n", k->name, i,
+		str_printf(o, "  tensor map %s$tmap_%d for param %s: rank %d, box %llu x %llu, swizzle %d B\n", k->name, i,
 		           a[i].buf->name, a[i].rank, (unsigned long long)a[i].box[0],
 		           (unsigned long long)(a[i].rank > 1 ? a[i].box[1] : 1), a[i].swizzle ? 16 << a[i].swizzle : 0);
 }
