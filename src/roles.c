@@ -204,6 +204,58 @@ void check_role_budgets(Ctx *cx, const Module *m, Kernel *k)
 	}
 }
 
+/* the uses of each named barrier id, in program order */
+struct NbarUses { Arena *arena; const Stmt **s; size_t n, cap; };
+
+static void note_nbar(void *ctx, const Stmt *s)
+{
+	struct NbarUses *u = ctx;
+	if (s->kind == ST_NBAR_SYNC || s->kind == ST_NBAR_ARRIVE)
+		APUSH(u->arena, u->s, u->n, u->cap, s);
+}
+
+/* One named barrier id is one hardware barrier: it completes at any COUNT
+ * arrivals. The warps that use an id, over every use, must be COUNT
+ * threads: fewer never complete it (a hang), more are two hand-offs on one
+ * barrier, whose arrivals can complete each other's phases. */
+void check_named_bar_uses(Ctx *cx, Kernel *k)
+{
+	struct NbarUses u = {cx->arena, NULL, 0, 0};
+	stmt_walk(k->body, k->nbody, note_nbar, &u);
+	for (int id = 1; id < 16; id++) {
+		uint64_t all = 0;
+		const Stmt *first = NULL;
+		for (size_t i = 0; i < u.n; i++) {
+			const Stmt *s = u.s[i];
+			if (s->n != id)
+				continue;
+			if (!first)
+				first = s;
+			all |= s->warps;
+			if (32 * popcount64(all) > s->count) {
+				char ws[96], fs[96];
+				fmt_warps(ws, sizeof ws, s->warps);
+				fmt_warps(fs, sizeof fs, first->warps);
+				diag_error(cx, s->loc, "barrier %d is used here by warps %s and at line %d by warps %s: %lld threads "
+				           "in all, but any %lld arrivals complete it", id, ws, first->loc.line, fs,
+				           (long long)(32 * popcount64(all)), (long long)s->count);
+				diag_note(cx, "two hand-offs on one barrier id can complete each other's phases (a reader passes "
+				          "before its writer): give each its own id");
+				return;
+			}
+		}
+		if (first && 32 * popcount64(all) < first->count) {
+			char ws[96];
+			fmt_warps(ws, sizeof ws, all);
+			diag_error(cx, first->loc, "only %lld threads reach barrier %d (warps %s), but its COUNT is %lld: it "
+			           "never completes (a hang)", (long long)(32 * popcount64(all)), id, ws,
+			           (long long)first->count);
+			diag_note(cx, "COUNT is the threads of every bar.sync and bar.arrive on the id together");
+			return;
+		}
+	}
+}
+
 void emit_named_bar(Emit *e, const Stmt *s)
 {
 	Builder *b = emit_builder(e);
@@ -304,6 +356,9 @@ typedef struct Rec {
 	int32_t next;            /* the next record of its bucket (same buffer and CTA), in order; -1: none */
 	int bkt;                 /* its bucket, -1: none */
 	int one;                 /* complete: vc's only nonzero component (a role's own access), -1: any */
+	bool unmet;              /* a write of the role's threads, its threads not met since (bar.sync) */
+	const Stmt *hid_by;      /* an unmet write behind a one-thread arrival of its role: vc holds HIDDEN
+	                          * until the role's threads meet or all of them arrive */
 	VC vc;                   /* complete: the event every later conflicting access must follow (last: a
 	                          * record moves with the components in use only) */
 } Rec;
@@ -521,7 +576,14 @@ static void access_conflict(RSim *S, const Region *reg, bool write, const Rec *x
 	else if (x->s->kind == ST_WG_MMA)
 		diag_note(S->cx, "wgmma reads its operands until wgmma.wait retires its group; release the stage after "
 		          "that wait");
-	else if (is_store(x->s))
+	else if (x->hid_by) {
+		diag_note(S->cx, "the write is handed off by the %s at line %d, which one thread per %s makes: it orders "
+		          "that thread's own writes only, not its %s's other threads'", stmt_info[x->hid_by->kind].keyword,
+		          x->hid_by->loc.line, x->hid_by->per == SC_WARP ? "warp" : x->hid_by->per == SC_WARPGROUP ?
+		          "warpgroup" : "role", x->hid_by->per == SC_WARP ? "warp" : "role");
+		diag_note(S->cx, "arrive 'per thread', or let the role's threads meet (bar.sync ID, COUNT with COUNT the "
+		          "role's %d threads) between the write and the arrival", 32 * __builtin_popcountll(S->r[x->role].warps));
+	} else if (is_store(x->s))
 		diag_note(S->cx, x->group == -2 ? "bulk.wait_read retired the store's group in the issuing thread only: "
 		          "the role's threads meet (bar.sync) after it, before they rewrite the source"
 		          : "a TMA store reads its source until a bulk.wait_read of the issuing role retires its group "
@@ -594,7 +656,8 @@ static void access(RSim *S, Role *r, const Stmt *s, const Region *reg, bool writ
 		if (x->dead || x->buf != reg->buf || x->rank != rank)
 			continue;
 		if (!(x->hi < lo || hi < x->lo) && (x->write || write) &&
-		    !(x->complete && (x->one >= 0 ? x->vc.t[x->one] <= r->clock.t[x->one] : vc_le(S, &x->vc, &r->clock)))) {
+		    !(x->complete && (x->one >= 0 ? x->one == me || x->vc.t[x->one] <= r->clock.t[x->one]
+		                                  : vc_le(S, &x->vc, &r->clock)))) {
 			access_conflict(S, reg, write, x, rank);
 			return;
 		}
@@ -618,6 +681,8 @@ static void access(RSim *S, Role *r, const Stmt *s, const Region *reg, bool writ
 		n->complete = true, n->bar = -1, n->phase = 0, n->group = -1, n->vc.t[me] = r->clock.t[me], n->one = me;
 	/* the threads write through the generic proxy; a TMA load writes, and wgmma and stores read, through the async one */
 	n->proxy = write && !out && !stmt_is_tma_load(s) ? PROXY_UNFENCED : PROXY_VISIBLE;
+	n->unmet = n->proxy == PROXY_UNFENCED;
+	n->hid_by = NULL;
 	n->buf = reg->buf, n->lo = lo, n->hi = hi, n->s = s, n->role = me, n->write = write, n->rank = rank;
 	n->bkt = b;
 	bucket_append(S, S->nrecs - 1);
@@ -784,6 +849,8 @@ static void role_met(RSim *S, Role *r)
 	}
 }
 
+static void role_synced(RSim *S, Role *r);
+
 static bool named_barrier(RSim *S, Role *r, const Stmt *s, int id, int64_t count, bool wait)
 {
 	int slot = id < 0 ? 0 : 1 + r->rank * 16 + id; /* id -1: cluster.sync */
@@ -796,6 +863,7 @@ static bool named_barrier(RSim *S, Role *r, const Stmt *s, int id, int64_t count
 		vc_join(S, &r->clock, &nb->release);
 		r->lag_all = r->lag_wg = false;
 		role_met(S, r);
+		role_synced(S, r);
 		return true;
 	}
 	if (nb->arrived && nb->count != count) {
@@ -915,6 +983,47 @@ static int on_barrier(RSim *S, Role *r, const Stmt *s)
 	return ok ? STEP_RAN : S->failed ? STEP_DONE : STEP_BLOCKED;
 }
 
+/* an arrival of every thread of role r releases all their writes; one
+ * thread's (per warp, per warpgroup, one per role, expect_tx) releases its
+ * own only: the role's writes since its threads last met are hidden
+ * (HIDDEN: no clock is ordered after them) until they meet or all arrive.
+ * Writes only: the hand-off a reader waits for (issue 35, item 2) */
+enum { HIDDEN = INT32_MAX };
+
+static void hand_off(RSim *S, Role *r, const Stmt *s)
+{
+	int me = role_of(S, r);
+	bool all = s->kind == ST_MBAR_ARRIVE && s->per == SC_THREAD;
+	for (size_t i = 0; i < S->nrecs; i++) {
+		Rec *x = &S->recs[i];
+		if (x->dead || x->role != me || !x->unmet || !x->complete || x->one != me)
+			continue;
+		if (all) {
+			x->unmet = false;
+			x->hid_by = NULL;
+			x->vc.t[me] = r->clock.t[me];
+		} else if (!x->hid_by) {
+			x->hid_by = s;
+			x->vc.t[me] = HIDDEN;
+		}
+	}
+}
+
+/* the role's threads met (a bar.sync they all take part in): their writes
+ * are ordered before what any of them does next */
+static void role_synced(RSim *S, Role *r)
+{
+	int me = role_of(S, r);
+	for (size_t i = 0; i < S->nrecs; i++) {
+		Rec *x = &S->recs[i];
+		if (x->role != me || !x->unmet)
+			continue;
+		x->unmet = false;
+		if (x->hid_by)
+			x->hid_by = NULL, x->vc.t[me] = r->clock.t[me];
+	}
+}
+
 /* mbarrier.arrive and mbarrier.expect_tx: arrivals per unit of the role */
 static int on_signal(RSim *S, Role *r, const Stmt *s)
 {
@@ -938,6 +1047,7 @@ static int on_signal(RSim *S, Role *r, const Stmt *s)
 			S->bars[bi].arrivals += units;
 			try_complete(S, bi, s);
 		}
+		hand_off(S, r, s);
 		return STEP_RAN;
 	}
 	int bi = rbar_of(S, r, s);
@@ -945,6 +1055,7 @@ static int on_signal(RSim *S, Role *r, const Stmt *s)
 		return STEP_DONE;
 	RBar *b = &S->bars[bi];
 	b->arrivals += units;
+	hand_off(S, r, s);
 	if (s->kind == ST_MBAR_EXPECT_TX) {
 		if (s->has_value) {
 			b->expect += s->n;
