@@ -356,6 +356,9 @@ typedef struct Rec {
 	int32_t next;            /* the next record of its bucket (same buffer and CTA), in order; -1: none */
 	int bkt;                 /* its bucket, -1: none */
 	int one;                 /* complete: vc's only nonzero component (a role's own access), -1: any */
+	int32_t trip[4];         /* the trips of the blocks around s when it ran, outermost first (ntrip of */
+	int ntrip;               /* them; -1: deeper), which tell its instance (instance_of) */
+	const Stmt *tblk;        /* the innermost of those blocks */
 	bool unmet;              /* a write of the role's threads, its threads not met since (bar.sync) */
 	const Stmt *hid_by;      /* an unmet write behind a one-thread arrival of its role: vc holds HIDDEN
 	                          * until the role's threads meet or all of them arrive */
@@ -637,6 +640,31 @@ static void recs_compact(RSim *S)
 		bucket_append(S, i);
 }
 
+/* the instance of the statement role r runs: the trips of its blocks (at
+ * most 4 deep; -1: not told) */
+static int instance_of(const Role *r, int32_t trip[4])
+{
+	if (r->depth > 4)
+		return -1;
+	for (int d = 0; d < r->depth; d++)
+		trip[d] = (int32_t)r->fr[d].j;
+	return r->depth;
+}
+
+/* one instance of one statement, run by several roles (a cta copy outside
+ * the when blocks, a warp copy of a when that holds two roles): its
+ * threads' parts are the statement's, not a race (as the race check counts
+ * them) */
+static bool same_instance(const Rec *x, const Stmt *s, int n, const int32_t trip[4])
+{
+	if (x->s != s || n < 0 || x->ntrip != n)
+		return false;
+	for (int d = 0; d < n; d++)
+		if (x->trip[d] != trip[d])
+			return false;
+	return true;
+}
+
 /* a shared access by role r to the shared memory of CTA `rank` (its own,
  * or a multicast's destination): ordered after every conflicting one */
 
@@ -646,6 +674,8 @@ static void access(RSim *S, Role *r, const Stmt *s, const Region *reg, bool writ
 	if (!reg || !reg->buf || reg->buf->mem != MEM_SHARED || !rspan(S, r, reg, &lo, &hi))
 		return;
 	int me = role_of(S, r);
+	int32_t trip[4];
+	int ntrip = out ? -1 : instance_of(r, trip);
 	/* one pass: the first conflicting record (in order), and what the new access supersedes (marked dead:
 	 * a record is large, and moving every later one at each access cost more than the rest of the run);
 	 * only records of the same buffer and CTA can be either: its bucket's chain, in order */
@@ -657,7 +687,8 @@ static void access(RSim *S, Role *r, const Stmt *s, const Region *reg, bool writ
 			continue;
 		if (!(x->hi < lo || hi < x->lo) && (x->write || write) &&
 		    !(x->complete && (x->one >= 0 ? x->one == me || x->vc.t[x->one] <= r->clock.t[x->one]
-		                                  : vc_le(S, &x->vc, &r->clock)))) {
+		                                  : vc_le(S, &x->vc, &r->clock))) &&
+		    !(x->complete && x->one >= 0 && same_instance(x, s, ntrip, trip))) {
 			access_conflict(S, reg, write, x, rank);
 			return;
 		}
@@ -682,6 +713,10 @@ static void access(RSim *S, Role *r, const Stmt *s, const Region *reg, bool writ
 	/* the threads write through the generic proxy; a TMA load writes, and wgmma and stores read, through the async one */
 	n->proxy = write && !out && !stmt_is_tma_load(s) ? PROXY_UNFENCED : PROXY_VISIBLE;
 	n->unmet = n->proxy == PROXY_UNFENCED;
+	n->ntrip = ntrip;
+	n->tblk = ntrip > 0 ? r->fr[ntrip - 1].blk : NULL;
+	if (ntrip > 0)
+		memcpy(n->trip, trip, sizeof(int32_t) * (size_t)ntrip);
 	n->hid_by = NULL;
 	n->buf = reg->buf, n->lo = lo, n->hi = hi, n->s = s, n->role = me, n->write = write, n->rank = rank;
 	n->bkt = b;
@@ -1595,9 +1630,9 @@ static void round_sig(RSim *S, Str *o, Clocks *clocks, int64_t *jmin_out, int64_
 	*jmin_out = jmin;
 	*jmax_out = jmax;
 	/* the values below: 3 + 2 per thread barrier; per role 12, 3 per frame, its running counts and 2 per
-	 * barrier; per barrier 8; per record 11 */
+	 * barrier; per barrier 8; per record 18 */
 	size_t need = 10 * (size_t)(4 + S->nr * (13 + 3 * (MAX_REPEAT_DEPTH + 2) + S->k->nvars + 2 * S->nbars) +
-	                            8 * S->nbars + 11 * (int64_t)S->nrecs + 2 * S->nnb); /* 10 bytes a value at most */
+	                            8 * S->nbars + 18 * (int64_t)S->nrecs + 2 * S->nnb); /* 10 bytes a value at most */
 	if (o->n + need + 1 > o->cap) { /* room for all of it (an upper bound, below) */
 		o->cap = o->n + need + 1;
 		if (o->n) {
@@ -1658,6 +1693,16 @@ static void round_sig(RSim *S, Str *o, Clocks *clocks, int64_t *jmin_out, int64_
 		sig_ptr(&sp, x->s);
 		for (size_t k = 0; k < sizeof v / sizeof *v; k++)
 			sig_put(&sp, v[k]);
+		sig_put(&sp, x->unmet);
+		sig_ptr(&sp, x->hid_by);
+		/* a statement of several roles: its instance, by the trips relative to its role's now while the
+		 * role is in its block (same_instance; past it, the block's end orders what the record is) */
+		const Role *xr = &S->r[x->role];
+		bool shared = x->ntrip > 0 && (x->s->warps & ~xr->warps) && x->ntrip <= xr->depth &&
+		              xr->fr[x->ntrip - 1].blk == x->tblk;
+		sig_put(&sp, shared ? x->ntrip : -2);
+		for (int d = 0; shared && d < x->ntrip; d++)
+			sig_put(&sp, x->trip[d] - xr->fr[d].j);
 	}
 	sig_put(&sp, S->nnb);
 	for (int i = 0; i < S->nnb; i++)
