@@ -236,7 +236,7 @@ void check_named_bar_uses(Ctx *cx, Kernel *k)
 				char ws[96], fs[96];
 				fmt_warps(ws, sizeof ws, s->warps);
 				fmt_warps(fs, sizeof fs, first->warps);
-				diag_error(cx, s->loc, "barrier %d is used here by warps %s and at line %d by warps %s: %lld threads "
+				diag_error(cx, s->loc, "barrier %d is used here (warps %s) and at line %d (warps %s): %lld threads "
 				           "in all, but any %lld arrivals complete it", id, ws, first->loc.line, fs,
 				           (long long)(32 * popcount64(all)), (long long)s->count);
 				diag_note(cx, "two hand-offs on one barrier id can complete each other's phases (a reader passes "
@@ -244,13 +244,16 @@ void check_named_bar_uses(Ctx *cx, Kernel *k)
 				return;
 			}
 		}
-		if (first && 32 * popcount64(all) < first->count) {
+		for (size_t i = 0; i < u.n; i++) {
+			const Stmt *s = u.s[i];
+			if (s->n != id || 32 * popcount64(all) >= s->count)
+				continue;
 			char ws[96];
 			fmt_warps(ws, sizeof ws, all);
-			diag_error(cx, first->loc, "only %lld threads reach barrier %d (warps %s), but its COUNT is %lld: it "
-			           "never completes (a hang)", (long long)(32 * popcount64(all)), id, ws,
-			           (long long)first->count);
-			diag_note(cx, "COUNT is the threads of every bar.sync and bar.arrive on the id together");
+			diag_error(cx, s->loc, "only %lld threads reach this barrier, COUNT is %lld: barrier %d never completes "
+			           "(a hang)", (long long)(32 * popcount64(all)), (long long)s->count, id);
+			diag_note(cx, "warps %s use barrier %d; COUNT is the threads of every bar.sync and bar.arrive on the id "
+			          "together", ws, id);
 			return;
 		}
 	}
