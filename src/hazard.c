@@ -813,6 +813,27 @@ static bool race_exact(Race *R, bool per_cta, const Scalar *sc)
 	return true;
 }
 
+struct Touch { uint64_t role; const Buffer *buf; bool found; };
+
+/* a traced copy (not TMA or bulk: the mbarrier analysis checks those) that
+ * warps of the role run, with the buffer on a side */
+static void touch_of(void *ctx, const Stmt *s)
+{
+	struct Touch *t = ctx;
+	if ((stmt_info[s->kind].flags & SF_COPY) && (!s->warps || (s->warps & t->role)) && !stmt_is_tma_load(s) &&
+	    !stmt_is_tma_store(s) && !stmt_is_bulk_store(s) && (s->dst->buf == t->buf || s->src->buf == t->buf))
+		t->found = true;
+}
+
+/* only the shared buffers the role's traced copies touch get a shadow (the
+ * rest of shared memory would be reset at every run for nothing) */
+static bool role_touches(const Kernel *k, uint64_t role, const Buffer *buf)
+{
+	struct Touch t = {role, buf, false};
+	stmt_walk(k->body, k->nbody, touch_of, &t);
+	return t.found;
+}
+
 /* the race check among the warps of `role` (every warp without roles);
  * false once it warned or stopped (one warning per kernel) */
 static bool check_role_races(Ctx *cx, const Module *m, Kernel *k, uint64_t role)
@@ -824,13 +845,13 @@ static bool check_role_races(Ctx *cx, const Module *m, Kernel *k, uint64_t role)
 	R.bytes = arena_alloc(cx->arena, sizeof(int64_t) * (k->nbufs + 1));
 	int64_t total = 0;
 	for (size_t i = 0; i < k->nbufs; i++)
-		if (k->bufs[i]->mem == MEM_SHARED) {
+		if (k->bufs[i]->mem == MEM_SHARED && role_touches(k, role, k->bufs[i])) {
 			R.bufs[R.nb] = k->bufs[i];
 			R.bytes[R.nb] = k->bufs[i]->storage * dtype_bytes(k->bufs[i]->dt);
 			total += R.bytes[R.nb++];
 		}
 	if (!R.nb || total > RACE_BUDGET)
-		return false;
+		return true;
 	for (size_t i = 0; i < R.nb; i++) {
 		R.sh[i] = calloc((size_t)R.bytes[i] + 1, sizeof(Sh));
 		if (!R.sh[i])
