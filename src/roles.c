@@ -1605,6 +1605,34 @@ static bool same_round(const RSim *S, const Str *a, Clocks *ca, const Str *b, Cl
 	return true;
 }
 
+/* the live records into a round's signature */
+static void sig_recs(const RSim *S, char **at)
+{
+	for (size_t i = 0; i < S->nrecs; i++) {
+		const Rec *x = &S->recs[i];
+		if (x->dead)
+			continue;
+		int64_t groups = is_store(x->s) ? S->r[x->role].bulk_groups : S->r[x->role].wg_groups;
+		int64_t v[] = {x->lo, x->hi, x->role, x->write, x->complete, x->bar,
+		               x->bar >= 0 ? S->bars[x->bar].completed - x->phase : 0,
+		               x->group >= 0 ? groups - x->group : x->group, x->proxy};
+		sig_ptr(at, x->buf);
+		sig_ptr(at, x->s);
+		for (size_t k = 0; k < sizeof v / sizeof *v; k++)
+			sig_put(at, v[k]);
+		sig_put(at, x->unmet);
+		sig_ptr(at, x->hid_by);
+		/* a statement of several roles: its instance, by the trips relative to its role's now while the
+		 * role is in its block (same_instance; past it, the block's end orders what the record is) */
+		const Role *xr = &S->r[x->role];
+		bool shared = x->ntrip > 0 && (x->s->warps & ~xr->warps) && x->ntrip <= xr->depth &&
+		              xr->fr[x->ntrip - 1].blk == x->tblk;
+		sig_put(at, shared ? x->ntrip : -2);
+		for (int d = 0; shared && d < x->ntrip; d++)
+			sig_put(at, x->trip[d] - xr->fr[d].j);
+	}
+}
+
 /* the joint state at a round boundary: equal strings, equal futures (clock
  * values by their order per component, runtime loop indices relative to
  * the slowest role and by their residue); the clocks go to their own
@@ -1684,29 +1712,7 @@ static void round_sig(RSim *S, Str *o, Clocks *clocks, int64_t *jmin_out, int64_
 			sig_put(&sp, v[i]);
 		sig_ptr(&sp, x->first);
 	}
-	for (size_t i = 0; i < S->nrecs; i++) {
-		const Rec *x = &S->recs[i];
-		if (x->dead)
-			continue;
-		int64_t groups = is_store(x->s) ? S->r[x->role].bulk_groups : S->r[x->role].wg_groups;
-		int64_t v[] = {x->lo, x->hi, x->role, x->write, x->complete, x->bar,
-		               x->bar >= 0 ? S->bars[x->bar].completed - x->phase : 0,
-		               x->group >= 0 ? groups - x->group : x->group, x->proxy};
-		sig_ptr(&sp, x->buf);
-		sig_ptr(&sp, x->s);
-		for (size_t k = 0; k < sizeof v / sizeof *v; k++)
-			sig_put(&sp, v[k]);
-		sig_put(&sp, x->unmet);
-		sig_ptr(&sp, x->hid_by);
-		/* a statement of several roles: its instance, by the trips relative to its role's now while the
-		 * role is in its block (same_instance; past it, the block's end orders what the record is) */
-		const Role *xr = &S->r[x->role];
-		bool shared = x->ntrip > 0 && (x->s->warps & ~xr->warps) && x->ntrip <= xr->depth &&
-		              xr->fr[x->ntrip - 1].blk == x->tblk;
-		sig_put(&sp, shared ? x->ntrip : -2);
-		for (int d = 0; shared && d < x->ntrip; d++)
-			sig_put(&sp, x->trip[d] - xr->fr[d].j);
-	}
+	sig_recs(S, &sp);
 	sig_put(&sp, S->nnb);
 	for (int i = 0; i < S->nnb; i++)
 		sig_put(&sp, S->nb[i].arrived), sig_put(&sp, S->nb[i].count);
