@@ -703,7 +703,5 @@ bool check_kernel_stmts(Ctx *cx, const Module *m, Kernel *k)
 		stmt_walk(k->body, k->nbody, refuse_persistent, cx);
 	if (cx->diags.errors == before && k->has_roles)
 		check_role_budgets(cx, m, k);
-	if (cx->diags.errors == before && k->has_roles)
-		check_named_bar_uses(cx, k);
 	return cx->diags.errors == before;
 }

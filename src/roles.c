@@ -2525,6 +2525,10 @@ static void prove_counts_of(Proof *P)
 void check_role_phases(Ctx *cx, const Module *m, Kernel *k)
 {
 	(void)m;
+	int before = cx->diags.errors;
+	check_named_bar_uses(cx, k); /* a hang or a shared id said at the statement, before the runs */
+	if (cx->diags.errors != before)
+		return;
 	struct RoleScan W = {{0}, 0, false};
 	stmt_walk(k->body, k->nbody, scan_when, &W);
 	uint64_t all = kernel_all_warps(k), roles[MAX_ROLES];
