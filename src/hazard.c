@@ -11,7 +11,10 @@
  * `cluster.wait`) orders the epochs before the arrive once the wait is
  * passed. A read of a byte another warp wrote, or a write of a byte another
  * warp read or wrote, from another statement, with neither ordered before
- * the other, is a race: one warning per kernel.
+ * the other, is a race: one warning per kernel. A kernel with roles runs
+ * once per role of two or more warps (the when blocks it runs, its
+ * statements and warps only, its bar.sync a barrier of its warps); two
+ * roles' accesses are the roles proof's (roles.c).
  *
  * Banks: the lanes of one warp instruction go to shared memory in phases (8
  * lanes of 16-byte accesses, 16 of 8-byte, 32 otherwise); a phase takes as
