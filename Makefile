@@ -1,4 +1,4 @@
-# tilepx: plain GNU make. `make` builds build/tilepx and build/libtilepx.a.
+# tilepx: plain GNU make. `make` builds build/tilepx, build/libtilepx.a and build/libtilepx.so.
 CC      ?= cc
 CFLAGS  ?= -O2 -g
 WARN    := -std=c11 -Wall -Wextra -Werror
@@ -16,7 +16,7 @@ LIB_OBJ := $(patsubst src/%.c,$(B)/obj/%.o,$(LIB_SRC)) $(B)/obj/gen/ptx_forms.o
 TPL     := $(wildcard ptx_templates/*.tpl)
 UNIT    := $(patsubst tests/unit/%.c,$(B)/tests/%,$(wildcard tests/unit/*.c))
 
-all: $(B)/tilepx $(B)/libtilepx.a $(B)/randtile $(B)/ptxemu
+all: $(B)/tilepx $(B)/libtilepx.a $(B)/libtilepx.so $(B)/randtile $(B)/ptxemu
 
 # the tools of several files are linked from objects, each with its .d file
 # (they include src/tilepx.h, hence the generated ptx_forms.h: named here,
@@ -71,13 +71,15 @@ $(B)/gen/ptx_forms.h: $(TPL) ptx_templates/caps.def tools/gen_forms.awk
 # generated (a first build must make it before any .c that includes it); the
 # Makefile because its flags make the objects (and an object built before
 # the .d files existed is rebuilt once)
+# the library's objects are position-independent: one set serves the
+# archives and the shared library
 $(B)/obj/%.o: src/%.c $(B)/gen/ptx_forms.h Makefile
 	@mkdir -p $(dir $@)
-	$(CC) $(WARN) $(CFLAGS) $(CPPFLAGS) $(DEPFLAGS) -c $< -o $@
+	$(CC) $(WARN) $(CFLAGS) -fPIC $(CPPFLAGS) $(DEPFLAGS) -c $< -o $@
 
 $(B)/obj/gen/ptx_forms.o: $(B)/gen/ptx_forms.c Makefile
 	@mkdir -p $(dir $@)
-	$(CC) $(WARN) $(CFLAGS) $(CPPFLAGS) $(DEPFLAGS) -c $< -o $@
+	$(CC) $(WARN) $(CFLAGS) -fPIC $(CPPFLAGS) $(DEPFLAGS) -c $< -o $@
 
 $(B)/libtilepx_internal.a: $(LIB_OBJ)
 	rm -f $@
@@ -91,6 +93,14 @@ $(B)/libtilepx.a: $(LIB_OBJ)
 	objcopy -w --keep-global-symbol='tilepx_*' $(B)/obj/tilepx_all.o
 	rm -f $@
 	ar rcs $@ $(B)/obj/tilepx_all.o
+
+# the shared library (ctypes loads it: python/tilepx): soname libtilepx.so.0,
+# only tilepx_* exported (src/libtilepx.map); the CUDA driver is opened at
+# run time (src/launch.c), so it needs none at link time
+SONAME := libtilepx.so.0
+$(B)/libtilepx.so: $(LIB_OBJ) src/libtilepx.map
+	$(CC) -shared -Wl,-soname,$(SONAME) -Wl,--version-script=src/libtilepx.map $(CFLAGS) $(LIB_OBJ) -ldl $(LDFLAGS) -o $@
+	ln -sf libtilepx.so $(B)/$(SONAME)
 
 $(B)/tilepx: $(B)/obj/main.o $(B)/libtilepx_internal.a
 	$(CC) $(CFLAGS) $(LDFLAGS) $^ -o $@
@@ -151,6 +161,8 @@ install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/include/tilepx $(DESTDIR)$(PREFIX)/lib/pkgconfig
 	install -m 755 $(B)/tilepx $(DESTDIR)$(PREFIX)/bin/tilepx
 	install -m 644 $(B)/libtilepx.a $(DESTDIR)$(PREFIX)/lib/libtilepx.a
+	install -m 755 $(B)/libtilepx.so $(DESTDIR)$(PREFIX)/lib/$(SONAME)
+	ln -sf $(SONAME) $(DESTDIR)$(PREFIX)/lib/libtilepx.so
 	install -m 644 include/tilepx/tilepx.h $(DESTDIR)$(PREFIX)/include/tilepx/tilepx.h
 	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(shell sed -n 's/.*TILEPX_VERSION_STRING "\(.*\)"/\1/p' include/tilepx/tilepx.h)|' \
 		tools/tilepx.pc.in > $(DESTDIR)$(PREFIX)/lib/pkgconfig/tilepx.pc
