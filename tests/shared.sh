@@ -37,3 +37,49 @@ SO
 else
 	bad "$so was not built"
 fi
+
+echo "== launch layer: its local CUDA driver declarations (src/launch_cuda.h) match cuda.h"
+cuda_inc=${CUDA:-/usr/local/cuda}/include
+if [ -f "$cuda_inc/cuda.h" ]; then
+	for side in local cuda; do
+		cat > "$OUT/decl_$side.c" <<DECL
+#include <stddef.h>
+#include <stdio.h>
+#if SIDE_CUDA
+#include <cuda.h>
+typedef struct CUlaunchAttribute_st A;
+typedef struct CUlaunchConfig_st C;
+#else
+#include "launch_cuda.h"
+typedef CUlaunchAttribute A;
+typedef CUlaunchConfig C;
+#endif
+int main(void)
+{
+	printf("attr %zu id %zu value %zu cluster %zu\n", sizeof(A), offsetof(A, id), offsetof(A, value),
+	       sizeof(((A *)0)->value.clusterDim));
+	printf("config %zu stream %zu attrs %zu num %zu\n", sizeof(C), offsetof(C, hStream), offsetof(C, attrs),
+	       offsetof(C, numAttrs));
+	printf("enums %d %d %d %d %d %d %d\n", (int)CU_JIT_INFO_LOG_BUFFER, (int)CU_JIT_INFO_LOG_BUFFER_SIZE_BYTES,
+	       (int)CU_JIT_ERROR_LOG_BUFFER, (int)CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES,
+	       (int)CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, (int)CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION,
+	       (int)CUDA_SUCCESS);
+	return 0;
+}
+DECL
+	done
+	${CC:-cc} -std=c11 -DSIDE_CUDA=1 -I"$cuda_inc" "$OUT/decl_cuda.c" -o "$OUT/decl_cuda" 2>"$OUT/err" &&
+		${CC:-cc} -std=c11 -DSIDE_CUDA=0 -Isrc "$OUT/decl_local.c" -o "$OUT/decl_local" 2>>"$OUT/err" &&
+		"$OUT/decl_cuda" > "$OUT/decl_cuda.txt" && "$OUT/decl_local" > "$OUT/decl_local.txt" &&
+		cmp -s "$OUT/decl_cuda.txt" "$OUT/decl_local.txt" && ok ||
+		bad "src/launch_cuda.h disagrees with cuda.h: $(head -2 "$OUT/err") $(diff "$OUT/decl_cuda.txt" "$OUT/decl_local.txt" | head -4)"
+	# the entry points it resolves by name exist under those names in the driver's stub
+	stub=${CUDA:-/usr/local/cuda}/lib64/stubs/libcuda.so
+	if [ -f "$stub" ]; then
+		missing=$(grep -o 'SYM([A-Za-z]*, "cu[A-Za-z0-9_]*")' src/launch.c | sed 's/.*"\(.*\)")/\1/' |
+			while read -r s; do nm -D --defined-only "$stub" | grep -q " $s\$" || echo "$s"; done)
+		[ -z "$missing" ] && ok || bad "the driver has no entry point named: $missing"
+	fi
+else
+	echo "  (no CUDA headers: not compared)"
+fi
