@@ -118,11 +118,13 @@ $(B)/tests/test_abi: tests/unit/test_abi.c tools/runcore.c $(B)/libtilepx_intern
 # the GEMM bench's host side is tested without a GPU (tests/unit/test_gemm_host.c)
 $(B)/tests/test_gemm_host: bench/gemm_host.h
 
-# the driver-API harness: links against the toolkit's stub libcuda, so it
-# builds on machines without a GPU; the real driver is found at run time
-$(B)/tools/tilepx_run.o: CPPFLAGS += -I$(CUDA)/include
-$(B)/tilepx-run: $(B)/tools/tilepx_run.o $(B)/tools/runcore.o $(B)/libtilepx_internal.a
-	$(CC) $(CFLAGS) $^ -L$(CUDA)/lib64/stubs -lcuda -lpthread $(LDFLAGS) -o $@
+# the driver-API harness: built with the toolkit's cuda.h, it links no
+# libcuda: its driver calls go through tools/cuda_dl.c and the library's
+# launch layer, both opening libcuda.so.1 at run time (so it starts, and
+# says "no CUDA driver", on a machine without one)
+$(B)/tools/tilepx_run.o $(B)/tools/cuda_dl.o: CPPFLAGS += -I$(CUDA)/include
+$(B)/tilepx-run: $(B)/tools/tilepx_run.o $(B)/tools/cuda_dl.o $(B)/tools/runcore.o $(B)/libtilepx_internal.a
+	$(CC) $(CFLAGS) $^ -ldl -lpthread $(LDFLAGS) -o $@
 
 # the GEMM benchmark (bench/gemm.sh, issue 27): tilepx's kernel, cublasGemmEx and cuBLASLt in one
 # process; it needs the toolkit's cuBLAS libraries, so neither `all` nor `test` builds it

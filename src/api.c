@@ -90,7 +90,7 @@ static void fill_param(const Kernel *k, const Buffer *b, tilepx_param *p)
 
 /* a kernel's launch facts, from the checked module; kernel param indices
  * from its launch ABI (src/abi.h) */
-static void fill_launch(Ctx *cx, const Kernel *k, tilepx_launch *l)
+void launch_record(Ctx *cx, const Kernel *k, tilepx_launch *l)
 {
 	KernelAbi abi = kernel_abi(cx->arena, k);
 	memset(l, 0, sizeof *l);
@@ -202,7 +202,7 @@ static bool fill_launches(Ctx *cx, Module *mod, LaunchReq *q)
 		if (q->sets && !bind_sets(cx, k, q->sets, q->nsets))
 			return false;
 		if (q->n < q->max)
-			fill_launch(cx, k, &q->out[q->n]);
+			launch_record(cx, k, &q->out[q->n]);
 		q->n++;
 	}
 	return true;
