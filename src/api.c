@@ -41,7 +41,7 @@ static bool compile_module(Ctx *cx, const char *path, const char *src, size_t le
 }
 
 /* the layout of b puts dim d's elements strides[d] apart (one iter per dim,
- * no swizzle): row-major, `ld` or `colmajor` lines, or such a declared layout */
+ * no swizzle): row-major, or such a declared layout */
 static bool per_dim_strides(const Buffer *b, long long *strides)
 {
 	if (!b->has_layout) { /* row-major */
@@ -80,9 +80,17 @@ static void fill_param(const Kernel *k, const Buffer *b, tilepx_param *p)
 		p->dim_scalar[d] = b->dyn_dim[d] - 1;
 		p->dims[d] = bound || !b->dyn_dim[d] ? b->shape[d] : 0;
 	}
+	if (b->colmajor || b->ld_scalar) { /* rank 2, lines ld apart (src/bind.c); known once bound */
+		if (!bound)
+			return;
+		int64_t ld = b->ld_scalar ? k->bound_vals[b->ld_scalar - 1] : b->shape[b->colmajor ? 0 : 1];
+		p->strides[0] = b->colmajor ? 1 : ld;
+		p->strides[1] = b->colmajor ? ld : 1;
+		return;
+	}
 	long long st[MAX_DIMS];
-	p->has_layout = !b->dynamic && !per_dim_strides(b, st); /* a bound dynamic one is row-major or lines */
-	if (b->dynamic && bound)
+	p->has_layout = !b->dynamic && !per_dim_strides(b, st); /* a dynamic one is row-major */
+	if (b->dynamic)
 		per_dim_strides(b, st);
 	for (int d = 0; d < p->rank && bound && !p->has_layout; d++)
 		p->strides[d] = st[d];

@@ -83,3 +83,22 @@ DECL
 else
 	echo "  (no CUDA headers: not compared)"
 fi
+
+echo "== python package (python/tilepx over libtilepx.so): compile, located errors, arguments checked against the launch record (tests/python)"
+if command -v python3 >/dev/null 2>&1; then
+	pre=
+	case "$B" in *san*) # the library carries ASan: its runtime must come first in a python process
+		pre="$(${CC:-cc} -print-file-name=libasan.so) $(${CC:-cc} -print-file-name=libubsan.so)";; esac
+	line=$(LD_PRELOAD="$pre" ASAN_OPTIONS=detect_leaks=0 TILEPX_BUILD="$B" python3 tests/python/test_tilepx.py \
+		2>"$OUT/py.log" | tail -1)
+	p= f=
+	[[ $line =~ ^([0-9]*)\ passed,\ ([0-9]*)\ failed$ ]] && p=${BASH_REMATCH[1]} f=${BASH_REMATCH[2]}
+	if [ -z "$p" ]; then bad "tests/python/test_tilepx.py crashed or printed no summary"; tail -20 "$OUT/py.log"
+	else
+		pass=$((pass + p)); fail=$((fail + f))
+		[ "$f" = 0 ] || { echo "FAIL: tests/python/test_tilepx.py"; cat "$OUT/py.log"; }
+		echo "  test_tilepx.py: $line"
+	fi
+else
+	echo "  (no python3: the package is not tested)"
+fi
