@@ -73,9 +73,12 @@ def _from_cai(obj, cai):
 
 def _from_dlpack(obj, stream):
     try:
-        capsule = obj.__dlpack__(stream=stream) if stream is not None else obj.__dlpack__()
-    except TypeError:
-        capsule = obj.__dlpack__()
+        try:
+            capsule = obj.__dlpack__(stream=stream) if stream is not None else obj.__dlpack__()
+        except TypeError:
+            capsule = obj.__dlpack__()
+    except (RuntimeError, ValueError, TypeError, BufferError) as e:  # torch: requires_grad, ...
+        raise ArgError("its __dlpack__ failed: %s" % e)
     get = ctypes.pythonapi.PyCapsule_GetPointer
     get.restype, get.argtypes = ctypes.c_void_p, [ctypes.py_object, ctypes.c_char_p]
     try:
