@@ -345,11 +345,11 @@ int tilepx_launches_set(const char *path, const char *src, size_t len, const cha
 int tilepx_launch_of(const char *path, const char *src, size_t len, const char *target, const char *kernel,
                      const char *const *sets, int nsets, tilepx_launch *out, tilepx_result *diag)
 {
-	static const char *const none[] = {NULL};
-	const char *const *s = nsets > 0 ? sets : NULL;
-	if (nsets > 0 && !sets)
-		s = none; /* launches() reports the NULL */
-	return launches(path, src, len, target, s, nsets > 0 ? nsets : 0, out, 1, diag, kernel ? kernel : "") == 1;
+	if (nsets == 0) /* nothing to bind: the record as tilepx_launches gives it */
+		sets = NULL;
+	else if (!sets) /* (launches() says so) */
+		nsets = -1;
+	return launches(path, src, len, target, sets, nsets, out, 1, diag, kernel ? kernel : "") == 1;
 }
 
 void tilepx_result_free(tilepx_result *r)

@@ -43,6 +43,15 @@ static void check_record(void)
 	CHECK(r.diagnostics && strstr(r.diagnostics, "two.tile:2:8: error:") && strstr(r.diagnostics, "N % 4 == 0"),
 	      "located: %s", r.diagnostics ? r.diagnostics : "");
 	tilepx_result_free(&r);
+	CHECK(tilepx_launch_of("two.tile", two, sizeof two - 1, NULL, "first", NULL, 2, l, &r) == 0, "NULL sets");
+	CHECK(r.diagnostics && strstr(r.diagnostics, "sets is NULL"), "says so");
+	tilepx_result_free(&r);
+	CHECK(tilepx_launch_of("two.tile", two, sizeof two - 1, NULL, "first", sets, -1, l, &r) == 0, "nsets < 0");
+	tilepx_result_free(&r);
+	const char *malformed[] = {"N=x"};
+	CHECK(tilepx_launch_of("two.tile", two, sizeof two - 1, NULL, "first", malformed, 1, l, &r) == 0, "N=x");
+	CHECK(r.diagnostics && strstr(r.diagnostics, "not a decimal integer"), "%s", r.diagnostics ? r.diagnostics : "");
+	tilepx_result_free(&r);
 	CHECK(tilepx_launch_of("two.tile", two, sizeof two - 1, NULL, "third", NULL, 0, l, &r) == 0, "no such kernel");
 	CHECK(r.diagnostics && strstr(r.diagnostics, "no kernel named 'third'"), "says so");
 	tilepx_result_free(&r);
