@@ -52,7 +52,7 @@ def _candidates():
     env = os.environ.get("TILEPX_LIB")
     if env:
         return [env]
-    here = os.path.dirname(os.path.abspath(__file__))
+    here = os.path.dirname(os.path.realpath(__file__))  # through the repository's top-level link
     repo = os.path.dirname(os.path.dirname(here))
     build = os.environ.get("TILEPX_BUILD", "build")
     return [os.path.join(repo, build, "libtilepx.so"), os.path.join(here, "libtilepx.so"), "libtilepx.so.0"]

@@ -321,6 +321,12 @@ class Cli(unittest.TestCase):
         out = self.run_cli("emit", "-")
         self.assertEqual(out.returncode, 1)
 
+    def test_import_from_the_top_level(self):
+        env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+        out = subprocess.run([sys.executable, "-c", "import tilepx; print(tilepx.version())"], cwd=REPO,
+                             capture_output=True, text=True, env=env)
+        self.assertEqual((out.returncode, out.stdout.strip()), (0, tilepx.version()), out.stderr)
+
     def test_error_exit(self):
         with tempfile.NamedTemporaryFile("w", suffix=".tile", delete=False) as f:
             f.write("target sm_90\nkernel k\nthreads 32\nparam A f32 [32]\nshared S f32 [32]\ncta copy S, B\n")
