@@ -164,6 +164,8 @@ class Kernel:
         lib.tilepx_result_free(ctypes.byref(res))
         if not ok:
             raise Error(diags or "%s: no launch record" % self.path)
+        if len(self._records) >= 256:  # a bounded cache: many sizes keep the recent ones
+            del self._records[next(iter(self._records))]
         self._records[key] = out
         return out
 
