@@ -19,9 +19,12 @@
 #include "launch_cuda.h"
 
 struct tilepx_cuda {
-	void *lib; /* dlopen("libcuda.so.1") */
+	void *lib; /* dlopen("libcuda.so.1"); NULL when a lookup gave the entry points */
 	CudaDriver fn;
 };
+
+/* an entry point of the opened driver library */
+static void *driver_symbol(void *lib, const char *name) { return dlsym(lib, name); }
 
 static int fail(char *why, size_t n, const char *fmt, ...)
 {
@@ -43,13 +46,13 @@ static const char *cu_error(const tilepx_cuda *cu, CUresult r)
 
 /* every entry point the layer calls, by its ABI name (cuda.h maps some API
  * names to _v2 entry points) */
-static bool resolve(tilepx_cuda *cu, char *why, size_t n)
+static bool resolve(tilepx_cuda *cu, void *(*lookup)(void *, const char *), void *ctx, char *why, size_t n)
 {
 #define SYM(field, name)                                                                      \
 	do {                                                                                  \
-		*(void **)&cu->fn.field = dlsym(cu->lib, name);                               \
+		*(void **)&cu->fn.field = lookup(ctx, name);                                  \
 		if (!cu->fn.field)                                                            \
-			return fail(why, n, "the CUDA driver (libcuda.so.1) lacks %s: it is older than CUDA 12", name); \
+			return fail(why, n, "the CUDA driver lacks %s: it is older than CUDA 12", name); \
 	} while (0)
 	SYM(cuGetErrorString, "cuGetErrorString");
 	SYM(cuInit, "cuInit");
@@ -69,6 +72,22 @@ static bool resolve(tilepx_cuda *cu, char *why, size_t n)
 	return true;
 }
 
+/* the entry points resolved, the driver initialised, a GPU present */
+static tilepx_cuda *start(tilepx_cuda *cu, void *(*lookup)(void *, const char *), void *ctx, char *why, size_t n)
+{
+	CUresult r = CUDA_SUCCESS;
+	int count = 0;
+	if (!resolve(cu, lookup, ctx, why, n) || (r = cu->fn.cuInit(0)) != CUDA_SUCCESS ||
+	    (r = cu->fn.cuDeviceGetCount(&count)) != CUDA_SUCCESS || count == 0) {
+		if (r != CUDA_SUCCESS || count == 0)
+			fail(why, n, "no CUDA GPU: the driver found none (cuInit: %s)",
+			     r != CUDA_SUCCESS ? cu_error(cu, r) : "0 devices");
+		tilepx_cuda_close(cu);
+		return NULL;
+	}
+	return cu;
+}
+
 tilepx_cuda *tilepx_cuda_open(char *why, size_t n)
 {
 	tilepx_cuda *cu = calloc(1, sizeof *cu);
@@ -82,17 +101,17 @@ tilepx_cuda *tilepx_cuda_open(char *why, size_t n)
 		free(cu);
 		return NULL;
 	}
-	CUresult r = CUDA_SUCCESS;
-	int count = 0;
-	if (!resolve(cu, why, n) || (r = cu->fn.cuInit(0)) != CUDA_SUCCESS ||
-	    (r = cu->fn.cuDeviceGetCount(&count)) != CUDA_SUCCESS || count == 0) {
-		if (r != CUDA_SUCCESS || count == 0)
-			fail(why, n, "no CUDA GPU: the driver found none (cuInit: %s)",
-			     r != CUDA_SUCCESS ? cu_error(cu, r) : "0 devices");
-		tilepx_cuda_close(cu);
+	return start(cu, driver_symbol, cu->lib, why, n);
+}
+
+tilepx_cuda *tilepx_cuda_open_with(void *(*lookup)(void *ctx, const char *name), void *ctx, char *why, size_t n)
+{
+	tilepx_cuda *cu = calloc(1, sizeof *cu);
+	if (!cu) {
+		fail(why, n, "out of memory");
 		return NULL;
 	}
-	return cu;
+	return start(cu, lookup, ctx, why, n);
 }
 
 void tilepx_cuda_close(tilepx_cuda *cu)

@@ -139,6 +139,10 @@ int tilepx_launch_of(const char *path, const char *src, size_t len, const char *
 typedef struct tilepx_cuda tilepx_cuda;
 /* the driver, opened and initialised (cuInit); NULL with why when it cannot be */
 tilepx_cuda *tilepx_cuda_open(char *why, size_t n);
+/* the same over entry points lookup(ctx, NAME) gives (NAME as the driver
+ * exports it, e.g. "cuLaunchKernelEx"): for a program linked against the
+ * driver, or host stand-ins in a test (bench/gemm_mock.c) */
+tilepx_cuda *tilepx_cuda_open_with(void *(*lookup)(void *ctx, const char *name), void *ctx, char *why, size_t n);
 void tilepx_cuda_close(tilepx_cuda *cu);
 /* make a context current on the calling thread: the current one if any (the
  * CUDA runtime's, so torch's), else device `device`'s primary context */
