@@ -108,6 +108,21 @@ def refused_before_launch(k):
         report("breaks the fact 'K % 8 == 0'" in e.message, "a broken fact is refused before launch")
 
 
+def ld_view():
+    """tests/gpu/ragged_ld.tile copies A, an M x K view of rows LDA apart,
+    to B and C (cp.async and a TMA map of stride LDA): LDA is read from the
+    slice's row stride"""
+    k = tilepx.compile("tests/gpu/ragged_ld.tile", target=None)
+    M, K, LDA = 70, 40, 56
+    full = torch.randn(M, LDA, device="cuda").bfloat16()
+    A = full[:, :K]
+    B, C = torch.zeros(M, K, device="cuda").bfloat16(), torch.zeros(M, K, device="cuda").bfloat16()
+    launch = k(A, B, C, sync=True)
+    ok = launch.values == {"M": M, "K": K, "LDA": LDA} and torch.equal(B, A) and torch.equal(C, A)
+    report(ok, "ragged_ld: a torch slice as an 'ld' param (LDA=%d from its stride), through cp.async and TMA" % LDA,
+           "" if ok else "values %s, B %s, C %s" % (launch.values, torch.equal(B, A), torch.equal(C, A)))
+
+
 def timing(k, M, N, K, **values):
     """TFLOPS of the tilepx kernel and of torch.matmul at one size (information)"""
     dt = torch.bfloat16 if "bf16" in k.name else torch.float16
@@ -135,6 +150,7 @@ def main():
     gemm_f16_random(k, 1024, 1024, 1024)
     on_a_side_stream(k)
     refused_before_launch(k)
+    ld_view()
     fast = tilepx.compile("bench/gemm_sm90_walk_bf16_any.tile")
     for M, N, K in ((300, 301, 136), (4095, 4097, 520)):
         gemm_bf16(fast, M, N, K)
