@@ -112,6 +112,13 @@ def _record_dict(r):
             "tensor_maps": maps}
 
 
+def _span(shape, strides):
+    """elements from the first to the last of an array, both included"""
+    if not all(shape):
+        return 0
+    return 1 + sum((e - 1) * abs(st) for e, st in zip(shape, strides))
+
+
 class Kernel:
     """one kernel of a compiled program: k.ptx, k.explain(), k.params,
     k.scalars, k.launch_record(**values), k.check(*arrays, **values) and
@@ -237,17 +244,19 @@ class Kernel:
         """array a against bound param p: type, shape, strides, extent, alignment"""
         if a.dtype != p["dtype"]:
             raise self._error_at_param(i, "its elements are %s, the param's are %s" % (a.dtype, p["dtype"]))
-        if len(a.shape) != len(p["shape"]) and not p["layout"]:
-            raise self._error_at_param(i, "it has %d dimensions, the param %d" % (len(a.shape), len(p["shape"])))
         want = tuple(p["shape"])
         names = ["%s=%d" % (s, n) if s else str(n) for s, n in zip(p["shape_scalars"], want)]
-        if p["layout"]:
+        placed = p["layout"] or p["storage"] > _span(want, p["strides"])  # by its layout, or `storage N`
+        if len(a.shape) != len(want) and not placed:
+            raise self._error_at_param(i, "it has %d dimensions, the param %d" % (len(a.shape), len(want)))
+        if placed:
             n = 1
             for e in a.shape:
                 n *= e
             if a.strides != _arrays._row_major(a.shape) or n < p["storage"]:
-                raise self._error_at_param(i, "a param with a declared layout takes %d contiguous elements; this is "
-                                              "%s with strides %s" % (p["storage"], a.shape, a.strides))
+                raise self._error_at_param(i, "a param with a declared layout or storage takes %d contiguous "
+                                              "elements; this is %s with strides %s" %
+                                           (p["storage"], a.shape, a.strides))
         elif a.shape != want:
             raise self._error_at_param(i, "shape %s is not the param's [%s]" % (a.shape, ", ".join(names)))
         else:

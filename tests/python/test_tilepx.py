@@ -286,6 +286,17 @@ class Arguments(unittest.TestCase):
         args[0] = Cai((4, 8), "<f4")
         raises(self, lambda: k.check(*args), "argument 0 ('A')", "(column-major)")
 
+    def test_storage_past_the_shape(self):
+        src = ("target sm_90\nkernel k\nthreads 32\nparam A f32 [32] storage 64\nshared S f32 [32]\n"
+               "cta copy S, A\n")
+        k = tilepx.compile(src, target=None)
+        self.assertEqual(k.launch_record()["params"][0]["storage"], 64)
+        raises(self, lambda: k.check(Cai((32,), "<f4")), "a param with a declared layout or storage takes 64 "
+               "contiguous elements; this is (32,)")
+        raises(self, lambda: k.check(Cai((64,), "<f4", strides=(8,))), "takes 64 contiguous elements")
+        k.check(Cai((64,), "<f4"))
+        k.check(Cai((8, 8), "<f4"))
+        
     def test_dlpack(self):
         a = DLPackArray((200, 136), 2, 16)
         b, c = DLPackArray((300, 136), 2, 16), DLPackArray((200, 300), 2, 32)
