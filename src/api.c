@@ -163,6 +163,25 @@ void launch_record(Ctx *cx, const Kernel *k, tilepx_launch *l)
 }
 
 /* bind kernel k's scalars to "NAME=V" values; false with an error in cx */
+/* where kernel_bind's first complaint about vals is: the first fact broken,
+ * in its order (each scalar's range, then its facts as written), or the
+ * kernel when a range, the grid or a param is what breaks */
+static Loc broken_at(const Kernel *k, const int64_t *vals)
+{
+	for (size_t i = 0; i < k->nscalars; i++) {
+		const Scalar *sc = &k->scalars[i];
+		if (vals[i] < 0 || vals[i] > SCALAR_MAX)
+			return k->loc;
+		for (size_t f = 0; f < sc->nfacts; f++) {
+			const struct Fact *ft = &sc->facts[f];
+			bool holds = ft->op == '>' ? vals[i] >= ft->v : ft->op == '<' ? vals[i] <= ft->v : vals[i] % ft->v == 0;
+			if (!holds)
+				return ft->loc.line ? ft->loc : k->loc;
+		}
+	}
+	return k->loc;
+}
+
 static bool bind_sets(Ctx *cx, Kernel *k, const char *const *sets, int nsets)
 {
 	if (!k->nscalars)
@@ -179,7 +198,7 @@ static bool bind_sets(Ctx *cx, Kernel *k, const char *const *sets, int nsets)
 	}
 	char why[256];
 	if (!kernel_bind(k, vals, why, sizeof why)) {
-		diag_error(cx, k->loc, "kernel '%s': %s", k->name, why);
+		diag_error(cx, broken_at(k, vals), "kernel '%s': %s", k->name, why);
 		return false;
 	}
 	return true;

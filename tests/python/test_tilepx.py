@@ -142,8 +142,9 @@ class Record(unittest.TestCase):
         with self.assertRaises(tilepx.Error) as c:
             self.k.launch_record(M=200, N=300, K=130)
         e = c.exception
-        self.assertEqual((e.line, e.column), (15, 8))
+        self.assertEqual((e.line, e.column), (20, 1))  # at the assume
         self.assertIn("K=130 breaks the fact 'K % 8 == 0' (line 20)", e.message)
+        self.assertIn(" assume K % 8 == 0\n ^", str(e))
 
     def test_value_missing(self):
         with self.assertRaises(tilepx.Error) as c:
@@ -212,6 +213,9 @@ class Arguments(unittest.TestCase):
 
     def test_fact_checked_on_inferred_values(self):
         e = raises(self, lambda: self.k.check(*gemm_args(K=36)), "K=36 breaks the fact 'K % 8 == 0'")
+        self.assertEqual(e.line, 20)
+        # a value no fact limits but the grid refuses: at the kernel
+        e = raises(self, lambda: self.k.check(*gemm_args(M=0, N=300, K=136)), "gives an empty grid")
         self.assertEqual(e.line, 15)
 
     def test_dtype(self):

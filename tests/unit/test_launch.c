@@ -44,7 +44,7 @@ static void check_record(void)
 	CHECK(!strcmp(l->kernel, "first") && l->needs_values && l->params[0].dims[0] == 0, "the first, unbound");
 	const char *bad[] = {"N=6"};
 	CHECK(tilepx_launch_of("two.tile", two, sizeof two - 1, NULL, "first", bad, 1, l, &r) == 0, "a broken fact");
-	CHECK(r.diagnostics && strstr(r.diagnostics, "two.tile:2:8: error:") && strstr(r.diagnostics, "N % 4 == 0"),
+	CHECK(r.diagnostics && strstr(r.diagnostics, "two.tile:5:1: error:") && strstr(r.diagnostics, "N % 4 == 0"),
 	      "located: %s", r.diagnostics ? r.diagnostics : "");
 	tilepx_result_free(&r);
 	CHECK(tilepx_launch_of("two.tile", two, sizeof two - 1, NULL, "first", NULL, 2, l, &r) == 0, "NULL sets");
