@@ -24,7 +24,7 @@ LAYERS='
 9 explain.c
 10 driver.c
 11 api.c
-12 launch.c
+12 launch.c gemm_choose.c
 '
 
 tmp=$(mktemp -d)
