@@ -103,6 +103,13 @@ static void check_dtypes_and_devices(void)
 	tilepx_gemm_choice c;
 	CHECK(!tilepx_gemm_choose(4096, 4096, 4096, "bf16", "bf16", 132, &c) && strstr(c.tile, "bf16"), "%s", c.why);
 	CHECK(!tilepx_gemm_choose(4096, 4096, 4096, "e4m3", "bf16", 132, &c) && strstr(c.tile, "fp8"), "%s", c.why);
+	CHECK(!tilepx_gemm_choose(128, 8192, 8192, "bf16", "bf16", 132, &c) &&
+	          !strcmp(c.kernel, "gemm_sm90_walk_bf16_128x128") && c.p == 2 && c.q == 64,
+	      "bf16 decode-like: %s", c.why);
+	/* one round either way; the 256 x 256 kernel measured faster per MAC in bf16 (702 against 688 TFLOPS) */
+	CHECK(!tilepx_gemm_choose(512, 8192, 8192, "bf16", "bf16", 132, &c) &&
+	          !strcmp(c.kernel, "gemm_sm90_walk_bf16_any") && c.p == 4 && c.q == 32,
+	      "bf16 prefill chunk: %s", c.why);
 	CHECK(!tilepx_gemm_choose(4096, 4096, 4096, "f16", "f32", 114, &c) && c.p * c.q <= 114, "%s", c.why);
 	CHECK(!tilepx_gemm_choose(1, 1, 8, "f16", "f32", 2, &c) && c.p == 2 && c.q == 1 && c.rounds == 1, "%s", c.why);
 }
