@@ -9,9 +9,10 @@
 # (N, K) in {(10240, 8192), (8192, 8192), (28672, 8192), (8192, 28672)} (8192 x 8192 x 8192 once), and
 # 128 x 8192 x 8192 (decode-like).
 #   bash bench/.gpu_sweep.sh            both passes; SWEEP_FIXED=0 skips the fixed launch
+#   SWEEP_DTYPE=bf16:bf16 bash bench/.gpu_sweep.sh   bf16 -> bf16 (fixed: gemm_sm90_walk_bf16_512x128)
 set -u
 cd "$(dirname "$0")/.."
-LOG=${OUT:-/tmp}/sweep.log
+LOG=${OUT:-/tmp}/sweep${SWEEP_DTYPE:+-${SWEEP_DTYPE%%:*}}.log
 exec > >(tee -a "$LOG") 2>&1
 CUDA=${CUDA:-/usr/local/cuda}
 export LD_LIBRARY_PATH="$CUDA/lib64:${LD_LIBRARY_PATH:-}"
@@ -21,7 +22,10 @@ G=${SWEEP_BENCH:-build/gemm_bench} # SWEEP_BENCH, SWEEP_SHAPES ("M N K;M N K"): 
 echo "built in ${SECONDS}s"
 nvidia-smi --query-gpu=name,driver_version,clocks.max.sm,power.limit,temperature.gpu --format=csv,noheader ||
 	echo "(nvidia-smi not available)"
-COMMON=(--data random --seed 1 --warmup 5 --rounds 30 --lt-algos 1)
+DT=${SWEEP_DTYPE:-f16:f32}
+FIXED_TILE=bench/gemm_sm90_walk_512x128.tile
+[ "$DT" = bf16:bf16 ] && FIXED_TILE=bench/gemm_sm90_walk_bf16_512x128.tile
+COMMON=(--dtype "$DT" --data random --seed 1 --warmup 5 --rounds 30 --lt-algos 1)
 SHAPES=("1024 1024 1024" "2048 2048 2048" "3072 3072 3072" "4096 4096 4096" "5120 5120 5120" "6144 6144 6144"
 	"7168 7168 7168" "8192 8192 8192"
 	"512 10240 8192" "512 8192 8192" "512 28672 8192" "512 8192 28672"
@@ -29,7 +33,7 @@ SHAPES=("1024 1024 1024" "2048 2048 2048" "3072 3072 3072" "4096 4096 4096" "512
 	"8192 10240 8192" "8192 28672 8192" "8192 8192 28672"
 	"128 8192 8192")
 if [ -n "${SWEEP_SHAPES:-}" ]; then IFS=';' read -r -a SHAPES <<<"$SWEEP_SHAPES"; fi
-RES=${OUT:-/tmp}/sweep-results.txt
+RES=${OUT:-/tmp}/sweep-results${SWEEP_DTYPE:+-${SWEEP_DTYPE%%:*}}.txt
 : >"$RES"
 # one process per shape; its BENCH line (and the pick) go to $RES as "pass M N K pick tilepx gemmEx lt"
 one() { # PASS M N K ARGS...
@@ -45,7 +49,7 @@ one() { # PASS M N K ARGS...
 	echo "$out" | grep -E '^(auto|tilepx |cublas|check tilepx|FAIL|SKIP|BENCH|clocks during|gemm_bench)'
 	local pick tp ex lt
 	pick=$(echo "$out" | sed -n 's/^auto: [^ ]* [^ ]* on [0-9]* SMs: bench\/\([^ ]*\)\.tile \(P=[0-9]* Q=[0-9]*\);.*/\1:\2/p' | tr ' ' ,)
-	[ -n "$pick" ] || pick="gemm_sm90_walk_512x128:P=4,Q=33"
+	[ -n "$pick" ] || pick="$(basename "$FIXED_TILE" .tile):P=4,Q=33"
 	# the median microseconds of each implementation's timing line (tilepx, cublasGemmEx, cublasLt)
 	tp=$(echo "$out" | awk '/^tilepx .*[0-9.]+ +[0-9.]+ +[0-9.]+ +[0-9.]+$/ {print $(NF - 3)}' | tail -1)
 	ex=$(echo "$out" | awk '/^cublasGemmEx .*[0-9.]+ +[0-9.]+ +[0-9.]+ +[0-9.]+$/ {print $(NF - 3)}' | tail -1)
@@ -59,7 +63,7 @@ done
 if [ "${SWEEP_FIXED:-1}" = 1 ]; then
 	for s in "${SHAPES[@]}"; do
 		# shellcheck disable=SC2086
-		one fixed $s --tile bench/gemm_sm90_walk_512x128.tile --set P=4 --set Q=33
+		one fixed $s --tile "$FIXED_TILE" --set P=4 --set Q=33
 	done
 fi
 echo "== summary: median microseconds; ratio = tilepx / cublasGemmEx (and / the best of cublasGemmEx and cuBLASLt #0)"
