@@ -18,7 +18,7 @@ CUDA=${CUDA:-/usr/local/cuda}
 export LD_LIBRARY_PATH="$CUDA/lib64:${LD_LIBRARY_PATH:-}"
 date -u
 G=${SWEEP_BENCH:-build/gemm_bench} # SWEEP_BENCH, SWEEP_SHAPES ("M N K;M N K"): a dry run (bench/gemm_mock.c)
-[ -n "${SWEEP_BENCH:-}" ] || make -j16 all build/gemm_bench >"${OUT:-/tmp}/sweep-build.log" 2>&1 || { echo "build failed: see sweep-build.log"; tail -20 "${OUT:-/tmp}/sweep-build.log"; exit 1; }
+[ -n "${SWEEP_BENCH:-}" ] || make -j16 all build/gemm_bench build/tilepx-run >"${OUT:-/tmp}/sweep-build.log" 2>&1 || { echo "build failed: see sweep-build.log"; tail -20 "${OUT:-/tmp}/sweep-build.log"; exit 1; }
 echo "built in ${SECONDS}s"
 nvidia-smi --query-gpu=name,driver_version,clocks.max.sm,power.limit,temperature.gpu --format=csv,noheader ||
 	echo "(nvidia-smi not available)"
@@ -56,6 +56,19 @@ one() { # PASS M N K ARGS...
 	lt=$(echo "$out" | awk '/^cublasLt .*[0-9.]+ +[0-9.]+ +[0-9.]+ +[0-9.]+$/ {print $(NF - 3)}' | tail -1)
 	echo "$pass $m $n $k $pick ${tp:--} ${ex:--} ${lt:--}" >>"$RES"
 }
+if [ -z "${SWEEP_BENCH:-}" ]; then
+	# correctness of the picks first (integer data: bit for bit against cuBLAS and the host GEMM), each kernel
+	# of the family the chooser picks at these sizes: 128x128, 256x128, 512x128, bf16_128x128, bf16_512x128
+	echo "== checks: the picks on integer data, and tilepx-run --gemm-auto against the CPU reference"
+	for c in "f16:f32 300 301 136" "f16:f32 129 8193 520" "f16:f32 4095 4097 520" "bf16:bf16 129 257 72" \
+		"bf16:bf16 4095 4097 520"; do
+		set -- $c
+		timeout 60 "$G" --auto --dtype "$1" --data int --rounds 0 "$2" "$3" "$4" 2>&1 |
+			grep -E '^(auto|check tilepx|FAIL|SKIP|OK|FAILED|gemm_bench)'
+	done
+	timeout 60 build/tilepx-run --gemm-auto 300,301,136 2>&1 | tail -3
+	timeout 60 build/tilepx-run --gemm-auto 129,257,72,bf16:bf16 2>&1 | tail -3
+fi
 for s in "${SHAPES[@]}"; do
 	# shellcheck disable=SC2086
 	one auto $s --auto
