@@ -51,6 +51,7 @@ int new_var(Parser *p, int64_t ext, const char *name);
 void next(Parser *p);
 bool parse_region(Parser *p, Region *r);
 int scalar_index(const Kernel *k, const char *nm);
+int any_scalar_index(const Kernel *k, const char *nm);
 void start_kernel(Parser *p, Loc loc);
 void statement(Parser *p);
 void table_statement(Parser *p, Loc loc, Scope sc, bool scoped);

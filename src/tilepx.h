@@ -133,6 +133,8 @@ typedef enum DType {
 	DT_COUNT
 } DType;
 int dtype_bytes(DType t);
+/* f32, f16, bf16: the dtypes of float scalar params */
+bool dtype_is_float_scalar(DType t);
 const char *dtype_name(DType t);
 bool dtype_parse(const char *s, DType *out);
 
@@ -543,6 +545,9 @@ bool kernel_bind(Kernel *k, const int64_t *vals, char *why, size_t n);
 /* NAME's value among "NAME=V" strings (decimal; NULL entries skipped): false
  * when none names it; *bad when the value is not a decimal int64 */
 bool kernel_set_value(const char *const *sets, int n, const char *name, int64_t *v, bool *bad);
+/* the same for a float scalar of dtype dt: its bits (f32, or f16/bf16 rounded
+ * to nearest even from the f32 value); *bad when V is not a float */
+bool kernel_set_float(const char *const *sets, int n, const char *name, DType dt, int64_t *bits, bool *bad);
 /* whether set is well-formed "NAME=V": an identifier, '=', a decimal integer
  * in 0..SCALAR_MAX (the values a scalar can have) with nothing around it;
  * false with why[n] if not */

@@ -29,6 +29,14 @@ char *rc_slurp(const char *path, size_t *len)
 	return b;
 }
 
+/* scalar sc's value among "NAME=V" strings: an integer, or a float's bits */
+static bool set_one(const Scalar *sc, const char *const *sets, int n, int64_t *v, bool *bad)
+{
+	if (dtype_is_float_scalar(sc->dt))
+		return kernel_set_float(sets, n, sc->name, sc->dt, v, bad);
+	return kernel_set_value(sets, n, sc->name, v, bad);
+}
+
 bool rc_bind(Kernel *k, char **sets, int nsets, const char *src, char *why, size_t n)
 {
 	if (!k->nscalars) { /* a colmajor param of constant extents still gets its real layout and storage */
@@ -60,12 +68,13 @@ bool rc_bind(Kernel *k, char **sets, int nsets, const char *src, char *why, size
 	for (size_t i = 0; i < k->nscalars && ok; i++) {
 		bool bad = false;
 		const char *nm = k->scalars[i].name;
-		if (!kernel_set_value((const char *const *)sets, nsets, nm, &vals[i], &bad) &&
-		    !kernel_set_value((const char *const *)own, nown, nm, &vals[i], &bad)) {
+		if (!set_one(&k->scalars[i], (const char *const *)sets, nsets, &vals[i], &bad) &&
+		    !set_one(&k->scalars[i], (const char *const *)own, nown, &vals[i], &bad)) {
 			snprintf(why, n, "scalar param '%s' has no value (pass --set %s=N)", nm, nm);
 			ok = false;
 		} else if (bad) {
-			snprintf(why, n, "the value of '%s' is not a decimal integer", nm);
+			snprintf(why, n, "the value of '%s' is not a %s", nm,
+			         dtype_is_float_scalar(k->scalars[i].dt) ? "float" : "decimal integer");
 			ok = false;
 		}
 	}
