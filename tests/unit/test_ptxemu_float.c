@@ -1,0 +1,572 @@
+/* ptxemu's f32 compute instructions (tools/ptxemu_float.c) against
+ * references of this file's own, none of which uses binary32 arithmetic:
+ * - add, sub, mul, div, sqrt: the double result rounded once to f32
+ *   (double has 53 >= 2 * 24 + 2 bits, so the double rounding is innocuous
+ *   for these five operations: Figueroa, "When is double rounding
+ *   innocuous?", 1995);
+ * - fma: a*b exact in double (48 bits), then the exact sum a*b + c as a
+ *   double-double (TwoSum), rounded once to f32 (a double that lies exactly
+ *   on an f32 midpoint is nudged one double ulp towards the low part);
+ * - max/min, setp, abs/neg/selp and the fp8 conversions from their
+ *   definitions in the PTX ISA (docs/ptx-notes.md).
+ * Inputs: every pair/triple of a list of special values (zeros, subnormals,
+ * normal limits, infinities, NaNs with payloads), millions of random bit
+ * patterns, and constructed halfway cases for fma. */
+#include "unit.h"
+
+#include <float.h>
+#include <math.h>
+
+#include "../../tools/ptxemu_float.c"
+
+static uint64_t rng_state = 0x9e3779b97f4a7c15ull;
+static uint32_t rnd32(void) /* xorshift64* */
+{
+	rng_state ^= rng_state >> 12;
+	rng_state ^= rng_state << 25;
+	rng_state ^= rng_state >> 27;
+	return (uint32_t)((rng_state * 2685821657736338717ull) >> 32);
+}
+
+static double dval(uint32_t u) { return (double)as_float(u); }
+
+/* the f32 pattern of double d rounded once (a NaN: the canonical one) */
+static uint32_t round_f32(double d)
+{
+	if (isnan(d))
+		return PTXEMU_CANONICAL_NAN;
+	float f = (float)d;
+	uint32_t u;
+	memcpy(&u, &f, 4);
+	return u;
+}
+
+static const uint32_t specials[] = {
+	0x00000000, 0x80000000, 0x00000001, 0x80000001, 0x00000002, 0x007fffff, 0x807fffff, 0x00400000,
+	0x00800000, 0x80800000, 0x00800001, 0x3f800000, 0xbf800000, 0x3f800001, 0x3f7fffff, 0x40000000,
+	0x3f000000, 0x33800000, 0x34000000, 0x4b800000, 0x7f7fffff, 0xff7fffff, 0x7f000000, 0x7f800000,
+	0xff800000, 0x7fc00000, 0xffc00000, 0x7f800001, 0x7fbfffff, 0x7fffffff, 0x1f800000, 0x5f800000,
+	0x40490fdb, 0xc2f00000, 0x42fe0000, 0xc3160000, 0x0c000000, 0x72800000,
+};
+enum { NSPECIAL = sizeof specials / sizeof *specials };
+
+static uint32_t ref_binary(int kind, uint32_t a, uint32_t b)
+{
+	double x = dval(a), y = dval(b);
+	switch (kind) {
+	case FOP_ADD: return round_f32(x + y);
+	case FOP_SUB: return round_f32(x - y);
+	case FOP_MUL: return round_f32(x * y);
+	case FOP_DIV: return round_f32(x / y);
+	default: return round_f32(sqrt(x)); /* FOP_SQRT */
+	}
+}
+
+/* fma's reference: a*b + c exactly as s + e (TwoSum), rounded once */
+static uint32_t ref_fma(uint32_t a, uint32_t b, uint32_t c)
+{
+	double p = dval(a) * dval(b), z = dval(c); /* p exact: 48 significant bits at most */
+	double s = p + z;
+	if (!isfinite(p) || !isfinite(z) || !isfinite(s))
+		return round_f32(s);
+	double bb = s - p, e = (p - (s - bb)) + (z - bb); /* Knuth's TwoSum: p + z = s + e exactly */
+	float f = (float)s;
+	if (e != 0 && (double)f != s) { /* s on an f32 midpoint: the low part decides */
+		float lo = isinf(f) ? copysignf(FLT_MAX, f) : f;
+		float other = nextafterf(lo, s > (double)lo ? INFINITY : -INFINITY);
+		if (isfinite(other) && ((double)lo + (double)other) / 2 == s)
+			return round_f32(nextafter(s, e > 0 ? INFINITY : -INFINITY));
+		if (isinf(other) && fabs(s) == (double)FLT_MAX + ldexp(1.0, 103)) /* the overflow midpoint */
+			return round_f32(nextafter(s, e > 0 ? INFINITY : -INFINITY));
+	}
+	return round_f32(s);
+}
+
+static FloatOp op(const char *name)
+{
+	FloatOp o = ptxemu_float_decode(name);
+	CHECK(o.kind != 0, "%s decodes", name);
+	return o;
+}
+
+static int check_fma(uint32_t a, uint32_t b, uint32_t c)
+{
+	static FloatOp fma_op;
+	if (!fma_op.kind)
+		fma_op = op("fma.rn.f32");
+	uint32_t got = ptxemu_float_exec(fma_op, a, b, c), want = ref_fma(a, b, c);
+	if (got != want)
+		fprintf(stderr, "fma(%08x, %08x, %08x) = %08x, want %08x\n", a, b, c, got, want);
+	return got == want;
+}
+
+static void test_arith(void)
+{
+	static const char *names[] = {"add.rn.f32", "sub.rn.f32", "mul.rn.f32", "div.rn.f32", "sqrt.rn.f32"};
+	for (int k = 0; k < 5; k++) {
+		FloatOp o = op(names[k]);
+		int bad = 0;
+		for (int i = 0; i < NSPECIAL; i++)
+			for (int j = 0; j < NSPECIAL; j++)
+				bad += ptxemu_float_exec(o, specials[i], specials[j], 0) != ref_binary(o.kind, specials[i], specials[j]);
+		for (int n = 0; n < 2000000; n++) {
+			uint32_t a = rnd32(), b = rnd32();
+			if (n & 1) /* operands of close magnitudes too: cancellation, subnormal results */
+				b = (b & 0x807fffffu) | (a & 0x7f800000u);
+			uint32_t got = ptxemu_float_exec(o, a, b, 0), want = ref_binary(o.kind, a, b);
+			if (got != want && bad++ < 5)
+				fprintf(stderr, "%s(%08x, %08x) = %08x, want %08x\n", names[k], a, b, got, want);
+		}
+		CHECK(bad == 0, "%s: %d results differ from the double reference", names[k], bad);
+	}
+}
+
+static void test_fma(void)
+{
+	int bad = 0, n = 0;
+	for (int i = 0; i < NSPECIAL; i++) /* every triple of special values */
+		for (int j = 0; j < NSPECIAL; j++)
+			for (int k = 0; k < NSPECIAL; k++, n++)
+				bad += !check_fma(specials[i], specials[j], specials[k]);
+	for (int r = 0; r < 3000000; r++, n++) { /* random patterns; every third with c near a*b's magnitude */
+		uint32_t a = rnd32(), b = rnd32(), c = rnd32();
+		if (r % 3 == 1) {
+			float p = as_float(a) * as_float(b);
+			uint32_t pu;
+			memcpy(&pu, &p, 4);
+			c = (c & 0x80ffffffu) ^ (pu & 0x7f000000u);
+		} else if (r % 3 == 2) { /* small exponents: subnormal products and sums */
+			a = (a & 0x81ffffffu) | 0x1e000000u;
+			b = (b & 0x81ffffffu) | 0x1e000000u;
+			c &= 0x80ffffffu;
+		}
+		bad += !check_fma(a, b, c);
+	}
+	/* halfway cases: (1 + k 2^-12)(1 + l 2^-12) has up to 26 bits, often an
+	 * exact f32 midpoint; c = 0 (ties to even) or one tiny value (the tie broken) */
+	static const uint32_t tiny[] = {0x00000000, 0x80000000, 0x00000001, 0x80000001, 0x2f800000, 0xaf800000};
+	for (int r = 0; r < 200000; r++)
+		for (int t = 0; t < 6; t++, n++) {
+			uint32_t a = 0x3f800000u | (rnd32() & 0xfff) << 11, b = 0x3f800000u | (rnd32() & 0xfff) << 11;
+			a |= rnd32() & 0x80000000u;
+			bad += !check_fma(a, b, tiny[t]);
+		}
+	/* c plus a power of two at half c's ulp, times 1 and 1 +- 2^-23 */
+	for (int r = 0; r < 200000; r++, n++) {
+		uint32_t c = (rnd32() & 0x807fffffu) | (0x20000000u + (rnd32() % 0x3f000000u & 0x7f800000u));
+		int ce = (int)(c >> 23 & 0xff);
+		uint32_t a = (uint32_t)(ce - 24) << 23 | (rnd32() & 0x80000000u); /* 2^(e - 24 - 127 + 127): half an ulp */
+		static const uint32_t ones[] = {0x3f800000, 0x3f800001, 0x3f7fffff};
+		bad += !check_fma(a, ones[r % 3], c);
+	}
+	CHECK(bad == 0, "fma: %d of %d results differ from the double-double reference", bad, n);
+	/* the reference itself on known answers: one rounding, not two */
+	CHECK(ref_fma(0x3f800001, 0x3f7fffff, 0xbf800000) == 0x337ffffe, "(1+2^-23)(1-2^-24) - 1: one rounding (two give 0)");
+	CHECK(ref_fma(0x3f800800, 0x3f800800, 0x00000000) == 0x3f801000, "(1+2^-12)^2: a tie, to even");
+	CHECK(ref_fma(0x3f800800, 0x3f800800, 0x00000001) == 0x3f801001, "the tie broken upwards by the subnormal");
+	CHECK(ref_fma(0x7f7fffff, 0x3f800000, 0x73000000) == 0x7f800000, "FLT_MAX + half its ulp: to even, inf");
+	CHECK(ref_fma(0x7f7fffff, 0x3f800000, 0x72ffffff) == 0x7f7fffff, "just below the overflow midpoint");
+	CHECK(ref_fma(0x3f800000, 0x00000000, 0x80000000) == 0x00000000, "1 * 0 + -0 = +0");
+	CHECK(ref_fma(0x80000000, 0x3f800000, 0x80000000) == 0x80000000, "-0 * 1 + -0 = -0");
+}
+
+static void test_max_min_abs_neg(void)
+{
+	FloatOp mx = op("max.f32"), mn = op("min.f32"), ab = op("abs.f32"), ng = op("neg.f32"), mv = op("mov.f32");
+	CHECK(ptxemu_float_exec(mx, 0x7fc00000, 0x3f800000, 0) == 0x3f800000, "max(NaN, 1) = 1");
+	CHECK(ptxemu_float_exec(mn, 0xbf800000, 0xffc00001, 0) == 0xbf800000, "min(-1, NaN) = -1");
+	CHECK(ptxemu_float_exec(mx, 0x7fc00000, 0xff800001, 0) == 0x7fffffff, "max(NaN, NaN) canonical");
+	CHECK(ptxemu_float_exec(mx, 0x80000000, 0x00000000, 0) == 0x00000000, "max(-0, +0) = +0");
+	CHECK(ptxemu_float_exec(mx, 0x00000000, 0x80000000, 0) == 0x00000000, "max(+0, -0) = +0");
+	CHECK(ptxemu_float_exec(mn, 0x00000000, 0x80000000, 0) == 0x80000000, "min(+0, -0) = -0");
+	CHECK(ptxemu_float_exec(mn, 0x80000000, 0x80000000, 0) == 0x80000000, "min(-0, -0) = -0");
+	CHECK(ptxemu_float_exec(ng, 0x7fc00123, 0, 0) == 0xffc00123, "neg keeps the NaN payload");
+	CHECK(ptxemu_float_exec(ab, 0xff800001, 0, 0) == 0x7f800001, "abs keeps the NaN payload");
+	CHECK(ptxemu_float_exec(mv, 0xff800001, 0, 0) == 0xff800001, "mov.f32 moves bits");
+	int bad = 0;
+	for (int i = 0; i < NSPECIAL; i++)
+		for (int j = 0; j < NSPECIAL; j++) {
+			double x = dval(specials[i]), y = dval(specials[j]);
+			uint32_t M = ptxemu_float_exec(mx, specials[i], specials[j], 0);
+			uint32_t m = ptxemu_float_exec(mn, specials[i], specials[j], 0);
+			if (isnan(x) || isnan(y)) {
+				uint32_t other = isnan(x) ? specials[j] : specials[i];
+				bad += (isnan(x) && isnan(y)) ? (M != 0x7fffffffu || m != 0x7fffffffu) : (M != other || m != other);
+			} else if (x != y) {
+				bad += dval(M) != fmax(x, y) || dval(m) != fmin(x, y);
+			} else { /* equal values: only zeros differ, by their sign */
+				bad += (M >> 31) != ((specials[i] & specials[j]) >> 31) || (m >> 31) != ((specials[i] | specials[j]) >> 31);
+			}
+			bad += ptxemu_float_exec(ab, specials[i], 0, 0) != (specials[i] & 0x7fffffffu);
+			bad += ptxemu_float_exec(ng, specials[i], 0, 0) != (specials[i] ^ 0x80000000u);
+		}
+	CHECK(bad == 0, "max/min/abs/neg over the special values: %d wrong", bad);
+}
+
+static void test_setp_selp(void)
+{
+	static const char *names[] = {"eq", "ne", "lt", "le", "gt", "ge", "equ", "neu", "ltu", "leu", "gtu", "geu", "num", "nan"};
+	int bad = 0;
+	for (int c = 0; c < 14; c++) {
+		char name[32];
+		snprintf(name, sizeof name, "setp.%s.f32", names[c]);
+		FloatOp o = op(name);
+		for (int i = 0; i < NSPECIAL; i++)
+			for (int j = 0; j < NSPECIAL; j++) {
+				double x = dval(specials[i]), y = dval(specials[j]);
+				bool un = isnan(x) || isnan(y), want;
+				bool rel[6] = {x == y, x != y, x < y, x <= y, x > y, x >= y};
+				want = c < 6 ? !un && rel[c] : c < 12 ? un || rel[c - 6] : c == 12 ? !un : un;
+				bad += ptxemu_float_exec(o, specials[i], specials[j], 0) != (uint32_t)want;
+			}
+	}
+	CHECK(bad == 0, "setp over the special values: %d wrong", bad);
+	CHECK(ptxemu_float_decode("setp.lt.u32").kind == 0, "setp.lt.u32 is no f32 form");
+	CHECK(ptxemu_float_decode("setp.ltx.f32").kind == 0, "setp.ltx.f32 is no form");
+	FloatOp s = op("selp.b32"), sf = op("selp.f32");
+	CHECK(ptxemu_float_exec(s, 0x11, 0x22, 1) == 0x11 && ptxemu_float_exec(sf, 0x11, 0x22, 0) == 0x22,
+	      "selp: c ? a : b");
+}
+
+/* fp8's reference: the nearest code by search over every finite code (ties: even), NaN 0x7f */
+static double fp8_value(unsigned code, bool e5)
+{
+	int mb = e5 ? 2 : 3, bias = e5 ? 15 : 7;
+	unsigned e = code >> mb & (e5 ? 31 : 15), m = code & ((1u << mb) - 1);
+	double v = e ? ldexp((double)(m | 1u << mb), (int)e - bias - mb) : ldexp((double)m, 1 - bias - mb);
+	return code & 0x80 ? -v : v;
+}
+
+static uint8_t fp8_nearest(uint32_t u, bool e5)
+{
+	double x = dval(u);
+	if (isnan(x))
+		return 0x7f;
+	unsigned maxcode = e5 ? 0x7b : 0x7e, best = 0;
+	double bestd = INFINITY;
+	if (fabs(x) >= fp8_value(maxcode, e5))
+		return (uint8_t)(maxcode | (u >> 31 << 7));
+	for (unsigned c = 0; c <= maxcode; c++) {
+		double d = fabs(fabs(x) - fp8_value(c, e5));
+		if (d < bestd || (d == bestd && !(c & 1))) {
+			best = c;
+			bestd = d;
+		}
+	}
+	return (uint8_t)(best | (u >> 31 << 7));
+}
+
+static void test_fp8(void)
+{
+	int bad = 0, n = 0;
+	for (int e5 = 0; e5 < 2; e5++) {
+		for (unsigned c = 0; c < 256; c++) { /* every code, its midpoints with the next, one f32 ulp either side */
+			double v = fp8_value(c, e5), w = fp8_value(c + 1 < 256 ? c + 1 : c, e5);
+			float cand[5] = {(float)v, (float)((v + w) / 2), 0, 0, 0};
+			cand[2] = nextafterf(cand[1], INFINITY);
+			cand[3] = nextafterf(cand[1], -INFINITY);
+			cand[4] = nextafterf(cand[0], INFINITY);
+			for (int k = 0; k < 5; k++, n++) {
+				uint32_t u;
+				memcpy(&u, &cand[k], 4);
+				bad += ptxemu_cvt_fp8_satfinite(u, e5) != fp8_nearest(u, e5);
+			}
+		}
+		for (uint64_t u = 0; u < (1ull << 32); u += 65537, n++)
+			bad += ptxemu_cvt_fp8_satfinite((uint32_t)u, e5) != fp8_nearest((uint32_t)u, e5);
+	}
+	CHECK(bad == 0, "fp8 satfinite: %d of %d differ from the nearest-code search", bad, n);
+	FloatOp o4 = op("cvt.rn.satfinite.e4m3x2.f32"), o5 = op("cvt.rn.satfinite.e5m2x2.f32");
+	CHECK(ptxemu_float_exec(o4, 0x3f800000, 0xc0000000, 0) == 0x38c0, "e4m3x2(1, -2): the first source high");
+	CHECK(ptxemu_float_exec(o4, 0x7f800000, 0xff800000, 0) == 0x7efe, "e4m3x2(inf, -inf) = +-448");
+	CHECK(ptxemu_float_exec(o5, 0x7f800000, 0x7fc00000, 0) == 0x7b7f, "e5m2x2(inf, NaN) = 57344, NaN");
+	CHECK(ptxemu_float_exec(o4, 0x43e80000, 0x43e00000, 0) == 0x7e7e, "464 (past 448's tie) saturates to 448");
+}
+
+static void test_immediates(void)
+{
+	uint32_t u = 0;
+	CHECK(ptxemu_float_immediate("0f3F800000", &u) && u == 0x3f800000, "0f3F800000");
+	CHECK(ptxemu_float_immediate("0fFF800000", &u) && u == 0xff800000, "0fFF800000: -inf");
+	CHECK(ptxemu_float_immediate("0d3FF0000000000000", &u) && u == 0x3f800000, "0d: 1.0");
+	CHECK(ptxemu_float_immediate("0.5", &u) && u == 0x3f000000, "0.5");
+	CHECK(ptxemu_float_immediate("1e-3", &u) && u == 0x3a83126f, "1e-3 rounded to f32");
+	CHECK(!ptxemu_float_immediate("17", &u) && !ptxemu_float_immediate("0x1f", &u) && !ptxemu_float_immediate("%f1", &u),
+	      "integers and registers are no float immediates");
+}
+
+/* The cases tests/gpu/float_exact_*.tile check on the GPU (and in ptxemu):
+ * an instruction on constant inputs and the result this file's references
+ * give. Generated by `build/tests/test_ptxemu_float --tile arith|misc`. */
+enum { F_UN, F_BIN, F_FMA, F_SETP, F_SELP, F_CVT8, F_BF16 };
+typedef struct Case {
+	const char *op;
+	int form;
+	uint32_t a, b, c, want;
+} Case;
+enum { MAXCASES = 256 };
+
+static uint32_t fmax_ref(uint32_t a, uint32_t b, bool is_max) /* the PTX ISA's max_num/min_num */
+{
+	double x = dval(a), y = dval(b);
+	if (isnan(x) && isnan(y))
+		return PTXEMU_CANONICAL_NAN;
+	if (isnan(x) || isnan(y))
+		return isnan(x) ? b : a;
+	if (x == y && x == 0) /* +0 > -0 */
+		return is_max ? ((a >> 31) && (b >> 31) ? 0x80000000u : 0) : ((a >> 31) || (b >> 31) ? 0x80000000u : 0);
+	return (is_max ? x > y : x < y) ? a : b;
+}
+
+static uint32_t reference(const Case *k)
+{
+	static const char *cmps[] = {"eq", "ne", "lt", "le", "gt", "ge", "equ", "neu", "ltu", "leu", "gtu", "geu", "num", "nan"};
+	const char *op = k->op;
+	double x = dval(k->a), y = dval(k->b);
+	if (!strcmp(op, "add.rn.f32")) return ref_binary(FOP_ADD, k->a, k->b);
+	if (!strcmp(op, "sub.rn.f32")) return ref_binary(FOP_SUB, k->a, k->b);
+	if (!strcmp(op, "mul.rn.f32")) return ref_binary(FOP_MUL, k->a, k->b);
+	if (!strcmp(op, "div.rn.f32")) return ref_binary(FOP_DIV, k->a, k->b);
+	if (!strcmp(op, "sqrt.rn.f32")) return ref_binary(FOP_SQRT, k->a, 0);
+	if (!strcmp(op, "fma.rn.f32")) return ref_fma(k->a, k->b, k->c);
+	if (!strcmp(op, "max.f32") || !strcmp(op, "min.f32")) return fmax_ref(k->a, k->b, op[1] == 'a');
+	if (!strcmp(op, "abs.f32")) return k->a & 0x7fffffffu;
+	if (!strcmp(op, "neg.f32")) return k->a ^ 0x80000000u;
+	if (!strcmp(op, "selp.f32") || !strcmp(op, "selp.b32")) return k->c ? k->a : k->b;
+	if (!strcmp(op, "cvt.rn.f32.u32")) return round_f32((double)k->a);
+	if (!strcmp(op, "cvt.rn.f32.s32")) return round_f32((double)(int32_t)k->a);
+	if (!strcmp(op, "cvt.f32.bf16")) return isnan(dval((k->a & 0xffff) << 16)) ? PTXEMU_CANONICAL_NAN : (k->a & 0xffff) << 16;
+	if (!strncmp(op, "cvt.rn.satfinite.e", 18)) {
+		bool e5 = op[18] == '5';
+		return (uint32_t)fp8_nearest(k->a, e5) << 8 | fp8_nearest(k->b, e5);
+	}
+	for (int c = 0; c < 14; c++) { /* setp.CMP.f32 */
+		char name[32];
+		snprintf(name, sizeof name, "setp.%s.f32", cmps[c]);
+		if (!strcmp(op, name)) {
+			bool un = isnan(x) || isnan(y), rel[6] = {x == y, x != y, x < y, x <= y, x > y, x >= y};
+			return c < 6 ? !un && rel[c] : c < 12 ? un || rel[c - 6] : c == 12 ? !un : un;
+		}
+	}
+	return 0xdeadbeefu;
+}
+
+static void add_case(Case *cs, int *n, const char *op, int form, uint32_t a, uint32_t b, uint32_t c)
+{
+	if (*n < MAXCASES)
+		cs[(*n)++] = (Case){op, form, a, b, c, 0};
+}
+
+/* add, sub, mul, div, sqrt, fma: special values, subnormal results,
+ * overflow, cancellation, ties, the double-rounding cases of fma */
+static int arith_cases(Case *cs)
+{
+	int n = 0;
+	rng_state = 0x2545f4914f6cdd1dull; /* the same cases in every run */
+	static const uint32_t vals[] = {0x00000000, 0x80000000, 0x00000001, 0x807fffff, 0x00800000, 0x3f800000,
+	                                0xbf800001, 0x7f7fffff, 0x7f800000, 0xff800000, 0x7fc00001, 0xffbfffff};
+	static const char *bin[] = {"add.rn.f32", "sub.rn.f32", "mul.rn.f32", "div.rn.f32"};
+	for (int o = 0; o < 4; o++) {
+		for (int i = 0; i < 12; i++) /* a diagonal and an off-diagonal of the special values */
+			add_case(cs, &n, bin[o], F_BIN, vals[i], vals[(i * 5 + o) % 12], 0);
+		for (int r = 0; r < 14; r++) {
+			uint32_t a = rnd32(), b = rnd32();
+			if (r % 2)
+				b = (b & 0x807fffffu) | (a & 0x7f800000u);
+			else if (r % 4 == 0) { /* subnormal territory */
+				a &= 0x81ffffffu;
+				b = (b & 0x80ffffffu) | 0x3e000000u;
+			}
+			add_case(cs, &n, bin[o], F_BIN, a, b, 0);
+		}
+	}
+	add_case(cs, &n, "add.rn.f32", F_BIN, 0x3f800000, 0x33800000, 0); /* 1 + 2^-24: a tie, to even */
+	add_case(cs, &n, "add.rn.f32", F_BIN, 0x3f800001, 0x33800000, 0); /* a tie, up to even */
+	add_case(cs, &n, "sub.rn.f32", F_BIN, 0x00800000, 0x007fffff, 0);  /* normal - subnormal = min subnormal */
+	add_case(cs, &n, "mul.rn.f32", F_BIN, 0x00800000, 0x3f000000, 0);  /* halving into the subnormals */
+	add_case(cs, &n, "mul.rn.f32", F_BIN, 0x00000001, 0x3f000000, 0);  /* a tie at zero: +0 */
+	add_case(cs, &n, "mul.rn.f32", F_BIN, 0x00000003, 0x3f000000, 0);  /* 1.5 subnormal ulps: to even, 2 */
+	add_case(cs, &n, "div.rn.f32", F_BIN, 0x3f800000, 0x40400000, 0);  /* 1/3 */
+	add_case(cs, &n, "div.rn.f32", F_BIN, 0x00000001, 0x40000000, 0);  /* min subnormal / 2: tie to +0 */
+	add_case(cs, &n, "div.rn.f32", F_BIN, 0x7f7fffff, 0x3f000000, 0);  /* overflow */
+	add_case(cs, &n, "div.rn.f32", F_BIN, 0x00800000, 0x7f7fffff, 0);  /* a tiny quotient */
+	static const uint32_t roots[] = {0x00000000, 0x80000000, 0xbf800000, 0x7f800000, 0xff800000, 0x7fc00000,
+	                                 0x00000001, 0x00000002, 0x007fffff, 0x40000000, 0x3f800001, 0x7f7fffff};
+	for (int i = 0; i < 12; i++)
+		add_case(cs, &n, "sqrt.rn.f32", F_UN, roots[i], 0, 0);
+	for (int r = 0; r < 12; r++)
+		add_case(cs, &n, "sqrt.rn.f32", F_UN, rnd32() & 0x7fffffffu, 0, 0);
+	for (int i = 0; i < 12; i++) /* fma: special triples */
+		add_case(cs, &n, "fma.rn.f32", F_FMA, vals[i], vals[(i * 7 + 3) % 12], vals[(i * 5 + 1) % 12]);
+	static const uint32_t fixed[][3] = {
+		{0x3f800001, 0x3f7fffff, 0xbf800000}, /* one rounding: 2^-24 - 2^-47, two: 0 */
+		{0x3f800800, 0x3f800800, 0x00000000}, /* (1 + 2^-12)^2: a tie, to even */
+		{0x3f800800, 0x3f800800, 0x00000001}, /* the tie broken by a subnormal */
+		{0x3f800800, 0x3f800800, 0x80000001}, /* ... and the other way */
+		{0x7f7fffff, 0x3f800000, 0x73000000}, /* FLT_MAX + half its ulp: inf */
+		{0x7f7fffff, 0x3f800000, 0x72ffffff}, /* just below: FLT_MAX */
+		{0x3f800000, 0x00000000, 0x80000000}, /* 1 * 0 + -0 = +0 */
+		{0x80000000, 0x3f800000, 0x80000000}, /* -0 * 1 + -0 = -0 */
+		{0x3f800000, 0x3f800000, 0xbf800000}, /* exact zero: +0 */
+		{0x7f800000, 0x00000000, 0x3f800000}, /* inf * 0: NaN */
+		{0x7f800000, 0x3f800000, 0xff800000}, /* inf - inf: NaN */
+		{0x1f800000, 0x1f800000, 0x00000001}, /* a subnormal product plus one */
+		{0x20000001, 0x1f7fffff, 0x80000000}, /* a product in the subnormal range, rounded once */
+		{0x00ffffff, 0x3f000000, 0x00000000}, /* halving a normal into the subnormals: a tie */
+	};
+	for (size_t i = 0; i < sizeof fixed / sizeof *fixed; i++)
+		add_case(cs, &n, "fma.rn.f32", F_FMA, fixed[i][0], fixed[i][1], fixed[i][2]);
+	while (n < 216) { /* halfway products, random triples */
+		uint32_t a = 0x3f800000u | (rnd32() & 0xfff) << 11, b = 0x3f800000u | (rnd32() & 0xfff) << 11;
+		add_case(cs, &n, "fma.rn.f32", F_FMA, a | (rnd32() & 0x80000000u), b, (n % 3) ? 0 : 0x33000000u);
+		uint32_t x = rnd32(), y = rnd32(), z = rnd32();
+		float p = as_float(x) * as_float(y);
+		uint32_t pu;
+		memcpy(&pu, &p, 4);
+		add_case(cs, &n, "fma.rn.f32", F_FMA, x, y, (z & 0x80ffffffu) ^ (pu & 0x7f000000u));
+	}
+	return n;
+}
+
+/* max, min, abs, neg, setp, selp, the fp8 and int/bf16 conversions */
+static int misc_cases(Case *cs)
+{
+	int n = 0;
+	rng_state = 0x6a09e667f3bcc909ull;
+	static const uint32_t mm[][2] = {
+		{0x7fc00000, 0x3f800000}, {0xbf800000, 0xffc00001}, {0x7fc00000, 0xff800001}, {0x80000000, 0x00000000},
+		{0x00000000, 0x80000000}, {0x80000000, 0x80000000}, {0x00000001, 0x80000001}, {0x7f800000, 0x7f7fffff},
+		{0xff800000, 0x7fbfffff}, {0x3f800000, 0x40000000},
+	};
+	for (int m = 0; m < 2; m++)
+		for (size_t i = 0; i < sizeof mm / sizeof *mm; i++)
+			add_case(cs, &n, m ? "min.f32" : "max.f32", F_BIN, mm[i][0], mm[i][1], 0);
+	static const uint32_t un[] = {0x00000000, 0x80000000, 0x00000001, 0xff800000, 0x7fc00000, 0xffc00000,
+	                              0x7f800001, 0xff812345, 0x7fffffff, 0x3f800000};
+	for (int m = 0; m < 2; m++)
+		for (int i = 0; i < 10; i++)
+			add_case(cs, &n, m ? "neg.f32" : "abs.f32", F_UN, un[i], 0, 0);
+	static const char *cmps[] = {"eq", "ne", "lt", "le", "gt", "ge", "equ", "neu", "ltu", "leu", "gtu", "geu", "num", "nan"};
+	static const uint32_t sp[][2] = {{0x3f800000, 0x40000000}, {0x40000000, 0x3f800000}, {0x80000000, 0x00000000},
+	                                 {0x7fc00000, 0x3f800000}, {0x3f800000, 0xffc00000}, {0xff800000, 0x00000001}};
+	for (int c = 0; c < 14; c++)
+		for (int i = 0; i < 6; i++) {
+			static char names[14][24];
+			snprintf(names[c], sizeof names[c], "setp.%s.f32", cmps[c]);
+			add_case(cs, &n, names[c], F_SETP, sp[i][0], sp[i][1], 0);
+		}
+	add_case(cs, &n, "selp.f32", F_SELP, 0x7fc00123, 0x3f800000, 1);
+	add_case(cs, &n, "selp.f32", F_SELP, 0x7fc00123, 0x3f800000, 0);
+	add_case(cs, &n, "selp.b32", F_SELP, 0x80000000, 0x00000000, 1);
+	add_case(cs, &n, "selp.b32", F_SELP, 0x80000000, 0xffffffff, 0);
+	static const uint32_t f8[] = {0x3f800000, 0xc0000000, 0x43e00000, 0x43e80000, 0x43f00000, 0x7f800000,
+	                              0xff800000, 0x7fc00000, 0xffc00000, 0x3b000000, 0x3a800000, 0xba800000,
+	                              0x47600000, 0x47700000, 0x37800000, 0x37000000, 0x00000001, 0x80000000,
+	                              0x3f880000, 0x3f980000, 0x3e900000, 0x477fe000};
+	for (int e5 = 0; e5 < 2; e5++) {
+		for (int i = 0; i < 22; i += 2)
+			add_case(cs, &n, e5 ? "cvt.rn.satfinite.e5m2x2.f32" : "cvt.rn.satfinite.e4m3x2.f32", F_CVT8, f8[i],
+			         f8[i + 1], 0);
+		for (int r = 0; r < 6; r++) {
+			uint32_t a = (rnd32() & 0x83ffffffu) | 0x3c000000u, b = (rnd32() & 0x81ffffffu) | 0x3e000000u;
+			add_case(cs, &n, e5 ? "cvt.rn.satfinite.e5m2x2.f32" : "cvt.rn.satfinite.e4m3x2.f32", F_CVT8, a, b, 0);
+		}
+	}
+	static const uint32_t ints[] = {0, 1, 16777217, 16777219, 0x7fffffff, 0x80000000, 0xffffffff, 0xfffffffe};
+	for (int i = 0; i < 8; i++) {
+		add_case(cs, &n, "cvt.rn.f32.u32", F_UN, ints[i], 0, 0);
+		add_case(cs, &n, "cvt.rn.f32.s32", F_UN, ints[i], 0, 0);
+	}
+	static const uint32_t bf[] = {0x3f80, 0x8000, 0x0001, 0xff80, 0x7fc1, 0xffff, 0x7f7f, 0x1234};
+	for (int i = 0; i < 8; i++)
+		add_case(cs, &n, "cvt.f32.bf16", F_BF16, bf[i], 0, 0);
+	return n;
+}
+
+/* every case's expected value from the references, and ptxemu's agreement */
+static int fill_cases(Case *cs, int n)
+{
+	int bad = 0;
+	for (int i = 0; i < n; i++) {
+		cs[i].want = reference(&cs[i]);
+		FloatOp o = ptxemu_float_decode(cs[i].op);
+		uint32_t got = ptxemu_float_exec(o, cs[i].a, cs[i].b, cs[i].c);
+		if (got != cs[i].want && bad++ < 5)
+			fprintf(stderr, "case %d %s(%08x, %08x, %08x): ptxemu %08x, reference %08x\n", i, cs[i].op, cs[i].a,
+			        cs[i].b, cs[i].c, got, cs[i].want);
+	}
+	return bad;
+}
+
+static void print_case(const Case *k, int i)
+{
+	printf("  // %d: %s\n", i, k->op);
+	printf("  xor.b32 a, z, 0x%08x;\n", k->a);
+	if (k->form != F_UN && k->form != F_BF16)
+		printf("  xor.b32 b, z, 0x%08x;\n", k->b);
+	if (k->form == F_FMA || k->form == F_SELP)
+		printf("  xor.b32 c, z, 0x%08x;\n", k->c);
+	switch (k->form) {
+	case F_UN: printf("  %s d, a;\n", k->op); break;
+	case F_BIN: printf("  %s d, a, b;\n", k->op); break;
+	case F_FMA: printf("  %s d, a, b, c;\n", k->op); break;
+	case F_SETP: printf("  %s q, a, b;\n  selp.u32 d, 1, 0, q;\n", k->op); break;
+	case F_SELP: printf("  setp.ne.u32 q, c, 0;\n  %s d, a, b, q;\n", k->op); break;
+	case F_CVT8: printf("  %s h, a, b;\n  cvt.u32.u16 d, h;\n", k->op); break;
+	default: printf("  cvt.u16.u32 h, a;\n  %s d, h;\n", k->op); break; /* F_BF16 */
+	}
+	printf("  xor.b32 d, d, 0x%08x;\n  setp.eq.u32 p, t, %d;\n  @p mov.b32 acc, d;\n", k->want, i);
+}
+
+static void print_tile(const char *name, const Case *cs, int n)
+{
+	int threads = (n + 31) / 32 * 32;
+	printf("# Generated by `build/tests/test_ptxemu_float --tile %s` (tests/unit/test_ptxemu_float.c):\n"
+	       "# %d f32 instructions on constant inputs, thread K checks case K against\n"
+	       "# the result of the unit test's references (double, double-double, the\n"
+	       "# PTX ISA's definitions; docs/ptx-notes.md section 12), which ptxemu also\n"
+	       "# gives. The inputs are XORed with a zero ptxas cannot see (nctaid.y - 1)\n"
+	       "# so that the GPU computes them. Thread K XORs its result's difference\n"
+	       "# from the expected bits into B[K]: B equals its copy of A (the CPU\n"
+	       "# reference) exactly when every case matches; a mismatch at B[K] names\n"
+	       "# case K (the `// K:` comments), and got XOR want is the difference.\n"
+	       "target sm_90\n\nkernel float_exact_%s\nthreads %d\nparam  A f32 [%d]\nparam  B f32 [%d]\n"
+	       "shared S f32 [%d]\n\ncta copy S, A\nsync\ncta copy B, S\nsync\nasm {\n"
+	       "  { .reg .b32 z, t, a, b, c, d, acc, w; .reg .b64 ad; .reg .pred p, q; .reg .b16 h;\n"
+	       "  mov.u32 z, %%nctaid.y;\n  sub.u32 z, z, 1;\n  mov.u32 t, %%{tid};\n  mov.u32 acc, 0;\n",
+	       name, n, name, threads, threads, threads, threads);
+	for (int i = 0; i < n; i++)
+		print_case(&cs[i], i);
+	printf("  mul.wide.u32 ad, t, 4;\n  add.u64 ad, %%{&B[0]}, ad;\n  ld.global.b32 w, [ad];\n"
+	       "  xor.b32 w, w, acc;\n  st.global.b32 [ad], w;\n  }\n}\n");
+}
+
+static void test_gpu_cases(void)
+{
+	static Case cs[MAXCASES];
+	int n = arith_cases(cs);
+	CHECK(fill_cases(cs, n) == 0, "the arith cases: ptxemu agrees with the references");
+	n = misc_cases(cs);
+	CHECK(fill_cases(cs, n) == 0, "the misc cases: ptxemu agrees with the references");
+}
+
+int main(int argc, char **argv)
+{
+	if (argc == 3 && !strcmp(argv[1], "--tile")) { /* print a GPU test program */
+		static Case cs[MAXCASES];
+		bool arith = !strcmp(argv[2], "arith");
+		int n = arith ? arith_cases(cs) : misc_cases(cs);
+		if (fill_cases(cs, n))
+			return 1;
+		print_tile(arith ? "arith" : "misc", cs, n);
+		return 0;
+	}
+	test_arith();
+	test_fma();
+	test_max_min_abs_neg();
+	test_setp_selp();
+	test_fp8();
+	test_immediates();
+	test_gpu_cases();
+	UNIT_END();
+}
