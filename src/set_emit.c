@@ -28,8 +28,13 @@ static Reg load_operand(SetEmit *E, const Buffer *b, int64_t ro)
 {
 	Builder *bl = E->b;
 	Reg *w = emit_local_regs(E->e, b);
-	if (b->dt == DT_F32)
+	if (b->dt == DT_F32 && b != E->x->dst)
 		return w[ro];
+	if (b->dt == DT_F32) { /* the destination: a copy, read before any register is written */
+		Reg t = new_r(E);
+		b_ins(bl, FORM_MOV_B32, nm(E, t), nm(E, w[ro]), NULL);
+		return t;
+	}
 	Reg word = w[ro / 2], t = new_r(E);
 	bool high = ro % 2;
 	if (b->dt == DT_BF16) { /* the bits into the upper half */

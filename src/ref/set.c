@@ -33,14 +33,22 @@ typedef struct RefSet {
 	bool uncertain; /* a float comparison that the operands' errors could flip */
 } RefSet;
 
-/* the per-element bounds of the approximate instructions, relative to the
- * exact value (plus an absolute part for lg2 near 1).
- * TODO(emufloat): these are placeholders (2 ulp relative for ex2, lg2, rcp,
- * rsqrt; 2^-10.987 relative for tanh) until branch emufloat documents the
- * researched bounds in docs/ptx-notes.md "Approximate math"; take them from
- * there when it lands. */
-static double approx_rel(SetOp op) { return op == SX_TANH ? rm_exp2(-10.987) : 0x2p-23; }
-static double approx_abs(SetOp op) { return op == SX_LOG2 ? 0x1p-22 : op == SX_TANH ? 0x1p-21 : 0; }
+/* the per-element bounds of the approximate instructions on |y - f(x)|,
+ * y the device's result and f(x) the exact value, as relative and absolute
+ * parts (docs/ptx-notes.md, "Approximate math", from the PTX ISA's stated
+ * maximum errors): ex2 2^-21.5 |f| + 2^-147; lg2 2^-22 max(1, |f|); rcp
+ * 2^-22.4 |f| + 1.5 2^-149; rsqrt 2^-22.9 |f|; tanh 2^-11 |f| */
+static double approx_rel(SetOp op)
+{
+	switch (op) {
+	case SX_EXP2: return 0x1.6a09e667f3bcdp-22; /* 2^-21.5 */
+	case SX_LOG2: return 0x1p-22;
+	case SX_RCP: return 0x1.8406003b2ae63p-23; /* 2^-22.4 */
+	case SX_RSQRT: return 0x1.125fbee250669p-23; /* 2^-22.9 */
+	default: return 0x1p-11;
+	}
+}
+static double approx_abs(SetOp op) { return op == SX_EXP2 ? 0x1p-147 : op == SX_LOG2 ? 0x1p-22 : op == SX_RCP ? 0x1.8p-149 : 0; }
 
 static float bits_f(uint32_t u)
 {
@@ -171,8 +179,8 @@ static FV unary(SetOp op, FV a)
 	}
 	double exact = approx_exact(op, (double)a.v);
 	float v = canon((float)exact);
-	if (!isfinite(v))
-		return (FV){v, a.err > 0 ? INFINITY : 0}; /* the device gives the same inf or NaN for the same input */
+	if (!isfinite(v)) /* the special values are exact (a NaN of any payload, the same infinity); the bound marks it inexact */
+		return (FV){v, a.err > 0 ? INFINITY : 0x1p-149};
 	double e = spread(op, a.v, a.err);
 	e += approx_rel(op) * (fabs(exact) + e) + approx_abs(op) + ulp32(fabs(exact) + e);
 	return (FV){v, isfinite(e) ? e : INFINITY};
