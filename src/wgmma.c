@@ -887,6 +887,11 @@ static void wsim_stmt(WSim *S, const Stmt *s)
 		break;
 	case ST_DUMP: reg_access(S, s, s->src, false); break;
 	case ST_INIT: reg_access(S, s, s->dst, true); break;
+	case ST_SET: /* reads every operand, then writes its destination */
+		for (int i = 0; i < s->set->nreads; i++)
+			reg_access(S, s, s->set->reads[i], false);
+		reg_access(S, s, s->dst, true);
+		break;
 	case ST_ASM:
 		for (size_t i = 0; i < s->asm_blk->n; i++)
 			if (s->asm_blk->p[i].kind == ASM_REGS)
