@@ -153,11 +153,17 @@ static bool set_number(const char *s, int64_t *v)
 	return true;
 }
 
-/* V of "NAME=V" for a float scalar: what strtof reads (decimal, hex, inf,
- * nan), rounded to nearest f32, and nothing after it */
+/* V of "NAME=V" for a float scalar: a float literal as strtof reads it,
+ * written as one (a point or an exponent: 1.0, -2e-3, 0x1p-3; or inf, nan,
+ * with a sign), rounded to nearest f32, nothing after it. An integer's
+ * spelling is an integer's, checked as one (-1, +5, 0x10 are refused). */
 static bool set_float(const char *s, float *f)
 {
-	if (!*s || *s == ' ' || *s == '\t')
+	const char *m = s + (*s == '-' || *s == '+');
+	bool hex = m[0] == '0' && (m[1] == 'x' || m[1] == 'X');
+	bool named = !strcmp(m, "inf") || !strcmp(m, "nan");
+	bool digits = *m >= '0' && *m <= '9';
+	if (!named && !(digits && (hex ? strpbrk(m, "pP") : strpbrk(m, ".eE"))) && !(*m == '.' && m[1] >= '0' && m[1] <= '9'))
 		return false;
 	char *end;
 	*f = strtof(s, &end);
