@@ -23,20 +23,24 @@ RSQRT_APPROX_F32    6.3 all   rsqrt.approx.f32 $0:r32, $1:r32;
 TANH_APPROX_F32     7.0 all   tanh.approx.f32 $0:r32, $1:r32;
 # a float literal: 0f and the f32 bits in hex
 MOV_B32_F32IMM      6.3 all   mov.b32 $0:r32, $1:fimm;
-# comparisons: ordered (NaN gives false), != unordered (NaN gives true)
+# comparisons: ordered (NaN gives false), != unordered (NaN gives true);
+# a negated comparison is its unordered complement (!(a < b) is a >= b or NaN)
 SETP_LT_F32         6.3 all   setp.lt.f32 $0:pred, $1:r32, $2:r32;
 SETP_LE_F32         6.3 all   setp.le.f32 $0:pred, $1:r32, $2:r32;
 SETP_GT_F32         6.3 all   setp.gt.f32 $0:pred, $1:r32, $2:r32;
 SETP_GE_F32         6.3 all   setp.ge.f32 $0:pred, $1:r32, $2:r32;
 SETP_EQ_F32         6.3 all   setp.eq.f32 $0:pred, $1:r32, $2:r32;
 SETP_NEU_F32        6.3 all   setp.neu.f32 $0:pred, $1:r32, $2:r32;
+SETP_LTU_F32        6.3 all   setp.ltu.f32 $0:pred, $1:r32, $2:r32;
+SETP_LEU_F32        6.3 all   setp.leu.f32 $0:pred, $1:r32, $2:r32;
+SETP_GTU_F32        6.3 all   setp.gtu.f32 $0:pred, $1:r32, $2:r32;
+SETP_GEU_F32        6.3 all   setp.geu.f32 $0:pred, $1:r32, $2:r32;
 SELP_B32            6.3 all   selp.b32 $0:r32, $1:r32, $2:r32, $3:pred;
-# masks over coordinates: a signed value against 0, and logic on predicates
-SETP_LT_S32         6.3 all   setp.lt.s32 $0:pred, $1:r32, $2:imm;
-SETP_GE_S32         6.3 all   setp.ge.s32 $0:pred, $1:r32, $2:imm;
+# masks over coordinates (a signed value against 0 or -1: setp.gt.s32 and
+# setp.le.s32 of arith.tpl, setp.eq/ne.u32), and logic on predicates; a
+# negation is pushed into the comparisons (De Morgan): no not.pred
 AND_PRED            6.3 all   and.pred $0:pred, $1:pred, $2:pred;
 OR_PRED             6.3 all   or.pred $0:pred, $1:pred, $2:pred;
-NOT_PRED            6.3 all   not.pred $0:pred, $1:pred;
 # integer scalars read as f32 (exact: check proves them at most 2^24)
 CVT_RN_F32_U32      6.3 all   cvt.rn.f32.u32 $0:r32, $1:r32;
 CVT_RN_F32_S32      6.3 all   cvt.rn.f32.s32 $0:r32, $1:r32;

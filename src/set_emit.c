@@ -71,7 +71,7 @@ static const FormId value_form[SX_COUNT] = {
 	[SX_MIN] = FORM_MIN_F32, [SX_FMA] = FORM_FMA_RN_F32,
 };
 
-static int cond(SetEmit *E, const SetNode *n, Reg *p);
+static int cond(SetEmit *E, const SetNode *n, bool neg, Reg *p);
 
 static Reg value(SetEmit *E, const SetNode *n)
 {
@@ -86,7 +86,7 @@ static Reg value(SetEmit *E, const SetNode *n)
 	}
 	case SX_SELECT: {
 		Reg p;
-		int c = cond(E, n->a[0], &p);
+		int c = cond(E, n->a[0], false, &p);
 		if (c != 2)
 			return value(E, n->a[c ? 1 : 2]);
 		Reg x = value(E, n->a[1]), y = value(E, n->a[2]), t = new_r(E);
@@ -125,8 +125,17 @@ static Reg thread_coord(SetEmit *E, int d)
 	return E->th[d] = acc;
 }
 
+/* the comparison that is true exactly when c is false: for integers the
+ * complement, for floats the unordered complement (NaN makes it true) */
+static SetCmp negated(SetCmp c)
+{
+	static const SetCmp neg[] = {[CMP_LT] = CMP_GE, [CMP_LE] = CMP_GT, [CMP_GT] = CMP_LE,
+	                             [CMP_GE] = CMP_LT, [CMP_EQ] = CMP_NE, [CMP_NE] = CMP_EQ};
+	return neg[c];
+}
+
 /* an integer condition at run time: diff at this register's coordinates, against 0 as s32 */
-static void int_cond(SetEmit *E, const SetNode *n, Reg p)
+static void int_cond(SetEmit *E, const SetNode *n, SetCmp cmp, Reg p)
 {
 	Builder *b = E->b;
 	const SetExpr *x = E->x;
@@ -151,43 +160,47 @@ static void int_cond(SetEmit *E, const SetNode *n, Reg p)
 			      nm(E, v), NULL);
 			v = t;
 		}
-	static const FormId f[] = {[CMP_LT] = FORM_SETP_LT_S32, [CMP_LE] = FORM_SETP_LE_S32, [CMP_GT] = FORM_SETP_GT_S32,
-	                           [CMP_GE] = FORM_SETP_GE_S32, [CMP_EQ] = FORM_SETP_EQ_U32, [CMP_NE] = FORM_SETP_NE_U32};
-	b_ins(b, f[n->cmp], nm(E, p), nm(E, v), b_imm(b, 0), NULL);
+	/* v < 0 is v <= -1, v >= 0 is v > -1 */
+	static const FormId f[] = {[CMP_LT] = FORM_SETP_LE_S32, [CMP_LE] = FORM_SETP_LE_S32, [CMP_GT] = FORM_SETP_GT_S32,
+	                           [CMP_GE] = FORM_SETP_GT_S32, [CMP_EQ] = FORM_SETP_EQ_U32, [CMP_NE] = FORM_SETP_NE_U32};
+	b_ins(b, f[cmp], nm(E, p), nm(E, v), b_imm(b, cmp == CMP_LT || cmp == CMP_GE ? -1 : 0), NULL);
 }
 
-/* condition n at this register: 0 or 1 when constant, else 2 with the predicate in *p */
-static int cond(SetEmit *E, const SetNode *n, Reg *p)
+static void float_cond(SetEmit *E, const SetNode *n, bool neg, Reg p)
+{
+	static const FormId f[] = {[CMP_LT] = FORM_SETP_LT_F32, [CMP_LE] = FORM_SETP_LE_F32, [CMP_GT] = FORM_SETP_GT_F32,
+	                           [CMP_GE] = FORM_SETP_GE_F32, [CMP_EQ] = FORM_SETP_EQ_F32, [CMP_NE] = FORM_SETP_NEU_F32};
+	static const FormId fneg[] = {[CMP_LT] = FORM_SETP_GEU_F32, [CMP_LE] = FORM_SETP_GTU_F32,
+	                              [CMP_GT] = FORM_SETP_LEU_F32, [CMP_GE] = FORM_SETP_LTU_F32,
+	                              [CMP_EQ] = FORM_SETP_NEU_F32, [CMP_NE] = FORM_SETP_EQ_F32};
+	Reg x = value(E, n->a[0]), y = value(E, n->a[1]);
+	b_ins(E->b, (neg ? fneg : f)[n->cmp], nm(E, p), nm(E, x), nm(E, y), NULL);
+}
+
+/* condition n (negated when neg) at this register: 0 or 1 when constant,
+ * else 2 with the predicate in *p */
+static int cond(SetEmit *E, const SetNode *n, bool neg, Reg *p)
 {
 	Builder *b = E->b;
+	if (n->op == SX_NOT)
+		return cond(E, n->a[0], !neg, p);
 	if (n->op == SX_ICMP) {
 		int c = E->pl->fold[(int64_t)n->id * E->pl->regs + E->r];
 		if (c == 0 || c == 1)
-			return c;
-		int_cond(E, n, *p = b_reg(b, RC_P));
+			return c ^ neg;
+		int_cond(E, n, neg ? negated(n->cmp) : n->cmp, *p = b_reg(b, RC_P));
 		return 2;
 	}
 	if (n->op == SX_FCMP) {
-		static const FormId f[] = {[CMP_LT] = FORM_SETP_LT_F32, [CMP_LE] = FORM_SETP_LE_F32,
-		                           [CMP_GT] = FORM_SETP_GT_F32, [CMP_GE] = FORM_SETP_GE_F32,
-		                           [CMP_EQ] = FORM_SETP_EQ_F32, [CMP_NE] = FORM_SETP_NEU_F32};
-		Reg x = value(E, n->a[0]), y = value(E, n->a[1]);
-		*p = b_reg(b, RC_P);
-		b_ins(b, f[n->cmp], nm(E, *p), nm(E, x), nm(E, y), NULL);
+		float_cond(E, n, neg, *p = b_reg(b, RC_P));
 		return 2;
 	}
+	bool and = (n->op == SX_AND) != neg; /* De Morgan: !(a && b) is !a || !b */
 	Reg pa, pb;
-	int a = cond(E, n->a[0], &pa);
-	if (n->op == SX_NOT) {
-		if (a != 2)
-			return !a;
-		b_ins(b, FORM_NOT_PRED, nm(E, *p = b_reg(b, RC_P)), nm(E, pa), NULL);
-		return 2;
-	}
-	bool and = n->op == SX_AND;
+	int a = cond(E, n->a[0], neg, &pa);
 	if (a != 2 && a == !and) /* false && _, true || _ */
 		return a;
-	int c = cond(E, n->a[1], &pb);
+	int c = cond(E, n->a[1], neg, &pb);
 	if (a != 2) { /* true && b, false || b */
 		if (c == 2)
 			*p = pb;
