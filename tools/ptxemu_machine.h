@@ -198,6 +198,8 @@ void load_funcs(Prog *p, char **lines, int nl);
 uint64_t *R(Machine *m, Thread *t, const char *name);
 uint64_t val(Machine *m, Thread *t, const char *s);
 uint64_t addr(Machine *m, Thread *t, const char *s);
+/* the declared width of register name in bits; 0 when it is no declared register */
+int reg_bits(const Prog *p, const char *name);
 uint64_t shared_cta_offset(Machine *m, Thread *t, uint32_t a);
 unsigned char *mem(Machine *m, bool shared, uint64_t a, int bytes);
 void track(Machine *m, const Thread *t, const Ins *in, bool write);

@@ -52,7 +52,7 @@ uint64_t val(Machine *m, Thread *t, const char *s)
 }
 
 /* the declared width of register name in bits; 0 when it is no declared register */
-static int reg_bits(const Prog *p, const char *name)
+int reg_bits(const Prog *p, const char *name)
 {
 	for (int i = p->nrdecl - 1; i >= 0; i--) { /* the latest declaration (an asm block's scope) first */
 		const struct RegDecl *d = &p->rdecl[i];
