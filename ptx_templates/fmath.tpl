@@ -12,7 +12,7 @@ SQRT_RN_F32         6.3 all   sqrt.rn.f32 $0:r32, $1:r32;
 # max/min: a NaN input gives the other input, two NaNs the canonical NaN
 MAX_F32             6.3 all   max.f32 $0:r32, $1:r32, $2:r32;
 MIN_F32             6.3 all   min.f32 $0:r32, $1:r32, $2:r32;
-# abs/neg: the sign bit only
+# abs/neg: the sign bit (a NaN operand gives the canonical NaN on the H100)
 ABS_F32             6.3 all   abs.f32 $0:r32, $1:r32;
 NEG_F32             6.3 all   neg.f32 $0:r32, $1:r32;
 # the approximate functions (their bounds: docs/ptx-notes.md "Approximate math")

@@ -169,8 +169,9 @@ static FV unary(SetOp op, FV a)
 {
 	uint32_t u = f_bits(a.v);
 	switch (op) {
-	case SX_NEG: return (FV){bits_f(u ^ 0x80000000u), a.err};
-	case SX_ABS: return (FV){bits_f(u & 0x7fffffffu), a.err};
+	/* the sign bit; a NaN becomes the canonical one (the H100's bits, docs/ptx-notes.md) */
+	case SX_NEG: return (FV){canon(bits_f(u ^ 0x80000000u)), a.err};
+	case SX_ABS: return (FV){canon(bits_f(u & 0x7fffffffu)), a.err};
 	case SX_SQRT: {
 		float v = canon(rm_sqrtf(a.v));
 		return (FV){v, rounded_err(spread(op, a.v, a.err), v)};
