@@ -8,14 +8,14 @@
 #include <stdint.h>
 #include <string.h>
 
-static uint64_t dbits(double x)
+static uint64_t rm_bits_of(double x)
 {
 	uint64_t u;
 	memcpy(&u, &x, 8);
 	return u;
 }
 
-static double dfrom(uint64_t u)
+static double rm_double_of(uint64_t u)
 {
 	double x;
 	memcpy(&x, &u, 8);
@@ -25,10 +25,10 @@ static double dfrom(uint64_t u)
 double rm_ldexp(double x, int e)
 {
 	while (e > 1000) /* in steps whose powers of two are normal doubles */
-		x *= dfrom((uint64_t)(1023 + 1000) << 52), e -= 1000;
+		x *= rm_double_of((uint64_t)(1023 + 1000) << 52), e -= 1000;
 	while (e < -1000)
-		x *= dfrom((uint64_t)(1023 - 1000) << 52), e += 1000;
-	return x * dfrom((uint64_t)(1023 + e) << 52);
+		x *= rm_double_of((uint64_t)(1023 - 1000) << 52), e += 1000;
+	return x * rm_double_of((uint64_t)(1023 + e) << 52);
 }
 
 double rm_frexp(double x, int *e)
@@ -36,13 +36,13 @@ double rm_frexp(double x, int *e)
 	*e = 0;
 	if (x == 0 || x != x || x - x != 0) /* zero, NaN, inf */
 		return x;
-	if (((dbits(x) >> 52) & 0x7ff) == 0) { /* subnormal: scale up first */
+	if (((rm_bits_of(x) >> 52) & 0x7ff) == 0) { /* subnormal: scale up first */
 		x *= rm_ldexp(1.0, 64);
 		*e = -64;
 	}
-	uint64_t u = dbits(x);
+	uint64_t u = rm_bits_of(x);
 	*e += (int)((u >> 52) & 0x7ff) - 1022;
-	return dfrom((u & ~((uint64_t)0x7ff << 52)) | ((uint64_t)1022 << 52));
+	return rm_double_of((u & ~((uint64_t)0x7ff << 52)) | ((uint64_t)1022 << 52));
 }
 
 /* x rounded to an integer, ties to even (|x| < 2^52, or returned as is) */
@@ -115,8 +115,7 @@ float rm_fmaf(float a, float b, float c)
 	memcpy(&o, &nb, 4);
 	if (((double)r + o) / 2 != s) /* not a midpoint: s rounded as the exact sum does */
 		return r;
-	double want = s + err; /* beyond the midpoint toward err's side */
-	return ((double)o > s) == (want > s) ? o : r;
+	return ((double)o > s) == (err > 0) ? o : r; /* the exact sum lies past the midpoint on err's side */
 }
 
 /* 2^x: 2^n times e^(f ln 2) for the nearest integer n, f in [-1/2, 1/2] */
