@@ -123,7 +123,7 @@ static FV scalar_value(RefSet *S, const SetNode *n)
 }
 
 /* max/min: a NaN input gives the other, two NaNs the canonical NaN */
-static FV max_min(FV a, FV b, bool max)
+static FV fv_max_min(FV a, FV b, bool max)
 {
 	double e = a.err > b.err ? a.err : b.err;
 	if (isnan(a.v))
@@ -199,7 +199,7 @@ static FV binary(SetOp op, FV a, FV b)
 		v = a.v / b.v;
 		prop = ea + eb == 0 ? 0 : fabs(y) > eb ? (fabs(x) * eb + fabs(y) * ea) / (fabs(y) * (fabs(y) - eb)) : INFINITY;
 		break;
-	case SX_MAX: case SX_MIN: return max_min(a, b, op == SX_MAX);
+	case SX_MAX: case SX_MIN: return fv_max_min(a, b, op == SX_MAX);
 	default: break;
 	}
 	v = canon(v);
@@ -237,7 +237,7 @@ static FV eval(RefSet *S, const SetNode *n)
 	return binary(n->op, eval(S, n->a[0]), eval(S, n->a[1]));
 }
 
-static bool compare(SetCmp c, double a, double b)
+static bool cmp_holds(SetCmp c, double a, double b)
 {
 	switch (c) {
 	case CMP_LT: return a < b;
@@ -257,13 +257,13 @@ static bool cond(RefSet *S, const SetNode *n)
 		FV a = eval(S, n->a[0]), b = eval(S, n->a[1]);
 		if (a.err + b.err > 0 && !(fabs((double)a.v - (double)b.v) > a.err + b.err))
 			S->uncertain = true;
-		return compare(n->cmp, a.v, b.v);
+		return cmp_holds(n->cmp, a.v, b.v);
 	}
 	case SX_ICMP: {
 		int64_t v = n->diff.c;
 		for (int i = 0; i < n->diff.n; i++)
 			v += n->diff.t[i].k * S->vars[n->diff.t[i].var];
-		return compare(n->cmp, (double)v, 0);
+		return cmp_holds(n->cmp, (double)v, 0);
 	}
 	case SX_NOT: return !cond(S, n->a[0]);
 	case SX_AND: return cond(S, n->a[0]) & cond(S, n->a[1]);

@@ -3,10 +3,12 @@
  * and sqrtf must agree bit for bit (both are correctly rounded), over
  * hashed bit patterns of every class and the cases where a double rounding
  * would show (sums that land on an f32 midpoint); exp2, log2 and tanh
- * within a few double ulps of libm's. */
+ * within a few double ulps of libm's; set's f32 -> e4m3/e5m2 rounding
+ * (satfinite) against the emulator's cvt. */
 #include "unit.h"
 #include <math.h>
 #include "../../src/ref/fmath.c"
+#include "../../src/ref/set.c"
 #include "../../tools/ptxemu_float.c"
 
 static uint32_t hash(uint64_t i)
@@ -85,6 +87,17 @@ int main(void)
 		worst = r > worst ? r : worst;
 	}
 	CHECK(worst < 1e-13, "exp2/log2/tanh/sqrt within 1e-13 relative of libm: worst %g", worst);
+	int bad_f8 = 0;
+	for (uint64_t i = 0; i < 400000; i++) {
+		uint32_t a = pattern(i);
+		if (i % 5 == 0) /* near the fp8 ranges, ties included */
+			a = (hash(i) & 0x80000000u) | (uint32_t)(100 + hash(i) % 50) << 23 | (hash(i + 1) & 0x7fffffu & ~0xfffffu);
+		for (int e5 = 0; e5 < 2; e5++)
+			if (to_f8(ffrom(a), e5) != ptxemu_cvt_fp8_satfinite(a, e5) && bad_f8++ < 5)
+				CHECK(0, "f8(0x%08x, e5m2 %d): 0x%02x, emulator 0x%02x", a, e5, to_f8(ffrom(a), e5),
+				      ptxemu_cvt_fp8_satfinite(a, e5));
+	}
+	CHECK(bad_f8 == 0, "%d fp8 conversions differ", bad_f8);
 	CHECK(rm_log2(1.0) == 0 && rm_exp2(0) == 1 && rm_tanh(0) == 0, "exact points");
 	UNIT_END();
 }
