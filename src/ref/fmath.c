@@ -156,7 +156,7 @@ double rm_log2(double x)
  * the subtraction would cancel) */
 double rm_tanh(double x)
 {
-	if (x != x)
+	if (x != x || x == 0) /* NaN, and a zero keeps its sign */
 		return x;
 	if (x > 20 || x < -20)
 		return x > 0 ? 1 : -1;
