@@ -212,8 +212,8 @@ static bool scope_fits(Ctx *cx, const Kernel *k, const Stmt *s)
 }
 
 /* the converting copies (docs/language.md, "Converting copies"): f32
- * registers rounded into f16/bf16 memory, f16/bf16 memory widened into f32
- * registers; synchronous copies only */
+ * registers rounded into f16/bf16 memory or registers, f16/bf16 memory
+ * widened into f32 registers; synchronous copies only */
 static bool converting_copy_ok(const Stmt *s)
 {
 	const Buffer *d = s->dst->buf, *r = s->src->buf;
@@ -221,8 +221,9 @@ static bool converting_copy_ok(const Stmt *s)
 	bool d_half = d->dt == DT_F16 || d->dt == DT_BF16, r_half = r->dt == DT_F16 || r->dt == DT_BF16;
 	if (s->kind != ST_COPY)
 		return false;
-	return (r->mem == MEM_LOCAL && r->dt == DT_F32 && d_mem && d_half) ||
-	       (r_mem && r_half && d->mem == MEM_LOCAL && d->dt == DT_F32);
+	bool d_reg = d->mem == MEM_LOCAL;
+	return (r->mem == MEM_LOCAL && r->dt == DT_F32 && (d_mem || d_reg) && d_half) ||
+	       (r_mem && r_half && d_reg && d->dt == DT_F32);
 }
 
 static void check_copy(Ctx *cx, const Module *m, Kernel *k, Stmt *s)
@@ -238,7 +239,8 @@ static void check_copy(Ctx *cx, const Module *m, Kernel *k, Stmt *s)
 		diag_error(cx, r->loc, "dtype mismatch: '%s' is %s but '%s' is %s", d->buf->name, dtype_name(d->buf->dt),
 		           r->buf->name, dtype_name(r->buf->dt));
 		diag_note(cx, "no converting %s %s -> %s from %s to %s: a copy converts f32 registers (local) to f16 or bf16 "
-		          "in global or shared memory, and f16 or bf16 in global or shared memory to f32 registers",
+		          "in global or shared memory or registers, and f16 or bf16 in global or shared memory to f32 "
+		          "registers",
 		          stmt_info[s->kind].keyword, dtype_name(r->buf->dt), dtype_name(d->buf->dt), mem_name(r->buf->mem),
 		          mem_name(d->buf->mem));
 		return;

@@ -196,11 +196,33 @@ static void convert_elem(unsigned char *d, DType dt, const unsigned char *s, DTy
 	}
 }
 
+/* registers to registers in the owner group starting at thread `first`:
+ * every SRC element is read before any DST element is written (the two may
+ * be one buffer) */
+static bool copy_registers(RefCta *c, const Stmt *s, int64_t first, int64_t elems)
+{
+	const Buffer *db = s->dst->buf, *sb = s->src->buf;
+	int ss = dtype_bytes(sb->dt), ds = dtype_bytes(db->dt);
+	unsigned char *tmp = malloc((size_t)(elems * ss));
+	if (!tmp)
+		return false;
+	for (int64_t x = 0; x < elems; x++)
+		memcpy(tmp + x * ss, place(c, s->src, x, first), (size_t)ss);
+	for (int64_t x = 0; x < elems; x++) {
+		unsigned char *d = place(c, s->dst, x, first);
+		if (db->dt != sb->dt)
+			convert_elem(d, db->dt, tmp + x * ss, sb->dt);
+		else
+			memcpy(d, tmp + x * ss, (size_t)ds);
+	}
+	free(tmp);
+	return true;
+}
+
 /* DST[c] = SRC[c] for every logical coordinate, in every instance: every
  * owner group of a register operand, else every scope instance */
 static bool run_copy(Ctx *cx, RefCta *c, const Stmt *s)
 {
-	(void)cx;
 	const Buffer *db = s->dst->buf, *sb = s->src->buf;
 	int64_t elems = region_elems(s->src);
 	int64_t inst = scope_size(c, s->scope);
@@ -213,6 +235,14 @@ static bool run_copy(Ctx *cx, RefCta *c, const Stmt *s)
 		if (!runs_instance(c, first, inst))
 			continue;
 		enter_instance(c, first);
+		if (db->mem == MEM_LOCAL && sb->mem == MEM_LOCAL) {
+			if (!copy_registers(c, s, first, elems)) {
+				diag_error(cx, s->loc, "the reference ran out of memory");
+				return false;
+			}
+			c->bytes += elems * es;
+			continue;
+		}
 		for (int64_t x = 0; x < elems; x++) {
 			unsigned char *d = place(c, s->dst, x, first), *from = place(c, s->src, x, first);
 			if (d && from && db->dt != sb->dt)

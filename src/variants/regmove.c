@@ -1,0 +1,38 @@
+/* copy / regmove: registers -> registers inside each thread. Accepted when
+ * every destination element's source element lives in the same thread of
+ * the owner group, in a register that is the same for every thread; this is
+ * decided from the two layouts over every element (regpair.c). Each
+ * destination word is then one mov.b32, one packed cvt of two registers, or
+ * prmt.b32 where narrow elements move inside or between words. */
+#include "regpair.h"
+
+#include <stdio.h>
+
+typedef struct MovePlan {
+	RegMap map;
+} MovePlan;
+
+static const char *plan(const CopyOp *op, Plan *p)
+{
+	MovePlan *mp = (MovePlan *)p->data;
+	_Static_assert(sizeof(MovePlan) <= PLAN_BYTES, "plan too large");
+	const char *why = regpair_map(op, &mp->map);
+	if (why)
+		return why;
+	const RegMap *m = &mp->map;
+	if (op->dbuf->dt != op->sbuf->dt)
+		snprintf(p->params, sizeof p->params, "{\"words\": %d, \"convert\": \"%s -> %s\"}", m->words,
+		         dtype_name(op->sbuf->dt), dtype_name(op->dbuf->dt));
+	else
+		snprintf(p->params, sizeof p->params, "{\"words\": %d}", m->words);
+	snprintf(p->summary, sizeof p->summary, "regmove %d words", m->words);
+	return NULL;
+}
+
+static void emit(const CopyOp *op, const Plan *p, Emit *e)
+{
+	const MovePlan *mp = (const MovePlan *)p->data;
+	regpair_emit(op, &mp->map, emit_local_regs(e, op->sbuf), e);
+}
+
+const Variant variant_regmove = {"regmove", ST_COPY, 10, regpair_accepts, plan, emit, .converts = true};

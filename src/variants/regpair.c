@@ -1,0 +1,252 @@
+/* Register-to-register copies: the element map from the two layouts, and
+ * the code per destination word (docs/language.md, "Register-to-register
+ * copies"). */
+#include "regpair.h"
+
+#include <string.h>
+
+const char *regpair_accepts(const CopyOp *op)
+{
+	const Buffer *d = op->dbuf, *s = op->sbuf;
+	if (d->mem != MEM_LOCAL || s->mem != MEM_LOCAL)
+		return arena_printf(op->cx->arena, "needs local -> local, got %s -> %s", mem_name(s->mem), mem_name(d->mem));
+	if (d->owner != s->owner)
+		return arena_printf(op->cx->arena, "'%s' is owned per %s but '%s' per %s", d->name, scope_name(d->owner),
+		                    s->name, scope_name(s->owner));
+	if (d->owner > op->st->scope)
+		return arena_printf(op->cx->arena, "the registers are owned per %s, wider than the %s scope of the copy",
+		                    scope_name(d->owner), scope_name(op->st->scope));
+	for (int side = 0; side < 2; side++) {
+		const View *v = side ? &op->src : &op->dst;
+		for (int a = AX_LANEID; a <= AX_TX; a++)
+			if (v->off[a].c || v->off[a].n)
+				return arena_printf(op->cx->arena, "the region of '%s' starts at a nonzero thread offset",
+				                    side ? s->name : d->name);
+		if (!affine_is_const(&v->off[AX_M]))
+			return arena_printf(op->cx->arena, "the region of '%s' starts at a register that depends on a variable "
+			                    "(registers are not indexable at run time)", side ? s->name : d->name);
+	}
+	return NULL;
+}
+
+/* element x (row-major over the region's extents) of region r, as the buffer's coordinates */
+static const char *coord_name(const CopyOp *op, const Region *r, int64_t x)
+{
+	int64_t c[MAX_DIMS];
+	for (int d = r->ndim - 1; d >= 0; d--) {
+		c[d] = x % r->ext[d];
+		x /= r->ext[d];
+	}
+	Str s = {0};
+	str_printf(&s, "%s[", r->buf->name);
+	for (int d = 0; d < r->ndim; d++) {
+		int64_t b = r->whole || r->all[d] || !affine_is_const(&r->begin[d]) ? 0 : r->begin[d].c;
+		str_printf(&s, "%s%lld", d ? ", " : "", (long long)(b + c[d]));
+	}
+	str_printf(&s, "]");
+	const char *out = arena_printf(op->cx->arena, "%s", s.s);
+	str_free(&s);
+	return out;
+}
+
+/* the thread (inside the owner group) and register element of flat element x of view v */
+typedef struct Place {
+	int64_t thread, reg;
+} Place;
+
+static Place place_of(const Layout *fused, const View *v, int64_t x)
+{
+	int64_t at[AX_COUNT];
+	lay_apply_flat(fused, x, at);
+	Place p = {0, at[AX_M] + v->off[AX_M].c};
+	for (int a = AX_LANEID; a <= AX_TX; a++)
+		p.thread += at[a];
+	return p;
+}
+
+static const char *not_colocated(const CopyOp *op, int64_t x, Place d, Place s)
+{
+	return arena_printf(op->cx->arena,
+	                    "not in one thread: %s lives in thread %lld (register element %lld) but %s in thread %lld "
+	                    "(register element %lld) of the %s",
+	                    coord_name(op, op->st->dst, x), (long long)d.thread, (long long)d.reg,
+	                    coord_name(op, op->st->src, x), (long long)s.thread, (long long)s.reg,
+	                    scope_name(op->dbuf->owner));
+}
+
+const char *regpair_map(const CopyOp *op, RegMap *m)
+{
+	Arena *A = op->cx->arena;
+	Layout dl = op->dst.L, sl = op->src.L;
+	lay_fuse_threads(&dl, op->dbuf->owner);
+	lay_fuse_threads(&sl, op->sbuf->owner);
+	int64_t owner_threads = scope_threads(op->dbuf->owner, op->k->threads);
+	int64_t count[REG_MAX_ELEMS] = {0}, first[REG_MAX_ELEMS];
+	memset(m, 0, sizeof *m);
+	memset(m->from, 0xff, sizeof m->from);
+	for (int64_t x = 0; x < op->elems; x++) {
+		Place d = place_of(&dl, &op->dst, x), s = place_of(&sl, &op->src, x);
+		if (d.thread != s.thread)
+			return not_colocated(op, x, d, s);
+		if (d.reg >= REG_MAX_ELEMS || s.reg >= REG_MAX_ELEMS)
+			return "more register elements than a thread holds";
+		if (m->from[d.reg] >= 0 && m->from[d.reg] != s.reg) {
+			int64_t y = first[d.reg];
+			return arena_printf(A, "register element %lld of '%s' takes %s from register element %d in thread %lld "
+			                    "but %s from register element %lld in thread %lld: the source register differs "
+			                    "between threads", (long long)d.reg, op->dbuf->name, coord_name(op, op->st->src, y),
+			                    m->from[d.reg], (long long)place_of(&dl, &op->dst, y).thread,
+			                    coord_name(op, op->st->src, x), (long long)s.reg, (long long)d.thread);
+		}
+		if (m->from[d.reg] < 0)
+			first[d.reg] = x;
+		m->from[d.reg] = (int16_t)s.reg;
+		count[d.reg]++;
+		if (d.reg + 1 > m->elems)
+			m->elems = (int)d.reg + 1;
+	}
+	int es = dtype_bytes(op->dbuf->dt), last_word = -1;
+	for (int r = 0; r < m->elems; r++) {
+		if (m->from[r] < 0)
+			continue;
+		if (count[r] != owner_threads)
+			return arena_printf(A, "register element %d of '%s' is copied in %lld of the %lld threads of its %s (the "
+			                    "others hold elements outside the region there): a register is moved in every "
+			                    "thread or none", r, op->dbuf->name, (long long)count[r], (long long)owner_threads,
+			                    scope_name(op->dbuf->owner));
+		int w = r * es / 4;
+		m->words += w != last_word ? (es == 8 ? 2 : 1) : 0;
+		last_word = w;
+	}
+	return NULL;
+}
+
+/* ---- emission ---- */
+
+typedef struct ByteSrc {
+	Reg r;
+	int byte;
+} ByteSrc;
+
+static bool same_reg(Reg a, Reg b) { return a.cls == b.cls && a.id == b.id; }
+
+/* prmt selector taking byte j of the result from sel[j] (0..7 over {b, a}) */
+static int64_t selector(const int *sel)
+{
+	int64_t s = 0;
+	for (int j = 0; j < 4; j++)
+		s |= (int64_t)sel[j] << (4 * j);
+	return s;
+}
+
+/* d = the four bytes src[0..3] (byte j of d from src[j]): a mov when they
+ * are one register in order, else one prmt per pair of distinct registers */
+static void emit_bytes(Builder *b, Reg d, const ByteSrc *src)
+{
+	Reg regs[4];
+	int nr = 0, which[4];
+	for (int j = 0; j < 4; j++) {
+		int k = 0;
+		while (k < nr && !same_reg(regs[k], src[j].r))
+			k++;
+		if (k == nr)
+			regs[nr++] = src[j].r;
+		which[j] = k;
+	}
+	bool in_order = nr == 1;
+	for (int j = 0; j < 4; j++)
+		in_order &= src[j].byte == j;
+	if (in_order) {
+		if (!same_reg(regs[0], d))
+			b_ins(b, FORM_MOV_B32, b_name(b, d), b_name(b, regs[0]), NULL);
+		return;
+	}
+	int sel[4];
+	if (nr <= 2) {
+		for (int j = 0; j < 4; j++)
+			sel[j] = which[j] * 4 + src[j].byte;
+		b_ins(b, FORM_PRMT_B32, b_name(b, d), b_name(b, regs[0]), b_name(b, regs[nr - 1]), b_imm(b, selector(sel)),
+		      NULL);
+		return;
+	}
+	/* three or four registers: two pairs, each with its bytes in place, then one prmt of the two */
+	Reg half[2];
+	for (int h = 0; h < 2; h++) {
+		Reg a = regs[2 * h], c = 2 * h + 1 < nr ? regs[2 * h + 1] : regs[2 * h];
+		for (int j = 0; j < 4; j++)
+			sel[j] = which[j] / 2 == h ? (which[j] % 2) * 4 + src[j].byte : 0;
+		half[h] = b_reg(b, RC_R);
+		b_ins(b, FORM_PRMT_B32, b_name(b, half[h]), b_name(b, a), b_name(b, c), b_imm(b, selector(sel)), NULL);
+	}
+	for (int j = 0; j < 4; j++)
+		sel[j] = (which[j] / 2) * 4 + j;
+	b_ins(b, FORM_PRMT_B32, b_name(b, d), b_name(b, half[0]), b_name(b, half[1]), b_imm(b, selector(sel)), NULL);
+}
+
+/* a word of narrow elements of one dtype: each byte from its source byte,
+ * or the word's own where its element is not copied */
+static void emit_moved_word(Builder *b, const RegMap *m, int es, Reg *dst, Reg *src, int w)
+{
+	ByteSrc bs[4];
+	for (int j = 0; j < 4; j++) {
+		int el = (w * 4 + j) / es, from = el < m->elems ? m->from[el] : -1;
+		int sb = from * es + j % es;
+		bs[j] = from < 0 ? (ByteSrc){dst[w], j} : (ByteSrc){src[sb / 4], sb % 4};
+	}
+	emit_bytes(b, dst[w], bs);
+}
+
+/* a word of two f16/bf16 rounded from f32 registers: one cvt of both, or a
+ * cvt of the one copied merged into the word */
+static void emit_half_word(Builder *b, const RegMap *m, DType dt, Reg *dst, Reg *src, int w)
+{
+	FormId cvt = b_form(b, FAM_CVT, &(FormKey){.atype = ATYPE_F32, .dtype = dt == DT_BF16 ? DTYPE_BF16 : DTYPE_F16});
+	int lo = m->from[2 * w], hi = 2 * w + 1 < m->elems ? m->from[2 * w + 1] : -1;
+	if (lo >= 0 && hi >= 0) { /* cvt.rn.{f16,bf16}x2.f32 d, hi, lo: the first source is the upper half */
+		b_ins(b, cvt, b_name(b, dst[w]), b_name(b, src[hi]), b_name(b, src[lo]), NULL);
+		return;
+	}
+	Reg t = b_reg(b, RC_R);
+	int one = lo >= 0 ? lo : hi;
+	b_ins(b, cvt, b_name(b, t), b_name(b, src[one]), b_name(b, src[one]), NULL);
+	ByteSrc bs[4];
+	for (int j = 0; j < 4; j++)
+		bs[j] = (j < 2) == (lo >= 0) ? (ByteSrc){t, j} : (ByteSrc){dst[w], j};
+	emit_bytes(b, dst[w], bs);
+}
+
+void regpair_emit(const CopyOp *op, const RegMap *m, Reg *src, Emit *e)
+{
+	Builder *b = emit_builder(e);
+	Reg *dst = emit_local_regs(e, op->dbuf);
+	DType dt = op->dbuf->dt;
+	int es = dtype_bytes(dt), ss = dtype_bytes(op->sbuf->dt);
+	if (op->dbuf == op->sbuf) { /* in place: every source word is read before any is written */
+		int nsrc = 0;
+		for (int r = 0; r < m->elems; r++)
+			if (m->from[r] >= 0 && (m->from[r] + 1) * ss > nsrc * 4)
+				nsrc = ((m->from[r] + 1) * ss + 3) / 4;
+		Reg *copy = arena_alloc(op->cx->arena, sizeof(Reg) * (size_t)(nsrc ? nsrc : 1));
+		for (int w = 0; w < nsrc; w++) {
+			copy[w] = b_reg(b, RC_R);
+			b_ins(b, FORM_MOV_B32, b_name(b, copy[w]), b_name(b, src[w]), NULL);
+		}
+		src = copy;
+	}
+	int words = (m->elems * es + 3) / 4;
+	for (int w = 0; w < words; w++) {
+		bool any = false;
+		for (int r = w * 4 / es; r < m->elems && r * es < (w + 1) * 4; r++)
+			any |= m->from[r] >= 0;
+		if (!any)
+			continue;
+		if (es == 8) { /* a 64-bit element: its two words */
+			int from = m->from[w / 2];
+			b_ins(b, FORM_MOV_B32, b_name(b, dst[w]), b_name(b, src[from * 2 + w % 2]), NULL);
+		} else if (dt == op->sbuf->dt) {
+			emit_moved_word(b, m, es, dst, src, w);
+		} else {
+			emit_half_word(b, m, dt, dst, src, w);
+		}
+	}
+}

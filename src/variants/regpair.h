@@ -1,0 +1,27 @@
+/* Register-to-register copies (regmove): which source register element
+ * feeds each destination register element, decided exactly from the two
+ * layouts, and the per-word code that moves, converts and packs them. */
+#ifndef TILEPX_REGPAIR_H
+#define TILEPX_REGPAIR_H
+
+#include "../tilepx.h"
+
+enum { REG_MAX_ELEMS = 1024 }; /* 1020 bytes of registers per thread, at most one byte an element */
+
+typedef struct RegMap {
+	int elems;                   /* DST register elements the map covers (the highest copied + 1) */
+	int words;                   /* DST words the copy writes */
+	int16_t from[REG_MAX_ELEMS]; /* per DST register element: its SRC register element, -1 when not copied */
+} RegMap;
+
+/* both operands registers, owned alike and no wider than the scope, their
+ * regions at constant registers and thread offset 0 */
+const char *regpair_accepts(const CopyOp *op);
+/* NULL and m filled when every DST element's SRC element is in the same
+ * thread, at one register for every thread; else the reason, naming an element */
+const char *regpair_map(const CopyOp *op, RegMap *m);
+/* every DST word the map writes, from the SRC words src (the buffer's own
+ * registers, or copies of them) */
+void regpair_emit(const CopyOp *op, const RegMap *m, Reg *src, Emit *e);
+
+#endif
