@@ -20,12 +20,16 @@ static const char *plan(const CopyOp *op, Plan *p)
 	if (why)
 		return why;
 	const RegMap *m = &mp->map;
+	RegCounts n;
+	regpair_count(op, m, &n);
+	int at = snprintf(p->params, sizeof p->params, "{\"words\": %d, \"mov\": %d, \"prmt\": %d, \"cvt\": %d", m->words,
+	                  n.mov, n.prmt, n.cvt);
 	if (op->dbuf->dt != op->sbuf->dt)
-		snprintf(p->params, sizeof p->params, "{\"words\": %d, \"convert\": \"%s -> %s\"}", m->words,
-		         dtype_name(op->sbuf->dt), dtype_name(op->dbuf->dt));
-	else
-		snprintf(p->params, sizeof p->params, "{\"words\": %d}", m->words);
-	snprintf(p->summary, sizeof p->summary, "regmove %d words", m->words);
+		at += snprintf(p->params + at, sizeof p->params - (size_t)at, ", \"convert\": \"%s -> %s\"",
+		               dtype_name(op->sbuf->dt), dtype_name(op->dbuf->dt));
+	snprintf(p->params + at, sizeof p->params - (size_t)at, "}");
+	snprintf(p->summary, sizeof p->summary, "regmove %d words: %d mov, %d prmt, %d cvt", m->words, n.mov, n.prmt,
+	         n.cvt);
 	return NULL;
 }
 

@@ -130,6 +130,28 @@ typedef struct ByteSrc {
 
 static bool same_reg(Reg a, Reg b) { return a.cls == b.cls && a.id == b.id; }
 
+/* one instruction: emitted when b is set, counted always (the plan counts
+ * with b NULL, on stand-in registers, by the same decisions) */
+static void ins(Builder *b, RegCounts *n, FormId f, Reg d, Reg x, Reg y, int64_t sel)
+{
+	if (f == FORM_MOV_B32)
+		n->mov++;
+	else if (f == FORM_PRMT_B32)
+		n->prmt++;
+	else
+		n->cvt++;
+	if (!b)
+		return;
+	if (f == FORM_MOV_B32)
+		b_ins(b, f, b_name(b, d), b_name(b, x), NULL);
+	else if (f == FORM_PRMT_B32)
+		b_ins(b, f, b_name(b, d), b_name(b, x), b_name(b, y), b_imm(b, sel), NULL);
+	else
+		b_ins(b, f, b_name(b, d), b_name(b, x), b_name(b, y), NULL);
+}
+
+static Reg temp(Builder *b, RegCounts *n) { return b ? b_reg(b, RC_R) : (Reg){RC_R, -1 - n->temps++}; }
+
 /* prmt selector taking byte j of the result from sel[j] (0..7 over {b, a}) */
 static int64_t selector(const int *sel)
 {
@@ -141,7 +163,7 @@ static int64_t selector(const int *sel)
 
 /* d = the four bytes src[0..3] (byte j of d from src[j]): a mov when they
  * are one register in order, else one prmt per pair of distinct registers */
-static void emit_bytes(Builder *b, Reg d, const ByteSrc *src)
+static void emit_bytes(Builder *b, RegCounts *n, Reg d, const ByteSrc *src)
 {
 	Reg regs[4];
 	int nr = 0, which[4];
@@ -158,15 +180,14 @@ static void emit_bytes(Builder *b, Reg d, const ByteSrc *src)
 		in_order &= src[j].byte == j;
 	if (in_order) {
 		if (!same_reg(regs[0], d))
-			b_ins(b, FORM_MOV_B32, b_name(b, d), b_name(b, regs[0]), NULL);
+			ins(b, n, FORM_MOV_B32, d, regs[0], d, 0);
 		return;
 	}
 	int sel[4];
 	if (nr <= 2) {
 		for (int j = 0; j < 4; j++)
 			sel[j] = which[j] * 4 + src[j].byte;
-		b_ins(b, FORM_PRMT_B32, b_name(b, d), b_name(b, regs[0]), b_name(b, regs[nr - 1]), b_imm(b, selector(sel)),
-		      NULL);
+		ins(b, n, FORM_PRMT_B32, d, regs[0], regs[nr - 1], selector(sel));
 		return;
 	}
 	/* three or four registers: two pairs, each with its bytes in place, then one prmt of the two */
@@ -175,17 +196,17 @@ static void emit_bytes(Builder *b, Reg d, const ByteSrc *src)
 		Reg a = regs[2 * h], c = 2 * h + 1 < nr ? regs[2 * h + 1] : regs[2 * h];
 		for (int j = 0; j < 4; j++)
 			sel[j] = which[j] / 2 == h ? (which[j] % 2) * 4 + src[j].byte : 0;
-		half[h] = b_reg(b, RC_R);
-		b_ins(b, FORM_PRMT_B32, b_name(b, half[h]), b_name(b, a), b_name(b, c), b_imm(b, selector(sel)), NULL);
+		half[h] = temp(b, n);
+		ins(b, n, FORM_PRMT_B32, half[h], a, c, selector(sel));
 	}
 	for (int j = 0; j < 4; j++)
 		sel[j] = (which[j] / 2) * 4 + j;
-	b_ins(b, FORM_PRMT_B32, b_name(b, d), b_name(b, half[0]), b_name(b, half[1]), b_imm(b, selector(sel)), NULL);
+	ins(b, n, FORM_PRMT_B32, d, half[0], half[1], selector(sel));
 }
 
 /* a word of narrow elements of one dtype: each byte from its source byte,
  * or the word's own where its element is not copied */
-static void emit_moved_word(Builder *b, const RegMap *m, int es, Reg *dst, Reg *src, int w)
+static void emit_moved_word(Builder *b, RegCounts *n, const RegMap *m, int es, const Reg *dst, const Reg *src, int w)
 {
 	ByteSrc bs[4];
 	for (int j = 0; j < 4; j++) {
@@ -193,32 +214,31 @@ static void emit_moved_word(Builder *b, const RegMap *m, int es, Reg *dst, Reg *
 		int sb = from * es + j % es;
 		bs[j] = from < 0 ? (ByteSrc){dst[w], j} : (ByteSrc){src[sb / 4], sb % 4};
 	}
-	emit_bytes(b, dst[w], bs);
+	emit_bytes(b, n, dst[w], bs);
 }
 
 /* a word of two f16/bf16 rounded from f32 registers: one cvt of both, or a
  * cvt of the one copied merged into the word */
-static void emit_half_word(Builder *b, const RegMap *m, DType dt, Reg *dst, Reg *src, int w)
+static void emit_half_word(Builder *b, RegCounts *n, const RegMap *m, DType dt, const Reg *dst, const Reg *src, int w)
 {
-	FormId cvt = b_form(b, FAM_CVT, &(FormKey){.atype = ATYPE_F32, .dtype = dt == DT_BF16 ? DTYPE_BF16 : DTYPE_F16});
+	FormId cvt = dt == DT_BF16 ? FORM_CVT_RN_BF16X2_F32 : FORM_CVT_RN_F16X2_F32;
 	int lo = m->from[2 * w], hi = 2 * w + 1 < m->elems ? m->from[2 * w + 1] : -1;
 	if (lo >= 0 && hi >= 0) { /* cvt.rn.{f16,bf16}x2.f32 d, hi, lo: the first source is the upper half */
-		b_ins(b, cvt, b_name(b, dst[w]), b_name(b, src[hi]), b_name(b, src[lo]), NULL);
+		ins(b, n, cvt, dst[w], src[hi], src[lo], 0);
 		return;
 	}
-	Reg t = b_reg(b, RC_R);
+	Reg t = temp(b, n);
 	int one = lo >= 0 ? lo : hi;
-	b_ins(b, cvt, b_name(b, t), b_name(b, src[one]), b_name(b, src[one]), NULL);
+	ins(b, n, cvt, t, src[one], src[one], 0);
 	ByteSrc bs[4];
 	for (int j = 0; j < 4; j++)
 		bs[j] = (j < 2) == (lo >= 0) ? (ByteSrc){t, j} : (ByteSrc){dst[w], j};
-	emit_bytes(b, dst[w], bs);
+	emit_bytes(b, n, dst[w], bs);
 }
 
-void regpair_emit(const CopyOp *op, const RegMap *m, Reg *src, Emit *e)
+/* every DST word of the map, from src (b NULL: counted only) */
+static void walk_words(const CopyOp *op, const RegMap *m, Builder *b, RegCounts *n, const Reg *dst, Reg *src)
 {
-	Builder *b = emit_builder(e);
-	Reg *dst = emit_local_regs(e, op->dbuf);
 	DType dt = op->dbuf->dt;
 	int es = dtype_bytes(dt), ss = dtype_bytes(op->sbuf->dt);
 	if (op->dbuf == op->sbuf) { /* in place: every source word is read before any is written */
@@ -228,8 +248,8 @@ void regpair_emit(const CopyOp *op, const RegMap *m, Reg *src, Emit *e)
 				nsrc = ((m->from[r] + 1) * ss + 3) / 4;
 		Reg *copy = arena_alloc(op->cx->arena, sizeof(Reg) * (size_t)(nsrc ? nsrc : 1));
 		for (int w = 0; w < nsrc; w++) {
-			copy[w] = b_reg(b, RC_R);
-			b_ins(b, FORM_MOV_B32, b_name(b, copy[w]), b_name(b, src[w]), NULL);
+			copy[w] = temp(b, n);
+			ins(b, n, FORM_MOV_B32, copy[w], src[w], src[w], 0);
 		}
 		src = copy;
 	}
@@ -240,13 +260,31 @@ void regpair_emit(const CopyOp *op, const RegMap *m, Reg *src, Emit *e)
 			any |= m->from[r] >= 0;
 		if (!any)
 			continue;
-		if (es == 8) { /* a 64-bit element: its two words */
-			int from = m->from[w / 2];
-			b_ins(b, FORM_MOV_B32, b_name(b, dst[w]), b_name(b, src[from * 2 + w % 2]), NULL);
-		} else if (dt == op->sbuf->dt) {
-			emit_moved_word(b, m, es, dst, src, w);
-		} else {
-			emit_half_word(b, m, dt, dst, src, w);
-		}
+		if (es == 8) /* a 64-bit element: its two words */
+			ins(b, n, FORM_MOV_B32, dst[w], src[m->from[w / 2] * 2 + w % 2], dst[w], 0);
+		else if (dt == op->sbuf->dt)
+			emit_moved_word(b, n, m, es, dst, src, w);
+		else
+			emit_half_word(b, n, m, dt, dst, src, w);
 	}
+}
+
+void regpair_count(const CopyOp *op, const RegMap *m, RegCounts *n)
+{
+	memset(n, 0, sizeof *n);
+	int dwords = (m->elems * dtype_bytes(op->dbuf->dt) + 3) / 4, swords = REG_MAX_ELEMS * 8 / 4;
+	Reg *dst = arena_alloc(op->cx->arena, sizeof(Reg) * (size_t)(dwords + 1));
+	Reg *src = arena_alloc(op->cx->arena, sizeof(Reg) * (size_t)swords);
+	for (int w = 0; w < swords; w++) /* stand-ins: one buffer's words are the same registers */
+		src[w] = (Reg){RC_R, w};
+	for (int w = 0; w < dwords; w++)
+		dst[w] = op->dbuf == op->sbuf ? src[w] : (Reg){RC_R, swords + w};
+	walk_words(op, m, NULL, n, dst, src);
+	n->temps = 0;
+}
+
+void regpair_emit(const CopyOp *op, const RegMap *m, Reg *src, Emit *e)
+{
+	RegCounts n = {0};
+	walk_words(op, m, emit_builder(e), &n, emit_local_regs(e, op->dbuf), src);
 }

@@ -14,6 +14,12 @@ typedef struct RegMap {
 	int16_t from[REG_MAX_ELEMS]; /* per DST register element: its SRC register element, -1 when not copied */
 } RegMap;
 
+/* the instructions of a copy's words, by kind */
+typedef struct RegCounts {
+	int mov, prmt, cvt;
+	int temps; /* stand-in temporaries while counting */
+} RegCounts;
+
 /* both operands registers, owned alike and no wider than the scope, their
  * regions at constant registers and thread offset 0 */
 const char *regpair_accepts(const CopyOp *op);
@@ -22,6 +28,7 @@ const char *regpair_accepts(const CopyOp *op);
 const char *regpair_map(const CopyOp *op, RegMap *m);
 /* every DST word the map writes, from the SRC words src (the buffer's own
  * registers, or copies of them) */
+void regpair_count(const CopyOp *op, const RegMap *m, RegCounts *n);
 void regpair_emit(const CopyOp *op, const RegMap *m, Reg *src, Emit *e);
 
 #endif
