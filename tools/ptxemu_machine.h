@@ -9,6 +9,7 @@
 #include "ptxemu_wgmma.h"
 #include "ptxemu_tma.h"
 #include "ptxemu_sync.h"
+#include "ptxemu_float.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -34,6 +35,7 @@ typedef struct Ins {
 	int tile_line; /* the .tile statement it comes from ("// line N:" comments), 0 unknown */
 	int opc;       /* the interpreter's arm for it, decoded once (decode_prog) */
 	bool collective; /* a warp or warpgroup collective or barrier (is_collective), decoded once */
+	FloatOp fop;     /* an f32 compute form (tools/ptxemu_float.c), decoded once; kind 0: none */
 } Ins;
 
 typedef struct Prog {
