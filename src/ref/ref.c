@@ -180,10 +180,14 @@ static void enter_instance(RefCta *c, int64_t first)
 	c->vars[VAR_WGID] = first / 128;
 }
 
-/* a converting copy's element: f32 -> f16/bf16 rounded, f16/bf16 -> f32 exact */
+/* a converting copy's element: f32 -> f16/bf16/e4m3/e5m2 rounded, f16/bf16 -> f32 exact */
 static void convert_elem(unsigned char *d, DType dt, const unsigned char *s, DType st)
 {
-	if (st == DT_F32) {
+	if (st == DT_F32 && (dt == DT_E4M3 || dt == DT_E5M2)) {
+		uint32_t u;
+		memcpy(&u, s, 4);
+		*d = ref_f32_to_f8(u, dt == DT_E5M2);
+	} else if (st == DT_F32) {
 		uint32_t u;
 		memcpy(&u, s, 4);
 		uint16_t h = ref_f32_to_half(u, dt == DT_BF16);

@@ -236,6 +236,33 @@ static void emit_half_word(Builder *b, RegCounts *n, const RegMap *m, DType dt, 
 	emit_bytes(b, n, dst[w], bs);
 }
 
+/* a word of four e4m3/e5m2 rounded from f32 registers: a cvt per pair of
+ * bytes into a 16-bit register (an element alone: converted twice), widened,
+ * then the bytes placed by prmt (a byte not copied: the word's own) */
+static void emit_f8_word(Builder *b, RegCounts *n, const RegMap *m, DType dt, const Reg *dst, const Reg *src, int w)
+{
+	FormId cvt = dt == DT_E5M2 ? FORM_CVT_RN_SATF_E5M2X2_F32 : FORM_CVT_RN_SATF_E4M3X2_F32;
+	Reg pair[2] = {{RC_R, 0}, {RC_R, 0}};
+	for (int h = 0; h < 2; h++) {
+		int e0 = 4 * w + 2 * h, lo = e0 < m->elems ? m->from[e0] : -1, hi = e0 + 1 < m->elems ? m->from[e0 + 1] : -1;
+		if (lo < 0 && hi < 0)
+			continue;
+		Reg r16 = b ? b_reg(b, RC_RS) : (Reg){RC_RS, -1 - n->temps++};
+		pair[h] = temp(b, n);
+		n->cvt += 2;
+		if (b) { /* the first source is the upper byte */
+			b_ins(b, cvt, b_name(b, r16), b_name(b, src[hi >= 0 ? hi : lo]), b_name(b, src[lo >= 0 ? lo : hi]), NULL);
+			b_ins(b, FORM_CVT_U32_U16, b_name(b, pair[h]), b_name(b, r16), NULL);
+		}
+	}
+	ByteSrc bs[4];
+	for (int j = 0; j < 4; j++) {
+		int el = 4 * w + j;
+		bs[j] = el < m->elems && m->from[el] >= 0 ? (ByteSrc){pair[j / 2], j % 2} : (ByteSrc){dst[w], j};
+	}
+	emit_bytes(b, n, dst[w], bs);
+}
+
 /* every DST word of the map, from src (b NULL: counted only) */
 static void walk_words(const CopyOp *op, const RegMap *m, Builder *b, RegCounts *n, const Reg *dst, Reg *src)
 {
@@ -264,6 +291,8 @@ static void walk_words(const CopyOp *op, const RegMap *m, Builder *b, RegCounts 
 			ins(b, n, FORM_MOV_B32, dst[w], src[m->from[w / 2] * 2 + w % 2], dst[w], 0);
 		else if (dt == op->sbuf->dt)
 			emit_moved_word(b, n, m, es, dst, src, w);
+		else if (es == 1)
+			emit_f8_word(b, n, m, dt, dst, src, w);
 		else
 			emit_half_word(b, n, m, dt, dst, src, w);
 	}
