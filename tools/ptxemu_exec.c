@@ -252,6 +252,7 @@ static const struct { const char *name; int opc; } exact_ops[] = {
 	{"setp.eq.b32", OPC_SETP_EQ_U32},
 	{"setp.ne.b32", OPC_SETP_NE_U32},
 	{"cvt.u32.u16", OPC_CVT_U32_U16},
+	{"cvt.u16.u32", OPC_CVT_U32_U16},
 	{"bfi.b32", OPC_BFI_B32},
 	{"bfe.u32", OPC_BFE_U32},
 	{"cp.async.commit_group", OPC_CP_ASYNC_COMMIT_GROUP},
@@ -474,10 +475,13 @@ static void exec_float(Machine *m, Thread *t, Ins *in)
 		m->err = m->errbuf;
 		return;
 	}
-	uint32_t s[3] = {0};
-	for (int i = 0; i < in->fop.nsrc; i++)
-		s[i] = float_source(m, t, in->ops[ndst + i]);
-	uint32_t r = ptxemu_float_exec(in->fop, s[0], s[1], s[2]);
+	uint64_t s[3] = {0}, r;
+	for (int i = 0; i < in->fop.nsrc; i++) /* an f64 form reads 64 bits (0dX{16}: its bits, as val reads it) */
+		s[i] = in->fop.f64 ? val(m, t, in->ops[ndst + i]) : float_source(m, t, in->ops[ndst + i]);
+	if (in->fop.f64)
+		r = ptxemu_double_exec(in->fop, s[0], s[1], s[2]);
+	else
+		r = ptxemu_float_exec(in->fop, (uint32_t)s[0], (uint32_t)s[1], (uint32_t)s[2]);
 	*R(m, t, in->ops[0]) = r;
 	if (ndst == 2)
 		*R(m, t, in->ops[1]) = !r;

@@ -23,6 +23,9 @@ enum {
 	FOP_EX2, FOP_LG2, FOP_RCP, FOP_RSQRT, FOP_TANH,
 	FOP_SETP, FOP_SELP, FOP_CVT_E4M3X2, FOP_CVT_E5M2X2, FOP_MOV,
 	FOP_CVT_F32_U32, FOP_CVT_F32_S32, FOP_CVT_F32_BF16,
+	/* double forms (ptxemu_double_exec) */
+	DOP_ADD, DOP_SUB, DOP_MUL, DOP_FMA, DOP_DIV, DOP_SQRT, DOP_ABS, DOP_NEG, DOP_MAX, DOP_MIN, DOP_SETP,
+	DOP_SELP, DOP_CVT_F64_F32, DOP_CVT_F32_F64, DOP_CVT_RNI_S32_F64, DOP_CVT_F64_S32, DOP_MOV,
 };
 
 /* setp's comparisons, in the PTX ISA's order (ordered, unordered, num, nan) */
@@ -48,18 +51,34 @@ static const struct {
 	{"cvt.f32.bf16", FOP_CVT_F32_BF16, 1},
 };
 
+static const struct {
+	const char *name;
+	int kind, nsrc;
+} double_ops[] = {
+	{"add.rn.f64", DOP_ADD, 2},   {"sub.rn.f64", DOP_SUB, 2},   {"mul.rn.f64", DOP_MUL, 2},
+	{"fma.rn.f64", DOP_FMA, 3},   {"div.rn.f64", DOP_DIV, 2},   {"sqrt.rn.f64", DOP_SQRT, 1},
+	{"abs.f64", DOP_ABS, 1},      {"neg.f64", DOP_NEG, 1},      {"max.f64", DOP_MAX, 2},
+	{"min.f64", DOP_MIN, 2},      {"selp.f64", DOP_SELP, 3},    {"selp.b64", DOP_SELP, 3},
+	{"mov.f64", DOP_MOV, 1},      {"cvt.f64.f32", DOP_CVT_F64_F32, 1}, {"cvt.rn.f32.f64", DOP_CVT_F32_F64, 1},
+	{"cvt.rni.s32.f64", DOP_CVT_RNI_S32_F64, 1}, {"cvt.rn.f64.s32", DOP_CVT_F64_S32, 1},
+};
+
 FloatOp ptxemu_float_decode(const char *op)
 {
 	for (size_t i = 0; i < sizeof float_ops / sizeof *float_ops; i++)
 		if (!strcmp(op, float_ops[i].name))
-			return (FloatOp){float_ops[i].kind, 0, float_ops[i].nsrc};
-	if (!strncmp(op, "setp.", 5)) { /* setp.CMP.f32 */
+			return (FloatOp){float_ops[i].kind, 0, float_ops[i].nsrc, false};
+	for (size_t i = 0; i < sizeof double_ops / sizeof *double_ops; i++)
+		if (!strcmp(op, double_ops[i].name))
+			return (FloatOp){double_ops[i].kind, 0, double_ops[i].nsrc, true};
+	if (!strncmp(op, "setp.", 5)) { /* setp.CMP.f32, setp.CMP.f64 */
 		size_t n = strcspn(op + 5, ".");
-		if (strcmp(op + 5 + n, ".f32"))
+		bool f64 = !strcmp(op + 5 + n, ".f64");
+		if (strcmp(op + 5 + n, ".f32") && !f64)
 			return (FloatOp){0};
 		for (int c = 0; c <= FCMP_NAN; c++)
 			if (strlen(cmp_names[c]) == n && !strncmp(op + 5, cmp_names[c], n))
-				return (FloatOp){FOP_SETP, c, 2};
+				return (FloatOp){f64 ? DOP_SETP : FOP_SETP, c, 2, f64};
 	}
 	return (FloatOp){0};
 }
@@ -96,9 +115,8 @@ static uint32_t max_min(uint32_t a, uint32_t b, bool is_max)
 	return (is_max ? x > y : x < y) ? a : b;
 }
 
-static bool compare(int cmp, uint32_t a, uint32_t b)
+static bool compare(int cmp, double x, double y)
 {
-	float x = as_float(a), y = as_float(b);
 	bool unordered = isnan(x) || isnan(y);
 	switch (cmp) {
 	case FCMP_EQ: return !unordered && x == y;
@@ -176,7 +194,7 @@ uint32_t ptxemu_float_exec(FloatOp o, uint32_t a, uint32_t b, uint32_t c)
 	case FOP_CVT_F32_BF16: return bits_of(as_float((a & 0xffffu) << 16)); /* exact; a NaN canonical, as cvt.f32.f16 */
 	case FOP_ABS: return a & 0x7fffffffu;
 	case FOP_NEG: return a ^ 0x80000000u;
-	case FOP_SETP: return compare(o.cmp, a, b);
+	case FOP_SETP: return compare(o.cmp, x, y);
 	case FOP_SELP: return c ? a : b;
 	case FOP_CVT_E4M3X2:
 	case FOP_CVT_E5M2X2: { /* the first source in the upper byte */
@@ -185,6 +203,46 @@ uint32_t ptxemu_float_exec(FloatOp o, uint32_t a, uint32_t b, uint32_t c)
 	}
 	case FOP_EX2: case FOP_LG2: case FOP_RCP: case FOP_RSQRT: case FOP_TANH:
 		return approx(o.kind, x);
+	default: return 0;
+	}
+}
+
+static double as_double(uint64_t u)
+{
+	double d;
+	memcpy(&d, &u, 8);
+	return d;
+}
+
+static uint64_t dbits(double d)
+{
+	uint64_t u;
+	memcpy(&u, &d, 8);
+	return isnan(d) ? 0x7fffffffffffffffull : u;
+}
+
+uint64_t ptxemu_double_exec(FloatOp o, uint64_t a, uint64_t b, uint64_t c)
+{
+	double x = as_double(a), y = as_double(b), z = as_double(c);
+	switch (o.kind) {
+	case DOP_ADD: return dbits(x + y);
+	case DOP_SUB: return dbits(x - y);
+	case DOP_MUL: return dbits(x * y);
+	case DOP_FMA: return dbits(fma(x, y, z));
+	case DOP_DIV: return dbits(x / y);
+	case DOP_SQRT: return dbits(sqrt(x));
+	case DOP_ABS: return a & ~(1ull << 63);
+	case DOP_NEG: return a ^ 1ull << 63;
+	case DOP_MAX: return isnan(x) ? dbits(y) : isnan(y) ? a : dbits(x > y || (x == y && !signbit(x)) ? x : y);
+	case DOP_MIN: return isnan(x) ? dbits(y) : isnan(y) ? a : dbits(x < y || (x == y && signbit(x)) ? x : y);
+	case DOP_SETP: return compare(o.cmp, x, y);
+	case DOP_SELP: return c ? a : b;
+	case DOP_MOV: return a;
+	case DOP_CVT_F64_F32: return dbits((double)as_float((uint32_t)a)); /* exact */
+	case DOP_CVT_F32_F64: return bits_of((float)x);
+	case DOP_CVT_RNI_S32_F64: /* to the nearest integer (ties even), saturated; NaN: 0 */
+		return isnan(x) ? 0 : x >= 2147483647.0 ? 0x7fffffffu : x <= -2147483648.0 ? 0x80000000u : (uint32_t)(int32_t)nearbyint(x);
+	case DOP_CVT_F64_S32: return dbits((double)(int32_t)(uint32_t)a);
 	default: return 0;
 	}
 }

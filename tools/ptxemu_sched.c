@@ -138,16 +138,13 @@ static bool elect(Machine *m, int wi, Thread **lane, int nl)
 	}
 	if (at != mask)
 		return false; /* lanes of the mask still to come */
-	const char *ops = in->ops[0], *bar = strchr(ops, '|');
-	if (!bar || !mask) {
+	if (in->nops != 3 || !mask) { /* the reader splits "d|p" into two operands */
 		snprintf(m->errbuf, sizeof m->errbuf, "elect.sync (.tile line %d): expected 'd|p, membermask' with a mask "
 		         "that is not 0", in->tile_line);
 		m->err = m->errbuf;
 		return false;
 	}
-	char d[64], p[64];
-	snprintf(d, sizeof d, "%.*s", (int)(bar - ops), ops);
-	snprintf(p, sizeof p, "%s", bar + 1);
+	const char *d = in->ops[0], *p = in->ops[1];
 	int leader = __builtin_ctz(mask), pc = first->pc;
 	for (int k = 0; k < nl; k++) {
 		if (lane[k]->pc != pc)
