@@ -128,29 +128,48 @@ typedef struct ByteSrc {
 	int byte;
 } ByteSrc;
 
+/* one copy's words being written: b NULL counts only (the plan counts on
+ * stand-in registers, by the same decisions as the emission) */
+typedef struct Words {
+	Builder *b;
+	RegCounts *n;
+	const RegMap *m;
+	DType dt;
+	int es, ss;     /* DST's and SRC's element bytes */
+	const Reg *dst; /* DST's words */
+	const Reg *src; /* SRC's words */
+	const Reg *via; /* NULL, or per DST element the register holding its source word (regshfl) */
+} Words;
+
 static bool same_reg(Reg a, Reg b) { return a.cls == b.cls && a.id == b.id; }
 
-/* one instruction: emitted when b is set, counted always (the plan counts
- * with b NULL, on stand-in registers, by the same decisions) */
-static void ins(Builder *b, RegCounts *n, FormId f, Reg d, Reg x, Reg y, int64_t sel)
+static void ins(const Words *x, FormId f, Reg d, Reg a, Reg c, int64_t sel)
 {
+	Builder *b = x->b;
 	if (f == FORM_MOV_B32)
-		n->mov++;
+		x->n->mov++;
 	else if (f == FORM_PRMT_B32)
-		n->prmt++;
+		x->n->prmt++;
 	else
-		n->cvt++;
+		x->n->cvt++;
 	if (!b)
 		return;
 	if (f == FORM_MOV_B32)
-		b_ins(b, f, b_name(b, d), b_name(b, x), NULL);
+		b_ins(b, f, b_name(b, d), b_name(b, a), NULL);
 	else if (f == FORM_PRMT_B32)
-		b_ins(b, f, b_name(b, d), b_name(b, x), b_name(b, y), b_imm(b, sel), NULL);
+		b_ins(b, f, b_name(b, d), b_name(b, a), b_name(b, c), b_imm(b, sel), NULL);
 	else
-		b_ins(b, f, b_name(b, d), b_name(b, x), b_name(b, y), NULL);
+		b_ins(b, f, b_name(b, d), b_name(b, a), b_name(b, c), NULL);
 }
 
-static Reg temp(Builder *b, RegCounts *n) { return b ? b_reg(b, RC_R) : (Reg){RC_R, -1 - n->temps++}; }
+static Reg temp(const Words *x, RegClass c) { return x->b ? b_reg(x->b, c) : (Reg){c, -1 - x->n->temps++}; }
+
+/* the register holding the source word of DST element r's byte `byte` (of its element) */
+static ByteSrc source_byte(const Words *x, int r, int byte)
+{
+	int sb = x->m->from[r] * x->ss + byte;
+	return (ByteSrc){x->via ? x->via[r] : x->src[sb / 4], sb % 4};
+}
 
 /* prmt selector taking byte j of the result from sel[j] (0..7 over {b, a}) */
 static int64_t selector(const int *sel)
@@ -163,7 +182,7 @@ static int64_t selector(const int *sel)
 
 /* d = the four bytes src[0..3] (byte j of d from src[j]): a mov when they
  * are one register in order, else one prmt per pair of distinct registers */
-static void emit_bytes(Builder *b, RegCounts *n, Reg d, const ByteSrc *src)
+static void emit_bytes(const Words *x, Reg d, const ByteSrc *src)
 {
 	Reg regs[4];
 	int nr = 0, which[4];
@@ -180,14 +199,14 @@ static void emit_bytes(Builder *b, RegCounts *n, Reg d, const ByteSrc *src)
 		in_order &= src[j].byte == j;
 	if (in_order) {
 		if (!same_reg(regs[0], d))
-			ins(b, n, FORM_MOV_B32, d, regs[0], d, 0);
+			ins(x, FORM_MOV_B32, d, regs[0], d, 0);
 		return;
 	}
 	int sel[4];
 	if (nr <= 2) {
 		for (int j = 0; j < 4; j++)
 			sel[j] = which[j] * 4 + src[j].byte;
-		ins(b, n, FORM_PRMT_B32, d, regs[0], regs[nr - 1], selector(sel));
+		ins(x, FORM_PRMT_B32, d, regs[0], regs[nr - 1], selector(sel));
 		return;
 	}
 	/* three or four registers: two pairs, each with its bytes in place, then one prmt of the two */
@@ -196,124 +215,129 @@ static void emit_bytes(Builder *b, RegCounts *n, Reg d, const ByteSrc *src)
 		Reg a = regs[2 * h], c = 2 * h + 1 < nr ? regs[2 * h + 1] : regs[2 * h];
 		for (int j = 0; j < 4; j++)
 			sel[j] = which[j] / 2 == h ? (which[j] % 2) * 4 + src[j].byte : 0;
-		half[h] = temp(b, n);
-		ins(b, n, FORM_PRMT_B32, half[h], a, c, selector(sel));
+		half[h] = temp(x, RC_R);
+		ins(x, FORM_PRMT_B32, half[h], a, c, selector(sel));
 	}
 	for (int j = 0; j < 4; j++)
 		sel[j] = (which[j] / 2) * 4 + j;
-	ins(b, n, FORM_PRMT_B32, d, half[0], half[1], selector(sel));
+	ins(x, FORM_PRMT_B32, d, half[0], half[1], selector(sel));
 }
+
+static bool copied(const Words *x, int r) { return r < x->m->elems && x->m->from[r] >= 0; }
 
 /* a word of narrow elements of one dtype: each byte from its source byte,
  * or the word's own where its element is not copied */
-static void emit_moved_word(Builder *b, RegCounts *n, const RegMap *m, int es, const Reg *dst, const Reg *src, int w)
+static void emit_moved_word(const Words *x, int w)
 {
 	ByteSrc bs[4];
 	for (int j = 0; j < 4; j++) {
-		int el = (w * 4 + j) / es, from = el < m->elems ? m->from[el] : -1;
-		int sb = from * es + j % es;
-		bs[j] = from < 0 ? (ByteSrc){dst[w], j} : (ByteSrc){src[sb / 4], sb % 4};
+		int r = (w * 4 + j) / x->es;
+		bs[j] = copied(x, r) ? source_byte(x, r, j % x->es) : (ByteSrc){x->dst[w], j};
 	}
-	emit_bytes(b, n, dst[w], bs);
+	emit_bytes(x, x->dst[w], bs);
 }
 
 /* a word of two f16/bf16 rounded from f32 registers: one cvt of both, or a
  * cvt of the one copied merged into the word */
-static void emit_half_word(Builder *b, RegCounts *n, const RegMap *m, DType dt, const Reg *dst, const Reg *src, int w)
+static void emit_half_word(const Words *x, int w)
 {
-	FormId cvt = dt == DT_BF16 ? FORM_CVT_RN_BF16X2_F32 : FORM_CVT_RN_F16X2_F32;
-	int lo = m->from[2 * w], hi = 2 * w + 1 < m->elems ? m->from[2 * w + 1] : -1;
-	if (lo >= 0 && hi >= 0) { /* cvt.rn.{f16,bf16}x2.f32 d, hi, lo: the first source is the upper half */
-		ins(b, n, cvt, dst[w], src[hi], src[lo], 0);
+	FormId cvt = x->dt == DT_BF16 ? FORM_CVT_RN_BF16X2_F32 : FORM_CVT_RN_F16X2_F32;
+	bool lo = copied(x, 2 * w), hi = copied(x, 2 * w + 1);
+	if (lo && hi) { /* cvt.rn.{f16,bf16}x2.f32 d, hi, lo: the first source is the upper half */
+		ins(x, cvt, x->dst[w], source_byte(x, 2 * w + 1, 0).r, source_byte(x, 2 * w, 0).r, 0);
 		return;
 	}
-	Reg t = temp(b, n);
-	int one = lo >= 0 ? lo : hi;
-	ins(b, n, cvt, t, src[one], src[one], 0);
+	Reg t = temp(x, RC_R), one = source_byte(x, lo ? 2 * w : 2 * w + 1, 0).r;
+	ins(x, cvt, t, one, one, 0);
 	ByteSrc bs[4];
 	for (int j = 0; j < 4; j++)
-		bs[j] = (j < 2) == (lo >= 0) ? (ByteSrc){t, j} : (ByteSrc){dst[w], j};
-	emit_bytes(b, n, dst[w], bs);
+		bs[j] = (j < 2) == lo ? (ByteSrc){t, j} : (ByteSrc){x->dst[w], j};
+	emit_bytes(x, x->dst[w], bs);
 }
 
 /* a word of four e4m3/e5m2 rounded from f32 registers: a cvt per pair of
  * bytes into a 16-bit register (an element alone: converted twice), widened,
  * then the bytes placed by prmt (a byte not copied: the word's own) */
-static void emit_f8_word(Builder *b, RegCounts *n, const RegMap *m, DType dt, const Reg *dst, const Reg *src, int w)
+static void emit_f8_word(const Words *x, int w)
 {
-	FormId cvt = dt == DT_E5M2 ? FORM_CVT_RN_SATF_E5M2X2_F32 : FORM_CVT_RN_SATF_E4M3X2_F32;
+	FormId cvt = x->dt == DT_E5M2 ? FORM_CVT_RN_SATF_E5M2X2_F32 : FORM_CVT_RN_SATF_E4M3X2_F32;
 	Reg pair[2] = {{RC_R, 0}, {RC_R, 0}};
 	for (int h = 0; h < 2; h++) {
-		int e0 = 4 * w + 2 * h, lo = e0 < m->elems ? m->from[e0] : -1, hi = e0 + 1 < m->elems ? m->from[e0 + 1] : -1;
-		if (lo < 0 && hi < 0)
+		int e0 = 4 * w + 2 * h;
+		bool lo = copied(x, e0), hi = copied(x, e0 + 1);
+		if (!lo && !hi)
 			continue;
-		Reg r16 = b ? b_reg(b, RC_RS) : (Reg){RC_RS, -1 - n->temps++};
-		pair[h] = temp(b, n);
-		n->cvt += 2;
-		if (b) { /* the first source is the upper byte */
-			b_ins(b, cvt, b_name(b, r16), b_name(b, src[hi >= 0 ? hi : lo]), b_name(b, src[lo >= 0 ? lo : hi]), NULL);
-			b_ins(b, FORM_CVT_U32_U16, b_name(b, pair[h]), b_name(b, r16), NULL);
+		Reg r16 = temp(x, RC_RS), a = source_byte(x, hi ? e0 + 1 : e0, 0).r, c = source_byte(x, lo ? e0 : e0 + 1, 0).r;
+		pair[h] = temp(x, RC_R);
+		x->n->cvt += 2;
+		if (x->b) { /* the first source is the upper byte */
+			b_ins(x->b, cvt, b_name(x->b, r16), b_name(x->b, a), b_name(x->b, c), NULL);
+			b_ins(x->b, FORM_CVT_U32_U16, b_name(x->b, pair[h]), b_name(x->b, r16), NULL);
 		}
 	}
 	ByteSrc bs[4];
-	for (int j = 0; j < 4; j++) {
-		int el = 4 * w + j;
-		bs[j] = el < m->elems && m->from[el] >= 0 ? (ByteSrc){pair[j / 2], j % 2} : (ByteSrc){dst[w], j};
-	}
-	emit_bytes(b, n, dst[w], bs);
+	for (int j = 0; j < 4; j++)
+		bs[j] = copied(x, 4 * w + j) ? (ByteSrc){pair[j / 2], j % 2} : (ByteSrc){x->dst[w], j};
+	emit_bytes(x, x->dst[w], bs);
 }
 
-/* every DST word of the map, from src (b NULL: counted only) */
-static void walk_words(const CopyOp *op, const RegMap *m, Builder *b, RegCounts *n, const Reg *dst, Reg *src)
+/* every DST word of the map */
+static void walk_words(const CopyOp *op, Words *x)
 {
-	DType dt = op->dbuf->dt;
-	int es = dtype_bytes(dt), ss = dtype_bytes(op->sbuf->dt);
-	if (op->dbuf == op->sbuf) { /* in place: every source word is read before any is written */
+	const RegMap *m = x->m;
+	if (op->dbuf == op->sbuf && !x->via) { /* in place: every source word is read before any is written */
 		int nsrc = 0;
 		for (int r = 0; r < m->elems; r++)
-			if (m->from[r] >= 0 && (m->from[r] + 1) * ss > nsrc * 4)
-				nsrc = ((m->from[r] + 1) * ss + 3) / 4;
+			if (m->from[r] >= 0 && (m->from[r] + 1) * x->ss > nsrc * 4)
+				nsrc = ((m->from[r] + 1) * x->ss + 3) / 4;
 		Reg *copy = arena_alloc(op->cx->arena, sizeof(Reg) * (size_t)(nsrc ? nsrc : 1));
 		for (int w = 0; w < nsrc; w++) {
-			copy[w] = temp(b, n);
-			ins(b, n, FORM_MOV_B32, copy[w], src[w], src[w], 0);
+			copy[w] = temp(x, RC_R);
+			ins(x, FORM_MOV_B32, copy[w], x->src[w], x->src[w], 0);
 		}
-		src = copy;
+		x->src = copy;
 	}
-	int words = (m->elems * es + 3) / 4;
+	int words = (m->elems * x->es + 3) / 4;
 	for (int w = 0; w < words; w++) {
 		bool any = false;
-		for (int r = w * 4 / es; r < m->elems && r * es < (w + 1) * 4; r++)
+		for (int r = w * 4 / x->es; r < m->elems && r * x->es < (w + 1) * 4; r++)
 			any |= m->from[r] >= 0;
 		if (!any)
 			continue;
-		if (es == 8) /* a 64-bit element: its two words */
-			ins(b, n, FORM_MOV_B32, dst[w], src[m->from[w / 2] * 2 + w % 2], dst[w], 0);
-		else if (dt == op->sbuf->dt)
-			emit_moved_word(b, n, m, es, dst, src, w);
-		else if (es == 1)
-			emit_f8_word(b, n, m, dt, dst, src, w);
+		if (x->es == 8) /* a 64-bit element: its two words */
+			ins(x, FORM_MOV_B32, x->dst[w], x->src[m->from[w / 2] * 2 + w % 2], x->dst[w], 0);
+		else if (x->dt == op->sbuf->dt)
+			emit_moved_word(x, w);
+		else if (x->es == 1)
+			emit_f8_word(x, w);
 		else
-			emit_half_word(b, n, m, dt, dst, src, w);
+			emit_half_word(x, w);
 	}
 }
 
-void regpair_count(const CopyOp *op, const RegMap *m, RegCounts *n)
+void regpair_count(const CopyOp *op, const RegMap *m, bool via, RegCounts *n)
 {
 	memset(n, 0, sizeof *n);
 	int dwords = (m->elems * dtype_bytes(op->dbuf->dt) + 3) / 4, swords = REG_MAX_ELEMS * 8 / 4;
 	Reg *dst = arena_alloc(op->cx->arena, sizeof(Reg) * (size_t)(dwords + 1));
 	Reg *src = arena_alloc(op->cx->arena, sizeof(Reg) * (size_t)swords);
+	Reg *vias = arena_alloc(op->cx->arena, sizeof(Reg) * (size_t)(m->elems + 1));
 	for (int w = 0; w < swords; w++) /* stand-ins: one buffer's words are the same registers */
 		src[w] = (Reg){RC_R, w};
 	for (int w = 0; w < dwords; w++)
 		dst[w] = op->dbuf == op->sbuf ? src[w] : (Reg){RC_R, swords + w};
-	walk_words(op, m, NULL, n, dst, src);
+	for (int r = 0; r < m->elems; r++)
+		vias[r] = (Reg){RC_R, 2 * swords + r};
+	Words x = {NULL, n, m, op->dbuf->dt, dtype_bytes(op->dbuf->dt), dtype_bytes(op->sbuf->dt), dst, src,
+	           via ? vias : NULL};
+	walk_words(op, &x);
 	n->temps = 0;
 }
 
-void regpair_emit(const CopyOp *op, const RegMap *m, Reg *src, Emit *e)
+void regpair_emit(const CopyOp *op, const RegMap *m, const Reg *via, Emit *e)
 {
 	RegCounts n = {0};
-	walk_words(op, m, emit_builder(e), &n, emit_local_regs(e, op->dbuf), src);
+	Words x = {emit_builder(e), &n, m, op->dbuf->dt, dtype_bytes(op->dbuf->dt), dtype_bytes(op->sbuf->dt),
+	           emit_local_regs(e, op->dbuf), emit_local_regs(e, op->sbuf), via};
+	walk_words(op, &x);
 }

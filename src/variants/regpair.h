@@ -26,9 +26,11 @@ const char *regpair_accepts(const CopyOp *op);
 /* NULL and m filled when every DST element's SRC element is in the same
  * thread, at one register for every thread; else the reason, naming an element */
 const char *regpair_map(const CopyOp *op, RegMap *m);
-/* every DST word the map writes, from the SRC words src (the buffer's own
- * registers, or copies of them) */
-void regpair_count(const CopyOp *op, const RegMap *m, RegCounts *n);
-void regpair_emit(const CopyOp *op, const RegMap *m, Reg *src, Emit *e);
+/* the instructions regpair_emit makes (via: with registers per element) */
+void regpair_count(const CopyOp *op, const RegMap *m, bool via, RegCounts *n);
+/* every DST word the map writes, from SRC's words; via (regshfl), when not
+ * NULL: per DST element, the register that holds its source word (brought
+ * from another lane), the byte inside it as in SRC's word */
+void regpair_emit(const CopyOp *op, const RegMap *m, const Reg *via, Emit *e);
 
 #endif
