@@ -30,7 +30,7 @@ const char *regpair_accepts(const CopyOp *op)
 }
 
 /* element x (row-major over the region's extents) of region r, as the buffer's coordinates */
-static const char *coord_name(const CopyOp *op, const Region *r, int64_t x)
+const char *regpair_coord(const CopyOp *op, const Region *r, int64_t x)
 {
 	int64_t c[MAX_DIMS];
 	for (int d = r->ndim - 1; d >= 0; d--) {
@@ -69,23 +69,34 @@ static const char *not_colocated(const CopyOp *op, int64_t x, Place d, Place s)
 	return arena_printf(op->cx->arena,
 	                    "not in one thread: %s lives in thread %lld (register element %lld) but %s in thread %lld "
 	                    "(register element %lld) of the %s",
-	                    coord_name(op, op->st->dst, x), (long long)d.thread, (long long)d.reg,
-	                    coord_name(op, op->st->src, x), (long long)s.thread, (long long)s.reg,
+	                    regpair_coord(op, op->st->dst, x), (long long)d.thread, (long long)d.reg,
+	                    regpair_coord(op, op->st->src, x), (long long)s.thread, (long long)s.reg,
 	                    scope_name(op->dbuf->owner));
+}
+
+RegPlace *regpair_places(const CopyOp *op)
+{
+	Layout dl = op->dst.L, sl = op->src.L;
+	lay_fuse_threads(&dl, op->dbuf->owner);
+	lay_fuse_threads(&sl, op->sbuf->owner);
+	RegPlace *out = arena_alloc(op->cx->arena, sizeof *out * (size_t)op->elems);
+	for (int64_t x = 0; x < op->elems; x++) {
+		Place d = place_of(&dl, &op->dst, x), s = place_of(&sl, &op->src, x);
+		out[x] = (RegPlace){d.thread, d.reg, s.thread, s.reg};
+	}
+	return out;
 }
 
 const char *regpair_map(const CopyOp *op, RegMap *m)
 {
 	Arena *A = op->cx->arena;
-	Layout dl = op->dst.L, sl = op->src.L;
-	lay_fuse_threads(&dl, op->dbuf->owner);
-	lay_fuse_threads(&sl, op->sbuf->owner);
+	const RegPlace *pl = regpair_places(op);
 	int64_t owner_threads = scope_threads(op->dbuf->owner, op->k->threads);
 	int64_t count[REG_MAX_ELEMS] = {0}, first[REG_MAX_ELEMS];
 	memset(m, 0, sizeof *m);
 	memset(m->from, 0xff, sizeof m->from);
 	for (int64_t x = 0; x < op->elems; x++) {
-		Place d = place_of(&dl, &op->dst, x), s = place_of(&sl, &op->src, x);
+		Place d = {pl[x].dthr, pl[x].dreg}, s = {pl[x].sthr, pl[x].sreg};
 		if (d.thread != s.thread)
 			return not_colocated(op, x, d, s);
 		if (d.reg >= REG_MAX_ELEMS || s.reg >= REG_MAX_ELEMS)
@@ -94,9 +105,9 @@ const char *regpair_map(const CopyOp *op, RegMap *m)
 			int64_t y = first[d.reg];
 			return arena_printf(A, "register element %lld of '%s' takes %s from register element %d in thread %lld "
 			                    "but %s from register element %lld in thread %lld: the source register differs "
-			                    "between threads", (long long)d.reg, op->dbuf->name, coord_name(op, op->st->src, y),
-			                    m->from[d.reg], (long long)place_of(&dl, &op->dst, y).thread,
-			                    coord_name(op, op->st->src, x), (long long)s.reg, (long long)d.thread);
+			                    "between threads", (long long)d.reg, op->dbuf->name, regpair_coord(op, op->st->src, y),
+			                    m->from[d.reg], (long long)pl[y].dthr, regpair_coord(op, op->st->src, x),
+			                    (long long)s.reg, (long long)d.thread);
 		}
 		if (m->from[d.reg] < 0)
 			first[d.reg] = x;
@@ -105,20 +116,32 @@ const char *regpair_map(const CopyOp *op, RegMap *m)
 		if (d.reg + 1 > m->elems)
 			m->elems = (int)d.reg + 1;
 	}
+	for (int r = 0; r < m->elems; r++)
+		if (m->from[r] >= 0 && count[r] != owner_threads)
+			return regpair_partial(op, r, count[r]);
+	regpair_count_words(op, m);
+	return NULL;
+}
+
+const char *regpair_partial(const CopyOp *op, int r, int64_t count)
+{
+	return arena_printf(op->cx->arena, "register element %d of '%s' is copied in %lld of the %lld threads of its %s "
+	                    "(the others hold elements outside the region there): a register is moved in every thread or "
+	                    "none", r, op->dbuf->name, (long long)count,
+	                    (long long)scope_threads(op->dbuf->owner, op->k->threads), scope_name(op->dbuf->owner));
+}
+
+void regpair_count_words(const CopyOp *op, RegMap *m)
+{
 	int es = dtype_bytes(op->dbuf->dt), last_word = -1;
+	m->words = 0;
 	for (int r = 0; r < m->elems; r++) {
 		if (m->from[r] < 0)
 			continue;
-		if (count[r] != owner_threads)
-			return arena_printf(A, "register element %d of '%s' is copied in %lld of the %lld threads of its %s (the "
-			                    "others hold elements outside the region there): a register is moved in every "
-			                    "thread or none", r, op->dbuf->name, (long long)count[r], (long long)owner_threads,
-			                    scope_name(op->dbuf->owner));
 		int w = r * es / 4;
 		m->words += w != last_word ? (es == 8 ? 2 : 1) : 0;
 		last_word = w;
 	}
-	return NULL;
 }
 
 /* ---- emission ---- */

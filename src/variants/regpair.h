@@ -23,9 +23,21 @@ typedef struct RegCounts {
 /* both operands registers, owned alike and no wider than the scope, their
  * regions at constant registers and thread offset 0 */
 const char *regpair_accepts(const CopyOp *op);
+/* where DST and SRC hold element x of the regions (threads inside the owner group) */
+typedef struct RegPlace {
+	int64_t dthr, dreg, sthr, sreg;
+} RegPlace;
+/* every element's places, an arena array of op->elems */
+RegPlace *regpair_places(const CopyOp *op);
+/* the reason for a DST register copied in only `count` threads of its group */
+const char *regpair_partial(const CopyOp *op, int r, int64_t count);
+/* m->words from m->from */
+void regpair_count_words(const CopyOp *op, RegMap *m);
 /* NULL and m filled when every DST element's SRC element is in the same
  * thread, at one register for every thread; else the reason, naming an element */
 const char *regpair_map(const CopyOp *op, RegMap *m);
+/* element x (row-major over the region) of region r, as "NAME[i, j]" */
+const char *regpair_coord(const CopyOp *op, const Region *r, int64_t x);
 /* the instructions regpair_emit makes (via: with registers per element) */
 void regpair_count(const CopyOp *op, const RegMap *m, bool via, RegCounts *n);
 /* every DST word the map writes, from SRC's words; via (regshfl), when not
