@@ -21,7 +21,7 @@ static const char *plan(const CopyOp *op, Plan *p)
 		return why;
 	const RegMap *m = &mp->map;
 	RegCounts n;
-	regpair_count(op, m, false, &n);
+	regpair_count(op, m, NULL, &n);
 	int at = snprintf(p->params, sizeof p->params, "{\"words\": %d, \"mov\": %d, \"prmt\": %d, \"cvt\": %d", m->words,
 	                  n.mov, n.prmt, n.cvt);
 	if (op->dbuf->dt != op->sbuf->dt)

@@ -338,7 +338,7 @@ static void walk_words(const CopyOp *op, Words *x)
 	}
 }
 
-void regpair_count(const CopyOp *op, const RegMap *m, bool via, RegCounts *n)
+void regpair_count(const CopyOp *op, const RegMap *m, const int *via, RegCounts *n)
 {
 	memset(n, 0, sizeof *n);
 	int dwords = (m->elems * dtype_bytes(op->dbuf->dt) + 3) / 4, swords = REG_MAX_ELEMS * 8 / 4;
@@ -349,8 +349,8 @@ void regpair_count(const CopyOp *op, const RegMap *m, bool via, RegCounts *n)
 		src[w] = (Reg){RC_R, w};
 	for (int w = 0; w < dwords; w++)
 		dst[w] = op->dbuf == op->sbuf ? src[w] : (Reg){RC_R, swords + w};
-	for (int r = 0; r < m->elems; r++)
-		vias[r] = (Reg){RC_R, 2 * swords + r};
+	for (int r = 0; r < m->elems; r++) /* elements with equal via[r] share one register */
+		vias[r] = (Reg){RC_R, 2 * swords + (via ? via[r] : r)};
 	Words x = {NULL, n, m, op->dbuf->dt, dtype_bytes(op->dbuf->dt), dtype_bytes(op->sbuf->dt), dst, src,
 	           via ? vias : NULL};
 	walk_words(op, &x);

@@ -38,8 +38,9 @@ void regpair_count_words(const CopyOp *op, RegMap *m);
 const char *regpair_map(const CopyOp *op, RegMap *m);
 /* element x (row-major over the region) of region r, as "NAME[i, j]" */
 const char *regpair_coord(const CopyOp *op, const Region *r, int64_t x);
-/* the instructions regpair_emit makes (via: with registers per element) */
-void regpair_count(const CopyOp *op, const RegMap *m, bool via, RegCounts *n);
+/* the instructions regpair_emit makes; via NULL: from SRC's words, else with
+ * a register per element, elements of equal via[r] sharing one */
+void regpair_count(const CopyOp *op, const RegMap *m, const int *via, RegCounts *n);
 /* every DST word the map writes, from SRC's words; via (regshfl), when not
  * NULL: per DST element, the register that holds its source word (brought
  * from another lane), the byte inside it as in SRC's word */

@@ -32,7 +32,8 @@ typedef struct ShflElem {
 
 typedef struct ShflPlan {
 	RegMap map; /* from[r]: round 0's register (its byte offset is the one packing reads) */
-	int nfns, shfls, selects;
+	int nfns, shfls, selects, movmatrix;
+	int16_t movm[REG_MAX_ELEMS / 2]; /* per DST word: 1 + the SRC word movmatrix transposes into it, 0 none */
 	LaneFn fns[SHFL_MAX_FNS];
 	ShflElem el[REG_MAX_ELEMS];
 } ShflPlan;
@@ -137,6 +138,41 @@ static const char *plan_elem(const CopyOp *op, ShflPlan *sp, int r, const int32_
 	return NULL;
 }
 
+static int32_t eval(const LaneFn *f, int l)
+{
+	int64_t v = f->c;
+	for (int i = 0; i < f->ng; i++)
+		v += (int64_t)(l >> f->g[i].shift & ((1 << f->g[i].bits) - 1)) * f->g[i].w;
+	return (int32_t)v;
+}
+
+/* DST words that are exactly movmatrix.m8n8.trans of one SRC word: half j
+ * of lane l takes half (l/4)%2 of that word in lane 4(2(l%4) + j) + (l/4)/2
+ * (the m8n8 b16 fragment of the transpose), checked on every lane */
+static void find_movmatrix(const CopyOp *op, ShflPlan *sp)
+{
+	if (dtype_bytes(op->dbuf->dt) != 2 || op->dbuf->dt != op->sbuf->dt)
+		return;
+	for (int w = 0; 2 * w + 1 < sp->map.elems; w++) {
+		if (sp->map.from[2 * w] < 0 || sp->map.from[2 * w + 1] < 0)
+			continue;
+		int W = sp->el[2 * w].reg[0] / 2;
+		bool ok = true;
+		for (int j = 0; j < 2 && ok; j++)
+			for (int l = 0; l < 32 && ok; l++) {
+				const ShflElem *el = &sp->el[2 * w + j];
+				ok = eval(&sp->fns[el->lane_fn], l) == 4 * (2 * (l % 4) + j) + (l / 4) / 2 &&
+				     eval(&sp->fns[el->reg_fn], l) == 2 * W + (l / 4) % 2;
+			}
+		if (!ok)
+			continue;
+		sp->movm[w] = (int16_t)(W + 1);
+		sp->map.from[2 * w] = (int16_t)(2 * W); /* the transposed word's halves, in order */
+		sp->map.from[2 * w + 1] = (int16_t)(2 * W + 1);
+		sp->movmatrix++;
+	}
+}
+
 /* the shuffles and selects the emission makes: one shfl per distinct (source word, lane function) */
 static void count_shuffles(const CopyOp *op, ShflPlan *sp)
 {
@@ -144,7 +180,7 @@ static void count_shuffles(const CopyOp *op, ShflPlan *sp)
 	int64_t *keys = arena_alloc(op->cx->arena, sizeof(int64_t) * REG_MAX_ELEMS * SHFL_MAX_ROUNDS);
 	for (int r = 0; r < sp->map.elems; r++) {
 		const ShflElem *el = &sp->el[r];
-		if (sp->map.from[r] < 0)
+		if (sp->map.from[r] < 0 || (ss == 2 && sp->movm[r / 2]))
 			continue;
 		sp->selects += el->nrounds - 1;
 		for (int k = 0; k < el->nrounds; k++) {
@@ -190,6 +226,7 @@ static const char *build(const CopyOp *op, ShflPlan *sp)
 			return why;
 	}
 	regpair_count_words(op, &sp->map);
+	find_movmatrix(op, sp);
 	count_shuffles(op, sp);
 	return NULL;
 }
@@ -206,16 +243,19 @@ static const char *plan(const CopyOp *op, Plan *p)
 	if (why)
 		return why;
 	RegCounts n;
-	regpair_count(op, &sp->map, true, &n);
+	int *via = arena_alloc(op->cx->arena, sizeof(int) * (size_t)(sp->map.elems + 1));
+	for (int r = 0; r < sp->map.elems; r++) /* a movmatrix word's two elements: one register */
+		via[r] = dtype_bytes(op->dbuf->dt) == 2 && sp->movm[r / 2] ? r & ~1 : r;
+	regpair_count(op, &sp->map, via, &n);
 	int at = snprintf(p->params, sizeof p->params,
-	                  "{\"words\": %d, \"shfl\": %d, \"select\": %d, \"mov\": %d, \"prmt\": %d, \"cvt\": %d",
-	                  sp->map.words, sp->shfls, sp->selects, n.mov, n.prmt, n.cvt);
+	                  "{\"words\": %d, \"movmatrix\": %d, \"shfl\": %d, \"select\": %d, \"mov\": %d, \"prmt\": %d, "
+	                  "\"cvt\": %d", sp->map.words, sp->movmatrix, sp->shfls, sp->selects, n.mov, n.prmt, n.cvt);
 	if (op->dbuf->dt != op->sbuf->dt)
 		at += snprintf(p->params + at, sizeof p->params - (size_t)at, ", \"convert\": \"%s -> %s\"",
 		               dtype_name(op->sbuf->dt), dtype_name(op->dbuf->dt));
 	snprintf(p->params + at, sizeof p->params - (size_t)at, "}");
-	snprintf(p->summary, sizeof p->summary, "regshfl %d words: %d shfl, %d select", sp->map.words, sp->shfls,
-	         sp->selects);
+	snprintf(p->summary, sizeof p->summary, "regshfl %d words: %d movmatrix, %d shfl, %d select", sp->map.words,
+	         sp->movmatrix, sp->shfls, sp->selects);
 	return NULL;
 }
 
@@ -319,6 +359,13 @@ static void emit(const CopyOp *op, const Plan *p, Emit *e)
 		const ShflElem *el = &sp->el[r];
 		if (sp->map.from[r] < 0)
 			continue;
+		if (ss == 2 && sp->movm[r / 2]) { /* the word's two elements at once */
+			Builder *b = emit_builder(e);
+			via[r] = via[r + 1] = b_reg(b, RC_R);
+			b_ins(b, FORM_MOVMATRIX_T_B16, b_name(b, via[r]), b_name(b, src[sp->movm[r / 2] - 1]), NULL);
+			r++;
+			continue;
+		}
 		Reg got[SHFL_MAX_ROUNDS];
 		for (int k = 0; k < el->nrounds; k++) {
 			int w = el->reg[k] * ss / 4;
