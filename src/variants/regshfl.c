@@ -58,7 +58,7 @@ static bool fit(const int32_t *v, LaneFn *f)
 			continue;
 		}
 		int len = 1;
-		while (k + len < 5 && (int64_t)w[k + len] == (int64_t)w[k] << len)
+		while (k + len < 5 && (int64_t)w[k + len] == (int64_t)w[k] * (1 << len))
 			len++;
 		f->g[f->ng].shift = k;
 		f->g[f->ng].bits = len;
