@@ -21,7 +21,7 @@ static const char *plan(const CopyOp *op, Plan *p)
 		return why;
 	const RegMap *m = &mp->map;
 	RegCounts n;
-	regpair_count(op, m, NULL, &n);
+	regpair_count(op, m, NULL, false, &n);
 	int at = snprintf(p->params, sizeof p->params, "{\"words\": %d, \"mov\": %d, \"prmt\": %d, \"cvt\": %d", m->words,
 	                  n.mov, n.prmt, n.cvt);
 	if (op->dbuf->dt != op->sbuf->dt)
@@ -36,7 +36,7 @@ static const char *plan(const CopyOp *op, Plan *p)
 static void emit(const CopyOp *op, const Plan *p, Emit *e)
 {
 	const MovePlan *mp = (const MovePlan *)p->data;
-	regpair_emit(op, &mp->map, NULL, e);
+	regpair_emit(op, &mp->map, NULL, false, e);
 }
 
 const Variant variant_regmove = {"regmove", ST_COPY, 10, regpair_accepts, plan, emit, .converts = true};

@@ -329,7 +329,7 @@ static void walk_words(const CopyOp *op, Words *x)
 			continue;
 		if (x->es == 8) /* a 64-bit element: its two words */
 			ins(x, FORM_MOV_B32, x->dst[w], x->src[m->from[w / 2] * 2 + w % 2], x->dst[w], 0);
-		else if (x->dt == op->sbuf->dt)
+		else if (x->es == x->ss)
 			emit_moved_word(x, w);
 		else if (x->es == 1)
 			emit_f8_word(x, w);
@@ -338,7 +338,65 @@ static void walk_words(const CopyOp *op, Words *x)
 	}
 }
 
-void regpair_count(const CopyOp *op, const RegMap *m, const int *via, RegCounts *n)
+/* SRC's register elements per thread: the largest register offset of its layout, plus one */
+static int src_elems(const Buffer *b)
+{
+	int64_t r = 0;
+	for (int j = 0; j < b->layout.n; j++)
+		if (b->layout.it[j].axis == AX_M)
+			r += (b->layout.it[j].ext - 1) * b->layout.it[j].stride;
+	return (int)r + 1;
+}
+
+/* SRC's f32 elements rounded to DST's dtype in SRC's own arrangement, into
+ * fresh words (element r at byte (r * es) % 4 of word r * es / 4): every
+ * word that holds an element `used` marks, whole */
+static Reg *convert_source(const CopyOp *op, const bool *used, Words *x)
+{
+	int es = dtype_bytes(op->dbuf->dt), n = src_elems(op->sbuf), words = (n * es + 3) / 4;
+	RegMap *cm = arena_alloc(op->cx->arena, sizeof *cm);
+	Reg *out = arena_alloc(op->cx->arena, sizeof(Reg) * (size_t)(words + 1));
+	memset(cm->from, 0xff, sizeof cm->from);
+	cm->elems = n;
+	for (int r = 0; r < n && r < REG_MAX_ELEMS; r++)
+		if (used[r])
+			for (int q = r * es / 4 * 4 / es; q < n && q * es / 4 == r * es / 4; q++)
+				cm->from[q] = (int16_t)q;
+	Words c = *x;
+	c.m = cm;
+	c.es = es;
+	c.ss = 4;
+	c.dst = out;
+	c.via = NULL;
+	for (int w = 0; w < words; w++) {
+		out[w] = temp(x, RC_R);
+		if (cm->from[w * 4 / es] < 0)
+			continue;
+		if (es == 1)
+			emit_f8_word(&c, w);
+		else
+			emit_half_word(&c, w);
+	}
+	return out;
+}
+
+Reg *regpair_converted_source(const CopyOp *op, const bool *used, RegCounts *n, Emit *e)
+{
+	RegCounts own = {0};
+	Words x = {e ? emit_builder(e) : NULL, n ? n : &own, NULL, op->dbuf->dt, 0, 4, NULL,
+	           e ? emit_local_regs(e, op->sbuf) : NULL, NULL};
+	Reg *stand = NULL;
+	if (!e) { /* stand-ins for SRC's words */
+		int words = src_elems(op->sbuf) + 1;
+		stand = arena_alloc(op->cx->arena, sizeof(Reg) * (size_t)words);
+		for (int w = 0; w < words; w++)
+			stand[w] = (Reg){RC_R, w};
+		x.src = stand;
+	}
+	return convert_source(op, used, &x);
+}
+
+void regpair_count(const CopyOp *op, const RegMap *m, const int *via, bool converted, RegCounts *n)
 {
 	memset(n, 0, sizeof *n);
 	int dwords = (m->elems * dtype_bytes(op->dbuf->dt) + 3) / 4, swords = REG_MAX_ELEMS * 8 / 4;
@@ -351,16 +409,17 @@ void regpair_count(const CopyOp *op, const RegMap *m, const int *via, RegCounts 
 		dst[w] = op->dbuf == op->sbuf ? src[w] : (Reg){RC_R, swords + w};
 	for (int r = 0; r < m->elems; r++) /* elements with equal via[r] share one register */
 		vias[r] = (Reg){RC_R, 2 * swords + (via ? via[r] : r)};
-	Words x = {NULL, n, m, op->dbuf->dt, dtype_bytes(op->dbuf->dt), dtype_bytes(op->sbuf->dt), dst, src,
-	           via ? vias : NULL};
+	Words x = {NULL, n, m, op->dbuf->dt, dtype_bytes(op->dbuf->dt),
+	           dtype_bytes(converted ? op->dbuf->dt : op->sbuf->dt), dst, src, via ? vias : NULL};
 	walk_words(op, &x);
 	n->temps = 0;
 }
 
-void regpair_emit(const CopyOp *op, const RegMap *m, const Reg *via, Emit *e)
+void regpair_emit(const CopyOp *op, const RegMap *m, const Reg *via, bool converted, Emit *e)
 {
 	RegCounts n = {0};
-	Words x = {emit_builder(e), &n, m, op->dbuf->dt, dtype_bytes(op->dbuf->dt), dtype_bytes(op->sbuf->dt),
-	           emit_local_regs(e, op->dbuf), emit_local_regs(e, op->sbuf), via};
+	Words x = {emit_builder(e), &n, m, op->dbuf->dt, dtype_bytes(op->dbuf->dt),
+	           dtype_bytes(converted ? op->dbuf->dt : op->sbuf->dt), emit_local_regs(e, op->dbuf),
+	           emit_local_regs(e, op->sbuf), via};
 	walk_words(op, &x);
 }

@@ -40,10 +40,17 @@ const char *regpair_map(const CopyOp *op, RegMap *m);
 const char *regpair_coord(const CopyOp *op, const Region *r, int64_t x);
 /* the instructions regpair_emit makes; via NULL: from SRC's words, else with
  * a register per element, elements of equal via[r] sharing one */
-void regpair_count(const CopyOp *op, const RegMap *m, const int *via, RegCounts *n);
+void regpair_count(const CopyOp *op, const RegMap *m, const int *via, bool converted, RegCounts *n);
 /* every DST word the map writes, from SRC's words; via (regshfl), when not
  * NULL: per DST element, the register that holds its source word (brought
- * from another lane), the byte inside it as in SRC's word */
-void regpair_emit(const CopyOp *op, const RegMap *m, const Reg *via, Emit *e);
+ * from another lane), the byte inside it as in SRC's word; converted: those
+ * words hold elements already in DST's dtype (regpair_converted_source's
+ * arrangement), so they are only moved */
+void regpair_emit(const CopyOp *op, const RegMap *m, const Reg *via, bool converted, Emit *e);
+/* a converting copy's SRC elements (used[r], and the rest of their words)
+ * rounded to DST's dtype where SRC holds them: element r at byte
+ * (r * size) % 4 of word r * size / 4 of the fresh words returned; e NULL:
+ * only counted into n */
+Reg *regpair_converted_source(const CopyOp *op, const bool *used, RegCounts *n, Emit *e);
 
 #endif

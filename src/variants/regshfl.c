@@ -34,6 +34,9 @@ typedef struct ShflPlan {
 	RegMap map; /* from[r]: round 0's register (its byte offset is the one packing reads) */
 	int nfns, shfls, selects, movmatrix;
 	int16_t movm[REG_MAX_ELEMS / 2]; /* per DST word: 1 + the SRC word movmatrix transposes into it, 0 none */
+	bool converted;                  /* SRC rounded to DST's dtype where it lives, before the shuffles */
+	bool used[REG_MAX_ELEMS];        /* converted: the SRC elements the shuffles read */
+	int16_t leader[REG_MAX_ELEMS];   /* the first element whose shuffles and select give the same register */
 	LaneFn fns[SHFL_MAX_FNS];
 	ShflElem el[REG_MAX_ELEMS];
 } ShflPlan;
@@ -138,6 +141,13 @@ static const char *plan_elem(const CopyOp *op, ShflPlan *sp, int r, const int32_
 	return NULL;
 }
 
+/* the bytes of the elements the shuffles move: SRC's, or DST's when SRC is
+ * rounded first (a converting copy: two or four elements to a shuffled word) */
+static int moved_bytes(const CopyOp *op, const ShflPlan *sp)
+{
+	return dtype_bytes(sp->converted ? op->dbuf->dt : op->sbuf->dt);
+}
+
 static int32_t eval(const LaneFn *f, int l)
 {
 	int64_t v = f->c;
@@ -151,7 +161,7 @@ static int32_t eval(const LaneFn *f, int l)
  * (the m8n8 b16 fragment of the transpose), checked on every lane */
 static void find_movmatrix(const CopyOp *op, ShflPlan *sp)
 {
-	if (dtype_bytes(op->dbuf->dt) != 2 || op->dbuf->dt != op->sbuf->dt)
+	if (dtype_bytes(op->dbuf->dt) != 2 || moved_bytes(op, sp) != 2)
 		return;
 	for (int w = 0; 2 * w + 1 < sp->map.elems; w++) {
 		if (sp->map.from[2 * w] < 0 || sp->map.from[2 * w + 1] < 0)
@@ -167,20 +177,63 @@ static void find_movmatrix(const CopyOp *op, ShflPlan *sp)
 		if (!ok)
 			continue;
 		sp->movm[w] = (int16_t)(W + 1);
+		sp->used[2 * W] = sp->used[2 * W + 1] = true;
 		sp->map.from[2 * w] = (int16_t)(2 * W); /* the transposed word's halves, in order */
 		sp->map.from[2 * w + 1] = (int16_t)(2 * W + 1);
 		sp->movmatrix++;
 	}
 }
 
-/* the shuffles and selects the emission makes: one shfl per distinct (source word, lane function) */
+/* what element r's selected register is made of: its lane function, each
+ * lane's round, each round's shuffled word and the rotation that aligns it
+ * with round 0; elements with equal keys share one register */
+typedef struct SelKey {
+	int lane_fn, nrounds;
+	uint64_t rounds; /* 2 bits per lane */
+	int word[SHFL_MAX_ROUNDS], rot[SHFL_MAX_ROUNDS];
+} SelKey;
+
+static SelKey sel_key(const ShflPlan *sp, const ShflElem *el, int ss)
+{
+	SelKey k;
+	memset(&k, 0, sizeof k);
+	k.lane_fn = el->lane_fn;
+	k.nrounds = el->nrounds;
+	for (int l = 0; l < 32; l++) {
+		int v = eval(&sp->fns[el->reg_fn], l), q = 0;
+		while (q < el->nrounds - 1 && el->reg[q] != v)
+			q++;
+		k.rounds |= (uint64_t)q << (2 * l);
+	}
+	for (int q = 0; q < el->nrounds; q++) {
+		k.word[q] = el->reg[q] * ss / 4;
+		k.rot[q] = (el->reg[q] * ss - el->reg[0] * ss) & 3;
+	}
+	return k;
+}
+
+/* the shuffles and selects the emission makes: one shfl per distinct
+ * (source word, lane function), one select per distinct SelKey */
 static void count_shuffles(const CopyOp *op, ShflPlan *sp)
 {
-	int ss = dtype_bytes(op->sbuf->dt), seen = 0;
+	int ss = moved_bytes(op, sp), seen = 0;
 	int64_t *keys = arena_alloc(op->cx->arena, sizeof(int64_t) * REG_MAX_ELEMS * SHFL_MAX_ROUNDS);
+	SelKey *sk = arena_alloc(op->cx->arena, sizeof(SelKey) * REG_MAX_ELEMS);
 	for (int r = 0; r < sp->map.elems; r++) {
 		const ShflElem *el = &sp->el[r];
+		sp->leader[r] = (int16_t)r;
 		if (sp->map.from[r] < 0 || (ss == 2 && sp->movm[r / 2]))
+			continue;
+		sk[r] = sel_key(sp, el, ss);
+		for (int q = 0; q < r; q++)
+			if (sp->leader[q] == q && sp->map.from[q] >= 0 && !(ss == 2 && sp->movm[q / 2]) &&
+			    !memcmp(&sk[q], &sk[r], sizeof sk[r])) {
+				sp->leader[r] = (int16_t)q;
+				break;
+			}
+		for (int k = 0; k < el->nrounds; k++)
+			sp->used[el->reg[k]] = true;
+		if (sp->leader[r] != r)
 			continue;
 		sp->selects += el->nrounds - 1;
 		for (int k = 0; k < el->nrounds; k++) {
@@ -226,6 +279,7 @@ static const char *build(const CopyOp *op, ShflPlan *sp)
 			return why;
 	}
 	regpair_count_words(op, &sp->map);
+	sp->converted = op->dbuf->dt != op->sbuf->dt;
 	find_movmatrix(op, sp);
 	count_shuffles(op, sp);
 	return NULL;
@@ -245,8 +299,15 @@ static const char *plan(const CopyOp *op, Plan *p)
 	RegCounts n;
 	int *via = arena_alloc(op->cx->arena, sizeof(int) * (size_t)(sp->map.elems + 1));
 	for (int r = 0; r < sp->map.elems; r++) /* a movmatrix word's two elements: one register */
-		via[r] = dtype_bytes(op->dbuf->dt) == 2 && sp->movm[r / 2] ? r & ~1 : r;
-	regpair_count(op, &sp->map, via, &n);
+		via[r] = dtype_bytes(op->dbuf->dt) == 2 && sp->movm[r / 2] ? r & ~1 : sp->leader[r];
+	regpair_count(op, &sp->map, via, sp->converted, &n);
+	if (sp->converted) { /* the rounding before the shuffles */
+		RegCounts c = {0};
+		regpair_converted_source(op, sp->used, &c, NULL);
+		n.cvt += c.cvt;
+		n.prmt += c.prmt;
+		n.mov += c.mov;
+	}
 	int at = snprintf(p->params, sizeof p->params,
 	                  "{\"words\": %d, \"movmatrix\": %d, \"shfl\": %d, \"select\": %d, \"mov\": %d, \"prmt\": %d, "
 	                  "\"cvt\": %d", sp->map.words, sp->movmatrix, sp->shfls, sp->selects, n.mov, n.prmt, n.cvt);
@@ -348,8 +409,8 @@ static void emit(const CopyOp *op, const Plan *p, Emit *e)
 {
 	const ShflPlan *sp;
 	memcpy(&sp, p->data, sizeof sp);
-	int ss = dtype_bytes(op->sbuf->dt);
-	Reg *src = emit_local_regs(e, op->sbuf);
+	int ss = moved_bytes(op, sp);
+	Reg *src = sp->converted ? regpair_converted_source(op, sp->used, NULL, e) : emit_local_regs(e, op->sbuf);
 	Vals v;
 	memset(&v, 0, sizeof v);
 	Reg *via = arena_alloc(op->cx->arena, sizeof(Reg) * (size_t)(sp->map.elems + 1));
@@ -366,6 +427,10 @@ static void emit(const CopyOp *op, const Plan *p, Emit *e)
 			r++;
 			continue;
 		}
+		if (sp->leader[r] != r) { /* the same shuffles and select as an element before */
+			via[r] = via[sp->leader[r]];
+			continue;
+		}
 		Reg got[SHFL_MAX_ROUNDS];
 		for (int k = 0; k < el->nrounds; k++) {
 			int w = el->reg[k] * ss / 4;
@@ -373,7 +438,7 @@ static void emit(const CopyOp *op, const Plan *p, Emit *e)
 		}
 		via[r] = select_round(e, sp, &v, el, got, ss);
 	}
-	regpair_emit(op, &sp->map, via, e);
+	regpair_emit(op, &sp->map, via, sp->converted, e);
 }
 
 const Variant variant_regshfl = {"regshfl", ST_COPY, 10, regpair_accepts, plan, emit, .converts = true};
