@@ -17,6 +17,24 @@ void stmt_walk(Stmt **body, size_t n, void (*fn)(void *ctx, const Stmt *s), void
 	}
 }
 
+void stmt_regions(const Stmt *s, void (*fn)(void *ctx, const Region *r, bool write), void *ctx)
+{
+	if (s->src)
+		fn(ctx, s->src, false);
+	if (s->mma_b)
+		fn(ctx, s->mma_b, false);
+	if (s->dst)
+		fn(ctx, s->dst, true);
+	if (!s->asm_blk)
+		return;
+	for (size_t i = 0; i < s->asm_blk->n; i++) /* a placeholder's direction is the PTX's: taken as a write */
+		if (s->asm_blk->p[i].r)
+			fn(ctx, s->asm_blk->p[i].r, s->asm_blk->p[i].kind == ASM_REGS);
+	for (int i = 0; i < 3; i++)
+		if (s->asm_blk->mma[i])
+			fn(ctx, s->asm_blk->mma[i], i == 0);
+}
+
 void kernel_set_var(const Kernel *k, int64_t *vals, int var, int64_t v)
 {
 	vals[var] = v;

@@ -17,6 +17,7 @@
 enum {
 	MAX_DIMS = 8,    /* buffer rank */
 	MAX_ITERS = 48,  /* iters in one layout (parse limit is lower) */
+	MAX_REPS = 8,    /* replica iters in one layout */
 	PARSE_ITERS = 24,
 	MAX_TERMS = 8,   /* variables in one affine expression */
 	MAX_ERRORS = 20, /* diagnostics reported per file */
@@ -182,10 +183,15 @@ typedef struct Swizzle {
 	int p, w, a; /* per_element, swizzle_len, atom_len (inner form) */
 } Swizzle;
 
+/* shard iters it[0..n) place each logical element; replica iters
+ * rep[0..nrep) (thread axes only, '+ R[...]') enumerate further threads that
+ * hold the same element in the same register (TIRx's replica) */
 typedef struct Layout {
 	int n;
 	Iter it[MAX_ITERS];
 	Swizzle sw;
+	int nrep;
+	Iter rep[MAX_REPS];
 } Layout;
 
 /* affine integer expression over kernel variables */
@@ -224,6 +230,16 @@ bool lay_eq(const Layout *a, const Layout *b);
 /* split layouts a and b (same logical size) into one common list of pairs:
  * out_a[k], out_b[k] have equal extents; false if the radixes are incompatible */
 bool lay_refine_pair(const Layout *a, const Layout *b, Layout *out_a, Layout *out_b);
+/* replicas: how many copies of each element (1: none); replica r's
+ * per-axis offsets (mixed radix over rep[], first most significant) added
+ * to at[]; the index of a thread in its owner instance from per-axis
+ * coordinates (laneid + 32 warps + 128 warpgroups, tid_in_wg, tx) */
+int64_t lay_replicas(const Layout *L);
+void lay_add_replica(const Layout *L, int64_t r, int64_t *at /* [AX_COUNT] */);
+int64_t lay_thread_of(const int64_t *at /* [AX_COUNT] */);
+/* ownership that knows replicas: does owner-instance thread t hold logical
+ * element idx (row-major over the buffer's shape)? *reg: its register */
+bool lay_holds(const Layout *L, int64_t idx, int64_t t, int64_t *reg);
 
 int64_t affine_eval(const Affine *e, const int64_t *vars);
 bool affine_is_const(const Affine *e);
@@ -236,6 +252,7 @@ const char *mem_name(Mem m);
 typedef struct Buffer {
 	const char *name;
 	Loc loc, layout_loc;
+	Loc rep_loc;       /* the '+ R[...]' of the layout (line 0: none) */
 	Mem mem;
 	DType dt;
 	int ndim;
@@ -580,6 +597,10 @@ typedef struct Module {
 
 /* call fn on every statement of a body, depth first (repeat bodies too) */
 void stmt_walk(Stmt **body, size_t n, void (*fn)(void *ctx, const Stmt *s), void *ctx);
+/* call fn on every region statement s names (its operands, an asm block's
+ * placeholders and mma clause), write: s may write it. The one query for
+ * what a statement touches: a new operand field belongs here */
+void stmt_regions(const Stmt *s, void (*fn)(void *ctx, const Region *r, bool write), void *ctx);
 
 /* front end */
 Module *parse_module(Ctx *cx, const char *file, const char *src, size_t len);
@@ -619,6 +640,7 @@ int64_t dim_pow2(const Kernel *k, const Buffer *b, int d);
 /* the same for the row stride of a 2-D param with runtime extents ('ld', or
  * the contiguous dimension's extent) */
 int64_t row_pow2(const Kernel *k, const Buffer *b);
+int64_t dyn_row_proxy(const Kernel *k, const Buffer *b); /* a 2-D runtime param's row stride in its layout */
 /* a param with runtime extents: its contiguous dimension (the last, or 0
  * for colmajor) and, rank 2, the strided one */
 int dyn_inner(const Buffer *b);
@@ -784,6 +806,7 @@ typedef struct Variant {
 typedef struct Candidate {
 	const Variant *v;
 	int state; /* 1 accepted, 0 rejected, -1 not tried */
+	int depth; /* how far it got: 0 a blanket check (conversion, runtime extents), 1 its accepts, 2 its plan */
 	const char *reason;
 } Candidate;
 
@@ -888,6 +911,9 @@ void check_init(Ctx *cx, const Module *m, Kernel *k, Stmt *s);
 void emit_asm(Emit *e, const Stmt *s);
 void emit_init(Emit *e, const Stmt *s);
 bool check_region_of(Ctx *cx, Kernel *k, Region *r); /* src/region.c */
+/* ---- reduce.max|min|sum (src/reduce.c): stmt.def hooks ---- */
+void check_reduce(Ctx *cx, const Module *m, Kernel *k, Stmt *s);
+void emit_reduce(Emit *e, const Stmt *s);
 bool check_affine_range(const Kernel *k, const Affine *e, int64_t *lo, int64_t *hi);
 
 /* ---- mbarriers, bulk groups, TMA (src/mbarrier.c): stmt.def hooks ---- */

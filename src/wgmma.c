@@ -7,7 +7,8 @@
  * (src/wgmma_desc.c: derived from the buffer's layout and swizzle, proved
  * canonical for every k-step). emit_wgmma builds the descriptors from the
  * buffers' runtime shared addresses and issues one wgmma.mma_async per
- * k-step. check_wgmma_async executes the kernel's statements once, loops
+ * k-step. check_wgmma_async executes the statements of each wgmma issuer
+ * (every warpgroup alike, or with roles each warpgroup on its own), loops
  * unrolled, and proves the asynchronous rules (docs/language.md). */
 #include "tilepx.h"
 #include "walk.h"
@@ -672,13 +673,20 @@ void emit_wgmma_wait(Emit *e, const Stmt *s)
 }
 
 /* ---- the async proofs ----
- * One execution of the kernel's statements, loops unrolled (a runtime
- * count: two trips), every warpgroup alike (regions widened over wgid,
- * warpid, ctaid). State: the wgmmas in flight (uncommitted, or in a group
- * no wait has covered) with their accumulator box and operand bytes; the
- * last wgmma.fence; per local buffer the last statement that touched its
- * registers; TMA loads in flight (until an mbarrier.wait on their barrier);
- * shared bytes threads wrote since the last fence.proxy_async + sync. */
+ * One execution of the statements of one wgmma issuer, loops unrolled (a
+ * runtime count: two trips, and its fewest when the facts allow fewer),
+ * regions widened over the warps that run each statement and over CTA
+ * indices. Without roles every warpgroup runs every statement: one
+ * execution stands for all. With roles each warpgroup runs its own walk:
+ * the when blocks some of its warps run (wgmma statements need whole
+ * warpgroups, so a block a part of it runs holds only its register and
+ * memory accesses), since wgmma groups, commits, waits and fences are the
+ * warpgroup's. State: the wgmmas in flight (uncommitted, or in a group no
+ * wait has covered) with their accumulator box and operand bytes; the last
+ * wgmma.fence; per local buffer the last statement that touched its
+ * registers; TMA loads in flight (until an mbarrier.wait on their
+ * barrier); shared bytes threads wrote since the last fence.proxy_async +
+ * sync (or bar.sync, which orders the threads that take part as sync). */
 
 enum { WG_SIM_LIMIT = 1 << 22 };
 
@@ -703,6 +711,12 @@ typedef struct WSim {
 	int64_t groups;
 	int64_t *touch;                  /* per buffer: step of the last register access by threads */
 	const Stmt **toucher;
+	const Stmt *cur;                 /* the statement whose regions stmt_regions is listing */
+	uint64_t issuer;                 /* the warpgroup's warps (roles); 0: every warpgroup alike */
+	const Stmt **low;                /* runtime repeats that may run fewer than two trips: their keys */
+	int nlow;
+	unsigned low_on;                 /* this run: key i's repeats run their fewest trips */
+	int64_t *runs;                   /* per variable: a running count's trips so far */
 } WSim;
 
 #define WFAIL(S, ...) ((S)->failed = true, diag_error((S)->cx, __VA_ARGS__))
@@ -717,10 +731,10 @@ static size_t buf_index(const Kernel *k, const Buffer *b)
 
 /* the bytes of a shared region: repeat indices at their values, every other
  * variable over its range, widened to whole swizzle repeats */
-static bool span_of(WSim *S, const Region *r, WSpan *out)
+static bool span_of(WSim *S, const Stmt *s, const Region *r, WSpan *out)
 {
 	int64_t lo, hi;
-	if (!region_bytes(S->cx, S->k, r, S->vals, 0, -1, &lo, &hi))
+	if (!region_bytes(S->cx, S->k, r, S->vals, S->issuer ? s->warps : 0, -1, &lo, &hi))
 		return false;
 	*out = (WSpan){r->buf, lo, hi, NULL, 0, -1};
 	return true;
@@ -782,7 +796,7 @@ static void shared_write(WSim *S, const Stmt *s, const Region *r, bool tma)
 	if (!r || !r->buf || r->buf->mem != MEM_SHARED || S->failed)
 		return;
 	WSpan x;
-	if (!span_of(S, r, &x))
+	if (!span_of(S, s, r, &x))
 		return;
 	const WSpan *f = hit(S->fl, S->nfl, &x);
 	if (f) {
@@ -836,7 +850,7 @@ static void sim_mma(WSim *S, const Stmt *s)
 			APUSH(S->cx->arena, S->fl, S->nfl, S->flcap, sp[i]);
 			continue;
 		}
-		if (!span_of(S, ops[i], &sp[i]))
+		if (!span_of(S, s, ops[i], &sp[i]))
 			return;
 		const WSpan *l = hit(S->ld, S->nld, &sp[i]);
 		if (l) {
@@ -859,11 +873,29 @@ static void sim_mma(WSim *S, const Stmt *s)
 	}
 }
 
+/* a region statement s reads or writes (stmt_regions): registers and shared memory */
+static void wsim_region(void *ctx, const Region *r, bool write)
+{
+	WSim *S = ctx;
+	reg_access(S, S->cur, r, write);
+	if (write && stmt_info[S->cur->kind].shared == SH_REGIONS)
+		shared_write(S, S->cur, r, stmt_is_tma_load(S->cur));
+}
+
+static void wsim_drop_dirty(WSim *S)
+{
+	size_t k = 0;
+	for (size_t i = 0; i < S->ndirty; i++)
+		if (!S->dirty[i].bar)
+			S->dirty[k++] = S->dirty[i];
+	S->ndirty = k;
+}
+
 static void wsim_stmt(WSim *S, const Stmt *s)
 {
 	switch (s->kind) {
-	case ST_WG_MMA: sim_mma(S, s); break;
-	case ST_WG_FENCE: S->fence_step = S->steps; break;
+	case ST_WG_MMA: sim_mma(S, s); return;
+	case ST_WG_FENCE: S->fence_step = S->steps; return;
 	case ST_WG_COMMIT:
 		S->commit_step = S->steps;
 		S->committer = s;
@@ -871,29 +903,15 @@ static void wsim_stmt(WSim *S, const Stmt *s)
 			if (S->fl[i].group < 0)
 				S->fl[i].group = S->groups;
 		S->groups++;
-		break;
+		return;
 	case ST_WG_WAIT: {
 		size_t k = 0;
 		for (size_t i = 0; i < S->nfl; i++)
 			if (S->fl[i].group < 0 || S->fl[i].group >= S->groups - s->n)
 				S->fl[k++] = S->fl[i];
 		S->nfl = k;
-		break;
+		return;
 	}
-	case ST_COPY: case ST_COPY_ASYNC:
-		reg_access(S, s, s->src, false);
-		reg_access(S, s, s->dst, true);
-		shared_write(S, s, s->dst, stmt_is_tma_load(s));
-		break;
-	case ST_DUMP: reg_access(S, s, s->src, false); break;
-	case ST_INIT: reg_access(S, s, s->dst, true); break;
-	case ST_ASM:
-		for (size_t i = 0; i < s->asm_blk->n; i++)
-			if (s->asm_blk->p[i].kind == ASM_REGS)
-				reg_access(S, s, s->asm_blk->p[i].r, true);
-		for (int i = 0; i < 3; i++)
-			reg_access(S, s, s->asm_blk->mma[i], i == 0);
-		break;
 	case ST_MBAR_WAIT: {
 		int64_t bar = affine_eval(s->mbar_idx, S->vals) + 1000000 * (s->mbar - 1);
 		size_t k = 0;
@@ -901,27 +919,26 @@ static void wsim_stmt(WSim *S, const Stmt *s)
 			if (S->ld[i].bar != bar)
 				S->ld[k++] = S->ld[i];
 		S->nld = k;
-		break;
+		return;
 	}
 	case ST_FENCE_ASYNC:
 		for (size_t i = 0; i < S->ndirty; i++)
 			S->dirty[i].bar = 1;
-		break;
-	case ST_SYNC: case ST_MBAR_INIT: case ST_CLUSTER_SYNC: case ST_CLUSTER_WAIT: {
-		size_t k = 0;
-		for (size_t i = 0; i < S->ndirty; i++)
-			if (!S->dirty[i].bar)
-				S->dirty[k++] = S->dirty[i];
-		S->ndirty = k;
-		break;
-	}
-	default: break;
+		return;
+	case ST_SYNC: case ST_MBAR_INIT: case ST_CLUSTER_SYNC: case ST_CLUSTER_WAIT: case ST_NBAR_SYNC:
+		wsim_drop_dirty(S);
+		return;
+	default: /* every other statement: the regions it names (registers, shared writes) */
+		S->cur = s;
+		stmt_regions(s, wsim_region, S);
+		return;
 	}
 }
 
-/* the walker's hooks (walk.c): a repeat with a runtime count runs two trips,
- * when blocks are not entered (their kernels' roles proof covers them), each
- * statement instance, blocks included, costs one of WG_SIM_LIMIT */
+/* the walker's hooks (walk.c): a repeat with a runtime count runs two trips
+ * (or its fewest, in a run that says so), a when block is entered when a
+ * warp of the issuer runs it, each statement instance, blocks included,
+ * costs one of WG_SIM_LIMIT */
 static bool wsim_hook(Walk *w, const Stmt *s)
 {
 	WSim *S = w->ctx;
@@ -936,11 +953,50 @@ static void wsim_over(Walk *w, const Stmt *s)
 	      WG_SIM_LIMIT);
 }
 
+static bool wsim_when(Walk *w, const Stmt *s) { return (s->body_warps & ((WSim *)w->ctx)->issuer) != 0; }
+
+/* a runtime count's fewest trips the facts allow (a CTA of a persistent loop may run none) */
+static int64_t fewest_trips(const Kernel *k, const Stmt *s)
+{
+	int64_t lo = k->scalars[s->trips_scalar - 1].lo;
+	return s->across || lo <= 0 ? 0 : (lo + s->trips_div - 1) / s->trips_div;
+}
+
+/* the repeats of one key run the same number of trips: the same scalar, dealt out or not */
+static bool same_key(const Stmt *a, const Stmt *b)
+{
+	return a->trips_scalar == b->trips_scalar && !a->across == !b->across;
+}
+
+static int64_t wsim_trips(Walk *w, const Stmt *s)
+{
+	WSim *S = w->ctx;
+	int64_t two = walk_trips_two(w, s);
+	if (!s->trips_scalar)
+		return two;
+	for (int i = 0; i < S->nlow; i++)
+		if ((S->low_on >> i & 1) && same_key(S->low[i], s)) {
+			int64_t f = fewest_trips(S->k, s);
+			return f < two ? f : two;
+		}
+	return two;
+}
+
+/* a running count: its trips so far in the thread, over the whole kernel */
+static bool wsim_trip(Walk *w, const Stmt *s, int64_t j)
+{
+	WSim *S = w->ctx;
+	(void)j;
+	if (s->running)
+		kernel_set_var(S->k, S->vals, s->running, S->runs[s->running]++);
+	return true;
+}
+
 static void wsim_stmts(WSim *S, Stmt **body, size_t n)
 {
 	int64_t budget = WG_SIM_LIMIT;
-	Walk w = {.k = S->k, .vals = S->vals, .budget = &budget, .ctx = S, .stmt = wsim_hook, .trips = walk_trips_two,
-	          .over = wsim_over};
+	Walk w = {.k = S->k, .vals = S->vals, .budget = &budget, .ctx = S, .stmt = wsim_hook, .trips = wsim_trips,
+	          .trip = wsim_trip, .over = wsim_over, .when = wsim_when};
 	walk_stmts(&w, body, n);
 }
 
@@ -949,6 +1005,81 @@ static void has_wgmma(void *ctx, const Stmt *s)
 	*(bool *)ctx |= s->kind == ST_WG_MMA || s->kind == ST_WG_FENCE || s->kind == ST_WG_COMMIT || s->kind == ST_WG_WAIT;
 }
 
+/* the repeats with a runtime count that may run fewer than two trips, one per key */
+struct LowScan { WSim *S; Arena *ar; size_t cap; };
+static void scan_low(void *ctx, const Stmt *s)
+{
+	struct LowScan *L = ctx;
+	WSim *S = L->S;
+	if (s->kind != ST_REPEAT || !s->trips_scalar || !s->nbody || fewest_trips(S->k, s) >= 2)
+		return;
+	for (int i = 0; i < S->nlow; i++)
+		if (same_key(S->low[i], s))
+			return;
+	size_t n = (size_t)S->nlow;
+	APUSH(L->ar, S->low, n, L->cap, s);
+	S->nlow = (int)n;
+}
+
+/* one execution of the issuer's statements; false: it failed (reported) */
+static bool wsim_run(Ctx *cx, Kernel *k, const WSim *proto)
+{
+	WSim S = *proto;
+	S.fence_step = S.commit_step = -1;
+	S.vals = arena_alloc(cx->arena, sizeof(int64_t) * (size_t)(k->nvars + 1));
+	S.runs = arena_alloc(cx->arena, sizeof(int64_t) * (size_t)(k->nvars + 1));
+	S.touch = arena_alloc(cx->arena, sizeof(int64_t) * (k->nbufs + 1));
+	S.toucher = arena_alloc(cx->arena, sizeof(Stmt *) * (k->nbufs + 1));
+	for (size_t i = 0; i < k->nbufs; i++)
+		S.touch[i] = -1;
+	wsim_stmts(&S, k->body, k->nbody);
+	if (!S.failed && S.nfl) {
+		const Stmt *s = S.fl[0].s;
+		S.failed = true;
+		if (S.fl[0].group < 0)
+			diag_error(cx, s->loc, "the wgmma is never committed: the kernel ends with it in flight");
+		else
+			diag_error(cx, s->loc, "the kernel ends while this wgmma may be in flight: no wgmma.wait covers its group");
+		diag_note(cx, "after the last chain: wgmma.commit, then wgmma.wait 0");
+	}
+	for (int i = 0; i < S.nlow && S.failed; i++)
+		if (S.low_on >> i & 1)
+			diag_note(cx, "when the repeat at line %d runs %lld trips (the fewest its count's facts allow%s)",
+			          S.low[i]->loc.line, (long long)fewest_trips(k, S.low[i]),
+			          S.low[i]->across ? ": a CTA of a persistent loop may run none" : "");
+	return !S.failed;
+}
+
+/* the warpgroup g's runs: every combination of fewest and two trips */
+static bool wsim_issuer(Ctx *cx, Kernel *k, WSim *proto)
+{
+	for (unsigned c = 0; c < 1u << proto->nlow; c++) {
+		proto->low_on = c;
+		if (!wsim_run(cx, k, proto))
+			return false;
+	}
+	return true;
+}
+
+/* the when blocks the warpgroup's warps run */
+struct WhenScan { const Stmt **w; size_t n, cap; Arena *ar; };
+static void scan_whens(void *ctx, const Stmt *s)
+{
+	struct WhenScan *W = ctx;
+	if (s->kind == ST_WHEN)
+		APUSH(W->ar, W->w, W->n, W->cap, s);
+}
+
+static bool same_walk(const struct WhenScan *W, uint64_t a, uint64_t b)
+{
+	for (size_t i = 0; i < W->n; i++)
+		if (!(W->w[i]->body_warps & a) != !(W->w[i]->body_warps & b))
+			return false;
+	return true;
+}
+
+enum { WG_MAX_LOW = 6 };
+
 void check_wgmma_async(Ctx *cx, const Module *m, Kernel *k)
 {
 	(void)m;
@@ -956,19 +1087,32 @@ void check_wgmma_async(Ctx *cx, const Module *m, Kernel *k)
 	stmt_walk(k->body, k->nbody, has_wgmma, &any);
 	if (!any)
 		return;
-	WSim S = {.cx = cx, .k = k, .fence_step = -1, .commit_step = -1};
-	S.vals = arena_alloc(cx->arena, sizeof(int64_t) * (size_t)(k->nvars + 1));
-	S.touch = arena_alloc(cx->arena, sizeof(int64_t) * (k->nbufs + 1));
-	S.toucher = arena_alloc(cx->arena, sizeof(Stmt *) * (k->nbufs + 1));
-	for (size_t i = 0; i < k->nbufs; i++)
-		S.touch[i] = -1;
-	wsim_stmts(&S, k->body, k->nbody);
-	if (S.failed || !S.nfl)
+	WSim S = {.cx = cx, .k = k};
+	struct LowScan L = {&S, cx->arena, 0};
+	stmt_walk(k->body, k->nbody, scan_low, &L);
+	if (S.nlow > WG_MAX_LOW) {
+		diag_error(cx, S.low[WG_MAX_LOW]->loc, "more than %d runtime trip counts that may run fewer than two trips: "
+		           "too many to check the kernel's wgmma", WG_MAX_LOW);
 		return;
-	const Stmt *s = S.fl[0].s;
-	if (S.fl[0].group < 0)
-		diag_error(cx, s->loc, "the wgmma is never committed: the kernel ends with it in flight");
-	else
-		diag_error(cx, s->loc, "the kernel ends while this wgmma may be in flight: no wgmma.wait covers its group");
-	diag_note(cx, "after the last chain: wgmma.commit, then wgmma.wait 0");
+	}
+	if (!k->has_roles) {
+		wsim_issuer(cx, k, &S);
+		return;
+	}
+	struct WhenScan W = {.ar = cx->arena};
+	stmt_walk(k->body, k->nbody, scan_whens, &W);
+	uint64_t done[16];
+	int ndone = 0;
+	for (int64_t g = 0; g < k->threads / 128 && g < 16; g++) {
+		uint64_t mask = (uint64_t)0xf << (4 * g);
+		bool seen = false;
+		for (int i = 0; i < ndone && !seen; i++)
+			seen = same_walk(&W, done[i], mask);
+		if (seen)
+			continue;
+		done[ndone++] = mask;
+		S.issuer = mask;
+		if (!wsim_issuer(cx, k, &S))
+			return;
+	}
 }

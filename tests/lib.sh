@@ -64,6 +64,7 @@ CHECK_FILES=(
 	"check_banks examples/*.tile tests/gpu/*.tile tests/explain/*.tile bench/codegen/*.tile"
 	"check_banks_pin tests/gpu/*.tile"
 	"check_emu_fail tests/emu_fail/*.tile tests/gpu_fail/*.tile"
+	"check_roles_wgmma examples/*.tile tests/gpu/*.tile bench/gemm_sm90*.tile"
 )
 files_of() { # CHECK: the files its globs find now
 	local e g
@@ -258,7 +259,7 @@ assemble_batch() { # TARGET:MODULE...: assemble_once's result for each, from a f
 	# variables are renamed apart in a copy (ptxas makes one variable of a name's
 	# declarations in all files: the kernels' layouts would change), and a module with a
 	# symbol outside its kernels gets a ptxas of its own (another module could resolve a
-	# device function; the dynamic shared array, '.extern .shared tilepx_dyn[]', moves the
+	# device function; the dynamic shared array, '.extern .shared tilepx$dyn[]', moves the
 	# other kernels' shared variables). A run that succeeds without a wgmma notice gives
 	# each module its part of the log, the lines its own run prints (tools/asmbatch_check.sh
 	# compares them), and 0.
@@ -293,7 +294,7 @@ assemble_batch() { # TARGET:MODULE...: assemble_once's result for each, from a f
 			while ((getline l < file[i]) > 0)
 				if (l ~ /^[ \t]*\.shared/) { t = l; sub(/\[.*/, "", t); n = split(t, w, /[ \t]+/); sh[w[n]] = 1 }
 			close(file[i])
-			while ((getline l < file[i]) > 0) print (l ~ /_/ ? renamed(l, "__m" i) : l) > to
+			while ((getline l < file[i]) > 0) print (l ~ /[_$]/ ? renamed(l, "__m" i) : l) > to
 			close(file[i]); close(to)
 		}
 		END {
@@ -801,6 +802,51 @@ check_emu_fail() {
 	local IFS=$'\n'; got=${lines[*]}
 	while [[ $got == *$'\n' ]]; do got=${got%$'\n'}; done # as $(head -n N) gave it
 	[ "$want" = "$got" ] && ok || bad "$f: want '$want', got '$got'"
+}
+
+# == seeded wgmma bugs: every program with a wgmma, with roles ('when'
+# blocks) or without, checks, and three mutants of it are rejected with a
+# located wgmma error: its first wgmma.fence deleted, that fence moved above
+# the first 'init', and the first 'wgmma.wait 0' swapped with the statement
+# after it where that statement copies out of a local buffer (the accumulator
+# read while its wgmma is in flight). A mutant that does not apply (no init,
+# no such copy) is not made
+roles_wgmma_mutant() { # FILE KIND: the mutant on stdout (empty: not applicable)
+	awk -v kind="$2" '
+	function stmt(l) { sub(/#.*/, "", l); gsub(/^[ \t]+|[ \t]+$/, "", l); return l }
+	{ line[NR] = $0; s[NR] = stmt($0) }
+	/^local / { loc[$2] = 1 }
+	END {
+		for (i = 1; i <= NR; i++) if (s[i] == "wgmma.fence") { f = f ? f : i }
+		for (i = 1; i <= NR; i++) if (s[i] ~ /^init /) { n = n ? n : i }
+		for (i = 1; i <= NR; i++) if (s[i] == "wgmma.wait 0") { w = w ? w : i }
+		if (kind == "waitlate") {
+			for (j = w + 1; j <= NR && s[j] == ""; j++) ;
+			src = s[j]; gsub(/\[[^]]*\]/, "", src); sub(/.*, */, "", src)
+			if (!w || s[j] !~ /copy / || !(src in loc)) exit
+			tmp = line[w]; line[w] = line[j]; line[j] = tmp
+		} else if (!f || (kind == "fencebeforeinit" && !n)) {
+			exit
+		}
+		for (i = 1; i <= NR; i++) {
+			if (kind != "waitlate" && i == f) continue
+			if (kind == "fencebeforeinit" && i == n) { ind = line[i]; sub(/[^ ].*/, "", ind); print ind "wgmma.fence" }
+			print line[i]
+		}
+	}' "$1"
+}
+check_roles_wgmma() {
+	local f=$1 k
+	file_has "$f" 'warpgroup mma' || return 0
+	file_has "$f" '^ *when ' && echo "@tag roles"
+	"$T" check "$f" > "$S/rw.log" 2>&1 && ok || bad "$f (with wgmma): $(head -1 "$S/rw.log")"
+	for k in nofence fencebeforeinit waitlate; do
+		roles_wgmma_mutant "$f" $k > "$S/m.tile"
+		[ -s "$S/m.tile" ] || continue
+		"$T" check "$S/m.tile" > "$S/m.log" 2>&1
+		if [ $? = 1 ] && file_has "$S/m.log" "^$S/m.tile:[0-9]+:[0-9]+: error: .*(wgmma|accumulator|A fragment)"; then ok
+		else bad "$f: the seeded wgmma bug '$k' is not rejected by a wgmma error: $(grep -m1 error "$S/m.log")"; fi
+	done
 }
 
 # the generated programs of tests/run.sh, tests/banks.sh and tests/races.sh

@@ -44,11 +44,11 @@ static void load_prog(Prog *p, const Kernel *k, const KernelAbi *abi, char **lin
 		}
 	}
 	parse_entry(p, lines + b, e - b);
-	if (abi->dyn_shared) { /* .extern .shared tilepx_dyn[] (module scope): the kernel's dynamic size */
+	if (abi->dyn_shared) { /* .extern .shared tilepx$dyn[] (module scope): the kernel's dynamic size */
 		p->shared_bytes = (p->shared_bytes + 1023) / 1024 * 1024;
 		p->syms = realloc(p->syms, sizeof(char *) * (size_t)(p->nsyms + 1));
 		p->sym_off = realloc(p->sym_off, sizeof(int64_t) * (size_t)(p->nsyms + 1));
-		p->syms[p->nsyms] = strdup("tilepx_dyn");
+		p->syms[p->nsyms] = strdup("tilepx$dyn");
 		p->sym_off[p->nsyms++] = p->shared_bytes;
 		p->scap = p->nsyms;
 		p->shared_bytes += abi->dyn_shared;
@@ -92,6 +92,7 @@ static void machine_init(Machine *m, Prog *p, const Ctx *cx, const Kernel *k, co
 		m->t[i].r = calloc((size_t)p->nregs + 1, sizeof(uint64_t));
 		m->t[i].pmem = calloc((size_t)p->pbytes + 16, 1);
 		m->t[i].wg_busy = calloc((size_t)p->nregs + 1, 1);
+		m->t[i].wg_seen = calloc((size_t)p->nregs + 1, sizeof(int));
 	}
 	m->wg_rd = calloc((size_t)(m->win * m->nranks / 16 + 1), sizeof(uint16_t));
 	m->sync = sync_new(m->nranks, (int)((abi->threads + 31) / 32));
@@ -101,6 +102,11 @@ static void machine_init(Machine *m, Prog *p, const Ctx *cx, const Kernel *k, co
 	m->k = k;
 	if (abi->threads > 32 * SYNC_MAXWARPS)
 		m->err = "more than 1024 threads per CTA";
+	const char *u = undeclared_reg(p);
+	if (u && !m->err) {
+		snprintf(m->errbuf, sizeof m->errbuf, "register %s is used but never declared (.reg)", u);
+		m->err = m->errbuf;
+	}
 }
 
 static void machine_free(Machine *m)
@@ -112,6 +118,7 @@ static void machine_free(Machine *m)
 		free(m->t[i].r);
 		free(m->t[i].pmem);
 		free(m->t[i].wg_busy);
+		free(m->t[i].wg_seen);
 	}
 	free(m->t);
 	free(m->cpa);

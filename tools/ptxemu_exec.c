@@ -212,6 +212,9 @@ enum {
 	OPC_CP_ASYNC_WAIT,
 	OPC_ASYNC_NOP,
 	OPC_FLOAT, /* tools/ptxemu_float.c: Ins.fop */
+	OPC_NOT_PRED,
+	OPC_MOV_PACK16,   /* mov.b32 d, {lo, hi} */
+	OPC_MOV_UNPACK16, /* mov.b32 {lo, hi}, a */
 };
 
 /* which arm of the interpreter runs instruction in: the tests it made on
@@ -253,6 +256,7 @@ static const struct { const char *name; int opc; } exact_ops[] = {
 	{"setp.ne.b32", OPC_SETP_NE_U32},
 	{"cvt.u32.u16", OPC_CVT_U32_U16},
 	{"cvt.u16.u32", OPC_CVT_U32_U16},
+	{"not.pred", OPC_NOT_PRED},
 	{"bfi.b32", OPC_BFI_B32},
 	{"bfe.u32", OPC_BFE_U32},
 	{"cp.async.commit_group", OPC_CP_ASYNC_COMMIT_GROUP},
@@ -267,6 +271,8 @@ static int classify(const Prog *p, const Ins *in)
 			return exact_ops[i].opc;
 	if (in->fop.kind)
 		return OPC_FLOAT;
+	if (!strcmp(op, "mov.b32") && in->nops == 3) /* a brace pair of 16-bit registers, flattened: which side? */
+		return reg_bits(p, o[0]) == 16 ? OPC_MOV_UNPACK16 : OPC_MOV_PACK16;
 	if (!strncmp(op, "barrier.cluster.arrive", 22))
 		return OPC_BARRIER_CLUSTER_ARRIVE;
 	if (!strncmp(op, "barrier.cluster.wait", 20))
@@ -443,6 +449,10 @@ static bool exec_compare(Machine *m, Thread *t, Ins *in)
 		D = (uint32_t)V(1) != (uint32_t)V(2);
 		return true;
 	}
+	case OPC_NOT_PRED: {
+		D = V(1) == 0;
+		return true;
+	}
 	case OPC_SETP_GT_U32: {
 		D = (uint32_t)V(1) > (uint32_t)V(2);
 		return true;
@@ -502,6 +512,16 @@ static bool exec_bits(Machine *m, Thread *t, Ins *in)
 	}
 	case OPC_CVT_U32_U64: {
 		D = (uint32_t)V(1);
+		return true;
+	}
+	case OPC_MOV_PACK16: {
+		D = (V(1) & 0xffffu) | (V(2) & 0xffffu) << 16;
+		return true;
+	}
+	case OPC_MOV_UNPACK16: {
+		uint64_t a = V(2);
+		D = a & 0xffffu;
+		*R(m, t, o[1]) = a >> 16 & 0xffffu;
 		return true;
 	}
 	case OPC_CVT_U32_U16: {
@@ -741,6 +761,8 @@ void step(Machine *m, Thread *t)
 		if (p == in->pred_neg)
 			return;
 	}
+	if (in->wg_reg)
+		wg_access(m, t, in, t->pc - 1);
 	if (exec_control(m, t, in) || exec_alu(m, t, in) || exec_memory(m, t, in))
 		return;
 	snprintf(m->errbuf, sizeof m->errbuf, "unsupported instruction '%s'", in->op);
@@ -754,4 +776,5 @@ void decode_prog(Prog *p)
 		p->ins[i].opc = classify(p, &p->ins[i]);
 		p->ins[i].collective = is_collective(p->ins[i].op);
 	}
+	wg_decode(p);
 }

@@ -4,7 +4,11 @@
  * arithmetic (C11 with FLT_EVAL_METHOD 0, no contraction: -std=c11, and
  * fmaf's single rounding), subnormals kept (no .ftz), and every NaN a
  * result of arithmetic is the canonical 0x7fffffff (the GPU does not
- * propagate payloads). abs and neg touch the sign bit only. max/min follow
+ * propagate payloads). abs and neg change the sign bit only, except that a
+ * NaN gives the canonical NaN too: the PTX ISA leaves their NaN result
+ * unspecified, and PTX neg.f32 does not keep a NaN's bits on an A100 (LLVM
+ * review 121513: an xor turned into neg broke XLA's NaN sort order);
+ * tests/gpu/float_exact_misc.tile pins the H100's. max/min follow
  * the PTX ISA: a NaN operand gives the other one, two give the canonical
  * NaN, +0 > -0. The approximate ones (ex2, lg2, rcp, rsqrt, tanh .approx)
  * are the f32 rounding of the double libm value: within the bounds that
@@ -26,6 +30,7 @@ enum {
 	/* double forms (ptxemu_double_exec) */
 	DOP_ADD, DOP_SUB, DOP_MUL, DOP_FMA, DOP_DIV, DOP_SQRT, DOP_ABS, DOP_NEG, DOP_MAX, DOP_MIN, DOP_SETP,
 	DOP_SELP, DOP_CVT_F64_F32, DOP_CVT_F32_F64, DOP_CVT_RNI_S32_F64, DOP_CVT_F64_S32, DOP_MOV,
+	FOP_SETP_S32, FOP_SETP_U32, /* the integer comparisons of masks (FCMP_EQ..FCMP_GE) */
 };
 
 /* setp's comparisons, in the PTX ISA's order (ordered, unordered, num, nan) */
@@ -71,14 +76,15 @@ FloatOp ptxemu_float_decode(const char *op)
 	for (size_t i = 0; i < sizeof double_ops / sizeof *double_ops; i++)
 		if (!strcmp(op, double_ops[i].name))
 			return (FloatOp){double_ops[i].kind, 0, double_ops[i].nsrc, true};
-	if (!strncmp(op, "setp.", 5)) { /* setp.CMP.f32, setp.CMP.f64 */
+	if (!strncmp(op, "setp.", 5)) { /* setp.CMP.f32, setp.CMP.f64, setp.CMP.{s32,u32} */
 		size_t n = strcspn(op + 5, ".");
-		bool f64 = !strcmp(op + 5 + n, ".f64");
-		if (strcmp(op + 5 + n, ".f32") && !f64)
+		const char *type = op + 5 + n;
+		bool f64 = !strcmp(type, ".f64"), s32 = !strcmp(type, ".s32"), u32 = !strcmp(type, ".u32");
+		if (strcmp(type, ".f32") && !f64 && !s32 && !u32)
 			return (FloatOp){0};
-		for (int c = 0; c <= FCMP_NAN; c++)
+		for (int c = 0; c <= ((s32 || u32) ? FCMP_GE : FCMP_NAN); c++)
 			if (strlen(cmp_names[c]) == n && !strncmp(op + 5, cmp_names[c], n))
-				return (FloatOp){f64 ? DOP_SETP : FOP_SETP, c, 2, f64};
+				return (FloatOp){s32 ? FOP_SETP_S32 : u32 ? FOP_SETP_U32 : f64 ? DOP_SETP : FOP_SETP, c, 2, f64};
 	}
 	return (FloatOp){0};
 }
@@ -192,9 +198,11 @@ uint32_t ptxemu_float_exec(FloatOp o, uint32_t a, uint32_t b, uint32_t c)
 	case FOP_CVT_F32_U32: return bits_of((float)a); /* the host's conversion rounds to nearest even */
 	case FOP_CVT_F32_S32: return bits_of((float)(int32_t)a);
 	case FOP_CVT_F32_BF16: return bits_of(as_float((a & 0xffffu) << 16)); /* exact; a NaN canonical, as cvt.f32.f16 */
-	case FOP_ABS: return a & 0x7fffffffu;
-	case FOP_NEG: return a ^ 0x80000000u;
+	case FOP_ABS: return is_nan_bits(a) ? PTXEMU_CANONICAL_NAN : a & 0x7fffffffu; /* see the header comment */
+	case FOP_NEG: return is_nan_bits(a) ? PTXEMU_CANONICAL_NAN : a ^ 0x80000000u;
 	case FOP_SETP: return compare(o.cmp, x, y);
+	case FOP_SETP_S32: return compare(o.cmp, (double)(int32_t)a, (double)(int32_t)b); /* exact in double */
+	case FOP_SETP_U32: return compare(o.cmp, (double)a, (double)b);
 	case FOP_SELP: return c ? a : b;
 	case FOP_CVT_E4M3X2:
 	case FOP_CVT_E5M2X2: { /* the first source in the upper byte */

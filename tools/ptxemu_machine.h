@@ -29,6 +29,7 @@ typedef struct Ins {
 	char op[160];
 	int pred;      /* register slot of the guard, -1 none */
 	bool pred_neg;
+	bool wg_reg;   /* names a register some wgmma uses as accumulator or A (wg_decode) */
 	int nops;
 	char *ops[MAXOPS];
 	int line;
@@ -61,6 +62,12 @@ typedef struct Prog {
 	int ntmaps;
 	char **named;    /* registers an asm block declares by name (.reg .b32 t;) */
 	int nnamed;
+	/* the register slots wgmma.mma_async instructions use as accumulator or
+	 * A (wg_decode): a thread's access to one needs a wgmma.fence before the
+	 * next wgmma of its warpgroup */
+	int *wg_slots;
+	int nwg_slots;
+	unsigned char *wg_slot; /* [nregs]: 1 for those slots */
 	/* declared register widths: ".reg .b32 %r<9>" gives the prefix "%r" (a
 	 * name that continues with digits), ".reg .b32 t" the name t */
 	struct RegDecl {
@@ -101,6 +108,8 @@ typedef struct Thread {
 	int64_t carrive;     /* barrier.cluster.arrive instances so far */
 	unsigned char *wg_busy; /* per register slot: an accumulator of a wgmma in flight */
 	int wg_nbusy;        /* how many */
+	int *wg_seen;        /* per register slot: 1 + the pc of the thread's access since its warpgroup's last
+	                      * wgmma.fence (wgmma slots only; 0: none) */
 	/* fence.proxy.async (shared) instances so far, and the warp's clock at
 	 * the latest four (fence_stamp[i % 4]: the i-th), for the async proxy's
 	 * reads (async_read in ptxemu_mem.c) */
@@ -175,6 +184,7 @@ typedef struct Machine {
 	struct WgOp { WgmmaInsn w; int *slots; int wgi, line; int64_t group; bool rs; int aslots[4]; } *wgq;
 	int nwgq, wgqcap;
 	int64_t wg_groups[64];
+	bool wg_fenced[64];  /* the warpgroup ran a wgmma.fence */
 	uint16_t *wg_rd; /* per 16 bytes of every CTA's shared window */
 } Machine;
 
@@ -186,6 +196,7 @@ static inline int warp_of(const Machine *m, const Thread *t) { return rank_of(m,
 /* ptxemu_parse.c */
 int reg_slot(Prog *p, const char *name);
 void collect_regs(Prog *p);
+const char *undeclared_reg(const Prog *p); /* a register no .reg declares, or NULL */
 int psym_find(const Prog *p, const char *name);
 int scalar_param(const Prog *p, const char *op);
 int64_t param_addr(const Prog *p, const char *op, int64_t *size);
@@ -198,6 +209,8 @@ void load_funcs(Prog *p, char **lines, int nl);
 uint64_t *R(Machine *m, Thread *t, const char *name);
 uint64_t val(Machine *m, Thread *t, const char *s);
 uint64_t addr(Machine *m, Thread *t, const char *s);
+/* the declared width of register name in bits; 0 when it is no declared register */
+int reg_bits(const Prog *p, const char *name);
 uint64_t shared_cta_offset(Machine *m, Thread *t, uint32_t a);
 unsigned char *mem(Machine *m, bool shared, uint64_t a, int bytes);
 void track(Machine *m, const Thread *t, const Ins *in, bool write);
@@ -218,6 +231,10 @@ void decode_prog(Prog *p);
 
 /* ptxemu_warp.c */
 bool wg_busy_operand(Machine *m, Thread *t, const Ins *in);
+/* the wgmma register slots and the instructions that name one (Ins.wg_reg) */
+void wg_decode(Prog *p);
+/* thread t runs in (at pc): its wgmma registers are accessed since the fence */
+void wg_access(Machine *m, Thread *t, const Ins *in, int pc);
 void wg_collective(Machine *m, Thread **w, Ins *in, int wgi);
 void collective(Machine *m, Thread **w, Ins *in);
 

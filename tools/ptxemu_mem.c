@@ -52,7 +52,7 @@ uint64_t val(Machine *m, Thread *t, const char *s)
 }
 
 /* the declared width of register name in bits; 0 when it is no declared register */
-static int reg_bits(const Prog *p, const char *name)
+int reg_bits(const Prog *p, const char *name)
 {
 	for (int i = p->nrdecl - 1; i >= 0; i--) { /* the latest declaration (an asm block's scope) first */
 		const struct RegDecl *d = &p->rdecl[i];
@@ -62,6 +62,19 @@ static int reg_bits(const Prog *p, const char *name)
 			return d->bits;
 	}
 	return 0;
+}
+
+#define IDENT_CHARS "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_$"
+
+/* ptxas rejects a module that uses a register it never declared (a
+ * predicate %p0 with no ".reg .pred %p<N>"): so does the emulator */
+const char *undeclared_reg(const Prog *p)
+{
+	for (int i = 0; i < p->nregs; i++)
+		if (p->regs[i][0] == '%' && strspn(p->regs[i] + 1, IDENT_CHARS) == strlen(p->regs[i] + 1) &&
+		    !reg_bits(p, p->regs[i])) /* a name, not the text of a composite operand ("[%rd4, {%r1, %r2}]") */
+			return p->regs[i];
+	return NULL;
 }
 
 /* "[%r5+16]", "[%r5+-16]" or "[sym]" -> address. A 32-bit base register

@@ -159,19 +159,25 @@ static void mma(Machine *m, Thread **w, Ins *in)
 			*R(m, w[t], in->ops[i]) = d[t][i];
 }
 
+/* the register an operand names ([%r+8] included), not a special register */
+static bool operand_reg(const char *op, char *reg, size_t cap)
+{
+	const char *o = op + (op[0] == '[');
+	size_t n = strcspn(o, "+-]");
+	if (o[0] != '%' || n >= cap)
+		return false;
+	memcpy(reg, o, n);
+	reg[n] = 0;
+	return strcmp(reg, "%tid.x") && strncmp(reg, "%ctaid", 6) && strncmp(reg, "%nctaid", 7) &&
+	       strncmp(reg, "%cluster", 8);
+}
+
 /* an operand of `in` is an accumulator register of a wgmma in flight */
 bool wg_busy_operand(Machine *m, Thread *t, const Ins *in)
 {
 	for (int i = 0; i < in->nops; i++) {
 		char reg[64];
-		const char *o = in->ops[i] + (in->ops[i][0] == '[');
-		size_t n = strcspn(o, "+-]");
-		if (o[0] != '%' || n >= sizeof reg)
-			continue;
-		memcpy(reg, o, n);
-		reg[n] = 0;
-		if (!strcmp(reg, "%tid.x") || !strncmp(reg, "%ctaid", 6) || !strncmp(reg, "%nctaid", 7) ||
-		    !strncmp(reg, "%cluster", 8))
+		if (!operand_reg(in->ops[i], reg, sizeof reg))
 			continue;
 		if (t->wg_busy[reg_slot(m->p, reg)]) {
 			int line = 0;
@@ -187,6 +193,129 @@ bool wg_busy_operand(Machine *m, Thread *t, const Ins *in)
 		}
 	}
 	return false;
+}
+
+/* the accumulator and A register operands of a wgmma.mma_async: *n of them
+ * from ops[0], the four A words after the accumulator in the RS form */
+static int wg_reg_ops(const Ins *in, int *nacc, bool *rs)
+{
+	WgmmaInsn w;
+	if (strncmp(in->op, "wgmma.mma_async", 15) || !ptxemu_wgmma_parse(in->op, &w) || in->nops < w.nregs + 4)
+		return 0;
+	*nacc = w.nregs;
+	*rs = in->nops - w.nregs >= 8;
+	return w.nregs + (*rs ? 4 : 0);
+}
+
+void wg_decode(Prog *p)
+{
+	int nslots = 0;
+	for (int i = 0; i < p->n; i++) {
+		int nacc;
+		bool rs;
+		int n = wg_reg_ops(&p->ins[i], &nacc, &rs);
+		for (int j = 0; j < n; j++) {
+			if (p->nwg_slots == nslots) {
+				nslots = nslots ? 2 * nslots : 64;
+				p->wg_slots = realloc(p->wg_slots, sizeof(int) * (size_t)nslots);
+			}
+			p->wg_slots[p->nwg_slots++] = reg_slot(p, p->ins[i].ops[j]);
+		}
+	}
+	char reg[64];
+	for (int i = 0; i < p->n && p->nwg_slots; i++) /* every named register has its slot before the table */
+		for (int k = 0; k < p->ins[i].nops; k++)
+			if (operand_reg(p->ins[i].ops[k], reg, sizeof reg))
+				reg_slot(p, reg);
+	p->wg_slot = calloc((size_t)p->nregs + 1, 1);
+	for (int i = 0; i < p->nwg_slots; i++)
+		p->wg_slot[p->wg_slots[i]] = 1;
+	for (int i = 0; i < p->n && p->nwg_slots; i++) {
+		Ins *in = &p->ins[i];
+		for (int k = 0; k < in->nops && strncmp(in->op, "wgmma.", 6); k++)
+			in->wg_reg |= operand_reg(in->ops[k], reg, sizeof reg) && p->wg_slot[reg_slot(p, reg)];
+	}
+}
+
+void wg_access(Machine *m, Thread *t, const Ins *in, int pc)
+{
+	for (int k = 0; k < in->nops; k++) {
+		char reg[64];
+		if (operand_reg(in->ops[k], reg, sizeof reg)) {
+			int r = reg_slot(m->p, reg);
+			if (r < m->p->nregs && m->p->wg_slot[r])
+				t->wg_seen[r] = pc + 1;
+		}
+	}
+}
+
+/* a wgmma.mma_async of warpgroup wgi reads accumulator or A registers a
+ * thread accessed since the warpgroup's last wgmma.fence, or no fence ran
+ * (PTX ISA, wgmma.fence: before the first wgmma, and between a register
+ * access and a wgmma that accesses the same registers) */
+static bool wg_unfenced(Machine *m, Thread **w, const Ins *in, int wgi)
+{
+	const Prog *p = m->p;
+	int nacc;
+	bool rs;
+	int n = wg_reg_ops(in, &nacc, &rs);
+	if (!m->wg_fenced[wgi]) {
+		snprintf(m->errbuf, sizeof m->errbuf, "the wgmma.mma_async at PTX line %d (.tile line %d) runs before any "
+		         "wgmma.fence of its warpgroup (the PTX ISA requires one before the first wgmma)", in->line,
+		         in->tile_line);
+		m->err = m->errbuf;
+		return true;
+	}
+	for (int t = 0; t < 128; t++)
+		for (int j = 0; j < n; j++) {
+			int r = reg_slot(m->p, in->ops[j]), at = w[t]->wg_seen[r] - 1;
+			if (at < 0)
+				continue;
+			snprintf(m->errbuf, sizeof m->errbuf, "the wgmma.mma_async at PTX line %d (.tile line %d) %s register %s, "
+			         "which thread %lld accessed at PTX line %d (.tile line %d) after the last wgmma.fence: a "
+			         "wgmma.fence belongs between them", in->line, in->tile_line,
+			         j < nacc ? "accumulates into" : "reads A from", in->ops[j], (long long)local_tid(m, w[t]),
+			         p->ins[at].line, p->ins[at].tile_line);
+			m->err = m->errbuf;
+			return true;
+		}
+	return false;
+}
+
+/* a wgmma.mma_async's registers meet those of one of its warpgroup's wgmmas
+ * in flight: undefined (PTX ISA, wgmma.mma_async), except an accumulator
+ * shared register for register by wgmmas of one shape (a chain), and A
+ * registers that both only read */
+static bool wg_meets_in_flight(Machine *m, const struct WgOp *op, const Ins *in)
+{
+	for (int q = 0; q < m->nwgq; q++) {
+		const struct WgOp *o = &m->wgq[q];
+		bool chain = o->w.n == op->w.n && o->w.k == op->w.k && o->w.dt == op->w.dt;
+		for (int j = 0; o->wgi == op->wgi && j < op->w.nregs + (op->rs ? 4 : 0); j++) {
+			int r = j < op->w.nregs ? op->slots[j] : op->aslots[j - op->w.nregs];
+			for (int i = 0; i < o->w.nregs + (o->rs ? 4 : 0); i++) {
+				int ro = i < o->w.nregs ? o->slots[i] : o->aslots[i - o->w.nregs];
+				bool reads = j >= op->w.nregs && i >= o->w.nregs; /* both read it as A */
+				if (r != ro || reads || (chain && i == j && j < op->w.nregs))
+					continue;
+				snprintf(m->errbuf, sizeof m->errbuf, "the wgmma.mma_async at PTX line %d (.tile line %d) uses register "
+				         "%s, %s of the wgmma of .tile line %d, which is in flight: only a wgmma of the same shape may "
+				         "accumulate into an in-flight accumulator; wgmma.wait first", in->line, in->tile_line,
+				         m->p->regs[r], i < o->w.nregs ? "an accumulator register" : "an A register", o->line);
+				m->err = m->errbuf;
+				return true;
+			}
+		}
+	}
+	return false;
+}
+
+static void wg_fence(Machine *m, Thread **w, int wgi)
+{
+	m->wg_fenced[wgi] = true;
+	for (int t = 0; t < 128; t++)
+		for (int i = 0; i < m->p->nwg_slots; i++)
+			w[t]->wg_seen[m->p->wg_slots[i]] = 0;
 }
 
 struct WgRd { Machine *m; int delta; };
@@ -256,6 +385,8 @@ void wg_collective(Machine *m, Thread **w, Ins *in, int wgi)
 {
 	if (!strncmp(in->op, "wgmma.mma_async", 15)) {
 		struct WgOp op = {.wgi = wgi, .line = in->tile_line, .group = -1};
+		if (wg_unfenced(m, w, in, wgi))
+			return;
 		if (!ptxemu_wgmma_parse(in->op, &op.w) || in->nops < op.w.nregs + 4) {
 			snprintf(m->errbuf, sizeof m->errbuf, "unsupported instruction '%s'", in->op);
 			m->err = m->errbuf;
@@ -292,6 +423,10 @@ void wg_collective(Machine *m, Thread **w, Ins *in, int wgi)
 		op.slots = malloc(sizeof(int) * (size_t)op.w.nregs);
 		for (int j = 0; j < op.w.nregs; j++)
 			op.slots[j] = reg_slot(m->p, in->ops[j]);
+		if (wg_meets_in_flight(m, &op, in)) {
+			free(op.slots);
+			return;
+		}
 		for (int t = 0; t < 128; t++) {
 			for (int j = 0; j < op.w.nregs; j++) {
 				w[t]->wg_busy[op.slots[j]]++;
@@ -324,7 +459,9 @@ void wg_collective(Machine *m, Thread **w, Ins *in, int wgi)
 		m->wg_groups[wgi]++;
 	} else if (!strncmp(in->op, "wgmma.wait_group", 16)) {
 		wg_complete(m, w, wgi, m->wg_groups[wgi] - (int64_t)val(m, w[0], in->ops[0]));
-	} else if (strncmp(in->op, "wgmma.fence", 11)) {
+	} else if (!strncmp(in->op, "wgmma.fence", 11)) {
+		wg_fence(m, w, wgi);
+	} else {
 		snprintf(m->errbuf, sizeof m->errbuf, "unsupported instruction '%s'", in->op);
 		m->err = m->errbuf;
 		return;
@@ -419,6 +556,8 @@ void collective(Machine *m, Thread **w, Ins *in)
 	m->acc_tid = (int)(w[0] - m->t);
 	m->acc_line = in->tile_line;
 	m->acc_write = !strncmp(in->op, "stmatrix", 8) || !strncmp(in->op, "tcgen05.alloc", 13);
+	for (int t = 0; t < 32 && in->wg_reg; t++)
+		wg_access(m, w[t], in, (int)(in - m->p->ins));
 	if (!strncmp(in->op, "mma.sync", 8)) {
 		mma(m, w, in);
 	} else if (!strncmp(in->op, "ldmatrix", 8) || !strncmp(in->op, "stmatrix", 8)) {

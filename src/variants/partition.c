@@ -152,17 +152,13 @@ static bool affine_divisible(const Affine *a, int64_t v)
 	return true;
 }
 
-const char *gs_partition(const CopyOp *op, const View *g, const View *s, const int *vec_bits, int ncand, Part *out)
+/* the first width of vec_bits whose accesses split over T threads (every
+ * stride and offset aligned); false when none does */
+static bool gs_split(const CopyOp *op, const View *g, const View *s, const Pair *base, int nb, const int *vec_bits,
+                     int ncand, int64_t T, Part *out)
 {
-	Pair base[MAX_ITERS];
-	int nb;
-	if (!make_pairs(g, s, base, &nb))
-		return "the global and shared layouts split the copy's index space incompatibly";
-	sort_pairs(base, nb, a_stride_desc);
-	nb = fuse_pairs(base, nb);
 	int bits = dtype_bytes(op->dt) * 8;
 	int64_t chunk = s->L.sw.on ? ((int64_t)1 << s->L.sw.p) : INT64_MAX;
-	int64_t T = op->scope_threads;
 	for (int c = 0; c < ncand; c++) {
 		if (vec_bits[c] % bits)
 			continue;
@@ -190,8 +186,28 @@ const char *gs_partition(const CopyOp *op, const View *g, const View *s, const i
 		p.outer = op->elems / (T * vec);
 		p.thr_size = T;
 		*out = p;
-		return NULL;
+		return true;
 	}
+	return false;
+}
+
+const char *gs_partition_some(const CopyOp *op, const View *g, const View *s, const int *vec_bits, int ncand,
+                              bool idle, Part *out)
+{
+	Pair base[MAX_ITERS];
+	int nb;
+	if (!make_pairs(g, s, base, &nb))
+		return "the global and shared layouts split the copy's index space incompatibly";
+	sort_pairs(base, nb, a_stride_desc);
+	nb = fuse_pairs(base, nb);
+	int64_t T = op->scope_threads;
+	if (gs_split(op, g, s, base, nb, vec_bits, ncand, T, out))
+		return NULL;
+	/* fewer threads, the widest access first: 48 pieces of 4 bytes go to 24 of 32 threads */
+	for (int c = 0; c < ncand && idle; c++)
+		for (int64_t t = T - 1; t >= 1; t--)
+			if (gs_split(op, g, s, base, nb, &vec_bits[c], 1, t, out))
+				return NULL;
 	if (g->vec_cap) /* a param with runtime extents: the facts decide the widths */
 		return arena_printf(op->cx->arena,
 		                    "no vector width in {%d%s} bits keeps every stride and offset aligned while splitting %lld "
@@ -203,8 +219,14 @@ const char *gs_partition(const CopyOp *op, const View *g, const View *s, const i
 		                    (long long)row_pow2(op->k, g == &op->dst ? op->dbuf : op->sbuf));
 	return arena_printf(op->cx->arena,
 	                    "no vector width in {%d%s} bits keeps every stride and offset aligned while splitting %lld "
-	                    "elements over %lld threads",
-	                    vec_bits[0], ncand > 1 ? ", ..." : "", (long long)op->elems, (long long)T);
+	                    "elements over %lld threads%s",
+	                    vec_bits[0], ncand > 1 ? ", ..." : "", (long long)op->elems, (long long)T,
+	                    idle ? " or fewer" : "");
+}
+
+const char *gs_partition(const CopyOp *op, const View *g, const View *s, const int *vec_bits, int ncand, Part *out)
+{
+	return gs_partition_some(op, g, s, vec_bits, ncand, false, out);
 }
 
 void gs_widen_shared(const CopyOp *op, const View *s, Part *p)
@@ -336,17 +358,22 @@ const char *reg_partition(const CopyOp *op, const View *r, const View *s, Part *
 		else
 			atoms[na++] = base[i];
 	}
-	/* threads: a dense mixed radix of the owner's thread index */
-	Pair sorted[MAX_ITERS];
+	/* threads: a dense mixed radix of the owner's thread index, replica
+	 * digits included (they move no memory offset) */
+	for (int i = 0; i < r->L.nrep; i++)
+		p.rep[p.nrep++] = (Pair){r->L.rep[i].ext, r->L.rep[i].stride, 0, r->L.rep[i].axis};
+	Pair sorted[MAX_ITERS + MAX_REPS];
 	memcpy(sorted, p.thr, sizeof(Pair) * (size_t)p.nthr);
-	for (int i = 1; i < p.nthr; i++)
+	memcpy(sorted + p.nthr, p.rep, sizeof(Pair) * (size_t)p.nrep);
+	int nsorted = p.nthr + p.nrep;
+	for (int i = 1; i < nsorted; i++)
 		for (int j = i; j > 0 && sorted[j].a < sorted[j - 1].a; j--) {
 			Pair t = sorted[j];
 			sorted[j] = sorted[j - 1];
 			sorted[j - 1] = t;
 		}
 	int64_t expect = 1;
-	for (int i = 0; i < p.nthr; i++) {
+	for (int i = 0; i < nsorted; i++) {
 		if (sorted[i].a != expect)
 			return "the register layout's thread strides do not enumerate threads 0, 1, 2, ... densely";
 		expect *= sorted[i].ext;
@@ -979,6 +1006,14 @@ int64_t part_outer_offset(const Part *p, int64_t f, bool side_a)
 	return off;
 }
 
+int64_t part_replica_of(const Part *p, int64_t t)
+{
+	int64_t r = 0;
+	for (int i = 0; i < p->nrep; i++)
+		r = r * p->rep[i].ext + t / p->rep[i].a % p->rep[i].ext;
+	return r;
+}
+
 void trace_part(const CopyOp *op, const Part *p, const View *v, bool side_a, const Buffer *buf, bool write, Scope by,
                 int64_t *vals, TraceFn fn, void *ctx)
 {
@@ -989,7 +1024,7 @@ void trace_part(const CopyOp *op, const Part *p, const View *v, bool side_a, con
 		int64_t base = affine_eval(&v->off[AX_M], vals);
 		for (int64_t tid = first; tid < first + S && tid < T; tid++) {
 			int64_t t = tid % byT;
-			if (t >= p->thr_size)
+			if (t >= p->thr_size || (write && part_replica_of(p, t)))
 				continue;
 			int64_t to = base + part_thread_offset(p, t, side_a);
 			for (int64_t f = 0; f < p->outer; f++) {

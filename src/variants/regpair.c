@@ -13,6 +13,9 @@ const char *regpair_accepts(const CopyOp *op)
 	if (d->owner != s->owner)
 		return arena_printf(op->cx->arena, "'%s' is owned per %s but '%s' per %s", d->name, scope_name(d->owner),
 		                    s->name, scope_name(s->owner));
+	if (op->dst.L.nrep || op->src.L.nrep) /* each element in several threads: not mapped here yet */
+		return arena_printf(op->cx->arena, "'%s' is replicated ('+ R[...]'): register-to-register copies of "
+		                    "replicated layouts are not supported yet", op->dst.L.nrep ? d->name : s->name);
 	if (d->owner > op->st->scope)
 		return arena_printf(op->cx->arena, "the registers are owned per %s, wider than the %s scope of the copy",
 		                    scope_name(d->owner), scope_name(op->st->scope));
