@@ -11,7 +11,10 @@
  * `cluster.wait`) orders the epochs before the arrive once the wait is
  * passed. A read of a byte another warp wrote, or a write of a byte another
  * warp read or wrote, from another statement, with neither ordered before
- * the other, is a race: one warning per kernel.
+ * the other, is a race: one warning per kernel. A kernel with roles runs
+ * once per role of two or more warps (the when blocks it runs, its
+ * statements and warps only, its bar.sync a barrier of its warps); two
+ * roles' accesses are the roles proof's (roles.c).
  *
  * Banks: the lanes of one warp instruction go to shared memory in phases (8
  * lanes of 16-byte accesses, 16 of 8-byte, 32 otherwise); a phase takes as
@@ -280,6 +283,8 @@ typedef struct Race {
 	const Stmt **twice;  /* repeats that run at most two trips (repeat_runs_twice) */
 	size_t ntwice, twicecap;
 	int xvar;            /* the scalar's variable, -1: none */
+	uint64_t role;       /* the warps checked against each other: a role's (every warp without roles) */
+	bool roles;          /* the kernel has roles (the notes say which one) */
 } Race;
 
 static void out_of_budget(Race *R, const Stmt *at)
@@ -314,6 +319,11 @@ static void warn(Race *R, const Access *a, int64_t byte, const char *what, int o
 		diag_note(R->cx, "only a 'sync' (bar.sync) between them orders another warp's read before this write");
 	else
 		diag_note(R->cx, "shared memory one warp writes is seen by the other warps only after a 'sync' (bar.sync)");
+	if (R->roles) {
+		int lo = __builtin_ctzll(R->role), hi = 63 - __builtin_clzll(R->role), n = __builtin_popcountll(R->role);
+		diag_note(R->cx, "both warps are in the role of warps %d..%d: inside a when block, 'bar.sync ID, %d' (every "
+		          "thread of the role) orders them", lo, hi, 32 * n);
+	}
 	if (R->vals[VAR_CTAID] || R->vals[VAR_CTAIDY])
 		diag_note(R->cx, "in CTA (%lld, %lld): the shared regions move with ctaid, and each CTA is checked",
 		          (long long)R->vals[VAR_CTAID], (long long)R->vals[VAR_CTAIDY]);
@@ -340,6 +350,9 @@ static void race_fn(void *ctx, const Access *a)
 	Race *R = ctx;
 	if (R->done)
 		return;
+	uint64_t runs = R->role & (R->s->warps ? R->s->warps : ~(uint64_t)0);
+	if (a->thread / 32 < 64 && !(runs >> (a->thread / 32) & 1))
+		return; /* another role's warp (the roles proof orders the roles), or one that does not run it */
 	size_t b = 0;
 	while (b < R->nb && R->bufs[b] != a->buf)
 		b++;
@@ -475,6 +488,8 @@ static bool race_stmt(Walk *w, const Stmt *s)
 {
 	Race *R = w->ctx;
 	const StmtInfo *si = &stmt_info[s->kind];
+	if (s->warps && !(s->warps & R->role))
+		return true; /* another role's statement (a bar.sync of other warps orders none of these) */
 	BarKind bar = si->bar;
 	if (s->asm_blk && asm_syncs(s->asm_blk))
 		bar = BAR_SYNC;
@@ -511,10 +526,34 @@ static bool race_stmt(Walk *w, const Stmt *s)
 /* one run of the kernel's statements over the shared shadow: the walker
  * (walk.c) runs the trips; every statement and every trip costs one of the
  * budget that the traced bytes spend too */
+/* a when block: walked where the role checked runs it */
+static bool race_when(Walk *w, const Stmt *s) { return (s->body_warps & ((Race *)w->ctx)->role) != 0; }
+
+/* a trip of a repeat with a running count: its stages follow the count,
+ * which advances at the trip's end (as the roles proof and the reference) */
+static bool race_trip(Walk *w, const Stmt *s, int64_t j)
+{
+	(void)j;
+	if (s->running)
+		kernel_set_var(w->k, w->vals, s->running, w->vals[s->running]);
+	return true;
+}
+
+static void race_trip_end(Walk *w, const Stmt *s, int64_t j)
+{
+	(void)j;
+	if (s->running)
+		w->vals[s->running]++;
+}
+
 static void race_stmts(Race *R, Stmt **body, size_t n)
 {
+	for (int v = VAR_REPEAT0; R->k->var_base && v < R->k->nvars; v++)
+		if (R->k->var_base[v] == VAR_RUNNING) /* every run counts from 0 */
+			kernel_set_var(R->k, R->vals, v, 0);
 	Walk w = {.k = R->k, .vals = R->vals, .budget = &R->budget, .trip_cost = 1, .stop = R->done, .ctx = R,
-	          .stmt = race_stmt, .trips = race_trips, .over = race_over};
+	          .stmt = race_stmt, .trips = race_trips, .over = race_over, .when = race_when, .trip = race_trip,
+	          .trip_end = race_trip_end};
 	walk_stmts(&w, body, n);
 }
 
@@ -529,8 +568,8 @@ static bool affine_uses_ctaid(const Affine *a)
 /* fn on each start expression of a copy's shared regions */
 static void shared_starts(const Stmt *s, void (*fn)(void *ctx, const Affine *start), void *ctx)
 {
-	if (!(stmt_info[s->kind].flags & SF_COPY))
-		return;
+	if (!(stmt_info[s->kind].flags & SF_COPY) || stmt_is_tma_load(s) || stmt_is_tma_store(s) || stmt_is_bulk_store(s))
+		return; /* TMA and bulk copies are not traced: the mbarrier analysis checks them */
 	for (int side = 0; side < 2; side++) {
 		const Region *r = side ? s->dst : s->src;
 		if (r->buf->mem != MEM_SHARED || r->whole)
@@ -549,12 +588,20 @@ static void start_uses_ctaid(void *ctx, const Affine *start)
 /* a copy region of a shared buffer whose start depends on ctaid */
 static void shared_uses_ctaid(void *ctx, const Stmt *s) { shared_starts(s, start_uses_ctaid, ctx); }
 
+struct Moves { const Kernel *k; int var, running; bool moves; };
+
+/* a start that uses the repeat's index, or its running count or a stage
+ * of it (a running count goes on across entries of the loop) */
 static void start_uses_var(void *ctx, const Affine *start)
 {
-	int *var = ctx;
-	for (int t = 0; t < start->n; t++)
-		if (start->t[t].var == var[0] && start->t[t].k)
-			var[1] = 1;
+	struct Moves *m = ctx;
+	for (int t = 0; t < start->n; t++) {
+		int v = start->t[t].var;
+		bool running = m->running && v >= VAR_REPEAT0 && m->k->var_base &&
+		               (v == m->running || m->k->var_base[v] == m->running);
+		if ((v == m->var || running) && start->t[t].k)
+			m->moves = true;
+	}
 }
 
 static void stmt_moves_with(void *ctx, const Stmt *s) { shared_starts(s, start_uses_var, ctx); }
@@ -564,17 +611,17 @@ static void stmt_moves_with(void *ctx, const Stmt *s) { shared_starts(s, start_u
  * the second's accesses after the same barriers, so any race they make the
  * first two make (loop-carried ones included); the race check runs at most
  * two trips of it */
-static bool repeat_runs_twice(const Stmt *s)
+static bool repeat_runs_twice(const Kernel *k, const Stmt *s)
 {
-	int var[2] = {s->var, 0};
-	stmt_walk(s->body, s->nbody, stmt_moves_with, var);
-	return !var[1];
+	struct Moves m = {k, s->var, s->running, false};
+	stmt_walk(s->body, s->nbody, stmt_moves_with, &m);
+	return !m.moves;
 }
 
 static void collect_twice(void *ctx, const Stmt *s)
 {
 	Race *R = ctx;
-	if ((stmt_info[s->kind].flags & SF_BLOCK) && s->n > 2 && repeat_runs_twice(s))
+	if ((stmt_info[s->kind].flags & SF_BLOCK) && s->n > 2 && repeat_runs_twice(R->k, s))
 		APUSH(R->cx->arena, R->twice, R->ntwice, R->twicecap, s);
 }
 
@@ -607,7 +654,7 @@ static void scalar_uses(void *ctx, const Stmt *s)
 		int i = s->trips_scalar - 1;
 		u->counts[i] = true;
 		if (u->ndiv[i] < 8) {
-			u->twice[i][u->ndiv[i]] = repeat_runs_twice(s);
+			u->twice[i][u->ndiv[i]] = repeat_runs_twice(u->k, s);
 			u->div[i][u->ndiv[i]++] = s->trips_div;
 		} else
 			u->moves[i] = true; /* too many divisors to skip values: every value */
@@ -771,23 +818,45 @@ static bool race_exact(Race *R, bool per_cta, const Scalar *sc)
 	return true;
 }
 
-void check_races(Ctx *cx, const Module *m, Kernel *k)
+struct Touch { uint64_t role; const Buffer *buf; bool found; };
+
+/* a traced copy (not TMA or bulk: the mbarrier analysis checks those) that
+ * warps of the role run, with the buffer on a side */
+static void touch_of(void *ctx, const Stmt *s)
 {
-	if (k->threads <= 32 || k->is_extern)
-		return;
-	Race R = {.cx = cx, .m = m, .k = k, .budget = RACE_BUDGET, .epoch = 1, .kw = -1, .kr = -1, .xvar = -1}; /* shadow epochs start at 0 */
+	struct Touch *t = ctx;
+	if ((stmt_info[s->kind].flags & SF_COPY) && (!s->warps || (s->warps & t->role)) && !stmt_is_tma_load(s) &&
+	    !stmt_is_tma_store(s) && !stmt_is_bulk_store(s) && (s->dst->buf == t->buf || s->src->buf == t->buf))
+		t->found = true;
+}
+
+/* only the shared buffers the role's traced copies touch get a shadow (the
+ * rest of shared memory would be reset at every run for nothing) */
+static bool role_touches(const Kernel *k, uint64_t role, const Buffer *buf)
+{
+	struct Touch t = {role, buf, false};
+	stmt_walk(k->body, k->nbody, touch_of, &t);
+	return t.found;
+}
+
+/* the race check among the warps of `role` (every warp without roles);
+ * false once it warned or stopped (one warning per kernel) */
+static bool check_role_races(Ctx *cx, const Module *m, Kernel *k, uint64_t role)
+{
+	Race R = {.cx = cx, .m = m, .k = k, .budget = RACE_BUDGET, .epoch = 1, .kw = -1, .kr = -1, .xvar = -1, /* shadow epochs start at 0 */
+	          .role = role, .roles = k->has_roles};
 	R.bufs = arena_alloc(cx->arena, sizeof(Buffer *) * (k->nbufs + 1));
 	R.sh = arena_alloc(cx->arena, sizeof(Sh *) * (k->nbufs + 1));
 	R.bytes = arena_alloc(cx->arena, sizeof(int64_t) * (k->nbufs + 1));
 	int64_t total = 0;
 	for (size_t i = 0; i < k->nbufs; i++)
-		if (k->bufs[i]->mem == MEM_SHARED) {
+		if (k->bufs[i]->mem == MEM_SHARED && role_touches(k, role, k->bufs[i])) {
 			R.bufs[R.nb] = k->bufs[i];
 			R.bytes[R.nb] = k->bufs[i]->storage * dtype_bytes(k->bufs[i]->dt);
 			total += R.bytes[R.nb++];
 		}
 	if (!R.nb || total > RACE_BUDGET)
-		return;
+		return true;
 	for (size_t i = 0; i < R.nb; i++) {
 		R.sh[i] = calloc((size_t)R.bytes[i] + 1, sizeof(Sh));
 		if (!R.sh[i])
@@ -853,6 +922,39 @@ void check_races(Ctx *cx, const Module *m, Kernel *k)
 		race_incomplete(&R, per_cta);
 	for (size_t i = 0; i < R.nb; i++)
 		free(R.sh[i]);
+	return !R.done;
+}
+
+/* split each role by a when block's warps: the warps that take the same
+ * side of every when block form a role */
+static void split_roles(void *ctx, const Stmt *s)
+{
+	uint64_t *roles = ctx; /* roles[0]: how many, then the roles */
+	if (s->kind != ST_WHEN)
+		return;
+	for (uint64_t i = 1, n = roles[0]; i <= n; i++) {
+		uint64_t in = roles[i] & s->body_warps, out = roles[i] & ~s->body_warps;
+		if (in && out && roles[0] < 64) {
+			roles[i] = in;
+			roles[++roles[0]] = out;
+		}
+	}
+}
+
+/* Races between the warps of one role, in every kernel (one role of every
+ * warp without roles): each role's statements run as its own program, its
+ * warps ordered by the barriers all of them take part in (sync, bar.sync of
+ * the role). Accesses of different roles are the roles proof's (roles.c:
+ * its clocks order them through mbarriers and shared named barriers). */
+void check_races(Ctx *cx, const Module *m, Kernel *k)
+{
+	if (k->threads <= 32 || k->is_extern)
+		return;
+	uint64_t roles[65] = {1, kernel_all_warps(k)};
+	stmt_walk(k->body, k->nbody, split_roles, roles);
+	for (uint64_t i = 1; i <= roles[0]; i++)
+		if (__builtin_popcountll(roles[i]) > 1 && !check_role_races(cx, m, k, roles[i]))
+			return;
 }
 
 /* ---- swizzle auto ---- */

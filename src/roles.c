@@ -204,6 +204,61 @@ void check_role_budgets(Ctx *cx, const Module *m, Kernel *k)
 	}
 }
 
+/* the uses of each named barrier id, in program order */
+struct NbarUses { Arena *arena; const Stmt **s; size_t n, cap; };
+
+static void note_nbar(void *ctx, const Stmt *s)
+{
+	struct NbarUses *u = ctx;
+	if (s->kind == ST_NBAR_SYNC || s->kind == ST_NBAR_ARRIVE)
+		APUSH(u->arena, u->s, u->n, u->cap, s);
+}
+
+/* One named barrier id is one hardware barrier: it completes at any COUNT
+ * arrivals. The warps that use an id, over every use, must be COUNT
+ * threads: fewer never complete it (a hang), more are two hand-offs on one
+ * barrier, whose arrivals can complete each other's phases. */
+void check_named_bar_uses(Ctx *cx, Kernel *k)
+{
+	struct NbarUses u = {cx->arena, NULL, 0, 0};
+	stmt_walk(k->body, k->nbody, note_nbar, &u);
+	for (int id = 1; id < 16; id++) {
+		uint64_t all = 0;
+		const Stmt *first = NULL;
+		for (size_t i = 0; i < u.n; i++) {
+			const Stmt *s = u.s[i];
+			if (s->n != id)
+				continue;
+			if (!first)
+				first = s;
+			all |= s->warps;
+			if (32 * popcount64(all) > s->count) {
+				char ws[96], fs[96];
+				fmt_warps(ws, sizeof ws, s->warps);
+				fmt_warps(fs, sizeof fs, first->warps);
+				diag_error(cx, s->loc, "barrier %d is used here (warps %s) and at line %d (warps %s): %lld threads "
+				           "in all, but any %lld arrivals complete it", id, ws, first->loc.line, fs,
+				           (long long)(32 * popcount64(all)), (long long)s->count);
+				diag_note(cx, "two hand-offs on one barrier id can complete each other's phases (a reader passes "
+				          "before its writer): give each its own id");
+				return;
+			}
+		}
+		for (size_t i = 0; i < u.n; i++) {
+			const Stmt *s = u.s[i];
+			if (s->n != id || 32 * popcount64(all) >= s->count)
+				continue;
+			char ws[96];
+			fmt_warps(ws, sizeof ws, all);
+			diag_error(cx, s->loc, "only %lld threads reach this barrier, COUNT is %lld: barrier %d never completes "
+			           "(a hang)", (long long)(32 * popcount64(all)), (long long)s->count, id);
+			diag_note(cx, "warps %s use barrier %d; COUNT is the threads of every bar.sync and bar.arrive on the id "
+			          "together", ws, id);
+			return;
+		}
+	}
+}
+
 void emit_named_bar(Emit *e, const Stmt *s)
 {
 	Builder *b = emit_builder(e);
@@ -304,6 +359,12 @@ typedef struct Rec {
 	int32_t next;            /* the next record of its bucket (same buffer and CTA), in order; -1: none */
 	int bkt;                 /* its bucket, -1: none */
 	int one;                 /* complete: vc's only nonzero component (a role's own access), -1: any */
+	int32_t trip[4];         /* the trips of the blocks around s when it ran, outermost first (ntrip of */
+	int ntrip;               /* them; -1: deeper), which tell its instance (instance_of) */
+	const Stmt *tblk;        /* the innermost of those blocks */
+	bool unmet;              /* a write of the role's threads, its threads not met since (bar.sync) */
+	const Stmt *hid_by;      /* an unmet write behind a one-thread arrival of its role: vc holds HIDDEN
+	                          * until the role's threads meet or all of them arrive */
 	VC vc;                   /* complete: the event every later conflicting access must follow (last: a
 	                          * record moves with the components in use only) */
 } Rec;
@@ -521,7 +582,14 @@ static void access_conflict(RSim *S, const Region *reg, bool write, const Rec *x
 	else if (x->s->kind == ST_WG_MMA)
 		diag_note(S->cx, "wgmma reads its operands until wgmma.wait retires its group; release the stage after "
 		          "that wait");
-	else if (is_store(x->s))
+	else if (x->hid_by) {
+		diag_note(S->cx, "the write is handed off by the %s at line %d, which one thread per %s makes: it orders "
+		          "that thread's own writes only, not its %s's other threads'", stmt_info[x->hid_by->kind].keyword,
+		          x->hid_by->loc.line, x->hid_by->per == SC_WARP ? "warp" : x->hid_by->per == SC_WARPGROUP ?
+		          "warpgroup" : "role", x->hid_by->per == SC_WARP ? "warp" : "role");
+		diag_note(S->cx, "arrive 'per thread', or let the role's threads meet (bar.sync ID, COUNT with COUNT the "
+		          "role's %d threads) between the write and the arrival", 32 * __builtin_popcountll(S->r[x->role].warps));
+	} else if (is_store(x->s))
 		diag_note(S->cx, x->group == -2 ? "bulk.wait_read retired the store's group in the issuing thread only: "
 		          "the role's threads meet (bar.sync) after it, before they rewrite the source"
 		          : "a TMA store reads its source until a bulk.wait_read of the issuing role retires its group "
@@ -583,6 +651,31 @@ static bool retired_for(const Rec *x, int me, const Stmt *s)
 	       __builtin_ctzll(x->s->warps) == __builtin_ctzll(s->warps);
 }
 
+/* the instance of the statement role r runs: the trips of its blocks (at
+ * most 4 deep; -1: not told) */
+static int instance_of(const Role *r, int32_t trip[4])
+{
+	if (r->depth > 4)
+		return -1;
+	for (int d = 0; d < r->depth; d++)
+		trip[d] = (int32_t)r->fr[d].j;
+	return r->depth;
+}
+
+/* one instance of one statement, run by several roles (a cta copy outside
+ * the when blocks, a warp copy of a when that holds two roles): its
+ * threads' parts are the statement's, not a race (as the race check counts
+ * them) */
+static bool same_instance(const Rec *x, const Stmt *s, int n, const int32_t trip[4])
+{
+	if (x->s != s || n < 0 || x->ntrip != n)
+		return false;
+	for (int d = 0; d < n; d++)
+		if (x->trip[d] != trip[d])
+			return false;
+	return true;
+}
+
 /* a shared access by role r to the shared memory of CTA `rank` (its own,
  * or a multicast's destination): ordered after every conflicting one */
 
@@ -592,6 +685,8 @@ static void access(RSim *S, Role *r, const Stmt *s, const Region *reg, bool writ
 	if (!reg || !reg->buf || reg->buf->mem != MEM_SHARED || !rspan(S, r, reg, &lo, &hi))
 		return;
 	int me = role_of(S, r);
+	int32_t trip[4];
+	int ntrip = out ? -1 : instance_of(r, trip);
 	/* one pass: the first conflicting record (in order), and what the new access supersedes (marked dead:
 	 * a record is large, and moving every later one at each access cost more than the rest of the run);
 	 * only records of the same buffer and CTA can be either: its bucket's chain, in order */
@@ -602,7 +697,9 @@ static void access(RSim *S, Role *r, const Stmt *s, const Region *reg, bool writ
 		if (x->dead || x->buf != reg->buf || x->rank != rank)
 			continue;
 		if (!(x->hi < lo || hi < x->lo) && (x->write || write) && !retired_for(x, me, s) &&
-		    !(x->complete && (x->one >= 0 ? x->vc.t[x->one] <= r->clock.t[x->one] : vc_le(S, &x->vc, &r->clock)))) {
+		    !(x->complete && (x->one >= 0 ? x->one == me || x->vc.t[x->one] <= r->clock.t[x->one]
+		                                  : vc_le(S, &x->vc, &r->clock))) &&
+		    !(x->complete && x->one >= 0 && same_instance(x, s, ntrip, trip))) {
 			access_conflict(S, reg, write, x, rank);
 			return;
 		}
@@ -626,6 +723,12 @@ static void access(RSim *S, Role *r, const Stmt *s, const Region *reg, bool writ
 		n->complete = true, n->bar = -1, n->phase = 0, n->group = -1, n->vc.t[me] = r->clock.t[me], n->one = me;
 	/* the threads write through the generic proxy; a TMA load writes, and wgmma and stores read, through the async one */
 	n->proxy = write && !out && !stmt_is_tma_load(s) ? PROXY_UNFENCED : PROXY_VISIBLE;
+	n->unmet = n->proxy == PROXY_UNFENCED;
+	n->ntrip = ntrip;
+	n->tblk = ntrip > 0 ? r->fr[ntrip - 1].blk : NULL;
+	if (ntrip > 0)
+		memcpy(n->trip, trip, sizeof(int32_t) * (size_t)ntrip);
+	n->hid_by = NULL;
 	n->buf = reg->buf, n->lo = lo, n->hi = hi, n->s = s, n->role = me, n->write = write, n->rank = rank;
 	n->bkt = b;
 	bucket_append(S, S->nrecs - 1);
@@ -792,6 +895,8 @@ static void role_met(RSim *S, Role *r)
 	}
 }
 
+static void role_synced(RSim *S, Role *r);
+
 static bool named_barrier(RSim *S, Role *r, const Stmt *s, int id, int64_t count, bool wait)
 {
 	int slot = id < 0 ? 0 : 1 + r->rank * 16 + id; /* id -1: cluster.sync */
@@ -804,6 +909,7 @@ static bool named_barrier(RSim *S, Role *r, const Stmt *s, int id, int64_t count
 		vc_join(S, &r->clock, &nb->release);
 		r->lag_all = r->lag_wg = false;
 		role_met(S, r);
+		role_synced(S, r);
 		return true;
 	}
 	if (nb->arrived && nb->count != count) {
@@ -923,6 +1029,47 @@ static int on_barrier(RSim *S, Role *r, const Stmt *s)
 	return ok ? STEP_RAN : S->failed ? STEP_DONE : STEP_BLOCKED;
 }
 
+/* an arrival of every thread of role r releases all their writes; one
+ * thread's (per warp, per warpgroup, one per role, expect_tx) releases its
+ * own only: the role's writes since its threads last met are hidden
+ * (HIDDEN: no clock is ordered after them) until they meet or all arrive.
+ * Writes only: the hand-off a reader waits for (issue 35, item 2) */
+enum { HIDDEN = INT32_MAX };
+
+static void hand_off(RSim *S, Role *r, const Stmt *s)
+{
+	int me = role_of(S, r);
+	bool all = s->kind == ST_MBAR_ARRIVE && s->per == SC_THREAD;
+	for (size_t i = 0; i < S->nrecs; i++) {
+		Rec *x = &S->recs[i];
+		if (x->dead || x->role != me || !x->unmet || !x->complete || x->one != me)
+			continue;
+		if (all) {
+			x->unmet = false;
+			x->hid_by = NULL;
+			x->vc.t[me] = r->clock.t[me];
+		} else if (!x->hid_by) {
+			x->hid_by = s;
+			x->vc.t[me] = HIDDEN;
+		}
+	}
+}
+
+/* the role's threads met (a bar.sync they all take part in): their writes
+ * are ordered before what any of them does next */
+static void role_synced(RSim *S, Role *r)
+{
+	int me = role_of(S, r);
+	for (size_t i = 0; i < S->nrecs; i++) {
+		Rec *x = &S->recs[i];
+		if (x->role != me || !x->unmet)
+			continue;
+		x->unmet = false;
+		if (x->hid_by)
+			x->hid_by = NULL, x->vc.t[me] = r->clock.t[me];
+	}
+}
+
 /* mbarrier.arrive and mbarrier.expect_tx: arrivals per unit of the role */
 static int on_signal(RSim *S, Role *r, const Stmt *s)
 {
@@ -946,6 +1093,7 @@ static int on_signal(RSim *S, Role *r, const Stmt *s)
 			S->bars[bi].arrivals += units;
 			try_complete(S, bi, s);
 		}
+		hand_off(S, r, s);
 		return STEP_RAN;
 	}
 	int bi = rbar_of(S, r, s);
@@ -953,6 +1101,7 @@ static int on_signal(RSim *S, Role *r, const Stmt *s)
 		return STEP_DONE;
 	RBar *b = &S->bars[bi];
 	b->arrivals += units;
+	hand_off(S, r, s);
 	if (s->kind == ST_MBAR_EXPECT_TX) {
 		if (s->has_value) {
 			b->expect += s->n;
@@ -1464,6 +1613,34 @@ static bool same_round(const RSim *S, const Str *a, Clocks *ca, const Str *b, Cl
 	return true;
 }
 
+/* the live records into a round's signature */
+static void sig_recs(const RSim *S, char **at)
+{
+	for (size_t i = 0; i < S->nrecs; i++) {
+		const Rec *x = &S->recs[i];
+		if (x->dead)
+			continue;
+		int64_t groups = is_store(x->s) ? S->r[x->role].bulk_groups : S->r[x->role].wg_groups;
+		int64_t v[] = {x->lo, x->hi, x->role, x->write, x->complete, x->bar,
+		               x->bar >= 0 ? S->bars[x->bar].completed - x->phase : 0,
+		               x->group >= 0 ? groups - x->group : x->group, x->proxy};
+		sig_ptr(at, x->buf);
+		sig_ptr(at, x->s);
+		for (size_t k = 0; k < sizeof v / sizeof *v; k++)
+			sig_put(at, v[k]);
+		sig_put(at, x->unmet);
+		sig_ptr(at, x->hid_by);
+		/* a statement of several roles: its instance, by the trips relative to its role's now while the
+		 * role is in its block (same_instance; past it, the block's end orders what the record is) */
+		const Role *xr = &S->r[x->role];
+		bool shared = x->ntrip > 0 && (x->s->warps & ~xr->warps) && x->ntrip <= xr->depth &&
+		              xr->fr[x->ntrip - 1].blk == x->tblk;
+		sig_put(at, shared ? x->ntrip : -2);
+		for (int d = 0; shared && d < x->ntrip; d++)
+			sig_put(at, x->trip[d] - xr->fr[d].j);
+	}
+}
+
 /* the joint state at a round boundary: equal strings, equal futures (clock
  * values by their order per component, runtime loop indices relative to
  * the slowest role and by their residue); the clocks go to their own
@@ -1492,9 +1669,9 @@ static void round_sig(RSim *S, Str *o, Clocks *clocks, int64_t *jmin_out, int64_
 	*jmin_out = jmin;
 	*jmax_out = jmax;
 	/* the values below: 3 + 2 per thread barrier; per role 12, 3 per frame, its running counts and 2 per
-	 * barrier; per barrier 8; per record 11 */
+	 * barrier; per barrier 8; per record 18 */
 	size_t need = 10 * (size_t)(4 + S->nr * (13 + 3 * (MAX_REPEAT_DEPTH + 2) + S->k->nvars + 2 * S->nbars) +
-	                            8 * S->nbars + 11 * (int64_t)S->nrecs + 2 * S->nnb); /* 10 bytes a value at most */
+	                            8 * S->nbars + 18 * (int64_t)S->nrecs + 2 * S->nnb); /* 10 bytes a value at most */
 	if (o->n + need + 1 > o->cap) { /* room for all of it (an upper bound, below) */
 		o->cap = o->n + need + 1;
 		if (o->n) {
@@ -1543,19 +1720,7 @@ static void round_sig(RSim *S, Str *o, Clocks *clocks, int64_t *jmin_out, int64_
 			sig_put(&sp, v[i]);
 		sig_ptr(&sp, x->first);
 	}
-	for (size_t i = 0; i < S->nrecs; i++) {
-		const Rec *x = &S->recs[i];
-		if (x->dead)
-			continue;
-		int64_t groups = is_store(x->s) ? S->r[x->role].bulk_groups : S->r[x->role].wg_groups;
-		int64_t v[] = {x->lo, x->hi, x->role, x->write, x->complete, x->bar,
-		               x->bar >= 0 ? S->bars[x->bar].completed - x->phase : 0,
-		               x->group >= 0 ? groups - x->group : x->group, x->proxy};
-		sig_ptr(&sp, x->buf);
-		sig_ptr(&sp, x->s);
-		for (size_t k = 0; k < sizeof v / sizeof *v; k++)
-			sig_put(&sp, v[k]);
-	}
+	sig_recs(S, &sp);
 	sig_put(&sp, S->nnb);
 	for (int i = 0; i < S->nnb; i++)
 		sig_put(&sp, S->nb[i].arrived), sig_put(&sp, S->nb[i].count);
@@ -2368,6 +2533,10 @@ static void prove_counts_of(Proof *P)
 void check_role_phases(Ctx *cx, const Module *m, Kernel *k)
 {
 	(void)m;
+	int before = cx->diags.errors;
+	check_named_bar_uses(cx, k); /* a hang or a shared id said at the statement, before the runs */
+	if (cx->diags.errors != before)
+		return;
 	struct RoleScan W = {{0}, 0, false};
 	stmt_walk(k->body, k->nbody, scan_when, &W);
 	uint64_t all = kernel_all_warps(k), roles[MAX_ROLES];

@@ -975,6 +975,7 @@ void check_setmaxnreg(Ctx *cx, const Module *m, Kernel *k, Stmt *s);
 /* what a statement inside a when block may not do (after its own check) */
 void check_in_role(Ctx *cx, Kernel *k, const Stmt *s);
 /* the register budgets of setmaxnreg, and the multi-role phase proof */
+void check_named_bar_uses(Ctx *cx, Kernel *k);
 void check_role_budgets(Ctx *cx, const Module *m, Kernel *k);
 void check_role_phases(Ctx *cx, const Module *m, Kernel *k);
 void emit_when(Emit *e, const Stmt *s);

@@ -5,8 +5,9 @@
  * policy (the trips hook): every trip, two trips standing for any runtime
  * count, the count at the launch values, or the hook runs the block itself
  * (WALK_OWN: an induction over the trips, mbarrier.c's lasso). A when block
- * is walked once where the when hook says so, else skipped (a kernel with
- * roles is proved by roles.c's own simulation).
+ * is walked once where the when hook says so, else skipped (the race check
+ * walks the blocks of one role at a time; roles.c's proof runs its own
+ * frames).
  *
  * The walk is a cursor (WalkCursor, walk_next): an explicit stack of frames
  * that yields one statement instance at a time, so that a caller can
