@@ -318,6 +318,7 @@ typedef struct Role {
 	int64_t *waits, *pass_t; /* per barrier instance: waits passed, own time of the last pass */
 	bool done, lag_all, lag_wg;
 	const Stmt *lag_at;
+	int64_t met_t;           /* own time when its threads last met: a wait passed after it may still hold lanes */
 	const Stmt *deferred;    /* an expect_tx without bytes: the TMA loads that follow it */
 	int defer_bar;
 	int64_t defer_bytes;
@@ -736,6 +737,18 @@ static void access(RSim *S, Role *r, const Stmt *s, const Region *reg, bool writ
 
 static void bar_label(const RSim *S, int bi, char *out, size_t n);
 
+/* role r passed a wait on barrier bi since its threads last met */
+static bool lag_on(const Role *r, int64_t bi)
+{
+	return r->waits[bi] > 0 && r->pass_t[bi] > r->met_t;
+}
+
+static void threads_met(RSim *S, Role *r)
+{
+	r->lag_all = false;
+	r->met_t = r->clock.t[role_of(S, r)];
+}
+
 /* an arrival, expect_tx or TMA bytes on barrier bi by role r */
 static bool signal_ok(RSim *S, Role *r, const Stmt *s, int bi, bool one_thread)
 {
@@ -756,8 +769,12 @@ static bool signal_ok(RSim *S, Role *r, const Stmt *s, int bi, bool one_thread)
 		          "barrier signalled after it)", (long long)b->completed, (long long)b->completed - 1, name);
 		return false;
 	}
+	/* a role of one warp: its lanes lag only in waits on this barrier (a lane
+	 * spinning there would miss the phase this signal starts); lanes spinning
+	 * on another barrier are the ring's hand-off, released only through the
+	 * consumers' wait on this one */
 	bool multi = __builtin_popcountll(r->warps) > 1;
-	bool lag = one_thread ? multi && r->lag_all : r->lag_wg;
+	bool lag = one_thread ? r->lag_all && (multi || lag_on(r, bi)) : r->lag_wg;
 	if (lag && (one_thread || s->per == SC_WARPGROUP)) {
 		bar_label(S, bi, name, sizeof name);
 		RFAIL(S, s->loc, "%s signals %s while threads of its %s may still wait at line %d",
@@ -907,7 +924,8 @@ static bool named_barrier(RSim *S, Role *r, const Stmt *s, int id, int64_t count
 			return false;
 		r->in_nb = false;
 		vc_join(S, &r->clock, &nb->release);
-		r->lag_all = r->lag_wg = false;
+		r->lag_wg = false;
+		threads_met(S, r);
 		role_met(S, r);
 		role_synced(S, r);
 		return true;
@@ -1297,7 +1315,7 @@ static int on_warpgroup(RSim *S, Role *r, const Stmt *s)
 	}
 	r->lag_wg = false;
 	if (__builtin_popcountll(r->warps) <= 4) {
-		r->lag_all = false;
+		threads_met(S, r);
 		role_met(S, r);
 	}
 	return STEP_RAN;
@@ -1668,9 +1686,9 @@ static void round_sig(RSim *S, Str *o, Clocks *clocks, int64_t *jmin_out, int64_
 		jmin = 0;
 	*jmin_out = jmin;
 	*jmax_out = jmax;
-	/* the values below: 3 + 2 per thread barrier; per role 12, 3 per frame, its running counts and 2 per
+	/* the values below: 3 + 2 per thread barrier; per role 12, 3 per frame, its running counts and 3 per
 	 * barrier; per barrier 8; per record 18 */
-	size_t need = 10 * (size_t)(4 + S->nr * (13 + 3 * (MAX_REPEAT_DEPTH + 2) + S->k->nvars + 2 * S->nbars) +
+	size_t need = 10 * (size_t)(4 + S->nr * (13 + 3 * (MAX_REPEAT_DEPTH + 2) + S->k->nvars + 3 * S->nbars) +
 	                            8 * S->nbars + 18 * (int64_t)S->nrecs + 2 * S->nnb); /* 10 bytes a value at most */
 	if (o->n + need + 1 > o->cap) { /* room for all of it (an upper bound, below) */
 		o->cap = o->n + need + 1;
@@ -1710,7 +1728,7 @@ static void round_sig(RSim *S, Str *o, Clocks *clocks, int64_t *jmin_out, int64_
 		for (int64_t b = 0; b < S->nbars; b++)
 			/* past 2 ahead, any wait of the role fails alike (a role that never waits) */
 			sig_put(&sp, S->bars[b].completed - r->waits[b] < 2 ? S->bars[b].completed - r->waits[b] : 2),
-			sig_put(&sp, S->abs_parity ? r->waits[b] & 1 : 0);
+			sig_put(&sp, S->abs_parity ? r->waits[b] & 1 : 0), sig_put(&sp, lag_on(r, b));
 	}
 	for (int64_t b = 0; b < S->nbars; b++) {
 		const RBar *x = &S->bars[b];
