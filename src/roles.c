@@ -20,6 +20,9 @@ uint64_t kernel_all_warps(const Kernel *k)
 	return w >= 64 ? ~(uint64_t)0 : ((uint64_t)1 << w) - 1;
 }
 
+/* warp 4g of every warpgroup g */
+#define WG_FIRST_WARPS 0x1111111111111111ull
+
 static int popcount64(uint64_t v) { return __builtin_popcountll(v); }
 
 /* every warpgroup is in the set entirely or not at all */
@@ -294,6 +297,10 @@ void emit_setmaxnreg(Emit *e, const Stmt *s)
 /* clock components: one per role, then one per barrier instance (its phase
  * completions are events of their own, which only the roles that wait for
  * them, directly or through others, come to know) */
+/* named-barrier slots per CTA: ids 0..15, then one per warpgroup (the meeting of
+ * roles that split it, at its .aligned instructions) */
+enum { NB_WARPGROUP = 16, NB_PER_CTA = 32 };
+
 enum { MAX_ROLES = 32, MAX_CLOCKS = 96, ROLE_STEPS = 1 << 22, ROLE_ROUNDS = 4096, MAX_RANKS = 8 };
 
 typedef struct RFrame {
@@ -399,7 +406,7 @@ typedef struct RSim {
 	RBucket bk[MAX_BUCKETS]; /* in a run's state (copied with it) */
 	int nbk;                 /* buckets in use; a buffer past MAX_BUCKETS has none (its accesses scan every
 	                          * record) */
-	NBar *nb;                /* 0: cluster.sync; then per CTA, by id (0: sync): 16 * nranks + 1 (a run's
+	NBar *nb;                /* 0: cluster.sync; then per CTA, by id (0: sync): NB_PER_CTA * nranks + 1 (a run's
 	                          * scratch, zeroed at each run: only the CTAs there are) */
 	int nnb;                 /* named barriers 0..nnb-1 used so far */
 	int nranks;              /* CTAs in the cluster: each runs every role */
@@ -916,7 +923,7 @@ static void role_synced(RSim *S, Role *r);
 
 static bool named_barrier(RSim *S, Role *r, const Stmt *s, int id, int64_t count, bool wait)
 {
-	int slot = id < 0 ? 0 : 1 + r->rank * 16 + id; /* id -1: cluster.sync */
+	int slot = id < 0 ? 0 : 1 + r->rank * NB_PER_CTA + id; /* id -1: cluster.sync */
 	NBar *nb = &S->nb[slot];
 	S->nnb = slot + 1 > S->nnb ? slot + 1 : S->nnb;
 	if (r->in_nb) { /* blocked here: released once its generation completed */
@@ -1097,8 +1104,8 @@ static int on_signal(RSim *S, Role *r, const Stmt *s)
 		units = 32 * (int64_t)w;
 	else if (s->kind == ST_MBAR_ARRIVE && s->per == SC_WARP)
 		units = w;
-	else if (s->kind == ST_MBAR_ARRIVE && s->per == SC_WARPGROUP)
-		units = w / 4;
+	else if (s->kind == ST_MBAR_ARRIVE && s->per == SC_WARPGROUP) /* each warpgroup's first thread: the role */
+		units = __builtin_popcountll(r->warps & s->warps & WG_FIRST_WARPS); /* holding its first warp */
 	else
 		units = leads(r, s);
 	if (!units)
@@ -1287,7 +1294,7 @@ static int on_copy(RSim *S, Role *r, const Stmt *s)
 /* wgmma and the other warpgroup-wide statements: the warpgroup's threads meet
  * (and a one-warpgroup role's); wgmma reads its operands until its group is
  * retired by a wgmma.wait */
-static int on_warpgroup(RSim *S, Role *r, const Stmt *s)
+static void wg_effects(RSim *S, Role *r, const Stmt *s)
 {
 	int me = role_of(S, r);
 	if (s->kind == ST_WG_MMA) {
@@ -1318,7 +1325,24 @@ static int on_warpgroup(RSim *S, Role *r, const Stmt *s)
 		threads_met(S, r);
 		role_met(S, r);
 	}
-	return STEP_RAN;
+}
+
+/* a warpgroup instruction (.sync.aligned: the warpgroup's threads execute it
+ * together); where `when warpid` splits a warpgroup among roles, it is a
+ * meeting of those roles, after each one's own effects (a wgmma.wait retires
+ * the role's reads, then its clock reaches the others) */
+static int on_warpgroup(RSim *S, Role *r, const Stmt *s)
+{
+	uint64_t mine = r->warps & s->warps, groups = 0;
+	if (!r->in_nb)
+		wg_effects(S, r, s);
+	if (S->failed || whole_warpgroups(mine))
+		return S->failed ? STEP_DONE : STEP_RAN;
+	for (int g = 0; g < 16; g++)
+		groups += (mine >> (4 * g) & 0xf) != 0;
+	int first = __builtin_ctzll(mine) / 4;
+	bool ok = named_barrier(S, r, s, NB_WARPGROUP + first, 128 * (int64_t)groups, true);
+	return ok ? STEP_RAN : S->failed ? STEP_DONE : STEP_BLOCKED;
 }
 
 static int on_other(RSim *S, Role *r, const Stmt *s)
@@ -1772,7 +1796,7 @@ static RSim *rsim_new(Ctx *cx, Kernel *k, const uint64_t *roles, int nr, const T
 	}
 	S->nbars = S->cta_bars * S->nranks;
 	S->bars = xcalloc(sizeof(RBar) * (size_t)(S->nbars + 1));
-	S->nb = xcalloc(sizeof(NBar) * (size_t)(16 * S->nranks + 1));
+	S->nb = xcalloc(sizeof(NBar) * (size_t)(NB_PER_CTA * S->nranks + 1));
 	S->nr = nr * S->nranks; /* every CTA of the cluster runs every role */
 	S->nclk = (int)(S->nr + S->nbars);
 	S->r = xcalloc(sizeof(Role) * (size_t)S->nr);
@@ -1804,7 +1828,7 @@ static void rsim_free(RSim *S)
  * are never read), thread barriers past the used ones zeroed */
 static RSim *rsim_copy(RSim *C, const RSim *S)
 {
-	size_t nnbs = (size_t)(16 * S->nranks + 1), nv = (size_t)(S->k->nvars + 1), nb1 = (size_t)(S->nbars + 1);
+	size_t nnbs = (size_t)(NB_PER_CTA * S->nranks + 1), nv = (size_t)(S->k->nvars + 1), nb1 = (size_t)(S->nbars + 1);
 	if (!C) {
 		C = xcalloc(sizeof *C);
 		C->base = xcalloc(sizeof(int64_t) * (S->k->nmbars + 1));
@@ -1946,6 +1970,10 @@ static void report_hang(RSim *S)
 			} else if (s->kind == ST_CLUSTER_SYNC) {
 				snprintf(what, sizeof what, "the cluster barrier has %lld of %lld threads",
 				         (long long)S->nb[r->nb_id].arrived, (long long)S->nb[r->nb_id].count);
+			} else if (r->in_nb && (r->nb_id - 1) % NB_PER_CTA >= NB_WARPGROUP) {
+				snprintf(what, sizeof what, "this warpgroup instruction has %lld of the %lld threads of the "
+				         "warpgroups that its roles split", (long long)S->nb[r->nb_id].arrived,
+				         (long long)S->nb[r->nb_id].count);
 			} else {
 				snprintf(what, sizeof what, "barrier %d has %lld of %lld threads",
 				         s->kind == ST_SYNC || s->kind == ST_MBAR_INIT ? 0 : (int)s->n,
