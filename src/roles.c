@@ -326,9 +326,8 @@ typedef struct Role {
 	bool done, lag_all, lag_wg;
 	const Stmt *lag_at;
 	int64_t met_t;           /* own time when its threads last met: a wait passed after it may still hold lanes */
-	const Stmt *deferred;    /* an expect_tx without bytes: the TMA loads that follow it */
+	const Stmt *deferred;    /* an expect_tx without bytes: its phase's TMA loads, known once they are issued */
 	int defer_bar;
-	int64_t defer_bytes;
 	int64_t wg_groups;
 	int64_t bulk_groups;     /* bulk groups committed (TMA stores), and those bulk.wait completed */
 	int64_t bulk_done;
@@ -862,27 +861,36 @@ static void try_complete(RSim *S, int bi, const Stmt *at)
 		}
 }
 
-/* an expect_tx without bytes gets the bytes its role's loads brought */
+/* an expect_tx without bytes gets its phase's missing bytes: those of the
+ * TMA loads on the barrier in that phase (before or after it, any role's)
+ * less the bytes other expect_tx give, as without roles. It is settled when
+ * no role can go on without it (every role blocked or done, the phase held
+ * open by it) or the role defers another: by then every load the phase can
+ * get before it completes is issued */
 static void resolve_deferred(RSim *S, Role *r)
 {
 	if (!r->deferred)
 		return;
 	const Stmt *d = r->deferred;
 	RBar *b = &S->bars[r->defer_bar];
-	int64_t had;
-	if (expect_tx_bytes(S->cx, d, &had) && had != r->defer_bytes) {
-		RFAIL(S, d->loc, "mbarrier.expect_tx needs %lld bytes here but %lld in another iteration",
-		      (long long)r->defer_bytes, (long long)had);
+	int64_t need = b->loaded - b->expect, had;
+	char name[96];
+	bar_label(S, r->defer_bar, name, sizeof name);
+	if (expect_tx_bytes(S->cx, d, &had) && had != need) {
+		RFAIL(S, d->loc, "mbarrier.expect_tx on %s needs %lld bytes here but %lld in another iteration", name,
+		      (long long)need, (long long)had);
 		diag_note(S->cx, "one statement expects one byte count: give it explicitly or split the statement");
 		return;
 	}
-	if (r->defer_bytes < 1 || r->defer_bytes > (1 << 20) - 1) {
-		RFAIL(S, d->loc, "mbarrier.expect_tx would expect %lld bytes: the TMA loads that follow it on the barrier "
-		      "bring them", (long long)r->defer_bytes);
+	if (need < 1 || need > (1 << 20) - 1) {
+		RFAIL(S, d->loc, "mbarrier.expect_tx on %s would expect %lld bytes (the TMA loads of phase %lld bring "
+		      "%lld)", name, (long long)need, (long long)b->completed, (long long)b->loaded);
+		diag_note(S->cx, "without a byte count it expects the bytes of the TMA loads that complete on the same "
+		          "phase of the barrier");
 		return;
 	}
-	expect_tx_set_bytes(S->cx, d, r->defer_bytes);
-	b->expect += r->defer_bytes;
+	expect_tx_set_bytes(S->cx, d, need);
+	b->expect += need;
 	b->ndeferred--;
 	r->deferred = NULL;
 	try_complete(S, r->defer_bar, d);
@@ -1110,6 +1118,11 @@ static int on_signal(RSim *S, Role *r, const Stmt *s)
 		units = leads(r, s);
 	if (!units)
 		return STEP_RAN;
+	if (s->kind == ST_MBAR_EXPECT_TX && !s->has_value) {
+		resolve_deferred(S, r); /* one open at a time per role */
+		if (S->failed)
+			return STEP_DONE;
+	}
 	if (s->to_cluster) { /* the barrier in every CTA of the cluster */
 		for (int d = 0; d < S->nranks && !S->failed; d++) {
 			int bi = rbar_at(S, r, s, d);
@@ -1134,7 +1147,6 @@ static int on_signal(RSim *S, Role *r, const Stmt *s)
 			b->ndeferred++;
 			r->deferred = s;
 			r->defer_bar = bi;
-			r->defer_bytes = 0;
 		}
 	}
 	try_complete(S, bi, s);
@@ -1201,8 +1213,6 @@ static int on_tma_load(RSim *S, Role *r, const Stmt *s)
 		RBar *b = &S->bars[bi];
 		int64_t bytes = tma_bytes(s);
 		b->loaded += bytes;
-		if (r->deferred && r->defer_bar == bi)
-			r->defer_bytes += bytes;
 		Pending x = {bi, b->completed};
 		access(S, r, s, s->dst, true, &x, d);
 		if (!S->failed)
@@ -1420,10 +1430,6 @@ static int step(RSim *S, Role *r)
 		RFAIL(S, s->loc, "more than %d statement instances: too many to prove the kernel's roles", ROLE_STEPS);
 		return STEP_DONE;
 	}
-	if (r->deferred && !(stmt_is_tma_load(s) && rbar_of(S, r, s) == r->defer_bar))
-		resolve_deferred(S, r);
-	if (S->failed)
-		return STEP_DONE;
 	r->clock.t[role_of(S, r)]++;
 	if (s->kind == ST_WHEN || s->kind == ST_REPEAT) {
 		f->i++;
@@ -1731,7 +1737,7 @@ static void round_sig(RSim *S, Str *o, Clocks *clocks, int64_t *jmin_out, int64_
 	for (int x = 0; x < S->nr; x++) {
 		const Role *r = &S->r[x];
 		int64_t open = r->bulk_groups - r->bulk_done; /* a later bulk.wait N leaves at most N: past 64, alike */
-		int64_t v[] = {r->depth, r->done, r->lag_all, r->lag_wg, r->defer_bar, r->defer_bytes, r->in_nb, r->nb_id,
+		int64_t v[] = {r->depth, r->done, r->lag_all, r->lag_wg, r->defer_bar, r->in_nb, r->nb_id,
 		               open < 64 ? open : 64};
 		for (size_t i = 0; i < sizeof v / sizeof *v; i++)
 			sig_put(&sp, v[i]);
@@ -2068,6 +2074,18 @@ enum { ROUND_ON, ROUND_END, ROUND_FAILED };
 
 /* one scheduling round: each role runs until it blocks; ROUND_END when no
  * role is left (the end checks still to run) */
+/* settles every open expect_tx without bytes; true if there was one */
+static bool resolve_all(RSim *S)
+{
+	bool any = false;
+	for (int x = 0; x < S->nr && !S->failed; x++)
+		if (S->r[x].deferred) {
+			any = true;
+			resolve_deferred(S, &S->r[x]);
+		}
+	return any;
+}
+
 static int rsim_round(RSim *S)
 {
 	bool progress = false, live = false;
@@ -2079,6 +2097,8 @@ static int rsim_round(RSim *S)
 		progress |= st == STEP_YIELD;
 		live |= st == STEP_BLOCKED || st == STEP_YIELD;
 	}
+	if (!S->failed && (!live || !progress) && resolve_all(S)) /* a phase held open by an expect_tx without bytes */
+		return S->failed ? ROUND_FAILED : ROUND_ON;
 	if (S->failed)
 		return ROUND_FAILED;
 	if (!live)
