@@ -421,6 +421,7 @@ typedef struct RSim {
 	const struct TClass *cls;
 	int ncls, free;
 	int64_t cnt[2], free_entry, cap;
+	bool capped;             /* a role left an endless loop after cap trips: no larger count to search */
 	bool abs_parity;         /* a wait names its parity: the phases' parities, not only their distances, matter */
 	struct ViewCache *views; /* the shared regions' views, the proof's (not the run's) */
 	/* a run shared by the counts of class `share` (-1: none; outer_counts):
@@ -1412,6 +1413,9 @@ static int next_frame(RSim *S, Role *r)
 				return STEP_YIELD;
 			continue;
 		}
+		if (f->blk && f->blk->kind == ST_REPEAT && f->trips == S->cap && free_frame(S, r, r->depth - 1) &&
+		    r->entries[S->free] >= S->free_entry)
+			S->capped = true;
 		if (f->blk && f->blk->kind == ST_REPEAT)
 			set_var(S, r, f->blk->var, 0);
 		r->depth--;
@@ -2158,6 +2162,8 @@ static bool rsim_rounds(RSim *S, Rounds *own, Rounds *pre, int64_t npre, int64_t
 				return m > 0;
 		}
 		int st = rsim_round(S);
+		if (st == ROUND_ON && own && S->capped) /* the search's loop ran the largest count: the count */
+			return true;                        /* runs (every count up to it) cover the rest */
 		if (st != ROUND_ON)
 			return st == ROUND_END && end_checks(S);
 	}
@@ -2302,6 +2308,8 @@ typedef struct Proof {
 	/* runs to reuse (a run's state is some 100 KB: allocated and freed per
 	 * run, the heap gives the pages back and faults them in again) */
 	struct RunPool { RSim *fresh, *free[4]; int n; } pool;
+	int64_t fold;            /* the inner class's common period: a count below the facts' lowest stands for
+	                          * the counts a multiple of it larger (prove_counts_of); 0: none yet */
 } Proof;
 
 /* a run at its start, reporting to cx */
@@ -2332,6 +2340,8 @@ static const char *trips_text(const Proof *P, int c, int64_t t)
 		return arena_printf(P->cx->arena, "the walk at line %d runs %lld tile%s in a CTA", x->first->loc.line,
 		                    (long long)t, t == 1 ? "" : "s");
 	const Scalar *sc = &P->k->scalars[x->scalar - 1];
+	if (c == P->inner && t < x->lo && P->fold > 0) /* a count that stands for the facts' (prove_counts_of) */
+		t += (x->lo - t + P->fold - 1) / P->fold * P->fold;
 	int64_t v = t * x->div > sc->hi ? sc->hi : t * x->div;
 	return arena_printf(P->cx->arena, "the repeat at line %d runs %lld trip%s%s (%s = %lld, say)", x->first->loc.line,
 	                    (long long)t, t == 1 ? "" : "s", x->across ? " in a CTA" : "", sc->name, (long long)v);
@@ -2570,30 +2580,89 @@ static void prove_counts(Proof *P)
 		rsim_free(P->pool.fresh);
 }
 
+/* the count a stands for, past the inner class's repeat (counts above
+ * trans + fold behave as one fold smaller) */
+static int64_t fold_count(int64_t a, int64_t trans, int64_t fold)
+{
+	int64_t top = trans + fold;
+	return a <= top ? a : a - (a - top + fold - 1) / fold * fold;
+}
+
+/* the next count to run: the least count of lo..hi's folds not run yet
+ * (done: the counts run, n of them); -1: none */
+static int64_t next_count(const TClass *I, int64_t trans, int64_t fold, const int64_t *done, size_t n)
+{
+	int64_t best = -1, top = trans + fold;
+	int64_t past = I->lo > top ? I->lo : top + 1; /* past top, fold counts in a row give every fold once */
+	int64_t below = I->hi < top ? I->hi : top, above = I->hi < past + fold - 1 ? I->hi : past + fold - 1;
+	for (int64_t a = I->lo; a <= above; a = a == below ? past : a + 1) {
+		if (a > below && a < past)
+			a = past;
+		if (a > above)
+			break;
+		int64_t f = fold_count(a, trans, fold);
+		bool seen = false;
+		for (size_t i = 0; i < n && !seen; i++)
+			seen = done[i] == f;
+		if (!seen && (best < 0 || f < best))
+			best = f;
+	}
+	return best;
+}
+
+/* one inner count a: its count runs (and, with an outer class, the outer
+ * searches and counts), then its searches from entry 2 on */
+static bool prove_count(Proof *P, int64_t a, int64_t *trans_max, int64_t *lcm)
+{
+	int64_t cnt[2] = {0, 0}, entries = 1;
+	cnt[P->inner] = a;
+	if (P->outer >= 0) {
+		const TClass *O = &P->cls[P->outer];
+		int64_t otr, ope;
+		if (!search(P, P->outer, 1, cnt, &otr, &ope, &entries))
+			return false;
+		if (!outer_counts(P, cnt, O->lo, otr + ope + 1 < O->hi ? otr + ope + 1 : O->hi, &entries))
+			return false;
+		cnt[P->outer] = O->hi;
+	} else if (!count_run(P, cnt, &entries)) {
+		return false;
+	}
+	return inner_searches(P, cnt, 2, entries, trans_max, lcm); /* each later entry's head state, a before it */
+}
+
+/* the inner class's counts: the search from every role's first entry
+ * (which runs no count of the class) gives a transient and period; a count
+ * past their sum behaves as one a period smaller, so lo..hi reduce to
+ * counts at most trans + period (some below lo, standing for larger ones),
+ * whatever the facts' magnitudes. Each count run adds the searches from the
+ * entries it reaches, which may lengthen both; the counts grow until every
+ * fold of lo..hi is run */
 static void prove_counts_of(Proof *P)
 {
 	const TClass *I = &P->cls[P->inner];
-	int64_t need = I->lo, trans_max = 0, lcm = 1;
-	for (int64_t a = I->lo; a <= need && a <= I->hi; a++) {
-		int64_t cnt[2] = {0, 0}, entries = 1;
-		cnt[P->inner] = a;
-		if (P->outer >= 0) {
-			const TClass *O = &P->cls[P->outer];
-			int64_t otr, ope;
-			if (!search(P, P->outer, 1, cnt, &otr, &ope, &entries))
-				return;
-			if (!outer_counts(P, cnt, O->lo, otr + ope + 1 < O->hi ? otr + ope + 1 : O->hi, &entries))
-				return;
-			cnt[P->outer] = O->hi;
-		} else if (!count_run(P, cnt, &entries)) {
-			return;
+	int64_t trans_max = 0, lcm = 1, tr, pe, cnt[2] = {I->lo, 0};
+	if (P->outer >= 0)
+		cnt[P->outer] = P->cls[P->outer].hi, cnt[P->inner] = I->lo;
+	else
+		cnt[0] = I->lo;
+	if (!search(P, P->inner, 1, cnt, &tr, &pe, NULL) || !fold_period(P, tr, pe, &trans_max, &lcm))
+		return;
+	int64_t *done = NULL;
+	size_t n = 0, cap = 0;
+	for (;;) {
+		P->fold = lcm;
+		int64_t a = next_count(I, trans_max, lcm, done, n);
+		if (a < 0)
+			break;
+		if (n == cap) {
+			cap = cap ? 2 * cap : 16;
+			done = xrealloc(done, sizeof *done * cap);
 		}
-		/* each entry's head state, a before it */
-		if (!inner_searches(P, cnt, a == I->lo ? 1 : 2, entries, &trans_max, &lcm))
-			return;
-		int64_t n = trans_max + lcm + 1;
-		need = n > need ? n : need;
+		done[n++] = a;
+		if (!prove_count(P, a, &trans_max, &lcm))
+			break;
 	}
+	free(done);
 }
 
 void check_role_phases(Ctx *cx, const Module *m, Kernel *k)
@@ -2657,7 +2726,7 @@ void check_role_phases(Ctx *cx, const Module *m, Kernel *k)
 		return;
 	struct RtScan rt = {.k = k};
 	scan_runtime(&rt, k->body, k->nbody, NULL);
-	Proof P = {cx, k, roles, nr, {{0}}, rt.n > 2 ? 2 : rt.n, 0, -1, {0}, NULL, NULL, {0}};
+	Proof P = {cx, k, roles, nr, {{0}}, rt.n > 2 ? 2 : rt.n, 0, -1, {0}, NULL, NULL, {0}, 0};
 	memcpy(P.cls, rt.cls, sizeof P.cls);
 	if (rt.n > 2) {
 		diag_error(cx, rt.cls[2].first->loc, "a kernel with roles may have runtime repeats of two trip counts "
