@@ -2119,14 +2119,59 @@ static int rsim_round(RSim *S)
  * page faults, do not grow with the shared ones) and compared with every
  * earlier round's (pre's before npre): 1 and the repeat when one is equal,
  * 0 when none is, -1 (a failure) past ROLE_ROUNDS */
+/* what kept a search's state from repeating, said at the statement: a
+ * loop outside the searched one still counting (its index is in the state),
+ * a role running ever further ahead of another (nothing holds it back),
+ * shared accesses that nothing supersedes */
+static void stuck_notes(RSim *S)
+{
+	bool said = false;
+	char who[160], other[160];
+	int ahead = -1, behind = -1;
+	int64_t hi = -1, lo = INT64_MAX;
+	for (int x = 0; x < S->nr; x++)
+		for (int d = 0; d < S->r[x].depth; d++) {
+			const RFrame *f = &S->r[x].fr[d];
+			if (free_frame(S, &S->r[x], d)) {
+				if (f->j > hi)
+					hi = f->j, ahead = x;
+				if (f->j < lo)
+					lo = f->j, behind = x;
+			} else if (f->blk && f->blk->kind == ST_REPEAT && f->j >= 64 && !said) {
+				role_desc(S, &S->r[x], who, sizeof who);
+				diag_note(S->cx, "%s is in trip %lld of the repeat at line %d, whose index is in the state: a loop "
+				          "outside the runtime loop that was searched keeps it from repeating", who,
+				          (long long)f->j, f->blk->loc.line);
+				said = true;
+			}
+		}
+	if (ahead >= 0 && behind != ahead && hi - lo >= 64) {
+		role_desc(S, &S->r[ahead], who, sizeof who);
+		role_desc(S, &S->r[behind], other, sizeof other);
+		const RFrame *f = &S->r[ahead].fr[S->r[ahead].depth - 1];
+		diag_note(S->cx, "%s runs %lld trips ahead of %s (now at line %d): no barrier holds it back, so the "
+		          "roles' distance keeps growing", who, (long long)(hi - lo), other,
+		          f->i < f->n ? f->body[f->i]->loc.line : f->blk ? f->blk->loc.line : S->k->loc.line);
+		said = true;
+	}
+	if (S->nrecs - S->ndead > 512) {
+		const Rec *x = &S->recs[S->nrecs - 1];
+		diag_note(S->cx, "%zu shared accesses are still recorded (the latest: line %d): reads that no later write "
+		          "covers pile up", S->nrecs - S->ndead, x->s->loc.line);
+		said = true;
+	}
+	if (!said)
+		diag_note(S->cx, "a shared region or barrier that moves with a runtime loop index (not 'i %% C') "
+		          "keeps the state from repeating");
+}
+
 static int round_check(RSim *S, Rounds *own, Rounds *pre, int64_t npre, int64_t round, int64_t *trans,
                        int64_t *period)
 {
 	if (round == ROLE_ROUNDS) {
 		RFAIL(S, S->k->loc, "no invariant of kernel '%s''s runtime loops within %d rounds of its roles", S->k->name,
 		      ROLE_ROUNDS);
-		diag_note(S->cx, "a shared region or barrier that moves with a runtime loop index (not 'i %% C') "
-		          "keeps the state from repeating");
+		stuck_notes(S);
 		return -1;
 	}
 	Round *h = round_slot(own, round - npre);
