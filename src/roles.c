@@ -782,11 +782,14 @@ static bool signal_ok(RSim *S, Role *r, const Stmt *s, int bi, bool one_thread)
 	 * consumers' wait on this one */
 	bool multi = __builtin_popcountll(r->warps) > 1;
 	bool lag = one_thread ? r->lag_all && (multi || lag_on(r, bi)) : r->lag_wg;
-	if (lag && (one_thread || s->per == SC_WARPGROUP)) {
+	bool per_warp = s->kind == ST_MBAR_ARRIVE && s->per == SC_WARP; /* lane 0 of each warp: the same */
+	if (per_warp)
+		lag = r->lag_all && lag_on(r, bi);
+	if (lag && (one_thread || per_warp || s->per == SC_WARPGROUP)) {
 		bar_label(S, bi, name, sizeof name);
 		RFAIL(S, s->loc, "%s signals %s while threads of its %s may still wait at line %d",
 		      stmt_is_tma_load(s) ? "this TMA load" : stmt_info[s->kind].keyword, name,
-		      one_thread ? "role" : "warpgroup", r->lag_at->loc.line);
+		      one_thread ? "role" : per_warp ? "warp" : "warpgroup", r->lag_at->loc.line);
 		diag_note(S->cx, "a thread still spinning in that wait would see the next phase's parity and hang: the threads "
 		          "must meet first (bar.sync ID among the role, or a warpgroup-wide instruction such as wgmma.wait)");
 		return false;
