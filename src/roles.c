@@ -2629,10 +2629,11 @@ static void prove_counts(Proof *P)
 }
 
 /* the count a stands for, past the inner class's repeat (counts above
- * trans + fold behave as one fold smaller) */
+ * trans + fold + 1, the counts run before folding was, behave as one fold
+ * smaller) */
 static int64_t fold_count(int64_t a, int64_t trans, int64_t fold)
 {
-	int64_t top = trans + fold;
+	int64_t top = trans + fold + 1;
 	return a <= top ? a : a - (a - top + fold - 1) / fold * fold;
 }
 
@@ -2640,7 +2641,7 @@ static int64_t fold_count(int64_t a, int64_t trans, int64_t fold)
  * (done: the counts run, n of them); -1: none */
 static int64_t next_count(const TClass *I, int64_t trans, int64_t fold, const int64_t *done, size_t n)
 {
-	int64_t best = -1, top = trans + fold;
+	int64_t best = -1, top = trans + fold + 1;
 	int64_t past = I->lo > top ? I->lo : top + 1; /* past top, fold counts in a row give every fold once */
 	int64_t below = I->hi < top ? I->hi : top, above = I->hi < past + fold - 1 ? I->hi : past + fold - 1;
 	for (int64_t a = I->lo; a <= above; a = a == below ? past : a + 1) {
