@@ -326,38 +326,6 @@ source tests/races.sh
 echo "== emulator failures (tests/emu_fail: hand-written PTX the GPU would hang on; '# emu:' is the expected report)"
 run_each check_emu_fail $(files_of check_emu_fail)
 
-echo "== limits: huge, overflowing, deep and long inputs give an error or work, in bounded time"
-L=$OUT/limits; mkdir -p "$L"
-printf 'target sm_90\nkernel k\nthreads 32\nparam A f32 [4611686018427387904, 4]\n' > "$L/huge_shape.tile"
-printf 'target sm_90\nkernel k\nthreads 32\nshared S f32 [2, 2] layout S[(2, 2) : (9223372036854775807, 1)]\n' > "$L/stride_overflow.tile"
-printf 'target sm_90\nkernel k\nthreads 32\nparam A f32 [8]\nshared S f32 [1]\ncta copy S, A[4611686018427387904 * 4]\n' > "$L/expr_overflow.tile"
-printf 'target sm_90\nkernel k\nthreads 32\ngrid 2147483647\nparam A f32 [64]\nshared S f32 [1]\ncta copy S, A[ctaid * 4294967296]\n' > "$L/ctaid_overflow.tile"
-{ printf 'target sm_90\nkernel k\nthreads 32\n'; for i in $(seq 16); do echo "repeat 1000 as i$i {"; done; echo sync; for i in $(seq 16); do echo "}"; done; } > "$L/deep_repeat.tile"
-# empty loop bodies: the race and hazard checks once iterated every trip (2^62 here) without a budget
-printf 'target sm_90\nkernel k\nthreads 64\nparam K u32\nshared S f32 [64]\nrepeat K {\n  repeat K {\n  }\n}\n' > "$L/empty_repeats.tile"
-printf 'target sm_90\nkernel k\nthreads 64\nparam A f32 [64]\nshared S f32 [64]\ncta copy_async S, A\ncp_async.commit\nrepeat 2147483647 {\n  repeat 2147483647 {\n  }\n}\ncp_async.wait 0\n' > "$L/empty_repeats_cp_async.tile"
-{ printf 'target sm_90\n# '; head -c 2000000 /dev/zero | tr '\0' 'x'; printf '\nkernel k\nthreads 32\nsync\n'; } > "$L/long_line.tile"
-# 100000 statements are emitted in bounded time; ptxas needs 25 s for them, so the
-# same statement is assembled at 5000 (the PTX is the same instruction repeated)
-{ printf 'target sm_90\n# limits: emit only\nkernel k\nthreads 32\n'; yes sync | head -n 100000; } > "$L/many_statements.tile"
-{ printf 'target sm_90\nkernel k\nthreads 32\n'; yes sync | head -n 5000; } > "$L/many_statements_asm.tile"
-{ printf 'target sm_80\n'; for i in $(seq 3000); do printf 'kernel k%d\nthreads 32\nparam A u8 [64]\nshared S u8 [64]\ncta copy S, A\n' $i; done; } > "$L/many_kernels.tile"
-{ printf 'target sm_90\nkernel k\nthreads 32\n'; for i in $(seq 300); do echo "param A$i f32 [1, 2, 3, 4, 5, 6, 7, 8] layout S[(1, 2, 3, 4, 5, 6, 7, 8)]"; done; } > "$L/many_buffers.tile"
-# kernel params past 4352 bytes need PTX 8.1 (emitted then), past 32764 bytes are an error (ptxas refused both)
-{ printf 'target sm_90\nkernel k\nthreads 32\nparam M u32\n'; for i in $(seq 545); do echo "param A$i f32 [32]"; done; printf 'shared S f32 [32]\ncta copy S, A1\n'; } > "$L/params_4360_bytes.tile"
-{ printf 'target sm_90\nkernel k\nthreads 32\n'; for i in $(seq 4096); do echo "param A$i f32 [32]"; done; printf 'shared S f32 [32]\ncta copy S, A1\n'; } > "$L/params_32768_bytes.tile"
-check_limit() { # FILE: an error or emitted (and assembled), in bounded time
-	local f=$1 o=${1%.tile}.ptx e=${1%.tile}.err rc tg
-	timeout 60 "$T" emit "$f" -o "$o" 2>"$e"; rc=$?
-	if [ $rc -eq 0 ] && grep -q '^# limits: emit only' "$f"; then
-		[ "$(grep -c 'bar.sync' "$o")" -ge 100000 ] && ok || bad "limits $(basename "$f"): short output"
-	elif [ $rc -eq 0 ]; then
-		target_of "$f"; assemble "$o" "$tg" && ok || { bad "limits $(basename "$f"): ptxas"; head -3 "$S/ptxas.log"; }
-	elif [ $rc -eq 1 ] && grep -q "^$f:[0-9]*:[0-9]*: error: " "$e"; then ok
-	else bad "limits $(basename "$f"): exit $rc"; head -3 "$e"; fi
-}
-run_each check_limit "$L"/*.tile
-
 echo "== proof cost and the facts' magnitudes: every example with a runtime K is checked at K >= 8 and at K >= 2^30 (CPU time at most 1.5x), and the kernels with roles at K <= 64 and K <= 704"
 # the roles proof explores the trip counts up to where the loop head's state
 # repeats, whatever the facts' bounds: a count past that stands for every
@@ -394,6 +362,38 @@ for f in examples/*.tile bench/*.tile; do
 		"$T" check "$g" 2>"$C/err" && ok || { bad "check $(basename "$f") with K <= $k"; head -3 "$C/err"; }
 	done
 done
+
+echo "== limits: huge, overflowing, deep and long inputs give an error or work, in bounded time"
+L=$OUT/limits; mkdir -p "$L"
+printf 'target sm_90\nkernel k\nthreads 32\nparam A f32 [4611686018427387904, 4]\n' > "$L/huge_shape.tile"
+printf 'target sm_90\nkernel k\nthreads 32\nshared S f32 [2, 2] layout S[(2, 2) : (9223372036854775807, 1)]\n' > "$L/stride_overflow.tile"
+printf 'target sm_90\nkernel k\nthreads 32\nparam A f32 [8]\nshared S f32 [1]\ncta copy S, A[4611686018427387904 * 4]\n' > "$L/expr_overflow.tile"
+printf 'target sm_90\nkernel k\nthreads 32\ngrid 2147483647\nparam A f32 [64]\nshared S f32 [1]\ncta copy S, A[ctaid * 4294967296]\n' > "$L/ctaid_overflow.tile"
+{ printf 'target sm_90\nkernel k\nthreads 32\n'; for i in $(seq 16); do echo "repeat 1000 as i$i {"; done; echo sync; for i in $(seq 16); do echo "}"; done; } > "$L/deep_repeat.tile"
+# empty loop bodies: the race and hazard checks once iterated every trip (2^62 here) without a budget
+printf 'target sm_90\nkernel k\nthreads 64\nparam K u32\nshared S f32 [64]\nrepeat K {\n  repeat K {\n  }\n}\n' > "$L/empty_repeats.tile"
+printf 'target sm_90\nkernel k\nthreads 64\nparam A f32 [64]\nshared S f32 [64]\ncta copy_async S, A\ncp_async.commit\nrepeat 2147483647 {\n  repeat 2147483647 {\n  }\n}\ncp_async.wait 0\n' > "$L/empty_repeats_cp_async.tile"
+{ printf 'target sm_90\n# '; head -c 2000000 /dev/zero | tr '\0' 'x'; printf '\nkernel k\nthreads 32\nsync\n'; } > "$L/long_line.tile"
+# 100000 statements are emitted in bounded time; ptxas needs 25 s for them, so the
+# same statement is assembled at 5000 (the PTX is the same instruction repeated)
+{ printf 'target sm_90\n# limits: emit only\nkernel k\nthreads 32\n'; yes sync | head -n 100000; } > "$L/many_statements.tile"
+{ printf 'target sm_90\nkernel k\nthreads 32\n'; yes sync | head -n 5000; } > "$L/many_statements_asm.tile"
+{ printf 'target sm_80\n'; for i in $(seq 3000); do printf 'kernel k%d\nthreads 32\nparam A u8 [64]\nshared S u8 [64]\ncta copy S, A\n' $i; done; } > "$L/many_kernels.tile"
+{ printf 'target sm_90\nkernel k\nthreads 32\n'; for i in $(seq 300); do echo "param A$i f32 [1, 2, 3, 4, 5, 6, 7, 8] layout S[(1, 2, 3, 4, 5, 6, 7, 8)]"; done; } > "$L/many_buffers.tile"
+# kernel params past 4352 bytes need PTX 8.1 (emitted then), past 32764 bytes are an error (ptxas refused both)
+{ printf 'target sm_90\nkernel k\nthreads 32\nparam M u32\n'; for i in $(seq 545); do echo "param A$i f32 [32]"; done; printf 'shared S f32 [32]\ncta copy S, A1\n'; } > "$L/params_4360_bytes.tile"
+{ printf 'target sm_90\nkernel k\nthreads 32\n'; for i in $(seq 4096); do echo "param A$i f32 [32]"; done; printf 'shared S f32 [32]\ncta copy S, A1\n'; } > "$L/params_32768_bytes.tile"
+check_limit() { # FILE: an error or emitted (and assembled), in bounded time
+	local f=$1 o=${1%.tile}.ptx e=${1%.tile}.err rc tg
+	timeout 60 "$T" emit "$f" -o "$o" 2>"$e"; rc=$?
+	if [ $rc -eq 0 ] && grep -q '^# limits: emit only' "$f"; then
+		[ "$(grep -c 'bar.sync' "$o")" -ge 100000 ] && ok || bad "limits $(basename "$f"): short output"
+	elif [ $rc -eq 0 ]; then
+		target_of "$f"; assemble "$o" "$tg" && ok || { bad "limits $(basename "$f"): ptxas"; head -3 "$S/ptxas.log"; }
+	elif [ $rc -eq 1 ] && grep -q "^$f:[0-9]*:[0-9]*: error: " "$e"; then ok
+	else bad "limits $(basename "$f"): exit $rc"; head -3 "$e"; fi
+}
+run_each check_limit "$L"/*.tile
 
 echo "== harness builds against the stub libcuda"
 if [ -f "${CUDA:-/usr/local/cuda}/include/cuda.h" ]; then
