@@ -27,7 +27,7 @@ $(B)/tools/%.o: tools/%.c $(B)/gen/ptx_forms.h Makefile
 
 PTXEMU_OBJ := $(patsubst tools/%.c,$(B)/tools/%.o,$(wildcard tools/ptxemu*.c) tools/runcore.c)
 $(B)/ptxemu: $(PTXEMU_OBJ) $(B)/libtilepx_internal.a
-	$(CC) $(CFLAGS) $^ -lpthread $(LDFLAGS) -o $@
+	$(CC) $(CFLAGS) $^ -lpthread -lm $(LDFLAGS) -o $@
 
 $(B)/sasscount: tools/sasscount.c Makefile
 	@mkdir -p $(B)
@@ -97,7 +97,7 @@ $(B)/tilepx: $(B)/obj/main.o $(B)/libtilepx_internal.a
 
 $(B)/tests/%: tests/unit/%.c $(B)/libtilepx_internal.a Makefile
 	@mkdir -p $(dir $@)
-	$(CC) $(WARN) $(CFLAGS) $(CPPFLAGS) $(DEPFLAGS) $< $(B)/libtilepx_internal.a -o $@
+	$(CC) $(WARN) $(CFLAGS) $(CPPFLAGS) $(DEPFLAGS) $< $(B)/libtilepx_internal.a -lm -o $@
 
 # the launch ABI's test checks entries with the runners' own check (tools/runcore.c)
 $(B)/tests/test_abi: tests/unit/test_abi.c tools/runcore.c $(B)/libtilepx_internal.a Makefile

@@ -192,6 +192,7 @@ enum {
 	OPC_MAD_WIDE_U32,
 	OPC_CVT_U64_U32,
 	OPC_CVT_U32_U64,
+	OPC_CVT_U32_U16,
 	OPC_SHL_B64,
 	OPC_SETP_GT_S32,
 	OPC_SETP_GT_AND_S32,
@@ -199,6 +200,8 @@ enum {
 	OPC_SETP_EQ_U32,
 	OPC_SETP_GE_U32,
 	OPC_SETP_NE_U32,
+	OPC_SETP_GT_U32,
+	OPC_SETP_LE_U32,
 	OPC_BFI_B32,
 	OPC_BFE_U32,
 	OPC_LDST_NO_WIDTH,
@@ -208,6 +211,10 @@ enum {
 	OPC_CP_ASYNC_COMMIT_GROUP,
 	OPC_CP_ASYNC_WAIT,
 	OPC_ASYNC_NOP,
+	OPC_FLOAT, /* tools/ptxemu_float.c: Ins.fop */
+	OPC_NOT_PRED,
+	OPC_MOV_PACK16,   /* mov.b32 d, {lo, hi} */
+	OPC_MOV_UNPACK16, /* mov.b32 {lo, hi}, a */
 };
 
 /* which arm of the interpreter runs instruction in: the tests it made on
@@ -243,6 +250,13 @@ static const struct { const char *name; int opc; } exact_ops[] = {
 	{"setp.eq.u32", OPC_SETP_EQ_U32},
 	{"setp.ge.u32", OPC_SETP_GE_U32},
 	{"setp.ne.u32", OPC_SETP_NE_U32},
+	{"setp.gt.u32", OPC_SETP_GT_U32},
+	{"setp.le.u32", OPC_SETP_LE_U32},
+	{"setp.eq.b32", OPC_SETP_EQ_U32},
+	{"setp.ne.b32", OPC_SETP_NE_U32},
+	{"cvt.u32.u16", OPC_CVT_U32_U16},
+	{"cvt.u16.u32", OPC_CVT_U32_U16},
+	{"not.pred", OPC_NOT_PRED},
 	{"bfi.b32", OPC_BFI_B32},
 	{"bfe.u32", OPC_BFE_U32},
 	{"cp.async.commit_group", OPC_CP_ASYNC_COMMIT_GROUP},
@@ -255,6 +269,10 @@ static int classify(const Prog *p, const Ins *in)
 	for (size_t i = 0; i < sizeof exact_ops / sizeof *exact_ops; i++)
 		if (!strcmp(op, exact_ops[i].name))
 			return exact_ops[i].opc;
+	if (in->fop.kind)
+		return OPC_FLOAT;
+	if (!strcmp(op, "mov.b32") && in->nops == 3) /* a brace pair of 16-bit registers, flattened: which side? */
+		return reg_bits(p, o[0]) == 16 ? OPC_MOV_UNPACK16 : OPC_MOV_PACK16;
 	if (!strncmp(op, "barrier.cluster.arrive", 22))
 		return OPC_BARRIER_CLUSTER_ARRIVE;
 	if (!strncmp(op, "barrier.cluster.wait", 20))
@@ -276,7 +294,7 @@ static int classify(const Prog *p, const Ins *in)
 	if (!strcmp(op, "cvta.to.global.u64") || !strcmp(op, "mov.u32") || !strcmp(op, "mov.b32") ||
 	    !strcmp(op, "cvta.param.u64") || !strcmp(op, "mov.b64"))
 		return OPC_MOV;
-	if (!strncmp(op, "cvt.rn.", 7) || !strcmp(op, "cvt.f32.f16")) /* tools/ptxemu_cvt.c */
+	if (!strcmp(op, "cvt.rn.f16x2.f32") || !strcmp(op, "cvt.rn.bf16x2.f32") || !strcmp(op, "cvt.f32.f16")) /* tools/ptxemu_cvt.c */
 		return OPC_CVT_HALF;
 	if (!strcmp(op, "shr.u32") || !strcmp(op, "shr.b32"))
 		return OPC_SHR_U32;
@@ -431,11 +449,52 @@ static bool exec_compare(Machine *m, Thread *t, Ins *in)
 		D = (uint32_t)V(1) != (uint32_t)V(2);
 		return true;
 	}
+	case OPC_NOT_PRED: {
+		D = V(1) == 0;
+		return true;
+	}
+	case OPC_SETP_GT_U32: {
+		D = (uint32_t)V(1) > (uint32_t)V(2);
+		return true;
+	}
+	case OPC_SETP_LE_U32: {
+		D = (uint32_t)V(1) <= (uint32_t)V(2);
+		return true;
+	}
 	default:
 		return false;
 	}
 #undef D
 #undef V
+}
+
+/* an f32 source: a float immediate (0fXXXXXXXX, 0d..., decimal) or any operand val reads */
+static uint32_t float_source(Machine *m, Thread *t, const char *s)
+{
+	uint32_t bits;
+	return ptxemu_float_immediate(s, &bits) ? bits : (uint32_t)val(m, t, s);
+}
+
+/* an f32 compute instruction (tools/ptxemu_float.c): its sources are the
+ * last fop.nsrc operands; setp p|q (two destinations) writes q = !p */
+static void exec_float(Machine *m, Thread *t, Ins *in)
+{
+	int ndst = in->nops - in->fop.nsrc;
+	if (ndst < 1 || ndst > 2 || (ndst == 2 && strncmp(in->op, "setp.", 5))) {
+		snprintf(m->errbuf, sizeof m->errbuf, "'%s': %d operands", in->op, in->nops);
+		m->err = m->errbuf;
+		return;
+	}
+	uint64_t s[3] = {0}, r;
+	for (int i = 0; i < in->fop.nsrc; i++) /* an f64 form reads 64 bits (0dX{16}: its bits, as val reads it) */
+		s[i] = in->fop.f64 ? val(m, t, in->ops[ndst + i]) : float_source(m, t, in->ops[ndst + i]);
+	if (in->fop.f64)
+		r = ptxemu_double_exec(in->fop, s[0], s[1], s[2]);
+	else
+		r = ptxemu_float_exec(in->fop, (uint32_t)s[0], (uint32_t)s[1], (uint32_t)s[2]);
+	*R(m, t, in->ops[0]) = r;
+	if (ndst == 2)
+		*R(m, t, in->ops[1]) = !r;
 }
 
 /* bit-field, byte-permute, max and the conversions; false when in is none
@@ -455,6 +514,20 @@ static bool exec_bits(Machine *m, Thread *t, Ins *in)
 		D = (uint32_t)V(1);
 		return true;
 	}
+	case OPC_MOV_PACK16: {
+		D = (V(1) & 0xffffu) | (V(2) & 0xffffu) << 16;
+		return true;
+	}
+	case OPC_MOV_UNPACK16: {
+		uint64_t a = V(2);
+		D = a & 0xffffu;
+		*R(m, t, o[1]) = a >> 16 & 0xffffu;
+		return true;
+	}
+	case OPC_CVT_U32_U16: {
+		D = (uint16_t)V(1);
+		return true;
+	}
 	case OPC_MAX_U32: {
 		D = (uint32_t)V(1) > (uint32_t)V(2) ? (uint32_t)V(1) : (uint32_t)V(2);
 		return true;
@@ -467,6 +540,10 @@ static bool exec_bits(Machine *m, Thread *t, Ins *in)
 			d |= (sb & 8 ? (byte & 0x80 ? 0xffu : 0) : byte) << (8 * i);
 		}
 		D = d;
+		return true;
+	}
+	case OPC_FLOAT: {
+		exec_float(m, t, in);
 		return true;
 	}
 	case OPC_CVT_HALF: {
@@ -695,6 +772,7 @@ void step(Machine *m, Thread *t)
 void decode_prog(Prog *p)
 {
 	for (int i = 0; i < p->n; i++) {
+		p->ins[i].fop = ptxemu_float_decode(p->ins[i].op);
 		p->ins[i].opc = classify(p, &p->ins[i]);
 		p->ins[i].collective = is_collective(p->ins[i].op);
 	}

@@ -9,6 +9,7 @@
 #include "ptxemu_wgmma.h"
 #include "ptxemu_tma.h"
 #include "ptxemu_sync.h"
+#include "ptxemu_float.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -35,6 +36,7 @@ typedef struct Ins {
 	int tile_line; /* the .tile statement it comes from ("// line N:" comments), 0 unknown */
 	int opc;       /* the interpreter's arm for it, decoded once (decode_prog) */
 	bool collective; /* a warp or warpgroup collective or barrier (is_collective), decoded once */
+	FloatOp fop;     /* an f32 compute form (tools/ptxemu_float.c), decoded once; kind 0: none */
 } Ins;
 
 typedef struct Prog {
@@ -206,6 +208,8 @@ void load_funcs(Prog *p, char **lines, int nl);
 uint64_t *R(Machine *m, Thread *t, const char *name);
 uint64_t val(Machine *m, Thread *t, const char *s);
 uint64_t addr(Machine *m, Thread *t, const char *s);
+/* the declared width of register name in bits; 0 when it is no declared register */
+int reg_bits(const Prog *p, const char *name);
 uint64_t shared_cta_offset(Machine *m, Thread *t, uint32_t a);
 unsigned char *mem(Machine *m, bool shared, uint64_t a, int bytes);
 void track(Machine *m, const Thread *t, const Ins *in, bool write);

@@ -29,6 +29,8 @@ uint64_t val(Machine *m, Thread *t, const char *s)
 			return (uint64_t)m->nranks;
 		return *R(m, t, s);
 	}
+	if (s[0] == '0' && strchr("fFdD", s[1]) && s[1]) /* 0fXXXXXXXX, 0dX{16}: a float's bits */
+		return (uint64_t)strtoull(s + 2, NULL, 16);
 	if (isdigit((unsigned char)s[0]) || s[0] == '-')
 		return (uint64_t)strtoll(s, NULL, 0);
 	for (int i = 0; i < m->p->nnamed; i++)
@@ -50,7 +52,7 @@ uint64_t val(Machine *m, Thread *t, const char *s)
 }
 
 /* the declared width of register name in bits; 0 when it is no declared register */
-static int reg_bits(const Prog *p, const char *name)
+int reg_bits(const Prog *p, const char *name)
 {
 	for (int i = p->nrdecl - 1; i >= 0; i--) { /* the latest declaration (an asm block's scope) first */
 		const struct RegDecl *d = &p->rdecl[i];

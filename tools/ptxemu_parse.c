@@ -263,6 +263,12 @@ static void parse_operands(Ins *in, char *rest)
 					in->ops[in->nops++] = strdup(tok);
 			continue;
 		}
+		char *bar = strchr(start, '|'); /* "d|p" (setp, shfl): two destinations, one operand each */
+		if (bar && in->nops + 1 < MAXOPS) {
+			*bar = 0;
+			in->ops[in->nops++] = strdup(trim(start));
+			start = trim(bar + 1);
+		}
 		if (in->nops < MAXOPS)
 			in->ops[in->nops++] = strdup(start);
 	}

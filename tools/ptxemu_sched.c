@@ -26,7 +26,7 @@ bool is_collective(const char *op)
 	return is_named_bar(op) || !strncmp(op, "elect.sync", 10) || !strncmp(op, "setmaxnreg.", 11) || !strncmp(op, "ldmatrix", 8) || !strncmp(op, "stmatrix", 8) ||
 	       !strncmp(op, "tcgen05.ld.", 11) || !strncmp(op, "tcgen05.st.", 11) || !strncmp(op, "tcgen05.alloc", 13) ||
 	       !strncmp(op, "tcgen05.dealloc", 15) || !strncmp(op, "tcgen05.relinquish", 18) ||
-	       !strncmp(op, "mma.sync", 8) || !strncmp(op, "wgmma.", 6);
+	       !strncmp(op, "mma.sync", 8) || !strncmp(op, "wgmma.", 6) || !strncmp(op, "shfl.sync.", 10);
 }
 
 /* the cluster barrier instances every live thread has arrived at are
@@ -138,16 +138,13 @@ static bool elect(Machine *m, int wi, Thread **lane, int nl)
 	}
 	if (at != mask)
 		return false; /* lanes of the mask still to come */
-	const char *ops = in->ops[0], *bar = strchr(ops, '|');
-	if (!bar || !mask) {
+	if (in->nops != 3 || !mask) { /* the reader splits "d|p" into two operands */
 		snprintf(m->errbuf, sizeof m->errbuf, "elect.sync (.tile line %d): expected 'd|p, membermask' with a mask "
 		         "that is not 0", in->tile_line);
 		m->err = m->errbuf;
 		return false;
 	}
-	char d[64], p[64];
-	snprintf(d, sizeof d, "%.*s", (int)(bar - ops), ops);
-	snprintf(p, sizeof p, "%s", bar + 1);
+	const char *d = in->ops[0], *p = in->ops[1];
 	int leader = __builtin_ctz(mask), pc = first->pc;
 	for (int k = 0; k < nl; k++) {
 		if (lane[k]->pc != pc)

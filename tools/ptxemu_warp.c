@@ -1,6 +1,6 @@
 /* Warp and warpgroup collectives, executed when every lane is there:
  * ldmatrix/stmatrix and tcgen05.ld/st from the fragment tables of
- * docs/ptx-notes.md, mma.sync, tcgen05.alloc, and wgmma (in flight until
+ * docs/ptx-notes.md, mma.sync, shfl.sync, tcgen05.alloc, and wgmma (in flight until
  * the wgmma.wait_group that covers it). */
 #define _POSIX_C_SOURCE 200809L
 #include "ptxemu_machine.h"
@@ -470,6 +470,61 @@ void wg_collective(Machine *m, Thread **w, Ins *in, int wgi)
 		w[t]->pc++;
 }
 
+/* shfl.sync.{up,down,bfly,idx}.b32 d[|p], a, b, c, membermask (PTX ISA,
+ * shfl.sync): lane i reads a from lane j, or its own a where j leaves its
+ * segment (p false). Every lane's sources are read before any d is written.
+ * Full warps only: the membermask must name all 32 lanes */
+static void shfl(Machine *m, Thread **w, Ins *in)
+{
+	int nd = in->nops - 4; /* d, or d and p */
+	const char *mode = in->op + 10; /* after "shfl.sync." */
+	if (nd < 1 || nd > 2) {
+		snprintf(m->errbuf, sizeof m->errbuf, "'%s' (.tile line %d): %d operands", in->op, in->tile_line, in->nops);
+		m->err = m->errbuf;
+		return;
+	}
+	uint32_t src[32], d[32];
+	bool p[32];
+	for (int l = 0; l < 32; l++) {
+		if ((uint32_t)val(m, w[l], in->ops[nd + 3]) != 0xffffffffu) {
+			snprintf(m->errbuf, sizeof m->errbuf, "'%s' (.tile line %d): membermask 0x%x in lane %d (the emulator "
+			         "models the full warp, 0xffffffff, only)", in->op, in->tile_line,
+			         (unsigned)val(m, w[l], in->ops[nd + 3]), l);
+			m->err = m->errbuf;
+			return;
+		}
+		src[l] = (uint32_t)val(m, w[l], in->ops[nd]);
+	}
+	for (int l = 0; l < 32; l++) {
+		uint32_t b = (uint32_t)val(m, w[l], in->ops[nd + 1]) & 31, c = (uint32_t)val(m, w[l], in->ops[nd + 2]);
+		uint32_t seg = c >> 8 & 31, maxl = ((uint32_t)l & seg) | (c & 31 & ~seg), minl = (uint32_t)l & seg;
+		int64_t j;
+		if (!strncmp(mode, "up.", 3)) {
+			j = l - (int64_t)b;
+			p[l] = j >= (int64_t)maxl;
+		} else if (!strncmp(mode, "down.", 5)) {
+			j = l + (int64_t)b;
+			p[l] = j <= (int64_t)maxl;
+		} else if (!strncmp(mode, "bfly.", 5)) {
+			j = l ^ (int64_t)b;
+			p[l] = j <= (int64_t)maxl;
+		} else if (!strncmp(mode, "idx.", 4)) {
+			j = minl | (b & ~seg);
+			p[l] = j <= (int64_t)maxl;
+		} else {
+			snprintf(m->errbuf, sizeof m->errbuf, "unsupported instruction '%s'", in->op);
+			m->err = m->errbuf;
+			return;
+		}
+		d[l] = src[p[l] ? j : l];
+	}
+	for (int l = 0; l < 32; l++) {
+		*R(m, w[l], in->ops[0]) = d[l];
+		if (nd == 2)
+			*R(m, w[l], in->ops[1]) = p[l];
+	}
+}
+
 void collective(Machine *m, Thread **w, Ins *in)
 {
 	m->acc_warp = warp_of(m, w[0]); /* the warp's accesses, for race tracking */
@@ -484,6 +539,8 @@ void collective(Machine *m, Thread **w, Ins *in)
 		matrix(m, w, in);
 	} else if (!strncmp(in->op, "tcgen05.ld.", 11) || !strncmp(in->op, "tcgen05.st.", 11)) {
 		tcgen05(m, w, in);
+	} else if (!strncmp(in->op, "shfl.sync.", 10)) {
+		shfl(m, w, in);
 	} else if (!strncmp(in->op, "tcgen05.alloc", 13)) {
 		/* one allocation: base address 0 (lane 0, column 0) into the slot */
 		unsigned char *p = mem(m, true, addr(m, w[0], in->ops[0]), 4);

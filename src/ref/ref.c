@@ -5,6 +5,7 @@
  * kernel's results with this, byte for byte. */
 #include "../tilepx.h"
 #include "../walk.h"
+#include "fmath.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -21,6 +22,9 @@ typedef struct RefCta {
 	struct RefCta *peers; /* the CTAs of its cluster, by rank (itself among them) */
 	int nranks;
 	uint64_t warps;       /* the warps running the statement (a role's; every bit without roles) */
+	/* error bounds (set's approximate functions): per buffer index (local,
+	 * shared) and per param, one float per element, NULL while all exact */
+	float **err, **perr;
 } RefCta;
 
 static size_t bidx(const Kernel *k, const Buffer *b)
@@ -180,6 +184,50 @@ static void enter_instance(RefCta *c, int64_t first)
 	c->vars[VAR_WGID] = first / 128;
 }
 
+/* the bytes and element count of a buffer's memory in this CTA (params: shared by all CTAs) */
+static unsigned char *mem_of(RefCta *c, const Buffer *b, int64_t *n, float ***errs)
+{
+	if (b->mem == MEM_GLOBAL) {
+		*n = b->storage;
+		*errs = &c->perr[b->param_index];
+		return c->params[b->param_index];
+	}
+	size_t i = bidx(c->k, b);
+	*n = b->mem == MEM_LOCAL ? c->k->threads * regs_per_thread(b) : b->mem == MEM_SHARED ? b->storage : 0;
+	*errs = &c->err[i];
+	return c->mem[i];
+}
+
+/* the error bound of the element at p of buffer b; NULL when none is kept
+ * (the element is exact), unless make */
+static float *err_slot(RefCta *c, const Buffer *b, const unsigned char *p, bool make)
+{
+	int64_t n;
+	float **errs;
+	unsigned char *base = mem_of(c, b, &n, &errs);
+	if (!c->err || !base || b->mem == MEM_TMEM || (!*errs && !make))
+		return NULL;
+	if (!*errs && !(*errs = calloc((size_t)(n ? n : 1), sizeof(float))))
+		return NULL;
+	int64_t i = (p - base) / dtype_bytes(b->dt);
+	return i >= 0 && i < n ? &(*errs)[i] : NULL;
+}
+
+/* a copied element's bound: the source's, plus a rounding step when the copy narrows f32 */
+static void copy_err(RefCta *c, const Buffer *db, unsigned char *d, const Buffer *sb, const unsigned char *s)
+{
+	float *se = err_slot(c, sb, s, false), *de = err_slot(c, db, d, se && *se > 0);
+	if (de)
+		*de = se ? *se : 0;
+	if (de && *de > 0 && dtype_bytes(db->dt) < dtype_bytes(sb->dt)) {
+		float v;
+		memcpy(&v, s, 4);
+		int e;
+		rm_frexp(fabs((double)v) + *de, &e);
+		*de += (float)rm_ldexp(1.0, (e - 1 < -14 ? -14 : e - 1) - (db->dt == DT_BF16 ? 7 : 10));
+	}
+}
+
 /* a converting copy's element: f32 -> f16/bf16 rounded, f16/bf16 -> f32 exact */
 static void convert_elem(unsigned char *d, DType dt, const unsigned char *s, DType st)
 {
@@ -221,6 +269,10 @@ static bool run_copy(Ctx *cx, RefCta *c, const Stmt *s)
 				memcpy(d, from, (size_t)es);
 			else if (d)
 				memset(d, 0, (size_t)es);
+			if (d && from)
+				copy_err(c, db, d, sb, from);
+			else if (d && err_slot(c, db, d, false)) /* a zero read outside a tensor: exact */
+				*err_slot(c, db, d, false) = 0;
 		}
 		c->bytes += elems * es;
 	}
@@ -254,8 +306,11 @@ static bool ref_dump(Ctx *cx, RefCta *c, const Stmt *s)
 	int64_t regs = regs_per_thread(l);
 	for (int64_t t = 0; t < k->threads; t++)
 		if (runs_instance(c, t, 1)) {
-			memcpy(c->params[p->param_index] + ((c->cta * k->threads + t) * regs) * es,
-			       c->mem[bidx(k, l)] + t * regs * es, (size_t)(regs * es));
+			unsigned char *d = c->params[p->param_index] + ((c->cta * k->threads + t) * regs) * es,
+			              *from = c->mem[bidx(k, l)] + t * regs * es;
+			memcpy(d, from, (size_t)(regs * es));
+			for (int64_t r = 0; r < regs; r++)
+				copy_err(c, p, d + r * es, l, from + r * es);
 			c->bytes += regs * es;
 		}
 	return true;
@@ -275,6 +330,35 @@ static bool ref_init(Ctx *cx, RefCta *c, const Stmt *s)
 		enter_instance(c, first);
 		for (int64_t x = 0; x < elems; x++)
 			memcpy(place(c, s->dst, x, first), &bits, (size_t)es);
+	}
+	return true;
+}
+
+/* thread t's copy of element coord of local buffer b (ref_set_run's view):
+ * the thread holds it when its index in the owner group is the one the
+ * layout gives the element */
+static unsigned char *set_elem(void *ctx, const Buffer *b, const int64_t *coord, int64_t t, float **err, bool make)
+{
+	RefCta *c = ctx;
+	int64_t idx = 0, at[AX_COUNT], own = 0;
+	for (int d = 0; d < b->ndim; d++)
+		idx = idx * b->shape[d] + coord[d];
+	apply_layout(b, idx, at);
+	for (int a = AX_LANEID; a <= AX_TX; a++)
+		own += at[a] * thread_weight((Axis)a);
+	if (t % owner_threads(c, b) != own)
+		return NULL;
+	int es = dtype_bytes(b->dt);
+	unsigned char *p = c->mem[bidx(c->k, b)] + (t * regs_per_thread(b) + at[AX_M]) * es;
+	*err = err_slot(c, b, p, make);
+	return p;
+}
+
+static bool ref_set(Ctx *cx, RefCta *c, const Stmt *s)
+{
+	if (!ref_set_run(c->k, s, c->vars, c->warps, set_elem, c)) {
+		diag_error(cx, s->loc, "the reference could not evaluate this set (an operand element not held)");
+		return false;
 	}
 	return true;
 }
@@ -1116,6 +1200,16 @@ static bool run_roles(Ctx *cx, RefCta *cl, int nranks)
  * [j*Y, j*Y + Y); the CTA's rank is (ctaid % X) + (ctaid_y % Y) * X */
 bool ref_run_kernel(Ctx *cx, const Kernel *k, unsigned char **params, int64_t *bytes_moved)
 {
+	float **errs = calloc((size_t)(k->nparams ? k->nparams : 1), sizeof(float *));
+	bool ok = errs && ref_run_kernel_tol(cx, k, params, errs, bytes_moved);
+	for (int i = 0; errs && i < k->nparams; i++)
+		free(errs[i]);
+	free(errs);
+	return ok;
+}
+
+bool ref_run_kernel_tol(Ctx *cx, const Kernel *k, unsigned char **params, float **errs, int64_t *bytes_moved)
+{
 	int64_t cx_ = k->cluster_x ? k->cluster_x : 1, cy = k->cluster_x ? k->cluster_y : 1;
 	int n = (int)(cx_ * cy);
 	RefCta *cl = calloc((size_t)n, sizeof *cl);
@@ -1124,6 +1218,8 @@ bool ref_run_kernel(Ctx *cx, const Kernel *k, unsigned char **params, int64_t *b
 		cl[r].cx = cx;
 		cl[r].params = params;
 		cl[r].mem = calloc(k->nbufs ? k->nbufs : 1, sizeof(unsigned char *));
+		cl[r].err = calloc(k->nbufs ? k->nbufs : 1, sizeof(float *));
+		cl[r].perr = errs;
 		cl[r].vars = calloc((size_t)k->nvars + 1, sizeof(int64_t));
 		cl[r].peers = cl;
 		cl[r].nranks = n;
@@ -1152,15 +1248,20 @@ bool ref_run_kernel(Ctx *cx, const Kernel *k, unsigned char **params, int64_t *b
 						sz = (size_t)(128 * bf->cols * 4);
 					free(c->mem[b]);
 					c->mem[b] = sz ? calloc(sz, 1) : NULL;
+					free(c->err[b]);
+					c->err[b] = NULL;
 				}
 			}
 			ok = roles ? run_roles(cx, cl, n) : run_lockstep(cx, cl, n);
 		}
 	int64_t moved = 0;
 	for (int r = 0; r < n; r++) {
-		for (size_t b = 0; b < k->nbufs; b++)
+		for (size_t b = 0; b < k->nbufs; b++) {
 			free(cl[r].mem[b]);
+			free(cl[r].err[b]);
+		}
 		free(cl[r].mem);
+		free(cl[r].err);
 		free(cl[r].vars);
 		moved += cl[r].bytes;
 	}
