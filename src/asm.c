@@ -94,19 +94,23 @@ static bool region_words(Arena *ar, const Kernel *k, const Region *r, int **word
 			flat += c[d] * stride;
 			stride *= b->shape[d];
 		}
-		int64_t at[AX_COUNT];
-		lay_apply_flat(&b->layout, flat, at);
-		int64_t t = 0;
-		for (int a = AX_LANEID; a <= AX_TX; a++)
-			t += at[a] * thread_scale((Axis)a);
-		for (int64_t j = 0; j < wpe; j++) {
-			int64_t w = at[AX_M] * es / 4 + j;
-			if (t < 0 || t >= owner || w < 0 || w >= nw) {
-				*why = "register outside the buffer";
-				goto done;
+		int64_t at0[AX_COUNT];
+		lay_apply_flat(&b->layout, flat, at0);
+		for (int64_t rep = 0; rep < lay_replicas(&b->layout); rep++) { /* every copy's thread */
+			int64_t at[AX_COUNT], t = 0;
+			memcpy(at, at0, sizeof at);
+			lay_add_replica(&b->layout, rep, at);
+			for (int a = AX_LANEID; a <= AX_TX; a++)
+				t += at[a] * thread_scale((Axis)a);
+			for (int64_t j = 0; j < wpe; j++) {
+				int64_t w = at[AX_M] * es / 4 + j;
+				if (t < 0 || t >= owner || w < 0 || w >= nw) {
+					*why = "register outside the buffer";
+					goto done;
+				}
+				seen[t * nw + w]++;
+				used[w] = true;
 			}
-			seen[t * nw + w]++;
-			used[w] = true;
 		}
 	}
 	int n = 0;
@@ -371,6 +375,12 @@ static void check_mma_clause(Ctx *cx, Kernel *k, AsmBlock *a)
 	for (int i = 0; i < 3; i++)
 		if (!local_region(cx, k, a->mma[i], "an mma operand"))
 			return;
+	for (int i = 0; i < 3; i++)
+		if (a->mma[i]->buf->layout.nrep) {
+			diag_error(cx, a->mma[i]->loc, "mma %s '%s' is replicated ('+ R[...]'); mma operands have the "
+			           "instruction's own layout", nm[i], a->mma[i]->buf->name);
+			return;
+		}
 	const Buffer *c = a->mma[0]->buf, *A = a->mma[1]->buf, *B = a->mma[2]->buf;
 	if (c->dt != DT_F32 || !((A->dt == DT_F16 && B->dt == DT_F16) || (A->dt == DT_BF16 && B->dt == DT_BF16))) {
 		diag_error(cx, a->mma_loc, "mma takes an f32 accumulator and f16 (or bf16) A and B; got %s, %s, %s",

@@ -122,7 +122,47 @@ static bool swizzle(Parser *p, Buffer *b)
 	return true;
 }
 
-/* layout := S[...] [swizzle(...) | swizzle auto] | swizzle(...) | swizzle auto
+/* '+ R[(e...) : (s@axis...)]': replica iters (checked in src/layout/legal.c) */
+static bool replicas(Parser *p, Buffer *b)
+{
+	Layout *L = &b->layout;
+	next(p); /* '+' */
+	b->rep_loc = p->tok.loc;
+	if (!is_ident(p, "R"))
+		return fail(p, "expected replicas 'R[(extents) : (strides)]' after '+', found %s", tok_text(p));
+	next(p);
+	if (!expect_punct(p, '[', "after 'R'"))
+		return false;
+	int64_t ext[MAX_REPS];
+	Loc ext_loc = p->tok.loc;
+	int n = int_list(p, ext, MAX_REPS, "replica extent");
+	if (n < 0)
+		return false;
+	for (int i = 0; i < n; i++)
+		if (ext[i] < 1) {
+			p->line_failed = true;
+			diag_error(p->cx, ext_loc, "replica extents must be positive");
+			return false;
+		}
+	if (!expect_punct(p, ':', "between replica extents and strides (replicas name their axes)"))
+		return false;
+	Loc sl = p->tok.loc;
+	Iter st[MAX_REPS];
+	int ns = stride_list(p, st, MAX_REPS);
+	if (ns < 0)
+		return false;
+	if (ns != n) {
+		p->line_failed = true;
+		diag_error(p->cx, sl, "replicas have %d extents but %d strides", n, ns);
+		return false;
+	}
+	L->nrep = n;
+	for (int i = 0; i < n; i++)
+		L->rep[i] = (Iter){ext[i], st[i].stride, st[i].axis};
+	return expect_punct(p, ']', "to close 'R['");
+}
+
+/* layout := S[...] [+ R[...]] [swizzle(...) | swizzle auto] | swizzle(...) | swizzle auto
  * ; has_iters=false for a bare swizzle */
 static bool layout(Parser *p, Buffer *b)
 {
@@ -174,6 +214,8 @@ static bool layout(Parser *p, Buffer *b)
 	if (!expect_punct(p, ']', "to close 'S['"))
 		return false;
 	b->has_layout = true;
+	if (is_punct(p, '+') && !replicas(p, b))
+		return false;
 	if (is_ident(p, "swizzle"))
 		return swizzle(p, b);
 	return true;

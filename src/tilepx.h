@@ -17,6 +17,7 @@
 enum {
 	MAX_DIMS = 8,    /* buffer rank */
 	MAX_ITERS = 48,  /* iters in one layout (parse limit is lower) */
+	MAX_REPS = 8,    /* replica iters in one layout */
 	PARSE_ITERS = 24,
 	MAX_TERMS = 8,   /* variables in one affine expression */
 	MAX_ERRORS = 20, /* diagnostics reported per file */
@@ -184,10 +185,15 @@ typedef struct Swizzle {
 	int p, w, a; /* per_element, swizzle_len, atom_len (inner form) */
 } Swizzle;
 
+/* shard iters it[0..n) place each logical element; replica iters
+ * rep[0..nrep) (thread axes only, '+ R[...]') enumerate further threads that
+ * hold the same element in the same register (TIRx's replica) */
 typedef struct Layout {
 	int n;
 	Iter it[MAX_ITERS];
 	Swizzle sw;
+	int nrep;
+	Iter rep[MAX_REPS];
 } Layout;
 
 /* affine integer expression over kernel variables */
@@ -226,6 +232,16 @@ bool lay_eq(const Layout *a, const Layout *b);
 /* split layouts a and b (same logical size) into one common list of pairs:
  * out_a[k], out_b[k] have equal extents; false if the radixes are incompatible */
 bool lay_refine_pair(const Layout *a, const Layout *b, Layout *out_a, Layout *out_b);
+/* replicas: how many copies of each element (1: none); replica r's
+ * per-axis offsets (mixed radix over rep[], first most significant) added
+ * to at[]; the index of a thread in its owner instance from per-axis
+ * coordinates (laneid + 32 warps + 128 warpgroups, tid_in_wg, tx) */
+int64_t lay_replicas(const Layout *L);
+void lay_add_replica(const Layout *L, int64_t r, int64_t *at /* [AX_COUNT] */);
+int64_t lay_thread_of(const int64_t *at /* [AX_COUNT] */);
+/* ownership that knows replicas: does owner-instance thread t hold logical
+ * element idx (row-major over the buffer's shape)? *reg: its register */
+bool lay_holds(const Layout *L, int64_t idx, int64_t t, int64_t *reg);
 
 int64_t affine_eval(const Affine *e, const int64_t *vars);
 bool affine_is_const(const Affine *e);
@@ -238,6 +254,7 @@ const char *mem_name(Mem m);
 typedef struct Buffer {
 	const char *name;
 	Loc loc, layout_loc;
+	Loc rep_loc;       /* the '+ R[...]' of the layout (line 0: none) */
 	Mem mem;
 	DType dt;
 	int ndim;
@@ -974,6 +991,9 @@ const char *elem_text_of(Arena *a, const Buffer *b, const int64_t *c);
 const char *layout_text_of(Arena *a, const Buffer *b);
 void emit_init(Emit *e, const Stmt *s);
 bool check_region_of(Ctx *cx, Kernel *k, Region *r); /* src/region.c */
+/* ---- reduce.max|min|sum (src/reduce.c): stmt.def hooks ---- */
+void check_reduce(Ctx *cx, const Module *m, Kernel *k, Stmt *s);
+void emit_reduce(Emit *e, const Stmt *s);
 bool check_affine_range(const Kernel *k, const Affine *e, int64_t *lo, int64_t *hi);
 
 /* ---- mbarriers, bulk groups, TMA (src/mbarrier.c): stmt.def hooks ---- */

@@ -281,6 +281,16 @@ emitted=()
 for f in "$OUT"/rand/*.tile; do [ -s "${f%.tile}.ptx" ] && emitted+=("$f"); done
 [ ${#emitted[@]} -gt 0 ] && { emulate_batch "${emitted[@]}"; emu_run "${emitted[@]}"; }
 
+echo "== random reductions (tools/randtile --reduce): reduce.max/min/sum of random register layouts, emulated against the CPU reference"
+# lane, warp and register bits of rows and columns drawn at random; each program
+# must be accepted and its sums match the reference bit for bit
+mkdir -p "$OUT/rand_reduce"
+"$B/randtile" --reduce "${RANDOM_SEED:-20261122}" "${REDUCE_CASES:-40}" "$OUT/rand_reduce" || bad "randtile --reduce failed"
+p0=$pass f0=$fail
+emulate_batch "$OUT"/rand_reduce/*.tile
+run_each check_emulated "$OUT"/rand_reduce/*.tile
+echo "  $((pass - p0)) reductions passed, $((fail - f0)) failed"
+
 echo "== runtime sizes: ragged programs at sizes 1, tile-1, tile, tile+1 and a prime; broken facts refused"
 run_each check_sizes $(files_of check_sizes)
 echo "== listed launches: the pipelines at several trip counts ('# runs:')"

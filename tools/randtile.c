@@ -2,7 +2,9 @@
  * from SEED) covering shapes, dtypes, layouts (row/column-major, padded,
  * swizzled), scopes, grids, repeat loops, registers and targets, TMA and
  * multicast TMA in clusters. The test
- * suite emits each one and assembles it with ptxas.
+ * suite emits each one and assembles it with ptxas. 'randtile --reduce'
+ * writes reductions of random register layouts instead (run in ptxemu
+ * against the reference).
  *
  * Statements are written from their rows of src/stmt.def (keyword, scope
  * prefix, the target capability they need), dtypes from the compiler's
@@ -423,10 +425,136 @@ static void mcast_program(FILE *f, int idx)
 		stmt(f, t, "", NULL, ST_BULK_WAIT, "0");
 }
 
+/* randtile --reduce: a reduction of a random register layout. The tile
+ * [2^rb, 2^cb] of a warp (5 lane bits) or a warpgroup (5 lane bits and 2
+ * warp bits) spreads its row and column bits over lane, warp and register
+ * bits at random; the reduced dimension (rows or columns) has no warp bit.
+ * DST keeps the kept bits' places (registers renumbered densely) and
+ * replicates over the reduced dimension's lane bits, so every thread that
+ * holds part of a row holds its result. */
+typedef struct Bit {
+	Axis axis;
+	int pos;
+} Bit;
+
+/* "(2, 2, ...) : (s@axis, ...)" for the iters of bits b[0..n) (most significant first) */
+static void put_iters(FILE *f, const Bit *b, int n)
+{
+	fputc('(', f);
+	for (int i = 0; i < n; i++)
+		fprintf(f, "%s2", i ? ", " : "");
+	fputs(") : (", f);
+	for (int i = 0; i < n; i++) {
+		fprintf(f, "%s%d", i ? ", " : "", 1 << b[i].pos);
+		if (b[i].axis != AX_M)
+			fprintf(f, "@%s", axis_name(b[i].axis));
+	}
+	fputc(')', f);
+}
+
+/* a random order of 0..n-1 */
+static void shuffle(int *v, int n)
+{
+	for (int i = 0; i < n; i++)
+		v[i] = i;
+	for (int i = n - 1; i > 0; i--) {
+		int j = pick(i + 1), x = v[i];
+		v[i] = v[j];
+		v[j] = x;
+	}
+}
+
+/* element bits (rows, then columns, most significant first) to places:
+ * 2 warp bits (a warpgroup) among the kept dimension's, 5 lane bits among
+ * the rest, registers for the others, each group in a random order */
+static int place_bits(Bit *b, int n, int rb, bool reduce_rows, bool wg)
+{
+	int order[16], lanes[5], nregs = 0, warps = 0, nl = 0;
+	shuffle(order, n);
+	shuffle(lanes, 5);
+	for (int k = 0; k < n; k++)
+		b[k].axis = AX_COUNT;
+	for (int k = 0; k < n && wg && warps < 2; k++) {
+		int i = order[k];
+		if ((reduce_rows ? i >= rb : i < rb))
+			b[i] = (Bit){AX_WID_IN_WG, warps++};
+	}
+	for (int k = 0; k < n; k++) {
+		int i = order[k];
+		if (b[i].axis != AX_COUNT)
+			continue;
+		b[i] = nl < 5 ? (Bit){AX_LANEID, lanes[nl++]} : (Bit){AX_M, nregs++};
+	}
+	int pos[16];
+	shuffle(pos, nregs);
+	for (int i = 0, r = 0; i < n; i++)
+		if (b[i].axis == AX_M)
+			b[i].pos = pos[r++];
+	return nregs;
+}
+
+static void reduce_program(FILE *f, int idx)
+{
+	const Target *t = target_find("sm_90");
+	bool wg = chance(50), reduce_rows = chance(50);
+	int rb = 1 + pick(5), cb = 1 + pick(5);
+	while (rb + cb < (wg ? 7 : 5) || (reduce_rows ? cb : rb) < (wg ? 2 : 0))
+		reduce_rows ? cb++ : rb++;
+	int n = rb + cb;
+	Bit b[16], d[16], rep[8];
+	place_bits(b, n, rb, reduce_rows, wg);
+	/* DST: the kept bits in place, their registers renumbered densely (in
+	 * order of the source's register), the reduced lane bits replicated */
+	int nd = 0, nrep = 0;
+	for (int i = 0; i < n; i++) {
+		bool reduced = reduce_rows ? i < rb : i >= rb;
+		if (!reduced) {
+			d[nd] = b[i];
+			if (b[i].axis == AX_M) {
+				d[nd].pos = 0;
+				for (int j = 0; j < n; j++)
+					d[nd].pos += b[j].axis == AX_M && !(reduce_rows ? j < rb : j >= rb) && b[j].pos < b[i].pos;
+			}
+			nd++;
+		} else if (b[i].axis == AX_LANEID) {
+			rep[nrep++] = b[i];
+		}
+	}
+	static const char *ops[] = {"max", "min", "sum"};
+	static const DType src_dt[] = {DT_F32, DT_F32, DT_F16, DT_BF16};
+	DType sdt = src_dt[pick(4)];
+	const char *scope = wg ? "warpgroup" : "warp";
+	int R = 1 << rb, C = 1 << cb, dregs = 1;
+	for (int i = 0; i < nd; i++)
+		dregs *= d[i].axis == AX_M ? 2 : 1;
+	fprintf(f, "# random reduction %d\ntarget %s\n\nkernel rr%d\nthreads %d\n", idx, t->name, idx, wg ? 128 : 32);
+	fprintf(f, "param X %s [%d, %d]%s\nparam Y f32 [%d, %d]\nparam D f32 [%d]\n", dtype_name(sdt), R, C,
+	        chance(30) ? " fill edges" : "", reduce_rows ? 1 : R, reduce_rows ? C : 1, (wg ? 128 : 32) * dregs);
+	fprintf(f, "local S %s [%d, %d] layout S[", dtype_name(sdt), R, C);
+	put_iters(f, b, n);
+	fprintf(f, "]\nlocal M f32 [%d, %d] layout S[", reduce_rows ? 1 : R, reduce_rows ? C : 1);
+	put_iters(f, d, nd);
+	fputs("]", f);
+	if (nrep) {
+		fputs(" + R[", f);
+		put_iters(f, rep, nrep);
+		fputs("]", f);
+	}
+	fputs("\n\n", f);
+	stmt(f, t, "", scope, ST_COPY, "S, X");
+	const char *op = ops[pick(3)];
+	stmt(f, t, "", NULL, op[1] == 'a' ? ST_REDUCE_MAX : op[1] == 'i' ? ST_REDUCE_MIN : ST_REDUCE_SUM, "M, S");
+	stmt(f, t, "", NULL, ST_DUMP, "M, D");
+	stmt(f, t, "", scope, ST_COPY, "Y, M");
+}
+
 int main(int argc, char **argv)
 {
+	bool reductions = argc == 5 && !strcmp(argv[1], "--reduce");
+	if (reductions) /* randtile --reduce SEED N DIR: reductions of random register layouts */
+		argv++, argc--;
 	if (argc != 4) {
-		fprintf(stderr, "usage: randtile SEED N DIR\n");
+		fprintf(stderr, "usage: randtile [--reduce] SEED N DIR\n");
 		return 2;
 	}
 	state = strtoull(argv[1], NULL, 10) * 2654435761u + 88172645463325252ull;
@@ -443,7 +571,9 @@ int main(int argc, char **argv)
 			perror(path);
 			return 1;
 		}
-		if (i % 16 == 13)
+		if (reductions)
+			reduce_program(f, i);
+		else if (i % 16 == 13)
 			mcast_program(f, i);
 		else if (i % 8 == 5)
 			tma_program(f, i);

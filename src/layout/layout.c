@@ -43,6 +43,8 @@ bool lay_group(const Layout *L, const int64_t *shape, int n, Layout *out, int *s
 	memcpy(q, L->it, sizeof(Iter) * (size_t)nq);
 	Layout o = {0};
 	o.sw = L->sw;
+	o.nrep = L->nrep;
+	memcpy(o.rep, L->rep, sizeof o.rep);
 	for (int d = 0; d < n; d++) {
 		seps[d] = o.n;
 		int64_t need = shape[d];
@@ -106,10 +108,10 @@ void lay_canonicalize(Layout *L)
 
 /* Rewrite thread iters onto the owner scope's own axis (TIRx FuseAxesByScope):
  * warpgroup: laneid, wid_in_wg -> tid_in_wg; cta: everything -> tx. */
-void lay_fuse_threads(Layout *L, Scope owner)
+static void fuse_iters(Iter *its, int n, Scope owner)
 {
-	for (int i = 0; i < L->n; i++) {
-		Iter *it = &L->it[i];
+	for (int i = 0; i < n; i++) {
+		Iter *it = &its[i];
 		if (!axis_is_thread(it->axis))
 			continue;
 		int64_t scale = 1;
@@ -128,6 +130,12 @@ void lay_fuse_threads(Layout *L, Scope owner)
 	}
 }
 
+void lay_fuse_threads(Layout *L, Scope owner)
+{
+	fuse_iters(L->it, L->n, owner);
+	fuse_iters(L->rep, L->nrep, owner);
+}
+
 /* the per-thread storage view: thread-axis iters dropped (TIRx storage()) */
 void lay_storage(Layout *L)
 {
@@ -136,6 +144,7 @@ void lay_storage(Layout *L)
 		if (!axis_is_thread(L->it[i].axis))
 			L->it[k++] = L->it[i];
 	L->n = k;
+	L->nrep = 0; /* replicas live on thread axes only */
 }
 
 void lay_permute(const Layout *L, const int *perm, Layout *out)
@@ -143,6 +152,8 @@ void lay_permute(const Layout *L, const int *perm, Layout *out)
 	Layout o = {0};
 	o.sw = L->sw;
 	o.n = L->n;
+	o.nrep = L->nrep;
+	memcpy(o.rep, L->rep, sizeof o.rep);
 	for (int i = 0; i < L->n; i++)
 		o.it[i] = L->it[perm[i]];
 	*out = o;
@@ -224,14 +235,26 @@ void lay_format(const Layout *L, Str *out)
 			str_printf(out, "@%s", axis_name(L->it[i].axis));
 	}
 	str_puts(out, ")]");
+	if (L->nrep) {
+		str_puts(out, " + R[(");
+		for (int i = 0; i < L->nrep; i++)
+			str_printf(out, "%s%lld", i ? ", " : "", (long long)L->rep[i].ext);
+		str_puts(out, "):(");
+		for (int i = 0; i < L->nrep; i++)
+			str_printf(out, "%s%lld@%s", i ? ", " : "", (long long)L->rep[i].stride, axis_name(L->rep[i].axis));
+		str_puts(out, ")]");
+	}
 	if (L->sw.on)
 		str_printf(out, " swizzle(%d, %d, %d)", L->sw.p, L->sw.w, L->sw.a);
 }
 
 bool lay_eq(const Layout *a, const Layout *b)
 {
-	if (a->n != b->n || a->sw.on != b->sw.on)
+	if (a->n != b->n || a->sw.on != b->sw.on || a->nrep != b->nrep)
 		return false;
+	for (int i = 0; i < a->nrep; i++)
+		if (a->rep[i].ext != b->rep[i].ext || a->rep[i].stride != b->rep[i].stride || a->rep[i].axis != b->rep[i].axis)
+			return false;
 	if (a->sw.on && (a->sw.p != b->sw.p || a->sw.w != b->sw.w || a->sw.a != b->sw.a))
 		return false;
 	for (int i = 0; i < a->n; i++)
@@ -275,6 +298,43 @@ bool lay_refine_pair(const Layout *a, const Layout *b, Layout *oa, Layout *ob)
 	*oa = ra;
 	*ob = rb;
 	return true;
+}
+
+int64_t lay_replicas(const Layout *L)
+{
+	int64_t n = 1;
+	for (int i = 0; i < L->nrep; i++)
+		n *= L->rep[i].ext;
+	return n;
+}
+
+void lay_add_replica(const Layout *L, int64_t r, int64_t *at)
+{
+	for (int i = L->nrep - 1; i >= 0; i--) {
+		at[L->rep[i].axis] += (r % L->rep[i].ext) * L->rep[i].stride;
+		r /= L->rep[i].ext;
+	}
+}
+
+int64_t lay_thread_of(const int64_t *at)
+{
+	return at[AX_LANEID] + at[AX_TID_IN_WG] + at[AX_TX] + 32 * (at[AX_WARPID] + at[AX_WID_IN_WG]) +
+	       128 * at[AX_WGID];
+}
+
+bool lay_holds(const Layout *L, int64_t idx, int64_t t, int64_t *reg)
+{
+	int64_t at[AX_COUNT];
+	lay_apply_flat(L, idx, at);
+	*reg = at[AX_M];
+	for (int64_t r = 0; r < lay_replicas(L); r++) {
+		int64_t a[AX_COUNT];
+		memcpy(a, at, sizeof a);
+		lay_add_replica(L, r, a);
+		if (lay_thread_of(a) == t)
+			return true;
+	}
+	return false;
 }
 
 /* ---- affine expressions ---- */

@@ -82,16 +82,23 @@ static int64_t axis_range(Axis a, int64_t threads)
 	}
 }
 
-/* largest value each axis reaches (strides are non-negative) */
+static bool add_span(const Iter *it, int64_t *mx)
+{
+	int64_t t;
+	return mul_ok(it->ext - 1, it->stride, &t) && add_ok(mx[it->axis], t, &mx[it->axis]);
+}
+
+/* largest value each axis reaches, replicas included (strides are non-negative) */
 static bool axis_max(const Layout *L, int64_t *mx)
 {
 	for (int a = 0; a < AX_COUNT; a++)
 		mx[a] = 0;
-	for (int i = 0; i < L->n; i++) {
-		int64_t t;
-		if (!mul_ok(L->it[i].ext - 1, L->it[i].stride, &t) || !add_ok(mx[L->it[i].axis], t, &mx[L->it[i].axis]))
+	for (int i = 0; i < L->n; i++)
+		if (!add_span(&L->it[i], mx))
 			return false;
-	}
+	for (int i = 0; i < L->nrep; i++)
+		if (!add_span(&L->rep[i], mx))
+			return false;
 	return true;
 }
 
@@ -147,6 +154,39 @@ static bool check_layout_refines(Ctx *cx, Buffer *b, Loc at)
 	return true;
 }
 
+/* replicas: in local buffers only, on thread axes only, strides not negative */
+static bool check_replica_axes(Ctx *cx, Kernel *k, Buffer *b, unsigned *threads_set)
+{
+	Layout *L = &b->layout;
+	if (L->nrep && b->mem != MEM_LOCAL) {
+		diag_error(cx, b->rep_loc, "replicas '+ R[...]' are for local buffers; '%s' is %s", b->name,
+		           b->mem == MEM_GLOBAL ? "a param" : mem_name(b->mem));
+		diag_note(cx, "a replica is a further thread holding the same register; memory has one place per element");
+		return false;
+	}
+	for (int i = 0; i < L->nrep; i++) {
+		Axis a = L->rep[i].axis;
+		if (!axis_is_thread(a)) {
+			diag_error(cx, b->rep_loc, "replica %d of '%s' is on the memory axis '%s'; replicas live on thread axes only",
+			           i, b->name, a == AX_M ? "m (a plain stride)" : axis_name(a));
+			diag_note(cx, "write the stride as N@laneid, N@wid_in_wg, N@tid_in_wg, N@warpid, N@wgid or N@tx");
+			return false;
+		}
+		if (L->rep[i].stride < 0) {
+			diag_error(cx, b->rep_loc, "replica strides must not be negative");
+			return false;
+		}
+		int64_t need = (a == AX_LANEID || a == AX_WARPID) ? 32 : a == AX_TX ? 1 : 128;
+		if (k->threads % need) {
+			diag_error(cx, b->rep_loc, "axis '%s' needs a multiple of %lld threads, but kernel '%s' has %lld",
+			           axis_name(a), (long long)need, k->name, (long long)k->threads);
+			return false;
+		}
+		*threads_set |= 1u << a;
+	}
+	return true;
+}
+
 /* every iter's axis is one its memory may use, its stride is not negative,
  * the thread count suits its thread axes, and a local buffer's thread axes
  * form one chain (which sets its owner group) */
@@ -181,6 +221,8 @@ static bool check_layout_axes(Ctx *cx, Kernel *k, Buffer *b, Loc at)
 			}
 		}
 	}
+	if (!check_replica_axes(cx, k, b, &threads_set))
+		return false;
 	if (b->mem == MEM_LOCAL && !owner_of(threads_set, &b->owner)) {
 		diag_error(cx, at,
 		           "the thread axes of this layout do not form one chain from threads upward (use laneid; "
@@ -249,6 +291,56 @@ static bool check_layout_injective(Ctx *cx, Buffer *b, Loc at, const int64_t *mx
 		free(seen);
 	}
 	return true;
+}
+
+/* replicas are no collisions, but a replica must not land on a place of the
+ * shard (another element, or another replica): the shard plus the replica
+ * iters, as one layout, is injective (structurally, else by enumeration) */
+static bool check_replicas_injective(Ctx *cx, Buffer *b, const int64_t *mx)
+{
+	const Layout *L = &b->layout;
+	if (!L->nrep)
+		return true;
+	Layout E = *L;
+	for (int i = 0; i < L->nrep; i++)
+		E.it[E.n++] = L->rep[i]; /* shard digits, then replica digits (least significant) */
+	E.nrep = 0;
+	if (injective_structural(&E))
+		return true;
+	int64_t size = lay_size(&E), mult[AX_COUNT], span = 1;
+	for (int a = 0; a < AX_COUNT; a++) {
+		mult[a] = span;
+		if (!mul_ok(span, mx[a] + 1, &span) || span > ENUM_LIMIT)
+			break;
+	}
+	if (size < 0 || size > ENUM_LIMIT || span > ENUM_LIMIT) {
+		diag_error(cx, b->rep_loc, "cannot prove the replicas of '%s' apart from its shard and it is too large to "
+		           "check exhaustively", b->name);
+		return false;
+	}
+	int64_t *seen = calloc((size_t)span, sizeof(int64_t)), reps = lay_replicas(L);
+	bool ok = true;
+	for (int64_t i = 0; i < size && ok; i++) {
+		int64_t v[AX_COUNT], key = 0;
+		lay_apply_flat(&E, i, v);
+		for (int a = 0; a < AX_COUNT; a++)
+			key += v[a] * mult[a];
+		if (seen[key]) {
+			Str s = {0};
+			fmt_coord(&s, (seen[key] - 1) / reps, b->shape, b->ndim);
+			str_printf(&s, " (replica %lld) and ", (long long)((seen[key] - 1) % reps));
+			fmt_coord(&s, i / reps, b->shape, b->ndim);
+			str_printf(&s, " (replica %lld)", (long long)(i % reps));
+			diag_error(cx, b->rep_loc, "a replica of '%s' collides with its shard: %s are both in thread %lld, "
+			           "register %lld", b->name, s.s, (long long)lay_thread_of(v), (long long)v[AX_M]);
+			diag_note(cx, "replica strides must use thread-index bits that no shard iter uses");
+			str_free(&s);
+			ok = false;
+		}
+		seen[key] = i + 1;
+	}
+	free(seen);
+	return ok;
 }
 
 /* the storage the layout needs, per memory: elements (param, shared),
@@ -339,7 +431,8 @@ void check_layout(Ctx *cx, Kernel *k, Buffer *b)
 	Loc at = b->layout_loc.line ? b->layout_loc : b->loc;
 	int64_t mx[AX_COUNT];
 	if (!check_layout_refines(cx, b, at) || !check_layout_axes(cx, k, b, at) ||
-	    !check_layout_ranges(cx, k, b, at, mx) || !check_layout_injective(cx, b, at, mx))
+	    !check_layout_ranges(cx, k, b, at, mx) || !check_layout_injective(cx, b, at, mx) ||
+	    !check_replicas_injective(cx, b, mx))
 		return;
 	check_layout_storage(cx, b, at, mx);
 }

@@ -264,6 +264,8 @@ bool region_view(Ctx *cx, const Kernel *k, const Region *r, View *out, const cha
 		return false;
 	}
 	out->L.sw = buffer_swizzle(cx, b);
+	out->L.nrep = b->layout.nrep; /* a slice keeps every replica */
+	memcpy(out->L.rep, b->layout.rep, sizeof out->L.rep);
 	for (int d = 0; d < b->ndim; d++) {
 		Affine begin = {0};
 		if (!r->whole && !r->all[d])

@@ -67,6 +67,25 @@ static void apply_layout(const Buffer *b, int64_t idx, int64_t *at /* [AX_COUNT]
 	}
 }
 
+/* the copies of a local element: replica iters enumerate further threads
+ * (mixed radix, first iter most significant) holding the same register */
+static int64_t replica_count(const Buffer *b)
+{
+	int64_t n = 1;
+	for (int j = 0; j < b->layout.nrep; j++)
+		n *= b->layout.rep[j].ext;
+	return n;
+}
+
+static void add_replica(const Buffer *b, int64_t rep, int64_t *at)
+{
+	for (int j = b->layout.nrep - 1; j >= 0; j--) {
+		const Iter *it = &b->layout.rep[j];
+		at[it->axis] += (rep % it->ext) * it->stride;
+		rep /= it->ext;
+	}
+}
+
 /* swizzle(P, W, A): x = m >> P; f(x) = x ^ ((x & (((1 << W) - 1) << A)) >> A); low P bits kept */
 static int64_t swizzled(const RefCta *c, const Buffer *b, int64_t m)
 {
@@ -84,8 +103,8 @@ static int64_t swizzled(const RefCta *c, const Buffer *b, int64_t m)
 static int64_t owner_threads(const RefCta *c, const Buffer *b)
 {
 	int64_t n = 1;
-	for (int j = 0; j < b->layout.n; j++)
-		switch (b->layout.it[j].axis) {
+	for (int j = 0; j < b->layout.n + b->layout.nrep; j++)
+		switch (j < b->layout.n ? b->layout.it[j].axis : b->layout.rep[j - b->layout.n].axis) {
 		case AX_LANEID: n = n > 32 ? n : 32; break;
 		case AX_TID_IN_WG: case AX_WID_IN_WG: n = n > 128 ? n : 128; break;
 		case AX_TX: case AX_WARPID: case AX_WGID: n = c->k->threads; break;
@@ -118,7 +137,7 @@ static int64_t thread_weight(Axis a)
  * region r, in the instance whose first thread is `first`; NULL when the
  * element lies outside its tensor (a param whose extents are runtime values:
  * a load of it reads zero, a store to it writes nothing) */
-static unsigned char *place(RefCta *c, const Region *r, int64_t x, int64_t first)
+static unsigned char *place_rep(RefCta *c, const Region *r, int64_t x, int64_t first, int64_t rep)
 {
 	const Buffer *b = r->buf;
 	int64_t coord[MAX_DIMS];
@@ -135,6 +154,7 @@ static unsigned char *place(RefCta *c, const Region *r, int64_t x, int64_t first
 	}
 	int64_t at[AX_COUNT];
 	apply_layout(b, idx, at);
+	add_replica(b, rep, at);
 	int es = dtype_bytes(b->dt);
 	switch (b->mem) {
 	case MEM_GLOBAL:
@@ -151,6 +171,12 @@ static unsigned char *place(RefCta *c, const Region *r, int64_t x, int64_t first
 		return c->mem[bidx(c->k, b)] + at[AX_TLANE] * b->cols * 4 + at[AX_TCOL] * es;
 	}
 	return NULL;
+}
+
+/* an element's first copy: the one a read takes (every copy holds the same value) */
+static unsigned char *place(RefCta *c, const Region *r, int64_t x, int64_t first)
+{
+	return place_rep(c, r, x, first, 0);
 }
 
 static int64_t region_elems(const Region *r)
@@ -261,19 +287,20 @@ static bool run_copy(Ctx *cx, RefCta *c, const Stmt *s)
 		if (!runs_instance(c, first, inst))
 			continue;
 		enter_instance(c, first);
-		for (int64_t x = 0; x < elems; x++) {
-			unsigned char *d = place(c, s->dst, x, first), *from = place(c, s->src, x, first);
-			if (d && from && db->dt != sb->dt)
-				convert_elem(d, db->dt, from, sb->dt);
-			else if (d && from)
-				memcpy(d, from, (size_t)es);
-			else if (d)
-				memset(d, 0, (size_t)es);
-			if (d && from)
-				copy_err(c, db, d, sb, from);
-			else if (d && err_slot(c, db, d, false)) /* a zero read outside a tensor: exact */
-				*err_slot(c, db, d, false) = 0;
-		}
+		for (int64_t x = 0; x < elems; x++)
+			for (int64_t rep = 0; rep < replica_count(db); rep++) { /* a local DST: every copy */
+				unsigned char *d = place_rep(c, s->dst, x, first, rep), *from = place(c, s->src, x, first);
+				if (d && from && db->dt != sb->dt)
+					convert_elem(d, db->dt, from, sb->dt);
+				else if (d && from)
+					memcpy(d, from, (size_t)es);
+				else if (d)
+					memset(d, 0, (size_t)es);
+				if (d && from)
+					copy_err(c, db, d, sb, from);
+				else if (d && err_slot(c, db, d, false)) /* a zero read outside a tensor: exact */
+					*err_slot(c, db, d, false) = 0;
+			}
 		c->bytes += elems * es;
 	}
 	return true;
@@ -329,24 +356,31 @@ static bool ref_init(Ctx *cx, RefCta *c, const Stmt *s)
 			continue;
 		enter_instance(c, first);
 		for (int64_t x = 0; x < elems; x++)
-			memcpy(place(c, s->dst, x, first), &bits, (size_t)es);
+			for (int64_t rep = 0; rep < replica_count(b); rep++)
+				memcpy(place_rep(c, s->dst, x, first, rep), &bits, (size_t)es);
 	}
 	return true;
 }
 
 /* thread t's copy of element coord of local buffer b (ref_set_run's view):
  * the thread holds it when its index in the owner group is the one the
- * layout gives the element */
+ * layout gives the element or one of its replicas */
 static unsigned char *set_elem(void *ctx, const Buffer *b, const int64_t *coord, int64_t t, float **err, bool make)
 {
 	RefCta *c = ctx;
-	int64_t idx = 0, at[AX_COUNT], own = 0;
+	int64_t idx = 0, at[AX_COUNT];
 	for (int d = 0; d < b->ndim; d++)
 		idx = idx * b->shape[d] + coord[d];
-	apply_layout(b, idx, at);
-	for (int a = AX_LANEID; a <= AX_TX; a++)
-		own += at[a] * thread_weight((Axis)a);
-	if (t % owner_threads(c, b) != own)
+	bool held = false;
+	for (int64_t rep = 0; rep < replica_count(b) && !held; rep++) { /* any copy of a replicated element */
+		int64_t own = 0;
+		apply_layout(b, idx, at);
+		add_replica(b, rep, at);
+		for (int a = AX_LANEID; a <= AX_TX; a++)
+			own += at[a] * thread_weight((Axis)a);
+		held = t % owner_threads(c, b) == own;
+	}
+	if (!held)
 		return NULL;
 	int es = dtype_bytes(b->dt);
 	unsigned char *p = c->mem[bidx(c->k, b)] + (t * regs_per_thread(b) + at[AX_M]) * es;
@@ -361,6 +395,165 @@ static bool ref_set(Ctx *cx, RefCta *c, const Stmt *s)
 		return false;
 	}
 	return true;
+}
+
+/* ---- reduce.max|min|sum: f32 values, in the language's stated order ----
+ * For each DST element k: the SRC elements whose kept coordinates are k;
+ * within each thread (the owner instance's thread index of the element's
+ * place), a chain in increasing register index; then the threads' partial
+ * values pair up by thread-index bit, lowest bit first: op(lower thread's,
+ * upper thread's). NaN results are the canonical 0x7fffffff; max/min of a
+ * NaN and a number is the number; +0 > -0. */
+enum { RED_MAX, RED_MIN, RED_SUM };
+
+static bool nan_bits(uint32_t u) { return (u & 0x7fffffffu) > 0x7f800000u; }
+
+static uint32_t red_op(int op, uint32_t a, uint32_t b)
+{
+	float x, y;
+	memcpy(&x, &a, 4);
+	memcpy(&y, &b, 4);
+	if (op == RED_SUM) {
+		float r = x + y;
+		uint32_t u;
+		memcpy(&u, &r, 4);
+		return nan_bits(u) ? 0x7fffffffu : u;
+	}
+	if (nan_bits(a) && nan_bits(b))
+		return 0x7fffffffu;
+	if (nan_bits(a) || nan_bits(b))
+		return nan_bits(a) ? b : a;
+	if (x == 0 && y == 0) /* +0 > -0 */
+		return op == RED_MAX ? (a & b) : (a | b);
+	return (op == RED_MAX ? x > y : x < y) ? a : b;
+}
+
+typedef struct RedEnt {
+	int64_t k, t, reg;
+	uint32_t v;
+} RedEnt;
+
+static bool ent_before(const RedEnt *a, const RedEnt *b)
+{
+	if (a->k != b->k)
+		return a->k < b->k;
+	return a->t != b->t ? a->t < b->t : a->reg < b->reg;
+}
+
+/* by (DST element, thread, register): a bottom-up merge sort through tmp */
+static void sort_ents(RedEnt *a, RedEnt *tmp, int64_t n)
+{
+	for (int64_t w = 1; w < n; w *= 2) {
+		for (int64_t lo = 0; lo < n; lo += 2 * w) {
+			int64_t mid = lo + w < n ? lo + w : n, hi = lo + 2 * w < n ? lo + 2 * w : n;
+			int64_t i = lo, j = mid, o = lo;
+			while (i < mid || j < hi)
+				tmp[o++] = j >= hi || (i < mid && !ent_before(&a[j], &a[i])) ? a[i++] : a[j++];
+		}
+		memcpy(a, tmp, sizeof(RedEnt) * (size_t)n);
+	}
+}
+
+/* SRC region element x: its DST element (kept coordinates over DST's
+ * extents), its thread in the instance and register, its value as f32 */
+static RedEnt red_entry(RefCta *c, const Stmt *s, int64_t x, int64_t first)
+{
+	const Region *r = s->src, *d = s->dst;
+	const Buffer *b = r->buf;
+	RedEnt e = {0};
+	int64_t rem = x, rel[MAX_DIMS], idx = 0, at[AX_COUNT];
+	for (int q = r->ndim - 1; q >= 0; q--) {
+		rel[q] = rem % r->ext[q];
+		rem /= r->ext[q];
+	}
+	for (int q = 0; q < r->ndim; q++) {
+		e.k = e.k * d->ext[q] + (d->ext[q] == 1 ? 0 : rel[q]);
+		idx = idx * b->shape[q] + (r->whole || r->all[q] ? 0 : eval(&r->begin[q], c->vars)) + rel[q];
+	}
+	apply_layout(b, idx, at);
+	for (int a = AX_LANEID; a <= AX_TX; a++)
+		e.t += at[a] * thread_weight((Axis)a);
+	e.reg = at[AX_M];
+	const unsigned char *p = place(c, r, x, first);
+	if (b->dt == DT_F32) {
+		memcpy(&e.v, p, 4);
+	} else {
+		uint16_t h;
+		memcpy(&h, p, 2);
+		e.v = ref_half_to_f32(h, b->dt == DT_BF16);
+	}
+	return e;
+}
+
+static int64_t find_thread(const RedEnt *th, int64_t n, int64_t t)
+{
+	int64_t lo = 0, hi = n;
+	while (lo < hi) {
+		int64_t mid = (lo + hi) / 2;
+		if (th[mid].t < t)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < n && th[lo].t == t ? lo : -1;
+}
+
+/* the partial values of one DST element's threads (sorted by thread), paired
+ * by thread-index bit from the lowest until one is left: at bit B, a thread
+ * with B clear takes op(its value, its partner's) and the partner leaves */
+static bool red_lanes(int op, RedEnt *th, RedEnt *next, int64_t n, uint32_t *out)
+{
+	for (int bit = 0; bit < 31 && n > 1; bit++) {
+		int64_t m = 0, B = (int64_t)1 << bit;
+		for (int64_t i = 0; i < n; i++) {
+			if ((th[i].t & B) && find_thread(th, n, th[i].t & ~B) >= 0)
+				continue;
+			next[m] = th[i];
+			int64_t j = th[i].t & B ? -1 : find_thread(th, n, th[i].t | B);
+			if (j >= 0)
+				next[m].v = red_op(op, th[i].v, th[j].v);
+			m++;
+		}
+		memcpy(th, next, sizeof(RedEnt) * (size_t)m);
+		n = m;
+	}
+	*out = th[0].v;
+	return n == 1;
+}
+
+static bool ref_reduce(Ctx *cx, RefCta *c, const Stmt *s)
+{
+	(void)cx;
+	int op = s->kind == ST_REDUCE_MAX ? RED_MAX : s->kind == ST_REDUCE_MIN ? RED_MIN : RED_SUM;
+	int64_t inst = owner_threads(c, s->src->buf), n = region_elems(s->src);
+	size_t bytes = sizeof(RedEnt) * (size_t)(n ? n : 1);
+	RedEnt *e = malloc(bytes), *th = malloc(bytes), *next = malloc(bytes);
+	bool ok = e && th && next;
+	for (int64_t first = 0; ok && first < c->k->threads; first += inst) {
+		if (!runs_instance(c, first, inst))
+			continue;
+		enter_instance(c, first);
+		for (int64_t x = 0; x < n; x++)
+			e[x] = red_entry(c, s, x, first);
+		sort_ents(e, next, n);
+		for (int64_t i = 0; ok && i < n;) {
+			int64_t nt = 0, j = i;
+			for (; j < n && e[j].k == e[i].k; j++) /* chain each thread's registers */
+				if (j > i && e[j].t == e[j - 1].t)
+					th[nt - 1].v = red_op(op, th[nt - 1].v, e[j].v);
+				else
+					th[nt++] = e[j];
+			uint32_t v;
+			ok = red_lanes(op, th, next, nt, &v);
+			for (int64_t rep = 0; rep < replica_count(s->dst->buf); rep++)
+				memcpy(place_rep(c, s->dst, e[i].k, first, rep), &v, 4);
+			i = j;
+		}
+	}
+	free(e);
+	free(th);
+	free(next);
+	return ok;
 }
 
 static float half_to_float(uint16_t h, bool bf16)

@@ -15,6 +15,8 @@ static const char *accepts(const CopyOp *op)
 		return arena_printf(op->cx->arena, "needs local <-> shared, got %s -> %s", mem_name(s), mem_name(d));
 	if (op->st->scope == SC_THREAD)
 		return "unsupported exec_scope thread (need warp, warpgroup, or cta)";
+	if ((ld ? op->dbuf : op->sbuf)->layout.nrep)
+		return "the register layout is replicated ('+ R[...]'): only 'reg' copies replicas";
 	if (st && !target_has(op->mod->target, CAP_SM90))
 		return arena_printf(op->cx->arena, "stmatrix needs sm_90 or newer (target is %s)", op->mod->target->name);
 	if (dtype_bytes(op->dt) == 1 && !target_has(op->mod->target, CAP_B8MATRIX))

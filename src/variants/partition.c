@@ -336,17 +336,22 @@ const char *reg_partition(const CopyOp *op, const View *r, const View *s, Part *
 		else
 			atoms[na++] = base[i];
 	}
-	/* threads: a dense mixed radix of the owner's thread index */
-	Pair sorted[MAX_ITERS];
+	/* threads: a dense mixed radix of the owner's thread index, replica
+	 * digits included (they move no memory offset) */
+	for (int i = 0; i < r->L.nrep; i++)
+		p.rep[p.nrep++] = (Pair){r->L.rep[i].ext, r->L.rep[i].stride, 0, r->L.rep[i].axis};
+	Pair sorted[MAX_ITERS + MAX_REPS];
 	memcpy(sorted, p.thr, sizeof(Pair) * (size_t)p.nthr);
-	for (int i = 1; i < p.nthr; i++)
+	memcpy(sorted + p.nthr, p.rep, sizeof(Pair) * (size_t)p.nrep);
+	int nsorted = p.nthr + p.nrep;
+	for (int i = 1; i < nsorted; i++)
 		for (int j = i; j > 0 && sorted[j].a < sorted[j - 1].a; j--) {
 			Pair t = sorted[j];
 			sorted[j] = sorted[j - 1];
 			sorted[j - 1] = t;
 		}
 	int64_t expect = 1;
-	for (int i = 0; i < p.nthr; i++) {
+	for (int i = 0; i < nsorted; i++) {
 		if (sorted[i].a != expect)
 			return "the register layout's thread strides do not enumerate threads 0, 1, 2, ... densely";
 		expect *= sorted[i].ext;
@@ -979,6 +984,14 @@ int64_t part_outer_offset(const Part *p, int64_t f, bool side_a)
 	return off;
 }
 
+int64_t part_replica_of(const Part *p, int64_t t)
+{
+	int64_t r = 0;
+	for (int i = 0; i < p->nrep; i++)
+		r = r * p->rep[i].ext + t / p->rep[i].a % p->rep[i].ext;
+	return r;
+}
+
 void trace_part(const CopyOp *op, const Part *p, const View *v, bool side_a, const Buffer *buf, bool write, Scope by,
                 int64_t *vals, TraceFn fn, void *ctx)
 {
@@ -989,7 +1002,7 @@ void trace_part(const CopyOp *op, const Part *p, const View *v, bool side_a, con
 		int64_t base = affine_eval(&v->off[AX_M], vals);
 		for (int64_t tid = first; tid < first + S && tid < T; tid++) {
 			int64_t t = tid % byT;
-			if (t >= p->thr_size)
+			if (t >= p->thr_size || (write && part_replica_of(p, t)))
 				continue;
 			int64_t to = base + part_thread_offset(p, t, side_a);
 			for (int64_t f = 0; f < p->outer; f++) {

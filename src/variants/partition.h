@@ -18,7 +18,11 @@ typedef struct Part {
 	Pair thr[MAX_ITERS]; /* thread digits, most significant first */
 	Pair out[MAX_ITERS]; /* outer loop digits, most significant first */
 	int64_t outer;       /* product of out extents */
-	int64_t thr_size;    /* product of thr extents */
+	int64_t thr_size;    /* product of thr extents (reg: and of rep extents) */
+	/* reg only: the register layout's replica digits (a: thread stride, b: 0):
+	 * every replica loads; only replica 0 (all rep digits 0) stores */
+	int nrep;
+	Pair rep[MAX_REPS];
 	/* reg only, nvp > 0: the vector's digits (most significant first), one
 	 * contiguous run in memory whose 32-bit words lie anywhere in the
 	 * registers (strides a); nvp == 0: contiguous on both sides */
@@ -130,6 +134,8 @@ void trace_instance_vars(int64_t *vals, int64_t first);
 /* one side's element offset of the thread digits of scope thread t, and of
  * outer step f (digits as emit_view_offset and the emitters' loops) */
 int64_t part_thread_offset(const Part *p, int64_t t, bool side_a);
+/* thread t's replica index under p's rep digits (0: the storing copy) */
+int64_t part_replica_of(const Part *p, int64_t t);
 int64_t part_outer_offset(const Part *p, int64_t f, bool side_a);
 /* the accesses of a Part on the shared side (side a or b, view v): every
  * thread of the CTA as thread t = tid % (threads of `by`), skipped when

@@ -4,6 +4,8 @@
  * run time, so the per-thread loop is unrolled in the PTX. */
 #include "partition.h"
 
+#include <string.h>
+
 static bool is_mem(Mem m) { return m == MEM_GLOBAL || m == MEM_SHARED; }
 
 static const char *accepts(const CopyOp *op)
@@ -52,6 +54,10 @@ static const char *plan(const CopyOp *op, Plan *p)
 	else
 		snprintf(p->params, sizeof p->params, "{\"direction\": \"%s\", \"vec_bits\": %d, \"outer\": %lld}",
 		         rp->load ? "load" : "store", vb, (long long)rp->part.outer);
+	size_t len = strlen(p->params);
+	if (rp->part.nrep && len > 0 && len + 40 < sizeof p->params) /* every copy loads; the first one stores */
+		snprintf(p->params + len - 1, sizeof p->params - len + 1, ", \"replicas\": %lld}",
+		         (long long)lay_replicas(&rp->rv.L));
 	return NULL;
 }
 
@@ -92,6 +98,27 @@ static void emit_converting(Emit *e, const CopyOp *op, const Buffer *mb, const c
 	}
 }
 
+/* a store from a replicated register layout: threads whose replica digits
+ * are not all 0 branch to skip (only the lowest copy stores) */
+static int emit_replica_guard(Builder *b, const Part *part, Reg t, int skip)
+{
+	for (int i = 0; i < part->nrep; i++) {
+		const Pair *r = &part->rep[i];
+		Reg x = b_reg(b, RC_R), pr = b_reg(b, RC_P);
+		if (!(r->ext & (r->ext - 1)) && !(r->a & (r->a - 1))) { /* powers of two: one mask */
+			b_ins(b, FORM_AND_B32, b_name(b, x), b_name(b, t), b_imm(b, (r->ext - 1) * r->a), NULL);
+		} else {
+			b_ins(b, FORM_DIV_U32, b_name(b, x), b_name(b, t), b_imm(b, r->a), NULL);
+			b_ins(b, FORM_REM_U32, b_name(b, x), b_name(b, x), b_imm(b, r->ext), NULL);
+		}
+		if (!skip)
+			skip = b_label(b);
+		b_ins(b, FORM_SETP_NE_U32, b_name(b, pr), b_name(b, x), "0", NULL);
+		b_ins(b, FORM_BRA_IF, b_name(b, pr), b_label_name(b, skip), NULL);
+	}
+	return skip;
+}
+
 static void emit(const CopyOp *op, const Plan *p, Emit *e)
 {
 	const RegPlan *rp = (const RegPlan *)p->data;
@@ -112,6 +139,8 @@ static void emit(const CopyOp *op, const Plan *p, Emit *e)
 		b_ins(b, FORM_SETP_LT_U32, b_name(b, pr), b_name(b, t), b_imm(b, part->thr_size), NULL);
 		b_ins(b, FORM_BRA_IF_NOT, b_name(b, pr), b_label_name(b, skip), NULL);
 	}
+	if (!rp->load)
+		skip = emit_replica_guard(b, part, t, skip);
 	Side side;
 	if (mb->dynamic) {
 		side = emit_dyn_side(e, op, part, rp->load ? op->st->src : op->st->dst, t, false);

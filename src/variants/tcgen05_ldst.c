@@ -10,6 +10,8 @@ static const char *accepts(const CopyOp *op)
 	Mem d = op->dbuf->mem, s = op->sbuf->mem;
 	if (!((d == MEM_TMEM && s == MEM_LOCAL) || (d == MEM_LOCAL && s == MEM_TMEM)))
 		return arena_printf(op->cx->arena, "needs tmem <-> local, got %s -> %s", mem_name(s), mem_name(d));
+	if ((d == MEM_LOCAL ? op->dbuf : op->sbuf)->layout.nrep)
+		return "the register layout is replicated ('+ R[...]'): only 'reg' copies replicas";
 	if (op->st->scope != SC_WARPGROUP)
 		return arena_printf(op->cx->arena, "tcgen05.ld/st are warpgroup-collective (scope is %s)",
 		                    scope_name(op->st->scope));

@@ -201,6 +201,44 @@ static void properties(void)
 	      groups, slices, refines);
 }
 
+/* replicas: the owner-thread ownership query, fusing, formatting and storage */
+static void replica_cases(void)
+{
+	/* the row vector of a wgmma accumulator: rows (4 warps, 2 registers, 8
+	 * lane quads), each row in the 4 lanes of its quad */
+	Layout m = {0};
+	m.n = 3;
+	m.it[0] = (Iter){4, 1, AX_WID_IN_WG};
+	m.it[1] = (Iter){2, 1, AX_M};
+	m.it[2] = (Iter){8, 4, AX_LANEID};
+	m.nrep = 1;
+	m.rep[0] = (Iter){4, 1, AX_LANEID};
+	CHECK(lay_replicas(&m) == 4, "4 copies");
+	CHECK(!strcmp(fmt(&m), "S[(4, 2, 8):(1@wid_in_wg, 1, 4@laneid)] + R[(4):(1@laneid)]"), "got %s", fmt(&m));
+	int64_t reg = -1;
+	/* row 27 = warp 1, register 1, quad 3: lanes 12..15 of warp 1 */
+	for (int64_t t = 0; t < 128; t++) {
+		bool want = t >= 32 + 12 && t <= 32 + 15;
+		CHECK(lay_holds(&m, 27, t, &reg) == want, "row 27 in thread %lld", (long long)t);
+		if (want)
+			CHECK(reg == 1, "register 1, got %lld", (long long)reg);
+	}
+	int64_t at[AX_COUNT] = {0};
+	lay_add_replica(&m, 3, at);
+	CHECK(at[AX_LANEID] == 3 && lay_thread_of(at) == 3, "replica 3 is lane + 3");
+	Layout f = m;
+	lay_fuse_threads(&f, SC_WARPGROUP);
+	CHECK(f.rep[0].axis == AX_TID_IN_WG && f.rep[0].stride == 1, "replicas fuse with the shard");
+	Layout g;
+	int seps[3];
+	CHECK(lay_group(&m, (int64_t[]){64, 1}, 2, &g, seps) && g.nrep == 1, "grouping keeps the replicas");
+	lay_storage(&f);
+	CHECK(f.nrep == 0 && f.n == 1, "storage: registers only");
+	Layout other = m;
+	other.rep[0].stride = 2;
+	CHECK(lay_eq(&m, &m) && !lay_eq(&m, &other), "lay_eq compares replicas");
+}
+
 int main(void)
 {
 	canonical_cases();
@@ -209,5 +247,6 @@ int main(void)
 	slice_cases();
 	swizzle_cases();
 	properties();
+	replica_cases();
 	UNIT_END();
 }
