@@ -113,6 +113,11 @@ static bool check_dst(Ctx *cx, const Module *m, Kernel *k, Stmt *s)
 		           "%s", dtype_name(b->dt), dtype_name(b->dt), m->target->name);
 		return false;
 	}
+	if ((b->dt == DT_F16 || b->dt == DT_BF16) && !target_has(m->target, CAP_SM80)) {
+		diag_error(cx, x->dst_loc, "writing %s needs sm_80 or newer (cvt.rn.%sx2.f32); the target is %s",
+		           dtype_name(b->dt), dtype_name(b->dt), m->target->name);
+		return false;
+	}
 	for (int d = 0; d < b->ndim; d++) {
 		if (x->idx_var[d] >= 0)
 			continue;

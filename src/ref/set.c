@@ -266,8 +266,10 @@ static bool cond(RefSet *S, const SetNode *n)
 		return cmp_holds(n->cmp, (double)v, 0);
 	}
 	case SX_NOT: return !cond(S, n->a[0]);
-	case SX_AND: return cond(S, n->a[0]) & cond(S, n->a[1]);
-	default: return cond(S, n->a[0]) | cond(S, n->a[1]);
+	default: { /* both sides evaluated: either may mark the result uncertain */
+		bool a = cond(S, n->a[0]), b = cond(S, n->a[1]);
+		return n->op == SX_AND ? a && b : a || b;
+	}
 	}
 }
 
