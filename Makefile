@@ -107,7 +107,7 @@ $(B)/tilepx: $(B)/obj/main.o $(B)/libtilepx_internal.a
 
 $(B)/tests/%: tests/unit/%.c $(B)/libtilepx_internal.a Makefile
 	@mkdir -p $(dir $@)
-	$(CC) $(WARN) $(CFLAGS) $(CPPFLAGS) $(DEPFLAGS) $< $(B)/libtilepx_internal.a -lm -ldl $(LDFLAGS) -o $@
+	$(CC) $(WARN) $(CFLAGS) $(CPPFLAGS) $(DEPFLAGS) $< $(B)/libtilepx_internal.a -ldl -lm $(LDFLAGS) -o $@
 
 # the launch ABI's test checks entries with the runners' own check (tools/runcore.c)
 $(B)/tests/test_abi: tests/unit/test_abi.c tools/runcore.c $(B)/libtilepx_internal.a Makefile

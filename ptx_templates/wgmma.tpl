@@ -45,16 +45,16 @@ WGMMA_RS_M64N${N}K8_F32_TF32  8.0 sm90a shape=m64n${N}k8 atype=tf32 btype=tf32 d
 @foreach N 8 256 8
 WGMMA_RS_M64N${N}K32_F32_E4M3_E4M3  8.0 sm90a shape=m64n${N}k32 atype=e4m3 btype=e4m3 dtype=f32 areg=1 regs=${N/2}  wgmma.mma_async.sync.aligned.m64n${N}k32.f32.e4m3.e4m3 $0:vec, $1:vec, $2:r64/imm, $3:r32/imm, 1, 1;
 @foreach N 8 256 8
-WGMMA_RS_M64N${N}K32_F32_E4M3_E5M2  8.0 sm90a shape=m64n${N}k32 atype=e4m3 btype=e5m2 dtype=f32 areg=1 regs=${N/2}  wgmma.mma_async.sync.aligned.m64n${N}k32.f32.e4m3.e5m2 $0:vec, $1:r64/imm, $2:r64/imm, $3:r32/imm, 1, 1;
+WGMMA_RS_M64N${N}K32_F32_E4M3_E5M2  8.0 sm90a shape=m64n${N}k32 atype=e4m3 btype=e5m2 dtype=f32 areg=1 regs=${N/2}  wgmma.mma_async.sync.aligned.m64n${N}k32.f32.e4m3.e5m2 $0:vec, $1:vec, $2:r64/imm, $3:r32/imm, 1, 1;
 @foreach N 8 256 8
-WGMMA_RS_M64N${N}K32_F32_E5M2_E4M3  8.0 sm90a shape=m64n${N}k32 atype=e5m2 btype=e4m3 dtype=f32 areg=1 regs=${N/2}  wgmma.mma_async.sync.aligned.m64n${N}k32.f32.e5m2.e4m3 $0:vec, $1:r64/imm, $2:r64/imm, $3:r32/imm, 1, 1;
+WGMMA_RS_M64N${N}K32_F32_E5M2_E4M3  8.0 sm90a shape=m64n${N}k32 atype=e5m2 btype=e4m3 dtype=f32 areg=1 regs=${N/2}  wgmma.mma_async.sync.aligned.m64n${N}k32.f32.e5m2.e4m3 $0:vec, $1:vec, $2:r64/imm, $3:r32/imm, 1, 1;
 @foreach N 8 256 8
-WGMMA_RS_M64N${N}K32_F32_E5M2_E5M2  8.0 sm90a shape=m64n${N}k32 atype=e5m2 btype=e5m2 dtype=f32 areg=1 regs=${N/2}  wgmma.mma_async.sync.aligned.m64n${N}k32.f32.e5m2.e5m2 $0:vec, $1:r64/imm, $2:r64/imm, $3:r32/imm, 1, 1;
+WGMMA_RS_M64N${N}K32_F32_E5M2_E5M2  8.0 sm90a shape=m64n${N}k32 atype=e5m2 btype=e5m2 dtype=f32 areg=1 regs=${N/2}  wgmma.mma_async.sync.aligned.m64n${N}k32.f32.e5m2.e5m2 $0:vec, $1:vec, $2:r64/imm, $3:r32/imm, 1, 1;
 @foreach N 8 256 8
-WGMMA_RS_M64N${N}K32_F16_E4M3_E4M3  8.0 sm90a shape=m64n${N}k32 atype=e4m3 btype=e4m3 dtype=f16 areg=1 regs=${N/4}  wgmma.mma_async.sync.aligned.m64n${N}k32.f16.e4m3.e4m3 $0:vec, $1:r64/imm, $2:r64/imm, $3:r32/imm, 1, 1;
+WGMMA_RS_M64N${N}K32_F16_E4M3_E4M3  8.0 sm90a shape=m64n${N}k32 atype=e4m3 btype=e4m3 dtype=f16 areg=1 regs=${N/4}  wgmma.mma_async.sync.aligned.m64n${N}k32.f16.e4m3.e4m3 $0:vec, $1:vec, $2:r64/imm, $3:r32/imm, 1, 1;
 @foreach N 8 256 8
-WGMMA_RS_M64N${N}K32_F16_E4M3_E5M2  8.0 sm90a shape=m64n${N}k32 atype=e4m3 btype=e5m2 dtype=f16 areg=1 regs=${N/4}  wgmma.mma_async.sync.aligned.m64n${N}k32.f16.e4m3.e5m2 $0:vec, $1:r64/imm, $2:r64/imm, $3:r32/imm, 1, 1;
+WGMMA_RS_M64N${N}K32_F16_E4M3_E5M2  8.0 sm90a shape=m64n${N}k32 atype=e4m3 btype=e5m2 dtype=f16 areg=1 regs=${N/4}  wgmma.mma_async.sync.aligned.m64n${N}k32.f16.e4m3.e5m2 $0:vec, $1:vec, $2:r64/imm, $3:r32/imm, 1, 1;
 @foreach N 8 256 8
-WGMMA_RS_M64N${N}K32_F16_E5M2_E4M3  8.0 sm90a shape=m64n${N}k32 atype=e5m2 btype=e4m3 dtype=f16 areg=1 regs=${N/4}  wgmma.mma_async.sync.aligned.m64n${N}k32.f16.e5m2.e4m3 $0:vec, $1:r64/imm, $2:r64/imm, $3:r32/imm, 1, 1;
+WGMMA_RS_M64N${N}K32_F16_E5M2_E4M3  8.0 sm90a shape=m64n${N}k32 atype=e5m2 btype=e4m3 dtype=f16 areg=1 regs=${N/4}  wgmma.mma_async.sync.aligned.m64n${N}k32.f16.e5m2.e4m3 $0:vec, $1:vec, $2:r64/imm, $3:r32/imm, 1, 1;
 @foreach N 8 256 8
-WGMMA_RS_M64N${N}K32_F16_E5M2_E5M2  8.0 sm90a shape=m64n${N}k32 atype=e5m2 btype=e5m2 dtype=f16 areg=1 regs=${N/4}  wgmma.mma_async.sync.aligned.m64n${N}k32.f16.e5m2.e5m2 $0:vec, $1:r64/imm, $2:r64/imm, $3:r32/imm, 1, 1;
+WGMMA_RS_M64N${N}K32_F16_E5M2_E5M2  8.0 sm90a shape=m64n${N}k32 atype=e5m2 btype=e5m2 dtype=f16 areg=1 regs=${N/4}  wgmma.mma_async.sync.aligned.m64n${N}k32.f16.e5m2.e5m2 $0:vec, $1:vec, $2:r64/imm, $3:r32/imm, 1, 1;

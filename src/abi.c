@@ -28,7 +28,7 @@ static KernelAbi func_abi(Arena *a, const Kernel *k, KernelAbi abi)
 		if (k->bufs[i]->mem == MEM_SHARED) {
 			AbiParam *p = &abi.params[abi.nparams++];
 			p->kind = ABI_SHARED;
-			p->name = arena_printf(a, "%s_shared_%s", k->name, k->bufs[i]->name);
+			p->name = arena_printf(a, "%s$shared_%s", k->name, k->bufs[i]->name);
 			p->decl = arena_printf(a, ".param .u32 %s", p->name);
 			p->bytes = 4;
 			p->index = (int)i;
@@ -38,7 +38,7 @@ static KernelAbi func_abi(Arena *a, const Kernel *k, KernelAbi abi)
 	for (int i = 0; i < k->nargs; i++) {
 		AbiParam *p = &abi.params[abi.nparams++];
 		p->kind = ABI_ARG;
-		p->name = arena_printf(a, "%s_arg_%s", k->name, k->var_names[k->arg_vars[i]]);
+		p->name = arena_printf(a, "%s$arg_%s", k->name, k->var_names[k->arg_vars[i]]);
 		p->decl = arena_printf(a, ".param .u32 %s", p->name);
 		p->bytes = 4;
 		p->index = i;
@@ -48,10 +48,10 @@ static KernelAbi func_abi(Arena *a, const Kernel *k, KernelAbi abi)
 	if (abi.local_bytes) {
 		AbiParam *p = &abi.params[abi.nparams++];
 		p->kind = ABI_LOCAL_IN;
-		p->name = arena_printf(a, "%s_in", k->name);
+		p->name = arena_printf(a, "%s$in", k->name);
 		p->decl = arena_printf(a, ".param .align 16 .b8 %s[%lld]", p->name, (long long)abi.local_bytes);
 		p->bytes = (int)abi.local_bytes;
-		abi.ret_name = arena_printf(a, "%s_ret", k->name);
+		abi.ret_name = arena_printf(a, "%s$ret", k->name);
 		abi.ret_decl = arena_printf(a, ".param .align 16 .b8 %s[%lld]", abi.ret_name, (long long)abi.local_bytes);
 	}
 	return abi;
@@ -86,7 +86,7 @@ KernelAbi kernel_abi(Arena *a, const Kernel *k)
 	for (int i = 0; i < k->nparams; i++) {
 		AbiParam *p = &abi.params[abi.nparams++];
 		p->kind = ABI_POINTER;
-		p->name = arena_printf(a, "%s_param_%d", k->name, i);
+		p->name = arena_printf(a, "%s$param_%d", k->name, i);
 		p->decl = arena_printf(a, ".param .u64 %s", p->name);
 		p->bytes = 8;
 		p->index = i;
@@ -100,7 +100,7 @@ KernelAbi kernel_abi(Arena *a, const Kernel *k)
 		const Scalar *sc = &k->scalars[i];
 		AbiParam *p = &abi.params[abi.nparams++];
 		p->kind = ABI_SCALAR;
-		p->name = arena_printf(a, "%s_arg_%s", k->name, sc->name);
+		p->name = arena_printf(a, "%s$arg_%s", k->name, sc->name);
 		p->is_signed = sc->dt == DT_I32 || sc->dt == DT_I64;
 		p->bytes = dtype_bytes(sc->dt);
 		if (dtype_is_float_scalar(sc->dt)) /* f32 by value; f16 and bf16 as their 16 bits */
@@ -114,7 +114,7 @@ KernelAbi kernel_abi(Arena *a, const Kernel *k)
 	for (int i = 0; i < k->ntmaps; i++) {
 		AbiParam *p = &abi.params[abi.nparams++];
 		p->kind = ABI_TENSOR_MAP;
-		p->name = arena_printf(a, "%s_tmap_%d", k->name, i);
+		p->name = arena_printf(a, "%s$tmap_%d", k->name, i);
 		p->decl = arena_printf(a, ".param .align 64 .b8 %s[128]", p->name);
 		p->bytes = 128;
 		p->index = i;

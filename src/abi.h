@@ -18,9 +18,9 @@ typedef enum AbiKind { ABI_POINTER, ABI_SCALAR, ABI_TENSOR_MAP, ABI_SHARED, ABI_
 
 typedef struct AbiParam {
 	AbiKind kind;
-	const char *name;  /* PTX name: K_param_I, K_arg_S, K_tmap_I; a func's K_shared_B, K_arg_A, K_in */
-	const char *decl;  /* PTX declaration: ".param .u64 K_param_0", ".param .s32 K_arg_N",
-	                      ".param .align 64 .b8 K_tmap_0[128]" */
+	const char *name;  /* PTX name: K$param_I, K$arg_S, K$tmap_I; a func's K$shared_B, K$arg_A, K$in */
+	const char *decl;  /* PTX declaration: ".param .u64 K$param_0", ".param .s32 K$arg_N",
+	                      ".param .align 64 .b8 K$tmap_0[128]" */
 	int bytes;         /* what the launcher passes by value: 8 (a device pointer), 4 or 8 (a
 	                      scalar, little-endian), 128 (a CUtensorMap, 64-byte aligned) */
 	bool is_signed;    /* a scalar of type i32/i64 (.s32/.s64) */

@@ -44,9 +44,7 @@ static bool check_dynamic_param(Ctx *cx, const Kernel *k, Buffer *b)
 	b->layout.n = b->ndim;
 	b->layout.it[dyn_inner(b)] = (Iter){b->shape[dyn_inner(b)], 1, AX_M};
 	if (b->ndim == 2) {
-		/* 2^a * (2^21 + 1): the stride's guaranteed power of two, and
-		 * larger than any column offset inside a tile (< 2^20) */
-		b->dyn_proxy = row_pow2(k, b) * (((int64_t)1 << 21) + 1);
+		b->dyn_proxy = dyn_row_proxy(k, b);
 		b->layout.it[dyn_outer(b)] = (Iter){b->shape[dyn_outer(b)], b->dyn_proxy, AX_M};
 	}
 	return true;
@@ -507,46 +505,6 @@ static bool check_scalars(Ctx *cx, Kernel *k)
 	return true;
 }
 
-/* A kernel's or func's name is a module-scope PTX symbol, emitted as
- * written. The names tilepx generates are 'tilepx_dyn' (module scope) and,
- * inside each entry or func, 'K_param_N', 'K_tmap_N', 'K_arg_S',
- * 'K_shared_B', 'K_in', 'K_ret' (K its name) and 'sm_B', 'mb_B', 'tm_B'.
- * A kernel name that one of them could spell is rejected (ptxas: duplicate
- * definitions, or a crash), so no generated name meets a user's. */
-static bool kernel_name_free(Ctx *cx, const Module *m, const Kernel *k)
-{
-	const char *what = k->is_func ? "func" : "kernel";
-	if (!strncmp(k->name, "tilepx_", 7)) {
-		diag_error(cx, k->loc, "%s name '%s' starts with 'tilepx_', which tilepx reserves for the symbols it "
-		           "generates", what, k->name);
-		return false;
-	}
-	static const char *const shared_prefix[] = {"sm", "mb", "tm"};
-	for (int i = 0; i < 3; i++)
-		if (!strncmp(k->name, shared_prefix[i], 2) && (k->name[2] == 0 || k->name[2] == '_')) {
-			diag_error(cx, k->loc, "%s name '%s' could collide with the shared-memory symbols tilepx generates "
-			           "('%s_NAME')", what, k->name, shared_prefix[i]);
-			diag_note(cx, "a kernel or func may not be named 'sm', 'mb' or 'tm' or start with 'sm_', 'mb_' or 'tm_'");
-			return false;
-		}
-	static const char *const param_infix[] = {"param_", "tmap_", "arg_", "shared_", "in", "ret"};
-	for (size_t j = 0; j < m->nkernels; j++) {
-		const char *o = m->kernels[j]->name;
-		size_t n = o ? strlen(o) : 0;
-		if (!o || m->kernels[j] == k || strncmp(k->name, o, n) || k->name[n] != '_')
-			continue;
-		const char *rest = k->name + n + 1;
-		for (int i = 0; i < 6; i++)
-			if (i < 4 ? !strncmp(rest, param_infix[i], strlen(param_infix[i])) : !strcmp(rest, param_infix[i])) {
-				diag_error(cx, k->loc, "%s name '%s' could collide with the names tilepx gives the params of "
-				           "%s '%s' (line %d): '%s_%s%s'", what, k->name, m->kernels[j]->is_func ? "func" : "kernel",
-				           o, m->kernels[j]->loc.line, o, param_infix[i], i < 4 ? "..." : "");
-				return false;
-			}
-	}
-	return true;
-}
-
 /* the module's own facts: the target against the PTX version, a kernel at all */
 bool check_module_header(Ctx *cx, Module *m)
 {
@@ -609,14 +567,14 @@ static bool check_kernel_decls(Ctx *cx, const Module *m, size_t i)
 			break;
 		}
 	/* the entry name is emitted as written: '_' alone is not a PTX identifier
-	 * and WARP_SZ is PTX's predefined constant */
+	 * and WARP_SZ is PTX's predefined constant. The names tilepx generates
+	 * (K$param_N, B$sm, tilepx$dyn, ...: src/abi.c, src/emit.c) hold a '$',
+	 * which a .tile name cannot: they never meet a user's. */
 	if (!strcmp(k->name, "_") || !strcmp(k->name, "WARP_SZ")) {
 		diag_error(cx, k->loc, "kernel name '%s' cannot be a PTX entry name (%s)", k->name,
 		           k->name[0] == '_' ? "'_' alone is not an identifier" : "it is a predefined PTX identifier");
 		return false;
 	}
-	if (!kernel_name_free(cx, m, k))
-		return false;
 	if (!k->has_threads) {
 		diag_error(cx, k->loc, "kernel '%s' has no 'threads N' statement", k->name);
 		return false;

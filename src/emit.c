@@ -333,7 +333,7 @@ static Reg dyn_base(Emit *e)
 	if (emit_memo_find(e, key, 1, &r))
 		return r;
 	r = b_reg(&e->b, RC_R);
-	b_ins(&e->b, FORM_MOV_U32, b_name(&e->b, r), "tilepx_dyn", NULL);
+	b_ins(&e->b, FORM_MOV_U32, b_name(&e->b, r), "tilepx$dyn", NULL);
 	emit_memo_put(e, key, 1, r);
 	return r;
 }
@@ -358,7 +358,7 @@ static void tmem_prologue(Emit *e)
 		const Buffer *t = k->bufs[i];
 		if (t->mem != MEM_TMEM)
 			continue;
-		b_ins(b, FORM_TC_ALLOC, arena_printf(b->arena, "tm_%s", t->name), b_imm(b, t->cols), NULL);
+		b_ins(b, FORM_TC_ALLOC, arena_printf(b->arena, "%s$tm", t->name), b_imm(b, t->cols), NULL);
 	}
 	b_ins(b, FORM_TC_RELINQUISH, NULL);
 	b_place_label(b, skip);
@@ -369,9 +369,9 @@ static void tmem_prologue(Emit *e)
 		const Buffer *t = k->bufs[i];
 		if (t->mem != MEM_TMEM)
 			continue;
-		str_printf(&e->decls, "\t.shared .align 4 .b8 tm_%s[4];\n", t->name);
+		str_printf(&e->decls, "\t.shared .align 4 .b8 %s$tm[4];\n", t->name);
 		e->tmem_addr[i] = b_reg(b, RC_R);
-		b_ins(b, FORM_LD_SHARED_B32, b_name(b, e->tmem_addr[i]), arena_printf(b->arena, "tm_%s", t->name), NULL);
+		b_ins(b, FORM_LD_SHARED_B32, b_name(b, e->tmem_addr[i]), arena_printf(b->arena, "%s$tm", t->name), NULL);
 	}
 }
 
@@ -487,9 +487,9 @@ static void emit_buffer_bases(Emit *e)
 				e->shared_base[i] = b_add32_imm(b, dyn_base(e), buf->shared_offset);
 				continue;
 			}
-			str_printf(&e->decls, "\t.shared .align %lld .b8 sm_%s[%lld];\n", (long long)align, buf->name,
+			str_printf(&e->decls, "\t.shared .align %lld .b8 %s$sm[%lld];\n", (long long)align, buf->name,
 			           (long long)bytes);
-			b_ins(b, FORM_MOV_U32, b_name(b, e->shared_base[i]), arena_printf(cx->arena, "sm_%s", buf->name), NULL);
+			b_ins(b, FORM_MOV_U32, b_name(b, e->shared_base[i]), arena_printf(cx->arena, "%s$sm", buf->name), NULL);
 		} else if (buf->mem == MEM_LOCAL) {
 			int64_t words = (buf->regs * dtype_bytes(buf->dt) + 3) / 4;
 			e->local_words[i] = arena_alloc(cx->arena, sizeof(Reg) * (size_t)(words ? words : 1));
@@ -508,6 +508,13 @@ static void emit_buffer_bases(Emit *e)
 	}
 }
 
+/* statements that thread 0 issues for the CTA (emit_elect_begin) */
+static void has_elected(void *ctx, const Stmt *s)
+{
+	*(bool *)ctx |= (stmt_info[s->kind].flags & SF_PHASED) || stmt_is_tma_load(s) || stmt_is_tma_store(s) ||
+	                stmt_is_bulk_store(s);
+}
+
 /* mbarrier arrays' addresses, phase bits, the not-leader predicate */
 static void emit_mbar_bases(Emit *e)
 {
@@ -520,16 +527,18 @@ static void emit_mbar_bases(Emit *e)
 			e->mbar_base[i] = b_add32_imm(b, dyn_base(e), mb->shared_offset);
 			continue;
 		}
-		str_printf(&e->decls, "\t.shared .align 8 .b8 mb_%s[%lld];\n", mb->name, (long long)(8 * mb->n));
+		str_printf(&e->decls, "\t.shared .align 8 .b8 %s$mb[%lld];\n", mb->name, (long long)(8 * mb->n));
 		e->mbar_base[i] = b_reg(b, RC_R);
-		b_ins(b, FORM_MOV_U32, b_name(b, e->mbar_base[i]), arena_printf(cx->arena, "mb_%s", mb->name), NULL);
+		b_ins(b, FORM_MOV_U32, b_name(b, e->mbar_base[i]), arena_printf(cx->arena, "%s$mb", mb->name), NULL);
 	}
 	for (size_t i = 0; i < k->nmbars; i++)
 		if (mbar_run_time_phase(cx, &k->mbars[i])) { /* bit i: the parity of barrier i's next phase */
 			e->mbar_phase[i] = b_reg(b, RC_R);
 			b_ins(b, FORM_MOV_B32, b_name(b, e->mbar_phase[i]), "0", NULL);
 		}
-	if (k->nmbars || k->ntmaps) {
+	bool elected = k->nmbars || k->ntmaps; /* a bulk store needs it without either */
+	stmt_walk(k->body, k->nbody, has_elected, &elected);
+	if (elected) {
 		e->not_leader = b_reg(b, RC_P);
 		b_ins(b, FORM_SETP_NE_U32, b_name(b, e->not_leader), b_name(b, e->tid), "0", NULL);
 	}
@@ -727,7 +736,7 @@ bool emit_checked_module(Ctx *cx, Module *m, Str *out)
 	str_printf(out, ".target %s\n.address_size 64\n", m->target->name);
 	for (size_t i = 0; i < m->nkernels; i++)
 		if (m->kernels[i]->dyn_shared) { /* kernels past the static limit share one dynamic array */
-			str_puts(out, "\n.extern .shared .align 1024 .b8 tilepx_dyn[];\n");
+			str_puts(out, "\n.extern .shared .align 1024 .b8 tilepx$dyn[];\n");
 			break;
 		}
 	for (size_t i = 0; i < m->nkernels; i++)

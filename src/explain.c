@@ -3,6 +3,9 @@
 #include "tilepx.h"
 #include "abi.h"
 
+#include <stdlib.h>
+#include <string.h>
+
 static void json_str(Str *o, const char *s)
 {
 	str_putc(o, '"');
@@ -108,6 +111,116 @@ static void explain_guards(const Kernel *k, const Stmt *s, bool json, Str *o)
 		str_putc(o, ']');
 }
 
+/* the repeats with a count set at launch around s (outermost first): the
+ * bank counts take each at the most trips the facts allow */
+static bool runtime_repeats(Stmt **body, size_t n, const Stmt *s, const Stmt **out, int *nout)
+{
+	for (size_t i = 0; i < n; i++) {
+		if (body[i] == s)
+			return true;
+		if (!(stmt_info[body[i]->kind].flags & SF_BLOCK))
+			continue;
+		bool rt = body[i]->kind == ST_REPEAT && body[i]->trips_scalar && *nout < 16;
+		if (rt)
+			out[(*nout)++] = body[i];
+		if (runtime_repeats(body[i]->body, body[i]->nbody, s, out, nout))
+			return true;
+		*nout -= rt;
+	}
+	return false;
+}
+
+/* per what the bank counts are: the CTA, over every trip, runtime counts at their most */
+static void bank_trips(const Kernel *k, const Stmt *s, bool json, Str *o)
+{
+	const Stmt *rep[16];
+	int nrep = 0;
+	if (!runtime_repeats(k->body, k->nbody, s, rep, &nrep) || !nrep)
+		return;
+	if (json)
+		str_puts(o, ", \"bank_trips\": [");
+	else
+		str_puts(o, "  banks are per CTA over every trip, counted at the most trips the facts allow:");
+	for (int i = 0; i < nrep; i++) {
+		long long trips = (long long)kernel_var_extent(k, rep[i]->var);
+		if (json)
+			str_printf(o, "%s{\"line\": %d, \"trips\": %lld}", i ? ", " : "", rep[i]->loc.line, trips);
+		else
+			str_printf(o, "%s %lld trips of the repeat at line %d", i ? "," : "", trips, rep[i]->loc.line);
+	}
+	str_puts(o, json ? "]" : " (for one trip, divide by the trips)\n");
+}
+
+static int plan_vec_bits(const Decision *d)
+{
+	const char *v = d->chosen ? strstr(d->plan.params, "\"vec_bits\": ") : NULL;
+	return v ? atoi(v + strlen("\"vec_bits\": ")) : 0;
+}
+
+/* region r on a copy of its buffer laid out under kernel kc's facts (a
+ * runtime row's stride, as src/check.c lays it out) */
+static Region *refact_region(Ctx *cx, const Kernel *kc, const Region *r)
+{
+	Region *c = arena_alloc(cx->arena, sizeof *c);
+	*c = *r;
+	if (!r->buf->dynamic || r->buf->ndim != 2)
+		return c;
+	Buffer *b = arena_alloc(cx->arena, sizeof *b);
+	*b = *r->buf;
+	b->dyn_proxy = dyn_row_proxy(kc, b);
+	b->layout.it[dyn_outer(b)].stride = b->dyn_proxy;
+	c->buf = b;
+	return c;
+}
+
+/* a fact that would widen the copy's accesses: a runtime extent's scalar
+ * with a larger '%' fact (the smallest that gives the widest), tried by
+ * dispatching the copy again with it; false when none would */
+static bool widening_fact(const CopyOp *op, const Decision *d, int *scalar, int64_t *mult, int *bits)
+{
+	int now = plan_vec_bits(d);
+	*bits = now;
+	if (!now || !(op->dbuf->dynamic || op->sbuf->dynamic))
+		return false;
+	const Kernel *k = op->k;
+	for (size_t i = 0; i < k->nscalars; i++) {
+		for (int64_t m = 2 * k->scalars[i].mult; m <= 64 * k->scalars[i].mult && m <= k->scalars[i].hi; m *= 2) {
+			Kernel kc = *k;
+			Scalar *sc = arena_alloc(op->cx->arena, sizeof *sc * k->nscalars);
+			memcpy(sc, k->scalars, sizeof *sc * k->nscalars);
+			sc[i].mult = m;
+			kc.scalars = sc;
+			CopyOp o; /* the views again: a guarded dimension's vector cap and a row's stride come from the facts */
+			Decision w;
+			int errors = op->cx->diags.errors;
+			Stmt st = *op->st;
+			st.dst = refact_region(op->cx, &kc, st.dst);
+			st.src = refact_region(op->cx, &kc, st.src);
+			bool ok = copy_op_init(op->cx, op->mod, &kc, &st, &o);
+			if (op->cx->diags.errors != errors || !ok)
+				return false; /* cannot happen: the same regions sliced before */
+			if (dispatch_copy(&o, &w, false) && w.chosen == d->chosen && plan_vec_bits(&w) > *bits)
+				*scalar = (int)i, *mult = m, *bits = plan_vec_bits(&w);
+		}
+	}
+	return *bits > now;
+}
+
+static void explain_widening(const CopyOp *op, const Decision *d, bool json, Str *o)
+{
+	int sc, bits;
+	int64_t m;
+	if (!widening_fact(op, d, &sc, &m, &bits))
+		return;
+	const char *name = op->k->scalars[sc].name;
+	if (json)
+		str_printf(o, ", \"widen\": {\"assume\": \"%s %% %lld == 0\", \"vec_bits\": %d}", name, (long long)m,
+		           bits);
+	else
+		str_printf(o, "  narrowed by the facts: 'assume %s %% %lld == 0' would give %d-bit accesses (now %d)\n",
+		           name, (long long)m, bits, plan_vec_bits(d));
+}
+
 /* false when no variant lowers the copy */
 static bool explain_copy(Ctx *cx, const Module *m, const Kernel *k, const Stmt *s, bool json, Str *o)
 {
@@ -164,8 +277,10 @@ static bool explain_copy(Ctx *cx, const Module *m, const Kernel *k, const Stmt *
 				           (long long)bs[i].ideal);
 			}
 			str_putc(o, ']');
+			bank_trips(k, s, true, o);
 		}
 		explain_guards(k, s, true, o);
+		explain_widening(&op, &d, true, o);
 		str_puts(o, "}\n");
 	} else {
 		str_printf(o, "%s:%d: %s %s %s, %s\n", k->name, s->loc.line, scope_name(s->scope), opname, s->dst->name,
@@ -181,7 +296,10 @@ static bool explain_copy(Ctx *cx, const Module *m, const Kernel *k, const Stmt *
 			           bs[i].buf->name, bs[i].write ? "write" : "read", (long long)bs[i].instructions,
 			           (long long)bs[i].wavefronts, (double)bs[i].wavefronts / (double)bs[i].instructions,
 			           (long long)bs[i].ideal, bs[i].wavefronts > bs[i].ideal ? " (bank conflicts)" : "");
+		if (nbs)
+			bank_trips(k, s, false, o);
 		explain_guards(k, s, false, o);
+		explain_widening(&op, &d, false, o);
 	}
 	return d.chosen != NULL;
 }
@@ -243,7 +361,7 @@ static void launch_text(const Kernel *k, const KernelAbi *abi, const TensorMapAr
 			str_printf(o, "  grid %c: cdiv(%s, %lld)\n", "xy"[d], k->var_names[k->grid_var[d]],
 			           (long long)k->grid_div[d]);
 	for (int i = 0; i < n && i < 16; i++) /* swizzle: CU_TENSOR_MAP_SWIZZLE_32B..128B are 1..3 */
-		str_printf(o, "  tensor map %s_tmap_%d for param %s: rank %d, box %llu x %llu, swizzle %d B\n", k->name, i,
+		str_printf(o, "  tensor map %s$tmap_%d for param %s: rank %d, box %llu x %llu, swizzle %d B\n", k->name, i,
 		           a[i].buf->name, a[i].rank, (unsigned long long)a[i].box[0],
 		           (unsigned long long)(a[i].rank > 1 ? a[i].box[1] : 1), a[i].swizzle ? 16 << a[i].swizzle : 0);
 }

@@ -37,10 +37,12 @@ static bool enclosing(Stmt **body, size_t n, const Stmt *s, int *vars, int *nv)
 		if (body[i] == s)
 			return true;
 		if (stmt_info[body[i]->kind].flags & SF_BLOCK) {
-			vars[(*nv)++] = body[i]->var;
+			bool rep = body[i]->kind == ST_REPEAT; /* a when block runs once (its var is no index) */
+			if (rep)
+				vars[(*nv)++] = body[i]->var;
 			if (enclosing(body[i]->body, body[i]->nbody, s, vars, nv))
 				return true;
-			(*nv)--;
+			*nv -= rep;
 		}
 	}
 	return false;

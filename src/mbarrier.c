@@ -62,11 +62,12 @@ typedef struct Sim {
 	Span *loads; size_t nloads, loadcap;   /* TMA loads in flight */
 	Span *stores; size_t nstores, storecap; /* TMA store sources */
 	int64_t groups, read_upto, written_upto; /* groups committed; first not yet read / written */
+	int64_t seen_upto;                     /* first group whose read not every thread knows of (no sync since) */
 	Span *dirty; size_t ndirty, dirtycap;  /* thread writes not yet fenced (bar < 0) or synced */
 	Span *cpa; size_t ncpa, cpacap;        /* cp.async copies not yet waited for (group -1: uncommitted) */
 	int64_t cpa_groups;                    /* cp.async groups committed so far */
 	bool warned_cpa;                       /* one cp.async warning per kernel: the first race explains the rest */
-	bool tma;                              /* the kernel has TMA copies (thread writes are then tracked) */
+	bool tma;                              /* the kernel has TMA or bulk copies or groups (thread writes are then tracked) */
 	bool zero_trips;                       /* runtime-count repeats run no trip (a launch value of 0) */
 	/* runtime-count repeats holding barrier or bulk statements: each class
 	 * of trip count (scalar, divisor) runs one count per simulation */
@@ -401,14 +402,20 @@ static bool copy_in_flight(Sim *S, const Stmt *s, const Span *r, const Span *d, 
 			}
 			return false;
 		}
+		/* thread 0 waited for the reads: its own loads may refill at once, the others after a sync */
+		int64_t upto = stmt_is_tma_load(s) ? S->read_upto : S->seen_upto;
 		for (size_t i = 0; i < S->nstores; i++)
-			if (S->stores[i].group < 0 || S->stores[i].group >= S->read_upto) {
+			if (S->stores[i].group < 0 || S->stores[i].group >= upto) {
 				const Span *x = &S->stores[i];
 				if (x->buf == d->buf && x->lo <= d->hi && d->lo <= x->hi) {
 					S->failed = true;
-					diag_error(S->cx, s->dst->loc, "writes '%s' while the TMA store at line %d still reads it",
-					           d->buf->name, x->s->loc.line);
-					diag_note(S->cx, "bulk.commit, then bulk.wait_read N (and sync) before reusing the buffer");
+					bool read = x->group >= 0 && x->group < S->read_upto;
+					diag_error(S->cx, s->dst->loc, "writes '%s' while the TMA store at line %d %s",
+					           d->buf->name, x->s->loc.line,
+					           read ? "has read it in thread 0's view only" : "still reads it");
+					diag_note(S->cx, read ? "bulk.wait_read retired the store's group in thread 0, which issued it: "
+					                        "a sync after it tells the other threads"
+					                      : "bulk.commit, then bulk.wait_read N (and sync) before reusing the buffer");
 					return false;
 				}
 			}
@@ -811,6 +818,7 @@ static bool sim_stmt(Walk *w, const Stmt *s)
 	if (!S->failed && (si->cbar == BAR_SYNC || si->cbar == BAR_WAIT))
 		cl_wait(S, s);
 	if (si->bar == BAR_SYNC) { /* a sync of the CTA (cluster.sync and mbarrier.init's bar.sync too) */
+		S->seen_upto = S->read_upto;
 		for (int64_t i = 0; i < S->nbars_total * S->nranks; i++)
 			S->bars[i].lag = NULL;
 		size_t k = 0;
@@ -1027,6 +1035,7 @@ void check_mbar_phases(Ctx *cx, const Module *m, Kernel *k)
 	bool any = k->nmbars > 0, cpa = false;
 	for (size_t i = 0; i < k->nbufs; i++)
 		any |= k->bufs[i]->tma;
+	stmt_walk(k->body, k->nbody, has_counted, &any); /* bulk stores and groups need neither */
 	stmt_walk(k->body, k->nbody, has_copy_async, &cpa);
 	bool cl = false; /* cluster.arrive and cluster.wait must alternate */
 	stmt_walk(k->body, k->nbody, has_cluster_barrier, &cl);

@@ -2,7 +2,8 @@
  * tables of declarations and scopes; the lexer, expressions, declarations,
  * statements and asm blocks are lex.c and parse_*.c (parse.h). Line
  * oriented: a statement that fails to parse is reported and skipped to the
- * end of its line, so every bad line in a file gets its own error. */
+ * end of its line, so every bad line in a file gets its own error; a block
+ * whose header fails is skipped to its '}'. */
 #include "parse.h"
 
 #include <ctype.h>
@@ -33,7 +34,7 @@ static void close_block(Parser *p, Loc loc)
 	next(p);
 	if (p->depth == 0) {
 		p->line_failed = true;
-		diag_error(p->cx, loc, "'}' without an open repeat block");
+		diag_error(p->cx, loc, "'}' without an open block");
 		return;
 	}
 	p->depth--;

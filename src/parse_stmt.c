@@ -465,6 +465,38 @@ static void fail_next_component(Parser *p, const char *name, size_t n)
 
 /* a statement of stmt.def: [SCOPE] dotted.keyword operands; loc is where
  * the statement starts (its scope, if any) */
+/* does the line the parser is on end with '{' (before a comment)? */
+static bool line_opens_block(const Parser *p)
+{
+	size_t at = (size_t)(p->tok.s - p->src), b = at, e = at;
+	while (b > 0 && p->src[b - 1] != '\n')
+		b--;
+	while (e < p->len && p->src[e] != '\n')
+		e++;
+	const char *hash = memchr(p->src + b, '#', e - b);
+	if (hash)
+		e = (size_t)(hash - p->src);
+	while (e > b && isspace((unsigned char)p->src[e - 1]))
+		e--;
+	return e > b && p->src[e - 1] == '{';
+}
+
+/* a block statement whose header failed: its body is skipped to the
+ * matching '}' (an else block with it), so that neither the '}' nor the
+ * body's uses of what the header would have declared are errors of their own */
+static void skip_failed_block(Parser *p)
+{
+	if (!line_opens_block(p))
+		return;
+	while (p->tok.kind != TK_NL && p->tok.kind != TK_EOF)
+		next(p);
+	for (int depth = 1; depth > 0 && p->tok.kind != TK_EOF;) {
+		next(p); /* past the end of the line */
+		for (; p->tok.kind != TK_NL && p->tok.kind != TK_EOF; next(p))
+			depth += is_punct(p, '{') - is_punct(p, '}');
+	}
+}
+
 void table_statement(Parser *p, Loc loc, Scope sc, bool scoped)
 {
 	char name[64];
@@ -531,10 +563,11 @@ void table_statement(Parser *p, Loc loc, Scope sc, bool scoped)
 	s->kind = kind;
 	s->loc = loc;
 	s->scope = sc;
-	if (parse_hook[kind] && !parse_hook[kind](p, s))
+	if ((parse_hook[kind] && !parse_hook[kind](p, s)) || !end_of_line(p)) {
+		if (fl & SF_BLOCK)
+			skip_failed_block(p);
 		return;
-	if (!end_of_line(p))
-		return;
+	}
 	add_stmt(p, s);
 	if (fl & SF_BLOCK)
 		p->stack[p->depth++] = s;

@@ -575,6 +575,14 @@ static void recs_compact(RSim *S)
 		bucket_append(S, i);
 }
 
+/* a store whose group the issuing thread's bulk.wait_read retired is done
+ * for that thread: its own later TMA (or bulk) load may refill the source */
+static bool retired_for(const Rec *x, int me, const Stmt *s)
+{
+	return x->group == -2 && x->role == me && stmt_is_tma_load(s) && x->s->warps && s->warps &&
+	       __builtin_ctzll(x->s->warps) == __builtin_ctzll(s->warps);
+}
+
 /* a shared access by role r to the shared memory of CTA `rank` (its own,
  * or a multicast's destination): ordered after every conflicting one */
 
@@ -593,7 +601,7 @@ static void access(RSim *S, Role *r, const Stmt *s, const Region *reg, bool writ
 		Rec *x = &S->recs[i];
 		if (x->dead || x->buf != reg->buf || x->rank != rank)
 			continue;
-		if (!(x->hi < lo || hi < x->lo) && (x->write || write) &&
+		if (!(x->hi < lo || hi < x->lo) && (x->write || write) && !retired_for(x, me, s) &&
 		    !(x->complete && (x->one >= 0 ? x->vc.t[x->one] <= r->clock.t[x->one] : vc_le(S, &x->vc, &r->clock)))) {
 			access_conflict(S, reg, write, x, rank);
 			return;

@@ -690,6 +690,7 @@ int64_t dim_pow2(const Kernel *k, const Buffer *b, int d);
 /* the same for the row stride of a 2-D param with runtime extents ('ld', or
  * the contiguous dimension's extent) */
 int64_t row_pow2(const Kernel *k, const Buffer *b);
+int64_t dyn_row_proxy(const Kernel *k, const Buffer *b); /* a 2-D runtime param's row stride in its layout */
 /* a param with runtime extents: its contiguous dimension (the last, or 0
  * for colmajor) and, rank 2, the strided one */
 int dyn_inner(const Buffer *b);
@@ -855,6 +856,7 @@ typedef struct Variant {
 typedef struct Candidate {
 	const Variant *v;
 	int state; /* 1 accepted, 0 rejected, -1 not tried */
+	int depth; /* how far it got: 0 a blanket check (conversion, runtime extents), 1 its accepts, 2 its plan */
 	const char *reason;
 } Candidate;
 

@@ -345,13 +345,6 @@ static bool wg_types(Ctx *cx, const Stmt *s, const Buffer *D, const Buffer *A, W
 	}
 	const Region *ops[2] = {s->src, s->mma_b};
 	p->rs = A->mem == MEM_LOCAL;
-	const Buffer *regs[2] = {D, A};
-	for (int i = 0; i < 1 + p->rs; i++)
-		if (regs[i]->layout.nrep) {
-			diag_error(cx, (i ? s->src : s->dst)->loc, "the %s of a wgmma has the instruction's own layout; '%s' is "
-			           "replicated ('+ R[...]')", i ? "A operand" : "accumulator", regs[i]->name);
-			return false;
-		}
 	for (int i = p->rs; i < 2; i++)
 		if (ops[i]->buf->mem != MEM_SHARED) {
 			diag_error(cx, ops[i]->loc, "%s of a wgmma is read from shared memory; '%s' is %s memory", i ? "B" : "A",

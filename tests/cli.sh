@@ -13,6 +13,19 @@ echo "== command line: usage errors exit 2, explain exit codes, notes"
 "$T" check tests/bad/no_variant.tile 2>"$OUT/err"
 [ "$(grep -c 'error:' "$OUT/err")" = 1 ] && [ "$(grep -c '^tests/bad/no_variant.tile:7:1: note: ' "$OUT/err")" = 4 ] && ok ||
 	bad "a no-variant error must be one error line and one located note per candidate"
+# the notes of the variants that got furthest come first: here reg's (a register index that moves), with what would help
+"$T" check tests/bad/reg_region_loop_index.tile 2>"$OUT/err"
+sed -n 4p "$OUT/err" | grep -q "note: reg (prio=10): .*moves with 'i'.*\`unroll\` does not change that" && ok ||
+	bad "no-variant notes: the reg variant's reason must come first and say that unroll does not help ($(sed -n 4p "$OUT/err"))"
+# a block whose header fails is skipped to its '}': one error, not a spurious one at the '}' or in the body
+for f in tests/bad/when_condition_bad_var.tile tests/bad/repeat_count_unknown_block.tile; do
+	"$T" check "$f" 2>"$OUT/err"
+	[ "$(grep -c 'error:' "$OUT/err")" = 1 ] && ok || bad "$f: one error, got $(grep -c 'error:' "$OUT/err"): $(sed -n 4p "$OUT/err")"
+done
+# a store narrowed by a missing fact: explain names the fact, once (the twin with the fact gets no hint)
+"$T" explain tests/explain/narrowed_by_facts.tile >"$OUT/ex" 2>&1
+[ "$(grep -c "narrowed by the facts: 'assume N % 8 == 0' would give 128-bit accesses (now 16)" "$OUT/ex")" = 1 ] &&
+	[ "$(grep -c 'narrowed by the facts' "$OUT/ex")" = 1 ] && ok || bad "explain must name the fact that widens the narrowed store, once"
 # an error silences the warnings (their analyses assumed a program without errors), and says so
 "$T" check tests/bad/cp_async_sm75_order.tile 2>"$OUT/err"
 ! grep -q 'warning:' "$OUT/err" && grep -q '^tests/bad/cp_async_sm75_order.tile: note: 1 warning not shown' "$OUT/err" && ok ||

@@ -259,7 +259,7 @@ assemble_batch() { # TARGET:MODULE...: assemble_once's result for each, from a f
 	# variables are renamed apart in a copy (ptxas makes one variable of a name's
 	# declarations in all files: the kernels' layouts would change), and a module with a
 	# symbol outside its kernels gets a ptxas of its own (another module could resolve a
-	# device function; the dynamic shared array, '.extern .shared tilepx_dyn[]', moves the
+	# device function; the dynamic shared array, '.extern .shared tilepx$dyn[]', moves the
 	# other kernels' shared variables). A run that succeeds without a wgmma notice gives
 	# each module its part of the log, the lines its own run prints (tools/asmbatch_check.sh
 	# compares them), and 0.
@@ -294,7 +294,7 @@ assemble_batch() { # TARGET:MODULE...: assemble_once's result for each, from a f
 			while ((getline l < file[i]) > 0)
 				if (l ~ /^[ \t]*\.shared/) { t = l; sub(/\[.*/, "", t); n = split(t, w, /[ \t]+/); sh[w[n]] = 1 }
 			close(file[i])
-			while ((getline l < file[i]) > 0) print (l ~ /_/ ? renamed(l, "__m" i) : l) > to
+			while ((getline l < file[i]) > 0) print (l ~ /[_$]/ ? renamed(l, "__m" i) : l) > to
 			close(file[i]); close(to)
 		}
 		END {

@@ -77,18 +77,18 @@ cat <<PTX
 .target sm_80
 .address_size 64
 
-.extern .func $L(.param .u64 ${L}_param_0, .param .u64 ${L}_param_1, .param .u32 ${L}_shared_SA,
-	.param .u32 ${L}_shared_SB, .param .u32 ${L}_arg_st, .param .u32 ${L}_arg_kt, .param .u32 ${L}_arg_bm,
-	.param .u32 ${L}_arg_bn);
-.extern .func (.param .align 16 .b8 ${F}_ret[160]) $F(.param .u32 ${F}_shared_SA, .param .u32 ${F}_shared_SB,
-	.param .u32 ${F}_arg_st, .param .u32 ${F}_arg_kk, .param .align 16 .b8 ${F}_in[160]);
-.extern .func (.param .align 16 .b8 ${S}_ret[512]) $S(.param .u64 ${S}_param_0, .param .u32 ${S}_arg_bm,
-	.param .u32 ${S}_arg_bn, .param .align 16 .b8 ${S}_in[512]);
+.extern .func $L(.param .u64 ${L}\$param_0, .param .u64 ${L}\$param_1, .param .u32 ${L}\$shared_SA,
+	.param .u32 ${L}\$shared_SB, .param .u32 ${L}\$arg_st, .param .u32 ${L}\$arg_kt, .param .u32 ${L}\$arg_bm,
+	.param .u32 ${L}\$arg_bn);
+.extern .func (.param .align 16 .b8 ${F}\$ret[160]) $F(.param .u32 ${F}\$shared_SA, .param .u32 ${F}\$shared_SB,
+	.param .u32 ${F}\$arg_st, .param .u32 ${F}\$arg_kk, .param .align 16 .b8 ${F}\$in[160]);
+.extern .func (.param .align 16 .b8 ${S}\$ret[512]) $S(.param .u64 ${S}\$param_0, .param .u32 ${S}\$arg_bm,
+	.param .u32 ${S}\$arg_bn, .param .align 16 .b8 ${S}\$in[512]);
 
 .visible .entry $NAME(
-	.param .u64 ${NAME}_param_0,
-	.param .u64 ${NAME}_param_1,
-	.param .u64 ${NAME}_param_2
+	.param .u64 ${NAME}\$param_0,
+	.param .u64 ${NAME}\$param_1,
+	.param .u64 ${NAME}\$param_2
 )
 .reqntid 128, 1, 1
 {
@@ -101,9 +101,9 @@ cat <<PTX
 	.shared .align 1024 .b8 gl_SA[24576];
 	.shared .align 1024 .b8 gl_SB[24576];
 
-	ld.param.u64 %rd1, [${NAME}_param_0];
-	ld.param.u64 %rd2, [${NAME}_param_1];
-	ld.param.u64 %rd3, [${NAME}_param_2];
+	ld.param.u64 %rd1, [${NAME}\$param_0];
+	ld.param.u64 %rd2, [${NAME}\$param_1];
+	ld.param.u64 %rd3, [${NAME}\$param_2];
 	mov.u32 %r1, %ctaid.x;       // column tile
 	mov.u32 %r2, %ctaid.y;       // row tile
 	mov.u32 %r3, gl_SA;

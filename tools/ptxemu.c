@@ -44,11 +44,11 @@ static void load_prog(Prog *p, const Kernel *k, const KernelAbi *abi, char **lin
 		}
 	}
 	parse_entry(p, lines + b, e - b);
-	if (abi->dyn_shared) { /* .extern .shared tilepx_dyn[] (module scope): the kernel's dynamic size */
+	if (abi->dyn_shared) { /* .extern .shared tilepx$dyn[] (module scope): the kernel's dynamic size */
 		p->shared_bytes = (p->shared_bytes + 1023) / 1024 * 1024;
 		p->syms = realloc(p->syms, sizeof(char *) * (size_t)(p->nsyms + 1));
 		p->sym_off = realloc(p->sym_off, sizeof(int64_t) * (size_t)(p->nsyms + 1));
-		p->syms[p->nsyms] = strdup("tilepx_dyn");
+		p->syms[p->nsyms] = strdup("tilepx$dyn");
 		p->sym_off[p->nsyms++] = p->shared_bytes;
 		p->scap = p->nsyms;
 		p->shared_bytes += abi->dyn_shared;
@@ -102,6 +102,11 @@ static void machine_init(Machine *m, Prog *p, const Ctx *cx, const Kernel *k, co
 	m->k = k;
 	if (abi->threads > 32 * SYNC_MAXWARPS)
 		m->err = "more than 1024 threads per CTA";
+	const char *u = undeclared_reg(p);
+	if (u && !m->err) {
+		snprintf(m->errbuf, sizeof m->errbuf, "register %s is used but never declared (.reg)", u);
+		m->err = m->errbuf;
+	}
 }
 
 static void machine_free(Machine *m)

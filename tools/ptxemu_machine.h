@@ -196,6 +196,7 @@ static inline int warp_of(const Machine *m, const Thread *t) { return rank_of(m,
 /* ptxemu_parse.c */
 int reg_slot(Prog *p, const char *name);
 void collect_regs(Prog *p);
+const char *undeclared_reg(const Prog *p); /* a register no .reg declares, or NULL */
 int psym_find(const Prog *p, const char *name);
 int scalar_param(const Prog *p, const char *op);
 int64_t param_addr(const Prog *p, const char *op, int64_t *size);

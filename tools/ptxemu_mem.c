@@ -64,6 +64,19 @@ int reg_bits(const Prog *p, const char *name)
 	return 0;
 }
 
+#define IDENT_CHARS "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_$"
+
+/* ptxas rejects a module that uses a register it never declared (a
+ * predicate %p0 with no ".reg .pred %p<N>"): so does the emulator */
+const char *undeclared_reg(const Prog *p)
+{
+	for (int i = 0; i < p->nregs; i++)
+		if (p->regs[i][0] == '%' && strspn(p->regs[i] + 1, IDENT_CHARS) == strlen(p->regs[i] + 1) &&
+		    !reg_bits(p, p->regs[i])) /* a name, not the text of a composite operand ("[%rd4, {%r1, %r2}]") */
+			return p->regs[i];
+	return NULL;
+}
+
 /* "[%r5+16]", "[%r5+-16]" or "[sym]" -> address. A 32-bit base register
  * wraps at 2^32 with its offset, as the hardware computes .shared addresses
  * (32-bit): [%r+128] with %r at -32 is byte 96, not byte 2^32 + 96 */

@@ -94,7 +94,7 @@ static int psym_decl(Prog *p, const char *decl)
 	while (e > buf && (isspace((unsigned char)e[-1]) || e[-1] == ';' || e[-1] == ',' || e[-1] == ')'))
 		*--e = 0;
 	name = e;
-	while (name > buf && (isalnum((unsigned char)name[-1]) || name[-1] == '_'))
+	while (name > buf && (isalnum((unsigned char)name[-1]) || name[-1] == '_' || name[-1] == '$'))
 		name--;
 	int i = psym_find(p, name);
 	if (i >= 0) {
@@ -147,7 +147,8 @@ int64_t param_addr(const Prog *p, const char *op, int64_t *size)
 }
 
 /* names in function f's lines get a prefix so that every function has its
- * own registers and labels: "%r1" -> "%F2_r1", "$L__1" -> "$F2_L__1" */
+ * own registers and labels: "%r1" -> "%F2_r1", "$L__1" -> "$F2_L__1" (a '$'
+ * inside a name, "f$param_0", is part of it) */
 static char *mangle(const char *l, int f)
 {
 	size_t n = strlen(l);
@@ -156,7 +157,8 @@ static char *mangle(const char *l, int f)
 		*q++ = l[i];
 		bool reg = l[i] == '%' && (isalpha((unsigned char)l[i + 1]) || l[i + 1] == '_') &&
 		           strncmp(l + i + 1, "tid.", 4) && strncmp(l + i + 1, "ctaid.", 6);
-		if (reg || (l[i] == '$' && (isalpha((unsigned char)l[i + 1]) || l[i + 1] == '_')))
+		bool inside = i > 0 && (isalnum((unsigned char)l[i - 1]) || l[i - 1] == '_' || l[i - 1] == '$');
+		if (reg || (l[i] == '$' && !inside && (isalpha((unsigned char)l[i + 1]) || l[i + 1] == '_')))
 			q += sprintf(q, "F%d_", f);
 	}
 	*q = 0;

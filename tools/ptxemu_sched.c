@@ -265,27 +265,28 @@ static void shared_name(const Machine *m, uint64_t a, char *buf, size_t n)
 	buf[0] = 0;
 	const char *name = NULL;
 	int64_t off = -1, dyn = -1;
-	for (int i = 0; i < m->p->nsyms; i++) /* static shared: sm_NAME (buffers), mb_NAME (mbarriers) */
-		if (!strcmp(m->p->syms[i], "tilepx_dyn"))
+	for (int i = 0; i < m->p->nsyms; i++) /* static shared: NAME$sm (buffers), NAME$mb (mbarriers) */
+		if (!strcmp(m->p->syms[i], "tilepx$dyn"))
 			dyn = m->p->sym_off[i];
 		else if ((int64_t)a >= m->p->sym_off[i] && (!name || m->p->sym_off[i] > (int64_t)a - off))
 			name = m->p->syms[i], off = (int64_t)a - m->p->sym_off[i];
-	if (name && (!strncmp(name, "sm_", 3) || !strncmp(name, "mb_", 3)))
-		name += 3;
+	int nlen = name ? (int)strlen(name) : 0; /* NAME$sm, NAME$mb: NAME */
+	if (nlen > 3 && (!strcmp(name + nlen - 3, "$sm") || !strcmp(name + nlen - 3, "$mb")))
+		nlen -= 3;
 	for (size_t i = 0; dyn >= 0 && m->k && i < m->k->nmbars; i++) { /* dynamic shared: the declarations' offsets */
 		const Mbar *b = &m->k->mbars[i];
 		if ((int64_t)a >= dyn + b->shared_offset && (int64_t)a < dyn + b->shared_offset + 8 * b->n)
-			name = b->name, off = (int64_t)a - dyn - b->shared_offset;
+			name = b->name, nlen = (int)strlen(name), off = (int64_t)a - dyn - b->shared_offset;
 	}
 	for (size_t i = 0; dyn >= 0 && m->k && i < m->k->nbufs; i++) {
 		const Buffer *b = m->k->bufs[i];
 		if (b->mem == MEM_SHARED && (int64_t)a >= dyn + b->shared_offset && (int64_t)a - dyn - b->shared_offset < off)
-			name = b->name, off = (int64_t)a - dyn - b->shared_offset;
+			name = b->name, nlen = (int)strlen(name), off = (int64_t)a - dyn - b->shared_offset;
 	}
 	if (name && off % 8 == 0)
-		snprintf(buf, n, " (%s[%lld])", name, (long long)(off / 8));
+		snprintf(buf, n, " (%.*s[%lld])", nlen, name, (long long)(off / 8));
 	else if (name)
-		snprintf(buf, n, " (%s + %lld bytes)", name, (long long)off);
+		snprintf(buf, n, " (%.*s + %lld bytes)", nlen, name, (long long)off);
 }
 
 /* every live thread is blocked: one line per distinct instruction they wait

@@ -81,9 +81,13 @@ bool dispatch_copy(const CopyOp *op, Decision *d, bool report)
 		if (!why && op->dbuf->dt != op->sbuf->dt && !vs[i]->converts)
 			why = arena_printf(op->cx->arena, "this variant does not convert (%s -> %s)", dtype_name(op->sbuf->dt),
 			                   dtype_name(op->dbuf->dt));
-		if (!why)
-			why = vs[i]->accepts(op);
+		c->depth = 0;
 		if (!why) {
+			c->depth = 1;
+			why = vs[i]->accepts(op);
+		}
+		if (!why) {
+			c->depth = 2;
 			memset(&d->plan, 0, sizeof d->plan);
 			why = vs[i]->plan(op, &d->plan);
 		}
@@ -116,6 +120,11 @@ void dispatch_report(const CopyOp *op, const Decision *d)
 	/* one error, then one note per candidate with its reason (gcc style) */
 	diag_error(op->cx, op->st->loc, "no variant lowers this %s %s <- %s%s", opname, op->dbuf->name, op->sbuf->name,
 	           n ? "" : ": no variants are registered for it");
-	for (int i = 0; i < d->ncand; i++)
-		diag_note(op->cx, "%s (prio=%d): %s", d->cand[i].v->name, d->cand[i].v->priority, d->cand[i].reason);
+	/* the variants that got furthest first: their reasons are about this copy's layouts, the blanket
+	 * ones (no conversion, no guards) about whole classes of copies */
+	for (int depth = 2; depth >= 0; depth--)
+		for (int i = 0; i < d->ncand; i++)
+			if (d->cand[i].depth == depth)
+				diag_note(op->cx, "%s (prio=%d): %s", d->cand[i].v->name, d->cand[i].v->priority,
+				          d->cand[i].reason);
 }

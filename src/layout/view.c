@@ -47,6 +47,10 @@ int64_t row_pow2(const Kernel *k, const Buffer *b)
 	return b->ld_scalar ? pow2_of(k->scalars[b->ld_scalar - 1].mult) : dim_pow2(k, b, dyn_inner(b));
 }
 
+/* 2^a * (2^21 + 1): the stride's guaranteed power of two, and larger than
+ * any column offset inside a tile (< 2^20) */
+int64_t dyn_row_proxy(const Kernel *k, const Buffer *b) { return row_pow2(k, b) * (((int64_t)1 << 21) + 1); }
+
 bool region_guarded(const Kernel *k, const Region *r, int d)
 {
 	const Buffer *b = r->buf;

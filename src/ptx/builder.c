@@ -134,12 +134,16 @@ static bool is_imm(const char *o, size_t n)
 	return true;
 }
 
+/* a PTX identifier: a letter, then letters, digits, '_' and '$' (tilepx's
+ * generated names hold a '$': "k$param_0", "S$sm"); or '_' or '$' then at
+ * least one of those */
 static bool is_ident(const char *o, size_t n)
 {
-	if (!n || !(o[0] == '_' || ((o[0] | 32) >= 'a' && (o[0] | 32) <= 'z')))
+	bool letter = n && (o[0] | 32) >= 'a' && (o[0] | 32) <= 'z';
+	if (!letter && !(n > 1 && (o[0] == '_' || o[0] == '$')))
 		return false;
 	for (size_t i = 1; i < n; i++)
-		if (!(o[i] == '_' || (o[i] >= '0' && o[i] <= '9') || ((o[i] | 32) >= 'a' && (o[i] | 32) <= 'z')))
+		if (!(o[i] == '_' || o[i] == '$' || (o[i] >= '0' && o[i] <= '9') || ((o[i] | 32) >= 'a' && (o[i] | 32) <= 'z')))
 			return false;
 	return true;
 }

@@ -152,17 +152,13 @@ static bool affine_divisible(const Affine *a, int64_t v)
 	return true;
 }
 
-const char *gs_partition(const CopyOp *op, const View *g, const View *s, const int *vec_bits, int ncand, Part *out)
+/* the first width of vec_bits whose accesses split over T threads (every
+ * stride and offset aligned); false when none does */
+static bool gs_split(const CopyOp *op, const View *g, const View *s, const Pair *base, int nb, const int *vec_bits,
+                     int ncand, int64_t T, Part *out)
 {
-	Pair base[MAX_ITERS];
-	int nb;
-	if (!make_pairs(g, s, base, &nb))
-		return "the global and shared layouts split the copy's index space incompatibly";
-	sort_pairs(base, nb, a_stride_desc);
-	nb = fuse_pairs(base, nb);
 	int bits = dtype_bytes(op->dt) * 8;
 	int64_t chunk = s->L.sw.on ? ((int64_t)1 << s->L.sw.p) : INT64_MAX;
-	int64_t T = op->scope_threads;
 	for (int c = 0; c < ncand; c++) {
 		if (vec_bits[c] % bits)
 			continue;
@@ -190,8 +186,28 @@ const char *gs_partition(const CopyOp *op, const View *g, const View *s, const i
 		p.outer = op->elems / (T * vec);
 		p.thr_size = T;
 		*out = p;
-		return NULL;
+		return true;
 	}
+	return false;
+}
+
+const char *gs_partition_some(const CopyOp *op, const View *g, const View *s, const int *vec_bits, int ncand,
+                              bool idle, Part *out)
+{
+	Pair base[MAX_ITERS];
+	int nb;
+	if (!make_pairs(g, s, base, &nb))
+		return "the global and shared layouts split the copy's index space incompatibly";
+	sort_pairs(base, nb, a_stride_desc);
+	nb = fuse_pairs(base, nb);
+	int64_t T = op->scope_threads;
+	if (gs_split(op, g, s, base, nb, vec_bits, ncand, T, out))
+		return NULL;
+	/* fewer threads, the widest access first: 48 pieces of 4 bytes go to 24 of 32 threads */
+	for (int c = 0; c < ncand && idle; c++)
+		for (int64_t t = T - 1; t >= 1; t--)
+			if (gs_split(op, g, s, base, nb, &vec_bits[c], 1, t, out))
+				return NULL;
 	if (g->vec_cap) /* a param with runtime extents: the facts decide the widths */
 		return arena_printf(op->cx->arena,
 		                    "no vector width in {%d%s} bits keeps every stride and offset aligned while splitting %lld "
@@ -203,8 +219,14 @@ const char *gs_partition(const CopyOp *op, const View *g, const View *s, const i
 		                    (long long)row_pow2(op->k, g == &op->dst ? op->dbuf : op->sbuf));
 	return arena_printf(op->cx->arena,
 	                    "no vector width in {%d%s} bits keeps every stride and offset aligned while splitting %lld "
-	                    "elements over %lld threads",
-	                    vec_bits[0], ncand > 1 ? ", ..." : "", (long long)op->elems, (long long)T);
+	                    "elements over %lld threads%s",
+	                    vec_bits[0], ncand > 1 ? ", ..." : "", (long long)op->elems, (long long)T,
+	                    idle ? " or fewer" : "");
+}
+
+const char *gs_partition(const CopyOp *op, const View *g, const View *s, const int *vec_bits, int ncand, Part *out)
+{
+	return gs_partition_some(op, g, s, vec_bits, ncand, false, out);
 }
 
 void gs_widen_shared(const CopyOp *op, const View *s, Part *p)

@@ -38,6 +38,10 @@ typedef struct Part {
 /* gmem_smem / ldgsts: a = global, b = shared. vec_bits lists candidates, widest
  * first; returns NULL or the reason no width fits. */
 const char *gs_partition(const CopyOp *op, const View *g, const View *s, const int *vec_bits, int ncand, Part *out);
+/* the same; idle: when no width splits over all the scope's threads, the
+ * widest that splits over fewer (Part.thr_size: the others idle) */
+const char *gs_partition_some(const CopyOp *op, const View *g, const View *s, const int *vec_bits, int ncand,
+                              bool idle, Part *out);
 
 /* gmem_smem: where the global side is narrower than the shared side allows
  * (a column-major tile read with scalar accesses), move the innermost outer

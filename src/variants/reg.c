@@ -24,7 +24,10 @@ static const char *accepts(const CopyOp *op)
 		if (rv->off[a].c || rv->off[a].n)
 			return "the register region starts at a nonzero thread offset";
 	if (!affine_is_const(&rv->off[AX_M]))
-		return "the register region's start depends on a variable (registers are not indexable at run time)";
+		return arena_printf(op->cx->arena, "the region of '%s' starts at a register that moves with '%s' (registers "
+		                    "are not indexable at run time, and `unroll` does not change that: the copy is lowered "
+		                    "once for every value); copy the whole region in one statement, or write one copy per "
+		                    "constant index", r->name, op->k->var_names[rv->off[AX_M].t[0].var]);
 	return NULL;
 }
 

@@ -29,11 +29,11 @@ static const char prog[] =
 
 /* the entry's params as docs/language.md ("Kernel ABI") writes them */
 static const char *const want_decl[] = {
-	".param .u64 abi_every_param_param_0", ".param .u64 abi_every_param_param_1",
-	".param .u64 abi_every_param_param_2", ".param .u64 abi_every_param_param_3",
-	".param .u32 abi_every_param_arg_M",   ".param .u64 abi_every_param_arg_K",
-	".param .s32 abi_every_param_arg_N",   ".param .s64 abi_every_param_arg_L",
-	".param .align 64 .b8 abi_every_param_tmap_0[128]", ".param .align 64 .b8 abi_every_param_tmap_1[128]",
+	".param .u64 abi_every_param$param_0", ".param .u64 abi_every_param$param_1",
+	".param .u64 abi_every_param$param_2", ".param .u64 abi_every_param$param_3",
+	".param .u32 abi_every_param$arg_M",   ".param .u64 abi_every_param$arg_K",
+	".param .s32 abi_every_param$arg_N",   ".param .s64 abi_every_param$arg_L",
+	".param .align 64 .b8 abi_every_param$tmap_0[128]", ".param .align 64 .b8 abi_every_param$tmap_1[128]",
 };
 static const AbiKind want_kind[] = {ABI_POINTER, ABI_POINTER, ABI_POINTER, ABI_POINTER, ABI_SCALAR,
                                     ABI_SCALAR,  ABI_SCALAR,  ABI_SCALAR,  ABI_TENSOR_MAP, ABI_TENSOR_MAP};
@@ -122,17 +122,17 @@ int main(void)
 	CHECK(rc_abi_check(&(KernelAbi){.kernel = "abi_every"}, ptx.s, why, sizeof why) == -1, "no entry of another name");
 
 	/* and an entry that declares the params otherwise does not */
-	check_mismatch(&abi, ptx.s, "a u64 scalar declared .u32", ".param .u64 abi_every_param_arg_K",
-	               ".param .u32 abi_every_param_arg_K", "param 5");
-	check_mismatch(&abi, ptx.s, "an i32 scalar declared .u32", ".param .s32 abi_every_param_arg_N",
-	               ".param .u32 abi_every_param_arg_N", "param 6");
+	check_mismatch(&abi, ptx.s, "a u64 scalar declared .u32", ".param .u64 abi_every_param$arg_K",
+	               ".param .u32 abi_every_param$arg_K", "param 5");
+	check_mismatch(&abi, ptx.s, "an i32 scalar declared .u32", ".param .s32 abi_every_param$arg_N",
+	               ".param .u32 abi_every_param$arg_N", "param 6");
 	check_mismatch(&abi, ptx.s, "two scalars swapped",
-	               ".param .u32 abi_every_param_arg_M,\n\t.param .u64 abi_every_param_arg_K",
-	               ".param .u64 abi_every_param_arg_K,\n\t.param .u32 abi_every_param_arg_M", "param 4");
+	               ".param .u32 abi_every_param$arg_M,\n\t.param .u64 abi_every_param$arg_K",
+	               ".param .u64 abi_every_param$arg_K,\n\t.param .u32 abi_every_param$arg_M", "param 4");
 	check_mismatch(&abi, ptx.s, "a missing tensor map",
-	               ",\n\t.param .align 64 .b8 abi_every_param_tmap_1[128]", "", "the entry has 9 params");
-	check_mismatch(&abi, ptx.s, "a pointer too many", ".param .u64 abi_every_param_param_0,",
-	               ".param .u64 abi_every_param_param_0,\n\t.param .u64 abi_every_param_param_9,", "param 1");
+	               ",\n\t.param .align 64 .b8 abi_every_param$tmap_1[128]", "", "the entry has 9 params");
+	check_mismatch(&abi, ptx.s, "a pointer too many", ".param .u64 abi_every_param$param_0,",
+	               ".param .u64 abi_every_param$param_0,\n\t.param .u64 abi_every_param$param_9,", "param 1");
 	check_mismatch(&abi, ptx.s, "other cluster dims", ".reqnctapercluster 2, 1, 1", ".reqnctapercluster 1, 2, 1",
 	               ".reqnctapercluster 1, 2");
 	check_mismatch(&abi, ptx.s, "no cluster", ".reqnctapercluster 2, 1, 1\n", "", ".reqnctapercluster 0, 0");
@@ -145,13 +145,13 @@ int main(void)
 	CHECK(tilepx_launches_set("abi.tile", prog, strlen(prog), NULL, sets, 4, l, 2, &diag) == 1, "launch facts");
 	char name[96];
 	for (int i = 0; i < l[0].nscalars; i++) {
-		snprintf(name, sizeof name, "abi_every_param_arg_%s", l[0].scalars[i].name);
+		snprintf(name, sizeof name, "abi_every_param$arg_%s", l[0].scalars[i].name);
 		CHECK(l[0].scalars[i].kernel_param_index == position_in_entry(ptx.s, name), "scalar %s at %d", name,
 		      l[0].scalars[i].kernel_param_index);
 		CHECK(l[0].scalars[i].bytes == abi.params[4 + i].bytes, "scalar %s's bytes", name);
 	}
 	for (int i = 0; i < l[0].ntensor_maps; i++) {
-		snprintf(name, sizeof name, "abi_every_param_tmap_%d", i);
+		snprintf(name, sizeof name, "abi_every_param$tmap_%d", i);
 		CHECK(l[0].tensor_maps[i].kernel_param_index == position_in_entry(ptx.s, name), "tensor map %d at %d", i,
 		      l[0].tensor_maps[i].kernel_param_index);
 	}

@@ -45,7 +45,7 @@ int main(void)
 	/* fits: the text is the form's, operands in place */
 	err = build(a, FORM_LD_SHARED_B32, "%r1", "%r2+16", NULL, &text);
 	CHECK(!err && !strcmp(text, "\tld.shared.b32 %r1, [%r2+16];\n"), "fits: %s / %s", err ? err : "-", text);
-	err = build(a, FORM_LD_SHARED_B32, "%r1", "sm_S+-8", NULL, &text);
+	err = build(a, FORM_LD_SHARED_B32, "%r1", "S$sm+-8", NULL, &text);
 	CHECK(!err, "a shared symbol with an offset is an a32 address: %s", err ? err : "-");
 	err = build(a, FORM_MOV_U32, "%r3", "0x10", NULL, &text);
 	CHECK(!err, "a hex immediate: %s", err ? err : "-");

@@ -166,13 +166,13 @@ static void func_abi(void)
 	diag_print(&cx.diags, stderr);
 	if (m && ptx.s) {
 		KernelAbi abi = kernel_abi(cx.arena, m->kernels[0]);
-		static const char *const want[] = {".param .u64 f_param_0", ".param .u32 f_shared_S", ".param .u32 f_arg_i",
-		                                   ".param .u32 f_arg_j", ".param .align 16 .b8 f_in[16]"};
+		static const char *const want[] = {".param .u64 f$param_0", ".param .u32 f$shared_S", ".param .u32 f$arg_i",
+		                                   ".param .u32 f$arg_j", ".param .align 16 .b8 f$in[16]"};
 		static const AbiKind kind[] = {ABI_POINTER, ABI_SHARED, ABI_ARG, ABI_ARG, ABI_LOCAL_IN};
 		CHECK(abi.is_func && abi.nparams == 5 && abi.nshared == 1 && abi.nargs == 2 && abi.local_bytes == 16,
 		      "the func's ABI counts (%d params)", abi.nparams);
-		const char *at = strstr(ptx.s, ".visible .func (.param .align 16 .b8 f_ret[16]) f(");
-		CHECK(at && abi.ret_decl && !strcmp(abi.ret_decl, ".param .align 16 .b8 f_ret[16]"), "the return param");
+		const char *at = strstr(ptx.s, ".visible .func (.param .align 16 .b8 f$ret[16]) f(");
+		CHECK(at && abi.ret_decl && !strcmp(abi.ret_decl, ".param .align 16 .b8 f$ret[16]"), "the return param");
 		for (int i = 0; i < 5 && i < abi.nparams; i++) {
 			CHECK(abi.params[i].kind == kind[i] && !strcmp(abi.params[i].decl, want[i]), "param %d: %s", i,
 			      abi.params[i].decl);
@@ -180,8 +180,8 @@ static void func_abi(void)
 			CHECK(next != NULL, "the .func declares %s after the params before it", want[i]);
 			at = next;
 		}
-		CHECK(strstr(ptx.s, "ld.param.u32 %r") && strstr(ptx.s, "[f_shared_S]") && strstr(ptx.s, "[f_arg_j]") &&
-		      strstr(ptx.s, "[f_in+12]") && strstr(ptx.s, "[f_ret+12]"),
+		CHECK(strstr(ptx.s, "ld.param.u32 %r") && strstr(ptx.s, "[f$shared_S]") && strstr(ptx.s, "[f$arg_j]") &&
+		      strstr(ptx.s, "[f$in+12]") && strstr(ptx.s, "[f$ret+12]"),
 		      "the body loads the params by the ABI's names");
 	}
 	str_free(&ptx);
