@@ -803,6 +803,35 @@ static long long compare_tol(const char *what, const char *against, const unsign
 	return bad;
 }
 
+/* the epilogue's inputs: the bias in C's dtype (host and device) for the bias
+ * epilogues, C's old values (f32, host) for alpha_beta */
+static void epi_inputs(const Options *o, Problem *p, uint16_t **hbias, float **hc0)
+{
+	size_t nc = (size_t)(p->M * p->N);
+	if (epi_has_bias(p->epi)) {
+		*hbias = malloc((size_t)p->N * 2);
+		if (!*hbias) {
+			fprintf(stderr, "gemm_bench: out of host memory\n");
+			exit(3);
+		}
+		gb_fill(*hbias, (size_t)p->N, p->out, o->integers, o->seed, 2);
+		CU(cuMemAlloc(&p->bias, (size_t)p->N * 2));
+		CU(cuMemcpyHtoD(p->bias, *hbias, (size_t)p->N * 2));
+	}
+	if (p->epi == EPI_ALPHA_BETA) { /* the fill of a bf16 A, widened */
+		uint16_t *t16 = malloc(nc * 2);
+		*hc0 = malloc(nc * sizeof(float));
+		if (!t16 || !*hc0) {
+			fprintf(stderr, "gemm_bench: out of host memory\n");
+			exit(3);
+		}
+		gb_fill(t16, nc, GB_BF16, o->integers, o->seed, 3);
+		for (size_t i = 0; i < nc; i++)
+			(*hc0)[i] = gb_from_16(t16[i], GB_BF16);
+		free(t16);
+	}
+}
+
 static void guard_pattern(unsigned char *g, int side)
 {
 	for (int i = 0; i < GUARD; i++)
@@ -879,28 +908,7 @@ static void run_size(const Options *o, Tile *t, cublasHandle_t cb, Lt *lt, CUstr
 	CU(cuMemAlloc(&p.ws, WORKSPACE_BYTES));
 	uint16_t *hbias = NULL;
 	float *hc0 = NULL;
-	if (bias_on) { /* the bias in C's dtype */
-		hbias = malloc((size_t)N * 2);
-		if (!hbias) {
-			fprintf(stderr, "gemm_bench: out of host memory\n");
-			exit(3);
-		}
-		gb_fill(hbias, (size_t)N, p.out, o->integers, o->seed, 2);
-		CU(cuMemAlloc(&p.bias, (size_t)N * 2));
-		CU(cuMemcpyHtoD(p.bias, hbias, (size_t)N * 2));
-	}
-	if (p.epi == EPI_ALPHA_BETA) { /* C's old values: the fill of a bf16 A, widened */
-		uint16_t *t16 = malloc(nc * 2);
-		hc0 = malloc(nc * sizeof(float));
-		if (!t16 || !hc0) {
-			fprintf(stderr, "gemm_bench: out of host memory\n");
-			exit(3);
-		}
-		gb_fill(t16, nc, GB_BF16, o->integers, o->seed, 3);
-		for (size_t i = 0; i < nc; i++)
-			hc0[i] = gb_from_16(t16[i], GB_BF16);
-		free(t16);
-	}
+	epi_inputs(o, &p, &hbias, &hc0);
 	for (int i = 0; i < NIMPL; i++) {
 		CU(cuMemAlloc(&p.Craw[i], nc * (size_t)ob + 2 * GUARD));
 		p.C[i] = p.Craw[i] + GUARD;
