@@ -48,7 +48,28 @@
  * the products summed in the tensor core's accumulator throughout, as
  * tilepx's kernel sums them, not promoted to f32 every few k-steps by CUDA
  * cores. Integer data stay exact if |sums| <= 4 K stay within the tensor
- * core's FP8 accumulator precision: K <= 2048 (GB_FP8_INT_K_MAX). */
+ * core's FP8 accumulator precision: K <= 2048 (GB_FP8_INT_K_MAX).
+ *
+ * Fused epilogues (--epilogue, issue 34), against cuBLASLt's on the same
+ * buffers (cublasGemmEx has no bias epilogue: it runs only for alpha_beta):
+ *   bias, relu_bias, gelu_bias: C = act(A B + bias), bias a [N] vector of
+ *     C's dtype (the kernel's param --bias-name, default BIAS, [1, N] or [N]),
+ *     filled like A and B (seeded, stream 2); cuBLASLt with
+ *     CUBLASLT_EPILOGUE_BIAS / RELU_BIAS / GELU_BIAS and the bias pointer.
+ *   alpha_beta: C = alpha A B + beta C (--alpha, --beta; f32 scalar params
+ *     named alpha and beta in the kernel, passed through --set), C filled
+ *     before the check launch with seeded data (stream 3) like A; cuBLASLt and
+ *     cublasGemmEx with the same alpha and beta. The timed launches keep
+ *     updating C (the values converge for |beta| < 1: nothing overflows).
+ * Checks, element by element against cuBLASLt (and the host where it ran):
+ *   integer data, no GELU: every value is exact, so bit for bit.
+ *   otherwise |X - Lt| <= tol per element, the largest error printed:
+ *     16-bit C: 2 units in the last place of max(|X|, |Lt|) (C's rounding)
+ *       + K 2^-24 S (f32 sums in another order; S = max |Lt|)
+ *       + for GELU S 2^-10 (0.5 |x| times tanh.approx.f32's relative bound
+ *       2^-11, docs/ptx-notes.md, taken twice: cuBLASLt's own tanh is not
+ *       documented);
+ *     f32 C (alpha_beta): 1e-5 |Lt| + 1e-6 sqrt(K) S. */
 #define _GNU_SOURCE
 #include "gemm_host.h"
 
@@ -69,12 +90,14 @@ static const char usage[] =
 	"                  [--data random|int] [--seed S] [--warmup W] [--rounds R] [--tol T] [--host-max D]\n"
 	"                  [--lt-algos N] [--set NAME=V]... (M N K | --issue-sizes)\n"
 	"                  [--fp8-fast-accum 0|1] [--auto]\n"
+	"                  [--epilogue none|bias|relu_bias|gelu_bias|alpha_beta] [--alpha A] [--beta B]\n"
+	"                  [--bias-name NAME]\n"
 	"Times tilepx's kernel (--tile), cublasGemmEx and cuBLASLt on the same buffers, interleaved;\n"
 	"checks each result first. IN:OUT is f16:f32 (default, or the kernel's), bf16:bf16, bf16:f32,\n"
 	"f16:f16, or e4m3:bf16 (FP8: cuBLASLt only, B [N, K]). --rounds 0 checks only.\n"
 	"--auto (one size): the kernel and its window P, Q from tilepx_gemm_choose (--dtype, default f16:f32;\n"
 	"the device's SM count); run from the repository's root. --set P=/Q= overrides the window.\n"
-	"Defaults: --data random --seed 1 --warmup 20 --rounds 200 --fp8-fast-accum 1.\n";
+	"Defaults: --data random --seed 1 --warmup 20 --rounds 200 --fp8-fast-accum 1 --epilogue none --alpha 1.25 --beta -0.5.\n";
 
 #define GUARD 256
 #define WORKSPACE_BYTES (32u << 20)
@@ -94,7 +117,14 @@ typedef struct Options {
 	int nsets;
 	int auto_pick;         /* --auto: tilepx_gemm_choose picks --tile, --kernel, P and Q */
 	char auto_sets[2][32]; /* the P= and Q= it adds */
+	int epi;            /* EPI_*: the fused epilogue compared */
+	float alpha, beta;  /* alpha_beta's scalars */
+	char biasn[64];     /* the kernel's bias param */
 } Options;
+
+enum { EPI_NONE, EPI_BIAS, EPI_RELU_BIAS, EPI_GELU_BIAS, EPI_ALPHA_BETA, NEPI };
+static const char *epi_name[NEPI] = {"none", "bias", "relu_bias", "gelu_bias", "alpha_beta"};
+static int epi_has_bias(int e) { return e == EPI_BIAS || e == EPI_RELU_BIAS || e == EPI_GELU_BIAS; }
 
 static int failures;
 
@@ -396,8 +426,8 @@ static long long dim_value(const char *d, long long m, long long n, long long k,
 
 /* why the kernel cannot run this size and layout (NULL: it can; b is filled) */
 static const char *tile_bind(Tile *t, const Options *o, long long M, long long N, long long K, int b_nk,
-                             gb_dtype in, gb_dtype out, CUdeviceptr A, CUdeviceptr B, CUdeviceptr C, Bound *b,
-                             char *why, size_t nwhy)
+                             gb_dtype in, gb_dtype out, CUdeviceptr A, CUdeviceptr B, CUdeviceptr C, CUdeviceptr bias,
+                             Bound *b, char *why, size_t nwhy)
 {
 	const gb_roles *r = &t->roles;
 	if (r->ab != in || r->out != out) {
@@ -436,6 +466,14 @@ static const char *tile_bind(Tile *t, const Options *o, long long M, long long N
 		snprintf(setbuf[i], sizeof setbuf[i], "%s=%lld", dims[i], want[i]);
 		sets[nsets++] = setbuf[i];
 	}
+	char scal[2][64];
+	if (o->epi == EPI_ALPHA_BETA) /* the scalars as float literals (an integer spelling is not an f32's) */
+		for (int i = 0; i < 2; i++) {
+			snprintf(scal[i], sizeof scal[i], "%s=%.9g", i ? "beta" : "alpha", i ? o->beta : o->alpha);
+			if (!strpbrk(scal[i] + 5, ".eEn"))
+				strcat(scal[i], ".0");
+			sets[nsets++] = scal[i];
+		}
 	for (int i = 0; i < o->nsets && nsets < 64; i++)
 		sets[nsets++] = o->sets[i];
 	tilepx_launch all[16];
@@ -464,15 +502,17 @@ static const char *tile_bind(Tile *t, const Options *o, long long M, long long N
 		const gb_param *p = &t->k.p[i];
 		if (p->scalar)
 			continue;
-		if (p != r->a && p != r->b && p != r->c) {
-			snprintf(why, nwhy, "param %s is none of A, B, C (the bench passes only those)", p->name);
+		int is_bias = epi_has_bias(o->epi) && !strcmp(p->name, o->biasn);
+		if (p != r->a && p != r->b && p != r->c && !is_bias) {
+			snprintf(why, nwhy, "param %s is none of A, B, C%s (the bench passes only those)", p->name,
+			         epi_has_bias(o->epi) ? " and the bias" : "");
 			return why;
 		}
 		if (p->pointer_index >= TILEPX_MAX_PARAMS) {
 			snprintf(why, nwhy, "param %s is past the %d pointers a launch record holds", p->name, TILEPX_MAX_PARAMS);
 			return why;
 		}
-		b->ptr[p->pointer_index] = p == r->a ? A : p == r->b ? B : C;
+		b->ptr[p->pointer_index] = is_bias ? bias : p == r->a ? A : p == r->b ? B : C;
 	}
 	for (int i = 0; i < b->L.ntensor_maps; i++) {
 		const tilepx_tensor_map *m = &b->L.tensor_maps[i];
@@ -527,17 +567,17 @@ typedef struct Problem {
 	long long M, N, K;
 	int b_nk;
 	gb_dtype in, out;
-	CUdeviceptr A, B, C[3], Craw[3], ws;
+	CUdeviceptr A, B, C[3], Craw[3], ws, bias;
+	int epi;
+	float alpha, beta; /* 1, 0 but for alpha_beta */
 } Problem;
-
-static const float one = 1.0f, zero = 0.0f;
 
 /* C^T [N, M] = B^T A^T in column-major terms (the header comment) */
 static cublasStatus_t gemm_ex(cublasHandle_t h, const Problem *p)
 {
-	return cublasGemmEx(h, p->b_nk ? CUBLAS_OP_T : CUBLAS_OP_N, CUBLAS_OP_N, (int)p->N, (int)p->M, (int)p->K, &one,
+	return cublasGemmEx(h, p->b_nk ? CUBLAS_OP_T : CUBLAS_OP_N, CUBLAS_OP_N, (int)p->N, (int)p->M, (int)p->K, &p->alpha,
 	                    (const void *)p->B, cuda_type(p->in), (int)(p->b_nk ? p->K : p->N), (const void *)p->A,
-	                    cuda_type(p->in), (int)p->K, &zero, (void *)p->C[1], cuda_type(p->out), (int)p->N,
+	                    cuda_type(p->in), (int)p->K, &p->beta, (void *)p->C[1], cuda_type(p->out), (int)p->N,
 	                    CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT);
 }
 
@@ -558,6 +598,16 @@ static void lt_setup(Lt *lt, const Problem *p, int want, int fast_accum)
 	if (p->in == GB_E4M3) { /* no scale pointers: A, B, C and D scales 1.0 */
 		int8_t fast = (int8_t)fast_accum;
 		CB(cublasLtMatmulDescSetAttribute(lt->op, CUBLASLT_MATMUL_DESC_FAST_ACCUM, &fast, sizeof fast));
+	}
+	if (epi_has_bias(p->epi)) { /* the bias indexes Lt's rows: our columns */
+		cublasLtEpilogue_t e = p->epi == EPI_BIAS        ? CUBLASLT_EPILOGUE_BIAS
+		                       : p->epi == EPI_RELU_BIAS ? CUBLASLT_EPILOGUE_RELU_BIAS
+		                                                 : CUBLASLT_EPILOGUE_GELU_BIAS;
+		const void *bp = (const void *)p->bias;
+		int32_t bt = (int32_t)cuda_type(p->out);
+		CB(cublasLtMatmulDescSetAttribute(lt->op, CUBLASLT_MATMUL_DESC_EPILOGUE, &e, sizeof e));
+		CB(cublasLtMatmulDescSetAttribute(lt->op, CUBLASLT_MATMUL_DESC_BIAS_POINTER, &bp, sizeof bp));
+		CB(cublasLtMatmulDescSetAttribute(lt->op, CUBLASLT_MATMUL_DESC_BIAS_DATA_TYPE, &bt, sizeof bt));
 	}
 	/* Lt's A is our B as stored (column-major view), Lt's B our A */
 	if (p->b_nk)
@@ -594,7 +644,7 @@ static void lt_free(Lt *lt)
 
 static cublasStatus_t lt_run(const Lt *lt, const Problem *p, int algo, CUstream st)
 {
-	return cublasLtMatmul(lt->h, lt->op, &one, (const void *)p->B, lt->la, (const void *)p->A, lt->lb, &zero,
+	return cublasLtMatmul(lt->h, lt->op, &p->alpha, (const void *)p->B, lt->la, (const void *)p->A, lt->lb, &p->beta,
 	                      (const void *)p->C[2], lt->lc, (void *)p->C[2], lt->lc, &lt->res[algo].algo, (void *)p->ws,
 	                      WORKSPACE_BYTES, (cudaStream_t)st);
 }
@@ -693,6 +743,102 @@ static double rel_error(const unsigned char *x, const unsigned char *y, long lon
 	return my > 0 ? md / my : md;
 }
 
+/* ---- the fused epilogues' checks (the header comment states the tolerance) ---- */
+
+/* one unit in the last place of |v| in a 16-bit dtype (bf16: 8 significant bits, f16: 11) */
+static double ulp16(double v, gb_dtype t)
+{
+	int e, bits = t == GB_BF16 ? 8 : 11;
+	double tiny = ldexp(1.0, t == GB_BF16 ? -133 : -24); /* the smallest subnormal */
+	if (v == 0)
+		return tiny;
+	frexp(fabs(v), &e); /* |v| in [2^(e-1), 2^e) */
+	double u = ldexp(1.0, e - bits);
+	return u > tiny ? u : tiny;
+}
+
+/* the host's value of one element: the f64 sum acc, the bias of its column, C's old value */
+static double epi_apply(const Problem *p, double acc, double bias, double c0)
+{
+	double x = acc + bias;
+	switch (p->epi) {
+	case EPI_RELU_BIAS: return x > 0 ? x : 0;
+	case EPI_GELU_BIAS: return 0.5 * x * (1 + tanh(0.7978845608028654 * (x + 0.044715 * x * x * x)));
+	case EPI_ALPHA_BETA: return (double)p->alpha * acc + (double)p->beta * c0;
+	default: return p->epi == EPI_NONE ? acc : x;
+	}
+}
+
+static double epi_tol(const Problem *p, double a, double b, double S)
+{
+	if (p->out == GB_F32)
+		return 1e-5 * fabs(b) + 1e-6 * sqrt((double)p->K) * S;
+	double m = fabs(a) > fabs(b) ? fabs(a) : fabs(b);
+	double t = 2 * ulp16(m, p->out) + (double)p->K * ldexp(1.0, -24) * S;
+	return p->epi == EPI_GELU_BIAS ? t + S * ldexp(1.0, -10) : t;
+}
+
+/* element by element within epi_tol; the largest error printed; the count over it returned */
+static long long compare_tol(const char *what, const char *against, const unsigned char *x, const unsigned char *y,
+                             const Problem *p)
+{
+	long long n = p->M * p->N, bad = 0, at = 0;
+	double S = 0, me = 0, worst = 0;
+	for (long long i = 0; i < n; i++) {
+		double b = fabs(out_value(y, (size_t)i, p->out));
+		S = b > S ? b : S;
+	}
+	for (long long i = 0; i < n; i++) {
+		double a = out_value(x, (size_t)i, p->out), b = out_value(y, (size_t)i, p->out);
+		double e = a == b ? 0 : fabs(a - b), tol = epi_tol(p, a, b, S);
+		if (!(e <= tol)) {
+			if (bad < 4)
+				printf("  %s: C[%lld, %lld] = %.9g, %s %.9g, tolerance %.3g\n", what, i / p->N, i % p->N, a, against,
+				       b, tol);
+			bad++;
+		}
+		if (e == e && e > me)
+			me = e;
+		if (e == e && e / tol > worst) {
+			worst = e / tol;
+			at = i;
+		}
+	}
+	printf("check %s: max |C - %s| = %.3g (max |%s| %.4g); the worst element C[%lld, %lld] at %.3g of its tolerance; "
+	       "%lld of %lld over it\n",
+	       what, against, me, against, S, at / p->N, at % p->N, worst, bad, n);
+	return bad;
+}
+
+/* the epilogue's inputs: the bias in C's dtype (host and device) for the bias
+ * epilogues, C's old values (f32, host) for alpha_beta */
+static void epi_inputs(const Options *o, Problem *p, uint16_t **hbias, float **hc0)
+{
+	size_t nc = (size_t)(p->M * p->N);
+	if (epi_has_bias(p->epi)) {
+		*hbias = malloc((size_t)p->N * 2);
+		if (!*hbias) {
+			fprintf(stderr, "gemm_bench: out of host memory\n");
+			exit(3);
+		}
+		gb_fill(*hbias, (size_t)p->N, p->out, o->integers, o->seed, 2);
+		CU(cuMemAlloc(&p->bias, (size_t)p->N * 2));
+		CU(cuMemcpyHtoD(p->bias, *hbias, (size_t)p->N * 2));
+	}
+	if (p->epi == EPI_ALPHA_BETA) { /* the fill of a bf16 A, widened */
+		uint16_t *t16 = malloc(nc * 2);
+		*hc0 = malloc(nc * sizeof(float));
+		if (!t16 || !*hc0) {
+			fprintf(stderr, "gemm_bench: out of host memory\n");
+			exit(3);
+		}
+		gb_fill(t16, nc, GB_BF16, o->integers, o->seed, 3);
+		for (size_t i = 0; i < nc; i++)
+			(*hc0)[i] = gb_from_16(t16[i], GB_BF16);
+		free(t16);
+	}
+}
+
 static void guard_pattern(unsigned char *g, int side)
 {
 	for (int i = 0; i < GUARD; i++)
@@ -713,7 +859,11 @@ static int cmp_float(const void *a, const void *b)
 static void run_size(const Options *o, Tile *t, cublasHandle_t cb, Lt *lt, CUstream st, const Nvml *nv, long long M,
                      long long N, long long K)
 {
-	Problem p = {.M = M, .N = N, .K = K};
+	Problem p = {.M = M, .N = N, .K = K, .epi = o->epi, .alpha = 1, .beta = 0};
+	if (p.epi == EPI_ALPHA_BETA) {
+		p.alpha = o->alpha;
+		p.beta = o->beta;
+	}
 	/* the layout and dtypes: the options', else the kernel's */
 	int have_kernel = t && t->loaded;
 	p.b_nk = o->b_nk >= 0 ? o->b_nk : have_kernel ? t->roles.b_nk : 0;
@@ -728,7 +878,20 @@ static void run_size(const Options *o, Tile *t, cublasHandle_t cb, Lt *lt, CUstr
 		fail("%lldx%lldx%lld: K >= 2^22: integer data would not stay exact in f32", M, N, K);
 		return;
 	}
-	int fp8 = p.in == GB_E4M3;
+	int fp8 = p.in == GB_E4M3, bias_on = epi_has_bias(p.epi);
+	if (p.epi != EPI_NONE) {
+		printf("epilogue %s", epi_name[p.epi]);
+		if (p.epi == EPI_ALPHA_BETA)
+			printf(": alpha %.9g, beta %.9g, C's old values seeded (stream 3)", p.alpha, p.beta);
+		if (bias_on)
+			printf(": bias [%lld] %s, seeded (stream 2)", N, gb_dtype_name(p.out));
+		printf("\n");
+	}
+	if ((bias_on && p.out == GB_F32) || (p.epi == EPI_ALPHA_BETA && p.out != GB_F32) || (fp8 && p.epi != EPI_NONE)) {
+		fail("--epilogue %s needs %s inputs and %s C", epi_name[p.epi], fp8 ? "f16 or bf16" : "16-bit",
+		     bias_on ? "a 16-bit" : "an f32");
+		return;
+	}
 	if (fp8 && o->integers && K > GB_FP8_INT_K_MAX) { /* a SKIP, not a FAIL: bench/gemm.sh runs every size */
 		printf("SKIP %lldx%lldx%lld: K > %d: FP8 integer sums could pass the tensor core's FP8 accumulator "
 		       "precision, so no bit-exact check\n",
@@ -750,6 +913,9 @@ static void run_size(const Options *o, Tile *t, cublasHandle_t cb, Lt *lt, CUstr
 	CU(cuMemAlloc(&p.A, na * (size_t)ib));
 	CU(cuMemAlloc(&p.B, nb * (size_t)ib));
 	CU(cuMemAlloc(&p.ws, WORKSPACE_BYTES));
+	uint16_t *hbias = NULL;
+	float *hc0 = NULL;
+	epi_inputs(o, &p, &hbias, &hc0);
 	for (int i = 0; i < NIMPL; i++) {
 		CU(cuMemAlloc(&p.Craw[i], nc * (size_t)ob + 2 * GUARD));
 		p.C[i] = p.Craw[i] + GUARD;
@@ -774,9 +940,11 @@ static void run_size(const Options *o, Tile *t, cublasHandle_t cb, Lt *lt, CUstr
 	}
 
 	/* which implementations run */
-	int on[NIMPL] = {0, !fp8, 1};
-	/* the implementation the others are checked against: cublasGemmEx, which has no FP8 */
-	int ref = fp8 ? IMPL_LT : IMPL_EX;
+	int on[NIMPL] = {0, !fp8 && !bias_on, 1};
+	/* the implementation the others are checked against: cublasGemmEx, which has no FP8 and no bias epilogue */
+	int ref = fp8 || bias_on ? IMPL_LT : IMPL_EX;
+	if (bias_on)
+		printf("SKIP cublasGemmEx: no bias epilogue; cuBLASLt's fused epilogue is the comparison\n");
 	if (fp8)
 		printf("SKIP cublasGemmEx: no FP8 inputs; cuBLASLt is the comparison (fast accumulation %s)\n",
 		       o->fp8_fast_accum ? "on" : "off");
@@ -792,7 +960,8 @@ static void run_size(const Options *o, Tile *t, cublasHandle_t cb, Lt *lt, CUstr
 	snprintf(label[IMPL_EX], sizeof label[0], "cublasGemmEx (CUBLAS_GEMM_DEFAULT)");
 	if (have_kernel) {
 		char why[600];
-		const char *no = tile_bind(t, o, M, N, K, p.b_nk, p.in, p.out, p.A, p.B, p.C[IMPL_TILE], tb, why, sizeof why);
+		const char *no = tile_bind(t, o, M, N, K, p.b_nk, p.in, p.out, p.A, p.B, p.C[IMPL_TILE], p.bias, tb, why,
+		                           sizeof why);
 		if (no)
 			printf("SKIP tilepx %s at %lldx%lldx%lld: %s\n", t->k.name, M, N, K, no);
 		else {
@@ -816,12 +985,16 @@ static void run_size(const Options *o, Tile *t, cublasHandle_t cb, Lt *lt, CUstr
 		fail("cublasLt: the heuristic returned no usable algorithm (status %d)", lt->status);
 		on[IMPL_LT] = 0;
 	}
-	snprintf(label[IMPL_LT], sizeof label[0], "cublasLt (heuristic #%d of %d)", lt->best, lt->nres);
+	snprintf(label[IMPL_LT], sizeof label[0], "cublasLt%s%s (heuristic #%d of %d)", bias_on ? " epilogue " : "",
+	         bias_on ? epi_name[p.epi] : "", lt->best, lt->nres);
 
 	/* the check launch: C full of NaN bytes, guards around it */
 	unsigned char guard[2][GUARD], got[GUARD];
 	for (int i = 0; i < NIMPL; i++) {
-		CU(cuMemsetD8(p.C[i], 0xff, nc * (size_t)ob));
+		if (hc0) /* C = alpha A B + beta C reads it */
+			CU(cuMemcpyHtoD(p.C[i], hc0, nc * sizeof(float)));
+		else
+			CU(cuMemsetD8(p.C[i], 0xff, nc * (size_t)ob));
 		for (int s = 0; s < 2; s++) {
 			guard_pattern(guard[s], s);
 			CU(cuMemcpyHtoD(s ? p.C[i] + nc * (size_t)ob : p.Craw[i], guard[s], GUARD));
@@ -873,7 +1046,8 @@ static void run_size(const Options *o, Tile *t, cublasHandle_t cb, Lt *lt, CUstr
 		long nproc = sysconf(_SC_NPROCESSORS_ONLN);
 		gb_host_gemm(fa, fb, c, M, N, K, 1, nproc > 0 ? (int)nproc : 1);
 		for (size_t i = 0; i < nc; i++)
-			encode_out(c[i], p.out, href + i * (size_t)ob);
+			encode_out(epi_apply(&p, c[i], hbias ? gb_from_16(hbias[i % (size_t)N], p.out) : 0, hc0 ? hc0[i] : 0),
+			           p.out, href + i * (size_t)ob);
 		free(fa);
 		free(fb);
 		free(c);
@@ -882,8 +1056,8 @@ static void run_size(const Options *o, Tile *t, cublasHandle_t cb, Lt *lt, CUstr
 	for (int i = 0; i < NIMPL; i++) {
 		if (!on[i])
 			continue;
-		if (o->integers) {
-			/* bit for bit: against the host everywhere it ran, and against gemmEx */
+		if (o->integers && p.epi != EPI_GELU_BIAS) {
+			/* bit for bit: against the host everywhere it ran, and against gemmEx (cuBLASLt's epilogue) */
 			if (host) {
 				long long bad = compare_bits(impl_name[i], hc[i], href, M, N, p.out);
 				if (bad) {
@@ -900,6 +1074,21 @@ static void run_size(const Options *o, Tile *t, cublasHandle_t cb, Lt *lt, CUstr
 				} else
 					printf("check %s: all %lld elements equal %s's bit for bit\n", impl_name[i], M * N,
 					       impl_name[ref]);
+			}
+		} else if (p.epi != EPI_NONE) { /* element by element within the stated tolerance */
+			if (host) { /* integer data (GELU): a check; random data: information */
+				long long bad = compare_tol(impl_name[i], "host", hc[i], href, &p);
+				if (bad && o->integers) {
+					fail("%s: %lld of %lld elements past the tolerance of the host's", impl_name[i], bad, M * N);
+					on[i] = 0;
+				}
+			}
+			if (i == ref || !on[ref] || !on[i])
+				continue;
+			long long bad = compare_tol(impl_name[i], ref == IMPL_EX ? "gemmEx" : "Lt", hc[i], hc[ref], &p);
+			if (bad) {
+				fail("%s: %lld of %lld elements past the tolerance of %s's", impl_name[i], bad, M * N, impl_name[ref]);
+				on[i] = 0;
 			}
 		} else {
 			double my = 0;
@@ -988,8 +1177,9 @@ static void run_size(const Options *o, Tile *t, cublasHandle_t cb, Lt *lt, CUstr
 					best_cublas_peak = peak[i];
 			}
 		}
-		printf("BENCH %lldx%lldx%lld %s->%s B%s %s: %d rounds;", M, N, K, gb_dtype_name(p.in), gb_dtype_name(p.out),
-		       p.b_nk ? "[N,K]" : "[K,N]", o->integers ? "int" : "random", R);
+		printf("BENCH %lldx%lldx%lld %s->%s B%s %s%s%s: %d rounds;", M, N, K, gb_dtype_name(p.in), gb_dtype_name(p.out),
+		       p.b_nk ? "[N,K]" : "[K,N]", o->integers ? "int" : "random", p.epi ? " epilogue=" : "",
+		       p.epi ? epi_name[p.epi] : "", R);
 		for (int i = 0; i < NIMPL; i++)
 			if (on[i])
 				printf(" %s %.1f", impl_name[i], med[i]);
@@ -1013,6 +1203,10 @@ static void run_size(const Options *o, Tile *t, cublasHandle_t cb, Lt *lt, CUstr
 	cuMemFree(p.A);
 	cuMemFree(p.B);
 	cuMemFree(p.ws);
+	if (p.bias)
+		cuMemFree(p.bias);
+	free(hbias);
+	free(hc0);
 	for (int i = 0; i < NIMPL; i++) {
 		cuMemFree(p.Craw[i]);
 		free(hc[i]);
@@ -1076,7 +1270,8 @@ int main(int argc, char **argv)
 {
 	setvbuf(stdout, NULL, _IOLBF, 0); /* a log cut short by a timeout still has every finished line */
 	Options o = {.b_nk = -1, .seed = 1, .warmup = 20, .rounds = 200, .host_max = 1024, .lt_algos = 8, .tol = -1,
-	             .fp8_fast_accum = 1};
+	             .fp8_fast_accum = 1, .alpha = 1.25f, .beta = -0.5f};
+	strcpy(o.biasn, "BIAS");
 	strcpy(o.an, "A");
 	strcpy(o.bn, "B");
 	strcpy(o.cn, "C");
@@ -1167,6 +1362,26 @@ int main(int argc, char **argv)
 				goto bad;
 		} else if (!strcmp(a, "--auto")) {
 			o.auto_pick = 1;
+		} else if (!strcmp(a, "--epilogue")) {
+			NEED_VALUE;
+			o.epi = -1;
+			for (int e = 0; e < NEPI; e++)
+				if (!strcmp(v, epi_name[e]))
+					o.epi = e;
+			if (o.epi < 0)
+				goto bad;
+		} else if (!strcmp(a, "--alpha") || !strcmp(a, "--beta")) {
+			NEED_VALUE;
+			char *end;
+			float f = strtof(v, &end);
+			if (end == v || *end || !isfinite(f))
+				goto bad;
+			*(a[2] == 'a' ? &o.alpha : &o.beta) = f;
+		} else if (!strcmp(a, "--bias-name")) {
+			NEED_VALUE;
+			if (strlen(v) >= sizeof o.biasn)
+				goto bad;
+			strcpy(o.biasn, v);
 		} else if (!strcmp(a, "--set")) {
 			NEED_VALUE;
 			if (o.nsets >= 32 || !strchr(v, '='))

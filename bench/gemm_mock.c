@@ -359,6 +359,9 @@ cublasStatus_t cublasGemmEx(cublasHandle_t h, cublasOperation_t ta, cublasOperat
 typedef struct MockDesc {
 	int ta, tb;
 	int fast_accum_set;
+	int epilogue;      /* CUBLASLT_EPILOGUE_DEFAULT, BIAS, RELU_BIAS or GELU_BIAS */
+	const void *bias;  /* one value per row of D (column-major) */
+	int bias_type;
 } MockDesc;
 typedef struct MockLayout {
 	cudaDataType t;
@@ -403,9 +406,28 @@ cublasStatus_t cublasLtMatmulDescSetAttribute(cublasLtMatmulDesc_t d, cublasLtMa
 		m->fast_accum_set = 1;
 		return CUBLAS_STATUS_SUCCESS;
 	}
+	if (a == CUBLASLT_MATMUL_DESC_BIAS_POINTER) {
+		if (n != sizeof(void *))
+			return CUBLAS_STATUS_INVALID_VALUE;
+		memcpy(&m->bias, v, sizeof m->bias);
+		return CUBLAS_STATUS_SUCCESS;
+	}
 	if (n != sizeof op)
 		return CUBLAS_STATUS_INVALID_VALUE;
 	memcpy(&op, v, sizeof op);
+	if (a == CUBLASLT_MATMUL_DESC_EPILOGUE) { /* the epilogues the bench asks for: others are refused */
+		if (op != CUBLASLT_EPILOGUE_DEFAULT && op != CUBLASLT_EPILOGUE_BIAS && op != CUBLASLT_EPILOGUE_RELU_BIAS &&
+		    op != CUBLASLT_EPILOGUE_GELU_BIAS)
+			return CUBLAS_STATUS_NOT_SUPPORTED;
+		m->epilogue = op;
+		return CUBLAS_STATUS_SUCCESS;
+	}
+	if (a == CUBLASLT_MATMUL_DESC_BIAS_DATA_TYPE) {
+		if (!supported((cudaDataType)op))
+			return CUBLAS_STATUS_INVALID_VALUE;
+		m->bias_type = op;
+		return CUBLAS_STATUS_SUCCESS;
+	}
 	if (a == CUBLASLT_MATMUL_DESC_TRANSA)
 		m->ta = op != CUBLAS_OP_N;
 	else if (a == CUBLASLT_MATMUL_DESC_TRANSB)
@@ -485,6 +507,22 @@ cublasStatus_t cublasLtMatmulAlgoGetHeuristic(cublasLtHandle_t h, cublasLtMatmul
 	return CUBLAS_STATUS_SUCCESS;
 }
 
+/* bias per row of D, then ReLU or GELU (tanh form), in f64 from D's rounded values: the
+ * rounding of D before the bias is the mock's, close enough for the bench's tolerance */
+static void lt_epilogue(const MockDesc *d, void *D, const MockLayout *dd, uint64_t m, uint64_t n)
+{
+	for (uint64_t j = 0; j < n; j++)
+		for (uint64_t i = 0; i < m; i++) {
+			size_t at = (size_t)(i + j * (uint64_t)dd->ld);
+			double x = load(D, at, dd->t) + load(d->bias, (size_t)i, dd->t);
+			if (d->epilogue == CUBLASLT_EPILOGUE_RELU_BIAS)
+				x = x > 0 ? x : 0;
+			else if (d->epilogue == CUBLASLT_EPILOGUE_GELU_BIAS)
+				x = 0.5 * x * (1 + tanh(0.7978845608028654 * (x + 0.044715 * x * x * x)));
+			store(D, at, dd->t, x);
+		}
+}
+
 cublasStatus_t cublasLtMatmul(cublasLtHandle_t h, cublasLtMatmulDesc_t op, const void *alpha, const void *A,
                               cublasLtMatrixLayout_t la, const void *B, cublasLtMatrixLayout_t lb, const void *beta,
                               const void *C, cublasLtMatrixLayout_t lc, void *D, cublasLtMatrixLayout_t ld,
@@ -501,7 +539,12 @@ cublasStatus_t cublasLtMatmul(cublasLtHandle_t h, cublasLtMatmulDesc_t op, const
 	uint64_t m, n, k;
 	if (!lt_shapes(d, a, b, c, dd, &m, &n, &k) || C != D)
 		return CUBLAS_STATUS_INVALID_VALUE;
+	int fused = d->epilogue && d->epilogue != CUBLASLT_EPILOGUE_DEFAULT; /* 0: never set */
+	if (fused && (!d->bias || d->bias_type != (int)dd->t || *(const float *)beta != 0))
+		return CUBLAS_STATUS_NOT_SUPPORTED; /* a bias of D's type, no beta: all the bench asks */
 	blas_gemm(d->ta, d->tb, (long long)m, (long long)n, (long long)k, *(const float *)alpha, A, a->t, a->ld, B, b->t,
 	          b->ld, *(const float *)beta, D, dd->t, dd->ld);
+	if (fused)
+		lt_epilogue(d, D, dd, m, n);
 	return CUBLAS_STATUS_SUCCESS;
 }

@@ -124,5 +124,28 @@ expect "auto: no kernel for K" 2 "^gemm_bench: --auto: K is not a multiple" -- -
 expect "auto: not with --tile" 2 "^usage: gemm_bench" -- --auto --tile x.tile 300 300 136
 expect "usage" 2 "^usage: gemm_bench" -- 72 136
 expect "usage: an e4m3 output" 2 "bad argument 'e4m3:e4m3'" -- --dtype e4m3:e4m3 72 136 40
+# fused epilogues (--epilogue): cuBLASLt's bias/ReLU/GELU epilogues and alpha/beta against the host
+for e in bias relu_bias; do
+	expect "epilogue $e, integers" 0 "^check cublasLt: all 1683 elements equal the host GEMM bit for bit" -- \
+		--epilogue $e --dtype bf16:bf16 --b nk --data int --rounds 0 33 51 19
+done
+expect "epilogue gelu_bias: within the tolerance of the host" 0 "^check cublasLt: max \|C - host\| = .* 0 of 1683 over it" -- \
+	--epilogue gelu_bias --dtype bf16:bf16 --b kn --data int --rounds 0 33 51 19
+expect "epilogue gelu_bias: no gemmEx" 0 "^SKIP cublasGemmEx: no bias epilogue" -- \
+	--epilogue gelu_bias --dtype bf16:bf16 --rounds 1 --warmup 0 33 51 19
+expect "epilogue alpha_beta, integers, gemmEx" 0 "^check cublasGemmEx: all 1683 elements equal the host GEMM bit for bit" -- \
+	--epilogue alpha_beta --alpha 0.5 --beta 2 --dtype f16:f32 --b nk --data int --rounds 0 33 51 19
+expect "epilogue alpha_beta, random" 0 "^check cublasLt: max \|C - gemmEx\| = 0 .* 0 of 1683 over it" -- \
+	--epilogue alpha_beta --dtype f16:f32 --b nk --data random --rounds 0 33 51 19
+expect "epilogue alpha_beta needs an f32 C" 1 "^FAIL --epilogue alpha_beta needs 16-bit inputs and an f32 C" -- \
+	--epilogue alpha_beta --dtype bf16:bf16 --rounds 0 33 51 19
+expect "epilogue: a bad name" 2 "bad argument 'gelu'" -- --epilogue gelu 33 51 19
+# the epilogue kernels bind (bias pointer, alpha and beta as float --set values); the mock then
+# refuses the launch (no GEMM_MOCK_KERNEL: its stand-in kernel reads only A, B, C)
+for k in bf16_bias_gelu:gelu_bias:bf16:bf16 alpha_beta:alpha_beta:f16:f32; do
+	IFS=: read -r f e _ <<<"$k"
+	GEMM_MOCK_KERNEL= expect "epilogue kernel $f binds" 3 "^FAIL tilepx gemm_sm90_walk_$f: launch: mock error" -- \
+		--tile bench/gemm_sm90_walk_$f.tile --epilogue $e --rounds 0 --set P=2 --set Q=1 300 301 136
+done
 echo "$pass passed, $fail failed"
 [ "$fail" = 0 ]

@@ -3,8 +3,8 @@
  * emission (src/set_check.c, src/set_emit.c). A local layout maps a logical
  * element to a register offset and a thread of its owner group (laneid,
  * warps, warpgroups as the layout's chain says, docs/language.md "Layouts");
- * every owner group of the CTA holds its own instance. Replicated layouts
- * (several threads of a group holding one element) extend this function. */
+ * every owner group of the CTA holds its own instance; a replicated layout's
+ * element lives in every thread its replica iters enumerate. */
 #include "tilepx.h"
 
 int64_t local_owner_threads(const Kernel *k, const Buffer *b)
@@ -13,42 +13,39 @@ int64_t local_owner_threads(const Kernel *k, const Buffer *b)
 	return n > k->threads ? k->threads : n;
 }
 
-/* a thread axis' weight in the thread index of the owner group */
-static int64_t axis_weight(Axis a)
+/* element coord's flat index (row-major over the shape), -1 outside the buffer */
+static int64_t flat(const Buffer *b, const int64_t *coord)
 {
-	switch (a) {
-	case AX_WARPID: case AX_WID_IN_WG: return 32;
-	case AX_WGID: return 128;
-	default: return 1;
-	}
-}
-
-/* element coord's place: its register, and its thread in the owner group
- * (-1: outside the buffer) */
-static int64_t place(const Buffer *b, const int64_t *coord, int64_t *thread)
-{
-	int64_t idx = 0, at[AX_COUNT], t = 0;
+	int64_t idx = 0;
 	for (int d = 0; d < b->ndim; d++) {
 		if (coord[d] < 0 || coord[d] >= b->shape[d])
 			return -1;
 		idx = idx * b->shape[d] + coord[d];
 	}
+	return idx;
+}
+
+int64_t local_replicas(const Buffer *b) { return lay_replicas(&b->layout); }
+
+int64_t local_thread_of_rep(const Kernel *k, const Buffer *b, const int64_t *coord, int64_t rep)
+{
+	(void)k;
+	int64_t idx = flat(b, coord), at[AX_COUNT];
+	if (idx < 0)
+		return -1;
 	lay_apply_flat(&b->layout, idx, at);
-	for (int a = AX_LANEID; a <= AX_TX; a++)
-		t += at[a] * axis_weight((Axis)a);
-	*thread = t;
-	return at[AX_M];
+	lay_add_replica(&b->layout, rep, at);
+	return lay_thread_of(at);
 }
 
 int64_t local_thread_of(const Kernel *k, const Buffer *b, const int64_t *coord)
 {
-	(void)k;
-	int64_t t;
-	return place(b, coord, &t) < 0 ? -1 : t;
+	return local_thread_of_rep(k, b, coord, 0);
 }
 
+/* any copy of a replicated element answers (every copy holds the same value, in the same register) */
 int64_t local_reg_of(const Kernel *k, const Buffer *b, const int64_t *coord, int64_t thread)
 {
-	int64_t t, r = place(b, coord, &t);
-	return r >= 0 && thread % local_owner_threads(k, b) == t ? r : -1;
+	int64_t idx = flat(b, coord), r;
+	return idx >= 0 && lay_holds(&b->layout, idx, thread % local_owner_threads(k, b), &r) ? r : -1;
 }

@@ -201,8 +201,10 @@ static void plan_elem(PlanRun *R, int64_t x)
 	pl->written[r] = in;
 	if (!in)
 		return;
-	for (int64_t tid = t; tid < R->k->threads && !R->failed; tid += local_owner_threads(R->k, b))
-		plan_holder(R, coord, r, tid);
+	for (int64_t rep = 0; rep < local_replicas(b); rep++) /* every copy of a replicated destination */
+		for (int64_t tid = local_thread_of_rep(R->k, b, coord, rep); tid < R->k->threads && !R->failed;
+		     tid += local_owner_threads(R->k, b))
+			plan_holder(R, coord, r, tid);
 }
 
 static void plan_alloc(Arena *a, const SetExpr *x, SetPlan *pl)

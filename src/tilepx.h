@@ -972,6 +972,9 @@ int64_t local_owner_threads(const Kernel *k, const Buffer *b);
 /* the thread of the first owner group that holds element coord of b (the
  * threads that hold it are this one plus multiples of the group's size) */
 int64_t local_thread_of(const Kernel *k, const Buffer *b, const int64_t *coord);
+/* replicated layouts: how many copies of each element, and copy rep's thread */
+int64_t local_replicas(const Buffer *b);
+int64_t local_thread_of_rep(const Kernel *k, const Buffer *b, const int64_t *coord, int64_t rep);
 /* what set's check proves and its emission follows (src/set_check.c):
  * computed from the program alone, the same in both */
 typedef struct SetTerm { int64_t div, mod, w; } SetTerm; /* ((tid / div) % mod) * w */
