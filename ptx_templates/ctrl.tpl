@@ -1,6 +1,9 @@
 # control flow, special registers, params
 LD_PARAM_U64      6.3 all  ld.param.u64 $0:r64, [$1:sym];
 LD_PARAM_U32      6.3 all  ld.param.u32 $0:r32, [$1:sym];
+# float scalar params (param NAME f32|f16|bf16): f32 bits, or 16 bits zero-extended
+LD_PARAM_F32      6.3 all  ld.param.f32 $0:r32, [$1:sym];
+LD_PARAM_U16      6.3 all  ld.param.u16 $0:r32, [$1:sym];
 LD_PARAM_B32      6.3 all  ld.param.b32 $0:r32, [$1:sym];
 ST_PARAM_B32      6.3 all  st.param.b32 [$0:sym], $1:r32/imm;
 CVTA_TO_GLOBAL    6.3 all  cvta.to.global.u64 $0:r64, $1:r64/imm;

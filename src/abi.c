@@ -103,7 +103,10 @@ KernelAbi kernel_abi(Arena *a, const Kernel *k)
 		p->name = arena_printf(a, "%s$arg_%s", k->name, sc->name);
 		p->is_signed = sc->dt == DT_I32 || sc->dt == DT_I64;
 		p->bytes = dtype_bytes(sc->dt);
-		p->decl = arena_printf(a, ".param .%c%d %s", p->is_signed ? 's' : 'u', p->bytes * 8, p->name);
+		if (dtype_is_float_scalar(sc->dt)) /* f32 by value; f16 and bf16 as their 16 bits */
+			p->decl = arena_printf(a, ".param .%s %s", sc->dt == DT_F32 ? "f32" : "b16", p->name);
+		else
+			p->decl = arena_printf(a, ".param .%c%d %s", p->is_signed ? 's' : 'u', p->bytes * 8, p->name);
 		p->index = (int)i;
 		abi.nscalars++;
 	}

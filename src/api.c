@@ -110,7 +110,10 @@ static bool bind_sets(Ctx *cx, Kernel *k, const char *const *sets, int nsets)
 	for (size_t i = 0; i < k->nscalars; i++) {
 		const char *nm = k->scalars[i].name;
 		bool bad = false;
-		if (!kernel_set_value(sets, nsets, nm, &vals[i], &bad) || bad) {
+		bool given = dtype_is_float_scalar(k->scalars[i].dt)
+		                     ? kernel_set_float(sets, nsets, nm, k->scalars[i].dt, &vals[i], &bad)
+		                     : kernel_set_value(sets, nsets, nm, &vals[i], &bad);
+		if (!given || bad) {
 			diag_error(cx, k->scalars[i].loc, "scalar param '%s' of kernel '%s' has no value (pass \"%s=N\")", nm,
 			           k->name, nm);
 			return false;

@@ -14,6 +14,8 @@ static bool check_scalar_values(const Kernel *k, const int64_t *vals, char *why,
 	for (size_t i = 0; i < k->nscalars; i++) {
 		const Scalar *sc = &k->scalars[i];
 		int64_t v = vals[i];
+		if (dtype_is_float_scalar(sc->dt)) /* its bits: any value */
+			continue;
 		if (v < 0 || v > SCALAR_MAX) {
 			snprintf(why, n, "%s=%lld is outside 0..%d (scalar values are 31-bit)", sc->name, (long long)v, SCALAR_MAX);
 			return false;
@@ -151,6 +153,23 @@ static bool set_number(const char *s, int64_t *v)
 	return true;
 }
 
+/* V of "NAME=V" for a float scalar: a float literal as strtof reads it,
+ * written as one (a point or an exponent: 1.0, -2e-3, 0x1p-3; or inf, nan,
+ * with a sign), rounded to nearest f32, nothing after it. An integer's
+ * spelling is an integer's, checked as one (-1, +5, 0x10 are refused). */
+static bool set_float(const char *s, float *f)
+{
+	const char *m = s + (*s == '-' || *s == '+');
+	bool hex = m[0] == '0' && (m[1] == 'x' || m[1] == 'X');
+	bool named = !strcmp(m, "inf") || !strcmp(m, "nan");
+	bool digits = *m >= '0' && *m <= '9';
+	if (!named && !(digits && (hex ? strpbrk(m, "pP") : strpbrk(m, ".eE"))) && !(*m == '.' && m[1] >= '0' && m[1] <= '9'))
+		return false;
+	char *end;
+	*f = strtof(s, &end);
+	return !*end;
+}
+
 bool kernel_set_check(const char *set, char *why, size_t n)
 {
 	const char *eq = set ? strchr(set, '=') : NULL;
@@ -166,6 +185,9 @@ bool kernel_set_check(const char *set, char *why, size_t n)
 	}
 	const char *num = eq + 1;
 	if (*num >= '0' && *num <= '9' && set_number(num, &v) && v <= SCALAR_MAX)
+		return true;
+	float f;
+	if (set_float(num, &f)) /* a float scalar's value (an integer one refuses it at binding) */
 		return true;
 	bool digits = *num != 0; /* digits, however many, or a minus and digits */
 	for (const char *c = num + (*num == '-'); *c && digits; c++)
@@ -190,6 +212,52 @@ bool kernel_sets_check(const char *const *sets, int n, char *why, size_t len)
 			}
 	}
 	return true;
+}
+
+/* f32 bits u rounded to nearest even into f16 or bf16 bits (integer
+ * arithmetic: the library links without libm) */
+static uint64_t half_bits(uint32_t u, bool bf16)
+{
+	uint32_t sign = (u >> 16) & 0x8000, exp = (u >> 23) & 0xff, man = u & 0x7fffff;
+	if (bf16) {
+		if (exp == 0xff && man)
+			return (u >> 16) | 0x40; /* a NaN stays a NaN */
+		return (u + 0x7fff + ((u >> 16) & 1)) >> 16;
+	}
+	if (exp == 0xff)
+		return sign | 0x7c00 | (man ? 0x200 : 0);
+	int e = (int)exp - 127 + 15, shift = 13;
+	if (e >= 31)
+		return sign | 0x7c00;
+	uint32_t h;
+	if (e <= 0) { /* a subnormal f16, or zero */
+		if (e < -10)
+			return sign;
+		man |= 0x800000;
+		shift = 14 - e;
+		h = man >> shift;
+	} else {
+		h = (uint32_t)e << 10 | man >> 13;
+	}
+	uint32_t rem = man & ((1u << shift) - 1), half = 1u << (shift - 1);
+	if (rem > half || (rem == half && (h & 1)))
+		h++; /* a carry moves into the exponent, up to infinity */
+	return sign | h;
+}
+
+bool kernel_set_float(const char *const *sets, int n, const char *name, DType dt, int64_t *bits, bool *bad)
+{
+	size_t len = strlen(name);
+	for (int i = 0; i < n; i++)
+		if (sets[i] && !strncmp(sets[i], name, len) && sets[i][len] == '=') {
+			float f = 0;
+			uint32_t u;
+			*bad = !set_float(sets[i] + len + 1, &f);
+			memcpy(&u, &f, 4);
+			*bits = dt == DT_F32 ? (int64_t)u : (int64_t)half_bits(u, dt == DT_BF16);
+			return true;
+		}
+	return false;
 }
 
 bool kernel_set_value(const char *const *sets, int n, const char *name, int64_t *v, bool *bad)

@@ -544,6 +544,21 @@ static void emit_mbar_bases(Emit *e)
 	}
 }
 
+/* a float scalar param as f32 bits in r: f16 widened exactly, bf16 shifted up */
+static void emit_float_scalar(Builder *b, const Scalar *sc, Reg r, const char *pn)
+{
+	const char *rn = b_name(b, r);
+	if (sc->dt == DT_F32) {
+		b_ins(b, FORM_LD_PARAM_F32, rn, pn, NULL);
+		return;
+	}
+	b_ins(b, FORM_LD_PARAM_U16, rn, pn, NULL);
+	if (sc->dt == DT_F16)
+		b_ins(b, FORM_CVT_F32_F16, rn, rn, NULL);
+	else
+		b_ins(b, FORM_SHL_B32, rn, rn, b_imm(b, 16), NULL);
+}
+
 /* scalar params and a func's args into registers */
 static void emit_scalar_args(Emit *e)
 {
@@ -554,7 +569,9 @@ static void emit_scalar_args(Emit *e)
 		const Scalar *sc = &k->scalars[i];
 		const char *pn = abi_param(abi, ABI_SCALAR, (int)i)->name;
 		e->var_regs[sc->var] = b_reg(b, RC_R);
-		if (dtype_bytes(sc->dt) == 8) {
+		if (dtype_is_float_scalar(sc->dt)) {
+			emit_float_scalar(b, sc, e->var_regs[sc->var], pn);
+		} else if (dtype_bytes(sc->dt) == 8) {
 			Reg w = b_reg(b, RC_RD);
 			b_ins(b, FORM_LD_PARAM_U64, b_name(b, w), pn, NULL);
 			b_ins(b, FORM_CVT_U32_U64, b_name(b, e->var_regs[sc->var]), b_name(b, w), NULL);

@@ -349,9 +349,13 @@ static void launch_text(const Kernel *k, const KernelAbi *abi, const TensorMapAr
 		str_printf(o, ", in clusters of %lld x %lld CTAs", (long long)k->cluster_x, (long long)k->cluster_y);
 	str_putc(o, '\n');
 	for (size_t i = 0; i < k->nscalars; i++)
-		str_printf(o, "  scalar %s (%s, kernel param %d): %lld..%lld, a multiple of %lld\n", k->scalars[i].name,
-		           dtype_name(k->scalars[i].dt), abi_position(abi, ABI_SCALAR, (int)i), (long long)k->scalars[i].lo,
-		           (long long)k->scalars[i].hi, (long long)k->scalars[i].mult);
+		if (dtype_is_float_scalar(k->scalars[i].dt)) /* a value of set, no facts */
+			str_printf(o, "  scalar %s (%s, kernel param %d): a float value\n", k->scalars[i].name,
+			           dtype_name(k->scalars[i].dt), abi_position(abi, ABI_SCALAR, (int)i));
+		else
+			str_printf(o, "  scalar %s (%s, kernel param %d): %lld..%lld, a multiple of %lld\n", k->scalars[i].name,
+			           dtype_name(k->scalars[i].dt), abi_position(abi, ABI_SCALAR, (int)i),
+			           (long long)k->scalars[i].lo, (long long)k->scalars[i].hi, (long long)k->scalars[i].mult);
 	for (int d = 0; d < 2; d++)
 		if (k->grid_var[d] >= 0)
 			str_printf(o, "  grid %c: cdiv(%s, %lld)\n", "xy"[d], k->var_names[k->grid_var[d]],

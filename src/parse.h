@@ -51,6 +51,7 @@ int new_var(Parser *p, int64_t ext, const char *name);
 void next(Parser *p);
 bool parse_region(Parser *p, Region *r);
 int scalar_index(const Kernel *k, const char *nm);
+int any_scalar_index(const Kernel *k, const char *nm);
 void start_kernel(Parser *p, Loc loc);
 void statement(Parser *p);
 void table_statement(Parser *p, Loc loc, Scope sc, bool scoped);
@@ -61,6 +62,8 @@ const char *tok_text(Parser *p);
 bool parse_asm(Parser *p, Stmt *s);
 /* reduce.*'s operands (src/reduce.c) */
 bool parse_reduce(Parser *p, Stmt *s);
+/* the set statement's parse hook (parse_set.c) */
+bool parse_set(Parser *p, Stmt *s);
 /* the declaration hooks (parse_decl.c), in parse.c's table: after the keyword */
 void decl_target(Parser *p, Loc loc);
 void decl_ptx(Parser *p, Loc loc);

@@ -246,11 +246,15 @@ void add_stmt(Parser *p, Stmt *s)
 }
 
 /* after the keyword (at kwloc): NAME DTYPE [SHAPE] [: LAYOUT] ... */
-/* param NAME u32|i32|u64|i64 (after the dtype): a scalar kernel argument */
+/* param NAME u32|i32|u64|i64|f32|f16|bf16 (after the dtype): a scalar
+ * kernel argument; a float one is an operand of set only (no variable of
+ * integer expressions: its variable has the single value 0) */
 static bool parse_scalar(Parser *p, Kernel *k, Buffer *b)
 {
-	if (b->dt != DT_U32 && b->dt != DT_I32 && b->dt != DT_U64 && b->dt != DT_I64)
-		return fail(p, "expected '[' and the shape of param '%s', found %s (a scalar param is u32, i32, u64 or i64)",
+	if (b->dt != DT_U32 && b->dt != DT_I32 && b->dt != DT_U64 && b->dt != DT_I64 && !dtype_is_float_scalar(b->dt))
+		return fail(p,
+		            "expected '[' and the shape of param '%s', found %s (a scalar param is u32, i32, u64, i64, f32, "
+		            "f16 or bf16)",
 		            b->name, tok_text(p));
 	if (k->is_func)
 		return fail(p, "a func takes scalars as 'arg NAME N', not as params");
@@ -266,8 +270,9 @@ static bool parse_scalar(Parser *p, Kernel *k, Buffer *b)
 			           k->bufs[i]->loc.line);
 			return false;
 		}
-	Scalar sc = {.name = b->name, .loc = b->loc, .dt = b->dt, .lo = 0, .hi = SCALAR_MAX, .mult = 1};
-	sc.var = new_var(p, (int64_t)SCALAR_MAX + 1, b->name);
+	bool fl = dtype_is_float_scalar(b->dt);
+	Scalar sc = {.name = b->name, .loc = b->loc, .dt = b->dt, .lo = 0, .hi = fl ? 0 : SCALAR_MAX, .mult = 1};
+	sc.var = new_var(p, fl ? 1 : (int64_t)SCALAR_MAX + 1, b->name);
 	APUSH(p->cx->arena, k->scalars, k->nscalars, k->sccap, sc);
 	return true;
 }

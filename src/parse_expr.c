@@ -8,8 +8,16 @@
 /* ---- affine expressions ---- */
 
 
-/* index of kernel k's scalar param named nm, or -1 */
+/* index of kernel k's integer scalar param named nm, or -1 (a float
+ * scalar is no variable of integer expressions) */
 int scalar_index(const Kernel *k, const char *nm)
+{
+	int i = any_scalar_index(k, nm);
+	return i >= 0 && dtype_is_float_scalar(k->scalars[i].dt) ? -1 : i;
+}
+
+/* index of kernel k's scalar param named nm, integer or float, or -1 */
+int any_scalar_index(const Kernel *k, const char *nm)
 {
 	for (size_t i = 0; i < k->nscalars; i++)
 		if (!strcmp(k->scalars[i].name, nm))
@@ -99,6 +107,14 @@ static bool factor_inner(Parser *p, Affine *out)
 		if (v == VAR_CRANK && p->k && !p->k->uses_crank) { /* the first use: check needs sm_90 and a kernel */
 			p->k->uses_crank = true;
 			p->k->crank_loc = loc;
+		}
+		if (v < 0 && p->k && any_scalar_index(p->k, name) >= 0) {
+			if (!p->line_failed) {
+				p->line_failed = true;
+				diag_error(p->cx, loc, "'%s' is a float scalar param: integer expressions take u32, i32, u64 and i64 "
+				           "scalars (a float one is an operand of set)", name);
+			}
+			return false;
 		}
 		if (v < 0) {
 			if (!p->line_failed) {

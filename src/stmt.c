@@ -23,6 +23,9 @@ void stmt_regions(const Stmt *s, void (*fn)(void *ctx, const Region *r, bool wri
 		fn(ctx, s->src, false);
 	if (s->mma_b)
 		fn(ctx, s->mma_b, false);
+	if (s->set) /* set: every local it reads */
+		for (int i = 0; i < s->set->nreads; i++)
+			fn(ctx, s->set->reads[i], false);
 	if (s->dst)
 		fn(ctx, s->dst, true);
 	if (!s->asm_blk)

@@ -18,6 +18,7 @@ static const struct {
 };
 
 int dtype_bytes(DType t) { return dtypes[t].bytes; }
+bool dtype_is_float_scalar(DType t) { return t == DT_F32 || t == DT_F16 || t == DT_BF16; }
 const char *dtype_name(DType t) { return dtypes[t].name; }
 
 /* the bits of integer v as a binary float of mbits mantissa and ebits

@@ -134,6 +134,8 @@ typedef enum DType {
 	DT_COUNT
 } DType;
 int dtype_bytes(DType t);
+/* f32, f16, bf16: the dtypes of float scalar params */
+bool dtype_is_float_scalar(DType t);
 const char *dtype_name(DType t);
 bool dtype_parse(const char *s, DType *out);
 
@@ -436,6 +438,50 @@ typedef struct WhenCond {
 	Loc loc;
 } WhenCond;
 
+/* set DST[i, j] = EXPR (docs/language.md, "Compute on tiles: set"): an
+ * expression tree evaluated in f32 per element. Value nodes, then the
+ * condition nodes (a predicate) */
+typedef enum SetOp {
+	SX_LOAD,   /* an operand element: buf[idx[0], ...] */
+	SX_SCALAR, /* a scalar param (a float one, or an integer one exact in f32) */
+	SX_CONST,  /* an f32 literal: bits */
+	SX_NEG, SX_ABS, SX_EXP2, SX_LOG2, SX_RCP, SX_RSQRT, SX_SQRT, SX_TANH, /* a[0] */
+	SX_ADD, SX_SUB, SX_MUL, SX_DIV, SX_MAX, SX_MIN,                         /* a[0], a[1] */
+	SX_FMA,    /* a[0] * a[1] + a[2], one rounding */
+	SX_SELECT, /* a[0] (a condition) ? a[1] : a[2] */
+	SX_FCMP,   /* a[0] CMP a[1] as f32 (IEEE: NaN compares false but for !=) */
+	SX_ICMP,   /* diff CMP 0 as integers (a mask over coordinates) */
+	SX_AND, SX_OR, SX_NOT,
+	SX_COUNT
+} SetOp;
+typedef enum SetCmp { CMP_LT, CMP_LE, CMP_GT, CMP_GE, CMP_EQ, CMP_NE } SetCmp;
+typedef struct SetNode {
+	SetOp op;
+	Loc loc;
+	struct SetNode *a[3];
+	SetCmp cmp;          /* SX_FCMP, SX_ICMP */
+	Buffer *buf;         /* SX_LOAD */
+	Affine *idx;         /* SX_LOAD: [buf->ndim], over the bound index names and constants */
+	uint32_t bits;       /* SX_CONST */
+	int scalar;          /* SX_SCALAR: index in Kernel.scalars */
+	Affine diff;         /* SX_ICMP: left minus right */
+	int id;              /* its place in the statement's node list (SetExpr.nodes) */
+} SetNode;
+typedef struct SetExpr {
+	Buffer *dst;
+	Loc dst_loc;
+	Affine dst_idx[MAX_DIMS]; /* a fixed coordinate, or the bound index name's variable */
+	int idx_var[MAX_DIMS];    /* the variable of dimension d's index name, -1: a fixed coordinate */
+	const char *idx_name[MAX_DIMS];
+	Loc idx_loc[MAX_DIMS];
+	SetNode *root;
+	SetNode **nodes;          /* every node, children before parents */
+	int nnodes, nodecap;
+	Region **reads;           /* a whole region of each local buffer read (the wgmma proof's view) */
+	int nreads, readcap;
+} SetExpr;
+enum { SET_MAX_RANK = 4, SET_MAX_NODES = 256 };
+
 typedef struct Stmt Stmt;
 struct Stmt {
 	StmtKind kind;
@@ -491,6 +537,7 @@ struct Stmt {
 	Loc per_loc;
 	int64_t count;        /* bar.sync/bar.arrive ID, COUNT: threads (n is the ID) */
 	bool has_count;
+	struct SetExpr *set;  /* set: its expression tree (dst is a whole region of its destination) */
 	Stmt **body;
 	size_t nbody, cap;
 };
@@ -560,6 +607,9 @@ bool kernel_bind(Kernel *k, const int64_t *vals, char *why, size_t n);
 /* NAME's value among "NAME=V" strings (decimal; NULL entries skipped): false
  * when none names it; *bad when the value is not a decimal int64 */
 bool kernel_set_value(const char *const *sets, int n, const char *name, int64_t *v, bool *bad);
+/* the same for a float scalar of dtype dt: its bits (f32, or f16/bf16 rounded
+ * to nearest even from the f32 value); *bad when V is not a float */
+bool kernel_set_float(const char *const *sets, int n, const char *name, DType dt, int64_t *bits, bool *bad);
 /* whether set is well-formed "NAME=V": an identifier, '=', a decimal integer
  * in 0..SCALAR_MAX (the values a scalar can have) with nothing around it;
  * false with why[n] if not */
@@ -909,6 +959,38 @@ Ctx *emit_ctx(Emit *e);
 void check_asm(Ctx *cx, const Module *m, Kernel *k, Stmt *s);
 void check_init(Ctx *cx, const Module *m, Kernel *k, Stmt *s);
 void emit_asm(Emit *e, const Stmt *s);
+/* ---- set (src/set_check.c, src/set_emit.c): stmt.def hooks ---- */
+void check_set(Ctx *cx, const Module *m, Kernel *k, Stmt *s);
+void emit_set(Emit *e, const Stmt *s);
+/* ownership of local elements (src/local_own.c): the register of thread
+ * `thread` (CTA index) that holds element coord of local buffer b, or -1
+ * when that thread holds no copy of it. The one query set's checks and
+ * emission ask (replicated layouts extend it here). */
+int64_t local_reg_of(const Kernel *k, const Buffer *b, const int64_t *coord, int64_t thread);
+/* threads in one instance of local buffer b (its owner group) */
+int64_t local_owner_threads(const Kernel *k, const Buffer *b);
+/* the thread of the first owner group that holds element coord of b (the
+ * threads that hold it are this one plus multiples of the group's size) */
+int64_t local_thread_of(const Kernel *k, const Buffer *b, const int64_t *coord);
+/* what set's check proves and its emission follows (src/set_check.c):
+ * computed from the program alone, the same in both */
+typedef struct SetTerm { int64_t div, mod, w; } SetTerm; /* ((tid / div) % mod) * w */
+typedef struct SetPlan {
+	int64_t regs;         /* elements of the destination per thread */
+	signed char *written; /* [regs]: 1 the statement writes register r (in every thread), 0 it does not */
+	int64_t *opreg;       /* [nnodes * regs]: an SX_LOAD's operand register for destination register r */
+	signed char *fold;    /* [nnodes * regs]: an SX_ICMP at register r: 0, 1, or -1 (decided at run time) */
+	int64_t *base;        /* [regs * ndim]: coordinate d at register r, less its thread part */
+	bool thread_terms;    /* every coordinate is base plus the thread part (run-time masks need it) */
+	int nterm[SET_MAX_RANK];
+	SetTerm term[SET_MAX_RANK][MAX_ITERS];
+} SetPlan;
+/* the plan of set statement s; cx NULL: no diagnostics (emission, after a
+ * check that passed); false when the statement is not colocated */
+bool set_plan(Ctx *cx, Arena *a, const Kernel *k, const Stmt *s, SetPlan *pl);
+/* "O[3, 5]" and a buffer's layout as written, for messages */
+const char *elem_text_of(Arena *a, const Buffer *b, const int64_t *c);
+const char *layout_text_of(Arena *a, const Buffer *b);
 void emit_init(Emit *e, const Stmt *s);
 bool check_region_of(Ctx *cx, Kernel *k, Region *r); /* src/region.c */
 /* ---- reduce.max|min|sum (src/reduce.c): stmt.def hooks ---- */
@@ -1013,6 +1095,18 @@ const char *pass_names(void);
 bool pass_known(const char *name);
 
 /* ---- CPU reference of the program semantics (src/ref/) ---- */
+/* thread `thread`'s copy of element coord of local buffer b, or NULL when
+ * it holds none; *err its error bound (NULL: none kept, exact), made when
+ * make is true */
+typedef unsigned char *(*RefElemFn)(void *ctx, const Buffer *b, const int64_t *coord, int64_t thread, float **err,
+                                    bool make);
+/* set's meaning (src/ref/set.c) in one CTA: vars the kernel variables (the
+ * index names are set here), warps the warps that run it */
+bool ref_set_run(const Kernel *k, const Stmt *s, int64_t *vars, uint64_t warps, RefElemFn elem, void *ctx);
+/* ref_run_kernel keeping per-element error bounds: errs[i] (allocated
+ * here, NULL when every element of param i is exact) the bound of each
+ * element of param i; the caller frees them */
+bool ref_run_kernel_tol(Ctx *cx, const Kernel *k, unsigned char **params, float **errs, int64_t *bytes_moved);
 /* run every CTA of kernel k on host memory: params[i] is param i's storage */
 bool ref_run_kernel(Ctx *cx, const Kernel *k, unsigned char **params, int64_t *bytes_moved);
 bool ref_coord_of(const Buffer *b, int64_t elem, int64_t *coord);

@@ -15,7 +15,7 @@ BEGIN {
 			capid[cf[1]] = cf[2]
 		}
 	# operand classes of the holes (src/ptx/builder.c operand_fits says what each accepts)
-	OPCLASSES = "r16 r32 r64 pred imm vec label sym a32 a64"
+	OPCLASSES = "r16 r32 r64 pred imm fimm vec label sym a32 a64"
 	split(OPCLASSES, oc, " "); for (i in oc) opclass[oc[i]] = 1
 	if (!length(capid)) { printf("gen_forms.awk: no capabilities in CAPS=%s\n", CAPS) > "/dev/stderr"; exit 1 }
 	# key fields: (family, key) picks exactly one form. kind "enum" values become

@@ -118,6 +118,21 @@ static void write_back(FILE *f, const Target *t, int R, int C, int grid, const c
 		stmt(f, t, "", "cta", ST_COPY, "%s, %s dispatch=fallback", breg, sreg);
 }
 
+/* elementwise compute on the registers of L (set: f32, f16, bf16 tiles,
+ * 16-bit ones from sm_80): an expression of each kind the statement has,
+ * a mask on the lane (a predicate per register), a reversed row read in place */
+static void compute(FILE *f, const Target *t, DType dt, int K)
+{
+	if (!(dt == DT_F32 || ((dt == DT_F16 || dt == DT_BF16) && target_has(t, CAP_SM80))) || !chance(50))
+		return;
+	switch (pick(4)) {
+	case 0: stmt(f, t, "", NULL, ST_SET, "L[i, j] = max(L[i, j], 0.0) * 2.0 - 1.0"); break;
+	case 1: stmt(f, t, "", NULL, ST_SET, "L[i, j] = fma(L[i, j], 0.5, -0x1p-3)"); break;
+	case 2: stmt(f, t, "", NULL, ST_SET, "L[i, j] = select(j + 1 <= i, L[i, j], -L[i, j])"); break;
+	default: stmt(f, t, "", NULL, ST_SET, "L[i, j] = min(L[i, j] + L[i, %d - j], 4.0)", K - 1); break;
+	}
+}
+
 static void program(FILE *f, int idx)
 {
 	static const char *targets[] = {"sm_80", "sm_90", "sm_100a", "sm_75", "sm_90a", "sm_86"};
@@ -196,6 +211,7 @@ static void program(FILE *f, int idx)
 		char lreg[64];
 		snprintf(lreg, sizeof lreg, "S[0:%d, 0:%d]", T, K);
 		stmt(f, t, "", scopes[sc], ST_COPY, "L, %s", lreg);
+		compute(f, t, dtype_pick[dt], K);
 		if (use_dump)
 			stmt(f, t, "", NULL, ST_DUMP, "L, D");
 		stmt(f, t, "", NULL, ST_SYNC, NULL);

@@ -29,6 +29,14 @@ char *rc_slurp(const char *path, size_t *len)
 	return b;
 }
 
+/* scalar sc's value among "NAME=V" strings: an integer, or a float's bits */
+static bool set_one(const Scalar *sc, const char *const *sets, int n, int64_t *v, bool *bad)
+{
+	if (dtype_is_float_scalar(sc->dt))
+		return kernel_set_float(sets, n, sc->name, sc->dt, v, bad);
+	return kernel_set_value(sets, n, sc->name, v, bad);
+}
+
 bool rc_bind(Kernel *k, char **sets, int nsets, const char *src, char *why, size_t n)
 {
 	if (!k->nscalars) { /* a colmajor param of constant extents still gets its real layout and storage */
@@ -60,12 +68,13 @@ bool rc_bind(Kernel *k, char **sets, int nsets, const char *src, char *why, size
 	for (size_t i = 0; i < k->nscalars && ok; i++) {
 		bool bad = false;
 		const char *nm = k->scalars[i].name;
-		if (!kernel_set_value((const char *const *)sets, nsets, nm, &vals[i], &bad) &&
-		    !kernel_set_value((const char *const *)own, nown, nm, &vals[i], &bad)) {
+		if (!set_one(&k->scalars[i], (const char *const *)sets, nsets, &vals[i], &bad) &&
+		    !set_one(&k->scalars[i], (const char *const *)own, nown, &vals[i], &bad)) {
 			snprintf(why, n, "scalar param '%s' has no value (pass --set %s=N)", nm, nm);
 			ok = false;
 		} else if (bad) {
-			snprintf(why, n, "the value of '%s' is not a decimal integer", nm);
+			snprintf(why, n, "the value of '%s' is not a %s", nm,
+			         dtype_is_float_scalar(k->scalars[i].dt) ? "float" : "decimal integer");
 			ok = false;
 		}
 	}
@@ -103,6 +112,7 @@ bool rc_params_init(const Kernel *k, RunParams *rp, char *why, size_t n)
 	rp->bytes = calloc((size_t)np + 1, sizeof *rp->bytes);
 	rp->init = calloc((size_t)np + 1, sizeof *rp->init);
 	rp->want = calloc((size_t)np + 1, sizeof *rp->want);
+	rp->tol = calloc((size_t)np + 1, sizeof *rp->tol);
 	rp->got = calloc((size_t)np + 1, sizeof *rp->got);
 	for (size_t i = 0; i < k->nbufs; i++)
 		if (k->bufs[i]->mem == MEM_GLOBAL)
@@ -150,12 +160,15 @@ void rc_params_free(RunParams *rp)
 		free(rp->init[i]);
 		free(rp->want[i]);
 		free(rp->got[i]);
+		if (rp->tol)
+			free(rp->tol[i]);
 	}
 	free(rp->buf);
 	free(rp->bytes);
 	free(rp->init);
 	free(rp->want);
 	free(rp->got);
+	free(rp->tol);
 	memset(rp, 0, sizeof *rp);
 }
 
@@ -282,7 +295,7 @@ const char *rc_expect(Ctx *cx, const Kernel *k, const char *gemm, RunParams *rp,
 	if (gemm && gemm[0])
 		return dense_gemm(rp, gemm, flops);
 	int before = cx->diags.errors;
-	if (ref_run_kernel(cx, k, rp->want, moved))
+	if (rp->tol ? ref_run_kernel_tol(cx, k, rp->want, rp->tol, moved) : ref_run_kernel(cx, k, rp->want, moved))
 		return NULL;
 	if (cx->diags.errors > before) /* the reference's located error: a hang in the program's meaning */
 		diag_print(&cx->diags, stderr);
@@ -296,6 +309,45 @@ static uint64_t element(const unsigned char *p, int es)
 	return v;
 }
 
+/* a float element's value (f32, f16, bf16, e4m3, e5m2) */
+static double float_value(const unsigned char *p, DType dt)
+{
+	if (dt == DT_F32) {
+		float f;
+		memcpy(&f, p, 4);
+		return f;
+	}
+	if (dt == DT_F16 || dt == DT_BF16) {
+		uint16_t h;
+		memcpy(&h, p, 2);
+		uint32_t u = ref_half_to_f32(h, dt == DT_BF16);
+		float f;
+		memcpy(&f, &u, 4);
+		return f;
+	}
+	int mb = dt == DT_E4M3 ? 3 : 2, bias = dt == DT_E4M3 ? 7 : 15, e = (p[0] >> mb) & (dt == DT_E4M3 ? 15 : 31);
+	int m = p[0] & ((1 << mb) - 1);
+	if (dt == DT_E4M3 ? (p[0] & 0x7f) == 0x7f : e == 31)
+		return m || dt == DT_E4M3 ? 0.0 / 0.0 : (p[0] & 0x80 ? -1.0 : 1.0) / 0.0;
+	double v = e ? (double)((1 << mb) | m) : (double)m; /* times 2^(max(e, 1) - bias - mb) */
+	for (int i = 0; i < (e ? e : 1) - bias - mb; i++)
+		v *= 2;
+	for (int i = 0; i > (e ? e : 1) - bias - mb; i--)
+		v /= 2;
+	return p[0] & 0x80 ? -v : v;
+}
+
+/* got within want's bound: both NaN, or at most the bound apart */
+static bool within(const unsigned char *want, const unsigned char *got, DType dt, float bound)
+{
+	if (bound <= 0 || !(dt == DT_F32 || dt == DT_F16 || dt == DT_BF16 || dt == DT_E4M3 || dt == DT_E5M2))
+		return false;
+	double w = float_value(want, dt), g = float_value(got, dt);
+	if (w != w || g != g)
+		return w != w && g != g;
+	return w == g || (g - w <= bound && w - g <= bound);
+}
+
 int64_t rc_compare(const RunParams *rp, int show)
 {
 	int64_t bad = 0;
@@ -304,6 +356,8 @@ int64_t rc_compare(const RunParams *rp, int show)
 		int es = dtype_bytes(b->dt);
 		for (int64_t e = 0; e < b->storage; e++) {
 			if (!memcmp(rp->want[i] + e * es, rp->got[i] + e * es, (size_t)es))
+				continue;
+			if (rp->tol && rp->tol[i] && within(rp->want[i] + e * es, rp->got[i] + e * es, b->dt, rp->tol[i][e]))
 				continue;
 			if (bad++ < show) {
 				int64_t c[MAX_DIMS];

@@ -15,6 +15,10 @@ typedef struct RunParams {
 	unsigned char **init; /* the input pattern */
 	unsigned char **want; /* what the params must hold after the kernel */
 	unsigned char **got;  /* what they hold (the runner writes here) */
+	/* per param, each element's error bound from the reference (NULL: every
+	 * element exact, compared bit for bit); nonzero only downstream of an
+	 * approximate function (set's exp2, log2, rcp, rsqrt, tanh) */
+	float **tol;
 } RunParams;
 
 /* bind kernel k's scalar params (kernel_bind) to values from "NAME=V"
@@ -43,8 +47,10 @@ void rc_guard_fill(unsigned char *g, int param, int side);
 long rc_guard_check(const unsigned char *g, int param, int side);
 /* guard byte i of that side was changed */
 bool rc_guard_check_at(const unsigned char *g, int param, int side, int i);
-/* elements of got that differ from want; the first `show` are printed as
- * "  NAME element E [coord]: expected 0x.., got 0x.." */
+/* elements of got that differ from want (bit for bit, or beyond their
+ * bound in tol where it is nonzero: both NaN, or |got - want| <= bound);
+ * the first `show` are printed as "  NAME element E [coord]: expected 0x..,
+ * got 0x.." */
 int64_t rc_compare(const RunParams *rp, int show);
 /* the entry of kernel abi->kernel in PTX text ptx against its ABI (src/abi.h):
  * every .param declaration, in order, and .reqntid, .maxnreg and

@@ -174,6 +174,8 @@ static bool fits_one(const char *cls, size_t cn, const char *o)
 		return is_reg(o, "%p", n);
 	if (IS("imm"))
 		return is_imm(o, n);
+	if (IS("fimm")) /* an f32 literal: 0f and 8 hex digits */
+		return n == 10 && o[0] == '0' && o[1] == 'f' && strspn(o + 2, "0123456789ABCDEFabcdef") == 8;
 	if (IS("vec")) /* {%r1, %r2, ...} */
 		return n >= 2 && o[0] == '{' && o[n - 1] == '}';
 	if (IS("label"))

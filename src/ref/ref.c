@@ -5,6 +5,7 @@
  * kernel's results with this, byte for byte. */
 #include "../tilepx.h"
 #include "../walk.h"
+#include "fmath.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -21,6 +22,9 @@ typedef struct RefCta {
 	struct RefCta *peers; /* the CTAs of its cluster, by rank (itself among them) */
 	int nranks;
 	uint64_t warps;       /* the warps running the statement (a role's; every bit without roles) */
+	/* error bounds (set's approximate functions): per buffer index (local,
+	 * shared) and per param, one float per element, NULL while all exact */
+	float **err, **perr;
 } RefCta;
 
 static size_t bidx(const Kernel *k, const Buffer *b)
@@ -206,6 +210,50 @@ static void enter_instance(RefCta *c, int64_t first)
 	c->vars[VAR_WGID] = first / 128;
 }
 
+/* the bytes and element count of a buffer's memory in this CTA (params: shared by all CTAs) */
+static unsigned char *mem_of(RefCta *c, const Buffer *b, int64_t *n, float ***errs)
+{
+	if (b->mem == MEM_GLOBAL) {
+		*n = b->storage;
+		*errs = &c->perr[b->param_index];
+		return c->params[b->param_index];
+	}
+	size_t i = bidx(c->k, b);
+	*n = b->mem == MEM_LOCAL ? c->k->threads * regs_per_thread(b) : b->mem == MEM_SHARED ? b->storage : 0;
+	*errs = &c->err[i];
+	return c->mem[i];
+}
+
+/* the error bound of the element at p of buffer b; NULL when none is kept
+ * (the element is exact), unless make */
+static float *err_slot(RefCta *c, const Buffer *b, const unsigned char *p, bool make)
+{
+	int64_t n;
+	float **errs;
+	unsigned char *base = mem_of(c, b, &n, &errs);
+	if (!c->err || !base || b->mem == MEM_TMEM || (!*errs && !make))
+		return NULL;
+	if (!*errs && !(*errs = calloc((size_t)(n ? n : 1), sizeof(float))))
+		return NULL;
+	int64_t i = (p - base) / dtype_bytes(b->dt);
+	return i >= 0 && i < n ? &(*errs)[i] : NULL;
+}
+
+/* a copied element's bound: the source's, plus a rounding step when the copy narrows f32 */
+static void copy_err(RefCta *c, const Buffer *db, unsigned char *d, const Buffer *sb, const unsigned char *s)
+{
+	float *se = err_slot(c, sb, s, false), *de = err_slot(c, db, d, se && *se > 0);
+	if (de)
+		*de = se ? *se : 0;
+	if (de && *de > 0 && dtype_bytes(db->dt) < dtype_bytes(sb->dt)) {
+		float v;
+		memcpy(&v, s, 4);
+		int e;
+		rm_frexp(fabs((double)v) + *de, &e);
+		*de += (float)rm_ldexp(1.0, (e - 1 < -14 ? -14 : e - 1) - (db->dt == DT_BF16 ? 7 : 10));
+	}
+}
+
 /* a converting copy's element: f32 -> f16/bf16 rounded, f16/bf16 -> f32 exact */
 static void convert_elem(unsigned char *d, DType dt, const unsigned char *s, DType st)
 {
@@ -248,6 +296,10 @@ static bool run_copy(Ctx *cx, RefCta *c, const Stmt *s)
 					memcpy(d, from, (size_t)es);
 				else if (d)
 					memset(d, 0, (size_t)es);
+				if (d && from)
+					copy_err(c, db, d, sb, from);
+				else if (d && err_slot(c, db, d, false)) /* a zero read outside a tensor: exact */
+					*err_slot(c, db, d, false) = 0;
 			}
 		c->bytes += elems * es;
 	}
@@ -281,8 +333,11 @@ static bool ref_dump(Ctx *cx, RefCta *c, const Stmt *s)
 	int64_t regs = regs_per_thread(l);
 	for (int64_t t = 0; t < k->threads; t++)
 		if (runs_instance(c, t, 1)) {
-			memcpy(c->params[p->param_index] + ((c->cta * k->threads + t) * regs) * es,
-			       c->mem[bidx(k, l)] + t * regs * es, (size_t)(regs * es));
+			unsigned char *d = c->params[p->param_index] + ((c->cta * k->threads + t) * regs) * es,
+			              *from = c->mem[bidx(k, l)] + t * regs * es;
+			memcpy(d, from, (size_t)(regs * es));
+			for (int64_t r = 0; r < regs; r++)
+				copy_err(c, p, d + r * es, l, from + r * es);
 			c->bytes += regs * es;
 		}
 	return true;
@@ -341,7 +396,33 @@ static uint32_t red_op(int op, uint32_t a, uint32_t b)
 typedef struct RedEnt {
 	int64_t k, t, reg;
 	uint32_t v;
+	float err; /* the value's error bound (approximate functions upstream), 0 when exact */
 } RedEnt;
+
+/* op(a, b)'s bound: max and min move by at most the larger input's bound;
+ * a sum by both, plus one f32 rounding step at the result's magnitude */
+static float red_err(int op, const RedEnt *a, const RedEnt *b, uint32_t v)
+{
+	if (a->err == 0 && b->err == 0)
+		return 0;
+	if (op != RED_SUM)
+		return a->err > b->err ? a->err : b->err;
+	float f;
+	memcpy(&f, &v, 4);
+	double e = (double)a->err + b->err, mag = fabs((double)f) + e;
+	int x;
+	rm_frexp(mag, &x);
+	e += rm_ldexp(1.0, (x - 1 < -126 ? -126 : x - 1) - 23);
+	return isfinite(e) && isfinite(f) ? (float)e : INFINITY;
+}
+
+/* a and b combined into a */
+static void red_merge(int op, RedEnt *a, const RedEnt *b)
+{
+	uint32_t v = red_op(op, a->v, b->v);
+	a->err = red_err(op, a, b, v);
+	a->v = v;
+}
 
 static bool ent_before(const RedEnt *a, const RedEnt *b)
 {
@@ -385,6 +466,8 @@ static RedEnt red_entry(RefCta *c, const Stmt *s, int64_t x, int64_t first)
 		e.t += at[a] * thread_weight((Axis)a);
 	e.reg = at[AX_M];
 	const unsigned char *p = place(c, r, x, first);
+	const float *err = err_slot(c, b, p, false);
+	e.err = err ? *err : 0;
 	if (b->dt == DT_F32) {
 		memcpy(&e.v, p, 4);
 	} else {
@@ -411,7 +494,7 @@ static int64_t find_thread(const RedEnt *th, int64_t n, int64_t t)
 /* the partial values of one DST element's threads (sorted by thread), paired
  * by thread-index bit from the lowest until one is left: at bit B, a thread
  * with B clear takes op(its value, its partner's) and the partner leaves */
-static bool red_lanes(int op, RedEnt *th, RedEnt *next, int64_t n, uint32_t *out)
+static bool red_lanes(int op, RedEnt *th, RedEnt *next, int64_t n, RedEnt *out)
 {
 	for (int bit = 0; bit < 31 && n > 1; bit++) {
 		int64_t m = 0, B = (int64_t)1 << bit;
@@ -421,13 +504,13 @@ static bool red_lanes(int op, RedEnt *th, RedEnt *next, int64_t n, uint32_t *out
 			next[m] = th[i];
 			int64_t j = th[i].t & B ? -1 : find_thread(th, n, th[i].t | B);
 			if (j >= 0)
-				next[m].v = red_op(op, th[i].v, th[j].v);
+				red_merge(op, &next[m], &th[j]);
 			m++;
 		}
 		memcpy(th, next, sizeof(RedEnt) * (size_t)m);
 		n = m;
 	}
-	*out = th[0].v;
+	*out = th[0];
 	return n == 1;
 }
 
@@ -450,13 +533,18 @@ static bool ref_reduce(Ctx *cx, RefCta *c, const Stmt *s)
 			int64_t nt = 0, j = i;
 			for (; j < n && e[j].k == e[i].k; j++) /* chain each thread's registers */
 				if (j > i && e[j].t == e[j - 1].t)
-					th[nt - 1].v = red_op(op, th[nt - 1].v, e[j].v);
+					red_merge(op, &th[nt - 1], &e[j]);
 				else
 					th[nt++] = e[j];
-			uint32_t v;
+			RedEnt v;
 			ok = red_lanes(op, th, next, nt, &v);
-			for (int64_t rep = 0; rep < replica_count(s->dst->buf); rep++)
-				memcpy(place_rep(c, s->dst, e[i].k, first, rep), &v, 4);
+			for (int64_t rep = 0; rep < replica_count(s->dst->buf); rep++) {
+				unsigned char *d = place_rep(c, s->dst, e[i].k, first, rep);
+				memcpy(d, &v.v, 4);
+				float *de = err_slot(c, s->dst->buf, d, v.err > 0);
+				if (de)
+					*de = v.err;
+			}
 			i = j;
 		}
 	}
@@ -464,6 +552,44 @@ static bool ref_reduce(Ctx *cx, RefCta *c, const Stmt *s)
 	free(th);
 	free(next);
 	return ok;
+}
+
+/* thread t's copy of element coord of local buffer b (ref_set_run's view):
+ * the thread holds it when its index in the owner group is the one the
+ * layout gives the element */
+static unsigned char *set_elem(void *ctx, const Buffer *b, const int64_t *coord, int64_t t, float **err, bool make)
+{
+	RefCta *c = ctx;
+	int64_t idx = 0, at[AX_COUNT], own = 0;
+	for (int d = 0; d < b->ndim; d++)
+		idx = idx * b->shape[d] + coord[d];
+	apply_layout(b, idx, at);
+	int64_t rep = 0, nrep = replica_count(b);
+	for (; rep < nrep; rep++) { /* the copy (replica) thread t holds, if any */
+		int64_t at2[AX_COUNT];
+		memcpy(at2, at, sizeof at2);
+		add_replica(b, rep, at2);
+		own = 0;
+		for (int a = AX_LANEID; a <= AX_TX; a++)
+			own += at2[a] * thread_weight((Axis)a);
+		if (t % owner_threads(c, b) == own)
+			break;
+	}
+	if (rep == nrep)
+		return NULL;
+	int es = dtype_bytes(b->dt);
+	unsigned char *p = c->mem[bidx(c->k, b)] + (t * regs_per_thread(b) + at[AX_M]) * es;
+	*err = err_slot(c, b, p, make);
+	return p;
+}
+
+static bool ref_set(Ctx *cx, RefCta *c, const Stmt *s)
+{
+	if (!ref_set_run(c->k, s, c->vars, c->warps, set_elem, c)) {
+		diag_error(cx, s->loc, "the reference could not evaluate this set (an operand element not held)");
+		return false;
+	}
+	return true;
 }
 
 static float half_to_float(uint16_t h, bool bf16)
@@ -1303,6 +1429,16 @@ static bool run_roles(Ctx *cx, RefCta *cl, int nranks)
  * [j*Y, j*Y + Y); the CTA's rank is (ctaid % X) + (ctaid_y % Y) * X */
 bool ref_run_kernel(Ctx *cx, const Kernel *k, unsigned char **params, int64_t *bytes_moved)
 {
+	float **errs = calloc((size_t)(k->nparams ? k->nparams : 1), sizeof(float *));
+	bool ok = errs && ref_run_kernel_tol(cx, k, params, errs, bytes_moved);
+	for (int i = 0; errs && i < k->nparams; i++)
+		free(errs[i]);
+	free(errs);
+	return ok;
+}
+
+bool ref_run_kernel_tol(Ctx *cx, const Kernel *k, unsigned char **params, float **errs, int64_t *bytes_moved)
+{
 	int64_t cx_ = k->cluster_x ? k->cluster_x : 1, cy = k->cluster_x ? k->cluster_y : 1;
 	int n = (int)(cx_ * cy);
 	RefCta *cl = calloc((size_t)n, sizeof *cl);
@@ -1311,6 +1447,8 @@ bool ref_run_kernel(Ctx *cx, const Kernel *k, unsigned char **params, int64_t *b
 		cl[r].cx = cx;
 		cl[r].params = params;
 		cl[r].mem = calloc(k->nbufs ? k->nbufs : 1, sizeof(unsigned char *));
+		cl[r].err = calloc(k->nbufs ? k->nbufs : 1, sizeof(float *));
+		cl[r].perr = errs;
 		cl[r].vars = calloc((size_t)k->nvars + 1, sizeof(int64_t));
 		cl[r].peers = cl;
 		cl[r].nranks = n;
@@ -1339,15 +1477,20 @@ bool ref_run_kernel(Ctx *cx, const Kernel *k, unsigned char **params, int64_t *b
 						sz = (size_t)(128 * bf->cols * 4);
 					free(c->mem[b]);
 					c->mem[b] = sz ? calloc(sz, 1) : NULL;
+					free(c->err[b]);
+					c->err[b] = NULL;
 				}
 			}
 			ok = roles ? run_roles(cx, cl, n) : run_lockstep(cx, cl, n);
 		}
 	int64_t moved = 0;
 	for (int r = 0; r < n; r++) {
-		for (size_t b = 0; b < k->nbufs; b++)
+		for (size_t b = 0; b < k->nbufs; b++) {
 			free(cl[r].mem[b]);
+			free(cl[r].err[b]);
+		}
 		free(cl[r].mem);
+		free(cl[r].err);
 		free(cl[r].vars);
 		moved += cl[r].bytes;
 	}
