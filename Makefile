@@ -1,4 +1,4 @@
-# tilepx: plain GNU make. `make` builds build/tilepx and build/libtilepx.a.
+# tilepx: plain GNU make. `make` builds build/tilepx, build/libtilepx.a and build/libtilepx.so.
 CC      ?= cc
 CFLAGS  ?= -O2 -g
 WARN    := -std=c11 -Wall -Wextra -Werror
@@ -16,7 +16,7 @@ LIB_OBJ := $(patsubst src/%.c,$(B)/obj/%.o,$(LIB_SRC)) $(B)/obj/gen/ptx_forms.o
 TPL     := $(wildcard ptx_templates/*.tpl)
 UNIT    := $(patsubst tests/unit/%.c,$(B)/tests/%,$(wildcard tests/unit/*.c))
 
-all: $(B)/tilepx $(B)/libtilepx.a $(B)/randtile $(B)/ptxemu
+all: $(B)/tilepx $(B)/libtilepx.a $(B)/libtilepx.so $(B)/randtile $(B)/ptxemu
 
 # the tools of several files are linked from objects, each with its .d file
 # (they include src/tilepx.h, hence the generated ptx_forms.h: named here,
@@ -71,13 +71,15 @@ $(B)/gen/ptx_forms.h: $(TPL) ptx_templates/caps.def tools/gen_forms.awk
 # generated (a first build must make it before any .c that includes it); the
 # Makefile because its flags make the objects (and an object built before
 # the .d files existed is rebuilt once)
+# the library's objects are position-independent: one set serves the
+# archives and the shared library
 $(B)/obj/%.o: src/%.c $(B)/gen/ptx_forms.h Makefile
 	@mkdir -p $(dir $@)
-	$(CC) $(WARN) $(CFLAGS) $(CPPFLAGS) $(DEPFLAGS) -c $< -o $@
+	$(CC) $(WARN) $(CFLAGS) -fPIC $(CPPFLAGS) $(DEPFLAGS) -c $< -o $@
 
 $(B)/obj/gen/ptx_forms.o: $(B)/gen/ptx_forms.c Makefile
 	@mkdir -p $(dir $@)
-	$(CC) $(WARN) $(CFLAGS) $(CPPFLAGS) $(DEPFLAGS) -c $< -o $@
+	$(CC) $(WARN) $(CFLAGS) -fPIC $(CPPFLAGS) $(DEPFLAGS) -c $< -o $@
 
 $(B)/libtilepx_internal.a: $(LIB_OBJ)
 	rm -f $@
@@ -92,12 +94,20 @@ $(B)/libtilepx.a: $(LIB_OBJ)
 	rm -f $@
 	ar rcs $@ $(B)/obj/tilepx_all.o
 
+# the shared library (ctypes loads it: python/tilepx): soname libtilepx.so.0,
+# only tilepx_* exported (src/libtilepx.map); the CUDA driver is opened at
+# run time (src/launch.c), so it needs none at link time
+SONAME := libtilepx.so.0
+$(B)/libtilepx.so: $(LIB_OBJ) src/libtilepx.map
+	$(CC) -shared -Wl,-soname,$(SONAME) -Wl,--version-script=src/libtilepx.map $(CFLAGS) $(LIB_OBJ) -ldl $(LDFLAGS) -o $@
+	ln -sf libtilepx.so $(B)/$(SONAME)
+
 $(B)/tilepx: $(B)/obj/main.o $(B)/libtilepx_internal.a
 	$(CC) $(CFLAGS) $(LDFLAGS) $^ -o $@
 
 $(B)/tests/%: tests/unit/%.c $(B)/libtilepx_internal.a Makefile
 	@mkdir -p $(dir $@)
-	$(CC) $(WARN) $(CFLAGS) $(CPPFLAGS) $(DEPFLAGS) $< $(B)/libtilepx_internal.a -lm -o $@
+	$(CC) $(WARN) $(CFLAGS) $(CPPFLAGS) $(DEPFLAGS) $< $(B)/libtilepx_internal.a -ldl -lm $(LDFLAGS) -o $@
 
 # the launch ABI's test checks entries with the runners' own check (tools/runcore.c)
 $(B)/tests/test_abi: tests/unit/test_abi.c tools/runcore.c $(B)/libtilepx_internal.a Makefile
@@ -108,11 +118,13 @@ $(B)/tests/test_abi: tests/unit/test_abi.c tools/runcore.c $(B)/libtilepx_intern
 # the GEMM bench's host side is tested without a GPU (tests/unit/test_gemm_host.c)
 $(B)/tests/test_gemm_host: bench/gemm_host.h
 
-# the driver-API harness: links against the toolkit's stub libcuda, so it
-# builds on machines without a GPU; the real driver is found at run time
-$(B)/tools/tilepx_run.o: CPPFLAGS += -I$(CUDA)/include
-$(B)/tilepx-run: $(B)/tools/tilepx_run.o $(B)/tools/runcore.o $(B)/libtilepx_internal.a
-	$(CC) $(CFLAGS) $^ -L$(CUDA)/lib64/stubs -lcuda -lpthread $(LDFLAGS) -o $@
+# the driver-API harness: built with the toolkit's cuda.h, it links no
+# libcuda: its driver calls go through tools/cuda_dl.c and the library's
+# launch layer, both opening libcuda.so.1 at run time (so it starts, and
+# says "no CUDA driver", on a machine without one)
+$(B)/tools/tilepx_run.o $(B)/tools/cuda_dl.o: CPPFLAGS += -I$(CUDA)/include
+$(B)/tilepx-run: $(B)/tools/tilepx_run.o $(B)/tools/cuda_dl.o $(B)/tools/runcore.o $(B)/libtilepx_internal.a
+	$(CC) $(CFLAGS) $^ -ldl -lpthread $(LDFLAGS) -o $@
 
 # the GEMM benchmark (bench/gemm.sh, issue 27): tilepx's kernel, cublasGemmEx and cuBLASLt in one
 # process; it needs the toolkit's cuBLAS libraries, so neither `all` nor `test` builds it
@@ -151,6 +163,8 @@ install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/include/tilepx $(DESTDIR)$(PREFIX)/lib/pkgconfig
 	install -m 755 $(B)/tilepx $(DESTDIR)$(PREFIX)/bin/tilepx
 	install -m 644 $(B)/libtilepx.a $(DESTDIR)$(PREFIX)/lib/libtilepx.a
+	install -m 755 $(B)/libtilepx.so $(DESTDIR)$(PREFIX)/lib/$(SONAME)
+	ln -sf $(SONAME) $(DESTDIR)$(PREFIX)/lib/libtilepx.so
 	install -m 644 include/tilepx/tilepx.h $(DESTDIR)$(PREFIX)/include/tilepx/tilepx.h
 	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(shell sed -n 's/.*TILEPX_VERSION_STRING "\(.*\)"/\1/p' include/tilepx/tilepx.h)|' \
 		tools/tilepx.pc.in > $(DESTDIR)$(PREFIX)/lib/pkgconfig/tilepx.pc

@@ -268,8 +268,39 @@ typedef struct Tile {
 	gb_roles roles;
 	CUmodule mod;
 	int loaded;
-	char why[512]; /* set: the kernel could not be read at all */
+	tilepx_cuda *cu; /* the library's launch layer over the driver this program links */
+	char why[512];   /* set: the kernel could not be read at all */
 } Tile;
+
+/* the driver's entry points the launch layer asks for, as this program
+ * links them (the driver, or bench/gemm_mock.c's host stand-ins) */
+static void *linked_driver(void *ctx, const char *name)
+{
+	(void)ctx;
+	static const struct {
+		const char *name;
+		void *fn;
+	} table[] = {
+		{"cuGetErrorString", (void *)cuGetErrorString},
+		{"cuInit", (void *)cuInit},
+		{"cuDeviceGet", (void *)cuDeviceGet},
+		{"cuDeviceGetCount", (void *)cuDeviceGetCount},
+		{"cuDevicePrimaryCtxRetain", (void *)cuDevicePrimaryCtxRetain},
+		{"cuCtxGetCurrent", (void *)cuCtxGetCurrent},
+		{"cuCtxSetCurrent", (void *)cuCtxSetCurrent},
+		{"cuModuleLoadDataEx", (void *)cuModuleLoadDataEx},
+		{"cuModuleGetFunction", (void *)cuModuleGetFunction},
+		{"cuModuleUnload", (void *)cuModuleUnload},
+		{"cuFuncSetAttribute", (void *)cuFuncSetAttribute},
+		{"cuTensorMapEncodeTiled", (void *)cuTensorMapEncodeTiled},
+		{"cuLaunchKernelEx", (void *)cuLaunchKernelEx},
+		{"cuStreamSynchronize", (void *)cuStreamSynchronize},
+	};
+	for (size_t i = 0; i < sizeof table / sizeof table[0]; i++)
+		if (!strcmp(table[i].name, name))
+			return table[i].fn;
+	return NULL;
+}
 
 static char *slurp(const char *path, size_t *len)
 {
@@ -317,6 +348,10 @@ static void tile_open(Tile *t, const Options *o)
 		return;
 	}
 	char why[300];
+	if (!(t->cu = tilepx_cuda_open_with(linked_driver, NULL, why, sizeof why))) {
+		snprintf(t->why, sizeof t->why, "the launch layer: %s", why);
+		return;
+	}
 	if (!gb_read_kernel(t->src, t->len, o->kernel, &t->k, why, sizeof why) ||
 	    !gb_roles_of(&t->k, o->an, o->bn, o->cn, &t->roles, why, sizeof why)) {
 		snprintf(t->why, sizeof t->why, "%s: %s", o->tile, why);
@@ -338,12 +373,11 @@ static void tile_open(Tile *t, const Options *o)
 
 /* one launch of the tilepx kernel, bound to a size and to device buffers */
 typedef struct Bound {
+	tilepx_packed pk; /* the arguments, packed by the launch layer (tensor maps 128-byte aligned) */
 	CUfunction fn;
+	tilepx_cuda *cu;
 	tilepx_launch L;
-	CUdeviceptr ptr[64];
-	uint64_t scalar[TILEPX_MAX_SCALARS];
-	CUtensorMap tm[TILEPX_MAX_TENSOR_MAPS];
-	void *args[64 + TILEPX_MAX_SCALARS + TILEPX_MAX_TENSOR_MAPS];
+	CUdeviceptr ptr[TILEPX_MAX_PARAMS];
 } Bound;
 
 static long long dim_value(const char *d, long long m, long long n, long long k, const gb_roles *r)
@@ -427,12 +461,11 @@ static const char *tile_bind(Tile *t, const Options *o, long long M, long long N
 			snprintf(why, nwhy, "param %s is none of A, B, C (the bench passes only those)", p->name);
 			return why;
 		}
+		if (p->pointer_index >= TILEPX_MAX_PARAMS) {
+			snprintf(why, nwhy, "param %s is past the %d pointers a launch record holds", p->name, TILEPX_MAX_PARAMS);
+			return why;
+		}
 		b->ptr[p->pointer_index] = p == r->a ? A : p == r->b ? B : C;
-		b->args[p->pointer_index] = &b->ptr[p->pointer_index];
-	}
-	for (int i = 0; i < b->L.nscalars; i++) {
-		b->scalar[i] = (uint64_t)b->L.scalars[i].value; /* little-endian: a u32 is its first 4 bytes */
-		b->args[b->L.scalars[i].kernel_param_index] = &b->scalar[i];
 	}
 	for (int i = 0; i < b->L.ntensor_maps; i++) {
 		const tilepx_tensor_map *m = &b->L.tensor_maps[i];
@@ -457,53 +490,23 @@ static const char *tile_bind(Tile *t, const Options *o, long long M, long long N
 				return why;
 			}
 		}
-		cuuint64_t dims_[5], strides[4];
-		cuuint32_t box[5], es[5];
-		for (int d = 0; d < m->rank; d++) {
-			dims_[d] = m->global_dims[d];
-			box[d] = m->box_dims[d];
-			es[d] = m->element_strides[d];
-			if (d)
-				strides[d - 1] = m->global_strides[d - 1];
-		}
-		CUresult e = cuTensorMapEncodeTiled(&b->tm[i], (CUtensorMapDataType)m->data_type, (cuuint32_t)m->rank,
-		                                    (void *)b->ptr[m->param_index], dims_, strides, box, es,
-		                                    (CUtensorMapInterleave)m->interleave, (CUtensorMapSwizzle)m->swizzle,
-		                                    (CUtensorMapL2promotion)m->l2_promotion,
-		                                    (CUtensorMapFloatOOBfill)m->oob_fill);
-		if (e != CUDA_SUCCESS) {
-			snprintf(why, nwhy, "cuTensorMapEncodeTiled refuses the map of %s (error %d)", m->param, (int)e);
-			return why;
-		}
-		b->args[m->kernel_param_index] = &b->tm[i];
 	}
-	if (b->L.dynamic_shared_bytes > 0)
-		CU(cuFuncSetAttribute(b->fn, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, (int)b->L.dynamic_shared_bytes));
+	/* the maps encoded with the record's arguments, the params in ABI order */
+	b->cu = t->cu;
+	if (!tilepx_cuda_pack(t->cu, &b->L, (const unsigned long long *)b->ptr, b->L.nparams, &b->pk, why, nwhy))
+		return why;
 	return NULL;
 }
 
+/* one launch through the launch layer (the cluster attribute, the dynamic
+ * shared memory); its reason on stderr when it fails */
 static CUresult tile_launch(Bound *b, CUstream st)
 {
-	CUlaunchAttribute attr;
-	memset(&attr, 0, sizeof attr);
-	CUlaunchConfig cfg;
-	memset(&cfg, 0, sizeof cfg);
-	cfg.gridDimX = (unsigned)b->L.grid[0];
-	cfg.gridDimY = (unsigned)(b->L.grid[1] ? b->L.grid[1] : 1);
-	cfg.gridDimZ = 1;
-	cfg.blockDimX = (unsigned)b->L.block;
-	cfg.blockDimY = cfg.blockDimZ = 1;
-	cfg.sharedMemBytes = (unsigned)(b->L.dynamic_shared_bytes > 0 ? b->L.dynamic_shared_bytes : 0);
-	cfg.hStream = st;
-	if (b->L.cluster[0]) {
-		attr.id = CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION;
-		attr.value.clusterDim.x = (unsigned)b->L.cluster[0];
-		attr.value.clusterDim.y = (unsigned)(b->L.cluster[1] ? b->L.cluster[1] : 1);
-		attr.value.clusterDim.z = 1;
-		cfg.attrs = &attr;
-		cfg.numAttrs = 1;
-	}
-	return cuLaunchKernelEx(&cfg, b->fn, b->args, NULL);
+	char why[600];
+	if (tilepx_cuda_launch(b->cu, b->fn, &b->pk, st, why, sizeof why))
+		return CUDA_SUCCESS;
+	fprintf(stderr, "gemm_bench: tilepx: %s\n", why);
+	return CUDA_ERROR_LAUNCH_FAILED;
 }
 
 /* ---- cuBLAS ---- */
@@ -1217,6 +1220,7 @@ int main(int argc, char **argv)
 	if (t) {
 		if (t->loaded)
 			cuModuleUnload(t->mod);
+		tilepx_cuda_close(t->cu);
 		tilepx_result_free(&t->ptx);
 		free(t->src);
 	}

@@ -4,9 +4,10 @@
  * data, the dense host GEMM, and reading a kernel's A, B, C params (dtypes,
  * shapes, B's orientation) from its .tile declarations.
  *
- * Why read declarations: the C API (include/tilepx/tilepx.h) gives launch
- * facts (grid, scalars, tensor maps) but not a param's dtype or shape, and
- * `explain --json` has records per copy and per launch only. The bench reads
+ * Why read declarations: the bench was written when the C API's launch
+ * facts (grid, scalars, tensor maps) had no param's dtype or shape (the
+ * record's tilepx_param has them now: python/tilepx checks against them),
+ * and `explain --json` has records per copy and per launch only. The bench reads
  * the `param` lines of a program tilepx has already compiled (so they are
  * well formed) and cross-checks their count with tilepx_launches(). */
 #ifndef GEMM_HOST_H

@@ -40,13 +40,74 @@ static bool compile_module(Ctx *cx, const char *path, const char *src, size_t le
 	return run_passes(cx, m, cmd[mode], dump_after, text, dump);
 }
 
+/* the layout of b puts dim d's elements strides[d] apart (one iter per dim,
+ * no swizzle): row-major, or such a declared layout */
+static bool per_dim_strides(const Buffer *b, long long *strides)
+{
+	if (!b->has_layout) { /* row-major */
+		long long st = 1;
+		for (int d = b->ndim - 1; d >= 0; d--) {
+			strides[d] = st;
+			st *= b->shape[d];
+		}
+		return true;
+	}
+	if (b->layout.n != b->ndim || b->layout.sw.on)
+		return false;
+	for (int d = 0; d < b->ndim; d++) {
+		if (b->layout.it[d].ext != b->shape[d])
+			return false;
+		strides[d] = b->layout.it[d].stride;
+	}
+	return true;
+}
+
+/* pointer param b as a launcher checks a buffer against it */
+static void fill_param(const Kernel *k, const Buffer *b, tilepx_param *p)
+{
+	bool bound = !k->nscalars || k->bound_vals;
+	snprintf(p->name, sizeof p->name, "%s", b->name);
+	snprintf(p->dtype, sizeof p->dtype, "%s", dtype_name(b->dt));
+	p->elem_bytes = dtype_bytes(b->dt);
+	p->rank = b->ndim < 5 ? b->ndim : 5;
+	p->ld_scalar = b->ld_scalar - 1;
+	p->colmajor = b->colmajor;
+	p->tma = b->tma;
+	p->line = b->loc.line;
+	p->col = b->loc.col;
+	p->storage = bound ? b->storage : 0;
+	for (int d = 0; d < p->rank; d++) {
+		p->dim_scalar[d] = b->dyn_dim[d] - 1;
+		p->dims[d] = bound || !b->dyn_dim[d] ? b->shape[d] : 0;
+	}
+	if (b->colmajor || b->ld_scalar) { /* rank 2, lines ld apart (src/bind.c); known once bound */
+		if (!bound)
+			return;
+		int64_t ld = b->ld_scalar ? k->bound_vals[b->ld_scalar - 1] : b->shape[b->colmajor ? 0 : 1];
+		p->strides[0] = b->colmajor ? 1 : ld;
+		p->strides[1] = b->colmajor ? ld : 1;
+		return;
+	}
+	long long st[MAX_DIMS];
+	p->has_layout = !b->dynamic && !per_dim_strides(b, st); /* a dynamic one is row-major */
+	if (b->dynamic)
+		per_dim_strides(b, st);
+	for (int d = 0; d < p->rank && bound && !p->has_layout; d++)
+		p->strides[d] = st[d];
+}
+
 /* a kernel's launch facts, from the checked module; kernel param indices
  * from its launch ABI (src/abi.h) */
-static void fill_launch(Ctx *cx, const Kernel *k, tilepx_launch *l)
+void launch_record(Ctx *cx, const Kernel *k, tilepx_launch *l)
 {
 	KernelAbi abi = kernel_abi(cx->arena, k);
 	memset(l, 0, sizeof *l);
 	snprintf(l->kernel, sizeof l->kernel, "%s", k->name);
+	l->line = k->loc.line;
+	l->col = k->loc.col;
+	for (size_t i = 0; i < k->nbufs; i++)
+		if (k->bufs[i]->mem == MEM_GLOBAL && k->bufs[i]->param_index < TILEPX_MAX_PARAMS)
+			fill_param(k, k->bufs[i], &l->params[k->bufs[i]->param_index]);
 	l->grid[0] = k->grid;
 	l->grid[1] = k->grid_y;
 	l->block = (int)k->threads;
@@ -102,6 +163,25 @@ static void fill_launch(Ctx *cx, const Kernel *k, tilepx_launch *l)
 }
 
 /* bind kernel k's scalars to "NAME=V" values; false with an error in cx */
+/* where kernel_bind's first complaint about vals is: the first fact broken,
+ * in its order (each scalar's range, then its facts as written), or the
+ * kernel when a range, the grid or a param is what breaks */
+static Loc broken_at(const Kernel *k, const int64_t *vals)
+{
+	for (size_t i = 0; i < k->nscalars; i++) {
+		const Scalar *sc = &k->scalars[i];
+		if (vals[i] < 0 || vals[i] > SCALAR_MAX)
+			return k->loc;
+		for (size_t f = 0; f < sc->nfacts; f++) {
+			const struct Fact *ft = &sc->facts[f];
+			bool holds = ft->op == '>' ? vals[i] >= ft->v : ft->op == '<' ? vals[i] <= ft->v : vals[i] % ft->v == 0;
+			if (!holds)
+				return ft->loc.line ? ft->loc : k->loc;
+		}
+	}
+	return k->loc;
+}
+
 static bool bind_sets(Ctx *cx, Kernel *k, const char *const *sets, int nsets)
 {
 	if (!k->nscalars)
@@ -121,15 +201,45 @@ static bool bind_sets(Ctx *cx, Kernel *k, const char *const *sets, int nsets)
 	}
 	char why[256];
 	if (!kernel_bind(k, vals, why, sizeof why)) {
-		diag_error(cx, k->loc, "kernel '%s': %s", k->name, why);
+		diag_error(cx, broken_at(k, vals), "kernel '%s': %s", k->name, why);
 		return false;
 	}
 	return true;
 }
 
+/* what tilepx_launches* asks for: the launch facts of every kernel, or of
+ * the one named `only` (NULL: every kernel; "": the first) */
+typedef struct LaunchReq {
+	tilepx_launch *out;
+	int max, n;
+	const char *const *sets;
+	int nsets;
+	const char *only;
+} LaunchReq;
+
+static bool wanted(const LaunchReq *q, const Kernel *k)
+{
+	return !q->only || (q->only[0] ? !strcmp(q->only, k->name) : q->n == 0);
+}
+
+/* each wanted kernel's launch facts, bound to q's values when it has them */
+static bool fill_launches(Ctx *cx, Module *mod, LaunchReq *q)
+{
+	for (size_t i = 0; i < mod->nkernels; i++) {
+		Kernel *k = mod->kernels[i];
+		if (k->is_func || k->is_extern || !wanted(q, k))
+			continue;
+		if (q->sets && !bind_sets(cx, k, q->sets, q->nsets))
+			return false;
+		if (q->n < q->max)
+			launch_record(cx, k, &q->out[q->n]);
+		q->n++;
+	}
+	return true;
+}
+
 static int api_run(const char *path, const char *src, size_t len, const char *target, tilepx_mode mode,
-                   tilepx_result *out, tilepx_launch *launches, int max, int *nlaunch, const char *const *sets,
-                   int nsets, const char *dump_after)
+                   tilepx_result *out, LaunchReq *q, const char *dump_after)
 {
 	if (!out)
 		return 0; /* nowhere to report: the documented contract is a non-NULL out */
@@ -160,19 +270,12 @@ static int api_run(const char *path, const char *src, size_t len, const char *ta
 	Module *mod = NULL;
 	bool ok = compile_module(cx, path ? path : "<input>", src ? src : "", len, target, mode, dump_after, text, dump,
 	                         &mod);
-	if (ok && launches && mod)
-		for (size_t i = 0; i < mod->nkernels; i++) {
-			Kernel *k = mod->kernels[i];
-			if (k->is_func || k->is_extern)
-				continue;
-			if (sets && !bind_sets(cx, k, sets, nsets)) {
-				ok = false;
-				break;
-			}
-			if (*nlaunch < max)
-				fill_launch(cx, k, &launches[*nlaunch]);
-			++*nlaunch;
-		}
+	if (ok && q && mod)
+		ok = fill_launches(cx, mod, q);
+	if (ok && q && q->only && !q->n && q->only[0])
+		diag_error(cx, (Loc){0, 0}, "the program has no kernel named '%s'", q->only);
+	else if (ok && q && q->only && !q->n)
+		diag_error(cx, (Loc){0, 0}, "the program has no kernel");
 	if (text->failed) {
 		str_free(text);
 		diag_error(cx, (Loc){0, 0}, "out of memory while writing the output");
@@ -209,19 +312,18 @@ static int api_run(const char *path, const char *src, size_t len, const char *ta
 int tilepx_compile(const char *path, const char *src, size_t len, const char *target, tilepx_mode mode,
                    tilepx_result *out)
 {
-	return api_run(path, src, len, target, mode, out, NULL, 0, NULL, NULL, 0, NULL);
+	return api_run(path, src, len, target, mode, out, NULL, NULL);
 }
 
 int compile_dump(const char *path, const char *src, size_t len, const char *target, int mode, const char *dump_after,
                  struct tilepx_result *out)
 {
-	return api_run(path, src, len, target, (tilepx_mode)mode, out, NULL, 0, NULL, NULL, 0, dump_after);
+	return api_run(path, src, len, target, (tilepx_mode)mode, out, NULL, dump_after);
 }
 
 static int launches(const char *path, const char *src, size_t len, const char *target, const char *const *sets,
-                    int nsets, tilepx_launch *out, int max, tilepx_result *diag)
+                    int nsets, tilepx_launch *out, int max, tilepx_result *diag, const char *only)
 {
-	int n = 0;
 	if (max < 0 || (max > 0 && !out)) {
 		if (diag) {
 			memset(diag, 0, sizeof *diag);
@@ -245,20 +347,31 @@ static int launches(const char *path, const char *src, size_t len, const char *t
 		}
 		return -1;
 	}
-	return api_run(path, src, len, target, TILEPX_CHECK, diag, out, max, &n, sets, nsets, NULL) ? n : -1;
+	LaunchReq q = {.out = out, .max = max, .sets = sets, .nsets = nsets, .only = only};
+	return api_run(path, src, len, target, TILEPX_CHECK, diag, &q, NULL) ? q.n : -1;
 }
 
 int tilepx_launches(const char *path, const char *src, size_t len, const char *target, tilepx_launch *out, int max,
                     tilepx_result *diag)
 {
-	return launches(path, src, len, target, NULL, 0, out, max, diag);
+	return launches(path, src, len, target, NULL, 0, out, max, diag, NULL);
 }
 
 int tilepx_launches_set(const char *path, const char *src, size_t len, const char *target, const char *const *sets,
                         int nsets, tilepx_launch *out, int max, tilepx_result *diag)
 {
 	static const char *const none[] = {NULL};
-	return launches(path, src, len, target, sets || nsets ? sets : none, nsets, out, max, diag);
+	return launches(path, src, len, target, sets || nsets ? sets : none, nsets, out, max, diag, NULL);
+}
+
+int tilepx_launch_of(const char *path, const char *src, size_t len, const char *target, const char *kernel,
+                     const char *const *sets, int nsets, tilepx_launch *out, tilepx_result *diag)
+{
+	if (nsets == 0) /* nothing to bind: the record as tilepx_launches gives it */
+		sets = NULL;
+	else if (!sets) /* (launches() says so) */
+		nsets = -1;
+	return launches(path, src, len, target, sets, nsets, out, 1, diag, kernel ? kernel : "") == 1;
 }
 
 void tilepx_result_free(tilepx_result *r)

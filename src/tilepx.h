@@ -1090,6 +1090,10 @@ bool run_passes(Ctx *cx, Module *m, Command cmd, const char *dump_after, Str *ou
 /* tilepx_compile with --dump-after's state before the diagnostics (src/api.c) */
 int compile_dump(const char *path, const char *src, size_t len, const char *target, int mode, const char *dump_after,
                  struct tilepx_result *out);
+/* kernel k's launch record (include/tilepx/tilepx.h's tilepx_launch), as
+ * tilepx_launches gives it: bound values when k is bound (src/api.c) */
+struct tilepx_launch;
+void launch_record(Ctx *cx, const Kernel *k, struct tilepx_launch *l);
 /* the pass names, one line, for a usage message; false if name is not one */
 const char *pass_names(void);
 bool pass_known(const char *name);

@@ -56,6 +56,10 @@ for f in tests/gpu_fail/*.tile; do
 	got=$("$R" "$f" 2>&1 | grep -m1 '^FAIL')
 	if [ "$want" = "$got" ]; then echo "PASS $f (rejected as expected: $got)"; else echo "FAIL $f: want '$want', got '$got'"; status=1; fi >> "$OUT/log"
 done
+# the Python binding on torch tensors (python/tilepx over build/libtilepx.so; SKIP lines without torch)
+PY=${TILEPX_PYTHON:-/opt/torch/.venv/bin/python}
+[ -x "$PY" ] || PY=python3
+TILEPX_BUILD=$B "$PY" tests/gpu/python_torch.py >> "$OUT/log" 2>&1 || status=1
 cat "$OUT/log"
 pass=$(grep -c '^PASS' "$OUT/log"); fail=$(grep -c '^FAIL' "$OUT/log"); skip=$(grep -c '^SKIP' "$OUT/log")
 echo

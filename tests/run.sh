@@ -65,6 +65,7 @@ run_each check_fuzz_repro $(files_of check_fuzz_repro)
 
 source tests/output.sh
 source tests/cli.sh
+source tests/shared.sh
 
 echo "== the CPU reference is independent of the emitter (src/ref imports no layout, region or variant code)"
 refo=$B/obj/ref/ref.o
@@ -358,11 +359,18 @@ check_limit() { # FILE: an error or emitted (and assembled), in bounded time
 }
 run_each check_limit "$L"/*.tile
 
-echo "== harness builds against the stub libcuda"
+echo "== harness: tilepx-run links no libcuda (the driver is opened at run time); without one it says so"
 if [ -f "${CUDA:-/usr/local/cuda}/include/cuda.h" ]; then
-	[ -x "$B/tilepx-run" ] && nm -u "$B/tilepx-run" | grep -q cuModuleLoadDataEx && ok || bad "tilepx-run was not built and linked"
-	# kernels with a cluster launch through cuLaunchKernelEx (CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION)
-	[ -x "$B/tilepx-run" ] && nm -u "$B/tilepx-run" | grep -q cuLaunchKernelEx && ok || bad "tilepx-run does not link cuLaunchKernelEx"
+	# its driver calls are forwarded (tools/cuda_dl.c) and its launches go through the library's launch layer
+	[ -x "$B/tilepx-run" ] && nm "$B/tilepx-run" | grep -q ' T cuModuleLoadDataEx$' && ok || bad "tilepx-run was not built with tools/cuda_dl.c"
+	[ -x "$B/tilepx-run" ] && nm "$B/tilepx-run" | grep -q ' T tilepx_cuda_launch$' && ok || bad "tilepx-run does not launch through tilepx_cuda_launch"
+	readelf -d "$B/tilepx-run" | grep -q 'NEEDED.*libcuda' && bad "tilepx-run needs libcuda at load time" || ok
+	"$B/tilepx-run" --help >"$OUT/help" 2>&1 && grep -q '^usage: tilepx-run' "$OUT/help" && ok || bad "tilepx-run --help"
+	if ! ldconfig -p 2>/dev/null | grep -q 'libcuda\.so\.1 '; then
+		"$B/tilepx-run" examples/reg_32x8.tile >/dev/null 2>"$OUT/err"; rc=$?
+		[ $rc = 1 ] && grep -q '^tilepx-run: no CUDA driver: libcuda.so.1 not found' "$OUT/err" && ok ||
+			bad "tilepx-run without a driver: exit $rc, $(head -1 "$OUT/err")"
+	fi
 else
 	echo "  (no CUDA headers: harness not built)"
 fi

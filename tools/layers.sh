@@ -24,6 +24,7 @@ LAYERS='
 9 explain.c
 10 driver.c
 11 api.c
+12 launch.c
 '
 
 tmp=$(mktemp -d)

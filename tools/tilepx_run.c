@@ -7,6 +7,7 @@
  * cannot run). Exit 1 on any failure, 2 on usage errors. */
 #define _POSIX_C_SOURCE 200809L
 #include "runcore.h"
+#include "../include/tilepx/tilepx.h"
 
 #include <cuda.h>
 #include <getopt.h>
@@ -51,68 +52,15 @@ static int nsets;
 	} while (0)
 
 
-/* the kernel's tensor maps, encoded by the driver from kernel_tensor_maps()
- * (the exact arguments explain --json prints); false with the arguments
- * printed when the driver refuses them */
-static bool encode_tensor_maps(const Ctx *cx, const Kernel *k, const CUdeviceptr *dev, CUtensorMap *tm, int *n)
-{
-	TensorMapArgs a[16];
-	*n = kernel_tensor_maps(cx, k, a, 16);
-	for (int i = 0; i < *n && i < 16; i++) {
-		cuuint64_t dims[5], strides[4];
-		cuuint32_t box[5], es[5];
-		for (int d = 0; d < a[i].rank; d++) {
-			dims[d] = a[i].dims[d];
-			box[d] = a[i].box[d];
-			es[d] = a[i].elem_strides[d];
-			if (d)
-				strides[d - 1] = a[i].strides[d - 1];
-		}
-		CUresult r = cuTensorMapEncodeTiled(&tm[i], (CUtensorMapDataType)a[i].dtype, (cuuint32_t)a[i].rank,
-		                                    (void *)dev[a[i].buf->param_index], dims, strides, box, es,
-		                                    (CUtensorMapInterleave)a[i].interleave, (CUtensorMapSwizzle)a[i].swizzle,
-		                                    (CUtensorMapL2promotion)a[i].l2_promotion,
-		                                    (CUtensorMapFloatOOBfill)a[i].oob_fill);
-		if (r != CUDA_SUCCESS) {
-			const char *s = NULL;
-			cuGetErrorString(r, &s);
-			printf("FAIL %s: cuTensorMapEncodeTiled for '%s': %s (dtype %d rank %d, box bytes %lld, swizzle %d)\n",
-			       k->name, a[i].buf->name, s ? s : "?", a[i].dtype, a[i].rank, (long long)a[i].box_bytes,
-			       a[i].swizzle);
-			return false;
-		}
-	}
-	return true;
-}
-
-/* a kernel with a cluster launches through cuLaunchKernelEx with its
- * cluster dims (the entry's .reqnctapercluster must match them); the grid is
- * the bound kernel's, the rest its ABI's */
-static CUresult launch(const Kernel *k, const KernelAbi *abi, CUfunction fn, void **args)
-{
-	if (!abi->cluster_x)
-		return cuLaunchKernel(fn, (unsigned)k->grid, (unsigned)k->grid_y, 1, (unsigned)abi->threads, 1, 1,
-		                      (unsigned)abi->dyn_shared, 0, args, NULL);
-	CUlaunchAttribute attr;
-	memset(&attr, 0, sizeof attr);
-	attr.id = CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION;
-	attr.value.clusterDim.x = (unsigned)abi->cluster_x;
-	attr.value.clusterDim.y = (unsigned)abi->cluster_y;
-	attr.value.clusterDim.z = 1;
-	CUlaunchConfig cfg;
-	memset(&cfg, 0, sizeof cfg);
-	cfg.gridDimX = (unsigned)k->grid;
-	cfg.gridDimY = (unsigned)k->grid_y;
-	cfg.gridDimZ = 1;
-	cfg.blockDimX = (unsigned)abi->threads;
-	cfg.blockDimY = 1;
-	cfg.blockDimZ = 1;
-	cfg.sharedMemBytes = (unsigned)abi->dyn_shared;
-	cfg.hStream = NULL;
-	cfg.attrs = &attr;
-	cfg.numAttrs = 1;
-	return cuLaunchKernelEx(&cfg, fn, args, NULL);
-}
+/* a failed launch-layer call: its reason on a FAIL line */
+#define LAUNCH(k, call)                                                                          \
+	do {                                                                                     \
+		char why_[600];                                                                  \
+		if (!(call)) {                                                                   \
+			printf("FAIL %s: %s\n", (k)->name, why_);                              \
+			return false;                                                            \
+		}                                                                                \
+	} while (0)
 
 /* every param buffer on the device between two guards of RC_GUARD bytes
  * (256: the pointer stays 256-byte aligned), which must be untouched after
@@ -171,17 +119,17 @@ static bool read_back(const Kernel *k, RunParams *rp, const CUdeviceptr *raw, co
 
 /* --bench: bench launches after three warm-up ones, timed by events; TFLOPS
  * for a --gemm check (flops > 0), else the bytes the copies move */
-static bool bench_kernel(const Kernel *k, const KernelAbi *abi, CUfunction fn, void **args, int bench, int64_t moved,
-                         double flops)
+static bool bench_kernel(tilepx_cuda *cu, const Kernel *k, CUfunction fn, const tilepx_packed *pk, int bench,
+                         int64_t moved, double flops)
 {
 	CUevent a, b;
 	CU(cuEventCreate(&a, 0));
 	CU(cuEventCreate(&b, 0));
 	for (int w = 0; w < 3; w++)
-		CU(launch(k, abi, fn, args));
+		LAUNCH(k, tilepx_cuda_launch(cu, fn, pk, NULL, why_, sizeof why_));
 	CU(cuEventRecord(a, 0));
 	for (int r = 0; r < bench; r++)
-		CU(launch(k, abi, fn, args));
+		LAUNCH(k, tilepx_cuda_launch(cu, fn, pk, NULL, why_, sizeof why_));
 	CU(cuEventRecord(b, 0));
 	CU(cuEventSynchronize(b));
 	float ms = 0;
@@ -197,27 +145,25 @@ static bool bench_kernel(const Kernel *k, const KernelAbi *abi, CUfunction fn, v
 	return true;
 }
 
-/* the kernel's arguments in its ABI's order (src/abi.h): args[i] points at
- * the value of param i, a device pointer dev[], a scalar's bound value in
- * sval[] (little-endian: a 4-byte scalar is its first 4 bytes) or an encoded
- * tensor map tm[] */
-static void args_of_abi(const Kernel *k, const KernelAbi *abi, CUdeviceptr *dev, uint64_t *sval, CUtensorMap *tm,
-                        void **args)
+/* the kernel's arguments packed by the library's launch layer (src/launch.c)
+ * from its launch record: device pointers dev[], its bound scalars, its
+ * tensor maps encoded at those pointers (a FAIL line with the encoder's
+ * arguments when the driver refuses them) */
+static bool pack_args(Ctx *cx, tilepx_cuda *cu, const Kernel *k, const CUdeviceptr *dev, int np, tilepx_packed *pk)
 {
-	for (int i = 0; i < abi->nparams; i++) {
-		const AbiParam *p = &abi->params[i];
-		if (p->kind == ABI_POINTER) {
-			args[i] = &dev[p->index];
-		} else if (p->kind == ABI_SCALAR) {
-			sval[i] = (uint64_t)k->bound_vals[p->index];
-			args[i] = &sval[i];
-		} else {
-			args[i] = &tm[p->index];
-		}
-	}
+	tilepx_launch *rec = calloc(1, sizeof *rec);
+	if (!rec)
+		return false;
+	launch_record(cx, k, rec);
+	char why[600];
+	bool ok = tilepx_cuda_pack(cu, rec, (const unsigned long long *)dev, np, pk, why, sizeof why);
+	if (!ok)
+		printf("FAIL %s: %s\n", k->name, why);
+	free(rec);
+	return ok;
 }
 
-static bool run_kernel(Ctx *cx, const Module *m, const Kernel *k, const KernelAbi *abi, CUmodule mod, int bench,
+static bool run_kernel(Ctx *cx, tilepx_cuda *cu, const Module *m, const Kernel *k, CUmodule mod, int bench,
                        int *status)
 {
 	RunParams rp;
@@ -229,24 +175,18 @@ static bool run_kernel(Ctx *cx, const Module *m, const Kernel *k, const KernelAb
 	}
 	int np = rp.n;
 	CUdeviceptr *dev = calloc((size_t)np + 1, sizeof *dev);
-	void **args = calloc((size_t)abi->nparams + 1, sizeof *args);
-	uint64_t *sval = calloc((size_t)abi->nparams + 1, sizeof *sval);
-	static CUtensorMap tm[16]; /* 64-byte aligned, as the driver requires */
-	int ntm = 0;
+	tilepx_packed *pk = aligned_alloc(128, sizeof *pk); /* the tensor maps' alignment */
 	bool ok = true;
 	CUfunction fn;
 	CU(cuModuleGetFunction(&fn, mod, k->name));
 	CUdeviceptr *raw = calloc((size_t)np + 1, sizeof *raw);
-	if (!upload_params(&rp, raw, dev))
+	if (!pk || !upload_params(&rp, raw, dev))
 		return false;
-	if (!encode_tensor_maps(cx, k, dev, tm, &ntm)) {
+	if (!pack_args(cx, cu, k, dev, np, pk)) {
 		*status = 1;
 		return false;
 	}
-	args_of_abi(k, abi, dev, sval, tm, args);
-	if (abi->dyn_shared)
-		CU(cuFuncSetAttribute(fn, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, (int)abi->dyn_shared));
-	CU(launch(k, abi, fn, args));
+	LAUNCH(k, tilepx_cuda_launch(cu, fn, pk, NULL, why_, sizeof why_));
 	CUresult lr = cuCtxSynchronize();
 	if (lr != CUDA_SUCCESS) {
 		const char *s = NULL;
@@ -278,15 +218,14 @@ static bool run_kernel(Ctx *cx, const Module *m, const Kernel *k, const KernelAb
 		printf("PASS %s (%s, grid %lld x %lld x %lld threads%s)\n", k->name, m->target->name, (long long)k->grid,
 		       (long long)k->grid_y, (long long)k->threads, gemm_spec ? ", against a dense host GEMM" : "");
 	}
-	if (ok && bench > 0 && !bench_kernel(k, abi, fn, args, bench, moved, flops))
+	if (ok && bench > 0 && !bench_kernel(cu, k, fn, pk, bench, moved, flops))
 		return false;
 	for (int i = 0; i < np; i++)
 		cuMemFree(raw[i]);
 	free(raw);
 	rc_params_free(&rp);
 	free(dev);
-	free(args);
-	free(sval);
+	free(pk);
 	return ok;
 }
 
@@ -348,6 +287,7 @@ static bool load_module(const char *path, char *text, CUmodule *mod, int *status
  * program's loaded module with the PTX text its entries are checked against
  * (the --link module's text after it) */
 typedef struct Gpu {
+	tilepx_cuda *cu; /* the launch layer's driver */
 	CUdevice dev;
 	const char *ptx_path;
 	int bench;
@@ -432,7 +372,7 @@ static int gpu_kernel_run(void *ctx, RcFile *f, Kernel *k, const KernelAbi *abi)
 		return 1;
 	}
 	int status = 0;
-	if (!run_kernel(&f->cx, f->mod, k, abi, g->mod, g->bench, &status))
+	if (!run_kernel(&f->cx, g->cu, f->mod, k, g->mod, g->bench, &status))
 		status = 1; /* (a failed driver call returns false and only prints) */
 	return status;
 }
@@ -488,12 +428,10 @@ int main(int argc, char **argv)
 		fputs(usage, stderr);
 		return 2;
 	}
-	CUresult r = cuInit(0);
-	int count = 0;
-	if (r != CUDA_SUCCESS || cuDeviceGetCount(&count) != CUDA_SUCCESS || count == 0) {
-		const char *s = NULL;
-		cuGetErrorString(r, &s);
-		fprintf(stderr, "tilepx-run: no CUDA GPU or driver is available (cuInit: %s)\n", s ? s : "no device");
+	char why[300];
+	tilepx_cuda *cu = tilepx_cuda_open(why, sizeof why); /* "no CUDA driver: ..." without one */
+	if (!cu) {
+		fprintf(stderr, "tilepx-run: %s\n", why);
 		return 1;
 	}
 	CUdevice dev;
@@ -503,7 +441,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "tilepx-run: cannot create a context on GPU 0\n");
 		return 1;
 	}
-	Gpu g = {.dev = dev, .ptx_path = ptx, .bench = bench};
+	Gpu g = {.cu = cu, .dev = dev, .ptx_path = ptx, .bench = bench};
 	RcRunner run = {.tool = "tilepx-run", .sets = sets, .nsets = nsets, .print_diags = true, .ctx = &g,
 	                .file_begin = gpu_file_begin, .kernel_admit = gpu_kernel_admit, .kernel_run = gpu_kernel_run,
 	                .file_end = gpu_file_end};
@@ -511,5 +449,6 @@ int main(int argc, char **argv)
 	for (int i = optind; i < argc; i++)
 		status |= rc_run_file(&run, argv[i]);
 	cuDevicePrimaryCtxRelease(dev);
+	tilepx_cuda_close(cu);
 	return status;
 }

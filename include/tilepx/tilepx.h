@@ -66,8 +66,34 @@ typedef struct tilepx_scalar {
 	long long value; /* the bound value (tilepx_launches_set), else 0 */
 } tilepx_scalar;
 
+/* a pointer param (a kernel's declared `param NAME DTYPE [dims]`), what a
+ * launcher checks a buffer against (python/tilepx does): its element type,
+ * its shape and where each element lies. Dims outermost first, in elements;
+ * a runtime dim (a scalar) is 0 until values are bound, and dim_scalar names
+ * it (an index into scalars[], -1: a constant). strides are elements between
+ * neighbours in each dim: row-major, or the `ld`/`colmajor` lines; a param
+ * with a declared `layout` (has_layout) has no per-dimension strides (0) and
+ * takes `storage` contiguous elements in the layout's order. */
+#define TILEPX_MAX_PARAMS 64
+typedef struct tilepx_param {
+	char name[64];
+	char dtype[8];                  /* "f16", "bf16", "f32", "e4m3", "u8", "i32", ... */
+	int elem_bytes;
+	int rank;
+	long long dims[5];
+	int dim_scalar[5];
+	long long strides[5];
+	int ld_scalar;                  /* `ld S`: S's index in scalars[], else -1 */
+	int colmajor;
+	int has_layout;
+	long long storage;              /* elements the kernel may address (0 until values are bound) */
+	int tma;                        /* the kernel also takes a tensor map of it (16-byte aligned start) */
+	int line, col;                  /* where it is declared */
+} tilepx_param;
+
 typedef struct tilepx_launch {
 	char kernel[128];
+	int line, col;                  /* where the kernel is declared */
 	/* a kernel with scalar params: without values (tilepx_launches) the grid
 	 * and runtime tensor-map dims and strides are 0 and needs_values is 1 */
 	int needs_values;
@@ -82,6 +108,7 @@ typedef struct tilepx_launch {
 	                                   CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES */
 	int ntensor_maps;
 	tilepx_tensor_map tensor_maps[TILEPX_MAX_TENSOR_MAPS];
+	tilepx_param params[TILEPX_MAX_PARAMS]; /* [nparams], in declaration order (param_index) */
 } tilepx_launch;
 
 /* check the program and fill out[0..max) with the launch facts of its
@@ -95,6 +122,69 @@ int tilepx_launches(const char *path, const char *src, size_t len, const char *t
  * a fact (assume) is an error in diag and the call returns -1. */
 int tilepx_launches_set(const char *path, const char *src, size_t len, const char *target, const char *const *sets,
                         int nsets, tilepx_launch *out, int max, tilepx_result *diag);
+
+/* one kernel's launch facts (kernel NULL: the first kernel), with its
+ * scalar values "NAME=V" (sets[0..nsets)) bound when nsets > 0: only that
+ * kernel is bound, so the other kernels' scalars need no values. Returns 1,
+ * or 0 when the input has errors, no kernel has that name, a value is
+ * missing or breaks a fact (assume): diag->diagnostics says why, located. */
+int tilepx_launch_of(const char *path, const char *src, size_t len, const char *target, const char *kernel,
+                     const char *const *sets, int nsets, tilepx_launch *out, tilepx_result *diag);
+
+/* Launching on a GPU (src/launch.c). The CUDA driver is opened at run time
+ * (dlopen "libcuda.so.1"): the library needs no CUDA to link or load, and on
+ * a machine without a driver tilepx_cuda_open says "no CUDA driver:
+ * libcuda.so.1 not found". Every call returns 1, or 0 with why[0..n) set.
+ * The void * handles are the driver's CUmodule, CUfunction and CUstream. */
+typedef struct tilepx_cuda tilepx_cuda;
+/* the driver, opened and initialised (cuInit); NULL with why when it cannot be */
+tilepx_cuda *tilepx_cuda_open(char *why, size_t n);
+/* the same over entry points lookup(ctx, NAME) gives (NAME as the driver
+ * exports it, e.g. "cuLaunchKernelEx"): for a program linked against the
+ * driver, or host stand-ins in a test (bench/gemm_mock.c) */
+tilepx_cuda *tilepx_cuda_open_with(void *(*lookup)(void *ctx, const char *name), void *ctx, char *why, size_t n);
+void tilepx_cuda_close(tilepx_cuda *cu);
+/* make a context current on the calling thread: the current one if any (the
+ * CUDA runtime's, so torch's), else device `device`'s primary context */
+int tilepx_cuda_context(tilepx_cuda *cu, int device, char *why, size_t n);
+/* PTX text (NUL-terminated) JIT-compiled into a module of the current
+ * context (tilepx_cuda_context first); why holds the JIT's log on failure */
+int tilepx_cuda_load(tilepx_cuda *cu, const char *ptx, void **module, char *why, size_t n);
+int tilepx_cuda_function(tilepx_cuda *cu, void *module, const char *kernel, void **function, char *why, size_t n);
+void tilepx_cuda_unload(tilepx_cuda *cu, void *module);
+
+/* a launch's arguments packed: every kernel param's value in ABI order (device
+ * pointers, scalars, encoded tensor maps), with the launch's dims. It points
+ * into itself: fill it with tilepx_cuda_pack and do not copy it. */
+#define TILEPX_MAX_ARGS (TILEPX_MAX_PARAMS + TILEPX_MAX_SCALARS + TILEPX_MAX_TENSOR_MAPS)
+#ifdef __cplusplus
+#define TILEPX_ALIGN128 alignas(128)
+#else
+#define TILEPX_ALIGN128 _Alignas(128)
+#endif
+typedef struct tilepx_packed {
+	TILEPX_ALIGN128 unsigned char tensor_maps[TILEPX_MAX_TENSOR_MAPS][128]; /* CUtensorMap, as encoded */
+	unsigned long long values[TILEPX_MAX_ARGS]; /* pointers and scalars (little-endian) */
+	void *args[TILEPX_MAX_ARGS];                /* cuLaunchKernelEx's kernelParams */
+	int nargs;
+	unsigned grid[3], block[3], cluster[3];     /* cluster {0, 0, 0}: none */
+	unsigned dynamic_shared_bytes;
+} tilepx_packed;
+/* pack launch l (its values bound: needs_values 0) with pointers[i] the
+ * device address of param i (i < npointers = l->nparams): the tensor maps
+ * encoded by cuTensorMapEncodeTiled with the record's arguments */
+int tilepx_cuda_pack(tilepx_cuda *cu, const tilepx_launch *l, const unsigned long long *pointers, int npointers,
+                     tilepx_packed *p, char *why, size_t n);
+/* launch a packed kernel on stream (NULL: the legacy default stream) with
+ * cuLaunchKernelEx: the cluster dims as an attribute, the dynamic shared
+ * memory (past 48 KiB the function's limit raised first). Asynchronous: an
+ * error of the kernel itself shows at the stream's next synchronisation. */
+int tilepx_cuda_launch(tilepx_cuda *cu, void *function, const tilepx_packed *p, void *stream, char *why, size_t n);
+/* pack and launch in one call (the packed arguments on the heap, freed) */
+int tilepx_cuda_run(tilepx_cuda *cu, void *function, const tilepx_launch *l, const unsigned long long *pointers,
+                    int npointers, void *stream, char *why, size_t n);
+/* wait for stream (NULL: the default stream); a kernel's error is reported here */
+int tilepx_cuda_sync(tilepx_cuda *cu, void *stream, char *why, size_t n);
 
 /* releases what a result holds and zeroes it; NULL is allowed */
 void tilepx_result_free(tilepx_result *r);

@@ -1,0 +1,111 @@
+"""ctypes over libtilepx.so: the structs of include/tilepx/tilepx.h and the
+calls the package makes. The structs mirror the header field for field;
+tests/python/test_tilepx.py compares their sizes and offsets with a C
+compiler's."""
+import ctypes
+import os
+
+MAX_TENSOR_MAPS = 16
+MAX_SCALARS = 32
+MAX_PARAMS = 64
+
+MODE_CHECK, MODE_EMIT, MODE_EXPLAIN, MODE_EXPLAIN_JSON = 0, 1, 2, 3
+
+
+class Result(ctypes.Structure):
+    _fields_ = [("ok", ctypes.c_int), ("output", ctypes.c_void_p), ("output_len", ctypes.c_size_t),
+                ("diagnostics", ctypes.c_void_p)]
+
+
+class TensorMap(ctypes.Structure):
+    _fields_ = [("param", ctypes.c_char * 64), ("param_index", ctypes.c_int), ("kernel_param_index", ctypes.c_int),
+                ("data_type", ctypes.c_int), ("rank", ctypes.c_int),
+                ("global_dims", ctypes.c_ulonglong * 5), ("global_strides", ctypes.c_ulonglong * 4),
+                ("box_dims", ctypes.c_uint * 5), ("element_strides", ctypes.c_uint * 5),
+                ("interleave", ctypes.c_int), ("swizzle", ctypes.c_int), ("l2_promotion", ctypes.c_int),
+                ("oob_fill", ctypes.c_int)]
+
+
+class Scalar(ctypes.Structure):
+    _fields_ = [("name", ctypes.c_char * 64), ("bytes", ctypes.c_int), ("is_signed", ctypes.c_int),
+                ("kernel_param_index", ctypes.c_int), ("value", ctypes.c_longlong)]
+
+
+class Param(ctypes.Structure):
+    _fields_ = [("name", ctypes.c_char * 64), ("dtype", ctypes.c_char * 8), ("elem_bytes", ctypes.c_int),
+                ("rank", ctypes.c_int), ("dims", ctypes.c_longlong * 5), ("dim_scalar", ctypes.c_int * 5),
+                ("strides", ctypes.c_longlong * 5), ("ld_scalar", ctypes.c_int), ("colmajor", ctypes.c_int),
+                ("has_layout", ctypes.c_int), ("storage", ctypes.c_longlong), ("tma", ctypes.c_int),
+                ("line", ctypes.c_int), ("col", ctypes.c_int)]
+
+
+class Launch(ctypes.Structure):
+    _fields_ = [("kernel", ctypes.c_char * 128), ("line", ctypes.c_int), ("col", ctypes.c_int),
+                ("needs_values", ctypes.c_int), ("nscalars", ctypes.c_int),
+                ("scalars", Scalar * MAX_SCALARS), ("grid", ctypes.c_longlong * 2), ("block", ctypes.c_int),
+                ("cluster", ctypes.c_longlong * 2), ("nparams", ctypes.c_int),
+                ("dynamic_shared_bytes", ctypes.c_longlong), ("ntensor_maps", ctypes.c_int),
+                ("tensor_maps", TensorMap * MAX_TENSOR_MAPS), ("params", Param * MAX_PARAMS)]
+
+
+def _candidates():
+    env = os.environ.get("TILEPX_LIB")
+    if env:
+        return [env]
+    here = os.path.dirname(os.path.realpath(__file__))  # through the repository's top-level link
+    repo = os.path.dirname(os.path.dirname(here))
+    build = os.environ.get("TILEPX_BUILD", "build")
+    return [os.path.join(repo, build, "libtilepx.so"), os.path.join(here, "libtilepx.so"), "libtilepx.so.0"]
+
+
+def load():
+    """the library: $TILEPX_LIB, else the repository's build/ (or
+    $TILEPX_BUILD), else one installed beside the package or on the loader's path"""
+    errors = []
+    for path in _candidates():
+        if os.sep in path and not os.path.exists(path):
+            errors.append(path + ": no such file")
+            continue
+        try:
+            lib = ctypes.CDLL(path)
+        except OSError as e:
+            errors.append(str(e))
+            continue
+        _declare(lib)
+        return lib
+    raise OSError("tilepx: cannot load libtilepx.so (run `make`, or set TILEPX_LIB): " + "; ".join(errors))
+
+
+def _declare(lib):
+    c = ctypes
+    P, R, L = c.c_char_p, c.POINTER(Result), c.POINTER(Launch)
+    lib.tilepx_compile.argtypes = [P, c.c_char_p, c.c_size_t, P, c.c_int, R]
+    lib.tilepx_compile.restype = c.c_int
+    lib.tilepx_launch_of.argtypes = [P, c.c_char_p, c.c_size_t, P, P, c.POINTER(c.c_char_p), c.c_int, L, R]
+    lib.tilepx_launch_of.restype = c.c_int
+    lib.tilepx_result_free.argtypes = [R]
+    lib.tilepx_result_free.restype = None
+    lib.tilepx_version.argtypes = []
+    lib.tilepx_version.restype = c.c_char_p
+    V, S, N = c.c_void_p, c.c_char_p, c.c_size_t
+    lib.tilepx_cuda_open.argtypes = [S, N]
+    lib.tilepx_cuda_open.restype = V
+    lib.tilepx_cuda_close.argtypes = [V]
+    lib.tilepx_cuda_close.restype = None
+    lib.tilepx_cuda_context.argtypes = [V, c.c_int, S, N]
+    lib.tilepx_cuda_load.argtypes = [V, c.c_char_p, c.POINTER(V), S, N]
+    lib.tilepx_cuda_function.argtypes = [V, V, c.c_char_p, c.POINTER(V), S, N]
+    lib.tilepx_cuda_unload.argtypes = [V, V]
+    lib.tilepx_cuda_unload.restype = None
+    lib.tilepx_cuda_run.argtypes = [V, V, L, c.POINTER(c.c_ulonglong), c.c_int, V, S, N]
+    lib.tilepx_cuda_sync.argtypes = [V, V, S, N]
+    for f in (lib.tilepx_cuda_context, lib.tilepx_cuda_load, lib.tilepx_cuda_function, lib.tilepx_cuda_run,
+              lib.tilepx_cuda_sync):
+        f.restype = c.c_int
+
+
+def text(ptr, n=None):
+    if not ptr:
+        return ""
+    raw = ctypes.string_at(ptr, n) if n is not None else ctypes.string_at(ptr)
+    return raw.decode("utf-8", "replace")
