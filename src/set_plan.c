@@ -187,7 +187,7 @@ static void plan_elem(PlanRun *R, int64_t x)
 		x /= b->shape[d];
 		in &= e->idx_var[d] >= 0 || coord[d] == e->dst_idx[d].c;
 	}
-	int64_t t = local_thread_of(R->k, b, coord), r = local_reg_of(R->k, b, coord, t);
+	int64_t r = local_reg_of(R->k, b, coord, local_thread_of(R->k, b, coord));
 	if (pl->written[r] != 2 && pl->written[r] != in) {
 		R->failed = true;
 		if (R->cx) {
@@ -201,8 +201,10 @@ static void plan_elem(PlanRun *R, int64_t x)
 	pl->written[r] = in;
 	if (!in)
 		return;
-	for (int64_t tid = t; tid < R->k->threads && !R->failed; tid += local_owner_threads(R->k, b))
-		plan_holder(R, coord, r, tid);
+	for (int64_t rep = 0; rep < local_copies(b); rep++) /* every copy of a replicated DST computes */
+		for (int64_t tid = local_thread_of_copy(R->k, b, coord, rep); tid < R->k->threads && !R->failed;
+		     tid += local_owner_threads(R->k, b))
+			plan_holder(R, coord, r, tid);
 }
 
 static void plan_alloc(Arena *a, const SetExpr *x, SetPlan *pl)

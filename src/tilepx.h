@@ -965,13 +965,16 @@ void emit_set(Emit *e, const Stmt *s);
 /* ownership of local elements (src/local_own.c): the register of thread
  * `thread` (CTA index) that holds element coord of local buffer b, or -1
  * when that thread holds no copy of it. The one query set's checks and
- * emission ask (replicated layouts extend it here). */
+ * emission ask (every replica of an element counts as holding it). */
 int64_t local_reg_of(const Kernel *k, const Buffer *b, const int64_t *coord, int64_t thread);
 /* threads in one instance of local buffer b (its owner group) */
 int64_t local_owner_threads(const Kernel *k, const Buffer *b);
 /* the thread of the first owner group that holds element coord of b (the
  * threads that hold it are this one plus multiples of the group's size) */
 int64_t local_thread_of(const Kernel *k, const Buffer *b, const int64_t *coord);
+/* a replicated local's copies per element, and the thread of copy rep (0: the first) */
+int64_t local_copies(const Buffer *b);
+int64_t local_thread_of_copy(const Kernel *k, const Buffer *b, const int64_t *coord, int64_t rep);
 /* what set's check proves and its emission follows (src/set_check.c):
  * computed from the program alone, the same in both */
 typedef struct SetTerm { int64_t div, mod, w; } SetTerm; /* ((tid / div) % mod) * w */
