@@ -154,12 +154,12 @@ class Kernel:
         return out
 
     def _record(self, values, kernel=None):
-        """the launch record, bound to values (a dict NAME -> int) when given"""
+        """the launch record, bound to values (a dict NAME -> int, or float for a float scalar) when given"""
         key = tuple(sorted(values.items()))
         if key in self._records:
             return self._records[key]
         lib = _library()
-        sets = [("%s=%d" % kv).encode() for kv in key]
+        sets = [("%s=%s" % (n, repr(v) if isinstance(v, float) else "%d" % v)).encode() for n, v in key]
         arr = (ctypes.c_char_p * max(len(sets), 1))(*sets)
         out, res = _lib.Launch(), _lib.Result()
         tgt = self.target.encode() if self.target else None
@@ -213,6 +213,8 @@ class Kernel:
             if name not in self.scalars:
                 raise self._error_at_kernel("kernel '%s' has no scalar param '%s'" % (self.name, name),
                                             ["its scalar params: %s" % (", ".join(self.scalars) or "none")])
+            if isinstance(v, float):  # a float scalar param (f32, f16, bf16): its value as a float literal
+                continue
             if isinstance(v, bool) or not isinstance(v, int) or v < 0 or v > 2**31 - 1:
                 raise self._error_at_kernel("%s=%r: a scalar's value is an integer in 0..2^31-1" % (name, v))
         return dict(values)
