@@ -62,7 +62,7 @@ def cross_warp(T, W, pairs):
     return out
 
 
-def softmax(name, T, U, sets, small, what):
+def softmax(name, T, U, sets, small, what, unroll=1):
     lines, C, W = header(name, T, U, what, sets, [], small)
     lines += ["param  Y bf16 [R, N]"] + chunk_decl(C, T, U, ["XC", "YC"])
     lines += cross_warp(T, W, [("PM", "SM", "QM"), ("PS", "SS", "QS")])
@@ -73,7 +73,7 @@ def softmax(name, T, U, sets, small, what):
     xs = elems(T, U)
     rowmax = tree(xs, lambda a, b: "max(%s, %s)" % (a, b))
     expsum = tree(["exp2((%s - PN[t]) * %s)" % (x, LOG2E) for x in xs], lambda a, b: "(%s + %s)" % (a, b))
-    loop = "repeat cdiv(N, %d) as c {" % C
+    loop = "repeat cdiv(N, %d) as c%s {" % (C, " unroll %d" % unroll if unroll > 1 else "")
     region = "X[ctaid, %d * c : %d * c + %d]" % (C, C, C)
     lines += ["set PM[t] = -inf", "set PS[t] = 0.0",
               "# pass 1: each thread's running max and its sum of exp2((x - max) * log2e), rescaled when the max grows",
@@ -93,7 +93,7 @@ def softmax(name, T, U, sets, small, what):
     return "\n".join(lines) + "\n"
 
 
-def rmsnorm(name, T, U, sets, small, what):
+def rmsnorm(name, T, U, sets, small, what, unroll=1):
     lines, C, W = header(name, T, U, what, sets, ["param  eps f32"], small)
     lines += ["param  W bf16 [N]%s" % (" fill small" if small else ""), "param  Y bf16 [R, N]"]
     lines += chunk_decl(C, T, U, ["XC", "WC", "YC"])
@@ -101,7 +101,7 @@ def rmsnorm(name, T, U, sets, small, what):
     lines += ["# rsqrt(mean(x^2) + eps), in every lane of every warp",
               "local  L f32 [1] layout S[1 : 1] + R[32 : 1@laneid]", ""]
     sq = tree(["%s * %s" % (x, x) for x in elems(T, U)], lambda a, b: "(%s + %s)" % (a, b))
-    loop = "repeat cdiv(N, %d) as c {" % C
+    loop = "repeat cdiv(N, %d) as c%s {" % (C, " unroll %d" % unroll if unroll > 1 else "")
     region = "X[ctaid, %d * c : %d * c + %d]" % (C, C, C)
     lines += ["set PS[t] = 0.0", "# pass 1: each thread's sum of squares", loop,
               "  cta copy XC, " + region, "  set PS[t] = PS[t] + %s" % sq, "}",
@@ -147,6 +147,14 @@ def what_of(what, T, U):
     return (text.replace("%d threads", "%d threads" % T, 1).replace("%d elements", "%d elements" % C, 1)
             .replace("%d contiguous", "%d contiguous" % U, 1).replace("holding %d", "holding %d" % U, 1)
             .split("\n"))
+
+
+def variant(kind, T, U, unroll=1):
+    """a kernel's text at another shape (bench/rows_bench.py times these too)"""
+    name = "%s_rows_t%du%d%s" % (kind, T, U, "_unroll%d" % unroll if unroll > 1 else "")
+    make, what = (softmax, SOFTMAX_WHAT) if kind == "softmax" else (rmsnorm, RMS_WHAT)
+    sets = "N=%d R=8" % (U * T * 8) + (" eps=1e-6" if kind == "rmsnorm" else "")
+    return make(name, T, U, sets, False, what_of(what, T, U), unroll)
 
 
 def main():
