@@ -125,9 +125,16 @@ static void not_colocated(PlanRun *R, const SetNode *n, const int64_t *coord, co
 	diag_note(cx, "%s's layout %s puts %s in register %lld of thread %lld (and every %lld threads after)", d->name,
 	          layout_text_of(cx->arena, d), de, (long long)r, (long long)(tid % local_owner_threads(R->k, d)),
 	          (long long)local_owner_threads(R->k, d));
-	diag_note(cx, "%s's layout %s puts %s in thread %lld of each group of %lld; set moves no data between threads",
-	          o->name, layout_text_of(cx->arena, o), oe, (long long)local_thread_of(R->k, o, oc),
-	          (long long)local_owner_threads(R->k, o));
+	int64_t copies = local_copies(o);
+	if (copies > 1) /* replicated: name the copies' first and last threads */
+		diag_note(cx, "%s's layout %s puts %s in %lld threads of each group of %lld (copies in threads %lld .. %lld); "
+		          "set moves no data between threads", o->name, layout_text_of(cx->arena, o), oe, (long long)copies,
+		          (long long)local_owner_threads(R->k, o), (long long)local_thread_of(R->k, o, oc),
+		          (long long)local_thread_of_copy(R->k, o, oc, copies - 1));
+	else
+		diag_note(cx, "%s's layout %s puts %s in thread %lld of each group of %lld; set moves no data between threads",
+		          o->name, layout_text_of(cx->arena, o), oe, (long long)local_thread_of(R->k, o, oc),
+		          (long long)local_owner_threads(R->k, o));
 }
 
 static void register_differs(PlanRun *R, const SetNode *n, int64_t r, int64_t was, int64_t now)
