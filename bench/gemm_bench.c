@@ -7,6 +7,9 @@
  *   gemm_bench [options] M N K          one size
  *   gemm_bench [options] --issue-sizes  4096^3, 8192^3, 4095x4097x4096,
  *                                       8192x8192x1024, 128x8192x8192
+ *   gemm_bench [options] --auto M N K   the kernel and its window (P, Q) picked
+ *                                       by tilepx_gemm_choose (issue 37) from the
+ *                                       size, --dtype and the device's SM count
  *
  * C [M, N] row-major = A [M, K] row-major (K-major) x B, B either [K, N]
  * row-major (--b kn) or [N, K] row-major (--b nk, K-major). cuBLAS is
@@ -65,10 +68,12 @@ static const char usage[] =
 	"usage: gemm_bench [--tile FILE.tile] [--kernel NAME] [--names C=A*B] [--dtype IN:OUT] [--b kn|nk]\n"
 	"                  [--data random|int] [--seed S] [--warmup W] [--rounds R] [--tol T] [--host-max D]\n"
 	"                  [--lt-algos N] [--set NAME=V]... (M N K | --issue-sizes)\n"
-	"                  [--fp8-fast-accum 0|1]\n"
+	"                  [--fp8-fast-accum 0|1] [--auto]\n"
 	"Times tilepx's kernel (--tile), cublasGemmEx and cuBLASLt on the same buffers, interleaved;\n"
 	"checks each result first. IN:OUT is f16:f32 (default, or the kernel's), bf16:bf16, bf16:f32,\n"
 	"f16:f16, or e4m3:bf16 (FP8: cuBLASLt only, B [N, K]). --rounds 0 checks only.\n"
+	"--auto (one size): the kernel and its window P, Q from tilepx_gemm_choose (--dtype, default f16:f32;\n"
+	"the device's SM count); run from the repository's root. --set P=/Q= overrides the window.\n"
 	"Defaults: --data random --seed 1 --warmup 20 --rounds 200 --fp8-fast-accum 1.\n";
 
 #define GUARD 256
@@ -87,6 +92,8 @@ typedef struct Options {
 	double tol; /* < 0: by C's dtype */
 	const char *sets[32];
 	int nsets;
+	int auto_pick;         /* --auto: tilepx_gemm_choose picks --tile, --kernel, P and Q */
+	char auto_sets[2][32]; /* the P= and Q= it adds */
 } Options;
 
 static int failures;
@@ -1037,6 +1044,34 @@ static int parse_names(const char *s, Options *o)
 	return 1;
 }
 
+/* --auto: the family's kernel and window for M x N x K on sms SMs (tilepx_gemm_choose) */
+static int auto_pick(Options *o, long long M, long long N, long long K, int sms)
+{
+	const char *in = o->in == GB_NONE ? "f16" : gb_dtype_name(o->in);
+	const char *out = o->out == GB_NONE ? "f32" : gb_dtype_name(o->out);
+	tilepx_gemm_choice c;
+	if (tilepx_gemm_choose(M, N, K, in, out, sms, &c)) {
+		fprintf(stderr, "gemm_bench: --auto: %s\n", c.why);
+		return 0;
+	}
+	printf("auto: %lldx%lldx%lld %s->%s on %d SMs: %s P=%d Q=%d; %s\n", M, N, K, in, out, sms, c.tile, c.p, c.q,
+	       c.why);
+	o->tile = c.tile;
+	o->kernel = c.kernel;
+	int has_p = 0, has_q = 0;
+	for (int i = 0; i < o->nsets; i++) {
+		has_p |= !strncmp(o->sets[i], "P=", 2);
+		has_q |= !strncmp(o->sets[i], "Q=", 2);
+	}
+	snprintf(o->auto_sets[0], sizeof o->auto_sets[0], "P=%d", c.p);
+	snprintf(o->auto_sets[1], sizeof o->auto_sets[1], "Q=%d", c.q);
+	if (!has_p && o->nsets < 32)
+		o->sets[o->nsets++] = o->auto_sets[0];
+	if (!has_q && o->nsets < 32)
+		o->sets[o->nsets++] = o->auto_sets[1];
+	return 1;
+}
+
 int main(int argc, char **argv)
 {
 	setvbuf(stdout, NULL, _IOLBF, 0); /* a log cut short by a timeout still has every finished line */
@@ -1130,6 +1165,8 @@ int main(int argc, char **argv)
 			o.tol = strtod(v, &end);
 			if (end == v || *end || !(o.tol >= 0))
 				goto bad;
+		} else if (!strcmp(a, "--auto")) {
+			o.auto_pick = 1;
 		} else if (!strcmp(a, "--set")) {
 			NEED_VALUE;
 			if (o.nsets >= 32 || !strchr(v, '='))
@@ -1146,7 +1183,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "gemm_bench: bad argument '%s'\n%s", v ? v : a, usage);
 		return 2;
 	}
-	if (issue == (nsize == 3) || (nsize != 0 && nsize != 3)) {
+	if (issue == (nsize == 3) || (nsize != 0 && nsize != 3) || (o.auto_pick && (issue || o.tile))) {
 		fputs(usage, stderr);
 		return 2;
 	}
@@ -1195,6 +1232,8 @@ int main(int argc, char **argv)
 		printf("NVML: max SM clock %u MHz, enforced power limit %.0f W\n", mx, lim / 1000.0);
 	}
 	nvml_log(&nv, "at start");
+	if (o.auto_pick && !auto_pick(&o, size[0], size[1], size[2], sms))
+		return 2;
 	Tile tile, *t = NULL;
 	if (o.tile) {
 		t = &tile;

@@ -144,9 +144,8 @@ CUresult cuDriverGetVersion(int *v)
 }
 CUresult cuDeviceGetAttribute(int *v, CUdevice_attribute a, CUdevice d)
 {
-	(void)a;
 	(void)d;
-	*v = 1;
+	*v = a == CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT ? 132 : 1; /* an H100's SMs, for --auto */
 	return CUDA_SUCCESS;
 }
 CUresult cuDeviceGetPCIBusId(char *s, int n, CUdevice d)

@@ -110,6 +110,18 @@ expect "sm90 fp8 kernel: dtypes read" 0 "^tilepx: bench/gemm_sm90_walk_fp8.tile,
 # (cuBLASLt refuses K = 40 too: its FP8 leading dimensions are multiples of 16)
 expect "sm90 fp8 kernel: K % 16 fact" 1 "^SKIP tilepx gemm_sm90_walk_fp8 at 72x136x40: tilepx refuses the launch: .*K=40 breaks the fact 'K % 16 == 0'" -- \
 	--tile bench/gemm_sm90_walk_fp8.tile --rounds 0 --set P=2 --set Q=1 72 136 40
+# --auto (issue 37): tilepx_gemm_choose picks the kernel and window from the size and the mock's 132 SMs,
+# and the bench launches it through the launch layer (P, Q bound and checked against the kernel's facts)
+GEMM_MOCK_KERNEL="300 300 136 1 16F 32F" expect "auto: the pick" 0 "^auto: 300x300x136 f16->f32 on 132 SMs: bench/gemm_sm90_walk_128x128.tile P=6 Q=3; .*next gemm_sm90_walk_256x128" -- \
+	--auto --data int --rounds 0 300 300 136
+GEMM_MOCK_KERNEL="300 300 136 1 16F 32F" expect "auto: launched and checked" 0 "^check tilepx: all 90000 elements equal the host GEMM bit for bit" -- \
+	--auto --data int --rounds 0 300 300 136
+GEMM_MOCK_KERNEL="300 300 136 1 16F 32F" expect "auto: a window given" 0 "^check tilepx: all 90000 elements equal the host GEMM bit for bit" -- \
+	--auto --set P=2 --set Q=1 --data int --rounds 0 300 300 136
+GEMM_MOCK_KERNEL="520 520 136 1 16BF 16BF" expect "auto: bf16" 0 "^auto: 520x520x136 bf16->bf16 on 132 SMs: bench/gemm_sm90_walk_bf16_" -- \
+	--auto --dtype bf16:bf16 --data int --rounds 0 520 520 136
+expect "auto: no kernel for K" 2 "^gemm_bench: --auto: K is not a multiple" -- --auto --rounds 0 300 300 130
+expect "auto: not with --tile" 2 "^usage: gemm_bench" -- --auto --tile x.tile 300 300 136
 expect "usage" 2 "^usage: gemm_bench" -- 72 136
 expect "usage: an e4m3 output" 2 "bad argument 'e4m3:e4m3'" -- --dtype e4m3:e4m3 72 136 40
 echo "$pass passed, $fail failed"

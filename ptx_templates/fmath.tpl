@@ -44,7 +44,4 @@ OR_PRED             6.3 all   or.pred $0:pred, $1:pred, $2:pred;
 # integer scalars read as f32 (exact: check proves them at most 2^24)
 CVT_RN_F32_U32      6.3 all   cvt.rn.f32.u32 $0:r32, $1:r32;
 CVT_RN_F32_S32      6.3 all   cvt.rn.f32.s32 $0:r32, $1:r32;
-# f32 -> fp8 pairs, saturating to the largest finite value (a is the upper byte)
-CVT_RN_SATF_E4M3X2_F32 7.8 sm90 cvt.rn.satfinite.e4m3x2.f32 $0:r16, $1:r32, $2:r32;
-CVT_RN_SATF_E5M2X2_F32 7.8 sm90 cvt.rn.satfinite.e5m2x2.f32 $0:r16, $1:r32, $2:r32;
-CVT_U32_U16         6.3 all   cvt.u32.u16 $0:r32, $1:r16;
+# f32 -> fp8 pairs (CVT_RN_SATF_E4M3X2_F32, ...): ptx_templates/cvt.tpl

@@ -210,8 +210,9 @@ static bool scope_fits(Ctx *cx, const Kernel *k, const Stmt *s)
 }
 
 /* the converting copies (docs/language.md, "Converting copies"): f32
- * registers rounded into f16/bf16 memory, f16/bf16 memory widened into f32
- * registers; synchronous copies only */
+ * registers rounded into f16/bf16 memory or registers, or into e4m3/e5m2
+ * registers; f16/bf16 memory widened into f32 registers; synchronous copies
+ * only */
 static bool converting_copy_ok(const Stmt *s)
 {
 	const Buffer *d = s->dst->buf, *r = s->src->buf;
@@ -219,8 +220,9 @@ static bool converting_copy_ok(const Stmt *s)
 	bool d_half = d->dt == DT_F16 || d->dt == DT_BF16, r_half = r->dt == DT_F16 || r->dt == DT_BF16;
 	if (s->kind != ST_COPY)
 		return false;
-	return (r->mem == MEM_LOCAL && r->dt == DT_F32 && d_mem && d_half) ||
-	       (r_mem && r_half && d->mem == MEM_LOCAL && d->dt == DT_F32);
+	bool d_reg = d->mem == MEM_LOCAL, d_f8 = d->dt == DT_E4M3 || d->dt == DT_E5M2;
+	return (r->mem == MEM_LOCAL && r->dt == DT_F32 && ((d_mem && d_half) || (d_reg && (d_half || d_f8)))) ||
+	       (r_mem && r_half && d_reg && d->dt == DT_F32);
 }
 
 static void check_copy(Ctx *cx, const Module *m, Kernel *k, Stmt *s)
@@ -236,9 +238,16 @@ static void check_copy(Ctx *cx, const Module *m, Kernel *k, Stmt *s)
 		diag_error(cx, r->loc, "dtype mismatch: '%s' is %s but '%s' is %s", d->buf->name, dtype_name(d->buf->dt),
 		           r->buf->name, dtype_name(r->buf->dt));
 		diag_note(cx, "no converting %s %s -> %s from %s to %s: a copy converts f32 registers (local) to f16 or bf16 "
-		          "in global or shared memory, and f16 or bf16 in global or shared memory to f32 registers",
+		          "in global or shared memory or registers, f32 registers to e4m3 or e5m2 registers, and f16 or "
+		          "bf16 in global or shared memory to f32 registers",
 		          stmt_info[s->kind].keyword, dtype_name(r->buf->dt), dtype_name(d->buf->dt), mem_name(r->buf->mem),
 		          mem_name(d->buf->mem));
+		return;
+	}
+	bool to_f8 = d->buf->dt == DT_E4M3 || d->buf->dt == DT_E5M2;
+	if (d->buf->dt != r->buf->dt && to_f8 && !target_has(m->target, CAP_SM90)) {
+		diag_error(cx, r->loc, "a converting copy f32 -> %s needs target %s (cvt.rn.satfinite.%sx2.f32; target is %s)",
+		           dtype_name(d->buf->dt), cap_name(CAP_SM90), dtype_name(d->buf->dt), m->target->name);
 		return;
 	}
 	if (d->buf->dt != r->buf->dt && r->buf->dt == DT_F32 && !target_has(m->target, CAP_SM80)) {

@@ -60,10 +60,10 @@ bool take_int(Parser *p, const char *what, int64_t *out);
 const char *tok_text(Parser *p);
 /* the asm statement's parse hook (parse_asm.c), in parse_stmt.c's table */
 bool parse_asm(Parser *p, Stmt *s);
-/* reduce.*'s operands (src/reduce.c) */
-bool parse_reduce(Parser *p, Stmt *s);
 /* the set statement's parse hook (parse_set.c) */
 bool parse_set(Parser *p, Stmt *s);
+/* reduce.*'s operands (src/reduce.c) */
+bool parse_reduce(Parser *p, Stmt *s);
 /* the declaration hooks (parse_decl.c), in parse.c's table: after the keyword */
 void decl_target(Parser *p, Loc loc);
 void decl_ptx(Parser *p, Loc loc);

@@ -465,9 +465,9 @@ void emit_reduce(Emit *e, const Stmt *s)
 	RedPlan rp;
 	if (!reduce_plan(NULL, b->arena, emit_kernel_of(e), s, &rp))
 		return;
-	FormId op = s->kind == ST_REDUCE_MAX   ? FORM_RED_MAX_F32
-	          : s->kind == ST_REDUCE_MIN ? FORM_RED_MIN_F32
-	                                     : FORM_RED_ADD_RN_F32;
+	FormId op = s->kind == ST_REDUCE_MAX   ? FORM_MAX_F32
+	          : s->kind == ST_REDUCE_MIN ? FORM_MIN_F32
+	                                     : FORM_ADD_RN_F32;
 	b_comment(b, "line %d: %s %s, %s (%d per thread, %d shuffles each)", s->loc.line, stmt_info[s->kind].keyword,
 	          s->dst->name, s->src->name, rp.nslot, rp.nbits);
 	const Reg *sw = emit_local_regs(e, s->src->buf);

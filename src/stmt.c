@@ -23,7 +23,7 @@ void stmt_regions(const Stmt *s, void (*fn)(void *ctx, const Region *r, bool wri
 		fn(ctx, s->src, false);
 	if (s->mma_b)
 		fn(ctx, s->mma_b, false);
-	if (s->set) /* set: every local it reads */
+	if (s->set) /* set reads every operand before it writes its destination */
 		for (int i = 0; i < s->set->nreads; i++)
 			fn(ctx, s->set->reads[i], false);
 	if (s->dst)

@@ -1123,6 +1123,7 @@ void ref_fill_param(const Buffer *b, unsigned char *p, int which);
 /* src/ref/convert.c: the reference's element conversions and 'fill edges' */
 uint16_t ref_f32_to_half(uint32_t u, bool bf16);
 uint32_t ref_half_to_f32(uint16_t h, bool bf16);
+uint8_t ref_f32_to_f8(uint32_t u, bool e5m2); /* cvt.rn.satfinite.{e4m3,e5m2}x2.f32 */
 void ref_fill_edges(unsigned char *p, int64_t n, DType dt, int which);
 /* element bits of integer v in dtype dt (for init and fill; src/target.c) */
 uint64_t dtype_int_bits(DType dt, int64_t v);

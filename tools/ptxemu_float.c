@@ -197,7 +197,7 @@ uint32_t ptxemu_float_exec(FloatOp o, uint32_t a, uint32_t b, uint32_t c)
 	case FOP_MOV: return a;
 	case FOP_CVT_F32_U32: return bits_of((float)a); /* the host's conversion rounds to nearest even */
 	case FOP_CVT_F32_S32: return bits_of((float)(int32_t)a);
-	case FOP_CVT_F32_BF16: return bits_of(as_float((a & 0xffffu) << 16)); /* exact; a NaN canonical, as cvt.f32.f16 */
+	case FOP_CVT_F32_BF16: return (a & 0xffffu) << 16; /* exact: the bits move, a NaN keeps its sign and payload (H200: tests/gpu/float_exact_misc.tile) */
 	case FOP_ABS: return is_nan_bits(a) ? PTXEMU_CANONICAL_NAN : a & 0x7fffffffu; /* see the header comment */
 	case FOP_NEG: return is_nan_bits(a) ? PTXEMU_CANONICAL_NAN : a ^ 0x80000000u;
 	case FOP_SETP: return compare(o.cmp, x, y);

@@ -26,7 +26,8 @@ bool is_collective(const char *op)
 	return is_named_bar(op) || !strncmp(op, "elect.sync", 10) || !strncmp(op, "setmaxnreg.", 11) || !strncmp(op, "ldmatrix", 8) || !strncmp(op, "stmatrix", 8) ||
 	       !strncmp(op, "tcgen05.ld.", 11) || !strncmp(op, "tcgen05.st.", 11) || !strncmp(op, "tcgen05.alloc", 13) ||
 	       !strncmp(op, "tcgen05.dealloc", 15) || !strncmp(op, "tcgen05.relinquish", 18) ||
-	       !strncmp(op, "mma.sync", 8) || !strncmp(op, "wgmma.", 6) || !strncmp(op, "shfl.sync.", 10);
+	       !strncmp(op, "mma.sync", 8) || !strncmp(op, "wgmma.", 6) || !strncmp(op, "shfl.sync.", 10) ||
+	       !strncmp(op, "movmatrix.", 10);
 }
 
 /* the cluster barrier instances every live thread has arrived at are

@@ -525,6 +525,31 @@ static void shfl(Machine *m, Thread **w, Ins *in)
 	}
 }
 
+/* movmatrix.sync.aligned.m8n8.trans.b16 d, a (PTX ISA, movmatrix): lane l
+ * holds row l/4, columns 2(l%4) and 2(l%4)+1 of an 8x8 b16 matrix (the
+ * lower column in the low half); d is the same fragment of the transpose,
+ * so d's half j in lane l is element [2(l%4) + j][l/4], which lane
+ * 4(2(l%4) + j) + (l/4)/2 holds in half (l/4)%2 */
+static void movmatrix(Machine *m, Thread **w, Ins *in)
+{
+	if (strcmp(in->op, "movmatrix.sync.aligned.m8n8.trans.b16") || in->nops != 2) {
+		snprintf(m->errbuf, sizeof m->errbuf, "unsupported instruction '%s'", in->op);
+		m->err = m->errbuf;
+		return;
+	}
+	uint32_t src[32];
+	for (int l = 0; l < 32; l++)
+		src[l] = (uint32_t)val(m, w[l], in->ops[1]);
+	for (int l = 0; l < 32; l++) {
+		uint32_t d = 0;
+		for (int j = 0; j < 2; j++) {
+			int from = 4 * (2 * (l % 4) + j) + (l / 4) / 2, half = (l / 4) % 2;
+			d |= (src[from] >> (16 * half) & 0xffffu) << (16 * j);
+		}
+		*R(m, w[l], in->ops[0]) = d;
+	}
+}
+
 void collective(Machine *m, Thread **w, Ins *in)
 {
 	m->acc_warp = warp_of(m, w[0]); /* the warp's accesses, for race tracking */
@@ -541,6 +566,8 @@ void collective(Machine *m, Thread **w, Ins *in)
 		tcgen05(m, w, in);
 	} else if (!strncmp(in->op, "shfl.sync.", 10)) {
 		shfl(m, w, in);
+	} else if (!strncmp(in->op, "movmatrix.", 10)) {
+		movmatrix(m, w, in);
 	} else if (!strncmp(in->op, "tcgen05.alloc", 13)) {
 		/* one allocation: base address 0 (lane 0, column 0) into the slot */
 		unsigned char *p = mem(m, true, addr(m, w[0], in->ops[0]), 4);

@@ -2,6 +2,7 @@
  * every byte of every param buffer against the CPU reference (src/ref/).
  *
  *   tilepx-run [--bench N] [--ptx FILE.ptx] [--link FILE.ptx] [--gemm C=A*B] [--set NAME=V]... FILE.tile...
+ *   tilepx-run [--bench N] --gemm-auto M,N,K[,IN:OUT]   the GEMM family's pick (tilepx_gemm_choose)
  *
  * One line per kernel: PASS, FAIL (first mismatches) or SKIP (target the GPU
  * cannot run). Exit 1 on any failure, 2 on usage errors. */
@@ -29,16 +30,48 @@ static const char *usage =
 	"with the emitted one through the driver's linker (cuLinkCreate/AddData/Complete); the\n"
 	"program's extern kernels are defined there.\n"
 	"--set NAME=V gives scalar param NAME the value V (else the program's '# set: NAME=V' line);\n"
-	"a value that breaks one of the kernel's facts (assume) is refused and nothing runs.\n";
+	"a value that breaks one of the kernel's facts (assume) is refused and nothing runs.\n"
+	"--gemm-auto M,N,K[,IN:OUT] runs the GEMM family's kernel and window that tilepx_gemm_choose\n"
+	"picks for that size (IN:OUT f16:f32 by default) on this GPU's SMs, against the CPU reference;\n"
+	"from the repository's root, without FILE.tile.\n";
 
 static const char *link_path;
 
 /* --gemm C=A*B, as given */
 static const char *gemm_spec;
 
-/* --set NAME=V, as given (at most one per argument) */
+/* --set NAME=V, as given (at most one per argument), then --gemm-auto's M, N, K, P and Q */
 static char **sets;
 static int nsets;
+
+/* --gemm-auto M,N,K[,IN:OUT], as given */
+static const char *gemm_auto;
+
+/* --gemm-auto: the family's pick on dev's SMs; its M, N, K, P, Q appended to sets (room for 5 made in main) */
+static const char *gemm_auto_pick(CUdevice dev)
+{
+	static char buf[5][48];
+	long long m, n, k;
+	char in[8] = "f16", out[8] = "f32";
+	int got = sscanf(gemm_auto, "%lld,%lld,%lld,%7[a-z0-9]:%7[a-z0-9]", &m, &n, &k, in, out);
+	int sms = 0;
+	tilepx_gemm_choice c;
+	if ((got != 3 && got != 5) || cuDeviceGetAttribute(&sms, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, dev)) {
+		fprintf(stderr, "tilepx-run: --gemm-auto takes M,N,K or M,N,K,IN:OUT, not '%s'\n", gemm_auto);
+		return NULL;
+	}
+	if (tilepx_gemm_choose(m, n, k, in, out, sms, &c)) {
+		fprintf(stderr, "tilepx-run: --gemm-auto: %s\n", c.why);
+		return NULL;
+	}
+	printf("gemm-auto: %lldx%lldx%lld %s->%s on %d SMs: %s; %s\n", m, n, k, in, out, sms, c.tile, c.why);
+	long long v[5] = {m, n, k, c.p, c.q};
+	for (int i = 0; i < 5; i++) {
+		snprintf(buf[i], sizeof buf[i], "%c=%lld", "MNKPQ"[i], v[i]);
+		sets[nsets++] = buf[i];
+	}
+	return c.tile;
+}
 
 #define CU(call)                                                                                 \
 	do {                                                                                     \
@@ -382,12 +415,12 @@ int main(int argc, char **argv)
 	static const struct option opts[] = {
 		{"bench", required_argument, 0, 'b'}, {"ptx", required_argument, 0, 'p'}, {"gemm", required_argument, 0, 'g'},
 		{"link", required_argument, 0, 'l'}, {"set", required_argument, 0, 's'},
-		{"help", no_argument, 0, 'h'},        {0, 0, 0, 0},
+		{"gemm-auto", required_argument, 0, 'a'}, {"help", no_argument, 0, 'h'}, {0, 0, 0, 0},
 	};
 	int bench = 0, c;
 	const char *ptx = NULL;
 	static char *no_sets[1];
-	sets = argc > 0 ? calloc((size_t)argc, sizeof *sets) : NULL;
+	sets = calloc((size_t)argc + 5, sizeof *sets);
 	if (!sets)
 		sets = no_sets;
 	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
@@ -420,11 +453,12 @@ int main(int argc, char **argv)
 			}
 			gemm_spec = optarg;
 			break;
+		case 'a': gemm_auto = optarg; break;
 		case 'h': fputs(usage, stdout); return 0;
 		default: fputs(usage, stderr); return 2;
 		}
 	}
-	if (optind >= argc || (ptx && argc - optind != 1)) {
+	if ((optind >= argc) == !gemm_auto || (ptx && (gemm_auto || argc - optind != 1))) {
 		fputs(usage, stderr);
 		return 2;
 	}
@@ -446,6 +480,11 @@ int main(int argc, char **argv)
 	                .file_begin = gpu_file_begin, .kernel_admit = gpu_kernel_admit, .kernel_run = gpu_kernel_run,
 	                .file_end = gpu_file_end};
 	int status = 0;
+	const char *picked = gemm_auto ? gemm_auto_pick(dev) : NULL;
+	if (gemm_auto) {
+		run.nsets = nsets;
+		status = picked ? rc_run_file(&run, picked) : 2;
+	}
 	for (int i = optind; i < argc; i++)
 		status |= rc_run_file(&run, argv[i]);
 	cuDevicePrimaryCtxRelease(dev);

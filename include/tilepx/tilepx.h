@@ -186,6 +186,34 @@ int tilepx_cuda_run(tilepx_cuda *cu, void *function, const tilepx_launch *l, con
 /* wait for stream (NULL: the default stream); a kernel's error is reported here */
 int tilepx_cuda_sync(tilepx_cuda *cu, void *stream, char *why, size_t n);
 
+/* A GEMM kernel of the family and its launch, chosen for C[M, N] = A[M, K] *
+ * B[N, K]^T by tilepx_gemm_choose (docs/language.md, "Choosing a GEMM kernel").
+ * Every kernel of the family is a persistent 2-D walk on clusters of 2 CTAs
+ * along y: a window of q CTAs along x and p along y (p even) slides over the
+ * cdiv(N, bn) column strips and cdiv(M, bm) row bands of C; launch it with
+ * the scalars M, N, K, P = p, Q = q (grid q x p, clusters 1 x 2). */
+typedef struct tilepx_gemm_choice {
+	const char *tile;   /* the kernel's .tile, relative to the repository: "bench/gemm_sm90_walk_512x128.tile" */
+	const char *kernel; /* its kernel name */
+	int bm, bn;         /* the cluster tile (rows of C x columns) */
+	int cluster;        /* CTAs in a cluster (along y) */
+	int p, q;           /* the window: q CTAs along x, p along y */
+	long long tiles;    /* output tiles, cdiv(M, bm) * cdiv(N, bn) */
+	long long rounds;   /* the most tiles one cluster walks: cdiv(strips, q) * cdiv(bands, p / 2) */
+	double efficiency;  /* tiles / (rounds * clusters): the share of the window's tile slots that hold a tile */
+	double cost;        /* the model's time, in MACs of the fastest kernel: rounds * bm * bn * (K + epilogue) / speed */
+	char why[320];      /* the rationale: the picked kernel's arithmetic and the runner-up's */
+} tilepx_gemm_choice;
+
+/* Picks the kernel and launch for an M x N x K GEMM with dtype_in A and B
+ * ("f16", "bf16", "e4m3") and a dtype_out C ("f32", "bf16"), on a device of
+ * sm_count SMs (one CTA per SM: each kernel holds ~200 KiB of shared memory).
+ * Returns 0 and fills *out; -1 when no kernel of the family computes it (the
+ * dtype pair has none, K % 8 != 0 (K % 16 for e4m3), a dim above 65536 or
+ * below 1, or fewer than 2 SMs), with out->why saying which. */
+int tilepx_gemm_choose(long long M, long long N, long long K, const char *dtype_in, const char *dtype_out,
+                       int sm_count, tilepx_gemm_choice *out);
+
 /* releases what a result holds and zeroes it; NULL is allowed */
 void tilepx_result_free(tilepx_result *r);
 /* the library version, "MAJOR.MINOR.PATCH" */

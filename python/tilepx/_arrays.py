@@ -100,14 +100,16 @@ def _from_dlpack(obj, stream):
 
 def describe(obj, stream=None):
     """obj as an Array: __cuda_array_interface__ first, DLPack when the
-    interface is missing or cannot say the type (torch's bf16)"""
+    interface is missing, fails or cannot say the type (torch's bf16: an
+    error, or the opaque typestr '<V2' in torch 2.11)"""
     cai_error = None
     if hasattr(type(obj), "__cuda_array_interface__") or hasattr(obj, "__cuda_array_interface__"):
         try:
             cai = obj.__cuda_array_interface__
         except (TypeError, ValueError, AttributeError, RuntimeError) as e:  # torch: bf16, requires_grad
             cai, cai_error = None, e
-        if cai is not None:
+        # a type the interface cannot name (torch 2.11 gives bf16 as '<V2') goes to DLPack
+        if cai is not None and (cai.get("typestr") in _TYPESTR or not hasattr(obj, "__dlpack__")):
             return _from_cai(obj, cai)
     if hasattr(obj, "__dlpack__"):
         return _from_dlpack(obj, stream)

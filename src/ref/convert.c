@@ -41,6 +41,38 @@ uint16_t ref_f32_to_half(uint32_t u, bool bf16)
 
 /* f16/bf16 bits -> f32 bits, exact; an f16 NaN becomes 0x7fffffff (cvt.f32.f16),
  * a bf16 NaN keeps its bits (the emitted code shifts) */
+/* f32 bits -> e4m3 / e5m2 bits, round to nearest even on the f32
+ * mantissa, saturating: a result past the largest finite (448, 57344), inf
+ * included, is the largest finite with the sign; every NaN is 0x7f; f32
+ * subnormals are far below the smallest fp8 subnormal and give a signed 0 */
+uint8_t ref_f32_to_f8(uint32_t u, bool e5m2)
+{
+	const int m = e5m2 ? 2 : 3, bias = e5m2 ? 15 : 7, maxcode = e5m2 ? 0x7b : 0x7e;
+	uint8_t sign = (uint8_t)(u >> 31 << 7);
+	uint32_t a = u & 0x7fffffff;
+	if (a > 0x7f800000)
+		return 0x7f;
+	if (a == 0x7f800000)
+		return (uint8_t)(sign | maxcode);
+	if (a < 0x00800000)
+		return sign;
+	int e = (int)(a >> 23) - 127;                /* value = M * 2^(e - 23) */
+	uint32_t M = (a & 0x7fffff) | 0x800000;
+	int et = e < 1 - bias ? 1 - bias : e;         /* the binade of the result, subnormals in the lowest */
+	int shift = et - m - (e - 23);                /* mantissa bits below the result's quantum */
+	if (shift >= 25)
+		return sign; /* below half the smallest subnormal */
+	uint32_t q = M >> shift, rem = M & ((1u << shift) - 1), half = 1u << (shift - 1);
+	if (rem > half || (rem == half && (q & 1)))
+		q++;
+	/* the code: the binade's exponent field (0 in the subnormal binade) then q's
+	 * mantissa; q == 2^(m+1) after rounding carries into the next binade */
+	int64_t code = ((int64_t)(et + bias - 1) << m) + q;
+	if (code > maxcode)
+		code = maxcode;
+	return (uint8_t)(sign | code);
+}
+
 uint32_t ref_half_to_f32(uint16_t h, bool bf16)
 {
 	if (bf16)

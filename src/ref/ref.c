@@ -239,25 +239,40 @@ static float *err_slot(RefCta *c, const Buffer *b, const unsigned char *p, bool 
 	return i >= 0 && i < n ? &(*errs)[i] : NULL;
 }
 
-/* a copied element's bound: the source's, plus a rounding step when the copy narrows f32 */
-static void copy_err(RefCta *c, const Buffer *db, unsigned char *d, const Buffer *sb, const unsigned char *s)
+/* a copied element's bound, its source's being se (0: exact): se, plus a
+ * rounding step when the copy narrows f32 (s: the source's f32 bits) */
+static void copy_err_of(RefCta *c, const Buffer *db, unsigned char *d, const Buffer *sb, const unsigned char *s,
+                        float se)
 {
-	float *se = err_slot(c, sb, s, false), *de = err_slot(c, db, d, se && *se > 0);
+	float *de = err_slot(c, db, d, se > 0);
 	if (de)
-		*de = se ? *se : 0;
+		*de = se;
 	if (de && *de > 0 && dtype_bytes(db->dt) < dtype_bytes(sb->dt)) {
 		float v;
 		memcpy(&v, s, 4);
 		int e;
 		rm_frexp(fabs((double)v) + *de, &e);
-		*de += (float)rm_ldexp(1.0, (e - 1 < -14 ? -14 : e - 1) - (db->dt == DT_BF16 ? 7 : 10));
+		/* the destination's mantissa bits and lowest normal exponent */
+		int man = db->dt == DT_BF16 ? 7 : db->dt == DT_E4M3 ? 3 : db->dt == DT_E5M2 ? 2 : 10;
+		int emin = db->dt == DT_E4M3 ? -6 : -14;
+		*de += (float)rm_ldexp(1.0, (e - 1 < emin ? emin : e - 1) - man);
 	}
 }
 
-/* a converting copy's element: f32 -> f16/bf16 rounded, f16/bf16 -> f32 exact */
+static void copy_err(RefCta *c, const Buffer *db, unsigned char *d, const Buffer *sb, const unsigned char *s)
+{
+	float *se = err_slot(c, sb, s, false);
+	copy_err_of(c, db, d, sb, s, se ? *se : 0);
+}
+
+/* a converting copy's element: f32 -> f16/bf16/e4m3/e5m2 rounded, f16/bf16 -> f32 exact */
 static void convert_elem(unsigned char *d, DType dt, const unsigned char *s, DType st)
 {
-	if (st == DT_F32) {
+	if (st == DT_F32 && (dt == DT_E4M3 || dt == DT_E5M2)) {
+		uint32_t u;
+		memcpy(&u, s, 4);
+		*d = ref_f32_to_f8(u, dt == DT_E5M2);
+	} else if (st == DT_F32) {
 		uint32_t u;
 		memcpy(&u, s, 4);
 		uint16_t h = ref_f32_to_half(u, dt == DT_BF16);
@@ -270,11 +285,45 @@ static void convert_elem(unsigned char *d, DType dt, const unsigned char *s, DTy
 	}
 }
 
+/* registers to registers in the owner group starting at thread `first`:
+ * every SRC element is read before any DST element is written (the two may
+ * be one buffer) */
+static bool copy_registers(RefCta *c, const Stmt *s, int64_t first, int64_t elems)
+{
+	const Buffer *db = s->dst->buf, *sb = s->src->buf;
+	int ss = dtype_bytes(sb->dt), ds = dtype_bytes(db->dt);
+	unsigned char *tmp = malloc((size_t)(elems * ss));
+	if (!tmp)
+		return false;
+	float *tmp_err = calloc((size_t)elems, sizeof(float)); /* the sources' bounds, taken with them */
+	if (!tmp_err) {
+		free(tmp);
+		return false;
+	}
+	for (int64_t x = 0; x < elems; x++) {
+		const unsigned char *from = place(c, s->src, x, first);
+		float *se = err_slot(c, sb, from, false);
+		memcpy(tmp + x * ss, from, (size_t)ss);
+		tmp_err[x] = se ? *se : 0;
+	}
+	for (int64_t x = 0; x < elems; x++)
+		for (int64_t rep = 0; rep < replica_count(db); rep++) { /* a replicated DST: every copy */
+			unsigned char *d = place_rep(c, s->dst, x, first, rep);
+			if (db->dt != sb->dt)
+				convert_elem(d, db->dt, tmp + x * ss, sb->dt);
+			else
+				memcpy(d, tmp + x * ss, (size_t)ds);
+			copy_err_of(c, db, d, sb, tmp + x * ss, tmp_err[x]);
+		}
+	free(tmp_err);
+	free(tmp);
+	return true;
+}
+
 /* DST[c] = SRC[c] for every logical coordinate, in every instance: every
  * owner group of a register operand, else every scope instance */
 static bool run_copy(Ctx *cx, RefCta *c, const Stmt *s)
 {
-	(void)cx;
 	const Buffer *db = s->dst->buf, *sb = s->src->buf;
 	int64_t elems = region_elems(s->src);
 	int64_t inst = scope_size(c, s->scope);
@@ -287,6 +336,14 @@ static bool run_copy(Ctx *cx, RefCta *c, const Stmt *s)
 		if (!runs_instance(c, first, inst))
 			continue;
 		enter_instance(c, first);
+		if (db->mem == MEM_LOCAL && sb->mem == MEM_LOCAL) {
+			if (!copy_registers(c, s, first, elems)) {
+				diag_error(cx, s->loc, "the reference ran out of memory");
+				return false;
+			}
+			c->bytes += elems * es;
+			continue;
+		}
 		for (int64_t x = 0; x < elems; x++)
 			for (int64_t rep = 0; rep < replica_count(db); rep++) { /* a local DST: every copy */
 				unsigned char *d = place_rep(c, s->dst, x, first, rep), *from = place(c, s->src, x, first);
@@ -358,6 +415,41 @@ static bool ref_init(Ctx *cx, RefCta *c, const Stmt *s)
 		for (int64_t x = 0; x < elems; x++)
 			for (int64_t rep = 0; rep < replica_count(b); rep++)
 				memcpy(place_rep(c, s->dst, x, first, rep), &bits, (size_t)es);
+	}
+	return true;
+}
+
+/* thread t's copy of element coord of local buffer b (ref_set_run's view):
+ * the thread holds it when its index in the owner group is the one the
+ * layout gives the element or one of its replicas */
+static unsigned char *set_elem(void *ctx, const Buffer *b, const int64_t *coord, int64_t t, float **err, bool make)
+{
+	RefCta *c = ctx;
+	int64_t idx = 0, at[AX_COUNT];
+	for (int d = 0; d < b->ndim; d++)
+		idx = idx * b->shape[d] + coord[d];
+	bool held = false;
+	for (int64_t rep = 0; rep < replica_count(b) && !held; rep++) { /* any copy of a replicated element */
+		int64_t own = 0;
+		apply_layout(b, idx, at);
+		add_replica(b, rep, at);
+		for (int a = AX_LANEID; a <= AX_TX; a++)
+			own += at[a] * thread_weight((Axis)a);
+		held = t % owner_threads(c, b) == own;
+	}
+	if (!held)
+		return NULL;
+	int es = dtype_bytes(b->dt);
+	unsigned char *p = c->mem[bidx(c->k, b)] + (t * regs_per_thread(b) + at[AX_M]) * es;
+	*err = err_slot(c, b, p, make);
+	return p;
+}
+
+static bool ref_set(Ctx *cx, RefCta *c, const Stmt *s)
+{
+	if (!ref_set_run(c->k, s, c->vars, c->warps, set_elem, c)) {
+		diag_error(cx, s->loc, "the reference could not evaluate this set (an operand element not held)");
+		return false;
 	}
 	return true;
 }
@@ -552,44 +644,6 @@ static bool ref_reduce(Ctx *cx, RefCta *c, const Stmt *s)
 	free(th);
 	free(next);
 	return ok;
-}
-
-/* thread t's copy of element coord of local buffer b (ref_set_run's view):
- * the thread holds it when its index in the owner group is the one the
- * layout gives the element */
-static unsigned char *set_elem(void *ctx, const Buffer *b, const int64_t *coord, int64_t t, float **err, bool make)
-{
-	RefCta *c = ctx;
-	int64_t idx = 0, at[AX_COUNT], own = 0;
-	for (int d = 0; d < b->ndim; d++)
-		idx = idx * b->shape[d] + coord[d];
-	apply_layout(b, idx, at);
-	int64_t rep = 0, nrep = replica_count(b);
-	for (; rep < nrep; rep++) { /* the copy (replica) thread t holds, if any */
-		int64_t at2[AX_COUNT];
-		memcpy(at2, at, sizeof at2);
-		add_replica(b, rep, at2);
-		own = 0;
-		for (int a = AX_LANEID; a <= AX_TX; a++)
-			own += at2[a] * thread_weight((Axis)a);
-		if (t % owner_threads(c, b) == own)
-			break;
-	}
-	if (rep == nrep)
-		return NULL;
-	int es = dtype_bytes(b->dt);
-	unsigned char *p = c->mem[bidx(c->k, b)] + (t * regs_per_thread(b) + at[AX_M]) * es;
-	*err = err_slot(c, b, p, make);
-	return p;
-}
-
-static bool ref_set(Ctx *cx, RefCta *c, const Stmt *s)
-{
-	if (!ref_set_run(c->k, s, c->vars, c->warps, set_elem, c)) {
-		diag_error(cx, s->loc, "the reference could not evaluate this set (an operand element not held)");
-		return false;
-	}
-	return true;
 }
 
 static float half_to_float(uint16_t h, bool bf16)

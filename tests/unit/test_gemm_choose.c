@@ -1,0 +1,124 @@
+/* tilepx_gemm_choose (src/gemm_choose.c) on the 20 shapes of issue 37, on
+ * an H100's 132 SMs: what it picks and why (printed), each pick's arithmetic
+ * recomputed here from its tile and window (tiles, rounds, efficiency), that
+ * no window of the picked kernel has fewer rounds (all windows enumerated),
+ * that the pick's modelled cost is never above the old fixed launch's (the
+ * 512 x 128 kernel on P = 4, Q = 33), and the refusals. */
+#include "unit.h"
+#include "../../include/tilepx/tilepx.h"
+
+typedef struct Shape {
+	long long m, n, k;
+	const char *kernel; /* the expected pick */
+	int p, q;           /* and window */
+} Shape;
+
+/* squares 1024..8192, then M in {512, 2048, 8192} x (N, K) in {(10240, 8192),
+ * (8192, 8192), (28672, 8192), (8192, 28672)} (8192 x 8192 x 8192 is a
+ * square), then decode-like 128 x 8192 x 8192 */
+static const Shape shapes[] = {
+	/* 64 tiles of 128 x 128 fill 64 clusters in one round; 512 x 128 would be 16 tiles on 16 */
+	{1024, 1024, 1024, "gemm_sm90_walk_128x128", 16, 8},
+	/* from 2048^3 on, 512 x 128 and 256 x 256 tie (same tiles, same rounds): the table's order */
+	{2048, 2048, 2048, "gemm_sm90_walk_512x128", 8, 16},
+	/* 3072: 144 tiles of 512 x 128 take 3 rounds on 66 clusters (48 of 66 busy in the last); 288 of 256 x 128 take 5 on 60: 5 x 0.5 / 0.93 < 3 */
+	{3072, 3072, 3072, "gemm_sm90_walk_256x128", 24, 5},
+	{4096, 4096, 4096, "gemm_sm90_walk_512x128", 8, 16},
+	{5120, 5120, 5120, "gemm_sm90_walk_512x128", 20, 6},
+	{6144, 6144, 6144, "gemm_sm90_walk_512x128", 8, 16},
+	{7168, 7168, 7168, "gemm_sm90_walk_512x128", 4, 28},
+	{8192, 8192, 8192, "gemm_sm90_walk_512x128", 8, 16},
+	/* M = 512: one band of 512 rows on P = 2 (the old P = 4 left half the CTAs without rows) */
+	{512, 10240, 8192, "gemm_sm90_walk_256x128", 4, 27},
+	{512, 8192, 8192, "gemm_sm90_walk_512x128", 2, 64},
+	{512, 28672, 8192, "gemm_sm90_walk_256x128", 4, 32},
+	{512, 8192, 28672, "gemm_sm90_walk_512x128", 2, 64},
+	{2048, 10240, 8192, "gemm_sm90_walk_512x128", 8, 16},
+	{2048, 8192, 8192, "gemm_sm90_walk_512x128", 8, 16},
+	{2048, 28672, 8192, "gemm_sm90_walk_512x128", 8, 16},
+	{2048, 8192, 28672, "gemm_sm90_walk_512x128", 8, 16},
+	{8192, 10240, 8192, "gemm_sm90_walk_512x128", 8, 16},
+	{8192, 28672, 8192, "gemm_sm90_walk_512x128", 8, 16},
+	{8192, 8192, 28672, "gemm_sm90_walk_512x128", 8, 16},
+	/* decode-like: the 256-row tiles would leave half of each cluster without rows */
+	{128, 8192, 8192, "gemm_sm90_walk_128x128", 2, 64},
+};
+
+static long long cdiv(long long a, long long b)
+{
+	return (a + b - 1) / b;
+}
+
+/* the fewest rounds of any window of bm x bn tiles on sms SMs: every (P, Q) */
+static long long fewest_rounds(const Shape *s, int bm, int bn, int sms)
+{
+	long long best = -1;
+	for (int p = 2; p <= sms; p += 2)
+		for (int q = 1; p * q <= sms; q++) {
+			long long r = cdiv(cdiv(s->n, bn), q) * cdiv(cdiv(s->m, bm), p / 2);
+			if (best < 0 || r < best)
+				best = r;
+		}
+	return best;
+}
+
+static void check_shape(const Shape *s)
+{
+	tilepx_gemm_choice c;
+	int rc = tilepx_gemm_choose(s->m, s->n, s->k, "f16", "f32", 132, &c);
+	CHECK(rc == 0, "%lld x %lld x %lld: %s", s->m, s->n, s->k, c.why);
+	if (rc)
+		return;
+	printf("%5lld x %5lld x %5lld: %s\n", s->m, s->n, s->k, c.why);
+	CHECK(!strcmp(c.kernel, s->kernel) && c.p == s->p && c.q == s->q, "%lld x %lld x %lld: picked %s P=%d Q=%d",
+	      s->m, s->n, s->k, c.kernel, c.p, c.q);
+	long long strips = cdiv(s->n, c.bn), bands = cdiv(s->m, c.bm);
+	CHECK(c.p % 2 == 0 && c.p >= 2 && c.q >= 1 && c.p * c.q <= 132 && c.cluster == 2, "window P=%d Q=%d", c.p, c.q);
+	CHECK(c.tiles == strips * bands && c.rounds == cdiv(strips, c.q) * cdiv(bands, c.p / 2), "tiles %lld rounds %lld",
+	      c.tiles, c.rounds);
+	CHECK(c.rounds == fewest_rounds(s, c.bm, c.bn, 132), "rounds %lld", c.rounds);
+	double eff = (double)c.tiles / ((double)c.rounds * (c.p / 2) * c.q);
+	CHECK(eff > 0 && eff <= 1 && c.efficiency == eff, "efficiency %g", c.efficiency);
+	/* the old launch: 512 x 128 tiles on P = 4, Q = 33, at the 512 x 128 kernel's speed (1) and epilogue (240) */
+	double old = (double)(cdiv(cdiv(s->n, 128), 33) * cdiv(cdiv(s->m, 512), 2)) * 512 * 128 * (double)(s->k + 240);
+	CHECK(c.cost <= old, "cost %g above the old launch's %g", c.cost, old);
+	CHECK(strstr(c.why, c.kernel) == c.why && strstr(c.why, "; next "), "why: %s", c.why);
+}
+
+static void check_refusals(void)
+{
+	tilepx_gemm_choice c;
+	CHECK(tilepx_gemm_choose(512, 512, 512, "f32", "f32", 132, &c) == -1 && strstr(c.why, "dtypes"), "%s", c.why);
+	CHECK(tilepx_gemm_choose(512, 512, 516, "f16", "f32", 132, &c) == -1 && strstr(c.why, "multiple"), "%s", c.why);
+	CHECK(tilepx_gemm_choose(512, 512, 520, "e4m3", "bf16", 132, &c) == -1, "e4m3 needs K %% 16: %s", c.why);
+	CHECK(tilepx_gemm_choose(0, 512, 512, "f16", "f32", 132, &c) == -1, "M = 0: %s", c.why);
+	CHECK(tilepx_gemm_choose(65537, 512, 512, "f16", "f32", 132, &c) == -1, "M above 65536: %s", c.why);
+	CHECK(tilepx_gemm_choose(512, 512, 512, "f16", "f32", 1, &c) == -1 && strstr(c.why, "2 SMs"), "%s", c.why);
+	CHECK(tilepx_gemm_choose(512, 512, 512, NULL, "f32", 132, &c) == -1, "no dtype");
+}
+
+/* the other dtypes pick within their own kernels; a smaller device gets a smaller window */
+static void check_dtypes_and_devices(void)
+{
+	tilepx_gemm_choice c;
+	CHECK(!tilepx_gemm_choose(4096, 4096, 4096, "bf16", "bf16", 132, &c) && strstr(c.tile, "bf16"), "%s", c.why);
+	CHECK(!tilepx_gemm_choose(4096, 4096, 4096, "e4m3", "bf16", 132, &c) && strstr(c.tile, "fp8"), "%s", c.why);
+	CHECK(!tilepx_gemm_choose(128, 8192, 8192, "bf16", "bf16", 132, &c) &&
+	          !strcmp(c.kernel, "gemm_sm90_walk_bf16_128x128") && c.p == 2 && c.q == 64,
+	      "bf16 decode-like: %s", c.why);
+	/* one round either way; the 256 x 256 kernel measured faster per MAC in bf16 (702 against 688 TFLOPS) */
+	CHECK(!tilepx_gemm_choose(512, 8192, 8192, "bf16", "bf16", 132, &c) &&
+	          !strcmp(c.kernel, "gemm_sm90_walk_bf16_any") && c.p == 4 && c.q == 32,
+	      "bf16 prefill chunk: %s", c.why);
+	CHECK(!tilepx_gemm_choose(4096, 4096, 4096, "f16", "f32", 114, &c) && c.p * c.q <= 114, "%s", c.why);
+	CHECK(!tilepx_gemm_choose(1, 1, 8, "f16", "f32", 2, &c) && c.p == 2 && c.q == 1 && c.rounds == 1, "%s", c.why);
+}
+
+int main(void)
+{
+	for (size_t i = 0; i < sizeof shapes / sizeof shapes[0]; i++)
+		check_shape(&shapes[i]);
+	check_refusals();
+	check_dtypes_and_devices();
+	UNIT_END();
+}
