@@ -20,6 +20,9 @@ uint64_t kernel_all_warps(const Kernel *k)
 	return w >= 64 ? ~(uint64_t)0 : ((uint64_t)1 << w) - 1;
 }
 
+/* warp 4g of every warpgroup g */
+#define WG_FIRST_WARPS 0x1111111111111111ull
+
 static int popcount64(uint64_t v) { return __builtin_popcountll(v); }
 
 /* every warpgroup is in the set entirely or not at all */
@@ -294,6 +297,10 @@ void emit_setmaxnreg(Emit *e, const Stmt *s)
 /* clock components: one per role, then one per barrier instance (its phase
  * completions are events of their own, which only the roles that wait for
  * them, directly or through others, come to know) */
+/* named-barrier slots per CTA: ids 0..15, then one per warpgroup (the meeting of
+ * roles that split it, at its .aligned instructions) */
+enum { NB_WARPGROUP = 16, NB_PER_CTA = 32 };
+
 enum { MAX_ROLES = 32, MAX_CLOCKS = 96, ROLE_STEPS = 1 << 22, ROLE_ROUNDS = 4096, MAX_RANKS = 8 };
 
 typedef struct RFrame {
@@ -318,9 +325,9 @@ typedef struct Role {
 	int64_t *waits, *pass_t; /* per barrier instance: waits passed, own time of the last pass */
 	bool done, lag_all, lag_wg;
 	const Stmt *lag_at;
-	const Stmt *deferred;    /* an expect_tx without bytes: the TMA loads that follow it */
+	int64_t met_t;           /* own time when its threads last met: a wait passed after it may still hold lanes */
+	const Stmt *deferred;    /* an expect_tx without bytes: its phase's TMA loads, known once they are issued */
 	int defer_bar;
-	int64_t defer_bytes;
 	int64_t wg_groups;
 	int64_t bulk_groups;     /* bulk groups committed (TMA stores), and those bulk.wait completed */
 	int64_t bulk_done;
@@ -398,7 +405,7 @@ typedef struct RSim {
 	RBucket bk[MAX_BUCKETS]; /* in a run's state (copied with it) */
 	int nbk;                 /* buckets in use; a buffer past MAX_BUCKETS has none (its accesses scan every
 	                          * record) */
-	NBar *nb;                /* 0: cluster.sync; then per CTA, by id (0: sync): 16 * nranks + 1 (a run's
+	NBar *nb;                /* 0: cluster.sync; then per CTA, by id (0: sync): NB_PER_CTA * nranks + 1 (a run's
 	                          * scratch, zeroed at each run: only the CTAs there are) */
 	int nnb;                 /* named barriers 0..nnb-1 used so far */
 	int nranks;              /* CTAs in the cluster: each runs every role */
@@ -414,6 +421,7 @@ typedef struct RSim {
 	const struct TClass *cls;
 	int ncls, free;
 	int64_t cnt[2], free_entry, cap;
+	bool capped;             /* a role left an endless loop after cap trips: no larger count to search */
 	bool abs_parity;         /* a wait names its parity: the phases' parities, not only their distances, matter */
 	struct ViewCache *views; /* the shared regions' views, the proof's (not the run's) */
 	/* a run shared by the counts of class `share` (-1: none; outer_counts):
@@ -736,6 +744,18 @@ static void access(RSim *S, Role *r, const Stmt *s, const Region *reg, bool writ
 
 static void bar_label(const RSim *S, int bi, char *out, size_t n);
 
+/* role r passed a wait on barrier bi since its threads last met */
+static bool lag_on(const Role *r, int64_t bi)
+{
+	return r->waits[bi] > 0 && r->pass_t[bi] > r->met_t;
+}
+
+static void threads_met(RSim *S, Role *r)
+{
+	r->lag_all = false;
+	r->met_t = r->clock.t[role_of(S, r)];
+}
+
 /* an arrival, expect_tx or TMA bytes on barrier bi by role r */
 static bool signal_ok(RSim *S, Role *r, const Stmt *s, int bi, bool one_thread)
 {
@@ -756,13 +776,20 @@ static bool signal_ok(RSim *S, Role *r, const Stmt *s, int bi, bool one_thread)
 		          "barrier signalled after it)", (long long)b->completed, (long long)b->completed - 1, name);
 		return false;
 	}
+	/* a role of one warp: its lanes lag only in waits on this barrier (a lane
+	 * spinning there would miss the phase this signal starts); lanes spinning
+	 * on another barrier are the ring's hand-off, released only through the
+	 * consumers' wait on this one */
 	bool multi = __builtin_popcountll(r->warps) > 1;
-	bool lag = one_thread ? multi && r->lag_all : r->lag_wg;
-	if (lag && (one_thread || s->per == SC_WARPGROUP)) {
+	bool lag = one_thread ? r->lag_all && (multi || lag_on(r, bi)) : r->lag_wg;
+	bool per_warp = s->kind == ST_MBAR_ARRIVE && s->per == SC_WARP; /* lane 0 of each warp: the same */
+	if (per_warp)
+		lag = r->lag_all && lag_on(r, bi);
+	if (lag && (one_thread || per_warp || s->per == SC_WARPGROUP)) {
 		bar_label(S, bi, name, sizeof name);
 		RFAIL(S, s->loc, "%s signals %s while threads of its %s may still wait at line %d",
 		      stmt_is_tma_load(s) ? "this TMA load" : stmt_info[s->kind].keyword, name,
-		      one_thread ? "role" : "warpgroup", r->lag_at->loc.line);
+		      one_thread ? "role" : per_warp ? "warp" : "warpgroup", r->lag_at->loc.line);
 		diag_note(S->cx, "a thread still spinning in that wait would see the next phase's parity and hang: the threads "
 		          "must meet first (bar.sync ID among the role, or a warpgroup-wide instruction such as wgmma.wait)");
 		return false;
@@ -838,27 +865,36 @@ static void try_complete(RSim *S, int bi, const Stmt *at)
 		}
 }
 
-/* an expect_tx without bytes gets the bytes its role's loads brought */
+/* an expect_tx without bytes gets its phase's missing bytes: those of the
+ * TMA loads on the barrier in that phase (before or after it, any role's)
+ * less the bytes other expect_tx give, as without roles. It is settled when
+ * no role can go on without it (every role blocked or done, the phase held
+ * open by it) or the role defers another: by then every load the phase can
+ * get before it completes is issued */
 static void resolve_deferred(RSim *S, Role *r)
 {
 	if (!r->deferred)
 		return;
 	const Stmt *d = r->deferred;
 	RBar *b = &S->bars[r->defer_bar];
-	int64_t had;
-	if (expect_tx_bytes(S->cx, d, &had) && had != r->defer_bytes) {
-		RFAIL(S, d->loc, "mbarrier.expect_tx needs %lld bytes here but %lld in another iteration",
-		      (long long)r->defer_bytes, (long long)had);
+	int64_t need = b->loaded - b->expect, had;
+	char name[96];
+	bar_label(S, r->defer_bar, name, sizeof name);
+	if (expect_tx_bytes(S->cx, d, &had) && had != need) {
+		RFAIL(S, d->loc, "mbarrier.expect_tx on %s needs %lld bytes here but %lld in another iteration", name,
+		      (long long)need, (long long)had);
 		diag_note(S->cx, "one statement expects one byte count: give it explicitly or split the statement");
 		return;
 	}
-	if (r->defer_bytes < 1 || r->defer_bytes > (1 << 20) - 1) {
-		RFAIL(S, d->loc, "mbarrier.expect_tx would expect %lld bytes: the TMA loads that follow it on the barrier "
-		      "bring them", (long long)r->defer_bytes);
+	if (need < 1 || need > (1 << 20) - 1) {
+		RFAIL(S, d->loc, "mbarrier.expect_tx on %s would expect %lld bytes (the TMA loads of phase %lld bring "
+		      "%lld)", name, (long long)need, (long long)b->completed, (long long)b->loaded);
+		diag_note(S->cx, "without a byte count it expects the bytes of the TMA loads that complete on the same "
+		          "phase of the barrier");
 		return;
 	}
-	expect_tx_set_bytes(S->cx, d, r->defer_bytes);
-	b->expect += r->defer_bytes;
+	expect_tx_set_bytes(S->cx, d, need);
+	b->expect += need;
 	b->ndeferred--;
 	r->deferred = NULL;
 	try_complete(S, r->defer_bar, d);
@@ -899,7 +935,7 @@ static void role_synced(RSim *S, Role *r);
 
 static bool named_barrier(RSim *S, Role *r, const Stmt *s, int id, int64_t count, bool wait)
 {
-	int slot = id < 0 ? 0 : 1 + r->rank * 16 + id; /* id -1: cluster.sync */
+	int slot = id < 0 ? 0 : 1 + r->rank * NB_PER_CTA + id; /* id -1: cluster.sync */
 	NBar *nb = &S->nb[slot];
 	S->nnb = slot + 1 > S->nnb ? slot + 1 : S->nnb;
 	if (r->in_nb) { /* blocked here: released once its generation completed */
@@ -907,7 +943,8 @@ static bool named_barrier(RSim *S, Role *r, const Stmt *s, int id, int64_t count
 			return false;
 		r->in_nb = false;
 		vc_join(S, &r->clock, &nb->release);
-		r->lag_all = r->lag_wg = false;
+		r->lag_wg = false;
+		threads_met(S, r);
 		role_met(S, r);
 		role_synced(S, r);
 		return true;
@@ -1079,12 +1116,17 @@ static int on_signal(RSim *S, Role *r, const Stmt *s)
 		units = 32 * (int64_t)w;
 	else if (s->kind == ST_MBAR_ARRIVE && s->per == SC_WARP)
 		units = w;
-	else if (s->kind == ST_MBAR_ARRIVE && s->per == SC_WARPGROUP)
-		units = w / 4;
+	else if (s->kind == ST_MBAR_ARRIVE && s->per == SC_WARPGROUP) /* each warpgroup's first thread: the role */
+		units = __builtin_popcountll(r->warps & s->warps & WG_FIRST_WARPS); /* holding its first warp */
 	else
 		units = leads(r, s);
 	if (!units)
 		return STEP_RAN;
+	if (s->kind == ST_MBAR_EXPECT_TX && !s->has_value) {
+		resolve_deferred(S, r); /* one open at a time per role */
+		if (S->failed)
+			return STEP_DONE;
+	}
 	if (s->to_cluster) { /* the barrier in every CTA of the cluster */
 		for (int d = 0; d < S->nranks && !S->failed; d++) {
 			int bi = rbar_at(S, r, s, d);
@@ -1109,7 +1151,6 @@ static int on_signal(RSim *S, Role *r, const Stmt *s)
 			b->ndeferred++;
 			r->deferred = s;
 			r->defer_bar = bi;
-			r->defer_bytes = 0;
 		}
 	}
 	try_complete(S, bi, s);
@@ -1176,8 +1217,6 @@ static int on_tma_load(RSim *S, Role *r, const Stmt *s)
 		RBar *b = &S->bars[bi];
 		int64_t bytes = tma_bytes(s);
 		b->loaded += bytes;
-		if (r->deferred && r->defer_bar == bi)
-			r->defer_bytes += bytes;
 		Pending x = {bi, b->completed};
 		access(S, r, s, s->dst, true, &x, d);
 		if (!S->failed)
@@ -1269,7 +1308,7 @@ static int on_copy(RSim *S, Role *r, const Stmt *s)
 /* wgmma and the other warpgroup-wide statements: the warpgroup's threads meet
  * (and a one-warpgroup role's); wgmma reads its operands until its group is
  * retired by a wgmma.wait */
-static int on_warpgroup(RSim *S, Role *r, const Stmt *s)
+static void wg_effects(RSim *S, Role *r, const Stmt *s)
 {
 	int me = role_of(S, r);
 	if (s->kind == ST_WG_MMA) {
@@ -1297,10 +1336,27 @@ static int on_warpgroup(RSim *S, Role *r, const Stmt *s)
 	}
 	r->lag_wg = false;
 	if (__builtin_popcountll(r->warps) <= 4) {
-		r->lag_all = false;
+		threads_met(S, r);
 		role_met(S, r);
 	}
-	return STEP_RAN;
+}
+
+/* a warpgroup instruction (.sync.aligned: the warpgroup's threads execute it
+ * together); where `when warpid` splits a warpgroup among roles, it is a
+ * meeting of those roles, after each one's own effects (a wgmma.wait retires
+ * the role's reads, then its clock reaches the others) */
+static int on_warpgroup(RSim *S, Role *r, const Stmt *s)
+{
+	uint64_t mine = r->warps & s->warps, groups = 0;
+	if (!r->in_nb)
+		wg_effects(S, r, s);
+	if (S->failed || whole_warpgroups(mine))
+		return S->failed ? STEP_DONE : STEP_RAN;
+	for (int g = 0; g < 16; g++)
+		groups += (mine >> (4 * g) & 0xf) != 0;
+	int first = __builtin_ctzll(mine) / 4;
+	bool ok = named_barrier(S, r, s, NB_WARPGROUP + first, 128 * (int64_t)groups, true);
+	return ok ? STEP_RAN : S->failed ? STEP_DONE : STEP_BLOCKED;
 }
 
 static int on_other(RSim *S, Role *r, const Stmt *s)
@@ -1360,6 +1416,9 @@ static int next_frame(RSim *S, Role *r)
 				return STEP_YIELD;
 			continue;
 		}
+		if (f->blk && f->blk->kind == ST_REPEAT && f->trips == S->cap && free_frame(S, r, r->depth - 1) &&
+		    r->entries[S->free] >= S->free_entry)
+			S->capped = true;
 		if (f->blk && f->blk->kind == ST_REPEAT)
 			set_var(S, r, f->blk->var, 0);
 		r->depth--;
@@ -1378,10 +1437,6 @@ static int step(RSim *S, Role *r)
 		RFAIL(S, s->loc, "more than %d statement instances: too many to prove the kernel's roles", ROLE_STEPS);
 		return STEP_DONE;
 	}
-	if (r->deferred && !(stmt_is_tma_load(s) && rbar_of(S, r, s) == r->defer_bar))
-		resolve_deferred(S, r);
-	if (S->failed)
-		return STEP_DONE;
 	r->clock.t[role_of(S, r)]++;
 	if (s->kind == ST_WHEN || s->kind == ST_REPEAT) {
 		f->i++;
@@ -1668,9 +1723,9 @@ static void round_sig(RSim *S, Str *o, Clocks *clocks, int64_t *jmin_out, int64_
 		jmin = 0;
 	*jmin_out = jmin;
 	*jmax_out = jmax;
-	/* the values below: 3 + 2 per thread barrier; per role 12, 3 per frame, its running counts and 2 per
+	/* the values below: 3 + 2 per thread barrier; per role 12, 3 per frame, its running counts and 3 per
 	 * barrier; per barrier 8; per record 18 */
-	size_t need = 10 * (size_t)(4 + S->nr * (13 + 3 * (MAX_REPEAT_DEPTH + 2) + S->k->nvars + 2 * S->nbars) +
+	size_t need = 10 * (size_t)(4 + S->nr * (13 + 3 * (MAX_REPEAT_DEPTH + 2) + S->k->nvars + 3 * S->nbars) +
 	                            8 * S->nbars + 18 * (int64_t)S->nrecs + 2 * S->nnb); /* 10 bytes a value at most */
 	if (o->n + need + 1 > o->cap) { /* room for all of it (an upper bound, below) */
 		o->cap = o->n + need + 1;
@@ -1689,7 +1744,7 @@ static void round_sig(RSim *S, Str *o, Clocks *clocks, int64_t *jmin_out, int64_
 	for (int x = 0; x < S->nr; x++) {
 		const Role *r = &S->r[x];
 		int64_t open = r->bulk_groups - r->bulk_done; /* a later bulk.wait N leaves at most N: past 64, alike */
-		int64_t v[] = {r->depth, r->done, r->lag_all, r->lag_wg, r->defer_bar, r->defer_bytes, r->in_nb, r->nb_id,
+		int64_t v[] = {r->depth, r->done, r->lag_all, r->lag_wg, r->defer_bar, r->in_nb, r->nb_id,
 		               open < 64 ? open : 64};
 		for (size_t i = 0; i < sizeof v / sizeof *v; i++)
 			sig_put(&sp, v[i]);
@@ -1710,7 +1765,7 @@ static void round_sig(RSim *S, Str *o, Clocks *clocks, int64_t *jmin_out, int64_
 		for (int64_t b = 0; b < S->nbars; b++)
 			/* past 2 ahead, any wait of the role fails alike (a role that never waits) */
 			sig_put(&sp, S->bars[b].completed - r->waits[b] < 2 ? S->bars[b].completed - r->waits[b] : 2),
-			sig_put(&sp, S->abs_parity ? r->waits[b] & 1 : 0);
+			sig_put(&sp, S->abs_parity ? r->waits[b] & 1 : 0), sig_put(&sp, lag_on(r, b));
 	}
 	for (int64_t b = 0; b < S->nbars; b++) {
 		const RBar *x = &S->bars[b];
@@ -1754,7 +1809,7 @@ static RSim *rsim_new(Ctx *cx, Kernel *k, const uint64_t *roles, int nr, const T
 	}
 	S->nbars = S->cta_bars * S->nranks;
 	S->bars = xcalloc(sizeof(RBar) * (size_t)(S->nbars + 1));
-	S->nb = xcalloc(sizeof(NBar) * (size_t)(16 * S->nranks + 1));
+	S->nb = xcalloc(sizeof(NBar) * (size_t)(NB_PER_CTA * S->nranks + 1));
 	S->nr = nr * S->nranks; /* every CTA of the cluster runs every role */
 	S->nclk = (int)(S->nr + S->nbars);
 	S->r = xcalloc(sizeof(Role) * (size_t)S->nr);
@@ -1786,7 +1841,7 @@ static void rsim_free(RSim *S)
  * are never read), thread barriers past the used ones zeroed */
 static RSim *rsim_copy(RSim *C, const RSim *S)
 {
-	size_t nnbs = (size_t)(16 * S->nranks + 1), nv = (size_t)(S->k->nvars + 1), nb1 = (size_t)(S->nbars + 1);
+	size_t nnbs = (size_t)(NB_PER_CTA * S->nranks + 1), nv = (size_t)(S->k->nvars + 1), nb1 = (size_t)(S->nbars + 1);
 	if (!C) {
 		C = xcalloc(sizeof *C);
 		C->base = xcalloc(sizeof(int64_t) * (S->k->nmbars + 1));
@@ -1928,6 +1983,10 @@ static void report_hang(RSim *S)
 			} else if (s->kind == ST_CLUSTER_SYNC) {
 				snprintf(what, sizeof what, "the cluster barrier has %lld of %lld threads",
 				         (long long)S->nb[r->nb_id].arrived, (long long)S->nb[r->nb_id].count);
+			} else if (r->in_nb && (r->nb_id - 1) % NB_PER_CTA >= NB_WARPGROUP) {
+				snprintf(what, sizeof what, "this warpgroup instruction has %lld of the %lld threads of the "
+				         "warpgroups that its roles split", (long long)S->nb[r->nb_id].arrived,
+				         (long long)S->nb[r->nb_id].count);
 			} else {
 				snprintf(what, sizeof what, "barrier %d has %lld of %lld threads",
 				         s->kind == ST_SYNC || s->kind == ST_MBAR_INIT ? 0 : (int)s->n,
@@ -2022,6 +2081,18 @@ enum { ROUND_ON, ROUND_END, ROUND_FAILED };
 
 /* one scheduling round: each role runs until it blocks; ROUND_END when no
  * role is left (the end checks still to run) */
+/* settles every open expect_tx without bytes; true if there was one */
+static bool resolve_all(RSim *S)
+{
+	bool any = false;
+	for (int x = 0; x < S->nr && !S->failed; x++)
+		if (S->r[x].deferred) {
+			any = true;
+			resolve_deferred(S, &S->r[x]);
+		}
+	return any;
+}
+
 static int rsim_round(RSim *S)
 {
 	bool progress = false, live = false;
@@ -2033,6 +2104,8 @@ static int rsim_round(RSim *S)
 		progress |= st == STEP_YIELD;
 		live |= st == STEP_BLOCKED || st == STEP_YIELD;
 	}
+	if (!S->failed && (!live || !progress) && resolve_all(S)) /* a phase held open by an expect_tx without bytes */
+		return S->failed ? ROUND_FAILED : ROUND_ON;
 	if (S->failed)
 		return ROUND_FAILED;
 	if (!live)
@@ -2049,14 +2122,59 @@ static int rsim_round(RSim *S)
  * page faults, do not grow with the shared ones) and compared with every
  * earlier round's (pre's before npre): 1 and the repeat when one is equal,
  * 0 when none is, -1 (a failure) past ROLE_ROUNDS */
+/* what kept a search's state from repeating, said at the statement: a
+ * loop outside the searched one still counting (its index is in the state),
+ * a role running ever further ahead of another (nothing holds it back),
+ * shared accesses that nothing supersedes */
+static void stuck_notes(RSim *S)
+{
+	bool said = false;
+	char who[160], other[160];
+	int ahead = -1, behind = -1;
+	int64_t hi = -1, lo = INT64_MAX;
+	for (int x = 0; x < S->nr; x++)
+		for (int d = 0; d < S->r[x].depth; d++) {
+			const RFrame *f = &S->r[x].fr[d];
+			if (free_frame(S, &S->r[x], d)) {
+				if (f->j > hi)
+					hi = f->j, ahead = x;
+				if (f->j < lo)
+					lo = f->j, behind = x;
+			} else if (f->blk && f->blk->kind == ST_REPEAT && f->j >= 64 && !said) {
+				role_desc(S, &S->r[x], who, sizeof who);
+				diag_note(S->cx, "%s is in trip %lld of the repeat at line %d, whose index is in the state: a loop "
+				          "outside the runtime loop that was searched keeps it from repeating", who,
+				          (long long)f->j, f->blk->loc.line);
+				said = true;
+			}
+		}
+	if (ahead >= 0 && behind != ahead && hi - lo >= 64) {
+		role_desc(S, &S->r[ahead], who, sizeof who);
+		role_desc(S, &S->r[behind], other, sizeof other);
+		const RFrame *f = &S->r[ahead].fr[S->r[ahead].depth - 1];
+		diag_note(S->cx, "%s runs %lld trips ahead of %s (now at line %d): no barrier holds it back, so the "
+		          "roles' distance keeps growing", who, (long long)(hi - lo), other,
+		          f->i < f->n ? f->body[f->i]->loc.line : f->blk ? f->blk->loc.line : S->k->loc.line);
+		said = true;
+	}
+	if (S->nrecs - S->ndead > 512) {
+		const Rec *x = &S->recs[S->nrecs - 1];
+		diag_note(S->cx, "%zu shared accesses are still recorded (the latest: line %d): reads that no later write "
+		          "covers pile up", S->nrecs - S->ndead, x->s->loc.line);
+		said = true;
+	}
+	if (!said)
+		diag_note(S->cx, "a shared region or barrier that moves with a runtime loop index (not 'i %% C') "
+		          "keeps the state from repeating");
+}
+
 static int round_check(RSim *S, Rounds *own, Rounds *pre, int64_t npre, int64_t round, int64_t *trans,
                        int64_t *period)
 {
 	if (round == ROLE_ROUNDS) {
 		RFAIL(S, S->k->loc, "no invariant of kernel '%s''s runtime loops within %d rounds of its roles", S->k->name,
 		      ROLE_ROUNDS);
-		diag_note(S->cx, "a shared region or barrier that moves with a runtime loop index (not 'i %% C') "
-		          "keeps the state from repeating");
+		stuck_notes(S);
 		return -1;
 	}
 	Round *h = round_slot(own, round - npre);
@@ -2092,6 +2210,8 @@ static bool rsim_rounds(RSim *S, Rounds *own, Rounds *pre, int64_t npre, int64_t
 				return m > 0;
 		}
 		int st = rsim_round(S);
+		if (st == ROUND_ON && own && S->capped) /* the search's loop ran the largest count: the count */
+			return true;                        /* runs (every count up to it) cover the rest */
 		if (st != ROUND_ON)
 			return st == ROUND_END && end_checks(S);
 	}
@@ -2236,6 +2356,8 @@ typedef struct Proof {
 	/* runs to reuse (a run's state is some 100 KB: allocated and freed per
 	 * run, the heap gives the pages back and faults them in again) */
 	struct RunPool { RSim *fresh, *free[4]; int n; } pool;
+	int64_t fold;            /* the inner class's common period: a count below the facts' lowest stands for
+	                          * the counts a multiple of it larger (prove_counts_of); 0: none yet */
 } Proof;
 
 /* a run at its start, reporting to cx */
@@ -2266,6 +2388,8 @@ static const char *trips_text(const Proof *P, int c, int64_t t)
 		return arena_printf(P->cx->arena, "the walk at line %d runs %lld tile%s in a CTA", x->first->loc.line,
 		                    (long long)t, t == 1 ? "" : "s");
 	const Scalar *sc = &P->k->scalars[x->scalar - 1];
+	if (c == P->inner && t < x->lo && P->fold > 0) /* a count that stands for the facts' (prove_counts_of) */
+		t += (x->lo - t + P->fold - 1) / P->fold * P->fold;
 	int64_t v = t * x->div > sc->hi ? sc->hi : t * x->div;
 	return arena_printf(P->cx->arena, "the repeat at line %d runs %lld trip%s%s (%s = %lld, say)", x->first->loc.line,
 	                    (long long)t, t == 1 ? "" : "s", x->across ? " in a CTA" : "", sc->name, (long long)v);
@@ -2504,30 +2628,90 @@ static void prove_counts(Proof *P)
 		rsim_free(P->pool.fresh);
 }
 
+/* the count a stands for, past the inner class's repeat (counts above
+ * trans + fold + 1, the counts run before folding was, behave as one fold
+ * smaller) */
+static int64_t fold_count(int64_t a, int64_t trans, int64_t fold)
+{
+	int64_t top = trans + fold + 1;
+	return a <= top ? a : a - (a - top + fold - 1) / fold * fold;
+}
+
+/* the next count to run: the least count of lo..hi's folds not run yet
+ * (done: the counts run, n of them); -1: none */
+static int64_t next_count(const TClass *I, int64_t trans, int64_t fold, const int64_t *done, size_t n)
+{
+	int64_t best = -1, top = trans + fold + 1;
+	int64_t past = I->lo > top ? I->lo : top + 1; /* past top, fold counts in a row give every fold once */
+	int64_t below = I->hi < top ? I->hi : top, above = I->hi < past + fold - 1 ? I->hi : past + fold - 1;
+	for (int64_t a = I->lo; a <= above; a = a == below ? past : a + 1) {
+		if (a > below && a < past)
+			a = past;
+		if (a > above)
+			break;
+		int64_t f = fold_count(a, trans, fold);
+		bool seen = false;
+		for (size_t i = 0; i < n && !seen; i++)
+			seen = done[i] == f;
+		if (!seen && (best < 0 || f < best))
+			best = f;
+	}
+	return best;
+}
+
+/* one inner count a: its count runs (and, with an outer class, the outer
+ * searches and counts), then its searches from entry 2 on */
+static bool prove_count(Proof *P, int64_t a, int64_t *trans_max, int64_t *lcm)
+{
+	int64_t cnt[2] = {0, 0}, entries = 1;
+	cnt[P->inner] = a;
+	if (P->outer >= 0) {
+		const TClass *O = &P->cls[P->outer];
+		int64_t otr, ope;
+		if (!search(P, P->outer, 1, cnt, &otr, &ope, &entries))
+			return false;
+		if (!outer_counts(P, cnt, O->lo, otr + ope + 1 < O->hi ? otr + ope + 1 : O->hi, &entries))
+			return false;
+		cnt[P->outer] = O->hi;
+	} else if (!count_run(P, cnt, &entries)) {
+		return false;
+	}
+	return inner_searches(P, cnt, 2, entries, trans_max, lcm); /* each later entry's head state, a before it */
+}
+
+/* the inner class's counts: the search from every role's first entry
+ * (which runs no count of the class) gives a transient and period; a count
+ * past their sum behaves as one a period smaller, so lo..hi reduce to
+ * counts at most trans + period (some below lo, standing for larger ones),
+ * whatever the facts' magnitudes. Each count run adds the searches from the
+ * entries it reaches, which may lengthen both; the counts grow until every
+ * fold of lo..hi is run */
 static void prove_counts_of(Proof *P)
 {
 	const TClass *I = &P->cls[P->inner];
-	int64_t need = I->lo, trans_max = 0, lcm = 1;
-	for (int64_t a = I->lo; a <= need && a <= I->hi; a++) {
-		int64_t cnt[2] = {0, 0}, entries = 1;
-		cnt[P->inner] = a;
-		if (P->outer >= 0) {
-			const TClass *O = &P->cls[P->outer];
-			int64_t otr, ope;
-			if (!search(P, P->outer, 1, cnt, &otr, &ope, &entries))
-				return;
-			if (!outer_counts(P, cnt, O->lo, otr + ope + 1 < O->hi ? otr + ope + 1 : O->hi, &entries))
-				return;
-			cnt[P->outer] = O->hi;
-		} else if (!count_run(P, cnt, &entries)) {
-			return;
+	int64_t trans_max = 0, lcm = 1, tr, pe, cnt[2] = {I->lo, 0};
+	if (P->outer >= 0)
+		cnt[P->outer] = P->cls[P->outer].hi, cnt[P->inner] = I->lo;
+	else
+		cnt[0] = I->lo;
+	if (!search(P, P->inner, 1, cnt, &tr, &pe, NULL) || !fold_period(P, tr, pe, &trans_max, &lcm))
+		return;
+	int64_t *done = NULL;
+	size_t n = 0, cap = 0;
+	for (;;) {
+		P->fold = lcm;
+		int64_t a = next_count(I, trans_max, lcm, done, n);
+		if (a < 0)
+			break;
+		if (n == cap) {
+			cap = cap ? 2 * cap : 16;
+			done = xrealloc(done, sizeof *done * cap);
 		}
-		/* each entry's head state, a before it */
-		if (!inner_searches(P, cnt, a == I->lo ? 1 : 2, entries, &trans_max, &lcm))
-			return;
-		int64_t n = trans_max + lcm + 1;
-		need = n > need ? n : need;
+		done[n++] = a;
+		if (!prove_count(P, a, &trans_max, &lcm))
+			break;
 	}
+	free(done);
 }
 
 void check_role_phases(Ctx *cx, const Module *m, Kernel *k)
@@ -2591,7 +2775,7 @@ void check_role_phases(Ctx *cx, const Module *m, Kernel *k)
 		return;
 	struct RtScan rt = {.k = k};
 	scan_runtime(&rt, k->body, k->nbody, NULL);
-	Proof P = {cx, k, roles, nr, {{0}}, rt.n > 2 ? 2 : rt.n, 0, -1, {0}, NULL, NULL, {0}};
+	Proof P = {cx, k, roles, nr, {{0}}, rt.n > 2 ? 2 : rt.n, 0, -1, {0}, NULL, NULL, {0}, 0};
 	memcpy(P.cls, rt.cls, sizeof P.cls);
 	if (rt.n > 2) {
 		diag_error(cx, rt.cls[2].first->loc, "a kernel with roles may have runtime repeats of two trip counts "

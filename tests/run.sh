@@ -333,6 +333,43 @@ source tests/races.sh
 echo "== emulator failures (tests/emu_fail: hand-written PTX the GPU would hang on; '# emu:' is the expected report)"
 run_each check_emu_fail $(files_of check_emu_fail)
 
+echo "== proof cost and the facts' magnitudes: every example with a runtime K is checked at K >= 8 and at K >= 2^30 (CPU time at most 1.5x), and the kernels with roles at K <= 64 and K <= 704"
+# the roles proof explores the trip counts up to where the loop head's state
+# repeats, whatever the facts' bounds: a count past that stands for every
+# count a period larger. The same upper bound (2^30 + 2^16) in both variants;
+# examples whose grid counts K's tiles have no launch at K >= 2^30 (skipped)
+C=$OUT/check_cost; mkdir -p "$C"
+cpu_check_ms() { # FILE: the least CPU ms (user + sys) of 3 runs of tilepx check; "" if rejected
+	local f=$1 best="" t ms i TIMEFORMAT='%3U %3S'
+	for i in 1 2 3; do
+		t=$({ time "$T" check "$f" >/dev/null 2>"$C/err"; } 2>&1) || { echo ""; return; }
+		ms=$(echo "$t" | awk '{ printf "%d", ($1 + $2) * 1000 }')
+		[ -z "$best" ] || [ "$ms" -lt "$best" ] && best=$ms
+	done
+	echo "$best"
+}
+for f in examples/*.tile; do
+	grep -q '^param  *K u32' "$f" && grep -q '^assume K <= ' "$f" || continue
+	grep '^grid' "$f" | grep -q 'K' && continue
+	n=$(basename "$f" .tile)
+	sed 's/^assume K <= .*/assume K <= 1073807360/' "$f" > "$C/$n.lo.tile"
+	cp "$C/$n.lo.tile" "$C/$n.hi.tile"
+	echo 'assume K >= 8' >> "$C/$n.lo.tile"
+	echo 'assume K >= 1073741824' >> "$C/$n.hi.tile"
+	lo=$(cpu_check_ms "$C/$n.lo.tile"); hi=$(cpu_check_ms "$C/$n.hi.tile")
+	if [ -z "$lo" ] || [ -z "$hi" ]; then bad "check cost $n: rejected at K >= 8 or K >= 2^30"; head -3 "$C/err"
+	elif [ $((hi * 2)) -le $((lo * 3 + 40)) ]; then ok
+	else bad "check cost $n: $hi ms at K >= 2^30, $lo ms at K >= 8"; fi
+done
+for f in examples/*.tile bench/*.tile; do
+	grep -q '^param  *K u32' "$f" && grep -q '^assume K <= ' "$f" && grep -q '^ *when ' "$f" || continue
+	for k in 64 704; do
+		g=$C/$(basename "$f" .tile).k$k.tile
+		{ cat "$f"; echo "assume K <= $k"; } > "$g"
+		"$T" check "$g" 2>"$C/err" && ok || { bad "check $(basename "$f") with K <= $k"; head -3 "$C/err"; }
+	done
+done
+
 echo "== limits: huge, overflowing, deep and long inputs give an error or work, in bounded time"
 L=$OUT/limits; mkdir -p "$L"
 printf 'target sm_90\nkernel k\nthreads 32\nparam A f32 [4611686018427387904, 4]\n' > "$L/huge_shape.tile"

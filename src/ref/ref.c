@@ -194,9 +194,13 @@ static int64_t scope_size(const RefCta *c, Scope s)
 }
 
 /* an instance of threads [first, first + n) runs the statement when one of
- * its warps does (a when block runs in its warps only) */
+ * its warps does (a when block runs in its warps only); a warpgroup split
+ * among roles (when warpid) runs its warpgroup statements once, in the role
+ * of its first warp */
 static bool runs_instance(const RefCta *c, int64_t first, int64_t n)
 {
+	if (n == 128)
+		return c->warps >> (first / 32) & 1;
 	for (int64_t w = first / 32; w <= (first + n - 1) / 32 && w < 64; w++)
 		if (c->warps >> w & 1)
 			return true;
@@ -1210,9 +1214,9 @@ static int role_mbar_arrive(Sched *S, Role *r, const Stmt *s, int rank, bool lea
 		n = 32 * popcount64(r->warps);
 	else if (s->per == SC_WARP)
 		n = popcount64(r->warps);
-	else if (s->per == SC_WARPGROUP) /* the warpgroups of its warps */
+	else if (s->per == SC_WARPGROUP) /* the first thread of each warpgroup: the role of its first warp */
 		for (int w = n = 0; w < 64; w += 4)
-			n += (r->warps >> w & 0xf) != 0;
+			n += (r->warps >> w & 1) != 0;
 	if (!s->to_cluster)
 		return mbar_arrive(S, b, s, n) ? 1 : -1;
 	for (int d = 0; d < S->nranks; d++) /* the barrier in every CTA of the cluster */
