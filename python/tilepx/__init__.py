@@ -134,8 +134,21 @@ class Kernel:
         self.line, self.col = rec.line, rec.col
         self._rec0 = rec
         self.scalars = [_s(rec.scalars[i].name) for i in range(rec.nscalars)]
+        self._float_scalars = self._float_scalar_names()
         self.params = _record_dict(rec)["params"]
         self.ptx = self._compile(_lib.MODE_EMIT)
+
+    def _float_scalar_names(self):
+        """the kernel's float scalar params (`param NAME f32|f16|bf16`, no shape):
+        the launch record does not say a scalar's type, its declaration does"""
+        names, lines = set(), self.source.splitlines()
+        for text in lines[self.line:]:  # the lines after `kernel NAME`, up to the next kernel
+            words = text.split("#")[0].split()
+            if words[:1] == ["kernel"]:
+                break
+            if len(words) == 3 and words[0] == "param" and words[2] in ("f32", "f16", "bf16"):
+                names.add(words[1])
+        return names
 
     # ---- the compiler ----
     def _compile(self, mode):
@@ -154,12 +167,12 @@ class Kernel:
         return out
 
     def _record(self, values, kernel=None):
-        """the launch record, bound to values (a dict NAME -> int) when given"""
+        """the launch record, bound to values (a dict NAME -> int, or float for a float scalar) when given"""
         key = tuple(sorted(values.items()))
         if key in self._records:
             return self._records[key]
         lib = _library()
-        sets = [("%s=%d" % kv).encode() for kv in key]
+        sets = [("%s=%s" % (n, repr(v) if isinstance(v, float) else "%d" % v)).encode() for n, v in key]
         arr = (ctypes.c_char_p * max(len(sets), 1))(*sets)
         out, res = _lib.Launch(), _lib.Result()
         tgt = self.target.encode() if self.target else None
@@ -209,13 +222,18 @@ class Kernel:
                         notes)
 
     def _values(self, values):
+        out = {}
         for name, v in values.items():
             if name not in self.scalars:
                 raise self._error_at_kernel("kernel '%s' has no scalar param '%s'" % (self.name, name),
                                             ["its scalar params: %s" % (", ".join(self.scalars) or "none")])
+            if name in self._float_scalars and isinstance(v, (int, float)) and not isinstance(v, bool):
+                out[name] = float(v)  # a float scalar: passed as a float literal (repr: a point or an exponent)
+                continue
             if isinstance(v, bool) or not isinstance(v, int) or v < 0 or v > 2**31 - 1:
                 raise self._error_at_kernel("%s=%r: a scalar's value is an integer in 0..2^31-1" % (name, v))
-        return dict(values)
+            out[name] = v
+        return out
 
     def _infer(self, arrays, values):
         """scalars the arrays' shapes (and an ld's row stride) give, where not given"""

@@ -492,7 +492,33 @@ static uint32_t red_op(int op, uint32_t a, uint32_t b)
 typedef struct RedEnt {
 	int64_t k, t, reg;
 	uint32_t v;
+	float err; /* the value's error bound (approximate functions upstream), 0 when exact */
 } RedEnt;
+
+/* op(a, b)'s bound: max and min move by at most the larger input's bound;
+ * a sum by both, plus one f32 rounding step at the result's magnitude */
+static float red_err(int op, const RedEnt *a, const RedEnt *b, uint32_t v)
+{
+	if (a->err == 0 && b->err == 0)
+		return 0;
+	if (op != RED_SUM)
+		return a->err > b->err ? a->err : b->err;
+	float f;
+	memcpy(&f, &v, 4);
+	double e = (double)a->err + b->err, mag = fabs((double)f) + e;
+	int x;
+	rm_frexp(mag, &x);
+	e += rm_ldexp(1.0, (x - 1 < -126 ? -126 : x - 1) - 23);
+	return isfinite(e) && isfinite(f) ? (float)e : INFINITY;
+}
+
+/* a and b combined into a */
+static void red_merge(int op, RedEnt *a, const RedEnt *b)
+{
+	uint32_t v = red_op(op, a->v, b->v);
+	a->err = red_err(op, a, b, v);
+	a->v = v;
+}
 
 static bool ent_before(const RedEnt *a, const RedEnt *b)
 {
@@ -536,6 +562,8 @@ static RedEnt red_entry(RefCta *c, const Stmt *s, int64_t x, int64_t first)
 		e.t += at[a] * thread_weight((Axis)a);
 	e.reg = at[AX_M];
 	const unsigned char *p = place(c, r, x, first);
+	const float *err = err_slot(c, b, p, false);
+	e.err = err ? *err : 0;
 	if (b->dt == DT_F32) {
 		memcpy(&e.v, p, 4);
 	} else {
@@ -562,7 +590,7 @@ static int64_t find_thread(const RedEnt *th, int64_t n, int64_t t)
 /* the partial values of one DST element's threads (sorted by thread), paired
  * by thread-index bit from the lowest until one is left: at bit B, a thread
  * with B clear takes op(its value, its partner's) and the partner leaves */
-static bool red_lanes(int op, RedEnt *th, RedEnt *next, int64_t n, uint32_t *out)
+static bool red_lanes(int op, RedEnt *th, RedEnt *next, int64_t n, RedEnt *out)
 {
 	for (int bit = 0; bit < 31 && n > 1; bit++) {
 		int64_t m = 0, B = (int64_t)1 << bit;
@@ -572,13 +600,13 @@ static bool red_lanes(int op, RedEnt *th, RedEnt *next, int64_t n, uint32_t *out
 			next[m] = th[i];
 			int64_t j = th[i].t & B ? -1 : find_thread(th, n, th[i].t | B);
 			if (j >= 0)
-				next[m].v = red_op(op, th[i].v, th[j].v);
+				red_merge(op, &next[m], &th[j]);
 			m++;
 		}
 		memcpy(th, next, sizeof(RedEnt) * (size_t)m);
 		n = m;
 	}
-	*out = th[0].v;
+	*out = th[0];
 	return n == 1;
 }
 
@@ -601,13 +629,18 @@ static bool ref_reduce(Ctx *cx, RefCta *c, const Stmt *s)
 			int64_t nt = 0, j = i;
 			for (; j < n && e[j].k == e[i].k; j++) /* chain each thread's registers */
 				if (j > i && e[j].t == e[j - 1].t)
-					th[nt - 1].v = red_op(op, th[nt - 1].v, e[j].v);
+					red_merge(op, &th[nt - 1], &e[j]);
 				else
 					th[nt++] = e[j];
-			uint32_t v;
+			RedEnt v;
 			ok = red_lanes(op, th, next, nt, &v);
-			for (int64_t rep = 0; rep < replica_count(s->dst->buf); rep++)
-				memcpy(place_rep(c, s->dst, e[i].k, first, rep), &v, 4);
+			for (int64_t rep = 0; rep < replica_count(s->dst->buf); rep++) {
+				unsigned char *d = place_rep(c, s->dst, e[i].k, first, rep);
+				memcpy(d, &v.v, 4);
+				float *de = err_slot(c, s->dst->buf, d, v.err > 0);
+				if (de)
+					*de = v.err;
+			}
 			i = j;
 		}
 	}

@@ -187,6 +187,11 @@ static FV unary(SetOp op, FV a)
 	return (FV){v, isfinite(e) ? e : INFINITY};
 }
 
+/* |value| * err, where an exact operand (err 0) adds nothing even beside an
+ * infinite value (inf * 0 would make every later bound infinite: a running
+ * max that starts at -inf) */
+static double scaled(double value, double err) { return err == 0 ? 0 : fabs(value) * err; }
+
 static FV binary(SetOp op, FV a, FV b)
 {
 	double x = a.v, y = b.v, ea = a.err, eb = b.err, prop = 0;
@@ -194,7 +199,7 @@ static FV binary(SetOp op, FV a, FV b)
 	switch (op) {
 	case SX_ADD: v = a.v + b.v, prop = ea + eb; break;
 	case SX_SUB: v = a.v - b.v, prop = ea + eb; break;
-	case SX_MUL: v = a.v * b.v, prop = fabs(x) * eb + fabs(y) * ea + ea * eb; break;
+	case SX_MUL: v = a.v * b.v, prop = scaled(x, eb) + scaled(y, ea) + ea * eb; break;
 	case SX_DIV:
 		v = a.v / b.v;
 		prop = ea + eb == 0 ? 0 : fabs(y) > eb ? (fabs(x) * eb + fabs(y) * ea) / (fabs(y) * (fabs(y) - eb)) : INFINITY;
@@ -217,7 +222,7 @@ static FV eval(RefSet *S, const SetNode *n)
 	case SX_FMA: {
 		FV a = eval(S, n->a[0]), b = eval(S, n->a[1]), c = eval(S, n->a[2]);
 		float v = canon(rm_fmaf(a.v, b.v, c.v));
-		double prop = fabs((double)a.v) * b.err + fabs((double)b.v) * a.err + a.err * b.err + c.err;
+		double prop = scaled(a.v, b.err) + scaled(b.v, a.err) + a.err * b.err + c.err;
 		return (FV){v, rounded_err(prop, v)};
 	}
 	case SX_SELECT: {

@@ -189,6 +189,16 @@ def raises(test, fn, *where):
     return c.exception
 
 
+class FloatScalars(unittest.TestCase):
+    def test_float_value_bits(self):
+        """a float scalar param takes a Python float (or int): the record holds its f32 bits"""
+        k = tilepx.compile("bench/rmsnorm_rows.tile")
+        by_name = lambda r: {s["name"]: s["value"] for s in r["scalars"]}
+        self.assertEqual(by_name(k.launch_record(N=4096, R=3, eps=1e-6))["eps"], 0x358637BD)
+        self.assertEqual(by_name(k.launch_record(N=4096, R=3, eps=1))["eps"], 0x3F800000)
+        raises(self, lambda: k.launch_record(N=4096.0, R=3, eps=1e-6), "N=4096.0")
+
+
 class Arguments(unittest.TestCase):
     def setUp(self):
         self.k = tilepx.compile(GEMM)

@@ -1,0 +1,181 @@
+#!/usr/bin/env python3
+"""Writes the row kernels (issue 34): bench/softmax_rows.tile, bench/rmsnorm_rows.tile
+and their small twins tests/gpu/softmax_rows_small.tile, rmsnorm_rows_small.tile.
+
+One generator so that the benchmarked kernels and the tested ones are the same
+program at two sizes: T threads per CTA (one CTA per row), each holding U
+contiguous runs of 8 bf16 (16-byte accesses) of a chunk of C = U*T*8 elements.
+`set` names each register by an affine index of one name, so the per-thread
+folds over a thread's U*8 elements are written out here as expression trees.
+Run from the repository root: python3 bench/gen_rows.py
+"""
+import sys
+
+LOG2E = "1.44269504"
+
+
+def tree(terms, op):
+    """a balanced tree of op over terms: short dependency chains"""
+    while len(terms) > 1:
+        nxt = [op(terms[i], terms[i + 1]) for i in range(0, len(terms) - 1, 2)]
+        if len(terms) % 2:
+            nxt.append(terms[-1])
+        terms = nxt
+    return terms[0]
+
+
+def elems(T, U):
+    """XC's elements thread t holds: run u, element k"""
+    out = []
+    for u in range(U):
+        for k in range(8):
+            off = u * T * 8 + k
+            out.append("XC[%s8 * t]" % ("%d + " % off if off else ""))
+    return out
+
+
+def header(name, T, U, what, sets, extra_params, small):
+    C = U * T * 8
+    W = T // 32
+    lines = ["# %s" % l if l else "#" for l in what]
+    lines += ["# set: %s" % sets, "target sm_90", "", "kernel %s" % name, "threads %d" % T,
+              "param  N u32", "param  R u32"] + extra_params
+    lines += ["assume N %% %d == 0" % C, "assume N >= %d" % C, "assume N <= 32768", "grid   cdiv(R, 1)",
+              "param  X bf16 [R, N]%s" % (" fill small" if small else "")]
+    return lines, C, W
+
+
+def chunk_decl(C, T, U, names):
+    out = ["# a chunk: %d bf16 per thread, %d contiguous run%s of 8 (16-byte accesses)" % (U * 8, U, "s" if U > 1 else "")]
+    for n in names:
+        out.append("local  %s bf16 [%d] layout S[(%d, %d, 8) : (8, 1@tx, 1)]" % (n, C, U, T))
+    return out
+
+
+def cross_warp(T, W, pairs):
+    """per-thread partials -> shared -> every warp reads them all (W per lane)"""
+    out = ["# per-thread partials, thread t holds element t"]
+    out += ["local  %s f32 [%d] layout S[(%d) : (1@tx)]" % (p, T, T) for p, _, _ in pairs]
+    out += ["shared %s f32 [%d]" % (s, T) for _, s, _ in pairs]
+    out += ["# every warp reads all %d partials (%d per lane) and reduces them itself" % (T, W)]
+    out += ["local  %s f32 [%d] layout S[(%d, 32) : (1, 1@laneid)]" % (q, T, W) for _, _, q in pairs]
+    return out
+
+
+def softmax(name, T, U, sets, small, what, unroll=1):
+    lines, C, W = header(name, T, U, what, sets, [], small)
+    lines += ["param  Y bf16 [R, N]"] + chunk_decl(C, T, U, ["XC", "YC"])
+    lines += cross_warp(T, W, [("PM", "SM", "QM"), ("PS", "SS", "QS")])
+    lines += ["local  PN f32 [%d] layout S[(%d) : (1@tx)]" % (T, T),
+              "# the row's max and 1/sum, in every lane of every warp",
+              "local  M f32 [1] layout S[1 : 1] + R[32 : 1@laneid]",
+              "local  L f32 [1] layout S[1 : 1] + R[32 : 1@laneid]", ""]
+    xs = elems(T, U)
+    rowmax = tree(xs, lambda a, b: "max(%s, %s)" % (a, b))
+    expsum = tree(["exp2((%s - PN[t]) * %s)" % (x, LOG2E) for x in xs], lambda a, b: "(%s + %s)" % (a, b))
+    loop = "repeat cdiv(N, %d) as c%s {" % (C, " unroll %d" % unroll if unroll > 1 else "")
+    region = "X[ctaid, %d * c : %d * c + %d]" % (C, C, C)
+    lines += ["set PM[t] = -inf", "set PS[t] = 0.0",
+              "# pass 1: each thread's running max and its sum of exp2((x - max) * log2e), rescaled when the max grows",
+              loop, "  cta copy XC, " + region,
+              "  set PN[t] = max(PM[t], %s)" % rowmax,
+              "  set PS[t] = fma(PS[t], exp2((PM[t] - PN[t]) * %s), %s)" % (LOG2E, expsum),
+              "  set PM[t] = PN[t]", "}",
+              "# across warps: shared memory, then every warp reduces all partials",
+              "cta copy SM, PM", "cta copy SS, PS", "sync", "warp copy QM, SM", "warp copy QS, SS",
+              "reduce.max M, QM",
+              "set QS[e] = QS[e] * exp2((QM[e] - M[0]) * %s)" % LOG2E,
+              "reduce.sum L, QS", "set L[0] = rcp(L[0])",
+              "# pass 2: the row again (from L2), scaled",
+              loop, "  cta copy XC, " + region,
+              "  set YC[j] = exp2((XC[j] - M[0]) * %s) * L[0]" % LOG2E,
+              "  cta copy Y[ctaid, %d * c : %d * c + %d], YC" % (C, C, C), "}"]
+    return "\n".join(lines) + "\n"
+
+
+def rmsnorm(name, T, U, sets, small, what, unroll=1):
+    lines, C, W = header(name, T, U, what, sets, ["param  eps f32"], small)
+    lines += ["param  W bf16 [N]%s" % (" fill small" if small else ""), "param  Y bf16 [R, N]"]
+    lines += chunk_decl(C, T, U, ["XC", "WC", "YC"])
+    lines += cross_warp(T, W, [("PS", "SS", "QS")])
+    lines += ["# rsqrt(mean(x^2) + eps), in every lane of every warp",
+              "local  L f32 [1] layout S[1 : 1] + R[32 : 1@laneid]", ""]
+    sq = tree(["%s * %s" % (x, x) for x in elems(T, U)], lambda a, b: "(%s + %s)" % (a, b))
+    loop = "repeat cdiv(N, %d) as c%s {" % (C, " unroll %d" % unroll if unroll > 1 else "")
+    region = "X[ctaid, %d * c : %d * c + %d]" % (C, C, C)
+    lines += ["set PS[t] = 0.0", "# pass 1: each thread's sum of squares", loop,
+              "  cta copy XC, " + region, "  set PS[t] = PS[t] + %s" % sq, "}",
+              "# across warps: shared memory, then every warp sums all partials",
+              "cta copy SS, PS", "sync", "warp copy QS, SS", "reduce.sum L, QS",
+              "set L[0] = rsqrt(L[0] / N + eps)",
+              "# pass 2: the row again (from L2), scaled and weighted",
+              loop, "  cta copy XC, " + region, "  cta copy WC, W[%d * c : %d * c + %d]" % (C, C, C),
+              "  set YC[j] = XC[j] * L[0] * WC[j]",
+              "  cta copy Y[ctaid, %d * c : %d * c + %d], YC" % (C, C, C), "}"]
+    return "\n".join(lines) + "\n"
+
+
+SOFTMAX_WHAT = [
+    "y = softmax(x) over rows of runtime length N, bf16 in and out, f32 math.",
+    "One CTA of %d threads per row; a chunk of %d elements per loop trip, each",
+    "thread holding %d contiguous runs of 8 (16-byte loads and stores).",
+    "Pass 1 keeps a running (max, sum) per thread (an online softmax: the sum",
+    "is rescaled by exp2 of the max's change, one exp2 per thread and chunk);",
+    "the per-thread pairs meet across warps through shared memory (reduce",
+    "works within a warp: every warp reads all partials and reduces them).",
+    "Pass 2 reads the row again (an L2 hit: a CTA's row is read moments",
+    "before) and writes exp2((x - max) * log2e) * (1 / sum). exp2 and rcp are",
+    "PTX's .approx forms, compared within their documented bounds.",
+    "Generated by bench/gen_rows.py (edit it, not this file).",
+]
+RMS_WHAT = [
+    "y = x * rsqrt(mean(x^2) + eps) * w over rows of runtime length N, bf16",
+    "in and out (w a bf16 [N] weight), f32 math. One CTA of %d threads per",
+    "row; a chunk of %d elements per loop trip, each thread holding %d",
+    "contiguous runs of 8 (16-byte loads and stores). Pass 1 sums squares",
+    "per thread; the sums meet across warps through shared memory (every",
+    "warp reads all of them and reduces them itself); pass 2 reads the row",
+    "again (from L2) and writes y. rsqrt is compared within its documented",
+    "bound, everything else bit for bit.",
+    "Generated by bench/gen_rows.py (edit it, not this file).",
+]
+
+
+def what_of(what, T, U):
+    text = "\n".join(what)
+    C = U * T * 8
+    return (text.replace("%d threads", "%d threads" % T, 1).replace("%d elements", "%d elements" % C, 1)
+            .replace("%d contiguous", "%d contiguous" % U, 1).replace("holding %d", "holding %d" % U, 1)
+            .split("\n"))
+
+
+def variant(kind, T, U, unroll=1):
+    """a kernel's text at another shape (bench/rows_bench.py times these too)"""
+    name = "%s_rows_t%du%d%s" % (kind, T, U, "_unroll%d" % unroll if unroll > 1 else "")
+    make, what = (softmax, SOFTMAX_WHAT) if kind == "softmax" else (rmsnorm, RMS_WHAT)
+    sets = "N=%d R=8" % (U * T * 8) + (" eps=1e-6" if kind == "rmsnorm" else "")
+    return make(name, T, U, sets, False, what_of(what, T, U), unroll)
+
+
+def main():
+    outs = {
+        "bench/softmax_rows.tile": softmax("softmax_rows", 256, 2, "N=4096 R=264", False, what_of(SOFTMAX_WHAT, 256, 2)),
+        "bench/rmsnorm_rows.tile": rmsnorm("rmsnorm_rows", 256, 2, "N=4096 R=264 eps=1e-6", False,
+                                           what_of(RMS_WHAT, 256, 2)),
+        "tests/gpu/softmax_rows_small.tile": softmax(
+            "softmax_rows_small", 64, 2, "N=2048 R=3", True,
+            ["bench/softmax_rows.tile at a size ptxemu handles (64 threads, 2 chunks", "per row, 3 rows):"]
+            + what_of(SOFTMAX_WHAT, 64, 2)),
+        "tests/gpu/rmsnorm_rows_small.tile": rmsnorm(
+            "rmsnorm_rows_small", 64, 2, "N=2048 R=3 eps=1e-5", True,
+            ["bench/rmsnorm_rows.tile at a size ptxemu handles (64 threads, 2 chunks", "per row, 3 rows):"]
+            + what_of(RMS_WHAT, 64, 2)),
+    }
+    for path, text in outs.items():
+        with open(path, "w") as f:
+            f.write(text)
+        print("wrote", path, file=sys.stderr)
+
+
+if __name__ == "__main__":
+    main()
