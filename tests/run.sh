@@ -75,7 +75,7 @@ if [ -f "$refo" ]; then
 	# (src/stmtmap.c): an expect_tx's computed bytes, a 'swizzle auto' buffer's swizzle;
 	# and the statement walker (src/walk.c: control flow only, no layout, region or partition code)
 	own=$(nm --defined-only "$B"/obj/ref/*.o | awk 'NF == 3 {print $3}')
-	extra=$(nm -u "$B"/obj/ref/*.o | awk 'NF == 2 {print $2}' | grep -v -x -E 'calloc|free|malloc|memcpy|memset|dtype_bytes|dtype_int_bits|diag_error|diag_note|expect_tx_bytes|buffer_swizzle|walk_begin|walk_next|walk_stmts|__[A-Za-z0-9_]*' | grep -v -x -F "$own" | sort -u || true)
+	extra=$(nm -u "$B"/obj/ref/*.o | awk 'NF == 2 {print $2}' | grep -v -x -E 'calloc|free|malloc|memcpy|memset|dtype_bytes|dtype_int_bits|diag_error|diag_note|expect_tx_bytes|buffer_swizzle|walk_begin|walk_next|walk_stmts|_GLOBAL_OFFSET_TABLE_|__[A-Za-z0-9_]*' | grep -v -x -F "$own" | sort -u || true)
 	[ -z "$extra" ] && ok || bad "src/ref uses code outside the language definition: $extra"
 	grep -q -E '#include "\.\./(layout|variants|dispatch)/' src/ref/*.c && bad "src/ref includes emitter headers" || ok
 else
