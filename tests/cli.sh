@@ -84,3 +84,13 @@ for f in bench/gemm_sm90_walk_bf16_st.tile bench/gemm_sm90_walk_st.tile; do
 	( ulimit -v 400000; "$T" explain "$f" ) > "$OUT/explain_mem.txt" 2>&1 && ok || bad "explain $f: $(tail -1 "$OUT/explain_mem.txt")"
 done ;;
 esac
+
+echo "== command line: every binary answers --help and --version (stdout, exit 0)"
+for bin in tilepx ptxemu tilepx-run randtile; do
+	[ -x "$B/$bin" ] || continue # tilepx-run is built only where cuda.h is
+	"$B/$bin" --help >"$OUT/help" 2>"$OUT/err" && grep -q "^usage: $bin" "$OUT/help" && [ ! -s "$OUT/err" ] && ok ||
+		bad "$bin --help must print its usage on stdout and exit 0"
+	"$B/$bin" --version >"$OUT/ver" 2>"$OUT/err" && [ "$(wc -l <"$OUT/ver")" = 1 ] &&
+		grep -q "^$bin.* $(sed -n 's/^#define TILEPX_VERSION_STRING "\(.*\)"/\1/p' include/tilepx/tilepx.h)\$" "$OUT/ver" && ok ||
+		bad "$bin --version must print one line with TILEPX_VERSION_STRING and exit 0 ($(head -1 "$OUT/ver"))"
+done

@@ -339,9 +339,17 @@ static int emu_main(int argc, char **argv)
 		free(sets);
 		return 2;
 	}
+	if (first < argc && (!strcmp(argv[first], "--version") || !strcmp(argv[first], "-V"))) {
+		printf("ptxemu (tilepx) %s\n", TILEPX_VERSION_STRING);
+		free(sets);
+		return 0;
+	}
 	if (first >= argc || !strcmp(argv[first], "--help") || !strcmp(argv[first], "-h")) {
-		fprintf(stderr, "usage: ptxemu [--max-threads N] [--banks] [--set NAME=V]... FILE.tile...\n"
-		                "       ptxemu --batch < LINES (each line one invocation's arguments)\n");
+		/* asked for: stdout, exit 0; a missing FILE is a usage error: stderr, exit 2 */
+		fprintf(first >= argc ? stderr : stdout,
+		        "usage: ptxemu [--max-threads N] [--banks] [--set NAME=V]... FILE.tile...\n"
+		        "       ptxemu --batch < LINES (each line one invocation's arguments)\n"
+		        "       ptxemu --help | --version\n");
 		free(sets);
 		return first >= argc ? 2 : 0;
 	}
