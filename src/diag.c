@@ -15,6 +15,10 @@ static void add(Ctx *cx, bool is_error, Loc loc, const char *fmt, va_list ap)
 		d->warnings_dropped += (int)(d->n - kept);
 		d->n = kept;
 	} else {
+		if (d->opt.no_warnings) { /* -w: not reported, nor counted as dropped */
+			d->last_dropped = true;
+			return;
+		}
 		d->warnings++;
 		if (d->errors) {
 			d->warnings_dropped++;
@@ -78,6 +82,21 @@ void diag_drop_warnings_since(Ctx *cx, size_t n)
 	d->n = w;
 }
 
+/* -Werror, once the passes are done (they decide their course by the errors
+ * they see, and a warning must not change it): every warning is an error */
+void diag_promote_warnings(Ctx *cx)
+{
+	Diags *d = &cx->diags;
+	if (!d->opt.werror)
+		return;
+	for (size_t i = 0; i < d->n; i++)
+		if (!d->items[i].is_error) {
+			d->items[i].is_error = d->items[i].werror = true;
+			d->errors++;
+			d->warnings--;
+		}
+}
+
 void diag_warning(Ctx *cx, Loc loc, const char *fmt, ...)
 {
 	va_list ap;
@@ -112,12 +131,12 @@ void diag_print(const Diags *d, FILE *out)
 {
 	for (size_t i = 0; i < d->n; i++) {
 		const Diag *g = &d->items[i];
-		const char *kind = g->is_error ? "error" : "warning";
+		const char *kind = g->is_error ? "error" : "warning", *why = g->werror ? " [-Werror]" : "";
 		if (g->loc.line > 0) {
-			fprintf(out, "%s:%d:%d: %s: %s\n", d->file, g->loc.line, g->loc.col, kind, g->msg);
+			fprintf(out, "%s:%d:%d: %s: %s%s\n", d->file, g->loc.line, g->loc.col, kind, g->msg, why);
 			print_line(d, g->loc.line, g->loc.col, out);
 		} else {
-			fprintf(out, "%s: %s: %s\n", d->file, kind, g->msg);
+			fprintf(out, "%s: %s: %s%s\n", d->file, kind, g->msg, why);
 		}
 		for (size_t k = 0; k < g->nnotes; k++)
 			if (g->loc.line > 0)

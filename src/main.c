@@ -24,6 +24,7 @@ static const char *usage_main =
 	"  nvvm-select ...          the ldmatrix/stmatrix/movmatrix selector (the NVVM selector model)\n"
 	"\n"
 	"options: -h, --help (also after a command), -V, --version\n"
+	"diagnostics (check, emit, explain): -Werror (warnings are errors), -w (no warnings)\n"
 	"\n"
 	"tilepx --batch < LINES: each line is one invocation's arguments (split at blanks),\n"
 	"run in this process; after its output, 'END STATUS' (its exit status) on stdout.\n";
@@ -213,13 +214,22 @@ static int run(int argc, char **argv, tilepx_mode mode, const char *usage)
 		{"dump-after", required_argument, 0, 'd'},
 		{0, 0, 0, 0},
 	};
+	DiagOptions dopt = {0};
 	const char *out = NULL, *target = NULL, *dump_after = NULL;
 	bool json = false;
 	int c;
 	optind = 0; /* 0, not 1: getopt starts afresh (tilepx --batch parses many argument lists) */
-	while ((c = getopt_long(argc, argv, "ho:t:", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "ho:t:wW:", opts, NULL)) != -1) {
 		switch (c) {
 		case 'h': fputs(usage, stdout); return 0;
+		case 'w': dopt.no_warnings = true; break;
+		case 'W':
+			if (strcmp(optarg, "error")) {
+				fprintf(stderr, "tilepx: unknown option -W%s (known: -Werror)\n", optarg);
+				return 2;
+			}
+			dopt.werror = true;
+			break;
 		case 'o': out = optarg; break;
 		case 'j': json = true; break;
 		case 't': target = optarg; break;
@@ -280,7 +290,7 @@ static int run(int argc, char **argv, tilepx_mode mode, const char *usage)
 				}
 		}
 		tilepx_result r;
-		compile_dump(argv[i], src, len, target, (int)mode, dump_after, &r);
+		compile_dump(argv[i], src, len, target, (int)mode, dump_after, &dopt, &r);
 		if (r.diagnostics)
 			fputs(r.diagnostics, stderr);
 		if (!r.ok)

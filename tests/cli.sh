@@ -94,3 +94,18 @@ for bin in tilepx ptxemu tilepx-run randtile; do
 		grep -q "^$bin.* $(sed -n 's/^#define TILEPX_VERSION_STRING "\(.*\)"/\1/p' include/tilepx/tilepx.h)\$" "$OUT/ver" && ok ||
 		bad "$bin --version must print one line with TILEPX_VERSION_STRING and exit 0 ($(head -1 "$OUT/ver"))"
 done
+
+echo "== command line: -Werror makes a warning an error (exit 1, no output written), -w silences warnings"
+W=tests/warn/cp_async_never_waited.tile
+for cmd in check emit explain; do
+	rm -f "$OUT/w.ptx"
+	o=; [ $cmd = emit ] && o="-o $OUT/w.ptx"
+	"$T" $cmd -Werror $W $o >/dev/null 2>"$OUT/err"; rc=$?
+	[ $rc = 1 ] && grep -q "^$W:10:1: error: .*never committed.* \[-Werror\]\$" "$OUT/err" && ! grep -q 'warning:' "$OUT/err" &&
+		[ ! -e "$OUT/w.ptx" ] && ok || bad "$cmd -Werror: a warning must be an error, exit 1, no output (exit $rc)"
+	"$T" $cmd -w $W $o >/dev/null 2>"$OUT/err"; rc=$?
+	[ $rc = 0 ] && [ ! -s "$OUT/err" ] && { [ $cmd != emit ] || [ -s "$OUT/w.ptx" ]; } && ok ||
+		bad "$cmd -w: no warning printed, exit 0, output written (exit $rc: $(head -1 "$OUT/err"))"
+done
+"$T" check -Wfoo $W 2>"$OUT/err"; [ $? = 2 ] && grep -q 'unknown option -Wfoo' "$OUT/err" && ok || bad "-Wfoo must be a usage error"
+"$T" check -Werror examples/reg_32x8.tile 2>"$OUT/err" && [ ! -s "$OUT/err" ] && ok || bad "-Werror without warnings must exit 0"
