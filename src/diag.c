@@ -26,7 +26,9 @@ static void add(Ctx *cx, bool is_error, Loc loc, const char *fmt, va_list ap)
 			return;
 		}
 	}
-	if (d->n >= MAX_ERRORS) {
+	int limit = d->opt.max_errors ? d->opt.max_errors : MAX_ERRORS;
+	if (limit > 0 && d->n >= (size_t)limit) {
+		d->not_shown += is_error;
 		d->truncated = true;
 		d->last_dropped = true;
 		return;
@@ -145,8 +147,8 @@ void diag_print(const Diags *d, FILE *out)
 				fprintf(out, "%s: note: %s\n", d->file, g->notes[k]);
 	}
 	if (d->truncated)
-		fprintf(out, "%s: note: too many diagnostics; only the first %d are shown\n", d->file,
-		        MAX_ERRORS);
+		fprintf(out, "%s: note: %d more error%s not shown (--max-errors %d; 0 shows all)\n", d->file, d->not_shown,
+		        d->not_shown == 1 ? "" : "s", d->opt.max_errors ? d->opt.max_errors : MAX_ERRORS);
 	if (d->warnings_dropped)
 		fprintf(out, "%s: note: %d warning%s not shown: the analyses that give %s assume a program without "
 		        "errors\n", d->file, d->warnings_dropped, d->warnings_dropped == 1 ? "" : "s",

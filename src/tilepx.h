@@ -94,6 +94,7 @@ typedef struct Diags {
 	size_t n, cap;
 	int errors, warnings;
 	bool truncated;
+	int not_shown; /* errors past the limit (--max-errors) */
 	/* warnings come from analyses that assume a program without errors: once
 	 * there is an error they are dropped (held and new), so errors come first
 	 * and nothing is said from premises that failed; their notes with them */

@@ -109,3 +109,15 @@ for cmd in check emit explain; do
 done
 "$T" check -Wfoo $W 2>"$OUT/err"; [ $? = 2 ] && grep -q 'unknown option -Wfoo' "$OUT/err" && ok || bad "-Wfoo must be a usage error"
 "$T" check -Werror examples/reg_32x8.tile 2>"$OUT/err" && [ ! -s "$OUT/err" ] && ok || bad "-Werror without warnings must exit 0"
+
+echo "== command line: --max-errors N reports the first N errors and says how many it did not show"
+printf 'target sm_90\nkernel k\nthreads 128\nparam A f32 [128]\nshared S f32 [128]\n' >"$OUT/me.tile"
+for i in 1 2 3 4; do echo "cta copy S, X$i" >>"$OUT/me.tile"; done
+"$T" check --max-errors 1 "$OUT/me.tile" 2>"$OUT/err"; rc=$?
+[ $rc = 1 ] && [ "$(grep -c 'error:' "$OUT/err")" = 1 ] && grep -q "unknown buffer 'X1'" "$OUT/err" &&
+	grep -q "^$OUT/me.tile: note: 3 more errors not shown (--max-errors 1; 0 shows all)\$" "$OUT/err" && ok ||
+	bad "--max-errors 1: one error and '3 more errors not shown' (exit $rc: $(tail -1 "$OUT/err"))"
+"$T" check --max-errors 0 "$OUT/me.tile" 2>"$OUT/err"
+[ "$(grep -c 'error:' "$OUT/err")" = 4 ] && ! grep -q 'not shown' "$OUT/err" && ok || bad "--max-errors 0 must show every error"
+"$T" check --max-errors x "$OUT/me.tile" 2>"$OUT/err"; [ $? = 2 ] && grep -q -- '--max-errors' "$OUT/err" && ok ||
+	bad "--max-errors x must be a usage error"
