@@ -107,6 +107,35 @@ void diag_warning(Ctx *cx, Loc loc, const char *fmt, ...)
 	va_end(ap);
 }
 
+/* gcc's colours (GCC_COLORS' defaults): an SGR sequence, "" without --color */
+static const char *sgr(const Diags *d, const char *kind)
+{
+	if (!d->opt.color)
+		return "";
+	if (!strcmp(kind, "error"))
+		return "\033[01;31m";
+	if (!strcmp(kind, "warning"))
+		return "\033[01;35m";
+	if (!strcmp(kind, "note"))
+		return "\033[01;36m";
+	if (!strcmp(kind, "caret"))
+		return "\033[01;32m";
+	if (!strcmp(kind, "locus"))
+		return "\033[01m";
+	return "\033[m"; /* reset */
+}
+
+/* FILE:LINE:COL: KIND: (no LINE:COL for line 0), coloured as gcc's */
+static void header(const Diags *d, Loc loc, const char *kind, FILE *out)
+{
+	fputs(sgr(d, "locus"), out);
+	if (loc.line > 0)
+		fprintf(out, "%s:%d:%d:", d->file, loc.line, loc.col);
+	else
+		fprintf(out, "%s:", d->file);
+	fprintf(out, "%s %s%s:%s ", sgr(d, ""), sgr(d, kind), kind, sgr(d, ""));
+}
+
 /* the text of line `line` (1-based), printable bytes only */
 static void print_line(const Diags *d, int line, int col, FILE *out)
 {
@@ -126,31 +155,31 @@ static void print_line(const Diags *d, int line, int col, FILE *out)
 	fputc(' ', out);
 	for (int k = 1; k < col && k < 400; k++)
 		fputc(' ', out);
-	fputs("^\n", out);
+	fprintf(out, "%s^%s\n", sgr(d, "caret"), sgr(d, ""));
 }
 
 void diag_print(const Diags *d, FILE *out)
 {
 	for (size_t i = 0; i < d->n; i++) {
 		const Diag *g = &d->items[i];
-		const char *kind = g->is_error ? "error" : "warning", *why = g->werror ? " [-Werror]" : "";
-		if (g->loc.line > 0) {
-			fprintf(out, "%s:%d:%d: %s: %s%s\n", d->file, g->loc.line, g->loc.col, kind, g->msg, why);
+		header(d, g->loc, g->is_error ? "error" : "warning", out);
+		fprintf(out, "%s%s\n", g->msg, g->werror ? " [-Werror]" : "");
+		if (g->loc.line > 0)
 			print_line(d, g->loc.line, g->loc.col, out);
-		} else {
-			fprintf(out, "%s: %s: %s%s\n", d->file, kind, g->msg, why);
+		for (size_t k = 0; k < g->nnotes; k++) {
+			header(d, g->loc, "note", out);
+			fprintf(out, "%s\n", g->notes[k]);
 		}
-		for (size_t k = 0; k < g->nnotes; k++)
-			if (g->loc.line > 0)
-				fprintf(out, "%s:%d:%d: note: %s\n", d->file, g->loc.line, g->loc.col, g->notes[k]);
-			else
-				fprintf(out, "%s: note: %s\n", d->file, g->notes[k]);
 	}
-	if (d->truncated)
-		fprintf(out, "%s: note: %d more error%s not shown (--max-errors %d; 0 shows all)\n", d->file, d->not_shown,
+	Loc none = {0, 0};
+	if (d->truncated) {
+		header(d, none, "note", out);
+		fprintf(out, "%d more error%s not shown (--max-errors %d; 0 shows all)\n", d->not_shown,
 		        d->not_shown == 1 ? "" : "s", d->opt.max_errors ? d->opt.max_errors : MAX_ERRORS);
-	if (d->warnings_dropped)
-		fprintf(out, "%s: note: %d warning%s not shown: the analyses that give %s assume a program without "
-		        "errors\n", d->file, d->warnings_dropped, d->warnings_dropped == 1 ? "" : "s",
-		        d->warnings_dropped == 1 ? "it" : "them");
+	}
+	if (d->warnings_dropped) {
+		header(d, none, "note", out);
+		fprintf(out, "%d warning%s not shown: the analyses that give %s assume a program without errors\n",
+		        d->warnings_dropped, d->warnings_dropped == 1 ? "" : "s", d->warnings_dropped == 1 ? "it" : "them");
+	}
 }

@@ -25,7 +25,8 @@ static const char *usage_main =
 	"\n"
 	"options: -h, --help (also after a command), -V, --version\n"
 	"diagnostics (check, emit, explain): -Werror (warnings are errors), -w (no warnings),\n"
-	"  --max-errors N (report the first N, default 20, 0 all)\n"
+	"  --max-errors N (report the first N, default 20, 0 all),\n"
+	"  --color[=auto|always|never] (auto: stderr is a terminal and NO_COLOR is unset)\n"
 	"\n"
 	"tilepx --batch < LINES: each line is one invocation's arguments (split at blanks),\n"
 	"run in this process; after its output, 'END STATUS' (its exit status) on stdout.\n";
@@ -221,7 +222,14 @@ static bool known_names(const char *target, const char *dump_after)
 	return true;
 }
 
-/* -w, -Werror, --max-errors N: the diagnostics' options; false on a bad value */
+/* --color=auto, the default: a terminal, and NO_COLOR unset or empty (no-color.org) */
+static bool color_auto(void)
+{
+	const char *no = getenv("NO_COLOR");
+	return isatty(STDERR_FILENO) && !(no && *no);
+}
+
+/* -w, -Werror, --max-errors N, --color[=WHEN]: the diagnostics' options; false on a bad value */
 static bool diag_option(int c, const char *arg, DiagOptions *d)
 {
 	if (c == 'w') {
@@ -240,6 +248,17 @@ static bool diag_option(int c, const char *arg, DiagOptions *d)
 			return false;
 		}
 		d->max_errors = n ? (int)n : -1;
+	} else if (c == 'c') {
+		if (!arg || !strcmp(arg, "always")) {
+			d->color = true;
+		} else if (!strcmp(arg, "never")) {
+			d->color = false;
+		} else if (!strcmp(arg, "auto")) {
+			d->color = color_auto();
+		} else {
+			fprintf(stderr, "tilepx: --color: '%s' is not auto, always or never\n", arg);
+			return false;
+		}
 	}
 	return true;
 }
@@ -250,9 +269,10 @@ static int run(int argc, char **argv, tilepx_mode mode, const char *usage)
 		{"help", no_argument, 0, 'h'},   {"output", required_argument, 0, 'o'},
 		{"json", no_argument, 0, 'j'},   {"target", required_argument, 0, 't'},
 		{"dump-after", required_argument, 0, 'd'}, {"max-errors", required_argument, 0, 'm'},
+		{"color", optional_argument, 0, 'c'},
 		{0, 0, 0, 0},
 	};
-	DiagOptions dopt = {0};
+	DiagOptions dopt = {.color = color_auto()};
 	const char *out = NULL, *target = NULL, *dump_after = NULL;
 	bool json = false;
 	int c;
@@ -263,6 +283,7 @@ static int run(int argc, char **argv, tilepx_mode mode, const char *usage)
 		case 'w':
 		case 'W':
 		case 'm':
+		case 'c':
 			if (!diag_option(c, optarg, &dopt))
 				return 2;
 			break;

@@ -121,3 +121,24 @@ for i in 1 2 3 4; do echo "cta copy S, X$i" >>"$OUT/me.tile"; done
 [ "$(grep -c 'error:' "$OUT/err")" = 4 ] && ! grep -q 'not shown' "$OUT/err" && ok || bad "--max-errors 0 must show every error"
 "$T" check --max-errors x "$OUT/me.tile" 2>"$OUT/err"; [ $? = 2 ] && grep -q -- '--max-errors' "$OUT/err" && ok ||
 	bad "--max-errors x must be a usage error"
+
+echo "== command line: --color=auto|always|never, gcc's colours; auto: a terminal and NO_COLOR unset"
+W=tests/warn/cp_async_never_waited.tile
+esc=$(printf '\033')
+"$T" check --color=always $W 2>"$OUT/err"
+grep -q "${esc}\[01;35mwarning:${esc}\[m" "$OUT/err" && grep -q "${esc}\[01;36mnote:${esc}\[m" "$OUT/err" &&
+	grep -q "${esc}\[01;32m^${esc}\[m" "$OUT/err" && ok || bad "--color=always: warning magenta, note cyan, caret green"
+"$T" check --color=always "$OUT/me.tile" 2>"$OUT/err"
+grep -q "${esc}\[01;31merror:${esc}\[m" "$OUT/err" && ok || bad "--color=always: error red bold"
+for how in --color=never --color=auto ""; do # stderr is a file: never coloured
+	"$T" check $how $W 2>"$OUT/err"
+	! grep -q "$esc" "$OUT/err" && grep -q "^$W:10:1: warning: " "$OUT/err" && ok || bad "check $how to a file must not colour"
+done
+"$T" check --color=sometimes $W 2>"$OUT/err"; [ $? = 2 ] && grep -q -- "--color: 'sometimes'" "$OUT/err" && ok ||
+	bad "--color=sometimes must be a usage error"
+if command -v script >/dev/null; then # a terminal: coloured unless NO_COLOR
+	script -qec "$T check $W" /dev/null >"$OUT/tty" 2>&1
+	grep -q "${esc}\[01;35mwarning:" "$OUT/tty" && ok || bad "on a terminal diagnostics must be coloured"
+	NO_COLOR=1 script -qec "$T check $W" /dev/null >"$OUT/tty" 2>&1
+	! grep -q "$esc" "$OUT/tty" && grep -q 'warning:' "$OUT/tty" && ok || bad "NO_COLOR must turn colour off on a terminal"
+fi
