@@ -84,6 +84,51 @@ void diag_drop_warnings_since(Ctx *cx, size_t n)
 	d->n = w;
 }
 
+/* Levenshtein distance of a and b, or 3 when it is more than 2 (the only
+ * distances a suggestion uses) or a name is too long to compare */
+static int edit_distance(const char *a, const char *b)
+{
+	size_t na = strlen(a), nb = strlen(b);
+	if (na > 63 || nb > 63 || (na > nb ? na - nb : nb - na) > 2)
+		return 3;
+	int row[64];
+	for (size_t j = 0; j <= nb; j++)
+		row[j] = (int)j;
+	for (size_t i = 1; i <= na; i++) {
+		int diag = row[0];
+		row[0] = (int)i;
+		for (size_t j = 1; j <= nb; j++) {
+			int up = row[j], best = diag + (a[i - 1] != b[j - 1]);
+			best = up + 1 < best ? up + 1 : best;
+			best = row[j - 1] + 1 < best ? row[j - 1] + 1 : best;
+			diag = up;
+			row[j] = best;
+		}
+	}
+	return row[nb] < 3 ? row[nb] : 3;
+}
+
+/* note: did you mean 'NAME'? on the last diagnostic, for the one name of
+ * names nearest to typed within edit distance 2 (none when two tie) */
+void diag_suggest(Ctx *cx, const char *typed, const char *const *names, size_t n)
+{
+	const char *best = NULL;
+	int bestd = 3;
+	bool tie = false;
+	for (size_t i = 0; i < n; i++) {
+		if (!names[i])
+			continue;
+		int d = edit_distance(typed, names[i]);
+		if (d < bestd) {
+			best = names[i], bestd = d, tie = false;
+		} else if (d == bestd && best && strcmp(best, names[i])) {
+			tie = true;
+		}
+	}
+	if (best && bestd > 0 && !tie)
+		diag_note(cx, "did you mean '%s'?", best);
+}
+
 /* -Werror, once the passes are done (they decide their course by the errors
  * they see, and a warning must not change it): every warning is an error */
 void diag_promote_warnings(Ctx *cx)

@@ -132,6 +132,7 @@ void diag_note(Ctx *cx, const char *fmt, ...) __attribute__((format(printf, 2, 3
 void diag_print(const Diags *d, FILE *out);
 void diag_drop_warnings_since(Ctx *cx, size_t n);
 void diag_promote_warnings(Ctx *cx);
+void diag_suggest(Ctx *cx, const char *typed, const char *const *names, size_t n);
 
 /* ---- checked integer arithmetic (shapes, strides, expressions) ---- */
 bool mul_ok(int64_t a, int64_t b, int64_t *r);

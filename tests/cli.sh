@@ -142,3 +142,9 @@ if command -v script >/dev/null; then # a terminal: coloured unless NO_COLOR
 	NO_COLOR=1 script -qec "$T check $W" /dev/null >"$OUT/tty" 2>&1
 	! grep -q "$esc" "$OUT/tty" && grep -q 'warning:' "$OUT/tty" && ok || bad "NO_COLOR must turn colour off on a terminal"
 fi
+
+echo "== did you mean: only a unique nearest name within edit distance 2 is suggested"
+printf 'target sm_90\nkernel k\nthreads 128\nparam A f32 [128]\nshared S f32 [128]\nshared Sb f32 [128]\ncta copy Sc, A\ncta copy S, Xyzzy\n' >"$OUT/dym.tile"
+"$T" check "$OUT/dym.tile" 2>"$OUT/err"
+[ "$(grep -c 'error:' "$OUT/err")" = 2 ] && ! grep -q 'did you mean' "$OUT/err" && ok ||
+	bad "a tie (S, Sb for Sc) or a far name must get no suggestion ($(grep 'did you mean' "$OUT/err"))"
