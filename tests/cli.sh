@@ -148,3 +148,13 @@ printf 'target sm_90\nkernel k\nthreads 128\nparam A f32 [128]\nshared S f32 [12
 "$T" check "$OUT/dym.tile" 2>"$OUT/err"
 [ "$(grep -c 'error:' "$OUT/err")" = 2 ] && ! grep -q 'did you mean' "$OUT/err" && ok ||
 	bad "a tie (S, Sb for Sc) or a far name must get no suggestion ($(grep 'did you mean' "$OUT/err"))"
+
+echo "== ptxemu: getopt_long (options anywhere among the files), '-' reads standard input"
+"$B/ptxemu" examples/reg_32x8.tile --max-threads 4096 >"$OUT/emu" 2>&1 && grep -q '^PASS reg_32x8' "$OUT/emu" && ok ||
+	bad "ptxemu FILE --max-threads N: an option after the file must be taken ($(tail -1 "$OUT/emu"))"
+"$B/ptxemu" - <examples/reg_32x8.tile >"$OUT/emu" 2>&1 && grep -q '^PASS reg_32x8' "$OUT/emu" && ok ||
+	bad "ptxemu - must read the program from standard input ($(tail -1 "$OUT/emu"))"
+"$B/ptxemu" --max-threads 2>"$OUT/err"; [ $? = 2 ] && grep -q 'max-threads' "$OUT/err" && ok ||
+	bad "ptxemu --max-threads without a value must exit 2"
+"$B/ptxemu" --no-such examples/reg_32x8.tile >/dev/null 2>"$OUT/err"; [ $? = 2 ] && grep -q '^usage: ptxemu' "$OUT/err" && ok ||
+	bad "ptxemu with an unknown option must exit 2 with its usage"
