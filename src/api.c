@@ -239,7 +239,7 @@ static bool fill_launches(Ctx *cx, Module *mod, LaunchReq *q)
 }
 
 static int api_run(const char *path, const char *src, size_t len, const char *target, tilepx_mode mode,
-                   tilepx_result *out, LaunchReq *q, const char *dump_after)
+                   tilepx_result *out, LaunchReq *q, const char *dump_after, const DiagOptions *dopt)
 {
 	if (!out)
 		return 0; /* nowhere to report: the documented contract is a non-NULL out */
@@ -267,6 +267,8 @@ static int api_run(const char *path, const char *src, size_t len, const char *ta
 		return usage_error(out, "tilepx_compile: error: out of memory\n");
 	}
 	arena_on_oom(cx->arena, &oom);
+	if (dopt)
+		cx->diags.opt = *dopt;
 	Module *mod = NULL;
 	bool ok = compile_module(cx, path ? path : "<input>", src ? src : "", len, target, mode, dump_after, text, dump,
 	                         &mod);
@@ -281,6 +283,7 @@ static int api_run(const char *path, const char *src, size_t len, const char *ta
 		diag_error(cx, (Loc){0, 0}, "out of memory while writing the output");
 		ok = false;
 	}
+	diag_promote_warnings(cx);
 	ok = ok && cx->diags.errors == 0;
 	char *d = NULL;
 	size_t dn = 0;
@@ -312,13 +315,13 @@ static int api_run(const char *path, const char *src, size_t len, const char *ta
 int tilepx_compile(const char *path, const char *src, size_t len, const char *target, tilepx_mode mode,
                    tilepx_result *out)
 {
-	return api_run(path, src, len, target, mode, out, NULL, NULL);
+	return api_run(path, src, len, target, mode, out, NULL, NULL, NULL);
 }
 
 int compile_dump(const char *path, const char *src, size_t len, const char *target, int mode, const char *dump_after,
-                 struct tilepx_result *out)
+                 const DiagOptions *dopt, struct tilepx_result *out)
 {
-	return api_run(path, src, len, target, (tilepx_mode)mode, out, NULL, dump_after);
+	return api_run(path, src, len, target, (tilepx_mode)mode, out, NULL, dump_after, dopt);
 }
 
 static int launches(const char *path, const char *src, size_t len, const char *target, const char *const *sets,
@@ -348,7 +351,7 @@ static int launches(const char *path, const char *src, size_t len, const char *t
 		return -1;
 	}
 	LaunchReq q = {.out = out, .max = max, .sets = sets, .nsets = nsets, .only = only};
-	return api_run(path, src, len, target, TILEPX_CHECK, diag, &q, NULL) ? q.n : -1;
+	return api_run(path, src, len, target, TILEPX_CHECK, diag, &q, NULL, NULL) ? q.n : -1;
 }
 
 int tilepx_launches(const char *path, const char *src, size_t len, const char *target, tilepx_launch *out, int max,

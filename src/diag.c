@@ -15,6 +15,10 @@ static void add(Ctx *cx, bool is_error, Loc loc, const char *fmt, va_list ap)
 		d->warnings_dropped += (int)(d->n - kept);
 		d->n = kept;
 	} else {
+		if (d->opt.no_warnings) { /* -w: not reported, nor counted as dropped */
+			d->last_dropped = true;
+			return;
+		}
 		d->warnings++;
 		if (d->errors) {
 			d->warnings_dropped++;
@@ -22,7 +26,9 @@ static void add(Ctx *cx, bool is_error, Loc loc, const char *fmt, va_list ap)
 			return;
 		}
 	}
-	if (d->n >= MAX_ERRORS) {
+	int limit = d->opt.max_errors ? d->opt.max_errors : MAX_ERRORS;
+	if (limit > 0 && d->n >= (size_t)limit) {
+		d->not_shown += is_error;
 		d->truncated = true;
 		d->last_dropped = true;
 		return;
@@ -78,12 +84,101 @@ void diag_drop_warnings_since(Ctx *cx, size_t n)
 	d->n = w;
 }
 
+/* Levenshtein distance of a and b, or 3 when it is more than 2 (the only
+ * distances a suggestion uses) or a name is too long to compare */
+static int edit_distance(const char *a, const char *b)
+{
+	size_t na = strlen(a), nb = strlen(b);
+	if (na > 63 || nb > 63 || (na > nb ? na - nb : nb - na) > 2)
+		return 3;
+	int row[64];
+	for (size_t j = 0; j <= nb; j++)
+		row[j] = (int)j;
+	for (size_t i = 1; i <= na; i++) {
+		int diag = row[0];
+		row[0] = (int)i;
+		for (size_t j = 1; j <= nb; j++) {
+			int up = row[j], best = diag + (a[i - 1] != b[j - 1]);
+			best = up + 1 < best ? up + 1 : best;
+			best = row[j - 1] + 1 < best ? row[j - 1] + 1 : best;
+			diag = up;
+			row[j] = best;
+		}
+	}
+	return row[nb] < 3 ? row[nb] : 3;
+}
+
+/* note: did you mean 'NAME'? on the last diagnostic, for the one name of
+ * names nearest to typed within edit distance 2 (none when two tie) */
+void diag_suggest(Ctx *cx, const char *typed, const char *const *names, size_t n)
+{
+	const char *best = NULL;
+	int bestd = 3;
+	bool tie = false;
+	for (size_t i = 0; i < n; i++) {
+		if (!names[i])
+			continue;
+		int d = edit_distance(typed, names[i]);
+		if (d < bestd) {
+			best = names[i], bestd = d, tie = false;
+		} else if (d == bestd && best && strcmp(best, names[i])) {
+			tie = true;
+		}
+	}
+	if (best && bestd > 0 && !tie)
+		diag_note(cx, "did you mean '%s'?", best);
+}
+
+/* -Werror, once the passes are done (they decide their course by the errors
+ * they see, and a warning must not change it): every warning is an error */
+void diag_promote_warnings(Ctx *cx)
+{
+	Diags *d = &cx->diags;
+	if (!d->opt.werror)
+		return;
+	for (size_t i = 0; i < d->n; i++)
+		if (!d->items[i].is_error) {
+			d->items[i].is_error = d->items[i].werror = true;
+			d->errors++;
+			d->warnings--;
+		}
+}
+
 void diag_warning(Ctx *cx, Loc loc, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
 	add(cx, false, loc, fmt, ap);
 	va_end(ap);
+}
+
+/* gcc's colours (GCC_COLORS' defaults): an SGR sequence, "" without --color */
+static const char *sgr(const Diags *d, const char *kind)
+{
+	if (!d->opt.color)
+		return "";
+	if (!strcmp(kind, "error"))
+		return "\033[01;31m";
+	if (!strcmp(kind, "warning"))
+		return "\033[01;35m";
+	if (!strcmp(kind, "note"))
+		return "\033[01;36m";
+	if (!strcmp(kind, "caret"))
+		return "\033[01;32m";
+	if (!strcmp(kind, "locus"))
+		return "\033[01m";
+	return "\033[m"; /* reset */
+}
+
+/* FILE:LINE:COL: KIND: (no LINE:COL for line 0), coloured as gcc's */
+static void header(const Diags *d, Loc loc, const char *kind, FILE *out)
+{
+	fputs(sgr(d, "locus"), out);
+	if (loc.line > 0)
+		fprintf(out, "%s:%d:%d:", d->file, loc.line, loc.col);
+	else
+		fprintf(out, "%s:", d->file);
+	fprintf(out, "%s %s%s:%s ", sgr(d, ""), sgr(d, kind), kind, sgr(d, ""));
 }
 
 /* the text of line `line` (1-based), printable bytes only */
@@ -105,31 +200,31 @@ static void print_line(const Diags *d, int line, int col, FILE *out)
 	fputc(' ', out);
 	for (int k = 1; k < col && k < 400; k++)
 		fputc(' ', out);
-	fputs("^\n", out);
+	fprintf(out, "%s^%s\n", sgr(d, "caret"), sgr(d, ""));
 }
 
 void diag_print(const Diags *d, FILE *out)
 {
 	for (size_t i = 0; i < d->n; i++) {
 		const Diag *g = &d->items[i];
-		const char *kind = g->is_error ? "error" : "warning";
-		if (g->loc.line > 0) {
-			fprintf(out, "%s:%d:%d: %s: %s\n", d->file, g->loc.line, g->loc.col, kind, g->msg);
+		header(d, g->loc, g->is_error ? "error" : "warning", out);
+		fprintf(out, "%s%s\n", g->msg, g->werror ? " [-Werror]" : "");
+		if (g->loc.line > 0)
 			print_line(d, g->loc.line, g->loc.col, out);
-		} else {
-			fprintf(out, "%s: %s: %s\n", d->file, kind, g->msg);
+		for (size_t k = 0; k < g->nnotes; k++) {
+			header(d, g->loc, "note", out);
+			fprintf(out, "%s\n", g->notes[k]);
 		}
-		for (size_t k = 0; k < g->nnotes; k++)
-			if (g->loc.line > 0)
-				fprintf(out, "%s:%d:%d: note: %s\n", d->file, g->loc.line, g->loc.col, g->notes[k]);
-			else
-				fprintf(out, "%s: note: %s\n", d->file, g->notes[k]);
 	}
-	if (d->truncated)
-		fprintf(out, "%s: note: too many diagnostics; only the first %d are shown\n", d->file,
-		        MAX_ERRORS);
-	if (d->warnings_dropped)
-		fprintf(out, "%s: note: %d warning%s not shown: the analyses that give %s assume a program without "
-		        "errors\n", d->file, d->warnings_dropped, d->warnings_dropped == 1 ? "" : "s",
-		        d->warnings_dropped == 1 ? "it" : "them");
+	Loc none = {0, 0};
+	if (d->truncated) {
+		header(d, none, "note", out);
+		fprintf(out, "%d more error%s not shown (--max-errors %d; 0 shows all)\n", d->not_shown,
+		        d->not_shown == 1 ? "" : "s", d->opt.max_errors ? d->opt.max_errors : MAX_ERRORS);
+	}
+	if (d->warnings_dropped) {
+		header(d, none, "note", out);
+		fprintf(out, "%d warning%s not shown: the analyses that give %s assume a program without errors\n",
+		        d->warnings_dropped, d->warnings_dropped == 1 ? "" : "s", d->warnings_dropped == 1 ? "it" : "them");
+	}
 }

@@ -24,6 +24,9 @@ static const char *usage_main =
 	"  nvvm-select ...          the ldmatrix/stmatrix/movmatrix selector (the NVVM selector model)\n"
 	"\n"
 	"options: -h, --help (also after a command), -V, --version\n"
+	"diagnostics (check, emit, explain): -Werror (warnings are errors), -w (no warnings),\n"
+	"  --max-errors N (report the first N, default 20, 0 all),\n"
+	"  --color[=auto|always|never] (auto: stderr is a terminal and NO_COLOR is unset)\n"
 	"\n"
 	"tilepx --batch < LINES: each line is one invocation's arguments (split at blanks),\n"
 	"run in this process; after its output, 'END STATUS' (its exit status) on stdout.\n";
@@ -205,21 +208,85 @@ static char *default_output(const char *in, const char *dir)
 	return out;
 }
 
+/* --target and --dump-after name a target and a pass that exist */
+static bool known_names(const char *target, const char *dump_after)
+{
+	if (target && !target_find(target)) {
+		fprintf(stderr, "tilepx: --target: unknown target '%s' (known: %s)\n", target, target_list());
+		return false;
+	}
+	if (dump_after && !pass_known(dump_after)) {
+		fprintf(stderr, "tilepx: --dump-after: unknown pass '%s' (passes: %s)\n", dump_after, pass_names());
+		return false;
+	}
+	return true;
+}
+
+/* --color=auto, the default: a terminal, and NO_COLOR unset or empty (no-color.org) */
+static bool color_auto(void)
+{
+	const char *no = getenv("NO_COLOR");
+	return isatty(STDERR_FILENO) && !(no && *no);
+}
+
+/* -w, -Werror, --max-errors N, --color[=WHEN]: the diagnostics' options; false on a bad value */
+static bool diag_option(int c, const char *arg, DiagOptions *d)
+{
+	if (c == 'w') {
+		d->no_warnings = true;
+	} else if (c == 'W') {
+		if (strcmp(arg, "error")) {
+			fprintf(stderr, "tilepx: unknown option -W%s (known: -Werror)\n", arg);
+			return false;
+		}
+		d->werror = true;
+	} else if (c == 'm') {
+		char *end;
+		long n = strtol(arg, &end, 10);
+		if (end == arg || *end || n < 0 || n > 1000000) {
+			fprintf(stderr, "tilepx: --max-errors: '%s' is not a count (0: no limit)\n", arg);
+			return false;
+		}
+		d->max_errors = n ? (int)n : -1;
+	} else if (c == 'c') {
+		if (!arg || !strcmp(arg, "always")) {
+			d->color = true;
+		} else if (!strcmp(arg, "never")) {
+			d->color = false;
+		} else if (!strcmp(arg, "auto")) {
+			d->color = color_auto();
+		} else {
+			fprintf(stderr, "tilepx: --color: '%s' is not auto, always or never\n", arg);
+			return false;
+		}
+	}
+	return true;
+}
+
 static int run(int argc, char **argv, tilepx_mode mode, const char *usage)
 {
 	static const struct option opts[] = {
 		{"help", no_argument, 0, 'h'},   {"output", required_argument, 0, 'o'},
 		{"json", no_argument, 0, 'j'},   {"target", required_argument, 0, 't'},
-		{"dump-after", required_argument, 0, 'd'},
+		{"dump-after", required_argument, 0, 'd'}, {"max-errors", required_argument, 0, 'm'},
+		{"color", optional_argument, 0, 'c'},
 		{0, 0, 0, 0},
 	};
+	DiagOptions dopt = {.color = color_auto()};
 	const char *out = NULL, *target = NULL, *dump_after = NULL;
 	bool json = false;
 	int c;
 	optind = 0; /* 0, not 1: getopt starts afresh (tilepx --batch parses many argument lists) */
-	while ((c = getopt_long(argc, argv, "ho:t:", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "ho:t:wW:", opts, NULL)) != -1) {
 		switch (c) {
 		case 'h': fputs(usage, stdout); return 0;
+		case 'w':
+		case 'W':
+		case 'm':
+		case 'c':
+			if (!diag_option(c, optarg, &dopt))
+				return 2;
+			break;
 		case 'o': out = optarg; break;
 		case 'j': json = true; break;
 		case 't': target = optarg; break;
@@ -232,14 +299,8 @@ static int run(int argc, char **argv, tilepx_mode mode, const char *usage)
 		fputs(usage, stderr);
 		return 2;
 	}
-	if (target && !target_find(target)) {
-		fprintf(stderr, "tilepx: --target: unknown target '%s' (known: %s)\n", target, target_list());
+	if (!known_names(target, dump_after))
 		return 2;
-	}
-	if (dump_after && !pass_known(dump_after)) {
-		fprintf(stderr, "tilepx: --dump-after: unknown pass '%s' (passes: %s)\n", dump_after, pass_names());
-		return 2;
-	}
 	if (json)
 		mode = TILEPX_EXPLAIN_JSON;
 	int nfiles = argc - optind;
@@ -280,7 +341,7 @@ static int run(int argc, char **argv, tilepx_mode mode, const char *usage)
 				}
 		}
 		tilepx_result r;
-		compile_dump(argv[i], src, len, target, (int)mode, dump_after, &r);
+		compile_dump(argv[i], src, len, target, (int)mode, dump_after, &dopt, &r);
 		if (r.diagnostics)
 			fputs(r.diagnostics, stderr);
 		if (!r.ok)

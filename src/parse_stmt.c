@@ -497,6 +497,26 @@ static void skip_failed_block(Parser *p)
 	}
 }
 
+/* a statement keyword that is not one: did the writer mean a near one?
+ * (name[0..start) the components read, the current token the rest) */
+static void suggest_keyword(Parser *p, const char *name, size_t start)
+{
+	char typed[96];
+	size_t t = start;
+	memcpy(typed, name, start);
+	for (size_t i = (size_t)(p->tok.s - p->src); i < p->len && t + 1 < sizeof typed; i++) {
+		char c = p->src[i];
+		if (!isalnum((unsigned char)c) && c != '_' && c != '.')
+			break;
+		typed[t++] = c;
+	}
+	typed[t] = 0;
+	const char *kws[ST_COUNT];
+	for (int k = 0; k < ST_COUNT; k++)
+		kws[k] = stmt_info[k].keyword;
+	diag_suggest(p->cx, typed, kws, ST_COUNT);
+}
+
 void table_statement(Parser *p, Loc loc, Scope sc, bool scoped)
 {
 	char name[64];
@@ -525,6 +545,7 @@ void table_statement(Parser *p, Loc loc, Scope sc, bool scoped)
 		}
 		if (!exact && !longer) {
 			size_t start = n - p->tok.len;
+			bool fresh = !p->line_failed; /* a note must follow its own error */
 			if (start == 0) {
 				if (!strcmp(name, "copy") || !strcmp(name, "copy_async"))
 					fail(p, "a copy needs a scope first: thread, warp, warpgroup (wg) or cta");
@@ -533,6 +554,8 @@ void table_statement(Parser *p, Loc loc, Scope sc, bool scoped)
 			} else {
 				fail_next_component(p, name, start - 1);
 			}
+			if (fresh)
+				suggest_keyword(p, name, start);
 			return;
 		}
 		next(p);

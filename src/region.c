@@ -35,6 +35,10 @@ static bool check_region(Ctx *cx, Kernel *k, Region *r)
 	r->buf = kernel_find_buffer(k, r->name);
 	if (!r->buf) {
 		diag_error(cx, r->loc, "unknown buffer '%s' in kernel '%s'", r->name, k->name);
+		const char **names = arena_alloc(cx->arena, (k->nbufs + 1) * sizeof *names);
+		for (size_t i = 0; i < k->nbufs; i++)
+			names[i] = k->bufs[i]->name;
+		diag_suggest(cx, r->name, names, k->nbufs);
 		return false;
 	}
 	Buffer *b = r->buf;

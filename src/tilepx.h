@@ -70,13 +70,23 @@ typedef struct Loc {
 
 typedef struct Diag {
 	bool is_error;
+	bool werror; /* a warning made an error by -Werror */
 	Loc loc;
 	char *msg;
 	char **notes; /* note: lines that explain it */
 	size_t nnotes, notecap;
 } Diag;
 
+/* the command line's say over diagnostics (zero: the defaults) */
+typedef struct DiagOptions {
+	bool werror;      /* -Werror: a warning is an error */
+	bool no_warnings; /* -w: warnings are not reported */
+	bool color;       /* --color: ANSI colours as gcc's */
+	int max_errors;   /* --max-errors: 0 the default (MAX_ERRORS), < 0 no limit */
+} DiagOptions;
+
 typedef struct Diags {
+	DiagOptions opt;
 	const char *file;
 	const char *src;
 	size_t len;
@@ -84,6 +94,7 @@ typedef struct Diags {
 	size_t n, cap;
 	int errors, warnings;
 	bool truncated;
+	int not_shown; /* errors past the limit (--max-errors) */
 	/* warnings come from analyses that assume a program without errors: once
 	 * there is an error they are dropped (held and new), so errors come first
 	 * and nothing is said from premises that failed; their notes with them */
@@ -120,6 +131,8 @@ void diag_warning(Ctx *cx, Loc loc, const char *fmt, ...) __attribute__((format(
 void diag_note(Ctx *cx, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void diag_print(const Diags *d, FILE *out);
 void diag_drop_warnings_since(Ctx *cx, size_t n);
+void diag_promote_warnings(Ctx *cx);
+void diag_suggest(Ctx *cx, const char *typed, const char *const *names, size_t n);
 
 /* ---- checked integer arithmetic (shapes, strides, expressions) ---- */
 bool mul_ok(int64_t a, int64_t b, int64_t *r);
@@ -1092,7 +1105,7 @@ typedef enum { CMD_ANALYSE, CMD_CHECK, CMD_EXPLAIN, CMD_EXPLAIN_JSON, CMD_EMIT }
 bool run_passes(Ctx *cx, Module *m, Command cmd, const char *dump_after, Str *out, Str *dump);
 /* tilepx_compile with --dump-after's state before the diagnostics (src/api.c) */
 int compile_dump(const char *path, const char *src, size_t len, const char *target, int mode, const char *dump_after,
-                 struct tilepx_result *out);
+                 const DiagOptions *dopt, struct tilepx_result *out);
 /* kernel k's launch record (include/tilepx/tilepx.h's tilepx_launch), as
  * tilepx_launches gives it: bound values when k is bound (src/api.c) */
 struct tilepx_launch;

@@ -84,3 +84,77 @@ for f in bench/gemm_sm90_walk_bf16_st.tile bench/gemm_sm90_walk_st.tile; do
 	( ulimit -v 400000; "$T" explain "$f" ) > "$OUT/explain_mem.txt" 2>&1 && ok || bad "explain $f: $(tail -1 "$OUT/explain_mem.txt")"
 done ;;
 esac
+
+echo "== command line: every binary answers --help and --version (stdout, exit 0)"
+for bin in tilepx ptxemu tilepx-run randtile; do
+	[ -x "$B/$bin" ] || continue # tilepx-run is built only where cuda.h is
+	"$B/$bin" --help >"$OUT/help" 2>"$OUT/err" && grep -q "^usage: $bin" "$OUT/help" && [ ! -s "$OUT/err" ] && ok ||
+		bad "$bin --help must print its usage on stdout and exit 0"
+	"$B/$bin" --version >"$OUT/ver" 2>"$OUT/err" && [ "$(wc -l <"$OUT/ver")" = 1 ] &&
+		grep -q "^$bin.* $(sed -n 's/^#define TILEPX_VERSION_STRING "\(.*\)"/\1/p' include/tilepx/tilepx.h)\$" "$OUT/ver" && ok ||
+		bad "$bin --version must print one line with TILEPX_VERSION_STRING and exit 0 ($(head -1 "$OUT/ver"))"
+done
+
+echo "== command line: -Werror makes a warning an error (exit 1, no output written), -w silences warnings"
+W=tests/warn/cp_async_never_waited.tile
+for cmd in check emit explain; do
+	rm -f "$OUT/w.ptx"
+	o=; [ $cmd = emit ] && o="-o $OUT/w.ptx"
+	"$T" $cmd -Werror $W $o >/dev/null 2>"$OUT/err"; rc=$?
+	[ $rc = 1 ] && grep -q "^$W:10:1: error: .*never committed.* \[-Werror\]\$" "$OUT/err" && ! grep -q 'warning:' "$OUT/err" &&
+		[ ! -e "$OUT/w.ptx" ] && ok || bad "$cmd -Werror: a warning must be an error, exit 1, no output (exit $rc)"
+	"$T" $cmd -w $W $o >/dev/null 2>"$OUT/err"; rc=$?
+	[ $rc = 0 ] && [ ! -s "$OUT/err" ] && { [ $cmd != emit ] || [ -s "$OUT/w.ptx" ]; } && ok ||
+		bad "$cmd -w: no warning printed, exit 0, output written (exit $rc: $(head -1 "$OUT/err"))"
+done
+"$T" check -Wfoo $W 2>"$OUT/err"; [ $? = 2 ] && grep -q 'unknown option -Wfoo' "$OUT/err" && ok || bad "-Wfoo must be a usage error"
+"$T" check -Werror examples/reg_32x8.tile 2>"$OUT/err" && [ ! -s "$OUT/err" ] && ok || bad "-Werror without warnings must exit 0"
+
+echo "== command line: --max-errors N reports the first N errors and says how many it did not show"
+printf 'target sm_90\nkernel k\nthreads 128\nparam A f32 [128]\nshared S f32 [128]\n' >"$OUT/me.tile"
+for i in 1 2 3 4; do echo "cta copy S, X$i" >>"$OUT/me.tile"; done
+"$T" check --max-errors 1 "$OUT/me.tile" 2>"$OUT/err"; rc=$?
+[ $rc = 1 ] && [ "$(grep -c 'error:' "$OUT/err")" = 1 ] && grep -q "unknown buffer 'X1'" "$OUT/err" &&
+	grep -q "^$OUT/me.tile: note: 3 more errors not shown (--max-errors 1; 0 shows all)\$" "$OUT/err" && ok ||
+	bad "--max-errors 1: one error and '3 more errors not shown' (exit $rc: $(tail -1 "$OUT/err"))"
+"$T" check --max-errors 0 "$OUT/me.tile" 2>"$OUT/err"
+[ "$(grep -c 'error:' "$OUT/err")" = 4 ] && ! grep -q 'not shown' "$OUT/err" && ok || bad "--max-errors 0 must show every error"
+"$T" check --max-errors x "$OUT/me.tile" 2>"$OUT/err"; [ $? = 2 ] && grep -q -- '--max-errors' "$OUT/err" && ok ||
+	bad "--max-errors x must be a usage error"
+
+echo "== command line: --color=auto|always|never, gcc's colours; auto: a terminal and NO_COLOR unset"
+W=tests/warn/cp_async_never_waited.tile
+esc=$(printf '\033')
+"$T" check --color=always $W 2>"$OUT/err"
+grep -q "${esc}\[01;35mwarning:${esc}\[m" "$OUT/err" && grep -q "${esc}\[01;36mnote:${esc}\[m" "$OUT/err" &&
+	grep -q "${esc}\[01;32m^${esc}\[m" "$OUT/err" && ok || bad "--color=always: warning magenta, note cyan, caret green"
+"$T" check --color=always "$OUT/me.tile" 2>"$OUT/err"
+grep -q "${esc}\[01;31merror:${esc}\[m" "$OUT/err" && ok || bad "--color=always: error red bold"
+for how in --color=never --color=auto ""; do # stderr is a file: never coloured
+	"$T" check $how $W 2>"$OUT/err"
+	! grep -q "$esc" "$OUT/err" && grep -q "^$W:10:1: warning: " "$OUT/err" && ok || bad "check $how to a file must not colour"
+done
+"$T" check --color=sometimes $W 2>"$OUT/err"; [ $? = 2 ] && grep -q -- "--color: 'sometimes'" "$OUT/err" && ok ||
+	bad "--color=sometimes must be a usage error"
+if command -v script >/dev/null; then # a terminal: coloured unless NO_COLOR
+	script -qec "$T check $W" /dev/null >"$OUT/tty" 2>&1
+	grep -q "${esc}\[01;35mwarning:" "$OUT/tty" && ok || bad "on a terminal diagnostics must be coloured"
+	NO_COLOR=1 script -qec "$T check $W" /dev/null >"$OUT/tty" 2>&1
+	! grep -q "$esc" "$OUT/tty" && grep -q 'warning:' "$OUT/tty" && ok || bad "NO_COLOR must turn colour off on a terminal"
+fi
+
+echo "== did you mean: only a unique nearest name within edit distance 2 is suggested"
+printf 'target sm_90\nkernel k\nthreads 128\nparam A f32 [128]\nshared S f32 [128]\nshared Sb f32 [128]\ncta copy Sc, A\ncta copy S, Xyzzy\n' >"$OUT/dym.tile"
+"$T" check "$OUT/dym.tile" 2>"$OUT/err"
+[ "$(grep -c 'error:' "$OUT/err")" = 2 ] && ! grep -q 'did you mean' "$OUT/err" && ok ||
+	bad "a tie (S, Sb for Sc) or a far name must get no suggestion ($(grep 'did you mean' "$OUT/err"))"
+
+echo "== ptxemu: getopt_long (options anywhere among the files), '-' reads standard input"
+"$B/ptxemu" examples/reg_32x8.tile --max-threads 4096 >"$OUT/emu" 2>&1 && grep -q '^PASS reg_32x8' "$OUT/emu" && ok ||
+	bad "ptxemu FILE --max-threads N: an option after the file must be taken ($(tail -1 "$OUT/emu"))"
+"$B/ptxemu" - <examples/reg_32x8.tile >"$OUT/emu" 2>&1 && grep -q '^PASS reg_32x8' "$OUT/emu" && ok ||
+	bad "ptxemu - must read the program from standard input ($(tail -1 "$OUT/emu"))"
+"$B/ptxemu" --max-threads 2>"$OUT/err"; [ $? = 2 ] && grep -q 'max-threads' "$OUT/err" && ok ||
+	bad "ptxemu --max-threads without a value must exit 2"
+"$B/ptxemu" --no-such examples/reg_32x8.tile >/dev/null 2>"$OUT/err"; [ $? = 2 ] && grep -q '^usage: ptxemu' "$OUT/err" && ok ||
+	bad "ptxemu with an unknown option must exit 2 with its usage"

@@ -466,6 +466,12 @@ check_bad() {
 	elif mapfile -t outl < "$d/out.ptx"; [ ${#outl[@]} != 1 ] || [ "${outl[0]}" != keep ]; then bad "$f: output file clobbered"
 	elif [ -e "${tmps[0]}" ]; then bad "$f: temporary left behind"
 	else ok; fi
+	# a second line '# expect-note: LINE:COL: note: ...' is a note the error must carry
+	local head=()
+	mapfile -t -n 2 head < "$f"
+	case ${head[1]:-} in "# expect-note: "*)
+		grep -qxF "$f:${head[1]#"# expect-note: "}" "$d/err" && ok || bad "$f: no line '$f:${head[1]#"# expect-note: "}'" ;;
+	esac
 	# check reports the same first error as emit (check fails wherever emit fails)
 	read -r rc < "$d/crc"
 	line=; first_line line "$d/cerr"

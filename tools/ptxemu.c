@@ -11,6 +11,7 @@
  * grid x threads exceeds --max-threads are skipped. */
 #define _POSIX_C_SOURCE 200809L
 #include "ptxemu_machine.h"
+#include <getopt.h>
 
 /* what ptxemu runs with: its options, and the current program's PTX text
  * (with the module its '# harness: --link' line names) cut into lines */
@@ -289,43 +290,67 @@ static int emu_kernel_run(void *ctx, RcFile *f, Kernel *k, const KernelAbi *abi)
 	                  emu->max_threads, emu->gemm[0] ? emu->gemm : NULL, emu->banks);
 }
 
-/* the options before the files: index of the first file, or -1 after a
- * usage error (exit 2) */
+static const char *usage =
+	"usage: ptxemu [--max-threads N] [--banks] [--set NAME=V]... FILE.tile...\n"
+	"       ptxemu --batch < LINES (each line one invocation's arguments)\n"
+	"       ptxemu --help | --version\n"
+	"Options may come anywhere among the files; FILE '-' reads standard input.\n";
+
+/* one value option of the command line; false after a usage error */
+static bool value_option(int c, const char *arg, Emu *emu, char **sets, int *nsets)
+{
+	if (c == 's') {
+		sets[(*nsets)++] = (char *)arg; /* NAME=V: a scalar param's value */
+		char why[300];
+		if (!kernel_sets_check((const char *const *)sets, *nsets, why, sizeof why)) { /* never guessed */
+			fprintf(stderr, "ptxemu: --set: %s\n", why);
+			return false;
+		}
+		return true;
+	}
+	char *end;
+	errno = 0;
+	emu->max_threads = strtoll(arg, &end, 10);
+	if (end == arg || *end || errno || emu->max_threads < 1) {
+		fprintf(stderr, "ptxemu: --max-threads: '%s' is not a positive integer\n", arg);
+		return false;
+	}
+	return true;
+}
+
+/* the options, anywhere among the files (getopt_long permutes them to the
+ * front): index of the first file; -1 after a usage error (exit 2), -2 when
+ * --help or --version answered (exit 0) */
 static int parse_options(int argc, char **argv, Emu *emu, char **sets, int *nsets)
 {
-	int first = 1;
-	for (;;) {
-		if (argc > first && (!strcmp(argv[first], "--set") || !strcmp(argv[first], "--max-threads")) &&
-		    argc == first + 1) {
-			fprintf(stderr, "ptxemu: %s needs a value\n", argv[first]);
+	static const struct option opts[] = {
+		{"set", required_argument, 0, 's'}, {"max-threads", required_argument, 0, 'm'},
+		{"banks", no_argument, 0, 'b'},     {"help", no_argument, 0, 'h'},
+		{"version", no_argument, 0, 'V'},   {0, 0, 0, 0},
+	};
+	optind = 0; /* 0, not 1: getopt starts afresh (--batch parses many argument lists) */
+	opterr = 0; /* the messages are ptxemu's own */
+	for (int c; (c = getopt_long(argc, argv, ":hV", opts, NULL)) != -1;) {
+		if (c == 'b') {
+			emu->banks = true; /* shared-memory wavefronts per .tile line (docs/benchmarks.md) */
+		} else if (c == 's' || c == 'm') {
+			if (!value_option(c, optarg, emu, sets, nsets))
+				return -1;
+		} else if (c == 'h') {
+			fputs(usage, stdout);
+			return -2;
+		} else if (c == 'V') {
+			printf("ptxemu (tilepx) %s\n", TILEPX_VERSION_STRING);
+			return -2;
+		} else {
+			if (c == ':')
+				fprintf(stderr, "ptxemu: %s needs a value\n", argv[optind - 1]);
+			else
+				fprintf(stderr, "ptxemu: unknown option %s\n%s", argv[optind - 1], usage);
 			return -1;
 		}
-		if (argc > first + 1 && !strcmp(argv[first], "--set")) {
-			sets[(*nsets)++] = argv[first + 1]; /* NAME=V: a scalar param's value */
-			char why[300];
-			if (!kernel_sets_check((const char *const *)sets, *nsets, why, sizeof why)) { /* never guessed */
-				fprintf(stderr, "ptxemu: --set: %s\n", why);
-				return -1;
-			}
-			first += 2;
-			continue;
-		}
-		if (argc > first + 1 && !strcmp(argv[first], "--max-threads")) {
-			char *end;
-			errno = 0;
-			emu->max_threads = strtoll(argv[first + 1], &end, 10);
-			if (end == argv[first + 1] || *end || errno || emu->max_threads < 1) {
-				fprintf(stderr, "ptxemu: --max-threads: '%s' is not a positive integer\n", argv[first + 1]);
-				return -1;
-			}
-			first += 2;
-		} else if (argc > first && !strcmp(argv[first], "--banks")) {
-			emu->banks = true; /* shared-memory wavefronts per .tile line (docs/benchmarks.md) */
-			first++;
-		} else {
-			return first;
-		}
 	}
+	return optind;
 }
 
 /* one invocation: the options, then the files */
@@ -335,15 +360,11 @@ static int emu_main(int argc, char **argv)
 	char **sets = malloc(sizeof(char *) * (size_t)argc); /* at most one per argument */
 	int nsets = 0;
 	int first = parse_options(argc, argv, &emu, sets, &nsets);
-	if (first < 0) {
+	if (first < 0 || first >= argc) {
+		if (first >= argc)
+			fprintf(stderr, "ptxemu: no input file\n%s", usage);
 		free(sets);
-		return 2;
-	}
-	if (first >= argc || !strcmp(argv[first], "--help") || !strcmp(argv[first], "-h")) {
-		fprintf(stderr, "usage: ptxemu [--max-threads N] [--banks] [--set NAME=V]... FILE.tile...\n"
-		                "       ptxemu --batch < LINES (each line one invocation's arguments)\n");
-		free(sets);
-		return first >= argc ? 2 : 0;
+		return first == -2 ? 0 : 2;
 	}
 	RcRunner r = {.tool = "ptxemu", .sets = sets, .nsets = nsets, .ctx = &emu, .file_begin = emu_file_begin,
 	              .kernel_run = emu_kernel_run, .file_end = emu_file_end};

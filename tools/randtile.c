@@ -566,6 +566,15 @@ static void reduce_program(FILE *f, int idx)
 
 int main(int argc, char **argv)
 {
+	if (argc == 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
+		printf("usage: randtile [--reduce] SEED N DIR\n"
+		       "writes N random .tile programs DIR/r0000.tile... from SEED (--reduce: reductions)\n");
+		return 0;
+	}
+	if (argc == 2 && (!strcmp(argv[1], "--version") || !strcmp(argv[1], "-V"))) {
+		printf("randtile (tilepx) %s\n", TILEPX_VERSION_STRING);
+		return 0;
+	}
 	bool reductions = argc == 5 && !strcmp(argv[1], "--reduce");
 	if (reductions) /* randtile --reduce SEED N DIR: reductions of random register layouts */
 		argv++, argc--;

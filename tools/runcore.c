@@ -7,7 +7,7 @@
 
 char *rc_slurp(const char *path, size_t *len)
 {
-	FILE *f = fopen(path, "rb");
+	FILE *f = strcmp(path, "-") ? fopen(path, "rb") : stdin; /* '-': standard input */
 	if (!f)
 		return NULL;
 	size_t cap = 1 << 16, n = 0;
@@ -21,7 +21,8 @@ char *rc_slurp(const char *path, size_t *len)
 			b = nb;
 		}
 	}
-	fclose(f);
+	if (f != stdin)
+		fclose(f);
 	if (b) {
 		b[n] = 0;
 		*len = n;

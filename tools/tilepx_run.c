@@ -415,7 +415,7 @@ int main(int argc, char **argv)
 	static const struct option opts[] = {
 		{"bench", required_argument, 0, 'b'}, {"ptx", required_argument, 0, 'p'}, {"gemm", required_argument, 0, 'g'},
 		{"link", required_argument, 0, 'l'}, {"set", required_argument, 0, 's'},
-		{"gemm-auto", required_argument, 0, 'a'}, {"help", no_argument, 0, 'h'}, {0, 0, 0, 0},
+		{"gemm-auto", required_argument, 0, 'a'}, {"help", no_argument, 0, 'h'}, {"version", no_argument, 0, 'V'}, {0, 0, 0, 0},
 	};
 	int bench = 0, c;
 	const char *ptx = NULL;
@@ -423,7 +423,7 @@ int main(int argc, char **argv)
 	sets = calloc((size_t)argc + 5, sizeof *sets);
 	if (!sets)
 		sets = no_sets;
-	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "hV", opts, NULL)) != -1) {
 		switch (c) {
 		case 'b': {
 			char *end;
@@ -455,6 +455,7 @@ int main(int argc, char **argv)
 			break;
 		case 'a': gemm_auto = optarg; break;
 		case 'h': fputs(usage, stdout); return 0;
+		case 'V': printf("tilepx-run (tilepx) %s\n", TILEPX_VERSION_STRING); return 0;
 		default: fputs(usage, stderr); return 2;
 		}
 	}
