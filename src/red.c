@@ -55,9 +55,11 @@ static bool red_operands_ok(Ctx *cx, const Stmt *s)
 	}
 	int64_t de[MAX_DIMS], re[MAX_DIMS];
 	int nd = kept_extents(s->dst, de), nr = kept_extents(s->src, re);
-	if (nd != nr || memcmp(de, re, sizeof(int64_t) * (size_t)nd)) {
+	if (nd && (nd != nr || memcmp(de, re, sizeof(int64_t) * (size_t)nd))) {
 		diag_error(cx, s->src->loc, "extent mismatch: the %s destination and source differ (unit dimensions dropped)",
 		           kw);
+		diag_note(cx, "the destination has the source's extents (element for element) or is one element (every "
+		          "source element combined into it)");
 		return false;
 	}
 	return true;
@@ -75,7 +77,7 @@ static void use_region(void *ctx, const Region *r, bool write)
 {
 	(void)write;
 	RedUse *u = ctx;
-	if (!u->hit && r->buf == u->b)
+	if (!u->hit && r->name && !strcmp(r->name, u->b->name)) /* by name: later statements are not resolved yet */
 		u->hit = u->cur;
 }
 
@@ -83,7 +85,7 @@ static void find_use(void *ctx, const Stmt *s)
 {
 	RedUse *u = ctx;
 	bool red = s->kind == ST_RED_ADD || s->kind == ST_RED_MAX;
-	if (red && !u->first_red && s->dst->buf == u->b)
+	if (red && !u->first_red && s->dst->name && !strcmp(s->dst->name, u->b->name))
 		u->first_red = s;
 	if (u->hit || s->kind == u->kind || s->asm_blk)
 		return;

@@ -478,12 +478,13 @@ static bool red_apply(RefCta *c, const Stmt *s, unsigned char *d, const unsigned
 static bool ref_red(Ctx *cx, RefCta *c, const Stmt *s)
 {
 	int64_t elems = region_elems(s->src), inst = owner_threads(c, s->src->buf);
+	bool fold = region_elems(s->dst) == 1; /* every element into the one */
 	for (int64_t first = 0; first < c->k->threads; first += inst) {
 		if (!runs_instance(c, first, inst))
 			continue;
 		enter_instance(c, first);
 		for (int64_t x = 0; x < elems; x++) {
-			unsigned char *d = place(c, s->dst, x, first), *from = place(c, s->src, x, first);
+			unsigned char *d = place(c, s->dst, fold ? 0 : x, first), *from = place(c, s->src, x, first);
 			if (d && from && !red_apply(c, s, d, from)) {
 				diag_error(cx, s->loc, "the reference ran out of memory");
 				return false;

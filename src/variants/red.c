@@ -9,6 +9,15 @@
 
 #include <string.h>
 
+/* a one-element destination: every source element combined into it */
+static bool fold(const CopyOp *op)
+{
+	int64_t n = 1;
+	for (int d = 0; d < op->st->dst->ndim; d++)
+		n *= op->st->dst->ext[d];
+	return n == 1 && op->elems > 1;
+}
+
 static const char *accepts(const CopyOp *op)
 {
 	if (op->dbuf->mem != MEM_GLOBAL || op->sbuf->mem != MEM_LOCAL)
@@ -20,6 +29,9 @@ static const char *accepts(const CopyOp *op)
 	for (int a = AX_LANEID; a <= AX_TX; a++)
 		if (op->src.off[a].c || op->src.off[a].n)
 			return "the register region starts at a nonzero thread offset";
+	if (op->dbuf->dynamic && fold(op))
+		return arena_printf(op->cx->arena, "a one-element destination in '%s', which has runtime extents (give "
+		                    "the param constant extents)", op->dbuf->name);
 	if (!affine_is_const(&op->src.off[AX_M]))
 		return arena_printf(op->cx->arena, "the region of '%s' starts at a register that moves with a repeat index "
 		                    "(registers are not indexable at run time)", op->sbuf->name);
@@ -44,6 +56,10 @@ static const char *plan(const CopyOp *op, Plan *p)
 	lay_fuse_threads(&rp->rv.L, op->sbuf->owner);
 	View mv = op->dst;
 	int64_t cap = widest(op);
+	if (fold(op)) { /* every element to the one address: the memory side strides 0 */
+		mv.L = (Layout){.n = 1, .it = {{op->elems, 0, AX_M}}};
+		cap = 1;
+	}
 	if (!mv.vec_cap || mv.vec_cap > cap)
 		mv.vec_cap = cap;
 	const char *why = reg_partition(op, &rp->rv, &mv, &rp->part);
@@ -53,8 +69,9 @@ static const char *plan(const CopyOp *op, Plan *p)
 	                   : rp->part.vec == 1    ? "add.f32"
 	                   : rp->part.vec == 2    ? "add.v2.f32"
 	                                          : "add.v4.f32";
-	snprintf(p->params, sizeof p->params, "{\"red\": \"red.global.%s\", \"vec_bits\": %d, \"outer\": %lld%s}", form,
-	         rp->part.vec * 32, (long long)rp->part.outer, rp->part.nrep ? ", \"replica 0 issues\": true" : "");
+	snprintf(p->params, sizeof p->params, "{\"red\": \"red.global.%s\", \"vec_bits\": %d, \"outer\": %lld%s%s}", form,
+	         rp->part.vec * 32, (long long)rp->part.outer, rp->part.nrep ? ", \"replica 0 issues\": true" : "",
+	         fold(op) ? ", \"into one element\": true" : "");
 	return NULL;
 }
 
