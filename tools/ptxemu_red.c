@@ -20,6 +20,15 @@
 
 enum { UNTOUCHED = -1, RED_MANY = -2 };
 
+/* the .tile name of pointer param i (param_index order, as mem() numbers them) */
+static const char *param_name(const Machine *m, uint64_t i)
+{
+	for (size_t b = 0; b < m->k->nbufs; b++)
+		if (m->k->bufs[b]->mem == MEM_GLOBAL && (uint64_t)m->k->bufs[b]->param_index == i)
+			return m->k->bufs[b]->name;
+	return m->p->params[i];
+}
+
 /* the thread's index over the launch: its cluster's first CTA, then its rank and place */
 static int64_t launch_tid(const Machine *m, int tid)
 {
@@ -54,7 +63,7 @@ bool red_global_access(Machine *m, uint64_t param, uint64_t off, int bytes, bool
 		if (race) {
 			snprintf(m->errbuf, sizeof m->errbuf, "race: global memory at %s+%llu is reduced by red.global atomics "
 			         "and accessed plainly by another thread (.tile line %d): nothing orders a plain access with "
-			         "other threads' atomics within a launch", m->p->params[param], (unsigned long long)a,
+			         "other threads' atomics within a launch", param_name(m, param), (unsigned long long)a,
 			         m->acc_line);
 			m->err = m->errbuf;
 			return false;
