@@ -89,7 +89,7 @@ static const char usage[] =
 	"usage: gemm_bench [--tile FILE.tile] [--kernel NAME] [--names C=A*B] [--dtype IN:OUT] [--b kn|nk]\n"
 	"                  [--data random|int] [--seed S] [--warmup W] [--rounds R] [--tol T] [--host-max D]\n"
 	"                  [--lt-algos N] [--set NAME=V]... (M N K | --issue-sizes)\n"
-	"                  [--fp8-fast-accum 0|1] [--auto]\n"
+	"                  [--fp8-fast-accum 0|1] [--auto] [--zero-c]\n"
 	"                  [--epilogue none|bias|relu_bias|gelu_bias|alpha_beta] [--alpha A] [--beta B]\n"
 	"                  [--bias-name NAME]\n"
 	"Times tilepx's kernel (--tile), cublasGemmEx and cuBLASLt on the same buffers, interleaved;\n"
