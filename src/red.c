@@ -29,7 +29,7 @@ static int kept_extents(const Region *r, int64_t *e)
 	return n;
 }
 
-static bool red_operands_ok(Ctx *cx, const Stmt *s)
+static bool red_operands_ok(Ctx *cx, const Module *m, const Stmt *s)
 {
 	const char *kw = stmt_info[s->kind].keyword;
 	const Buffer *d = s->dst->buf, *r = s->src->buf;
@@ -45,12 +45,19 @@ static bool red_operands_ok(Ctx *cx, const Stmt *s)
 		diag_note(cx, "copy the tile into a local buffer first");
 		return false;
 	}
-	if (d->dt != DT_F32 || r->dt != DT_F32) {
-		const Buffer *w = d->dt != DT_F32 ? d : r;
+	bool half = s->kind == ST_RED_ADD && (d->dt == DT_F16 || d->dt == DT_BF16);
+	if ((d->dt != DT_F32 && !half) || r->dt != DT_F32) {
+		const Buffer *w = d->dt != DT_F32 && !half ? d : r;
 		diag_error(cx, w == d ? s->dst->loc : s->src->loc, "%s of %s has no atomic form here: '%s' is %s", kw,
 		           dtype_name(w->dt), w->name, dtype_name(w->dt));
 		diag_note(cx, "red.add and red.max combine an f32 local tile into an f32 param (red.global.add.f32, "
-		          "red.global.max.s32 / min.u32 on the bit pattern)");
+		          "red.global.max.s32 / min.u32 on the bit pattern); red.add also into an f16 or bf16 param "
+		          "(red.global.add.noftz.f16x2 / bf16x2)");
+		return false;
+	}
+	if (d->dt == DT_BF16 && !target_has(m->target, CAP_SM90)) {
+		diag_error(cx, s->dst->loc, "red.add into bf16 needs target %s (red.global.add.noftz.bf16x2; target is %s)",
+		           cap_name(CAP_SM90), m->target->name);
 		return false;
 	}
 	int64_t de[MAX_DIMS], re[MAX_DIMS];
@@ -95,9 +102,8 @@ static void find_use(void *ctx, const Stmt *s)
 
 void check_red(Ctx *cx, const Module *m, Kernel *k, Stmt *s)
 {
-	(void)m;
 	bool dst_ok = check_region_of(cx, k, s->dst), src_ok = check_region_of(cx, k, s->src);
-	if (!dst_ok || !src_ok || !red_scope_fits(cx, k, s) || !red_operands_ok(cx, s))
+	if (!dst_ok || !src_ok || !red_scope_fits(cx, k, s) || !red_operands_ok(cx, m, s))
 		return;
 	for (int side = 0; side < 2; side++) {
 		View v;

@@ -415,12 +415,13 @@ static int lsb_exponent(uint32_t u)
 	return (e ? (int)e - 150 : -149) + z;
 }
 
-static float red_add_bound(const RedAcc *a)
+/* prec: the significand's bits (24 f32, 11 f16, 8 bf16); ftz: subnormals flushed (f32 atomics) */
+static float red_add_bound(const RedAcc *a, int prec, bool ftz)
 {
-	if (a->base == 0 && a->q >= -126 && a->abs < rm_ldexp(1.0, 24 + (a->q > 200 ? 200 : a->q)))
+	if (a->base == 0 && (!ftz || a->q >= -126) && a->abs < rm_ldexp(1.0, prec + (a->q > 200 ? 200 : a->q)))
 		return 0;
-	double u = rm_ldexp(1.0, -24), k = (double)(a->n - 1) * u;
-	return (float)(a->base + 2 * k / (1 - k) * a->abs + (double)a->n * rm_ldexp(1.0, -125));
+	double u = rm_ldexp(1.0, -prec), k = (double)(a->n - 1) * u;
+	return (float)(a->base + 2 * k / (1 - k) * a->abs + (ftz ? (double)a->n * rm_ldexp(1.0, -125) : 0));
 }
 
 static RedAcc *red_acc(RefCta *c, const Buffer *b, const unsigned char *d, float old, float old_err)
@@ -430,7 +431,7 @@ static RedAcc *red_acc(RefCta *c, const Buffer *b, const unsigned char *d, float
 	RedAcc **slot = &c->racc[b->param_index];
 	if (!*slot && !(*slot = calloc((size_t)(b->storage ? b->storage : 1), sizeof(RedAcc))))
 		return NULL;
-	RedAcc *a = &(*slot)[(d - c->params[b->param_index]) / 4];
+	RedAcc *a = &(*slot)[(d - c->params[b->param_index]) / dtype_bytes(b->dt)];
 	if (!a->n) {
 		uint32_t u;
 		memcpy(&u, &old, 4);
@@ -439,8 +440,53 @@ static RedAcc *red_acc(RefCta *c, const Buffer *b, const unsigned char *d, float
 	return a;
 }
 
+/* red.add into f16 / bf16: the f32 term rounded to the type (the emitted
+ * cvt.rn pair), added to the element in f32 (exact for two such values, or
+ * off by less than the type's half unit: one rounding to it is then the
+ * correctly rounded sum) and rounded to nearest even */
+static bool red_apply_half(RefCta *c, const Stmt *s, unsigned char *d, const unsigned char *from)
+{
+	const Buffer *db = s->dst->buf, *sb = s->src->buf;
+	bool bf = db->dt == DT_BF16;
+	float *se = err_slot(c, sb, from, false), *de = err_slot(c, db, d, false);
+	uint16_t vh, r;
+	uint32_t xu, vu, tu;
+	memcpy(&vh, d, 2);
+	memcpy(&xu, from, 4);
+	vu = ref_half_to_f32(vh, bf);
+	tu = ref_half_to_f32(ref_f32_to_half(xu, bf), bf);
+	float v, t;
+	memcpy(&v, &vu, 4);
+	memcpy(&t, &tu, 4);
+	RedAcc *a = red_acc(c, db, d, v, de ? *de : 0);
+	if (!a)
+		return false;
+	float sum = v + t;
+	uint32_t su;
+	memcpy(&su, &sum, 4);
+	r = ref_f32_to_half(su, bf);
+	memcpy(d, &r, 2);
+	int q = lsb_exponent(tu);
+	a->n++;
+	a->abs += fabs((double)t);
+	a->base += se ? *se : 0;
+	a->q = q < a->q ? q : a->q;
+	uint32_t ru = ref_half_to_f32(r, bf);
+	float rf;
+	memcpy(&rf, &ru, 4);
+	float bound = red_add_bound(a, bf ? 8 : 11, false);
+	if (!isfinite(rf) || !isfinite(t) || !isfinite(bound))
+		bound = INFINITY;
+	float *slot = err_slot(c, db, d, bound > 0);
+	if (slot)
+		*slot = bound;
+	return true;
+}
+
 static bool red_apply(RefCta *c, const Stmt *s, unsigned char *d, const unsigned char *from)
 {
+	if (s->dst->buf->dt != DT_F32)
+		return red_apply_half(c, s, d, from);
 	const Buffer *db = s->dst->buf, *sb = s->src->buf;
 	float v, x, *se = err_slot(c, sb, from, false), *de = err_slot(c, db, d, false);
 	uint32_t vu, xu;
@@ -465,7 +511,7 @@ static bool red_apply(RefCta *c, const Stmt *s, unsigned char *d, const unsigned
 		a->abs += fabs((double)x);
 		a->base += se ? *se : 0;
 		a->q = q < a->q ? q : a->q;
-		bound = red_add_bound(a);
+		bound = red_add_bound(a, 24, true);
 		if (!isfinite(sum) || !isfinite(x) || !isfinite(bound))
 			bound = INFINITY;
 	}

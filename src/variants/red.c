@@ -9,6 +9,12 @@
 
 #include <string.h>
 
+/* an f16 / bf16 destination: f32 registers converted in pairs, added per half */
+static bool half_dst(const CopyOp *op)
+{
+	return op->dt == DT_F16 || op->dt == DT_BF16;
+}
+
 /* a one-element destination: every source element combined into it */
 static bool fold(const CopyOp *op)
 {
@@ -29,6 +35,9 @@ static const char *accepts(const CopyOp *op)
 	for (int a = AX_LANEID; a <= AX_TX; a++)
 		if (op->src.off[a].c || op->src.off[a].n)
 			return "the register region starts at a nonzero thread offset";
+	if (half_dst(op) && fold(op))
+		return arena_printf(op->cx->arena, "a one-element %s destination: the %s atomics add pairs of elements",
+		                    dtype_name(op->dt), dtype_name(op->dt));
 	if (op->dbuf->dynamic && fold(op))
 		return arena_printf(op->cx->arena, "a one-element destination in '%s', which has runtime extents (give "
 		                    "the param constant extents)", op->dbuf->name);
@@ -43,9 +52,13 @@ typedef struct RedPlan {
 	Part part;
 } RedPlan;
 
+/* the widest vector (elements) the atomics have: 4 f32 or 8 halves (.v4) on sm_90, else 1 f32 or a pair */
 static int64_t widest(const CopyOp *op)
 {
-	return op->st->kind == ST_RED_ADD && target_has(op->mod->target, CAP_SM90) ? 4 : 1;
+	bool sm90 = target_has(op->mod->target, CAP_SM90);
+	if (half_dst(op))
+		return sm90 ? 8 : 2;
+	return op->st->kind == ST_RED_ADD && sm90 ? 4 : 1;
 }
 
 static const char *plan(const CopyOp *op, Plan *p)
@@ -65,12 +78,18 @@ static const char *plan(const CopyOp *op, Plan *p)
 	const char *why = reg_partition(op, &rp->rv, &mv, &rp->part);
 	if (why)
 		return why;
+	int words = half_dst(op) ? rp->part.vec / 2 : rp->part.vec;
+	if (half_dst(op) && rp->part.vec < 2)
+		return arena_printf(op->cx->arena, "the %s atomics add pairs: a thread's elements are not pairs contiguous "
+		                    "in '%s' (an even column first)", dtype_name(op->dt), op->dbuf->name);
 	const char *form = op->st->kind == ST_RED_MAX ? "max.s32 / min.u32"
-	                   : rp->part.vec == 1    ? "add.f32"
-	                   : rp->part.vec == 2    ? "add.v2.f32"
+	                   : half_dst(op)         ? arena_printf(op->cx->arena, "add.noftz.%s%sx2", words == 1 ? ""
+	                                                         : words == 2 ? "v2." : "v4.", dtype_name(op->dt))
+	                   : words == 1           ? "add.f32"
+	                   : words == 2           ? "add.v2.f32"
 	                                          : "add.v4.f32";
 	snprintf(p->params, sizeof p->params, "{\"red\": \"red.global.%s\", \"vec_bits\": %d, \"outer\": %lld%s%s}", form,
-	         rp->part.vec * 32, (long long)rp->part.outer, rp->part.nrep ? ", \"replica 0 issues\": true" : "",
+	         rp->part.vec * dtype_bytes(op->dt) * 8, (long long)rp->part.outer, rp->part.nrep ? ", \"replica 0 issues\": true" : "",
 	         fold(op) ? ", \"into one element\": true" : "");
 	return NULL;
 }
@@ -109,10 +128,32 @@ static void emit_max(Builder *b, const char *addr, Reg w, const char *guard)
 	b->guard = NULL;
 }
 
+/* f32 registers f[0..n) packed into n / 2 halves pairs (the even element low), then one atomic */
+static void emit_half(const CopyOp *op, Builder *b, const char *addr, Reg *f, int n, const char *guard)
+{
+	bool bf = op->dt == DT_BF16;
+	Reg h[4];
+	FormId cvt = b_form(b, FAM_CVT, &(FormKey){.atype = ATYPE_F32, .dtype = bf ? DTYPE_BF16 : DTYPE_F16});
+	for (int w = 0; w < n / 2; w++) {
+		h[w] = b_reg(b, RC_R);
+		b_ins(b, cvt, b_name(b, h[w]), b_name(b, f[2 * w + 1]), b_name(b, f[2 * w]), NULL);
+	}
+	static const FormId forms[2][3] = {{FORM_RED_ADD_F16X2, FORM_RED_ADD_V2_F16X2, FORM_RED_ADD_V4_F16X2},
+	                                   {FORM_RED_ADD_BF16X2, FORM_RED_ADD_V2_BF16X2, FORM_RED_ADD_V4_BF16X2}};
+	FormId form = forms[bf][n / 2 == 1 ? 0 : n / 2 == 2 ? 1 : 2];
+	b->guard = guard;
+	b_ins(b, form, addr, n / 2 == 1 ? b_name(b, h[0]) : b_vec(b, h, n / 2), NULL);
+	b->guard = NULL;
+}
+
 static void emit_access(const CopyOp *op, Builder *b, const char *addr, Reg *w, int vec, const char *guard)
 {
 	if (op->st->kind == ST_RED_MAX) {
 		emit_max(b, addr, w[0], guard);
+		return;
+	}
+	if (half_dst(op)) {
+		emit_half(op, b, addr, w, vec, guard);
 		return;
 	}
 	b->guard = guard;
@@ -156,7 +197,7 @@ static void emit(const CopyOp *op, const Plan *p, Emit *e)
 		}
 		const char *addr = emit_side_operand(e, &side, ds);
 		const char *guard = emit_side_guard(e, &side, ds, false);
-		Reg w[4];
+		Reg w[8];
 		for (int v = 0; v < part->vec; v++) { /* the vector's words, wherever they are in the registers */
 			int64_t j = v, rj = v;
 			if (part->nvp) {
@@ -174,5 +215,5 @@ static void emit(const CopyOp *op, const Plan *p, Emit *e)
 		b_place_label(b, skip);
 }
 
-const Variant variant_red_add = {"red_add", ST_RED_ADD, 10, accepts, plan, emit, .ragged = true};
+const Variant variant_red_add = {"red_add", ST_RED_ADD, 10, accepts, plan, emit, .ragged = true, .converts = true};
 const Variant variant_red_max = {"red_max", ST_RED_MAX, 10, accepts, plan, emit, .ragged = true};
