@@ -70,17 +70,27 @@ def kernels():
     return found
 
 
-def view_as_param(t, param):
-    """t ([B, H, S, D] or [B, H, S]) viewed with the rank the param declares."""
-    rank = len(param["shape"])
+def as_param(t, param):
+    """t ([B, H, S, D] or [B, H, S], contiguous) as the kernel's param takes it:
+    [S, B*H*D] (heads side by side in each row: a copy), [B*H*S, D],
+    [B*H, S, D] or [B, H, S, D] (views); LSE as [B*H, S], [B*H*S] or [B, H, S]."""
+    rank, scal = len(param["shape"]), param.get("shape_scalars") or []
     if t.dim() == 4:
         B, H, S, D = t.shape
-        shapes = {2: (B * H * S, D), 3: (B * H, S, D), 4: (B, H, S, D)}
-    else:
-        B, H, S = t.shape
-        first = param["shape"][0] if param["shape"] else 0
-        shapes = {1: (B * H * S,), 2: (1, B * H * S) if first == 1 else (B * H, S), 3: (B, H, S)}
-    return t.view(*shapes[rank])
+        if rank == 2 and scal and scal[0] == "S":
+            return t.permute(2, 0, 1, 3).reshape(S, B * H * D).contiguous()
+        return t.view(*{2: (B * H * S, D), 3: (B * H, S, D), 4: (B, H, S, D)}[rank])
+    B, H, S = t.shape
+    first = param["shape"][0] if param["shape"] else 0
+    return t.view(*{1: (B * H * S,), 2: (1, B * H * S) if first == 1 else (B * H, S), 3: (B, H, S)}[rank])
+
+
+def from_param(arr, like):
+    """The kernel's O back as [B, H, S, D]."""
+    B, H, S, D = like.shape
+    if arr.dim() == 2 and arr.shape[0] == S and arr.shape[1] == B * H * D and S != B * H * S:
+        return arr.view(S, B, H, D).permute(1, 2, 0, 3)
+    return arr.view(B, H, S, D)
 
 
 class Tilepx:
@@ -88,13 +98,17 @@ class Tilepx:
         self.k = tilepx.compile(path, kernel=name)
         self.name = name
 
+    def args(self, q, k, v, o, lse, scale):
+        """The arrays and values of a launch; O's array (which may be a
+        rearranged copy of o: copy it back with from_param)."""
+        B, H, S, D = q.shape
+        arrays = [as_param(t, p) for t, p in zip((q, k, v, o, lse), self.k.params)]
+        values = {"BH": B * H, "S": S, "scale": scale, "R": B * H * S, "B": B, "H": H, "W": B * H * D}
+        return arrays, {n: values[n] for n in self.k.scalars if n in values}
+
     def launch(self, q, k, v, o, lse, scale):
-        B, H, S, _ = q.shape
-        params = self.k.params
-        arrays = [view_as_param(t, p) for t, p in zip((q, k, v, o, lse), params)]
-        values = {"BH": B * H, "S": S, "scale": scale, "R": B * H * S, "B": B, "H": H}
-        values = {n: values[n] for n in self.k.scalars if n in values}
-        return self.k(*arrays, **values)
+        arrays, values = self.args(q, k, v, o, lse, scale)
+        return self.k(*arrays, **values), arrays[3]
 
 
 def guarded(shape, dtype, sentinel):
@@ -130,10 +144,13 @@ def check(path, name, hd, causal, dtype):
         g = torch.Generator(device="cuda").manual_seed(1000 + S + hd)
         q, k, v = (torch.randn(B, H, S, hd, device="cuda", dtype=dtype, generator=g) for _ in range(3))
         scale = 1.0 / math.sqrt(hd)
-        obuf, o = guarded((B, H, S, hd), dtype, SENTINEL_O)
-        lbuf, lse = guarded((B, H, S), torch.float32, SENTINEL_LSE)
-        kern.launch(q, k, v, o, lse, scale)
+        arrays, values = kern.args(q, k, v, torch.empty_like(q), torch.empty(B, H, S, device="cuda"), scale)
+        # O and LSE as the kernel takes them, between guard elements
+        obuf, o_arg = guarded(tuple(arrays[3].shape), dtype, SENTINEL_O)
+        lbuf, lse_arg = guarded(tuple(arrays[4].shape), torch.float32, SENTINEL_LSE)
+        kern.k(*arrays[:3], o_arg, lse_arg, **values)
         torch.cuda.synchronize()
+        o, lse = from_param(o_arg, q), lse_arg.reshape(B, H, S)
         o_ref, lse_ref = reference(q, k, v, scale, causal)
         try:
             o_cudnn = sdpa(SDPBackend.CUDNN_ATTENTION, q, k, v, causal, scale).float()
@@ -177,7 +194,7 @@ def time_cell(hd, S, causal, rounds, warmup, tilepx_kernels):
         except RuntimeError as e:
             print(f"# {label} unavailable at hd {hd} S {S}: {str(e).splitlines()[0]}")
     for kern in tilepx_kernels:
-        launch = kern.launch(q, k, v, o, lse, scale)
+        launch, _ = kern.launch(q, k, v, o, lse, scale)
         cands[kern.name] = launch.run
     torch.cuda.synchronize()
     for _ in range(warmup):
