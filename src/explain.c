@@ -163,7 +163,7 @@ static Region *refact_region(Ctx *cx, const Kernel *kc, const Region *r)
 {
 	Region *c = arena_alloc(cx->arena, sizeof *c);
 	*c = *r;
-	if (!r->buf->dynamic || r->buf->ndim != 2)
+	if (!r->buf->dynamic || r->buf->ndim < 2)
 		return c;
 	Buffer *b = arena_alloc(cx->arena, sizeof *b);
 	*b = *r->buf;
