@@ -67,6 +67,17 @@ static void fmt_region(Str *o, const Kernel *k, const Region *r)
 	str_putc(o, ']');
 }
 
+/* the grid dimension (0: x, 1: y) of cdiv(sc, D) CTAs whose ctaid the
+ * expression holds, which bounds it by sc (region_guarded); -1: none */
+static int grid_bounded(const Kernel *k, const Affine *e, const Scalar *sc)
+{
+	for (int i = 0; i < e->n; i++)
+		for (int g = 0; g < 2; g++)
+			if (e->t[i].var == (g ? VAR_CTAIDY : VAR_CTAID) && k->grid_var[g] == sc->var)
+				return g;
+	return -1;
+}
+
 /* the guards of a copy's operands that are params with runtime extents:
  * per runtime dimension, whether its accesses are predicated and why */
 static void explain_guards(const Kernel *k, const Stmt *s, bool json, Str *o)
@@ -89,6 +100,10 @@ static void explain_guards(const Kernel *k, const Stmt *s, bool json, Str *o)
 			if (g)
 				snprintf(why, sizeof why, "the slice ends at %s, which may pass %s (%s >= %lld)", end.s, sc->name,
 				         sc->name, (long long)sc->lo);
+			else if (grid_bounded(k, &r->end[d], sc) >= 0)
+				snprintf(why, sizeof why, "the slice ends at %s, never past %s: the grid has cdiv(%s, %lld) CTAs "
+				         "in %c", end.s, sc->name, sc->name, (long long)k->grid_div[grid_bounded(k, &r->end[d], sc)],
+				         "xy"[grid_bounded(k, &r->end[d], sc)]);
 			else
 				snprintf(why, sizeof why, "the slice ends at %s, never past %s >= %lld", end.s, sc->name,
 				         (long long)sc->lo);
