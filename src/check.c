@@ -376,6 +376,9 @@ static void check_repeat(Ctx *cx, const Module *m, Kernel *k, Stmt *s)
 		int64_t most = (sc->hi + s->trips_div - 1) / s->trips_div;
 		s->n = most > 0 ? most : 1;
 		k->var_ext[s->var] = s->n;
+		if (!k->var_trips)
+			k->var_trips = arena_alloc(cx->arena, sizeof *k->var_trips * (size_t)k->nvars);
+		k->var_trips[s->var] = (struct VarTrips){s->trips_scalar, s->trips_div};
 	}
 	check_stmts(cx, m, k, s->body, s->nbody);
 	if (s->trips_scalar)

@@ -78,6 +78,18 @@ static int grid_bounded(const Kernel *k, const Affine *e, const Scalar *sc)
 	return -1;
 }
 
+/* 1 + the variable of a 'repeat cdiv(sc, D)' index the expression holds
+ * (region_guarded); 0: none */
+static int trips_bounded(const Kernel *k, const Affine *e, const Scalar *sc)
+{
+	for (int i = 0; i < e->n && k->var_trips; i++) {
+		int v = e->t[i].var;
+		if (v >= 0 && v < k->nvars && k->var_trips[v].scalar && k->scalars[k->var_trips[v].scalar - 1].var == sc->var)
+			return v + 1;
+	}
+	return 0;
+}
+
 /* the guards of a copy's operands that are params with runtime extents:
  * per runtime dimension, whether its accesses are predicated and why */
 static void explain_guards(const Kernel *k, const Stmt *s, bool json, Str *o)
@@ -100,6 +112,10 @@ static void explain_guards(const Kernel *k, const Stmt *s, bool json, Str *o)
 			if (g)
 				snprintf(why, sizeof why, "the slice ends at %s, which may pass %s (%s >= %lld)", end.s, sc->name,
 				         sc->name, (long long)sc->lo);
+			else if (trips_bounded(k, &r->end[d], sc))
+				snprintf(why, sizeof why, "the slice ends at %s, never past %s: the index counts the trips of "
+				         "'repeat cdiv(%s, %lld)'", end.s, sc->name, sc->name,
+				         (long long)k->var_trips[trips_bounded(k, &r->end[d], sc) - 1].div);
 			else if (grid_bounded(k, &r->end[d], sc) >= 0)
 				snprintf(why, sizeof why, "the slice ends at %s, never past %s: the grid has cdiv(%s, %lld) CTAs "
 				         "in %c", end.s, sc->name, sc->name, (long long)k->grid_div[grid_bounded(k, &r->end[d], sc)],

@@ -51,11 +51,17 @@ int64_t row_pow2(const Kernel *k, const Buffer *b)
  * any column offset inside a tile (< 2^20) */
 int64_t dyn_row_proxy(const Kernel *k, const Buffer *b) { return row_pow2(k, b) * (((int64_t)1 << 21) + 1); }
 
-/* D when var is ctaid (ctaid_y) and the grid in x (y) is cdiv(sc, D), else 0 */
+/* D when var counts up to cdiv(sc, D) - 1: ctaid (ctaid_y) under a grid of
+ * cdiv(sc, D) CTAs in x (y), or the index of 'repeat cdiv(sc, D)'; else 0 */
 static int64_t grid_div_of(const Kernel *k, int var, const Scalar *sc)
 {
 	int g = var == VAR_CTAID ? 0 : var == VAR_CTAIDY ? 1 : -1;
-	return g >= 0 && k->grid_var[g] == sc->var ? k->grid_div[g] : 0;
+	if (g >= 0)
+		return k->grid_var[g] == sc->var ? k->grid_div[g] : 0;
+	if (var >= 0 && var < k->nvars && k->var_trips && k->var_trips[var].scalar &&
+	    k->scalars[k->var_trips[var].scalar - 1].var == sc->var)
+		return k->var_trips[var].div;
+	return 0;
 }
 
 bool region_guarded(const Kernel *k, const Region *r, int d)
