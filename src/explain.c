@@ -391,10 +391,14 @@ static void launch_text(const Kernel *k, const KernelAbi *abi, const TensorMapAr
 		if (k->grid_var[d] >= 0)
 			str_printf(o, "  grid %c: cdiv(%s, %lld)\n", "xy"[d], k->var_names[k->grid_var[d]],
 			           (long long)k->grid_div[d]);
-	for (int i = 0; i < n && i < 16; i++) /* swizzle: CU_TENSOR_MAP_SWIZZLE_32B..128B are 1..3 */
-		str_printf(o, "  tensor map %s$tmap_%d for param %s: rank %d, box %llu x %llu, swizzle %d B\n", k->name, i,
+	for (int i = 0; i < n && i < 16; i++) { /* swizzle: CU_TENSOR_MAP_SWIZZLE_32B..128B are 1..3 */
+		str_printf(o, "  tensor map %s$tmap_%d for param %s: rank %d, box %llu x %llu", k->name, i,
 		           a[i].buf->name, a[i].rank, (unsigned long long)a[i].box[0],
-		           (unsigned long long)(a[i].rank > 1 ? a[i].box[1] : 1), a[i].swizzle ? 16 << a[i].swizzle : 0);
+		           (unsigned long long)(a[i].rank > 1 ? a[i].box[1] : 1));
+		for (int d = 2; d < a[i].rank; d++) /* innermost first, as cuTensorMapEncodeTiled takes it */
+			str_printf(o, " x %llu", (unsigned long long)a[i].box[d]);
+		str_printf(o, ", swizzle %d B\n", a[i].swizzle ? 16 << a[i].swizzle : 0);
+	}
 }
 
 /* a runtime-extent tensor map's global dims and strides: the scalars by
@@ -411,15 +415,21 @@ static void json_dynamic_dims(const Kernel *k, const TensorMapArgs *a, Str *o)
 			str_printf(o, "%s%lld", d ? ", " : "", (long long)b->shape[src]);
 	}
 	str_puts(o, "], \"global_strides\": [");
-	for (int d = 1; d < a->rank; d++) {
-		int src = a->rank - d; /* the dimension inside this stride */
-		if (b->ld_scalar && d == 1)
-			str_printf(o, "%s\"%s*%d\"", d > 1 ? ", " : "", k->scalars[b->ld_scalar - 1].name, dtype_bytes(b->dt));
-		else if (b->dyn_dim[src])
-			str_printf(o, "%s\"%s*%d\"", d > 1 ? ", " : "", k->scalars[b->dyn_dim[src] - 1].name,
-			           dtype_bytes(b->dt));
+	for (int d = 1; d < a->rank; d++) { /* the dimensions inside this stride: rank-d .. rank-1 */
+		Str names = {0};
+		int64_t c = dtype_bytes(b->dt);
+		for (int src = a->rank - d; src < a->rank; src++) {
+			int sc = b->ld_scalar && src == a->rank - 1 ? b->ld_scalar : b->dyn_dim[src];
+			if (sc)
+				str_printf(&names, "%s*", k->scalars[sc - 1].name);
+			else
+				c *= b->shape[src];
+		}
+		if (names.s)
+			str_printf(o, "%s\"%s%lld\"", d > 1 ? ", " : "", names.s, (long long)c);
 		else
-			str_printf(o, "%s%lld", d > 1 ? ", " : "", (long long)(b->shape[src] * dtype_bytes(b->dt)));
+			str_printf(o, "%s%lld", d > 1 ? ", " : "", (long long)c);
+		str_free(&names);
 	}
 	str_putc(o, ']');
 }
