@@ -19,7 +19,7 @@ LAYERS='
 4 variants/partition.c variants/bulk.c variants/fallback.c variants/gmem_smem.c variants/ldgsts.c variants/ldstmatrix.c variants/reg.c variants/regpair.c variants/regmove.c variants/regshfl.c variants/tcgen05_ldst.c variants/tma.c
 5 dispatch/dispatch.c
 6 dispatch/select.c
-7 lex.c parse_expr.c parse_decl.c parse_stmt.c parse_asm.c parse_set.c set_check.c set_plan.c parse.c check.c alloc.c region.c asm.c hazard.c mbar_check.c mbarrier.c wgmma.c roles.c reduce.c
+7 lex.c parse_expr.c parse_decl.c parse_stmt.c parse_asm.c parse_set.c set_check.c set_plan.c parse.c check.c alloc.c region.c asm.c hazard.c mbar_check.c wgmma.c roles.c reduce.c
 8 mbar_emit.c emit.c set_emit.c nvvm_select.c
 9 explain.c
 10 driver.c
