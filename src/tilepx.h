@@ -1040,13 +1040,13 @@ void emit_reduce(Emit *e, const Stmt *s);
 void check_red(Ctx *cx, const Module *m, Kernel *k, Stmt *s);
 bool check_affine_range(const Kernel *k, const Affine *e, int64_t *lo, int64_t *hi);
 
-/* ---- mbarriers, bulk groups, TMA (src/mbarrier.c): stmt.def hooks ---- */
+/* ---- mbarriers, bulk groups, TMA (src/mbar_check.c, mbar_emit.c): stmt.def hooks ---- */
 void check_mbar(Ctx *cx, const Module *m, Kernel *k, Stmt *s);
 /* a copy's TMA facts: its mbarrier operand, the tensor map's box and swizzle */
 void check_copy_tma(Ctx *cx, Kernel *k, Stmt *s);
 /* the phase analysis: arrival counts, transaction bytes, parities, bulk
  * groups and proxy fences of the whole kernel, executed statically */
-void check_mbar_phases(Ctx *cx, const Module *m, Kernel *k);
+bool check_tma_maps_used(Ctx *cx, const Kernel *k);
 bool stmt_is_tma_load(const Stmt *s);
 bool stmt_is_tma_store(const Stmt *s);
 bool stmt_is_bulk_store(const Stmt *s);

@@ -4,7 +4,7 @@
  * budget, and calls the analysis' hooks. What a repeat's trips are is a
  * policy (the trips hook): every trip, two trips standing for any runtime
  * count, the count at the launch values, or the hook runs the block itself
- * (WALK_OWN: an induction over the trips, mbarrier.c's lasso). A when block
+ * (WALK_OWN: the hook runs them). A when block
  * is walked once where the when hook says so, else skipped (the race check
  * walks the blocks of one role at a time; roles.c's proof runs its own
  * frames).

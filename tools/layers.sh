@@ -19,7 +19,7 @@ LAYERS='
 4 variants/partition.c variants/bulk.c variants/fallback.c variants/gmem_smem.c variants/ldgsts.c variants/ldstmatrix.c variants/reg.c variants/regpair.c variants/regmove.c variants/regshfl.c variants/tcgen05_ldst.c variants/tma.c variants/red.c
 5 dispatch/dispatch.c
 6 dispatch/select.c
-7 front/lex.c front/parse_expr.c front/parse_decl.c front/parse_stmt.c front/parse_asm.c front/parse_set.c front/set_check.c front/set_plan.c front/parse.c front/check.c front/alloc.c front/region.c front/asm.c proof/hazard.c front/mbar_check.c proof/mbarrier.c front/wgmma.c proof/roles.c front/reduce.c front/red.c
+7 front/lex.c front/parse_expr.c front/parse_decl.c front/parse_stmt.c front/parse_asm.c front/parse_set.c front/set_check.c front/set_plan.c front/parse.c front/check.c front/alloc.c front/region.c front/asm.c proof/hazard.c front/mbar_check.c front/wgmma.c proof/roles.c front/reduce.c front/red.c
 8 emit/mbar_emit.c emit/emit.c emit/set_emit.c emit/nvvm_select.c
 9 api/explain.c
 10 api/driver.c

@@ -361,7 +361,7 @@ static void check_stmts(Ctx *cx, const Module *m, Kernel *k, Stmt **body, size_t
 /* the barriers a runtime-count loop touches: their phase parity at a wait
  * depends on the trip count, so it is tracked at run time (a register of
  * phase bits, flipped at each wait) and the phase proof runs every trip
- * count up to a loop invariant (src/mbarrier.c) */
+ * count up to a loop invariant (src/roles.c) */
 static void mark_dyn_phase(void *ctx, const Stmt *s)
 {
 	Kernel *k = ctx;
@@ -434,24 +434,6 @@ static void check_repeat(Ctx *cx, const Module *m, Kernel *k, Stmt *s)
 	check_stmts(cx, m, k, s->body, s->nbody);
 	if (stmt_runtime_trips(s))
 		stmt_walk(s->body, s->nbody, mark_dyn_phase, k);
-}
-
-/* across, running and remote arrivals are followed by the roles proof only
- * (src/roles.c) */
-static void refuse_persistent(void *ctx, const Stmt *s)
-{
-	Ctx *cx = ctx;
-	if (s->kind == ST_MBAR_ARRIVE && s->to_cluster && !cx->diags.errors) {
-		diag_error(cx, s->cluster_arrive_loc, "'mbarrier.arrive ... cluster' needs a kernel with warp roles (a when "
-		           "block)");
-		diag_note(cx, "the proofs of kernels without roles do not follow remote arrivals yet");
-		return;
-	}
-	if (s->kind != ST_REPEAT || (!s->across && !s->running) || cx->diags.errors)
-		return;
-	diag_error(cx, s->across ? s->across_loc : s->running_loc, "'%s' needs a kernel with warp roles (a when block)",
-	           s->across ? "across" : "running");
-	diag_note(cx, "the proofs of kernels without roles do not follow persistent loops and running counts yet");
 }
 
 typedef void (*CheckHook)(Ctx *cx, const Module *m, Kernel *k, Stmt *s);
@@ -733,8 +715,6 @@ bool check_kernel_stmts(Ctx *cx, const Module *m, Kernel *k)
 	int before = cx->diags.errors;
 	k->check_warps = kernel_all_warps(k);
 	check_stmts(cx, m, k, k->body, k->nbody);
-	if (cx->diags.errors == before && !k->has_roles)
-		stmt_walk(k->body, k->nbody, refuse_persistent, cx);
 	if (cx->diags.errors == before && k->has_roles)
 		check_role_budgets(cx, m, k);
 	return cx->diags.errors == before;

@@ -1,7 +1,7 @@
 /* The async statements' own checks (the "statements" pass): an mbarrier
  * operand names a declared barrier with an index in range, counts and
  * transaction bytes in their limits; a TMA copy's box, tensor map, swizzle
- * and multicast. Moved from mbarrier.c, which keeps the phase proof. */
+ * and multicast. The phase proof is roles.c's (check_role_phases). */
 #include "tilepx.h"
 
 #include <string.h>
@@ -208,4 +208,18 @@ void check_copy_tma(Ctx *cx, Kernel *k, Stmt *s)
 		str_free(&a);
 		str_free(&b);
 	}
+}
+
+/* every tensor map a TMA copy uses (before the phase proofs, with roles or
+ * without); false after the error */
+bool check_tma_maps_used(Ctx *cx, const Kernel *k)
+{
+	for (size_t i = 0; i < k->nbufs; i++)
+		if (k->bufs[i]->tma && !k->bufs[i]->tma_used) {
+			diag_error(cx, k->bufs[i]->tma_loc, "'%s' has a tensor map, but no TMA copy uses it", k->bufs[i]->name);
+			diag_note(cx, "a TMA copy: 'cta copy_async SHARED[...], %s[...] mbarrier BAR[i]' (load) or "
+			          "'cta copy_async %s[...], SHARED[...]' (store)", k->bufs[i]->name, k->bufs[i]->name);
+			return false;
+		}
+	return true;
 }

@@ -5,8 +5,9 @@
  *
  * The statements' own checks run as everywhere; here is what a role adds:
  * which statements a subset of the CTA's warps may run, and the multi-role
- * phase proof (check_role_phases, below), which replaces mbarrier.c's
- * single-stream simulation for kernels with roles. */
+ * phase proof (check_role_phases, below): the one async analysis of every
+ * kernel, a kernel without when blocks being one role of every warp (issue
+ * 35). */
 #include "tilepx.h"
 
 #include <stddef.h>
@@ -370,6 +371,12 @@ typedef struct Role {
 	bool in_nb;
 	int64_t entries[2];      /* per runtime trip class: the role's loops of it entered so far */
 	int rank;                /* its CTA in the cluster */
+	int64_t cpa_groups;      /* cp.async groups its threads committed (each thread its own, alike) */
+	const Stmt *carrive;     /* a cluster.arrive not yet waited for: the cluster barrier's generation it */
+	int64_t carrive_gen;     /* joined, and the role's own time at it */
+	int64_t carrive_t;
+	const Stmt *last_mc;     /* a multicast it issued that no cluster barrier has followed yet, at own */
+	int64_t last_mc_t;       /* time last_mc_t */
 } Role;
 
 typedef struct RBar {
@@ -406,6 +413,8 @@ typedef struct Rec {
 	bool unmet;              /* a write of the role's threads, its threads not met since (bar.sync) */
 	const Stmt *hid_by;      /* an unmet write behind a one-thread arrival of its role: vc holds HIDDEN
 	                          * until the role's threads meet or all of them arrive */
+	int8_t at_arrive;        /* AT_*: what held at its role's pending cluster.arrive, which the
+	                          * cluster.wait makes known to the role's threads */
 	VC vc;                   /* complete: the event every later conflicting access must follow (last: a
 	                          * record moves with the components in use only) */
 } Rec;
@@ -464,6 +473,12 @@ typedef struct RSim {
 	int share;
 	int64_t reach;
 	bool unshareable;
+	bool cpa;                /* the kernel has cp.async: global accesses are checked against their sources */
+	bool mc;                 /* the kernel has multicast loads */
+	bool *cpa_warned;        /* the proof's one cp.async warning is out (set by a run reporting to loud) */
+	struct Fits *fits;       /* a kernel without roles: the waits' fitted parities (NULL: every parity is
+	                          * tracked at run time) */
+	const Ctx *loud;
 } RSim;
 
 /* a region's view depends on the region and the kernel only: the proof
@@ -558,9 +573,22 @@ static void role_desc(const RSim *S, const Role *r, char *out, size_t n)
 {
 	char ws[80];
 	fmt_warps(ws, sizeof ws, r->warps);
-	int at = snprintf(out, n, "the role of warp%s %s", __builtin_popcountll(r->warps) > 1 ? "s" : "", ws);
+	int at = S->k->has_roles ? snprintf(out, n, "the role of warp%s %s", __builtin_popcountll(r->warps) > 1 ? "s" : "",
+	                                    ws)
+	                         : snprintf(out, n, "every thread"); /* without roles: one role of every warp */
 	if (S->nranks > 1 && at > 0 && (size_t)at < n)
-		snprintf(out + at, n - (size_t)at, " in CTA rank %d", r->rank);
+		snprintf(out + at, n - (size_t)at, "%s CTA rank %d", S->k->has_roles ? " in" : " of", r->rank);
+}
+
+/* " (the role of ...)" after a statement's line; nothing in a kernel of
+ * one role and one CTA */
+static const char *role_paren(const RSim *S, const Role *r)
+{
+	if (!S->k->has_roles && S->nranks == 1)
+		return "";
+	char who[160];
+	role_desc(S, r, who, sizeof who);
+	return arena_printf(S->cx->arena, " (%s)", who);
 }
 
 /* the byte span of a shared region for the role's current indices (hull
@@ -597,6 +625,18 @@ enum { PROXY_VISIBLE, PROXY_FENCED, PROXY_UNFENCED };
 
 static bool is_store(const Stmt *s) { return stmt_is_tma_store(s) || stmt_is_bulk_store(s); }
 
+/* cp.async (ldgsts): each thread of the role copies its part, reading the
+ * global source and writing the shared stage until its own cp_async.wait
+ * retires the group (what the thread's threads know of it then: a write of
+ * theirs, which sync or bar.sync shows the others) */
+static bool is_cpa(const Stmt *s)
+{
+	return s->kind == ST_COPY_ASYNC && !stmt_is_tma_load(s) && s->dst->buf && s->src->buf &&
+	       s->dst->buf->mem == MEM_SHARED && s->src->buf->mem == MEM_GLOBAL;
+}
+
+static bool cpa_in_flight(const Rec *x) { return !x->complete && is_cpa(x->s); }
+
 static const char *rec_what(const Rec *x)
 {
 	if (x->s->kind == ST_WG_MMA)
@@ -605,6 +645,8 @@ static const char *rec_what(const Rec *x)
 		return "the TMA load";
 	if (is_store(x->s))
 		return "the TMA store";
+	if (is_cpa(x->s))
+		return "the cp.async";
 	return x->write ? "the write" : "the read";
 }
 
@@ -612,19 +654,47 @@ static const char *rec_what(const Rec *x)
  * in its phase, a wgmma read with bar -1): its record waits, clock 0 */
 typedef struct Pending { int bar; int64_t phase; } Pending;
 
+/* an access that meets a cp.async in flight: a warning, the proof's first
+ * only (cp.async completion is the program's business, and ptxemu shows
+ * the race); the access goes on */
+static void cpa_warn(RSim *S, const Region *reg, bool write, const Rec *x)
+{
+	if (!S->cpa_warned || *S->cpa_warned)
+		return;
+	if (S->cx == S->loud)
+		*S->cpa_warned = true;
+	if (x->buf->mem == MEM_GLOBAL) { /* the copy's source: only a write races with its read */
+		diag_warning(S->cx, reg->loc, "writes '%s' while the cp.async at line %d may still be reading it",
+		             x->buf->name, x->s->loc.line);
+		diag_note(S->cx, "cp_async.wait must leave its group complete (and a sync must follow) before the source "
+		          "is overwritten");
+		return;
+	}
+	diag_warning(S->cx, reg->loc, "%s '%s' while the cp.async at line %d into it may still be in flight",
+	             write ? "writes" : "reads", x->buf->name, x->s->loc.line);
+	diag_note(S->cx, x->group < 0 ? "its group is not committed: cp_async.commit, then cp_async.wait N (and sync) "
+	                                "before touching the data"
+	                              : "cp_async.wait must leave its group complete (and a sync must follow) before "
+	                                "touching the data");
+	for (int c = 0; c < S->ncls && S->free < 0; c++) /* a count run: the counts that show it */
+		diag_note(S->cx, "when the repeat at line %d runs %lld trip%s%s", S->cls[c].first->loc.line,
+		          (long long)S->cnt[c], S->cnt[c] == 1 ? "" : "s", S->cnt[c] ? "" : ": wait outside the loop too");
+}
+
 /* an access that may race with record x: the failure */
 static void access_conflict(RSim *S, const Region *reg, bool write, const Rec *x, int rank)
 {
-	char who[160];
-	role_desc(S, &S->r[x->role], who, sizeof who);
-	RFAIL(S, reg->loc, "%s '%s'%s while %s at line %d (%s) may still %s it", write ? "writes" : "reads",
+	RFAIL(S, reg->loc, "%s '%s'%s while %s at line %d%s may still %s it", write ? "writes" : "reads",
 	      reg->buf->name, S->nranks > 1 ? arena_printf(S->cx->arena, " of CTA rank %d", rank) : "",
-	      rec_what(x), x->s->loc.line, who, x->write ? "write" : "read");
+	      rec_what(x), x->s->loc.line, role_paren(S, &S->r[x->role]), x->write ? "write" : "read");
 	if (stmt_is_tma_load(x->s))
 		diag_note(S->cx, "wait on the load's barrier (%s) before touching the stage", x->s->mbar_name);
 	else if (x->s->kind == ST_WG_MMA)
 		diag_note(S->cx, "wgmma reads its operands until wgmma.wait retires its group; release the stage after "
 		          "that wait");
+	else if (is_cpa(x->s) && x->complete)
+		diag_note(S->cx, "a cp.async's data is its threads' write once their cp_async.wait retires its group: hand "
+		          "the stage off (mbarrier.arrive) after that wait");
 	else if (x->hid_by) {
 		diag_note(S->cx, "the write is handed off by the %s at line %d, which one thread per %s makes: it orders "
 		          "that thread's own writes only, not its %s's other threads'", stmt_info[x->hid_by->kind].keyword,
@@ -725,7 +795,8 @@ static bool same_instance(const Rec *x, const Stmt *s, int n, const int32_t trip
 static void access(RSim *S, Role *r, const Stmt *s, const Region *reg, bool write, const Pending *out, int rank)
 {
 	int64_t lo, hi;
-	if (!reg || !reg->buf || reg->buf->mem != MEM_SHARED || !rspan(S, r, reg, &lo, &hi))
+	bool global = reg && reg->buf && reg->buf->mem == MEM_GLOBAL && S->cpa; /* against cp.async sources */
+	if (!reg || !reg->buf || (reg->buf->mem != MEM_SHARED && !global) || !rspan(S, r, reg, &lo, &hi))
 		return;
 	int me = role_of(S, r);
 	int32_t trip[4];
@@ -743,6 +814,11 @@ static void access(RSim *S, Role *r, const Stmt *s, const Region *reg, bool writ
 		    !(x->complete && (x->one >= 0 ? x->one == me || x->vc.t[x->one] <= r->clock.t[x->one]
 		                                  : vc_le(S, &x->vc, &r->clock))) &&
 		    !(x->complete && x->one >= 0 && same_instance(x, s, ntrip, trip))) {
+			if (cpa_in_flight(x)) { /* a warning, as without roles: the thread's own wait completes it */
+				if (x->s != s)
+					cpa_warn(S, reg, write, x);
+				continue;
+			}
 			access_conflict(S, reg, write, x, rank);
 			return;
 		}
@@ -753,6 +829,8 @@ static void access(RSim *S, Role *r, const Stmt *s, const Region *reg, bool writ
 	}
 	if (S->ndead && 2 * S->ndead >= S->nrecs) /* after as many removals as there are live records */
 		recs_compact(S);
+	if (global && !(out && is_cpa(s))) /* global memory: only cp.async sources are recorded */
+		return;
 	if (S->nrecs == S->reccap) { /* a run's scratch is the heap's: the proof makes hundreds of runs */
 		S->reccap = S->reccap ? 2 * S->reccap : 16;
 		S->recs = xrealloc(S->recs, sizeof(Rec) * S->reccap);
@@ -772,6 +850,7 @@ static void access(RSim *S, Role *r, const Stmt *s, const Region *reg, bool writ
 	if (ntrip > 0)
 		memcpy(n->trip, trip, sizeof(int32_t) * (size_t)ntrip);
 	n->hid_by = NULL;
+	n->at_arrive = 0;
 	n->buf = reg->buf, n->lo = lo, n->hi = hi, n->s = s, n->role = me, n->write = write, n->rank = rank;
 	n->bkt = b;
 	bucket_append(S, S->nrecs - 1);
@@ -796,6 +875,15 @@ static bool signal_ok(RSim *S, Role *r, const Stmt *s, int bi, bool one_thread)
 {
 	RBar *b = &S->bars[bi];
 	char name[96]; /* only a failure names it */
+	if (!b->init && bi / S->cta_bars != r->rank) { /* a peer's, in this schedule not yet initialized */
+		bar_label(S, bi, name, sizeof name);
+		RFAIL(S, stmt_is_tma_load(s) && s->mcast ? s->mcast_loc : s->loc, "this %s signals %s, but nothing orders "
+		      "that CTA's mbarrier.init before it: the peer CTA may not have initialized it yet",
+		      stmt_is_tma_load(s) ? "multicast" : stmt_info[s->kind].keyword, name);
+		diag_note(S->cx, "mbarrier.init, then cluster.sync (or cluster.arrive ... cluster.wait), before the first "
+		          "signal on a peer's barrier");
+		return false;
+	}
 	if (!b->init) {
 		bar_label(S, bi, name, sizeof name);
 		RFAIL(S, s->mbar_loc, "%s signals %s before mbarrier.init", stmt_info[s->kind].keyword, name);
@@ -822,9 +910,14 @@ static bool signal_ok(RSim *S, Role *r, const Stmt *s, int bi, bool one_thread)
 		lag = r->lag_all && lag_on(r, bi);
 	if (lag && (one_thread || per_warp || s->per == SC_WARPGROUP)) {
 		bar_label(S, bi, name, sizeof name);
-		RFAIL(S, s->loc, "%s signals %s while threads of its %s may still wait at line %d",
-		      stmt_is_tma_load(s) ? "this TMA load" : stmt_info[s->kind].keyword, name,
-		      one_thread ? "role" : per_warp ? "warp" : "warpgroup", r->lag_at->loc.line);
+		if (!S->k->has_roles && r->lag_at->mbar == s->mbar) /* said as before the one prover */
+			RFAIL(S, s->loc, "%s starts phase %lld of %s while threads may still wait for phase %lld at line %d",
+			      stmt_is_tma_load(s) ? "this TMA load" : stmt_info[s->kind].keyword, (long long)b->completed, name,
+			      (long long)b->completed - 1, r->lag_at->loc.line);
+		else
+			RFAIL(S, s->loc, "%s signals %s while threads of its %s may still wait at line %d",
+			      stmt_is_tma_load(s) ? "this TMA load" : stmt_info[s->kind].keyword, name,
+			      one_thread ? "role" : per_warp ? "warp" : "warpgroup", r->lag_at->loc.line);
 		diag_note(S->cx, "a thread still spinning in that wait would see the next phase's parity and hang: the threads "
 		          "must meet first (bar.sync ID among the role, or a warpgroup-wide instruction such as wgmma.wait)");
 		return false;
@@ -916,8 +1009,8 @@ static void resolve_deferred(RSim *S, Role *r)
 	char name[96];
 	bar_label(S, r->defer_bar, name, sizeof name);
 	if (expect_tx_bytes(S->cx, d, &had) && had != need) {
-		RFAIL(S, d->loc, "mbarrier.expect_tx on %s needs %lld bytes here but %lld in another iteration", name,
-		      (long long)need, (long long)had);
+		RFAIL(S, d->loc, "mbarrier.expect_tx on %s needs %lld bytes here but %lld in another iteration%s", name,
+		      (long long)need, (long long)had, S->nranks > 1 ? " or CTA of the cluster" : "");
 		diag_note(S->cx, "one statement expects one byte count: give it explicitly or split the statement");
 		return;
 	}
@@ -977,6 +1070,8 @@ static bool named_barrier(RSim *S, Role *r, const Stmt *s, int id, int64_t count
 		if (nb->gen == r->nb_gen)
 			return false;
 		r->in_nb = false;
+		if (slot == 0) /* cluster.sync: no peer writes into this CTA after it */
+			r->last_mc = NULL;
 		vc_join(S, &r->clock, &nb->release);
 		r->lag_wg = false;
 		threads_met(S, r);
@@ -1077,8 +1172,12 @@ static bool free_frame(const RSim *S, const Role *r, int d)
  * (the role goes on), STEP_BLOCKED or STEP_DONE (a failure) */
 
 /* sync, mbarrier.init (every thread meets after it), cluster.sync, bar.* */
+static bool cluster_unwaited(RSim *S, Role *r, const Stmt *s);
+
 static int on_barrier(RSim *S, Role *r, const Stmt *s)
 {
+	if (s->kind == ST_CLUSTER_SYNC && !r->in_nb && cluster_unwaited(S, r, s))
+		return STEP_DONE;
 	if (s->kind == ST_MBAR_INIT && !r->in_nb && leads(r, s)) {
 		RBar *b = &S->bars[rbar_of(S, r, s)];
 		if (b->init) {
@@ -1159,6 +1258,10 @@ static int on_signal(RSim *S, Role *r, const Stmt *s)
 	if (!units)
 		return STEP_RAN;
 	if (s->kind == ST_MBAR_EXPECT_TX && !s->has_value) {
+		if (S->mc && r->deferred) { /* the peers' multicasts may still add to the open one: settled when no */
+			r->clock.t[role_of(S, r)]--; /* role can go on (resolve_all) */
+			return STEP_BLOCKED;
+		}
 		resolve_deferred(S, r); /* one open at a time per role */
 		if (S->failed)
 			return STEP_DONE;
@@ -1193,6 +1296,63 @@ static int on_signal(RSim *S, Role *r, const Stmt *s)
 	return STEP_RAN;
 }
 
+/* A kernel without roles keeps, for each wait on a barrier no runtime loop
+ * touches, a parity fitted at compile time: (c + sum k_v j_v) & 1 over the
+ * repeat indices, emitted as an and with 1 (mbar_emit). The instance with
+ * every index 0 gives c, the one with only j_v = 1 gives k_v (loop order
+ * runs both before any instance that needs them), and every instance is
+ * checked against the fit. Such a barrier is waited on alike in every run. */
+typedef struct Fit { const Stmt *s; int c; int8_t *k; } Fit;
+typedef struct Fits { Fit *at; size_t n, cap; } Fits;
+
+static bool fit_parity(RSim *S, Role *r, const Stmt *s, int parity)
+{
+	Fits *F = S->fits;
+	Fit *f = NULL;
+	for (size_t i = 0; i < F->n && !f; i++)
+		if (F->at[i].s == s)
+			f = &F->at[i];
+	if (!f) {
+		Fit nf = {s, 0, arena_alloc(S->cx->arena, (size_t)S->k->nvars)};
+		APUSH(S->cx->arena, F->at, F->n, F->cap, nf);
+		f = &F->at[F->n - 1];
+	}
+	int nz = 0, one = -1;
+	for (int v = VAR_REPEAT0; v < S->k->nvars; v++)
+		if (r->vals[v]) {
+			nz++;
+			one = r->vals[v] == 1 ? v : one;
+		}
+	if (nz == 0)
+		f->c = parity;
+	else if (nz == 1 && one >= 0)
+		f->k[one] = (int8_t)((parity ^ f->c) & 1);
+	int want = f->c;
+	for (int v = VAR_REPEAT0; v < S->k->nvars; v++)
+		want ^= f->k[v] & (int)(r->vals[v] & 1);
+	if (want == parity)
+		return true;
+	char name[96];
+	rbar_name(S, r, s, name, sizeof name);
+	RFAIL(S, s->loc, "the phase parity of %s at this wait is %d in this iteration, but %d follows from the earlier ones",
+	      name, parity, want);
+	diag_note(S->cx, "each iteration of a repeat must complete the same number of phases of a barrier");
+	return false;
+}
+
+/* the fitted parities, beside their waits (cx->parity) */
+static void store_fits(Ctx *cx, const Kernel *k, const Fits *F)
+{
+	for (size_t f = 0; f < F->n; f++) {
+		Affine *a = arena_alloc(cx->arena, sizeof *a);
+		a->c = F->at[f].c;
+		for (int v = VAR_REPEAT0; v < k->nvars; v++)
+			if (F->at[f].k[v] && a->n < MAX_TERMS)
+				a->t[a->n++].var = v, a->t[a->n - 1].k = 1;
+		stmtmap_put(cx->arena, &cx->parity, F->at[f].s, a);
+	}
+}
+
 /* mbarrier.wait: the role's next phase of the barrier */
 static int on_wait(RSim *S, Role *r, const Stmt *s)
 {
@@ -1220,11 +1380,18 @@ static int on_wait(RSim *S, Role *r, const Stmt *s)
 	}
 	if (s->has_value && s->n != (want & 1)) {
 		rbar_name(S, r, s, name, sizeof name);
-		RFAIL(S, s->value_loc, "mbarrier.wait on %s names parity %lld, but this role's wait is for phase %lld "
-		      "(parity %lld)", name, (long long)s->n, (long long)want, (long long)(want & 1));
+		if (S->k->has_roles)
+			RFAIL(S, s->value_loc, "mbarrier.wait on %s names parity %lld, but this role's wait is for phase %lld "
+			      "(parity %lld)", name, (long long)s->n, (long long)want, (long long)(want & 1));
+		else
+			RFAIL(S, s->value_loc, "mbarrier.wait on %s names parity %lld, but the phase completing here (phase "
+			      "%lld) has parity %lld", name, (long long)s->n, (long long)want, (long long)(want & 1));
 		diag_note(S->cx, "omit the parity and tilepx tracks it");
 		return STEP_DONE;
 	}
+	if (S->fits && r->rank == 0 && !mbar_run_time_phase(S->cx, &S->k->mbars[s->mbar - 1]) &&
+	    !fit_parity(S, r, s, (int)(want & 1)))
+		return STEP_DONE;
 	vc_join(S, &r->clock, &b->done);
 	r->waits[bi]++;
 	r->pass_t[bi] = r->clock.t[me];
@@ -1235,15 +1402,40 @@ static int on_wait(RSim *S, Role *r, const Stmt *s)
 
 /* a TMA load: its bytes on the barrier, its write in the stage, in this CTA
  * or (multicast) in every CTA of the mask, at the same offsets */
+/* a TMA load is one thread's: it may overwrite what its own role's other
+ * warps accessed only once they have met that thread since (sync, bar.sync
+ * among the role, a warpgroup-wide instruction): the records of other roles
+ * are access()'s; false after the failure */
+static bool refill_met(RSim *S, Role *r, const Stmt *s)
+{
+	int64_t lo, hi;
+	int me = role_of(S, r);
+	if (!rspan(S, r, s->dst, &lo, &hi))
+		return true;
+	for (size_t i = 0; i < S->nrecs; i++) {
+		const Rec *x = &S->recs[i];
+		if (x->dead || x->role != me || x->rank != r->rank || x->buf != s->dst->buf || x->hi < lo || hi < x->lo ||
+		    !x->complete || x->one != me || x->vc.t[me] <= r->met_t || !x->s->warps ||
+		    __builtin_popcountll(x->s->warps & r->warps) < 2)
+			continue;
+		RFAIL(S, s->dst->loc, "this TMA load writes '%s', which other warps of %s may still %s at line %d: its "
+		      "threads have not met since", s->dst->buf->name, S->k->has_roles ? "its role" : "the CTA",
+		      x->write ? "write" : "read", x->s->loc.line);
+		diag_note(S->cx, "one thread issues the load and knows only of its own warp's accesses: %s between the last "
+		          "access and the load", S->k->has_roles ? "bar.sync ID, COUNT among the role" : "sync");
+		return false;
+	}
+	return true;
+}
+
 static int on_tma_load(RSim *S, Role *r, const Stmt *s)
 {
 	if (!leads(r, s))
 		return STEP_RAN;
-	if (s->mcast && r->deferred) {
-		RFAIL(S, r->deferred->loc, "mbarrier.expect_tx without a byte count before a multicast load in a kernel "
-		      "with roles: give the bytes each CTA's barrier gets (its own loads' and the peers' multicasts')");
+	if (!refill_met(S, r, s))
 		return STEP_DONE;
-	}
+	if (s->mcast)
+		r->last_mc = s, r->last_mc_t = r->clock.t[role_of(S, r)];
 	for (int d = 0; d < S->nranks && !S->failed; d++) {
 		if (s->mcast ? !(s->mcast >> d & 1) : d != r->rank)
 			continue;
@@ -1275,10 +1467,8 @@ static int on_store(RSim *S, Role *r, const Stmt *s)
 		if (x->dead || x->buf != s->src->buf || x->rank != r->rank || x->hi < lo || hi < x->lo ||
 		    x->proxy == PROXY_VISIBLE)
 			continue;
-		char who[160];
-		role_desc(S, &S->r[x->role], who, sizeof who);
-		RFAIL(S, s->loc, "this TMA store reads '%s' written at line %d (%s) %s", s->src->buf->name, x->s->loc.line,
-		      who, x->proxy == PROXY_UNFENCED ? "without a fence.proxy_async after the write"
+		RFAIL(S, s->loc, "this TMA store reads '%s' written at line %d%s %s", s->src->buf->name, x->s->loc.line,
+		      role_paren(S, &S->r[x->role]), x->proxy == PROXY_UNFENCED ? "without a fence.proxy_async after the write"
 		                                      : "after a fence.proxy_async, but before its threads met the issuing "
 		                                        "thread");
 		diag_note(S->cx, "threads write shared memory through the generic proxy and TMA reads it through the async "
@@ -1314,6 +1504,158 @@ static int on_bulk(RSim *S, Role *r, const Stmt *s)
 	return STEP_RAN;
 }
 
+/* a cp.async: its source read and its stage written, in flight (group -1:
+ * uncommitted) until the role's cp_async.wait retires the group */
+static int on_cpa(RSim *S, Role *r, const Stmt *s)
+{
+	Pending x = {-1, 0};
+	access(S, r, s, s->src, false, &x, r->rank);
+	if (!S->failed)
+		access(S, r, s, s->dst, true, &x, r->rank);
+	return S->failed ? STEP_DONE : STEP_RAN;
+}
+
+/* a landed cp.async: its stage holds the threads' write (unfenced, their
+ * threads not met), its source is free */
+static void cpa_landed(RSim *S, Role *r, Rec *x)
+{
+	int me = role_of(S, r);
+	if (x->buf->mem != MEM_SHARED) {
+		x->dead = true;
+		S->ndead++;
+		return;
+	}
+	x->complete = true;
+	vc_zero(S, &x->vc);
+	x->vc.t[me] = r->clock.t[me];
+	x->one = me;
+	x->proxy = PROXY_UNFENCED;
+	x->unmet = true;
+}
+
+/* cp_async.commit closes the role's threads' open copies into a group;
+ * cp_async.wait N lands every group but the newest N (each thread its own:
+ * the role's threads run the same statements) */
+static int on_cpa_group(RSim *S, Role *r, const Stmt *s)
+{
+	int me = role_of(S, r);
+	for (size_t i = 0; i < S->nrecs; i++) {
+		Rec *x = &S->recs[i];
+		if (x->dead || x->role != me || !cpa_in_flight(x))
+			continue;
+		if (s->kind == ST_CPA_COMMIT && x->group == -1)
+			x->group = r->cpa_groups;
+		else if (s->kind == ST_CPA_WAIT && x->group >= 0 && x->group < r->cpa_groups - s->n)
+			cpa_landed(S, r, x);
+	}
+	if (s->kind == ST_CPA_COMMIT)
+		r->cpa_groups++;
+	return STEP_RAN;
+}
+
+/* the end of a run with a cp.async in flight: a warning, as every access
+ * that meets one is */
+static void cpa_end_warning(RSim *S)
+{
+	if (S->k->is_func) /* its caller waits for its groups */
+		return;
+	for (size_t i = 0; i < S->nrecs && S->cpa_warned && !*S->cpa_warned; i++) {
+		const Rec *x = &S->recs[i];
+		if (x->dead || !cpa_in_flight(x) || x->buf->mem != MEM_SHARED)
+			continue;
+		if (S->cx == S->loud)
+			*S->cpa_warned = true;
+		diag_warning(S->cx, x->s->loc, "this cp.async is %s before the kernel ends",
+		             x->group < 0 ? "never committed, nor waited for" : "never waited for");
+		diag_note(S->cx, "cp_async.commit, then cp_async.wait 0: a CTA that exits with copies in flight loses them");
+		return;
+	}
+}
+
+/* cluster.arrive and cluster.wait, cluster.sync's halves (outside the when
+ * blocks: every role runs them). The arrive joins the role's clock into the
+ * cluster barrier's generation and goes on; the wait blocks until that
+ * generation is complete (every thread of the cluster arrived), then takes
+ * what the arrivals released. What held for the role's threads at their
+ * arrive (its fences, the stores its bulk.wait_read retired, its writes) is
+ * known to all of them after the wait, as after a meeting at the arrive */
+enum { AT_FENCED = 1, AT_RETIRED = 2, AT_UNMET = 4 };
+
+/* a cluster.arrive or cluster.sync while the role's last cluster.arrive
+ * is not waited for: the failure */
+static bool cluster_unwaited(RSim *S, Role *r, const Stmt *s)
+{
+	if (!r->carrive)
+		return false;
+	RFAIL(S, s->loc, "%s while the cluster.arrive at line %d has not been waited for", stmt_info[s->kind].keyword,
+	      r->carrive->loc.line);
+	diag_note(S->cx, "each thread alternates cluster.arrive and cluster.wait");
+	return true;
+}
+
+static int on_cluster_arrive(RSim *S, Role *r, const Stmt *s)
+{
+	if (cluster_unwaited(S, r, s))
+		return STEP_DONE;
+	int me = role_of(S, r);
+	for (size_t i = 0; i < S->nrecs; i++) {
+		Rec *x = &S->recs[i];
+		if (x->dead || x->role != me)
+			continue;
+		x->at_arrive = (int8_t)((x->proxy == PROXY_FENCED ? AT_FENCED : 0) |
+		                        (x->group == -2 && !x->complete ? AT_RETIRED : 0) | (x->unmet ? AT_UNMET : 0));
+	}
+	r->carrive = s;
+	r->carrive_gen = S->nb[0].gen;
+	r->carrive_t = r->clock.t[me];
+	named_barrier(S, r, s, -1, S->k->threads * S->nranks, false);
+	return S->failed ? STEP_DONE : STEP_RAN;
+}
+
+static int on_cluster_wait(RSim *S, Role *r, const Stmt *s)
+{
+	int me = role_of(S, r);
+	if (!r->carrive) {
+		RFAIL(S, s->loc, "cluster.wait without a cluster.arrive before it");
+		diag_note(S->cx, "cluster.wait completes the cluster barrier that the thread's last cluster.arrive joined");
+		return STEP_DONE;
+	}
+	if (S->nb[0].gen == r->carrive_gen) {
+		r->clock.t[me]--; /* not run yet */
+		return STEP_BLOCKED;
+	}
+	vc_join(S, &r->clock, &S->nb[0].release); /* the generation's: r has not arrived at the next one */
+	if (r->last_mc && r->last_mc_t <= r->carrive_t)
+		r->last_mc = NULL;
+	bool lag = false; /* a wait passed after the arrive may still hold lanes */
+	for (int64_t b = 0; b < S->nbars; b++)
+		lag |= r->waits[b] > 0 && r->pass_t[b] > r->carrive_t;
+	r->lag_all = r->lag_wg = lag;
+	if (r->met_t < r->carrive_t)
+		r->met_t = r->carrive_t;
+	for (size_t i = 0; i < S->nrecs; i++) {
+		Rec *x = &S->recs[i];
+		if (x->dead || x->role != me || !x->at_arrive)
+			continue;
+		if ((x->at_arrive & AT_FENCED) && x->proxy == PROXY_FENCED)
+			x->proxy = PROXY_VISIBLE;
+		if ((x->at_arrive & AT_RETIRED) && x->group == -2 && !x->complete) {
+			x->complete = true;
+			vc_zero(S, &x->vc);
+			x->vc.t[me] = (Tick)r->carrive_t;
+			x->one = me;
+		}
+		if ((x->at_arrive & AT_UNMET) && x->unmet) {
+			x->unmet = false;
+			if (x->hid_by)
+				x->hid_by = NULL, x->vc.t[me] = (Tick)r->carrive_t;
+		}
+		x->at_arrive = 0;
+	}
+	r->carrive = NULL;
+	return STEP_RAN;
+}
+
 /* fence.proxy_async: the role's threads' writes become visible to the
  * async proxy once they meet */
 static int on_fence(RSim *S, Role *r)
@@ -1331,10 +1673,8 @@ static int on_copy(RSim *S, Role *r, const Stmt *s)
 		return on_tma_load(S, r, s);
 	if (is_store(s))
 		return on_store(S, r, s);
-	if (s->kind == ST_COPY_ASYNC) {
-		RFAIL(S, s->loc, "this copy_async is not yet supported in a kernel with roles (TMA loads and stores are)");
-		return STEP_DONE;
-	}
+	if (is_cpa(s))
+		return on_cpa(S, r, s);
 	access(S, r, s, s->src, false, NULL, r->rank);
 	if (!S->failed)
 		access(S, r, s, s->dst, true, NULL, r->rank);
@@ -1399,9 +1739,12 @@ static int on_other(RSim *S, Role *r, const Stmt *s)
 {
 	(void)r;
 	const StmtInfo *si = &stmt_info[s->kind];
-	bool inert = s->kind == ST_INIT || s->kind == ST_DUMP || s->kind == ST_TC_WAIT_LD || s->kind == ST_TC_WAIT_ST;
-	if (!inert && (si->issue || si->wait || si->cbar || s->kind == ST_ASM)) {
-		RFAIL(S, s->loc, "%s is not yet supported in a kernel with roles", si->keyword);
+	/* an asm block is opaque: the proofs assume it neither synchronises, nor signals or waits for barriers,
+	 * nor starts or waits for async copies (docs/language.md, "Inline PTX blocks") */
+	bool inert = s->kind == ST_INIT || s->kind == ST_DUMP || s->kind == ST_TC_WAIT_LD || s->kind == ST_TC_WAIT_ST ||
+	             s->kind == ST_ASM;
+	if (!inert && (si->issue || si->wait || si->cbar)) {
+		RFAIL(S, s->loc, "%s is not yet supported by the phase proof", si->keyword);
 		return STEP_DONE;
 	}
 	return STEP_RAN;
@@ -1422,6 +1765,12 @@ static int on_stmt(RSim *S, Role *r, const Stmt *s)
 		return on_bulk(S, r, s);
 	case ST_FENCE_ASYNC:
 		return on_fence(S, r);
+	case ST_CPA_COMMIT: case ST_CPA_WAIT:
+		return on_cpa_group(S, r, s);
+	case ST_CLUSTER_ARRIVE:
+		return on_cluster_arrive(S, r, s);
+	case ST_CLUSTER_WAIT:
+		return on_cluster_wait(S, r, s);
 	case ST_WG_MMA: case ST_WG_COMMIT: case ST_WG_WAIT: case ST_WG_FENCE: case ST_SETMAXNREG_INC:
 	case ST_SETMAXNREG_DEC:
 		return on_warpgroup(S, r, s);
@@ -1470,7 +1819,8 @@ static int step(RSim *S, Role *r)
 	RFrame *f = &r->fr[r->depth - 1];
 	Stmt *s = f->body[f->i];
 	if (++S->steps > ROLE_STEPS) {
-		RFAIL(S, s->loc, "more than %d statement instances: too many to prove the kernel's roles", ROLE_STEPS);
+		RFAIL(S, s->loc, "more than %d statement instances: too many to %s", ROLE_STEPS,
+		      S->k->has_roles ? "prove the kernel's roles" : "check the kernel's barrier phases");
 		return STEP_DONE;
 	}
 	r->clock.t[role_of(S, r)]++;
@@ -1709,9 +2059,10 @@ static void sig_recs(const RSim *S, char **at)
 {
 	for (size_t i = 0; i < S->nrecs; i++) {
 		const Rec *x = &S->recs[i];
-		if (x->dead)
-			continue;
-		int64_t groups = is_store(x->s) ? S->r[x->role].bulk_groups : S->r[x->role].wg_groups;
+		if (x->dead || x->buf->mem != MEM_SHARED) /* a cp.async's global source moves with the loop index: */
+			continue;                             /* only its warning reads it, not the proof's verdict */
+		int64_t groups = is_store(x->s) ? S->r[x->role].bulk_groups
+		                 : is_cpa(x->s) ? S->r[x->role].cpa_groups : S->r[x->role].wg_groups;
 		int64_t v[] = {x->lo, x->hi, x->role, x->write, x->complete, x->bar,
 		               x->bar >= 0 ? S->bars[x->bar].completed - x->phase : 0,
 		               x->group >= 0 ? groups - x->group : x->group, x->proxy};
@@ -1720,6 +2071,7 @@ static void sig_recs(const RSim *S, char **at)
 		for (size_t k = 0; k < sizeof v / sizeof *v; k++)
 			sig_put(at, v[k]);
 		sig_put(at, x->unmet);
+		sig_put(at, x->at_arrive);
 		sig_ptr(at, x->hid_by);
 		/* a statement of several roles: its instance, by the trips relative to its role's now while the
 		 * role is in its block (same_instance; past it, the block's end orders what the record is) */
@@ -1759,10 +2111,10 @@ static void round_sig(RSim *S, Str *o, Clocks *clocks, int64_t *jmin_out, int64_
 		jmin = 0;
 	*jmin_out = jmin;
 	*jmax_out = jmax;
-	/* the values below: 3 + 2 per thread barrier; per role 12, 3 per frame, its running counts and 3 per
-	 * barrier; per barrier 8; per record 18 */
-	size_t need = 10 * (size_t)(4 + S->nr * (13 + 3 * (MAX_REPEAT_DEPTH + 2) + S->k->nvars + 3 * S->nbars) +
-	                            8 * S->nbars + 18 * (int64_t)S->nrecs + 2 * S->nnb); /* 10 bytes a value at most */
+	/* the values below: 3 + 2 per thread barrier; per role 14, 3 per frame, its running counts and 3 per
+	 * barrier; per barrier 8; per record 19 */
+	size_t need = 10 * (size_t)(4 + S->nr * (15 + 3 * (MAX_REPEAT_DEPTH + 2) + S->k->nvars + 3 * S->nbars) +
+	                            8 * S->nbars + 19 * (int64_t)S->nrecs + 2 * S->nnb); /* 10 bytes a value at most */
 	if (o->n + need + 1 > o->cap) { /* room for all of it (an upper bound, below) */
 		o->cap = o->n + need + 1;
 		if (o->n) {
@@ -1786,6 +2138,8 @@ static void round_sig(RSim *S, Str *o, Clocks *clocks, int64_t *jmin_out, int64_
 			sig_put(&sp, v[i]);
 		sig_ptr(&sp, r->lag_at);
 		sig_ptr(&sp, r->deferred);
+		sig_ptr(&sp, r->carrive);
+		sig_ptr(&sp, r->last_mc);
 		for (int d = 0; d < r->depth; d++) {
 			const RFrame *f = &r->fr[d];
 			bool rt = free_frame(S, r, d);
@@ -1824,11 +2178,18 @@ static void scan_parity(void *ctx, const Stmt *s)
 	*(bool *)ctx |= s->kind == ST_MBAR_WAIT && s->has_value;
 }
 
+static void scan_cpa(void *ctx, const Stmt *s) { *(bool *)ctx |= is_cpa(s); }
+
+static void scan_mc(void *ctx, const Stmt *s) { *(bool *)ctx |= stmt_info[s->kind].issue == AI_COPY && s->mcast; }
+
 static RSim *rsim_new(Ctx *cx, Kernel *k, const uint64_t *roles, int nr, const TClass *cls, int ncls)
 {
 	RSim *S = xcalloc(sizeof *S);
 	stmt_walk(k->body, k->nbody, scan_parity, &S->abs_parity);
+	stmt_walk(k->body, k->nbody, scan_cpa, &S->cpa);
+	stmt_walk(k->body, k->nbody, scan_mc, &S->mc);
 	S->cx = cx;
+	S->loud = cx;
 	S->k = k;
 	S->nr = nr;
 	S->cls = cls;
@@ -2044,10 +2405,26 @@ static void report_hang(RSim *S)
 		}
 }
 
+/* a multicast writes the peers' shared memory: the cluster's CTAs meet
+ * (cluster.sync, or a cluster.arrive after it and its wait) before one
+ * exits, as CUTLASS's cluster kernels end */
+static bool end_multicast(RSim *S)
+{
+	for (int x = 0; x < S->nr; x++)
+		if (S->r[x].last_mc) {
+			RFAIL(S, S->r[x].last_mc->loc, "no cluster.sync follows this multicast load before the kernel ends");
+			diag_note(S->cx, "a CTA must not exit while the cluster's multicasts may still write into its peers' "
+			          "shared memory: cluster.sync before the end");
+			return false;
+		}
+	return true;
+}
+
 /* the end of a run: no TMA load in flight or unwaited, no peer's signal
  * after a CTA may exit, every wgmma waited for */
 static bool end_checks(RSim *S)
 {
+	cpa_end_warning(S);
 	for (size_t i = 0; i < S->nrecs; i++) { /* a load whose phase completed but no role waited for */
 		const Rec *x = &S->recs[i];
 		if (x->dead || !x->complete || !stmt_is_tma_load(x->s))
@@ -2088,7 +2465,8 @@ static bool end_checks(RSim *S)
 	}
 	for (size_t i = 0; i < S->nrecs; i++)
 		if (!S->recs[i].complete && is_store(S->recs[i].s) && S->recs[i].group == -1) {
-			RFAIL(S, S->recs[i].s->loc, "this TMA store is never committed: bulk.commit after it, in the same role");
+			RFAIL(S, S->recs[i].s->loc, "this TMA store is never committed: bulk.commit after it, %s",
+			      S->k->has_roles ? "in the same role" : "then bulk.wait 0 before the kernel ends");
 			return false;
 		}
 	for (int x = 0; x < S->nr; x++)
@@ -2099,10 +2477,14 @@ static bool end_checks(RSim *S)
 					last = S->recs[i].s;
 			char who[160];
 			role_desc(S, &S->r[x], who, sizeof who);
-			RFAIL(S, last ? last->loc : S->k->loc, "the kernel may end before this TMA store of %s has written global "
-			      "memory", who);
-			diag_note(S->cx, "end the role with bulk.wait 0 after its last bulk.commit (bulk.wait_read only frees the "
-			          "source)");
+			if (S->k->has_roles)
+				RFAIL(S, last ? last->loc : S->k->loc, "the kernel may end before this TMA store of %s has written "
+				      "global memory", who);
+			else
+				RFAIL(S, last ? last->loc : S->k->loc, "the kernel may end before this TMA store has written global "
+				      "memory");
+			diag_note(S->cx, "end the %s with bulk.wait 0 after its last bulk.commit (bulk.wait_read only frees the "
+			          "source)", S->k->has_roles ? "role" : "kernel");
 			return false;
 		}
 	for (size_t i = 0; i < S->nrecs; i++)
@@ -2110,7 +2492,7 @@ static bool end_checks(RSim *S)
 			RFAIL(S, S->recs[i].s->loc, "this wgmma is never waited for (wgmma.commit, then wgmma.wait 0)");
 			return false;
 		}
-	return true;
+	return end_multicast(S);
 }
 
 enum { ROUND_ON, ROUND_END, ROUND_FAILED };
@@ -2417,6 +2799,8 @@ typedef struct Proof {
 	struct RunPool { RSim *fresh, *free[4]; int n; } pool;
 	int64_t fold;            /* the inner class's common period: a count below the facts' lowest stands for
 	                          * the counts a multiple of it larger (prove_counts_of); 0: none yet */
+	bool cpa_warned;         /* the proof's one cp.async warning is out */
+	Fits *fits;              /* a kernel without roles: the fitted parities (NULL: none) */
 } Proof;
 
 /* a run at its start, reporting to cx */
@@ -2426,6 +2810,8 @@ static RSim *proof_run(Proof *P, Ctx *cx)
 	if (!R->fresh) {
 		R->fresh = rsim_new(P->cx, P->k, P->roles, P->nr, P->cls, P->ncls);
 		R->fresh->views = &P->views;
+		R->fresh->cpa_warned = &P->cpa_warned;
+		R->fresh->fits = P->fits;
 	}
 	RSim *S = rsim_copy(R->n ? R->free[--R->n] : NULL, R->fresh);
 	S->cx = cx;
@@ -2802,53 +3188,48 @@ static bool sibling_witness(Proof *P)
 	return ok;
 }
 
-/* The kernel's roles: warps that take the same side of every when (and name
- * the same named-barrier id) as a role's first warp join it; W->over when
- * there are more than MAX_ROLES. */
-static int partition_roles(const Kernel *k, struct RoleScan *Wp, uint64_t roles[MAX_ROLES])
+/* the kernel's roles: warps on the same side of every when block (one role
+ * of every warp without roles); false after the error */
+static bool role_partition(Ctx *cx, const Kernel *k, uint64_t *roles, int *nrp)
 {
+	struct RoleScan W = {{0}, 0, false};
+	stmt_walk(k->body, k->nbody, scan_when, &W);
 	uint64_t all = kernel_all_warps(k);
 	int nr = 0;
-	for (int w = 0; w < 64 && !Wp->over; w++) {
+	for (int w = 0; w < 64 && !W.over; w++) {
 		if (!(all >> w & 1))
 			continue;
 		int x = 0;
 		for (; x < nr; x++) { /* the same side of every when as the role's first warp */
 			int f = __builtin_ctzll(roles[x]);
 			bool same = true;
-			for (int i = 0; i < Wp->n && same; i++)
-				same = Wp->w[i]->bar_id ? !(Wp->w[i]->warps >> w & 1) || nbar_id_at(Wp->w[i], w) == nbar_id_at(Wp->w[i], f)
-				                      : (Wp->w[i]->body_warps >> w & 1) == (Wp->w[i]->body_warps >> f & 1);
+			for (int i = 0; i < W.n && same; i++)
+				same = W.w[i]->bar_id ? !(W.w[i]->warps >> w & 1) || nbar_id_at(W.w[i], w) == nbar_id_at(W.w[i], f)
+				                     : (W.w[i]->body_warps >> w & 1) == (W.w[i]->body_warps >> f & 1);
 			if (same)
 				break;
 		}
 		if (x == nr) {
 			if (nr == MAX_ROLES) {
-				Wp->over = true;
+				W.over = true;
 				break;
 			}
 			roles[nr++] = 0;
 		}
 		roles[x] |= (uint64_t)1 << w;
 	}
-	return nr;
+	*nrp = nr;
+	if (W.over)
+		diag_error(cx, k->loc, "kernel '%s' has more than %d roles or 256 when blocks", k->name, MAX_ROLES);
+	return !W.over;
 }
 
-void check_role_phases(Ctx *cx, const Module *m, Kernel *k)
+/* the clocks the proof keeps, and the barrier arrays whose parities the
+ * threads track at run time (with roles every one: each thread counts its
+ * own waits; without, those a runtime loop touches, Mbar.dyn_phase, the
+ * others fitted); false after the error */
+static bool role_limits(Ctx *cx, Kernel *k, int nr)
 {
-	(void)m;
-	int before = cx->diags.errors;
-	check_named_bar_uses(cx, k); /* a hang or a shared id said at the statement, before the runs */
-	if (cx->diags.errors != before)
-		return;
-	struct RoleScan W = {{0}, 0, false};
-	stmt_walk(k->body, k->nbody, scan_when, &W);
-	uint64_t roles[MAX_ROLES];
-	int nr = partition_roles(k, &W, roles);
-	if (W.over) {
-		diag_error(cx, k->loc, "kernel '%s' has more than %d roles or 256 when blocks", k->name, MAX_ROLES);
-		return;
-	}
 	int64_t instances = 0;
 	for (size_t i = 0; i < k->nmbars; i++)
 		instances += k->mbars[i].n;
@@ -2857,59 +3238,109 @@ void check_role_phases(Ctx *cx, const Module *m, Kernel *k)
 		diag_error(cx, k->loc, "kernel '%s' has %d roles and %lld mbarriers%s: the roles proof handles %d together",
 		           k->name, nr, (long long)instances,
 		           ranks > 1 ? arena_printf(cx->arena, " in each of %lld CTAs", (long long)ranks) : "", MAX_CLOCKS);
-		return;
+		return false;
 	}
-	for (size_t i = 0; i < k->nmbars; i++) /* each thread tracks its own waits' parities */
+	for (size_t i = 0; i < k->nmbars && k->has_roles; i++)
 		mbar_run_time_phase_set(cx, &k->mbars[i]);
 	for (size_t i = 0; i < k->nmbars; i++)
-		if (k->mbars[i].n > 32) {
-			diag_error(cx, k->mbars[i].loc, "mbarrier '%s' has %lld barriers; a kernel with roles may use arrays of at "
-			           "most 32", k->mbars[i].name, (long long)k->mbars[i].n);
+		if (mbar_run_time_phase(cx, &k->mbars[i]) && k->mbars[i].n > 32) {
+			diag_error(cx, k->mbars[i].loc, "mbarrier '%s' has %lld barriers; a %s may use arrays of at most 32",
+			           k->mbars[i].name, (long long)k->mbars[i].n,
+			           k->has_roles ? "kernel with roles" : "runtime-count repeat");
 			diag_note(cx, "each thread keeps its phase parities in one 32-bit register per array");
-			return;
+			return false;
 		}
 	struct WalkCheck wc = {cx, k, false};
 	stmt_walk(k->body, k->nbody, check_walk, &wc);
 	if (wc.failed)
-		return;
+		return false;
 	struct CountCheck cc = {cx, k, false};
 	stmt_walk(k->body, k->nbody, check_role_count, &cc);
-	if (cc.failed)
-		return;
-	struct RtScan rt = {.k = k};
-	scan_runtime(&rt, k->body, k->nbody, NULL);
-	Proof P = {cx, k, roles, nr, {{0}}, rt.n > 2 ? 2 : rt.n, 0, -1, {0}, NULL, NULL, {0}, 0};
-	memcpy(P.cls, rt.cls, sizeof P.cls);
-	if (rt.n > 2) {
-		diag_error(cx, rt.cls[2].first->loc, "a kernel with roles may have runtime repeats of two trip counts "
-		           "(lines %d and %d), not yet a third", rt.cls[0].first->loc.line, rt.cls[1].first->loc.line);
+	return !cc.failed;
+}
+
+/* the proof's runs: one without runtime repeats, else every count of their
+ * one or two classes (prove_counts) */
+static void prove_roles(Proof *P, const struct RtScan *rt, Fits *fits)
+{
+	Ctx *cx = P->cx;
+	Kernel *k = P->k;
+	if (rt->n > 2) {
+		diag_error(cx, rt->cls[2].first->loc, "a kernel with roles may have runtime repeats of two trip counts "
+		           "(lines %d and %d), not yet a third", rt->cls[0].first->loc.line, rt->cls[1].first->loc.line);
 		return;
 	}
-	if (rt.n == 0) {
-		RSim *S = rsim_new(cx, k, roles, nr, P.cls, 0);
+	if (rt->n == 0) {
+		RSim *S = rsim_new(cx, k, P->roles, P->nr, P->cls, 0);
+		S->cpa_warned = &P->cpa_warned;
+		S->fits = fits;
 		rsim_run(S, NULL, NULL, NULL);
 		rsim_free(S);
 		return;
 	}
-	if (rt.n == 2) { /* one inside the other, the outer entered once */
-		if (nested_in(k->body, k->nbody, NULL, P.cls, 1, 0, false))
-			P.inner = 1, P.outer = 0;
-		else if (nested_in(k->body, k->nbody, NULL, P.cls, 0, 1, false))
-			P.inner = 0, P.outer = 1;
-		else if (!sibling_witness(&P)) { /* the hang or race two different counts make, said at its statement */
-			if (P.pool.fresh)
-				rsim_free(P.pool.fresh);
+	if (rt->n == 2) { /* one inside the other, the outer entered once */
+		if (nested_in(k->body, k->nbody, NULL, P->cls, 1, 0, false))
+			P->inner = 1, P->outer = 0;
+		else if (nested_in(k->body, k->nbody, NULL, P->cls, 0, 1, false))
+			P->inner = 0, P->outer = 1;
+		else if (!sibling_witness(P)) { /* the hang or race two different counts make, said at its statement */
+			if (P->pool.fresh)
+				rsim_free(P->pool.fresh);
 			return;
-		} else {
-			diag_error(cx, rt.cls[1].first->loc, "this runtime repeat and the one at line %d: a kernel with roles "
+		}
+		else {
+			diag_error(cx, rt->cls[1].first->loc, "this runtime repeat and the one at line %d: a kernel with roles "
 			           "may have two runtime trip counts only with every loop of one inside a loop of the other, "
-			           "entered once (a persistent loop around a K loop)", rt.cls[0].first->loc.line);
+			           "entered once (a persistent loop around a K loop)", rt->cls[0].first->loc.line);
 			return;
 		}
 	}
-	P.rounds = arena_alloc(cx->arena, sizeof *P.rounds);
-	prove_counts(&P);
-	rounds_free(P.rounds);
-	if (P.prefix)
-		rounds_free(P.prefix);
+	P->fits = fits;
+	P->rounds = arena_alloc(cx->arena, sizeof *P->rounds);
+	prove_counts(P);
+	rounds_free(P->rounds);
+	if (P->prefix)
+		rounds_free(P->prefix);
+}
+
+/* what the proof has to follow in a kernel without roles: barriers, tensor
+ * maps, bulk groups, cluster barriers, a kernel's cp.async (a func's caller
+ * waits for its groups) */
+static void scan_async(void *ctx, const Stmt *s)
+{
+	const StmtInfo *si = &stmt_info[s->kind];
+	*(bool *)ctx |= s->mbar > 0 || s->kind == ST_BULK_COMMIT || s->kind == ST_BULK_WAIT ||
+	                s->kind == ST_BULK_WAIT_READ || stmt_is_tma_store(s) || stmt_is_bulk_store(s) || si->cbar != BAR_NONE;
+}
+
+static bool has_async(const Kernel *k)
+{
+	bool any = k->nmbars > 0, cpa = false;
+	for (size_t i = 0; i < k->nbufs; i++)
+		any |= k->bufs[i]->tma;
+	stmt_walk(k->body, k->nbody, scan_async, &any);
+	if (!k->is_func)
+		stmt_walk(k->body, k->nbody, scan_cpa, &cpa);
+	return any || cpa;
+}
+
+void check_role_phases(Ctx *cx, const Module *m, Kernel *k)
+{
+	(void)m;
+	if (!k->has_roles && !has_async(k)) /* nothing to prove: one role of every warp meets only itself */
+		return;
+	int before = cx->diags.errors;
+	check_named_bar_uses(cx, k); /* a hang or a shared id said at the statement, before the runs */
+	uint64_t roles[MAX_ROLES];
+	int nr = 0;
+	if (cx->diags.errors != before || !role_partition(cx, k, roles, &nr) || !role_limits(cx, k, nr))
+		return;
+	struct RtScan rt = {.k = k};
+	scan_runtime(&rt, k->body, k->nbody, NULL);
+	Proof P = {cx, k, roles, nr, {{0}}, rt.n > 2 ? 2 : rt.n, 0, -1, {0}, NULL, NULL, {0}, 0, false, NULL};
+	memcpy(P.cls, rt.cls, sizeof P.cls);
+	Fits fits = {0};
+	prove_roles(&P, &rt, k->has_roles ? NULL : &fits);
+	if (cx->diags.errors == before)
+		store_fits(cx, k, &fits);
 }

@@ -1197,7 +1197,7 @@ static bool run_lockstep(Ctx *cx, RefCta *cl, int nranks)
  * A kernel with when blocks runs as roles: the warps that run the same
  * blocks form a role, and each role is a coroutine (a cursor of walk.c) that
  * runs until it blocks, then the next role runs; deterministic. What blocks
- * is this file's own model of the barriers (never mbarrier.c's or roles.c's):
+ * is this file's own model of the barriers (never roles.c's):
  * an mbarrier phase completes when its arrivals reach the init count and
  * its transaction bytes (expect_tx) have arrived; a named barrier releases
  * when its count of threads has arrived. Data moves at issue (a TMA load

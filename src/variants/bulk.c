@@ -1,7 +1,7 @@
 /* copy_async / bulk: non-tensor bulk copies (cp.async.bulk), sm_90+. A load
  * from a param without a tensor map into shared memory completes on the
  * copy's mbarrier (its bytes counted by the phase analysis of
- * src/mbarrier.c); a store from shared memory to such a param joins the bulk
+ * src/roles.c); a store from shared memory to such a param joins the bulk
  * async-group. One elected thread (thread 0) moves the whole region, so
  * both sides must be one contiguous run of a multiple of 16 bytes, starting
  * on 16 bytes for every value of their offset expressions. */

@@ -1,6 +1,6 @@
 /* copy_async / tma: the tensor memory accelerator. A load from a tma param
  * into shared memory completes on the copy's mbarrier (its bytes counted by
- * the phase analysis of src/mbarrier.c); a store from shared memory to a tma
+ * the phase analysis of src/roles.c); a store from shared memory to a tma
  * param joins the bulk async-group. One elected thread (thread 0) issues the
  * whole box; the tensor map (one per param: the box and swizzle that check
  * fixed) is a 128-byte kernel parameter the launcher encodes from

@@ -93,7 +93,7 @@ static bool tree_unchanged(Ctx *cx, Module *m)
 		Kernel *k = m->kernels[i];
 		resolve_auto_swizzle(cx, m, k);
 		select_kernel(cx, m, k);
-		(k->has_roles ? check_role_phases : check_mbar_phases)(cx, m, k);
+		check_role_phases(cx, m, k);
 		check_wgmma_async(cx, m, k);
 		if (!k->has_roles)
 			check_races(cx, m, k);
