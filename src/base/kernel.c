@@ -62,3 +62,10 @@ int64_t kernel_param_bytes(const Kernel *k)
 		n = (n + 63) / 64 * 64 + 128 * (int64_t)k->ntmaps;
 	return n;
 }
+
+/* every warp of the kernel's CTA, one bit each (at most 64) */
+uint64_t kernel_all_warps(const Kernel *k)
+{
+	int64_t w = (k->threads + 31) / 32;
+	return w >= 64 ? ~(uint64_t)0 : ((uint64_t)1 << w) - 1;
+}
