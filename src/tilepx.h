@@ -828,12 +828,7 @@ typedef struct CopyOp {
 	DType rdt;             /* the register side's (a converting copy: f32 against f16/bf16) */
 } CopyOp;
 
-enum { PLAN_BYTES = 8192 };
-typedef struct Plan {
-	char params[256];  /* JSON object for explain */
-	char summary[128]; /* for the PTX comment */
-	_Alignas(16) unsigned char data[PLAN_BYTES]; /* the variant's own decisions */
-} Plan;
+typedef struct Plan Plan; /* the end of this file: it holds a variant's own plan */
 
 /* one shared-memory access of a copy, for the race check and the bank model
  * (src/proof/races.c, banks.c): CTA thread `thread` performs warp instruction `k` of the
@@ -873,12 +868,7 @@ typedef struct Candidate {
 	const char *reason;
 } Candidate;
 
-typedef struct Decision {
-	Candidate cand[16];
-	int ncand;
-	const Variant *chosen;
-	Plan plan;
-} Decision;
+typedef struct Decision Decision; /* the end of this file */
 
 int dispatch_variants(StmtKind op, const Variant **out, int max);
 
@@ -1150,5 +1140,22 @@ Affine affine_subst(const Affine *a, const int *vars, const int64_t *vals, int n
 int nvvm_select_main(int argc, char **argv);
 size_t nvvm_nrows(void);
 FormId nvvm_row_form(size_t i); /* the ptxas-valid form of selector row i, FORM_COUNT if it has none */
+
+/* ---- a copy's decision: the variants' plans (src/variants/plans.h, from
+ * variants.def), after every type their headers name ---- */
+#include "variants/plans.h"
+
+struct Plan {
+	char params[256];  /* JSON object for explain */
+	char summary[128]; /* for the PTX comment */
+	VariantPlan u;     /* the chosen variant's own decisions: its member */
+};
+
+struct Decision {
+	Candidate cand[16];
+	int ncand;
+	const Variant *chosen;
+	Plan plan;
+};
 
 #endif
