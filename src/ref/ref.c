@@ -888,8 +888,32 @@ static int64_t across_place(const Kernel *k, const Stmt *s, const int64_t *vars)
 	return vars[s->across - 1] / across_cluster(k, s);
 }
 
+/* a count expression's meaning, evaluated here on its own: min, max,
+ * cdiv (of a value below 1: 0), sums and differences, and sums of
+ * variables times constants */
+static int64_t count_value(const TripExpr *e, const int64_t *vars)
+{
+	int64_t v = e->a.c, x = e->x ? count_value(e->x, vars) : 0, y = e->y ? count_value(e->y, vars) : 0;
+	switch (e->op) {
+	case TE_AFFINE:
+		for (int i = 0; i < e->a.n; i++)
+			v += e->a.t[i].k * vars[e->a.t[i].var];
+		return v;
+	case TE_CDIV: return x > 0 ? (x + e->d - 1) / e->d : 0;
+	case TE_MIN: return x < y ? x : y;
+	case TE_MAX: return x > y ? x : y;
+	case TE_ADD: return x + y;
+	case TE_SUB: return x - y;
+	}
+	return 0;
+}
+
 static int64_t trips_of(const Kernel *k, const Stmt *s, const int64_t *vars)
 {
+	if (s->trips_expr) { /* a count below 0 runs none */
+		int64_t t = count_value(s->trips_expr, vars);
+		return t > 0 ? t : 0;
+	}
 	if (!s->trips_scalar)
 		return s->n;
 	/* ceil(S / D), S the scalar's value at launch */

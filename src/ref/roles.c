@@ -82,13 +82,16 @@ bool ref_has_when(Stmt *const *body, size_t n)
 static void split_roles(Stmt *const *body, size_t n, uint64_t *cls, int *ncls)
 {
 	for (size_t i = 0; i < n; i++) {
-		if (body[i]->kind == ST_WHEN) {
-			uint64_t in = body[i]->body_warps;
-			for (int j = 0, m = *ncls; j < m; j++)
+		for (int g = 0; g < 16 && (body[i]->kind == ST_WHEN || body[i]->bar_id); g++) {
+			/* a named barrier id from wgid: each warpgroup meets at its own */
+			uint64_t in = body[i]->bar_id ? body[i]->warps & (uint64_t)0xf << (4 * g) : body[i]->body_warps;
+			for (int j = 0, m = *ncls; j < m && in; j++)
 				if ((cls[j] & in) && (cls[j] & ~in)) {
 					cls[(*ncls)++] = cls[j] & ~in;
 					cls[j] &= in;
 				}
+			if (!body[i]->bar_id)
+				break;
 		}
 		split_roles(body[i]->body, body[i]->nbody, cls, ncls);
 	}
@@ -297,11 +300,15 @@ static int role_stmt(Sched *S, Role *r, const Stmt *s)
 			*b = (RefMbar){.count = s->n, .pending = s->n, .live = true};
 		}
 		return role_bar(S, r, s, &S->nb[rank * NBARS], k->threads, true); /* it ends with bar.sync 0 */
-	case ST_NBAR_SYNC: case ST_NBAR_ARRIVE:
-		if (s->n < 1 || s->n >= NBARS)
+	case ST_NBAR_SYNC: case ST_NBAR_ARRIVE: {
+		int64_t id = s->n; /* an id from wgid: the role's warpgroup's (roles split by it) */
+		for (int i = 0; s->bar_id && i < s->bar_id->n; i++)
+			id = (i ? id : s->bar_id->c) + s->bar_id->t[i].k * (lowest_warp(r->warps) / 4);
+		if (id < 1 || id >= NBARS)
 			return -1;
-		return role_bar(S, r, s, &S->nb[rank * NBARS + s->n], s->has_count ? s->count : 32 * popcount64(reach),
+		return role_bar(S, r, s, &S->nb[rank * NBARS + id], s->has_count ? s->count : 32 * popcount64(reach),
 		                s->kind == ST_NBAR_SYNC);
+	}
 	case ST_CLUSTER_SYNC:
 		return role_bar(S, r, s, &S->cluster, k->threads * S->nranks, true);
 	case ST_CLUSTER_ARRIVE:
