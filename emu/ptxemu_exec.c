@@ -1,23 +1,22 @@
 /* The interpreter: one non-collective instruction of one thread (ALU,
  * loads and stores, calls, cluster barriers, and the mbarrier/TMA/bulk
- * instructions that tools/ptxemu_tma.c models). */
+ * instructions that emu/ptxemu_tma.c models). */
 #define _POSIX_C_SOURCE 200809L
 #include "ptxemu_machine.h"
 #include "ptxemu_cvt.h"
 
-int width_of(const char *op)
+/* the cluster barrier instances every live thread has arrived at are
+ * released (an exited thread does not hold one back) */
+void cluster_release(Machine *m)
 {
-	if (strstr(op, ".v4.b32"))
-		return 16;
-	if (strstr(op, ".v2.b32"))
-		return 8;
-	if (strstr(op, ".b32") || strstr(op, ".u32") || strstr(op, ".s32") || strstr(op, ".f32"))
-		return 4;
-	if (strstr(op, ".u16"))
-		return 2;
-	if (strstr(op, ".u8"))
-		return 1;
-	return 0;
+	int64_t lo = INT64_MAX;
+	for (int64_t i = 0; i < m->threads * m->nranks; i++)
+		if (!m->t[i].done && m->t[i].carrive < lo)
+			lo = m->t[i].carrive;
+	if (lo != INT64_MAX && lo > m->creleased) {
+		m->creleased = lo;
+		sync_all(m->sync); /* orders each CTA's shared accesses before it before those after it */
+	}
 }
 
 static int label_pc(Machine *m, const char *l)
@@ -217,7 +216,7 @@ enum {
 	OPC_CP_ASYNC_COMMIT_GROUP,
 	OPC_CP_ASYNC_WAIT,
 	OPC_ASYNC_NOP,
-	OPC_FLOAT, /* tools/ptxemu_float.c: Ins.fop */
+	OPC_FLOAT, /* emu/ptxemu_float.c: Ins.fop */
 	OPC_NOT_PRED,
 	OPC_MOV_PACK16,   /* mov.b32 d, {lo, hi} */
 	OPC_MOV_UNPACK16, /* mov.b32 {lo, hi}, a */
@@ -303,7 +302,7 @@ static int classify(const Prog *p, const Ins *in)
 	if (!strcmp(op, "cvta.to.global.u64") || !strcmp(op, "mov.u32") || !strcmp(op, "mov.b32") ||
 	    !strcmp(op, "cvta.param.u64") || !strcmp(op, "mov.b64"))
 		return OPC_MOV;
-	if (!strcmp(op, "cvt.rn.f16x2.f32") || !strcmp(op, "cvt.rn.bf16x2.f32") || !strcmp(op, "cvt.f32.f16")) /* tools/ptxemu_cvt.c */
+	if (!strcmp(op, "cvt.rn.f16x2.f32") || !strcmp(op, "cvt.rn.bf16x2.f32") || !strcmp(op, "cvt.f32.f16")) /* emu/ptxemu_cvt.c */
 		return OPC_CVT_HALF;
 	if (!strcmp(op, "shr.u32") || !strcmp(op, "shr.b32"))
 		return OPC_SHR_U32;
@@ -495,7 +494,7 @@ static uint32_t float_source(Machine *m, Thread *t, const char *s)
 	return ptxemu_float_immediate(s, &bits) ? bits : (uint32_t)val(m, t, s);
 }
 
-/* an f32 compute instruction (tools/ptxemu_float.c): its sources are the
+/* an f32 compute instruction (emu/ptxemu_float.c): its sources are the
  * last fop.nsrc operands; setp p|q (two destinations) writes q = !p */
 static void exec_float(Machine *m, Thread *t, Ins *in)
 {

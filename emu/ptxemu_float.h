@@ -1,4 +1,4 @@
-/* ptxemu: the f32 compute instructions (tools/ptxemu_float.c), on bit
+/* ptxemu: the f32 compute instructions (emu/ptxemu_float.c), on bit
  * patterns, with no machine: the interpreter's OPC_FLOAT arm and
  * tests/unit/test_ptxemu_float.c call the same functions. */
 #ifndef PTXEMU_FLOAT_H

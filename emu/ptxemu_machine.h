@@ -1,4 +1,4 @@
-/* The emulator's machine, shared by its parts (tools/ptxemu*.c): a program
+/* The emulator's machine, shared by its parts (emu/ptxemu*.c): a program
  * read from PTX text (Prog: instructions with their operand text), threads
  * and the CTAs of a cluster with their memories (Machine), and what each
  * part offers the others. */
@@ -36,7 +36,7 @@ typedef struct Ins {
 	int tile_line; /* the .tile statement it comes from ("// line N:" comments), 0 unknown */
 	int opc;       /* the interpreter's arm for it, decoded once (decode_prog) */
 	bool collective; /* a warp or warpgroup collective or barrier (is_collective), decoded once */
-	FloatOp fop;     /* an f32 compute form (tools/ptxemu_float.c), decoded once; kind 0: none */
+	FloatOp fop;     /* an f32 compute form (emu/ptxemu_float.c), decoded once; kind 0: none */
 } Ins;
 
 typedef struct Prog {
@@ -225,13 +225,18 @@ uint16_t get16(Machine *m, uint64_t a);
 void put16(Machine *m, uint64_t a, uint16_t v);
 uint8_t get8(Machine *m, uint64_t a);
 
-/* ptxemu_red.c */
+/* ptxemu_red_track.c (the race state), ptxemu_red.c (execution) */
 bool red_global_access(Machine *m, uint64_t param, uint64_t off, int bytes, bool atomic, int tid);
 void exec_red(Machine *m, Thread *t, Ins *in);
 void red_free(Machine *m);
 
-/* ptxemu_exec.c */
+/* ptxemu_decode.c */
 int width_of(const char *op);
+bool is_named_bar(const char *op);
+bool is_collective(const char *op);
+
+/* ptxemu_exec.c */
+void cluster_release(Machine *m);
 void step(Machine *m, Thread *t);
 /* every instruction's arm and collective flag, once all of the program is loaded */
 void decode_prog(Prog *p);
@@ -247,9 +252,7 @@ void collective(Machine *m, Thread **w, Ins *in);
 
 /* ptxemu_sched.c */
 void set_cta(Machine *m, int rank);
-void cluster_release(Machine *m);
 bool run_cluster(Machine *m, int entry_pc);
-bool is_collective(const char *op);
 
 /* ptxemu_banks.c */
 void bank_record(Machine *m, int tid, int pc, int64_t k, uint64_t a, int bytes);

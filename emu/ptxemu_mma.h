@@ -1,4 +1,4 @@
-/* ptxemu's tensor-core instructions (tools/ptxemu_mma.c) */
+/* ptxemu's tensor-core instructions (emu/ptxemu_mma.c) */
 #ifndef PTXEMU_MMA_H
 #define PTXEMU_MMA_H
 #include <stdbool.h>

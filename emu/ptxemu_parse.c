@@ -1,4 +1,4 @@
-/* The PTX text tilepx prints, read into a Prog (tools/ptxemu_machine.h): an
+/* The PTX text tilepx prints, read into a Prog (emu/ptxemu_machine.h): an
  * entry's body into instructions (opcode text, guard, flattened operands),
  * labels, register slots and declared widths, shared symbols, the .param
  * space of calls and every .func a module defines. */

@@ -7,6 +7,8 @@
  * patterns. The emulator runs the CTAs one
  * cluster after another, so the atomics land in that order.
  *
+ * The race state they update: ptxemu_red_track.c.
+ *
  * Races: atomics to one word from different threads do not race with each
  * other, but a plain access (ld, st) to a word that another thread reduces
  * into does, in either order: nothing orders two CTAs' accesses within a
@@ -20,66 +22,6 @@
 #include "ptxemu_machine.h"
 #include "ptxemu_float.h"
 #include "ptxemu_cvt.h"
-
-enum { UNTOUCHED = -1, RED_MANY = -2 };
-
-/* the .tile name of pointer param i (param_index order, as mem() numbers them) */
-static const char *param_name(const Machine *m, uint64_t i)
-{
-	for (size_t b = 0; b < m->k->nbufs; b++)
-		if (m->k->bufs[b]->mem == MEM_GLOBAL && (uint64_t)m->k->bufs[b]->param_index == i)
-			return m->k->bufs[b]->name;
-	return m->p->params[i];
-}
-
-/* the thread's index over the launch: its cluster's first CTA, then its rank and place */
-static int64_t launch_tid(const Machine *m, int tid)
-{
-	int64_t cluster = m->base_y * m->k->grid + m->base_x;
-	return cluster * m->threads * m->nranks + tid;
-}
-
-static int64_t *word_state(Machine *m, uint64_t param, uint64_t off)
-{
-	if (!m->gshadow && !(m->gshadow = calloc((size_t)m->p->nparams, sizeof *m->gshadow)))
-		return NULL;
-	int64_t **w = &m->gshadow[param];
-	size_t n = m->param_bytes[param] / 4 + 1;
-	if (!*w) {
-		if (!(*w = malloc(n * sizeof **w)))
-			return NULL;
-		for (size_t i = 0; i < n; i++)
-			(*w)[i] = UNTOUCHED;
-	}
-	return &(*w)[off / 4];
-}
-
-bool red_global_access(Machine *m, uint64_t param, uint64_t off, int bytes, bool atomic, int tid)
-{
-	int64_t g = launch_tid(m, tid), bit = atomic ? 1 : 2;
-	for (uint64_t a = off & ~3ull; a < off + (uint64_t)bytes; a += 4) {
-		int64_t *s = word_state(m, param, a);
-		if (!s)
-			return true;
-		int64_t who = *s >= 0 ? *s / 4 : -1, had = *s >= 0 ? *s % 4 : 0;
-		bool race = atomic ? (*s >= 0 && who != g && (had & 2)) : (*s == RED_MANY || (*s >= 0 && who != g && (had & 1)));
-		if (race) {
-			snprintf(m->errbuf, sizeof m->errbuf, "race: global memory at %s+%llu is reduced by red.global atomics "
-			         "and accessed plainly by another thread (.tile line %d): nothing orders a plain access with "
-			         "other threads' atomics within a launch", param_name(m, param), (unsigned long long)a,
-			         m->acc_line);
-			m->err = m->errbuf;
-			return false;
-		}
-		if (*s == UNTOUCHED || (who != g && !atomic))
-			*s = 4 * g + bit;
-		else if (who == g)
-			*s |= bit;
-		else
-			*s = RED_MANY;
-	}
-	return true;
-}
 
 static uint32_t flush(uint32_t x) { return (x & 0x7f800000u) ? x : x & 0x80000000u; }
 
@@ -127,12 +69,4 @@ void exec_red(Machine *m, Thread *t, Ins *in)
 		uint32_t r = h2 ? red_add_x2(old, v, bf2) : add ? red_add_f32(old, v) : max ? ((int32_t)v > (int32_t)old ? v : old) : (v < old ? v : old);
 		memcpy(p + 4 * i, &r, 4);
 	}
-}
-
-void red_free(Machine *m)
-{
-	for (int i = 0; m->gshadow && i < m->p->nparams; i++)
-		free(m->gshadow[i]);
-	free(m->gshadow);
-	m->gshadow = NULL;
 }

@@ -14,36 +14,6 @@ void set_cta(Machine *m, int rank)
 	m->tmem = m->tmem_all + (int64_t)rank * 128 * TMEM_COLS;
 }
 
-/* bar.sync / bar.arrive / barrier.sync / barrier.arrive (not barrier.cluster): named barriers */
-static bool is_named_bar(const char *op)
-{
-	return !strncmp(op, "bar.sync", 8) || !strncmp(op, "bar.arrive", 10) || !strncmp(op, "barrier.sync", 12) ||
-	       !strncmp(op, "barrier.arrive", 14);
-}
-
-bool is_collective(const char *op)
-{
-	return is_named_bar(op) || !strncmp(op, "elect.sync", 10) || !strncmp(op, "setmaxnreg.", 11) || !strncmp(op, "ldmatrix", 8) || !strncmp(op, "stmatrix", 8) ||
-	       !strncmp(op, "tcgen05.ld.", 11) || !strncmp(op, "tcgen05.st.", 11) || !strncmp(op, "tcgen05.alloc", 13) ||
-	       !strncmp(op, "tcgen05.dealloc", 15) || !strncmp(op, "tcgen05.relinquish", 18) ||
-	       !strncmp(op, "mma.sync", 8) || !strncmp(op, "wgmma.", 6) || !strncmp(op, "shfl.sync.", 10) ||
-	       !strncmp(op, "movmatrix.", 10);
-}
-
-/* the cluster barrier instances every live thread has arrived at are
- * released (an exited thread does not hold one back) */
-void cluster_release(Machine *m)
-{
-	int64_t lo = INT64_MAX;
-	for (int64_t i = 0; i < m->threads * m->nranks; i++)
-		if (!m->t[i].done && m->t[i].carrive < lo)
-			lo = m->t[i].carrive;
-	if (lo != INT64_MAX && lo > m->creleased) {
-		m->creleased = lo;
-		sync_all(m->sync); /* orders each CTA's shared accesses before it before those after it */
-	}
-}
-
 /* the lanes of warp wi of CTA r that have not exited, into lane[]; *same:
  * they all stand at one instruction, *pc */
 static int warp_lanes(Machine *m, int r, int wi, Thread **lane, int *pc, bool *same)

@@ -134,7 +134,7 @@ static void tcgen05(Machine *m, Thread **w, Ins *in)
 	}
 }
 
-/* mma.sync m16n8k16: operands d0-3, a0-3, b0-1, c0-3 (tools/ptxemu_mma.c) */
+/* mma.sync m16n8k16: operands d0-3, a0-3, b0-1, c0-3 (emu/ptxemu_mma.c) */
 static void mma(Machine *m, Thread **w, Ins *in)
 {
 	bool bf16 = strstr(in->op, ".bf16") != NULL;

@@ -1,4 +1,4 @@
-/* ptxemu's warpgroup MMA (tools/ptxemu_wgmma.c) */
+/* ptxemu's warpgroup MMA (emu/ptxemu_wgmma.c) */
 #ifndef PTXEMU_WGMMA_H
 #define PTXEMU_WGMMA_H
 #include <stdbool.h>

@@ -1,4 +1,4 @@
-/* The core ptxemu and tilepx-run share (tools/runcore.h). */
+/* The core ptxemu and tilepx-run share (emu/runcore.h). */
 #include "runcore.h"
 
 #include <pthread.h>

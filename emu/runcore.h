@@ -1,4 +1,4 @@
-/* What the CPU emulator (tools/ptxemu.c) and the GPU harness
+/* What the CPU emulator (emu/ptxemu.c) and the GPU harness
  * (tools/tilepx_run.c) share, so that both judge a kernel the same way:
  * reading a program, its param buffers filled with the input pattern, the
  * bytes every param must hold afterwards (the CPU reference, or a dense host

@@ -1,4 +1,4 @@
-# reductions (src/reduce.c): f32 combining ops (no .ftz: subnormals kept;
+# reductions (src/front/reduce.c): f32 combining ops (no .ftz: subnormals kept;
 # .rn on add keeps ptxas from contracting) and the lane butterfly (lane
 # mask, clamp 31: the whole warp; every lane of the warp executes it).
 # The f32 combining ops are fmath.tpl's ADD_RN_F32, MAX_F32, MIN_F32.

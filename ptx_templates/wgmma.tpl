@@ -1,6 +1,6 @@
 # warpgroup matrix multiply-accumulate (Hopper, sm_90a only; PTX 8.0).
 # Operands: $0 the accumulator registers {d0, ...}, $1 the A descriptor, $2 the
-# B descriptor (64-bit, src/wgmma.c), $3 scale-d (an immediate: 0 overwrites,
+# B descriptor (64-bit, src/front/wgmma.c), $3 scale-d (an immediate: 0 overwrites,
 # 1 accumulates), imm-scale-a/b 1; f16/bf16 take imm-trans-a ($4) and
 # imm-trans-b ($5): 1 reads that operand MN-major. regs = accumulator registers.
 WGMMA_FENCE        8.0 sm90a  wgmma.fence.sync.aligned;

@@ -1,4 +1,4 @@
-/* The few CUDA driver API types and entry points src/launch.c uses, declared
+/* The few CUDA driver API types and entry points src/api/launch.c uses, declared
  * as the driver API defines them (cuda.h, CUDA 12 and 13), so the library
  * builds without CUDA. tests/unit/test_launch.c checks the layouts and enum
  * values against cuda.h where it is installed. */
@@ -49,7 +49,7 @@ typedef struct CUlaunchConfig {
 	unsigned numAttrs;
 } CUlaunchConfig;
 
-/* the entry points, resolved by dlsym (src/launch.c) */
+/* the entry points, resolved by dlsym (src/api/launch.c) */
 typedef struct CudaDriver {
 	CUresult (*cuGetErrorString)(CUresult, const char **);
 	CUresult (*cuInit)(unsigned);

@@ -1,5 +1,5 @@
 /* The emitter's per-kernel state, shared by the lowering helpers
- * (src/lower.c) and the statement and module emitter (src/emit.c). */
+ * (src/ptx/lower.c) and the statement and module emitter (src/emit/emit.c). */
 #ifndef TILEPX_LOWER_H
 #define TILEPX_LOWER_H
 #include "tilepx.h"

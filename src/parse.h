@@ -64,7 +64,7 @@ const char *tok_text(Parser *p);
 bool parse_asm(Parser *p, Stmt *s);
 /* the set statement's parse hook (parse_set.c) */
 bool parse_set(Parser *p, Stmt *s);
-/* reduce.*'s operands (src/reduce.c) */
+/* reduce.*'s operands (src/front/reduce.c) */
 bool parse_reduce(Parser *p, Stmt *s);
 /* the declaration hooks (parse_decl.c), in parse.c's table: after the keyword */
 void decl_target(Parser *p, Loc loc);

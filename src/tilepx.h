@@ -102,7 +102,7 @@ typedef struct Diags {
 	bool last_dropped;
 } Diags;
 
-/* a pass's records of statements, kept beside them (src/stmtmap.c) */
+/* a pass's records of statements, kept beside them (src/base/stmtmap.c) */
 typedef struct StmtMap StmtMap;
 typedef struct Stmt Stmt;
 void *stmtmap_get(const StmtMap *t, const Stmt *s);
@@ -122,7 +122,7 @@ typedef struct Ctx {
 	                            (keyed by the Mbar); read through mbar_run_time_phase */
 } Ctx;
 /* the bytes mbarrier.expect_tx s expects: its operand, else what the async
- * pass computed; false when neither (src/stmtmap.c) */
+ * pass computed; false when neither (src/base/stmtmap.c) */
 bool expect_tx_bytes(const Ctx *cx, const Stmt *s, int64_t *bytes);
 void expect_tx_set_bytes(Ctx *cx, const Stmt *s, int64_t bytes);
 
@@ -312,7 +312,7 @@ typedef struct Buffer {
 	bool dynamic;
 	int64_t dyn_proxy;   /* 0: dim 0's stride is a constant */
 	/* 'swizzle auto' (shared): check picks layout.sw from the candidates
-	 * (src/hazard.c); until then the buffer is aligned for the widest */
+	 * (src/proof/swizzle.c); until then the buffer is aligned for the widest */
 	bool sw_auto;
 	Loc sw_auto_loc;
 	int64_t max_off;     /* MEM_SHARED: the largest element offset the layout reaches (check) */
@@ -331,7 +331,7 @@ typedef struct SwizzleChoice {
 	SwCand cand[16];
 } SwizzleChoice;
 /* the swizzle of shared buffer b: the swizzle-auto pass's choice for a
- * 'swizzle auto' buffer, else its layout's (src/stmtmap.c). Every reader of
+ * 'swizzle auto' buffer, else its layout's (src/base/stmtmap.c). Every reader of
  * a buffer's swizzle after the declaration checks reads it here. */
 Swizzle buffer_swizzle(const Ctx *cx, const Buffer *b);
 /* the pass's record of b (NULL: none); _new makes it */
@@ -638,7 +638,7 @@ const Scalar *kernel_scalar_of_var(const Kernel *k, int var);
  * the dynamic params' shapes and storage become constants, their layouts
  * plain row-major. False with a message in why[n] when a value breaks its
  * facts. The runners bind after emitting the PTX and before running. */
-/* the facts that decide a scalar's values, as a note (src/parse.c) */
+/* the facts that decide a scalar's values, as a note (src/front/parse.c) */
 const char *facts_text(Arena *a, const Scalar *sc);
 bool kernel_bind(Kernel *k, const int64_t *vals, char *why, size_t n);
 /* NAME's value among "NAME=V" strings (decimal; NULL entries skipped): false
@@ -691,10 +691,10 @@ void stmt_regions(const Stmt *s, void (*fn)(void *ctx, const Region *r, bool wri
 
 /* front end */
 Module *parse_module(Ctx *cx, const char *file, const char *src, size_t len);
-/* the passes through "races" (src/driver.c): what the tools and tests call
+/* the passes through "races" (src/api/driver.c): what the tools and tests call
  * a checked module */
 bool check_module(Ctx *cx, Module *m);
-/* the check passes (src/check.c, src/alloc.c), in the driver's order */
+/* the check passes (src/front/check.c, src/front/alloc.c), in the driver's order */
 bool check_module_header(Ctx *cx, Module *m);
 bool check_kernel(Ctx *cx, const Module *m, size_t i, int64_t *shared_bytes);
 bool allocate_kernel(Ctx *cx, const Module *m, Kernel *k, int64_t shared_bytes);
@@ -837,7 +837,7 @@ Reg b_add32_imm(Builder *b, Reg x, int64_t v);
 void b_print_decls(const Builder *b, Str *out);
 
 /* ---- dispatch (src/dispatch/) ---- */
-typedef struct Emit Emit; /* per-kernel emission state, src/emit.c */
+typedef struct Emit Emit; /* per-kernel emission state, src/emit/emit.c */
 
 typedef struct CopyOp {
 	Ctx *cx;
@@ -852,15 +852,10 @@ typedef struct CopyOp {
 	DType rdt;             /* the register side's (a converting copy: f32 against f16/bf16) */
 } CopyOp;
 
-enum { PLAN_BYTES = 8192 };
-typedef struct Plan {
-	char params[256];  /* JSON object for explain */
-	char summary[128]; /* for the PTX comment */
-	_Alignas(16) unsigned char data[PLAN_BYTES]; /* the variant's own decisions */
-} Plan;
+typedef struct Plan Plan; /* the end of this file: it holds a variant's own plan */
 
 /* one shared-memory access of a copy, for the race check and the bank model
- * (src/hazard.c): CTA thread `thread` performs warp instruction `k` of the
+ * (src/proof/races.c, banks.c): CTA thread `thread` performs warp instruction `k` of the
  * statement (the lanes of a warp with equal k form one instruction), at the
  * buffer's element offset `elem` before its swizzle, `bytes` long */
 typedef struct Access {
@@ -897,16 +892,11 @@ typedef struct Candidate {
 	const char *reason;
 } Candidate;
 
-typedef struct Decision {
-	Candidate cand[16];
-	int ncand;
-	const Variant *chosen;
-	Plan plan;
-} Decision;
+typedef struct Decision Decision; /* the end of this file */
 
 int dispatch_variants(StmtKind op, const Variant **out, int max);
 
-/* ---- hazards and bank conflicts from the access traces (src/hazard.c) ---- */
+/* ---- hazards and bank conflicts from the access traces (src/proof/races.c, banks.c, swizzle.c) ---- */
 /* per buffer and direction of a copy: warp instructions, shared wavefronts
  * and the ideal, over one CTA's executions of the statement */
 typedef struct BankStat {
@@ -940,7 +930,7 @@ bool select_kernel(Ctx *cx, const Module *m, const Kernel *k);
 #define VARIANT(name) extern const Variant variant_##name;
 #include "variants/variants.def"
 
-/* ---- emission helpers shared by variants (src/emit.c) ---- */
+/* ---- emission helpers shared by variants (src/emit/emit.c) ---- */
 Builder *emit_builder(Emit *e);
 Reg emit_tid(Emit *e);                    /* %tid.x */
 Reg emit_scope_tid(Emit *e, Scope s);     /* thread index inside the scope instance */
@@ -992,14 +982,14 @@ void emit_loop_end(Emit *e, Loop *l);
 const Kernel *emit_kernel_of(Emit *e);
 Ctx *emit_ctx(Emit *e);
 
-/* ---- asm blocks and init (src/asm.c): stmt.def hooks ---- */
+/* ---- asm blocks and init (src/front/asm.c): stmt.def hooks ---- */
 void check_asm(Ctx *cx, const Module *m, Kernel *k, Stmt *s);
 void check_init(Ctx *cx, const Module *m, Kernel *k, Stmt *s);
 void emit_asm(Emit *e, const Stmt *s);
-/* ---- set (src/set_check.c, src/set_emit.c): stmt.def hooks ---- */
+/* ---- set (src/front/set_check.c, src/emit/set_emit.c): stmt.def hooks ---- */
 void check_set(Ctx *cx, const Module *m, Kernel *k, Stmt *s);
 void emit_set(Emit *e, const Stmt *s);
-/* ownership of local elements (src/local_own.c): the register of thread
+/* ownership of local elements (src/layout/local_own.c): the register of thread
  * `thread` (CTA index) that holds element coord of local buffer b, or -1
  * when that thread holds no copy of it. The one query set's checks and
  * emission ask (replicated layouts extend it here). */
@@ -1012,7 +1002,7 @@ int64_t local_thread_of(const Kernel *k, const Buffer *b, const int64_t *coord);
 /* replicated layouts: how many copies of each element, and copy rep's thread */
 int64_t local_replicas(const Buffer *b);
 int64_t local_thread_of_rep(const Kernel *k, const Buffer *b, const int64_t *coord, int64_t rep);
-/* what set's check proves and its emission follows (src/set_check.c):
+/* what set's check proves and its emission follows (src/front/set_check.c):
  * computed from the program alone, the same in both */
 typedef struct SetTerm { int64_t div, mod, w; } SetTerm; /* ((tid / div) % mod) * w */
 typedef struct SetPlan {
@@ -1032,15 +1022,15 @@ bool set_plan(Ctx *cx, Arena *a, const Kernel *k, const Stmt *s, SetPlan *pl);
 const char *elem_text_of(Arena *a, const Buffer *b, const int64_t *c);
 const char *layout_text_of(Arena *a, const Buffer *b);
 void emit_init(Emit *e, const Stmt *s);
-bool check_region_of(Ctx *cx, Kernel *k, Region *r); /* src/region.c */
-/* ---- reduce.max|min|sum (src/reduce.c): stmt.def hooks ---- */
+bool check_region_of(Ctx *cx, Kernel *k, Region *r); /* src/front/region.c */
+/* ---- reduce.max|min|sum (src/front/reduce.c): stmt.def hooks ---- */
 void check_reduce(Ctx *cx, const Module *m, Kernel *k, Stmt *s);
 void emit_reduce(Emit *e, const Stmt *s);
 /* ---- red.add|max (src/front/red.c): stmt.def hook ---- */
 void check_red(Ctx *cx, const Module *m, Kernel *k, Stmt *s);
 bool check_affine_range(const Kernel *k, const Affine *e, int64_t *lo, int64_t *hi);
 
-/* ---- mbarriers, bulk groups, TMA (src/mbar_check.c, mbar_emit.c): stmt.def hooks ---- */
+/* ---- mbarriers, bulk groups, TMA (src/front/mbar_check.c, mbar_emit.c): stmt.def hooks ---- */
 void check_mbar(Ctx *cx, const Module *m, Kernel *k, Stmt *s);
 /* a copy's TMA facts: its mbarrier operand, the tensor map's box and swizzle */
 void check_copy_tma(Ctx *cx, Kernel *k, Stmt *s);
@@ -1061,15 +1051,15 @@ void emit_bulk_wait_read(Emit *e, const Stmt *s);
 void emit_cluster_sync(Emit *e, const Stmt *s);
 void emit_cluster_arrive(Emit *e, const Stmt *s);
 void emit_cluster_wait(Emit *e, const Stmt *s);
-/* emission helpers for them (src/emit.c) */
+/* emission helpers for them (src/emit/emit.c) */
 int emit_elect_begin(Emit *e);          /* code up to emit_elect_end runs on thread 0 only */
 void emit_elect_end(Emit *e, int label);
 Reg emit_mbar_addr(Emit *e, const Stmt *s); /* shared address of the statement's mbarrier */
 Reg emit_mbar_phase_bits(Emit *e, const Stmt *s); /* its array's phase-bit register, id 0 when parities are static */
 Reg emit_tmap_addr(Emit *e, const Buffer *b); /* generic address of a param's tensor map */
 
-/* ---- Hopper warpgroup MMA (src/wgmma.c): stmt.def hooks ---- */
-/* a wgmma operand's descriptor fields (src/wgmma_desc.c), in bytes */
+/* ---- Hopper warpgroup MMA (src/front/wgmma.c): stmt.def hooks ---- */
+/* a wgmma operand's descriptor fields (src/ptx/wgmma_desc.c), in bytes */
 enum { WG_MAX_KSTEPS = 64 };
 typedef struct WgDesc {
 	bool mn_major;          /* imm-trans 1: 16-byte runs along M (A) or N (B) */
@@ -1089,8 +1079,9 @@ bool wgmma_derive(const int64_t *off, int rows, int kext, int es, int swz, int k
 /* the 64-bit descriptor for a start address in shared memory */
 uint64_t wgmma_desc_encode(uint32_t start, const WgDesc *d);
 void check_wgmma(Ctx *cx, const Module *m, Kernel *k, Stmt *s);
-/* warp roles (src/roles.c) */
+/* every warp of the kernel's CTA (src/base/kernel.c) */
 uint64_t kernel_all_warps(const Kernel *k);
+/* warp roles (src/proof/roles.c) */
 /* vals[var] = v, and the stage indices (i + c) % C of var with it */
 void kernel_set_var(const Kernel *k, int64_t *vals, int var, int64_t v);
 /* a repeat whose count is set at launch (a scalar, cdiv or an expression) */
@@ -1126,13 +1117,13 @@ void emit_wgmma_wait(Emit *e, const Stmt *s);
 /* explain's record of the statement: every descriptor field and why */
 void explain_wgmma(const Kernel *k, const Stmt *s, bool json, Str *out);
 
-/* ---- the pipeline (src/driver.c) ---- */
+/* ---- the pipeline (src/api/driver.c) ---- */
 typedef struct EmitOptions {
 	const Target *target_override;
 } EmitOptions;
-/* the module printer (src/emit.c): for a module that passed every analysis */
+/* the module printer (src/emit/emit.c): for a module that passed every analysis */
 bool emit_checked_module(Ctx *cx, Module *m, Str *out);
-/* explain's records (src/explain.c), for a module that passed the analyses */
+/* explain's records (src/api/explain.c), for a module that passed the analyses */
 void explain_module(Ctx *cx, const Module *m, bool json, Str *out);
 /* the pass list to emit */
 bool emit_module(Ctx *cx, Module *m, const EmitOptions *o, Str *out);
@@ -1140,11 +1131,11 @@ bool emit_module(Ctx *cx, Module *m, const EmitOptions *o, Str *out);
  * to *dump after it (NULL: none; an unknown name is a usage error) */
 typedef enum { CMD_ANALYSE, CMD_CHECK, CMD_EXPLAIN, CMD_EXPLAIN_JSON, CMD_EMIT } Command;
 bool run_passes(Ctx *cx, Module *m, Command cmd, const char *dump_after, Str *out, Str *dump);
-/* tilepx_compile with --dump-after's state before the diagnostics (src/api.c) */
+/* tilepx_compile with --dump-after's state before the diagnostics (src/api/api.c) */
 int compile_dump(const char *path, const char *src, size_t len, const char *target, int mode, const char *dump_after,
                  const DiagOptions *dopt, struct tilepx_result *out);
 /* kernel k's launch record (include/tilepx/tilepx.h's tilepx_launch), as
- * tilepx_launches gives it: bound values when k is bound (src/api.c) */
+ * tilepx_launches gives it: bound values when k is bound (src/api/api.c) */
 struct tilepx_launch;
 void launch_record(Ctx *cx, const Kernel *k, struct tilepx_launch *l);
 /* the pass names, one line, for a usage message; false if name is not one */
@@ -1175,7 +1166,7 @@ uint16_t ref_f32_to_half(uint32_t u, bool bf16);
 uint32_t ref_half_to_f32(uint16_t h, bool bf16);
 uint8_t ref_f32_to_f8(uint32_t u, bool e5m2); /* cvt.rn.satfinite.{e4m3,e5m2}x2.f32 */
 void ref_fill_edges(unsigned char *p, int64_t n, DType dt, int which);
-/* element bits of integer v in dtype dt (for init and fill; src/target.c) */
+/* element bits of integer v in dtype dt (for init and fill; src/base/target.c) */
 uint64_t dtype_int_bits(DType dt, int64_t v);
 /* the same; false if v is not exact in dt */
 bool dtype_int_value(DType dt, int64_t v, uint64_t *out);
@@ -1186,5 +1177,22 @@ Affine affine_subst(const Affine *a, const int *vars, const int64_t *vals, int n
 int nvvm_select_main(int argc, char **argv);
 size_t nvvm_nrows(void);
 FormId nvvm_row_form(size_t i); /* the ptxas-valid form of selector row i, FORM_COUNT if it has none */
+
+/* ---- a copy's decision: the variants' plans (src/variants/plans.h, from
+ * variants.def), after every type their headers name ---- */
+#include "variants/plans.h"
+
+struct Plan {
+	char params[256];  /* JSON object for explain */
+	char summary[128]; /* for the PTX comment */
+	VariantPlan u;     /* the chosen variant's own decisions: its member */
+};
+
+struct Decision {
+	Candidate cand[16];
+	int ncand;
+	const Variant *chosen;
+	Plan plan;
+};
 
 #endif

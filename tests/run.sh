@@ -82,10 +82,17 @@ else
 	bad "$refo missing"
 fi
 
-echo "== layers: src/'s file graph has no circle and no upward edge (tools/layers.sh)"
+echo "== layers: each folder of src/ and emu/ is a layer; no upward edge, no circle (tools/layers.sh)"
 # the graph from the objects' symbols: A -> B when A uses what B defines
 if tools/layers.sh "$B" >"$OUT/layers.log" 2>&1; then ok; else bad "tools/layers.sh: $(head -3 "$OUT/layers.log")"; fi
-echo "== no function over 100 lines in src/ or tools/ (tools/longfuncs.sh)"
+# docs/design.md's layer table names tools/layers.sh's folders, bottom first
+want=$(sed -n "s/^FOLDERS='\(.*\)'$/\1/p" tools/layers.sh)
+got=$(awk '/^\*\*Layers\.\*\*/ {on = 1} on && /^\| [0-9]+ \| / {split($0, c, "|"); gsub(/ /, "", c[3]); printf "%s%s", sep, c[3]; sep = " "} on && /^$/ && sep {n++} n > 1 {exit}' docs/design.md)
+[ -n "$want" ] && [ "$got" = "$want" ] && ok || bad "docs/design.md's layer table lists '$got', tools/layers.sh '$want'"
+echo "== no file of src/ over 1,200 lines but proof/roles.c (docs/design.md, Layers)"
+big=$(find src -name '*.[ch]' ! -path src/proof/roles.c -exec wc -l {} + | awk '$2 != "total" && $1 > 1200 {print $2 " " $1}')
+[ -z "$big" ] && ok || bad "files over 1,200 lines: $big"
+echo "== no function over 100 lines in src/, emu/ or tools/ (tools/longfuncs.sh)"
 long=$(tools/longfuncs.sh)
 [ -z "$long" ] && ok || bad "functions over 100 lines: $long"
 

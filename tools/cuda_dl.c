@@ -1,7 +1,7 @@
 /* The CUDA driver entry points tilepx-run calls, each forwarded to
  * libcuda.so.1 opened at run time, so that tilepx-run links and starts
  * without a driver (--help, and "no CUDA driver" said clearly); the library's
- * launch layer (src/launch.c) opens the same driver for the launches. The
+ * launch layer (src/api/launch.c) opens the same driver for the launches. The
  * prototypes are cuda.h's (included: the compiler checks each one), and a
  * name cuda.h maps to a versioned entry point (cuMemAlloc -> cuMemAlloc_v2)
  * is looked up under that name. */

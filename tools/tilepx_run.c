@@ -179,7 +179,7 @@ static bool bench_kernel(tilepx_cuda *cu, const Kernel *k, CUfunction fn, const 
 	return true;
 }
 
-/* the kernel's arguments packed by the library's launch layer (src/launch.c)
+/* the kernel's arguments packed by the library's launch layer (src/api/launch.c)
  * from its launch record: device pointers dev[], its bound scalars, its
  * tensor maps encoded at those pointers (a FAIL line with the encoder's
  * arguments when the driver refuses them) */

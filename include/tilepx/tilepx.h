@@ -131,7 +131,7 @@ int tilepx_launches_set(const char *path, const char *src, size_t len, const cha
 int tilepx_launch_of(const char *path, const char *src, size_t len, const char *target, const char *kernel,
                      const char *const *sets, int nsets, tilepx_launch *out, tilepx_result *diag);
 
-/* Launching on a GPU (src/launch.c). The CUDA driver is opened at run time
+/* Launching on a GPU (src/api/launch.c). The CUDA driver is opened at run time
  * (dlopen "libcuda.so.1"): the library needs no CUDA to link or load, and on
  * a machine without a driver tilepx_cuda_open says "no CUDA driver:
  * libcuda.so.1 not found". Every call returns 1, or 0 with why[0..n) set.

@@ -17,7 +17,7 @@ static int usage_error(tilepx_result *out, const char *msg)
 	return 0;
 }
 
-/* parse, then the mode's pass list (src/driver.c); diagnostics in cx */
+/* parse, then the mode's pass list (src/api/driver.c); diagnostics in cx */
 static bool compile_module(Ctx *cx, const char *path, const char *src, size_t len, const char *target,
                            tilepx_mode mode, const char *dump_after, Str *text, Str *dump, Module **mod)
 {
@@ -80,7 +80,7 @@ static void fill_param(const Kernel *k, const Buffer *b, tilepx_param *p)
 		p->dim_scalar[d] = b->dyn_dim[d] - 1;
 		p->dims[d] = bound || !b->dyn_dim[d] ? b->shape[d] : 0;
 	}
-	if (b->colmajor || b->ld_scalar) { /* rank 2, lines ld apart (src/bind.c); known once bound */
+	if (b->colmajor || b->ld_scalar) { /* rank 2, lines ld apart (src/api/bind.c); known once bound */
 		if (!bound)
 			return;
 		int64_t ld = b->ld_scalar ? k->bound_vals[b->ld_scalar - 1] : b->shape[b->colmajor ? 0 : 1];

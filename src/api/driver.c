@@ -124,7 +124,7 @@ typedef struct Pass {
 	const char *what; /* for --dump-after's heading */
 } Pass;
 
-/* THE PASS LIST. parse_module runs before it (src/parse.c). */
+/* THE PASS LIST. parse_module runs before it (src/front/parse.c). */
 static const Pass passes[] = {
 	{"header", false, pass_header, RUN_ALL, "the module's target and version"},
 	{"check", true, pass_check, RUN_ALL, "declarations and buffers (shared offsets)"},

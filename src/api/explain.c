@@ -189,7 +189,7 @@ static int plan_vec_bits(const Decision *d)
 }
 
 /* region r on a copy of its buffer laid out under kernel kc's facts (a
- * runtime row's stride, as src/check.c lays it out) */
+ * runtime row's stride, as src/front/check.c lays it out) */
 static Region *refact_region(Ctx *cx, const Kernel *kc, const Region *r)
 {
 	Region *c = arena_alloc(cx->arena, sizeof *c);
@@ -347,7 +347,7 @@ typedef struct Walk {
 static void visit(void *ctx, const Stmt *s)
 {
 	Walk *w = ctx;
-	if (s->kind == ST_WG_MMA) { /* its descriptors and why (src/wgmma.c) */
+	if (s->kind == ST_WG_MMA) { /* its descriptors and why (src/front/wgmma.c) */
 		explain_wgmma(w->k, s, w->json, w->o);
 		return;
 	}

@@ -63,7 +63,23 @@ int64_t kernel_param_bytes(const Kernel *k)
 	return n;
 }
 
+/* every warp of the kernel's CTA, one bit each (at most 64) */
+uint64_t kernel_all_warps(const Kernel *k)
+{
+	int64_t w = (k->threads + 31) / 32;
+	return w >= 64 ? ~(uint64_t)0 : ((uint64_t)1 << w) - 1;
+}
+
 /* ---- repeat counts ---- */
+/* an affine expression at the variables' values (every layer evaluates them) */
+int64_t affine_eval(const Affine *e, const int64_t *vars)
+{
+	int64_t v = e->c;
+	for (int i = 0; i < e->n; i++)
+		v += e->t[i].k * vars[e->t[i].var];
+	return v;
+}
+
 int64_t trip_expr_eval(const TripExpr *e, const int64_t *vals)
 {
 	switch (e->op) {

@@ -9,6 +9,15 @@ static const Variant *const registry[] = {
 #include "../variants/variants.def"
 };
 
+size_t variant_plan_bytes(const Variant *v)
+{
+#define VARIANT(name)                                                                                                  \
+	if (v == &variant_##name)                                                                                      \
+		return sizeof(struct name##_plan);
+#include "../variants/variants.def"
+	return 0;
+}
+
 static bool before(const Variant *a, const Variant *b)
 {
 	return a->priority != b->priority ? a->priority > b->priority : strcmp(a->name, b->name) < 0;

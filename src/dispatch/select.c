@@ -29,13 +29,12 @@ static void keep(Ctx *cx, Selection *x, const Decision *d)
 	memcpy(x->cand, d->cand, sizeof x->cand);
 	memcpy(x->params, d->plan.params, sizeof x->params);
 	memcpy(x->summary, d->plan.summary, sizeof x->summary);
-	size_t n = PLAN_BYTES;
-	while (n && !d->plan.data[n - 1])
-		n--;
+	/* the chosen variant's member of the plan union, no more */
+	size_t n = d->chosen ? variant_plan_bytes(d->chosen) : 0;
 	x->nplan = n;
 	x->plan = n ? arena_alloc(cx->arena, n) : NULL;
 	if (n)
-		memcpy(x->plan, d->plan.data, n);
+		memcpy(x->plan, &d->plan.u, n);
 }
 
 static void expand(const Selection *x, Decision *d)
@@ -47,7 +46,7 @@ static void expand(const Selection *x, Decision *d)
 	memcpy(d->plan.params, x->params, sizeof x->params);
 	memcpy(d->plan.summary, x->summary, sizeof x->summary);
 	if (x->nplan)
-		memcpy(d->plan.data, x->plan, x->nplan);
+		memcpy(&d->plan.u, x->plan, x->nplan);
 }
 
 bool select_copy(Ctx *cx, const Module *m, const Kernel *k, const Stmt *s, CopyOp *op, Decision *d)

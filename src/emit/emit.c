@@ -1,6 +1,6 @@
 /* Kernel emission: prologue (params, thread ids, shared symbols, tensor
  * memory), statements and the module printer; the helpers variants share
- * are in src/lower.c. */
+ * are in src/ptx/lower.c. */
 #include "lower.h"
 
 #include <stdlib.h>

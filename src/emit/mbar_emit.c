@@ -1,6 +1,6 @@
 /* The async statements' PTX: mbarrier init, expect_tx, arrive and wait
  * (parity from the async pass's fit or the run-time phase bits), proxy
- * fence, bulk groups, cluster barriers. Their proofs are in src/roles.c. */
+ * fence, bulk groups, cluster barriers. Their proofs are in src/proof/roles.c. */
 #include "tilepx.h"
 
 void emit_mbar_init(Emit *e, const Stmt *s)

@@ -1,5 +1,5 @@
 /* set DST[i, j] = EXPR: emission, following the plan check proved
- * (src/set_plan.c). Per register the statement writes, straight-line f32
+ * (src/front/set_plan.c). Per register the statement writes, straight-line f32
  * code (the same in every thread); every result is computed before any is
  * written, so a destination read in its own expression is read before it
  * is written. 16-bit results are packed with cvt.rn.{f16,bf16}x2.f32, fp8

@@ -1,4 +1,4 @@
-/* The "allocate" pass (src/driver.c): after check_buffer gave each shared
+/* The "allocate" pass (src/api/driver.c): after check_buffer gave each shared
  * buffer its offset, tensor-memory columns, the mbarrier words and the
  * switch to dynamic shared memory. Moved from check.c. */
 #include "tilepx.h"

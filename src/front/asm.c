@@ -1,10 +1,11 @@
-/* Inline PTX blocks (asm) and register initialisation (init): the check and
- * emit hooks of their stmt.def rows, and the helpers they share. A
+/* Inline PTX blocks (asm) and register initialisation (init): the check
+ * hooks of their stmt.def rows, and the helpers the emit hooks
+ * (src/emit/asm_emit.c) share with them (asm_block.h). A
  * placeholder that names a local buffer's region expands to the .b32 words
  * holding it, in ascending register order (the order the buffer's layout
  * gives its registers: the fragment order of the instruction it feeds). */
 #include "tilepx.h"
-#include "variants/partition.h"
+#include "asm_block.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -24,7 +25,7 @@ Affine affine_subst(const Affine *a, const int *vars, const int64_t *vals, int n
 	return r;
 }
 
-static Region *subst_region(Arena *ar, const Region *r, const AsmBlock *a, const int64_t *vals)
+Region *subst_region(Arena *ar, const Region *r, const AsmBlock *a, const int64_t *vals)
 {
 	Region *o = region_dup(ar, r);
 	for (int d = 0; d < r->ndim; d++) {
@@ -35,7 +36,7 @@ static Region *subst_region(Arena *ar, const Region *r, const AsmBlock *a, const
 }
 
 /* instance i of the block's unroll space: index values, first index slowest */
-static void instance_vals(const AsmBlock *a, int64_t i, int64_t *vals)
+void instance_vals(const AsmBlock *a, int64_t i, int64_t *vals)
 {
 	for (int u = a->nunroll - 1; u >= 0; u--) {
 		vals[u] = i % a->uext[u];
@@ -43,7 +44,7 @@ static void instance_vals(const AsmBlock *a, int64_t i, int64_t *vals)
 	}
 }
 
-static int64_t instance_count(const AsmBlock *a)
+int64_t instance_count(const AsmBlock *a)
 {
 	int64_t n = 1;
 	for (int u = 0; u < a->nunroll; u++)
@@ -62,7 +63,7 @@ static int64_t thread_scale(Axis a)
 
 /* the words of a local buffer that a constant region covers, ascending;
  * false (why set) unless every thread of the owner holds whole words */
-static bool region_words(Arena *ar, const Kernel *k, const Region *r, int **words, int *nwords, const char **why)
+bool region_words(Arena *ar, const Kernel *k, const Region *r, int **words, int *nwords, const char **why)
 {
 	const Buffer *b = r->buf;
 	int es = dtype_bytes(b->dt);
@@ -141,11 +142,6 @@ done:
  * close scopes, '/' '*' comments and strings are skipped, a statement may
  * start with labels ('L:') and a guard ('@p', '@!p'); directives ('.reg')
  * name no instruction; a placeholder is an operand. */
-typedef struct AsmIns {
-	const char *op; /* the opcode, n bytes */
-	size_t n;
-	Loc loc;
-} AsmIns;
 
 static bool op_char(char c)
 {
@@ -155,7 +151,7 @@ static bool op_char(char c)
 
 /* top_label (may be NULL): where the first label outside every '{ }' scope
  * is, line 0 when none */
-static int asm_instructions(Arena *ar, const AsmBlock *a, AsmIns **out, Loc *top_label)
+int asm_instructions(Arena *ar, const AsmBlock *a, AsmIns **out, Loc *top_label)
 {
 	/* the block as one text, placeholders as 'x', and each byte's location */
 	size_t len = 0;
@@ -291,7 +287,7 @@ static const struct {
 
 /* what an opcode needs: a form of ptx_templates/ (*form >= 0) or a family;
  * false when tilepx does not know it (ptxas decides) */
-static bool asm_need(const AsmIns *in, int *min_ptx, Cap *cap, int *form)
+bool asm_need(const AsmIns *in, int *min_ptx, Cap *cap, int *form)
 {
 	*form = -1;
 	for (int f = 0; f < FORM_COUNT; f++) {
@@ -605,142 +601,4 @@ void check_init(Ctx *cx, const Module *m, Kernel *k, Stmt *s)
 	const char *why;
 	if (!region_words(cx->arena, k, s->dst, &w, &nw, &why))
 		diag_error(cx, s->dst->loc, "init of '%s': %s", s->dst->name, why);
-}
-
-/* ---- emission ---- */
-
-static const char *words_operand(Builder *b, Reg *regs, const int *w, int n)
-{
-	if (n == 1)
-		return b_name(b, regs[w[0]]);
-	Str s = {0};
-	str_putc(&s, '{');
-	for (int i = 0; i < n; i++)
-		str_printf(&s, "%s%s", i ? ", " : "", b_name(b, regs[w[i]]));
-	str_putc(&s, '}');
-	char *r = arena_strndup(b->arena, s.s, s.n);
-	str_free(&s);
-	return r;
-}
-
-void emit_init(Emit *e, const Stmt *s)
-{
-	Builder *b = emit_builder(e);
-	const Buffer *buf = s->dst->buf;
-	int *w, nw;
-	const char *why;
-	if (!region_words(b->arena, emit_kernel_of(e), s->dst, &w, &nw, &why))
-		return;
-	int es = dtype_bytes(buf->dt);
-	uint64_t bits = dtype_int_bits(buf->dt, s->n), word = 0;
-	if (es >= 4)
-		word = bits & 0xffffffffu;
-	else
-		for (int i = 0; i < 4 / es; i++)
-			word |= bits << (i * es * 8);
-	b_comment(b, "line %d: init %s, %lld (%d registers)", s->loc.line, s->dst->name, (long long)s->n, nw);
-	Reg *regs = emit_local_regs(e, buf);
-	for (int i = 0; i < nw; i++) {
-		uint64_t v = word;
-		if (es == 8)
-			v = (w[i] % 2) ? bits >> 32 : bits & 0xffffffffu;
-		b_ins(b, FORM_MOV_B32, b_name(b, regs[w[i]]), arena_printf(b->arena, "0x%08llx", (unsigned long long)(v & 0xffffffffu)),
-		      NULL);
-	}
-}
-
-/* the address of a region's first element. A param with runtime strides
- * (runtime extents, 'ld', 'colmajor') goes by its row and column and the
- * launch's row stride, as the ragged copies do: its view's offset is in the
- * proofs' layout, whose row stride is a stand-in. */
-static Reg region_address(Emit *e, const Kernel *k, const Region *r)
-{
-	const Buffer *buf = r->buf;
-	if (buf->dynamic) {
-		Reg coord[MAX_DIMS] = {{0}};
-		for (int d = 0; d < buf->ndim; d++)
-			coord[d] = emit_affine(e, &r->begin[d]);
-		if (buf->ndim == 1)
-			return emit_dyn_address(e, k, r, coord[0], coord[0]);
-		return emit_dyn_address(e, k, r, coord[dyn_outer(buf)], coord[dyn_inner(buf)]);
-	}
-	View v;
-	const char *why;
-	if (!region_view(NULL, k, r, &v, &why)) { /* check proved the view: a tilepx bug */
-		Builder *b = emit_builder(e);
-		if (!b->internal)
-			b->internal = arena_printf(b->arena, "no view of an asm address region of '%s': %s", buf->name, why);
-		return b_const32(b, 0);
-	}
-	return emit_address(e, buf, emit_affine(e, &v.off[AX_M]));
-}
-
-void emit_asm(Emit *e, const Stmt *s)
-{
-	Builder *b = emit_builder(e);
-	const Kernel *k = emit_kernel_of(e);
-	const AsmBlock *a = s->asm_blk;
-	int64_t ninst = instance_count(a);
-	int64_t vals[MAX_ASM_UNROLL];
-	b_comment(b, "line %d: asm (%lld instances)", s->loc.line, (long long)ninst);
-	for (int64_t in = 0; in < ninst; in++) {
-		instance_vals(a, in, vals);
-		/* operands first: values and addresses need instructions of their own */
-		const char **ops = arena_alloc(b->arena, sizeof(char *) * (a->n ? a->n : 1));
-		for (size_t i = 0; i < a->n; i++) {
-			const AsmPiece *pc = &a->p[i];
-			if (pc->kind == ASM_TEXT) {
-				ops[i] = pc->text;
-			} else if (pc->kind == ASM_REGS) {
-				Region *r = subst_region(b->arena, pc->r, a, vals);
-				int *w, nw;
-				const char *why;
-				if (!region_words(b->arena, k, r, &w, &nw, &why))
-					return;
-				ops[i] = words_operand(b, emit_local_regs(e, r->buf), w, nw);
-			} else if (pc->kind == ASM_VALUE) {
-				if (pc->text) {
-					ops[i] = b_name(b, !strcmp(pc->text, "tid") ? emit_tid(e) : emit_scope_tid(e, SC_WARP));
-				} else {
-					Affine v = affine_subst(&pc->val, a->uvar, vals, a->nunroll);
-					ops[i] = affine_is_const(&v) ? b_imm(b, v.c) : b_name(b, emit_affine(e, &v));
-				}
-			} else {
-				ops[i] = b_name(b, region_address(e, k, subst_region(b->arena, pc->r, a, vals)));
-			}
-		}
-		/* one PTX line per block line, trailing blanks dropped */
-		Str ln = {0};
-		for (size_t i = 0; i <= a->n; i++) {
-			if (i == a->n || (i && a->p[i].line != a->p[i - 1].line)) {
-				while (ln.n && (ln.s[ln.n - 1] == ' ' || ln.s[ln.n - 1] == '\t'))
-					ln.s[--ln.n] = 0;
-				if (ln.n)
-					str_printf(&b->body, "%s%s\n", b->indent, ln.s);
-				ln.n = 0;
-				if (ln.s)
-					ln.s[0] = 0;
-			}
-			if (i < a->n)
-				str_puts(&ln, ops[i]);
-		}
-		str_free(&ln);
-	}
-	/* the instructions the block names raise .version and need their
-	 * capability (check located any that the target lacks) */
-	AsmIns *ins;
-	int nins = asm_instructions(b->arena, a, &ins, NULL);
-	Loc stmt_at = b->at;
-	for (int i = 0; i < nins; i++) {
-		int v, f;
-		Cap cap;
-		if (!asm_need(&ins[i], &v, &cap, &f))
-			continue;
-		b->at = ins[i].loc;
-		if (f >= 0)
-			b_use_form(b, (FormId)f);
-		else
-			b_need_ptx(b, v, arena_strndup(b->arena, ins[i].op, ins[i].n));
-	}
-	b->at = stmt_at;
 }

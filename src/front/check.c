@@ -361,7 +361,7 @@ static void check_stmts(Ctx *cx, const Module *m, Kernel *k, Stmt **body, size_t
 /* the barriers a runtime-count loop touches: their phase parity at a wait
  * depends on the trip count, so it is tracked at run time (a register of
  * phase bits, flipped at each wait) and the phase proof runs every trip
- * count up to a loop invariant (src/roles.c) */
+ * count up to a loop invariant (src/proof/roles.c) */
 static void mark_dyn_phase(void *ctx, const Stmt *s)
 {
 	Kernel *k = ctx;
@@ -626,7 +626,7 @@ static bool check_kernel_decls(Ctx *cx, const Module *m, size_t i)
 		}
 	/* the entry name is emitted as written: '_' alone is not a PTX identifier
 	 * and WARP_SZ is PTX's predefined constant. The names tilepx generates
-	 * (K$param_N, B$sm, tilepx$dyn, ...: src/abi.c, src/emit.c) hold a '$',
+	 * (K$param_N, B$sm, tilepx$dyn, ...: src/emit/abi.c, src/emit/emit.c) hold a '$',
 	 * which a .tile name cannot: they never meet a user's. */
 	if (!strcmp(k->name, "_") || !strcmp(k->name, "WARP_SZ")) {
 		diag_error(cx, k->loc, "kernel name '%s' cannot be a PTX entry name (%s)", k->name,

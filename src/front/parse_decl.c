@@ -89,7 +89,7 @@ static bool swizzle(Parser *p, Buffer *b)
 	Swizzle *sw = &b->layout.sw;
 	Loc loc = p->tok.loc;
 	next(p); /* 'swizzle' */
-	if (is_ident(p, "auto")) { /* tilepx chooses (check, src/hazard.c) */
+	if (is_ident(p, "auto")) { /* tilepx chooses (check, src/proof/swizzle.c) */
 		next(p);
 		b->sw_auto = true;
 		b->sw_auto_loc = loc;

@@ -202,7 +202,7 @@ static bool parse_count(Parser *p, Stmt *s)
 	return true;
 }
 
-/* warpgroup mma D, A, B [b_kn] [scale_d 0|1] (src/wgmma.c) */
+/* warpgroup mma D, A, B [b_kn] [scale_d 0|1] (src/front/wgmma.c) */
 static bool parse_wgmma(Parser *p, Stmt *s)
 {
 	s->dst = arena_alloc(p->cx->arena, sizeof(Region));

@@ -5,9 +5,11 @@
  * hold one DST element (increasing register index), then the lanes combine
  * with shfl.sync.bfly over the thread-index bits the reduced dimensions
  * occupy (lowest bit first). Every copy of DST must land in a thread that
- * holds the whole result, and every such thread must hold a copy. */
+ * holds the whole result, and every such thread must hold a copy. The
+ * parse and check hooks; emit_reduce is src/emit/reduce_emit.c. */
 #include "lower.h"
 #include "parse.h"
+#include "reduce_plan.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -19,17 +21,6 @@ bool parse_reduce(Parser *p, Stmt *s)
 	return parse_region(p, s->dst) && expect_punct(p, ',', "between the destination and the source") &&
 	       parse_region(p, s->src);
 }
-
-/* the lowering: per slot (one DST element per thread), the SRC registers
- * chained in order and the DST register written; then the lane masks */
-typedef struct RedPlan {
-	int nslot;
-	int *first, *count;  /* slot g: regs[first[g] .. first[g] + count[g]) */
-	int64_t *regs;       /* SRC element registers */
-	int64_t *dst;        /* DST element register of slot g */
-	int nbits;
-	int bits[5];         /* shfl.bfly lane masks, lowest first */
-} RedPlan;
 
 /* the enumeration behind a plan: for owner-group thread t and SRC register
  * r, the DST element (kept coordinates) and the reduced coordinates of the
@@ -384,7 +375,7 @@ static bool plan_dst(Ctx *cx, const Stmt *s, RedScan *sc, RedPlan *rp, Arena *ar
 }
 
 /* the whole plan; cx NULL: no diagnostics (emission, after check passed) */
-static bool reduce_plan(Ctx *cx, Arena *ar, const Kernel *k, const Stmt *s, RedPlan *rp)
+bool reduce_plan(Ctx *cx, Arena *ar, const Kernel *k, const Stmt *s, RedPlan *rp)
 {
 	bool reduced[MAX_DIMS];
 	if (cx && !check_operands(cx, s, reduced))
@@ -430,61 +421,4 @@ void check_reduce(Ctx *cx, const Module *m, Kernel *k, Stmt *s)
 		return;
 	RedPlan rp;
 	reduce_plan(cx, cx->arena, k, s, &rp);
-}
-
-/* SRC register r as an f32 value: f32 as is; f16/bf16 widened exactly from
- * its half of the packed word (the even element low) */
-static Reg read_f32(Builder *b, const Reg *words, DType dt, int64_t r)
-{
-	if (dt == DT_F32)
-		return words[r];
-	Reg w = words[r / 2], x = b_reg(b, RC_R);
-	if (dt == DT_BF16) { /* bf16 is the upper half of an f32 */
-		b_ins(b, r % 2 ? FORM_AND_B32 : FORM_SHL_B32, b_name(b, x), b_name(b, w), r % 2 ? "0xffff0000" : "16", NULL);
-		return x;
-	}
-	if (r % 2) { /* cvt.f32.f16 reads the low 16 bits of its .b32 source */
-		b_ins(b, FORM_SHR_U32, b_name(b, x), b_name(b, w), "16", NULL);
-		w = x;
-		x = b_reg(b, RC_R);
-	}
-	b_ins(b, b_form(b, FAM_CVT, &(FormKey){.atype = ATYPE_F16, .dtype = DTYPE_F32}), b_name(b, x), b_name(b, w), NULL);
-	return x;
-}
-
-static Reg combine(Builder *b, FormId op, Reg a, Reg c)
-{
-	Reg d = b_reg(b, RC_R);
-	b_ins(b, op, b_name(b, d), b_name(b, a), b_name(b, c), NULL);
-	return d;
-}
-
-void emit_reduce(Emit *e, const Stmt *s)
-{
-	Builder *b = emit_builder(e);
-	RedPlan rp;
-	if (!reduce_plan(NULL, b->arena, emit_kernel_of(e), s, &rp))
-		return;
-	FormId op = s->kind == ST_REDUCE_MAX   ? FORM_MAX_F32
-	          : s->kind == ST_REDUCE_MIN ? FORM_MIN_F32
-	                                     : FORM_ADD_RN_F32;
-	b_comment(b, "line %d: %s %s, %s (%d per thread, %d shuffles each)", s->loc.line, stmt_info[s->kind].keyword,
-	          s->dst->name, s->src->name, rp.nslot, rp.nbits);
-	const Reg *sw = emit_local_regs(e, s->src->buf);
-	Reg *dw = emit_local_regs(e, s->dst->buf);
-	Reg *acc = arena_alloc(b->arena, sizeof(Reg) * (size_t)rp.nslot);
-	for (int g = 0; g < rp.nslot; g++) { /* in the thread: registers in increasing index */
-		acc[g] = read_f32(b, sw, s->src->buf->dt, rp.regs[rp.first[g]]);
-		for (int i = 1; i < rp.count[g]; i++)
-			acc[g] = combine(b, op, acc[g], read_f32(b, sw, s->src->buf->dt, rp.regs[rp.first[g] + i]));
-	}
-	for (int i = 0; i < rp.nbits; i++) /* across lanes: butterflies, lowest lane bit first */
-		for (int g = 0; g < rp.nslot; g++) {
-			Reg other = b_reg(b, RC_R);
-			b_ins(b, FORM_SHFL_BFLY_B32, b_name(b, other), b_name(b, acc[g]), b_imm(b, rp.bits[i]), "31",
-			      "0xffffffff", NULL);
-			acc[g] = combine(b, op, acc[g], other);
-		}
-	for (int g = 0; g < rp.nslot; g++)
-		b_ins(b, FORM_MOV_B32, b_name(b, dw[rp.dst[g]]), b_name(b, acc[g]), NULL);
 }

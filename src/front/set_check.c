@@ -3,7 +3,7 @@
  * destination elements it holds from operand elements it holds: the
  * colocation rule is proved exactly, for every element of the destination,
  * every thread that holds it and every operand element it reads, through
- * the one ownership query (local_reg_of, src/local_own.c). The operand's
+ * the one ownership query (local_reg_of, src/layout/local_own.c). The operand's
  * register must be the same in every thread (one straight-line code for
  * all), and an integer condition is decided per register where the
  * thread's coordinates and the other variables' ranges make it constant. */

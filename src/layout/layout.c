@@ -341,14 +341,6 @@ bool lay_holds(const Layout *L, int64_t idx, int64_t t, int64_t *reg)
 
 bool affine_is_const(const Affine *e) { return e->n == 0; }
 
-int64_t affine_eval(const Affine *e, const int64_t *vars)
-{
-	int64_t v = e->c;
-	for (int i = 0; i < e->n; i++)
-		v += e->t[i].k * vars[e->t[i].var];
-	return v;
-}
-
 bool affine_add(Affine *dst, const Affine *src, int64_t scale)
 {
 	int64_t t;

@@ -1,6 +1,6 @@
 /* Which thread holds which element of a local buffer, and in which
  * register: the one ownership query of set's colocation check and its
- * emission (src/set_check.c, src/set_emit.c). A local layout maps a logical
+ * emission (src/front/set_check.c, src/emit/set_emit.c). A local layout maps a logical
  * element to a register offset and a thread of its owner group (laneid,
  * warps, warpgroups as the layout's chain says, docs/language.md "Layouts");
  * every owner group of the CTA holds its own instance; a replicated layout's

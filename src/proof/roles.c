@@ -15,12 +15,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-uint64_t kernel_all_warps(const Kernel *k)
-{
-	int64_t w = (k->threads + 31) / 32;
-	return w >= 64 ? ~(uint64_t)0 : ((uint64_t)1 << w) - 1;
-}
-
 /* warp 4g of every warpgroup g */
 #define WG_FIRST_WARPS 0x1111111111111111ull
 

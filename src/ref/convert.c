@@ -1,6 +1,6 @@
 /* The CPU reference's element conversions (docs/language.md, "Converting
  * copies"), written from the formats' definitions and sharing nothing with
- * the emitter (which only names cvt forms) or ptxemu (tools/ptxemu_cvt.c);
+ * the emitter (which only names cvt forms) or ptxemu (emu/ptxemu_cvt.c);
  * tests/unit/test_convert.c checks both against a search over every 16-bit
  * value. Also the 'fill edges' input pattern. */
 #include "../tilepx.h"

@@ -2,31 +2,16 @@
  * program and its layouts only (never the emitters' decisions). For every
  * logical coordinate of a copy, DST[c] = SRC[c], bit for bit; dump writes
  * each thread's registers in layout order. The GPU harness compares a
- * kernel's results with this, byte for byte. */
+ * kernel's results with this, byte for byte. Kernels with roles run in
+ * roles.c. */
 #include "../tilepx.h"
 #include "../walk.h"
 #include "fmath.h"
+#include "ref.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-
-typedef struct RefCta {
-	const Kernel *k;
-	const Ctx *cx;        /* the analyses' side tables: a 'swizzle auto' buffer's swizzle */
-	unsigned char **mem;  /* per buffer index: shared, local (threads x regs) or tmem bytes */
-	unsigned char **params;
-	int64_t *vars;
-	int64_t cta;
-	int64_t bytes;
-	struct RefCta *peers; /* the CTAs of its cluster, by rank (itself among them) */
-	int nranks;
-	uint64_t warps;       /* the warps running the statement (a role's; every bit without roles) */
-	/* error bounds (set's approximate functions): per buffer index (local,
-	 * shared) and per param, one float per element, NULL while all exact */
-	float **err, **perr;
-	struct RedAcc **racc; /* per param: red.add's terms so far (src/ref/ref.c, ref_red), NULL until one lands */
-} RefCta;
 
 static size_t bidx(const Kernel *k, const Buffer *b)
 {
@@ -43,7 +28,7 @@ static size_t bidx(const Kernel *k, const Buffer *b)
  * up as a difference instead of being shared. */
 
 /* an index expression at the current values of the kernel variables */
-static int64_t eval(const Affine *e, const int64_t *vars)
+int64_t ref_eval(const Affine *e, const int64_t *vars)
 {
 	int64_t v = e->c;
 	for (int i = 0; i < e->n; i++)
@@ -115,7 +100,7 @@ static int64_t owner_threads(const RefCta *c, const Buffer *b)
 }
 
 /* registers per thread: the largest register offset the layout reaches, plus one */
-static int64_t regs_per_thread(const Buffer *b)
+int64_t ref_regs_per_thread(const Buffer *b)
 {
 	int64_t r = 0;
 	for (int j = 0; j < b->layout.n; j++)
@@ -148,7 +133,7 @@ static unsigned char *place_rep(RefCta *c, const Region *r, int64_t x, int64_t f
 	}
 	int64_t idx = 0;
 	for (int d = 0; d < b->ndim; d++) {
-		int64_t start = r->whole || r->all[d] ? 0 : eval(&r->begin[d], c->vars);
+		int64_t start = r->whole || r->all[d] ? 0 : ref_eval(&r->begin[d], c->vars);
 		if (start + coord[d] < 0 || start + coord[d] >= b->shape[d])
 			return NULL;
 		idx = idx * b->shape[d] + start + coord[d];
@@ -166,7 +151,7 @@ static unsigned char *place_rep(RefCta *c, const Region *r, int64_t x, int64_t f
 		int64_t t = 0;
 		for (int a = AX_LANEID; a <= AX_TX; a++)
 			t += at[a] * thread_weight((Axis)a);
-		return c->mem[bidx(c->k, b)] + ((first + t) * regs_per_thread(b) + at[AX_M]) * es;
+		return c->mem[bidx(c->k, b)] + ((first + t) * ref_regs_per_thread(b) + at[AX_M]) * es;
 	}
 	case MEM_TMEM:
 		return c->mem[bidx(c->k, b)] + at[AX_TLANE] * b->cols * 4 + at[AX_TCOL] * es;
@@ -180,7 +165,7 @@ static unsigned char *place(RefCta *c, const Region *r, int64_t x, int64_t first
 	return place_rep(c, r, x, first, 0);
 }
 
-static int64_t region_elems(const Region *r)
+int64_t ref_region_elems(const Region *r)
 {
 	int64_t n = 1;
 	for (int d = 0; d < r->ndim; d++)
@@ -224,7 +209,7 @@ static unsigned char *mem_of(RefCta *c, const Buffer *b, int64_t *n, float ***er
 		return c->params[b->param_index];
 	}
 	size_t i = bidx(c->k, b);
-	*n = b->mem == MEM_LOCAL ? c->k->threads * regs_per_thread(b) : b->mem == MEM_SHARED ? b->storage : 0;
+	*n = b->mem == MEM_LOCAL ? c->k->threads * ref_regs_per_thread(b) : b->mem == MEM_SHARED ? b->storage : 0;
 	*errs = &c->err[i];
 	return c->mem[i];
 }
@@ -330,7 +315,7 @@ static bool copy_registers(RefCta *c, const Stmt *s, int64_t first, int64_t elem
 static bool run_copy(Ctx *cx, RefCta *c, const Stmt *s)
 {
 	const Buffer *db = s->dst->buf, *sb = s->src->buf;
-	int64_t elems = region_elems(s->src);
+	int64_t elems = ref_region_elems(s->src);
 	int64_t inst = scope_size(c, s->scope);
 	if (db->mem == MEM_LOCAL)
 		inst = owner_threads(c, db);
@@ -370,7 +355,7 @@ static bool run_copy(Ctx *cx, RefCta *c, const Stmt *s)
 
 /* a multicast load: every CTA of the mask receives the region, at the same
  * place of its own shared buffer */
-static bool ref_copy(Ctx *cx, RefCta *c, const Stmt *s)
+bool ref_copy(Ctx *cx, RefCta *c, const Stmt *s)
 {
 	if (!s->mcast)
 		return run_copy(cx, c, s);
@@ -523,8 +508,8 @@ static bool red_apply(RefCta *c, const Stmt *s, unsigned char *d, const unsigned
 
 static bool ref_red(Ctx *cx, RefCta *c, const Stmt *s)
 {
-	int64_t elems = region_elems(s->src), inst = owner_threads(c, s->src->buf);
-	bool fold = region_elems(s->dst) == 1; /* every element into the one */
+	int64_t elems = ref_region_elems(s->src), inst = owner_threads(c, s->src->buf);
+	bool fold = ref_region_elems(s->dst) == 1; /* every element into the one */
 	for (int64_t first = 0; first < c->k->threads; first += inst) {
 		if (!runs_instance(c, first, inst))
 			continue;
@@ -548,7 +533,7 @@ static bool ref_dump(Ctx *cx, RefCta *c, const Stmt *s)
 	const Kernel *k = c->k;
 	const Buffer *l = s->src->buf, *p = s->dst->buf;
 	int es = dtype_bytes(l->dt);
-	int64_t regs = regs_per_thread(l);
+	int64_t regs = ref_regs_per_thread(l);
 	for (int64_t t = 0; t < k->threads; t++)
 		if (runs_instance(c, t, 1)) {
 			unsigned char *d = c->params[p->param_index] + ((c->cta * k->threads + t) * regs) * es,
@@ -568,7 +553,7 @@ static bool ref_init(Ctx *cx, RefCta *c, const Stmt *s)
 	const Buffer *b = s->dst->buf;
 	int es = dtype_bytes(b->dt);
 	uint64_t bits = dtype_int_bits(b->dt, s->n);
-	int64_t elems = region_elems(s->dst);
+	int64_t elems = ref_region_elems(s->dst);
 	for (int64_t first = 0; first < c->k->threads; first += owner_threads(c, b)) {
 		if (!runs_instance(c, first, owner_threads(c, b)))
 			continue;
@@ -601,7 +586,7 @@ static unsigned char *set_elem(void *ctx, const Buffer *b, const int64_t *coord,
 	if (!held)
 		return NULL;
 	int es = dtype_bytes(b->dt);
-	unsigned char *p = c->mem[bidx(c->k, b)] + (t * regs_per_thread(b) + at[AX_M]) * es;
+	unsigned char *p = c->mem[bidx(c->k, b)] + (t * ref_regs_per_thread(b) + at[AX_M]) * es;
 	*err = err_slot(c, b, p, make);
 	return p;
 }
@@ -712,7 +697,7 @@ static RedEnt red_entry(RefCta *c, const Stmt *s, int64_t x, int64_t first)
 	}
 	for (int q = 0; q < r->ndim; q++) {
 		e.k = e.k * d->ext[q] + (d->ext[q] == 1 ? 0 : rel[q]);
-		idx = idx * b->shape[q] + (r->whole || r->all[q] ? 0 : eval(&r->begin[q], c->vars)) + rel[q];
+		idx = idx * b->shape[q] + (r->whole || r->all[q] ? 0 : ref_eval(&r->begin[q], c->vars)) + rel[q];
 	}
 	apply_layout(b, idx, at);
 	for (int a = AX_LANEID; a <= AX_TX; a++)
@@ -771,7 +756,7 @@ static bool ref_reduce(Ctx *cx, RefCta *c, const Stmt *s)
 {
 	(void)cx;
 	int op = s->kind == ST_REDUCE_MAX ? RED_MAX : s->kind == ST_REDUCE_MIN ? RED_MIN : RED_SUM;
-	int64_t inst = owner_threads(c, s->src->buf), n = region_elems(s->src);
+	int64_t inst = owner_threads(c, s->src->buf), n = ref_region_elems(s->src);
 	size_t bytes = sizeof(RedEnt) * (size_t)(n ? n : 1);
 	RedEnt *e = malloc(bytes), *th = malloc(bytes), *next = malloc(bytes);
 	bool ok = e && th && next;
@@ -1032,7 +1017,7 @@ static bool ref_wgmma(Ctx *cx, RefCta *c, const Stmt *s)
 
 /* a repeat index and the stage indices '(i + c) % C' derived from it (the
  * reference's own: the analyses' kernel_set_var is not shared) */
-static void set_var(const Kernel *k, int64_t *vars, int v, int64_t val)
+void ref_set_var(const Kernel *k, int64_t *vars, int v, int64_t val)
 {
 	vars[v] = val;
 	for (int d = VAR_REPEAT0; k->var_base && d < k->nvars; d++)
@@ -1098,21 +1083,21 @@ static int64_t trips_of(const Kernel *k, const Stmt *s, const int64_t *vars)
 
 /* trip it of a repeat: its index, and its running count's stages (the
  * count itself advances at the trip's end, trip_end) */
-static void trip_begin(const Kernel *k, int64_t *vars, const Stmt *s, int64_t it)
+void ref_trip_begin(const Kernel *k, int64_t *vars, const Stmt *s, int64_t it)
 {
-	set_var(k, vars, s->var, s->across ? across_place(k, s, vars) + it * across_count(k, s) : it);
+	ref_set_var(k, vars, s->var, s->across ? across_place(k, s, vars) + it * across_count(k, s) : it);
 	if (s->running)
-		set_var(k, vars, s->running, vars[s->running]);
+		ref_set_var(k, vars, s->running, vars[s->running]);
 }
 
-static void trip_end(int64_t *vars, const Stmt *s)
+void ref_trip_end(int64_t *vars, const Stmt *s)
 {
 	if (s->running)
 		vars[s->running]++;
 }
 
 /* the walker (walk.c) runs the blocks: a repeat's trips (trips_of; the
- * index and its stages are set again by trip_begin, the reference's own, at
+ * index and its stages are set again by ref_trip_begin, the reference's own, at
  * every trip) and a when's block (for a role that runs it); the hooks of
  * stmt.def's blocks are never called */
 static bool ref_repeat(Ctx *cx, RefCta *c, const Stmt *s)
@@ -1127,629 +1112,17 @@ static bool ref_when(Ctx *cx, RefCta *c, const Stmt *s)
 	return false;
 }
 
-typedef bool (*RefHook)(Ctx *cx, RefCta *c, const Stmt *s);
-static const RefHook ref_hook[ST_COUNT] = {
+const RefHook ref_hook[ST_COUNT] = {
 #define STMT(kind, kw, flags, cap, parse, check, emit, ref, ...) [ST_##kind] = ref,
 #include "../stmt.def"
 };
-static const char *const ref_keyword[ST_COUNT] = {
+const char *const ref_keyword[ST_COUNT] = {
 #define STMT(kind, kw, ...) [ST_##kind] = kw,
 #include "../stmt.def"
 };
 
 /* a repeat's trips at the walk's values (its first CTA's, or a role's) */
-static int64_t ref_trips(Walk *w, const Stmt *s) { return trips_of(w->k, s, w->vals); }
-
-/* a kernel without roles: one walk for the whole cluster, the CTAs in
- * lockstep. Each statement runs on every CTA (by rank) before the next
- * one, so a multicast has reached every CTA of its mask when the
- * statements after it run; a repeat's trip begins and ends in every CTA.
- * Barriers and waits have no hook: the reference is sequential. */
-typedef struct Lockstep {
-	Ctx *cx;
-	RefCta *cl;
-	int nranks;
-} Lockstep;
-
-static bool lock_stmt(Walk *w, const Stmt *s)
-{
-	Lockstep *L = w->ctx;
-	RefHook h = ref_hook[s->kind];
-	for (int r = 0; h && r < L->nranks; r++)
-		if (!h(L->cx, &L->cl[r], s))
-			return false;
-	return true;
-}
-
-static bool lock_trip(Walk *w, const Stmt *s, int64_t it)
-{
-	Lockstep *L = w->ctx;
-	for (int r = 0; r < L->nranks; r++)
-		trip_begin(w->k, L->cl[r].vars, s, it);
-	return true;
-}
-
-static void lock_trip_end(Walk *w, const Stmt *s, int64_t it)
-{
-	Lockstep *L = w->ctx;
-	(void)it;
-	for (int r = 0; r < L->nranks; r++)
-		trip_end(L->cl[r].vars, s);
-}
-
-static void lock_exit(Walk *w, const Stmt *s) /* the index back at 0 in every CTA, as in the first */
-{
-	Lockstep *L = w->ctx;
-	for (int r = 0; r < L->nranks; r++)
-		set_var(w->k, L->cl[r].vars, s->var, 0);
-}
-
-static bool run_lockstep(Ctx *cx, RefCta *cl, int nranks)
-{
-	Lockstep L = {cx, cl, nranks};
-	Walk w = {.k = cl[0].k, .vals = cl[0].vars, .ctx = &L, .stmt = lock_stmt, .trips = ref_trips, .trip = lock_trip,
-	          .trip_end = lock_trip_end, .repeat_exit = lock_exit};
-	walk_stmts(&w, cl[0].k->body, cl[0].k->nbody);
-	return !w.stop;
-}
-
-/* ---- warp roles ----
- * A kernel with when blocks runs as roles: the warps that run the same
- * blocks form a role, and each role is a coroutine (a cursor of walk.c) that
- * runs until it blocks, then the next role runs; deterministic. What blocks
- * is this file's own model of the barriers (never roles.c's):
- * an mbarrier phase completes when its arrivals reach the init count and
- * its transaction bytes (expect_tx) have arrived; a named barrier releases
- * when its count of threads has arrived. Data moves at issue (a TMA load
- * lands when issued; the race proof and the emulator cover the timing). */
-enum { NBARS = 16 };
-
-typedef struct RefMbar {
-	int64_t count, pending, tx; /* init count, arrivals still missing, bytes expected minus arrived */
-	int64_t phase;              /* phases completed */
-	bool live;                  /* initialized */
-} RefMbar;
-
-typedef struct RefNbar {
-	int64_t arrived, gen; /* threads arrived; releases so far */
-} RefNbar;
-
-typedef struct Role {
-	RefCta *c;
-	uint64_t warps;
-	int64_t *vars;  /* its own indices (repeats run per role) */
-	int64_t *waits; /* per mbarrier instance of its CTA: the phases it has waited for */
-	Walk w;         /* its walk of the kernel (walk.c), a cursor: the scheduler steps it */
-	WalkCursor cur;
-	const Stmt *at; /* the statement it stands on (NULL: the next one is the cursor's) */
-	bool arrived;   /* it has arrived at the barrier of the statement it stands on */
-	int64_t gen;    /* ... in that barrier's generation gen */
-	bool cl_arrived;
-	int64_t cl_gen; /* cluster.arrive: the cluster barrier's generation it arrived in */
-	bool done;
-} Role;
-
-typedef struct Sched {
-	Ctx *cx;
-	const Kernel *k;
-	RefCta *cl;
-	int nranks;
-	Role *roles;
-	int nroles;
-	int64_t nmb, *mb_base; /* mbarrier instances per CTA; the first of each declaration */
-	RefMbar *mb;           /* [rank * nmb + instance] */
-	RefNbar *nb;           /* [rank * NBARS + id], id 0 is sync */
-	RefNbar cluster;
-} Sched;
-
-static int popcount64(uint64_t v)
-{
-	int n = 0;
-	for (; v; v &= v - 1)
-		n++;
-	return n;
-}
-
-static int lowest_warp(uint64_t v)
-{
-	int w = 0;
-	while (w < 63 && !(v >> w & 1))
-		w++;
-	return w;
-}
-
-static bool has_when(Stmt *const *body, size_t n)
-{
-	for (size_t i = 0; i < n; i++)
-		if (body[i]->kind == ST_WHEN || has_when(body[i]->body, body[i]->nbody))
-			return true;
-	return false;
-}
-
-/* the roles: the classes of warps that run the same when blocks, split by
- * every block's warps (sets of at most 64 warps) */
-static void split_roles(Stmt *const *body, size_t n, uint64_t *cls, int *ncls)
-{
-	for (size_t i = 0; i < n; i++) {
-		for (int g = 0; g < 16 && (body[i]->kind == ST_WHEN || body[i]->bar_id); g++) {
-			/* a named barrier id from wgid: each warpgroup meets at its own */
-			uint64_t in = body[i]->bar_id ? body[i]->warps & (uint64_t)0xf << (4 * g) : body[i]->body_warps;
-			for (int j = 0, m = *ncls; j < m && in; j++)
-				if ((cls[j] & in) && (cls[j] & ~in)) {
-					cls[(*ncls)++] = cls[j] & ~in;
-					cls[j] &= in;
-				}
-			if (!body[i]->bar_id)
-				break;
-		}
-		split_roles(body[i]->body, body[i]->nbody, cls, ncls);
-	}
-}
-
-static uint64_t all_warps(const Kernel *k)
-{
-	int64_t w = (k->threads + 31) / 32;
-	return w >= 64 ? ~(uint64_t)0 : ((uint64_t)1 << w) - 1;
-}
-
-/* the warps that reach the role's current statement: every warp, narrowed
- * by each when block it stands in */
-static uint64_t reach_of(const Sched *S, const Role *r)
-{
-	uint64_t m = all_warps(S->k);
-	for (int d = 0; d < r->cur.depth; d++)
-		if (r->cur.f[d].blk && r->cur.f[d].blk->kind == ST_WHEN)
-			m &= r->cur.f[d].blk->body_warps;
-	return m;
-}
-
-/* a role's walk: its own trips, and the when blocks that its warps run */
-static bool role_trip(Walk *w, const Stmt *s, int64_t it)
-{
-	trip_begin(w->k, w->vals, s, it);
-	return true;
-}
-
-static void role_trip_end(Walk *w, const Stmt *s, int64_t it)
-{
-	(void)it;
-	trip_end(w->vals, s);
-}
-
-static bool role_when(Walk *w, const Stmt *s) { return ((Role *)w->ctx)->warps & s->body_warps; }
-
-static RefMbar *mbar_of(Sched *S, const Role *r, const Stmt *s, int rank)
-{
-	int64_t i = eval(s->mbar_idx, r->vars);
-	if (s->mbar < 1 || i < 0 || i >= S->k->mbars[s->mbar - 1].n) { /* check proves the index in range */
-		diag_error(S->cx, s->mbar_loc, "mbarrier index %lld out of range", (long long)i);
-		return NULL;
-	}
-	return &S->mb[rank * S->nmb + S->mb_base[s->mbar - 1] + i];
-}
-
-/* one arrival; a phase completes when no arrival is missing and every
- * expected byte has arrived, and the next one starts at the init count */
-static bool mbar_settle(Sched *S, RefMbar *b, const Stmt *s)
-{
-	if (b->pending < 0) {
-		diag_error(S->cx, s->loc, "more arrivals than the mbarrier's count %lld in its phase %lld",
-		           (long long)b->count, (long long)b->phase);
-		diag_note(S->cx, "in the reference's schedule of kernel '%s' (roles run until they block)", S->k->name);
-		return false;
-	}
-	if (b->pending == 0 && b->tx == 0) {
-		b->phase++;
-		b->pending = b->count;
-	}
-	return true;
-}
-
-static bool mbar_arrive(Sched *S, RefMbar *b, const Stmt *s, int64_t arrivals)
-{
-	if (!b->live) {
-		diag_error(S->cx, s->loc, "%s on mbarrier '%s' before its mbarrier.init", ref_keyword[s->kind],
-		           s->mbar_name);
-		return false;
-	}
-	for (int64_t a = 0; a < arrivals; a++) {
-		b->pending--;
-		if (!mbar_settle(S, b, s))
-			return false;
-	}
-	return true;
-}
-
-/* a barrier of `count` threads: the role's threads arrive (once), and with
- * `sync` it waits for the release. 1: past it, 0: blocked, -1: error */
-static int role_bar(Sched *S, Role *r, const Stmt *s, RefNbar *b, int64_t count, bool sync)
-{
-	if (!r->arrived) {
-		b->arrived += 32 * popcount64(r->warps);
-		if (b->arrived > count) {
-			diag_error(S->cx, s->loc, "%lld threads arrive at a barrier of %lld", (long long)b->arrived,
-			           (long long)count);
-			diag_note(S->cx, "in the reference's schedule of kernel '%s' (roles run until they block)", S->k->name);
-			return -1;
-		}
-		r->gen = b->gen;
-		if (b->arrived == count) {
-			b->gen++;
-			b->arrived = 0;
-		}
-		if (!sync)
-			return 1;
-		r->arrived = true;
-	}
-	if (b->gen == r->gen)
-		return 0;
-	r->arrived = false;
-	return 1;
-}
-
-/* mbarrier.arrive: one arrival, or one per thread, warp or warpgroup of the role */
-static int role_mbar_arrive(Sched *S, Role *r, const Stmt *s, int rank, bool lead)
-{
-	RefMbar *b = mbar_of(S, r, s, rank);
-	if (!b)
-		return -1;
-	int64_t n = lead;
-	if (s->per == SC_THREAD)
-		n = 32 * popcount64(r->warps);
-	else if (s->per == SC_WARP)
-		n = popcount64(r->warps);
-	else if (s->per == SC_WARPGROUP) /* the first thread of each warpgroup: the role of its first warp */
-		for (int w = n = 0; w < 64; w += 4)
-			n += (r->warps >> w & 1) != 0;
-	if (!s->to_cluster)
-		return mbar_arrive(S, b, s, n) ? 1 : -1;
-	for (int d = 0; d < S->nranks; d++) /* the barrier in every CTA of the cluster */
-		if (!mbar_arrive(S, mbar_of(S, r, s, d), s, n))
-			return -1;
-	return 1;
-}
-
-/* mbarrier.wait: the phase numbered by the role's own count of waits (or a parity) */
-static int role_mbar_wait(Sched *S, Role *r, const Stmt *s, int rank)
-{
-	const Kernel *k = S->k;
-	RefMbar *b = mbar_of(S, r, s, rank);
-	if (!b)
-		return -1;
-	int64_t *w = &r->waits[b - &S->mb[rank * S->nmb]];
-	if (!b->live) {
-		diag_error(S->cx, s->loc, "mbarrier.wait on '%s' before its mbarrier.init", s->mbar_name);
-		return -1;
-	}
-	bool passed = s->has_value ? (b->phase & 1) != (s->n & 1) : b->phase > *w;
-	if (!passed)
-		return 0;
-	if (!s->has_value && b->phase > *w + 1) { /* the parity of phase w is that of phase w + 2 */
-		diag_error(S->cx, s->loc, "this wait is for phase %lld of mbarrier '%s', but phase %lld has completed "
-		           "too: a parity wait cannot tell them apart", (long long)*w, s->mbar_name,
-		           (long long)(b->phase - 1));
-		diag_note(S->cx, "in the reference's schedule of kernel '%s' (roles run until they block)", k->name);
-		return -1;
-	}
-	++*w;
-	return 1;
-}
-
-/* a copy: the data moves when issued; a TMA load's bytes complete its barriers */
-static int role_copy(Sched *S, Role *r, const Stmt *s, int rank, bool lead)
-{
-	RefCta *c = r->c;
-	/* a cta copy is the CTA's once (TMA: one thread issues it); a smaller
-	 * scope runs in the role's own instances */
-	if (s->scope == SC_CTA && !lead)
-		return 1;
-	if (s->scope == SC_CTA)
-		c->warps = ~(uint64_t)0;
-	if (!ref_copy(S->cx, c, s))
-		return -1;
-	if (!s->mbar) /* no transaction bytes */
-		return 1;
-	int64_t bytes = region_elems(s->src) * dtype_bytes(s->src->buf->dt);
-	for (int d = 0; d < S->nranks; d++)
-		if (s->mcast ? s->mcast >> d & 1 : d == rank) {
-			RefMbar *b = mbar_of(S, r, s, d);
-			if (!b)
-				return -1;
-			if (!b->live) {
-				diag_error(S->cx, s->mbar_loc, "a TMA load completes on mbarrier '%s' before its mbarrier.init",
-				           s->mbar_name);
-				return -1;
-			}
-			b->tx -= bytes;
-			if (!mbar_settle(S, b, s))
-				return -1;
-		}
-	return 1;
-}
-
-/* the role's next statement: 1 done, 0 blocked (it stays), -1 error */
-static int role_stmt(Sched *S, Role *r, const Stmt *s)
-{
-	const Kernel *k = S->k;
-	RefCta *c = r->c;
-	int rank = (int)(c - S->cl);
-	uint64_t reach = reach_of(S, r);
-	/* a one-thread statement takes effect once: in the role of the first warp that reaches it */
-	bool lead = r->warps >> lowest_warp(reach) & 1;
-	c->vars = r->vars;
-	c->warps = r->warps;
-	switch (s->kind) {
-	case ST_SYNC:
-		return role_bar(S, r, s, &S->nb[rank * NBARS], k->threads, true);
-	case ST_MBAR_INIT:
-		if (!r->arrived && lead) {
-			RefMbar *b = mbar_of(S, r, s, rank);
-			if (!b)
-				return -1;
-			*b = (RefMbar){.count = s->n, .pending = s->n, .live = true};
-		}
-		return role_bar(S, r, s, &S->nb[rank * NBARS], k->threads, true); /* it ends with bar.sync 0 */
-	case ST_NBAR_SYNC: case ST_NBAR_ARRIVE: {
-		int64_t id = s->n; /* an id from wgid: the role's warpgroup's (roles split by it) */
-		for (int i = 0; s->bar_id && i < s->bar_id->n; i++)
-			id = (i ? id : s->bar_id->c) + s->bar_id->t[i].k * (lowest_warp(r->warps) / 4);
-		if (id < 1 || id >= NBARS)
-			return -1;
-		return role_bar(S, r, s, &S->nb[rank * NBARS + id], s->has_count ? s->count : 32 * popcount64(reach),
-		                s->kind == ST_NBAR_SYNC);
-	}
-	case ST_CLUSTER_SYNC:
-		return role_bar(S, r, s, &S->cluster, k->threads * S->nranks, true);
-	case ST_CLUSTER_ARRIVE:
-		if (role_bar(S, r, s, &S->cluster, k->threads * S->nranks, false) < 0)
-			return -1;
-		r->cl_arrived = true;
-		r->cl_gen = r->gen;
-		return 1;
-	case ST_CLUSTER_WAIT:
-		if (!r->cl_arrived) {
-			diag_error(S->cx, s->loc, "cluster.wait without a cluster.arrive before it");
-			return -1;
-		}
-		if (S->cluster.gen == r->cl_gen)
-			return 0;
-		r->cl_arrived = false;
-		return 1;
-	case ST_MBAR_EXPECT_TX: {
-		if (!lead)
-			return 1;
-		RefMbar *b = mbar_of(S, r, s, rank);
-		if (!b)
-			return -1;
-		int64_t bytes = 0; /* without an operand: the async pass's count */
-		expect_tx_bytes(S->cx, s, &bytes);
-		b->tx += bytes;
-		return mbar_arrive(S, b, s, 1) ? 1 : -1;
-	}
-	case ST_MBAR_ARRIVE:
-		return role_mbar_arrive(S, r, s, rank, lead);
-	case ST_MBAR_WAIT:
-		return role_mbar_wait(S, r, s, rank);
-	case ST_COPY: case ST_COPY_ASYNC:
-		return role_copy(S, r, s, rank, lead);
-	default: {
-		RefHook h = ref_hook[s->kind];
-		return !h || h(S->cx, c, s) ? 1 : -1;
-	}
-	}
-}
-
-/* runs role r until it blocks or ends: 1 it moved (a statement, block
- * statements included, ran), 0 it did not, -1 error. A statement that
- * blocks stays the role's (r->at) until it passes. */
-static int role_run(Sched *S, Role *r)
-{
-	int moved = 0;
-	for (;;) {
-		if (!r->at) {
-			int64_t steps = r->w.steps;
-			r->at = walk_next(&r->cur);
-			if (!r->at) {
-				if (r->w.stop) /* blocks nested deeper than the parser allows */
-					return -1;
-				r->done = true;
-				return 1;
-			}
-			moved |= r->w.steps - steps > 1; /* it entered or passed a block on the way */
-		}
-		int st = role_stmt(S, r, r->at);
-		if (st <= 0)
-			return st < 0 ? -1 : moved;
-		r->at = NULL;
-		moved = 1;
-	}
-}
-
-static void hang_note(Sched *S, const Role *r)
-{
-	const Stmt *s = r->at;
-	int rank = (int)(r->c - S->cl), lo = lowest_warp(r->warps), hi = 63;
-	while (hi > 0 && !(r->warps >> hi & 1))
-		hi--;
-	if (popcount64(r->warps) != hi - lo + 1) /* not a range: the set's first and last warp, and its mask */
-		diag_note(S->cx, "the role below is the warps of mask 0x%llx", (unsigned long long)r->warps);
-	if (s->kind == ST_MBAR_WAIT) {
-		const RefMbar *b = mbar_of(S, r, s, rank);
-		int64_t i = eval(s->mbar_idx, r->vars);
-		diag_note(S->cx, "warps %d..%d of CTA %lld wait at line %d: mbarrier.wait %s[%lld] for its phase %lld (%lld "
-		          "completed; the current one misses %lld arrivals, and %lld transaction bytes %s)", lo, hi,
-		          (long long)r->c->cta, s->loc.line, s->mbar_name, (long long)i,
-		          (long long)r->waits[b - &S->mb[rank * S->nmb]], (long long)b->phase, (long long)b->pending,
-		          (long long)(b->tx < 0 ? -b->tx : b->tx),
-		          b->tx < 0 ? "arrived beyond its expect_tx" : "are still expected");
-	} else {
-		diag_note(S->cx, "warps %d..%d of CTA %lld wait at line %d: %s", lo, hi, (long long)r->c->cta, s->loc.line,
-		          ref_keyword[s->kind]);
-	}
-}
-
-/* one cluster of a kernel with roles; false (with a located error) on a
- * hang, a barrier misuse or a statement that fails */
-static bool run_roles(Ctx *cx, RefCta *cl, int nranks)
-{
-	const Kernel *k = cl[0].k;
-	uint64_t cls[64] = {all_warps(k)};
-	int ncls = 1;
-	split_roles(k->body, k->nbody, cls, &ncls);
-	for (int a = 0; a < ncls; a++) /* by first warp */
-		for (int b = a + 1; b < ncls; b++)
-			if (lowest_warp(cls[b]) < lowest_warp(cls[a])) {
-				uint64_t t = cls[a];
-				cls[a] = cls[b];
-				cls[b] = t;
-			}
-	Sched S = {.cx = cx, .k = k, .cl = cl, .nranks = nranks, .nroles = ncls * nranks};
-	S.mb_base = calloc(k->nmbars + 1, sizeof(int64_t));
-	for (size_t i = 0; i < k->nmbars; i++) {
-		S.mb_base[i] = S.nmb;
-		S.nmb += k->mbars[i].n;
-	}
-	S.mb = calloc((size_t)(S.nmb * nranks) + 1, sizeof(RefMbar));
-	S.nb = calloc((size_t)(NBARS * nranks), sizeof(RefNbar));
-	S.roles = calloc((size_t)S.nroles, sizeof(Role));
-	int64_t **own = calloc((size_t)nranks, sizeof(int64_t *));
-	for (int rk = 0; rk < nranks; rk++)
-		own[rk] = cl[rk].vars;
-	for (int i = 0; i < S.nroles; i++) {
-		Role *r = &S.roles[i];
-		r->c = &cl[i / ncls];
-		r->warps = cls[i % ncls];
-		r->vars = calloc((size_t)k->nvars + 1, sizeof(int64_t));
-		memcpy(r->vars, own[i / ncls], sizeof(int64_t) * ((size_t)k->nvars + 1));
-		r->waits = calloc((size_t)S.nmb + 1, sizeof(int64_t));
-		r->w = (Walk){.k = k, .vals = r->vars, .ctx = r, .trips = ref_trips, .trip = role_trip,
-		              .trip_end = role_trip_end, .when = role_when};
-		walk_begin(&r->cur, &r->w, k->body, k->nbody);
-	}
-	bool ok = true;
-	for (;;) {
-		bool all_done = true, moved = false;
-		for (int i = 0; i < S.nroles && ok; i++) {
-			Role *r = &S.roles[i];
-			if (r->done)
-				continue;
-			int st = role_run(&S, r);
-			ok = st >= 0;
-			moved |= st > 0;
-			all_done &= r->done;
-		}
-		if (!ok || all_done)
-			break;
-		if (!moved) { /* every role that has not ended waits: the program hangs */
-			const Role *first = NULL;
-			for (int i = 0; i < S.nroles && !first; i++)
-				if (!S.roles[i].done)
-					first = &S.roles[i];
-			diag_error(cx, first->at->loc, "kernel '%s' hangs: every role that has not ended waits", k->name);
-			for (int i = 0; i < S.nroles; i++)
-				if (!S.roles[i].done)
-					hang_note(&S, &S.roles[i]);
-			diag_note(cx, "the CPU reference runs each role until it blocks, then the next");
-			ok = false;
-			break;
-		}
-	}
-	for (int i = 0; i < S.nroles; i++) {
-		free(S.roles[i].vars);
-		free(S.roles[i].waits);
-	}
-	for (int rk = 0; rk < nranks; rk++) {
-		cl[rk].vars = own[rk];
-		cl[rk].warps = ~(uint64_t)0;
-	}
-	free(own);
-	free(S.roles);
-	free(S.mb);
-	free(S.nb);
-	free(S.mb_base);
-	return ok;
-}
-
-/* every cluster of the grid (a CTA alone without a cluster declaration):
- * cluster (i, j) holds the CTAs with ctaid in [i*X, i*X + X) and ctaid_y in
- * [j*Y, j*Y + Y); the CTA's rank is (ctaid % X) + (ctaid_y % Y) * X */
-bool ref_run_kernel(Ctx *cx, const Kernel *k, unsigned char **params, int64_t *bytes_moved)
-{
-	float **errs = calloc((size_t)(k->nparams ? k->nparams : 1), sizeof(float *));
-	bool ok = errs && ref_run_kernel_tol(cx, k, params, errs, bytes_moved);
-	for (int i = 0; errs && i < k->nparams; i++)
-		free(errs[i]);
-	free(errs);
-	return ok;
-}
-
-bool ref_run_kernel_tol(Ctx *cx, const Kernel *k, unsigned char **params, float **errs, int64_t *bytes_moved)
-{
-	int64_t cx_ = k->cluster_x ? k->cluster_x : 1, cy = k->cluster_x ? k->cluster_y : 1;
-	int n = (int)(cx_ * cy);
-	RefCta *cl = calloc((size_t)n, sizeof *cl);
-	struct RedAcc **racc = calloc((size_t)(k->nparams ? k->nparams : 1), sizeof *racc);
-	for (int r = 0; r < n; r++) {
-		cl[r].racc = racc;
-		cl[r].k = k;
-		cl[r].cx = cx;
-		cl[r].params = params;
-		cl[r].mem = calloc(k->nbufs ? k->nbufs : 1, sizeof(unsigned char *));
-		cl[r].err = calloc(k->nbufs ? k->nbufs : 1, sizeof(float *));
-		cl[r].perr = errs;
-		cl[r].vars = calloc((size_t)k->nvars + 1, sizeof(int64_t));
-		cl[r].peers = cl;
-		cl[r].nranks = n;
-		cl[r].warps = ~(uint64_t)0;
-		for (size_t i = 0; i < k->nscalars && k->bound_vals; i++)
-			cl[r].vars[k->scalars[i].var] = k->bound_vals[i];
-	}
-	bool ok = true, roles = has_when(k->body, k->nbody);
-	for (int64_t j = 0; ok && j < k->grid_y / cy; j++)
-		for (int64_t i = 0; ok && i < k->grid / cx_; i++) {
-			for (int r = 0; r < n; r++) {
-				RefCta *c = &cl[r];
-				c->vars[VAR_CTAID] = i * cx_ + r % cx_;
-				c->vars[VAR_CTAIDY] = j * cy + r / cx_;
-				c->vars[VAR_CRANK] = r;
-				c->cta = c->vars[VAR_CTAIDY] * k->grid + c->vars[VAR_CTAID];
-				for (size_t b = 0; b < k->nbufs; b++) {
-					const Buffer *bf = k->bufs[b];
-					size_t sz = 0;
-					int es = dtype_bytes(bf->dt);
-					if (bf->mem == MEM_SHARED)
-						sz = (size_t)(bf->storage * es);
-					else if (bf->mem == MEM_LOCAL)
-						sz = (size_t)(k->threads * regs_per_thread(bf) * es);
-					else if (bf->mem == MEM_TMEM)
-						sz = (size_t)(128 * bf->cols * 4);
-					free(c->mem[b]);
-					c->mem[b] = sz ? calloc(sz, 1) : NULL;
-					free(c->err[b]);
-					c->err[b] = NULL;
-				}
-			}
-			ok = roles ? run_roles(cx, cl, n) : run_lockstep(cx, cl, n);
-		}
-	int64_t moved = 0;
-	for (int r = 0; r < n; r++) {
-		for (size_t b = 0; b < k->nbufs; b++) {
-			free(cl[r].mem[b]);
-			free(cl[r].err[b]);
-		}
-		free(cl[r].mem);
-		free(cl[r].err);
-		free(cl[r].vars);
-		moved += cl[r].bytes;
-	}
-	free(cl);
-	for (int i = 0; racc && i < k->nparams; i++)
-		free(racc[i]);
-	free(racc);
-	if (bytes_moved)
-		*bytes_moved = moved;
-	return ok;
-}
+int64_t ref_trips(Walk *w, const Stmt *s) { return trips_of(w->k, s, w->vals); }
 
 /* the harnesses' input pattern: element i of buffer `which`; the low 32 bits
  * are an odd multiple of i, so elements stay distinct up to 2^bits */

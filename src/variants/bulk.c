@@ -1,16 +1,12 @@
 /* copy_async / bulk: non-tensor bulk copies (cp.async.bulk), sm_90+. A load
  * from a param without a tensor map into shared memory completes on the
  * copy's mbarrier (its bytes counted by the phase analysis of
- * src/roles.c); a store from shared memory to such a param joins the bulk
+ * src/proof/roles.c); a store from shared memory to such a param joins the bulk
  * async-group. One elected thread (thread 0) moves the whole region, so
  * both sides must be one contiguous run of a multiple of 16 bytes, starting
  * on 16 bytes for every value of their offset expressions. */
 #include "../tilepx.h"
-
-typedef struct BulkPlan {
-	bool load;
-	int64_t bytes;
-} BulkPlan;
+#include "bulk.h"
 
 static const char *accepts(const CopyOp *op)
 {
@@ -43,8 +39,7 @@ static const char *contiguous16(const CopyOp *op, const View *v, const Buffer *b
 
 static const char *plan(const CopyOp *op, Plan *p)
 {
-	BulkPlan *t = (BulkPlan *)p->data;
-	_Static_assert(sizeof(BulkPlan) <= PLAN_BYTES, "plan too large");
+	BulkPlan *t = &p->u.bulk;
 	t->load = stmt_is_tma_load(op->st);
 	t->bytes = op->elems * dtype_bytes(op->dt);
 	if (t->bytes % 16)
@@ -67,7 +62,7 @@ static Reg side_address(Emit *e, const View *v, const Buffer *b)
 
 static void emit(const CopyOp *op, const Plan *p, Emit *e)
 {
-	const BulkPlan *t = (const BulkPlan *)p->data;
+	const BulkPlan *t = &p->u.bulk;
 	Builder *b = emit_builder(e);
 	int l = emit_elect_begin(e);
 	Reg d = side_address(e, &op->dst, op->dbuf), s = side_address(e, &op->src, op->sbuf);

@@ -3,6 +3,7 @@
  * aligned; any pair of layouts works because each side's offset is
  * computed from the flat logical index. */
 #include "partition.h"
+#include "fallback.h"
 
 #include <string.h>
 
@@ -78,7 +79,7 @@ static int vector_elems(const CopyOp *op)
 static const char *plan(const CopyOp *op, Plan *p)
 {
 	int vec = vector_elems(op);
-	memcpy(p->data, &vec, sizeof vec);
+	p->u.fallback.vec = vec;
 	snprintf(p->params, sizeof p->params, "{\"elements\": %lld, \"vec_bits\": %d}", (long long)op->elems,
 	         vec * dtype_bytes(op->dt) * 8);
 	return NULL;
@@ -142,8 +143,7 @@ static Reg dyn_address(Emit *e, const CopyOp *op, const Region *r, Reg i, const 
 
 static void emit(const CopyOp *op, const Plan *p, Emit *e)
 {
-	int vec;
-	memcpy(&vec, p->data, sizeof vec);
+	int vec = p->u.fallback.vec;
 	Builder *b = emit_builder(e);
 	diag_warning(op->cx, op->st->loc, "copy/fallback (scalar single-thread) picked for %s <- %s: %lld elements",
 	             op->dbuf->name, op->sbuf->name, (long long)op->elems);
@@ -176,8 +176,7 @@ static void emit(const CopyOp *op, const Plan *p, Emit *e)
  * then the destination's store */
 static void trace(const CopyOp *op, const Plan *p, int64_t *vals, TraceFn fn, void *ctx)
 {
-	int vec;
-	memcpy(&vec, p->data, sizeof vec);
+	int vec = p->u.fallback.vec;
 	int es = dtype_bytes(op->dt);
 	for (int64_t first = 0; first < op->k->threads; first += op->scope_threads) {
 		trace_instance_vars(vals, first);

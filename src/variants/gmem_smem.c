@@ -2,6 +2,7 @@
  * with the global side driving the order (TIRx align_layouts_gs); widest
  * vector from 128 bits down; loops of 2..16 trips unrolled (partition.c). */
 #include "partition.h"
+#include "gmem_smem.h"
 
 
 static bool is_pair(const CopyOp *op)
@@ -21,15 +22,9 @@ static const char *accepts(const CopyOp *op)
 	return NULL;
 }
 
-typedef struct GsPlan {
-	bool global_is_dst;
-	Part part;
-} GsPlan;
-
 static const char *plan(const CopyOp *op, Plan *p)
 {
-	GsPlan *g = (GsPlan *)p->data;
-	_Static_assert(sizeof(GsPlan) <= PLAN_BYTES, "plan too large");
+	GsPlan *g = &p->u.gmem_smem;
 	const int cands[] = {128, 64, 32, 16, 8, dtype_bytes(op->dt) * 8}; /* widest first, then scalar */
 	g->global_is_dst = op->dbuf->mem == MEM_GLOBAL;
 	const View *gv = g->global_is_dst ? &op->dst : &op->src, *sv = g->global_is_dst ? &op->src : &op->dst;
@@ -81,14 +76,14 @@ static void access(const CopyOp *op, Emit *e, const void *ctx, const AccessOps *
 
 static void emit(const CopyOp *op, const Plan *p, Emit *e)
 {
-	const GsPlan *g = (const GsPlan *)p->data;
+	const GsPlan *g = &p->u.gmem_smem;
 	const View *gv = g->global_is_dst ? &op->dst : &op->src, *sv = g->global_is_dst ? &op->src : &op->dst;
 	emit_partition_loops(op, e, &g->part, gv, sv, emit_scope_tid(e, op->st->scope), access, g);
 }
 
 static void trace(const CopyOp *op, const Plan *p, int64_t *vals, TraceFn fn, void *ctx)
 {
-	const GsPlan *g = (const GsPlan *)p->data;
+	const GsPlan *g = &p->u.gmem_smem;
 	const View *sv = g->global_is_dst ? &op->src : &op->dst;
 	trace_part(op, &g->part, sv, false, g->global_is_dst ? op->sbuf : op->dbuf, !g->global_is_dst, op->st->scope, vals,
 	           fn, ctx);

@@ -3,6 +3,7 @@
  * .ca. Pieces that do not split over every thread of the scope go to fewer
  * (the others branch around). No commit, wait or barrier: completion is the program's job. */
 #include "partition.h"
+#include "ldgsts.h"
 
 static const char *accepts(const CopyOp *op)
 {
@@ -18,7 +19,7 @@ static const char *accepts(const CopyOp *op)
 
 static const char *plan(const CopyOp *op, Plan *p)
 {
-	Part *part = (Part *)p->data;
+	Part *part = &p->u.ldgsts.part;
 	static const int cands[] = {128, 64, 32};
 	const char *why = gs_partition_some(op, &op->src, &op->dst, cands, 3, true, part);
 	if (why)
@@ -48,7 +49,7 @@ static void access(const CopyOp *op, Emit *e, const void *ctx, const AccessOps *
 
 static void emit(const CopyOp *op, const Plan *p, Emit *e)
 {
-	const Part *part = (const Part *)p->data;
+	const Part *part = &p->u.ldgsts.part;
 	Builder *b = emit_builder(e);
 	Reg t = emit_scope_tid(e, op->st->scope);
 	int skip = -1;
@@ -65,7 +66,7 @@ static void emit(const CopyOp *op, const Plan *p, Emit *e)
 
 static void trace(const CopyOp *op, const Plan *p, int64_t *vals, TraceFn fn, void *ctx)
 {
-	trace_part(op, (const Part *)p->data, &op->dst, false, op->dbuf, true, op->st->scope, vals, fn, ctx);
+	trace_part(op, &p->u.ldgsts.part, &op->dst, false, op->dbuf, true, op->st->scope, vals, fn, ctx);
 }
 
 const Variant variant_ldgsts = {"ldgsts", ST_COPY_ASYNC, 20, accepts, plan, emit, .trace = trace, .ragged = true};

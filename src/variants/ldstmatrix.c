@@ -4,6 +4,7 @@
  * the packed element pair. The register side must be the m8n8 fragment; the
  * shared side decides .trans and the row stride p. Declines to reg otherwise. */
 #include "partition.h"
+#include "ldstmatrix.h"
 
 #include <string.h>
 
@@ -34,21 +35,6 @@ static const char *accepts(const CopyOp *op)
 		                    scope_name(r->owner), scope_name(op->st->scope));
 	return NULL;
 }
-
-typedef struct LdstPlan {
-	bool ld, trans;
-	bool b8;        /* ldmatrix m16n16 / stmatrix m16n8 .trans .b8 */
-	int64_t rs[3];  /* b8: shared strides of the row digits (row/4, row/2%2, row%2 for ld; row/2, row%2 for st) */
-	int num;
-	int64_t p;      /* shared stride between the 8 rows a lane group addresses */
-	int64_t warps;  /* T / 32 */
-	int64_t s_warp; /* shared stride per warp */
-	int nm, nn;     /* pairs in the m_outer and num groups */
-	Pair m[MAX_ITERS], n[MAX_ITERS];
-	int64_t m_outer;
-	int64_t r_off;  /* register offset of the region (elements) */
-	View sv;
-} LdstPlan;
 
 /* out = in with its leading run of thread pairs sorted by lane stride,
  * descending (an insertion sort: equal strides keep their order) */
@@ -185,8 +171,7 @@ static const char *try_b8(const Pair *in, int np, int64_t T, int64_t M, int num,
 
 static const char *plan(const CopyOp *op, Plan *p)
 {
-	LdstPlan *lp = (LdstPlan *)p->data;
-	_Static_assert(sizeof(LdstPlan) <= PLAN_BYTES, "plan too large");
+	LdstPlan *lp = &p->u.ldstmatrix;
 	lp->ld = op->dbuf->mem == MEM_LOCAL;
 	const Buffer *rb = lp->ld ? op->dbuf : op->sbuf;
 	View rv = lp->ld ? op->dst : op->src;
@@ -296,7 +281,7 @@ static void issue(const CopyOp *op, const LdstPlan *lp, Emit *e, const Side *sid
 
 static void emit(const CopyOp *op, const Plan *p, Emit *e)
 {
-	const LdstPlan *lp = (const LdstPlan *)p->data;
+	const LdstPlan *lp = &p->u.ldstmatrix;
 	const Buffer *rb = lp->ld ? op->dbuf : op->sbuf, *sb = lp->ld ? op->sbuf : op->dbuf;
 	Reg lane = emit_scope_tid(e, SC_WARP);
 	/* the lane's row address: the region's start, this warp's tile (warps of
@@ -336,7 +321,7 @@ static void emit(const CopyOp *op, const Plan *p, Emit *e)
  * bytes each, one instruction per m_outer step: the address terms of emit */
 static void trace(const CopyOp *op, const Plan *p, int64_t *vals, TraceFn fn, void *ctx)
 {
-	const LdstPlan *lp = (const LdstPlan *)p->data;
+	const LdstPlan *lp = &p->u.ldstmatrix;
 	const Buffer *rb = lp->ld ? op->dbuf : op->sbuf, *sb = lp->ld ? op->sbuf : op->dbuf;
 	int64_t T = op->k->threads, ownT = scope_threads(rb->owner, T);
 	int rows = lp->b8 && lp->ld ? 16 : 8;

@@ -47,11 +47,6 @@ static const char *accepts(const CopyOp *op)
 	return NULL;
 }
 
-typedef struct RedPlan {
-	View rv; /* register view, thread axes fused to the owner */
-	Part part;
-} RedPlan;
-
 /* the widest vector (elements) the atomics have: 4 f32 or 8 halves (.v4) on sm_90, else 1 f32 or a pair */
 static int64_t widest(const CopyOp *op)
 {
@@ -63,8 +58,7 @@ static int64_t widest(const CopyOp *op)
 
 static const char *plan(const CopyOp *op, Plan *p)
 {
-	RedPlan *rp = (RedPlan *)p->data;
-	_Static_assert(sizeof(RedPlan) <= PLAN_BYTES, "plan too large");
+	RedAtomPlan *rp = &p->u.red_add; /* red_max shares it */
 	rp->rv = op->src;
 	lay_fuse_threads(&rp->rv.L, op->sbuf->owner);
 	View mv = op->dst;
@@ -166,7 +160,7 @@ static void emit_access(const CopyOp *op, Builder *b, const char *addr, Reg *w, 
 
 static void emit(const CopyOp *op, const Plan *p, Emit *e)
 {
-	const RedPlan *rp = (const RedPlan *)p->data;
+	const RedAtomPlan *rp = &p->u.red_add;
 	const Part *part = &rp->part;
 	Builder *b = emit_builder(e);
 	Reg t = emit_scope_tid(e, op->sbuf->owner);

@@ -3,6 +3,7 @@
  * elements with the widest aligned vector. Registers cannot be indexed at
  * run time, so the per-thread loop is unrolled in the PTX. */
 #include "partition.h"
+#include "reg.h"
 
 #include <string.h>
 
@@ -31,16 +32,9 @@ static const char *accepts(const CopyOp *op)
 	return NULL;
 }
 
-typedef struct RegPlan {
-	bool load; /* into registers */
-	View rv;   /* register view, thread axes fused to the owner */
-	Part part;
-} RegPlan;
-
 static const char *plan(const CopyOp *op, Plan *p)
 {
-	RegPlan *rp = (RegPlan *)p->data;
-	_Static_assert(sizeof(RegPlan) <= PLAN_BYTES, "plan too large");
+	RegPlan *rp = &p->u.reg;
 	rp->load = op->dbuf->mem == MEM_LOCAL;
 	const Buffer *r = rp->load ? op->dbuf : op->sbuf;
 	rp->rv = rp->load ? op->dst : op->src;
@@ -124,7 +118,7 @@ static int emit_replica_guard(Builder *b, const Part *part, Reg t, int skip)
 
 static void emit(const CopyOp *op, const Plan *p, Emit *e)
 {
-	const RegPlan *rp = (const RegPlan *)p->data;
+	const RegPlan *rp = &p->u.reg;
 	const Part *part = &rp->part;
 	Builder *b = emit_builder(e);
 	const Buffer *rb = rp->load ? op->dbuf : op->sbuf, *mb = rp->load ? op->sbuf : op->dbuf;
@@ -190,7 +184,7 @@ static void emit(const CopyOp *op, const Plan *p, Emit *e)
 
 static void trace(const CopyOp *op, const Plan *p, int64_t *vals, TraceFn fn, void *ctx)
 {
-	const RegPlan *rp = (const RegPlan *)p->data;
+	const RegPlan *rp = &p->u.reg;
 	const Buffer *rb = rp->load ? op->dbuf : op->sbuf, *mb = rp->load ? op->sbuf : op->dbuf;
 	if (mb->mem != MEM_SHARED)
 		return;

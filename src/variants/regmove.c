@@ -5,17 +5,13 @@
  * destination word is then one mov.b32, one packed cvt of two registers, or
  * prmt.b32 where narrow elements move inside or between words. */
 #include "regpair.h"
+#include "regmove.h"
 
 #include <stdio.h>
 
-typedef struct MovePlan {
-	RegMap map;
-} MovePlan;
-
 static const char *plan(const CopyOp *op, Plan *p)
 {
-	MovePlan *mp = (MovePlan *)p->data;
-	_Static_assert(sizeof(MovePlan) <= PLAN_BYTES, "plan too large");
+	MovePlan *mp = &p->u.regmove;
 	const char *why = regpair_map(op, &mp->map);
 	if (why)
 		return why;
@@ -35,7 +31,7 @@ static const char *plan(const CopyOp *op, Plan *p)
 
 static void emit(const CopyOp *op, const Plan *p, Emit *e)
 {
-	const MovePlan *mp = (const MovePlan *)p->data;
+	const MovePlan *mp = &p->u.regmove;
 	regpair_emit(op, &mp->map, NULL, false, e);
 }
 

@@ -5,14 +5,7 @@
 #define TILEPX_REGPAIR_H
 
 #include "../tilepx.h"
-
-enum { REG_MAX_ELEMS = 1024 }; /* 1020 bytes of registers per thread, at most one byte an element */
-
-typedef struct RegMap {
-	int elems;                   /* DST register elements the map covers (the highest copied + 1) */
-	int words;                   /* DST words the copy writes */
-	int16_t from[REG_MAX_ELEMS]; /* per DST register element: its SRC register element, -1 when not copied */
-} RegMap;
+#include "regmap.h"
 
 /* the instructions of a copy's words, by kind */
 typedef struct RegCounts {

@@ -8,6 +8,7 @@
  * register is its own (setp on the register function, a predicated mov).
  * The words are then packed as regmove packs them (regpair.c). */
 #include "regpair.h"
+#include "regshfl.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -292,7 +293,7 @@ static const char *plan(const CopyOp *op, Plan *p)
 	if (dtype_bytes(op->dbuf->dt) == 8 || dtype_bytes(op->sbuf->dt) == 8)
 		return "64-bit elements are not shuffled (two words each)";
 	ShflPlan *sp = arena_alloc(op->cx->arena, sizeof *sp);
-	memcpy(p->data, &sp, sizeof sp);
+	p->u.regshfl.sp = sp;
 	const char *why = build(op, sp);
 	if (why)
 		return why;
@@ -407,8 +408,7 @@ static Reg select_round(Emit *e, const ShflPlan *sp, Vals *v, const ShflElem *el
 
 static void emit(const CopyOp *op, const Plan *p, Emit *e)
 {
-	const ShflPlan *sp;
-	memcpy(&sp, p->data, sizeof sp);
+	const ShflPlan *sp = p->u.regshfl.sp;
 	int ss = moved_bytes(op, sp);
 	Reg *src = sp->converted ? regpair_converted_source(op, sp->used, NULL, e) : emit_local_regs(e, op->sbuf);
 	Vals v;

@@ -4,6 +4,7 @@
  * Warp w addresses lanes 32w..32w+31 (the lane-quarter rule). No wait is
  * emitted: tcgen05.wait.ld / .st are the program's job. */
 #include "partition.h"
+#include "tcgen05_ldst.h"
 
 static const char *accepts(const CopyOp *op)
 {
@@ -37,19 +38,6 @@ static int shape_base(int sh)
 	FormId f = tc_form(true, sh, 1, false);
 	return f == FORM_COUNT ? 0 : ptx_forms[f].regs;
 }
-
-typedef struct TcPlan {
-	bool ld;
-	int shape, n_slabs, rows;
-	bool pack;        /* .pack::16b / .unpack::16b: one 16-bit element per column */
-	int64_t slab_regs; /* 32-bit registers per slab (16x*b) */
-	int64_t col32;   /* first 32-bit column of the region */
-	int64_t reg32;   /* first 32-bit register of the region */
-	int64_t width32; /* 32-bit columns per row */
-	int nchunks;
-	int chunk[16];   /* num of each instruction, widest first */
-	Affine colvar;   /* the column start's terms over kernel variables, in 32-bit columns (c = 0) */
-} TcPlan;
 
 /* a tensor-memory column start that moves with kernel variables (a repeat
  * index): each term must move by whole 32-bit columns (div elements each),
@@ -215,7 +203,7 @@ static const char *plan_16xb(const CopyOp *op, TcPlan *tp, const Buffer *rb, con
 
 static const char *plan(const CopyOp *op, Plan *p)
 {
-	TcPlan *tp = (TcPlan *)p->data;
+	TcPlan *tp = &p->u.tcgen05_ldst;
 	tp->ld = op->dbuf->mem == MEM_LOCAL;
 	const Buffer *rb = tp->ld ? op->dbuf : op->sbuf;
 	View rv = tp->ld ? op->dst : op->src, tv = tp->ld ? op->src : op->dst;
@@ -276,7 +264,7 @@ static FormId form(Emit *e, bool ld, int sh, int num, bool pack)
 
 static void emit(const CopyOp *op, const Plan *p, Emit *e)
 {
-	const TcPlan *tp = (const TcPlan *)p->data;
+	const TcPlan *tp = &p->u.tcgen05_ldst;
 	Builder *b = emit_builder(e);
 	const Buffer *rb = tp->ld ? op->dbuf : op->sbuf, *tb = tp->ld ? op->sbuf : op->dbuf;
 	/* taddr = base + ((32 * warp_in_wg) << 16) + column */

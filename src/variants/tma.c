@@ -1,6 +1,6 @@
 /* copy_async / tma: the tensor memory accelerator. A load from a tma param
  * into shared memory completes on the copy's mbarrier (its bytes counted by
- * the phase analysis of src/roles.c); a store from shared memory to a tma
+ * the phase analysis of src/proof/roles.c); a store from shared memory to a tma
  * param joins the bulk async-group. One elected thread (thread 0) issues the
  * whole box; the tensor map (one per param: the box and swizzle that check
  * fixed) is a 128-byte kernel parameter the launcher encodes from
@@ -8,13 +8,9 @@
  * box's elements contiguous, innermost first, at a 128-byte aligned address,
  * unswizzled or with one of TMA's 32/64/128-byte swizzles. */
 #include "../tilepx.h"
+#include "tma.h"
 
 #include <string.h>
-
-typedef struct TmaPlan {
-	bool load;
-	int64_t bytes;
-} TmaPlan;
 
 static const char *accepts(const CopyOp *op)
 {
@@ -79,8 +75,7 @@ static const char *innermost_edge(const CopyOp *op, const Region *g, int64_t es,
 
 static const char *plan(const CopyOp *op, Plan *p)
 {
-	TmaPlan *t = (TmaPlan *)p->data;
-	_Static_assert(sizeof(TmaPlan) <= PLAN_BYTES, "plan too large");
+	TmaPlan *t = &p->u.tma;
 	t->load = stmt_is_tma_load(op->st);
 	const Buffer *gb = t->load ? op->sbuf : op->dbuf, *sb = t->load ? op->dbuf : op->sbuf;
 	const View *sv = t->load ? &op->dst : &op->src;
@@ -123,7 +118,7 @@ static const char *plan(const CopyOp *op, Plan *p)
 
 static void emit(const CopyOp *op, const Plan *p, Emit *e)
 {
-	const TmaPlan *t = (const TmaPlan *)p->data;
+	const TmaPlan *t = &p->u.tma;
 	Builder *b = emit_builder(e);
 	const Region *g = t->load ? op->st->src : op->st->dst;
 	const Buffer *gb = g->buf, *sb = t->load ? op->dbuf : op->sbuf;

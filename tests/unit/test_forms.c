@@ -1,7 +1,7 @@
 /* Typed instruction forms (key=value fields of the ptx_templates rows): every
  * (family, key) is unique, and every typed lookup the code makes resolves to
  * the form it means. The lookup domains below are the ones the callers build:
- * src/emit.c ld_form/st_form, src/variants/ldgsts.c, ldstmatrix.c,
+ * src/emit/emit.c ld_form/st_form, src/variants/ldgsts.c, ldstmatrix.c,
  * tcgen05_ldst.c, and the selector rows of ptx_templates/nvvm_matrix.def. */
 #include "unit.h"
 
@@ -72,7 +72,7 @@ static void check_unique(void)
 	CHECK(!strcmp(k, "shape=m8n8 num=4 trans=1 bits=16"), "form_key_format gave '%s'", k);
 }
 
-/* src/emit.c ld_form / st_form and src/variants/ldgsts.c */
+/* src/emit/emit.c ld_form / st_form and src/variants/ldgsts.c */
 static void check_ldst(void)
 {
 	static const int bytes[] = {1, 2, 4, 8, 16};
@@ -175,7 +175,7 @@ static void check_selector(void)
 	CHECK(nvvm_row_form(n) == FORM_COUNT, "row past the end");
 }
 
-/* src/wgmma.c find_form: every N of every type combination the check accepts */
+/* src/front/wgmma.c find_form: every N of every type combination the check accepts */
 static int enum_of(const char *const *names, int count, const char *v)
 {
 	for (int i = 1; i < count; i++)

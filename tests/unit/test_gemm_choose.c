@@ -1,4 +1,4 @@
-/* tilepx_gemm_choose (src/gemm_choose.c) on the 20 shapes of issue 37, on
+/* tilepx_gemm_choose (src/api/gemm_choose.c) on the 20 shapes of issue 37, on
  * an H100's 132 SMs: what it picks and why (printed), each pick's arithmetic
  * recomputed here from its tile and window (tiles, rounds, efficiency), that
  * no window of the picked kernel has fewer rounds (all windows enumerated),

@@ -1,14 +1,14 @@
 /* Analyses never write into the syntax tree (issue 24): after the check
  * passes (declarations, allocation, each statement's checks) the tree is
  * final; swizzle auto, select, the async analysis, races and emit keep their
- * results in side tables (src/stmtmap.c). Each program's statements, regions,
+ * results in side tables (src/base/stmtmap.c). Each program's statements, regions,
  * buffers and mbarriers are copied byte for byte after the statements pass
  * and compared after emit. The programs cover the two results that used to
  * be written back: the bytes of an mbarrier.expect_tx without a byte count
  * (Stmt.n), computed by the async simulation and by the roles' proof, and
  * the 'swizzle auto' choice (Buffer.layout.sw, its candidates, the tensor
  * map's swizzle), the roles' proof's run-time parity (Mbar.dyn_phase). They also check that the side tables hold those results.
- * And a func's params are described by the ABI (src/abi.c) as emit prints
+ * And a func's params are described by the ABI (src/emit/abi.c) as emit prints
  * them (docs/language.md, "Device functions"). */
 #include "unit.h"
 #include "abi.h"
@@ -77,7 +77,7 @@ static char *slurp(const char *path)
 	return s;
 }
 
-/* the driver's kernel passes in its order (src/driver.c), the tree
+/* the driver's kernel passes in its order (src/api/driver.c), the tree
  * snapshotted after "statements", then emit; the snapshot's equality */
 static bool tree_unchanged(Ctx *cx, Module *m)
 {

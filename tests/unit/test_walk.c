@@ -1,4 +1,4 @@
-/* The statement walker (src/walk.c): its repeat policies (every trip, the
+/* The statement walker (src/base/walk.c): its repeat policies (every trip, the
  * launch count, two trips for a runtime count, a hook that runs the trips
  * itself), when blocks, the hooks' order and the budget. The analyses that
  * walk with it (races, the async and wgmma simulations) are covered by the

@@ -1,4 +1,4 @@
-/* wgmma descriptors: tilepx's derivation (src/wgmma_desc.c, from an
+/* wgmma descriptors: tilepx's derivation (src/ptx/wgmma_desc.c, from an
  * operand's byte offsets) against the rule CuTe's make_gmma_desc applies
  * (cute/atom/mma_traits_sm90_gmma.hpp, re-derived here from its canonical
  * forms, no code shared): for the layouts tile_to_shape(Layout_{K,MN}_

@@ -1,0 +1,62 @@
+/* The emit hook of reduce.max|min|sum: each thread chains its registers
+ * of one DST element, then the lanes combine with shfl.sync.bfly, as
+ * reduce_plan (src/front/reduce.c) decided. */
+#include "lower.h"
+#include "reduce_plan.h"
+
+/* SRC register r as an f32 value: f32 as is; f16/bf16 widened exactly from
+ * its half of the packed word (the even element low) */
+static Reg read_f32(Builder *b, const Reg *words, DType dt, int64_t r)
+{
+	if (dt == DT_F32)
+		return words[r];
+	Reg w = words[r / 2], x = b_reg(b, RC_R);
+	if (dt == DT_BF16) { /* bf16 is the upper half of an f32 */
+		b_ins(b, r % 2 ? FORM_AND_B32 : FORM_SHL_B32, b_name(b, x), b_name(b, w), r % 2 ? "0xffff0000" : "16", NULL);
+		return x;
+	}
+	if (r % 2) { /* cvt.f32.f16 reads the low 16 bits of its .b32 source */
+		b_ins(b, FORM_SHR_U32, b_name(b, x), b_name(b, w), "16", NULL);
+		w = x;
+		x = b_reg(b, RC_R);
+	}
+	b_ins(b, b_form(b, FAM_CVT, &(FormKey){.atype = ATYPE_F16, .dtype = DTYPE_F32}), b_name(b, x), b_name(b, w), NULL);
+	return x;
+}
+
+static Reg combine(Builder *b, FormId op, Reg a, Reg c)
+{
+	Reg d = b_reg(b, RC_R);
+	b_ins(b, op, b_name(b, d), b_name(b, a), b_name(b, c), NULL);
+	return d;
+}
+
+void emit_reduce(Emit *e, const Stmt *s)
+{
+	Builder *b = emit_builder(e);
+	RedPlan rp;
+	if (!reduce_plan(NULL, b->arena, emit_kernel_of(e), s, &rp))
+		return;
+	FormId op = s->kind == ST_REDUCE_MAX   ? FORM_MAX_F32
+	          : s->kind == ST_REDUCE_MIN ? FORM_MIN_F32
+	                                     : FORM_ADD_RN_F32;
+	b_comment(b, "line %d: %s %s, %s (%d per thread, %d shuffles each)", s->loc.line, stmt_info[s->kind].keyword,
+	          s->dst->name, s->src->name, rp.nslot, rp.nbits);
+	const Reg *sw = emit_local_regs(e, s->src->buf);
+	Reg *dw = emit_local_regs(e, s->dst->buf);
+	Reg *acc = arena_alloc(b->arena, sizeof(Reg) * (size_t)rp.nslot);
+	for (int g = 0; g < rp.nslot; g++) { /* in the thread: registers in increasing index */
+		acc[g] = read_f32(b, sw, s->src->buf->dt, rp.regs[rp.first[g]]);
+		for (int i = 1; i < rp.count[g]; i++)
+			acc[g] = combine(b, op, acc[g], read_f32(b, sw, s->src->buf->dt, rp.regs[rp.first[g] + i]));
+	}
+	for (int i = 0; i < rp.nbits; i++) /* across lanes: butterflies, lowest lane bit first */
+		for (int g = 0; g < rp.nslot; g++) {
+			Reg other = b_reg(b, RC_R);
+			b_ins(b, FORM_SHFL_BFLY_B32, b_name(b, other), b_name(b, acc[g]), b_imm(b, rp.bits[i]), "31",
+			      "0xffffffff", NULL);
+			acc[g] = combine(b, op, acc[g], other);
+		}
+	for (int g = 0; g < rp.nslot; g++)
+		b_ins(b, FORM_MOV_B32, b_name(b, dw[rp.dst[g]]), b_name(b, acc[g]), NULL);
+}
