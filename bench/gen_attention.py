@@ -1,0 +1,219 @@
+#!/usr/bin/env python3
+"""Writes the attention forward kernels (issue 36): examples/attention_fwd_sm90.tile
+(head dim 128, bf16, full and causal: the showcase), bench/attention_fwd_sm90.tile
+(every variant: head dim 64, 128, 256, full and causal, bf16 and f16, the file
+the GPU harness compiles) and tests/gpu/attention_*_small.tile (each other
+variant alone, at the sizes ptxemu runs).
+
+One generator so that the benchmarked kernels and the tested ones are the same
+program. Each kernel: a producer warp loads Q once and K, V through a ring of
+STAGES stages by TMA; two consumer warpgroups of 64 query rows each run the
+online softmax over the K blocks of BLOCK_N keys. Tensors are [S, BH * D]
+(heads side by side in a row: BSHD with the batch folded into the heads), so
+a head is a column slice and its ragged last rows end at S exactly.
+Run from the repository root: python3 bench/gen_attention.py
+"""
+import sys
+
+LOG2E = "1.44269504"
+LN2 = "0.693147181"
+SCALE_L2 = "(scale * %s)" % LOG2E
+
+# head dim: (BLOCK_N, STAGES)
+SHAPES = {64: (128, 2), 128: (128, 2), 256: (64, 2)}
+
+
+def acc_layout(n):
+    """the m64nN wgmma accumulator fragment, registers in fragment order"""
+    return "S[(4, 2, 8, %d, 4, 2) : (1@wid_in_wg, 2, 4@laneid, 4, 1@laneid, 1)]" % (n // 8)
+
+
+def rs_layout(k):
+    """the RS A operand of K columns (16-bit): k-steps of 16, each two 8-column halves"""
+    return "S[(4, 2, 8, %d, 2, 4, 2) : (1@wid_in_wg, 2, 4@laneid, 8, 4, 1@laneid, 1)]" % (k // 16)
+
+
+def tile_layout(rows, d, stages=0):
+    """a [rows, d] tile as d / 64 column atoms of 64 (128 bytes: the 128-byte
+    swizzle's row, one TMA box each), stacked; with stages, a ring of them"""
+    a = d // 64
+    if a == 1 and not stages:
+        return "swizzle(3, 3, 3)"
+    if a == 1:
+        return "S[(%d, %d, 64) : (%d, 64, 1)] swizzle(3, 3, 3)" % (stages, rows, rows * 64)
+    if not stages:
+        return "S[(%d, %d, 64) : (64, %d, 1)] swizzle(3, 3, 3)" % (rows, a, rows * 64)
+    return "S[(%d, %d, %d, 64) : (%d, 64, %d, 1)] swizzle(3, 3, 3)" % (stages, rows, a, rows * d, rows * 64)
+
+
+def name(d, causal, dt):
+    return "attention_fwd_hd%d%s%s" % (d, "_causal" if causal else "", "_f16" if dt == "f16" else "")
+
+
+def kernel(d, causal, dt, small):
+    bn, st = SHAPES[d]
+    a = d // 64
+    rowq = "ctaid*128 : ctaid*128 + 128"
+    fill = " fill small" if small else ""
+    L = []
+    w = L.append
+    w("kernel %s" % name(d, causal, dt))
+    w("threads 384")
+    w("param  BH u32")
+    w("param  S u32")
+    w("param  scale f32")
+    w("param  W u32                 # BH * %d: the row length of Q, K, V and O" % d)
+    w("assume W %% %d == 0" % d)
+    w("assume S >= 1")
+    w("assume S <= 65536")
+    w("assume BH <= 1024")
+    w("grid   cdiv(S, 128), cdiv(BH, 1)")
+    for t in "QKV":
+        w("param  %s %s [S, W]%s tma" % (t, dt, fill))
+    w("param  O %s [S, W]" % dt)
+    w("param  LSE f32 [BH, S]")
+    w("shared Qs %s [128, %d] layout %s" % (dt, d, tile_layout(128, d)))
+    w("shared Ks %s [%d, %d, %d] layout %s" % (dt, st, bn, d, tile_layout(bn, d, st)))
+    w("shared Vs %s [%d, %d, %d] layout %s" % (dt, st, bn, d, tile_layout(bn, d, st)))
+    w("local  Sc f32 [64, %d] layout %s" % (bn, acc_layout(bn)))
+    w("local  Oc f32 [64, %d] layout %s" % (d, acc_layout(d)))
+    w("local  P %s [64, %d] layout %s" % (dt, bn, rs_layout(bn)))
+    for v in ("M", "L", "MB", "LB", "C"):
+        w("local  %-2s f32 [64, 1] layout S[(4, 2, 8) : (1@wid_in_wg, 1, 4@laneid)] + R[4 : 1@laneid]" % v)
+    w("mbarrier qfull [1]")
+    w("mbarrier full [%d]" % st)
+    w("mbarrier empty [%d]" % st)
+    w("")
+    w("mbarrier.init qfull[0]")
+    w("repeat %d as s {" % st)
+    w("  mbarrier.init full[s]")
+    w("  mbarrier.init empty[s], 2")
+    w("}")
+    w("when wgid == 0 {")
+    w("  setmaxnreg.dec 24")
+    w("  when warpid == 0 {")
+    w("    mbarrier.expect_tx qfull[0]")
+    for i in range(a):
+        cs = "%d:%d" % (i * 64, i * 64 + 64) if a > 1 else ":"
+        w("    cta copy_async Qs[:, %s], Q[%s, ctaid_y*%d + %d : ctaid_y*%d + %d] mbarrier qfull[0]"
+          % (cs, rowq, d, i * 64, d, i * 64 + 64))
+    w("    repeat cdiv(S, %d) as j {" % bn)
+    w("      mbarrier.wait empty[j %% %d]" % st)
+    w("      mbarrier.expect_tx full[j %% %d]" % st)
+    for t in "KV":
+        for i in range(a):
+            cs = "%d:%d" % (i * 64, i * 64 + 64) if a > 1 else ":"
+            w("      cta copy_async %ss[j %% %d, :, %s], %s[j*%d : j*%d + %d, ctaid_y*%d + %d : ctaid_y*%d + %d] mbarrier full[j %% %d]"
+              % (t, st, cs, t, bn, bn, bn, d, i * 64, d, i * 64 + 64, st))
+    w("    }")
+    w("  }")
+    w("} else {")
+    w("  setmaxnreg.inc 240")
+    w("  init Oc, 0")
+    w("  set M[i, 0] = -inf")
+    w("  set L[i, 0] = 0.0")
+    w("  repeat %d as s {" % st)
+    w("    mbarrier.arrive empty[s] per warpgroup")
+    w("  }")
+    w("  mbarrier.wait qfull[0]")
+    w("  repeat cdiv(S, %d) as j {" % bn)
+    w("    mbarrier.wait full[j %% %d]" % st)
+    w("    wgmma.fence")
+    w("    warpgroup mma Sc, Qs[(wgid - 1)*64 : (wgid - 1)*64 + 64, :], Ks[j %% %d, :, :] scale_d 0" % st)
+    w("    wgmma.commit")
+    w("    wgmma.wait 0")
+    if causal:
+        w("    set Sc[i, c] = select(c + %d*j < S && c + %d*j <= i + 128*ctaid + 64*(wgid - 1), Sc[i, c], -inf)" % (bn, bn))
+    else:
+        w("    set Sc[i, c] = select(c + %d*j < S, Sc[i, c], -inf)" % bn)
+    w("    reduce.max MB, Sc")
+    w("    set MB[i, 0] = max(MB[i, 0], M[i, 0])")
+    w("    set C[i, 0] = exp2((M[i, 0] - MB[i, 0]) * %s)" % SCALE_L2)
+    w("    set Sc[i, c] = exp2(fma(Sc[i, c], %s, -(MB[i, 0] * %s)))" % (SCALE_L2, SCALE_L2))
+    w("    reduce.sum LB, Sc")
+    w("    set L[i, 0] = fma(L[i, 0], C[i, 0], LB[i, 0])")
+    w("    set M[i, 0] = MB[i, 0]")
+    w("    set Oc[i, c] = Oc[i, c] * C[i, 0]")
+    w("    warpgroup copy P, Sc")
+    w("    wgmma.fence")
+    w("    warpgroup mma Oc, P, Vs[j %% %d, :, :] b_kn" % st)
+    w("    wgmma.commit")
+    w("    wgmma.wait 0")
+    w("    mbarrier.arrive empty[j %% %d] per warpgroup" % st)
+    w("  }")
+    w("  set LB[i, 0] = (M[i, 0] * %s + log2(L[i, 0])) * %s" % (SCALE_L2, LN2))
+    w("  set C[i, 0] = rcp(L[i, 0])")
+    w("  set Oc[i, c] = Oc[i, c] * C[i, 0]")
+    rows = "ctaid*128 + (wgid - 1)*64 : ctaid*128 + (wgid - 1)*64 + 64"
+    w("  warpgroup copy O[%s, ctaid_y*%d : ctaid_y*%d + %d], Oc" % (rows, d, d, d))
+    w("  warpgroup copy LSE[ctaid_y, %s], LB" % rows)
+    w("}")
+    return L
+
+
+def comment_block(d, causal):
+    bn, st = SHAPES[d]
+    return [
+        "Attention forward on Hopper (FlashAttention-3's structure), f32 accumulation:",
+        "  O[i, :] = sum_j softmax_j(scale * Q[i, :] . K[j, :]) V[j, :]   (j < S%s)" % (", j <= i" if causal else ""),
+        "  LSE[i]  = ln sum_j exp(scale * Q[i, :] . K[j, :])",
+        "for every head h < BH and row i < S. Tensors are [S, W], W = BH * D, row-major",
+        "(heads side by side: Q[i, h*D + d]), so a head's rows are a column slice and",
+        "its ragged last rows end at S exactly (rows past S read zeros, are not written).",
+        "One CTA per 128 query rows of one head (grid cdiv(S, 128), BH): a producer",
+        "warp loads Q once and K, V by TMA through a ring of STAGES stages on full/empty",
+        "mbarriers; two consumer warpgroups of 64 query rows each compute S = Q K^T",
+        "(SS wgmma, f32), the online softmax (row max by reduce.max over the",
+        "accumulator's quad, exp2 with scale * log2(e) folded in, row sum by",
+        "reduce.sum, O rescaled by exp2(m_old - m_new)), P = S rounded to 16 bits in",
+        "registers (regmove: the accumulator's fragment is the RS A operand's), and",
+        "O += P V (RS wgmma, V MN-major: b_kn). Keys past S (%s) are -inf before the max." % (
+            "and past the query row" if causal else "the ragged last block"),
+        "Finally O / l (rcp) and LSE = (m * scale * log2(e) + log2(l)) * ln(2).",
+        "Generated by bench/gen_attention.py (edit it, not this file).",
+    ]
+
+
+VARIANTS = [(d, c, t) for t in ("bf16", "f16") for c in (False, True) for d in (64, 128, 256)]
+RUNS = "BH=1,S=1,W=%d BH=2,S=7,W=%d BH=1,S=%d,W=%d BH=1,S=300,W=%d"
+
+
+def write(path, lines):
+    with open(path, "w") as f:
+        f.write("\n".join(lines) + "\n")
+
+
+def module(kernels, what, small_sets):
+    L = ["# " + l if l else "#" for l in what]
+    L.append("target sm_90a")
+    L += small_sets
+    for k in kernels:
+        L.append("")
+        L += kernel(*k)
+    return L
+
+
+def main():
+    scale = "scale=0.0883883476"
+    ex = comment_block(128, False) + ["The causal kernel masks keys past the query row; it runs every K block."]
+    sets = ["# set: BH=2 S=200 W=256 " + scale, "# runs: " + RUNS % (128, 256, 129, 128, 128)]
+    write("examples/attention_fwd_sm90.tile",
+          module([(128, False, "bf16", True), (128, True, "bf16", True)], ex, sets))
+    bench = comment_block(128, False) + [
+        "Head dims 64 (BLOCK_N 128), 128 (BLOCK_N 128), 256 (BLOCK_N 64, for registers);",
+        "_causal masks keys past the query row (every K block runs); _f16 is f16 in and out."]
+    write("bench/attention_fwd_sm90.tile",
+          module([(d, c, t, False) for (d, c, t) in VARIANTS], bench, ["# set: BH=2 S=200 W=256 " + scale]))
+    for (d, c, t) in VARIANTS:
+        if d == 128 and t == "bf16":
+            continue
+        bn = SHAPES[d][0]
+        what = comment_block(d, c) + ["(%s at a size ptxemu runs.)" % name(d, c, t)]
+        sets = ["# set: BH=2 S=%d W=%d %s" % (bn + 9, 2 * d, scale),
+                "# runs: " + RUNS % (d, 2 * d, bn + 1, d, d)]
+        write("tests/gpu/%s_small.tile" % name(d, c, t).replace("attention_fwd_", "attention_"),
+              module([(d, c, t, True)], what, sets))
+
+
+if __name__ == "__main__":
+    sys.exit(main())
