@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """Writes the attention forward kernels (issue 36): examples/attention_fwd_sm90.tile
 (head dim 128, bf16, full and causal: the showcase), bench/attention_fwd_sm90.tile
-(every variant: head dim 64, 128, 256, full and causal, bf16 and f16, the file
-the GPU harness compiles) and tests/gpu/attention_*_small.tile (each other
+(every other variant: head dim 64, 128, 256, full and causal, bf16 and f16;
+the GPU harness reads both files) and tests/gpu/attention_*_small.tile (each other
 variant alone, at the sizes ptxemu runs).
 
 One generator so that the benchmarked kernels and the tested ones are the same
@@ -196,20 +196,22 @@ def module(kernels, what, small_sets):
 def main():
     scale = "scale=0.0883883476"
     ex = comment_block(128, False) + ["The causal kernel masks keys past the query row; it runs every K block."]
-    sets = ["# set: BH=2 S=200 W=256 " + scale, "# runs: " + RUNS % (128, 256, 129, 128, 128)]
+    sets = ["# set: BH=2 S=130 W=256 " + scale, "# runs: BH=1,S=1,W=128 BH=2,S=7,W=256 BH=1,S=300,W=128"]
     write("examples/attention_fwd_sm90.tile",
           module([(128, False, "bf16", True), (128, True, "bf16", True)], ex, sets))
     bench = comment_block(128, False) + [
         "Head dims 64 (BLOCK_N 128), 128 (BLOCK_N 128), 256 (BLOCK_N 64, for registers);",
-        "_causal masks keys past the query row (every K block runs); _f16 is f16 in and out."]
+        "_causal masks keys past the query row (every K block runs); _f16 is f16 in and out.",
+        "The bf16 hd128 kernels are examples/attention_fwd_sm90.tile's."]
     write("bench/attention_fwd_sm90.tile",
-          module([(d, c, t, False) for (d, c, t) in VARIANTS], bench, ["# set: BH=2 S=200 W=256 " + scale]))
+          module([(d, c, t, False) for (d, c, t) in VARIANTS if (d, t) != (128, "bf16")], bench,
+                 ["# set: BH=2 S=200 W=512 " + scale]))
     for (d, c, t) in VARIANTS:
         if d == 128 and t == "bf16":
             continue
         bn = SHAPES[d][0]
         what = comment_block(d, c) + ["(%s at a size ptxemu runs.)" % name(d, c, t)]
-        sets = ["# set: BH=2 S=%d W=%d %s" % (bn + 9, 2 * d, scale),
+        sets = ["# set: BH=1 S=%d W=%d %s" % (bn + 9, d, scale),
                 "# runs: " + RUNS % (d, 2 * d, bn + 1, d, d)]
         write("tests/gpu/%s_small.tile" % name(d, c, t).replace("attention_fwd_", "attention_"),
               module([(d, c, t, True)], what, sets))

@@ -853,11 +853,13 @@ static float *operand_errs(RefCta *c, const Region *r, int64_t n, int64_t first)
  * exact) or whose initial D does (ed): the products' moves,
  * |a| eb + |b| ea + ea eb, plus the accumulation's rounding, which the
  * tensor cores do in their own order and precision: at most (K + 1) steps of
- * 2^-23 of the largest partial, bounded by the sum of the magnitudes. 0 when
+ * `step` of the largest partial, bounded by the sum of the magnitudes (2^-23
+ * for 16-bit operands; 2^-13 for 8-bit ones, whose accumulator keeps about
+ * 14 bits on Hopper, DeepSeek-V3 report section 3.3.2). 0 when
  * every input is exact (the sum is then compared bit for bit, as the tests'
  * small integers make it exact) */
 static double wgmma_err(const float *a, const float *b, const float *ea, const float *eb, int64_t K, float d,
-                        double ed)
+                        double ed, double step)
 {
 	if (!ea && !eb && ed == 0)
 		return 0;
@@ -867,7 +869,7 @@ static double wgmma_err(const float *a, const float *b, const float *ea, const f
 		prop += va * xb + vb * xa + xa * xb;
 		mag += (va + xa) * (vb + xb);
 	}
-	double e = prop + (double)(K + 1) * 0x1p-23 * mag;
+	double e = prop + (double)(K + 1) * step * mag;
 	return isfinite(e) ? e : INFINITY;
 }
 
@@ -912,7 +914,8 @@ static bool ref_wgmma(Ctx *cx, RefCta *c, const Stmt *s)
 					reb[k] = eb ? eb[bx] : 0;
 					acc += ra[k] * rb[k];
 				}
-				double e = wgmma_err(ra, rb, ea ? rea : NULL, eb ? reb : NULL, K, d0, ed);
+				double e = wgmma_err(ra, rb, ea ? rea : NULL, eb ? reb : NULL, K, d0, ed,
+				                     dtype_bytes(at) == 1 ? 0x1p-13 : 0x1p-23);
 				if ((de || e > 0) && (de = err_slot(c, D, dp, true)))
 					*de = (float)(e * (1 + 0x1p-20)); /* rounded to f32 but not below e */
 				if (D->dt == DT_F16) {
