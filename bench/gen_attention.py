@@ -19,8 +19,11 @@ LOG2E = "1.44269504"
 LN2 = "0.693147181"
 SCALE_L2 = "(scale * %s)" % LOG2E
 
-# head dim: (BLOCK_N, STAGES)
-SHAPES = {64: (128, 2), 128: (128, 2), 256: (64, 2)}
+# head dim: (consumer warpgroups (BLOCK_M = 64 each), BLOCK_N, STAGES), the default kernels'
+SHAPES = {64: (2, 128, 2), 128: (2, 128, 2), 256: (2, 64, 2)}
+# further shapes the GPU harness times beside them (suffix _m<BLOCK_M>_n<BLOCK_N>): FA3's
+# choices (hd64: 3 warpgroups, hd128: 176 keys, hd256: 80 keys) and a deeper ring
+TUNED = [(64, (3, 128, 2)), (128, (2, 176, 2)), (128, (2, 128, 3)), (256, (2, 80, 2))]
 
 
 def acc_layout(n):
@@ -46,19 +49,28 @@ def tile_layout(rows, d, stages=0):
     return "S[(%d, %d, %d, 64) : (%d, 64, %d, 1)] swizzle(3, 3, 3)" % (stages, rows, a, rows * d, rows * 64)
 
 
-def name(d, causal, dt):
-    return "attention_fwd_hd%d%s%s" % (d, "_causal" if causal else "", "_f16" if dt == "f16" else "")
+def shape_suffix(d, shape):
+    if shape is None or shape == SHAPES[d]:
+        return ""
+    nw, bn, st = shape
+    return "_m%d_n%d%s" % (64 * nw, bn, "_s%d" % st if st != 2 else "")
 
 
-def kernel(d, causal, dt, small):
-    bn, st = SHAPES[d]
+def name(d, causal, dt, shape=None):
+    return "attention_fwd_hd%d%s%s%s" % (d, "_causal" if causal else "", "_f16" if dt == "f16" else "",
+                                         shape_suffix(d, shape))
+
+
+def kernel(d, causal, dt, small, shape=None):
+    nw, bn, st = shape or SHAPES[d]
+    bm = 64 * nw
     a = d // 64
-    rowq = "ctaid*128 : ctaid*128 + 128"
+    rowq = "ctaid*%d : ctaid*%d + %d" % (bm, bm, bm)
     fill = " fill small" if small else ""
     L = []
     w = L.append
-    w("kernel %s" % name(d, causal, dt))
-    w("threads 384")
+    w("kernel %s" % name(d, causal, dt, shape))
+    w("threads %d" % (128 * (nw + 1)))
     w("param  BH u32")
     w("param  S u32")
     w("param  scale f32")
@@ -67,12 +79,12 @@ def kernel(d, causal, dt, small):
     w("assume S >= 1")
     w("assume S <= 65536")
     w("assume BH <= 1024")
-    w("grid   cdiv(S, 128), cdiv(BH, 1)")
+    w("grid   cdiv(S, %d), cdiv(BH, 1)" % bm)
     for t in "QKV":
         w("param  %s %s [S, W]%s tma" % (t, dt, fill))
     w("param  O %s [S, W]" % dt)
     w("param  LSE f32 [BH, S]")
-    w("shared Qs %s [128, %d] layout %s" % (dt, d, tile_layout(128, d)))
+    w("shared Qs %s [%d, %d] layout %s" % (dt, bm, d, tile_layout(bm, d)))
     w("shared Ks %s [%d, %d, %d] layout %s" % (dt, st, bn, d, tile_layout(bn, d, st)))
     w("shared Vs %s [%d, %d, %d] layout %s" % (dt, st, bn, d, tile_layout(bn, d, st)))
     w("local  Sc f32 [64, %d] layout %s" % (bn, acc_layout(bn)))
@@ -87,7 +99,7 @@ def kernel(d, causal, dt, small):
     w("mbarrier.init qfull[0]")
     w("repeat %d as s {" % st)
     w("  mbarrier.init full[s]")
-    w("  mbarrier.init empty[s], 2                  # one arrival per consumer warpgroup")
+    w("  mbarrier.init empty[s], %d                  # one arrival per consumer warpgroup" % nw)
     w("}")
     w("when wgid == 0 {                             # the producer warpgroup: warp 0 issues the TMA loads")
     w("  setmaxnreg.dec 24")
@@ -108,7 +120,8 @@ def kernel(d, causal, dt, small):
     w("    }")
     w("  }")
     w("} else {")
-    w("  setmaxnreg.inc 240                         # two consumer warpgroups, 64 query rows each")
+    w("  setmaxnreg.inc %d                         # %s consumer warpgroups, 64 query rows each"
+      % (240 if nw == 2 else 160, "two" if nw == 2 else "three"))
     w("  init Oc, 0")
     w("  set M[i, 0] = -inf")
     w("  set L[i, 0] = 0.0")
@@ -123,7 +136,7 @@ def kernel(d, causal, dt, small):
     w("    wgmma.commit")
     w("    wgmma.wait 0")
     if causal:
-        w("    set Sc[i, c] = select(c + %d*j < S && c + %d*j <= i + 128*ctaid + 64*(wgid - 1), Sc[i, c], -inf)   # keys past S or the row" % (bn, bn))
+        w("    set Sc[i, c] = select(c + %d*j < S && c + %d*j <= i + %d*ctaid + 64*(wgid - 1), Sc[i, c], -inf)   # keys past S or the row" % (bn, bn, bm))
     else:
         w("    set Sc[i, c] = select(c + %d*j < S, Sc[i, c], -inf)   # keys past S" % bn)
     w("    reduce.max MB, Sc                        # the block's row max: registers, then the quad")
@@ -144,15 +157,14 @@ def kernel(d, causal, dt, small):
     w("  set LB[i, 0] = (M[i, 0] * %s + log2(L[i, 0])) * %s   # LSE, natural log" % (SCALE_L2, LN2))
     w("  set C[i, 0] = rcp(L[i, 0])")
     w("  set Oc[i, c] = Oc[i, c] * C[i, 0]")
-    rows = "ctaid*128 + (wgid - 1)*64 : ctaid*128 + (wgid - 1)*64 + 64"
+    rows = "ctaid*%d + (wgid - 1)*64 : ctaid*%d + (wgid - 1)*64 + 64" % (bm, bm)
     w("  warpgroup copy O[%s, ctaid_y*%d : ctaid_y*%d + %d], Oc" % (rows, d, d, d))
     w("  warpgroup copy LSE[ctaid_y, %s], LB" % rows)
     w("}")
     return L
 
 
-def comment_block(d, causal):
-    bn, st = SHAPES[d]
+def comment_block(causal):
     return [
         "Attention forward on Hopper (FlashAttention-3's structure), f32 accumulation:",
         "  O[i, :] = sum_j softmax_j(scale * Q[i, :] . K[j, :]) V[j, :]   (j < S%s)" % (", j <= i" if causal else ""),
@@ -160,9 +172,9 @@ def comment_block(d, causal):
         "for every head h < BH and row i < S. Tensors are [S, W], W = BH * D, row-major",
         "(heads side by side: Q[i, h*D + d]), so a head's rows are a column slice and",
         "its ragged last rows end at S exactly (rows past S read zeros, are not written).",
-        "One CTA per 128 query rows of one head (grid cdiv(S, 128), BH): a producer",
-        "warp loads Q once and K, V by TMA through a ring of STAGES stages on full/empty",
-        "mbarriers; two consumer warpgroups of 64 query rows each compute S = Q K^T",
+        "One CTA per BLOCK_M query rows of one head (grid cdiv(S, BLOCK_M), BH): a producer",
+        "warp loads Q once and K, V (BLOCK_N keys) by TMA through a ring of stages on",
+        "full/empty mbarriers; consumer warpgroups of 64 query rows each compute S = Q K^T",
         "(SS wgmma, f32), the online softmax (row max by reduce.max over the",
         "accumulator's quad, exp2 with scale * log2(e) folded in, row sum by",
         "reduce.sum, O rescaled by exp2(m_old - m_new)), P = S rounded to 16 bits in",
@@ -196,26 +208,34 @@ def module(kernels, what, small_sets):
 
 def main():
     scale = "scale=0.0883883476"
-    ex = comment_block(128, False) + ["The causal kernel masks keys past the query row; it runs every K block."]
+    ex = comment_block(False) + ["BLOCK_M 128 (two consumer warpgroups), BLOCK_N 128, 2 stages.",
+                                 "The causal kernel masks keys past the query row; it runs every K block."]
     sets = ["# set: BH=2 S=130 W=256 " + scale, "# runs: BH=1,S=1,W=128 BH=2,S=7,W=256 BH=1,S=300,W=128"]
     write("examples/attention_fwd_sm90.tile",
           module([(128, False, "bf16", True), (128, True, "bf16", True)], ex, sets))
-    bench = comment_block(128, False) + [
-        "Head dims 64 (BLOCK_N 128), 128 (BLOCK_N 128), 256 (BLOCK_N 64, for registers);",
-        "_causal masks keys past the query row (every K block runs); _f16 is f16 in and out.",
-        "The bf16 hd128 kernels are examples/attention_fwd_sm90.tile's."]
+    bench = comment_block(False) + [
+        "BLOCK_M 128 (two consumer warpgroups), 2 stages, BLOCK_N 128 (head dims 64 and",
+        "128) or 64 (head dim 256, for registers); _causal masks keys past the query row",
+        "(every K block runs); _f16 is f16 in and out. The bf16 hd128 kernels are",
+        "examples/attention_fwd_sm90.tile's; bench/attention_fwd_sm90_tuned.tile has other shapes."]
     write("bench/attention_fwd_sm90.tile",
           module([(d, c, t, False) for (d, c, t) in VARIANTS if (d, t) != (128, "bf16")], bench,
                  ["# set: BH=2 S=200 W=512 " + scale]))
-    for (d, c, t) in VARIANTS:
-        if d == 128 and t == "bf16":
-            continue
-        bn = SHAPES[d][0]
-        what = comment_block(d, c) + ["(%s at a size ptxemu runs.)" % name(d, c, t)]
+    tuned = comment_block(False) + [
+        "Other tile shapes, bf16, to time beside the default ones (suffix _m<BLOCK_M>_n<BLOCK_N>",
+        "[_s<STAGES>]): FA3's choices (head dim 64: three consumer warpgroups, BLOCK_M 192;",
+        "128: BLOCK_N 176; 256: BLOCK_N 80) and a ring of 3 stages."]
+    write("bench/attention_fwd_sm90_tuned.tile",
+          module([(d, c, "bf16", False, sh) for (d, sh) in TUNED for c in (False, True)], tuned,
+                 ["# set: BH=2 S=200 W=512 " + scale]))
+    small = [(d, c, t, None) for (d, c, t) in VARIANTS if (d, t) != (128, "bf16")]
+    for (d, c, t, sh) in small + [(d, False, "bf16", sh) for (d, sh) in TUNED]:
+        nw, bn, st = sh or SHAPES[d]
+        what = comment_block(c) + ["(%s at a size ptxemu runs.)" % name(d, c, t, sh)]
         sets = ["# set: BH=1 S=%d W=%d %s" % (bn + 9, d, scale),
                 "# runs: " + RUNS % (d, 2 * d, bn + 1, d, d)]
-        write("tests/gpu/%s_small.tile" % name(d, c, t).replace("attention_fwd_", "attention_"),
-              module([(d, c, t, True)], what, sets))
+        write("tests/gpu/%s_small.tile" % name(d, c, t, sh).replace("attention_fwd_", "attention_"),
+              module([(d, c, t, True, sh)], what, sets))
 
 
 if __name__ == "__main__":

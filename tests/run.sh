@@ -150,7 +150,7 @@ done
 echo "== attention kernels: bench/gen_attention.py writes the committed example, bench file and tests/gpu programs"
 gen_dir=$(mktemp -d "$S/attn.XXXXXX") && mkdir -p "$gen_dir/bench" "$gen_dir/tests/gpu" "$gen_dir/examples"
 (cd "$gen_dir" && python3 "$OLDPWD/bench/gen_attention.py" 2>/dev/null)
-for f in examples/attention_fwd_sm90.tile bench/attention_fwd_sm90.tile tests/gpu/attention_*_small.tile; do
+for f in examples/attention_fwd_sm90.tile bench/attention_fwd_sm90.tile bench/attention_fwd_sm90_tuned.tile tests/gpu/attention_*_small.tile; do
 	cmp -s "$f" "$gen_dir/$f" && ok || bad "$f differs from what bench/gen_attention.py writes (edit the generator, run it)"
 done
 [ "$(ls "$gen_dir"/tests/gpu | wc -l)" = "$(ls tests/gpu/attention_*_small.tile | wc -l)" ] && ok ||
