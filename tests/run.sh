@@ -155,6 +155,10 @@ for f in examples/attention_fwd_sm90.tile bench/attention_fwd_sm90.tile bench/at
 done
 [ "$(ls "$gen_dir"/tests/gpu | wc -l)" = "$(ls tests/gpu/attention_*_small.tile | wc -l)" ] && ok ||
 	bad "bench/gen_attention.py writes tests/gpu programs that are not committed"
+for f in bench/attention_*.tile; do # the benchmarked kernels (their small twins run in tests/gpu)
+	"$T" emit "$f" -o "$gen_dir/a.ptx" 2>"$gen_dir/err" && assemble "$gen_dir/a.ptx" sm_90a && ok ||
+		{ bad "$f: emit or ptxas"; head -5 "$gen_dir/err" "$S/ptxas.log"; }
+done
 echo "== codegen registers: no bench/codegen pair needs more than nvcc's twin (bench/codegen/nvcc_regs)"
 # issue 23 section 5; the counts are ptxas 13.0's for nvcc's PTX (make bench-codegen's r_nv)
 # (the module and its ptxas -v log are the previous section's, emitted and assembled once)
