@@ -13,7 +13,11 @@ online softmax over the K blocks of BLOCK_N keys. Tensors are [S, BH * D]
 a head is a column slice and its ragged last rows end at S exactly.
 Run from the repository root: python3 bench/gen_attention.py
 """
+import re
 import sys
+
+# Q, K, V, O as [BH, S, D] (rank 3, runtime extents) rather than [S, BH * D]
+RANK3 = "--rank3" in sys.argv
 
 LOG2E = "1.44269504"
 LN2 = "0.693147181"
@@ -74,15 +78,16 @@ def kernel(d, causal, dt, small, shape=None):
     w("param  BH u32")
     w("param  S u32")
     w("param  scale f32")
-    w("param  W u32                 # BH * %d: the row length of Q, K, V and O" % d)
-    w("assume W %% %d == 0" % d)
+    if not RANK3:
+        w("param  W u32                 # BH * %d: the row length of Q, K, V and O" % d)
+        w("assume W %% %d == 0" % d)
     w("assume S >= 1")
     w("assume S <= 65536")
     w("assume BH <= 1024")
     w("grid   cdiv(S, %d), cdiv(BH, 1)" % bm)
     for t in "QKV":
-        w("param  %s %s [S, W]%s tma" % (t, dt, fill))
-    w("param  O %s [S, W]" % dt)
+        w("param  %s %s %s%s tma" % (t, dt, tensor(d), fill))
+    w("param  O %s %s" % (dt, tensor(d)))
     w("param  LSE f32 [BH, S]")
     w("shared Qs %s [%d, %d] layout %s" % (dt, bm, d, tile_layout(bm, d)))
     w("shared Ks %s [%d, %d, %d] layout %s" % (dt, st, bn, d, tile_layout(bn, d, st)))
@@ -107,16 +112,15 @@ def kernel(d, causal, dt, small, shape=None):
     w("    mbarrier.expect_tx qfull[0]")
     for i in range(a):
         cs = "%d:%d" % (i * 64, i * 64 + 64) if a > 1 else ":"
-        w("    cta copy_async Qs[:, %s], Q[%s, ctaid_y*%d + %d : ctaid_y*%d + %d] mbarrier qfull[0]"
-          % (cs, rowq, d, i * 64, d, i * 64 + 64))
+        w("    cta copy_async Qs[:, %s], %s mbarrier qfull[0]" % (cs, head("Q", rowq, d, i * 64)))
     w("    repeat cdiv(S, %d) as j {" % bn)
     w("      mbarrier.wait empty[j %% %d]" % st)
     w("      mbarrier.expect_tx full[j %% %d]" % st)
     for t in "KV":
         for i in range(a):
             cs = "%d:%d" % (i * 64, i * 64 + 64) if a > 1 else ":"
-            w("      cta copy_async %ss[j %% %d, :, %s], %s[j*%d : j*%d + %d, ctaid_y*%d + %d : ctaid_y*%d + %d] mbarrier full[j %% %d]"
-              % (t, st, cs, t, bn, bn, bn, d, i * 64, d, i * 64 + 64, st))
+            w("      cta copy_async %ss[j %% %d, :, %s], %s mbarrier full[j %% %d]"
+              % (t, st, cs, head(t, "j*%d : j*%d + %d" % (bn, bn, bn), d, i * 64), st))
     w("    }")
     w("  }")
     w("} else {")
@@ -158,7 +162,7 @@ def kernel(d, causal, dt, small, shape=None):
     w("  set C[i, 0] = rcp(L[i, 0])")
     w("  set Oc[i, c] = Oc[i, c] * C[i, 0]")
     rows = "ctaid*%d + (wgid - 1)*64 : ctaid*%d + (wgid - 1)*64 + 64" % (bm, bm)
-    w("  warpgroup copy O[%s, ctaid_y*%d : ctaid_y*%d + %d], Oc" % (rows, d, d, d))
+    w("  warpgroup copy %s, Oc" % head("O", rows, d, 0, d))
     w("  warpgroup copy LSE[ctaid_y, %s], LB" % rows)
     w("}")
     return L
@@ -169,9 +173,15 @@ def comment_block(causal):
         "Attention forward on Hopper (FlashAttention-3's structure), f32 accumulation:",
         "  O[i, :] = sum_j softmax_j(scale * Q[i, :] . K[j, :]) V[j, :]   (j < S%s)" % (", j <= i" if causal else ""),
         "  LSE[i]  = ln sum_j exp(scale * Q[i, :] . K[j, :])",
+    ] + ([
+        "for every head h < BH and row i < S. Tensors are [BH, S, D] (LSE [BH, S]): a",
+        "TMA box that crosses row S of a head zero-fills (loads) there, never reading",
+        "the next head's rows, and the stores are guarded at S.",
+    ] if RANK3 else [
         "for every head h < BH and row i < S. Tensors are [S, W], W = BH * D, row-major",
         "(heads side by side: Q[i, h*D + d]), so a head's rows are a column slice and",
         "its ragged last rows end at S exactly (rows past S read zeros, are not written).",
+    ]) + [
         "One CTA per BLOCK_M query rows of one head (grid cdiv(S, BLOCK_M), BH): a producer",
         "warp loads Q once and K, V (BLOCK_N keys) by TMA through a ring of stages on",
         "full/empty mbarriers; consumer warpgroups of 64 query rows each compute S = Q K^T",
@@ -192,8 +202,23 @@ RUNS = "BH=1,S=1,W=%d BH=2,S=7,W=%d BH=1,S=%d,W=%d BH=1,S=300,W=%d"
 
 
 def write(path, lines):
+    if RANK3:  # no W: the heads are the first dimension
+        lines = [re.sub(r",?W=\d+", "", l).replace("S=1 scale", "S=1 scale") for l in lines]
     with open(path, "w") as f:
         f.write("\n".join(lines) + "\n")
+
+
+def tensor(d):
+    return "[BH, S, %d]" % d if RANK3 else "[S, W]"
+
+
+def head(t, rows, d, c0, n=64):
+    """columns c0 .. c0 + n of head ctaid_y's rows `rows` of tensor t"""
+    if RANK3:
+        return "%s[ctaid_y, %s, %d : %d]" % (t, rows, c0, c0 + n)
+    if n == d:
+        return "%s[%s, ctaid_y*%d : ctaid_y*%d + %d]" % (t, rows, d, d, d)
+    return "%s[%s, ctaid_y*%d + %d : ctaid_y*%d + %d]" % (t, rows, d, c0, d, c0 + n)
 
 
 def module(kernels, what, small_sets):
