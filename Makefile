@@ -25,7 +25,7 @@ $(B)/tools/%.o: tools/%.c $(B)/gen/ptx_forms.h Makefile
 	@mkdir -p $(dir $@)
 	$(CC) $(WARN) $(CFLAGS) $(CPPFLAGS) $(DEPFLAGS) -c $< -o $@
 
-PTXEMU_OBJ := $(patsubst tools/%.c,$(B)/tools/%.o,$(wildcard tools/ptxemu*.c) tools/runcore.c)
+PTXEMU_OBJ := $(patsubst tools/%.c,$(B)/tools/%.o,$(wildcard tools/ptxemu*.c) tools/runcore.c tools/attention_host.c)
 $(B)/ptxemu: $(PTXEMU_OBJ) $(B)/libtilepx_internal.a
 	$(CC) $(CFLAGS) $^ -lpthread -lm $(LDFLAGS) -o $@
 
@@ -123,8 +123,8 @@ $(B)/tests/test_gemm_host: bench/gemm_host.h
 # launch layer, both opening libcuda.so.1 at run time (so it starts, and
 # says "no CUDA driver", on a machine without one)
 $(B)/tools/tilepx_run.o $(B)/tools/cuda_dl.o: CPPFLAGS += -I$(CUDA)/include
-$(B)/tilepx-run: $(B)/tools/tilepx_run.o $(B)/tools/cuda_dl.o $(B)/tools/runcore.o $(B)/libtilepx_internal.a
-	$(CC) $(CFLAGS) $^ -ldl -lpthread $(LDFLAGS) -o $@
+$(B)/tilepx-run: $(B)/tools/tilepx_run.o $(B)/tools/cuda_dl.o $(B)/tools/runcore.o $(B)/tools/attention_host.o $(B)/libtilepx_internal.a
+	$(CC) $(CFLAGS) $^ -ldl -lpthread -lm $(LDFLAGS) -o $@
 
 # the GEMM benchmark (bench/gemm.sh, issue 27): tilepx's kernel, cublasGemmEx and cuBLASLt in one
 # process; it needs the toolkit's cuBLAS libraries, so neither `all` nor `test` builds it
