@@ -28,6 +28,8 @@ SHAPES = {64: (2, 128, 2), 128: (2, 128, 2), 256: (2, 64, 2)}
 # further shapes the GPU harness times beside them (suffix _m<BLOCK_M>_n<BLOCK_N>): FA3's
 # choices (hd64: 3 warpgroups, hd128: 176 keys, hd256: 80 keys) and a deeper ring
 TUNED = [(64, (3, 128, 2)), (128, (2, 176, 2)), (128, (2, 128, 3)), (256, (2, 80, 2))]
+# the ping-pong schedule (suffix _pp) at each head dim's default shape
+PINGPONG = (64, 128, 256)
 
 
 def acc_layout(n):
@@ -60,12 +62,25 @@ def shape_suffix(d, shape):
     return "_m%d_n%d%s" % (64 * nw, bn, "_s%d" % st if st != 2 else "")
 
 
-def name(d, causal, dt, shape=None):
-    return "attention_fwd_hd%d%s%s%s" % (d, "_causal" if causal else "", "_f16" if dt == "f16" else "",
-                                         shape_suffix(d, shape))
+def name(d, causal, dt, shape=None, pp=False):
+    return "attention_fwd_hd%d%s%s%s%s" % (d, "_causal" if causal else "", "_f16" if dt == "f16" else "",
+                                           shape_suffix(d, shape), "_pp" if pp else "")
 
 
-def kernel(d, causal, dt, small, shape=None):
+def when_wg(w, ind, first, other):
+    """a statement that names a barrier per warpgroup: 1 + wgid's own"""
+    w("%swhen wgid == 1 {" % ind)
+    w("%s  %s" % (ind, first))
+    w("%s} else {" % ind)
+    w("%s  %s" % (ind, other))
+    w("%s}" % ind)
+
+
+def kernel(d, causal, dt, small, shape=None, pp=False):
+    """pp: the two consumer warpgroups take turns at the tensor cores (FA3's
+    ping-pong on named barriers 1 and 2): each issues its P V of block j and
+    its S of block j + 1 back to back while the other runs its softmax, and
+    the P V stays in flight across the loop's back edge"""
     nw, bn, st = shape or SHAPES[d]
     bm = 64 * nw
     a = d // 64
@@ -73,7 +88,7 @@ def kernel(d, causal, dt, small, shape=None):
     fill = " fill small" if small else ""
     L = []
     w = L.append
-    w("kernel %s" % name(d, causal, dt, shape))
+    w("kernel %s" % name(d, causal, dt, shape, pp))
     w("threads %d" % (128 * (nw + 1)))
     w("param  BH u32")
     w("param  S u32")
@@ -129,16 +144,27 @@ def kernel(d, causal, dt, small, shape=None):
     w("  init Oc, 0")
     w("  set M[i, 0] = -inf")
     w("  set L[i, 0] = 0.0")
-    w("  repeat %d as s {" % st)
-    w("    mbarrier.arrive empty[s] per warpgroup   # every stage starts free")
+    w("  repeat %d as s {" % (st - 1 if pp else st))
+    w("    mbarrier.arrive empty[s] per warpgroup   # every stage starts free%s" % (
+      " (the last one: trip 0's release)" if pp else ""))
     w("  }")
     w("  mbarrier.wait qfull[0]")
+    if pp:
+        w("  when wgid == 2 {")
+        w("    bar.sync 2, 256                          # warpgroup 2's first S after warpgroup 1's")
+        w("  }")
     w("  repeat cdiv(S, %d) as j {" % bn)
     w("    mbarrier.wait full[j %% %d]" % st)
     w("    wgmma.fence")
     w("    warpgroup mma Sc, Qs[(wgid - 1)*64 : (wgid - 1)*64 + 64, :], Ks[j %% %d, :, :] scale_d 0   # S = Q K^T" % st)
     w("    wgmma.commit")
-    w("    wgmma.wait 0")
+    if pp:  # this warpgroup's turn ends with its S: the other's begins
+        when_wg(w, "    ", "bar.arrive 2, 256", "bar.arrive 1, 256")
+        w("    wgmma.wait 0                             # S, and the previous trip's P V")
+        w("    mbarrier.arrive empty[(j + %d) %% %d] per warpgroup   # the previous trip's K and V are read"
+          % (st - 1, st))
+    else:
+        w("    wgmma.wait 0")
     if causal:
         w("    set Sc[i, c] = select(c + %d*j < S && c + %d*j <= i + %d*ctaid + 64*(wgid - 1), Sc[i, c], -inf)   # keys past S or the row" % (bn, bn, bm))
     else:
@@ -152,12 +178,21 @@ def kernel(d, causal, dt, small, shape=None):
     w("    set M[i, 0] = MB[i, 0]")
     w("    set Oc[i, c] = Oc[i, c] * C[i, 0]")
     w("    warpgroup copy P, Sc                     # regmove: one cvt per word, in each thread")
+    if pp:  # this warpgroup's turn at the tensor cores
+        when_wg(w, "    ", "bar.sync 1, 256", "bar.sync 2, 256")
     w("    wgmma.fence                              # after the writes of P and O")
     w("    warpgroup mma Oc, P, Vs[j %% %d, :, :] b_kn   # O += P V (RS; V is [keys, D], D contiguous)" % st)
     w("    wgmma.commit")
-    w("    wgmma.wait 0")
-    w("    mbarrier.arrive empty[j %% %d] per warpgroup   # K and V of this stage are read" % st)
-    w("  }")
+    if pp:
+        w("  }")
+        w("  wgmma.wait 0                               # the last P V")
+        w("  when wgid == 1 {")
+        w("    bar.arrive 2, 256                        # the turn warpgroup 2's last sync waits for")
+        w("  }")
+    else:
+        w("    wgmma.wait 0")
+        w("    mbarrier.arrive empty[j %% %d] per warpgroup   # K and V of this stage are read" % st)
+        w("  }")
     w("  set LB[i, 0] = (M[i, 0] * %s + log2(L[i, 0])) * %s   # LSE, natural log" % (SCALE_L2, LN2))
     w("  set C[i, 0] = rcp(L[i, 0])")
     w("  set Oc[i, c] = Oc[i, c] * C[i, 0]")
@@ -203,7 +238,7 @@ RUNS = "BH=1,S=1,W=%d BH=2,S=7,W=%d BH=1,S=%d,W=%d BH=1,S=300,W=%d"
 
 def write(path, lines):
     if RANK3:  # no W: the heads are the first dimension
-        lines = [re.sub(r",?W=\d+", "", l).replace("S=1 scale", "S=1 scale") for l in lines]
+        lines = [re.sub(r"[ ,]W=\d+", "", l) for l in lines]
     with open(path, "w") as f:
         f.write("\n".join(lines) + "\n")
 
@@ -253,16 +288,18 @@ def main():
         "[_s<STAGES>]): FA3's choices (head dim 64: three consumer warpgroups, BLOCK_M 192;",
         "128: BLOCK_N 176; 256: BLOCK_N 80) and a ring of 3 stages."]
     write("bench/attention_fwd_sm90_tuned.tile",
-          module([(d, c, "bf16", False, sh) for (d, sh) in TUNED for c in (False, True)], tuned,
+          module([(d, c, "bf16", False, sh) for (d, sh) in TUNED for c in (False, True)] +
+                 [(d, c, "bf16", False, None, True) for d in PINGPONG for c in (False, True)], tuned,
                  ["# set: BH=2 S=200 W=512 " + scale], harness=False))
     small = [(d, c, t, None) for (d, c, t) in VARIANTS if (d, t) != (128, "bf16")]
-    for (d, c, t, sh) in small + [(d, False, "bf16", sh) for (d, sh) in TUNED]:
+    for (d, c, t, sh, pp) in [k + (False,) for k in small] + [(d, False, "bf16", sh, False) for (d, sh) in TUNED] + \
+            [(d, c, "bf16", None, True) for d in PINGPONG for c in (False, True) if d == 128 or not c]:
         nw, bn, st = sh or SHAPES[d]
-        what = comment_block(c) + ["(%s at a size ptxemu runs.)" % name(d, c, t, sh)]
+        what = comment_block(c) + ["(%s at a size ptxemu runs.)" % name(d, c, t, sh, pp)]
         sets = ["# set: BH=1 S=%d W=%d %s" % (bn + 9, d, scale),
                 "# runs: " + RUNS % (d, 2 * d, bn + 1, d, d)]
-        write("tests/gpu/%s_small.tile" % name(d, c, t, sh).replace("attention_fwd_", "attention_"),
-              module([(d, c, t, True, sh)], what, sets))
+        write("tests/gpu/%s_small.tile" % name(d, c, t, sh, pp).replace("attention_fwd_", "attention_"),
+              module([(d, c, t, True, sh, pp)], what, sets))
 
 
 if __name__ == "__main__":
