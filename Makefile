@@ -10,7 +10,9 @@ B       := build
 # touching one rebuilds what includes it (-MP: a deleted header is no error)
 DEPFLAGS := -MMD -MP
 
-LIB_SRC := $(wildcard src/*.c src/layout/*.c src/ptx/*.c src/dispatch/*.c src/variants/*.c src/ref/*.c)
+# src/'s folders are its layers (tools/layers.sh, docs/design.md "Layers"); flat
+# src/*.c files still build (a new file gets its folder before it merges)
+LIB_SRC := $(wildcard src/*.c src/*/*.c)
 LIB_SRC := $(filter-out src/main.c,$(LIB_SRC))
 LIB_OBJ := $(patsubst src/%.c,$(B)/obj/%.o,$(LIB_SRC)) $(B)/obj/gen/ptx_forms.o
 TPL     := $(wildcard ptx_templates/*.tpl)
