@@ -27,9 +27,11 @@ SCALE_L2 = "(scale * %s)" % LOG2E
 SHAPES = {64: (2, 128, 2), 128: (2, 128, 2), 256: (2, 64, 2)}
 # further shapes the GPU harness times beside them (suffix _m<BLOCK_M>_n<BLOCK_N>): FA3's
 # choices (hd64: 3 warpgroups, hd128: 176 keys, hd256: 80 keys) and a deeper ring
-TUNED = [(64, (3, 128, 2)), (128, (2, 176, 2)), (128, (2, 128, 3)), (256, (2, 80, 2))]
-# the ping-pong schedule (suffix _pp) at each head dim's default shape
-PINGPONG = (64, 128, 256)
+TUNED = [(64, (3, 128, 2)), (64, (2, 192, 2)), (128, (2, 176, 2)), (128, (2, 192, 2)), (128, (2, 128, 3)),
+         (256, (2, 80, 2))]
+# the ping-pong schedule (suffix _pp; two consumer warpgroups) at each head dim's default shape and
+# at the shapes that measured fastest (bench/results/gpu-2026-11-28-attention-first-h200.log)
+PINGPONG = [(64, None), (128, None), (256, None), (64, (2, 192, 2)), (128, (2, 176, 2)), (256, (2, 80, 2))]
 
 
 def acc_layout(n):
@@ -289,11 +291,11 @@ def main():
         "128: BLOCK_N 176; 256: BLOCK_N 80) and a ring of 3 stages."]
     write("bench/attention_fwd_sm90_tuned.tile",
           module([(d, c, "bf16", False, sh) for (d, sh) in TUNED for c in (False, True)] +
-                 [(d, c, "bf16", False, None, True) for d in PINGPONG for c in (False, True)], tuned,
+                 [(d, c, "bf16", False, sh, True) for (d, sh) in PINGPONG for c in (False, True)], tuned,
                  ["# set: BH=2 S=200 W=512 " + scale], harness=False))
     small = [(d, c, t, None) for (d, c, t) in VARIANTS if (d, t) != (128, "bf16")]
     for (d, c, t, sh, pp) in [k + (False,) for k in small] + [(d, False, "bf16", sh, False) for (d, sh) in TUNED] + \
-            [(d, c, "bf16", None, True) for d in PINGPONG for c in (False, True) if d == 128 or not c]:
+            [(d, c, "bf16", sh, True) for (d, sh) in PINGPONG[:3] for c in (False, True) if d == 128 or not c]:
         nw, bn, st = sh or SHAPES[d]
         what = comment_block(c) + ["(%s at a size ptxemu runs.)" % name(d, c, t, sh, pp)]
         sets = ["# set: BH=1 S=%d W=%d %s" % (bn + 9, d, scale),
