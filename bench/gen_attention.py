@@ -18,6 +18,12 @@ import sys
 
 # Q, K, V, O as [BH, S, D] (rank 3, runtime extents) rather than [S, BH * D]
 RANK3 = "--rank3" in sys.argv
+# causal kernels run only the K blocks at or below the diagonal (a loop count from ctaid)
+TILE_COUNTS = "--tile-counts" in sys.argv
+# the ping-pong's barrier ids from wgid (bar.sync wgid, 256) rather than a when block per warpgroup
+WGID_BARS = "--wgid-bars" in sys.argv
+# the intra-warpgroup overlap kernels (_ov): loops that share one running count
+SIBLINGS = "--siblings" in sys.argv
 
 LOG2E = "1.44269504"
 LN2 = "0.693147181"
@@ -64,13 +70,65 @@ def shape_suffix(d, shape):
     return "_m%d_n%d%s" % (64 * nw, bn, "_s%d" % st if st != 2 else "")
 
 
-def name(d, causal, dt, shape=None, pp=False):
-    return "attention_fwd_hd%d%s%s%s%s" % (d, "_causal" if causal else "", "_f16" if dt == "f16" else "",
-                                           shape_suffix(d, shape), "_pp" if pp else "")
+def name(d, causal, dt, shape=None, pp=False, ov=False):
+    return "attention_fwd_hd%d%s%s%s%s%s" % (d, "_causal" if causal else "", "_f16" if dt == "f16" else "",
+                                             shape_suffix(d, shape), "_pp" if pp else "", "_ov" if ov else "")
+
+
+def consumer_overlap(w, st, bm, bn, causal):
+    """FA3's intra-warpgroup overlap: block 0 peeled, then per block S of this
+    block and P V of the previous one in flight together, the softmax of this
+    block running while P V still does (wgmma.wait 1), then a last P V; the
+    three loops share the running count g, so the stage goes on from one to
+    the next"""
+    n = kv_count(bm, bn, causal)
+    qk = "warpgroup mma Sc, Qs[(wgid - 1)*64 : (wgid - 1)*64 + 64, :], Ks[g %% %d, :, :] scale_d 0   # S = Q K^T" % st
+    pv = "warpgroup mma Oc, P, Vs[(g + %d) %% %d, :, :] b_kn   # O += P V of the previous block" % (st - 1, st)
+    w("  repeat 1 as p running g {                # block 0")
+    w("    mbarrier.wait full[g %% %d]" % st)
+    w("    wgmma.fence")
+    w("    " + qk)
+    w("    wgmma.commit")
+    w("    wgmma.wait 0")
+    softmax(w, "    ", "j0", causal, bm, bn)
+    w("    warpgroup copy P, Sc")
+    w("  }")
+    w("  repeat %s - 1 as k running g {           # blocks 1 .. n-1: block k + 1" % n)
+    w("    mbarrier.wait full[g %% %d]" % st)
+    w("    wgmma.fence")
+    w("    " + qk)
+    w("    wgmma.commit")
+    w("    wgmma.fence")
+    w("    " + pv)
+    w("    wgmma.commit")
+    w("    wgmma.wait 1                             # S; P V still runs")
+    softmax(w, "    ", "k+1", causal, bm, bn)
+    w("    wgmma.wait 0")
+    w("    mbarrier.arrive empty[(g + %d) %% %d] per warpgroup   # the previous block's K and V are read" % (st - 1, st))
+    w("    set Oc[i, c] = Oc[i, c] * C[i, 0]")
+    w("    warpgroup copy P, Sc")
+    w("  }")
+    w("  repeat 1 as p running g {                # the last block's P V")
+    w("    wgmma.fence")
+    w("    " + pv)
+    w("    wgmma.commit")
+    w("    wgmma.wait 0")
+    w("    mbarrier.arrive empty[(g + %d) %% %d] per warpgroup" % (st - 1, st))
+    w("  }")
+
+
+def kv_count(bm, bn, causal):
+    """the K blocks of Q row tile ctaid"""
+    if causal and TILE_COUNTS:  # keys up to the tile's last row
+        return "min(cdiv(%d*ctaid + %d, %d), cdiv(S, %d))" % (bm, bm, bn, bn)
+    return "cdiv(S, %d)" % bn
 
 
 def when_wg(w, ind, first, other):
-    """a statement that names a barrier per warpgroup: 1 + wgid's own"""
+    """a statement that names a barrier per warpgroup: warpgroup 1's, else warpgroup 2's"""
+    if WGID_BARS:
+        w("%s%s" % (ind, first.replace(" 1, 256", " wgid, 256").replace(" 2, 256", " 3 - wgid, 256")))
+        return
     w("%swhen wgid == 1 {" % ind)
     w("%s  %s" % (ind, first))
     w("%s} else {" % ind)
@@ -78,7 +136,25 @@ def when_wg(w, ind, first, other):
     w("%s}" % ind)
 
 
-def kernel(d, causal, dt, small, shape=None, pp=False):
+def softmax(w, ind, blk, causal, bm, bn):
+    """the online softmax of block `blk` (an index expression) on Sc: the
+    mask, the new row max MB, the rescale C, P unnormalized, l"""
+    key = {"j": "c + %d*j" % bn, "j0": "c", "k+1": "c + %d*k + %d" % (bn, bn)}[blk]
+    if causal:
+        w("%sset Sc[i, c] = select(%s < S && %s <= i + %d*ctaid + 64*(wgid - 1), Sc[i, c], -inf)   # keys past S or the row"
+          % (ind, key, key, bm))
+    else:
+        w("%sset Sc[i, c] = select(%s < S, Sc[i, c], -inf)   # keys past S" % (ind, key))
+    w("%sreduce.max MB, Sc                        # the block's row max: registers, then the quad" % ind)
+    w("%sset MB[i, 0] = max(MB[i, 0], M[i, 0])" % ind)
+    w("%sset C[i, 0] = exp2((M[i, 0] - MB[i, 0]) * %s)   # rescales the old O and l" % (ind, SCALE_L2))
+    w("%sset Sc[i, c] = exp2(fma(Sc[i, c], %s, -(MB[i, 0] * %s)))   # P, unnormalized" % (ind, SCALE_L2, SCALE_L2))
+    w("%sreduce.sum LB, Sc" % ind)
+    w("%sset L[i, 0] = fma(L[i, 0], C[i, 0], LB[i, 0])" % ind)
+    w("%sset M[i, 0] = MB[i, 0]" % ind)
+
+
+def kernel(d, causal, dt, small, shape=None, pp=False, ov=False):
     """pp: the two consumer warpgroups take turns at the tensor cores (FA3's
     ping-pong on named barriers 1 and 2): each issues its P V of block j and
     its S of block j + 1 back to back while the other runs its softmax, and
@@ -90,7 +166,7 @@ def kernel(d, causal, dt, small, shape=None, pp=False):
     fill = " fill small" if small else ""
     L = []
     w = L.append
-    w("kernel %s" % name(d, causal, dt, shape, pp))
+    w("kernel %s" % name(d, causal, dt, shape, pp, ov))
     w("threads %d" % (128 * (nw + 1)))
     w("param  BH u32")
     w("param  S u32")
@@ -130,7 +206,7 @@ def kernel(d, causal, dt, small, shape=None, pp=False):
     for i in range(a):
         cs = "%d:%d" % (i * 64, i * 64 + 64) if a > 1 else ":"
         w("    cta copy_async Qs[:, %s], %s mbarrier qfull[0]" % (cs, head("Q", rowq, d, i * 64)))
-    w("    repeat cdiv(S, %d) as j {" % bn)
+    w("    repeat %s as j {" % kv_count(bm, bn, causal))
     w("      mbarrier.wait empty[j %% %d]" % st)
     w("      mbarrier.expect_tx full[j %% %d]" % st)
     for t in "KV":
@@ -155,46 +231,39 @@ def kernel(d, causal, dt, small, shape=None, pp=False):
         w("  when wgid == 2 {")
         w("    bar.sync 2, 256                          # warpgroup 2's first S after warpgroup 1's")
         w("  }")
-    w("  repeat cdiv(S, %d) as j {" % bn)
-    w("    mbarrier.wait full[j %% %d]" % st)
-    w("    wgmma.fence")
-    w("    warpgroup mma Sc, Qs[(wgid - 1)*64 : (wgid - 1)*64 + 64, :], Ks[j %% %d, :, :] scale_d 0   # S = Q K^T" % st)
-    w("    wgmma.commit")
-    if pp:  # this warpgroup's turn ends with its S: the other's begins
-        when_wg(w, "    ", "bar.arrive 2, 256", "bar.arrive 1, 256")
-        w("    wgmma.wait 0                             # S, and the previous trip's P V")
-        w("    mbarrier.arrive empty[(j + %d) %% %d] per warpgroup   # the previous trip's K and V are read"
-          % (st - 1, st))
+    if ov:
+        consumer_overlap(w, st, bm, bn, causal)
     else:
-        w("    wgmma.wait 0")
-    if causal:
-        w("    set Sc[i, c] = select(c + %d*j < S && c + %d*j <= i + %d*ctaid + 64*(wgid - 1), Sc[i, c], -inf)   # keys past S or the row" % (bn, bn, bm))
-    else:
-        w("    set Sc[i, c] = select(c + %d*j < S, Sc[i, c], -inf)   # keys past S" % bn)
-    w("    reduce.max MB, Sc                        # the block's row max: registers, then the quad")
-    w("    set MB[i, 0] = max(MB[i, 0], M[i, 0])")
-    w("    set C[i, 0] = exp2((M[i, 0] - MB[i, 0]) * %s)   # rescales the old O and l" % SCALE_L2)
-    w("    set Sc[i, c] = exp2(fma(Sc[i, c], %s, -(MB[i, 0] * %s)))   # P, unnormalized" % (SCALE_L2, SCALE_L2))
-    w("    reduce.sum LB, Sc")
-    w("    set L[i, 0] = fma(L[i, 0], C[i, 0], LB[i, 0])")
-    w("    set M[i, 0] = MB[i, 0]")
-    w("    set Oc[i, c] = Oc[i, c] * C[i, 0]")
-    w("    warpgroup copy P, Sc                     # regmove: one cvt per word, in each thread")
-    if pp:  # this warpgroup's turn at the tensor cores
-        when_wg(w, "    ", "bar.sync 1, 256", "bar.sync 2, 256")
-    w("    wgmma.fence                              # after the writes of P and O")
-    w("    warpgroup mma Oc, P, Vs[j %% %d, :, :] b_kn   # O += P V (RS; V is [keys, D], D contiguous)" % st)
-    w("    wgmma.commit")
-    if pp:
-        w("  }")
-        w("  wgmma.wait 0                               # the last P V")
-        w("  when wgid == 1 {")
-        w("    bar.arrive 2, 256                        # the turn warpgroup 2's last sync waits for")
-        w("  }")
-    else:
-        w("    wgmma.wait 0")
-        w("    mbarrier.arrive empty[j %% %d] per warpgroup   # K and V of this stage are read" % st)
-        w("  }")
+        w("  repeat %s as j {" % kv_count(bm, bn, causal))
+        w("    mbarrier.wait full[j %% %d]" % st)
+        w("    wgmma.fence")
+        w("    warpgroup mma Sc, Qs[(wgid - 1)*64 : (wgid - 1)*64 + 64, :], Ks[j %% %d, :, :] scale_d 0   # S = Q K^T" % st)
+        w("    wgmma.commit")
+        if pp:  # this warpgroup's turn ends with its S: the other's begins
+            when_wg(w, "    ", "bar.arrive 2, 256", "bar.arrive 1, 256")
+            w("    wgmma.wait 0                             # S, and the previous trip's P V")
+            w("    mbarrier.arrive empty[(j + %d) %% %d] per warpgroup   # the previous trip's K and V are read"
+              % (st - 1, st))
+        else:
+            w("    wgmma.wait 0")
+        softmax(w, "    ", "j", causal, bm, bn)
+        w("    set Oc[i, c] = Oc[i, c] * C[i, 0]")
+        w("    warpgroup copy P, Sc                     # regmove: one cvt per word, in each thread")
+        if pp:  # this warpgroup's turn at the tensor cores
+            when_wg(w, "    ", "bar.sync 1, 256", "bar.sync 2, 256")
+        w("    wgmma.fence                              # after the writes of P and O")
+        w("    warpgroup mma Oc, P, Vs[j %% %d, :, :] b_kn   # O += P V (RS; V is [keys, D], D contiguous)" % st)
+        w("    wgmma.commit")
+        if pp:
+            w("  }")
+            w("  wgmma.wait 0                               # the last P V")
+            w("  when wgid == 1 {")
+            w("    bar.arrive 2, 256                        # the turn warpgroup 2's last sync waits for")
+            w("  }")
+        else:
+            w("    wgmma.wait 0")
+            w("    mbarrier.arrive empty[j %% %d] per warpgroup   # K and V of this stage are read" % st)
+            w("  }")
     w("  set LB[i, 0] = (M[i, 0] * %s + log2(L[i, 0])) * %s   # LSE, natural log" % (SCALE_L2, LN2))
     w("  set C[i, 0] = rcp(L[i, 0])")
     w("  set Oc[i, c] = Oc[i, c] * C[i, 0]")
