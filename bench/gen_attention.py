@@ -75,32 +75,50 @@ def name(d, causal, dt, shape=None, pp=False, ov=False):
                                              shape_suffix(d, shape), "_pp" if pp else "", "_ov" if ov else "")
 
 
-def consumer_overlap(w, st, bm, bn, causal):
+def consumer_overlap(w, st, bm, bn, causal, pp):
     """FA3's intra-warpgroup overlap: block 0 peeled, then per block S of this
     block and P V of the previous one in flight together, the softmax of this
     block running while P V still does (wgmma.wait 1), then a last P V; the
     three loops share the running count g, so the stage goes on from one to
-    the next"""
+    the next. pp: each warpgroup's S and P V issue is its turn at the tensor
+    cores (named barriers 1 and 2), so one's softmax runs under the other's
+    GEMMs"""
     n = kv_count(bm, bn, causal)
+
+    def turn_begins():
+        if pp:
+            when_wg(w, "    ", "bar.sync 1, 256", "bar.sync 2, 256")
+
+    def turn_ends():
+        if pp:
+            when_wg(w, "    ", "bar.arrive 2, 256", "bar.arrive 1, 256")
+    if pp:
+        w("  when wgid == 2 {")
+        w("    bar.arrive 1, 256                        # warpgroup 1 takes the first turn")
+        w("  }")
     qk = "warpgroup mma Sc, Qs[(wgid - 1)*64 : (wgid - 1)*64 + 64, :], Ks[g %% %d, :, :] scale_d 0   # S = Q K^T" % st
     pv = "warpgroup mma Oc, P, Vs[(g + %d) %% %d, :, :] b_kn   # O += P V of the previous block" % (st - 1, st)
     w("  repeat 1 as p running g {                # block 0")
     w("    mbarrier.wait full[g %% %d]" % st)
+    turn_begins()
     w("    wgmma.fence")
     w("    " + qk)
     w("    wgmma.commit")
+    turn_ends()
     w("    wgmma.wait 0")
     softmax(w, "    ", "j0", causal, bm, bn)
     w("    warpgroup copy P, Sc")
     w("  }")
     w("  repeat %s - 1 as k running g {           # blocks 1 .. n-1: block k + 1" % n)
     w("    mbarrier.wait full[g %% %d]" % st)
+    turn_begins()
     w("    wgmma.fence")
     w("    " + qk)
     w("    wgmma.commit")
     w("    wgmma.fence")
     w("    " + pv)
     w("    wgmma.commit")
+    turn_ends()
     w("    wgmma.wait 1                             # S; P V still runs")
     softmax(w, "    ", "k+1", causal, bm, bn)
     w("    wgmma.wait 0")
@@ -115,6 +133,10 @@ def consumer_overlap(w, st, bm, bn, causal):
     w("    wgmma.wait 0")
     w("    mbarrier.arrive empty[(g + %d) %% %d] per warpgroup" % (st - 1, st))
     w("  }")
+    if pp:
+        w("  when wgid == 1 {")
+        w("    bar.sync 1, 256                          # warpgroup 2's last turn ended")
+        w("  }")
 
 
 def kv_count(bm, bn, causal):
@@ -206,15 +228,25 @@ def kernel(d, causal, dt, small, shape=None, pp=False, ov=False):
     for i in range(a):
         cs = "%d:%d" % (i * 64, i * 64 + 64) if a > 1 else ":"
         w("    cta copy_async Qs[:, %s], %s mbarrier qfull[0]" % (cs, head("Q", rowq, d, i * 64)))
-    w("    repeat %s as j {" % kv_count(bm, bn, causal))
-    w("      mbarrier.wait empty[j %% %d]" % st)
-    w("      mbarrier.expect_tx full[j %% %d]" % st)
-    for t in "KV":
-        for i in range(a):
-            cs = "%d:%d" % (i * 64, i * 64 + 64) if a > 1 else ":"
-            w("      cta copy_async %ss[j %% %d, :, %s], %s mbarrier full[j %% %d]"
-              % (t, st, cs, head(t, "j*%d : j*%d + %d" % (bn, bn, bn), d, i * 64), st))
-    w("    }")
+    def loads(stage, rows):
+        w("      mbarrier.wait empty[%s]" % stage)
+        w("      mbarrier.expect_tx full[%s]" % stage)
+        for t in "KV":
+            for i in range(a):
+                cs = "%d:%d" % (i * 64, i * 64 + 64) if a > 1 else ":"
+                w("      cta copy_async %ss[%s, :, %s], %s mbarrier full[%s]"
+                  % (t, stage, cs, head(t, rows, d, i * 64), stage))
+    if ov:  # the consumers' loops: block 0, then blocks 1 .. n-1, one running count
+        w("    repeat 1 as p running g {")
+        loads("g %% %d" % st, "0 : %d" % bn)
+        w("    }")
+        w("    repeat %s - 1 as k running g {" % kv_count(bm, bn, causal))
+        loads("g %% %d" % st, "k*%d + %d : k*%d + %d" % (bn, bn, bn, 2 * bn))
+        w("    }")
+    else:
+        w("    repeat %s as j {" % kv_count(bm, bn, causal))
+        loads("j %% %d" % st, "j*%d : j*%d + %d" % (bn, bn, bn))
+        w("    }")
     w("  }")
     w("} else {")
     w("  setmaxnreg.inc %d                         # %s consumer warpgroups, 64 query rows each"
@@ -222,17 +254,17 @@ def kernel(d, causal, dt, small, shape=None, pp=False, ov=False):
     w("  init Oc, 0")
     w("  set M[i, 0] = -inf")
     w("  set L[i, 0] = 0.0")
-    w("  repeat %d as s {" % (st - 1 if pp else st))
+    w("  repeat %d as s {" % (st - 1 if pp and not ov else st))
     w("    mbarrier.arrive empty[s] per warpgroup   # every stage starts free%s" % (
-      " (the last one: trip 0's release)" if pp else ""))
+      " (the last one: trip 0's release)" if pp and not ov else ""))
     w("  }")
     w("  mbarrier.wait qfull[0]")
-    if pp:
+    if pp and not ov:
         w("  when wgid == 2 {")
         w("    bar.sync 2, 256                          # warpgroup 2's first S after warpgroup 1's")
         w("  }")
     if ov:
-        consumer_overlap(w, st, bm, bn, causal)
+        consumer_overlap(w, st, bm, bn, causal, pp)
     else:
         w("  repeat %s as j {" % kv_count(bm, bn, causal))
         w("    mbarrier.wait full[j %% %d]" % st)
@@ -342,7 +374,8 @@ def module(kernels, what, small_sets, harness=True):
 def main():
     scale = "scale=0.0883883476"
     ex = comment_block(False) + ["BLOCK_M 128 (two consumer warpgroups), BLOCK_N 128, 2 stages.",
-                                 "The causal kernel masks keys past the query row; it runs every K block."]
+                                 "The causal kernel masks keys past the query row; it runs " + (
+                                     "the K blocks up to its last row." if TILE_COUNTS else "every K block.")]
     sets = ["# set: BH=2 S=130 W=256 " + scale, "# runs: BH=1,S=1,W=128 BH=2,S=7,W=256 BH=1,S=300,W=128"]
     write("examples/attention_fwd_sm90.tile",
           module([(128, False, "bf16", True), (128, True, "bf16", True)], ex, sets))
@@ -358,19 +391,29 @@ def main():
         "Other tile shapes, bf16, to time beside the default ones (suffix _m<BLOCK_M>_n<BLOCK_N>",
         "[_s<STAGES>]): FA3's choices (head dim 64: three consumer warpgroups, BLOCK_M 192;",
         "128: BLOCK_N 176; 256: BLOCK_N 80) and a ring of 3 stages."]
+    if SIBLINGS:
+        tuned += ["_ov: FA3's intra-warpgroup overlap (block 0 peeled; the softmax of block j under the",
+                  "P V of block j - 1), _pp_ov: and the ping-pong."]
+    # the overlap kernels, alone and with the ping-pong, at the ping-pong's shapes
+    overlap = [(d, c, "bf16", False, sh, pp, True) for (d, sh) in PINGPONG for c in (False, True)
+               for pp in (False, True)] if SIBLINGS else []
     write("bench/attention_fwd_sm90_tuned.tile",
           module([(d, c, "bf16", False, sh) for (d, sh) in TUNED for c in (False, True)] +
-                 [(d, c, "bf16", False, sh, True) for (d, sh) in PINGPONG for c in (False, True)], tuned,
+                 [(d, c, "bf16", False, sh, True) for (d, sh) in PINGPONG for c in (False, True)] + overlap, tuned,
                  ["# set: BH=2 S=200 W=512 " + scale], harness=False))
     small = [(d, c, t, None) for (d, c, t) in VARIANTS if (d, t) != (128, "bf16")]
-    for (d, c, t, sh, pp) in [k + (False,) for k in small] + [(d, False, "bf16", sh, False) for (d, sh) in TUNED] + \
-            [(d, c, "bf16", sh, True) for (d, sh) in PINGPONG[:3] for c in (False, True) if d == 128 or not c]:
+    ov_small = [(128, False, "bf16", None, False, True), (128, True, "bf16", None, True, True),
+                (64, False, "bf16", None, True, True), (256, True, "bf16", None, True, True)] if SIBLINGS else []
+    for (d, c, t, sh, pp, ov) in [k + (False, False) for k in small] + \
+            [(d, False, "bf16", sh, False, False) for (d, sh) in TUNED] + \
+            [(d, c, "bf16", sh, True, False) for (d, sh) in PINGPONG[:3] for c in (False, True) if d == 128 or not c] + \
+            ov_small:
         nw, bn, st = sh or SHAPES[d]
-        what = comment_block(c) + ["(%s at a size ptxemu runs.)" % name(d, c, t, sh, pp)]
+        what = comment_block(c) + ["(%s at a size ptxemu runs.)" % name(d, c, t, sh, pp, ov)]
         sets = ["# set: BH=1 S=%d W=%d %s" % (bn + 9, d, scale),
                 "# runs: " + RUNS % (d, 2 * d, bn + 1, d, d)]
-        write("tests/gpu/%s_small.tile" % name(d, c, t, sh, pp).replace("attention_fwd_", "attention_"),
-              module([(d, c, t, True, sh, pp)], what, sets))
+        write("tests/gpu/%s_small.tile" % name(d, c, t, sh, pp, ov).replace("attention_fwd_", "attention_"),
+              module([(d, c, t, True, sh, pp, ov)], what, sets))
 
 
 if __name__ == "__main__":
