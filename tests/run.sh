@@ -328,6 +328,15 @@ got=$("$B/ptxemu" --set LDA=32 tests/gpu/ragged_ld.tile 2>&1 | head -1)
 want="FAIL ragged_tma_small: M=0 gives 'A' an empty dimension 0; a tensor map's dimensions are at least 1"
 got=$("$B/ptxemu" --set M=0 tests/gpu/ragged_tma_small.tile 2>&1 | head -1)
 [ "$want" = "$got" ] && ok || bad "empty tensor-map dimension: want '$want', got '$got'"
+# a rank-3 tensor map's outer stride (S * 8192 * 4 bytes here) must stay below 2^40 (cuTensorMapEncodeTiled):
+# refused before anything is allocated
+{ printf 'target sm_90\nkernel big3\nthreads 128\nparam BH u32\nparam S u32\nassume BH <= 4\ngrid cdiv(S, 64), BH\n'
+  printf 'param Q f32 [BH, S, 8192] tma\nshared T f32 [64, 32]\nmbarrier bar\nmbarrier.init bar\nmbarrier.expect_tx bar\n'
+  printf 'cta copy_async T, Q[ctaid_y, ctaid*64 : ctaid*64 + 64, 0:32] mbarrier bar\nmbarrier.wait bar\n'
+} > "$OUT/big3.tile"
+want="FAIL big3: S=33554432 gives dimension 0 of 'Q' a stride of 2^40 bytes or more, past what a tensor map encodes"
+got=$("$B/ptxemu" --set BH=1 --set S=33554432 "$OUT/big3.tile" 2>&1 | head -1)
+[ "$want" = "$got" ] && ok || bad "tensor-map stride past 2^40: want '$want', got '$got'"
 want="FAIL ragged_copy_2d: scalar param 'M' has no value (pass --set M=N)"
 got=$(sed '/^# set:/d' examples/ragged_copy_2d.tile > "$OUT/noset.tile"; "$B/ptxemu" "$OUT/noset.tile" 2>&1 | head -1)
 [ "$want" = "$got" ] && ok || bad "missing value: want '$want', got '$got'"

@@ -27,7 +27,7 @@ static const char *usage =
 	"(f16 or bf16, row-major) instead of running the CPU reference (for sizes the reference\n"
 	"cannot run in time), and reports TFLOPS with --bench. 'fill small' inputs make it exact.\n"
 	"--attention also checks params O and LSE of an attention kernel against attention computed\n"
-	"in double on the host (tools/attention_host.c).\n"
+	"in double on the host (emu/attention_host.c).\n"
 	"--link FILE.ptx links a PTX module (hand-written, calling the program's device functions)\n"
 	"with the emitted one through the driver's linker (cuLinkCreate/AddData/Complete); the\n"
 	"program's extern kernels are defined there.\n"

@@ -44,7 +44,7 @@ const char *rc_expect(Ctx *cx, const Kernel *k, const char *gemm, RunParams *rp,
  * inputs (params Q, K, V [BH, S, D] or [S, BH * D], O alike, LSE [BH, S];
  * scalars BH, S, scale; causal when the kernel's name has "_causal"), each
  * O within 2^-6 (bf16; f16 2^-9) of 1 + |O| and LSE within 2^-14 of 1 + |LSE|
- * (tools/attention_host.c). NULL with *bad the elements out of tolerance
+ * (emu/attention_host.c). NULL with *bad the elements out of tolerance
  * (the first `show` printed), else why it cannot check */
 const char *rc_attention_check(const Kernel *k, const RunParams *rp, int show, int64_t *bad);
 
