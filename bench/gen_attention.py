@@ -16,12 +16,12 @@ Run from the repository root: python3 bench/gen_attention.py
 import re
 import sys
 
-# Q, K, V, O as [BH, S, D] (rank 3, runtime extents) rather than [S, BH * D]
-RANK3 = "--rank3" in sys.argv
+# Q, K, V, O as [BH, S, D] (rank 3, runtime extents); --flat: [S, BH * D]
+RANK3 = "--flat" not in sys.argv
 # causal kernels run only the K blocks at or below the diagonal (a loop count from ctaid)
-TILE_COUNTS = "--tile-counts" in sys.argv
+TILE_COUNTS = "--every-block" not in sys.argv
 # the ping-pong's barrier ids from wgid (bar.sync wgid, 256) rather than a when block per warpgroup
-WGID_BARS = "--wgid-bars" in sys.argv
+WGID_BARS = "--when-bars" not in sys.argv
 # the intra-warpgroup overlap kernels (_ov): loops that share one running count
 SIBLINGS = "--siblings" in sys.argv
 
@@ -199,7 +199,7 @@ def kernel(d, causal, dt, small, shape=None, pp=False, ov=False):
     w("assume S >= 1")
     w("assume S <= 65536")
     w("assume BH <= 1024")
-    w("grid   cdiv(S, %d), cdiv(BH, 1)" % bm)
+    w("grid   cdiv(S, %d), %s" % (bm, "BH" if RANK3 else "cdiv(BH, 1)"))
     for t in "QKV":
         w("param  %s %s %s%s tma" % (t, dt, tensor(d), fill))
     w("param  O %s %s" % (dt, tensor(d)))
