@@ -894,8 +894,13 @@ static bool ref_wgmma(Ctx *cx, RefCta *c, const Stmt *s)
 		float *av = operand_values(c, s->src, 64 * K, first, at, D), *bv = operand_values(c, s->mma_b, N * K, first, bt, D);
 		float *ea = operand_errs(c, s->src, 64 * K, first), *eb = operand_errs(c, s->mma_b, N * K, first);
 		float *ra = malloc(4 * (size_t)K * sizeof *ra), *rb = ra + K, *rea = rb + K, *reb = rea + K; /* one result's operands */
-		if (!ra)
+		if (!ra) {
+			free(ea);
+			free(eb);
+			free(av);
+			free(bv);
 			return false;
+		}
 		for (int64_t m = 0; m < 64; m++)
 			for (int64_t n = 0; n < N; n++) {
 				unsigned char *dp = place(c, s->dst, m * N + n, first);
@@ -916,6 +921,8 @@ static bool ref_wgmma(Ctx *cx, RefCta *c, const Stmt *s)
 				}
 				double e = wgmma_err(ra, rb, ea ? rea : NULL, eb ? reb : NULL, K, d0, ed,
 				                     dtype_bytes(at) == 1 ? 0x1p-13 : 0x1p-23);
+				if (e > 0 && D->dt == DT_F16) /* and the f16 accumulator's own rounding */
+					e += 0x1p-10 * (fabs((double)acc) + e) + 0x1p-24;
 				if ((de || e > 0) && (de = err_slot(c, D, dp, true)))
 					*de = (float)(e * (1 + 0x1p-20)); /* rounded to f32 but not below e */
 				if (D->dt == DT_F16) {
