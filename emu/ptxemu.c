@@ -116,6 +116,7 @@ static void machine_free(Machine *m)
 	int64_t NT = m->threads * m->nranks;
 	free(m->bacc);
 	free(m->occ);
+	red_free(m);
 	for (int64_t i = 0; i < NT; i++) {
 		free(m->t[i].r);
 		free(m->t[i].pmem);

@@ -199,6 +199,9 @@ enum {
 	OPC_SHL_B64,
 	OPC_SETP_GT_S32,
 	OPC_SETP_GT_AND_S32,
+	OPC_SETP_LT_S32,     /* setp.lt.s32, setp.ge.s32 (red.max's sign test) */
+	OPC_SETP_LT_AND_S32, /* setp.lt.and.s32, setp.ge.and.s32 */
+	OPC_RED,
 	OPC_SETP_LT_U32,
 	OPC_SETP_EQ_U32,
 	OPC_SETP_GE_U32,
@@ -310,6 +313,12 @@ static int classify(const Prog *p, const Ins *in)
 		return OPC_SETP_GT_S32;
 	if (!strcmp(op, "setp.gt.and.s32") || !strcmp(op, "setp.le.or.s32"))
 		return OPC_SETP_GT_AND_S32;
+	if (!strcmp(op, "setp.lt.s32") || !strcmp(op, "setp.ge.s32"))
+		return OPC_SETP_LT_S32;
+	if (!strcmp(op, "setp.lt.and.s32") || !strcmp(op, "setp.ge.and.s32"))
+		return OPC_SETP_LT_AND_S32;
+	if (!strncmp(op, "red.", 4))
+		return OPC_RED;
 	if ((!strncmp(op, "ld.", 3) || !strncmp(op, "st.", 3)) && !width_of(op))
 		return OPC_LDST_NO_WIDTH;
 	if (!strncmp(op, "ld.", 3))
@@ -437,6 +446,11 @@ static bool exec_compare(Machine *m, Thread *t, Ins *in)
 	case OPC_SETP_GT_AND_S32: {
 		bool gt = (int32_t)V(1) > (int32_t)V(2);
 		D = op[5] == 'g' ? (gt && V(3)) : (!gt || V(3));
+		return true;
+	}
+	case OPC_SETP_LT_S32: case OPC_SETP_LT_AND_S32: {
+		bool lt = (int32_t)V(1) < (int32_t)V(2);
+		D = (op[5] == 'l' ? lt : !lt) && (in->opc == OPC_SETP_LT_S32 || V(3));
 		return true;
 	}
 	case OPC_SETP_LT_U32: {
@@ -754,6 +768,10 @@ static bool exec_memory(Machine *m, Thread *t, Ins *in)
 		cpa_land(m, tid, op[14] == 'a' ? INT64_MAX : m->cpa_groups[tid] - (int64_t)V(0));
 		return true;
 	}
+	case OPC_RED: {
+		exec_red(m, t, in);
+		return true;
+	}
 	case OPC_ASYNC_NOP: {
 		/* completion is immediate in the emulator */
 		return true;
@@ -791,6 +809,7 @@ void decode_prog(Prog *p)
 		p->ins[i].fop = ptxemu_float_decode(p->ins[i].op);
 		p->ins[i].opc = classify(p, &p->ins[i]);
 		p->ins[i].collective = is_collective(p->ins[i].op);
+		p->has_red |= p->ins[i].opc == OPC_RED;
 	}
 	wg_decode(p);
 }

@@ -62,6 +62,7 @@ typedef struct Prog {
 	int ntmaps;
 	char **named;    /* registers an asm block declares by name (.reg .b32 t;) */
 	int nnamed;
+	bool has_red; /* a red.global instruction: global words keep their atomic/plain state (ptxemu_red.c) */
 	/* the register slots wgmma.mma_async instructions use as accumulator or
 	 * A (wg_decode): a thread's access to one needs a wgmma.fence before the
 	 * next wgmma of its warpgroup */
@@ -169,6 +170,7 @@ typedef struct Machine {
 	int acc_warp, acc_line; /* the access mem() is asked for: -1 not tracked */
 	int acc_tid;            /* the thread (cluster-wide) a tracked write is of */
 	bool acc_write;
+	int64_t **gshadow; /* per param, per 4-byte word: red vs plain accesses this launch (ptxemu_red.c) */
 	/* --banks: every shared access of ld/st.shared and ldmatrix/stmatrix, by
 	 * warp instruction instance, for the wavent count at the end */
 	bool banks;
@@ -222,6 +224,11 @@ bool async_read(Machine *m, const int *readers, int nreaders, uint64_t a, uint64
 uint16_t get16(Machine *m, uint64_t a);
 void put16(Machine *m, uint64_t a, uint16_t v);
 uint8_t get8(Machine *m, uint64_t a);
+
+/* ptxemu_red.c */
+bool red_global_access(Machine *m, uint64_t param, uint64_t off, int bytes, bool atomic, int tid);
+void exec_red(Machine *m, Thread *t, Ins *in);
+void red_free(Machine *m);
 
 /* ptxemu_exec.c */
 int width_of(const char *op);

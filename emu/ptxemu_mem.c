@@ -248,6 +248,8 @@ unsigned char *mem(Machine *m, bool shared, uint64_t a, int bytes)
 		m->err = "global access out of bounds";
 		return NULL;
 	}
+	if (m->p->has_red && m->acc_warp >= 0 && !red_global_access(m, i, off, bytes, false, m->acc_tid))
+		return NULL;
 	unsigned char *g = m->param_mem[i] + off;
 	for (int c = 0; m->acc_warp >= 0 && m->acc_write && c < m->ncpa; c++) /* a cp.async in flight still reads it */
 		if (g < m->cpa[c].src + m->cpa[c].bytes && m->cpa[c].src < g + bytes) {

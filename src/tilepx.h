@@ -1036,6 +1036,8 @@ bool check_region_of(Ctx *cx, Kernel *k, Region *r); /* src/region.c */
 /* ---- reduce.max|min|sum (src/reduce.c): stmt.def hooks ---- */
 void check_reduce(Ctx *cx, const Module *m, Kernel *k, Stmt *s);
 void emit_reduce(Emit *e, const Stmt *s);
+/* ---- red.add|max (src/front/red.c): stmt.def hook ---- */
+void check_red(Ctx *cx, const Module *m, Kernel *k, Stmt *s);
 bool check_affine_range(const Kernel *k, const Affine *e, int64_t *lo, int64_t *hi);
 
 /* ---- mbarriers, bulk groups, TMA (src/mbarrier.c): stmt.def hooks ---- */

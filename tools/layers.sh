@@ -16,10 +16,10 @@ LAYERS='
 1 layout/layout.c ptx/regclass.c ptx/builder.c base/kernel.c base/walk.c
 2 layout/view.c layout/legal.c api/bind.c ptx/wgmma_desc.c ptx/lower.c ref/convert.c emit/abi.c layout/local_own.c ref/set.c ref/fmath.c
 3 ref/ref.c
-4 variants/partition.c variants/bulk.c variants/fallback.c variants/gmem_smem.c variants/ldgsts.c variants/ldstmatrix.c variants/reg.c variants/regpair.c variants/regmove.c variants/regshfl.c variants/tcgen05_ldst.c variants/tma.c
+4 variants/partition.c variants/bulk.c variants/fallback.c variants/gmem_smem.c variants/ldgsts.c variants/ldstmatrix.c variants/reg.c variants/regpair.c variants/regmove.c variants/regshfl.c variants/tcgen05_ldst.c variants/tma.c variants/red.c
 5 dispatch/dispatch.c
 6 dispatch/select.c
-7 front/lex.c front/parse_expr.c front/parse_decl.c front/parse_stmt.c front/parse_asm.c front/parse_set.c front/set_check.c front/set_plan.c front/parse.c front/check.c front/alloc.c front/region.c front/asm.c proof/hazard.c front/mbar_check.c proof/mbarrier.c front/wgmma.c proof/roles.c front/reduce.c
+7 front/lex.c front/parse_expr.c front/parse_decl.c front/parse_stmt.c front/parse_asm.c front/parse_set.c front/set_check.c front/set_plan.c front/parse.c front/check.c front/alloc.c front/region.c front/asm.c proof/hazard.c front/mbar_check.c proof/mbarrier.c front/wgmma.c proof/roles.c front/reduce.c front/red.c
 8 emit/mbar_emit.c emit/emit.c emit/set_emit.c emit/nvvm_select.c
 9 api/explain.c
 10 api/driver.c

@@ -9,7 +9,16 @@
  * tile's mainloop, is its cost in K steps (8192 x 8192 x 1024 ran at 0.81 of
  * 4096^3: ~240 for an f32 C). The cheapest kernel and window win; on a tie
  * the earlier kernel in the table, then the window with the fewest clusters,
- * then the fewest rows of A and B in flight (L2 reuse). */
+ * then the fewest rows of A and B in flight (L2 reuse).
+ *
+ * A split-K kernel (k_slice > 0) walks (column strip, K slice) pairs on a
+ * window of Q x P CTAs (no cluster), every band of C for each pair: rounds =
+ * cdiv(strips, Q) * cdiv(slices, P) * bands, each of k_slice K steps (the
+ * last slice's are zero-filled past K, so a slice costs k_slice whatever K
+ * is) plus the epilogue, a CTA's tile counted twice (the others' costs are
+ * of a cluster's tile, two CTAs'); C must be zeroed before each launch, a
+ * memset of M x N f32 at ~3 TB/s counted as 3.5 M N MACs of one SM (350
+ * TMAC/s over 132 SMs). */
 #include <stdio.h>
 #include <string.h>
 
@@ -22,26 +31,30 @@ typedef struct GemmKernel {
 	double speed;   /* per-MAC rate on full tiles, relative to the fastest kernel */
 	int epilogue_k; /* the epilogue's cost in K steps of the mainloop */
 	const char *speed_source;
+	int k_slice;    /* split-K: each CTA sums slices of this many K (0: the whole K, a cluster of 2 per tile) */
 } GemmKernel;
 
 /* the family, in order of preference on a tie */
 static const GemmKernel family[] = {
 	{"bench/gemm_sm90_walk_512x128.tile", "gemm_sm90_walk_512x128", "f16", "f32", 512, 128, 8, 1.00, 240,
-	 "measured: 696-707 TFLOPS at 4096^3"},
+	 "measured: 696-707 TFLOPS at 4096^3", 0},
 	{"bench/gemm_sm90_walk_st.tile", "gemm_sm90_cluster_st", "f16", "f32", 256, 256, 8, 1.00, 240,
-	 "measured: 702-718 TFLOPS at 4096^3"},
+	 "measured: 702-718 TFLOPS at 4096^3", 0},
 	{"bench/gemm_sm90_walk_256x128.tile", "gemm_sm90_walk_256x128", "f16", "f32", 256, 128, 8, 0.93, 240,
-	 "measured: 657 TFLOPS at 4096^3"},
+	 "measured: 657 TFLOPS at 4096^3", 0},
 	{"bench/gemm_sm90_walk_128x128.tile", "gemm_sm90_walk_128x128", "f16", "f32", 128, 128, 8, 0.75, 240,
-	 "estimated: m64n64 wgmma, not yet measured"},
+	 "estimated: m64n64 wgmma, not yet measured", 0},
+	/* split-K (C += A B by red.add into a zeroed C): CTAs of one 128 x 256 tile, no multicast */
+	{"bench/gemm_sm90_splitk_128x256.tile", "gemm_sm90_splitk_128x256", "f16", "f32", 128, 256, 8, 0.90, 480,
+	 "estimated: m64n256 wgmma as the 256 x 256 kernel, no multicast; red.add epilogue ~2x a store's", 2048},
 	{"bench/gemm_sm90_walk_bf16_512x128.tile", "gemm_sm90_walk_bf16_512x128", "bf16", "bf16", 512, 128, 8, 0.98,
-	 120, "measured: 688 TFLOPS at 4096^3"},
+	 120, "measured: 688 TFLOPS at 4096^3", 0},
 	{"bench/gemm_sm90_walk_bf16_any.tile", "gemm_sm90_walk_bf16_any", "bf16", "bf16", 256, 256, 8, 1.00, 120,
-	 "measured: 702 TFLOPS at 4096^3"},
+	 "measured: 702 TFLOPS at 4096^3", 0},
 	{"bench/gemm_sm90_walk_bf16_128x128.tile", "gemm_sm90_walk_bf16_128x128", "bf16", "bf16", 128, 128, 8, 0.75,
-	 120, "estimated: m64n64 wgmma, not yet measured"},
+	 120, "estimated: m64n64 wgmma, not yet measured", 0},
 	{"bench/gemm_sm90_walk_fp8_wgbar.tile", "gemm_sm90_walk_fp8_wgbar", "e4m3", "bf16", 256, 256, 16, 1.00, 240,
-	 "measured: 1443 TFLOPS at 4096^3"},
+	 "measured: 1443 TFLOPS at 4096^3", 0},
 };
 
 typedef struct Window {
@@ -80,31 +93,62 @@ static Window best_window(long long strips, long long bands, int bm, int bn, int
 	return best;
 }
 
+/* split-K: the window over strips x slices pairs (every band each) with the fewest rounds */
+static Window best_split_window(long long strips, long long slices, long long bands, int bn, int sm_count)
+{
+	Window best = {0, 0, 0, 0, 0};
+	for (int p = 1; p <= sm_count && p <= 1024; p++) {
+		for (int q = 1; q <= sm_count / p && q <= 1024; q++) {
+			long long used = (q < strips ? q : strips) * (p < slices ? p : slices);
+			Window w = {p, q, cdiv(strips, q) * cdiv(slices, p) * bands, used, (long long)q * bn};
+			if (!best.p || window_better(&w, &best))
+				best = w;
+		}
+	}
+	return best;
+}
+
 static int dtypes_match(const GemmKernel *k, const char *in, const char *out)
 {
 	return in && out && !strcmp(k->in, in) && !strcmp(k->out, out);
 }
 
-static void fill_choice(const GemmKernel *k, Window w, long long M, long long N, long long K, tilepx_gemm_choice *c)
+static void fill_choice(const GemmKernel *k, long long M, long long N, long long K, int sm_count,
+                        tilepx_gemm_choice *c)
 {
+	long long strips = cdiv(N, k->bn), bands = cdiv(M, k->bm), slices = k->k_slice ? cdiv(K, k->k_slice) : 1;
+	Window w = k->k_slice ? best_split_window(strips, slices, bands, k->bn, sm_count)
+	                      : best_window(strips, bands, k->bm, k->bn, sm_count);
 	memset(c, 0, sizeof *c);
 	c->tile = k->tile;
 	c->kernel = k->kernel;
 	c->bm = k->bm;
 	c->bn = k->bn;
-	c->cluster = 2;
+	c->cluster = k->k_slice ? 1 : 2;
 	c->p = w.p;
 	c->q = w.q;
-	c->tiles = cdiv(M, k->bm) * cdiv(N, k->bn);
+	c->tiles = strips * bands;
 	c->rounds = w.rounds;
+	c->split = (int)slices;
+	c->zero_c = k->k_slice != 0;
+	if (k->k_slice) {
+		c->efficiency = (double)(strips * slices) / ((double)cdiv(strips, w.q) * cdiv(slices, w.p) * w.p * w.q);
+		/* x 2: one CTA's tile against the others' cluster tiles, in the same time units */
+		c->cost = 2.0 * (double)w.rounds * k->bm * k->bn * (double)(k->k_slice + k->epilogue_k) / k->speed +
+		          3.5 * (double)M * (double)N;
+		return;
+	}
 	c->efficiency = (double)c->tiles / ((double)w.rounds * (w.p / 2) * w.q);
 	c->cost = (double)w.rounds * k->bm * k->bn * (double)(K + k->epilogue_k) / k->speed;
 }
 
 static int describe(const tilepx_gemm_choice *c, char *buf, size_t n)
 {
-	return snprintf(buf, n, "%s (%d x %d): %lld tiles, window P=%d Q=%d, %lld round%s, efficiency %.2f, cost %.3g",
-	                c->kernel, c->bm, c->bn, c->tiles, c->p, c->q, c->rounds, c->rounds == 1 ? "" : "s",
+	char split[64] = "";
+	if (c->split > 1 || c->zero_c)
+		snprintf(split, sizeof split, ", K in %d slice%s (C zeroed first)", c->split, c->split == 1 ? "" : "s");
+	return snprintf(buf, n, "%s (%d x %d): %lld tiles%s, window P=%d Q=%d, %lld round%s, efficiency %.2f, cost %.3g",
+	                c->kernel, c->bm, c->bn, c->tiles, split, c->p, c->q, c->rounds, c->rounds == 1 ? "" : "s",
 	                c->efficiency, c->cost);
 }
 
@@ -132,7 +176,7 @@ int tilepx_gemm_choose(long long M, long long N, long long K, const char *dtype_
 		if (K % k->k_multiple)
 			continue;
 		tilepx_gemm_choice c;
-		fill_choice(k, best_window(cdiv(N, k->bn), cdiv(M, k->bm), k->bm, k->bn, sm_count), M, N, K, &c);
+		fill_choice(k, M, N, K, sm_count, &c);
 		if (!found) {
 			best = c;
 			found = 1;

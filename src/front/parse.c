@@ -62,6 +62,21 @@ static void close_block(Parser *p, Loc loc)
 	end_of_line(p);
 }
 
+
+/* the token starts the keyword of a statement that takes a scope (its
+ * first dotted component: 'copy', 'mma', 'red' of 'red.add') */
+static bool scoped_keyword(Parser *p)
+{
+	for (int k = 0; k < ST_COUNT; k++) {
+		const char *kw = stmt_info[k].keyword;
+		size_t n = strcspn(kw, ".");
+		if ((stmt_info[k].flags & SF_SCOPED) && p->tok.kind == TK_IDENT && p->tok.len == n &&
+		    !strncmp(p->tok.s, kw, n))
+			return true;
+	}
+	return false;
+}
+
 void statement(Parser *p)
 {
 	Loc loc = p->tok.loc;
@@ -84,8 +99,9 @@ void statement(Parser *p)
 	for (size_t i = 0; i < sizeof scopes / sizeof scopes[0]; i++)
 		if (is_ident(p, scopes[i].kw)) {
 			next(p);
-			if (!is_ident(p, "copy") && !is_ident(p, "copy_async") && !is_ident(p, "mma")) {
-				fail(p, "expected 'copy', 'copy_async' or 'mma' after the scope, found %s", tok_text(p));
+			if (!scoped_keyword(p)) {
+				fail(p, "expected 'copy', 'copy_async', 'mma', 'red.add' or 'red.max' after the scope, found %s",
+				     tok_text(p));
 				return;
 			}
 			table_statement(p, loc, scopes[i].scope, true);
