@@ -130,8 +130,8 @@ $(B)/tests/test_gemm_host: bench/gemm_host.h
 # launch layer, both opening libcuda.so.1 at run time (so it starts, and
 # says "no CUDA driver", on a machine without one)
 $(B)/tools/tilepx_run.o $(B)/tools/cuda_dl.o: CPPFLAGS += -I$(CUDA)/include -Iemu
-$(B)/tilepx-run: $(B)/tools/tilepx_run.o $(B)/tools/cuda_dl.o $(B)/emu/runcore.o $(B)/libtilepx_internal.a
-	$(CC) $(CFLAGS) $^ -ldl -lpthread $(LDFLAGS) -o $@
+$(B)/tilepx-run: $(B)/tools/tilepx_run.o $(B)/tools/cuda_dl.o $(B)/emu/runcore.o $(B)/emu/attention_host.o $(B)/libtilepx_internal.a
+	$(CC) $(CFLAGS) $^ -ldl -lpthread -lm $(LDFLAGS) -o $@
 
 # the GEMM benchmark (bench/gemm.sh, issue 27): tilepx's kernel, cublasGemmEx and cuBLASLt in one
 # process; it needs the toolkit's cuBLAS libraries, so neither `all` nor `test` builds it

@@ -18,6 +18,7 @@
 typedef struct Emu {
 	int64_t max_threads;
 	bool banks;
+	bool attention; /* '# harness: --attention': O and LSE against attention in double too */
 	char link[512], gemm[128];
 	Str text;
 	char **lines;
@@ -143,7 +144,7 @@ static void machine_free(Machine *m)
 
 /* the verdict: an emulation error (one line per problem: a hang names every
  * instruction threads wait at), else the params against what they must hold */
-static int report(Ctx *cx, const Kernel *k, const Machine *m, const char *gemm, RunParams *rp)
+static int report(Ctx *cx, const Kernel *k, const Machine *m, const char *gemm, bool attention, RunParams *rp)
 {
 	if (m->err) {
 		for (const char *l = m->err; *l;) {
@@ -160,6 +161,12 @@ static int report(Ctx *cx, const Kernel *k, const Machine *m, const char *gemm, 
 	else if (bad) {
 		printf("FAIL %s: %lld elements differ\n", k->name, (long long)bad);
 		rc_compare(rp, 4);
+	} else if (attention && (why = rc_attention_check(k, rp, 0, &bad)) != NULL)
+		printf("FAIL %s: %s\n", k->name, why);
+	else if (bad) {
+		printf("FAIL %s: %lld elements of O and LSE are not attention's (the program computes something else)\n",
+		       k->name, (long long)bad);
+		rc_attention_check(k, rp, 4, &bad);
 	} else
 		printf("PASS %s\n", k->name);
 	return why || bad;
@@ -168,7 +175,7 @@ static int report(Ctx *cx, const Kernel *k, const Machine *m, const char *gemm, 
 /* run kernel k (entry lines [b, e) of the PTX; .funcs anywhere in lines[0..nl)) and
  * compare with the reference, or with a dense GEMM (gemm = "C=A*B") */
 static int run_kernel(Ctx *cx, const Kernel *k, const KernelAbi *abi, char **lines, int nl, int b, int e,
-                      int64_t max_threads, const char *gemm, bool banks)
+                      int64_t max_threads, const char *gemm, bool attention, bool banks)
 {
 	if (k->grid * k->grid_y * k->threads > max_threads) {
 		printf("SKIP %s (%lld threads in all; limit %lld)\n", k->name, (long long)(k->grid * k->grid_y * k->threads),
@@ -192,7 +199,7 @@ static int run_kernel(Ctx *cx, const Kernel *k, const KernelAbi *abi, char **lin
 			run_cluster(&m, 0);
 	if (banks && !m.err)
 		bank_report(&m, k);
-	int status = report(cx, k, &m, gemm, &rp);
+	int status = report(cx, k, &m, gemm, attention, &rp);
 	machine_free(&m);
 	rc_params_free(&rp);
 	free_prog(&p);
@@ -205,6 +212,7 @@ static bool emu_file_begin(void *ctx, RcFile *f, int *status)
 {
 	Emu *emu = ctx;
 	emu->link[0] = emu->gemm[0] = 0;
+	emu->attention = false;
 	const char *hl = strstr(f->src, "\n# harness:");
 	if (hl) {
 		char opt[1024];
@@ -214,6 +222,8 @@ static bool emu_file_begin(void *ctx, RcFile *f, int *status)
 				snprintf(emu->link, sizeof emu->link, "%s", tok);
 			else if (!strcmp(tok, "--gemm") && (tok = strtok(NULL, " ")))
 				snprintf(emu->gemm, sizeof emu->gemm, "%s", tok);
+			else if (!strcmp(tok, "--attention"))
+				emu->attention = true;
 		}
 	}
 	emu->text = (Str){0};
@@ -288,7 +298,7 @@ static int emu_kernel_run(void *ctx, RcFile *f, Kernel *k, const KernelAbi *abi)
 			start = i;
 	str_free(&want_hdr);
 	return run_kernel(&f->cx, k, abi, emu->lines, emu->nl, start, unit_end(emu->lines, start, emu->nl),
-	                  emu->max_threads, emu->gemm[0] ? emu->gemm : NULL, emu->banks);
+	                  emu->max_threads, emu->gemm[0] ? emu->gemm : NULL, emu->attention, emu->banks);
 }
 
 static const char *usage =

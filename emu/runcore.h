@@ -39,6 +39,15 @@ void rc_params_free(RunParams *rp);
  * params A and B into C (row-major f16/bf16 inputs, f32 C, summed in k order).
  * NULL on success, else why not; *moved (copy bytes) and *flops may be NULL */
 const char *rc_expect(Ctx *cx, const Kernel *k, const char *gemm, RunParams *rp, int64_t *moved, double *flops);
+/* the attention kernels' mathematics ('# harness: --attention'): O and LSE of
+ * want (the CPU reference's) against attention computed in double from the
+ * inputs (params Q, K, V [BH, S, D] or [S, BH * D], O alike, LSE [BH, S];
+ * scalars BH, S, scale; causal when the kernel's name has "_causal"), each
+ * O within 2^-6 (bf16; f16 2^-9) of 1 + |O| and LSE within 2^-14 of 1 + |LSE|
+ * (emu/attention_host.c). NULL with *bad the elements out of tolerance
+ * (the first `show` printed), else why it cannot check */
+const char *rc_attention_check(const Kernel *k, const RunParams *rp, int show, int64_t *bad);
+
 /* guard bytes around every global buffer on the GPU: RC_GUARD bytes before
  * and after, a pattern that depends on the param, checked after the kernel */
 enum { RC_GUARD = 256 };

@@ -154,6 +154,18 @@ gen_dir=$(mktemp -d "$S/rows.XXXXXX") && mkdir -p "$gen_dir/bench" "$gen_dir/tes
 for f in bench/softmax_rows.tile bench/rmsnorm_rows.tile tests/gpu/softmax_rows_small.tile tests/gpu/rmsnorm_rows_small.tile; do
 	cmp -s "$f" "$gen_dir/$f" && ok || bad "$f differs from what bench/gen_rows.py writes (edit the generator, run it)"
 done
+echo "== attention kernels: bench/gen_attention.py writes the committed example, bench file and tests/gpu programs"
+gen_dir=$(mktemp -d "$S/attn.XXXXXX") && mkdir -p "$gen_dir/bench" "$gen_dir/tests/gpu" "$gen_dir/examples"
+(cd "$gen_dir" && python3 "$OLDPWD/bench/gen_attention.py" 2>/dev/null)
+for f in examples/attention_fwd_sm90.tile bench/attention_fwd_sm90.tile bench/attention_fwd_sm90_tuned.tile tests/gpu/attention_*_small.tile; do
+	cmp -s "$f" "$gen_dir/$f" && ok || bad "$f differs from what bench/gen_attention.py writes (edit the generator, run it)"
+done
+[ "$(ls "$gen_dir"/tests/gpu | wc -l)" = "$(ls tests/gpu/attention_*_small.tile | wc -l)" ] && ok ||
+	bad "bench/gen_attention.py writes tests/gpu programs that are not committed"
+for f in bench/attention_*.tile; do # the benchmarked kernels (their small twins run in tests/gpu)
+	"$T" emit "$f" -o "$gen_dir/a.ptx" 2>"$gen_dir/err" && assemble "$gen_dir/a.ptx" sm_90a && ok ||
+		{ bad "$f: emit or ptxas"; head -5 "$gen_dir/err" "$S/ptxas.log"; }
+done
 echo "== codegen registers: no bench/codegen pair needs more than nvcc's twin (bench/codegen/nvcc_regs)"
 # issue 23 section 5; the counts are ptxas 13.0's for nvcc's PTX (make bench-codegen's r_nv)
 # (the module and its ptxas -v log are the previous section's, emitted and assembled once)

@@ -1,7 +1,7 @@
 /* tilepx-run: run emitted PTX on a GPU through the CUDA driver API and check
  * every byte of every param buffer against the CPU reference (src/ref/).
  *
- *   tilepx-run [--bench N] [--ptx FILE.ptx] [--link FILE.ptx] [--gemm C=A*B] [--set NAME=V]... FILE.tile...
+ *   tilepx-run [--bench N] [--ptx FILE.ptx] [--link FILE.ptx] [--gemm C=A*B] [--attention] [--set NAME=V]... FILE.tile...
  *   tilepx-run [--bench N] --gemm-auto M,N,K[,IN:OUT]   the GEMM family's pick (tilepx_gemm_choose)
  *
  * One line per kernel: PASS, FAIL (first mismatches) or SKIP (target the GPU
@@ -17,7 +17,7 @@
 #include <string.h>
 
 static const char *usage =
-	"usage: tilepx-run [--bench N] [--ptx FILE.ptx] [--link FILE.ptx] [--gemm C=A*B] [--set NAME=V]...\n"
+	"usage: tilepx-run [--bench N] [--ptx FILE.ptx] [--link FILE.ptx] [--gemm C=A*B] [--attention] [--set NAME=V]...\n"
 	"                  FILE.tile...\n\n"
 	"Emit each .tile program (or load --ptx, emitted from the one FILE.tile), launch every kernel\n"
 	"with grid x threads, and compare every param buffer with the CPU reference, bit for bit.\n"
@@ -26,6 +26,8 @@ static const char *usage =
 	"--gemm C=A*B checks param C against a dense host product of params A [M, K] and B [K, N]\n"
 	"(f16 or bf16, row-major) instead of running the CPU reference (for sizes the reference\n"
 	"cannot run in time), and reports TFLOPS with --bench. 'fill small' inputs make it exact.\n"
+	"--attention also checks params O and LSE of an attention kernel against attention computed\n"
+	"in double on the host (emu/attention_host.c).\n"
 	"--link FILE.ptx links a PTX module (hand-written, calling the program's device functions)\n"
 	"with the emitted one through the driver's linker (cuLinkCreate/AddData/Complete); the\n"
 	"program's extern kernels are defined there.\n"
@@ -36,6 +38,9 @@ static const char *usage =
 	"from the repository's root, without FILE.tile.\n";
 
 static const char *link_path;
+
+/* --attention: O and LSE against attention computed in double too */
+static bool attention_check;
 
 /* --gemm C=A*B, as given */
 static const char *gemm_spec;
@@ -248,6 +253,12 @@ static bool run_kernel(Ctx *cx, tilepx_cuda *cu, const Module *m, const Kernel *
 		printf("  %lld mismatching elements\n", (long long)bad);
 		*status = 1;
 		ok = false;
+	} else if (attention_check && ((why = rc_attention_check(k, &rp, 0, &bad)) != NULL || bad)) {
+		printf("FAIL %s: %s\n", k->name, why ? why : "O and LSE are not attention's");
+		if (!why)
+			rc_attention_check(k, &rp, 8, &bad);
+		*status = 1;
+		ok = false;
 	} else if (ok) {
 		printf("PASS %s (%s, grid %lld x %lld x %lld threads%s)\n", k->name, m->target->name, (long long)k->grid,
 		       (long long)k->grid_y, (long long)k->threads, gemm_spec ? ", against a dense host GEMM" : "");
@@ -416,7 +427,7 @@ int main(int argc, char **argv)
 	static const struct option opts[] = {
 		{"bench", required_argument, 0, 'b'}, {"ptx", required_argument, 0, 'p'}, {"gemm", required_argument, 0, 'g'},
 		{"link", required_argument, 0, 'l'}, {"set", required_argument, 0, 's'},
-		{"gemm-auto", required_argument, 0, 'a'}, {"help", no_argument, 0, 'h'}, {"version", no_argument, 0, 'V'}, {0, 0, 0, 0},
+		{"gemm-auto", required_argument, 0, 'a'}, {"attention", no_argument, 0, 't'}, {"help", no_argument, 0, 'h'}, {"version", no_argument, 0, 'V'}, {0, 0, 0, 0},
 	};
 	int bench = 0, c;
 	const char *ptx = NULL;
@@ -455,6 +466,7 @@ int main(int argc, char **argv)
 			gemm_spec = optarg;
 			break;
 		case 'a': gemm_auto = optarg; break;
+		case 't': attention_check = true; break;
 		case 'h': fputs(usage, stdout); return 0;
 		case 'V': printf("tilepx-run (tilepx) %s\n", TILEPX_VERSION_STRING); return 0;
 		default: fputs(usage, stderr); return 2;

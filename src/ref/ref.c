@@ -974,6 +974,47 @@ static uint16_t float_to_half(float f)
 	return (uint16_t)(sign | h);
 }
 
+/* an mma operand's n elements' error bounds (0: exact), or NULL when every
+ * one is exact (operands downstream of set's approximate functions carry
+ * them: FlashAttention's P) */
+static float *operand_errs(RefCta *c, const Region *r, int64_t n, int64_t first)
+{
+	float *e = NULL;
+	for (int64_t x = 0; x < n; x++) {
+		float *se = err_slot(c, r->buf, place(c, r, x, first), false);
+		if (!se || *se == 0)
+			continue;
+		if (!e && !(e = calloc((size_t)n, sizeof *e)))
+			return NULL;
+		e[x] = *se;
+	}
+	return e;
+}
+
+/* the bound of one wgmma result whose operands carry bounds (ea, eb; NULL:
+ * exact) or whose initial D does (ed): the products' moves,
+ * |a| eb + |b| ea + ea eb, plus the accumulation's rounding, which the
+ * tensor cores do in their own order and precision: at most (K + 1) steps of
+ * `step` of the largest partial, bounded by the sum of the magnitudes (2^-23
+ * for 16-bit operands; 2^-13 for 8-bit ones, whose accumulator keeps about
+ * 14 bits on Hopper, DeepSeek-V3 report section 3.3.2). 0 when
+ * every input is exact (the sum is then compared bit for bit, as the tests'
+ * small integers make it exact) */
+static double wgmma_err(const float *a, const float *b, const float *ea, const float *eb, int64_t K, float d,
+                        double ed, double step)
+{
+	if (!ea && !eb && ed == 0)
+		return 0;
+	double prop = ed, mag = fabs((double)d) + ed;
+	for (int64_t k = 0; k < K; k++) {
+		double xa = ea ? ea[k] : 0, xb = eb ? eb[k] : 0, va = fabs((double)a[k]), vb = fabs((double)b[k]);
+		prop += va * xb + vb * xa + xa * xb;
+		mag += (va + xa) * (vb + xb);
+	}
+	double e = prop + (double)(K + 1) * step * mag;
+	return isfinite(e) ? e : INFINITY;
+}
+
 static bool ref_wgmma(Ctx *cx, RefCta *c, const Stmt *s)
 {
 	(void)cx;
@@ -993,15 +1034,39 @@ static bool ref_wgmma(Ctx *cx, RefCta *c, const Stmt *s)
 			continue;
 		enter_instance(c, first);
 		float *av = operand_values(c, s->src, 64 * K, first, at, D), *bv = operand_values(c, s->mma_b, N * K, first, bt, D);
+		float *ea = operand_errs(c, s->src, 64 * K, first), *eb = operand_errs(c, s->mma_b, N * K, first);
+		float *ra = malloc(4 * (size_t)K * sizeof *ra), *rb = ra + K, *rea = rb + K, *reb = rea + K; /* one result's operands */
+		if (!ra) {
+			free(ea);
+			free(eb);
+			free(av);
+			free(bv);
+			return false;
+		}
 		for (int64_t m = 0; m < 64; m++)
 			for (int64_t n = 0; n < N; n++) {
 				unsigned char *dp = place(c, s->dst, m * N + n, first);
-				float acc = 0;
-				if (s->n)
+				float acc = 0, *de = err_slot(c, D, dp, false);
+				double ed = 0;
+				if (s->n) {
 					acc = elem_to_float(dp, D->dt);
-				for (int64_t k = 0; k < K; k++)
-					acc += operand(c, s->src, m * K + k, first, at, av) *
-					       operand(c, s->mma_b, s->mma_b_kn ? k * N + n : n * K + k, first, bt, bv);
+					ed = de ? *de : 0;
+				}
+				float d0 = acc;
+				for (int64_t k = 0; k < K; k++) {
+					int64_t bx = s->mma_b_kn ? k * N + n : n * K + k;
+					ra[k] = operand(c, s->src, m * K + k, first, at, av);
+					rb[k] = operand(c, s->mma_b, bx, first, bt, bv);
+					rea[k] = ea ? ea[m * K + k] : 0;
+					reb[k] = eb ? eb[bx] : 0;
+					acc += ra[k] * rb[k];
+				}
+				double e = wgmma_err(ra, rb, ea ? rea : NULL, eb ? reb : NULL, K, d0, ed,
+				                     dtype_bytes(at) == 1 ? 0x1p-13 : 0x1p-23);
+				if (e > 0 && D->dt == DT_F16) /* and the f16 accumulator's own rounding */
+					e += 0x1p-10 * (fabs((double)acc) + e) + 0x1p-24;
+				if ((de || e > 0) && (de = err_slot(c, D, dp, true)))
+					*de = (float)(e * (1 + 0x1p-20)); /* rounded to f32 but not below e */
 				if (D->dt == DT_F16) {
 					uint16_t h = float_to_half(acc);
 					memcpy(dp, &h, 2);
@@ -1009,6 +1074,9 @@ static bool ref_wgmma(Ctx *cx, RefCta *c, const Stmt *s)
 					memcpy(dp, &acc, 4);
 				}
 			}
+		free(ra);
+		free(ea);
+		free(eb);
 		free(av);
 		free(bv);
 	}

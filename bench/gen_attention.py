@@ -1,0 +1,420 @@
+#!/usr/bin/env python3
+"""Writes the attention forward kernels (issue 36): examples/attention_fwd_sm90.tile
+(head dim 128, bf16, full and causal: the showcase), bench/attention_fwd_sm90.tile
+(every other variant: head dim 64, 128, 256, full and causal, bf16 and f16;
+the GPU harness reads both files) and tests/gpu/attention_*_small.tile (each other
+variant alone, at the sizes ptxemu runs).
+
+One generator so that the benchmarked kernels and the tested ones are the same
+program. Each kernel: a producer warp loads Q once and K, V through a ring of
+STAGES stages by TMA; two consumer warpgroups of 64 query rows each run the
+online softmax over the K blocks of BLOCK_N keys. Tensors are [S, BH * D]
+(heads side by side in a row: BSHD with the batch folded into the heads), so
+a head is a column slice and its ragged last rows end at S exactly.
+Run from the repository root: python3 bench/gen_attention.py
+"""
+import re
+import sys
+
+# Q, K, V, O as [BH, S, D] (rank 3, runtime extents); --flat: [S, BH * D]
+RANK3 = "--flat" not in sys.argv
+# causal kernels run only the K blocks at or below the diagonal (a loop count from ctaid)
+TILE_COUNTS = "--every-block" not in sys.argv
+# the ping-pong's barrier ids from wgid (bar.sync wgid, 256) rather than a when block per warpgroup
+WGID_BARS = "--when-bars" not in sys.argv
+# the intra-warpgroup overlap kernels (_ov): loops that share one running count
+SIBLINGS = "--siblings" in sys.argv
+
+LOG2E = "1.44269504"
+LN2 = "0.693147181"
+SCALE_L2 = "(scale * %s)" % LOG2E
+
+# head dim: (consumer warpgroups (BLOCK_M = 64 each), BLOCK_N, STAGES), the default kernels'
+SHAPES = {64: (2, 128, 2), 128: (2, 128, 2), 256: (2, 64, 2)}
+# further shapes the GPU harness times beside them (suffix _m<BLOCK_M>_n<BLOCK_N>): FA3's
+# choices (hd64: 3 warpgroups, hd128: 176 keys, hd256: 80 keys) and a deeper ring
+TUNED = [(64, (3, 128, 2)), (64, (2, 192, 2)), (128, (2, 176, 2)), (128, (2, 192, 2)), (128, (2, 128, 3)),
+         (256, (2, 80, 2))]
+# the ping-pong schedule (suffix _pp; two consumer warpgroups) at each head dim's default shape and
+# at the shapes that measured fastest (bench/results/gpu-2026-11-28-attention-first-h200.log)
+PINGPONG = [(64, None), (128, None), (256, None), (64, (2, 192, 2)), (128, (2, 176, 2)), (256, (2, 80, 2))]
+
+
+def acc_layout(n):
+    """the m64nN wgmma accumulator fragment, registers in fragment order"""
+    return "S[(4, 2, 8, %d, 4, 2) : (1@wid_in_wg, 2, 4@laneid, 4, 1@laneid, 1)]" % (n // 8)
+
+
+def rs_layout(k):
+    """the RS A operand of K columns (16-bit): k-steps of 16, each two 8-column halves"""
+    return "S[(4, 2, 8, %d, 2, 4, 2) : (1@wid_in_wg, 2, 4@laneid, 8, 4, 1@laneid, 1)]" % (k // 16)
+
+
+def tile_layout(rows, d, stages=0):
+    """a [rows, d] tile as d / 64 column atoms of 64 (128 bytes: the 128-byte
+    swizzle's row, one TMA box each), stacked; with stages, a ring of them"""
+    a = d // 64
+    if a == 1 and not stages:
+        return "swizzle(3, 3, 3)"
+    if a == 1:
+        return "S[(%d, %d, 64) : (%d, 64, 1)] swizzle(3, 3, 3)" % (stages, rows, rows * 64)
+    if not stages:
+        return "S[(%d, %d, 64) : (64, %d, 1)] swizzle(3, 3, 3)" % (rows, a, rows * 64)
+    return "S[(%d, %d, %d, 64) : (%d, 64, %d, 1)] swizzle(3, 3, 3)" % (stages, rows, a, rows * d, rows * 64)
+
+
+def shape_suffix(d, shape):
+    if shape is None or shape == SHAPES[d]:
+        return ""
+    nw, bn, st = shape
+    return "_m%d_n%d%s" % (64 * nw, bn, "_s%d" % st if st != 2 else "")
+
+
+def name(d, causal, dt, shape=None, pp=False, ov=False):
+    return "attention_fwd_hd%d%s%s%s%s%s" % (d, "_causal" if causal else "", "_f16" if dt == "f16" else "",
+                                             shape_suffix(d, shape), "_pp" if pp else "", "_ov" if ov else "")
+
+
+def consumer_overlap(w, st, bm, bn, causal, pp):
+    """FA3's intra-warpgroup overlap: block 0 peeled, then per block S of this
+    block and P V of the previous one in flight together, the softmax of this
+    block running while P V still does (wgmma.wait 1), then a last P V; the
+    three loops share the running count g, so the stage goes on from one to
+    the next. pp: each warpgroup's S and P V issue is its turn at the tensor
+    cores (named barriers 1 and 2), so one's softmax runs under the other's
+    GEMMs"""
+    n = kv_count(bm, bn, causal)
+
+    def turn_begins():
+        if pp:
+            when_wg(w, "    ", "bar.sync 1, 256", "bar.sync 2, 256")
+
+    def turn_ends():
+        if pp:
+            when_wg(w, "    ", "bar.arrive 2, 256", "bar.arrive 1, 256")
+    if pp:
+        w("  when wgid == 2 {")
+        w("    bar.arrive 1, 256                        # warpgroup 1 takes the first turn")
+        w("  }")
+    qk = "warpgroup mma Sc, Qs[(wgid - 1)*64 : (wgid - 1)*64 + 64, :], Ks[g %% %d, :, :] scale_d 0   # S = Q K^T" % st
+    pv = "warpgroup mma Oc, P, Vs[(g + %d) %% %d, :, :] b_kn   # O += P V of the previous block" % (st - 1, st)
+    w("  repeat 1 as p running g {                # block 0")
+    w("    mbarrier.wait full[g %% %d]" % st)
+    turn_begins()
+    w("    wgmma.fence")
+    w("    " + qk)
+    w("    wgmma.commit")
+    turn_ends()
+    w("    wgmma.wait 0")
+    softmax(w, "    ", "j0", causal, bm, bn)
+    w("    warpgroup copy P, Sc")
+    w("  }")
+    w("  repeat %s - 1 as k running g {           # blocks 1 .. n-1: block k + 1" % n)
+    w("    mbarrier.wait full[g %% %d]" % st)
+    turn_begins()
+    w("    wgmma.fence")
+    w("    " + qk)
+    w("    wgmma.commit")
+    w("    wgmma.fence")
+    w("    " + pv)
+    w("    wgmma.commit")
+    turn_ends()
+    w("    wgmma.wait 1                             # S; P V still runs")
+    softmax(w, "    ", "k+1", causal, bm, bn)
+    w("    wgmma.wait 0")
+    w("    mbarrier.arrive empty[(g + %d) %% %d] per warpgroup   # the previous block's K and V are read" % (st - 1, st))
+    w("    set Oc[i, c] = Oc[i, c] * C[i, 0]")
+    w("    warpgroup copy P, Sc")
+    w("  }")
+    w("  repeat 1 as p running g {                # the last block's P V")
+    w("    wgmma.fence")
+    w("    " + pv)
+    w("    wgmma.commit")
+    w("    wgmma.wait 0")
+    w("    mbarrier.arrive empty[(g + %d) %% %d] per warpgroup" % (st - 1, st))
+    w("  }")
+    if pp:
+        w("  when wgid == 1 {")
+        w("    bar.sync 1, 256                          # warpgroup 2's last turn ended")
+        w("  }")
+
+
+def kv_count(bm, bn, causal):
+    """the K blocks of Q row tile ctaid"""
+    if causal and TILE_COUNTS:  # keys up to the tile's last row
+        return "min(cdiv(%d*ctaid + %d, %d), cdiv(S, %d))" % (bm, bm, bn, bn)
+    return "cdiv(S, %d)" % bn
+
+
+def when_wg(w, ind, first, other):
+    """a statement that names a barrier per warpgroup: warpgroup 1's, else warpgroup 2's"""
+    if WGID_BARS:
+        w("%s%s" % (ind, first.replace(" 1, 256", " wgid, 256").replace(" 2, 256", " 3 - wgid, 256")))
+        return
+    w("%swhen wgid == 1 {" % ind)
+    w("%s  %s" % (ind, first))
+    w("%s} else {" % ind)
+    w("%s  %s" % (ind, other))
+    w("%s}" % ind)
+
+
+def softmax(w, ind, blk, causal, bm, bn):
+    """the online softmax of block `blk` (an index expression) on Sc: the
+    mask, the new row max MB, the rescale C, P unnormalized, l"""
+    key = {"j": "c + %d*j" % bn, "j0": "c", "k+1": "c + %d*k + %d" % (bn, bn)}[blk]
+    if causal:
+        w("%sset Sc[i, c] = select(%s < S && %s <= i + %d*ctaid + 64*(wgid - 1), Sc[i, c], -inf)   # keys past S or the row"
+          % (ind, key, key, bm))
+    else:
+        w("%sset Sc[i, c] = select(%s < S, Sc[i, c], -inf)   # keys past S" % (ind, key))
+    w("%sreduce.max MB, Sc                        # the block's row max: registers, then the quad" % ind)
+    w("%sset MB[i, 0] = max(MB[i, 0], M[i, 0])" % ind)
+    w("%sset C[i, 0] = exp2((M[i, 0] - MB[i, 0]) * %s)   # rescales the old O and l" % (ind, SCALE_L2))
+    w("%sset Sc[i, c] = exp2(fma(Sc[i, c], %s, -(MB[i, 0] * %s)))   # P, unnormalized" % (ind, SCALE_L2, SCALE_L2))
+    w("%sreduce.sum LB, Sc" % ind)
+    w("%sset L[i, 0] = fma(L[i, 0], C[i, 0], LB[i, 0])" % ind)
+    w("%sset M[i, 0] = MB[i, 0]" % ind)
+
+
+def kernel(d, causal, dt, small, shape=None, pp=False, ov=False):
+    """pp: the two consumer warpgroups take turns at the tensor cores (FA3's
+    ping-pong on named barriers 1 and 2): each issues its P V of block j and
+    its S of block j + 1 back to back while the other runs its softmax, and
+    the P V stays in flight across the loop's back edge"""
+    nw, bn, st = shape or SHAPES[d]
+    bm = 64 * nw
+    a = d // 64
+    rowq = "ctaid*%d : ctaid*%d + %d" % (bm, bm, bm)
+    fill = " fill small" if small else ""
+    L = []
+    w = L.append
+    w("kernel %s" % name(d, causal, dt, shape, pp, ov))
+    w("threads %d" % (128 * (nw + 1)))
+    w("param  BH u32")
+    w("param  S u32")
+    w("param  scale f32")
+    if not RANK3:
+        w("param  W u32                 # BH * %d: the row length of Q, K, V and O" % d)
+        w("assume W %% %d == 0" % d)
+    w("assume S >= 1")
+    w("assume S <= 65536")
+    w("assume BH <= 1024")
+    w("grid   cdiv(S, %d), %s" % (bm, "BH" if RANK3 else "cdiv(BH, 1)"))
+    for t in "QKV":
+        w("param  %s %s %s%s tma" % (t, dt, tensor(d), fill))
+    w("param  O %s %s" % (dt, tensor(d)))
+    w("param  LSE f32 [BH, S]")
+    w("shared Qs %s [%d, %d] layout %s" % (dt, bm, d, tile_layout(bm, d)))
+    w("shared Ks %s [%d, %d, %d] layout %s" % (dt, st, bn, d, tile_layout(bn, d, st)))
+    w("shared Vs %s [%d, %d, %d] layout %s" % (dt, st, bn, d, tile_layout(bn, d, st)))
+    w("local  Sc f32 [64, %d] layout %s" % (bn, acc_layout(bn)))
+    w("local  Oc f32 [64, %d] layout %s" % (d, acc_layout(d)))
+    w("local  P %s [64, %d] layout %s" % (dt, bn, rs_layout(bn)))
+    for v in ("M", "L", "MB", "LB", "C"):
+        w("local  %-2s f32 [64, 1] layout S[(4, 2, 8) : (1@wid_in_wg, 1, 4@laneid)] + R[4 : 1@laneid]" % v)
+    w("mbarrier qfull [1]")
+    w("mbarrier full [%d]" % st)
+    w("mbarrier empty [%d]" % st)
+    w("")
+    w("mbarrier.init qfull[0]")
+    w("repeat %d as s {" % st)
+    w("  mbarrier.init full[s]")
+    w("  mbarrier.init empty[s], %d                  # one arrival per consumer warpgroup" % nw)
+    w("}")
+    w("when wgid == 0 {                             # the producer warpgroup: warp 0 issues the TMA loads")
+    w("  setmaxnreg.dec 24")
+    w("  when warpid == 0 {")
+    w("    mbarrier.expect_tx qfull[0]")
+    for i in range(a):
+        cs = "%d:%d" % (i * 64, i * 64 + 64) if a > 1 else ":"
+        w("    cta copy_async Qs[:, %s], %s mbarrier qfull[0]" % (cs, head("Q", rowq, d, i * 64)))
+    def loads(stage, rows):
+        w("      mbarrier.wait empty[%s]" % stage)
+        w("      mbarrier.expect_tx full[%s]" % stage)
+        for t in "KV":
+            for i in range(a):
+                cs = "%d:%d" % (i * 64, i * 64 + 64) if a > 1 else ":"
+                w("      cta copy_async %ss[%s, :, %s], %s mbarrier full[%s]"
+                  % (t, stage, cs, head(t, rows, d, i * 64), stage))
+    if ov:  # the consumers' loops: block 0, then blocks 1 .. n-1, one running count
+        w("    repeat 1 as p running g {")
+        loads("g %% %d" % st, "0 : %d" % bn)
+        w("    }")
+        w("    repeat %s - 1 as k running g {" % kv_count(bm, bn, causal))
+        loads("g %% %d" % st, "k*%d + %d : k*%d + %d" % (bn, bn, bn, 2 * bn))
+        w("    }")
+    else:
+        w("    repeat %s as j {" % kv_count(bm, bn, causal))
+        loads("j %% %d" % st, "j*%d : j*%d + %d" % (bn, bn, bn))
+        w("    }")
+    w("  }")
+    w("} else {")
+    w("  setmaxnreg.inc %d                         # %s consumer warpgroups, 64 query rows each"
+      % (240 if nw == 2 else 160, "two" if nw == 2 else "three"))
+    w("  init Oc, 0")
+    w("  set M[i, 0] = -inf")
+    w("  set L[i, 0] = 0.0")
+    w("  repeat %d as s {" % (st - 1 if pp and not ov else st))
+    w("    mbarrier.arrive empty[s] per warpgroup   # every stage starts free%s" % (
+      " (the last one: trip 0's release)" if pp and not ov else ""))
+    w("  }")
+    w("  mbarrier.wait qfull[0]")
+    if pp and not ov:
+        w("  when wgid == 2 {")
+        w("    bar.sync 2, 256                          # warpgroup 2's first S after warpgroup 1's")
+        w("  }")
+    if ov:
+        consumer_overlap(w, st, bm, bn, causal, pp)
+    else:
+        w("  repeat %s as j {" % kv_count(bm, bn, causal))
+        w("    mbarrier.wait full[j %% %d]" % st)
+        w("    wgmma.fence")
+        w("    warpgroup mma Sc, Qs[(wgid - 1)*64 : (wgid - 1)*64 + 64, :], Ks[j %% %d, :, :] scale_d 0   # S = Q K^T" % st)
+        w("    wgmma.commit")
+        if pp:  # this warpgroup's turn ends with its S: the other's begins
+            when_wg(w, "    ", "bar.arrive 2, 256", "bar.arrive 1, 256")
+            w("    wgmma.wait 0                             # S, and the previous trip's P V")
+            w("    mbarrier.arrive empty[(j + %d) %% %d] per warpgroup   # the previous trip's K and V are read"
+              % (st - 1, st))
+        else:
+            w("    wgmma.wait 0")
+        softmax(w, "    ", "j", causal, bm, bn)
+        w("    set Oc[i, c] = Oc[i, c] * C[i, 0]")
+        w("    warpgroup copy P, Sc                     # regmove: one cvt per word, in each thread")
+        if pp:  # this warpgroup's turn at the tensor cores
+            when_wg(w, "    ", "bar.sync 1, 256", "bar.sync 2, 256")
+        w("    wgmma.fence                              # after the writes of P and O")
+        w("    warpgroup mma Oc, P, Vs[j %% %d, :, :] b_kn   # O += P V (RS; V is [keys, D], D contiguous)" % st)
+        w("    wgmma.commit")
+        if pp:
+            w("  }")
+            w("  wgmma.wait 0                               # the last P V")
+            w("  when wgid == 1 {")
+            w("    bar.arrive 2, 256                        # the turn warpgroup 2's last sync waits for")
+            w("  }")
+        else:
+            w("    wgmma.wait 0")
+            w("    mbarrier.arrive empty[j %% %d] per warpgroup   # K and V of this stage are read" % st)
+            w("  }")
+    w("  set LB[i, 0] = (M[i, 0] * %s + log2(L[i, 0])) * %s   # LSE, natural log" % (SCALE_L2, LN2))
+    w("  set C[i, 0] = rcp(L[i, 0])")
+    w("  set Oc[i, c] = Oc[i, c] * C[i, 0]")
+    rows = "ctaid*%d + (wgid - 1)*64 : ctaid*%d + (wgid - 1)*64 + 64" % (bm, bm)
+    w("  warpgroup copy %s, Oc" % head("O", rows, d, 0, d))
+    w("  warpgroup copy LSE[ctaid_y, %s], LB" % rows)
+    w("}")
+    return L
+
+
+def comment_block(causal):
+    return [
+        "Attention forward on Hopper (FlashAttention-3's structure), f32 accumulation:",
+        "  O[i, :] = sum_j softmax_j(scale * Q[i, :] . K[j, :]) V[j, :]   (j < S%s)" % (", j <= i" if causal else ""),
+        "  LSE[i]  = ln sum_j exp(scale * Q[i, :] . K[j, :])",
+    ] + ([
+        "for every head h < BH and row i < S. Tensors are [BH, S, D] (LSE [BH, S]): a",
+        "TMA box that crosses row S of a head zero-fills (loads) there, never reading",
+        "the next head's rows, and the stores are guarded at S.",
+    ] if RANK3 else [
+        "for every head h < BH and row i < S. Tensors are [S, W], W = BH * D, row-major",
+        "(heads side by side: Q[i, h*D + d]), so a head's rows are a column slice and",
+        "its ragged last rows end at S exactly (rows past S read zeros, are not written).",
+    ]) + [
+        "One CTA per BLOCK_M query rows of one head (grid cdiv(S, BLOCK_M), BH): a producer",
+        "warp loads Q once and K, V (BLOCK_N keys) by TMA through a ring of stages on",
+        "full/empty mbarriers; consumer warpgroups of 64 query rows each compute S = Q K^T",
+        "(SS wgmma, f32), the online softmax (row max by reduce.max over the",
+        "accumulator's quad, exp2 with scale * log2(e) folded in, row sum by",
+        "reduce.sum, O rescaled by exp2(m_old - m_new)), P = S rounded to 16 bits in",
+        "registers (regmove: the accumulator's fragment is the RS A operand's), and",
+        "O += P V (RS wgmma, V MN-major: b_kn). Keys past S (%s)" % (
+            "and past the query row" if causal else "the ragged last block"),
+        "are -inf before the max.",
+        "Finally O / l (rcp) and LSE = (m * scale * log2(e) + log2(l)) * ln(2).",
+        "Generated by bench/gen_attention.py (edit it, not this file).",
+    ]
+
+
+VARIANTS = [(d, c, t) for t in ("bf16", "f16") for c in (False, True) for d in (64, 128, 256)]
+RUNS = "BH=1,S=1,W=%d BH=2,S=7,W=%d BH=1,S=%d,W=%d BH=1,S=300,W=%d"
+
+
+def write(path, lines):
+    if RANK3:  # no W: the heads are the first dimension
+        lines = [re.sub(r"[ ,]W=\d+", "", l) for l in lines]
+    with open(path, "w") as f:
+        f.write("\n".join(lines) + "\n")
+
+
+def tensor(d):
+    return "[BH, S, %d]" % d if RANK3 else "[S, W]"
+
+
+def head(t, rows, d, c0, n=64):
+    """columns c0 .. c0 + n of head ctaid_y's rows `rows` of tensor t"""
+    if RANK3:
+        return "%s[ctaid_y, %s, %d : %d]" % (t, rows, c0, c0 + n)
+    if n == d:
+        return "%s[%s, ctaid_y*%d : ctaid_y*%d + %d]" % (t, rows, d, d, d)
+    return "%s[%s, ctaid_y*%d + %d : ctaid_y*%d + %d]" % (t, rows, d, c0, d, c0 + n)
+
+
+def module(kernels, what, small_sets, harness=True):
+    L = ["# " + l if l else "#" for l in what]
+    L.append("target sm_90a")
+    if harness:  # the runners check O and LSE against attention in double too
+        L.append("# harness: --attention")
+    L += small_sets
+    for k in kernels:
+        L.append("")
+        L += kernel(*k)
+    return L
+
+
+def main():
+    scale = "scale=0.0883883476"
+    ex = comment_block(False) + ["BLOCK_M 128 (two consumer warpgroups), BLOCK_N 128, 2 stages.",
+                                 "The causal kernel masks keys past the query row; it runs " + (
+                                     "the K blocks up to its last row." if TILE_COUNTS else "every K block.")]
+    sets = ["# set: BH=2 S=130 W=256 " + scale, "# runs: BH=1,S=1,W=128 BH=2,S=7,W=256 BH=1,S=300,W=128"]
+    write("examples/attention_fwd_sm90.tile",
+          module([(128, False, "bf16", True), (128, True, "bf16", True)], ex, sets))
+    bench = comment_block(False) + [
+        "BLOCK_M 128 (two consumer warpgroups), 2 stages, BLOCK_N 128 (head dims 64 and",
+        "128) or 64 (head dim 256, for registers); _causal masks keys past the query row",
+        "(every K block runs); _f16 is f16 in and out. The bf16 hd128 kernels are",
+        "examples/attention_fwd_sm90.tile's; bench/attention_fwd_sm90_tuned.tile has other shapes."]
+    write("bench/attention_fwd_sm90.tile",
+          module([(d, c, t, False) for (d, c, t) in VARIANTS if (d, t) != (128, "bf16")], bench,
+                 ["# set: BH=2 S=200 W=512 " + scale], harness=False))
+    tuned = comment_block(False) + [
+        "Other tile shapes, bf16, to time beside the default ones (suffix _m<BLOCK_M>_n<BLOCK_N>",
+        "[_s<STAGES>]): FA3's choices (head dim 64: three consumer warpgroups, BLOCK_M 192;",
+        "128: BLOCK_N 176; 256: BLOCK_N 80) and a ring of 3 stages."]
+    if SIBLINGS:
+        tuned += ["_ov: FA3's intra-warpgroup overlap (block 0 peeled; the softmax of block j under the",
+                  "P V of block j - 1), _pp_ov: and the ping-pong."]
+    # the overlap kernels, alone and with the ping-pong, at the ping-pong's shapes
+    overlap = [(d, c, "bf16", False, sh, pp, True) for (d, sh) in PINGPONG for c in (False, True)
+               for pp in (False, True)] if SIBLINGS else []
+    write("bench/attention_fwd_sm90_tuned.tile",
+          module([(d, c, "bf16", False, sh) for (d, sh) in TUNED for c in (False, True)] +
+                 [(d, c, "bf16", False, sh, True) for (d, sh) in PINGPONG for c in (False, True)] + overlap, tuned,
+                 ["# set: BH=2 S=200 W=512 " + scale], harness=False))
+    small = [(d, c, t, None) for (d, c, t) in VARIANTS if (d, t) != (128, "bf16")]
+    ov_small = [(128, False, "bf16", None, False, True), (128, True, "bf16", None, True, True),
+                (64, False, "bf16", None, True, True), (256, True, "bf16", None, True, True)] if SIBLINGS else []
+    for (d, c, t, sh, pp, ov) in [k + (False, False) for k in small] + \
+            [(d, False, "bf16", sh, False, False) for (d, sh) in TUNED] + \
+            [(d, c, "bf16", sh, True, False) for (d, sh) in PINGPONG[:3] for c in (False, True) if d == 128 or not c] + \
+            ov_small:
+        nw, bn, st = sh or SHAPES[d]
+        what = comment_block(c) + ["(%s at a size ptxemu runs.)" % name(d, c, t, sh, pp, ov)]
+        sets = ["# set: BH=1 S=%d W=%d %s" % (bn + 9, d, scale),
+                "# runs: " + RUNS % (d, 2 * d, bn + 1, d, d)]
+        write("tests/gpu/%s_small.tile" % name(d, c, t, sh, pp, ov).replace("attention_fwd_", "attention_"),
+              module([(d, c, t, True, sh, pp, ov)], what, sets))
+
+
+if __name__ == "__main__":
+    sys.exit(main())
