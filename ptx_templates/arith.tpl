@@ -2,6 +2,9 @@
 ADD_U32           6.3 all  add.u32 $0:r32, $1:r32/imm, $2:r32/imm;
 SUB_U32           6.3 all  sub.u32 $0:r32, $1:r32/imm, $2:r32/imm;
 MAX_U32           6.3 all  max.u32 $0:r32, $1:r32/imm, $2:r32/imm;
+# repeat counts computed at the loop head (min, max of signed terms)
+MIN_S32           6.3 all  min.s32 $0:r32, $1:r32/imm, $2:r32/imm;
+MAX_S32           6.3 all  max.s32 $0:r32, $1:r32/imm, $2:r32/imm;
 MUL_LO_U32        6.3 all  mul.lo.u32 $0:r32, $1:r32/imm, $2:r32/imm;
 MAD_LO_U32        6.3 all  mad.lo.u32 $0:r32, $1:r32/imm, $2:r32/imm, $3:r32/imm;
 MUL_WIDE_U32      6.3 all  mul.wide.u32 $0:r64, $1:r32/imm, $2:r32/imm;

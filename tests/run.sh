@@ -72,8 +72,8 @@ refo=$B/obj/ref/ref.o
 if [ -f "$refo" ]; then
 	# every object of src/ref (ref.o, convert.o): what they define among themselves is theirs;
 	# the two decisions the language leaves to tilepx, read from the analyses' side tables
-	# (src/stmtmap.c): an expect_tx's computed bytes, a 'swizzle auto' buffer's swizzle;
-	# and the statement walker (src/walk.c: control flow only, no layout, region or partition code)
+	# (src/base/stmtmap.c): an expect_tx's computed bytes, a 'swizzle auto' buffer's swizzle;
+	# and the statement walker (src/base/walk.c: control flow only, no layout, region or partition code)
 	own=$(nm --defined-only "$B"/obj/ref/*.o | awk 'NF == 3 {print $3}')
 	extra=$(nm -u "$B"/obj/ref/*.o | awk 'NF == 2 {print $2}' | grep -v -x -E 'calloc|free|malloc|memcpy|memset|dtype_bytes|dtype_int_bits|diag_error|diag_note|expect_tx_bytes|buffer_swizzle|walk_begin|walk_next|walk_stmts|_GLOBAL_OFFSET_TABLE_|__[A-Za-z0-9_]*' | grep -v -x -F "$own" | sort -u || true)
 	[ -z "$extra" ] && ok || bad "src/ref uses code outside the language definition: $extra"
@@ -240,9 +240,9 @@ mkdir -p "$OUT/rand_seed"
 
 echo "== build: an object depends on every header it includes (the .d files of -MMD)"
 # src/tilepx.h includes the public header under this name; no Makefile rule
-# names it, so only the .d files make api.o depend on it (make -W: as if changed)
-MAKEFLAGS= make -n --no-print-directory -W src/../include/tilepx/tilepx.h B="$B" "$B/obj/api.o" 2>&1 | grep -q -- '-c src/api.c' && ok ||
-	bad "make: a change to include/tilepx/tilepx.h does not rebuild $B/obj/api.o"
+# names it, so only the .d files make api/api.o depend on it (make -W: as if changed)
+MAKEFLAGS= make -n --no-print-directory -W src/../include/tilepx/tilepx.h B="$B" "$B/obj/api/api.o" 2>&1 | grep -q -- '-c src/api/api.c' && ok ||
+	bad "make: a change to include/tilepx/tilepx.h does not rebuild $B/obj/api/api.o"
 
 echo "== random programs (seeded): every program emits and assembles, or is rejected with a located error"
 N=${RANDOM_CASES:-200}

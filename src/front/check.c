@@ -369,8 +369,59 @@ static void mark_dyn_phase(void *ctx, const Stmt *s)
 		k->mbars[s->mbar - 1].dyn_phase = true;
 }
 
+/* the values e can take, over every variable's range (a scalar between its
+ * facts, ctaid over the largest grid, a repeat index below its largest
+ * count): interval arithmetic, so [lo, hi] holds every value (false: a value
+ * may leave 32 bits) */
+static bool trip_range(const Kernel *k, const TripExpr *e, int64_t *lo, int64_t *hi)
+{
+	const int64_t LIM = (int64_t)1 << 31;
+	if (e->op == TE_AFFINE) {
+		*lo = *hi = e->a.c;
+		for (int i = 0; i < e->a.n; i++) {
+			const Scalar *sc = kernel_scalar_of_var(k, e->a.t[i].var);
+			int64_t vl = sc ? sc->lo : 0, vh = sc ? sc->hi : kernel_var_extent(k, e->a.t[i].var) - 1;
+			int64_t c = e->a.t[i].k, a = c * vl, b = c * vh; /* |c| < 2^31 and values < 2^31 (below): no overflow */
+			if (c <= -LIM || c >= LIM || vh >= LIM)
+				return false;
+			*lo += a < b ? a : b;
+			*hi += a < b ? b : a;
+			if (*lo <= -LIM || *hi >= LIM)
+				return false;
+		}
+		return *lo > -LIM && *hi < LIM;
+	}
+	int64_t xl, xh, yl = 0, yh = 0;
+	if (!trip_range(k, e->x, &xl, &xh) || (e->y && !trip_range(k, e->y, &yl, &yh)))
+		return false;
+	if (e->op == TE_CDIV) {
+		*lo = xl <= 0 ? 0 : (xl + e->d - 1) / e->d;
+		*hi = xh <= 0 ? 0 : (xh + e->d - 1) / e->d;
+	} else if (e->op == TE_ADD || e->op == TE_SUB) {
+		*lo = e->op == TE_ADD ? xl + yl : xl - yh;
+		*hi = e->op == TE_ADD ? xh + yh : xh - yl;
+		return *lo > -LIM && *hi < LIM;
+	} else if (e->op == TE_MIN) {
+		*lo = xl < yl ? xl : yl, *hi = xh < yh ? xh : yh;
+	} else {
+		*lo = xl > yl ? xl : yl, *hi = xh > yh ? xh : yh;
+	}
+	return true;
+}
+
 static void check_repeat(Ctx *cx, const Module *m, Kernel *k, Stmt *s)
 {
+	if (s->trips_expr) { /* the most and the least trips the facts allow */
+		int64_t lo, hi;
+		if (!trip_range(k, s->trips_expr, &lo, &hi)) {
+			diag_error(cx, s->loc, "this repeat count may leave 32 bits (the values the facts allow reach 2^31)");
+			diag_note(cx, "bound the scalars it uses (assume S <= N)");
+			return;
+		}
+		s->trips_lo = lo > 0 ? lo : 0;
+		s->n = hi > 0 ? hi : 1;
+		k->var_ext[s->var] = s->n;
+	}
 	if (s->trips_scalar) { /* the largest count the facts allow: the index's range */
 		const Scalar *sc = &k->scalars[s->trips_scalar - 1];
 		int64_t most = (sc->hi + s->trips_div - 1) / s->trips_div;
@@ -381,7 +432,7 @@ static void check_repeat(Ctx *cx, const Module *m, Kernel *k, Stmt *s)
 		k->var_trips[s->var] = (struct VarTrips){s->trips_scalar, s->trips_div};
 	}
 	check_stmts(cx, m, k, s->body, s->nbody);
-	if (s->trips_scalar)
+	if (stmt_runtime_trips(s))
 		stmt_walk(s->body, s->nbody, mark_dyn_phase, k);
 }
 

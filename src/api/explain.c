@@ -151,7 +151,7 @@ static bool runtime_repeats(Stmt **body, size_t n, const Stmt *s, const Stmt **o
 			return true;
 		if (!(stmt_info[body[i]->kind].flags & SF_BLOCK))
 			continue;
-		bool rt = body[i]->kind == ST_REPEAT && body[i]->trips_scalar && *nout < 16;
+		bool rt = body[i]->kind == ST_REPEAT && stmt_runtime_trips(body[i]) && *nout < 16;
 		if (rt)
 			out[(*nout)++] = body[i];
 		if (runtime_repeats(body[i]->body, body[i]->nbody, s, out, nout))

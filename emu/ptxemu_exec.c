@@ -174,6 +174,8 @@ enum {
 	OPC_ADD_U32,
 	OPC_SUB_U32,
 	OPC_MAX_U32,
+	OPC_MIN_S32,
+	OPC_MAX_S32,
 	OPC_PRMT_B32,
 	OPC_CVT_HALF,
 	OPC_MUL_LO_U32,
@@ -231,6 +233,8 @@ static const struct { const char *name; int opc; } exact_ops[] = {
 	{"add.u32", OPC_ADD_U32},
 	{"sub.u32", OPC_SUB_U32},
 	{"max.u32", OPC_MAX_U32},
+	{"min.s32", OPC_MIN_S32},
+	{"max.s32", OPC_MAX_S32},
 	{"prmt.b32", OPC_PRMT_B32},
 	{"mul.lo.u32", OPC_MUL_LO_U32},
 	{"mad.lo.u32", OPC_MAD_LO_U32},
@@ -532,6 +536,12 @@ static bool exec_bits(Machine *m, Thread *t, Ins *in)
 	}
 	case OPC_MAX_U32: {
 		D = (uint32_t)V(1) > (uint32_t)V(2) ? (uint32_t)V(1) : (uint32_t)V(2);
+		return true;
+	}
+	case OPC_MIN_S32:
+	case OPC_MAX_S32: {
+		int32_t a = (int32_t)(uint32_t)V(1), b = (int32_t)(uint32_t)V(2);
+		D = (uint32_t)((in->opc == OPC_MIN_S32) == (a < b) ? a : b);
 		return true;
 	}
 	case OPC_PRMT_B32: { /* default mode: byte i of D is byte sel[i] of {b, a} */
