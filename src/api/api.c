@@ -45,10 +45,11 @@ static bool compile_module(Ctx *cx, const char *path, const char *src, size_t le
 static bool per_dim_strides(const Buffer *b, long long *strides)
 {
 	if (!b->has_layout) { /* row-major */
-		long long st = 1;
+		int64_t st = 1; /* an unbound param's capacities (2^31) may pass 64 bits: 0, unused */
 		for (int d = b->ndim - 1; d >= 0; d--) {
 			strides[d] = st;
-			st *= b->shape[d];
+			if (d && !mul_ok(st, b->shape[d], &st))
+				st = 0;
 		}
 		return true;
 	}
