@@ -4,8 +4,11 @@
  * owner group's threads and registers: each thread chains the registers that
  * hold one DST element (increasing register index), then the lanes combine
  * with shfl.sync.bfly over the thread-index bits the reduced dimensions
- * occupy (lowest bit first). Every copy of DST must land in a thread that
- * holds the whole result, and every such thread must hold a copy. */
+ * occupy (lowest bit first), then the warps through shared memory: every
+ * thread writes its partials, a barrier, every thread reads its partner
+ * warps' and combines them by warp bit (lowest first), a barrier. Every copy
+ * of DST must land in a thread that holds the whole result, and every such
+ * thread must hold a copy. */
 #include "lower.h"
 #include "parse.h"
 
@@ -29,6 +32,8 @@ typedef struct RedPlan {
 	int64_t *dst;        /* DST element register of slot g */
 	int nbits;
 	int bits[5];         /* shfl.bfly lane masks, lowest first */
+	int nwbits;
+	int wbits[8];        /* thread-index bits >= 5 combined through shared memory, lowest first */
 } RedPlan;
 
 /* the enumeration behind a plan: for owner-group thread t and SRC register
@@ -302,27 +307,20 @@ static bool plan_bits(Ctx *cx, const Stmt *s, RedScan *sc, RedPlan *rp)
 				int64_t j = sc->jof[t * sc->RS + rp->regs[rp->first[g] + i]];
 				cover_of(sc, rp->nslot, t, g)[j / 64] |= (uint64_t)1 << (j % 64);
 			}
-	rp->nbits = 0;
+	rp->nbits = rp->nwbits = 0;
 	for (int b = 0; ((int64_t)1 << b) < sc->T; b++) {
 		if (!is_butterfly(sc, rp, b))
 			continue;
-		if (b >= 5) {
-			if (cx) {
-				diag_error(cx, s->src->loc, "the reduced dimension of '%s' lives on warps (thread-index bit %d); "
-				           "%s combines lanes of one warp only", s->src->buf->name, b, stmt_info[s->kind].keyword);
-				diag_note(cx, "combining warps takes shared memory and a barrier, which reduce does not do yet: lay "
-				          "the reduced dimension out on lanes and registers");
-				fmt_layout_note(cx, s->src->buf);
-			}
-			return false;
-		}
 		for (int64_t t = 0; t < sc->T; t++) /* t < partner: both become the union */
 			for (int g = 0; g < rp->nslot && !(t >> b & 1); g++) {
 				uint64_t *a = cover_of(sc, rp->nslot, t, g), *c = cover_of(sc, rp->nslot, t | (1 << b), g);
 				for (int64_t w = 0; w < sc->words; w++)
 					a[w] = c[w] = a[w] | c[w];
 			}
-		rp->bits[rp->nbits++] = 1 << b;
+		if (b < 5)
+			rp->bits[rp->nbits++] = 1 << b;
+		else
+			rp->wbits[rp->nwbits++] = b;
 	}
 	for (int64_t t = 0; t < sc->T; t++)
 		for (int g = 0; g < rp->nslot; g++) {
@@ -421,6 +419,41 @@ static bool whole_owners(Ctx *cx, const Kernel *k, const Stmt *s)
 	return true;
 }
 
+/* a named barrier of the program in 12..15, the ids a warpgroup's reduce over warps takes */
+static void find_high_bar(void *ctx, const Stmt *s)
+{
+	const Stmt **found = ctx;
+	if (!*found && (s->kind == ST_NBAR_SYNC || s->kind == ST_NBAR_ARRIVE) && s->n >= RED_BAR_ID)
+		*found = s;
+}
+
+/* a reduce over warps: its barrier, and the scratch words it needs */
+static void check_over_warps(Ctx *cx, Kernel *k, Stmt *s, const RedPlan *rp)
+{
+	const char *kw = stmt_info[s->kind].keyword;
+	Scope o = s->src->buf->owner;
+	if (k->is_func) {
+		diag_error(cx, s->loc, "%s combines warps here (thread-index bit %d), which takes shared memory and a "
+		           "barrier; a func has neither of its own", kw, rp->wbits[0]);
+		return;
+	}
+	if (o == SC_WARPGROUP) {
+		const Stmt *bar = NULL;
+		stmt_walk(k->body, k->nbody, find_high_bar, &bar);
+		if (bar) {
+			diag_error(cx, bar->loc, "named barrier %lld is one that %s over a warpgroup's warps uses (barriers "
+			           "%d..15, one per warpgroup): take an id below %d", (long long)bar->n, kw, RED_BAR_ID,
+			           RED_BAR_ID);
+			diag_note(cx, "the %s at line %d combines the warps of each warpgroup", kw, s->loc.line);
+			return;
+		}
+	}
+	s->red_bar = o == SC_CTA ? RED_BAR_CTA : RED_BAR_WG;
+	int64_t bytes = 4 * k->threads * rp->nslot;
+	if (bytes > k->red_scratch)
+		k->red_scratch = bytes;
+}
+
 void check_reduce(Ctx *cx, const Module *m, Kernel *k, Stmt *s)
 {
 	(void)m;
@@ -429,7 +462,8 @@ void check_reduce(Ctx *cx, const Module *m, Kernel *k, Stmt *s)
 	if (s->src->buf->mem == MEM_LOCAL && !whole_owners(cx, k, s))
 		return;
 	RedPlan rp;
-	reduce_plan(cx, cx->arena, k, s, &rp);
+	if (reduce_plan(cx, cx->arena, k, s, &rp) && rp.nwbits)
+		check_over_warps(cx, k, s, &rp);
 }
 
 /* SRC register r as an f32 value: f32 as is; f16/bf16 widened exactly from
@@ -459,6 +493,53 @@ static Reg combine(Builder *b, FormId op, Reg a, Reg c)
 	return d;
 }
 
+static void red_barrier(Emit *e, const Stmt *s)
+{
+	Builder *b = emit_builder(e);
+	if (s->red_bar == RED_BAR_CTA) {
+		b_ins(b, FORM_BAR_SYNC, NULL);
+		return;
+	}
+	Reg id = b_reg(b, RC_R); /* the warpgroup's own barrier: warpgroups reduce independently */
+	b_ins(b, FORM_ADD_U32, b_name(b, id), b_name(b, emit_var_reg(e, VAR_WGID)), b_imm(b, RED_BAR_ID), NULL);
+	b_ins(b, FORM_BAR_SYNC_R, b_name(b, id), "128", NULL);
+}
+
+/* across warps: each thread's partials to its scratch words (thread t, slot
+ * g at word t * nslot + g), a barrier, then the partials of the threads
+ * that differ from it only in the warp bits, combined by bit, lowest first
+ * (op(bit clear, bit set)), and a barrier before the words are reused */
+static void over_warps(Emit *e, const Stmt *s, const RedPlan *rp, FormId op, Reg *acc)
+{
+	Builder *b = emit_builder(e);
+	int64_t stride = 4 * (int64_t)rp->nslot, mask = 0, n = (int64_t)1 << rp->nwbits;
+	for (int i = 0; i < rp->nwbits; i++)
+		mask |= (int64_t)1 << rp->wbits[i];
+	Reg own = b_reg(b, RC_R), low = b_reg(b, RC_R), base = b_reg(b, RC_R);
+	b_ins(b, FORM_MAD_LO_U32, b_name(b, own), b_name(b, emit_tid(e)), b_imm(b, stride), b_name(b, e->red_base), NULL);
+	for (int g = 0; g < rp->nslot; g++)
+		b_ins(b, FORM_ST_SHARED_B32, b_addr(b, own, 4 * g), b_name(b, acc[g]), NULL);
+	red_barrier(e, s);
+	b_ins(b, FORM_AND_B32, b_name(b, low), b_name(b, emit_tid(e)), b_imm(b, (int64_t)(uint32_t)~mask), NULL);
+	b_ins(b, FORM_MAD_LO_U32, b_name(b, base), b_name(b, low), b_imm(b, stride), b_name(b, e->red_base), NULL);
+	Reg v[256];
+	for (int g = 0; g < rp->nslot; g++) {
+		for (int64_t m = 0; m < n; m++) { /* m's bit i is thread-index bit wbits[i] */
+			int64_t t = 0;
+			for (int i = 0; i < rp->nwbits; i++)
+				t |= (m >> i & 1) << rp->wbits[i];
+			v[m] = b_reg(b, RC_R);
+			b_ins(b, FORM_LD_SHARED_B32, b_name(b, v[m]), b_addr(b, base, t * stride + 4 * g), NULL);
+		}
+		for (int i = 0; i < rp->nwbits; i++)
+			for (int64_t m = 0; m < n; m++)
+				if (!(m >> i & 1) && !(m & (((int64_t)1 << i) - 1)))
+					v[m] = combine(b, op, v[m], v[m | (int64_t)1 << i]);
+		acc[g] = v[0];
+	}
+	red_barrier(e, s);
+}
+
 void emit_reduce(Emit *e, const Stmt *s)
 {
 	Builder *b = emit_builder(e);
@@ -485,6 +566,8 @@ void emit_reduce(Emit *e, const Stmt *s)
 			      "0xffffffff", NULL);
 			acc[g] = combine(b, op, acc[g], other);
 		}
+	if (rp.nwbits)
+		over_warps(e, s, &rp, op, acc);
 	for (int g = 0; g < rp.nslot; g++)
 		b_ins(b, FORM_MOV_B32, b_name(b, dw[rp.dst[g]]), b_name(b, acc[g]), NULL);
 }

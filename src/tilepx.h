@@ -551,6 +551,9 @@ struct Stmt {
 	int64_t count;        /* bar.sync/bar.arrive ID, COUNT: threads (n is the ID) */
 	bool has_count;
 	struct SetExpr *set;  /* set: its expression tree (dst is a whole region of its destination) */
+	/* reduce over warps (check): RED_BAR_CTA meets at bar.sync 0 (a CTA-owned
+	 * tile), RED_BAR_WG at the warpgroup's barrier 12 + wgid; 0 within warps */
+	signed char red_bar;
 	Stmt **body;
 	size_t nbody, cap;
 };
@@ -595,6 +598,12 @@ typedef struct Kernel {
 	/* shared memory beyond the static limit: every shared buffer and mbarrier
 	 * lives in one dynamic array (check decides; the launcher passes the size) */
 	int64_t dyn_shared;        /* bytes, 0: static shared memory */
+	/* reductions over warps (src/reduce.c): one f32 word per thread and
+	 * result, shared by every such reduce (each brackets its use with
+	 * barriers); placed by allocate_kernel after the mbarriers */
+	int64_t red_scratch;       /* bytes, 0: none */
+	int64_t red_scratch_offset;
+	int64_t shared_end;        /* bytes of buffers and mbarriers (allocate_kernel) */
 	int64_t dyn_align;
 	Scalar *scalars;           /* scalar params, after the pointers in the PTX entry */
 	size_t nscalars, sccap;
@@ -674,6 +683,7 @@ bool check_module(Ctx *cx, Module *m);
 bool check_module_header(Ctx *cx, Module *m);
 bool check_kernel(Ctx *cx, const Module *m, size_t i, int64_t *shared_bytes);
 bool allocate_kernel(Ctx *cx, const Module *m, Kernel *k, int64_t shared_bytes);
+bool allocate_reduce_scratch(Ctx *cx, const Module *m, Kernel *k); /* after the statements */
 bool check_kernel_stmts(Ctx *cx, const Module *m, Kernel *k);
 /* a buffer's layout (src/layout/legal.c), errors at its declaration */
 void check_layout(Ctx *cx, Kernel *k, Buffer *b);
@@ -1010,6 +1020,7 @@ const char *layout_text_of(Arena *a, const Buffer *b);
 void emit_init(Emit *e, const Stmt *s);
 bool check_region_of(Ctx *cx, Kernel *k, Region *r); /* src/region.c */
 /* ---- reduce.max|min|sum (src/reduce.c): stmt.def hooks ---- */
+enum { RED_BAR_CTA = 1, RED_BAR_WG = 2, RED_BAR_ID = 12 /* + wgid */ };
 void check_reduce(Ctx *cx, const Module *m, Kernel *k, Stmt *s);
 void emit_reduce(Emit *e, const Stmt *s);
 bool check_affine_range(const Kernel *k, const Affine *e, int64_t *lo, int64_t *hi);
