@@ -144,7 +144,9 @@ run_each check_codegen $(files_of check_codegen)
 echo "== row kernels: bench/gen_rows.py writes the committed softmax and RMSNorm programs"
 gen_dir=$(mktemp -d "$S/rows.XXXXXX") && mkdir -p "$gen_dir/bench" "$gen_dir/tests/gpu"
 (cd "$gen_dir" && python3 "$OLDPWD/bench/gen_rows.py" 2>/dev/null)
-for f in bench/softmax_rows.tile bench/rmsnorm_rows.tile tests/gpu/softmax_rows_small.tile tests/gpu/rmsnorm_rows_small.tile; do
+for f in bench/softmax_rows.tile bench/rmsnorm_rows.tile bench/softmax_rows_32k.tile bench/rmsnorm_rows_32k.tile \
+	tests/gpu/softmax_rows_small.tile tests/gpu/rmsnorm_rows_small.tile tests/gpu/softmax_rows_1pass_small.tile \
+	tests/gpu/rmsnorm_rows_1pass_small.tile; do
 	cmp -s "$f" "$gen_dir/$f" && ok || bad "$f differs from what bench/gen_rows.py writes (edit the generator, run it)"
 done
 echo "== codegen registers: no bench/codegen pair needs more than nvcc's twin (bench/codegen/nvcc_regs)"
