@@ -868,6 +868,7 @@ typedef struct Variant {
 	void (*emit)(const CopyOp *op, const Plan *p, Emit *e);
 	bool ragged; /* guards accesses to params with runtime extents */
 	bool converts; /* lowers copies whose two dtypes differ (docs/language.md, converting copies) */
+	bool converts_into_shared; /* ... only those that store into shared memory (stmatrix) */
 	/* optional: every shared-memory access the emitted code makes, for every
 	 * thread of the CTA, with the kernel variables in vals (ctaid, repeat
 	 * indices; the trace sets warpid and wgid per scope instance). The same
