@@ -149,6 +149,13 @@ for f in bench/softmax_rows.tile bench/rmsnorm_rows.tile bench/softmax_rows_32k.
 	tests/gpu/rmsnorm_rows_1pass_small.tile; do
 	cmp -s "$f" "$gen_dir/$f" && ok || bad "$f differs from what bench/gen_rows.py writes (edit the generator, run it)"
 done
+echo "== epilogue kernels: bench/gen_epilogues.py writes the committed bf16 epilogue GEMMs and their plain twin"
+epi_dir=$(mktemp -d "$S/epilogues.XXXXXX") && mkdir -p "$epi_dir/bench"
+(cd "$epi_dir" && python3 "$OLDPWD/bench/gen_epilogues.py" 2>/dev/null)
+for e in tmast bias bias_relu bias_gelu bias_silu; do
+	f=bench/gemm_sm90_walk_bf16_$e.tile
+	cmp -s "$f" "$epi_dir/$f" && ok || bad "$f differs from what bench/gen_epilogues.py writes (edit the generator, run it)"
+done
 echo "== codegen registers: no bench/codegen pair needs more than nvcc's twin (bench/codegen/nvcc_regs)"
 # issue 23 section 5; the counts are ptxas 13.0's for nvcc's PTX (make bench-codegen's r_nv)
 # (the module and its ptxas -v log are the previous section's, emitted and assembled once)
