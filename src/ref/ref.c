@@ -902,8 +902,32 @@ static int64_t across_place(const Kernel *k, const Stmt *s, const int64_t *vars)
 	return vars[s->across - 1] / across_cluster(k, s);
 }
 
+/* a count expression's meaning, evaluated here on its own: min, max,
+ * cdiv (of a value below 1: 0), sums and differences, and sums of
+ * variables times constants */
+static int64_t count_value(const TripExpr *e, const int64_t *vars)
+{
+	int64_t v = e->a.c, x = e->x ? count_value(e->x, vars) : 0, y = e->y ? count_value(e->y, vars) : 0;
+	switch (e->op) {
+	case TE_AFFINE:
+		for (int i = 0; i < e->a.n; i++)
+			v += e->a.t[i].k * vars[e->a.t[i].var];
+		return v;
+	case TE_CDIV: return x > 0 ? (x + e->d - 1) / e->d : 0;
+	case TE_MIN: return x < y ? x : y;
+	case TE_MAX: return x > y ? x : y;
+	case TE_ADD: return x + y;
+	case TE_SUB: return x - y;
+	}
+	return 0;
+}
+
 static int64_t trips_of(const Kernel *k, const Stmt *s, const int64_t *vars)
 {
+	if (s->trips_expr) { /* a count below 0 runs none */
+		int64_t t = count_value(s->trips_expr, vars);
+		return t > 0 ? t : 0;
+	}
 	if (!s->trips_scalar)
 		return s->n;
 	/* ceil(S / D), S the scalar's value at launch */
@@ -1090,13 +1114,16 @@ static bool has_when(Stmt *const *body, size_t n)
 static void split_roles(Stmt *const *body, size_t n, uint64_t *cls, int *ncls)
 {
 	for (size_t i = 0; i < n; i++) {
-		if (body[i]->kind == ST_WHEN) {
-			uint64_t in = body[i]->body_warps;
-			for (int j = 0, m = *ncls; j < m; j++)
+		for (int g = 0; g < 16 && (body[i]->kind == ST_WHEN || body[i]->bar_id); g++) {
+			/* a named barrier id from wgid: each warpgroup meets at its own */
+			uint64_t in = body[i]->bar_id ? body[i]->warps & (uint64_t)0xf << (4 * g) : body[i]->body_warps;
+			for (int j = 0, m = *ncls; j < m && in; j++)
 				if ((cls[j] & in) && (cls[j] & ~in)) {
 					cls[(*ncls)++] = cls[j] & ~in;
 					cls[j] &= in;
 				}
+			if (!body[i]->bar_id)
+				break;
 		}
 		split_roles(body[i]->body, body[i]->nbody, cls, ncls);
 	}
@@ -1305,11 +1332,15 @@ static int role_stmt(Sched *S, Role *r, const Stmt *s)
 			*b = (RefMbar){.count = s->n, .pending = s->n, .live = true};
 		}
 		return role_bar(S, r, s, &S->nb[rank * NBARS], k->threads, true); /* it ends with bar.sync 0 */
-	case ST_NBAR_SYNC: case ST_NBAR_ARRIVE:
-		if (s->n < 1 || s->n >= NBARS)
+	case ST_NBAR_SYNC: case ST_NBAR_ARRIVE: {
+		int64_t id = s->n; /* an id from wgid: the role's warpgroup's (roles split by it) */
+		for (int i = 0; s->bar_id && i < s->bar_id->n; i++)
+			id = (i ? id : s->bar_id->c) + s->bar_id->t[i].k * (lowest_warp(r->warps) / 4);
+		if (id < 1 || id >= NBARS)
 			return -1;
-		return role_bar(S, r, s, &S->nb[rank * NBARS + s->n], s->has_count ? s->count : 32 * popcount64(reach),
+		return role_bar(S, r, s, &S->nb[rank * NBARS + id], s->has_count ? s->count : 32 * popcount64(reach),
 		                s->kind == ST_NBAR_SYNC);
+	}
 	case ST_CLUSTER_SYNC:
 		return role_bar(S, r, s, &S->cluster, k->threads * S->nranks, true);
 	case ST_CLUSTER_ARRIVE:

@@ -476,7 +476,8 @@ static bool runs_twice(const Race *R, const Stmt *s)
 static int64_t race_trips(Walk *w, const Stmt *s)
 {
 	const Race *R = w->ctx;
-	int64_t trips = R->runtime ? walk_trips_launch(w, s) : walk_trips_all(w, s);
+	/* a count expression: its largest (the counts of ctaid's other CTAs are not walked) */
+	int64_t trips = R->runtime && !s->trips_expr ? walk_trips_launch(w, s) : walk_trips_all(w, s);
 	if (trips > 2 && runs_twice(R, s))
 		trips = 2;
 	return trips;
@@ -926,17 +927,20 @@ static bool check_role_races(Ctx *cx, const Module *m, Kernel *k, uint64_t role)
 }
 
 /* split each role by a when block's warps: the warps that take the same
- * side of every when block form a role */
+ * side of every when block (and meet at the same named barriers) form a role */
 static void split_roles(void *ctx, const Stmt *s)
 {
 	uint64_t *roles = ctx; /* roles[0]: how many, then the roles */
-	if (s->kind != ST_WHEN)
+	if (s->kind != ST_WHEN && !s->bar_id)
 		return;
-	for (uint64_t i = 1, n = roles[0]; i <= n; i++) {
-		uint64_t in = roles[i] & s->body_warps, out = roles[i] & ~s->body_warps;
-		if (in && out && roles[0] < 64) {
-			roles[i] = in;
-			roles[++roles[0]] = out;
+	for (int g = 0; g < (s->bar_id ? 16 : 1); g++) { /* a barrier id from wgid: each warpgroup apart */
+		uint64_t set = s->bar_id ? s->warps & (uint64_t)0xf << (4 * g) : s->body_warps;
+		for (uint64_t i = 1, n = roles[0]; i <= n; i++) {
+			uint64_t in = roles[i] & set, out = roles[i] & ~set;
+			if (in && out && roles[0] < 64) {
+				roles[i] = in;
+				roles[++roles[0]] = out;
+			}
 		}
 	}
 }

@@ -275,7 +275,7 @@ bool parse_asm(Parser *p, Stmt *s)
 				return false;
 			}
 			for (int i = 0; i < p->depth; i++) /* labels then repeat (check_asm) */
-				a->copied |= p->stack[i]->unroll && (p->stack[i]->trips_scalar || p->stack[i]->n > 1);
+				a->copied |= p->stack[i]->unroll && (stmt_runtime_trips(p->stack[i]) || p->stack[i]->n > 1);
 			return true;
 		}
 		if (!asm_line(p, a, e, line, &depth, &brace))

@@ -174,6 +174,8 @@ enum {
 	OPC_ADD_U32,
 	OPC_SUB_U32,
 	OPC_MAX_U32,
+	OPC_MIN_S32,
+	OPC_MAX_S32,
 	OPC_PRMT_B32,
 	OPC_CVT_HALF,
 	OPC_MUL_LO_U32,
@@ -190,6 +192,7 @@ enum {
 	OPC_DIV_U32,
 	OPC_REM_U32,
 	OPC_MAD_WIDE_U32,
+	OPC_MAD_LO_U64,
 	OPC_CVT_U64_U32,
 	OPC_CVT_U32_U64,
 	OPC_CVT_U32_U16,
@@ -230,6 +233,8 @@ static const struct { const char *name; int opc; } exact_ops[] = {
 	{"add.u32", OPC_ADD_U32},
 	{"sub.u32", OPC_SUB_U32},
 	{"max.u32", OPC_MAX_U32},
+	{"min.s32", OPC_MIN_S32},
+	{"max.s32", OPC_MAX_S32},
 	{"prmt.b32", OPC_PRMT_B32},
 	{"mul.lo.u32", OPC_MUL_LO_U32},
 	{"mad.lo.u32", OPC_MAD_LO_U32},
@@ -243,6 +248,7 @@ static const struct { const char *name; int opc; } exact_ops[] = {
 	{"div.u32", OPC_DIV_U32},
 	{"rem.u32", OPC_REM_U32},
 	{"mad.wide.u32", OPC_MAD_WIDE_U32},
+	{"mad.lo.u64", OPC_MAD_LO_U64},
 	{"cvt.u64.u32", OPC_CVT_U64_U32},
 	{"cvt.u32.u64", OPC_CVT_U32_U64},
 	{"shl.b64", OPC_SHL_B64},
@@ -532,6 +538,12 @@ static bool exec_bits(Machine *m, Thread *t, Ins *in)
 		D = (uint32_t)V(1) > (uint32_t)V(2) ? (uint32_t)V(1) : (uint32_t)V(2);
 		return true;
 	}
+	case OPC_MIN_S32:
+	case OPC_MAX_S32: {
+		int32_t a = (int32_t)(uint32_t)V(1), b = (int32_t)(uint32_t)V(2);
+		D = (uint32_t)((in->opc == OPC_MIN_S32) == (a < b) ? a : b);
+		return true;
+	}
 	case OPC_PRMT_B32: { /* default mode: byte i of D is byte sel[i] of {b, a} */
 		uint64_t ab = (uint64_t)(uint32_t)V(1) | (uint64_t)(uint32_t)V(2) << 32;
 		uint32_t sel = (uint32_t)V(3), d = 0;
@@ -653,6 +665,10 @@ static bool exec_alu(Machine *m, Thread *t, Ins *in)
 	}
 	case OPC_MAD_WIDE_U32: {
 		D = (uint64_t)(uint32_t)V(1) * (uint64_t)(uint32_t)V(2) + V(3);
+		return true;
+	}
+	case OPC_MAD_LO_U64: {
+		D = V(1) * V(2) + V(3); /* modulo 2^64, as mad.lo */
 		return true;
 	}
 	case OPC_SHL_B64: {

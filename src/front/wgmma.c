@@ -958,6 +958,8 @@ static bool wsim_when(Walk *w, const Stmt *s) { return (s->body_warps & ((WSim *
 /* a runtime count's fewest trips the facts allow (a CTA of a persistent loop may run none) */
 static int64_t fewest_trips(const Kernel *k, const Stmt *s)
 {
+	if (s->trips_expr)
+		return s->trips_lo;
 	int64_t lo = k->scalars[s->trips_scalar - 1].lo;
 	return s->across || lo <= 0 ? 0 : (lo + s->trips_div - 1) / s->trips_div;
 }
@@ -965,6 +967,8 @@ static int64_t fewest_trips(const Kernel *k, const Stmt *s)
 /* the repeats of one key run the same number of trips: the same scalar, dealt out or not */
 static bool same_key(const Stmt *a, const Stmt *b)
 {
+	if (a->trips_expr || b->trips_expr)
+		return trip_expr_eq(a->trips_expr, b->trips_expr);
 	return a->trips_scalar == b->trips_scalar && !a->across == !b->across;
 }
 
@@ -972,7 +976,7 @@ static int64_t wsim_trips(Walk *w, const Stmt *s)
 {
 	WSim *S = w->ctx;
 	int64_t two = walk_trips_two(w, s);
-	if (!s->trips_scalar)
+	if (!stmt_runtime_trips(s))
 		return two;
 	for (int i = 0; i < S->nlow; i++)
 		if ((S->low_on >> i & 1) && same_key(S->low[i], s)) {
@@ -1011,7 +1015,7 @@ static void scan_low(void *ctx, const Stmt *s)
 {
 	struct LowScan *L = ctx;
 	WSim *S = L->S;
-	if (s->kind != ST_REPEAT || !s->trips_scalar || !s->nbody || fewest_trips(S->k, s) >= 2)
+	if (s->kind != ST_REPEAT || !stmt_runtime_trips(s) || !s->nbody || fewest_trips(S->k, s) >= 2)
 		return;
 	for (int i = 0; i < S->nlow; i++)
 		if (same_key(S->low[i], s))

@@ -124,7 +124,7 @@ static void emit_body_at(Emit *e, const Stmt *s, const Reg *base, int64_t j)
 static void emit_unrolled(Emit *e, const Stmt *s, Reg t, int64_t F)
 {
 	Builder *b = &e->b;
-	if (!s->trips_scalar) {
+	if (!stmt_runtime_trips(s)) {
 		int64_t q = s->n / F, r = s->n % F;
 		if (q == 1) {
 			for (int64_t j = 0; j < F; j++)
@@ -179,7 +179,7 @@ enum { AUTO_UNROLL_TRIPS = 16, AUTO_UNROLL_COPIES = 32 };
 
 static int64_t auto_unroll(const Stmt *s)
 {
-	if (s->trips_scalar || s->nounroll || s->n > AUTO_UNROLL_TRIPS || s->n * (int64_t)s->nbody > AUTO_UNROLL_COPIES)
+	if (stmt_runtime_trips(s) || s->nounroll || s->n > AUTO_UNROLL_TRIPS || s->n * (int64_t)s->nbody > AUTO_UNROLL_COPIES)
 		return 0;
 	for (size_t i = 0; i < s->nbody; i++)
 		if (s->body[i]->kind != ST_COPY)
@@ -211,6 +211,55 @@ static Reg emit_across_trips(Emit *e, const Stmt *s, Reg T)
 	return t;
 }
 
+/* a count expression's value (s32: a term may be negative; cdiv of a value
+ * below 1 is 0) */
+static Reg emit_trip_expr(Emit *e, const TripExpr *x)
+{
+	Builder *b = &e->b;
+	if (x->op == TE_AFFINE)
+		return emit_affine(e, &x->a);
+	Reg a = emit_trip_expr(e, x->x), t = b_reg(b, RC_R);
+	if (x->op != TE_CDIV) {
+		int form = x->op == TE_MIN ? FORM_MIN_S32 : x->op == TE_MAX ? FORM_MAX_S32 : x->op == TE_ADD ? FORM_ADD_U32
+		                                                                                            : FORM_SUB_U32;
+		b_ins(b, form, b_name(b, t), b_name(b, a), b_name(b, emit_trip_expr(e, x->y)), NULL);
+		return t;
+	}
+	b_ins(b, FORM_MAX_S32, b_name(b, t), b_name(b, a), "0", NULL);
+	if (x->d == 1)
+		return t;
+	Reg q = b_reg(b, RC_R);
+	b_ins(b, FORM_ADD_U32, b_name(b, t), b_name(b, t), b_imm(b, x->d - 1), NULL);
+	if (is_pow2(x->d))
+		b_ins(b, FORM_SHR_U32, b_name(b, q), b_name(b, t), b_imm(b, log2i(x->d)), NULL);
+	else
+		b_ins(b, FORM_DIV_U32, b_name(b, q), b_name(b, t), b_imm(b, x->d), NULL);
+	return q;
+}
+
+/* a runtime count: the trips at the loop head, computed once per entry */
+static Reg emit_runtime_trips(Emit *e, const Stmt *s)
+{
+	Builder *b = &e->b;
+	if (s->trips_expr) { /* at most 2^31 - 1 (check), below 0: none */
+		Reg t = b_reg(b, RC_R);
+		b_ins(b, FORM_MAX_S32, b_name(b, t), b_name(b, emit_trip_expr(e, s->trips_expr)), "0", NULL);
+		return t;
+	}
+	Reg v = e->var_regs[e->k->scalars[s->trips_scalar - 1].var], t = v;
+	if (s->trips_div > 1) { /* ceil(S / D) trips, possibly none */
+		Reg a = b_add32_imm(b, v, s->trips_div - 1);
+		t = b_reg(b, RC_R);
+		if (is_pow2(s->trips_div))
+			b_ins(b, FORM_SHR_U32, b_name(b, t), b_name(b, a), b_imm(b, log2i(s->trips_div)), NULL);
+		else
+			b_ins(b, FORM_DIV_U32, b_name(b, t), b_name(b, a), b_imm(b, s->trips_div), NULL);
+	}
+	if (s->across) /* this CTA's share of the T trips: cdiv(max(T, c) - c, n) */
+		t = emit_across_trips(e, s, t);
+	return t;
+}
+
 static void emit_repeat(Emit *e, const Stmt *s)
 {
 	Builder *b = &e->b;
@@ -220,7 +269,10 @@ static void emit_repeat(Emit *e, const Stmt *s)
 		b->body = (Str){0};
 		e->nmemo = 0;
 	}
-	if (s->trips_scalar)
+	if (s->trips_expr)
+		b_comment(b, "line %d: repeat (a count computed here, at most %lld)%s%s", s->loc.line, (long long)s->n,
+		          s->var_name ? " as " : "", s->var_name ? s->var_name : "");
+	else if (s->trips_scalar)
 		b_comment(b, "line %d: repeat cdiv(%s, %lld) (at most %lld)%s%s", s->loc.line,
 		          e->k->scalars[s->trips_scalar - 1].name, (long long)s->trips_div, (long long)s->n,
 		          s->var_name ? " as " : "", s->var_name ? s->var_name : "");
@@ -230,25 +282,13 @@ static void emit_repeat(Emit *e, const Stmt *s)
 	Loop l;
 	Reg t = {0};
 	Reg outer_c = e->across_c, outer_n = e->across_n; /* an enclosing persistent loop's, for its later trips */
-	if (s->trips_scalar) { /* ceil(S / D) trips, possibly none */
-		Reg v = e->var_regs[e->k->scalars[s->trips_scalar - 1].var];
-		t = v;
-		if (s->trips_div > 1) {
-			Reg a = b_add32_imm(b, v, s->trips_div - 1);
-			t = b_reg(b, RC_R);
-			if (is_pow2(s->trips_div))
-				b_ins(b, FORM_SHR_U32, b_name(b, t), b_name(b, a), b_imm(b, log2i(s->trips_div)), NULL);
-			else
-				b_ins(b, FORM_DIV_U32, b_name(b, t), b_name(b, a), b_imm(b, s->trips_div), NULL);
-		}
-		if (s->across) /* this CTA's share of the T trips: cdiv(max(T, c) - c, n) */
-			t = emit_across_trips(e, s, t);
-	}
+	if (stmt_runtime_trips(s))
+		t = emit_runtime_trips(e, s);
 	int64_t unroll = s->unroll ? s->unroll : auto_unroll(s);
 	if (unroll) {
 		emit_unrolled(e, s, t, unroll);
 	} else {
-		l = s->trips_scalar ? emit_loop_begin_runtime(e, t) : emit_loop_begin(e, s->n);
+		l = stmt_runtime_trips(s) ? emit_loop_begin_runtime(e, t) : emit_loop_begin(e, s->n);
 		if (s->nounroll) /* in the loop's header block, where ptxas reads it */
 			b_ins(b, FORM_PRAGMA_NOUNROLL, NULL);
 		set_index(e, s, l.counter);

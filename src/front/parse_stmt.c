@@ -96,9 +96,24 @@ static bool parse_mbar(Parser *p, Stmt *s)
 static bool parse_named_bar(Parser *p, Stmt *s)
 {
 	s->value_loc = p->tok.loc;
-	if (!take_int(p, "barrier id", &s->n))
+	Affine id;
+	if (!expr(p, &id))
 		return false;
-	if (s->n < 1 || s->n > 15) {
+	for (int i = 0; i < id.n; i++)
+		if (id.t[i].var != VAR_WGID) {
+			p->line_failed = true;
+			diag_error(p->cx, s->value_loc, "a named barrier id is a constant or an expression of wgid ('2 + wgid')");
+			return false;
+		}
+	if (!affine_is_const(&id)) { /* each warpgroup's id: check_named_bar */
+		Affine *a = arena_alloc(p->cx->arena, sizeof *a);
+		*a = id;
+		s->bar_id = a;
+		if (!is_punct(p, ','))
+			return fail(p, "a barrier id computed from wgid needs a thread count: 'bar.sync 2 + wgid, 256'");
+	}
+	s->n = s->bar_id ? 0 : id.c;
+	if (!s->bar_id && (s->n < 1 || s->n > 15)) {
 		p->line_failed = true;
 		diag_error(p->cx, s->value_loc, "a named barrier id is 1..15 (0 is 'sync', every thread of the CTA)");
 		return false;
@@ -253,7 +268,7 @@ static bool parse_unroll(Parser *p, Stmt *s)
 			diag_error(p->cx, fl, "unroll factor must be in 2..%d", MAX_UNROLL);
 			return false;
 		}
-	} else if (s->trips_scalar) {
+	} else if (stmt_runtime_trips(s)) {
 		p->line_failed = true;
 		diag_error(p->cx, ul, "'unroll' without a factor needs a constant trip count (this one is set at launch)");
 		diag_note(p->cx, "'unroll F' unrolls a runtime count F times, with a loop for the remaining trips");
@@ -268,11 +283,11 @@ static bool parse_unroll(Parser *p, Stmt *s)
 		s->unroll = s->n;
 	}
 	/* copies of the innermost body: the factors of the enclosing unrolled repeats multiply */
-	int64_t copies = !s->trips_scalar && s->n < s->unroll ? s->n : s->unroll;
+	int64_t copies = !stmt_runtime_trips(s) && s->n < s->unroll ? s->n : s->unroll;
 	for (int i = p->depth - 1; i >= 0; i--) {
 		const Stmt *o = p->stack[i];
 		if (o->unroll)
-			copies *= !o->trips_scalar && o->n < o->unroll ? o->n : o->unroll;
+			copies *= !stmt_runtime_trips(o) && o->n < o->unroll ? o->n : o->unroll;
 		if (copies > MAX_UNROLL_COPIES) {
 			p->line_failed = true;
 			diag_error(p->cx, ul, "nested unrolled repeats copy a body more than %d times", MAX_UNROLL_COPIES);
@@ -322,47 +337,32 @@ static bool parse_repeat_persistent(Parser *p, Stmt *s)
 	return true;
 }
 
+/* a count that is a scalar S or cdiv(S, D) keeps that form (trips_scalar,
+ * trips_div); a constant is n; any other is an expression (trips_expr) */
+static void repeat_count_of(Parser *p, Stmt *s, TripExpr *e)
+{
+	const TripExpr *a = e->op == TE_CDIV ? e->x : e;
+	const Scalar *sc = a->op == TE_AFFINE && a->a.n == 1 && a->a.c == 0 && a->a.t[0].k == 1
+	                       ? kernel_scalar_of_var(p->k, a->a.t[0].var) : NULL;
+	if (e->op == TE_AFFINE && affine_is_const(&e->a)) {
+		s->n = e->a.c;
+	} else if (sc && (e->op == TE_AFFINE || e->op == TE_CDIV)) {
+		s->trips_scalar = (int)(sc - p->k->scalars) + 1;
+		s->trips_div = e->op == TE_CDIV ? e->d : 1;
+		s->n = SCALAR_MAX; /* until check applies the facts */
+	} else {
+		s->trips_expr = e;
+		s->n = SCALAR_MAX; /* until check applies the facts */
+	}
+}
+
 static bool parse_repeat(Parser *p, Stmt *s)
 {
 	Loc nl = p->tok.loc;
-	if (p->tok.kind == TK_IDENT && !is_ident(p, "as")) { /* a trip count from a scalar: S or cdiv(S, D) */
-		bool cd = is_ident(p, "cdiv");
-		if (cd) {
-			next(p);
-			if (!expect_punct(p, '(', "after cdiv"))
-				return false;
-		}
-		Loc sl = p->tok.loc;
-		const char *nm = take_ident(p, "a scalar param");
-		if (!nm)
-			return false;
-		int si = scalar_index(p->k, nm);
-		if (si < 0) {
-			p->line_failed = true;
-			diag_error(p->cx, sl, "unknown scalar '%s' as a repeat count (a count is a constant, a scalar param or "
-			           "cdiv(SCALAR, N))", nm);
-			return false;
-		}
-		s->trips_div = 1;
-		if (cd) {
-			if (!expect_punct(p, ',', "between the scalar and the tile size"))
-				return false;
-			Loc dl = p->tok.loc;
-			if (!take_int(p, "tile size", &s->trips_div))
-				return false;
-			if (s->trips_div < 1 || s->trips_div > DYN_TILE_MAX) {
-				p->line_failed = true;
-				diag_error(p->cx, dl, "cdiv's tile size must be in 1..%d", DYN_TILE_MAX);
-				return false;
-			}
-			if (!expect_punct(p, ')', "to close cdiv"))
-				return false;
-		}
-		s->trips_scalar = si + 1;
-		s->n = SCALAR_MAX; /* until check applies the facts */
-	} else if (!take_int(p, "repeat count", &s->n)) {
+	TripExpr *e = arena_alloc(p->cx->arena, sizeof *e); /* a constant, S, cdiv(S, D), or an expression */
+	if (!trip_expr(p, e))
 		return false;
-	}
+	repeat_count_of(p, s, e);
 	if (s->n < 1 || s->n > 0x7fffffff) {
 		p->line_failed = true;
 		diag_error(p->cx, nl, "repeat count must be in 1..2147483647");

@@ -89,11 +89,39 @@ void check_in_role(Ctx *cx, Kernel *k, const Stmt *s)
 	(void)k;
 }
 
+/* the warps of s that use barrier id (an id from wgid: each warpgroup its own) */
+static uint64_t nbar_warps(const Stmt *s, int64_t id)
+{
+	uint64_t m = 0;
+	for (int w = 0; w < 64; w++)
+		if ((s->warps >> w & 1) && nbar_id_at(s, w) == id)
+			m |= (uint64_t)1 << w;
+	return m;
+}
+
+/* an id from wgid: 1..15 in every warpgroup that runs it; the most threads of one id */
+static bool check_bar_ids(Ctx *cx, const Stmt *s, int64_t *here)
+{
+	for (int w = 0; w < 64; w++)
+		if (s->warps >> w & 1) {
+			int64_t id = nbar_id_at(s, w), n = 32 * (int64_t)popcount64(nbar_warps(s, id));
+			if (id < 1 || id > 15) {
+				diag_error(cx, s->value_loc, "this barrier id is %lld in warpgroup %d; a named barrier id is 1..15",
+				           (long long)id, w / 4);
+				return false;
+			}
+			*here = n > *here ? n : *here;
+		}
+	return true;
+}
+
 /* bar.sync ID [, COUNT], bar.arrive ID, COUNT */
 void check_named_bar(Ctx *cx, const Module *m, Kernel *k, Stmt *s)
 {
 	(void)m;
-	int64_t here = 32 * (int64_t)popcount64(s->warps);
+	int64_t here = s->bar_id ? 0 : 32 * (int64_t)popcount64(s->warps);
+	if (s->bar_id && !check_bar_ids(cx, s, &here))
+		return;
 	if (k->is_func) {
 		diag_error(cx, s->loc, "%s in a func: named barriers belong to the kernel's roles", stmt_info[s->kind].keyword);
 		return;
@@ -110,12 +138,12 @@ void check_named_bar(Ctx *cx, const Module *m, Kernel *k, Stmt *s)
 		           (long long)s->n, (long long)s->count, k->name, (long long)k->threads);
 		return;
 	}
-	if (s->warps == kernel_all_warps(k) && s->count != k->threads) {
+	if (!s->bar_id && s->warps == kernel_all_warps(k) && s->count != k->threads) {
 		diag_error(cx, s->value_loc, "every thread runs this %s, so its count must be %lld (got %lld)",
 		           stmt_info[s->kind].keyword, (long long)k->threads, (long long)s->count);
 		return;
 	}
-	if (s->kind == ST_NBAR_ARRIVE && s->warps == kernel_all_warps(k)) {
+	if (!s->bar_id && s->kind == ST_NBAR_ARRIVE && s->warps == kernel_all_warps(k)) {
 		diag_error(cx, s->loc, "bar.arrive outside a when block: no thread is left to bar.sync on it");
 		return;
 	}
@@ -230,15 +258,16 @@ void check_named_bar_uses(Ctx *cx, Kernel *k)
 		const Stmt *first = NULL;
 		for (size_t i = 0; i < u.n; i++) {
 			const Stmt *s = u.s[i];
-			if (s->n != id)
+			uint64_t mine = nbar_warps(s, id);
+			if (!mine)
 				continue;
 			if (!first)
 				first = s;
-			all |= s->warps;
+			all |= mine;
 			if (32 * popcount64(all) > s->count) {
 				char ws[96], fs[96];
-				fmt_warps(ws, sizeof ws, s->warps);
-				fmt_warps(fs, sizeof fs, first->warps);
+				fmt_warps(ws, sizeof ws, mine);
+				fmt_warps(fs, sizeof fs, nbar_warps(first, id));
 				diag_error(cx, s->loc, "barrier %d is used here (warps %s) and at line %d (warps %s): %lld threads "
 				           "in all, but any %lld arrivals complete it", id, ws, first->loc.line, fs,
 				           (long long)(32 * popcount64(all)), (long long)s->count);
@@ -249,7 +278,7 @@ void check_named_bar_uses(Ctx *cx, Kernel *k)
 		}
 		for (size_t i = 0; i < u.n; i++) {
 			const Stmt *s = u.s[i];
-			if (s->n != id || 32 * popcount64(all) >= s->count)
+			if (!nbar_warps(s, id) || 32 * popcount64(all) >= s->count)
 				continue;
 			char ws[96];
 			fmt_warps(ws, sizeof ws, all);
@@ -265,7 +294,12 @@ void check_named_bar_uses(Ctx *cx, Kernel *k)
 void emit_named_bar(Emit *e, const Stmt *s)
 {
 	Builder *b = emit_builder(e);
-	b_ins(b, s->kind == ST_NBAR_SYNC ? FORM_BAR_SYNC_N : FORM_BAR_ARRIVE_N, b_imm(b, s->n), b_imm(b, s->count), NULL);
+	if (s->bar_id) /* each warpgroup's id, from its wgid */
+		b_ins(b, s->kind == ST_NBAR_SYNC ? FORM_BAR_SYNC_R : FORM_BAR_ARRIVE_R, b_name(b, emit_affine(e, s->bar_id)),
+		      b_imm(b, s->count), NULL);
+	else
+		b_ins(b, s->kind == ST_NBAR_SYNC ? FORM_BAR_SYNC_N : FORM_BAR_ARRIVE_N, b_imm(b, s->n), b_imm(b, s->count),
+		      NULL);
 }
 
 void emit_setmaxnreg(Emit *e, const Stmt *s)
@@ -448,6 +482,7 @@ typedef struct TClass {
 	int oacross;
 	int64_t lo, hi;          /* the counts the facts allow */
 	const Stmt *first;
+	const Stmt *rep;         /* a loop of the class (its count: stmt_trips_same) */
 } TClass;
 
 /* a run's scratch lives on the heap, freed after the run (the proof makes
@@ -996,11 +1031,12 @@ static bool walk_outer(const Stmt *s)
  * kernel's); -1 for constant loops and the outer loop of a walk */
 static int class_of(const TClass *cls, int ncls, const Stmt *s, const Stmt *parent)
 {
-	if (s->kind != ST_REPEAT || !s->trips_scalar || walk_outer(s))
+	/* a count that uses an enclosing index is no class's (scan_runtime): it runs as evaluated */
+	if (s->kind != ST_REPEAT || !stmt_runtime_trips(s) || walk_outer(s))
 		return -1;
 	const Stmt *o = walk_outer(parent) ? parent : NULL;
 	for (int c = 0; c < ncls; c++)
-		if (cls[c].scalar == s->trips_scalar && cls[c].div == s->trips_div && cls[c].across == s->across &&
+		if (stmt_trips_same(cls[c].rep, s) && cls[c].across == s->across &&
 		    cls[c].oscalar == (o ? o->trips_scalar : 0) && cls[c].odiv == (o ? o->trips_div : 0) &&
 		    cls[c].oacross == (o ? o->across : 0))
 			return c;
@@ -1013,8 +1049,8 @@ static int64_t enter_trips(RSim *S, Role *r, const Stmt *s, const Stmt *parent)
 	if (walk_outer(s)) /* the inner loop runs the walk's tiles */
 		return 1;
 	int c = class_of(S->cls, S->ncls, s, parent);
-	if (c < 0)
-		return s->n;
+	if (c < 0) /* a constant, or a count over enclosing indices only (check_role_counts) */
+		return s->trips_expr ? stmt_trips_at(S->k, s, r->vals) : s->n;
 	r->entries[c]++;
 	if (c == S->free && r->entries[c] >= S->free_entry)
 		return S->cap;
@@ -1060,7 +1096,7 @@ static int on_barrier(RSim *S, Role *r, const Stmt *s)
 	if (s->kind == ST_CLUSTER_SYNC) /* every thread of every CTA of the cluster */
 		ok = named_barrier(S, r, s, -1, S->k->threads * S->nranks, true);
 	else if (s->kind == ST_NBAR_SYNC || s->kind == ST_NBAR_ARRIVE)
-		ok = named_barrier(S, r, s, (int)s->n, s->count, s->kind == ST_NBAR_SYNC);
+		ok = named_barrier(S, r, s, (int)nbar_id_at(s, __builtin_ctzll(r->warps)), s->count, s->kind == ST_NBAR_SYNC);
 	else
 		ok = named_barrier(S, r, s, 0, S->k->threads, true);
 	return ok ? STEP_RAN : S->failed ? STEP_DONE : STEP_BLOCKED;
@@ -2222,7 +2258,7 @@ struct RoleScan { const Stmt *w[256]; int n; bool over; };
 static void scan_when(void *ctx, const Stmt *s)
 {
 	struct RoleScan *R = ctx;
-	if (s->kind != ST_WHEN)
+	if (s->kind != ST_WHEN && !s->bar_id) /* a barrier id from wgid splits roles by warpgroup too */
 		return;
 	if (R->n == 256)
 		R->over = true;
@@ -2244,12 +2280,12 @@ static void scan_runtime(struct RtScan *R, Stmt *const *body, size_t n, const St
 {
 	for (size_t i = 0; i < n; i++) {
 		const Stmt *s = body[i];
-		if (s->kind == ST_REPEAT && s->trips_scalar && !walk_outer(s) && class_of(R->cls, R->n, s, parent) < 0 &&
-		    R->n < 3) {
+		if (s->kind == ST_REPEAT && stmt_runtime_trips(s) && !trip_expr_uses_index(R->k, s->trips_expr) &&
+		    !walk_outer(s) && class_of(R->cls, R->n, s, parent) < 0 && R->n < 3) {
 			const Stmt *o = walk_outer(parent) ? parent : NULL;
 			TClass c = {s->trips_scalar, s->trips_div, s->across, 0, 0, 0,
-			            class_count(R->k, s->trips_scalar, s->trips_div, false),
-			            class_count(R->k, s->trips_scalar, s->trips_div, true), s};
+			            s->trips_expr ? s->trips_lo : class_count(R->k, s->trips_scalar, s->trips_div, false),
+			            s->trips_expr ? s->n : class_count(R->k, s->trips_scalar, s->trips_div, true), s, s};
 			if (o) { /* a walk: the product of the two counts */
 				c.oscalar = o->trips_scalar, c.odiv = o->trips_div, c.oacross = o->across;
 				c.hi *= class_count(R->k, o->trips_scalar, o->trips_div, true);
@@ -2343,6 +2379,29 @@ static void check_walk(void *ctx, const Stmt *s)
 	c->failed = true;
 }
 
+/* counts the proof follows: one per CTA (ctaid, ctaid_y, scalars: a trip
+ * class), or over enclosing indices only (evaluated as the roles run) */
+struct CountCheck { Ctx *cx; const Kernel *k; bool failed; };
+static void check_role_count(void *ctx, const Stmt *s)
+{
+	struct CountCheck *c = ctx;
+	const TripExpr *e = s->kind == ST_REPEAT ? s->trips_expr : NULL;
+	if (c->failed || !e)
+		return;
+	bool launch = trip_expr_uses(e, VAR_CTAID) || trip_expr_uses(e, VAR_CTAIDY);
+	for (size_t i = 0; i < c->k->nscalars; i++)
+		launch |= trip_expr_uses(e, c->k->scalars[i].var);
+	if (launch && trip_expr_uses_index(c->k, e)) {
+		diag_error(c->cx, s->loc, "this repeat's count uses an enclosing repeat's index and ctaid or a scalar: the "
+		           "roles proof takes a count per CTA, or one over enclosing indices only (not yet both)");
+		c->failed = true;
+	} else if (kernel_cluster_size(c->k) > 1 && (trip_expr_uses(e, VAR_CTAID) || trip_expr_uses(e, VAR_CTAIDY))) {
+		diag_error(c->cx, s->loc, "this repeat's count uses ctaid in a kernel with a cluster: the CTAs of a cluster "
+		           "would run different counts (not yet)");
+		c->failed = true;
+	}
+}
+
 typedef struct Proof {
 	Ctx *cx;
 	Kernel *k;
@@ -2386,6 +2445,9 @@ static const char *trips_text(const Proof *P, int c, int64_t t)
 	const TClass *x = &P->cls[c];
 	if (x->oscalar)
 		return arena_printf(P->cx->arena, "the walk at line %d runs %lld tile%s in a CTA", x->first->loc.line,
+		                    (long long)t, t == 1 ? "" : "s");
+	if (!x->scalar) /* a count expression: no one scalar gives it */
+		return arena_printf(P->cx->arena, "the repeat at line %d runs %lld trip%s", x->first->loc.line,
 		                    (long long)t, t == 1 ? "" : "s");
 	const Scalar *sc = &P->k->scalars[x->scalar - 1];
 	if (c == P->inner && t < x->lo && P->fold > 0) /* a count that stands for the facts' (prove_counts_of) */
@@ -2714,6 +2776,64 @@ static void prove_counts_of(Proof *P)
 	free(done);
 }
 
+/* two classes neither inside the other (a producer's loop and a consumer's
+ * with different counts): before the error that refuses them, a launch
+ * where their counts differ, run; false once it failed (its report names
+ * the statement). The values tried: ctaid 0, 1 and the last, the scalars
+ * at their least and largest values */
+static bool sibling_witness(Proof *P)
+{
+	const Kernel *k = P->k;
+	int64_t *vals = xcalloc(sizeof(int64_t) * (size_t)(k->nvars + 1));
+	bool ok = true;
+	for (int pick = 0; pick < 6 && ok; pick++) {
+		memset(vals, 0, sizeof(int64_t) * (size_t)(k->nvars + 1));
+		int64_t cta[3] = {0, 1, k->grid - 1};
+		vals[VAR_CTAID] = cta[pick % 3] < k->grid ? cta[pick % 3] : 0;
+		for (size_t i = 0; i < k->nscalars; i++)
+			vals[k->scalars[i].var] = pick < 3 ? k->scalars[i].lo : k->scalars[i].hi;
+		int64_t cnt[2];
+		for (int c = 0; c < 2; c++)
+			cnt[c] = P->cls[c].across || P->cls[c].oscalar ? -1 : stmt_trips_at(k, P->cls[c].rep, vals);
+		if (cnt[0] >= 0 && cnt[1] >= 0 && cnt[0] != cnt[1] && cnt[0] <= P->cls[0].hi && cnt[1] <= P->cls[1].hi)
+			ok = count_run(P, cnt, NULL);
+	}
+	free(vals);
+	return ok;
+}
+
+/* The kernel's roles: warps that take the same side of every when (and name
+ * the same named-barrier id) as a role's first warp join it; W->over when
+ * there are more than MAX_ROLES. */
+static int partition_roles(const Kernel *k, struct RoleScan *Wp, uint64_t roles[MAX_ROLES])
+{
+	uint64_t all = kernel_all_warps(k);
+	int nr = 0;
+	for (int w = 0; w < 64 && !Wp->over; w++) {
+		if (!(all >> w & 1))
+			continue;
+		int x = 0;
+		for (; x < nr; x++) { /* the same side of every when as the role's first warp */
+			int f = __builtin_ctzll(roles[x]);
+			bool same = true;
+			for (int i = 0; i < Wp->n && same; i++)
+				same = Wp->w[i]->bar_id ? !(Wp->w[i]->warps >> w & 1) || nbar_id_at(Wp->w[i], w) == nbar_id_at(Wp->w[i], f)
+				                      : (Wp->w[i]->body_warps >> w & 1) == (Wp->w[i]->body_warps >> f & 1);
+			if (same)
+				break;
+		}
+		if (x == nr) {
+			if (nr == MAX_ROLES) {
+				Wp->over = true;
+				break;
+			}
+			roles[nr++] = 0;
+		}
+		roles[x] |= (uint64_t)1 << w;
+	}
+	return nr;
+}
+
 void check_role_phases(Ctx *cx, const Module *m, Kernel *k)
 {
 	(void)m;
@@ -2723,29 +2843,8 @@ void check_role_phases(Ctx *cx, const Module *m, Kernel *k)
 		return;
 	struct RoleScan W = {{0}, 0, false};
 	stmt_walk(k->body, k->nbody, scan_when, &W);
-	uint64_t all = kernel_all_warps(k), roles[MAX_ROLES];
-	int nr = 0;
-	for (int w = 0; w < 64 && !W.over; w++) {
-		if (!(all >> w & 1))
-			continue;
-		int x = 0;
-		for (; x < nr; x++) { /* the same side of every when as the role's first warp */
-			int f = __builtin_ctzll(roles[x]);
-			bool same = true;
-			for (int i = 0; i < W.n && same; i++)
-				same = (W.w[i]->body_warps >> w & 1) == (W.w[i]->body_warps >> f & 1);
-			if (same)
-				break;
-		}
-		if (x == nr) {
-			if (nr == MAX_ROLES) {
-				W.over = true;
-				break;
-			}
-			roles[nr++] = 0;
-		}
-		roles[x] |= (uint64_t)1 << w;
-	}
+	uint64_t roles[MAX_ROLES];
+	int nr = partition_roles(k, &W, roles);
 	if (W.over) {
 		diag_error(cx, k->loc, "kernel '%s' has more than %d roles or 256 when blocks", k->name, MAX_ROLES);
 		return;
@@ -2773,6 +2872,10 @@ void check_role_phases(Ctx *cx, const Module *m, Kernel *k)
 	stmt_walk(k->body, k->nbody, check_walk, &wc);
 	if (wc.failed)
 		return;
+	struct CountCheck cc = {cx, k, false};
+	stmt_walk(k->body, k->nbody, check_role_count, &cc);
+	if (cc.failed)
+		return;
 	struct RtScan rt = {.k = k};
 	scan_runtime(&rt, k->body, k->nbody, NULL);
 	Proof P = {cx, k, roles, nr, {{0}}, rt.n > 2 ? 2 : rt.n, 0, -1, {0}, NULL, NULL, {0}, 0};
@@ -2793,7 +2896,11 @@ void check_role_phases(Ctx *cx, const Module *m, Kernel *k)
 			P.inner = 1, P.outer = 0;
 		else if (nested_in(k->body, k->nbody, NULL, P.cls, 0, 1, false))
 			P.inner = 0, P.outer = 1;
-		else {
+		else if (!sibling_witness(&P)) { /* the hang or race two different counts make, said at its statement */
+			if (P.pool.fresh)
+				rsim_free(P.pool.fresh);
+			return;
+		} else {
 			diag_error(cx, rt.cls[1].first->loc, "this runtime repeat and the one at line %d: a kernel with roles "
 			           "may have two runtime trip counts only with every loop of one inside a loop of the other, "
 			           "entered once (a persistent loop around a K loop)", rt.cls[0].first->loc.line);

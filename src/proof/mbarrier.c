@@ -711,7 +711,7 @@ static void moves_with(void *ctx, const Stmt *s)
 static TripClass *trip_class(Sim *S, const Stmt *s)
 {
 	for (int c = 0; c < S->ntc; c++)
-		if (S->tc[c].scalar == s->trips_scalar && S->tc[c].div == s->trips_div)
+		if (stmt_trips_same(S->tc[c].first, s))
 			return &S->tc[c];
 	return NULL;
 }
@@ -837,11 +837,11 @@ static bool sim_stmt(Walk *w, const Stmt *s)
 static int64_t sim_trips(Walk *w, const Stmt *s)
 {
 	Sim *S = w->ctx;
-	if (S->ntc && s->trips_scalar && s->nbody) {
+	if (S->ntc && stmt_runtime_trips(s) && s->nbody && trip_class(S, s)) {
 		sim_runtime_repeat(w, S, s);
 		return WALK_OWN;
 	}
-	if (s->trips_scalar && S->zero_trips)
+	if (stmt_runtime_trips(s) && S->zero_trips)
 		return 0;
 	return walk_trips_two(w, s);
 }
@@ -865,7 +865,7 @@ static void sim_stmts(Sim *S, Stmt **body, size_t n)
 static void has_copy_async(void *ctx, const Stmt *s) { *(bool *)ctx |= stmt_info[s->kind].issue == AI_COPY; }
 static void first_runtime_repeat(void *ctx, const Stmt *s)
 {
-	if ((stmt_info[s->kind].flags & SF_BLOCK) && s->trips_scalar && !*(const Stmt **)ctx)
+	if ((stmt_info[s->kind].flags & SF_BLOCK) && s->trips_scalar && !*(const Stmt **)ctx) /* named by its scalar */
 		*(const Stmt **)ctx = s;
 }
 static void has_mcast(void *ctx, const Stmt *s) { *(bool *)ctx |= stmt_info[s->kind].issue == AI_COPY && s->mcast; }
@@ -937,15 +937,22 @@ static void wait_depths(void *ctx, const Stmt *s)
 static void find_counted_loop(void *ctx, const Stmt *s)
 {
 	Sim *S = ctx;
-	if (s->kind != ST_REPEAT || !s->trips_scalar || trip_class(S, s))
+	if (s->kind != ST_REPEAT || !stmt_runtime_trips(s) || trip_class(S, s) || S->failed)
 		return;
 	bool counted = false;
 	stmt_walk(s->body, s->nbody, has_counted, &counted);
 	if (!counted)
 		return;
-	const Scalar *sc = &S->k->scalars[s->trips_scalar - 1];
-	int64_t lo = sc->lo > 0 ? (sc->lo + s->trips_div - 1) / s->trips_div : 0;
-	int64_t hi = sc->hi > 0 ? (sc->hi + s->trips_div - 1) / s->trips_div : 0;
+	int64_t lo = s->trips_lo, hi = s->n;
+	if (s->trips_scalar) {
+		const Scalar *sc = &S->k->scalars[s->trips_scalar - 1];
+		lo = sc->lo > 0 ? (sc->lo + s->trips_div - 1) / s->trips_div : 0;
+		hi = sc->hi > 0 ? (sc->hi + s->trips_div - 1) / s->trips_div : 0;
+	} else if (trip_expr_uses_index(S->k, s->trips_expr)) {
+		FAIL(S, s->loc, "this repeat's count changes with an enclosing repeat's index: the barrier phase proof of a "
+		     "kernel without roles takes a count per CTA (not yet one per trip)");
+		return;
+	}
 	TripClass c = {s->trips_scalar, s->trips_div, lo, hi, lo, lo + 1, s};
 	size_t n = (size_t)S->ntc, cap = n;
 	APUSH(S->cx->arena, S->tc, n, cap, c);
@@ -996,6 +1003,11 @@ static bool sim_counts(Sim *proto)
 			if (!sim_run(S, &cpa_warned)) {
 				for (int c = 0; c < proto->ntc; c++) {
 					const TripClass *t = &proto->tc[c];
+					if (!t->scalar) {
+						diag_note(proto->cx, "when the repeat at line %d runs %lld trip%s", t->first->loc.line,
+						          (long long)t->choice, t->choice == 1 ? "" : "s");
+						continue;
+					}
 					const Scalar *sc = &proto->k->scalars[t->scalar - 1];
 					int64_t v = t->choice * t->div; /* a launch value that gives this count */
 					if (v > sc->hi)
@@ -1065,6 +1077,8 @@ void check_mbar_phases(Ctx *cx, const Module *m, Kernel *k)
 	}
 	S.nbars_total = total;
 	stmt_walk(k->body, k->nbody, find_counted_loop, &S);
+	if (S.failed)
+		return;
 	stmt_walk(k->body, k->nbody, wait_depths, &S);
 	if (S.ntc) {
 		if (!sim_counts(&S))

@@ -352,3 +352,98 @@ int new_var(Parser *p, int64_t ext, const char *name)
 	k->var_base[k->nvars] = -1;
 	return k->nvars++;
 }
+
+/* ---- repeat counts: min, max, cdiv and affine terms (TripExpr) ---- */
+
+static bool trip_call(Parser *p, TripExpr *e)
+{
+	bool cd = is_ident(p, "cdiv");
+	e->op = cd ? TE_CDIV : is_ident(p, "min") ? TE_MIN : TE_MAX;
+	next(p);
+	if (!expect_punct(p, '(', cd ? "after cdiv" : "after min or max"))
+		return false;
+	TripExpr *x = arena_alloc(p->cx->arena, sizeof *x);
+	if (!trip_expr(p, x) || !expect_punct(p, ',', "between the arguments"))
+		return false;
+	e->x = x;
+	if (cd) {
+		Loc dl = p->tok.loc;
+		if (!take_int(p, "tile size", &e->d))
+			return false;
+		if (e->d < 1 || e->d > DYN_TILE_MAX) {
+			p->line_failed = true;
+			diag_error(p->cx, dl, "cdiv's tile size must be in 1..%d", DYN_TILE_MAX);
+			return false;
+		}
+	} else {
+		TripExpr *y = arena_alloc(p->cx->arena, sizeof *y);
+		if (!trip_expr(p, y))
+			return false;
+		e->y = y;
+	}
+	return expect_punct(p, ')', cd ? "to close cdiv" : "to close min or max");
+}
+
+static bool trip_atom(Parser *p, TripExpr *e);
+
+/* atoms joined by + and -: affine ones folded into one affine term */
+bool trip_expr(Parser *p, TripExpr *e)
+{
+	if (!trip_atom(p, e))
+		return false;
+	while (is_punct(p, '+') || is_punct(p, '-')) {
+		int sign = p->tok.c == '+' ? 1 : -1;
+		next(p);
+		TripExpr r;
+		if (!trip_atom(p, &r))
+			return false;
+		if (e->op == TE_AFFINE && r.op == TE_AFFINE) {
+			if (!affine_add(&e->a, &r.a, sign))
+				return fail(p, "expression too large (overflow, or more than %d variables)", MAX_TERMS);
+			continue;
+		}
+		TripExpr *x = arena_alloc(p->cx->arena, sizeof *x), *y = arena_alloc(p->cx->arena, sizeof *y);
+		*x = *e, *y = r;
+		memset(e, 0, sizeof *e);
+		e->op = sign > 0 ? TE_ADD : TE_SUB;
+		e->x = x, e->y = y;
+	}
+	return true;
+}
+
+/* cdiv(X, N), min(X, Y), max(X, Y), or an affine term (a product) */
+static bool trip_atom(Parser *p, TripExpr *e)
+{
+	memset(e, 0, sizeof *e);
+	if (p->expr_depth >= MAX_EXPR_DEPTH)
+		return fail(p, "expression nests too deep (at most %d levels)", MAX_EXPR_DEPTH);
+	Loc loc = p->tok.loc;
+	if (p->tok.kind == TK_IDENT && !is_ident(p, "cdiv") && !is_ident(p, "min") && !is_ident(p, "max")) {
+		const char *nm = arena_strndup(p->cx->arena, p->tok.s, p->tok.len);
+		if (lookup_var(p, nm) < 0 && any_scalar_index(p->k, nm) < 0) {
+			p->line_failed = true;
+			diag_error(p->cx, loc, "unknown scalar '%s' as a repeat count (a count is a constant, a scalar param, "
+			           "ctaid, ctaid_y or an enclosing repeat index, in affine terms, cdiv(X, N), min and max)", nm);
+			return false;
+		}
+	}
+	p->expr_depth++;
+	bool ok = is_ident(p, "cdiv") || is_ident(p, "min") || is_ident(p, "max") ? trip_call(p, e) : term(p, &e->a);
+	p->expr_depth--;
+	for (int i = 0; ok && e->op == TE_AFFINE && i < e->a.n; i++) {
+		int v = e->a.t[i].var;
+		if (v == VAR_WARPID || v == VAR_WGID || v == VAR_CRANK) {
+			p->line_failed = true;
+			diag_error(p->cx, loc, "a repeat count may not use %s: every thread of the CTA runs the same count "
+			           "(counts use constants, ctaid, ctaid_y, scalar params and enclosing repeat indices)",
+			           v == VAR_WARPID ? "warpid" : v == VAR_WGID ? "wgid" : "cluster_ctarank");
+			return false;
+		}
+		if (p->k->var_base[v] == VAR_RUNNING) {
+			p->line_failed = true;
+			diag_error(p->cx, loc, "'%s' is a running trip count: it is no repeat count", p->k->var_names[v]);
+			return false;
+		}
+	}
+	return ok;
+}

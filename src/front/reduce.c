@@ -419,12 +419,28 @@ static bool whole_owners(Ctx *cx, const Kernel *k, const Stmt *s)
 	return true;
 }
 
-/* a named barrier of the program in 12..15, the ids a warpgroup's reduce over warps takes */
+/* a named barrier of the program in 12..15 in some warp that runs it (an
+ * id from wgid too), the ids a warpgroup's reduce over warps takes */
 static void find_high_bar(void *ctx, const Stmt *s)
 {
 	const Stmt **found = ctx;
-	if (!*found && (s->kind == ST_NBAR_SYNC || s->kind == ST_NBAR_ARRIVE) && s->n >= RED_BAR_ID)
-		*found = s;
+	if (*found || (s->kind != ST_NBAR_SYNC && s->kind != ST_NBAR_ARRIVE))
+		return;
+	for (int w = 0; w < 64; w++)
+		if ((s->warps >> w & 1) && nbar_id_at(s, w) >= RED_BAR_ID) {
+			*found = s;
+			return;
+		}
+}
+
+/* the largest id a named barrier statement takes in the warps that run it */
+static int64_t max_bar_id(const Stmt *s)
+{
+	int64_t id = 0;
+	for (int w = 0; w < 64; w++)
+		if ((s->warps >> w & 1) && nbar_id_at(s, w) > id)
+			id = nbar_id_at(s, w);
+	return id;
 }
 
 /* a reduce over warps: its barrier, and the scratch words it needs */
@@ -442,8 +458,8 @@ static void check_over_warps(Ctx *cx, Kernel *k, Stmt *s, const RedPlan *rp)
 		stmt_walk(k->body, k->nbody, find_high_bar, &bar);
 		if (bar) {
 			diag_error(cx, bar->loc, "named barrier %lld is one that %s over a warpgroup's warps uses (barriers "
-			           "%d..15, one per warpgroup): take an id below %d", (long long)bar->n, kw, RED_BAR_ID,
-			           RED_BAR_ID);
+			           "%d..15, one per warpgroup): take an id below %d", (long long)max_bar_id(bar), kw,
+			           RED_BAR_ID, RED_BAR_ID);
 			diag_note(cx, "the %s at line %d combines the warps of each warpgroup", kw, s->loc.line);
 			return;
 		}

@@ -11,10 +11,8 @@ int64_t walk_trips_all(Walk *w, const Stmt *s)
 
 int64_t walk_trips_launch(Walk *w, const Stmt *s)
 {
-	if (!s->trips_scalar)
-		return s->n;
-	/* ceil(S / D) at this launch value, possibly none */
-	return (w->vals[w->k->scalars[s->trips_scalar - 1].var] + s->trips_div - 1) / s->trips_div;
+	/* ceil(S / D) at this launch value, possibly none; an expression at the variables' values */
+	return stmt_trips_at(w->k, s, w->vals);
 }
 
 int64_t walk_trips_two(Walk *w, const Stmt *s)
@@ -22,7 +20,7 @@ int64_t walk_trips_two(Walk *w, const Stmt *s)
 	(void)w;
 	if (!s->nbody) /* an empty body changes nothing, however many trips */
 		return 0;
-	return s->trips_scalar && s->n > 2 ? 2 : s->n;
+	return stmt_runtime_trips(s) && s->n > 2 ? 2 : s->n;
 }
 
 static bool spend(Walk *w, const Stmt *s, int64_t cost)
