@@ -56,6 +56,10 @@
  *     C's dtype (the kernel's param --bias-name, default BIAS, [1, N] or [N]),
  *     filled like A and B (seeded, stream 2); cuBLASLt with
  *     CUBLASLT_EPILOGUE_BIAS / RELU_BIAS / GELU_BIAS and the bias pointer.
+ *   silu_bias: C = silu(A B + bias); cuBLASLt has no SiLU epilogue, so it
+ *     runs CUBLASLT_EPILOGUE_BIAS (the time to beat, not the same values):
+ *     the kernel is checked against the host only, where the host runs
+ *     (--host-max; larger sizes are timed unchecked, and say so).
  *   alpha_beta: C = alpha A B + beta C (--alpha, --beta; f32 scalar params
  *     named alpha and beta in the kernel, passed through --set), C filled
  *     before the check launch with seeded data (stream 3) like A; cuBLASLt and
@@ -90,7 +94,7 @@ static const char usage[] =
 	"                  [--data random|int] [--seed S] [--warmup W] [--rounds R] [--tol T] [--host-max D]\n"
 	"                  [--lt-algos N] [--set NAME=V]... (M N K | --issue-sizes)\n"
 	"                  [--fp8-fast-accum 0|1] [--auto] [--zero-c]\n"
-	"                  [--epilogue none|bias|relu_bias|gelu_bias|alpha_beta] [--alpha A] [--beta B]\n"
+	"                  [--epilogue none|bias|relu_bias|gelu_bias|silu_bias|alpha_beta] [--alpha A] [--beta B]\n"
 	"                  [--bias-name NAME]\n"
 	"Times tilepx's kernel (--tile), cublasGemmEx and cuBLASLt on the same buffers, interleaved;\n"
 	"checks each result first. IN:OUT is f16:f32 (default, or the kernel's), bf16:bf16, bf16:f32,\n"
@@ -125,9 +129,12 @@ typedef struct Options {
 	int zero_c;         /* --zero-c (or the chooser's split-K pick): C zeroed before every tilepx launch, timed */
 } Options;
 
-enum { EPI_NONE, EPI_BIAS, EPI_RELU_BIAS, EPI_GELU_BIAS, EPI_ALPHA_BETA, NEPI };
-static const char *epi_name[NEPI] = {"none", "bias", "relu_bias", "gelu_bias", "alpha_beta"};
-static int epi_has_bias(int e) { return e == EPI_BIAS || e == EPI_RELU_BIAS || e == EPI_GELU_BIAS; }
+enum { EPI_NONE, EPI_BIAS, EPI_RELU_BIAS, EPI_GELU_BIAS, EPI_ALPHA_BETA, EPI_SILU_BIAS, NEPI };
+static const char *epi_name[NEPI] = {"none", "bias", "relu_bias", "gelu_bias", "alpha_beta", "silu_bias"};
+static int epi_has_bias(int e)
+{
+	return e == EPI_BIAS || e == EPI_RELU_BIAS || e == EPI_GELU_BIAS || e == EPI_SILU_BIAS;
+}
 
 static int failures;
 
@@ -616,7 +623,7 @@ static void lt_setup(Lt *lt, const Problem *p, int want, int fast_accum)
 		CB(cublasLtMatmulDescSetAttribute(lt->op, CUBLASLT_MATMUL_DESC_FAST_ACCUM, &fast, sizeof fast));
 	}
 	if (epi_has_bias(p->epi)) { /* the bias indexes Lt's rows: our columns */
-		cublasLtEpilogue_t e = p->epi == EPI_BIAS        ? CUBLASLT_EPILOGUE_BIAS
+		cublasLtEpilogue_t e = p->epi == EPI_BIAS || p->epi == EPI_SILU_BIAS ? CUBLASLT_EPILOGUE_BIAS
 		                       : p->epi == EPI_RELU_BIAS ? CUBLASLT_EPILOGUE_RELU_BIAS
 		                                                 : CUBLASLT_EPILOGUE_GELU_BIAS;
 		const void *bp = (const void *)p->bias;
@@ -780,6 +787,7 @@ static double epi_apply(const Problem *p, double acc, double bias, double c0)
 	switch (p->epi) {
 	case EPI_RELU_BIAS: return x > 0 ? x : 0;
 	case EPI_GELU_BIAS: return 0.5 * x * (1 + tanh(0.7978845608028654 * (x + 0.044715 * x * x * x)));
+	case EPI_SILU_BIAS: return x / (1 + exp(-x));
 	case EPI_ALPHA_BETA: return (double)p->alpha * acc + (double)p->beta * c0;
 	default: return p->epi == EPI_NONE ? acc : x;
 	}
@@ -1079,7 +1087,17 @@ static void run_size(const Options *o, Tile *t, cublasHandle_t cb, Lt *lt, CUstr
 	for (int i = 0; i < NIMPL; i++) {
 		if (!on[i])
 			continue;
-		if (o->integers && p.epi != EPI_GELU_BIAS) {
+		if (p.epi == EPI_SILU_BIAS) { /* Lt ran its bias epilogue (timing only): the host checks ours */
+			long long bad = i == IMPL_LT || !host ? 0 : compare_tol(impl_name[i], "host", hc[i], href, &p);
+			if (!host && i != IMPL_LT) {
+				printf("check %s: not checked (no host GEMM above --host-max; cuBLASLt has no SiLU)\n", impl_name[i]);
+			} else if (bad) {
+				fail("%s: %lld of %lld elements past the tolerance of the host's", impl_name[i], bad, M * N);
+				on[i] = 0;
+			} else if (i == IMPL_LT) {
+				printf("check cublasLt: not compared (it ran CUBLASLT_EPILOGUE_BIAS: no SiLU epilogue)\n");
+			}
+		} else if (o->integers && p.epi != EPI_GELU_BIAS) {
 			/* bit for bit: against the host everywhere it ran, and against gemmEx (cuBLASLt's epilogue) */
 			if (host) {
 				long long bad = compare_bits(impl_name[i], hc[i], href, M, N, p.out);

@@ -135,6 +135,8 @@ for e in bias relu_bias; do
 done
 expect "epilogue gelu_bias: within the tolerance of the host" 0 "^check cublasLt: max \|C - host\| = .* 0 of 1683 over it" -- \
 	--epilogue gelu_bias --dtype bf16:bf16 --b kn --data int --rounds 0 33 51 19
+expect "epilogue silu_bias: against the host" 0 "^check cublasLt: not compared" -- \
+	--epilogue silu_bias --dtype bf16:bf16 --b nk --data int --rounds 0 33 51 19
 expect "epilogue gelu_bias: no gemmEx" 0 "^SKIP cublasGemmEx: no bias epilogue" -- \
 	--epilogue gelu_bias --dtype bf16:bf16 --rounds 1 --warmup 0 33 51 19
 expect "epilogue alpha_beta, integers, gemmEx" 0 "^check cublasGemmEx: all 1683 elements equal the host GEMM bit for bit" -- \
@@ -146,10 +148,10 @@ expect "epilogue alpha_beta needs an f32 C" 1 "^FAIL --epilogue alpha_beta needs
 expect "epilogue: a bad name" 2 "bad argument 'gelu'" -- --epilogue gelu 33 51 19
 # the epilogue kernels bind (bias pointer, alpha and beta as float --set values); the mock then
 # refuses the launch (no GEMM_MOCK_KERNEL: its stand-in kernel reads only A, B, C)
-for k in bf16_bias_gelu:gelu_bias:bf16:bf16 alpha_beta:alpha_beta:f16:f32; do
+for k in bf16_bias_gelu:gelu_bias:bf16:bf16 bf16_bias_silu:silu_bias:bf16:bf16 alpha_beta:alpha_beta:f16:f32; do
 	IFS=: read -r f e _ <<<"$k"
 	GEMM_MOCK_KERNEL= expect "epilogue kernel $f binds" 3 "^FAIL tilepx gemm_sm90_walk_$f: launch: mock error" -- \
-		--tile bench/gemm_sm90_walk_$f.tile --epilogue $e --rounds 0 --set P=2 --set Q=1 300 301 136
+		--tile bench/gemm_sm90_walk_$f.tile --epilogue $e --rounds 0 --set P=2 --set Q=1 300 304 136
 done
 echo "$pass passed, $fail failed"
 [ "$fail" = 0 ]

@@ -34,13 +34,14 @@ def elems(T, U):
     return out
 
 
-def header(name, T, U, what, sets, extra_params, small):
+def header(name, T, U, what, sets, extra_params, small, one_pass=False):
     C = U * T * 8
     W = T // 32
     lines = ["# %s" % l if l else "#" for l in what]
     lines += ["# set: %s" % sets, "target sm_90", "", "kernel %s" % name, "threads %d" % T,
               "param  N u32", "param  R u32"] + extra_params
-    lines += ["assume N %% %d == 0" % C, "assume N >= %d" % C, "assume N <= 32768", "grid   cdiv(R, 1)",
+    lines += ["assume N %% %d == 0" % C, "assume N >= %d" % C,
+              "assume N <= %d" % (C if one_pass else 32768), "grid   cdiv(R, 1)",
               "param  X bf16 [R, N]%s" % (" fill small" if small else "")]
     return lines, C, W
 
@@ -52,62 +53,73 @@ def chunk_decl(C, T, U, names):
     return out
 
 
-def cross_warp(T, W, pairs):
-    """per-thread partials -> shared -> every warp reads them all (W per lane)"""
+def cross_warp(T, parts, results):
+    """per-thread partials (thread t holds element t), reduced across the
+    CTA's warps by reduce (shared scratch and bar.sync 0) into results held
+    by every thread"""
     out = ["# per-thread partials, thread t holds element t"]
-    out += ["local  %s f32 [%d] layout S[(%d) : (1@tx)]" % (p, T, T) for p, _, _ in pairs]
-    out += ["shared %s f32 [%d]" % (s, T) for _, s, _ in pairs]
-    out += ["# every warp reads all %d partials (%d per lane) and reduces them itself" % (T, W)]
-    out += ["local  %s f32 [%d] layout S[(%d, 32) : (1, 1@laneid)]" % (q, T, W) for _, _, q in pairs]
+    out += ["local  %s f32 [%d] layout S[(%d) : (1@tx)]" % (p, T, T) for p in parts]
+    out += ["local  %s f32 [1] layout S[1 : 1] + R[%d : 1@tx]" % (r, T) for r in results]
     return out
 
 
-def softmax(name, T, U, sets, small, what, unroll=1):
-    lines, C, W = header(name, T, U, what, sets, [], small)
-    lines += ["param  Y bf16 [R, N]"] + chunk_decl(C, T, U, ["XC", "YC"])
-    lines += cross_warp(T, W, [("PM", "SM", "QM"), ("PS", "SS", "QS")])
-    lines += ["local  PN f32 [%d] layout S[(%d) : (1@tx)]" % (T, T),
-              "# the row's max and 1/sum, in every lane of every warp",
-              "local  M f32 [1] layout S[1 : 1] + R[32 : 1@laneid]",
-              "local  L f32 [1] layout S[1 : 1] + R[32 : 1@laneid]", ""]
+def softmax(name, T, U, sets, small, what, unroll=1, one_pass=False):
+    """one_pass: N is exactly one chunk, read once and kept in registers"""
+    lines, C, W = header(name, T, U, what, sets, [], small, one_pass)
+    lines += ["param  Y bf16 [R, N]"] + chunk_decl(C, T, U, ["XC"] if one_pass else ["XC", "YC"])
+    lines += cross_warp(T, ["PM", "PS"], ["M", "L"])
+    if not one_pass:
+        lines += ["local  PN f32 [%d] layout S[(%d) : (1@tx)]" % (T, T)]
+    lines += [""]
     xs = elems(T, U)
     rowmax = tree(xs, lambda a, b: "max(%s, %s)" % (a, b))
-    expsum = tree(["exp2((%s - PN[t]) * %s)" % (x, LOG2E) for x in xs], lambda a, b: "(%s + %s)" % (a, b))
+    nm = "PM" if one_pass else "PN"
+    expsum = tree(["exp2((%s - %s[t]) * %s)" % (x, nm, LOG2E) for x in xs], lambda a, b: "(%s + %s)" % (a, b))
     loop = "repeat cdiv(N, %d) as c%s {" % (C, " unroll %d" % unroll if unroll > 1 else "")
     region = "X[ctaid, %d * c : %d * c + %d]" % (C, C, C)
+    across = ["# across warps: the row's max, each thread's sum rescaled to it, the row's sum (every thread holds both)",
+              "reduce.max M, PM", "set PS[t] = PS[t] * exp2((PM[t] - M[0]) * %s)" % LOG2E,
+              "reduce.sum L, PS", "set L[0] = rcp(L[0])"]
+    if one_pass:
+        lines += ["# the row, read once: each thread's max and its sum of exp2((x - max) * log2e)",
+                  "cta copy XC, X[ctaid, 0 : %d]" % C, "set PM[t] = %s" % rowmax, "set PS[t] = %s" % expsum] + across
+        lines += ["# the row from registers, scaled, in place",
+                  "set XC[j] = exp2((XC[j] - M[0]) * %s) * L[0]" % LOG2E, "cta copy Y[ctaid, 0 : %d], XC" % C]
+        return "\n".join(lines) + "\n"
     lines += ["set PM[t] = -inf", "set PS[t] = 0.0",
               "# pass 1: each thread's running max and its sum of exp2((x - max) * log2e), rescaled when the max grows",
               loop, "  cta copy XC, " + region,
               "  set PN[t] = max(PM[t], %s)" % rowmax,
               "  set PS[t] = fma(PS[t], exp2((PM[t] - PN[t]) * %s), %s)" % (LOG2E, expsum),
-              "  set PM[t] = PN[t]", "}",
-              "# across warps: shared memory, then every warp reduces all partials",
-              "cta copy SM, PM", "cta copy SS, PS", "sync", "warp copy QM, SM", "warp copy QS, SS",
-              "reduce.max M, QM",
-              "set QS[e] = QS[e] * exp2((QM[e] - M[0]) * %s)" % LOG2E,
-              "reduce.sum L, QS", "set L[0] = rcp(L[0])",
-              "# pass 2: the row again (from L2), scaled",
+              "  set PM[t] = PN[t]", "}"] + across
+    lines += ["# pass 2: the row again (from L2), scaled",
               loop, "  cta copy XC, " + region,
               "  set YC[j] = exp2((XC[j] - M[0]) * %s) * L[0]" % LOG2E,
               "  cta copy Y[ctaid, %d * c : %d * c + %d], YC" % (C, C, C), "}"]
     return "\n".join(lines) + "\n"
 
 
-def rmsnorm(name, T, U, sets, small, what, unroll=1):
-    lines, C, W = header(name, T, U, what, sets, ["param  eps f32"], small)
+def rmsnorm(name, T, U, sets, small, what, unroll=1, one_pass=False):
+    """one_pass: N is exactly one chunk, read once and kept in registers"""
+    lines, C, W = header(name, T, U, what, sets, ["param  eps f32"], small, one_pass)
     lines += ["param  W bf16 [N]%s" % (" fill small" if small else ""), "param  Y bf16 [R, N]"]
-    lines += chunk_decl(C, T, U, ["XC", "WC", "YC"])
-    lines += cross_warp(T, W, [("PS", "SS", "QS")])
-    lines += ["# rsqrt(mean(x^2) + eps), in every lane of every warp",
-              "local  L f32 [1] layout S[1 : 1] + R[32 : 1@laneid]", ""]
+    lines += chunk_decl(C, T, U, ["XC", "WC"] if one_pass else ["XC", "WC", "YC"])
+    lines += cross_warp(T, ["PS"], ["L"])
+    lines += [""]
     sq = tree(["%s * %s" % (x, x) for x in elems(T, U)], lambda a, b: "(%s + %s)" % (a, b))
     loop = "repeat cdiv(N, %d) as c%s {" % (C, " unroll %d" % unroll if unroll > 1 else "")
     region = "X[ctaid, %d * c : %d * c + %d]" % (C, C, C)
+    across = ["# across warps: the row's sum of squares in every thread, then rsqrt(mean(x^2) + eps)",
+              "reduce.sum L, PS", "set L[0] = rsqrt(L[0] / N + eps)"]
+    if one_pass:
+        lines += ["# the row, read once: each thread's sum of squares", "cta copy XC, X[ctaid, 0 : %d]" % C,
+                  "set PS[t] = %s" % sq] + across
+        lines += ["# the row from registers, scaled and weighted, in place", "cta copy WC, W[0 : %d]" % C,
+                  "set XC[j] = XC[j] * L[0] * WC[j]", "cta copy Y[ctaid, 0 : %d], XC" % C]
+        return "\n".join(lines) + "\n"
     lines += ["set PS[t] = 0.0", "# pass 1: each thread's sum of squares", loop,
-              "  cta copy XC, " + region, "  set PS[t] = PS[t] + %s" % sq, "}",
-              "# across warps: shared memory, then every warp sums all partials",
-              "cta copy SS, PS", "sync", "warp copy QS, SS", "reduce.sum L, QS",
-              "set L[0] = rsqrt(L[0] / N + eps)",
+              "  cta copy XC, " + region, "  set PS[t] = PS[t] + %s" % sq, "}"] + across
+    lines += [
               "# pass 2: the row again (from L2), scaled and weighted",
               loop, "  cta copy XC, " + region, "  cta copy WC, W[%d * c : %d * c + %d]" % (C, C, C),
               "  set YC[j] = XC[j] * L[0] * WC[j]",
@@ -121,8 +133,8 @@ SOFTMAX_WHAT = [
     "thread holding %d contiguous runs of 8 (16-byte loads and stores).",
     "Pass 1 keeps a running (max, sum) per thread (an online softmax: the sum",
     "is rescaled by exp2 of the max's change, one exp2 per thread and chunk);",
-    "the per-thread pairs meet across warps through shared memory (reduce",
-    "works within a warp: every warp reads all partials and reduces them).",
+    "the per-thread pairs meet across warps in reduce (shared scratch words",
+    "and bar.sync 0: the max first, then each sum rescaled to it).",
     "Pass 2 reads the row again (an L2 hit: a CTA's row is read moments",
     "before) and writes exp2((x - max) * log2e) * (1 / sum). exp2 and rcp are",
     "PTX's .approx forms, compared within their documented bounds.",
@@ -133,8 +145,8 @@ RMS_WHAT = [
     "in and out (w a bf16 [N] weight), f32 math. One CTA of %d threads per",
     "row; a chunk of %d elements per loop trip, each thread holding %d",
     "contiguous runs of 8 (16-byte loads and stores). Pass 1 sums squares",
-    "per thread; the sums meet across warps through shared memory (every",
-    "warp reads all of them and reduces them itself); pass 2 reads the row",
+    "per thread; the sums meet across warps in reduce (shared scratch",
+    "words and bar.sync 0); pass 2 reads the row",
     "again (from L2) and writes y. rsqrt is compared within its documented",
     "bound, everything else bit for bit.",
     "Generated by bench/gen_rows.py (edit it, not this file).",
@@ -149,12 +161,33 @@ def what_of(what, T, U):
             .split("\n"))
 
 
-def variant(kind, T, U, unroll=1):
+ONE_PASS_WHAT = [
+    "One pass (N is exactly one chunk): the row is read once into registers,",
+    "reduced across all %d warps, and written from the same registers, so",
+    "nothing is read twice (at 32k elements a two-pass kernel's second read",
+    "no longer hits L2: every SM's rows in flight outgrow it).",
+]
+
+
+def one_pass_what(kind, T, U):
+    return what_of(SOFTMAX_WHAT if kind == "softmax" else RMS_WHAT, T, U) + [
+        l.replace("%d warps", "%d warps" % (T // 32)) for l in ONE_PASS_WHAT]
+
+
+# the shape per row length: threads T and runs of 8 per thread U, and
+# whether the row is one chunk held in registers (bench/rows_bench.py
+# times each N's kernel as "tilepx softmax"/"tilepx rmsnorm"); 32k rows
+# take 1024 threads (32 warps) holding 32 elements each
+SHAPE_PER_N = {4096: (256, 2, False), 8192: (256, 2, False), 16384: (1024, 2, True), 32768: (1024, 4, True)}
+
+
+def variant(kind, T, U, unroll=1, one_pass=False):
     """a kernel's text at another shape (bench/rows_bench.py times these too)"""
-    name = "%s_rows_t%du%d%s" % (kind, T, U, "_unroll%d" % unroll if unroll > 1 else "")
-    make, what = (softmax, SOFTMAX_WHAT) if kind == "softmax" else (rmsnorm, RMS_WHAT)
+    name = "%s_rows_t%du%d%s%s" % (kind, T, U, "_unroll%d" % unroll if unroll > 1 else "", "_1pass" if one_pass else "")
+    make = softmax if kind == "softmax" else rmsnorm
     sets = "N=%d R=8" % (U * T * 8) + (" eps=1e-6" if kind == "rmsnorm" else "")
-    return make(name, T, U, sets, False, what_of(what, T, U), unroll)
+    what = one_pass_what(kind, T, U) if one_pass else what_of(SOFTMAX_WHAT if kind == "softmax" else RMS_WHAT, T, U)
+    return make(name, T, U, sets, False, what, unroll, one_pass)
 
 
 def main():
@@ -171,6 +204,15 @@ def main():
             ["bench/rmsnorm_rows.tile at a size ptxemu handles (64 threads, 2 chunks", "per row, 3 rows):"]
             + what_of(RMS_WHAT, 64, 2)),
     }
+    for kind in ("softmax", "rmsnorm"):
+        make = softmax if kind == "softmax" else rmsnorm
+        eps = " eps=1e-6" if kind == "rmsnorm" else ""
+        outs["bench/%s_rows_32k.tile" % kind] = make(
+            "%s_rows_32k" % kind, 1024, 4, "N=32768 R=2" + eps, False, one_pass_what(kind, 1024, 4), 1, True)
+        outs["tests/gpu/%s_rows_1pass_small.tile" % kind] = make(
+            "%s_rows_1pass_small" % kind, 128, 2, "N=2048 R=3" + eps.replace("6", "5"), True,
+            ["bench/%s_rows_32k.tile at a size ptxemu handles (128 threads, one" % kind,
+             "chunk of 2048 per row, 3 rows):"] + one_pass_what(kind, 128, 2), 1, True)
     for path, text in outs.items():
         with open(path, "w") as f:
             f.write(text)

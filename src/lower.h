@@ -14,6 +14,7 @@ struct Emit {
 	Reg tid, ctaid, ctaidy, crank, lane, warp, wg, tid_wg;
 	Reg not_leader;   /* %p: this thread is not thread 0 (elected statements) */
 	Reg *mbar_base;   /* per mbarrier array */
+	Reg red_base;     /* the reductions' scratch words (Kernel.red_scratch) */
 	Reg *mbar_phase;  /* per mbarrier array touched by a runtime loop: its phase bits (0: none) */
 	Reg *tmap_addr;   /* per buffer index: generic address of its tensor map */
 	Reg *param_base;  /* per buffer index */

@@ -13,6 +13,8 @@ typedef struct RedPlan {
 	int64_t *dst;        /* DST element register of slot g */
 	int nbits;
 	int bits[5];         /* shfl.bfly lane masks, lowest first */
+	int nwbits;
+	int wbits[8];        /* thread-index bits >= 5 combined through shared memory, lowest first */
 } RedPlan;
 
 /* the whole plan; cx NULL: no diagnostics (emission, after check passed) */

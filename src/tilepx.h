@@ -572,6 +572,9 @@ struct Stmt {
 	const Affine *bar_id; /* bar.sync/bar.arrive: an ID computed from wgid (n 0), NULL: the constant n */
 	bool has_count;
 	struct SetExpr *set;  /* set: its expression tree (dst is a whole region of its destination) */
+	/* reduce over warps (check): RED_BAR_CTA meets at bar.sync 0 (a CTA-owned
+	 * tile), RED_BAR_WG at the warpgroup's barrier 12 + wgid; 0 within warps */
+	signed char red_bar;
 	Stmt **body;
 	size_t nbody, cap;
 };
@@ -616,6 +619,12 @@ typedef struct Kernel {
 	/* shared memory beyond the static limit: every shared buffer and mbarrier
 	 * lives in one dynamic array (check decides; the launcher passes the size) */
 	int64_t dyn_shared;        /* bytes, 0: static shared memory */
+	/* reductions over warps (src/reduce.c): one f32 word per thread and
+	 * result, shared by every such reduce (each brackets its use with
+	 * barriers); placed by allocate_kernel after the mbarriers */
+	int64_t red_scratch;       /* bytes, 0: none */
+	int64_t red_scratch_offset;
+	int64_t shared_end;        /* bytes of buffers and mbarriers (allocate_kernel) */
 	int64_t dyn_align;
 	Scalar *scalars;           /* scalar params, after the pointers in the PTX entry */
 	size_t nscalars, sccap;
@@ -698,6 +707,7 @@ bool check_module(Ctx *cx, Module *m);
 bool check_module_header(Ctx *cx, Module *m);
 bool check_kernel(Ctx *cx, const Module *m, size_t i, int64_t *shared_bytes);
 bool allocate_kernel(Ctx *cx, const Module *m, Kernel *k, int64_t shared_bytes);
+bool allocate_reduce_scratch(Ctx *cx, const Module *m, Kernel *k); /* after the statements */
 bool check_kernel_stmts(Ctx *cx, const Module *m, Kernel *k);
 /* a buffer's layout (src/layout/legal.c), errors at its declaration */
 void check_layout(Ctx *cx, Kernel *k, Buffer *b);
@@ -877,6 +887,7 @@ typedef struct Variant {
 	void (*emit)(const CopyOp *op, const Plan *p, Emit *e);
 	bool ragged; /* guards accesses to params with runtime extents */
 	bool converts; /* lowers copies whose two dtypes differ (docs/language.md, converting copies) */
+	bool converts_into_shared; /* ... only those that store into shared memory (stmatrix) */
 	/* optional: every shared-memory access the emitted code makes, for every
 	 * thread of the CTA, with the kernel variables in vals (ctaid, repeat
 	 * indices; the trace sets warpid and wgid per scope instance). The same
@@ -1024,6 +1035,7 @@ const char *layout_text_of(Arena *a, const Buffer *b);
 void emit_init(Emit *e, const Stmt *s);
 bool check_region_of(Ctx *cx, Kernel *k, Region *r); /* src/front/region.c */
 /* ---- reduce.max|min|sum (src/front/reduce.c): stmt.def hooks ---- */
+enum { RED_BAR_CTA = 1, RED_BAR_WG = 2, RED_BAR_ID = 12 /* + wgid */ };
 void check_reduce(Ctx *cx, const Module *m, Kernel *k, Stmt *s);
 void emit_reduce(Emit *e, const Stmt *s);
 /* ---- red.add|max (src/front/red.c): stmt.def hook ---- */

@@ -444,10 +444,11 @@ static void mcast_program(FILE *f, int idx)
 /* randtile --reduce: a reduction of a random register layout. The tile
  * [2^rb, 2^cb] of a warp (5 lane bits) or a warpgroup (5 lane bits and 2
  * warp bits) spreads its row and column bits over lane, warp and register
- * bits at random; the reduced dimension (rows or columns) has no warp bit.
- * DST keeps the kept bits' places (registers renumbered densely) and
- * replicates over the reduced dimension's lane bits, so every thread that
- * holds part of a row holds its result. */
+ * bits at random; in half of the warpgroup programs the warp bits may fall
+ * in the reduced dimension too (a reduction across warps: shared scratch
+ * and a barrier). DST keeps the kept bits' places (registers renumbered
+ * densely) and replicates over the reduced dimension's lane and warp bits,
+ * so every thread that holds part of a row holds its result. */
 typedef struct Bit {
 	Axis axis;
 	int pos;
@@ -481,9 +482,10 @@ static void shuffle(int *v, int n)
 }
 
 /* element bits (rows, then columns, most significant first) to places:
- * 2 warp bits (a warpgroup) among the kept dimension's, 5 lane bits among
- * the rest, registers for the others, each group in a random order */
-static int place_bits(Bit *b, int n, int rb, bool reduce_rows, bool wg)
+ * 2 warp bits (a warpgroup) among the kept dimension's (anywhere: among
+ * all bits), 5 lane bits among the rest, registers for the others, each
+ * group in a random order */
+static int place_bits(Bit *b, int n, int rb, bool reduce_rows, bool wg, bool anywhere)
 {
 	int order[16], lanes[5], nregs = 0, warps = 0, nl = 0;
 	shuffle(order, n);
@@ -492,7 +494,7 @@ static int place_bits(Bit *b, int n, int rb, bool reduce_rows, bool wg)
 		b[k].axis = AX_COUNT;
 	for (int k = 0; k < n && wg && warps < 2; k++) {
 		int i = order[k];
-		if ((reduce_rows ? i >= rb : i < rb))
+		if (anywhere || (reduce_rows ? i >= rb : i < rb))
 			b[i] = (Bit){AX_WID_IN_WG, warps++};
 	}
 	for (int k = 0; k < n; k++) {
@@ -518,7 +520,7 @@ static void reduce_program(FILE *f, int idx)
 		reduce_rows ? cb++ : rb++;
 	int n = rb + cb;
 	Bit b[16], d[16], rep[8];
-	place_bits(b, n, rb, reduce_rows, wg);
+	place_bits(b, n, rb, reduce_rows, wg, wg && chance(50));
 	/* DST: the kept bits in place, their registers renumbered densely (in
 	 * order of the source's register), the reduced lane bits replicated */
 	int nd = 0, nrep = 0;
@@ -532,7 +534,7 @@ static void reduce_program(FILE *f, int idx)
 					d[nd].pos += b[j].axis == AX_M && !(reduce_rows ? j < rb : j >= rb) && b[j].pos < b[i].pos;
 			}
 			nd++;
-		} else if (b[i].axis == AX_LANEID) {
+		} else if (b[i].axis == AX_LANEID || b[i].axis == AX_WID_IN_WG) {
 			rep[nrep++] = b[i];
 		}
 	}

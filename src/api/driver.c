@@ -85,7 +85,10 @@ static bool pass_check(Pipe *p, Kernel *k)
 }
 
 static bool pass_allocate(Pipe *p, Kernel *k) { return allocate_kernel(p->cx, p->m, k, p->shared_bytes); }
-static bool pass_statements(Pipe *p, Kernel *k) { return check_kernel_stmts(p->cx, p->m, k); }
+static bool pass_statements(Pipe *p, Kernel *k)
+{
+	return check_kernel_stmts(p->cx, p->m, k) && allocate_reduce_scratch(p->cx, p->m, k);
+}
 
 static bool pass_swizzle(Pipe *p, Kernel *k)
 {

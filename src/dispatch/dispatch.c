@@ -87,9 +87,11 @@ bool dispatch_copy(const CopyOp *op, Decision *d, bool report)
 		if (!vs[i]->ragged && (op->dbuf->dynamic || op->sbuf->dynamic))
 			why = arena_printf(op->cx->arena, "'%s' has runtime extents, and this variant does not guard its "
 			                   "accesses", op->dbuf->dynamic ? op->dbuf->name : op->sbuf->name);
-		if (!why && op->dbuf->dt != op->sbuf->dt && !vs[i]->converts)
-			why = arena_printf(op->cx->arena, "this variant does not convert (%s -> %s)", dtype_name(op->sbuf->dt),
-			                   dtype_name(op->dbuf->dt));
+		if (!why && op->dbuf->dt != op->sbuf->dt &&
+		    (!vs[i]->converts || (vs[i]->converts_into_shared && op->dbuf->mem != MEM_SHARED)))
+			why = arena_printf(op->cx->arena, "this variant %s (%s -> %s)",
+			                   vs[i]->converts ? "converts only into shared memory" : "does not convert",
+			                   dtype_name(op->sbuf->dt), dtype_name(op->dbuf->dt));
 		c->depth = 0;
 		if (!why) {
 			c->depth = 1;

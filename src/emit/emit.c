@@ -571,6 +571,13 @@ static void emit_mbar_bases(Emit *e)
 		e->mbar_base[i] = b_reg(b, RC_R);
 		b_ins(b, FORM_MOV_U32, b_name(b, e->mbar_base[i]), arena_printf(cx->arena, "%s$mb", mb->name), NULL);
 	}
+	if (k->red_scratch && k->dyn_shared) {
+		e->red_base = b_add32_imm(b, dyn_base(e), k->red_scratch_offset);
+	} else if (k->red_scratch) {
+		str_printf(&e->decls, "\t.shared .align 16 .b8 reduce$scratch[%lld];\n", (long long)k->red_scratch);
+		e->red_base = b_reg(b, RC_R);
+		b_ins(b, FORM_MOV_U32, b_name(b, e->red_base), "reduce$scratch", NULL);
+	}
 	for (size_t i = 0; i < k->nmbars; i++)
 		if (mbar_run_time_phase(cx, &k->mbars[i])) { /* bit i: the parity of barrier i's next phase */
 			e->mbar_phase[i] = b_reg(b, RC_R);

@@ -1,5 +1,6 @@
 /* The emit hook of reduce.max|min|sum: each thread chains its registers
- * of one DST element, then the lanes combine with shfl.sync.bfly, as
+ * of one DST element, then the lanes combine with shfl.sync.bfly and the
+ * warps through shared memory, as
  * reduce_plan (src/front/reduce.c) decided. */
 #include "lower.h"
 #include "reduce_plan.h"
@@ -31,6 +32,53 @@ static Reg combine(Builder *b, FormId op, Reg a, Reg c)
 	return d;
 }
 
+static void red_barrier(Emit *e, const Stmt *s)
+{
+	Builder *b = emit_builder(e);
+	if (s->red_bar == RED_BAR_CTA) {
+		b_ins(b, FORM_BAR_SYNC, NULL);
+		return;
+	}
+	Reg id = b_reg(b, RC_R); /* the warpgroup's own barrier: warpgroups reduce independently */
+	b_ins(b, FORM_ADD_U32, b_name(b, id), b_name(b, emit_var_reg(e, VAR_WGID)), b_imm(b, RED_BAR_ID), NULL);
+	b_ins(b, FORM_BAR_SYNC_R, b_name(b, id), "128", NULL);
+}
+
+/* across warps: each thread's partials to its scratch words (thread t, slot
+ * g at word t * nslot + g), a barrier, then the partials of the threads
+ * that differ from it only in the warp bits, combined by bit, lowest first
+ * (op(bit clear, bit set)), and a barrier before the words are reused */
+static void over_warps(Emit *e, const Stmt *s, const RedPlan *rp, FormId op, Reg *acc)
+{
+	Builder *b = emit_builder(e);
+	int64_t stride = 4 * (int64_t)rp->nslot, mask = 0, n = (int64_t)1 << rp->nwbits;
+	for (int i = 0; i < rp->nwbits; i++)
+		mask |= (int64_t)1 << rp->wbits[i];
+	Reg own = b_reg(b, RC_R), low = b_reg(b, RC_R), base = b_reg(b, RC_R);
+	b_ins(b, FORM_MAD_LO_U32, b_name(b, own), b_name(b, emit_tid(e)), b_imm(b, stride), b_name(b, e->red_base), NULL);
+	for (int g = 0; g < rp->nslot; g++)
+		b_ins(b, FORM_ST_SHARED_B32, b_addr(b, own, 4 * g), b_name(b, acc[g]), NULL);
+	red_barrier(e, s);
+	b_ins(b, FORM_AND_B32, b_name(b, low), b_name(b, emit_tid(e)), b_imm(b, (int64_t)(uint32_t)~mask), NULL);
+	b_ins(b, FORM_MAD_LO_U32, b_name(b, base), b_name(b, low), b_imm(b, stride), b_name(b, e->red_base), NULL);
+	Reg v[256];
+	for (int g = 0; g < rp->nslot; g++) {
+		for (int64_t m = 0; m < n; m++) { /* m's bit i is thread-index bit wbits[i] */
+			int64_t t = 0;
+			for (int i = 0; i < rp->nwbits; i++)
+				t |= (m >> i & 1) << rp->wbits[i];
+			v[m] = b_reg(b, RC_R);
+			b_ins(b, FORM_LD_SHARED_B32, b_name(b, v[m]), b_addr(b, base, t * stride + 4 * g), NULL);
+		}
+		for (int i = 0; i < rp->nwbits; i++)
+			for (int64_t m = 0; m < n; m++)
+				if (!(m >> i & 1) && !(m & (((int64_t)1 << i) - 1)))
+					v[m] = combine(b, op, v[m], v[m | (int64_t)1 << i]);
+		acc[g] = v[0];
+	}
+	red_barrier(e, s);
+}
+
 void emit_reduce(Emit *e, const Stmt *s)
 {
 	Builder *b = emit_builder(e);
@@ -57,6 +105,8 @@ void emit_reduce(Emit *e, const Stmt *s)
 			      "0xffffffff", NULL);
 			acc[g] = combine(b, op, acc[g], other);
 		}
+	if (rp.nwbits)
+		over_warps(e, s, &rp, op, acc);
 	for (int g = 0; g < rp.nslot; g++)
 		b_ins(b, FORM_MOV_B32, b_name(b, dw[rp.dst[g]]), b_name(b, acc[g]), NULL);
 }

@@ -18,6 +18,10 @@ typedef struct SetEmit {
 	int64_t r;        /* the destination register being computed */
 	Reg th[SET_MAX_RANK];
 	bool th_done[SET_MAX_RANK];
+	bool direct;       /* results go straight into the destination (each register reads only itself) */
+	int nconst;        /* literals already in registers: one mov per distinct value per statement */
+	uint32_t cbits[16];
+	Reg creg[16];
 } SetEmit;
 
 static Reg new_r(SetEmit *E) { return b_reg(E->b, RC_R); }
@@ -28,9 +32,9 @@ static Reg load_operand(SetEmit *E, const Buffer *b, int64_t ro)
 {
 	Builder *bl = E->b;
 	Reg *w = emit_local_regs(E->e, b);
-	if (b->dt == DT_F32 && b != E->x->dst)
+	if (b->dt == DT_F32 && (b != E->x->dst || E->direct))
 		return w[ro];
-	if (b->dt == DT_F32) { /* the destination: a copy, read before any register is written */
+	if (b->dt == DT_F32) { /* the destination read elsewhere: a copy, read before any register is written */
 		Reg t = new_r(E);
 		b_ins(bl, FORM_MOV_B32, nm(E, t), nm(E, w[ro]), NULL);
 		return t;
@@ -72,33 +76,44 @@ static const FormId value_form[SX_COUNT] = {
 };
 
 static int cond(SetEmit *E, const SetNode *n, bool neg, Reg *p);
+static Reg value(SetEmit *E, const SetNode *n);
 
-static Reg value(SetEmit *E, const SetNode *n)
+/* n's value; into *to when given (the destination register itself), else
+ * into a fresh register or an operand's own */
+static Reg value_to(SetEmit *E, const SetNode *n, const Reg *to)
 {
 	Builder *b = E->b;
 	switch (n->op) {
 	case SX_LOAD: return load_operand(E, n->buf, E->pl->opreg[(int64_t)n->id * E->pl->regs + E->r]);
 	case SX_SCALAR: return scalar_value(E, &E->k->scalars[n->scalar]);
 	case SX_CONST: {
-		Reg t = new_r(E);
+		for (int i = 0; !to && i < E->nconst; i++)
+			if (E->cbits[i] == n->bits)
+				return E->creg[i];
+		Reg t = to ? *to : new_r(E);
 		b_ins(b, FORM_MOV_B32_F32IMM, nm(E, t), arena_printf(b->arena, "0f%08X", n->bits), NULL);
+		if (!to && E->nconst < 16) { /* straight-line code: this mov precedes every later use */
+			E->cbits[E->nconst] = n->bits;
+			E->creg[E->nconst++] = t;
+		}
 		return t;
 	}
 	case SX_SELECT: {
 		Reg p;
 		int c = cond(E, n->a[0], false, &p);
 		if (c != 2)
-			return value(E, n->a[c ? 1 : 2]);
-		Reg x = value(E, n->a[1]), y = value(E, n->a[2]), t = new_r(E);
+			return value_to(E, n->a[c ? 1 : 2], to);
+		Reg x = value(E, n->a[1]), y = value(E, n->a[2]), t = to ? *to : new_r(E);
 		b_ins(b, FORM_SELP_B32, nm(E, t), nm(E, x), nm(E, y), nm(E, p), NULL);
 		return t;
 	}
 	default: break;
 	}
-	Reg a[3] = {{0}, {0}, {0}}, t = new_r(E);
+	Reg a[3] = {{0}, {0}, {0}};
 	int na = n->op == SX_FMA ? 3 : n->op >= SX_ADD ? 2 : 1;
 	for (int i = 0; i < na; i++)
 		a[i] = value(E, n->a[i]);
+	Reg t = to ? *to : new_r(E); /* the operands are read by the instruction that writes it */
 	if (na == 1)
 		b_ins(b, value_form[n->op], nm(E, t), nm(E, a[0]), NULL);
 	else if (na == 2)
@@ -107,6 +122,8 @@ static Reg value(SetEmit *E, const SetNode *n)
 		b_ins(b, value_form[n->op], nm(E, t), nm(E, a[0]), nm(E, a[1]), nm(E, a[2]), NULL);
 	return t;
 }
+
+static Reg value(SetEmit *E, const SetNode *n) { return value_to(E, n, NULL); }
 
 /* the thread part of destination coordinate d (hoisted digits of %tid.x) */
 static Reg thread_coord(SetEmit *E, int d)
@@ -255,6 +272,20 @@ static void pack_word(SetEmit *E, Reg *words, int64_t w, const Reg *res)
 	}
 }
 
+/* every read of the destination reads the register being computed */
+static bool reads_only_own(const SetExpr *x, const SetPlan *pl)
+{
+	for (int i = 0; i < x->nnodes; i++) {
+		const SetNode *n = x->nodes[i];
+		if (n->op != SX_LOAD || n->buf != x->dst)
+			continue;
+		for (int64_t r = 0; r < pl->regs; r++)
+			if (pl->written[r] && pl->opreg[(int64_t)n->id * pl->regs + r] != r)
+				return false;
+	}
+	return true;
+}
+
 void emit_set(Emit *e, const Stmt *s)
 {
 	Builder *b = emit_builder(e);
@@ -272,9 +303,18 @@ void emit_set(Emit *e, const Stmt *s)
 	for (int64_t r = 0; r < pl.regs; r++)
 		nw += pl.written[r];
 	b_comment(b, "line %d: set %s (%lld registers)", s->loc.line, d->name, (long long)nw);
+	/* an f32 destination whose every register reads no other register of
+	 * itself is computed in place (nothing reads register r after its own
+	 * expression); otherwise every result first, then the writes */
+	bool direct = E.direct = d->dt == DT_F32 && reads_only_own(s->set, &pl);
 	for (E.r = 0; E.r < pl.regs; E.r++)
-		if (pl.written[E.r])
-			res[E.r] = value(&E, s->set->root);
+		if (pl.written[E.r]) {
+			res[E.r] = value_to(&E, s->set->root, direct ? &words[E.r] : NULL);
+			if (direct && res[E.r].id != words[E.r].id)
+				b_ins(b, FORM_MOV_B32, nm(&E, words[E.r]), nm(&E, res[E.r]), NULL);
+		}
+	if (direct)
+		return;
 	if (d->dt == DT_F32) {
 		for (int64_t r = 0; r < pl.regs; r++)
 			if (pl.written[r])

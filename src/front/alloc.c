@@ -7,6 +7,8 @@
 
 /* the "allocate" pass: tensor-memory columns, mbarrier words after the
  * buffers, the switch to dynamic shared memory past the static limit */
+static bool place_dynamic(Ctx *cx, const Module *m, Kernel *k, int64_t shared_bytes);
+
 bool allocate_kernel(Ctx *cx, const Module *m, Kernel *k, int64_t shared_bytes)
 {
 	int before = cx->diags.errors;
@@ -39,7 +41,16 @@ bool allocate_kernel(Ctx *cx, const Module *m, Kernel *k, int64_t shared_bytes)
 		mb->shared_offset = shared_bytes;
 		shared_bytes += 8 * mb->n;
 	}
-	if (shared_bytes > SHARED_STATIC_LIMIT && !k->is_func && cx->diags.errors == before) {
+	k->shared_end = shared_bytes;
+	return cx->diags.errors == before && place_dynamic(cx, m, k, shared_bytes);
+}
+
+/* past the static limit everything moves to one dynamic array (the
+ * launcher passes its size) */
+static bool place_dynamic(Ctx *cx, const Module *m, Kernel *k, int64_t shared_bytes)
+{
+	int before = cx->diags.errors;
+	if (shared_bytes > SHARED_STATIC_LIMIT && !k->is_func) {
 		if (shared_bytes > target_max_shared(m->target)) {
 			diag_error(cx, k->loc, "shared memory of kernel '%s' reaches %lld bytes (limit %lld on %s)", k->name,
 			           (long long)shared_bytes, (long long)target_max_shared(m->target), m->target->name);
@@ -52,4 +63,14 @@ bool allocate_kernel(Ctx *cx, const Module *m, Kernel *k, int64_t shared_bytes)
 		}
 	}
 	return cx->diags.errors == before;
+}
+
+/* after the statements: the reductions over warps' scratch words
+ * (Kernel.red_scratch, sized by check_reduce) after everything else */
+bool allocate_reduce_scratch(Ctx *cx, const Module *m, Kernel *k)
+{
+	if (!k->red_scratch)
+		return true;
+	k->red_scratch_offset = (k->shared_end + 15) / 16 * 16;
+	return place_dynamic(cx, m, k, k->red_scratch_offset + k->red_scratch);
 }

@@ -4,9 +4,12 @@
  * owner group's threads and registers: each thread chains the registers that
  * hold one DST element (increasing register index), then the lanes combine
  * with shfl.sync.bfly over the thread-index bits the reduced dimensions
- * occupy (lowest bit first). Every copy of DST must land in a thread that
- * holds the whole result, and every such thread must hold a copy. The
- * parse and check hooks; emit_reduce is src/emit/reduce_emit.c. */
+ * occupy (lowest bit first), then the warps through shared memory: every
+ * thread writes its partials, a barrier, every thread reads its partner
+ * warps' and combines them by warp bit (lowest first), a barrier. Every copy
+ * of DST must land in a thread that holds the whole result, and every such
+ * thread must hold a copy. The parse and check hooks; emit_reduce is
+ * src/emit/reduce_emit.c. */
 #include "lower.h"
 #include "parse.h"
 #include "reduce_plan.h"
@@ -293,27 +296,20 @@ static bool plan_bits(Ctx *cx, const Stmt *s, RedScan *sc, RedPlan *rp)
 				int64_t j = sc->jof[t * sc->RS + rp->regs[rp->first[g] + i]];
 				cover_of(sc, rp->nslot, t, g)[j / 64] |= (uint64_t)1 << (j % 64);
 			}
-	rp->nbits = 0;
+	rp->nbits = rp->nwbits = 0;
 	for (int b = 0; ((int64_t)1 << b) < sc->T; b++) {
 		if (!is_butterfly(sc, rp, b))
 			continue;
-		if (b >= 5) {
-			if (cx) {
-				diag_error(cx, s->src->loc, "the reduced dimension of '%s' lives on warps (thread-index bit %d); "
-				           "%s combines lanes of one warp only", s->src->buf->name, b, stmt_info[s->kind].keyword);
-				diag_note(cx, "combining warps takes shared memory and a barrier, which reduce does not do yet: lay "
-				          "the reduced dimension out on lanes and registers");
-				fmt_layout_note(cx, s->src->buf);
-			}
-			return false;
-		}
 		for (int64_t t = 0; t < sc->T; t++) /* t < partner: both become the union */
 			for (int g = 0; g < rp->nslot && !(t >> b & 1); g++) {
 				uint64_t *a = cover_of(sc, rp->nslot, t, g), *c = cover_of(sc, rp->nslot, t | (1 << b), g);
 				for (int64_t w = 0; w < sc->words; w++)
 					a[w] = c[w] = a[w] | c[w];
 			}
-		rp->bits[rp->nbits++] = 1 << b;
+		if (b < 5)
+			rp->bits[rp->nbits++] = 1 << b;
+		else
+			rp->wbits[rp->nwbits++] = b;
 	}
 	for (int64_t t = 0; t < sc->T; t++)
 		for (int g = 0; g < rp->nslot; g++) {
@@ -412,6 +408,57 @@ static bool whole_owners(Ctx *cx, const Kernel *k, const Stmt *s)
 	return true;
 }
 
+/* a named barrier of the program in 12..15 in some warp that runs it (an
+ * id from wgid too), the ids a warpgroup's reduce over warps takes */
+static void find_high_bar(void *ctx, const Stmt *s)
+{
+	const Stmt **found = ctx;
+	if (*found || (s->kind != ST_NBAR_SYNC && s->kind != ST_NBAR_ARRIVE))
+		return;
+	for (int w = 0; w < 64; w++)
+		if ((s->warps >> w & 1) && nbar_id_at(s, w) >= RED_BAR_ID) {
+			*found = s;
+			return;
+		}
+}
+
+/* the largest id a named barrier statement takes in the warps that run it */
+static int64_t max_bar_id(const Stmt *s)
+{
+	int64_t id = 0;
+	for (int w = 0; w < 64; w++)
+		if ((s->warps >> w & 1) && nbar_id_at(s, w) > id)
+			id = nbar_id_at(s, w);
+	return id;
+}
+
+/* a reduce over warps: its barrier, and the scratch words it needs */
+static void check_over_warps(Ctx *cx, Kernel *k, Stmt *s, const RedPlan *rp)
+{
+	const char *kw = stmt_info[s->kind].keyword;
+	Scope o = s->src->buf->owner;
+	if (k->is_func) {
+		diag_error(cx, s->loc, "%s combines warps here (thread-index bit %d), which takes shared memory and a "
+		           "barrier; a func has neither of its own", kw, rp->wbits[0]);
+		return;
+	}
+	if (o == SC_WARPGROUP) {
+		const Stmt *bar = NULL;
+		stmt_walk(k->body, k->nbody, find_high_bar, &bar);
+		if (bar) {
+			diag_error(cx, bar->loc, "named barrier %lld is one that %s over a warpgroup's warps uses (barriers "
+			           "%d..15, one per warpgroup): take an id below %d", (long long)max_bar_id(bar), kw,
+			           RED_BAR_ID, RED_BAR_ID);
+			diag_note(cx, "the %s at line %d combines the warps of each warpgroup", kw, s->loc.line);
+			return;
+		}
+	}
+	s->red_bar = o == SC_CTA ? RED_BAR_CTA : RED_BAR_WG;
+	int64_t bytes = 4 * k->threads * rp->nslot;
+	if (bytes > k->red_scratch)
+		k->red_scratch = bytes;
+}
+
 void check_reduce(Ctx *cx, const Module *m, Kernel *k, Stmt *s)
 {
 	(void)m;
@@ -420,5 +467,6 @@ void check_reduce(Ctx *cx, const Module *m, Kernel *k, Stmt *s)
 	if (s->src->buf->mem == MEM_LOCAL && !whole_owners(cx, k, s))
 		return;
 	RedPlan rp;
-	reduce_plan(cx, cx->arena, k, s, &rp);
+	if (reduce_plan(cx, cx->arena, k, s, &rp) && rp.nwbits)
+		check_over_warps(cx, k, s, &rp);
 }

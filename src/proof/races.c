@@ -272,7 +272,7 @@ static bool race_stmt(Walk *w, const Stmt *s)
 	if (s->warps && !(s->warps & R->role))
 		return true; /* another role's statement (a bar.sync of other warps orders none of these) */
 	BarKind bar = si->bar;
-	if (s->asm_blk && asm_syncs(s->asm_blk))
+	if ((s->asm_blk && asm_syncs(s->asm_blk)) || s->red_bar == RED_BAR_CTA) /* a CTA's reduce over warps meets at bar.sync 0 */
 		bar = BAR_SYNC;
 	if (bar == BAR_SYNC) {
 		R->ordered = R->epoch++;

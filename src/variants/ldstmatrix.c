@@ -16,6 +16,10 @@ static const char *accepts(const CopyOp *op)
 		return arena_printf(op->cx->arena, "needs local <-> shared, got %s -> %s", mem_name(s), mem_name(d));
 	if (op->st->scope == SC_THREAD)
 		return "unsupported exec_scope thread (need warp, warpgroup, or cta)";
+	if (op->rdt != op->dt && (ld || op->rdt != DT_F32 || dtype_bytes(op->dt) != 2))
+		return arena_printf(op->cx->arena,
+		                    "converts only f32 registers to f16/bf16 shared (cvt pairs, then stmatrix), not %s -> %s",
+		                    dtype_name(op->sbuf->dt), dtype_name(op->dbuf->dt));
 	if ((ld ? op->dbuf : op->sbuf)->layout.nrep)
 		return "the register layout is replicated ('+ R[...]'): only 'reg' copies replicas";
 	if (st && !target_has(op->mod->target, CAP_SM90))
@@ -229,8 +233,10 @@ static const char *plan(const CopyOp *op, Plan *p)
 		const char *w = try_num(pairs, np, T, M, nums[i], lp);
 		if (!w) {
 			snprintf(p->params, sizeof p->params,
-			         "{\"direction\": \"%s\", \"num\": %d, \"trans\": %s, \"m_outer\": %lld}", lp->ld ? "ld" : "st",
-			         lp->num, lp->trans ? "true" : "false", (long long)lp->m_outer);
+			         "{\"direction\": \"%s\", \"num\": %d, \"trans\": %s, \"m_outer\": %lld%s}",
+			         lp->ld ? "ld" : "st", lp->num, lp->trans ? "true" : "false", (long long)lp->m_outer,
+			         op->rdt != op->dt ? (op->dt == DT_BF16 ? ", \"convert\": \"f32 -> bf16\"" : ", \"convert\": \"f32 -> f16\"")
+			                           : "");
 			return NULL;
 		}
 		if (!why || nums[i] == 1)
@@ -260,6 +266,10 @@ static void issue(const CopyOp *op, const LdstPlan *lp, Emit *e, const Side *sid
 	const Buffer *rb = lp->ld ? op->dbuf : op->sbuf;
 	int esize = dtype_bytes(op->dt), per_word = 4 / esize;
 	Reg *words = emit_local_regs(e, rb);
+	bool conv = op->rdt != op->dt;
+	FormId cvt = conv ? b_form(b, FAM_CVT, &(FormKey){.atype = ATYPE_F32,
+	                                                  .dtype = op->dt == DT_BF16 ? DTYPE_BF16 : DTYPE_F16})
+	                  : FORM_COUNT;
 	for (int64_t mm = 0; mm < lp->m_outer; mm++) {
 		int64_t ra, sa;
 		group_offset(lp->m, lp->nm, mm, &ra, &sa);
@@ -268,8 +278,18 @@ static void issue(const CopyOp *op, const LdstPlan *lp, Emit *e, const Side *sid
 		for (int i = 0; i < lp->num; i++) {
 			int64_t na, nb;
 			group_offset(lp->n, lp->nn, i, &na, &nb);
-			for (int h = 0; h < words_per_matrix; h++)
-				regs[nr++] = words[(lp->r_off + ra + na) / per_word + h];
+			for (int h = 0; h < words_per_matrix; h++) {
+				int64_t el = lp->r_off + ra + na + (int64_t)h * per_word;
+				if (!conv) {
+					regs[nr++] = words[el / per_word];
+					continue;
+				}
+				/* f32 elements el, el + 1 (adjacent registers: the fragment's element
+				 * pair) packed by one cvt, the even element low */
+				regs[nr] = b_reg(b, RC_R);
+				b_ins(b, cvt, b_name(b, regs[nr]), b_name(b, words[el + 1]), b_name(b, words[el]), NULL);
+				nr++;
+			}
 		}
 		const char *addr = emit_side_operand(e, side, sa);
 		if (lp->ld)
@@ -357,4 +377,5 @@ static void trace(const CopyOp *op, const Plan *p, int64_t *vals, TraceFn fn, vo
 	}
 }
 
-const Variant variant_ldstmatrix = {"ldstmatrix", ST_COPY, 10, accepts, plan, emit, .trace = trace, .ragged = false};
+const Variant variant_ldstmatrix = {"ldstmatrix", ST_COPY, 10, accepts, plan, emit, .trace = trace, .ragged = false,
+                                       .converts = true, .converts_into_shared = true};

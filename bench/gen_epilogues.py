@@ -1,0 +1,159 @@
+#!/usr/bin/env python3
+"""Writes the bf16 fused-epilogue bench kernels (issue 34):
+bench/gemm_sm90_walk_bf16_bias{,_relu,_gelu,_silu}.tile and their plain twin
+bench/gemm_sm90_walk_bf16_tmast.tile (no bias, no activation: the same
+kernel's cost without the epilogue math, for the same run's comparison).
+One generator so that the five differ only in the epilogue's `set`s.
+Run from the repository root: python3 bench/gen_epilogues.py
+"""
+ACTS = {
+ "tmast": ("the plain twin of the fused kernels below: compare its time with theirs", None, ""),
+ "bias": ("CUBLASLT_EPILOGUE_BIAS", None, ""),
+ "bias_relu": ("CUBLASLT_EPILOGUE_RELU_BIAS", "max({x}, 0.0)", "then ReLU "),
+ "bias_gelu": ("CUBLASLT_EPILOGUE_GELU_BIAS",
+   "fma(0.5 * {x}, tanh({x} * fma(0.0356774081, {x} * {x}, 0.7978845608)), 0.5 * {x})",
+   "then GELU in its tanh form (tanh.approx.f32, as cuBLASLt's GELU_BIAS) "),
+ "bias_silu": ("no cuBLASLt twin: bench against its BIAS epilogue",
+   "{x} * rcp(1.0 + exp2({x} * -1.44269504))",
+   "then SiLU, x * sigmoid(x) = x * rcp(1 + exp2(-x log2 e)) (ex2.approx, rcp.approx; the bound in docs/ptx-notes.md \"Approximate math\") "),
+}
+HEAD = '''# C = {formula}, bf16 in and out, f32 accumulate and f32 epilogue math.
+# (bench variant: bench/gemm_sm90_walk_bf16_512x128.tile with a fused epilogue, issue 34;
+# {lt}.)
+# Each 128-column strip's bias is loaded into registers laid out as the
+# accumulators' columns before the K loop; after wgmma.wait 0 every thread
+# adds it to the accumulator registers it holds {act}(set: per thread, the
+# colocation of bias[0, j] with D[i, j] proved from the two layouts).
+# The output leaves through stmatrix and TMA stores: each half of an
+# accumulator (64 rows x 64 columns a warpgroup) is converted to bf16 in
+# registers and written with stmatrix.x4 into one of two 128 x 64 staging
+# buffers (TMA's 128-byte swizzle), and the first consumer thread stores the
+# CTA's 128 x 64 box with one TMA store; the store of one half overlaps the
+# next half's conversion and D1's epilogue math. The warpgroups take rows so
+# that each accumulator's box is contiguous: D0 is rows 64 (wgid - 1) ..,
+# D1 rows 128 + 64 (wgid - 1) .. of the CTA's 256. Per half: bulk.wait_read 1
+# (the store two halves ago has read the buffer), bar.sync, the writes,
+# fence.proxy_async, bar.sync, the store, bulk.commit (as
+# bench/gemm_sm90_walk_tmast.tile; the roles proof checks each step).
+# Written by bench/gen_epilogues.py (edit it, not this file).
+target sm_90a
+# set: M=300 N=304 K=136 P=2 Q=2
+
+kernel gemm_sm90_walk_bf16_{name}
+threads 384
+cluster 1, 2                 # two CTAs along y: the halves of a 512-row band
+param  M u32
+param  N u32
+param  K u32
+param  P u32                 # CTAs along y (even): each cluster walks the 512-row bands ctaid_y / 2, + P / 2, ...
+param  Q u32                 # CTAs along x: each walks the 128-column strips ctaid, ctaid + Q, ...
+assume K % 8 == 0
+assume N % 8 == 0                # C's rows: a multiple of 16 bytes (the TMA store)
+assume M <= 65536
+assume N <= 65536
+assume K <= 65536
+assume P >= 2
+assume P % 2 == 0
+assume P <= 1024
+assume Q >= 1
+assume Q <= 1024
+grid   cdiv(Q, 1), cdiv(P, 1)
+param  A bf16 [M, K] fill small tma
+param  B bf16 [N, K] fill small tma
+param  C bf16 [M, N] tma
+param  BIAS bf16 [1, N] fill small
+shared As bf16 [4, 256, 64] layout swizzle(3, 3, 3)
+shared Bs bf16 [4, 128, 64] layout swizzle(3, 3, 3)
+shared Cs bf16 [2, 128, 64] layout swizzle(3, 3, 3)   # the epilogue's staging, double-buffered (TMA's 128-byte swizzle)
+local  D0 f32 [64, 128] layout S[(4, 2, 8, 16, 4, 2) : (1@wid_in_wg, 2, 4@laneid, 4, 1@laneid, 1)]   # the CTA's rows 64 (wgid - 1) ..
+local  D1 f32 [64, 128] layout S[(4, 2, 8, 16, 4, 2) : (1@wid_in_wg, 2, 4@laneid, 4, 1@laneid, 1)]   # and 128 + 64 (wgid - 1) ..
+# the bias row of a 128-column strip as the accumulators' columns (16 register
+# pairs, 4 lanes), replicated over the 8 lane groups and 4 warps that hold each column
+local  bias f32 [1, 128] layout S[(1, 16, 4, 2) : (1, 4, 1@laneid, 1)] + R[(4, 8) : (1@wid_in_wg, 4@laneid)]
+mbarrier full [4]
+mbarrier empty [4]
+
+repeat 4 as s {{
+  mbarrier.init full[s]
+  mbarrier.init empty[s], 4                  # 2 consumer warpgroups in each of the 2 CTAs
+}}
+cluster.sync                                 # every CTA's barriers exist before a peer signals them
+when wgid == 0 {{
+  setmaxnreg.dec 40
+  when warpid == 0 {{
+    repeat cdiv(N, 128) as tn across ctaid {{        # the CTA's columns and, in each,
+      repeat cdiv(M, 512) as tp across ctaid_y {{  # the cluster's bands; this CTA's half of each
+        repeat cdiv(K, 64) as k running g {{
+          mbarrier.wait empty[g % 4]
+          mbarrier.expect_tx full[g % 4], 49152       # A's 32 KiB and both halves of B (16 KiB)
+          cta copy_async As[g % 4, :, :], A[tp*512 + cluster_ctarank*256 : tp*512 + cluster_ctarank*256 + 256, k*64 : k*64 + 64] mbarrier full[g % 4]
+          cta copy_async Bs[g % 4, cluster_ctarank*64 : cluster_ctarank*64 + 64, :], B[tn*128 + cluster_ctarank*64 : tn*128 + cluster_ctarank*64 + 64, k*64 : k*64 + 64] mbarrier full[g % 4] multicast 0x3
+        }}
+      }}
+    }}
+  }}
+}} else {{
+  setmaxnreg.inc 232
+  repeat 3 as s {{
+    mbarrier.arrive empty[s] per warpgroup cluster   # stages 0..2 start free in both CTAs
+  }}
+  repeat cdiv(N, 128) as tn across ctaid {{        # the CTA's columns and, in each,
+    repeat cdiv(M, 512) as tp across ctaid_y {{  # the cluster's bands; this CTA's half of each
+      init D0, 0
+      init D1, 0
+      warpgroup copy bias, BIAS[:, tn*128 : tn*128 + 128]   # bf16 -> f32; columns past N read 0
+      repeat cdiv(K, 64) as k running g {{
+        mbarrier.wait full[g % 4]
+        wgmma.fence
+        warpgroup mma D0, As[g % 4, (wgid - 1)*64 : (wgid - 1)*64 + 64, :], Bs[g % 4, :, :]
+        warpgroup mma D1, As[g % 4, 128 + (wgid - 1)*64 : 128 + (wgid - 1)*64 + 64, :], Bs[g % 4, :, :]
+        wgmma.commit
+        wgmma.wait 1                             # the previous trip's wgmma is done:
+        mbarrier.arrive empty[(g + 3) % 4] per warpgroup cluster   # its stage is free, for both producers
+      }}
+      wgmma.wait 0
+{body}
+    }}
+  }}
+  bulk.wait 0                                  # C written before the CTA ends
+}}
+cluster.sync                                 # no CTA exits while its peer may still signal or write it
+'''
+def half(acc, rows, buf, c0):
+    r = "tp*512 + cluster_ctarank*256" + (" + 128" if rows else "")
+    return f'''      bulk.wait_read 1                         # the store two halves ago has read Cs[{buf}]
+      bar.sync 1, 256                          # ... and every consumer thread knows it
+      warpgroup copy Cs[{buf}, (wgid - 1)*64 : (wgid - 1)*64 + 64, :], {acc}[:, {c0} : {c0 + 64}]   # cvt pairs, stmatrix.x4
+      fence.proxy_async
+      bar.sync 1, 256
+      cta copy_async C[{r} : {r} + 128, tn*128 + {c0} : tn*128 + {c0 + 64}], Cs[{buf}, :, :]
+      bulk.commit'''
+for name, (lt, act, actdoc) in ACTS.items():
+    body = []
+    for n, acc in enumerate(("D0", "D1")):
+        x = f"{acc}[i, j] + bias[0, j]"
+        if name == "tmast":
+            pass
+        elif act is None:
+            body.append(f"      set {acc}[i, j] = {x}")
+        else:
+            body.append(f"      set {acc}[i, j] = {acc}[i, j] + bias[0, j]")
+            body.append(f"      set {acc}[i, j] = " + act.format(x=f"{acc}[i, j]"))
+        body.append(half(acc, n, 0, 0))
+        body.append(half(acc, n, 1, 64))
+    formula = {"tmast": "A * B^T", "bias": "A * B^T + bias", "bias_relu": "relu(A * B^T + bias)",
+               "bias_gelu": "gelu_tanh(A * B^T + bias)", "bias_silu": "silu(A * B^T + bias)"}[name]
+    text = HEAD.format(formula=formula, lt=lt, act=actdoc, name=name, body="\n".join(body))
+    if name == "tmast":  # the first lines say what it is
+        text = text.replace("""# C = A * B^T, bf16 in and out, f32 accumulate and f32 epilogue math.
+# (bench variant: bench/gemm_sm90_walk_bf16_512x128.tile with a fused epilogue, issue 34;
+# the plain twin of the fused kernels below: compare its time with theirs.)""", """# C = A * B^T, bf16 in and out, f32 accumulate (bench variant:
+# bench/gemm_sm90_walk_bf16_512x128.tile with the output path of the fused
+# epilogue kernels bench/gemm_sm90_walk_bf16_bias*.tile and no epilogue math:
+# their plain twin, timed beside them; written by bench/gen_epilogues.py).""")
+    if name == "tmast":  # no bias: its param, register vector, load and comment lines go
+        drop = ("param  BIAS", "local  bias", "warpgroup copy bias", "# the bias row", "# pairs, 4 lanes)",
+                "# Each 128-column strip", "# accumulators' columns", "# adds it to", "# colocation of bias")
+        text = "\n".join(l for l in text.split("\n") if not l.strip().startswith(drop)) + "\n"
+    with open(f"bench/gemm_sm90_walk_bf16_{name}.tile", "w") as f:
+        f.write(text)
