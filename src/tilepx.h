@@ -120,11 +120,17 @@ typedef struct Ctx {
 	                          keyed by the param Buffer; read through tensor_map_swizzle */
 	StmtMap *run_time_phase; /* the roles' proof: mbarrier arrays whose parity the threads track at run time
 	                            (keyed by the Mbar); read through mbar_run_time_phase */
+	StmtMap *parent; /* each statement's enclosing block, built per kernel on the first ask (stmt_parent) */
 } Ctx;
 /* the bytes mbarrier.expect_tx s expects: its operand, else what the async
  * pass computed; false when neither (src/stmtmap.c) */
 bool expect_tx_bytes(const Ctx *cx, const Stmt *s, int64_t *bytes);
 void expect_tx_set_bytes(Ctx *cx, const Stmt *s, int64_t bytes);
+/* the block (repeat or when) directly around statement s of kernel k, NULL
+ * at the top; false when s is not in k. Constant time after one walk of the
+ * kernel (a search from the top per statement made explain quadratic) */
+typedef struct Kernel Kernel;
+bool stmt_parent(Ctx *cx, const Kernel *k, const Stmt *s, const Stmt **parent);
 
 void diag_error(Ctx *cx, Loc loc, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 void diag_warning(Ctx *cx, Loc loc, const char *fmt, ...) __attribute__((format(printf, 3, 4)));

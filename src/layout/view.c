@@ -244,7 +244,7 @@ static bool slice_dim(const Kernel *k, const Iter *g, int n, const Affine *b, in
 		}
 	}
 	for (int a = 0; a < AX_COUNT; a++) {
-		memset(&off[a], 0, sizeof(Affine));
+		off[a].n = 0; /* terms past n are never read (a memset of each was a tenth of emission) */
 		off[a].c = out->off[a];
 		for (int i = 0; i < b->n; i++) {
 			off[a].c -= lo[i] * delta[i][a]; /* out is the slice at the smallest values */
