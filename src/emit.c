@@ -321,12 +321,14 @@ static const EmitHook emit_hook[ST_COUNT] = {
 
 static void emit_stmts(Emit *e, Stmt **body, size_t n)
 {
+	Loc block = e->b.at; /* a block's own code after its body (the next trip, the loop's end) is its own */
 	for (size_t i = 0; i < n; i++) {
 		e->b.at = body[i]->loc;
 		emit_hook[body[i]->kind](e, body[i]);
 		if (e->repeat_depth == 0)
 			e->nmemo = 0; /* values emitted in place serve their statement only */
 	}
+	e->b.at = block;
 }
 
 static Reg dyn_base(Emit *e)
@@ -720,7 +722,7 @@ static int opcode_len(FormId f) { return (int)strcspn(ptx_forms[f].text, " ;"); 
  * it, as '?') */
 static void print_file(const char *path, Str *out)
 {
-	str_puts(out, "\n.file 1 \"");
+	str_puts(out, ".file 1 \"");
 	for (const unsigned char *c = (const unsigned char *)path; *c; c++) {
 		if (*c == '"' || *c == '\\')
 			str_putc(out, '\\');

@@ -65,6 +65,7 @@ run_each check_fuzz_repro $(files_of check_fuzz_repro)
 
 source tests/output.sh
 source tests/cli.sh
+source tests/tooling.sh
 source tests/shared.sh
 
 echo "== the CPU reference is independent of the emitter (src/ref imports no layout, region or variant code)"
