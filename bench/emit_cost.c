@@ -123,14 +123,14 @@ static bool ratio(Command cmd, const char *what)
 
 int main(int argc, char **argv)
 {
-#ifdef __GLIBC__
-	/* freed arena chunks stay with the process, so that a repetition runs on
-	 * memory the first one faulted in, at 100k copies as at 1k (page faults
-	 * are the kernel's cost, and a loaded machine's most variable one) */
-	mallopt(M_TRIM_THRESHOLD, 1 << 30);
-	mallopt(M_MMAP_THRESHOLD, 1 << 30);
-#endif
 	if (argc > 1 && !strcmp(argv[1], "--ratio")) {
+#ifdef __GLIBC__
+		/* freed arena chunks stay with the process, so that a repetition runs
+		 * on memory the first one faulted in, at 100k copies as at 1k (page
+		 * faults are the kernel's cost, and a loaded machine's most variable) */
+		mallopt(M_TRIM_THRESHOLD, 1 << 30);
+		mallopt(M_MMAP_THRESHOLD, 1 << 30);
+#endif
 		bool ok = ratio(CMD_EMIT, "emit");
 		ok = ratio(CMD_EXPLAIN_JSON, "explain --json") && ok;
 		return ok ? 0 : 1;
