@@ -89,12 +89,14 @@ static const char usage[] =
 	"usage: gemm_bench [--tile FILE.tile] [--kernel NAME] [--names C=A*B] [--dtype IN:OUT] [--b kn|nk]\n"
 	"                  [--data random|int] [--seed S] [--warmup W] [--rounds R] [--tol T] [--host-max D]\n"
 	"                  [--lt-algos N] [--set NAME=V]... (M N K | --issue-sizes)\n"
-	"                  [--fp8-fast-accum 0|1] [--auto]\n"
+	"                  [--fp8-fast-accum 0|1] [--auto] [--zero-c]\n"
 	"                  [--epilogue none|bias|relu_bias|gelu_bias|alpha_beta] [--alpha A] [--beta B]\n"
 	"                  [--bias-name NAME]\n"
 	"Times tilepx's kernel (--tile), cublasGemmEx and cuBLASLt on the same buffers, interleaved;\n"
 	"checks each result first. IN:OUT is f16:f32 (default, or the kernel's), bf16:bf16, bf16:f32,\n"
 	"f16:f16, or e4m3:bf16 (FP8: cuBLASLt only, B [N, K]). --rounds 0 checks only.\n"
+	"--zero-c: zero C (cuMemsetD32Async) before every tilepx launch, inside its timed interval: a kernel that\n"
+	"  accumulates into C (split-K by red.add, bench/gemm_sm90_splitk_*.tile; --auto sets it for such a pick)\n"
 	"--auto (one size): the kernel and its window P, Q from tilepx_gemm_choose (--dtype, default f16:f32;\n"
 	"the device's SM count); run from the repository's root. --set P=/Q= overrides the window.\n"
 	"Defaults: --data random --seed 1 --warmup 20 --rounds 200 --fp8-fast-accum 1 --epilogue none --alpha 1.25 --beta -0.5.\n";
@@ -120,6 +122,7 @@ typedef struct Options {
 	int epi;            /* EPI_*: the fused epilogue compared */
 	float alpha, beta;  /* alpha_beta's scalars */
 	char biasn[64];     /* the kernel's bias param */
+	int zero_c;         /* --zero-c (or the chooser's split-K pick): C zeroed before every tilepx launch, timed */
 } Options;
 
 enum { EPI_NONE, EPI_BIAS, EPI_RELU_BIAS, EPI_GELU_BIAS, EPI_ALPHA_BETA, NEPI };
@@ -556,6 +559,19 @@ static CUresult tile_launch(Bound *b, CUstream st)
 	return CUDA_ERROR_LAUNCH_FAILED;
 }
 
+/* a launch of a kernel that accumulates into C (split-K by red.add): C
+ * zeroed first on the same stream, inside the timed interval, as cuBLAS's
+ * own split-K does its reduction inside its time */
+static CUresult tile_run(Bound *b, CUstream st, CUdeviceptr zero, size_t words)
+{
+	if (words) {
+		CUresult r = cuMemsetD32Async(zero, 0, words, st);
+		if (r != CUDA_SUCCESS)
+			return r;
+	}
+	return tile_launch(b, st);
+}
+
 /* ---- cuBLAS ---- */
 
 static cudaDataType cuda_type(gb_dtype t)
@@ -916,6 +932,13 @@ static void run_size(const Options *o, Tile *t, cublasHandle_t cb, Lt *lt, CUstr
 	uint16_t *hbias = NULL;
 	float *hc0 = NULL;
 	epi_inputs(o, &p, &hbias, &hc0);
+	size_t zwords = o->zero_c ? nc : 0; /* split-K: C = 0 before each tilepx launch */
+	if (o->zero_c && (ob != 4 || p.epi != EPI_NONE)) {
+		fail("--zero-c needs an f32 C and no epilogue");
+		return;
+	}
+	if (o->zero_c)
+		printf("tilepx's C is zeroed before each of its launches (cuMemsetD32Async, counted in its time)\n");
 	for (int i = 0; i < NIMPL; i++) {
 		CU(cuMemAlloc(&p.Craw[i], nc * (size_t)ob + 2 * GUARD));
 		p.C[i] = p.Craw[i] + GUARD;
@@ -1001,7 +1024,7 @@ static void run_size(const Options *o, Tile *t, cublasHandle_t cb, Lt *lt, CUstr
 		}
 	}
 	if (on[IMPL_TILE]) {
-		CUresult r = tile_launch(tb, st);
+		CUresult r = tile_run(tb, st, p.C[IMPL_TILE], zwords);
 		if (r == CUDA_SUCCESS)
 			r = cuStreamSynchronize(st);
 		if (r != CUDA_SUCCESS) {
@@ -1130,7 +1153,7 @@ static void run_size(const Options *o, Tile *t, cublasHandle_t cb, Lt *lt, CUstr
 			CU(cuEventCreate(&ev[i], 0));
 		for (int w = 0; w < o->warmup; w++) {
 			if (on[IMPL_TILE])
-				CU(tile_launch(tb, st));
+				CU(tile_run(tb, st, p.C[IMPL_TILE], zwords));
 			if (on[IMPL_EX])
 				CB(gemm_ex(cb, &p));
 			if (on[IMPL_LT])
@@ -1147,7 +1170,7 @@ static void run_size(const Options *o, Tile *t, cublasHandle_t cb, Lt *lt, CUstr
 				CUevent *e = &ev[(r * NIMPL + i) * 2];
 				CU(cuEventRecord(e[0], st));
 				if (i == IMPL_TILE)
-					CU(tile_launch(tb, st));
+					CU(tile_run(tb, st, p.C[IMPL_TILE], zwords));
 				else if (i == IMPL_EX)
 					CB(gemm_ex(cb, &p));
 				else
@@ -1250,6 +1273,7 @@ static int auto_pick(Options *o, long long M, long long N, long long K, int sms)
 	}
 	printf("auto: %lldx%lldx%lld %s->%s on %d SMs: %s P=%d Q=%d; %s\n", M, N, K, in, out, sms, c.tile, c.p, c.q,
 	       c.why);
+	o->zero_c |= c.zero_c;
 	o->tile = c.tile;
 	o->kernel = c.kernel;
 	int has_p = 0, has_q = 0;
@@ -1314,6 +1338,8 @@ int main(int argc, char **argv)
 			o.out = gb_dtype_of(c + 1);
 			if (o.in == GB_NONE || o.in == GB_F32 || o.out == GB_NONE || o.out == GB_E4M3)
 				goto bad;
+		} else if (!strcmp(a, "--zero-c")) {
+			o.zero_c = 1;
 		} else if (!strcmp(a, "--b")) {
 			NEED_VALUE;
 			if (strcmp(v, "kn") && strcmp(v, "nk"))

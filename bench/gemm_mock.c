@@ -16,7 +16,8 @@
  *   checks that the scalar args and the grid are those of
  *   bench/gemm_mock_runtime.tile at that size; GEMM_MOCK_BUG=1 changes one
  *   element of C, GEMM_MOCK_BUG=2 leaves the last element unwritten, so the
- *   bench's checks are seen to fail.
+ *   bench's checks are seen to fail; GEMM_MOCK_ACCUMULATE=1 adds A B into C
+ *   (as a split-K kernel does), so C must be zeroed first (--zero-c).
  * - events time the host; NVML is whatever dlopen finds (usually nothing). */
 #define _GNU_SOURCE
 #include "gemm_host.h"
@@ -204,6 +205,13 @@ CUresult cuMemsetD8(CUdeviceptr d, unsigned char v, size_t n)
 	memset((void *)(uintptr_t)d, v, n);
 	return CUDA_SUCCESS;
 }
+CUresult cuMemsetD32Async(CUdeviceptr d, unsigned v, size_t n, CUstream st)
+{
+	(void)st;
+	for (size_t i = 0; i < n; i++)
+		memcpy((char *)(uintptr_t)d + 4 * i, &v, 4);
+	return CUDA_SUCCESS;
+}
 
 CUresult cuEventCreate(CUevent *e, unsigned flags)
 {
@@ -302,8 +310,10 @@ CUresult cuLaunchKernelEx(const CUlaunchConfig *cfg, CUfunction f, void **args, 
 		return CUDA_ERROR_INVALID_VALUE;
 	void *A = (void *)(uintptr_t) * (CUdeviceptr *)args[0], *B = (void *)(uintptr_t) * (CUdeviceptr *)args[1],
 	     *C = (void *)(uintptr_t) * (CUdeviceptr *)args[2];
-	/* row-major C = A B is column-major C^T = B^T A^T */
-	blas_gemm(bnk, 0, N, M, K, 1, B, mock_type(in), bnk ? K : N, A, mock_type(in), K, 0, C, mock_type(out), N);
+	/* row-major C = A B is column-major C^T = B^T A^T; GEMM_MOCK_ACCUMULATE=1: C += A B (a split-K kernel) */
+	const char *acc = getenv("GEMM_MOCK_ACCUMULATE");
+	blas_gemm(bnk, 0, N, M, K, 1, B, mock_type(in), bnk ? K : N, A, mock_type(in), K, acc && !strcmp(acc, "1"), C,
+	          mock_type(out), N);
 	if (bug && !strcmp(bug, "1"))
 		store(C, (size_t)(M * N / 2), mock_type(out), load(C, (size_t)(M * N / 2), mock_type(out)) + 1);
 	if (bug && !strcmp(bug, "2"))

@@ -42,6 +42,10 @@ expect "fixed kernel, integers" 0 "^check tilepx: all 65536 elements equal cubla
 	--tile $small --data int --rounds 2 --warmup 1 256 256 256
 expect "fixed kernel, timed" 0 "^BENCH 256x256x256 f16->f32 B\[K,N\] random: 2 rounds; tilepx .* tilepx / best cuBLAS = " -- \
 	--tile $small --data random --rounds 2 --warmup 1 256 256 256
+GEMM_MOCK_ACCUMULATE=1 expect "accumulating kernel, C zeroed" 0 "^check tilepx: all 65536 elements equal cublasGemmEx's bit for bit" -- \
+	--tile $small --data int --rounds 2 --warmup 1 --zero-c 256 256 256
+GEMM_MOCK_ACCUMULATE=1 expect "accumulating kernel, C not zeroed" 1 "^FAIL tilepx: " -- \
+	--tile $small --data int --rounds 2 --warmup 1 256 256 256
 expect "fixed kernel, other size" 0 "^SKIP tilepx gemm_small at 128x256x256: its sizes are fixed at 256x256x256" -- \
 	--tile $small --rounds 0 128 256 256
 expect "fixed kernel, other dtypes" 0 "^SKIP tilepx gemm_small .*the kernel computes f16 x f16 -> f32, not bf16 -> bf16" -- \

@@ -41,6 +41,8 @@ void advance_char(Parser *p);
 bool end_of_line(Parser *p);
 bool expect_punct(Parser *p, char c, const char *what);
 bool expr(Parser *p, Affine *out);
+/* a repeat count: min(a, b), max(a, b), cdiv(a, N) and affine expressions */
+bool trip_expr(Parser *p, TripExpr *e);
 bool factor(Parser *p, Affine *out);
 bool fail(Parser *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 bool is_ident(Parser *p, const char *s);

@@ -510,6 +510,22 @@ typedef struct SetExpr {
 } SetExpr;
 enum { SET_MAX_RANK = 4, SET_MAX_NODES = 256 };
 
+/* a repeat count computed at the loop head (docs/language.md, "Loop counts
+ * from the tile index"): affine terms over ctaid, ctaid_y, scalars and
+ * enclosing repeat indices, cdiv by a constant, min, max, sums and
+ * differences of them; a count below 0 runs no trip */
+typedef enum TripOp { TE_AFFINE, TE_CDIV, TE_MIN, TE_MAX, TE_ADD, TE_SUB } TripOp;
+typedef struct TripExpr {
+	TripOp op;
+	Affine a;                  /* TE_AFFINE */
+	int64_t d;                 /* TE_CDIV: the divisor (>= 1) */
+	const struct TripExpr *x, *y; /* TE_CDIV: x; the others: x and y */
+} TripExpr;
+int64_t trip_expr_eval(const TripExpr *e, const int64_t *vals);
+bool trip_expr_eq(const TripExpr *a, const TripExpr *b);
+/* whether e uses variable var */
+bool trip_expr_uses(const TripExpr *e, int var);
+
 typedef struct Stmt Stmt;
 struct Stmt {
 	StmtKind kind;
@@ -537,6 +553,10 @@ struct Stmt {
 	 * largest the facts allow (the index's range for the proofs) */
 	int trips_scalar;  /* 1 + index into the kernel's scalars; 0: n trips */
 	int64_t trips_div;
+	/* repeat EXPR, any other count computed at the loop head (trips_scalar
+	 * 0; n is the largest the facts allow, trips_lo the least, check) */
+	const TripExpr *trips_expr;
+	int64_t trips_lo;
 	/* repeat ... across ctaid|ctaid_y: the trips are dealt out to the CTAs
 	 * along that grid axis (a persistent loop): CTA c runs the indices c,
 	 * c + nctaid, ... below the count */
@@ -564,6 +584,7 @@ struct Stmt {
 	Scope per;            /* mbarrier.arrive ... per UNIT (SC_COUNT: one thread of those that run it) */
 	Loc per_loc;
 	int64_t count;        /* bar.sync/bar.arrive ID, COUNT: threads (n is the ID) */
+	const Affine *bar_id; /* bar.sync/bar.arrive: an ID computed from wgid (n 0), NULL: the constant n */
 	bool has_count;
 	struct SetExpr *set;  /* set: its expression tree (dst is a whole region of its destination) */
 	Stmt **body;
@@ -617,6 +638,9 @@ typedef struct Kernel {
 	 * grid_y hold the largest grid the facts allow */
 	int grid_var[2];
 	int64_t grid_div[2];
+	/* [nvars] or NULL: a repeat index's count cdiv(S, D) (check): scalar 1 +
+	 * S's index (0: not such an index) and D; D * index <= S - 1 */
+	struct VarTrips { int scalar; int64_t div; } *var_trips;
 	const int64_t *bound_vals; /* kernel_bind: the scalars' values (NULL: unbound) */
 	bool has_roles;            /* a when block (check): roles.c proves its barriers */
 	bool cluster_arrivals;     /* an mbarrier.arrive ... cluster (check; roles.c proves it) */
@@ -1035,6 +1059,8 @@ bool check_region_of(Ctx *cx, Kernel *k, Region *r); /* src/region.c */
 /* ---- reduce.max|min|sum (src/reduce.c): stmt.def hooks ---- */
 void check_reduce(Ctx *cx, const Module *m, Kernel *k, Stmt *s);
 void emit_reduce(Emit *e, const Stmt *s);
+/* ---- red.add|max (src/front/red.c): stmt.def hook ---- */
+void check_red(Ctx *cx, const Module *m, Kernel *k, Stmt *s);
 bool check_affine_range(const Kernel *k, const Affine *e, int64_t *lo, int64_t *hi);
 
 /* ---- mbarriers, bulk groups, TMA (src/mbarrier.c): stmt.def hooks ---- */
@@ -1090,6 +1116,17 @@ void check_wgmma(Ctx *cx, const Module *m, Kernel *k, Stmt *s);
 uint64_t kernel_all_warps(const Kernel *k);
 /* vals[var] = v, and the stage indices (i + c) % C of var with it */
 void kernel_set_var(const Kernel *k, int64_t *vals, int var, int64_t v);
+/* a repeat whose count is set at launch (a scalar, cdiv or an expression) */
+static inline bool stmt_runtime_trips(const Stmt *s) { return s->trips_scalar || s->trips_expr; }
+/* repeat s's trips at the variables' values vals (before 'across' deals them out) */
+int64_t stmt_trips_at(const Kernel *k, const Stmt *s, const int64_t *vals);
+/* a named barrier statement's id in warp w (bar_id at w's wgid, or n) */
+int64_t nbar_id_at(const Stmt *s, int w);
+/* e uses an enclosing repeat's index (its value may change from trip to trip
+ * of that repeat; else it is one value per CTA) */
+bool trip_expr_uses_index(const Kernel *k, const TripExpr *e);
+/* repeats a and b run the same count at every launch, in every CTA */
+bool stmt_trips_same(const Stmt *a, const Stmt *b);
 void check_when(Ctx *cx, const Module *m, Kernel *k, Stmt *s);
 void check_named_bar(Ctx *cx, const Module *m, Kernel *k, Stmt *s);
 void check_setmaxnreg(Ctx *cx, const Module *m, Kernel *k, Stmt *s);

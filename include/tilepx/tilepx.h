@@ -191,7 +191,12 @@ int tilepx_cuda_sync(tilepx_cuda *cu, void *stream, char *why, size_t n);
  * Every kernel of the family is a persistent 2-D walk on clusters of 2 CTAs
  * along y: a window of q CTAs along x and p along y (p even) slides over the
  * cdiv(N, bn) column strips and cdiv(M, bm) row bands of C; launch it with
- * the scalars M, N, K, P = p, Q = q (grid q x p, clusters 1 x 2). */
+ * the scalars M, N, K, P = p, Q = q (grid q x p, clusters 1 x 2).
+ * A split-K kernel (split > 1 or zero_c) has no cluster (cluster 1): its
+ * window of q x p CTAs walks (column strip, K slice) pairs, and it adds
+ * its partial tiles into C with atomics (red.add): C must hold zeros before
+ * every launch (zero_c), and the sum's order varies from run to run (not
+ * bit-deterministic on random data; cuBLAS's default GEMMs are). */
 typedef struct tilepx_gemm_choice {
 	const char *tile;   /* the kernel's .tile, relative to the repository: "bench/gemm_sm90_walk_512x128.tile" */
 	const char *kernel; /* its kernel name */
@@ -203,6 +208,8 @@ typedef struct tilepx_gemm_choice {
 	double efficiency;  /* tiles / (rounds * clusters): the share of the window's tile slots that hold a tile */
 	double cost;        /* the model's time, in MACs of the fastest kernel: rounds * bm * bn * (K + epilogue) / speed */
 	char why[320];      /* the rationale: the picked kernel's arithmetic and the runner-up's */
+	int split;          /* the K slices each tile's sum is split into (1: the whole K in one CTA) */
+	int zero_c;         /* 1: the kernel accumulates into C (C += A B), which must be zeroed before each launch */
 } tilepx_gemm_choice;
 
 /* Picks the kernel and launch for an M x N x K GEMM with dtype_in A and B

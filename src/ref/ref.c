@@ -25,6 +25,7 @@ typedef struct RefCta {
 	/* error bounds (set's approximate functions): per buffer index (local,
 	 * shared) and per param, one float per element, NULL while all exact */
 	float **err, **perr;
+	struct RedAcc **racc; /* per param: red.add's terms so far (src/ref/ref.c, ref_red), NULL until one lands */
 } RefCta;
 
 static size_t bidx(const Kernel *k, const Buffer *b)
@@ -382,6 +383,162 @@ static bool ref_copy(Ctx *cx, RefCta *c, const Stmt *s)
 		}
 	c->mem = own;
 	return ok;
+}
+
+/* ---- red.add, red.max (docs/language.md, "Global reductions: red") ----
+ * Each element of the source, once per owner group (replica 0), combined
+ * into its param element in the order this reference runs the CTAs: add
+ * with f32 round to nearest (subnormals kept), max under the total order
+ * of bit patterns. The GPU adds in another order, so an add's result
+ * carries an error bound: 0 when every order gives the same sum (all terms,
+ * the initial value among them, multiples of 2^q with q >= -126 and the
+ * sum of their magnitudes below 2^(24 + q): every partial sum is exact),
+ * else 2 gamma(n - 1) S (two orders of n terms of magnitude sum S, each
+ * within gamma(n - 1) S of the exact sum) plus n 2^-125 for the flushed
+ * subnormals of red.global.add.f32, plus the terms' own bounds. */
+typedef struct RedAcc {
+	double abs, base; /* sum of |term|; of the terms' bounds */
+	int64_t n;        /* terms, the initial value included; 0: untouched */
+	int q;            /* lowest set bit's exponent over the terms */
+} RedAcc;
+
+static int lsb_exponent(uint32_t u)
+{
+	uint32_t e = u >> 23 & 0xff, m = u & 0x7fffff;
+	if (e)
+		m |= 0x800000;
+	if (!m)
+		return 1 << 20; /* zero: no constraint */
+	int z = 0;
+	while (!(m >> z & 1))
+		z++;
+	return (e ? (int)e - 150 : -149) + z;
+}
+
+/* prec: the significand's bits (24 f32, 11 f16, 8 bf16); ftz: subnormals flushed (f32 atomics) */
+static float red_add_bound(const RedAcc *a, int prec, bool ftz)
+{
+	if (a->base == 0 && (!ftz || a->q >= -126) && a->abs < rm_ldexp(1.0, prec + (a->q > 200 ? 200 : a->q)))
+		return 0;
+	double u = rm_ldexp(1.0, -prec), k = (double)(a->n - 1) * u;
+	return (float)(a->base + 2 * k / (1 - k) * a->abs + (ftz ? (double)a->n * rm_ldexp(1.0, -125) : 0));
+}
+
+static RedAcc *red_acc(RefCta *c, const Buffer *b, const unsigned char *d, float old, float old_err)
+{
+	if (!c->racc)
+		return NULL;
+	RedAcc **slot = &c->racc[b->param_index];
+	if (!*slot && !(*slot = calloc((size_t)(b->storage ? b->storage : 1), sizeof(RedAcc))))
+		return NULL;
+	RedAcc *a = &(*slot)[(d - c->params[b->param_index]) / dtype_bytes(b->dt)];
+	if (!a->n) {
+		uint32_t u;
+		memcpy(&u, &old, 4);
+		*a = (RedAcc){.abs = fabs((double)old), .base = old_err, .n = 1, .q = lsb_exponent(u)};
+	}
+	return a;
+}
+
+/* red.add into f16 / bf16: the f32 term rounded to the type (the emitted
+ * cvt.rn pair), added to the element in f32 (exact for two such values, or
+ * off by less than the type's half unit: one rounding to it is then the
+ * correctly rounded sum) and rounded to nearest even */
+static bool red_apply_half(RefCta *c, const Stmt *s, unsigned char *d, const unsigned char *from)
+{
+	const Buffer *db = s->dst->buf, *sb = s->src->buf;
+	bool bf = db->dt == DT_BF16;
+	float *se = err_slot(c, sb, from, false), *de = err_slot(c, db, d, false);
+	uint16_t vh, r;
+	uint32_t xu, vu, tu;
+	memcpy(&vh, d, 2);
+	memcpy(&xu, from, 4);
+	vu = ref_half_to_f32(vh, bf);
+	tu = ref_half_to_f32(ref_f32_to_half(xu, bf), bf);
+	float v, t;
+	memcpy(&v, &vu, 4);
+	memcpy(&t, &tu, 4);
+	RedAcc *a = red_acc(c, db, d, v, de ? *de : 0);
+	if (!a)
+		return false;
+	float sum = v + t;
+	uint32_t su;
+	memcpy(&su, &sum, 4);
+	r = ref_f32_to_half(su, bf);
+	memcpy(d, &r, 2);
+	int q = lsb_exponent(tu);
+	a->n++;
+	a->abs += fabs((double)t);
+	a->base += se ? *se : 0;
+	a->q = q < a->q ? q : a->q;
+	uint32_t ru = ref_half_to_f32(r, bf);
+	float rf;
+	memcpy(&rf, &ru, 4);
+	float bound = red_add_bound(a, bf ? 8 : 11, false);
+	if (!isfinite(rf) || !isfinite(t) || !isfinite(bound))
+		bound = INFINITY;
+	float *slot = err_slot(c, db, d, bound > 0);
+	if (slot)
+		*slot = bound;
+	return true;
+}
+
+static bool red_apply(RefCta *c, const Stmt *s, unsigned char *d, const unsigned char *from)
+{
+	if (s->dst->buf->dt != DT_F32)
+		return red_apply_half(c, s, d, from);
+	const Buffer *db = s->dst->buf, *sb = s->src->buf;
+	float v, x, *se = err_slot(c, sb, from, false), *de = err_slot(c, db, d, false);
+	uint32_t vu, xu;
+	memcpy(&v, d, 4);
+	memcpy(&x, from, 4);
+	memcpy(&vu, d, 4);
+	memcpy(&xu, from, 4);
+	float bound;
+	if (s->kind == ST_RED_MAX) { /* keys: sign clear above sign set; magnitudes ordered within each */
+		uint32_t kv = vu >> 31 ? ~vu : vu | 0x80000000u, kx = xu >> 31 ? ~xu : xu | 0x80000000u;
+		if (kx > kv)
+			memcpy(d, from, 4);
+		bound = (de ? *de : 0) > (se ? *se : 0) ? (de ? *de : 0) : (se ? *se : 0);
+	} else {
+		RedAcc *a = red_acc(c, db, d, v, de ? *de : 0);
+		if (!a)
+			return false;
+		float sum = v + x;
+		memcpy(d, &sum, 4);
+		int q = lsb_exponent(xu);
+		a->n++;
+		a->abs += fabs((double)x);
+		a->base += se ? *se : 0;
+		a->q = q < a->q ? q : a->q;
+		bound = red_add_bound(a, 24, true);
+		if (!isfinite(sum) || !isfinite(x) || !isfinite(bound))
+			bound = INFINITY;
+	}
+	float *slot = err_slot(c, db, d, bound > 0);
+	if (slot)
+		*slot = bound;
+	return true;
+}
+
+static bool ref_red(Ctx *cx, RefCta *c, const Stmt *s)
+{
+	int64_t elems = region_elems(s->src), inst = owner_threads(c, s->src->buf);
+	bool fold = region_elems(s->dst) == 1; /* every element into the one */
+	for (int64_t first = 0; first < c->k->threads; first += inst) {
+		if (!runs_instance(c, first, inst))
+			continue;
+		enter_instance(c, first);
+		for (int64_t x = 0; x < elems; x++) {
+			unsigned char *d = place(c, s->dst, fold ? 0 : x, first), *from = place(c, s->src, x, first);
+			if (d && from && !red_apply(c, s, d, from)) {
+				diag_error(cx, s->loc, "the reference ran out of memory");
+				return false;
+			}
+		}
+		c->bytes += elems * 4;
+	}
+	return true;
 }
 
 /* dump: thread t's registers, in layout order, at element (cta*threads + t)*regs */
@@ -902,8 +1059,32 @@ static int64_t across_place(const Kernel *k, const Stmt *s, const int64_t *vars)
 	return vars[s->across - 1] / across_cluster(k, s);
 }
 
+/* a count expression's meaning, evaluated here on its own: min, max,
+ * cdiv (of a value below 1: 0), sums and differences, and sums of
+ * variables times constants */
+static int64_t count_value(const TripExpr *e, const int64_t *vars)
+{
+	int64_t v = e->a.c, x = e->x ? count_value(e->x, vars) : 0, y = e->y ? count_value(e->y, vars) : 0;
+	switch (e->op) {
+	case TE_AFFINE:
+		for (int i = 0; i < e->a.n; i++)
+			v += e->a.t[i].k * vars[e->a.t[i].var];
+		return v;
+	case TE_CDIV: return x > 0 ? (x + e->d - 1) / e->d : 0;
+	case TE_MIN: return x < y ? x : y;
+	case TE_MAX: return x > y ? x : y;
+	case TE_ADD: return x + y;
+	case TE_SUB: return x - y;
+	}
+	return 0;
+}
+
 static int64_t trips_of(const Kernel *k, const Stmt *s, const int64_t *vars)
 {
+	if (s->trips_expr) { /* a count below 0 runs none */
+		int64_t t = count_value(s->trips_expr, vars);
+		return t > 0 ? t : 0;
+	}
 	if (!s->trips_scalar)
 		return s->n;
 	/* ceil(S / D), S the scalar's value at launch */
@@ -1090,13 +1271,16 @@ static bool has_when(Stmt *const *body, size_t n)
 static void split_roles(Stmt *const *body, size_t n, uint64_t *cls, int *ncls)
 {
 	for (size_t i = 0; i < n; i++) {
-		if (body[i]->kind == ST_WHEN) {
-			uint64_t in = body[i]->body_warps;
-			for (int j = 0, m = *ncls; j < m; j++)
+		for (int g = 0; g < 16 && (body[i]->kind == ST_WHEN || body[i]->bar_id); g++) {
+			/* a named barrier id from wgid: each warpgroup meets at its own */
+			uint64_t in = body[i]->bar_id ? body[i]->warps & (uint64_t)0xf << (4 * g) : body[i]->body_warps;
+			for (int j = 0, m = *ncls; j < m && in; j++)
 				if ((cls[j] & in) && (cls[j] & ~in)) {
 					cls[(*ncls)++] = cls[j] & ~in;
 					cls[j] &= in;
 				}
+			if (!body[i]->bar_id)
+				break;
 		}
 		split_roles(body[i]->body, body[i]->nbody, cls, ncls);
 	}
@@ -1305,11 +1489,15 @@ static int role_stmt(Sched *S, Role *r, const Stmt *s)
 			*b = (RefMbar){.count = s->n, .pending = s->n, .live = true};
 		}
 		return role_bar(S, r, s, &S->nb[rank * NBARS], k->threads, true); /* it ends with bar.sync 0 */
-	case ST_NBAR_SYNC: case ST_NBAR_ARRIVE:
-		if (s->n < 1 || s->n >= NBARS)
+	case ST_NBAR_SYNC: case ST_NBAR_ARRIVE: {
+		int64_t id = s->n; /* an id from wgid: the role's warpgroup's (roles split by it) */
+		for (int i = 0; s->bar_id && i < s->bar_id->n; i++)
+			id = (i ? id : s->bar_id->c) + s->bar_id->t[i].k * (lowest_warp(r->warps) / 4);
+		if (id < 1 || id >= NBARS)
 			return -1;
-		return role_bar(S, r, s, &S->nb[rank * NBARS + s->n], s->has_count ? s->count : 32 * popcount64(reach),
+		return role_bar(S, r, s, &S->nb[rank * NBARS + id], s->has_count ? s->count : 32 * popcount64(reach),
 		                s->kind == ST_NBAR_SYNC);
+	}
 	case ST_CLUSTER_SYNC:
 		return role_bar(S, r, s, &S->cluster, k->threads * S->nranks, true);
 	case ST_CLUSTER_ARRIVE:
@@ -1500,7 +1688,9 @@ bool ref_run_kernel_tol(Ctx *cx, const Kernel *k, unsigned char **params, float 
 	int64_t cx_ = k->cluster_x ? k->cluster_x : 1, cy = k->cluster_x ? k->cluster_y : 1;
 	int n = (int)(cx_ * cy);
 	RefCta *cl = calloc((size_t)n, sizeof *cl);
+	struct RedAcc **racc = calloc((size_t)(k->nparams ? k->nparams : 1), sizeof *racc);
 	for (int r = 0; r < n; r++) {
+		cl[r].racc = racc;
 		cl[r].k = k;
 		cl[r].cx = cx;
 		cl[r].params = params;
@@ -1553,6 +1743,9 @@ bool ref_run_kernel_tol(Ctx *cx, const Kernel *k, unsigned char **params, float 
 		moved += cl[r].bytes;
 	}
 	free(cl);
+	for (int i = 0; racc && i < k->nparams; i++)
+		free(racc[i]);
+	free(racc);
 	if (bytes_moved)
 		*bytes_moved = moved;
 	return ok;

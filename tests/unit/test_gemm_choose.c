@@ -83,6 +83,31 @@ static void check_shape(const Shape *s)
 	double old = (double)(cdiv(cdiv(s->n, 128), 33) * cdiv(cdiv(s->m, 512), 2)) * 512 * 128 * (double)(s->k + 240);
 	CHECK(c.cost <= old, "cost %g above the old launch's %g", c.cost, old);
 	CHECK(strstr(c.why, c.kernel) == c.why && strstr(c.why, "; next "), "why: %s", c.why);
+	CHECK(c.split == 1 && !c.zero_c, "a whole-K kernel: split %d, zero_c %d", c.split, c.zero_c);
+}
+
+/* few output tiles and a long K: split-K (K slices of 2048 over a Q x P
+ * window of CTAs, C zeroed first) where a tile per cluster leaves SMs idle */
+static void check_split(long long m, long long n, long long k)
+{
+	tilepx_gemm_choice c;
+	int rc = tilepx_gemm_choose(m, n, k, "f16", "f32", 132, &c);
+	CHECK(rc == 0 && !strcmp(c.kernel, "gemm_sm90_splitk_128x256"), "%lld x %lld x %lld: %s", m, n, k, c.why);
+	if (rc)
+		return;
+	printf("%5lld x %5lld x %5lld: %s\n", m, n, k, c.why);
+	long long strips = cdiv(n, 256), bands = cdiv(m, 128), slices = cdiv(k, 2048), fewest = -1;
+	CHECK(c.cluster == 1 && c.zero_c == 1 && c.split == slices && c.p * c.q <= 132, "split %d P=%d Q=%d", c.split,
+	      c.p, c.q);
+	CHECK(c.tiles == strips * bands && c.rounds == cdiv(strips, c.q) * cdiv(slices, c.p) * bands, "rounds %lld",
+	      c.rounds);
+	for (int p = 1; p <= 132; p++)
+		for (int q = 1; p * q <= 132; q++) {
+			long long r = cdiv(strips, q) * cdiv(slices, p) * bands;
+			fewest = fewest < 0 || r < fewest ? r : fewest;
+		}
+	CHECK(c.rounds == fewest, "rounds %lld, fewest %lld", c.rounds, fewest);
+	CHECK(strstr(c.why, "slices (C zeroed first)") != NULL, "why: %s", c.why);
 }
 
 static void check_refusals(void)
@@ -118,6 +143,9 @@ int main(void)
 {
 	for (size_t i = 0; i < sizeof shapes / sizeof shapes[0]; i++)
 		check_shape(&shapes[i]);
+	check_split(128, 2048, 32768);
+	check_split(256, 1024, 65536);
+	check_split(128, 4096, 16384);
 	check_refusals();
 	check_dtypes_and_devices();
 	UNIT_END();

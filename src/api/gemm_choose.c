@@ -1,0 +1,204 @@
+/* tilepx_gemm_choose: the GEMM family's heuristic (issue 37). Every kernel
+ * of the family is a persistent 2-D walk (bench/gemm_sm90_walk_*.tile): a
+ * window of Q x P CTAs, clusters of 2 along y, slides over the cdiv(N, BN)
+ * strips and cdiv(M, BM) bands of C, so the time is set by the cluster that
+ * walks the most tiles, rounds = cdiv(strips, Q) * cdiv(bands, P / 2). The
+ * model: cost = rounds * BM * BN * (K + epilogue) / speed, where speed is the
+ * kernel's per-MAC rate on full tiles relative to the fastest (measured on an
+ * H100, docs/benchmarks.md) and the epilogue, not overlapped with the next
+ * tile's mainloop, is its cost in K steps (8192 x 8192 x 1024 ran at 0.81 of
+ * 4096^3: ~240 for an f32 C). The cheapest kernel and window win; on a tie
+ * the earlier kernel in the table, then the window with the fewest clusters,
+ * then the fewest rows of A and B in flight (L2 reuse).
+ *
+ * A split-K kernel (k_slice > 0) walks (column strip, K slice) pairs on a
+ * window of Q x P CTAs (no cluster), every band of C for each pair: rounds =
+ * cdiv(strips, Q) * cdiv(slices, P) * bands, each of k_slice K steps (the
+ * last slice's are zero-filled past K, so a slice costs k_slice whatever K
+ * is) plus the epilogue, a CTA's tile counted twice (the others' costs are
+ * of a cluster's tile, two CTAs'); C must be zeroed before each launch, a
+ * memset of M x N f32 at ~3 TB/s counted as 3.5 M N MACs of one SM (350
+ * TMAC/s over 132 SMs). */
+#include <stdio.h>
+#include <string.h>
+
+#include "../include/tilepx/tilepx.h"
+
+typedef struct GemmKernel {
+	const char *tile, *kernel, *in, *out;
+	int bm, bn;
+	int k_multiple; /* the kernel's `assume K % k_multiple == 0` */
+	double speed;   /* per-MAC rate on full tiles, relative to the fastest kernel */
+	int epilogue_k; /* the epilogue's cost in K steps of the mainloop */
+	const char *speed_source;
+	int k_slice;    /* split-K: each CTA sums slices of this many K (0: the whole K, a cluster of 2 per tile) */
+} GemmKernel;
+
+/* the family, in order of preference on a tie */
+static const GemmKernel family[] = {
+	{"bench/gemm_sm90_walk_512x128.tile", "gemm_sm90_walk_512x128", "f16", "f32", 512, 128, 8, 1.00, 240,
+	 "measured: 696-707 TFLOPS at 4096^3", 0},
+	{"bench/gemm_sm90_walk_st.tile", "gemm_sm90_cluster_st", "f16", "f32", 256, 256, 8, 1.00, 240,
+	 "measured: 702-718 TFLOPS at 4096^3", 0},
+	{"bench/gemm_sm90_walk_256x128.tile", "gemm_sm90_walk_256x128", "f16", "f32", 256, 128, 8, 0.93, 240,
+	 "measured: 657 TFLOPS at 4096^3", 0},
+	{"bench/gemm_sm90_walk_128x128.tile", "gemm_sm90_walk_128x128", "f16", "f32", 128, 128, 8, 0.75, 240,
+	 "estimated: m64n64 wgmma, not yet measured", 0},
+	/* split-K (C += A B by red.add into a zeroed C): CTAs of one 128 x 256 tile, no multicast */
+	{"bench/gemm_sm90_splitk_128x256.tile", "gemm_sm90_splitk_128x256", "f16", "f32", 128, 256, 8, 0.90, 480,
+	 "estimated: m64n256 wgmma as the 256 x 256 kernel, no multicast; red.add epilogue ~2x a store's", 2048},
+	{"bench/gemm_sm90_walk_bf16_512x128.tile", "gemm_sm90_walk_bf16_512x128", "bf16", "bf16", 512, 128, 8, 0.98,
+	 120, "measured: 688 TFLOPS at 4096^3", 0},
+	{"bench/gemm_sm90_walk_bf16_any.tile", "gemm_sm90_walk_bf16_any", "bf16", "bf16", 256, 256, 8, 1.00, 120,
+	 "measured: 702 TFLOPS at 4096^3", 0},
+	{"bench/gemm_sm90_walk_bf16_128x128.tile", "gemm_sm90_walk_bf16_128x128", "bf16", "bf16", 128, 128, 8, 0.75,
+	 120, "estimated: m64n64 wgmma, not yet measured", 0},
+	{"bench/gemm_sm90_walk_fp8_wgbar.tile", "gemm_sm90_walk_fp8_wgbar", "e4m3", "bf16", 256, 256, 16, 1.00, 240,
+	 "measured: 1443 TFLOPS at 4096^3", 0},
+};
+
+typedef struct Window {
+	int p, q;
+	long long rounds, clusters, rows;
+} Window;
+
+static long long cdiv(long long a, long long b)
+{
+	return (a + b - 1) / b;
+}
+
+/* a better window: fewer rounds, then fewer clusters, then fewer rows in flight */
+static int window_better(const Window *a, const Window *b)
+{
+	if (a->rounds != b->rounds)
+		return a->rounds < b->rounds;
+	if (a->clusters != b->clusters)
+		return a->clusters < b->clusters;
+	return a->rows < b->rows;
+}
+
+/* the window over strips x bands tiles with the fewest rounds on sm_count SMs */
+static Window best_window(long long strips, long long bands, int bm, int bn, int sm_count)
+{
+	Window best = {0, 0, 0, 0, 0};
+	for (int p = 2; p <= sm_count && p <= 1024; p += 2) {
+		for (int q = 1; q <= sm_count / p && q <= 1024; q++) {
+			long long used_q = q < strips ? q : strips, used_c = p / 2 < bands ? p / 2 : bands;
+			Window w = {p, q, cdiv(strips, q) * cdiv(bands, p / 2), used_q * used_c,
+			            (long long)q * bn + (long long)(p / 2) * bm};
+			if (!best.p || window_better(&w, &best))
+				best = w;
+		}
+	}
+	return best;
+}
+
+/* split-K: the window over strips x slices pairs (every band each) with the fewest rounds */
+static Window best_split_window(long long strips, long long slices, long long bands, int bn, int sm_count)
+{
+	Window best = {0, 0, 0, 0, 0};
+	for (int p = 1; p <= sm_count && p <= 1024; p++) {
+		for (int q = 1; q <= sm_count / p && q <= 1024; q++) {
+			long long used = (q < strips ? q : strips) * (p < slices ? p : slices);
+			Window w = {p, q, cdiv(strips, q) * cdiv(slices, p) * bands, used, (long long)q * bn};
+			if (!best.p || window_better(&w, &best))
+				best = w;
+		}
+	}
+	return best;
+}
+
+static int dtypes_match(const GemmKernel *k, const char *in, const char *out)
+{
+	return in && out && !strcmp(k->in, in) && !strcmp(k->out, out);
+}
+
+static void fill_choice(const GemmKernel *k, long long M, long long N, long long K, int sm_count,
+                        tilepx_gemm_choice *c)
+{
+	long long strips = cdiv(N, k->bn), bands = cdiv(M, k->bm), slices = k->k_slice ? cdiv(K, k->k_slice) : 1;
+	Window w = k->k_slice ? best_split_window(strips, slices, bands, k->bn, sm_count)
+	                      : best_window(strips, bands, k->bm, k->bn, sm_count);
+	memset(c, 0, sizeof *c);
+	c->tile = k->tile;
+	c->kernel = k->kernel;
+	c->bm = k->bm;
+	c->bn = k->bn;
+	c->cluster = k->k_slice ? 1 : 2;
+	c->p = w.p;
+	c->q = w.q;
+	c->tiles = strips * bands;
+	c->rounds = w.rounds;
+	c->split = (int)slices;
+	c->zero_c = k->k_slice != 0;
+	if (k->k_slice) {
+		c->efficiency = (double)(strips * slices) / ((double)cdiv(strips, w.q) * cdiv(slices, w.p) * w.p * w.q);
+		/* x 2: one CTA's tile against the others' cluster tiles, in the same time units */
+		c->cost = 2.0 * (double)w.rounds * k->bm * k->bn * (double)(k->k_slice + k->epilogue_k) / k->speed +
+		          3.5 * (double)M * (double)N;
+		return;
+	}
+	c->efficiency = (double)c->tiles / ((double)w.rounds * (w.p / 2) * w.q);
+	c->cost = (double)w.rounds * k->bm * k->bn * (double)(K + k->epilogue_k) / k->speed;
+}
+
+static int describe(const tilepx_gemm_choice *c, char *buf, size_t n)
+{
+	char split[64] = "";
+	if (c->split > 1 || c->zero_c)
+		snprintf(split, sizeof split, ", K in %d slice%s (C zeroed first)", c->split, c->split == 1 ? "" : "s");
+	return snprintf(buf, n, "%s (%d x %d): %lld tiles%s, window P=%d Q=%d, %lld round%s, efficiency %.2f, cost %.3g",
+	                c->kernel, c->bm, c->bn, c->tiles, split, c->p, c->q, c->rounds, c->rounds == 1 ? "" : "s",
+	                c->efficiency, c->cost);
+}
+
+static int refuse(tilepx_gemm_choice *out, const char *why)
+{
+	memset(out, 0, sizeof *out);
+	snprintf(out->why, sizeof out->why, "%s", why);
+	return -1;
+}
+
+int tilepx_gemm_choose(long long M, long long N, long long K, const char *dtype_in, const char *dtype_out,
+                       int sm_count, tilepx_gemm_choice *out)
+{
+	if (M < 1 || N < 1 || K < 1 || M > 65536 || N > 65536 || K > 65536)
+		return refuse(out, "M, N and K must be 1..65536 (the family's facts)");
+	if (sm_count < 2)
+		return refuse(out, "the family needs at least 2 SMs (one cluster of 2 CTAs)");
+	tilepx_gemm_choice best, second;
+	int found = 0, matched = 0;
+	for (size_t i = 0; i < sizeof family / sizeof family[0]; i++) {
+		const GemmKernel *k = &family[i];
+		if (!dtypes_match(k, dtype_in, dtype_out))
+			continue;
+		matched = 1;
+		if (K % k->k_multiple)
+			continue;
+		tilepx_gemm_choice c;
+		fill_choice(k, M, N, K, sm_count, &c);
+		if (!found) {
+			best = c;
+			found = 1;
+		} else if (c.cost < best.cost) {
+			second = best;
+			best = c;
+			found = 2;
+		} else if (found == 1 || c.cost < second.cost) {
+			second = c;
+			found = 2;
+		}
+	}
+	if (!matched)
+		return refuse(out, "no kernel of the family takes these dtypes (f16:f32, bf16:bf16, e4m3:bf16)");
+	if (!found)
+		return refuse(out, "K is not a multiple of the family's K step (8; 16 for e4m3)");
+	*out = best;
+	int len = describe(&best, out->why, sizeof out->why);
+	if (found == 2 && len > 0 && (size_t)len < sizeof out->why) {
+		char rest[200];
+		describe(&second, rest, sizeof rest);
+		snprintf(out->why + len, sizeof out->why - (size_t)len, "; next %s", rest);
+	}
+	return 0;
+}
