@@ -106,7 +106,7 @@ cmp -s <(strip "$OUT/d.ptx") <(strip "$OUT/facts.ptx") && ok || bad "-D: not the
 cmp -s <(strip "$OUT/d.ptx") <(strip "$OUT/plain.ptx") && bad "-D: the PTX did not change" || ok
 # the proofs use it: no dimension of a 64 x 32 tile passes M = 256 or K = 128
 "$T" explain -D M=256 -D K=128 -D LDM=256 "$D" >"$OUT/ex" 2>/dev/null
-! grep -q '^  guarded' "$OUT/ex" && grep -q 'unguarded A dim 0 (M): .* never past M >= 256' "$OUT/ex" && ok ||
+! grep -q '^  guarded' "$OUT/ex" && grep -q 'unguarded A dim 0 (M): .*never past M' "$OUT/ex" && ok ||
 	bad "-D: explain must show the guards the value makes unneeded"
 "$T" explain "$D" 2>/dev/null | grep -q '^  guarded' && ok || bad "without -D the ragged program is guarded"
 # a launch with another value breaks the pinned fact (the ABI keeps the param)
