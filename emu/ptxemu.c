@@ -19,6 +19,7 @@ typedef struct Emu {
 	int64_t max_threads;
 	bool banks;
 	bool attention; /* '# harness: --attention': O and LSE against attention in double too */
+	bool lineinfo; /* --lineinfo */
 	char link[512], gemm[128];
 	Str text;
 	char **lines;
@@ -302,10 +303,11 @@ static int emu_kernel_run(void *ctx, RcFile *f, Kernel *k, const KernelAbi *abi)
 }
 
 static const char *usage =
-	"usage: ptxemu [--max-threads N] [--banks] [--set NAME=V]... FILE.tile...\n"
+	"usage: ptxemu [--max-threads N] [--banks] [--lineinfo] [--set NAME=V]... FILE.tile...\n"
 	"       ptxemu --batch < LINES (each line one invocation's arguments)\n"
 	"       ptxemu --help | --version\n"
-	"Options may come anywhere among the files; FILE '-' reads standard input.\n";
+	"Options may come anywhere among the files; FILE '-' reads standard input.\n"
+	"--lineinfo compiles with tilepx -lineinfo's .file/.loc lines (reports name their .tile lines).\n";
 
 /* one value option of the command line; false after a usage error */
 static bool value_option(int c, const char *arg, Emu *emu, char **sets, int *nsets)
@@ -337,13 +339,16 @@ static int parse_options(int argc, char **argv, Emu *emu, char **sets, int *nset
 	static const struct option opts[] = {
 		{"set", required_argument, 0, 's'}, {"max-threads", required_argument, 0, 'm'},
 		{"banks", no_argument, 0, 'b'},     {"help", no_argument, 0, 'h'},
-		{"version", no_argument, 0, 'V'},   {0, 0, 0, 0},
+		{"version", no_argument, 0, 'V'},   {"lineinfo", no_argument, 0, 'l'},
+		{0, 0, 0, 0},
 	};
 	optind = 0; /* 0, not 1: getopt starts afresh (--batch parses many argument lists) */
 	opterr = 0; /* the messages are ptxemu's own */
 	for (int c; (c = getopt_long(argc, argv, ":hV", opts, NULL)) != -1;) {
 		if (c == 'b') {
 			emu->banks = true; /* shared-memory wavefronts per .tile line (docs/benchmarks.md) */
+		} else if (c == 'l') {
+			emu->lineinfo = true; /* .loc lines name the .tile line of what runs (reports) */
 		} else if (c == 's' || c == 'm') {
 			if (!value_option(c, optarg, emu, sets, nsets))
 				return -1;
@@ -378,7 +383,7 @@ static int emu_main(int argc, char **argv)
 		return first == -2 ? 0 : 2;
 	}
 	RcRunner r = {.tool = "ptxemu", .sets = sets, .nsets = nsets, .ctx = &emu, .file_begin = emu_file_begin,
-	              .kernel_run = emu_kernel_run, .file_end = emu_file_end};
+	              .kernel_run = emu_kernel_run, .file_end = emu_file_end, .lineinfo = emu.lineinfo};
 	int status = 0;
 	for (int f = first; f < argc; f++)
 		status |= rc_run_file(&r, argv[f]);

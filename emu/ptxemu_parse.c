@@ -307,6 +307,12 @@ void parse_entry(Prog *p, char **lines, int n)
 		}
 		if (!*l || !strncmp(l, ".pragma", 7)) /* a hint to ptxas ("nounroll"): no effect on what runs */
 			continue;
+		if (!strncmp(l, ".loc", 4) && (l[4] == ' ' || l[4] == '\t')) { /* tilepx -lineinfo: .loc 1 LINE COL */
+			int ll;
+			if (sscanf(l + 4, "%*d %d", &ll) == 1)
+				tile_line = ll;
+			continue;
+		}
 		if (!strncmp(l, ".shared", 7)) {
 			parse_shared_decl(p, l);
 			continue;

@@ -507,6 +507,7 @@ int rc_run_file(const RcRunner *r, const char *path)
 	f.cx.diags.file = path;
 	f.cx.diags.src = f.src;
 	f.cx.diags.len = f.len;
+	f.cx.lineinfo = r->lineinfo;
 	f.mod = parse_module(&f.cx, path, f.src, f.len);
 	if (!f.cx.diags.errors)
 		rc_warn_unused_sets(f.mod, r->sets, r->nsets, r->tool, path);

@@ -85,6 +85,7 @@ typedef struct RcRunner {
 	char **sets;        /* --set NAME=V, as given */
 	int nsets;
 	bool print_diags;   /* a program that does not compile: its errors on stderr too */
+	bool lineinfo;      /* compile with .file/.loc lines (tilepx -lineinfo) */
 	void *ctx;          /* the runner's own state, passed to every hook */
 	/* after the program compiled: false skips its kernels (*status 1 when that is a failure) */
 	bool (*file_begin)(void *ctx, RcFile *f, int *status);

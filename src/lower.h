@@ -31,6 +31,7 @@ struct Emit {
 	 * memoized for the statement only (control flow inside a statement never
 	 * escapes it). */
 	Str pre;
+	Loc pre_loc; /* -lineinfo: the last .loc written into pre (swapped with the builder's) */
 	int hoisting, repeat_depth;
 	struct Memo { int n; size_t key; Reg r; } *memo; /* key: offset in kpool */
 	size_t nmemo, memocap;

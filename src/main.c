@@ -26,22 +26,29 @@ static const char *usage_main =
 	"options: -h, --help (also after a command), -V, --version\n"
 	"diagnostics (check, emit, explain): -Werror (warnings are errors), -w (no warnings),\n"
 	"  --max-errors N (report the first N, default 20, 0 all),\n"
-	"  --color[=auto|always|never] (auto: stderr is a terminal and NO_COLOR is unset)\n"
+	"  --color[=auto|always|never] (auto: stderr is a terminal and NO_COLOR is unset),\n"
+	"  --diagnostics-format=text|json (json: gcc's JSON array, one per input file)\n"
+	"compilation (check, emit, explain): -D NAME=VALUE (pin scalar param NAME to VALUE),\n"
+	"  -lineinfo, -g (emit: .file/.loc lines mapping the PTX to .tile lines, as nvcc -lineinfo)\n"
 	"\n"
 	"tilepx --batch < LINES: each line is one invocation's arguments (split at blanks),\n"
 	"run in this process; after its output, 'END STATUS' (its exit status) on stdout.\n";
 
-static const char *usage_check = "usage: tilepx check FILE... [--dump-after=PASS]\n\nParse and check each file; errors go to stderr.\n";
+static const char *usage_check = "usage: tilepx check FILE... [-D NAME=VALUE]... [--dump-after=PASS]\n\nParse and check each file; errors go to stderr.\n";
 static const char *usage_emit =
-	"usage: tilepx emit FILE... [-o OUT] [--target SM] [--dump-after=PASS]\n\n"
+	"usage: tilepx emit FILE... [-o OUT] [--target SM] [-D NAME=VALUE]... [-lineinfo] [--dump-after=PASS]\n\n"
 	"Write one PTX module per file: FILE.ptx beside it, DIR/FILE.ptx when OUT is a directory, or\n"
 	"OUT (one input only; '-' is stdout). FILE '-' reads standard input and writes standard output.\n"
 	"A regular output file is replaced through a temporary and a rename, keeping its mode and any\n"
 	"symlink to it, so an error never leaves a partial or clobbered file; devices and FIFOs are\n"
 	"written directly; an output that is an input file is refused. --target overrides the target.\n"
-	"--dump-after=PASS prints (to stderr) the state a pass of the pipeline leaves (docs/design.md).\n";
+	"--dump-after=PASS prints (to stderr) the state a pass of the pipeline leaves (docs/design.md).\n"
+	"-D NAME=VALUE pins scalar param NAME to VALUE (0..2147483647) where it is declared, as the facts\n"
+	"'NAME >= VALUE' and 'NAME <= VALUE' would: the code may rely on it, and a launch with another\n"
+	"value is refused. -lineinfo (or -g) writes '.file 1' (the input's absolute path) and a\n"
+	"'.loc 1 LINE COL' before each statement's instructions, for Nsight Compute and cuda-gdb.\n";
 static const char *usage_explain =
-	"usage: tilepx explain FILE... [--json] [--target SM] [--dump-after=PASS]\n\n"
+	"usage: tilepx explain FILE... [--json] [--target SM] [-D NAME=VALUE]... [--dump-after=PASS]\n\n"
 	"Show every copy's candidates, the chosen variant and its parameters.\n";
 
 static char *read_file(const char *path, size_t *len)
@@ -248,6 +255,12 @@ static bool diag_option(int c, const char *arg, DiagOptions *d)
 			return false;
 		}
 		d->max_errors = n ? (int)n : -1;
+	} else if (c == 'f') {
+		if (strcmp(arg, "json") && strcmp(arg, "text")) {
+			fprintf(stderr, "tilepx: --diagnostics-format: '%s' is not text or json\n", arg);
+			return false;
+		}
+		d->json = !strcmp(arg, "json");
 	} else if (c == 'c') {
 		if (!arg || !strcmp(arg, "always")) {
 			d->color = true;
@@ -263,45 +276,137 @@ static bool diag_option(int c, const char *arg, DiagOptions *d)
 	return true;
 }
 
-static int run(int argc, char **argv, tilepx_mode mode, const char *usage)
+/* one command's options */
+typedef struct Opts {
+	DiagOptions dopt;
+	CompileOptions copt;
+	const char *out, *target, *dump_after;
+	bool json;
+	const char **defines; /* -D's, argc of room (copt.defines) */
+} Opts;
+
+/* -D NAME=VALUE: NAME an identifier, VALUE a decimal in 0..2^31-1 (a usage
+ * error otherwise, as the runners' --set) */
+static bool define_ok(const char *d)
+{
+	char why[300];
+	if (kernel_set_check(d, why, sizeof why))
+		return true;
+	fprintf(stderr, "tilepx: -D %s: %s\n", d, why);
+	return false;
+}
+
+/* the options before and among the files; -1, or the exit status for a
+ * usage error or --help */
+static int parse_opts(int argc, char **argv, const char *usage, Opts *o)
 {
 	static const struct option opts[] = {
 		{"help", no_argument, 0, 'h'},   {"output", required_argument, 0, 'o'},
 		{"json", no_argument, 0, 'j'},   {"target", required_argument, 0, 't'},
 		{"dump-after", required_argument, 0, 'd'}, {"max-errors", required_argument, 0, 'm'},
-		{"color", optional_argument, 0, 'c'},
+		{"color", optional_argument, 0, 'c'}, {"diagnostics-format", required_argument, 0, 'f'},
+		{"lineinfo", no_argument, 0, 'g'},
 		{0, 0, 0, 0},
 	};
-	DiagOptions dopt = {.color = color_auto()};
-	const char *out = NULL, *target = NULL, *dump_after = NULL;
-	bool json = false;
+	for (int i = 1; i < argc; i++) /* nvcc's spelling: one dash */
+		if (!strcmp(argv[i], "-lineinfo"))
+			argv[i] = "--lineinfo";
 	int c;
 	optind = 0; /* 0, not 1: getopt starts afresh (tilepx --batch parses many argument lists) */
-	while ((c = getopt_long(argc, argv, "ho:t:wW:", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "ho:t:wW:D:g", opts, NULL)) != -1) {
 		switch (c) {
 		case 'h': fputs(usage, stdout); return 0;
 		case 'w':
 		case 'W':
 		case 'm':
 		case 'c':
-			if (!diag_option(c, optarg, &dopt))
+		case 'f':
+			if (!diag_option(c, optarg, &o->dopt))
 				return 2;
 			break;
-		case 'o': out = optarg; break;
-		case 'j': json = true; break;
-		case 't': target = optarg; break;
-		case 'd': dump_after = optarg; break;
+		case 'g': o->copt.lineinfo = true; break;
+		case 'D':
+			if (!define_ok(optarg))
+				return 2;
+			o->defines[o->copt.ndefines++] = optarg;
+			break;
+		case 'o': o->out = optarg; break;
+		case 'j': o->json = true; break;
+		case 't': o->target = optarg; break;
+		case 'd': o->dump_after = optarg; break;
 		default: fputs(usage, stderr); return 2;
 		}
 	}
-	if ((out && mode != TILEPX_EMIT) || (json && mode != TILEPX_EXPLAIN)) {
-		fprintf(stderr, "tilepx: %s is not an option of this command\n", out ? "-o" : "--json");
+	char why[300];
+	if (!kernel_sets_check(o->copt.defines, o->copt.ndefines, why, sizeof why)) { /* a name twice */
+		fprintf(stderr, "tilepx: -D: %s\n", why);
+		return 2;
+	}
+	return -1;
+}
+
+/* one input file: compile it, print its diagnostics, write its output;
+ * its exit status (0 or 1) */
+static int run_file(const Opts *o, tilepx_mode mode, char **argv, int argc, int i, bool out_dir)
+{
+	size_t len;
+	char *src = read_file(argv[i], &len);
+	if (!src) {
+		fprintf(stderr, "tilepx: cannot read %s: %s\n", argv[i], strerror(errno));
+		return 1;
+	}
+	char *path = NULL;
+	if (mode == TILEPX_EMIT) {
+		path = o->out && !out_dir ? strdup(o->out) : default_output(argv[i], out_dir ? o->out : NULL);
+		if (!path) {
+			fputs("tilepx: out of memory\n", stderr);
+			free(src);
+			return 1;
+		}
+		for (int j = optind; j < argc; j++)
+			if (same_file(path, argv[j])) {
+				fprintf(stderr, "tilepx: output %s is the input file %s; refusing to overwrite it\n", path, argv[j]);
+				free(path);
+				free(src);
+				return 1;
+			}
+	}
+	CompileOptions copt = o->copt; /* .file names the input by its absolute path (nvcc's choice) */
+	char *real = copt.lineinfo && strcmp(argv[i], "-") ? realpath(argv[i], NULL) : NULL;
+	copt.lineinfo_file = real;
+	tilepx_result r;
+	compile_dump(argv[i], src, len, o->target, (int)mode, o->dump_after, &o->dopt, &copt, &r);
+	free(real);
+	int status = 0;
+	if (r.diagnostics)
+		fputs(r.diagnostics, stderr);
+	if (!r.ok)
+		status = 1;
+	if (r.ok && mode == TILEPX_EMIT) {
+		if (!write_output(path, r.output, r.output_len))
+			status = 1;
+	} else if (mode != TILEPX_EMIT && r.output) { /* explain prints its table even when it then fails */
+		if (!write_output("-", r.output, r.output_len))
+			status = 1;
+	}
+	free(path);
+	tilepx_result_free(&r);
+	free(src);
+	return status;
+}
+
+static int run_files(int argc, char **argv, tilepx_mode mode, const char *usage, Opts *o)
+{
+	if ((o->out && mode != TILEPX_EMIT) || (o->json && mode != TILEPX_EXPLAIN) ||
+	    (o->copt.lineinfo && mode != TILEPX_EMIT)) {
+		fprintf(stderr, "tilepx: %s is not an option of this command\n",
+		        o->out ? "-o" : o->json ? "--json" : "-lineinfo");
 		fputs(usage, stderr);
 		return 2;
 	}
-	if (!known_names(target, dump_after))
+	if (!known_names(o->target, o->dump_after))
 		return 2;
-	if (json)
+	if (o->json)
 		mode = TILEPX_EXPLAIN_JSON;
 	int nfiles = argc - optind;
 	if (nfiles < 1) {
@@ -309,54 +414,30 @@ static int run(int argc, char **argv, tilepx_mode mode, const char *usage)
 		fputs(usage, stderr);
 		return 2;
 	}
-	bool out_dir = out && is_dir(out);
-	if (out && nfiles > 1 && !out_dir) {
+	bool out_dir = o->out && is_dir(o->out);
+	if (o->out && nfiles > 1 && !out_dir) {
 		fputs("tilepx: -o takes one input file (or a directory)\n", stderr);
 		return 2;
 	}
 	int status = 0;
-	for (int i = optind; i < argc; i++) {
-		size_t len;
-		char *src = read_file(argv[i], &len);
-		if (!src) {
-			fprintf(stderr, "tilepx: cannot read %s: %s\n", argv[i], strerror(errno));
-			status = 1;
-			continue;
-		}
-		char *path = NULL;
-		if (mode == TILEPX_EMIT) {
-			path = out && !out_dir ? strdup(out) : default_output(argv[i], out_dir ? out : NULL);
-			if (!path) {
-				fputs("tilepx: out of memory\n", stderr);
-				free(src);
-				return 1;
-			}
-			for (int j = optind; j < argc; j++)
-				if (same_file(path, argv[j])) {
-					fprintf(stderr, "tilepx: output %s is the input file %s; refusing to overwrite it\n", path,
-					        argv[j]);
-					free(path);
-					free(src);
-					return 1;
-				}
-		}
-		tilepx_result r;
-		compile_dump(argv[i], src, len, target, (int)mode, dump_after, &dopt, &r);
-		if (r.diagnostics)
-			fputs(r.diagnostics, stderr);
-		if (!r.ok)
-			status = 1;
-		if (r.ok && mode == TILEPX_EMIT) {
-			if (!write_output(path, r.output, r.output_len))
-				status = 1;
-		} else if (mode != TILEPX_EMIT && r.output) { /* explain prints its table even when it then fails */
-			if (!write_output("-", r.output, r.output_len))
-				status = 1;
-		}
-		free(path);
-		tilepx_result_free(&r);
-		free(src);
+	for (int i = optind; i < argc; i++)
+		status |= run_file(o, mode, argv, argc, i, out_dir);
+	return status;
+}
+
+static int run(int argc, char **argv, tilepx_mode mode, const char *usage)
+{
+	Opts o = {.dopt = {.color = color_auto()}};
+	o.defines = calloc((size_t)argc + 1, sizeof *o.defines);
+	if (!o.defines) {
+		fputs("tilepx: out of memory\n", stderr);
+		return 1;
 	}
+	o.copt.defines = o.defines;
+	int status = parse_opts(argc, argv, usage, &o);
+	if (status < 0)
+		status = run_files(argc, argv, mode, usage, &o);
+	free(o.defines);
 	return status;
 }
 

@@ -83,6 +83,7 @@ typedef struct DiagOptions {
 	bool no_warnings; /* -w: warnings are not reported */
 	bool color;       /* --color: ANSI colours as gcc's */
 	int max_errors;   /* --max-errors: 0 the default (MAX_ERRORS), < 0 no limit */
+	bool json;        /* --diagnostics-format=json: gcc's JSON array instead of text */
 } DiagOptions;
 
 typedef struct Diags {
@@ -120,11 +121,25 @@ typedef struct Ctx {
 	                          keyed by the param Buffer; read through tensor_map_swizzle */
 	StmtMap *run_time_phase; /* the roles' proof: mbarrier arrays whose parity the threads track at run time
 	                            (keyed by the Mbar); read through mbar_run_time_phase */
+	StmtMap *parent; /* each statement's enclosing block, built per kernel on the first ask (stmt_parent) */
+	/* -lineinfo: .file 1 "lineinfo_file" (NULL: the module's path) and .loc
+	 * lines, for Nsight Compute's source view and cuda-gdb */
+	bool lineinfo;
+	const char *lineinfo_file;
+	/* -D NAME=VALUE: a scalar param NAME is pinned to VALUE where it is
+	 * declared (src/parse_decl.c), as the facts '>= VALUE' and '<= VALUE' */
+	const char *const *defines;
+	int ndefines;
 } Ctx;
 /* the bytes mbarrier.expect_tx s expects: its operand, else what the async
  * pass computed; false when neither (src/base/stmtmap.c) */
 bool expect_tx_bytes(const Ctx *cx, const Stmt *s, int64_t *bytes);
 void expect_tx_set_bytes(Ctx *cx, const Stmt *s, int64_t bytes);
+/* the block (repeat or when) directly around statement s of kernel k, NULL
+ * at the top; false when s is not in k. Constant time after one walk of the
+ * kernel (a search from the top per statement made explain quadratic) */
+typedef struct Kernel Kernel;
+bool stmt_parent(Ctx *cx, const Kernel *k, const Stmt *s, const Stmt **parent);
 
 void diag_error(Ctx *cx, Loc loc, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 void diag_warning(Ctx *cx, Loc loc, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
@@ -819,6 +834,11 @@ typedef struct Builder {
 	Loc form_at[FORM_COUNT];
 	Loc min_ptx_at;
 	const char *min_ptx_what; /* the instruction that raised it; NULL: the target's own minimum */
+	/* -lineinfo: a '.loc 1 LINE COL' before an instruction whose statement
+	 * (at) differs from the last one written into body; b_loc_reset after
+	 * body is swapped for another buffer (hoisted code, a loop's body) */
+	bool lineinfo;
+	Loc loc_written;
 } Builder;
 
 void b_init(Builder *b, Arena *a, const Target *t);
@@ -832,6 +852,9 @@ int b_label(Builder *b);
 const char *b_label_name(Builder *b, int label);
 void b_place_label(Builder *b, int label);
 void b_comment(Builder *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* -lineinfo: the .loc of b->at into body if it is not the last written there */
+void b_loc(Builder *b);
+void b_loc_reset(Builder *b);
 /* emit one instruction from a form; operands fill $0.. in order */
 void b_ins(Builder *b, FormId f, ...); /* const char* operands, NULL-terminated */
 /* the typed form (fam, *k); a miss is recorded in missing_form, reported by
@@ -1144,8 +1167,15 @@ bool emit_module(Ctx *cx, Module *m, const EmitOptions *o, Str *out);
 typedef enum { CMD_ANALYSE, CMD_CHECK, CMD_EXPLAIN, CMD_EXPLAIN_JSON, CMD_EMIT } Command;
 bool run_passes(Ctx *cx, Module *m, Command cmd, const char *dump_after, Str *out, Str *dump);
 /* tilepx_compile with --dump-after's state before the diagnostics (src/api/api.c) */
+/* the command line's say over a compilation beyond its diagnostics (zero: the defaults) */
+typedef struct CompileOptions {
+	bool lineinfo;              /* -lineinfo, -g: .file and .loc lines (Ctx.lineinfo) */
+	const char *lineinfo_file;  /* the path .file names (NULL: the input's) */
+	const char *const *defines; /* -D NAME=VALUE: scalar params bound at compile time (src/api/bind.c) */
+	int ndefines;
+} CompileOptions;
 int compile_dump(const char *path, const char *src, size_t len, const char *target, int mode, const char *dump_after,
-                 const DiagOptions *dopt, struct tilepx_result *out);
+                 const DiagOptions *dopt, const CompileOptions *copt, struct tilepx_result *out);
 /* kernel k's launch record (include/tilepx/tilepx.h's tilepx_launch), as
  * tilepx_launches gives it: bound values when k is bound (src/api/api.c) */
 struct tilepx_launch;

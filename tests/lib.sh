@@ -740,13 +740,12 @@ banks_cmp() { # FILE: prints mismatches, nothing when equal
 	FILENAME ~ /\.tile$/ {
 		if ($1 == "#" && $2 == "set:") for (i = 3; i <= NF; i++) { split($i, kv, "="); val[kv[1]] = kv[2] }
 		if ($1 == "kernel") { cur = $2; ctas[cur] = 1 }
-		if ($1 == "grid") { # constants, cdiv(SCALAR, D) or SCALAR at the "# set:" values
+		if ($1 == "grid") { # constants, scalars or cdiv(SCALAR, D) at the "# set:" values
 			g = substr($0, 5); gsub(/ /, "", g); n = split(g, p, ","); prod = 1
 			for (i = 1; i <= n; i++)
 				if (p[i] ~ /^cdiv\(/) { nm = substr(p[i], 6); d = p[i + 1]; sub(/\)/, "", d); i++
 					prod *= int((val[nm] + d - 1) / d) }
-				else if (p[i] ~ /^[A-Za-z_]/) prod *= val[p[i]] # a bare scalar: cdiv(S, 1)
-				else prod *= p[i]
+				else prod *= (p[i] ~ /^[0-9]+$/ ? p[i] : val[p[i]]) # a bare scalar: its "# set:" value
 			ctas[cur] = prod
 		}
 		next

@@ -18,7 +18,7 @@
 
 static const char *usage =
 	"usage: tilepx-run [--bench N] [--ptx FILE.ptx] [--link FILE.ptx] [--gemm C=A*B] [--attention] [--set NAME=V]...\n"
-	"                  FILE.tile...\n\n"
+	"                  [--lineinfo] FILE.tile...\n\n"
 	"Emit each .tile program (or load --ptx, emitted from the one FILE.tile), launch every kernel\n"
 	"with grid x threads, and compare every param buffer with the CPU reference, bit for bit.\n"
 	"Inputs hold a deterministic pattern (distinct values per buffer up to the dtype's range).\n"
@@ -35,9 +35,12 @@ static const char *usage =
 	"a value that breaks one of the kernel's facts (assume) is refused and nothing runs.\n"
 	"--gemm-auto M,N,K[,IN:OUT] runs the GEMM family's kernel and window that tilepx_gemm_choose\n"
 	"picks for that size (IN:OUT f16:f32 by default) on this GPU's SMs, against the CPU reference;\n"
-	"from the repository's root, without FILE.tile.\n";
+	"from the repository's root, without FILE.tile.\n"
+	"--lineinfo emits with tilepx -lineinfo and has the JIT keep the line table\n"
+	"(CU_JIT_GENERATE_LINE_INFO), so that ncu --import-source yes shows .tile lines.\n";
 
 static const char *link_path;
+static bool lineinfo; /* --lineinfo: .file/.loc in the module, line tables in the JIT's cubin (Nsight Compute) */
 
 /* --attention: O and LSE against attention computed in double too */
 static bool attention_check;
@@ -289,8 +292,9 @@ static bool load_module(const char *path, char *text, CUmodule *mod, int *status
 {
 	char info[8192] = "", err[8192] = "";
 	CUjit_option opt[] = {CU_JIT_INFO_LOG_BUFFER, CU_JIT_INFO_LOG_BUFFER_SIZE_BYTES, CU_JIT_ERROR_LOG_BUFFER,
-	                      CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES};
-	void *val[] = {info, (void *)(uintptr_t)sizeof info, err, (void *)(uintptr_t)sizeof err};
+	                      CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES, CU_JIT_GENERATE_LINE_INFO};
+	void *val[] = {info, (void *)(uintptr_t)sizeof info, err, (void *)(uintptr_t)sizeof err, (void *)(uintptr_t)1};
+	unsigned nopt = lineinfo ? 5 : 4;
 	CUresult r;
 	if (link_path) {
 		/* the driver's linker: the emitted module, then the hand-written one */
@@ -304,7 +308,7 @@ static bool load_module(const char *path, char *text, CUmodule *mod, int *status
 			*status = 1;
 			return false;
 		}
-		r = cuLinkCreate(4, opt, val, &ls);
+		r = cuLinkCreate(nopt, opt, val, &ls);
 		if (r == CUDA_SUCCESS)
 			r = cuLinkAddData(ls, CU_JIT_INPUT_PTX, text, strlen(text) + 1, path, 0, NULL, NULL);
 		if (r == CUDA_SUCCESS)
@@ -316,7 +320,7 @@ static bool load_module(const char *path, char *text, CUmodule *mod, int *status
 		cuLinkDestroy(ls);
 		free(hand);
 	} else {
-		r = cuModuleLoadDataEx(mod, text, 4, opt, val);
+		r = cuModuleLoadDataEx(mod, text, nopt, opt, val);
 	}
 	if (r != CUDA_SUCCESS) {
 		const char *s = NULL;
@@ -427,7 +431,8 @@ int main(int argc, char **argv)
 	static const struct option opts[] = {
 		{"bench", required_argument, 0, 'b'}, {"ptx", required_argument, 0, 'p'}, {"gemm", required_argument, 0, 'g'},
 		{"link", required_argument, 0, 'l'}, {"set", required_argument, 0, 's'},
-		{"gemm-auto", required_argument, 0, 'a'}, {"attention", no_argument, 0, 't'}, {"help", no_argument, 0, 'h'}, {"version", no_argument, 0, 'V'}, {0, 0, 0, 0},
+		{"gemm-auto", required_argument, 0, 'a'}, {"attention", no_argument, 0, 't'}, {"help", no_argument, 0, 'h'},
+		{"version", no_argument, 0, 'V'}, {"lineinfo", no_argument, 0, 'i'}, {0, 0, 0, 0},
 	};
 	int bench = 0, c;
 	const char *ptx = NULL;
@@ -467,6 +472,7 @@ int main(int argc, char **argv)
 			break;
 		case 'a': gemm_auto = optarg; break;
 		case 't': attention_check = true; break;
+		case 'i': lineinfo = true; break;
 		case 'h': fputs(usage, stdout); return 0;
 		case 'V': printf("tilepx-run (tilepx) %s\n", TILEPX_VERSION_STRING); return 0;
 		default: fputs(usage, stderr); return 2;
@@ -490,7 +496,8 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	Gpu g = {.cu = cu, .dev = dev, .ptx_path = ptx, .bench = bench};
-	RcRunner run = {.tool = "tilepx-run", .sets = sets, .nsets = nsets, .print_diags = true, .ctx = &g,
+	RcRunner run = {.tool = "tilepx-run", .sets = sets, .nsets = nsets, .print_diags = true, .lineinfo = lineinfo,
+	                .ctx = &g,
 	                .file_begin = gpu_file_begin, .kernel_admit = gpu_kernel_admit, .kernel_run = gpu_kernel_run,
 	                .file_end = gpu_file_end};
 	int status = 0;

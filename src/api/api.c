@@ -17,13 +17,38 @@ static int usage_error(tilepx_result *out, const char *msg)
 	return 0;
 }
 
+/* every -D names a scalar param of some kernel (the parser pinned each) */
+static bool defines_used(Ctx *cx, const Module *m)
+{
+	for (int i = 0; i < cx->ndefines; i++) {
+		const char *eq = strchr(cx->defines[i], '=');
+		size_t n = eq ? (size_t)(eq - cx->defines[i]) : strlen(cx->defines[i]);
+		bool found = false;
+		for (size_t j = 0; j < m->nkernels && !found; j++)
+			for (size_t s = 0; s < m->kernels[j]->nscalars && !found; s++)
+				found = strlen(m->kernels[j]->scalars[s].name) == n &&
+				        !strncmp(m->kernels[j]->scalars[s].name, cx->defines[i], n);
+		if (!found)
+			diag_error(cx, (Loc){0, 0}, "-D %s: no kernel has a scalar param '%.*s' (-D pins a scalar param)",
+			           cx->defines[i], (int)n, cx->defines[i]);
+	}
+	return cx->diags.errors == 0;
+}
+
 /* parse, then the mode's pass list (src/api/driver.c); diagnostics in cx */
 static bool compile_module(Ctx *cx, const char *path, const char *src, size_t len, const char *target,
-                           tilepx_mode mode, const char *dump_after, Str *text, Str *dump, Module **mod)
+                           tilepx_mode mode, const char *dump_after, const CompileOptions *copt, Str *text, Str *dump,
+                           Module **mod)
 {
 	cx->diags.file = path;
 	cx->diags.src = src;
 	cx->diags.len = len;
+	if (copt) {
+		cx->lineinfo = copt->lineinfo;
+		cx->lineinfo_file = copt->lineinfo_file;
+		cx->defines = copt->defines;
+		cx->ndefines = copt->ndefines;
+	}
 	const Target *override = NULL;
 	if (target && !(override = target_find(target)))
 		diag_error(cx, (Loc){0, 0}, "unknown target '%s' (known: %s)", target, target_list());
@@ -34,6 +59,8 @@ static bool compile_module(Ctx *cx, const char *path, const char *src, size_t le
 		return false;
 	if (override)
 		m->target = override;
+	if (!defines_used(cx, m))
+		return false;
 	*mod = m;
 	static const Command cmd[] = {[TILEPX_CHECK] = CMD_CHECK, [TILEPX_EMIT] = CMD_EMIT,
 	                              [TILEPX_EXPLAIN] = CMD_EXPLAIN, [TILEPX_EXPLAIN_JSON] = CMD_EXPLAIN_JSON};
@@ -240,7 +267,8 @@ static bool fill_launches(Ctx *cx, Module *mod, LaunchReq *q)
 }
 
 static int api_run(const char *path, const char *src, size_t len, const char *target, tilepx_mode mode,
-                   tilepx_result *out, LaunchReq *q, const char *dump_after, const DiagOptions *dopt)
+                   tilepx_result *out, LaunchReq *q, const char *dump_after, const DiagOptions *dopt,
+                   const CompileOptions *copt)
 {
 	if (!out)
 		return 0; /* nowhere to report: the documented contract is a non-NULL out */
@@ -271,8 +299,8 @@ static int api_run(const char *path, const char *src, size_t len, const char *ta
 	if (dopt)
 		cx->diags.opt = *dopt;
 	Module *mod = NULL;
-	bool ok = compile_module(cx, path ? path : "<input>", src ? src : "", len, target, mode, dump_after, text, dump,
-	                         &mod);
+	bool ok = compile_module(cx, path ? path : "<input>", src ? src : "", len, target, mode, dump_after, copt, text,
+	                         dump, &mod);
 	if (ok && q && mod)
 		ok = fill_launches(cx, mod, q);
 	if (ok && q && q->only && !q->n && q->only[0])
@@ -316,13 +344,13 @@ static int api_run(const char *path, const char *src, size_t len, const char *ta
 int tilepx_compile(const char *path, const char *src, size_t len, const char *target, tilepx_mode mode,
                    tilepx_result *out)
 {
-	return api_run(path, src, len, target, mode, out, NULL, NULL, NULL);
+	return api_run(path, src, len, target, mode, out, NULL, NULL, NULL, NULL);
 }
 
 int compile_dump(const char *path, const char *src, size_t len, const char *target, int mode, const char *dump_after,
-                 const DiagOptions *dopt, struct tilepx_result *out)
+                 const DiagOptions *dopt, const CompileOptions *copt, struct tilepx_result *out)
 {
-	return api_run(path, src, len, target, (tilepx_mode)mode, out, NULL, dump_after, dopt);
+	return api_run(path, src, len, target, (tilepx_mode)mode, out, NULL, dump_after, dopt, copt);
 }
 
 static int launches(const char *path, const char *src, size_t len, const char *target, const char *const *sets,
@@ -352,7 +380,7 @@ static int launches(const char *path, const char *src, size_t len, const char *t
 		return -1;
 	}
 	LaunchReq q = {.out = out, .max = max, .sets = sets, .nsets = nsets, .only = only};
-	return api_run(path, src, len, target, TILEPX_CHECK, diag, &q, NULL, NULL) ? q.n : -1;
+	return api_run(path, src, len, target, TILEPX_CHECK, diag, &q, NULL, NULL, NULL) ? q.n : -1;
 }
 
 int tilepx_launches(const char *path, const char *src, size_t len, const char *target, tilepx_launch *out, int max,

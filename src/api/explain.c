@@ -144,29 +144,29 @@ static void explain_guards(const Kernel *k, const Stmt *s, bool json, Str *o)
 
 /* the repeats with a count set at launch around s (outermost first): the
  * bank counts take each at the most trips the facts allow */
-static bool runtime_repeats(Stmt **body, size_t n, const Stmt *s, const Stmt **out, int *nout)
+static bool runtime_repeats(Ctx *cx, const Kernel *k, const Stmt *s, const Stmt **out, int *nout)
 {
-	for (size_t i = 0; i < n; i++) {
-		if (body[i] == s)
-			return true;
-		if (!(stmt_info[body[i]->kind].flags & SF_BLOCK))
-			continue;
-		bool rt = body[i]->kind == ST_REPEAT && stmt_runtime_trips(body[i]) && *nout < 16;
-		if (rt)
-			out[(*nout)++] = body[i];
-		if (runtime_repeats(body[i]->body, body[i]->nbody, s, out, nout))
-			return true;
-		*nout -= rt;
+	const Stmt *up[16];
+	int n = 0;
+	for (const Stmt *p = s; n < 16;) {
+		if (!stmt_parent(cx, k, p, &p))
+			return false;
+		if (!p)
+			break;
+		if (p->kind == ST_REPEAT && stmt_runtime_trips(p))
+			up[n++] = p;
 	}
-	return false;
+	while (n)
+		out[(*nout)++] = up[--n];
+	return true;
 }
 
 /* per what the bank counts are: the CTA, over every trip, runtime counts at their most */
-static void bank_trips(const Kernel *k, const Stmt *s, bool json, Str *o)
+static void bank_trips(Ctx *cx, const Kernel *k, const Stmt *s, bool json, Str *o)
 {
 	const Stmt *rep[16];
 	int nrep = 0;
-	if (!runtime_repeats(k->body, k->nbody, s, rep, &nrep) || !nrep)
+	if (!runtime_repeats(cx, k, s, rep, &nrep) || !nrep)
 		return;
 	if (json)
 		str_puts(o, ", \"bank_trips\": [");
@@ -308,7 +308,7 @@ static bool explain_copy(Ctx *cx, const Module *m, const Kernel *k, const Stmt *
 				           (long long)bs[i].ideal);
 			}
 			str_putc(o, ']');
-			bank_trips(k, s, true, o);
+			bank_trips(cx, k, s, true, o);
 		}
 		explain_guards(k, s, true, o);
 		explain_widening(&op, &d, true, o);
@@ -328,7 +328,7 @@ static bool explain_copy(Ctx *cx, const Module *m, const Kernel *k, const Stmt *
 			           (long long)bs[i].wavefronts, (double)bs[i].wavefronts / (double)bs[i].instructions,
 			           (long long)bs[i].ideal, bs[i].wavefronts > bs[i].ideal ? " (bank conflicts)" : "");
 		if (nbs)
-			bank_trips(k, s, false, o);
+			bank_trips(cx, k, s, false, o);
 		explain_guards(k, s, false, o);
 		explain_widening(&op, &d, false, o);
 	}

@@ -203,8 +203,82 @@ static void print_line(const Diags *d, int line, int col, FILE *out)
 	fprintf(out, "%s^%s\n", sgr(d, "caret"), sgr(d, ""));
 }
 
+/* s as a JSON string */
+static void json_string(const char *s, FILE *out)
+{
+	fputc('"', out);
+	for (const unsigned char *c = (const unsigned char *)s; *c; c++) {
+		if (*c == '"' || *c == '\\')
+			fprintf(out, "\\%c", *c);
+		else if (*c < 32 || *c == 127)
+			fprintf(out, "\\u%04x", *c);
+		else
+			fputc(*c, out);
+	}
+	fputc('"', out);
+}
+
+/* one diagnostic object as gcc's -fdiagnostics-format=json writes it: kind,
+ * message, locations (a caret; none at line 0), children (its notes) */
+static void json_item(const Diags *d, const char *kind, const char *msg, const char *option, Loc loc, char **notes,
+                      size_t nnotes, FILE *out)
+{
+	fprintf(out, "{\"kind\": \"%s\", \"column-origin\": 1, \"message\": ", kind);
+	json_string(msg, out);
+	if (option) {
+		fputs(", \"option\": ", out);
+		json_string(option, out);
+	}
+	fputs(", \"locations\": [", out);
+	if (loc.line > 0) {
+		fputs("{\"caret\": {\"file\": ", out);
+		json_string(d->file, out);
+		fprintf(out, ", \"line\": %d, \"display-column\": %d, \"byte-column\": %d, \"column\": %d}}", loc.line,
+		        loc.col, loc.col, loc.col);
+	}
+	fputs("], \"children\": [", out);
+	for (size_t k = 0; k < nnotes; k++) {
+		fputs(k ? ", " : "", out);
+		json_item(d, "note", notes[k], NULL, loc, NULL, 0, out);
+	}
+	fputs("]}", out);
+}
+
+/* --diagnostics-format=json: one array (on one line) of every diagnostic,
+ * and the summaries text gives as notes, as top-level notes without a location */
+static void diag_print_json(const Diags *d, FILE *out)
+{
+	fputc('[', out);
+	for (size_t i = 0; i < d->n; i++) {
+		const Diag *g = &d->items[i];
+		fputs(i ? ", " : "", out);
+		json_item(d, g->is_error ? "error" : "warning", g->msg, g->werror ? "-Werror" : NULL, g->loc, g->notes,
+		          g->nnotes, out);
+	}
+	char msg[200];
+	bool any = d->n > 0;
+	if (d->truncated) {
+		snprintf(msg, sizeof msg, "%d more error%s not shown (--max-errors %d; 0 shows all)", d->not_shown,
+		         d->not_shown == 1 ? "" : "s", d->opt.max_errors ? d->opt.max_errors : MAX_ERRORS);
+		fputs(any ? ", " : "", out);
+		json_item(d, "note", msg, NULL, (Loc){0, 0}, NULL, 0, out);
+		any = true;
+	}
+	if (d->warnings_dropped) {
+		snprintf(msg, sizeof msg, "%d warning%s not shown: the analyses that give %s assume a program without errors",
+		         d->warnings_dropped, d->warnings_dropped == 1 ? "" : "s", d->warnings_dropped == 1 ? "it" : "them");
+		fputs(any ? ", " : "", out);
+		json_item(d, "note", msg, NULL, (Loc){0, 0}, NULL, 0, out);
+	}
+	fputs("]\n", out);
+}
+
 void diag_print(const Diags *d, FILE *out)
 {
+	if (d->opt.json) {
+		diag_print_json(d, out);
+		return;
+	}
 	for (size_t i = 0; i < d->n; i++) {
 		const Diag *g = &d->items[i];
 		header(d, g->loc, g->is_error ? "error" : "warning", out);

@@ -117,3 +117,29 @@ void mbar_run_time_phase_set(Ctx *cx, const Mbar *mb)
 		map_put(cx->arena, &cx->run_time_phase, mb, yes);
 	}
 }
+
+/* every statement of body[0..n) with its block (the kernel's body array
+ * stands for the top: a map holds no NULL) */
+static void put_parents(Ctx *cx, Stmt **body, size_t n, const void *parent)
+{
+	for (size_t i = 0; i < n; i++) {
+		map_put(cx->arena, &cx->parent, body[i], (void *)parent);
+		if (stmt_info[body[i]->kind].flags & SF_BLOCK)
+			put_parents(cx, body[i]->body, body[i]->nbody, body[i]);
+	}
+}
+
+bool stmt_parent(Ctx *cx, const Kernel *k, const Stmt *s, const Stmt **parent)
+{
+	if (!k->nbody)
+		return false;
+	if (!map_get(cx->parent, k->body)) { /* keyed by the body array: a kernel copied on the stack shares it */
+		map_put(cx->arena, &cx->parent, k->body, k->body);
+		put_parents(cx, k->body, k->nbody, k->body);
+	}
+	const void *p = map_get(cx->parent, s);
+	if (!p)
+		return false;
+	*parent = p == (const void *)k->body ? NULL : p;
+	return true;
+}

@@ -69,7 +69,11 @@ bool copy_op_init(Ctx *cx, const Module *m, const Kernel *k, const Stmt *st, Cop
 
 bool dispatch_copy(const CopyOp *op, Decision *d, bool report)
 {
-	memset(d, 0, sizeof *d);
+	/* not a memset of the whole Decision (8.6 KiB, twice per copy with the
+	 * plan's below): the candidates are written as they are tried */
+	d->ncand = 0;
+	d->chosen = NULL;
+	d->plan.params[0] = d->plan.summary[0] = 0;
 	const Variant *vs[16];
 	int n = dispatch_variants(op->st->kind, vs, 16);
 	const char *forced = op->st->dispatch;
@@ -77,7 +81,7 @@ bool dispatch_copy(const CopyOp *op, Decision *d, bool report)
 		if (forced && strcmp(forced, vs[i]->name))
 			continue;
 		Candidate *c = &d->cand[d->ncand++];
-		c->v = vs[i];
+		*c = (Candidate){.v = vs[i]};
 		if (d->chosen) {
 			c->state = -1;
 			c->reason = "not tried";
@@ -99,7 +103,7 @@ bool dispatch_copy(const CopyOp *op, Decision *d, bool report)
 		}
 		if (!why) {
 			c->depth = 2;
-			memset(&d->plan, 0, sizeof d->plan);
+			memset(&d->plan, 0, sizeof d->plan); /* a plan starts zeroed */
 			why = vs[i]->plan(op, &d->plan);
 		}
 		if (why) {

@@ -5,19 +5,22 @@
  * decisions under swizzles the buffer does not have. */
 #include "../tilepx.h"
 
+#include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 
-/* a decision as kept: the plan's bytes up to its last nonzero one (a plan
- * starts zeroed, and a copy's full Plan is 8 KiB) */
+/* a decision as kept, small: every copy of a program has one, so its size
+ * is the emitter's memory per statement. The candidates and strings as
+ * long as they are, the chosen variant's member of the plan union, no more. */
 typedef struct Selection {
 	const Stmt *s;
 	bool op_ok; /* its regions slice (copy_op_init) */
 	const Variant *chosen;
 	int ncand;
-	Candidate cand[16];
-	char params[256], summary[128];
+	Candidate *cand;
+	const char *params, *summary;
 	size_t nplan;
-	unsigned char *plan;
+	void *plan;
 } Selection;
 
 static Selection *find(Ctx *cx, const Stmt *s) { return stmtmap_get(cx->sel, s); }
@@ -26,25 +29,26 @@ static void keep(Ctx *cx, Selection *x, const Decision *d)
 {
 	x->chosen = d->chosen;
 	x->ncand = d->ncand;
-	memcpy(x->cand, d->cand, sizeof x->cand);
-	memcpy(x->params, d->plan.params, sizeof x->params);
-	memcpy(x->summary, d->plan.summary, sizeof x->summary);
-	/* the chosen variant's member of the plan union, no more */
-	size_t n = d->chosen ? variant_plan_bytes(d->chosen) : 0;
+	x->cand = arena_alloc(cx->arena, sizeof *x->cand * (size_t)(d->ncand ? d->ncand : 1));
+	memcpy(x->cand, d->cand, sizeof *x->cand * (size_t)d->ncand);
+	x->params = d->plan.params[0] ? arena_strndup(cx->arena, d->plan.params, strlen(d->plan.params)) : "";
+	x->summary = d->plan.summary[0] ? arena_strndup(cx->arena, d->plan.summary, strlen(d->plan.summary)) : "";
+	size_t n = d->chosen ? variant_plan_bytes(d->chosen) : 0; /* else a declined candidate's leftovers */
 	x->nplan = n;
 	x->plan = n ? arena_alloc(cx->arena, n) : NULL;
 	if (n)
 		memcpy(x->plan, &d->plan.u, n);
 }
 
+/* the Decision again; only the parts a caller reads are written (a whole
+ * Decision is 8.6 KiB, and every pass after select asks for it) */
 static void expand(const Selection *x, Decision *d)
 {
-	memset(d, 0, sizeof *d);
 	d->chosen = x->chosen;
 	d->ncand = x->ncand;
-	memcpy(d->cand, x->cand, sizeof d->cand);
-	memcpy(d->plan.params, x->params, sizeof x->params);
-	memcpy(d->plan.summary, x->summary, sizeof x->summary);
+	memcpy(d->cand, x->cand, sizeof *d->cand * (size_t)x->ncand);
+	snprintf(d->plan.params, sizeof d->plan.params, "%s", x->params);
+	snprintf(d->plan.summary, sizeof d->plan.summary, "%s", x->summary);
 	if (x->nplan)
 		memcpy(&d->plan.u, x->plan, x->nplan);
 }

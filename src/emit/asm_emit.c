@@ -114,8 +114,10 @@ void emit_asm(Emit *e, const Stmt *s)
 			if (i == a->n || (i && a->p[i].line != a->p[i - 1].line)) {
 				while (ln.n && (ln.s[ln.n - 1] == ' ' || ln.s[ln.n - 1] == '\t'))
 					ln.s[--ln.n] = 0;
-				if (ln.n)
+				if (ln.n) {
+					b_loc(b);
 					str_printf(&b->body, "%s%s\n", b->indent, ln.s);
+				}
 				ln.n = 0;
 				if (ln.s)
 					ln.s[0] = 0;

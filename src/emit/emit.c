@@ -267,6 +267,7 @@ static void emit_repeat(Emit *e, const Stmt *s)
 	if (e->repeat_depth++ == 0) { /* the outermost loop collects hoisted code */
 		saved = b->body;
 		b->body = (Str){0};
+		b_loc_reset(b);
 		e->nmemo = 0;
 	}
 	if (s->trips_expr)
@@ -306,8 +307,10 @@ static void emit_repeat(Emit *e, const Stmt *s)
 		}
 		if (loop.s)
 			str_putn(&b->body, loop.s, loop.n);
+		b_loc_reset(b); /* the last .loc in body is the pasted text's */
 		str_free(&loop);
 		str_free(&e->pre);
+		e->pre_loc = (Loc){0, 0};
 		e->nmemo = 0;
 	}
 }
@@ -358,12 +361,14 @@ static const EmitHook emit_hook[ST_COUNT] = {
 
 static void emit_stmts(Emit *e, Stmt **body, size_t n)
 {
+	Loc block = e->b.at; /* a block's own code after its body (the next trip, the loop's end) is its own */
 	for (size_t i = 0; i < n; i++) {
 		e->b.at = body[i]->loc;
 		emit_hook[body[i]->kind](e, body[i]);
 		if (e->repeat_depth == 0)
 			e->nmemo = 0; /* values emitted in place serve their statement only */
 	}
+	e->b.at = block;
 }
 
 static Reg dyn_base(Emit *e)
@@ -707,6 +712,7 @@ static void emit_kernel(Ctx *cx, const Module *m, const Kernel *k, Str *out, Mod
 	e.k = k;
 	e.abi = kernel_abi(cx->arena, k);
 	b_init(&e.b, cx->arena, m->target);
+	e.b.lineinfo = cx->lineinfo;
 	e.b.at = k->loc;
 	Builder *b = &e.b;
 	size_t nb = k->nbufs ? k->nbufs : 1;
@@ -758,6 +764,20 @@ static void emit_kernel(Ctx *cx, const Module *m, const Kernel *k, Str *out, Mod
 static int opcode_len(FormId f) { return (int)strcspn(ptx_forms[f].text, " ;"); }
 
 
+/* -lineinfo's file table of one: the .loc lines name file 1. The path is a
+ * PTX string (a quote and a backslash escaped; control bytes, which would end
+ * it, as '?') */
+static void print_file(const char *path, Str *out)
+{
+	str_puts(out, ".file 1 \"");
+	for (const unsigned char *c = (const unsigned char *)path; *c; c++) {
+		if (*c == '"' || *c == '\\')
+			str_putc(out, '\\');
+		str_putc(out, *c < 32 || *c == 127 ? '?' : (char)*c);
+	}
+	str_puts(out, "\"\n");
+}
+
 bool emit_checked_module(Ctx *cx, Module *m, Str *out)
 {
 	/* kernels are printed straight into out after the header; .version is
@@ -781,6 +801,8 @@ bool emit_checked_module(Ctx *cx, Module *m, Str *out)
 	str_printf(out, ".version %d.%d\n", u->need / 10, u->need % 10);
 	size_t vlen = out->n - vpos;
 	str_printf(out, ".target %s\n.address_size 64\n", m->target->name);
+	if (cx->lineinfo)
+		print_file(cx->lineinfo_file ? cx->lineinfo_file : m->file, out);
 	for (size_t i = 0; i < m->nkernels; i++)
 		if (m->kernels[i]->dyn_shared) { /* kernels past the static limit share one dynamic array */
 			str_puts(out, "\n.extern .shared .align 1024 .b8 tilepx$dyn[];\n");

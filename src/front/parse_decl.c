@@ -245,6 +245,20 @@ void add_stmt(Parser *p, Stmt *s)
 	}
 }
 
+/* -D NAME=V (the command line checked V: 0..2^31-1): the scalar is pinned
+ * to V where it is declared, as the facts 'NAME >= V' and 'NAME <= V' at its
+ * declaration would pin it: shapes, grids, guards, vector widths and proofs
+ * see one value, and a launch with another breaks a fact. The param stays a
+ * kernel argument (the launch ABI does not depend on -D). */
+static void pin_scalar(Parser *p, Kernel *k, Scalar *sc, int64_t v)
+{
+	APUSH(p->cx->arena, sc->facts, sc->nfacts, sc->factcap, ((struct Fact){'>', v, sc->loc}));
+	APUSH(p->cx->arena, sc->facts, sc->nfacts, sc->factcap, ((struct Fact){'<', v, sc->loc}));
+	sc->lo = sc->hi = v;
+	sc->lo_loc = sc->hi_loc = sc->loc;
+	k->var_ext[sc->var] = v + 1;
+}
+
 /* after the keyword (at kwloc): NAME DTYPE [SHAPE] [: LAYOUT] ... */
 /* param NAME u32|i32|u64|i64|f32|f16|bf16 (after the dtype): a scalar
  * kernel argument; a float one is an operand of set only (no variable of
@@ -274,6 +288,16 @@ static bool parse_scalar(Parser *p, Kernel *k, Buffer *b)
 	Scalar sc = {.name = b->name, .loc = b->loc, .dt = b->dt, .lo = 0, .hi = fl ? 0 : SCALAR_MAX, .mult = 1};
 	sc.var = new_var(p, fl ? 1 : (int64_t)SCALAR_MAX + 1, b->name);
 	APUSH(p->cx->arena, k->scalars, k->nscalars, k->sccap, sc);
+	int64_t v;
+	bool bad;
+	if (kernel_set_value(p->cx->defines, p->cx->ndefines, b->name, &v, &bad)) {
+		if (fl) {
+			diag_error(p->cx, b->loc, "-D %s: '%s' is a float scalar param (-D pins integer scalar params)", b->name,
+			           b->name);
+			return false;
+		}
+		pin_scalar(p, k, &k->scalars[k->nscalars - 1], v);
+	}
 	return true;
 }
 

@@ -19,22 +19,23 @@
 
 enum { BANK_BUDGET = 1 << 22, MAX_COMBOS = 1 << 16 };
 
-/* the repeat indices enclosing s, outermost first; false if s is not in body */
-static bool enclosing(Stmt **body, size_t n, const Stmt *s, int *vars, int *nv)
+/* the repeat indices enclosing s, outermost first; false if s is not in k
+ * (a when block runs once: its var is no index) */
+static bool enclosing(Ctx *cx, const Kernel *k, const Stmt *s, int *vars, int *nv)
 {
-	for (size_t i = 0; i < n; i++) {
-		if (body[i] == s)
-			return true;
-		if (stmt_info[body[i]->kind].flags & SF_BLOCK) {
-			bool rep = body[i]->kind == ST_REPEAT; /* a when block runs once (its var is no index) */
-			if (rep)
-				vars[(*nv)++] = body[i]->var;
-			if (enclosing(body[i]->body, body[i]->nbody, s, vars, nv))
-				return true;
-			*nv -= rep;
-		}
+	const Stmt *up[64];
+	int n = 0;
+	for (const Stmt *p = s; n < 64;) {
+		if (!stmt_parent(cx, k, p, &p))
+			return false;
+		if (!p)
+			break;
+		if (p->kind == ST_REPEAT)
+			up[n++] = p;
 	}
-	return false;
+	while (n)
+		vars[(*nv)++] = up[--n]->var;
+	return true;
 }
 
 typedef struct Lane {
@@ -48,9 +49,8 @@ typedef struct BankCtx {
 	const Buffer *bufs[2];
 	bool dirs[2];
 	int nsides;
-	Lane *v;
+	Lane *v; /* malloc'd */
 	size_t n, cap;
-	Arena *arena;
 	const Ctx *cx;      /* the swizzle-auto pass's choices */
 	uint64_t warps;     /* the warps that run the statement (a when block); others make no access */
 } BankCtx;
@@ -73,7 +73,17 @@ static void bank_fn(void *ctx, const Access *a)
 	int64_t es = dtype_bytes(a->buf->dt);
 	Lane l = {a->thread / 32, a->k, swz_apply(buffer_swizzle(b->cx, a->buf), a->elem) * es, (int)(a->thread % 32),
 	          a->bytes, a->write, side};
-	APUSH(b->arena, b->v, b->n, b->cap, l);
+	if (b->n == b->cap) { /* scratch reused copy after copy and freed, not the arena's (kept to the end) */
+		size_t nc = b->cap ? 2 * b->cap : 256;
+		Lane *v = realloc(b->v, sizeof *v * nc);
+		if (!v) { /* no counts, as over the budget */
+			b->n = BANK_BUDGET;
+			return;
+		}
+		b->v = v;
+		b->cap = nc;
+	}
+	b->v[b->n++] = l;
 }
 
 static int cmp_lane(const void *x, const void *y)
@@ -88,14 +98,45 @@ static int cmp_lane(const void *x, const void *y)
 	return a->lane - b->lane;
 }
 
-/* every lane's address equals that of lane ^ x where both run */
+/* every lane's address equals that of lane ^ x where both run: each lane's
+ * one address (a lane with two differs from its partner's), then the pairs
+ * (a test of every pair of accesses was a fifth of explain's time) */
 static bool lanes_pair(const Lane *a, size_t n, int x)
 {
-	for (size_t i = 0; i < n; i++)
-		for (size_t j = 0; j < n; j++)
-			if (a[j].lane == (a[i].lane ^ x) && a[j].addr != a[i].addr)
-				return false;
+	int64_t at[32];
+	bool has[32] = {false}, two[32] = {false};
+	for (size_t i = 0; i < n; i++) {
+		int l = a[i].lane & 31;
+		two[l] |= has[l] && at[l] != a[i].addr;
+		at[l] = has[l] ? at[l] : a[i].addr;
+		has[l] = true;
+	}
+	for (int l = 0; l < 32; l++) {
+		int p = l ^ x;
+		if (has[l] && has[p] && (two[l] || two[p] || at[l] != at[p]))
+			return false;
+	}
 	return true;
+}
+
+/* w[0..n) (n <= 160) without repeats, in place; their count (a table of
+ * 256 slots: a search per word made the bank model quadratic in them) */
+static int distinct(int64_t *w, int n)
+{
+	int64_t tab[256];
+	bool used[256] = {false};
+	int m = 0;
+	for (int i = 0; i < n; i++) {
+		unsigned h = (unsigned)(((uint64_t)w[i] * 0x9e3779b97f4a7c15u) >> 56);
+		while (used[h] && tab[h] != w[i])
+			h = (h + 1) & 255;
+		if (!used[h]) {
+			used[h] = true;
+			tab[h] = w[i];
+			w[m++] = w[i];
+		}
+	}
+	return m;
 }
 
 /* one warp instruction's lanes a[0..n): wavefronts and the ideal; packs:
@@ -106,21 +147,17 @@ static void wavefronts(const Lane *a, size_t n, bool packs, int64_t *got, int64_
 	if (packs && per < 32 && (lanes_pair(a, n, 1) || lanes_pair(a, n, 2)))
 		per *= 2;
 	for (int ph = 0; ph < 32 / per; ph++) {
-		int64_t words[128];
+		int64_t words[160]; /* 32 lanes of at most 16 aligned bytes */
 		int nw = 0;
 		for (size_t i = 0; i < n; i++) {
 			if (a[i].lane / per != ph)
 				continue;
-			for (int64_t w = a[i].addr / 4; w <= (a[i].addr + a[i].bytes - 1) / 4 && nw < 128; w++) {
-				bool dup = false;
-				for (int j = 0; j < nw && !dup; j++)
-					dup = words[j] == w;
-				if (!dup)
-					words[nw++] = w;
-			}
+			for (int64_t w = a[i].addr / 4; w <= (a[i].addr + a[i].bytes - 1) / 4 && nw < 160; w++)
+				words[nw++] = w;
 		}
 		if (!nw)
 			continue;
+		nw = distinct(words, nw);
 		int per_bank[32] = {0}, worst = 0;
 		for (int j = 0; j < nw; j++)
 			if (++per_bank[words[j] % 32] > worst)
@@ -134,8 +171,8 @@ static void wavefronts(const Lane *a, size_t n, bool packs, int64_t *got, int64_
 static bool bank_run(const CopyOp *op, const Decision *d, int64_t *vals, int64_t times, BankStat *st, int *nst,
                      BankCtx *lanes)
 {
-	/* the lanes' array is the caller's, reused run after run (the arena keeps what it gives) */
-	BankCtx b = {.cx = op->cx, .arena = op->cx->arena, .warps = op->st->warps ? op->st->warps : ~(uint64_t)0,
+	/* the lanes' array is the caller's, reused run after run */
+	BankCtx b = {.cx = op->cx, .warps = op->st->warps ? op->st->warps : ~(uint64_t)0,
 	             .v = lanes->v, .cap = lanes->cap};
 	d->chosen->trace(op, &d->plan, vals, bank_fn, &b);
 	lanes->v = b.v, lanes->cap = b.cap;
@@ -191,7 +228,7 @@ int copy_banks(const CopyOp *op, const Decision *d, BankStat *out)
 		return 0;
 	const Kernel *k = op->k;
 	int vars[64], nv = 0;
-	if (!enclosing(k->body, k->nbody, op->st, vars, &nv))
+	if (!enclosing(op->cx, k, op->st, vars, &nv))
 		nv = 0;
 	/* the repeat indices the regions use are enumerated; the others repeat
 	 * the same accesses */
@@ -220,8 +257,11 @@ int copy_banks(const CopyOp *op, const Decision *d, BankStat *out)
 			vals[used[i]] = rest % e;
 			rest /= e;
 		}
-		if (!bank_run(op, d, vals, times, out, &nst, &lanes))
-			return 0;
+		if (!bank_run(op, d, vals, times, out, &nst, &lanes)) {
+			nst = 0;
+			break;
+		}
 	}
+	free(lanes.v);
 	return nst;
 }

@@ -84,6 +84,16 @@ int b_label(Builder *b) { return ++b->labels; }
 
 const char *b_label_name(Builder *b, int label) { return text2(b, "$L__", label, NULL, 0, false); }
 
+void b_loc(Builder *b)
+{
+	if (!b->lineinfo || b->at.line <= 0 || (b->at.line == b->loc_written.line && b->at.col == b->loc_written.col))
+		return;
+	str_printf(&b->body, "\t.loc 1 %d %d\n", b->at.line, b->at.col);
+	b->loc_written = b->at;
+}
+
+void b_loc_reset(Builder *b) { b->loc_written = (Loc){0, 0}; }
+
 void b_place_label(Builder *b, int label) { str_printf(&b->body, "%s:\n", b_label_name(b, label)); }
 
 void b_comment(Builder *b, const char *fmt, ...)
@@ -235,6 +245,7 @@ void b_ins(Builder *b, FormId f, ...)
 	va_end(ap);
 	check_operands(b, form, ops);
 	b_use_form(b, f);
+	b_loc(b);
 	Str *out = &b->body;
 	str_puts(out, b->indent);
 	if (b->guard) {

@@ -6,21 +6,28 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* body <-> pre, with the .loc each holds last */
+static void swap_pre(Emit *e)
+{
+	Str t = e->b.body;
+	e->b.body = e->pre;
+	e->pre = t;
+	Loc l = e->b.loc_written;
+	e->b.loc_written = e->pre_loc;
+	e->pre_loc = l;
+}
+
 void emit_hoist_begin(Emit *e)
 {
 	if (e->hoisting++ == 0 && e->repeat_depth > 0) {
-		Str t = e->b.body;
-		e->b.body = e->pre;
-		e->pre = t;
+		swap_pre(e);
 	}
 }
 
 void emit_hoist_end(Emit *e)
 {
 	if (--e->hoisting == 0 && e->repeat_depth > 0) {
-		Str t = e->b.body;
-		e->b.body = e->pre;
-		e->pre = t;
+		swap_pre(e);
 	}
 }
 
