@@ -1171,7 +1171,7 @@ bool run_passes(Ctx *cx, Module *m, Command cmd, const char *dump_after, Str *ou
 typedef struct CompileOptions {
 	bool lineinfo;              /* -lineinfo, -g: .file and .loc lines (Ctx.lineinfo) */
 	const char *lineinfo_file;  /* the path .file names (NULL: the input's) */
-	const char *const *defines; /* -D NAME=VALUE: scalar params bound at compile time (src/api/bind.c) */
+	const char *const *defines; /* -D NAME=VALUE: scalar params bound at compile time (src/layout/bind.c) */
 	int ndefines;
 } CompileOptions;
 int compile_dump(const char *path, const char *src, size_t len, const char *target, int mode, const char *dump_after,

@@ -108,7 +108,7 @@ static void fill_param(const Kernel *k, const Buffer *b, tilepx_param *p)
 		p->dim_scalar[d] = b->dyn_dim[d] - 1;
 		p->dims[d] = bound || !b->dyn_dim[d] ? b->shape[d] : 0;
 	}
-	if (b->colmajor || b->ld_scalar) { /* rank 2, lines ld apart (src/api/bind.c); known once bound */
+	if (b->colmajor || b->ld_scalar) { /* rank 2, lines ld apart (src/layout/bind.c); known once bound */
 		if (!bound)
 			return;
 		int64_t ld = b->ld_scalar ? k->bound_vals[b->ld_scalar - 1] : b->shape[b->colmajor ? 0 : 1];
