@@ -122,20 +122,22 @@ void check_named_bar(Ctx *cx, const Module *m, Kernel *k, Stmt *s)
 	int64_t here = s->bar_id ? 0 : 32 * (int64_t)popcount64(s->warps);
 	if (s->bar_id && !check_bar_ids(cx, s, &here))
 		return;
+	k->has_roles |= s->bar_id != NULL; /* each warpgroup meets at its own barrier: roles (the roles proof) */
 	if (k->is_func) {
 		diag_error(cx, s->loc, "%s in a func: named barriers belong to the kernel's roles", stmt_info[s->kind].keyword);
 		return;
 	}
 	if (!s->has_count)
 		s->count = here;
+	const char *id = s->bar_id ? "(its id from wgid)" : arena_printf(cx->arena, "%lld", (long long)s->n);
 	if (s->count < here) {
-		diag_error(cx, s->value_loc, "%s %lld counts %lld threads, but the %lld threads of warps that run it all "
-		           "arrive", stmt_info[s->kind].keyword, (long long)s->n, (long long)s->count, (long long)here);
+		diag_error(cx, s->value_loc, "%s %s counts %lld threads, but the %lld threads of warps that run it all "
+		           "arrive", stmt_info[s->kind].keyword, id, (long long)s->count, (long long)here);
 		return;
 	}
 	if (s->count > k->threads) {
-		diag_error(cx, s->value_loc, "%s %lld counts %lld threads; kernel '%s' has %lld", stmt_info[s->kind].keyword,
-		           (long long)s->n, (long long)s->count, k->name, (long long)k->threads);
+		diag_error(cx, s->value_loc, "%s %s counts %lld threads; kernel '%s' has %lld", stmt_info[s->kind].keyword,
+		           id, (long long)s->count, k->name, (long long)k->threads);
 		return;
 	}
 	if (!s->bar_id && s->warps == kernel_all_warps(k) && s->count != k->threads) {
@@ -2025,7 +2027,7 @@ static void report_hang(RSim *S)
 				         (long long)S->nb[r->nb_id].count);
 			} else {
 				snprintf(what, sizeof what, "barrier %d has %lld of %lld threads",
-				         s->kind == ST_SYNC || s->kind == ST_MBAR_INIT ? 0 : (int)s->n,
+				         s->kind == ST_SYNC || s->kind == ST_MBAR_INIT ? 0 : (int)nbar_id_at(s, __builtin_ctzll(r->warps)),
 				         (long long)S->nb[r->nb_id].arrived, (long long)S->nb[r->nb_id].count);
 			}
 			if (pass == 0)
@@ -2400,6 +2402,16 @@ static void check_role_count(void *ctx, const Stmt *s)
 		           "would run different counts (not yet)");
 		c->failed = true;
 	}
+}
+
+/* the 2-D walks' indices and the count expressions the proof follows */
+static bool role_loops_ok(Ctx *cx, const Kernel *k)
+{
+	struct WalkCheck wc = {cx, k, false};
+	stmt_walk(k->body, k->nbody, check_walk, &wc);
+	struct CountCheck cc = {cx, k, wc.failed};
+	stmt_walk(k->body, k->nbody, check_role_count, &cc);
+	return !cc.failed;
 }
 
 typedef struct Proof {
@@ -2858,13 +2870,7 @@ void check_role_phases(Ctx *cx, const Module *m, Kernel *k)
 			diag_note(cx, "each thread keeps its phase parities in one 32-bit register per array");
 			return;
 		}
-	struct WalkCheck wc = {cx, k, false};
-	stmt_walk(k->body, k->nbody, check_walk, &wc);
-	if (wc.failed)
-		return;
-	struct CountCheck cc = {cx, k, false};
-	stmt_walk(k->body, k->nbody, check_role_count, &cc);
-	if (cc.failed)
+	if (!role_loops_ok(cx, k))
 		return;
 	struct RtScan rt = {.k = k};
 	scan_runtime(&rt, k->body, k->nbody, NULL);

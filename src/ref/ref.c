@@ -1104,7 +1104,7 @@ static int lowest_warp(uint64_t v)
 static bool has_when(Stmt *const *body, size_t n)
 {
 	for (size_t i = 0; i < n; i++)
-		if (body[i]->kind == ST_WHEN || has_when(body[i]->body, body[i]->nbody))
+		if (body[i]->kind == ST_WHEN || body[i]->bar_id || has_when(body[i]->body, body[i]->nbody))
 			return true;
 	return false;
 }
