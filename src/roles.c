@@ -2811,6 +2811,11 @@ static bool sibling_witness(Proof *P)
 			ok = count_run(P, cnt, NULL);
 	}
 	free(vals);
+	for (int i = 0; i < P->pool.n; i++)
+		rsim_free(P->pool.free[i]);
+	if (P->pool.fresh)
+		rsim_free(P->pool.fresh);
+	P->pool = (struct RunPool){0};
 	return ok;
 }
 
@@ -2892,11 +2897,9 @@ void check_role_phases(Ctx *cx, const Module *m, Kernel *k)
 			P.inner = 1, P.outer = 0;
 		else if (nested_in(k->body, k->nbody, NULL, P.cls, 0, 1, false))
 			P.inner = 0, P.outer = 1;
-		else if (!sibling_witness(&P)) { /* the hang or race two different counts make, said at its statement */
-			if (P.pool.fresh)
-				rsim_free(P.pool.fresh);
+		else if (!sibling_witness(&P)) /* the hang or race two different counts make, said at its statement */
 			return;
-		} else {
+		else {
 			diag_error(cx, rt.cls[1].first->loc, "this runtime repeat and the one at line %d: a kernel with roles "
 			           "may have two runtime trip counts only with every loop of one inside a loop of the other, "
 			           "entered once (a persistent loop around a K loop)", rt.cls[0].first->loc.line);
