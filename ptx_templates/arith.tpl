@@ -28,6 +28,8 @@ MAD_WIDE_U32      6.3 all  mad.wide.u32 $0:r64, $1:r32/imm, $2:r32/imm, $3:r64/i
 CVT_U64_U32       6.3 all  cvt.u64.u32 $0:r64, $1:r32/imm;
 CVT_U32_U64       6.3 all  cvt.u32.u64 $0:r32, $1:r64/imm;
 SHL_B64           6.3 all  shl.b64 $0:r64, $1:r64/imm, $2:r32/imm;
+# the slab of a rank-3..5 param: outer index times the extents below it, 64-bit
+MAD_LO_U64        6.3 all  mad.lo.u64 $0:r64, $1:r64/imm, $2:r64/imm, $3:r64/imm;
 SETP_GT_S32       6.3 all  setp.gt.s32 $0:pred, $1:r32/imm, $2:r32/imm;
 SETP_GT_AND_S32   6.3 all  setp.gt.and.s32 $0:pred, $1:r32/imm, $2:r32/imm, $3:pred;
 SETP_LE_S32       6.3 all  setp.le.s32 $0:pred, $1:r32/imm, $2:r32/imm;

@@ -623,6 +623,9 @@ typedef struct Kernel {
 	 * grid_y hold the largest grid the facts allow */
 	int grid_var[2];
 	int64_t grid_div[2];
+	/* [nvars] or NULL: a repeat index's count cdiv(S, D) (check): scalar 1 +
+	 * S's index (0: not such an index) and D; D * index <= S - 1 */
+	struct VarTrips { int scalar; int64_t div; } *var_trips;
 	const int64_t *bound_vals; /* kernel_bind: the scalars' values (NULL: unbound) */
 	bool has_roles;            /* a when block (check): roles.c proves its barriers */
 	bool cluster_arrivals;     /* an mbarrier.arrive ... cluster (check; roles.c proves it) */

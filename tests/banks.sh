@@ -1,5 +1,5 @@
 # sourced by tests/run.sh: explain's shared-memory wavefronts, computed from
-# the layouts and each variant's access pattern (src/hazard.c), against
+# the layouts and each variant's access pattern (src/proof/hazard.c), against
 # ptxemu --banks, which counts them on the emitted PTX as it runs (banks_cmp
 # and check_banks in tests/lib.sh).
 echo "== bank conflicts: explain's wavefronts equal ptxemu --banks' on every program that touches shared memory, and on random ones"

@@ -728,7 +728,7 @@ check_no_warning() {
 }
 
 # == bank conflicts: explain's wavefronts, computed from the layouts and each
-# variant's access pattern (src/hazard.c), against ptxemu --banks, which
+# variant's access pattern (src/proof/hazard.c), against ptxemu --banks, which
 # counts them on the emitted PTX as it runs. Every copy line ptxemu measures
 # must have explain's numbers (per CTA, times the grid), and every explain
 # number must be measured.

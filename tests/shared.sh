@@ -76,7 +76,7 @@ DECL
 	# the entry points it resolves by name exist under those names in the driver's stub
 	stub=${CUDA:-/usr/local/cuda}/lib64/stubs/libcuda.so
 	if [ -f "$stub" ]; then
-		missing=$(grep -o 'SYM([A-Za-z]*, "cu[A-Za-z0-9_]*")' src/launch.c | sed 's/.*"\(.*\)")/\1/' |
+		missing=$(grep -o 'SYM([A-Za-z]*, "cu[A-Za-z0-9_]*")' src/api/launch.c | sed 's/.*"\(.*\)")/\1/' |
 			while read -r s; do nm -D --defined-only "$stub" | grep -q " $s\$" || echo "$s"; done)
 		[ -z "$missing" ] && ok || bad "the driver has no entry point named: $missing"
 	fi

@@ -12,19 +12,19 @@ obj=$B/obj
 
 # bottom first; a file not listed is an error (so a new file gets a place)
 LAYERS='
-0 arena.c diag.c target.c stmt.c stmtmap.c gen/ptx_forms.c
-1 layout/layout.c ptx/regclass.c ptx/builder.c kernel.c walk.c
-2 layout/view.c layout/legal.c bind.c wgmma_desc.c lower.c ref/convert.c abi.c local_own.c ref/set.c ref/fmath.c
+0 base/arena.c base/diag.c base/target.c base/stmt.c base/stmtmap.c gen/ptx_forms.c
+1 layout/layout.c ptx/regclass.c ptx/builder.c base/kernel.c base/walk.c
+2 layout/view.c layout/legal.c api/bind.c ptx/wgmma_desc.c ptx/lower.c ref/convert.c emit/abi.c layout/local_own.c ref/set.c ref/fmath.c
 3 ref/ref.c
 4 variants/partition.c variants/bulk.c variants/fallback.c variants/gmem_smem.c variants/ldgsts.c variants/ldstmatrix.c variants/reg.c variants/regpair.c variants/regmove.c variants/regshfl.c variants/tcgen05_ldst.c variants/tma.c
 5 dispatch/dispatch.c
 6 dispatch/select.c
-7 lex.c parse_expr.c parse_decl.c parse_stmt.c parse_asm.c parse_set.c set_check.c set_plan.c parse.c check.c alloc.c region.c asm.c hazard.c mbar_check.c mbarrier.c wgmma.c roles.c reduce.c
-8 mbar_emit.c emit.c set_emit.c nvvm_select.c
-9 explain.c
-10 driver.c
-11 api.c
-12 launch.c gemm_choose.c
+7 front/lex.c front/parse_expr.c front/parse_decl.c front/parse_stmt.c front/parse_asm.c front/parse_set.c front/set_check.c front/set_plan.c front/parse.c front/check.c front/alloc.c front/region.c front/asm.c proof/hazard.c front/mbar_check.c proof/mbarrier.c front/wgmma.c proof/roles.c front/reduce.c
+8 emit/mbar_emit.c emit/emit.c emit/set_emit.c emit/nvvm_select.c
+9 api/explain.c
+10 api/driver.c
+11 api/api.c
+12 api/launch.c api/gemm_choose.c
 '
 
 tmp=$(mktemp -d)

@@ -40,7 +40,7 @@ int64_t dim_pow2(const Kernel *k, const Buffer *b, int d)
 }
 
 int dyn_inner(const Buffer *b) { return b->colmajor ? 0 : b->ndim - 1; }
-int dyn_outer(const Buffer *b) { return b->colmajor ? 1 : 0; }
+int dyn_outer(const Buffer *b) { return b->colmajor ? 1 : b->ndim >= 2 ? b->ndim - 2 : 0; }
 
 int64_t row_pow2(const Kernel *k, const Buffer *b)
 {
@@ -51,6 +51,19 @@ int64_t row_pow2(const Kernel *k, const Buffer *b)
  * any column offset inside a tile (< 2^20) */
 int64_t dyn_row_proxy(const Kernel *k, const Buffer *b) { return row_pow2(k, b) * (((int64_t)1 << 21) + 1); }
 
+/* D when var counts up to cdiv(sc, D) - 1: ctaid (ctaid_y) under a grid of
+ * cdiv(sc, D) CTAs in x (y), or the index of 'repeat cdiv(sc, D)'; else 0 */
+static int64_t grid_div_of(const Kernel *k, int var, const Scalar *sc)
+{
+	int g = var == VAR_CTAID ? 0 : var == VAR_CTAIDY ? 1 : -1;
+	if (g >= 0)
+		return k->grid_var[g] == sc->var ? k->grid_div[g] : 0;
+	if (var >= 0 && var < k->nvars && k->var_trips && k->var_trips[var].scalar &&
+	    k->scalars[k->var_trips[var].scalar - 1].var == sc->var)
+		return k->var_trips[var].div;
+	return 0;
+}
+
 bool region_guarded(const Kernel *k, const Region *r, int d)
 {
 	const Buffer *b = r->buf;
@@ -60,22 +73,27 @@ bool region_guarded(const Kernel *k, const Region *r, int d)
 	 * extent's own scalar in the end cancels: A[M-64 : M] never passes M) */
 	const Affine *e = &r->end[d];
 	const Scalar *ext = &k->scalars[b->dyn_dim[d] - 1];
-	int64_t hi = e->c;
-	bool seen = false;
+	int64_t hi = e->c, kext = -1; /* kext: the extent's coefficient in end - extent */
 	for (int i = 0; i < e->n; i++) {
 		const Scalar *sc = kernel_scalar_of_var(k, e->t[i].var);
-		int64_t top = sc ? sc->hi : kernel_var_extent(k, e->t[i].var) - 1, kk = e->t[i].k;
+		int64_t top = sc ? sc->hi : kernel_var_extent(k, e->t[i].var) - 1, kk = e->t[i].k, div;
 		if (sc == ext) {
-			kk -= 1;
-			seen = true;
+			kext += kk;
+			continue;
+		}
+		/* a grid of cdiv(extent, D) CTAs: D * ctaid <= extent - 1, so a
+		 * term k * ctaid with D | k is at most (k / D) * (extent - 1) */
+		if (kk > 0 && (div = grid_div_of(k, e->t[i].var, ext)) && kk % div == 0) {
+			kext += kk / div;
+			hi -= kk / div;
+			continue;
 		}
 		if (kk > 0)
 			hi += kk * top;
 		else if (sc)
 			hi += kk * sc->lo;
 	}
-	if (!seen)
-		hi -= ext->lo;
+	hi += kext * (kext > 0 ? ext->hi : ext->lo);
 	return hi > 0;
 }
 

@@ -103,29 +103,30 @@ static Reg side_offset(Emit *e, const View *v, Reg i)
 	return acc;
 }
 
-/* a param with runtime extents (rank 1 or 2, row-major): the address of
- * element i of the region (row-major over its extents) and, when a
- * dimension is guarded, the predicate "inside the tensor" */
+/* a param with runtime extents (row-major; rank 3..5: one slab of the last
+ * two dimensions, region.c): the address of element i of the region
+ * (row-major over its extents) and, when a dimension is guarded, the
+ * predicate "inside the tensor" */
 static Reg dyn_address(Emit *e, const CopyOp *op, const Region *r, Reg i, const char **guard)
 {
 	Builder *b = emit_builder(e);
 	const Buffer *buf = r->buf;
 	const Kernel *k = op->k;
-	int last = buf->ndim - 1;
-	Reg coord[2];
+	int last = buf->ndim - 1, first_dim = last ? last - 1 : 0;
+	Reg coord[MAX_DIMS];
 	coord[last] = emit_digit(e, i, 1, r->ext[last]);
 	if (last)
-		coord[0] = emit_digit(e, i, r->ext[last], r->ext[0]);
-	for (int d = 0; d <= last; d++) {
+		coord[last - 1] = emit_digit(e, i, r->ext[last], r->ext[last - 1]);
+	for (int d = first_dim; d <= last; d++) {
 		Reg s0 = emit_affine(e, &r->begin[d]), c = b_reg(b, RC_R);
 		b_ins(b, FORM_ADD_U32, b_name(b, c), b_name(b, s0), b_name(b, coord[d]), NULL);
 		coord[d] = c;
 	}
-	Reg at = emit_dyn_address(e, k, buf, coord[dyn_outer(buf)], coord[dyn_inner(buf)]);
+	Reg at = emit_dyn_address(e, k, r, coord[dyn_outer(buf)], coord[dyn_inner(buf)]);
 	*guard = NULL;
 	Reg p = b_reg(b, RC_P);
 	bool first = true;
-	for (int d = 0; d <= last; d++) {
+	for (int d = first_dim; d <= last; d++) {
 		if (!region_guarded(k, r, d))
 			continue;
 		Reg left = emit_dyn_left(e, k, buf, d, coord[d]);

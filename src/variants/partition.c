@@ -650,12 +650,52 @@ static const char *row_stride(Emit *e, const Kernel *k, const Buffer *b)
 	return b_imm(bl, b->shape[in]);
 }
 
-Reg emit_dyn_address(Emit *e, const Kernel *k, const Buffer *buf, Reg row, Reg col)
+/* a dimension's extent as a u64 operand: the scalar's register widened, or a constant */
+static const char *extent64(Emit *e, const Kernel *k, const Buffer *buf, int d)
 {
+	Builder *b = emit_builder(e);
+	if (!buf->dyn_dim[d])
+		return b_imm(b, buf->shape[d]);
+	Reg w = b_reg(b, RC_RD);
+	b_ins(b, FORM_CVT_U64_U32, b_name(b, w), b_name(b, emit_var_reg(e, k->scalars[buf->dyn_dim[d] - 1].var)), NULL);
+	return b_name(b, w);
+}
+
+/* the address of region r's slab: the param's base, and for rank 3..5 its
+ * point-indexed outer dimensions (region.c) times the extents below them,
+ * in 64 bits (Horner over the runtime extents) */
+static Reg dyn_slab(Emit *e, const Kernel *k, const Region *r)
+{
+	const Buffer *buf = r->buf;
+	if (buf->ndim < 3)
+		return emit_global_base(e, buf);
+	Builder *b = emit_builder(e);
+	Reg h = b_reg(b, RC_RD);
+	b_ins(b, FORM_CVT_U64_U32, b_name(b, h), b_name(b, emit_affine(e, &r->begin[0])), NULL);
+	for (int d = 1; d < buf->ndim; d++) {
+		Reg n = b_reg(b, RC_RD);
+		const char *add = "0";
+		if (d + 2 < buf->ndim) {
+			Reg a = b_reg(b, RC_RD);
+			b_ins(b, FORM_CVT_U64_U32, b_name(b, a), b_name(b, emit_affine(e, &r->begin[d])), NULL);
+			add = b_name(b, a);
+		}
+		b_ins(b, FORM_MAD_LO_U64, b_name(b, n), b_name(b, h), extent64(e, k, buf, d), add, NULL);
+		h = n;
+	}
+	Reg by = b_reg(b, RC_RD), at = b_reg(b, RC_RD);
+	b_ins(b, FORM_SHL_B64, b_name(b, by), b_name(b, h), b_imm(b, log2_bytes(dtype_bytes(buf->dt))), NULL);
+	b_ins(b, FORM_ADD_U64, b_name(b, at), b_name(b, emit_global_base(e, buf)), b_name(b, by), NULL);
+	return at;
+}
+
+Reg emit_dyn_address(Emit *e, const Kernel *k, const Region *r, Reg row, Reg col)
+{
+	const Buffer *buf = r->buf;
 	Builder *b = emit_builder(e);
 	int es = dtype_bytes(buf->dt);
 	Reg at = b_reg(b, RC_RD), bytes = b_reg(b, RC_RD);
-	if (buf->ndim == 2) {
+	if (buf->ndim >= 2) {
 		Reg c64 = b_reg(b, RC_RD), el = b_reg(b, RC_RD);
 		b_ins(b, FORM_CVT_U64_U32, b_name(b, c64), b_name(b, col), NULL);
 		b_ins(b, FORM_MAD_WIDE_U32, b_name(b, el), b_name(b, row), row_stride(e, k, buf), b_name(b, c64), NULL);
@@ -663,7 +703,7 @@ Reg emit_dyn_address(Emit *e, const Kernel *k, const Buffer *buf, Reg row, Reg c
 	} else {
 		b_ins(b, FORM_MUL_WIDE_U32, b_name(b, bytes), b_name(b, col), b_imm(b, es), NULL);
 	}
-	b_ins(b, FORM_ADD_U64, b_name(b, at), b_name(b, emit_global_base(e, buf)), b_name(b, bytes), NULL);
+	b_ins(b, FORM_ADD_U64, b_name(b, at), b_name(b, dyn_slab(e, k, r)), b_name(b, bytes), NULL);
 	return at;
 }
 
@@ -694,12 +734,12 @@ Side emit_dyn_side(Emit *e, const CopyOp *op, const Part *p, const Region *r, Re
 	int last = dyn_inner(buf), outer = dyn_outer(buf);
 	Off oc = emit_offset_terms(e, &r->begin[last], cols, nc);
 	Reg C = off_value(e, &oc), R = {0};
-	if (buf->ndim == 2) {
+	if (buf->ndim >= 2) {
 		Off orow = emit_offset_terms(e, &r->begin[outer], rows, nr);
 		R = off_value(e, &orow);
 	}
-	s.r = emit_dyn_address(e, op->k, buf, R, C);
-	if (buf->ndim == 2 && region_guarded(op->k, r, outer)) {
+	s.r = emit_dyn_address(e, op->k, r, R, C);
+	if (buf->ndim >= 2 && region_guarded(op->k, r, outer)) {
 		s.guard[0] = true;
 		s.left[0] = emit_dyn_left(e, op->k, buf, outer, R);
 	}

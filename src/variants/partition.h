@@ -122,8 +122,9 @@ typedef struct Side {
 Side emit_dyn_side(Emit *e, const CopyOp *op, const Part *p, const Region *r, Reg thread, bool side_a);
 /* base + (row * row stride + col) * size of an element of a param with
  * runtime extents, row and col its coordinates in the strided and the
- * contiguous dimension (rank 1: col only), in 64 bits */
-Reg emit_dyn_address(Emit *e, const Kernel *k, const Buffer *buf, Reg row, Reg col);
+ * contiguous dimension (rank 1: col only), in 64 bits; rank 3..5: inside
+ * the slab of r's point-indexed outer dimensions */
+Reg emit_dyn_address(Emit *e, const Kernel *k, const Region *r, Reg row, Reg col);
 /* extent - coord of runtime dimension d (compared signed: coordinates stay below 2^31) */
 Reg emit_dyn_left(Emit *e, const Kernel *k, const Buffer *b, int d, Reg coord);
 /* the guard predicate of the access at constant offset extra, or NULL */

@@ -290,6 +290,22 @@ class Arguments(unittest.TestCase):
         raises(self, lambda: k.check(DLPackArray((70, 40), 4, 16, strides=(32, 1)), b, c), "LDA=32 is less than "
                "the 40 elements of a row of 'A'")
 
+    def test_rank3_runtime_extents(self):
+        # [BH, S, 64] bf16 params: BH and S read from the 3-D shapes, the 3-D tensor map's
+        # runtime dims and byte strides filled in, a disagreeing head count refused
+        k = tilepx.compile("tests/gpu/ragged_tma_rank3.tile", target=None)
+        q, o = DLPackArray((3, 37, 64), 4, 16), DLPackArray((3, 37, 64), 4, 16)
+        launch = k.check(q, o)
+        self.assertEqual(launch.values, {"BH": 3, "S": 37})
+        self.assertEqual(launch.record["grid"], [1, 3, 1])
+        self.assertEqual(launch.record["params"][0]["strides"], [37 * 64, 64, 1])
+        t = launch.record["tensor_maps"][0]
+        self.assertEqual((t["rank"], t["global_dims"], t["global_strides"], t["box_dims"]),
+                         (3, [64, 37, 3], [128, 37 * 128], [64, 64, 1]))
+        raises(self, lambda: k.check(q, DLPackArray((2, 37, 64), 4, 16)), "BH is 3 from dim 0 of 'Q' but 2 from "
+               "dim 0 of 'O'")
+        raises(self, lambda: k.check(DLPackArray((3 * 37, 64), 4, 16), o), "it has 2 dimensions, the param 3")
+
     def test_colmajor(self):
         k = tilepx.compile("tests/gpu/colmajor_const.tile", target=None)
         p = k.launch_record()["params"]

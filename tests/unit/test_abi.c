@@ -1,5 +1,5 @@
 /* The launch ABI (src/abi.h) is the one description of a kernel entry's
- * params that the emitter, both runners (tools/runcore.c rc_abi_check: the
+ * params that the emitter, both runners (emu/runcore.c rc_abi_check: the
  * check ptxemu and tilepx-run make before they run a kernel) and the C API
  * read. A kernel with every kind of param: its ABI is the one
  * docs/language.md writes down, the emitted entry agrees with it, an entry

@@ -1,9 +1,9 @@
-/* The runners' comparison (tools/runcore.c, rc_compare) with error bounds:
+/* The runners' comparison (emu/runcore.c, rc_compare) with error bounds:
  * an element whose bound is 0 (or that has none) must match bit for bit;
  * one with a bound passes when both are NaN or they are at most the bound
  * apart, in the param's own dtype (f32, f16, bf16, e4m3, e5m2). */
 #include "unit.h"
-#include "../../tools/runcore.c"
+#include "../../emu/runcore.c"
 
 /* one param of dtype dt holding want[0] and got[0] with bound tol (tol < 0: no bounds kept) */
 static int64_t differ(DType dt, uint32_t want, uint32_t got, float tol)

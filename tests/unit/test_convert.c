@@ -1,5 +1,5 @@
 /* The converting copies' element conversions, both implementations: the CPU
- * reference's (src/ref/convert.c) and ptxemu's (tools/ptxemu_cvt.c), against
+ * reference's (src/ref/convert.c) and ptxemu's (emu/ptxemu_cvt.c), against
  * a direct reference built from the definition: a search over every finite
  * value of the 16-bit format for the nearest (ties: the even code), inf past
  * the largest finite value plus half its ulp, NaN to 0x7fff. Inputs: every
@@ -10,7 +10,7 @@
 
 #include <math.h>
 
-#include "../../tools/ptxemu_cvt.c"
+#include "../../emu/ptxemu_cvt.c"
 
 static double value16(unsigned h, int bf) /* a finite non-negative code's value */
 {

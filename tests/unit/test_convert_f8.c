@@ -1,6 +1,6 @@
 /* The register copies' f32 -> e4m3 / e5m2 conversion (satfinite), both
  * implementations: the CPU reference's (src/ref/convert.c, integer rounding
- * on the f32 mantissa) and ptxemu's (tools/ptxemu_float.c, scaled doubles),
+ * on the f32 mantissa) and ptxemu's (emu/ptxemu_float.c, scaled doubles),
  * against a search over every finite code for the nearest (ties: the even
  * code), the largest finite past it, NaN 0x7f. Inputs: every code, the
  * midpoints between neighbours and one f32 ulp either side, both signs, the
@@ -9,7 +9,7 @@
 
 #include <math.h>
 
-#include "../../tools/ptxemu_float.c"
+#include "../../emu/ptxemu_float.c"
 
 static double code_value(unsigned c, bool e5) /* a non-negative code's value */
 {

@@ -197,11 +197,60 @@ static void check_stand_in_launch(void)
 	tilepx_cuda_close(cu);
 }
 
+/* a rank-4 param with runtime extents: the 4-D tensor map the layer
+ * encodes from the launch's B, H, S (innermost first, strides in bytes),
+ * the box 1 in the point-indexed dimensions, and the param's record */
+static const char rank4[] = "target sm_90\nkernel q\nthreads 128\nparam B u32\nparam H u32\nparam S u32\n"
+                            "assume B <= 4\nassume H <= 16\nassume S <= 65536\ngrid cdiv(S, 64), H\n"
+                            "param Q bf16 [B, H, S, 64] tma\nshared T bf16 [64, 64] layout swizzle(3, 3, 3)\n"
+                            "mbarrier bar\nmbarrier.init bar\nrepeat B as b {\nmbarrier.expect_tx bar\n"
+                            "cta copy_async T, Q[b, ctaid_y, ctaid*64 : ctaid*64 + 64, :] mbarrier bar\n"
+                            "mbarrier.wait bar\nsync\n}\n";
+
+static void check_rank4_launch(void)
+{
+	char why[300] = "";
+	tilepx_cuda *cu = tilepx_cuda_open_with(stand_in, NULL, why, sizeof why);
+	if (!cu)
+		return;
+	tilepx_result r;
+	tilepx_launch *l = calloc(1, sizeof *l);
+	tilepx_packed *p = aligned_alloc(128, sizeof *p);
+	CHECK(tilepx_launch_of("q.tile", rank4, sizeof rank4 - 1, NULL, NULL, NULL, 0, l, &r) == 1, "unbound: %s",
+	      r.diagnostics ? r.diagnostics : "");
+	tilepx_result_free(&r);
+	tilepx_tensor_map *t = &l->tensor_maps[0];
+	CHECK(l->needs_values && t->rank == 4 && t->global_dims[0] == 64 && !t->global_dims[1] && !t->global_dims[2] &&
+	          !t->global_dims[3] && !t->global_strides[0] && !t->global_strides[2],
+	      "unbound: the runtime dims and strides are 0");
+	const char *sets[] = {"B=2", "H=3", "S=100"};
+	CHECK(tilepx_launch_of("q.tile", rank4, sizeof rank4 - 1, NULL, NULL, sets, 3, l, &r) == 1, "bound: %s",
+	      r.diagnostics ? r.diagnostics : "");
+	tilepx_result_free(&r);
+	tilepx_param *q = &l->params[0];
+	CHECK(q->rank == 4 && q->dims[0] == 2 && q->dims[1] == 3 && q->dims[2] == 100 && q->dims[3] == 64, "Q's dims");
+	CHECK(q->strides[0] == 19200 && q->strides[1] == 6400 && q->strides[2] == 64 && q->strides[3] == 1 &&
+	          q->storage == 38400 && q->dim_scalar[0] == 0 && q->dim_scalar[2] == 2 && q->dim_scalar[3] == -1,
+	      "Q's strides in elements, storage %lld", q->storage);
+	CHECK(l->grid[0] == 2 && l->grid[1] == 3, "grid cdiv(100, 64) x 3");
+	unsigned long long ptr[1] = {0x40000};
+	seen.encodes = 0;
+	CHECK(tilepx_cuda_pack(cu, l, ptr, 1, p, why, sizeof why) == 1, "packed: %s", why);
+	CHECK(seen.encodes == 1 && seen.rank == 4 && seen.address == (void *)0x40000, "one 4-D map at Q");
+	CHECK(seen.dims[0] == 64 && seen.dims[1] == 100 && seen.dims[2] == 3 && seen.dims[3] == 2, "dims innermost first");
+	CHECK(seen.strides[0] == 128 && seen.strides[1] == 12800 && seen.strides[2] == 38400, "strides in bytes");
+	CHECK(seen.box[0] == 64 && seen.box[1] == 64 && seen.box[2] == 1 && seen.box[3] == 1, "box 64x64, 1 per head");
+	free(p);
+	free(l);
+	tilepx_cuda_close(cu);
+}
+
 int main(void)
 {
 	check_record();
 	check_pack();
 	check_stand_in_launch();
+	check_rank4_launch();
 	/* no driver: a clear message, not a crash (with one, an open and close) */
 	char why[300] = "";
 	tilepx_cuda *cu = tilepx_cuda_open(why, sizeof why);

@@ -1,4 +1,4 @@
-/* ptxemu's f32 compute instructions (tools/ptxemu_float.c) against
+/* ptxemu's f32 compute instructions (emu/ptxemu_float.c) against
  * references of this file's own, none of which uses binary32 arithmetic:
  * - add, sub, mul, div, sqrt: the double result rounded once to f32
  *   (double has 53 >= 2 * 24 + 2 bits, so the double rounding is innocuous
@@ -17,7 +17,7 @@
 #include <float.h>
 #include <math.h>
 
-#include "../../tools/ptxemu_float.c"
+#include "../../emu/ptxemu_float.c"
 
 static uint64_t rng_state = 0x9e3779b97f4a7c15ull;
 static uint32_t rnd32(void) /* xorshift64* */

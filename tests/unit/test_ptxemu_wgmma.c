@@ -5,8 +5,8 @@
  * unit rule links only the library). */
 #include "unit.h"
 
-#include "../../tools/ptxemu_mma.c"
-#include "../../tools/ptxemu_wgmma.c"
+#include "../../emu/ptxemu_mma.c"
+#include "../../emu/ptxemu_wgmma.c"
 
 /* a K-major, unswizzled descriptor: 16-byte core-matrix rows, the two
  * 16-byte K chunks of a 32-byte k-step 128 bytes apart, 8-row groups 256 */

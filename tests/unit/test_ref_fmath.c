@@ -1,5 +1,5 @@
 /* The reference's own elementary functions (src/ref/fmath.c) against the
- * emulator's f32 instructions (tools/ptxemu_float.c, written apart): fmaf
+ * emulator's f32 instructions (emu/ptxemu_float.c, written apart): fmaf
  * and sqrtf must agree bit for bit (both are correctly rounded), over
  * hashed bit patterns of every class and the cases where a double rounding
  * would show (sums that land on an f32 midpoint); exp2, log2 and tanh
@@ -9,7 +9,7 @@
 #include <math.h>
 #include "../../src/ref/fmath.c"
 #include "../../src/ref/set.c"
-#include "../../tools/ptxemu_float.c"
+#include "../../emu/ptxemu_float.c"
 
 static uint32_t hash(uint64_t i)
 {

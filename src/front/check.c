@@ -13,9 +13,9 @@ static bool check_tma_param(Ctx *cx, const Module *m, const Kernel *k, Buffer *b
  * proofs (see Buffer.dyn_proxy) */
 static bool check_dynamic_param(Ctx *cx, const Kernel *k, Buffer *b)
 {
-	if (b->ndim > 2) {
-		diag_error(cx, b->loc, "param '%s' has runtime extents and %d dimensions; such a param has 1 or 2 "
-		                       "(fold the outer dimensions into one)", b->name, b->ndim);
+	if (b->ndim > 5) {
+		diag_error(cx, b->loc, "param '%s' has runtime extents and %d dimensions; such a param has 1 to 5 "
+		                       "(fold outer dimensions together)", b->name, b->ndim);
 		return false;
 	}
 	if (b->has_layout || b->storage_given) {
@@ -43,7 +43,13 @@ static bool check_dynamic_param(Ctx *cx, const Kernel *k, Buffer *b)
 	}
 	b->layout.n = b->ndim;
 	b->layout.it[dyn_inner(b)] = (Iter){b->shape[dyn_inner(b)], 1, AX_M};
-	if (b->ndim == 2) {
+	/* rank 3..5: the dimensions before the last two are point-indexed
+	 * (region.c), so a region is one [rows, cols] slab of the tensor; in the
+	 * proofs' layout they take no place (stride 0), and the emitters add the
+	 * slab's start (emit_dyn_slab) */
+	for (int d = 0; d + 2 < b->ndim; d++)
+		b->layout.it[d] = (Iter){b->shape[d], 0, AX_M};
+	if (b->ndim >= 2) {
 		b->dyn_proxy = dyn_row_proxy(k, b);
 		b->layout.it[dyn_outer(b)] = (Iter){b->shape[dyn_outer(b)], b->dyn_proxy, AX_M};
 	}
@@ -137,16 +143,23 @@ static bool check_tma_param(Ctx *cx, const Module *m, const Kernel *k, Buffer *b
 		return false;
 	}
 	int64_t stride = dtype_bytes(b->dt);
-	for (int d = b->ndim - 1; d > 0 && b->dynamic; d--)
-		if ((b->ld_scalar ? row_pow2(k, b) : dim_pow2(k, b, d)) * dtype_bytes(b->dt) % 16) {
+	/* dimension d-1's stride is the product of dimensions d.. times the
+	 * element size: aligned when the powers of two the facts guarantee are */
+	int64_t align = dtype_bytes(b->dt);
+	for (int d = b->ndim - 1; d > 0 && b->dynamic; d--) {
+		int64_t inner = align;
+		align *= b->ld_scalar ? row_pow2(k, b) : dim_pow2(k, b, d);
+		align = align < 16 ? align : 16;
+		if (align % 16) {
 			const Scalar *sc = b->ld_scalar ? &k->scalars[b->ld_scalar - 1]
 			                   : b->dyn_dim[d] ? &k->scalars[b->dyn_dim[d] - 1] : NULL;
 			diag_error(cx, b->dim_loc[d], "dimension %d of '%s' may give a stride that is not a multiple of 16 "
 			           "bytes, which a tensor map's strides must be", d - 1, b->name);
 			if (sc)
-				diag_note(cx, "declare 'assume %s %% %d == 0'", sc->name, 16 / dtype_bytes(b->dt));
+				diag_note(cx, "declare 'assume %s %% %lld == 0'", sc->name, (long long)(16 / inner));
 			return false;
 		}
+	}
 	for (int d = b->ndim - 1; d > 0 && !b->dynamic; d--) {
 		stride *= b->shape[d];
 		if (stride % 16 || stride >= ((int64_t)1 << 40)) {
@@ -414,6 +427,9 @@ static void check_repeat(Ctx *cx, const Module *m, Kernel *k, Stmt *s)
 		int64_t most = (sc->hi + s->trips_div - 1) / s->trips_div;
 		s->n = most > 0 ? most : 1;
 		k->var_ext[s->var] = s->n;
+		if (!k->var_trips)
+			k->var_trips = arena_alloc(cx->arena, sizeof *k->var_trips * (size_t)k->nvars);
+		k->var_trips[s->var] = (struct VarTrips){s->trips_scalar, s->trips_div};
 	}
 	check_stmts(cx, m, k, s->body, s->nbody);
 	if (stmt_runtime_trips(s))

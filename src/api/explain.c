@@ -67,6 +67,29 @@ static void fmt_region(Str *o, const Kernel *k, const Region *r)
 	str_putc(o, ']');
 }
 
+/* the grid dimension (0: x, 1: y) of cdiv(sc, D) CTAs whose ctaid the
+ * expression holds, which bounds it by sc (region_guarded); -1: none */
+static int grid_bounded(const Kernel *k, const Affine *e, const Scalar *sc)
+{
+	for (int i = 0; i < e->n; i++)
+		for (int g = 0; g < 2; g++)
+			if (e->t[i].var == (g ? VAR_CTAIDY : VAR_CTAID) && k->grid_var[g] == sc->var)
+				return g;
+	return -1;
+}
+
+/* 1 + the variable of a 'repeat cdiv(sc, D)' index the expression holds
+ * (region_guarded); 0: none */
+static int trips_bounded(const Kernel *k, const Affine *e, const Scalar *sc)
+{
+	for (int i = 0; i < e->n && k->var_trips; i++) {
+		int v = e->t[i].var;
+		if (v >= 0 && v < k->nvars && k->var_trips[v].scalar && k->scalars[k->var_trips[v].scalar - 1].var == sc->var)
+			return v + 1;
+	}
+	return 0;
+}
+
 /* the guards of a copy's operands that are params with runtime extents:
  * per runtime dimension, whether its accesses are predicated and why */
 static void explain_guards(const Kernel *k, const Stmt *s, bool json, Str *o)
@@ -89,6 +112,14 @@ static void explain_guards(const Kernel *k, const Stmt *s, bool json, Str *o)
 			if (g)
 				snprintf(why, sizeof why, "the slice ends at %s, which may pass %s (%s >= %lld)", end.s, sc->name,
 				         sc->name, (long long)sc->lo);
+			else if (trips_bounded(k, &r->end[d], sc))
+				snprintf(why, sizeof why, "the slice ends at %s, never past %s: the index counts the trips of "
+				         "'repeat cdiv(%s, %lld)'", end.s, sc->name, sc->name,
+				         (long long)k->var_trips[trips_bounded(k, &r->end[d], sc) - 1].div);
+			else if (grid_bounded(k, &r->end[d], sc) >= 0)
+				snprintf(why, sizeof why, "the slice ends at %s, never past %s: the grid has cdiv(%s, %lld) CTAs "
+				         "in %c", end.s, sc->name, sc->name, (long long)k->grid_div[grid_bounded(k, &r->end[d], sc)],
+				         "xy"[grid_bounded(k, &r->end[d], sc)]);
 			else
 				snprintf(why, sizeof why, "the slice ends at %s, never past %s >= %lld", end.s, sc->name,
 				         (long long)sc->lo);
@@ -163,7 +194,7 @@ static Region *refact_region(Ctx *cx, const Kernel *kc, const Region *r)
 {
 	Region *c = arena_alloc(cx->arena, sizeof *c);
 	*c = *r;
-	if (!r->buf->dynamic || r->buf->ndim != 2)
+	if (!r->buf->dynamic || r->buf->ndim < 2)
 		return c;
 	Buffer *b = arena_alloc(cx->arena, sizeof *b);
 	*b = *r->buf;
@@ -360,10 +391,14 @@ static void launch_text(const Kernel *k, const KernelAbi *abi, const TensorMapAr
 		if (k->grid_var[d] >= 0)
 			str_printf(o, "  grid %c: cdiv(%s, %lld)\n", "xy"[d], k->var_names[k->grid_var[d]],
 			           (long long)k->grid_div[d]);
-	for (int i = 0; i < n && i < 16; i++) /* swizzle: CU_TENSOR_MAP_SWIZZLE_32B..128B are 1..3 */
-		str_printf(o, "  tensor map %s$tmap_%d for param %s: rank %d, box %llu x %llu, swizzle %d B\n", k->name, i,
+	for (int i = 0; i < n && i < 16; i++) { /* swizzle: CU_TENSOR_MAP_SWIZZLE_32B..128B are 1..3 */
+		str_printf(o, "  tensor map %s$tmap_%d for param %s: rank %d, box %llu x %llu", k->name, i,
 		           a[i].buf->name, a[i].rank, (unsigned long long)a[i].box[0],
-		           (unsigned long long)(a[i].rank > 1 ? a[i].box[1] : 1), a[i].swizzle ? 16 << a[i].swizzle : 0);
+		           (unsigned long long)(a[i].rank > 1 ? a[i].box[1] : 1));
+		for (int d = 2; d < a[i].rank; d++) /* innermost first, as cuTensorMapEncodeTiled takes it */
+			str_printf(o, " x %llu", (unsigned long long)a[i].box[d]);
+		str_printf(o, ", swizzle %d B\n", a[i].swizzle ? 16 << a[i].swizzle : 0);
+	}
 }
 
 /* a runtime-extent tensor map's global dims and strides: the scalars by
@@ -380,15 +415,21 @@ static void json_dynamic_dims(const Kernel *k, const TensorMapArgs *a, Str *o)
 			str_printf(o, "%s%lld", d ? ", " : "", (long long)b->shape[src]);
 	}
 	str_puts(o, "], \"global_strides\": [");
-	for (int d = 1; d < a->rank; d++) {
-		int src = a->rank - d; /* the dimension inside this stride */
-		if (b->ld_scalar && d == 1)
-			str_printf(o, "%s\"%s*%d\"", d > 1 ? ", " : "", k->scalars[b->ld_scalar - 1].name, dtype_bytes(b->dt));
-		else if (b->dyn_dim[src])
-			str_printf(o, "%s\"%s*%d\"", d > 1 ? ", " : "", k->scalars[b->dyn_dim[src] - 1].name,
-			           dtype_bytes(b->dt));
+	for (int d = 1; d < a->rank; d++) { /* the dimensions inside this stride: rank-d .. rank-1 */
+		Str names = {0};
+		int64_t c = dtype_bytes(b->dt);
+		for (int src = a->rank - d; src < a->rank; src++) {
+			int sc = b->ld_scalar && src == a->rank - 1 ? b->ld_scalar : b->dyn_dim[src];
+			if (sc)
+				str_printf(&names, "%s*", k->scalars[sc - 1].name);
+			else
+				c *= b->shape[src];
+		}
+		if (names.s)
+			str_printf(o, "%s\"%s%lld\"", d > 1 ? ", " : "", names.s, (long long)c);
 		else
-			str_printf(o, "%s%lld", d > 1 ? ", " : "", (long long)(b->shape[src] * dtype_bytes(b->dt)));
+			str_printf(o, "%s%lld", d > 1 ? ", " : "", (long long)c);
+		str_free(&names);
 	}
 	str_putc(o, ']');
 }

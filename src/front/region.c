@@ -28,6 +28,33 @@ static bool affine_range(const Kernel *k, const Affine *e, int64_t *lo, int64_t 
 	return true;
 }
 
+/* a param with runtime extents of rank 3..5: a region is one [rows, cols]
+ * slab, its outer dimensions indexed by a point ('Q[bh, a:a+64, :]') that
+ * stays inside the tensor for every launch the facts allow (a TMA box would
+ * clip an index past the edge to nothing, a guarded copy skip it: either
+ * way a bug the proof can name) */
+static bool check_outer_points(Ctx *cx, const Kernel *k, const Region *r)
+{
+	const Buffer *b = r->buf;
+	for (int d = 0; b->dynamic && d + 2 < b->ndim; d++) {
+		if (r->whole || r->ext[d] != 1) {
+			diag_error(cx, r->whole ? r->loc : r->dim_loc[d], "dimension %d of '%s' is an outer dimension of a "
+			           "param with runtime extents: index it by a single value ('%s[i, ...]'), one slab of its "
+			           "last two dimensions at a time", d, b->name, b->name);
+			return false;
+		}
+		if (region_guarded(k, r, d)) {
+			const Scalar *sc = &k->scalars[b->dyn_dim[d] - 1];
+			diag_error(cx, r->dim_loc[d], "the index of dimension %d of '%s' may reach %s or more: an outer index "
+			           "must stay below its extent for every launch", d, b->name, sc->name);
+			diag_note(cx, "index it by a grid dimension of %s CTAs ('grid ..., %s' and ctaid_y), or bound it "
+			          "with the facts", sc->name, sc->name);
+			return false;
+		}
+	}
+	return true;
+}
+
 static bool check_region(Ctx *cx, Kernel *k, Region *r)
 {
 	if (k->check_warps != kernel_all_warps(k))
@@ -109,7 +136,7 @@ static bool check_region(Ctx *cx, Kernel *k, Region *r)
 			return false;
 		}
 	}
-	return true;
+	return check_outer_points(cx, k, r);
 }
 
 bool check_region_of(Ctx *cx, Kernel *k, Region *r) { return check_region(cx, k, r); }

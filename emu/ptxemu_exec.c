@@ -192,6 +192,7 @@ enum {
 	OPC_DIV_U32,
 	OPC_REM_U32,
 	OPC_MAD_WIDE_U32,
+	OPC_MAD_LO_U64,
 	OPC_CVT_U64_U32,
 	OPC_CVT_U32_U64,
 	OPC_CVT_U32_U16,
@@ -247,6 +248,7 @@ static const struct { const char *name; int opc; } exact_ops[] = {
 	{"div.u32", OPC_DIV_U32},
 	{"rem.u32", OPC_REM_U32},
 	{"mad.wide.u32", OPC_MAD_WIDE_U32},
+	{"mad.lo.u64", OPC_MAD_LO_U64},
 	{"cvt.u64.u32", OPC_CVT_U64_U32},
 	{"cvt.u32.u64", OPC_CVT_U32_U64},
 	{"shl.b64", OPC_SHL_B64},
@@ -663,6 +665,10 @@ static bool exec_alu(Machine *m, Thread *t, Ins *in)
 	}
 	case OPC_MAD_WIDE_U32: {
 		D = (uint64_t)(uint32_t)V(1) * (uint64_t)(uint32_t)V(2) + V(3);
+		return true;
+	}
+	case OPC_MAD_LO_U64: {
+		D = V(1) * V(2) + V(3); /* modulo 2^64, as mad.lo */
 		return true;
 	}
 	case OPC_SHL_B64: {

@@ -580,6 +580,20 @@ void decl_extern(Parser *p, Loc loc)
  * the scalar's value; for proofs the grid is the largest the facts allow */
 static bool grid_cdiv(Parser *p, Kernel *k, int d)
 {
+	if (p->tok.kind == TK_IDENT && !is_ident(p, "cdiv")) { /* a bare scalar S: cdiv(S, 1) */
+		Loc nl = p->tok.loc;
+		const char *nm = take_ident(p, "a scalar param");
+		int si = scalar_index(k, nm);
+		if (si < 0) {
+			p->line_failed = true;
+			diag_error(p->cx, nl, "unknown scalar '%s' as a grid size (declare 'param %s u32' before the grid)",
+			           nm, nm);
+			return false;
+		}
+		k->grid_var[d] = k->scalars[si].var;
+		k->grid_div[d] = 1;
+		return true;
+	}
 	if (!is_ident(p, "cdiv"))
 		return fail(p, "expected cdiv(SCALAR, N) for grid dimension %d, found %s", d, tok_text(p));
 	next(p);
@@ -751,7 +765,7 @@ static void decl_launch(Parser *p, Loc loc, bool thr)
 				break;
 			if (d)
 				next(p);
-			if (is_ident(p, "cdiv")) {
+			if (p->tok.kind == TK_IDENT) { /* cdiv(S, D) or a bare scalar */
 				if (!grid_cdiv(p, k, d))
 					return;
 			} else if (!take_int(p, d ? "grid size in y" : "grid size", d ? &k->grid_y : &k->grid)) {

@@ -657,12 +657,12 @@ static Reg region_address(Emit *e, const Kernel *k, const Region *r)
 {
 	const Buffer *buf = r->buf;
 	if (buf->dynamic) {
-		Reg coord[2] = {{0}, {0}};
+		Reg coord[MAX_DIMS] = {{0}};
 		for (int d = 0; d < buf->ndim; d++)
 			coord[d] = emit_affine(e, &r->begin[d]);
 		if (buf->ndim == 1)
-			return emit_dyn_address(e, k, buf, coord[0], coord[0]);
-		return emit_dyn_address(e, k, buf, coord[dyn_outer(buf)], coord[dyn_inner(buf)]);
+			return emit_dyn_address(e, k, r, coord[0], coord[0]);
+		return emit_dyn_address(e, k, r, coord[dyn_outer(buf)], coord[dyn_inner(buf)]);
 	}
 	View v;
 	const char *why;

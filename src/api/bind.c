@@ -70,6 +70,28 @@ static bool bind_grid(Kernel *k, const int64_t *vals, char *why, size_t n)
 	return true;
 }
 
+/* cuTensorMapEncodeTiled: every stride (bytes of the dimensions inside it)
+ * below 2^40; rank 1 and 2 always are (a row is below 2^31 elements of at
+ * most 8 bytes), an outer stride of rank 3..5 may not be */
+static bool tma_strides_fit(const Kernel *k, const Buffer *b, const int64_t *vals, char *why, size_t n)
+{
+	int64_t stride = dtype_bytes(b->dt);
+	for (int d = b->ndim - 1; d > 0; d--) {
+		int64_t line = d == b->ndim - 1 && b->ld_scalar ? vals[b->ld_scalar - 1] : b->shape[d];
+		if (mul_ok(stride, line, &stride) && stride < ((int64_t)1 << 40))
+			continue;
+		char vs[160] = "";
+		for (int j = d; j < b->ndim; j++)
+			if (b->dyn_dim[j])
+				snprintf(vs + strlen(vs), sizeof vs - strlen(vs), "%s%s=%lld", *vs ? " " : "",
+				         k->scalars[b->dyn_dim[j] - 1].name, (long long)b->shape[j]);
+		snprintf(why, n, "%s gives dimension %d of '%s' a stride of 2^40 bytes or more, past what a tensor map "
+		         "encodes", vs, d - 1, b->name);
+		return false;
+	}
+	return true;
+}
+
 /* a param with runtime extents: its shape, storage and layout (lines ld
  * apart for an ld or colmajor param) from the values; false with why when
  * no runner can address it or its lines would overlap */
@@ -106,6 +128,8 @@ static bool bind_dynamic_param(const Kernel *k, Buffer *b, const int64_t *vals, 
 			         sc->name, b->name, d);
 			return false;
 		}
+	if (b->tma && !tma_strides_fit(k, b, vals, why, n))
+		return false;
 	b->storage = size;
 	b->has_layout = false;
 	lay_compact(&b->layout, b->shape, b->ndim);

@@ -2819,6 +2819,38 @@ static bool sibling_witness(Proof *P)
 	return ok;
 }
 
+/* The kernel's roles: warps that take the same side of every when (and name
+ * the same named-barrier id) as a role's first warp join it; W->over when
+ * there are more than MAX_ROLES. */
+static int partition_roles(const Kernel *k, struct RoleScan *Wp, uint64_t roles[MAX_ROLES])
+{
+	uint64_t all = kernel_all_warps(k);
+	int nr = 0;
+	for (int w = 0; w < 64 && !Wp->over; w++) {
+		if (!(all >> w & 1))
+			continue;
+		int x = 0;
+		for (; x < nr; x++) { /* the same side of every when as the role's first warp */
+			int f = __builtin_ctzll(roles[x]);
+			bool same = true;
+			for (int i = 0; i < Wp->n && same; i++)
+				same = Wp->w[i]->bar_id ? !(Wp->w[i]->warps >> w & 1) || nbar_id_at(Wp->w[i], w) == nbar_id_at(Wp->w[i], f)
+				                      : (Wp->w[i]->body_warps >> w & 1) == (Wp->w[i]->body_warps >> f & 1);
+			if (same)
+				break;
+		}
+		if (x == nr) {
+			if (nr == MAX_ROLES) {
+				Wp->over = true;
+				break;
+			}
+			roles[nr++] = 0;
+		}
+		roles[x] |= (uint64_t)1 << w;
+	}
+	return nr;
+}
+
 void check_role_phases(Ctx *cx, const Module *m, Kernel *k)
 {
 	(void)m;
@@ -2828,30 +2860,8 @@ void check_role_phases(Ctx *cx, const Module *m, Kernel *k)
 		return;
 	struct RoleScan W = {{0}, 0, false};
 	stmt_walk(k->body, k->nbody, scan_when, &W);
-	uint64_t all = kernel_all_warps(k), roles[MAX_ROLES];
-	int nr = 0;
-	for (int w = 0; w < 64 && !W.over; w++) {
-		if (!(all >> w & 1))
-			continue;
-		int x = 0;
-		for (; x < nr; x++) { /* the same side of every when as the role's first warp */
-			int f = __builtin_ctzll(roles[x]);
-			bool same = true;
-			for (int i = 0; i < W.n && same; i++)
-				same = W.w[i]->bar_id ? !(W.w[i]->warps >> w & 1) || nbar_id_at(W.w[i], w) == nbar_id_at(W.w[i], f)
-				                      : (W.w[i]->body_warps >> w & 1) == (W.w[i]->body_warps >> f & 1);
-			if (same)
-				break;
-		}
-		if (x == nr) {
-			if (nr == MAX_ROLES) {
-				W.over = true;
-				break;
-			}
-			roles[nr++] = 0;
-		}
-		roles[x] |= (uint64_t)1 << w;
-	}
+	uint64_t roles[MAX_ROLES];
+	int nr = partition_roles(k, &W, roles);
 	if (W.over) {
 		diag_error(cx, k->loc, "kernel '%s' has more than %d roles or 256 when blocks", k->name, MAX_ROLES);
 		return;
