@@ -400,9 +400,14 @@ static bool parse_repeat(Parser *p, Stmt *s)
 		return false;
 	}
 	s->var = new_var(p, s->n, s->var_name ? s->var_name : "(unnamed)");
-	if (s->running_name) {
-		s->running = new_var(p, 0x7fffffff, s->running_name);
-		p->k->var_base[s->running] = VAR_RUNNING;
+	if (s->running_name) { /* a name an earlier loop declared continues its count (sibling loops, one ring) */
+		for (int v = VAR_REPEAT0; v < p->k->nvars && !s->running; v++)
+			if (p->k->var_base[v] == VAR_RUNNING && !strcmp(p->k->var_names[v], s->running_name))
+				s->running = v;
+		if (!s->running) {
+			s->running = new_var(p, 0x7fffffff, s->running_name);
+			p->k->var_base[s->running] = VAR_RUNNING;
+		}
 	}
 	return true;
 }

@@ -117,20 +117,22 @@ void check_named_bar(Ctx *cx, const Module *m, Kernel *k, Stmt *s)
 	int64_t here = s->bar_id ? 0 : 32 * (int64_t)popcount64(s->warps);
 	if (s->bar_id && !check_bar_ids(cx, s, &here))
 		return;
+	k->has_roles |= s->bar_id != NULL; /* each warpgroup meets at its own barrier: roles (the roles proof) */
 	if (k->is_func) {
 		diag_error(cx, s->loc, "%s in a func: named barriers belong to the kernel's roles", stmt_info[s->kind].keyword);
 		return;
 	}
 	if (!s->has_count)
 		s->count = here;
+	const char *id = s->bar_id ? "(its id from wgid)" : arena_printf(cx->arena, "%lld", (long long)s->n);
 	if (s->count < here) {
-		diag_error(cx, s->value_loc, "%s %lld counts %lld threads, but the %lld threads of warps that run it all "
-		           "arrive", stmt_info[s->kind].keyword, (long long)s->n, (long long)s->count, (long long)here);
+		diag_error(cx, s->value_loc, "%s %s counts %lld threads, but the %lld threads of warps that run it all "
+		           "arrive", stmt_info[s->kind].keyword, id, (long long)s->count, (long long)here);
 		return;
 	}
 	if (s->count > k->threads) {
-		diag_error(cx, s->value_loc, "%s %lld counts %lld threads; kernel '%s' has %lld", stmt_info[s->kind].keyword,
-		           (long long)s->n, (long long)s->count, k->name, (long long)k->threads);
+		diag_error(cx, s->value_loc, "%s %s counts %lld threads; kernel '%s' has %lld", stmt_info[s->kind].keyword,
+		           id, (long long)s->count, k->name, (long long)k->threads);
 		return;
 	}
 	if (!s->bar_id && s->warps == kernel_all_warps(k) && s->count != k->threads) {
@@ -2380,7 +2382,7 @@ static void report_hang(RSim *S)
 				         (long long)S->nb[r->nb_id].count);
 			} else {
 				snprintf(what, sizeof what, "barrier %d has %lld of %lld threads",
-				         s->kind == ST_SYNC || s->kind == ST_MBAR_INIT ? 0 : (int)s->n,
+				         s->kind == ST_SYNC || s->kind == ST_MBAR_INIT ? 0 : (int)nbar_id_at(s, __builtin_ctzll(r->warps)),
 				         (long long)S->nb[r->nb_id].arrived, (long long)S->nb[r->nb_id].count);
 			}
 			if (pass == 0)
@@ -2776,6 +2778,16 @@ static void check_role_count(void *ctx, const Stmt *s)
 		           "would run different counts (not yet)");
 		c->failed = true;
 	}
+}
+
+/* the 2-D walks' indices and the count expressions the proof follows */
+static bool role_loops_ok(Ctx *cx, const Kernel *k)
+{
+	struct WalkCheck wc = {cx, k, false};
+	stmt_walk(k->body, k->nbody, check_walk, &wc);
+	struct CountCheck cc = {cx, k, wc.failed};
+	stmt_walk(k->body, k->nbody, check_role_count, &cc);
+	return !cc.failed;
 }
 
 typedef struct Proof {
@@ -3179,6 +3191,11 @@ static bool sibling_witness(Proof *P)
 			ok = count_run(P, cnt, NULL);
 	}
 	free(vals);
+	for (int i = 0; i < P->pool.n; i++)
+		rsim_free(P->pool.free[i]);
+	if (P->pool.fresh)
+		rsim_free(P->pool.fresh);
+	P->pool = (struct RunPool){0};
 	return ok;
 }
 
@@ -3244,13 +3261,7 @@ static bool role_limits(Ctx *cx, Kernel *k, int nr)
 			diag_note(cx, "each thread keeps its phase parities in one 32-bit register per array");
 			return false;
 		}
-	struct WalkCheck wc = {cx, k, false};
-	stmt_walk(k->body, k->nbody, check_walk, &wc);
-	if (wc.failed)
-		return false;
-	struct CountCheck cc = {cx, k, false};
-	stmt_walk(k->body, k->nbody, check_role_count, &cc);
-	return !cc.failed;
+	return role_loops_ok(cx, k);
 }
 
 /* the proof's runs: one without runtime repeats, else every count of their
@@ -3277,11 +3288,8 @@ static void prove_roles(Proof *P, const struct RtScan *rt, Fits *fits)
 			P->inner = 1, P->outer = 0;
 		else if (nested_in(k->body, k->nbody, NULL, P->cls, 0, 1, false))
 			P->inner = 0, P->outer = 1;
-		else if (!sibling_witness(P)) { /* the hang or race two different counts make, said at its statement */
-			if (P->pool.fresh)
-				rsim_free(P->pool.fresh);
+		else if (!sibling_witness(P)) /* the hang or race two different counts make, said at its statement */
 			return;
-		}
 		else {
 			diag_error(cx, rt->cls[1].first->loc, "this runtime repeat and the one at line %d: a kernel with roles "
 			           "may have two runtime trip counts only with every loop of one inside a loop of the other, "

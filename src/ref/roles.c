@@ -72,7 +72,7 @@ static int lowest_warp(uint64_t v)
 bool ref_has_when(Stmt *const *body, size_t n)
 {
 	for (size_t i = 0; i < n; i++)
-		if (body[i]->kind == ST_WHEN || ref_has_when(body[i]->body, body[i]->nbody))
+		if (body[i]->kind == ST_WHEN || body[i]->bar_id || ref_has_when(body[i]->body, body[i]->nbody))
 			return true;
 	return false;
 }
