@@ -23,7 +23,7 @@ TILE_COUNTS = "--every-block" not in sys.argv
 # the ping-pong's barrier ids from wgid (bar.sync wgid, 256) rather than a when block per warpgroup
 WGID_BARS = "--when-bars" not in sys.argv
 # the intra-warpgroup overlap kernels (_ov): loops that share one running count
-SIBLINGS = "--siblings" in sys.argv
+SIBLINGS = "--no-siblings" not in sys.argv
 
 LOG2E = "1.44269504"
 LN2 = "0.693147181"
@@ -410,6 +410,9 @@ def main():
             ov_small:
         nw, bn, st = sh or SHAPES[d]
         what = comment_block(c) + ["(%s at a size ptxemu runs.)" % name(d, c, t, sh, pp, ov)]
+        if ov:  # its first fence stands before the peeled block's scale_d 0 wgmma of S, not of O
+            what += ["wgmma mutants: no fencebeforeinit (that fence moved above 'init O' is still legal: the",
+                     "peeled S = Q K^T reads no register the init writes, and the loop has fences of its own)"]
         sets = ["# set: BH=1 S=%d W=%d %s" % (bn + 9, d, scale),
                 "# runs: " + RUNS % (d, 2 * d, bn + 1, d, d)]
         write("tests/gpu/%s_small.tile" % name(d, c, t, sh, pp, ov).replace("attention_fwd_", "attention_"),
