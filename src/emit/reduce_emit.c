@@ -61,7 +61,7 @@ static void over_warps(Emit *e, const Stmt *s, const RedPlan *rp, FormId op, Reg
 	red_barrier(e, s);
 	b_ins(b, FORM_AND_B32, b_name(b, low), b_name(b, emit_tid(e)), b_imm(b, (int64_t)(uint32_t)~mask), NULL);
 	b_ins(b, FORM_MAD_LO_U32, b_name(b, base), b_name(b, low), b_imm(b, stride), b_name(b, e->red_base), NULL);
-	Reg v[256];
+	Reg v[256] = {0}; /* n <= 256 (nwbits <= 8); zeroed: gcc 14 cannot see every v[0] written */
 	for (int g = 0; g < rp->nslot; g++) {
 		for (int64_t m = 0; m < n; m++) { /* m's bit i is thread-index bit wbits[i] */
 			int64_t t = 0;
