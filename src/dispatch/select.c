@@ -10,20 +10,64 @@
 #include <string.h>
 
 /* a decision as kept, small: every copy of a program has one, so its size
- * is the emitter's memory per statement. The candidates and strings as
- * long as they are, the chosen variant's member of the plan union, no more. */
+ * is the emitter's memory per statement. The candidates and strings as long
+ * as they are; of the chosen variant's member of the plan union (a few KiB
+ * of fixed arrays of which a copy uses a few hundred bytes, scattered) only
+ * the nonzero 16-byte blocks, as runs (a plan starts zeroed). */
+typedef struct Run {
+	uint16_t at, n; /* first block, blocks */
+} Run;
+
 typedef struct Selection {
 	const Stmt *s;
 	bool op_ok; /* its regions slice (copy_op_init) */
 	const Variant *chosen;
-	int ncand;
+	int ncand, nruns;
 	Candidate *cand;
 	const char *params, *summary;
-	size_t nplan;
-	void *plan;
+	size_t nplan; /* the member's bytes */
+	Run *runs;
+	unsigned char *blocks; /* the runs' bytes, one after the other */
 } Selection;
 
+enum { BLOCK = 16 };
+
 static Selection *find(Ctx *cx, const Stmt *s) { return stmtmap_get(cx->sel, s); }
+
+static bool block_zero(const unsigned char *b, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (b[i])
+			return false;
+	return true;
+}
+
+/* the member's nonzero blocks as runs, found in one pass over its n bytes */
+static void keep_plan(Ctx *cx, Selection *x, const unsigned char *data, size_t n)
+{
+	size_t nb = (n + BLOCK - 1) / BLOCK;
+	Run *runs = arena_alloc(cx->arena, sizeof *runs * (nb / 2 + 1));
+	int nruns = 0;
+	size_t nblocks = 0;
+	for (size_t i = 0; i < nb; i++) {
+		size_t len = i + 1 < nb ? BLOCK : n - i * BLOCK;
+		if (block_zero(data + i * BLOCK, len))
+			continue;
+		if (!nruns || (size_t)runs[nruns - 1].at + runs[nruns - 1].n != i)
+			runs[nruns++] = (Run){(uint16_t)i, 0};
+		runs[nruns - 1].n++;
+		nblocks++;
+	}
+	x->nplan = n, x->nruns = nruns, x->runs = runs;
+	unsigned char *to = x->blocks = nblocks ? arena_alloc(cx->arena, nblocks * BLOCK) : NULL;
+	for (int r = 0; r < nruns; r++) {
+		size_t at = (size_t)runs[r].at * BLOCK, len = (size_t)runs[r].n * BLOCK;
+		if (at + len > n)
+			len = n - at;
+		memcpy(to, data + at, len);
+		to += (size_t)runs[r].n * BLOCK;
+	}
+}
 
 static void keep(Ctx *cx, Selection *x, const Decision *d)
 {
@@ -33,11 +77,8 @@ static void keep(Ctx *cx, Selection *x, const Decision *d)
 	memcpy(x->cand, d->cand, sizeof *x->cand * (size_t)d->ncand);
 	x->params = d->plan.params[0] ? arena_strndup(cx->arena, d->plan.params, strlen(d->plan.params)) : "";
 	x->summary = d->plan.summary[0] ? arena_strndup(cx->arena, d->plan.summary, strlen(d->plan.summary)) : "";
-	size_t n = d->chosen ? variant_plan_bytes(d->chosen) : 0; /* else a declined candidate's leftovers */
-	x->nplan = n;
-	x->plan = n ? arena_alloc(cx->arena, n) : NULL;
-	if (n)
-		memcpy(x->plan, &d->plan.u, n);
+	if (d->chosen) /* else the plan holds a declined candidate's leftovers */
+		keep_plan(cx, x, (const unsigned char *)&d->plan.u, variant_plan_bytes(d->chosen));
 }
 
 /* the Decision again; only the parts a caller reads are written (a whole
@@ -49,8 +90,14 @@ static void expand(const Selection *x, Decision *d)
 	memcpy(d->cand, x->cand, sizeof *d->cand * (size_t)x->ncand);
 	snprintf(d->plan.params, sizeof d->plan.params, "%s", x->params);
 	snprintf(d->plan.summary, sizeof d->plan.summary, "%s", x->summary);
-	if (x->nplan)
-		memcpy(&d->plan.u, x->plan, x->nplan);
+	if (x->nplan) /* the member's bytes: zero, then its nonzero runs */
+		memset(&d->plan.u, 0, x->nplan);
+	const unsigned char *from = x->blocks;
+	for (int r = 0; r < x->nruns; r++) {
+		size_t at = (size_t)x->runs[r].at * BLOCK, len = (size_t)x->runs[r].n * BLOCK;
+		memcpy((unsigned char *)&d->plan.u + at, from, at + len > x->nplan ? x->nplan - at : len);
+		from += len;
+	}
 }
 
 bool select_copy(Ctx *cx, const Module *m, const Kernel *k, const Stmt *s, CopyOp *op, Decision *d)

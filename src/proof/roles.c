@@ -801,11 +801,14 @@ static void access(RSim *S, Role *r, const Stmt *s, const Region *reg, bool writ
 	 * a record is large, and moving every later one at each access cost more than the rest of the run);
 	 * only records of the same buffer and CTA can be either: its bucket's chain, in order */
 	int b = bucket_of(S, reg->buf, rank);
+	bool twin = false; /* an uncommitted cp.async of this role on the same bytes: this one adds nothing */
 	for (int64_t i = b >= 0 ? S->bk[b].head : 0; b >= 0 ? i >= 0 : (size_t)i < S->nrecs;
 	     i = b >= 0 ? S->recs[i].next : i + 1) {
 		Rec *x = &S->recs[i];
 		if (x->dead || x->buf != reg->buf || x->rank != rank)
 			continue;
+		twin |= out && !x->complete && x->group == -1 && x->role == me && x->write == write && x->lo == lo &&
+		        x->hi == hi && x->bar == out->bar && x->phase == out->phase && is_cpa(x->s) && is_cpa(s);
 		if (!(x->hi < lo || hi < x->lo) && (x->write || write) && !retired_for(x, me, s) &&
 		    !(x->complete && (x->one >= 0 ? x->one == me || x->vc.t[x->one] <= r->clock.t[x->one]
 		                                  : vc_le(S, &x->vc, &r->clock))) &&
@@ -825,7 +828,7 @@ static void access(RSim *S, Role *r, const Stmt *s, const Region *reg, bool writ
 	}
 	if (S->ndead && 2 * S->ndead >= S->nrecs) /* after as many removals as there are live records */
 		recs_compact(S);
-	if (global && !(out && is_cpa(s))) /* global memory: only cp.async sources are recorded */
+	if ((global && !(out && is_cpa(s))) || twin) /* global memory: only cp.async sources are recorded */
 		return;
 	if (S->nrecs == S->reccap) { /* a run's scratch is the heap's: the proof makes hundreds of runs */
 		S->reccap = S->reccap ? 2 * S->reccap : 16;
