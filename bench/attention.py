@@ -26,7 +26,7 @@ natural-log log-sum-exp of each row's scaled scores.
    causal). SM clock and power are logged with nvidia-smi around each cell.
 
 Run: /opt/torch/.venv/bin/python bench/attention.py [--check-only]
-     [--rounds N] [--hd 64,128] [--seq 512,16384] [--mask full,causal]
+     [--rounds N] [--hd 64,128] [--seq 512,16384] [--mask full,causal] [--only REGEX]
 Exit 1 when a check fails."""
 import argparse
 import glob
@@ -225,10 +225,13 @@ def main():
     ap.add_argument("--hd", default="64,128,256")
     ap.add_argument("--seq", default="512,1024,2048,4096,8192,16384")
     ap.add_argument("--mask", default="full,causal")
+    ap.add_argument("--only", default=None, help="a regular expression: only the kernels whose name it matches")
     args = ap.parse_args()
     print(f"# {torch.cuda.get_device_name()}, torch {torch.__version__}, "
           f"cuDNN {torch.backends.cudnn.version()}, tilepx {tilepx.version()}")
     found = kernels()
+    if args.only:
+        found = [f for f in found if re.search(args.only, f[1])]
     if not found:
         print("no attention kernels found in", FILES)
         return 1
