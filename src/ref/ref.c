@@ -86,7 +86,7 @@ static int64_t swizzled(const RefCta *c, const Buffer *b, int64_t m)
 /* threads one instance of a local buffer spans, from its thread axes:
  * none: a thread; laneid: a warp; tid_in_wg or wid_in_wg: a warpgroup;
  * tx, warpid or wgid: the CTA */
-static int64_t owner_threads(const RefCta *c, const Buffer *b)
+int64_t ref_owner_threads(const RefCta *c, const Buffer *b)
 {
 	int64_t n = 1;
 	for (int j = 0; j < b->layout.n + b->layout.nrep; j++)
@@ -160,7 +160,7 @@ static unsigned char *place_rep(RefCta *c, const Region *r, int64_t x, int64_t f
 }
 
 /* an element's first copy: the one a read takes (every copy holds the same value) */
-static unsigned char *place(RefCta *c, const Region *r, int64_t x, int64_t first)
+unsigned char *ref_place(RefCta *c, const Region *r, int64_t x, int64_t first)
 {
 	return place_rep(c, r, x, first, 0);
 }
@@ -183,7 +183,7 @@ static int64_t scope_size(const RefCta *c, Scope s)
  * its warps does (a when block runs in its warps only); a warpgroup split
  * among roles (when warpid) runs its warpgroup statements once, in the role
  * of its first warp */
-static bool runs_instance(const RefCta *c, int64_t first, int64_t n)
+bool ref_runs_instance(const RefCta *c, int64_t first, int64_t n)
 {
 	if (n == 128)
 		return c->warps >> (first / 32) & 1;
@@ -194,7 +194,7 @@ static bool runs_instance(const RefCta *c, int64_t first, int64_t n)
 }
 
 /* the index variables of the instance starting at thread `first` */
-static void enter_instance(RefCta *c, int64_t first)
+void ref_enter_instance(RefCta *c, int64_t first)
 {
 	c->vars[VAR_WARPID] = first / 32;
 	c->vars[VAR_WGID] = first / 128;
@@ -216,7 +216,7 @@ static unsigned char *mem_of(RefCta *c, const Buffer *b, int64_t *n, float ***er
 
 /* the error bound of the element at p of buffer b; NULL when none is kept
  * (the element is exact), unless make */
-static float *err_slot(RefCta *c, const Buffer *b, const unsigned char *p, bool make)
+float *ref_err_slot(RefCta *c, const Buffer *b, const unsigned char *p, bool make)
 {
 	int64_t n;
 	float **errs;
@@ -234,7 +234,7 @@ static float *err_slot(RefCta *c, const Buffer *b, const unsigned char *p, bool 
 static void copy_err_of(RefCta *c, const Buffer *db, unsigned char *d, const Buffer *sb, const unsigned char *s,
                         float se)
 {
-	float *de = err_slot(c, db, d, se > 0);
+	float *de = ref_err_slot(c, db, d, se > 0);
 	if (de)
 		*de = se;
 	if (de && *de > 0 && dtype_bytes(db->dt) < dtype_bytes(sb->dt)) {
@@ -251,7 +251,7 @@ static void copy_err_of(RefCta *c, const Buffer *db, unsigned char *d, const Buf
 
 static void copy_err(RefCta *c, const Buffer *db, unsigned char *d, const Buffer *sb, const unsigned char *s)
 {
-	float *se = err_slot(c, sb, s, false);
+	float *se = ref_err_slot(c, sb, s, false);
 	copy_err_of(c, db, d, sb, s, se ? *se : 0);
 }
 
@@ -291,8 +291,8 @@ static bool copy_registers(RefCta *c, const Stmt *s, int64_t first, int64_t elem
 		return false;
 	}
 	for (int64_t x = 0; x < elems; x++) {
-		const unsigned char *from = place(c, s->src, x, first);
-		float *se = err_slot(c, sb, from, false);
+		const unsigned char *from = ref_place(c, s->src, x, first);
+		float *se = ref_err_slot(c, sb, from, false);
 		memcpy(tmp + x * ss, from, (size_t)ss);
 		tmp_err[x] = se ? *se : 0;
 	}
@@ -318,14 +318,14 @@ static bool run_copy(Ctx *cx, RefCta *c, const Stmt *s)
 	int64_t elems = ref_region_elems(s->src);
 	int64_t inst = scope_size(c, s->scope);
 	if (db->mem == MEM_LOCAL)
-		inst = owner_threads(c, db);
+		inst = ref_owner_threads(c, db);
 	if (sb->mem == MEM_LOCAL)
-		inst = owner_threads(c, sb);
+		inst = ref_owner_threads(c, sb);
 	int es = dtype_bytes(db->dt);
 	for (int64_t first = 0; first < c->k->threads; first += inst) {
-		if (!runs_instance(c, first, inst))
+		if (!ref_runs_instance(c, first, inst))
 			continue;
-		enter_instance(c, first);
+		ref_enter_instance(c, first);
 		if (db->mem == MEM_LOCAL && sb->mem == MEM_LOCAL) {
 			if (!copy_registers(c, s, first, elems)) {
 				diag_error(cx, s->loc, "the reference ran out of memory");
@@ -336,7 +336,7 @@ static bool run_copy(Ctx *cx, RefCta *c, const Stmt *s)
 		}
 		for (int64_t x = 0; x < elems; x++)
 			for (int64_t rep = 0; rep < replica_count(db); rep++) { /* a local DST: every copy */
-				unsigned char *d = place_rep(c, s->dst, x, first, rep), *from = place(c, s->src, x, first);
+				unsigned char *d = place_rep(c, s->dst, x, first, rep), *from = ref_place(c, s->src, x, first);
 				if (d && from && db->dt != sb->dt)
 					convert_elem(d, db->dt, from, sb->dt);
 				else if (d && from)
@@ -345,8 +345,8 @@ static bool run_copy(Ctx *cx, RefCta *c, const Stmt *s)
 					memset(d, 0, (size_t)es);
 				if (d && from)
 					copy_err(c, db, d, sb, from);
-				else if (d && err_slot(c, db, d, false)) /* a zero read outside a tensor: exact */
-					*err_slot(c, db, d, false) = 0;
+				else if (d && ref_err_slot(c, db, d, false)) /* a zero read outside a tensor: exact */
+					*ref_err_slot(c, db, d, false) = 0;
 			}
 		c->bytes += elems * es;
 	}
@@ -370,164 +370,8 @@ bool ref_copy(Ctx *cx, RefCta *c, const Stmt *s)
 	return ok;
 }
 
-/* ---- red.add, red.max (docs/language.md, "Global reductions: red") ----
- * Each element of the source, once per owner group (replica 0), combined
- * into its param element in the order this reference runs the CTAs: add
- * with f32 round to nearest (subnormals kept), max under the total order
- * of bit patterns. The GPU adds in another order, so an add's result
- * carries an error bound: 0 when every order gives the same sum (all terms,
- * the initial value among them, multiples of 2^q with q >= -126 and the
- * sum of their magnitudes below 2^(24 + q): every partial sum is exact),
- * else 2 gamma(n - 1) S (two orders of n terms of magnitude sum S, each
- * within gamma(n - 1) S of the exact sum) plus n 2^-125 for the flushed
- * subnormals of red.global.add.f32, plus the terms' own bounds. */
-typedef struct RedAcc {
-	double abs, base; /* sum of |term|; of the terms' bounds */
-	int64_t n;        /* terms, the initial value included; 0: untouched */
-	int q;            /* lowest set bit's exponent over the terms */
-} RedAcc;
-
-static int lsb_exponent(uint32_t u)
-{
-	uint32_t e = u >> 23 & 0xff, m = u & 0x7fffff;
-	if (e)
-		m |= 0x800000;
-	if (!m)
-		return 1 << 20; /* zero: no constraint */
-	int z = 0;
-	while (!(m >> z & 1))
-		z++;
-	return (e ? (int)e - 150 : -149) + z;
-}
-
-/* prec: the significand's bits (24 f32, 11 f16, 8 bf16); ftz: subnormals flushed (f32 atomics) */
-static float red_add_bound(const RedAcc *a, int prec, bool ftz)
-{
-	if (a->base == 0 && (!ftz || a->q >= -126) && a->abs < rm_ldexp(1.0, prec + (a->q > 200 ? 200 : a->q)))
-		return 0;
-	double u = rm_ldexp(1.0, -prec), k = (double)(a->n - 1) * u;
-	return (float)(a->base + 2 * k / (1 - k) * a->abs + (ftz ? (double)a->n * rm_ldexp(1.0, -125) : 0));
-}
-
-static RedAcc *red_acc(RefCta *c, const Buffer *b, const unsigned char *d, float old, float old_err)
-{
-	if (!c->racc)
-		return NULL;
-	RedAcc **slot = &c->racc[b->param_index];
-	if (!*slot && !(*slot = calloc((size_t)(b->storage ? b->storage : 1), sizeof(RedAcc))))
-		return NULL;
-	RedAcc *a = &(*slot)[(d - c->params[b->param_index]) / dtype_bytes(b->dt)];
-	if (!a->n) {
-		uint32_t u;
-		memcpy(&u, &old, 4);
-		*a = (RedAcc){.abs = fabs((double)old), .base = old_err, .n = 1, .q = lsb_exponent(u)};
-	}
-	return a;
-}
-
-/* red.add into f16 / bf16: the f32 term rounded to the type (the emitted
- * cvt.rn pair), added to the element in f32 (exact for two such values, or
- * off by less than the type's half unit: one rounding to it is then the
- * correctly rounded sum) and rounded to nearest even */
-static bool red_apply_half(RefCta *c, const Stmt *s, unsigned char *d, const unsigned char *from)
-{
-	const Buffer *db = s->dst->buf, *sb = s->src->buf;
-	bool bf = db->dt == DT_BF16;
-	float *se = err_slot(c, sb, from, false), *de = err_slot(c, db, d, false);
-	uint16_t vh, r;
-	uint32_t xu, vu, tu;
-	memcpy(&vh, d, 2);
-	memcpy(&xu, from, 4);
-	vu = ref_half_to_f32(vh, bf);
-	tu = ref_half_to_f32(ref_f32_to_half(xu, bf), bf);
-	float v, t;
-	memcpy(&v, &vu, 4);
-	memcpy(&t, &tu, 4);
-	RedAcc *a = red_acc(c, db, d, v, de ? *de : 0);
-	if (!a)
-		return false;
-	float sum = v + t;
-	uint32_t su;
-	memcpy(&su, &sum, 4);
-	r = ref_f32_to_half(su, bf);
-	memcpy(d, &r, 2);
-	int q = lsb_exponent(tu);
-	a->n++;
-	a->abs += fabs((double)t);
-	a->base += se ? *se : 0;
-	a->q = q < a->q ? q : a->q;
-	uint32_t ru = ref_half_to_f32(r, bf);
-	float rf;
-	memcpy(&rf, &ru, 4);
-	float bound = red_add_bound(a, bf ? 8 : 11, false);
-	if (!isfinite(rf) || !isfinite(t) || !isfinite(bound))
-		bound = INFINITY;
-	float *slot = err_slot(c, db, d, bound > 0);
-	if (slot)
-		*slot = bound;
-	return true;
-}
-
-static bool red_apply(RefCta *c, const Stmt *s, unsigned char *d, const unsigned char *from)
-{
-	if (s->dst->buf->dt != DT_F32)
-		return red_apply_half(c, s, d, from);
-	const Buffer *db = s->dst->buf, *sb = s->src->buf;
-	float v, x, *se = err_slot(c, sb, from, false), *de = err_slot(c, db, d, false);
-	uint32_t vu, xu;
-	memcpy(&v, d, 4);
-	memcpy(&x, from, 4);
-	memcpy(&vu, d, 4);
-	memcpy(&xu, from, 4);
-	float bound;
-	if (s->kind == ST_RED_MAX) { /* keys: sign clear above sign set; magnitudes ordered within each */
-		uint32_t kv = vu >> 31 ? ~vu : vu | 0x80000000u, kx = xu >> 31 ? ~xu : xu | 0x80000000u;
-		if (kx > kv)
-			memcpy(d, from, 4);
-		bound = (de ? *de : 0) > (se ? *se : 0) ? (de ? *de : 0) : (se ? *se : 0);
-	} else {
-		RedAcc *a = red_acc(c, db, d, v, de ? *de : 0);
-		if (!a)
-			return false;
-		float sum = v + x;
-		memcpy(d, &sum, 4);
-		int q = lsb_exponent(xu);
-		a->n++;
-		a->abs += fabs((double)x);
-		a->base += se ? *se : 0;
-		a->q = q < a->q ? q : a->q;
-		bound = red_add_bound(a, 24, true);
-		if (!isfinite(sum) || !isfinite(x) || !isfinite(bound))
-			bound = INFINITY;
-	}
-	float *slot = err_slot(c, db, d, bound > 0);
-	if (slot)
-		*slot = bound;
-	return true;
-}
-
-static bool ref_red(Ctx *cx, RefCta *c, const Stmt *s)
-{
-	int64_t elems = ref_region_elems(s->src), inst = owner_threads(c, s->src->buf);
-	bool fold = ref_region_elems(s->dst) == 1; /* every element into the one */
-	for (int64_t first = 0; first < c->k->threads; first += inst) {
-		if (!runs_instance(c, first, inst))
-			continue;
-		enter_instance(c, first);
-		for (int64_t x = 0; x < elems; x++) {
-			unsigned char *d = place(c, s->dst, fold ? 0 : x, first), *from = place(c, s->src, x, first);
-			if (d && from && !red_apply(c, s, d, from)) {
-				diag_error(cx, s->loc, "the reference ran out of memory");
-				return false;
-			}
-		}
-		c->bytes += elems * 4;
-	}
-	return true;
-}
-
 /* dump: thread t's registers, in layout order, at element (cta*threads + t)*regs */
-static bool ref_dump(Ctx *cx, RefCta *c, const Stmt *s)
+bool ref_dump(Ctx *cx, RefCta *c, const Stmt *s)
 {
 	(void)cx;
 	const Kernel *k = c->k;
@@ -535,7 +379,7 @@ static bool ref_dump(Ctx *cx, RefCta *c, const Stmt *s)
 	int es = dtype_bytes(l->dt);
 	int64_t regs = ref_regs_per_thread(l);
 	for (int64_t t = 0; t < k->threads; t++)
-		if (runs_instance(c, t, 1)) {
+		if (ref_runs_instance(c, t, 1)) {
 			unsigned char *d = c->params[p->param_index] + ((c->cta * k->threads + t) * regs) * es,
 			              *from = c->mem[bidx(k, l)] + t * regs * es;
 			memcpy(d, from, (size_t)(regs * es));
@@ -547,17 +391,17 @@ static bool ref_dump(Ctx *cx, RefCta *c, const Stmt *s)
 }
 
 /* init: every element of the region, in every owner instance */
-static bool ref_init(Ctx *cx, RefCta *c, const Stmt *s)
+bool ref_init(Ctx *cx, RefCta *c, const Stmt *s)
 {
 	(void)cx;
 	const Buffer *b = s->dst->buf;
 	int es = dtype_bytes(b->dt);
 	uint64_t bits = dtype_int_bits(b->dt, s->n);
 	int64_t elems = ref_region_elems(s->dst);
-	for (int64_t first = 0; first < c->k->threads; first += owner_threads(c, b)) {
-		if (!runs_instance(c, first, owner_threads(c, b)))
+	for (int64_t first = 0; first < c->k->threads; first += ref_owner_threads(c, b)) {
+		if (!ref_runs_instance(c, first, ref_owner_threads(c, b)))
 			continue;
-		enter_instance(c, first);
+		ref_enter_instance(c, first);
 		for (int64_t x = 0; x < elems; x++)
 			for (int64_t rep = 0; rep < replica_count(b); rep++)
 				memcpy(place_rep(c, s->dst, x, first, rep), &bits, (size_t)es);
@@ -581,17 +425,17 @@ static unsigned char *set_elem(void *ctx, const Buffer *b, const int64_t *coord,
 		add_replica(b, rep, at);
 		for (int a = AX_LANEID; a <= AX_TX; a++)
 			own += at[a] * thread_weight((Axis)a);
-		held = t % owner_threads(c, b) == own;
+		held = t % ref_owner_threads(c, b) == own;
 	}
 	if (!held)
 		return NULL;
 	int es = dtype_bytes(b->dt);
 	unsigned char *p = c->mem[bidx(c->k, b)] + (t * ref_regs_per_thread(b) + at[AX_M]) * es;
-	*err = err_slot(c, b, p, make);
+	*err = ref_err_slot(c, b, p, make);
 	return p;
 }
 
-static bool ref_set(Ctx *cx, RefCta *c, const Stmt *s)
+bool ref_set(Ctx *cx, RefCta *c, const Stmt *s)
 {
 	if (!ref_set_run(c->k, s, c->vars, c->warps, set_elem, c)) {
 		diag_error(cx, s->loc, "the reference could not evaluate this set (an operand element not held)");
@@ -703,8 +547,8 @@ static RedEnt red_entry(RefCta *c, const Stmt *s, int64_t x, int64_t first)
 	for (int a = AX_LANEID; a <= AX_TX; a++)
 		e.t += at[a] * thread_weight((Axis)a);
 	e.reg = at[AX_M];
-	const unsigned char *p = place(c, r, x, first);
-	const float *err = err_slot(c, b, p, false);
+	const unsigned char *p = ref_place(c, r, x, first);
+	const float *err = ref_err_slot(c, b, p, false);
 	e.err = err ? *err : 0;
 	if (b->dt == DT_F32) {
 		memcpy(&e.v, p, 4);
@@ -752,18 +596,18 @@ static bool red_lanes(int op, RedEnt *th, RedEnt *next, int64_t n, RedEnt *out)
 	return n == 1;
 }
 
-static bool ref_reduce(Ctx *cx, RefCta *c, const Stmt *s)
+bool ref_reduce(Ctx *cx, RefCta *c, const Stmt *s)
 {
 	(void)cx;
 	int op = s->kind == ST_REDUCE_MAX ? RED_MAX : s->kind == ST_REDUCE_MIN ? RED_MIN : RED_SUM;
-	int64_t inst = owner_threads(c, s->src->buf), n = ref_region_elems(s->src);
+	int64_t inst = ref_owner_threads(c, s->src->buf), n = ref_region_elems(s->src);
 	size_t bytes = sizeof(RedEnt) * (size_t)(n ? n : 1);
 	RedEnt *e = malloc(bytes), *th = malloc(bytes), *next = malloc(bytes);
 	bool ok = e && th && next;
 	for (int64_t first = 0; ok && first < c->k->threads; first += inst) {
-		if (!runs_instance(c, first, inst))
+		if (!ref_runs_instance(c, first, inst))
 			continue;
-		enter_instance(c, first);
+		ref_enter_instance(c, first);
 		for (int64_t x = 0; x < n; x++)
 			e[x] = red_entry(c, s, x, first);
 		sort_ents(e, next, n);
@@ -779,7 +623,7 @@ static bool ref_reduce(Ctx *cx, RefCta *c, const Stmt *s)
 			for (int64_t rep = 0; rep < replica_count(s->dst->buf); rep++) {
 				unsigned char *d = place_rep(c, s->dst, e[i].k, first, rep);
 				memcpy(d, &v.v, 4);
-				float *de = err_slot(c, s->dst->buf, d, v.err > 0);
+				float *de = ref_err_slot(c, s->dst->buf, d, v.err > 0);
 				if (de)
 					*de = v.err;
 			}
@@ -844,15 +688,15 @@ static float *operand_values(RefCta *c, const Region *r, int64_t n, int64_t firs
 {
 	float *v = r->buf == acc ? NULL : malloc((size_t)n * sizeof *v);
 	for (int64_t x = 0; v && x < n; x++)
-		v[x] = elem_to_float(place(c, r, x, first), dt);
+		v[x] = elem_to_float(ref_place(c, r, x, first), dt);
 	return v;
 }
 static float operand(RefCta *c, const Region *r, int64_t x, int64_t first, DType dt, const float *v)
 {
-	return v ? v[x] : elem_to_float(place(c, r, x, first), dt);
+	return v ? v[x] : elem_to_float(ref_place(c, r, x, first), dt);
 }
 
-static bool ref_asm(Ctx *cx, RefCta *c, const Stmt *s)
+bool ref_asm(Ctx *cx, RefCta *c, const Stmt *s)
 {
 	(void)cx;
 	const AsmBlock *a = s->asm_blk;
@@ -887,15 +731,15 @@ static bool ref_asm(Ctx *cx, RefCta *c, const Stmt *s)
 		const Buffer *C = a->mma[0]->buf, *A = a->mma[1]->buf;
 		DType ht = A->dt == DT_BF16 ? DT_BF16 : DT_F16; /* the operands' 2-byte values */
 		int64_t M = dims[0][0], N = dims[0][1], K = dims[1][1];
-		for (int64_t first = 0; first < c->k->threads; first += owner_threads(c, C)) {
-			if (!runs_instance(c, first, owner_threads(c, C)))
+		for (int64_t first = 0; first < c->k->threads; first += ref_owner_threads(c, C)) {
+			if (!ref_runs_instance(c, first, ref_owner_threads(c, C)))
 				continue;
-			enter_instance(c, first);
+			ref_enter_instance(c, first);
 			float *av = operand_values(c, &r[1], M * K, first, ht, C), *bv = operand_values(c, &r[2], K * N, first, ht, C);
 			for (int64_t m = 0; m < M; m++)
 				for (int64_t n = 0; n < N; n++) {
 					float acc;
-					unsigned char *cp = place(c, &r[0], m * N + n, first);
+					unsigned char *cp = ref_place(c, &r[0], m * N + n, first);
 					memcpy(&acc, cp, 4);
 					for (int64_t k = 0; k < K; k++)
 						acc += operand(c, &r[1], m * K + k, first, ht, av) * operand(c, &r[2], k * N + n, first, ht, bv);
@@ -981,7 +825,7 @@ static float *operand_errs(RefCta *c, const Region *r, int64_t n, int64_t first)
 {
 	float *e = NULL;
 	for (int64_t x = 0; x < n; x++) {
-		float *se = err_slot(c, r->buf, place(c, r, x, first), false);
+		float *se = ref_err_slot(c, r->buf, ref_place(c, r, x, first), false);
 		if (!se || *se == 0)
 			continue;
 		if (!e && !(e = calloc((size_t)n, sizeof *e)))
@@ -1015,7 +859,7 @@ static double wgmma_err(const float *a, const float *b, const float *ea, const f
 	return isfinite(e) ? e : INFINITY;
 }
 
-static bool ref_wgmma(Ctx *cx, RefCta *c, const Stmt *s)
+bool ref_wgmma(Ctx *cx, RefCta *c, const Stmt *s)
 {
 	(void)cx;
 	int64_t N = 1, K = 1;
@@ -1030,9 +874,9 @@ static bool ref_wgmma(Ctx *cx, RefCta *c, const Stmt *s)
 	const Buffer *D = s->dst->buf;
 	DType at = s->src->buf->dt, bt = s->mma_b->buf->dt;
 	for (int64_t first = 0; first < c->k->threads; first += 128) {
-		if (!runs_instance(c, first, 128))
+		if (!ref_runs_instance(c, first, 128))
 			continue;
-		enter_instance(c, first);
+		ref_enter_instance(c, first);
 		float *av = operand_values(c, s->src, 64 * K, first, at, D), *bv = operand_values(c, s->mma_b, N * K, first, bt, D);
 		float *ea = operand_errs(c, s->src, 64 * K, first), *eb = operand_errs(c, s->mma_b, N * K, first);
 		float *ra = malloc(4 * (size_t)K * sizeof *ra), *rb = ra + K, *rea = rb + K, *reb = rea + K; /* one result's operands */
@@ -1045,8 +889,8 @@ static bool ref_wgmma(Ctx *cx, RefCta *c, const Stmt *s)
 		}
 		for (int64_t m = 0; m < 64; m++)
 			for (int64_t n = 0; n < N; n++) {
-				unsigned char *dp = place(c, s->dst, m * N + n, first);
-				float acc = 0, *de = err_slot(c, D, dp, false);
+				unsigned char *dp = ref_place(c, s->dst, m * N + n, first);
+				float acc = 0, *de = ref_err_slot(c, D, dp, false);
 				double ed = 0;
 				if (s->n) {
 					acc = elem_to_float(dp, D->dt);
@@ -1065,7 +909,7 @@ static bool ref_wgmma(Ctx *cx, RefCta *c, const Stmt *s)
 				                     dtype_bytes(at) == 1 ? 0x1p-13 : 0x1p-23);
 				if (e > 0 && D->dt == DT_F16) /* and the f16 accumulator's own rounding */
 					e += 0x1p-10 * (fabs((double)acc) + e) + 0x1p-24;
-				if ((de || e > 0) && (de = err_slot(c, D, dp, true)))
+				if ((de || e > 0) && (de = ref_err_slot(c, D, dp, true)))
 					*de = (float)(e * (1 + 0x1p-20)); /* rounded to f32 but not below e */
 				if (D->dt == DT_F16) {
 					uint16_t h = float_to_half(acc);
@@ -1168,26 +1012,18 @@ void ref_trip_end(int64_t *vars, const Stmt *s)
  * index and its stages are set again by ref_trip_begin, the reference's own, at
  * every trip) and a when's block (for a role that runs it); the hooks of
  * stmt.def's blocks are never called */
-static bool ref_repeat(Ctx *cx, RefCta *c, const Stmt *s)
+bool ref_repeat(Ctx *cx, RefCta *c, const Stmt *s)
 {
 	(void)cx, (void)c, (void)s;
 	return false;
 }
 
-static bool ref_when(Ctx *cx, RefCta *c, const Stmt *s)
+bool ref_when(Ctx *cx, RefCta *c, const Stmt *s)
 {
 	(void)cx, (void)c, (void)s;
 	return false;
 }
 
-const RefHook ref_hook[ST_COUNT] = {
-#define STMT(kind, kw, flags, cap, parse, check, emit, ref, ...) [ST_##kind] = ref,
-#include "../stmt.def"
-};
-const char *const ref_keyword[ST_COUNT] = {
-#define STMT(kind, kw, ...) [ST_##kind] = kw,
-#include "../stmt.def"
-};
 
 /* a repeat's trips at the walk's values (its first CTA's, or a role's) */
 int64_t ref_trips(Walk *w, const Stmt *s) { return trips_of(w->k, s, w->vals); }

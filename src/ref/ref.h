@@ -19,7 +19,7 @@ typedef struct RefCta {
 	/* error bounds (set's approximate functions): per buffer index (local,
 	 * shared) and per param, one float per element, NULL while all exact */
 	float **err, **perr;
-	struct RedAcc **racc; /* per param: red.add's terms so far (src/ref/ref.c, ref_red), NULL until one lands */
+	struct RedAcc **racc; /* per param: red.add's terms so far (src/ref/red.c, ref_red), NULL until one lands */
 } RefCta;
 
 /* one statement of one CTA (its stmt.def ref hook); false: an error was reported */
@@ -30,6 +30,24 @@ extern const char *const ref_keyword[ST_COUNT];
 int64_t ref_eval(const Affine *e, const int64_t *vars);
 int64_t ref_region_elems(const Region *r);
 bool ref_copy(Ctx *cx, RefCta *c, const Stmt *s);
+bool ref_red(Ctx *cx, RefCta *c, const Stmt *s); /* red.c */
+/* the other statements' hooks (ref.c), the table's (hooks.c) */
+bool ref_asm(Ctx *cx, RefCta *c, const Stmt *s);
+bool ref_dump(Ctx *cx, RefCta *c, const Stmt *s);
+bool ref_init(Ctx *cx, RefCta *c, const Stmt *s);
+bool ref_reduce(Ctx *cx, RefCta *c, const Stmt *s);
+bool ref_repeat(Ctx *cx, RefCta *c, const Stmt *s);
+bool ref_set(Ctx *cx, RefCta *c, const Stmt *s);
+bool ref_wgmma(Ctx *cx, RefCta *c, const Stmt *s);
+bool ref_when(Ctx *cx, RefCta *c, const Stmt *s);
+/* the threads of one instance of b's owner, and whether the running warps hold instance first */
+int64_t ref_owner_threads(const RefCta *c, const Buffer *b);
+bool ref_runs_instance(const RefCta *c, int64_t first, int64_t n);
+void ref_enter_instance(RefCta *c, int64_t first);
+/* element x of region r in the instance that starts at thread first (NULL: outside) */
+unsigned char *ref_place(RefCta *c, const Region *r, int64_t x, int64_t first);
+/* the error bound slot of the element at p of b (make: allocate the table) */
+float *ref_err_slot(RefCta *c, const Buffer *b, const unsigned char *p, bool make);
 /* a repeat's index at trip it (its stage indices with it), and back at 0 after the last */
 void ref_trip_begin(const Kernel *k, int64_t *vars, const Stmt *s, int64_t it);
 void ref_trip_end(int64_t *vars, const Stmt *s);
