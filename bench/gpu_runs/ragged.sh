@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # issue 27, the ragged size: the 512 x 128 and 256 x 128 cluster-tile GEMMs against bench/gemm_sm90_walk_st.tile
-# (256 x 256), one call on an H100. Usage: bash bench/.gpu_ragged.sh [quick]
+# (256 x 256), one call on an H100. Usage: bash bench/gpu_runs/ragged.sh [quick]
 set -u
 exec > >(tee -a ${OUT:-/tmp}/ragged.log) 2>&1
 nvidia-smi --query-gpu=name,clocks.max.sm,power.limit --format=csv,noheader

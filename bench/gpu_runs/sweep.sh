@@ -8,8 +8,8 @@
 # and the geometric means. The 20 shapes: squares 1024..8192 in steps of 1024, M in {512, 2048, 8192} x
 # (N, K) in {(10240, 8192), (8192, 8192), (28672, 8192), (8192, 28672)} (8192 x 8192 x 8192 once), and
 # 128 x 8192 x 8192 (decode-like).
-#   bash bench/.gpu_sweep.sh            both passes; SWEEP_FIXED=0 skips the fixed launch
-#   SWEEP_DTYPE=bf16:bf16 bash bench/.gpu_sweep.sh   bf16 -> bf16 (fixed: gemm_sm90_walk_bf16_512x128)
+#   bash bench/gpu_runs/sweep.sh            both passes; SWEEP_FIXED=0 skips the fixed launch
+#   SWEEP_DTYPE=bf16:bf16 bash bench/gpu_runs/sweep.sh   bf16 -> bf16 (fixed: gemm_sm90_walk_bf16_512x128)
 set -u
 cd "$(dirname "$0")/.."
 LOG=${OUT:-/tmp}/sweep${SWEEP_DTYPE:+-${SWEEP_DTYPE%%:*}}.log

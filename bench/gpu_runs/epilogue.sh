@@ -7,7 +7,7 @@
 # for bit (bias, ReLU, alpha/beta) or within the stated tolerance (GELU),
 # random data element by element within gemm_bench's stated tolerance.
 # Run from the repository root on a machine with CUDA 13 at /usr/local/cuda,
-# nothing built: bash bench/.gpu_epilogue.sh (log: $OUT/epilogue.log).
+# nothing built: bash bench/gpu_runs/epilogue.sh (log: $OUT/epilogue.log).
 # About 4-6 minutes; each process is cut at 150 s.
 set -u
 exec > >(tee -a "${OUT:-/tmp}/epilogue.log") 2>&1
