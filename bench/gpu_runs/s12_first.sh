@@ -14,5 +14,4 @@ for f in examples/gemm_sm90.tile examples/attention_fwd_sm90.tile; do
   timeout 60 $NCU -i "$OUT/$b.ncu-rep" --page source --csv --print-source cuda 2>&1 | head -60 > "$OUT/$b.source.csv"
   echo "source view lines: $(wc -l < $OUT/$b.source.csv)"; head -25 "$OUT/$b.source.csv" | cut -c1-220
 done
-exec >/dev/tty 2>&1 || true
 bash bench/gpu_runs/s11_bench.sh
