@@ -103,7 +103,13 @@ uint64_t wgmma_desc_encode(uint32_t start, const WgDesc *d);
 void check_wgmma(Ctx *cx, const Module *m, Kernel *k, Stmt *s);
 /* every warp of the kernel's CTA (src/base/kernel.c) */
 uint64_t kernel_all_warps(const Kernel *k);
-/* warp roles (src/proof/roles.c) */
+/* warp roles (their checks src/front/roles_check.c, the phase proof src/proof/roles*.c) */
+/* every warpgroup is in the set entirely or not at all */
+bool whole_warpgroups(uint64_t warps);
+/* the warps of a set as text: "0..3, 8" */
+void fmt_warps(char *out, size_t n, uint64_t warps);
+/* the warps of s that use named barrier id (an id from wgid: each warpgroup its own) */
+uint64_t nbar_warps(const Stmt *s, int64_t id);
 /* vals[var] = v, and the stage indices (i + c) % C of var with it */
 void kernel_set_var(const Kernel *k, int64_t *vals, int var, int64_t v);
 /* a repeat whose count is set at launch (a scalar, cdiv or an expression) */

@@ -90,8 +90,8 @@ if tools/layers.sh "$B" >"$OUT/layers.log" 2>&1; then ok; else bad "tools/layers
 want=$(sed -n "s/^FOLDERS='\(.*\)'$/\1/p" tools/layers.sh)
 got=$(awk '/^\*\*Layers\.\*\*/ {on = 1} on && /^\| [0-9]+ \| / {split($0, c, "|"); gsub(/ /, "", c[3]); printf "%s%s", sep, c[3]; sep = " "} on && /^$/ && sep {n++} n > 1 {exit}' docs/design.md)
 [ -n "$want" ] && [ "$got" = "$want" ] && ok || bad "docs/design.md's layer table lists '$got', tools/layers.sh '$want'"
-echo "== no file of src/ over 1,200 lines but proof/roles.c (docs/design.md, Layers)"
-big=$(find src -name '*.[ch]' ! -path src/proof/roles.c -exec wc -l {} + | awk '$2 != "total" && $1 > 1200 {print $2 " " $1}')
+echo "== no file of src/ over 1,200 lines (docs/design.md, Layers)"
+big=$(find src -name '*.[ch]' -exec wc -l {} + | awk '$2 != "total" && $1 > 1200 {print $2 " " $1}')
 [ -z "$big" ] && ok || bad "files over 1,200 lines: $big"
 echo "== no function over 100 lines in src/, emu/ or tools/ (tools/longfuncs.sh)"
 long=$(tools/longfuncs.sh)
