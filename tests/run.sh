@@ -154,7 +154,7 @@ gen_dir=$(mktemp -d "$S/rows.XXXXXX") && mkdir -p "$gen_dir/bench" "$gen_dir/tes
 (cd "$gen_dir" && python3 "$OLDPWD/bench/gen_rows.py" 2>/dev/null)
 for f in bench/softmax_rows.tile bench/rmsnorm_rows.tile bench/softmax_rows_32k.tile bench/rmsnorm_rows_32k.tile \
 	tests/gpu/softmax_rows_small.tile tests/gpu/rmsnorm_rows_small.tile tests/gpu/softmax_rows_1pass_small.tile \
-	tests/gpu/rmsnorm_rows_1pass_small.tile; do
+	tests/gpu/rmsnorm_rows_1pass_small.tile tests/gpu/softmax_rows_smem_small.tile; do
 	cmp -s "$f" "$gen_dir/$f" && ok || bad "$f differs from what bench/gen_rows.py writes (edit the generator, run it)"
 done
 echo "== attention kernels: bench/gen_attention.py writes the committed example, bench file and tests/gpu programs"
