@@ -9,9 +9,9 @@ nvidia-smi --query-gpu=name,clocks.max.sm,power.limit,driver_version --format=cs
 make -j16 build/tilepx build/tilepx-run build/gemm_bench build/libtilepx.so >/dev/null 2>&1 || { echo "build failed"; exit 1; }
 G=build/gemm_bench
 run() { echo "== $*"; timeout 100 $G "$@" 2>&1 | grep -E '^tilepx |^cublas|^SKIP|during|^check|^  |^BENCH|FAIL|choose|auto'; }
-AB="bench/gemm_sm90_walk_alpha_beta.tile bench/gemm_sm90_walk_alpha_beta_pf.tile bench/gemm_sm90_walk_alpha_beta_early.tile"
+AB="bench/gemm_sm90_walk_alpha_beta.tile bench/gemm_sm90_pingpong_alpha_beta.tile bench/gemm_sm90_walk_alpha_beta_pf.tile bench/gemm_sm90_walk_alpha_beta_early.tile"
 echo "== bit-exact, integer data (new kernels)"
-for f in bench/gemm_sm90_walk_alpha_beta_pf.tile bench/gemm_sm90_walk_alpha_beta_early.tile; do
+for f in bench/gemm_sm90_pingpong_alpha_beta.tile bench/gemm_sm90_walk_alpha_beta_pf.tile bench/gemm_sm90_walk_alpha_beta_early.tile; do
   run --tile $f --epilogue alpha_beta --data int --rounds 0 --set Q=33 --set P=4 4095 4104 4096
 done
 for f in $AB; do timeout 60 build/tilepx-run $(for a in $(sed -n 's/^# set: //p' $f | head -1); do printf -- '--set %s ' $a; done) $f 2>&1 | tail -1; done
