@@ -23,9 +23,13 @@ for w in "Q=33 P=4" "Q=16 P=8" "Q=8 P=16"; do
 done
 echo "== alpha/beta 8192^3"
 for f in $AB; do run --tile $f --epilogue alpha_beta --data random --seed 1 --rounds 200 --set Q=16 --set P=8 8192 8192 8192; done
-echo "== bias+GELU 4096^3: windows (the plain bias kernel beside it)"
+echo "== bias+GELU: the ping-pong kernel's check (random data, within gemm_bench's GELU tolerance; K <= 4096)"
+run --tile bench/gemm_sm90_pingpong_bf16_bias_gelu.tile --epilogue gelu_bias --data random --seed 1 --rounds 0 --set Q=33 --set P=4 4095 4104 4096
+echo "== bias+GELU 4096^3: cooperative and ping-pong x windows (the plain bias kernel beside it)"
 for w in "Q=33 P=4" "Q=16 P=8" "Q=8 P=16"; do
-  run --tile bench/gemm_sm90_walk_bf16_bias_gelu.tile --epilogue gelu_bias --data random --seed 1 --rounds 200 --set ${w% *} --set ${w#* } 4096 4096 4096
+  for f in bench/gemm_sm90_walk_bf16_bias_gelu.tile bench/gemm_sm90_pingpong_bf16_bias_gelu.tile; do
+    run --tile $f --epilogue gelu_bias --data random --seed 1 --rounds 200 --set ${w% *} --set ${w#* } 4096 4096 4096
+  done
 done
 run --tile bench/gemm_sm90_walk_bf16_bias.tile --epilogue bias --data random --seed 1 --rounds 200 --set Q=33 --set P=4 4096 4096 4096
 echo "== rows: softmax at 16k and 32k (the shared-memory variants beside the committed ones)"
