@@ -99,7 +99,7 @@ def softmax(name, T, U, sets, small, what, unroll=1, one_pass=False):
     return "\n".join(lines) + "\n"
 
 
-def softmax_smem(name, T, U, nmax, sets, small, what):
+def softmax_smem(name, T, U, nmax, sets, small, what, unroll=1):
     """one read from DRAM, the row staged in shared memory (bf16, nmax
     elements at most): pass 1 streams chunks into registers, folds them into
     the running (max, sum) and writes each chunk to shared memory; pass 2
@@ -114,7 +114,7 @@ def softmax_smem(name, T, U, nmax, sets, small, what):
     xs = elems(T, U)
     rowmax = tree(xs, lambda a, b: "max(%s, %s)" % (a, b))
     expsum = tree(["exp2((%s - PN[t]) * %s)" % (x, LOG2E) for x in xs], lambda a, b: "(%s + %s)" % (a, b))
-    loop = "repeat cdiv(N, %d) as c {" % C
+    loop = "repeat cdiv(N, %d) as c%s {" % (C, " unroll %d" % unroll if unroll > 1 else "")
     chunk = "%d * c : %d * c + %d" % (C, C, C)
     lines += ["set PM[t] = -inf", "set PS[t] = 0.0",
               "# pass 1: each thread's running max and sum (online), and the chunk into shared memory",
@@ -238,16 +238,18 @@ def variant(kind, T, U, unroll=1, one_pass=False):
     return make(name, T, U, sets, False, what, unroll, one_pass)
 
 
-# the shared-memory softmax's shapes (threads T, runs of 8 per thread U) that
-# bench/rows_bench.py times at 16k and 32k, each with the row's length as its
-# shared buffer: registers (ptxas -v, sm_90) 31, 26, 32, 32, 48
-SMEM_SHAPES = ((1024, 1), (512, 1), (512, 2), (256, 2), (256, 4))
+# the shared-memory softmax's shapes (threads T, runs of 8 per thread U, the
+# chunk loops unrolled F times so that a thread's next loads are in flight
+# during this chunk's math) that bench/rows_bench.py times at 16k and 32k, each
+# with the row's length as its shared buffer: registers at 32k (ptxas -v,
+# sm_90) 31, 32, 32, 32, 40, 40, 48
+SMEM_SHAPES = ((1024, 1, 1), (1024, 1, 4), (512, 1, 4), (512, 2, 1), (512, 2, 2), (256, 2, 4), (256, 4, 1))
 
 
-def smem_variant(T, U, nmax):
+def smem_variant(T, U, nmax, unroll=1):
     """the shared-memory softmax at shape T x U for rows of at most nmax"""
-    return softmax_smem("softmax_rows_smem_t%du%d_%dk" % (T, U, nmax // 1024), T, U, nmax,
-                        "N=%d R=8" % nmax, False, SMEM_WHAT)
+    return softmax_smem("softmax_rows_smem_t%du%d%s_%dk" % (T, U, "_unroll%d" % unroll if unroll > 1 else "", nmax // 1024),
+                        T, U, nmax, "N=%d R=8" % nmax, False, SMEM_WHAT, unroll)
 
 
 def main():
@@ -274,9 +276,10 @@ def main():
             ["bench/%s_rows_32k.tile at a size ptxemu handles (128 threads, one" % kind,
              "chunk of 2048 per row, 3 rows):"] + one_pass_what(kind, 128, 2), 1, True)
     outs["tests/gpu/softmax_rows_smem_small.tile"] = softmax_smem(
-        "softmax_rows_smem_small", 64, 2, 2048, "N=2048 R=3", True,
+        "softmax_rows_smem_small", 64, 2, 3072, "N=3072 R=3", True,
         ["bench/gen_rows.py's shared-memory softmax (rows_bench.py's \"smem\" variants)",
-         "at a size ptxemu handles (64 threads, 2 chunks of 1024 per row, 3 rows):"] + SMEM_WHAT)
+         "at a size ptxemu handles (64 threads, 3 chunks of 1024 per row, 3 rows; the",
+         "chunk loops unrolled twice, so one trip of two copies and one single):"] + SMEM_WHAT, 2)
     for path, text in outs.items():
         with open(path, "w") as f:
             f.write(text)

@@ -154,9 +154,9 @@ def load_kernels():
     # the shared-memory softmax (bench/gen_rows.py softmax_smem: the row read
     # once, staged in shared memory, few registers, several CTAs an SM)
     for N in (16384, 32768):
-        for T, U in gen_rows.SMEM_SHAPES:
-            out.append(("tilepx softmax smem T=%d U=%d" % (T, U), "softmax",
-                        tilepx.compile(gen_rows.smem_variant(T, U, N)), N))
+        for T, U, F in gen_rows.SMEM_SHAPES:
+            out.append(("tilepx softmax smem T=%d U=%d%s" % (T, U, " unroll %d" % F if F > 1 else ""), "softmax",
+                        tilepx.compile(gen_rows.smem_variant(T, U, N, F)), N))
     return out
 
 
