@@ -7,6 +7,14 @@ epilogue overlaps the other's main loop (CUTLASS's ping-pong schedule).
 Each consumer warpgroup's code is written out once per warpgroup (its turn
 barriers, its rows, its staging buffer and its TMA stores, issued by its own
 first thread), which is why this is generated.
+Measured (H200, 2026-11-28 11:33, 4096^3, Q=33 P=4): alpha/beta 452.6 TFLOPS,
+0.70 of cuBLASLt, against the cooperative kernel's 592.3 (0.92): bit-exact,
+but each warpgroup's ring holds 3 stages (the smem of two rings), about two
+K steps of lookahead for the one warpgroup at the tensor cores, and its K
+loop runs ~0.55 us a step instead of ~0.37: latency-bound. One ring shared
+in turn (CUTLASS's) would need a consumer to skip the other's phases, which
+the per-thread parity of a kernel with roles does not allow (a wait's
+parity is its count of waits on that barrier).
 Run from the repository root: python3 bench/gen_pingpong.py
 """
 import sys
