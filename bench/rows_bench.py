@@ -13,6 +13,9 @@ interleaved round by round (ROUNDS rounds, default 200, after 10 untimed
 ones), and prints the median and best GB/s, counted as bytes read + bytes
 written, and each kernel's ratio to the copy and to torch (medians).
 
+The shared-memory softmax (bench/gen_rows.py softmax_smem, SMEM_SHAPES) runs
+at 16384 and 32768, each compiled for its N.
+
 The one-pass kernels (bench/gen_rows.py SHAPE_PER_N: the row read once
 into registers, reduce across all 32 warps; bench/softmax_rows_32k.tile is
 the one at 32768) run only at their own N.
@@ -148,6 +151,12 @@ def load_kernels():
         for kind in ("softmax", "rmsnorm") if one else ():
             label = "tilepx %s 1-pass T=%d U=%d" % (kind, T, U)
             out.append((label, kind, tilepx.compile(gen_rows.variant(kind, T, U, 1, True)), N))
+    # the shared-memory softmax (bench/gen_rows.py softmax_smem: the row read
+    # once, staged in shared memory, few registers, several CTAs an SM)
+    for N in (16384, 32768):
+        for T, U, F in gen_rows.SMEM_SHAPES:
+            out.append(("tilepx softmax smem T=%d U=%d%s" % (T, U, " unroll %d" % F if F > 1 else ""), "softmax",
+                        tilepx.compile(gen_rows.smem_variant(T, U, N, F)), N))
     return out
 
 

@@ -202,6 +202,7 @@ enum {
 	OPC_SETP_LT_AND_S32, /* setp.lt.and.s32, setp.ge.and.s32 */
 	OPC_RED,
 	OPC_SETP_LT_U32,
+	OPC_SETP_LT_U64,
 	OPC_SETP_EQ_U32,
 	OPC_SETP_GE_U32,
 	OPC_SETP_NE_U32,
@@ -216,6 +217,7 @@ enum {
 	OPC_CP_ASYNC_COMMIT_GROUP,
 	OPC_CP_ASYNC_WAIT,
 	OPC_ASYNC_NOP,
+	OPC_PREFETCH, /* prefetch.global.L2: no data moves; the address must be in a global buffer */
 	OPC_FLOAT, /* emu/ptxemu_float.c: Ins.fop */
 	OPC_NOT_PRED,
 	OPC_MOV_PACK16,   /* mov.b32 d, {lo, hi} */
@@ -255,6 +257,7 @@ static const struct { const char *name; int opc; } exact_ops[] = {
 	{"cvt.u32.u64", OPC_CVT_U32_U64},
 	{"shl.b64", OPC_SHL_B64},
 	{"setp.lt.u32", OPC_SETP_LT_U32},
+	{"setp.lt.u64", OPC_SETP_LT_U64},
 	{"setp.eq.u32", OPC_SETP_EQ_U32},
 	{"setp.ge.u32", OPC_SETP_GE_U32},
 	{"setp.ne.u32", OPC_SETP_NE_U32},
@@ -268,6 +271,7 @@ static const struct { const char *name; int opc; } exact_ops[] = {
 	{"bfi.b32", OPC_BFI_B32},
 	{"bfe.u32", OPC_BFE_U32},
 	{"cp.async.commit_group", OPC_CP_ASYNC_COMMIT_GROUP},
+	{"prefetch.global.L2", OPC_PREFETCH},
 };
 
 static int classify(const Prog *p, const Ins *in)
@@ -454,6 +458,10 @@ static bool exec_compare(Machine *m, Thread *t, Ins *in)
 	}
 	case OPC_SETP_LT_U32: {
 		D = (uint32_t)V(1) < (uint32_t)V(2);
+		return true;
+	}
+	case OPC_SETP_LT_U64: {
+		D = V(1) < V(2);
 		return true;
 	}
 	case OPC_SETP_EQ_U32: {
@@ -773,6 +781,17 @@ static bool exec_memory(Machine *m, Thread *t, Ins *in)
 	}
 	case OPC_ASYNC_NOP: {
 		/* completion is immediate in the emulator */
+		return true;
+	}
+	case OPC_PREFETCH: {
+		/* a hint that moves no data, but a prefetch outside every buffer is a
+		 * program's address bug (the GPU would not say so) */
+		uint64_t a = addr(m, t, o[0]), i = (a >> 40) - 1, off = a & ((1ull << 40) - 1);
+		if (i >= (uint64_t)m->p->nparams || off >= m->param_bytes[i]) {
+			snprintf(m->errbuf, sizeof m->errbuf, "prefetch of an address outside every global buffer (.tile line %d)",
+			         in->tile_line);
+			m->err = m->errbuf;
+		}
 		return true;
 	}
 	default:

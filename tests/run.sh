@@ -154,7 +154,7 @@ gen_dir=$(mktemp -d "$S/rows.XXXXXX") && mkdir -p "$gen_dir/bench" "$gen_dir/tes
 (cd "$gen_dir" && python3 "$OLDPWD/bench/gen_rows.py" 2>/dev/null)
 for f in bench/softmax_rows.tile bench/rmsnorm_rows.tile bench/softmax_rows_32k.tile bench/rmsnorm_rows_32k.tile \
 	tests/gpu/softmax_rows_small.tile tests/gpu/rmsnorm_rows_small.tile tests/gpu/softmax_rows_1pass_small.tile \
-	tests/gpu/rmsnorm_rows_1pass_small.tile; do
+	tests/gpu/rmsnorm_rows_1pass_small.tile tests/gpu/softmax_rows_smem_small.tile; do
 	cmp -s "$f" "$gen_dir/$f" && ok || bad "$f differs from what bench/gen_rows.py writes (edit the generator, run it)"
 done
 echo "== attention kernels: bench/gen_attention.py writes the committed example, bench file and tests/gpu programs"
@@ -169,12 +169,16 @@ for f in bench/attention_*.tile; do # the benchmarked kernels (their small twins
 	"$T" emit "$f" -o "$gen_dir/a.ptx" 2>"$gen_dir/err" && assemble "$gen_dir/a.ptx" sm_90a && ok ||
 		{ bad "$f: emit or ptxas"; head -5 "$gen_dir/err" "$S/ptxas.log"; }
 done
-echo "== epilogue kernels: bench/gen_epilogues.py writes the committed bf16 epilogue GEMMs and their plain twin"
+echo "== epilogue kernels: bench/gen_epilogues.py writes the committed bf16 epilogue GEMMs and their plain twin, bench/gen_pingpong.py the ping-pong ones"
 epi_dir=$(mktemp -d "$S/epilogues.XXXXXX") && mkdir -p "$epi_dir/bench"
 (cd "$epi_dir" && python3 "$OLDPWD/bench/gen_epilogues.py" 2>/dev/null)
 for e in tmast bias bias_relu bias_gelu bias_silu; do
 	f=bench/gemm_sm90_walk_bf16_$e.tile
 	cmp -s "$f" "$epi_dir/$f" && ok || bad "$f differs from what bench/gen_epilogues.py writes (edit the generator, run it)"
+done
+(cd "$epi_dir" && python3 "$OLDPWD/bench/gen_pingpong.py" 2>/dev/null)
+for f in bench/gemm_sm90_pingpong_alpha_beta.tile bench/gemm_sm90_pingpong_bf16_bias_gelu.tile; do
+	cmp -s "$f" "$epi_dir/$f" && ok || bad "$f differs from what bench/gen_pingpong.py writes (edit the generator, run it)"
 done
 echo "== codegen registers: no bench/codegen pair needs more than nvcc's twin (bench/codegen/nvcc_regs)"
 # issue 23 section 5; the counts are ptxas 13.0's for nvcc's PTX (make bench-codegen's r_nv)
