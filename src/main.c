@@ -28,7 +28,7 @@ static const char *usage_main =
 	"  --max-errors N (report the first N, default 20, 0 all),\n"
 	"  --color[=auto|always|never] (auto: stderr is a terminal and NO_COLOR is unset),\n"
 	"  --diagnostics-format=text|json (json: gcc's JSON array, one per input file)\n"
-	"compilation (check, emit, explain): -D NAME=VALUE (pin scalar param NAME to VALUE),\n"
+	"compilation (check, emit, explain): -D NAME=VALUE (set constant NAME, or pin scalar param NAME),\n"
 	"  -lineinfo, -g (emit: .file/.loc lines mapping the PTX to .tile lines, as nvcc -lineinfo)\n"
 	"\n"
 	"tilepx --batch < LINES: each line is one invocation's arguments (split at blanks),\n"
@@ -43,7 +43,8 @@ static const char *usage_emit =
 	"symlink to it, so an error never leaves a partial or clobbered file; devices and FIFOs are\n"
 	"written directly; an output that is an input file is refused. --target overrides the target.\n"
 	"--dump-after=PASS prints (to stderr) the state a pass of the pipeline leaves (docs/design.md).\n"
-	"-D NAME=VALUE pins scalar param NAME to VALUE (0..2147483647) where it is declared, as the facts\n"
+	"-D NAME=VALUE sets the constant NAME ('define NAME' in the file) to VALUE, a number or a name, or\n"
+	"pins scalar param NAME to VALUE (0..2147483647) where it is declared, as the facts\n"
 	"'NAME >= VALUE' and 'NAME <= VALUE' would: the code may rely on it, and a launch with another\n"
 	"value is refused. -lineinfo (or -g) writes '.file 1' (the input's absolute path) and a\n"
 	"'.loc 1 LINE COL' before each statement's instructions, for Nsight Compute and cuda-gdb.\n";
@@ -285,15 +286,26 @@ typedef struct Opts {
 	const char **defines; /* -D's, argc of room (copt.defines) */
 } Opts;
 
-/* -D NAME=VALUE: NAME an identifier, VALUE a decimal in 0..2^31-1 (a usage
- * error otherwise, as the runners' --set) */
-static bool define_ok(const char *d)
+/* -D NAME=VALUE: NAME an identifier and VALUE not empty, each NAME once (a
+ * usage error otherwise). Whether VALUE fits is the use's question: a
+ * scalar param wants a decimal, a constant a number or a name where it is
+ * used (located errors) */
+static bool define_ok(const char *d, const char *const *before, int n)
 {
-	char why[300];
-	if (kernel_set_check(d, why, sizeof why))
-		return true;
-	fprintf(stderr, "tilepx: -D %s: %s\n", d, why);
-	return false;
+	const char *eq = strchr(d, '=');
+	bool ok = eq && eq > d && eq[1] && !(*d >= '0' && *d <= '9');
+	for (const char *c = d; ok && c < eq; c++)
+		ok = (*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') || (*c >= '0' && *c <= '9') || *c == '_';
+	if (!ok) {
+		fprintf(stderr, "tilepx: -D %s: not NAME=VALUE (an identifier, '=', a value)\n", d);
+		return false;
+	}
+	for (int i = 0; i < n; i++)
+		if (!strncmp(before[i], d, (size_t)(eq - d) + 1)) {
+			fprintf(stderr, "tilepx: -D: '%.*s' is given twice ('%s', '%s')\n", (int)(eq - d), d, before[i], d);
+			return false;
+		}
+	return true;
 }
 
 /* the options before and among the files; -1, or the exit status for a
@@ -326,7 +338,7 @@ static int parse_opts(int argc, char **argv, const char *usage, Opts *o)
 			break;
 		case 'g': o->copt.lineinfo = true; break;
 		case 'D':
-			if (!define_ok(optarg))
+			if (!define_ok(optarg, o->defines, o->copt.ndefines))
 				return 2;
 			o->defines[o->copt.ndefines++] = optarg;
 			break;
@@ -336,11 +348,6 @@ static int parse_opts(int argc, char **argv, const char *usage, Opts *o)
 		case 'd': o->dump_after = optarg; break;
 		default: fputs(usage, stderr); return 2;
 		}
-	}
-	char why[300];
-	if (!kernel_sets_check(o->copt.defines, o->copt.ndefines, why, sizeof why)) { /* a name twice */
-		fprintf(stderr, "tilepx: -D: %s\n", why);
-		return 2;
 	}
 	return -1;
 }

@@ -704,6 +704,8 @@ typedef struct Module {
 	Loc ptx_loc;
 	Kernel **kernels;
 	size_t nkernels, cap;
+	const char **consts; /* the names of its compile-time constants ('define'), for -D's check */
+	size_t nconsts, constcap;
 } Module;
 
 /* call fn on every statement of a body, depth first (repeat bodies too) */

@@ -17,7 +17,8 @@ static int usage_error(tilepx_result *out, const char *msg)
 	return 0;
 }
 
-/* every -D names a scalar param of some kernel (the parser pinned each) */
+/* every -D names a scalar param of some kernel or a constant (the parser
+ * pinned or used each) */
 static bool defines_used(Ctx *cx, const Module *m)
 {
 	for (int i = 0; i < cx->ndefines; i++) {
@@ -28,9 +29,13 @@ static bool defines_used(Ctx *cx, const Module *m)
 			for (size_t s = 0; s < m->kernels[j]->nscalars && !found; s++)
 				found = strlen(m->kernels[j]->scalars[s].name) == n &&
 				        !strncmp(m->kernels[j]->scalars[s].name, cx->defines[i], n);
+		for (size_t c = 0; c < m->nconsts && !found; c++)
+			found = strlen(m->consts[c]) == n && !strncmp(m->consts[c], cx->defines[i], n);
 		if (!found)
-			diag_error(cx, (Loc){0, 0}, "-D %s: no kernel has a scalar param '%.*s' (-D pins a scalar param)",
-			           cx->defines[i], (int)n, cx->defines[i]);
+			diag_error(cx, (Loc){0, 0},
+			           "-D %s: no 'define %.*s' and no kernel has a scalar param '%.*s' (-D sets a constant or pins a "
+			           "scalar param)",
+			           cx->defines[i], (int)n, cx->defines[i], (int)n, cx->defines[i]);
 	}
 	return cx->diags.errors == 0;
 }
