@@ -113,13 +113,42 @@ cmp -s <(strip "$OUT/d.ptx") <(strip "$OUT/plain.ptx") && bad "-D: the PTX did n
 "$T" check -D M=9 "$D" 2>"$OUT/err"; [ $? = 1 ] && grep -q "$D:15:1: error: the facts about 'M' leave it no value" "$OUT/err" &&
 	grep -q "'M >= 9' (line 12), 'M <= 9' (line 12), 'M % 8 == 0' (line 15)" "$OUT/err" && ok ||
 	bad "-D M=9 against 'assume M % 8 == 0': $(head -1 "$OUT/err")"
-"$T" check -D Q=9 "$D" 2>"$OUT/err"; [ $? = 1 ] && grep -q "error: -D Q=9: no kernel has a scalar param 'Q'" "$OUT/err" && ok ||
+"$T" check -D Q=9 "$D" 2>"$OUT/err"; [ $? = 1 ] && grep -q "error: -D Q=9: no 'define Q' and no kernel has a scalar param 'Q'" "$OUT/err" && ok ||
 	bad "-D of an unknown name: $(head -1 "$OUT/err")"
-for v in M=abc M=-1 M=2147483648 =5 M; do
+for v in =5 M 5=5; do
 	"$T" check -D "$v" "$D" 2>"$OUT/err"; [ $? = 2 ] && grep -q "^tilepx: -D $v: " "$OUT/err" && ok || bad "-D $v must be a usage error: $(head -1 "$OUT/err")"
+done
+# a value a scalar cannot take: located at the param
+for v in M=abc M=-1 M=2147483648; do
+	"$T" check -D "$v" "$D" 2>"$OUT/err"; [ $? = 1 ] && grep -q "^$D:12:8: error: -D $v: a scalar param is pinned to a decimal in 0..2147483647" "$OUT/err" &&
+		ok || bad "-D $v must be an error at M's param line: $(head -1 "$OUT/err")"
 done
 "$T" check -D M=8 -D M=16 "$D" 2>"$OUT/err"; [ $? = 2 ] && grep -q "'M' is given twice" "$OUT/err" && ok || bad "-D M twice must be a usage error"
 "$T" check -DM=256 "$D" 2>/dev/null && ok || bad "-DNAME=VALUE (no space) must work as -D NAME=VALUE"
 printf 'target sm_90\nkernel k\nthreads 32\nparam alpha f32\n' >"$OUT/fl.tile"
 "$T" check -D alpha=1 "$OUT/fl.tile" 2>"$OUT/err"; [ $? = 1 ] && grep -q "4:7: error: -D alpha: 'alpha' is a float scalar param" "$OUT/err" &&
 	ok || bad "-D of a float scalar: $(head -1 "$OUT/err")"
+
+echo "== compile-time constants: 'define NAME [VALUE]' and -D NAME=VALUE, usable wherever a number is; one file is the softmax_rows family"
+F=bench/softmax_rows_any.tile
+"$T" emit "$F" -o "$OUT/c256.ptx" 2>"$OUT/err" && "$T" emit bench/softmax_rows.tile -o "$OUT/g256.ptx" 2>/dev/null &&
+	cmp -s <(strip "$OUT/c256.ptx") <(strip "$OUT/g256.ptx") && ok || bad "$F (defaults): not bench/softmax_rows.tile's PTX $(head -1 "$OUT/err")"
+"$T" emit -D T=64 -D KERNEL=softmax_rows_small "$F" -o "$OUT/c64.ptx" 2>"$OUT/err" &&
+	"$T" emit tests/gpu/softmax_rows_small.tile -o "$OUT/g64.ptx" 2>/dev/null &&
+	cmp -s <(strip "$OUT/c64.ptx") <(strip "$OUT/g64.ptx") && ok || bad "$F -D T=64: not tests/gpu/softmax_rows_small.tile's PTX $(head -1 "$OUT/err")"
+# the two differ where T is: thread count in the layouts, chunk size in the loop
+cmp -s "$OUT/c64.ptx" "$OUT/c256.ptx" && bad "-D T=64 did not change the PTX" || ok
+grep -q 'softmax_rows_small' "$OUT/c64.ptx" && ! grep -q 'softmax_rows_small' "$OUT/c256.ptx" && ok || bad "-D KERNEL=...: the entry's name"
+assemble "$OUT/c64.ptx" sm_90 && assemble "$OUT/c256.ptx" sm_90 && ok || bad "the -D modules must assemble: $(head -3 "$S/ptxas.log")"
+# -D of a constant that is not a number where one is needed: located at the use, with where the value came from
+"$T" check -D T=abc "$F" 2>"$OUT/err"; [ $? = 1 ] && grep -q "^$F:21:9: error: expected thread count (an integer), found 'abc'" "$OUT/err" &&
+	grep -q "^$F:21:9: note: 'T' is the constant abc here (-D T=abc)" "$OUT/err" && ok || bad "-D T=abc: $(head -1 "$OUT/err")"
+"$T" check -D T=1x "$F" 2>"$OUT/err"; [ $? = 1 ] && grep -q "^$F:16:15: error: constant 'T' is '1x' (-D T=1x), which is neither a number nor a name" "$OUT/err" &&
+	ok || bad "-D T=1x: $(head -1 "$OUT/err")"
+# the value is checked where it is used: a thread count the language refuses
+"$T" check -D T=2048 "$F" 2>"$OUT/err"; [ $? = 1 ] && grep -q "^$F:21:" "$OUT/err" && ok || bad "-D T=2048 (threads past 1024): $(head -1 "$OUT/err")"
+# a define without a value takes the -D's; -D of a constant the file does not define is an error
+printf 'target sm_90\ndefine BM\ndefine G BM / 32\nkernel k\nthreads BM\ngrid G, 2\nparam A f32 [BM]\nshared S f32 [BM]\ncta copy S, A\n' >"$OUT/nd.tile"
+"$T" emit -D BM=128 "$OUT/nd.tile" -o "$OUT/nd.ptx" 2>"$OUT/err" && grep -q '\.shared .*\[512\]' "$OUT/nd.ptx" && grep -q '\.reqntid 128' "$OUT/nd.ptx" &&
+	ok || bad "define BM with -D BM=128: $(head -1 "$OUT/err")"
+"$T" check -D BX=1 -D BM=64 "$OUT/nd.tile" 2>"$OUT/err"; [ $? = 1 ] && grep -q "error: -D BX=1: no 'define BX'" "$OUT/err" && ok || bad "-D BX (no define): $(head -1 "$OUT/err")"

@@ -296,7 +296,7 @@ static bool parse_scalar(Parser *p, Kernel *k, Buffer *b)
 			           b->name);
 			return false;
 		}
-		if (bad || v > SCALAR_MAX) {
+		if (bad || v < 0 || v > SCALAR_MAX) {
 			diag_error(p->cx, b->loc, "-D %s: a scalar param is pinned to a decimal in 0..%d",
 			           define_of(p->cx, b->name), SCALAR_MAX);
 			return false;
