@@ -31,7 +31,8 @@ static const char *usage_main =
 	"compilation (check, emit, explain): -D NAME=VALUE (set constant NAME, or pin scalar param NAME),\n"
 	"  -lineinfo, -g (emit: .file/.loc lines mapping the PTX to .tile lines, as nvcc -lineinfo)\n"
 	"\n"
-	"tilepx --batch < LINES: each line is one invocation's arguments (split at blanks),\n"
+	"tilepx --batch < LINES: each line is one invocation's arguments (split at blanks as a shell\n"
+	"would: 'a b' and \"a b\" keep blanks, a backslash keeps the next character),\n"
 	"run in this process; after its output, 'END STATUS' (its exit status) on stdout.\n";
 
 static const char *usage_check = "usage: tilepx check FILE... [-D NAME=VALUE]... [--dump-after=PASS]\n\nParse and check each file; errors go to stderr.\n";
@@ -484,42 +485,9 @@ static int tilepx_main(int argc, char **argv)
 	return 2;
 }
 
-/* tilepx --batch: one process for many invocations (make test runs hundreds;
- * a process costs milliseconds): each line of standard input is the
- * arguments of one, split at blanks; its output, then "END STATUS" with the
- * exit status it would have alone. Exits 1 if one did not exit 0. */
-static int batch_main(void)
-{
-	char *line = NULL;
-	size_t cap = 0;
-	int status = 0;
-	while (getline(&line, &cap, stdin) > 0) {
-		char **args = malloc(sizeof(char *) * (strlen(line) / 2 + 2));
-		if (!args) {
-			fputs("tilepx: out of memory\n", stderr);
-			free(line);
-			return 1;
-		}
-		int argc = 0;
-		args[argc++] = "tilepx";
-		for (char *tok = strtok(line, " \t\r\n"); tok; tok = strtok(NULL, " \t\r\n"))
-			args[argc++] = tok;
-		args[argc] = NULL;
-		int rc = tilepx_main(argc, args);
-		fflush(stderr);
-		printf("END %d\n", rc);
-		if (fflush(stdout) != 0)
-			rc = 1;
-		status |= rc != 0;
-		free(args);
-	}
-	free(line);
-	return status;
-}
-
 int main(int argc, char **argv)
 {
 	if (argc == 2 && !strcmp(argv[1], "--batch"))
-		return batch_main();
+		return batch_loop("tilepx", tilepx_main);
 	return tilepx_main(argc, argv);
 }

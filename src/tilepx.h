@@ -715,6 +715,11 @@ void stmt_walk(Stmt **body, size_t n, void (*fn)(void *ctx, const Stmt *s), void
  * what a statement touches: a new operand field belongs here */
 void stmt_regions(const Stmt *s, void (*fn)(void *ctx, const Region *r, bool write), void *ctx);
 
+/* tilepx --batch and ptxemu --batch (src/base/batch.c): run(argc, argv) per
+ * line of standard input, its arguments split as a shell would (quotes,
+ * backslashes), then "END STATUS" on stdout; 1 if one did not exit 0 */
+int batch_loop(const char *tool, int (*run)(int argc, char **argv));
+
 /* front end */
 Module *parse_module(Ctx *cx, const char *file, const char *src, size_t len);
 /* the passes through "races" (src/api/driver.c): what the tools and tests call

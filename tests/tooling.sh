@@ -152,3 +152,15 @@ printf 'target sm_90\ndefine BM\ndefine G BM / 32\nkernel k\nthreads BM\ngrid G,
 "$T" emit -D BM=128 "$OUT/nd.tile" -o "$OUT/nd.ptx" 2>"$OUT/err" && grep -q '\.shared .*\[512\]' "$OUT/nd.ptx" && grep -q '\.reqntid 128' "$OUT/nd.ptx" &&
 	ok || bad "define BM with -D BM=128: $(head -1 "$OUT/err")"
 "$T" check -D BX=1 -D BM=64 "$OUT/nd.tile" 2>"$OUT/err"; [ $? = 1 ] && grep -q "error: -D BX=1: no 'define BX'" "$OUT/err" && ok || bad "-D BX (no define): $(head -1 "$OUT/err")"
+
+echo "== --batch lines are split as a shell would: quoted paths and backslashes carry spaces (tilepx and ptxemu)"
+mkdir -p "$OUT/a dir"
+cp examples/reg_32x8.tile "$OUT/a dir/a b.tile"
+printf '%s\n' "check \"$OUT/a dir/a b.tile\"" "check '$OUT/a dir/a b.tile'" "emit \"$OUT/a dir/a b.tile\" -o \"$OUT/a dir/o u.ptx\"" \
+	"check ${OUT// /\\ }/a\\ dir/a\\ b.tile" 'check "no end' '' | "$T" --batch >"$OUT/bo" 2>"$OUT/be"; rc=$?
+[ "$(tr '\n' ' ' <"$OUT/bo")" = "END 0 END 0 END 0 END 0 END 2 END 2 " ] && [ $rc = 1 ] && [ -s "$OUT/a dir/o u.ptx" ] &&
+	grep -q "^tilepx: --batch: a quote is not closed on its line" "$OUT/be" && grep -q "^tilepx: --batch: an empty line" "$OUT/be" && ok ||
+	bad "tilepx --batch with quoted paths: $(tr '\n' ' ' <"$OUT/bo") / $(head -2 "$OUT/be")"
+printf '%s\n' "\"$OUT/a dir/a b.tile\"" "$OUT/a dir/a b.tile" | "$B/ptxemu" --batch >"$OUT/eo" 2>&1
+[ "$(grep -c '^END 0$' "$OUT/eo")" = 1 ] && [ "$(grep -c '^END ' "$OUT/eo")" = 2 ] && grep -q '^PASS reg_32x8' "$OUT/eo" && ok ||
+	bad "ptxemu --batch with a quoted path: $(grep END "$OUT/eo" | tr '\n' ' ')"
