@@ -291,22 +291,14 @@ typedef struct Opts {
  * usage error otherwise). Whether VALUE fits is the use's question: a
  * scalar param wants a decimal, a constant a number or a name where it is
  * used (located errors) */
-static bool define_ok(const char *d, const char *const *before, int n)
+static bool define_ok(const char *d, const char **defs, int n)
 {
-	const char *eq = strchr(d, '=');
-	bool ok = eq && eq > d && eq[1] && !(*d >= '0' && *d <= '9');
-	for (const char *c = d; ok && c < eq; c++)
-		ok = (*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') || (*c >= '0' && *c <= '9') || *c == '_';
-	if (!ok) {
-		fprintf(stderr, "tilepx: -D %s: not NAME=VALUE (an identifier, '=', a value)\n", d);
-		return false;
-	}
-	for (int i = 0; i < n; i++)
-		if (!strncmp(before[i], d, (size_t)(eq - d) + 1)) {
-			fprintf(stderr, "tilepx: -D: '%.*s' is given twice ('%s', '%s')\n", (int)(eq - d), d, before[i], d);
-			return false;
-		}
-	return true;
+	char why[300];
+	defs[n] = d;
+	if (defines_check(defs, n + 1, why, sizeof why))
+		return true;
+	fprintf(stderr, "tilepx: -D %s\n", why);
+	return false;
 }
 
 /* the options before and among the files; -1, or the exit status for a

@@ -16,6 +16,7 @@ typedef struct Const {
 	const char *value; /* its text: an integer or a name; NULL: none given */
 	const char *dflag; /* the -D that gave it ("NAME=VALUE"), or NULL */
 	TokKind kind;      /* what a use reads: TK_INT, TK_IDENT, TK_BAD (neither, or no value) */
+	bool broken;       /* its define line failed (and said so): uses fail quietly */
 	int64_t val;
 } Const;
 

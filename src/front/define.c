@@ -9,6 +9,26 @@
 #include <stdlib.h>
 #include <string.h>
 
+bool defines_check(const char *const *defs, int n, char *why, size_t len)
+{
+	for (int i = 0; i < n; i++) {
+		const char *d = defs[i] ? defs[i] : "(null)", *eq = strchr(d, '=');
+		bool ok = eq && eq > d && eq[1] && !isdigit((unsigned char)*d);
+		for (const char *c = d; ok && c < eq; c++)
+			ok = isalnum((unsigned char)*c) || *c == '_';
+		if (!ok) {
+			snprintf(why, len, "%s: not NAME=VALUE (an identifier, '=', a value)", d);
+			return false;
+		}
+		for (int j = 0; j < i; j++)
+			if (!strncmp(defs[j], d, (size_t)(eq - d) + 1)) {
+				snprintf(why, len, "'%.*s' is given twice ('%s', '%s')", (int)(eq - d), d, defs[j], d);
+				return false;
+			}
+	}
+	return true;
+}
+
 const char *define_of(const Ctx *cx, const char *name)
 {
 	size_t n = strlen(name);
@@ -129,11 +149,13 @@ void decl_define(Parser *p, Loc loc)
 		return;
 	}
 	Const c = {.name = nm, .loc = loc, .kind = TK_BAD};
-	if (!file_value(p, &c))
-		return;
+	if (!file_value(p, &c)) { /* kept, so that its uses fail without more errors */
+		c = (Const){.name = nm, .loc = loc, .kind = TK_BAD, .broken = true};
+	}
 	if ((c.dflag = define_of(p->cx, nm))) {
 		c.value = c.dflag + strlen(nm) + 1;
 		c.kind = value_kind(c.value, &c.val);
+		c.broken = false;
 	}
 	APUSH(p->cx->arena, p->consts, p->nconsts, p->constcap, c);
 	APUSH(p->cx->arena, p->m->consts, p->m->nconsts, p->m->constcap, nm);

@@ -129,6 +129,8 @@ static void const_failure(Parser *p, const char *msg)
 	const Const *c = p->tok.from;
 	const char *where = c->dflag ? arena_printf(p->cx->arena, "-D %s", c->dflag)
 	                             : arena_printf(p->cx->arena, "'define %s' at line %d", c->name, c->loc.line);
+	if (c->broken)
+		return; /* the define line said why */
 	if (!c->value)
 		diag_error(p->cx, p->tok.loc, "constant '%s' has no value ('define %s' at line %d gives none): give one with -D %s=VALUE",
 		           c->name, c->name, c->loc.line, c->name);
