@@ -164,3 +164,31 @@ printf '%s\n' "check \"$OUT/a dir/a b.tile\"" "check '$OUT/a dir/a b.tile'" "emi
 printf '%s\n' "\"$OUT/a dir/a b.tile\"" "$OUT/a dir/a b.tile" | "$B/ptxemu" --batch >"$OUT/eo" 2>&1
 [ "$(grep -c '^END 0$' "$OUT/eo")" = 1 ] && [ "$(grep -c '^END ' "$OUT/eo")" = 2 ] && grep -q '^PASS reg_32x8' "$OUT/eo" && ok ||
 	bad "ptxemu --batch with a quoted path: $(grep END "$OUT/eo" | tr '\n' ' ')"
+
+echo "== bench/plot.py: each plot from a tiny CSV is well-formed SVG (python's XML parser) with its data drawn"
+if command -v python3 >/dev/null 2>&1; then
+	printf '# tiny\npass,M,N,K,kernel,tilepx_us,cublas_us,cublaslt_us\nauto,1,2,3,k:P=1 Q=1,2.0,1.0,1.0\nfixed,1,2,3,k,4.0,1.0,1.0\n' >"$OUT/g.csv"
+	printf '# tiny\nhd,seq,mask,cudnn,flash,tilepx\n64,1024,full,400,300,350\n64,4096,full,480,300,360\n' >"$OUT/a.csv"
+	printf '# tiny\nwhat,us,gbps,hbm_gbps\ncopy,1,2900,3350\ntilepx x,1,2950,3350\n' >"$OUT/c.csv"
+	printf '# tiny\nN,impl,gbps\n4096,copy,3900\n8192,copy,3900\n4096,tilepx softmax,3600\n8192,tilepx softmax,3800\n' >"$OUT/r.csv"
+	for p in gemm:g attention:a copy:c rows:r; do
+		python3 bench/plot.py "${p%%:*}" "$OUT/${p#*:}.csv" "$OUT/${p%%:*}.svg" 2>"$OUT/perr" &&
+			python3 -c '
+import sys, xml.etree.ElementTree as ET
+root = ET.parse(sys.argv[1]).getroot()
+ns = "{http://www.w3.org/2000/svg}"
+assert root.tag == ns + "svg", root.tag
+shapes = [e for e in root.iter() if e.tag in (ns + "rect", ns + "polyline")]
+assert len(shapes) >= 3, len(shapes)  # the background and the data
+texts = " ".join(e.text or "" for e in root.iter(ns + "text"))
+assert "tiny" in texts, texts  # the CSV comment: where the numbers come from
+' "$OUT/${p%%:*}.svg" 2>>"$OUT/perr" && ok || bad "bench/plot.py ${p%%:*}: $(tail -2 "$OUT/perr")"
+	done
+	# the committed plots are the committed CSVs' (bench/plot.py all writes docs/plots/)
+	for p in gemm attention copy rows; do
+		src=$(python3 -c "import sys; sys.path.insert(0, 'bench'); import plot; print(plot.SOURCES['$p'])")
+		python3 bench/plot.py "$p" "bench/results/csv/$src" "$OUT/$p.svg" && cmp -s "$OUT/$p.svg" "docs/plots/$p.svg" && ok ||
+			bad "docs/plots/$p.svg is not bench/plot.py's drawing of bench/results/csv/$src (run python3 bench/plot.py all)"
+	done
+	python3 bench/plot.py nosuch 2>/dev/null; [ $? = 2 ] && ok || bad "bench/plot.py with an unknown plot must exit 2"
+fi
