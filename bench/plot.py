@@ -8,12 +8,15 @@ only: the SVG is written by hand). Each plot reads the CSV its benchmark's
   python3 bench/plot.py copy      CSV OUT.svg   # copy GB/s against the HBM limit (bench/tma.sh --csv)
   python3 bench/plot.py rows      CSV OUT.svg   # row kernels' GB/s against the copy (bench/rows_bench.py --csv)
   python3 bench/plot.py all                     # the four of bench/results/csv/ into docs/plots/
+  python3 bench/plot.py gemm-csv RESULTS CSV    # sweep.sh's sweep-results.txt as the gemm CSV (sweep.sh --csv)
+  python3 bench/plot.py copy-csv LOG CSV HBM    # bench/tma.sh's output as the copy CSV, HBM peak GB/s (tma.sh --csv)
 
 Lines starting with '#' in a CSV are comments (where its numbers come from).
 """
 import csv
 import math
 import os
+import re
 import sys
 from xml.sax.saxutils import escape
 
@@ -219,6 +222,45 @@ def rows_plot(rows, out, note=""):
     svg.write(out, note)
 
 
+def write_csv(path, header, rows, comment):
+    with open(path, "w", newline="") as f:
+        f.write("# %s\n" % comment)
+        w = csv.writer(f, lineterminator="\n")
+        w.writerow(header)
+        w.writerows(rows)
+
+
+def gemm_csv(results, out):
+    """sweep.sh's lines "PASS M N K KERNEL:P=p,Q=q TILEPX GEMMEX LT" (us; '-' when missing)"""
+    rows = []
+    with open(results) as f:
+        for line in f:
+            w = line.split()
+            if len(w) == 8 and "-" not in (w[5], w[6]):
+                rows.append(w[:4] + [w[4].replace(",", " ")] + w[5:])
+    write_csv(out, ["pass", "M", "N", "K", "kernel", "tilepx_us", "cublas_us", "cublaslt_us"], rows,
+              "bench/gpu_runs/sweep.sh: %s" % os.path.basename(results))
+
+
+COPY_LINE = re.compile(r"^(\S.*?)\s+([0-9.]+) us\s+([0-9.]+) GB/s")
+BENCH_LINE = re.compile(r"^BENCH (\S+): ([0-9.]+) us per launch, ([0-9.]+) GB/s")
+
+
+def copy_csv(log, out, hbm):
+    """tma.sh's timing lines: tma_stream's "WHAT US us GBPS GB/s", tilepx-run's "BENCH NAME: US us per launch, GBPS GB/s" """
+    rows = []
+    with open(log) as f:
+        for line in f:
+            m = BENCH_LINE.match(line)
+            if m:
+                rows.append(["tilepx " + m.group(1), m.group(2), m.group(3), hbm])
+                continue
+            m = COPY_LINE.match(line)
+            if m:
+                rows.append([m.group(1).strip(), m.group(2), m.group(3), hbm])
+    write_csv(out, ["what", "us", "gbps", "hbm_gbps"], rows, "bench/tma.sh: %s" % os.path.basename(log))
+
+
 PLOTS = {"gemm": gemm, "attention": attention, "copy": copy, "rows": rows_plot}
 SOURCES = {"gemm": "gemm_sweep_h200.csv", "attention": "attention_h200.csv", "copy": "copy_h100.csv",
            "rows": "rows_h200.csv"}
@@ -239,6 +281,12 @@ def main(argv):
             out = os.path.join(here, "..", "docs", "plots", kind + ".svg")
             PLOTS[kind](read_csv(src), out, note_of(src))
             print("wrote", os.path.normpath(out))
+        return 0
+    if len(argv) == 4 and argv[1] == "gemm-csv":
+        gemm_csv(argv[2], argv[3])
+        return 0
+    if len(argv) == 5 and argv[1] == "copy-csv":
+        copy_csv(argv[2], argv[3], argv[4])
         return 0
     if len(argv) != 4 or argv[1] not in PLOTS:
         sys.stderr.write(__doc__)

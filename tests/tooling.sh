@@ -191,4 +191,18 @@ assert "tiny" in texts, texts  # the CSV comment: where the numbers come from
 			bad "docs/plots/$p.svg is not bench/plot.py's drawing of bench/results/csv/$src (run python3 bench/plot.py all)"
 	done
 	python3 bench/plot.py nosuch 2>/dev/null; [ $? = 2 ] && ok || bad "bench/plot.py with an unknown plot must exit 2"
+	# --csv of the benchmarks: tma.sh's lines and sweep.sh's results through the converters they call
+	printf '%s\n' 'cuMemcpyDtoD, 256 MiB                179.7 us     2988 GB/s (read + written)' \
+		'BENCH tma_pipeline_4stage: 180.00 us per launch, 2982.0 GB/s (268435456 bytes moved by copies per launch)' \
+		'== noise' >"$OUT/tma.log"
+	python3 bench/plot.py copy-csv "$OUT/tma.log" "$OUT/tc.csv" 3350 && [ "$(grep -v '^#' "$OUT/tc.csv" | tr -d '\r' | tr '\n' '|')" = \
+		"what,us,gbps,hbm_gbps|\"cuMemcpyDtoD, 256 MiB\",179.7,2988,3350|tilepx tma_pipeline_4stage,180.00,2982.0,3350|" ] && ok ||
+		bad "plot.py copy-csv (tma.sh --csv): $(tr '\n' '|' <"$OUT/tc.csv")"
+	# sweep.sh --csv on a stand-in bench (SWEEP_BENCH: the script's dry run) that prints gemm_bench's timing lines
+	printf '#!/bin/sh\necho "tilepx x 10.0 9.0 11.0 1"\necho "cublasGemmEx x 9.0 8.0 10.0 1"\necho "cublasLt x 8.5 8.0 9.0 1"\n' >"$OUT/fakebench"
+	chmod +x "$OUT/fakebench"
+	(cd "$OUT" && SWEEP_BENCH="$OUT/fakebench" SWEEP_SHAPES="64 64 64;128 256 64" SWEEP_FIXED=0 OUT="$OUT" \
+		bash "$OLDPWD/bench/gpu_runs/sweep.sh" --csv sw.csv >/dev/null 2>&1)
+	[ "$(grep -c '^auto,' "$OUT/sw.csv" 2>/dev/null)" = 2 ] && grep -q '^auto,128,256,64,gemm_sm90_walk_512x128:P=4 Q=33,10.0,9.0,8.5$' "$OUT/sw.csv" &&
+		python3 bench/plot.py gemm "$OUT/sw.csv" "$OUT/sw.svg" && ok || bad "sweep.sh --csv: $(tr '\n' '|' <"$OUT/sw.csv" 2>&1)"
 fi
