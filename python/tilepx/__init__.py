@@ -16,7 +16,7 @@ import sys
 
 from . import _arrays, _lib
 
-__all__ = ["compile", "Kernel", "Error", "version"]
+__all__ = ["compile", "Kernel", "Error", "version", "gemm_choose"]
 
 _state = {}  # the loaded library and the opened driver, each made once
 
@@ -30,6 +30,28 @@ def _library():
 def version():
     """the library's version, "MAJOR.MINOR.PATCH\""""
     return _library().tilepx_version().decode()
+
+
+REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.realpath(__file__))))
+
+
+def gemm_choose(M, N, K, dtype_in="f16", dtype_out="f32", sm_count=132):
+    """tilepx_gemm_choose: the GEMM kernel and launch window for C[M, N] =
+    A[M, K] B[N, K]^T on a device of sm_count SMs, as a dict: tile (the
+    .tile's path, absolute when the repository has it), kernel, values (the
+    scalars to launch with: M, N, K, P, Q), zero_c (C must hold zeros before
+    the launch: a split-K kernel adds into it), and the chooser's bm, bn,
+    cluster, split, tiles, rounds, efficiency, why. ValueError when no kernel
+    of the family computes it (out.why)"""
+    c = _lib.GemmChoice()
+    if _library().tilepx_gemm_choose(M, N, K, dtype_in.encode(), dtype_out.encode(), sm_count, ctypes.byref(c)) != 0:
+        raise ValueError("tilepx.gemm_choose: " + c.why.decode())
+    tile = c.tile.decode()
+    if os.path.exists(os.path.join(REPO, tile)):
+        tile = os.path.join(REPO, tile)
+    return {"tile": tile, "kernel": c.kernel.decode(), "values": {"M": M, "N": N, "K": K, "P": c.p, "Q": c.q},
+            "zero_c": bool(c.zero_c), "bm": c.bm, "bn": c.bn, "cluster": c.cluster, "split": c.split,
+            "tiles": c.tiles, "rounds": c.rounds, "efficiency": c.efficiency, "why": c.why.decode()}
 
 
 _ERROR_LINE = re.compile(r"^(.*?):(\d+):(\d+): error: (.*)$", re.M)

@@ -48,6 +48,13 @@ def diagnostics_list(d):
     return out
 
 
+class GemmChoice(ctypes.Structure):
+    _fields_ = [("tile", ctypes.c_char_p), ("kernel", ctypes.c_char_p), ("bm", ctypes.c_int), ("bn", ctypes.c_int),
+                ("cluster", ctypes.c_int), ("p", ctypes.c_int), ("q", ctypes.c_int), ("tiles", ctypes.c_longlong),
+                ("rounds", ctypes.c_longlong), ("efficiency", ctypes.c_double), ("cost", ctypes.c_double),
+                ("why", ctypes.c_char * 320), ("split", ctypes.c_int), ("zero_c", ctypes.c_int)]
+
+
 class TensorMap(ctypes.Structure):
     _fields_ = [("param", ctypes.c_char * 64), ("param_index", ctypes.c_int), ("kernel_param_index", ctypes.c_int),
                 ("data_type", ctypes.c_int), ("rank", ctypes.c_int),
@@ -121,6 +128,9 @@ def _declare(lib):
     lib.tilepx_launch_of_ex.restype = c.c_int
     lib.tilepx_diagnostics_free.argtypes = [D]
     lib.tilepx_diagnostics_free.restype = None
+    LL = c.c_longlong
+    lib.tilepx_gemm_choose.argtypes = [LL, LL, LL, P, P, c.c_int, c.POINTER(GemmChoice)]
+    lib.tilepx_gemm_choose.restype = c.c_int
     lib.tilepx_result_free.argtypes = [R]
     lib.tilepx_result_free.restype = None
     lib.tilepx_version.argtypes = []

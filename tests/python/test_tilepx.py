@@ -414,6 +414,20 @@ class Options(unittest.TestCase):
         self.assertEqual((c.exception.line, c.exception.items[0]["werror"]), (10, True))
 
 
+class GemmChoose(unittest.TestCase):
+    def test_pick(self):
+        c = tilepx.gemm_choose(4096, 4096, 4096, "f16", "f32", 132)  # docs/benchmarks.md's sweep table
+        self.assertTrue(c["tile"].endswith("bench/gemm_sm90_walk_512x128.tile"), c["tile"])
+        self.assertEqual((c["values"]["P"], c["values"]["Q"], c["kernel"]), (8, 16, "gemm_sm90_walk_512x128"))
+        k = tilepx.compile(c["tile"], kernel=c["kernel"])
+        self.assertEqual(k.launch_record(**c["values"])["grid"][:2], [16, 8])
+
+    def test_refused(self):
+        with self.assertRaises(ValueError) as e:
+            tilepx.gemm_choose(100, 100, 100, "f16", "f32", 132)  # K % 8
+        self.assertIn("K", str(e.exception))
+
+
 class Cli(unittest.TestCase):
     def run_cli(self, *args):
         env = dict(os.environ, PYTHONPATH=os.path.join(REPO, "python"))
