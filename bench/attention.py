@@ -26,7 +26,7 @@ natural-log log-sum-exp of each row's scaled scores.
    causal). SM clock and power are logged with nvidia-smi around each cell.
 
 Run: /opt/torch/.venv/bin/python bench/attention.py [--check-only]
-     [--rounds N] [--hd 64,128] [--seq 512,16384] [--mask full,causal] [--only REGEX]
+     [--rounds N] [--hd 64,128] [--seq 512,16384] [--mask full,causal] [--only REGEX] [--csv FILE]
 Exit 1 when a check fails."""
 import argparse
 import glob
@@ -36,6 +36,7 @@ import re
 import statistics
 import subprocess
 import sys
+import time
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(REPO, "python"))
@@ -242,6 +243,7 @@ def main():
     ap.add_argument("--seq", default="512,1024,2048,4096,8192,16384")
     ap.add_argument("--mask", default="full,causal")
     ap.add_argument("--only", default=None, help="a regular expression: only the kernels whose name it matches")
+    ap.add_argument("--csv", default=None, help="also write the TFLOPS table as CSV (bench/plot.py attention draws it)")
     args = ap.parse_args()
     print(f"# {torch.cuda.get_device_name()}, torch {torch.__version__}, "
           f"cuDNN {torch.backends.cudnn.version()}, tilepx {tilepx.version()}")
@@ -260,7 +262,7 @@ def main():
     hds = [int(x) for x in args.hd.split(",")]
     seqs = [int(x) for x in args.seq.split(",")]
     masks = args.mask.split(",")
-    ratios = []
+    ratios, csv_rows = [], []
     print(f"# TFLOPS (median of {args.rounds} interleaved launches each); ratio = best tilepx / cuDNN")
     print("| hd | seq | mask | cuDNN | flash | tilepx (best) | kernel | ratio to cuDNN |")
     print("|---|---|---|---|---|---|---|---|")
@@ -283,6 +285,15 @@ def main():
                       f"| {tf[best.name]:.0f} | {best.name} | {ratio:.3f} |"
                       + (f" <!-- {others} -->" if others else ""), flush=True)
                 print(f"<!-- clocks before: {before}; after: {after} -->", flush=True)
+                csv_rows.append([hd, S, mask, "%.1f" % (ref or float("nan")), "%.1f" % tf.get("flash", float("nan")),
+                                 "%.1f" % tf[best.name], best.name])
+    if args.csv:
+        with open(args.csv, "w") as f:
+            f.write("# bench/attention.py on %s, %s; TFLOPS, median of %d\n" % (
+                torch.cuda.get_device_name(), time.strftime("%Y-%m-%d"), args.rounds))
+            f.write("hd,seq,mask,cudnn,flash,tilepx,kernel\n")
+            for r in csv_rows:
+                f.write(",".join(str(x) for x in r) + "\n")
     if ratios:
         geo = math.exp(sum(math.log(r) for r in ratios) / len(ratios))
         print(f"# geometric mean of tilepx/cuDNN over {len(ratios)} cells: {geo:.3f}, min {min(ratios):.3f}")

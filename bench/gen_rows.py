@@ -8,6 +8,9 @@ contiguous runs of 8 bf16 (16-byte accesses) of a chunk of C = U*T*8 elements.
 `set` names each register by an affine index of one name, so the per-thread
 folds over a thread's U*8 elements are written out here as expression trees.
 Run from the repository root: python3 bench/gen_rows.py
+bench/softmax_rows_any.tile is the two-pass softmax of this generator as one
+file with compile-time constants (tilepx -D T=64 -D KERNEL=softmax_rows_small
+gives the small twin's PTX; make test compares both).
 """
 import sys
 

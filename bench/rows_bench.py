@@ -20,7 +20,7 @@ The one-pass kernels (bench/gen_rows.py SHAPE_PER_N: the row read once
 into registers, reduce across all 32 warps; bench/softmax_rows_32k.tile is
 the one at 32768) run only at their own N.
 
-Run: /opt/torch/.venv/bin/python bench/rows_bench.py [ROUNDS [N...]]
+Run: /opt/torch/.venv/bin/python bench/rows_bench.py [--csv FILE] [ROUNDS [N...]]
 Exit 1 when a check fails."""
 import os
 import statistics
@@ -115,6 +115,7 @@ def bench_size(N, rounds, kernels):
             extra = "  %.3fx copy" % (med[name] / med["copy"])
         print("  %-34s median %7.1f GB/s  best %7.1f GB/s  (%.4f ms)%s" % (
             name, med[name], best[name], statistics.median(times[name]), extra))
+        CSV_ROWS.append((N, name, "%.1f" % med[name], "%.1f" % best[name]))
     return ok
 
 
@@ -165,9 +166,18 @@ def at(kernels, N):
     return [k[:3] for k in kernels if len(k) == 3 or k[3] == N]
 
 
+CSV_ROWS = []  # (N, implementation, median GB/s, best GB/s) of every timed launch set, for --csv
+
+
 def main():
-    rounds = int(sys.argv[1]) if len(sys.argv) > 1 else 200
-    sizes = [int(a) for a in sys.argv[2:]] or [4096, 8192, 16384, 32768]
+    argv = sys.argv[1:]
+    csv_path = None
+    if "--csv" in argv:  # --csv FILE: the GB/s table as CSV too (bench/plot.py rows draws it)
+        i = argv.index("--csv")
+        csv_path = argv[i + 1]
+        del argv[i:i + 2]
+    rounds = int(argv[0]) if argv else 200
+    sizes = [int(a) for a in argv[1:]] or [4096, 8192, 16384, 32768]
     if any(n % CHUNK for n in sizes):
         sys.exit("row lengths must be multiples of %d" % CHUNK)
     print("device: %s, torch %s, CUDA %s" % (torch.cuda.get_device_name(), torch.__version__, torch.version.cuda))
@@ -175,6 +185,12 @@ def main():
     ok = odd_sizes(at(kernels, 0))
     for N in sizes:
         ok &= bench_size(N, rounds, at(kernels, N))
+    if csv_path:
+        with open(csv_path, "w") as f:
+            f.write("# bench/rows_bench.py on %s; median and best GB/s of %d launches\n" % (
+                torch.cuda.get_device_name(), rounds))
+            f.write("N,impl,gbps,best_gbps\n")
+            f.writelines("%d,%s,%s,%s\n" % r for r in CSV_ROWS)
     print("rows_bench: %s" % ("all checks passed" if ok else "a check FAILED"))
     return 0 if ok else 1
 

@@ -304,7 +304,8 @@ static int emu_kernel_run(void *ctx, RcFile *f, Kernel *k, const KernelAbi *abi)
 
 static const char *usage =
 	"usage: ptxemu [--max-threads N] [--banks] [--lineinfo] [--set NAME=V]... FILE.tile...\n"
-	"       ptxemu --batch < LINES (each line one invocation's arguments)\n"
+	"       ptxemu --batch < LINES (each line one invocation's arguments, split as a shell would:\n"
+	"       'a b' and \"a b\" keep blanks, a backslash keeps the next character)\n"
 	"       ptxemu --help | --version\n"
 	"Options may come anywhere among the files; FILE '-' reads standard input.\n"
 	"--lineinfo compiles with tilepx -lineinfo's .file/.loc lines (reports name their .tile lines).\n";
@@ -391,43 +392,9 @@ static int emu_main(int argc, char **argv)
 	return status;
 }
 
-/* ptxemu --batch: each line of standard input is the arguments of one
- * invocation, split at blanks; its report, then "END STATUS" with the exit
- * status that invocation alone would have. One process for many runs (make
- * test's sections; a process costs milliseconds). Exits 1 if a run did not
- * exit 0, 2 on a usage error. */
-static int emu_batch(void)
-{
-	char *line = NULL;
-	size_t cap = 0;
-	int status = 0;
-	while (getline(&line, &cap, stdin) > 0) {
-		size_t n = strlen(line);
-		char **args = malloc(sizeof(char *) * (n / 2 + 2));
-		if (!args) {
-			fputs("ptxemu: out of memory\n", stderr);
-			free(line);
-			return 1;
-		}
-		int argc = 0;
-		args[argc++] = "ptxemu";
-		for (char *tok = strtok(line, " \t\r\n"); tok; tok = strtok(NULL, " \t\r\n"))
-			args[argc++] = tok;
-		args[argc] = NULL;
-		int rc = argc > 1 ? emu_main(argc, args) : 2;
-		fflush(stderr);
-		printf("END %d\n", rc);
-		fflush(stdout);
-		status |= rc != 0;
-		free(args);
-	}
-	free(line);
-	return status;
-}
-
 int main(int argc, char **argv)
 {
 	if (argc == 2 && !strcmp(argv[1], "--batch"))
-		return emu_batch();
+		return batch_loop("ptxemu", emu_main);
 	return emu_main(argc, argv);
 }

@@ -28,10 +28,11 @@ static const char *usage_main =
 	"  --max-errors N (report the first N, default 20, 0 all),\n"
 	"  --color[=auto|always|never] (auto: stderr is a terminal and NO_COLOR is unset),\n"
 	"  --diagnostics-format=text|json (json: gcc's JSON array, one per input file)\n"
-	"compilation (check, emit, explain): -D NAME=VALUE (pin scalar param NAME to VALUE),\n"
+	"compilation (check, emit, explain): -D NAME=VALUE (set constant NAME, or pin scalar param NAME),\n"
 	"  -lineinfo, -g (emit: .file/.loc lines mapping the PTX to .tile lines, as nvcc -lineinfo)\n"
 	"\n"
-	"tilepx --batch < LINES: each line is one invocation's arguments (split at blanks),\n"
+	"tilepx --batch < LINES: each line is one invocation's arguments (split at blanks as a shell\n"
+	"would: 'a b' and \"a b\" keep blanks, a backslash keeps the next character),\n"
 	"run in this process; after its output, 'END STATUS' (its exit status) on stdout.\n";
 
 static const char *usage_check = "usage: tilepx check FILE... [-D NAME=VALUE]... [--dump-after=PASS]\n\nParse and check each file; errors go to stderr.\n";
@@ -43,7 +44,8 @@ static const char *usage_emit =
 	"symlink to it, so an error never leaves a partial or clobbered file; devices and FIFOs are\n"
 	"written directly; an output that is an input file is refused. --target overrides the target.\n"
 	"--dump-after=PASS prints (to stderr) the state a pass of the pipeline leaves (docs/design.md).\n"
-	"-D NAME=VALUE pins scalar param NAME to VALUE (0..2147483647) where it is declared, as the facts\n"
+	"-D NAME=VALUE sets the constant NAME ('define NAME' in the file) to VALUE, a number or a name, or\n"
+	"pins scalar param NAME to VALUE (0..2147483647) where it is declared, as the facts\n"
 	"'NAME >= VALUE' and 'NAME <= VALUE' would: the code may rely on it, and a launch with another\n"
 	"value is refused. -lineinfo (or -g) writes '.file 1' (the input's absolute path) and a\n"
 	"'.loc 1 LINE COL' before each statement's instructions, for Nsight Compute and cuda-gdb.\n";
@@ -285,14 +287,17 @@ typedef struct Opts {
 	const char **defines; /* -D's, argc of room (copt.defines) */
 } Opts;
 
-/* -D NAME=VALUE: NAME an identifier, VALUE a decimal in 0..2^31-1 (a usage
- * error otherwise, as the runners' --set) */
-static bool define_ok(const char *d)
+/* -D NAME=VALUE: NAME an identifier and VALUE not empty, each NAME once (a
+ * usage error otherwise). Whether VALUE fits is the use's question: a
+ * scalar param wants a decimal, a constant a number or a name where it is
+ * used (located errors) */
+static bool define_ok(const char *d, const char **defs, int n)
 {
 	char why[300];
-	if (kernel_set_check(d, why, sizeof why))
+	defs[n] = d;
+	if (defines_check(defs, n + 1, why, sizeof why))
 		return true;
-	fprintf(stderr, "tilepx: -D %s: %s\n", d, why);
+	fprintf(stderr, "tilepx: -D %s\n", why);
 	return false;
 }
 
@@ -326,7 +331,7 @@ static int parse_opts(int argc, char **argv, const char *usage, Opts *o)
 			break;
 		case 'g': o->copt.lineinfo = true; break;
 		case 'D':
-			if (!define_ok(optarg))
+			if (!define_ok(optarg, o->defines, o->copt.ndefines))
 				return 2;
 			o->defines[o->copt.ndefines++] = optarg;
 			break;
@@ -336,11 +341,6 @@ static int parse_opts(int argc, char **argv, const char *usage, Opts *o)
 		case 'd': o->dump_after = optarg; break;
 		default: fputs(usage, stderr); return 2;
 		}
-	}
-	char why[300];
-	if (!kernel_sets_check(o->copt.defines, o->copt.ndefines, why, sizeof why)) { /* a name twice */
-		fprintf(stderr, "tilepx: -D: %s\n", why);
-		return 2;
 	}
 	return -1;
 }
@@ -477,42 +477,9 @@ static int tilepx_main(int argc, char **argv)
 	return 2;
 }
 
-/* tilepx --batch: one process for many invocations (make test runs hundreds;
- * a process costs milliseconds): each line of standard input is the
- * arguments of one, split at blanks; its output, then "END STATUS" with the
- * exit status it would have alone. Exits 1 if one did not exit 0. */
-static int batch_main(void)
-{
-	char *line = NULL;
-	size_t cap = 0;
-	int status = 0;
-	while (getline(&line, &cap, stdin) > 0) {
-		char **args = malloc(sizeof(char *) * (strlen(line) / 2 + 2));
-		if (!args) {
-			fputs("tilepx: out of memory\n", stderr);
-			free(line);
-			return 1;
-		}
-		int argc = 0;
-		args[argc++] = "tilepx";
-		for (char *tok = strtok(line, " \t\r\n"); tok; tok = strtok(NULL, " \t\r\n"))
-			args[argc++] = tok;
-		args[argc] = NULL;
-		int rc = tilepx_main(argc, args);
-		fflush(stderr);
-		printf("END %d\n", rc);
-		if (fflush(stdout) != 0)
-			rc = 1;
-		status |= rc != 0;
-		free(args);
-	}
-	free(line);
-	return status;
-}
-
 int main(int argc, char **argv)
 {
 	if (argc == 2 && !strcmp(argv[1], "--batch"))
-		return batch_main();
+		return batch_loop("tilepx", tilepx_main);
 	return tilepx_main(argc, argv);
 }

@@ -8,8 +8,21 @@
 
 typedef enum { TK_EOF, TK_NL, TK_IDENT, TK_INT, TK_PUNCT, TK_BAD } TokKind;
 
+/* a compile-time constant: 'define NAME [VALUE]' in the file, its value
+ * replaced by -D NAME=VALUE (docs/language.md, "Compile-time constants") */
+typedef struct Const {
+	const char *name;
+	Loc loc;           /* the define line */
+	const char *value; /* its text: an integer or a name; NULL: none given */
+	const char *dflag; /* the -D that gave it ("NAME=VALUE"), or NULL */
+	TokKind kind;      /* what a use reads: TK_INT, TK_IDENT, TK_BAD (neither, or no value) */
+	bool broken;       /* its define line failed (and said so): uses fail quietly */
+	int64_t val;
+} Const;
+
 typedef struct Tok {
 	TokKind kind;
+	const Const *from; /* the token is a use of this constant (the lexer substituted its value) */
 	Loc loc;
 	const char *s; /* start in source */
 	size_t len;
@@ -29,6 +42,8 @@ typedef struct Parser {
 	/* open repeat blocks */
 	Stmt *stack[MAX_REPEAT_DEPTH + 1];
 	int depth;
+	Const *consts; /* the defines so far, in order */
+	size_t nconsts, constcap;
 	int expr_depth; /* parentheses and unary minus nest; bounded, the parser recurses */
 	/* compile-time indices of the asm block being read */
 	const char *uname[MAX_ASM_UNROLL];
@@ -82,5 +97,10 @@ void decl_tmem(Parser *p, Loc loc);
 void decl_mbarrier(Parser *p, Loc loc);
 void decl_cluster(Parser *p, Loc loc);
 void decl_assume(Parser *p, Loc loc);
+void decl_define(Parser *p, Loc loc);
+/* the -D that sets name ("NAME=VALUE"), or NULL (define.c) */
+const char *define_of(const Ctx *cx, const char *name);
+/* a use of constant c as the current token (lex.c) */
+void const_token(Tok *t, const Const *c);
 
 #endif

@@ -145,6 +145,12 @@ void diag_error(Ctx *cx, Loc loc, const char *fmt, ...) __attribute__((format(pr
 void diag_warning(Ctx *cx, Loc loc, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 void diag_note(Ctx *cx, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void diag_print(const Diags *d, FILE *out);
+/* the summaries the printers add as notes (errors past --max-errors, warnings
+ * dropped after an error): how many of msgs are filled */
+int diag_summaries(const Diags *d, char msgs[2][200]);
+/* d as tilepx_compile_ex's list (src/api/diag_list.c); false when out of memory */
+struct tilepx_diagnostics;
+bool diag_list_make(const Diags *d, struct tilepx_diagnostics *out);
 void diag_drop_warnings_since(Ctx *cx, size_t n);
 void diag_promote_warnings(Ctx *cx);
 void diag_suggest(Ctx *cx, const char *typed, const char *const *names, size_t n);
@@ -704,6 +710,8 @@ typedef struct Module {
 	Loc ptx_loc;
 	Kernel **kernels;
 	size_t nkernels, cap;
+	const char **consts; /* the names of its compile-time constants ('define'), for -D's check */
+	size_t nconsts, constcap;
 } Module;
 
 /* call fn on every statement of a body, depth first (repeat bodies too) */
@@ -712,6 +720,15 @@ void stmt_walk(Stmt **body, size_t n, void (*fn)(void *ctx, const Stmt *s), void
  * placeholders and mma clause), write: s may write it. The one query for
  * what a statement touches: a new operand field belongs here */
 void stmt_regions(const Stmt *s, void (*fn)(void *ctx, const Region *r, bool write), void *ctx);
+
+/* tilepx --batch and ptxemu --batch (src/base/batch.c): run(argc, argv) per
+ * line of standard input, its arguments split as a shell would (quotes,
+ * backslashes), then "END STATUS" on stdout; 1 if one did not exit 0 */
+int batch_loop(const char *tool, int (*run)(int argc, char **argv));
+
+/* each of defs[0..n) is NAME=VALUE (an identifier, '=', a value not
+ * empty) and no NAME is given twice; else why says which (src/front/define.c) */
+bool defines_check(const char *const *defs, int n, char *why, size_t len);
 
 /* front end */
 Module *parse_module(Ctx *cx, const char *file, const char *src, size_t len);

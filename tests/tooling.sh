@@ -113,13 +113,96 @@ cmp -s <(strip "$OUT/d.ptx") <(strip "$OUT/plain.ptx") && bad "-D: the PTX did n
 "$T" check -D M=9 "$D" 2>"$OUT/err"; [ $? = 1 ] && grep -q "$D:15:1: error: the facts about 'M' leave it no value" "$OUT/err" &&
 	grep -q "'M >= 9' (line 12), 'M <= 9' (line 12), 'M % 8 == 0' (line 15)" "$OUT/err" && ok ||
 	bad "-D M=9 against 'assume M % 8 == 0': $(head -1 "$OUT/err")"
-"$T" check -D Q=9 "$D" 2>"$OUT/err"; [ $? = 1 ] && grep -q "error: -D Q=9: no kernel has a scalar param 'Q'" "$OUT/err" && ok ||
+"$T" check -D Q=9 "$D" 2>"$OUT/err"; [ $? = 1 ] && grep -q "error: -D Q=9: no 'define Q' and no kernel has a scalar param 'Q'" "$OUT/err" && ok ||
 	bad "-D of an unknown name: $(head -1 "$OUT/err")"
-for v in M=abc M=-1 M=2147483648 =5 M; do
+for v in =5 M 5=5; do
 	"$T" check -D "$v" "$D" 2>"$OUT/err"; [ $? = 2 ] && grep -q "^tilepx: -D $v: " "$OUT/err" && ok || bad "-D $v must be a usage error: $(head -1 "$OUT/err")"
+done
+# a value a scalar cannot take: located at the param
+for v in M=abc M=-1 M=2147483648; do
+	"$T" check -D "$v" "$D" 2>"$OUT/err"; [ $? = 1 ] && grep -q "^$D:12:8: error: -D $v: a scalar param is pinned to a decimal in 0..2147483647" "$OUT/err" &&
+		ok || bad "-D $v must be an error at M's param line: $(head -1 "$OUT/err")"
 done
 "$T" check -D M=8 -D M=16 "$D" 2>"$OUT/err"; [ $? = 2 ] && grep -q "'M' is given twice" "$OUT/err" && ok || bad "-D M twice must be a usage error"
 "$T" check -DM=256 "$D" 2>/dev/null && ok || bad "-DNAME=VALUE (no space) must work as -D NAME=VALUE"
 printf 'target sm_90\nkernel k\nthreads 32\nparam alpha f32\n' >"$OUT/fl.tile"
 "$T" check -D alpha=1 "$OUT/fl.tile" 2>"$OUT/err"; [ $? = 1 ] && grep -q "4:7: error: -D alpha: 'alpha' is a float scalar param" "$OUT/err" &&
 	ok || bad "-D of a float scalar: $(head -1 "$OUT/err")"
+
+echo "== compile-time constants: 'define NAME [VALUE]' and -D NAME=VALUE, usable wherever a number is; one file is the softmax_rows family"
+F=bench/softmax_rows_any.tile
+"$T" emit "$F" -o "$OUT/c256.ptx" 2>"$OUT/err" && "$T" emit bench/softmax_rows.tile -o "$OUT/g256.ptx" 2>/dev/null &&
+	cmp -s <(strip "$OUT/c256.ptx") <(strip "$OUT/g256.ptx") && ok || bad "$F (defaults): not bench/softmax_rows.tile's PTX $(head -1 "$OUT/err")"
+"$T" emit -D T=64 -D KERNEL=softmax_rows_small "$F" -o "$OUT/c64.ptx" 2>"$OUT/err" &&
+	"$T" emit tests/gpu/softmax_rows_small.tile -o "$OUT/g64.ptx" 2>/dev/null &&
+	cmp -s <(strip "$OUT/c64.ptx") <(strip "$OUT/g64.ptx") && ok || bad "$F -D T=64: not tests/gpu/softmax_rows_small.tile's PTX $(head -1 "$OUT/err")"
+# the two differ where T is: thread count in the layouts, chunk size in the loop
+cmp -s "$OUT/c64.ptx" "$OUT/c256.ptx" && bad "-D T=64 did not change the PTX" || ok
+grep -q 'softmax_rows_small' "$OUT/c64.ptx" && ! grep -q 'softmax_rows_small' "$OUT/c256.ptx" && ok || bad "-D KERNEL=...: the entry's name"
+assemble "$OUT/c64.ptx" sm_90 && assemble "$OUT/c256.ptx" sm_90 && ok || bad "the -D modules must assemble: $(head -3 "$S/ptxas.log")"
+# -D of a constant that is not a number where one is needed: located at the use, with where the value came from
+"$T" check -D T=abc "$F" 2>"$OUT/err"; [ $? = 1 ] && grep -q "^$F:21:9: error: expected thread count (an integer), found 'abc'" "$OUT/err" &&
+	grep -q "^$F:21:9: note: 'T' is the constant abc here (-D T=abc)" "$OUT/err" && ok || bad "-D T=abc: $(head -1 "$OUT/err")"
+"$T" check -D T=1x "$F" 2>"$OUT/err"; [ $? = 1 ] && grep -q "^$F:16:15: error: constant 'T' is '1x' (-D T=1x), which is neither a number nor a name" "$OUT/err" &&
+	ok || bad "-D T=1x: $(head -1 "$OUT/err")"
+# the value is checked where it is used: a thread count the language refuses
+"$T" check -D T=2048 "$F" 2>"$OUT/err"; [ $? = 1 ] && grep -q "^$F:21:" "$OUT/err" && ok || bad "-D T=2048 (threads past 1024): $(head -1 "$OUT/err")"
+# a define without a value takes the -D's; -D of a constant the file does not define is an error
+printf 'target sm_90\ndefine BM\ndefine G BM / 32\nkernel k\nthreads BM\ngrid G, 2\nparam A f32 [BM]\nshared S f32 [BM]\ncta copy S, A\n' >"$OUT/nd.tile"
+"$T" emit -D BM=128 "$OUT/nd.tile" -o "$OUT/nd.ptx" 2>"$OUT/err" && grep -q '\.shared .*\[512\]' "$OUT/nd.ptx" && grep -q '\.reqntid 128' "$OUT/nd.ptx" &&
+	ok || bad "define BM with -D BM=128: $(head -1 "$OUT/err")"
+"$T" check -D BX=1 -D BM=64 "$OUT/nd.tile" 2>"$OUT/err"; [ $? = 1 ] && grep -q "error: -D BX=1: no 'define BX'" "$OUT/err" && ok || bad "-D BX (no define): $(head -1 "$OUT/err")"
+
+echo "== --batch lines are split as a shell would: quoted paths and backslashes carry spaces (tilepx and ptxemu)"
+mkdir -p "$OUT/a dir"
+cp examples/reg_32x8.tile "$OUT/a dir/a b.tile"
+printf '%s\n' "check \"$OUT/a dir/a b.tile\"" "check '$OUT/a dir/a b.tile'" "emit \"$OUT/a dir/a b.tile\" -o \"$OUT/a dir/o u.ptx\"" \
+	"check ${OUT// /\\ }/a\\ dir/a\\ b.tile" 'check "no end' '' | "$T" --batch >"$OUT/bo" 2>"$OUT/be"; rc=$?
+[ "$(tr '\n' ' ' <"$OUT/bo")" = "END 0 END 0 END 0 END 0 END 2 END 2 " ] && [ $rc = 1 ] && [ -s "$OUT/a dir/o u.ptx" ] &&
+	grep -q "^tilepx: --batch: a quote is not closed on its line" "$OUT/be" && grep -q "^tilepx: --batch: an empty line" "$OUT/be" && ok ||
+	bad "tilepx --batch with quoted paths: $(tr '\n' ' ' <"$OUT/bo") / $(head -2 "$OUT/be")"
+printf '%s\n' "\"$OUT/a dir/a b.tile\"" "$OUT/a dir/a b.tile" | "$B/ptxemu" --batch >"$OUT/eo" 2>&1
+[ "$(grep -c '^END 0$' "$OUT/eo")" = 1 ] && [ "$(grep -c '^END ' "$OUT/eo")" = 2 ] && grep -q '^PASS reg_32x8' "$OUT/eo" && ok ||
+	bad "ptxemu --batch with a quoted path: $(grep END "$OUT/eo" | tr '\n' ' ')"
+
+echo "== bench/plot.py: each plot from a tiny CSV is well-formed SVG (python's XML parser) with its data drawn"
+if command -v python3 >/dev/null 2>&1; then
+	printf '# tiny\npass,M,N,K,kernel,tilepx_us,cublas_us,cublaslt_us\nauto,1,2,3,k:P=1 Q=1,2.0,1.0,1.0\nfixed,1,2,3,k,4.0,1.0,1.0\n' >"$OUT/g.csv"
+	printf '# tiny\nhd,seq,mask,cudnn,flash,tilepx\n64,1024,full,400,300,350\n64,4096,full,480,300,360\n' >"$OUT/a.csv"
+	printf '# tiny\nwhat,us,gbps,hbm_gbps\ncopy,1,2900,3350\ntilepx x,1,2950,3350\n' >"$OUT/c.csv"
+	printf '# tiny\nN,impl,gbps\n4096,copy,3900\n8192,copy,3900\n4096,tilepx softmax,3600\n8192,tilepx softmax,3800\n' >"$OUT/r.csv"
+	for p in gemm:g attention:a copy:c rows:r; do
+		python3 bench/plot.py "${p%%:*}" "$OUT/${p#*:}.csv" "$OUT/${p%%:*}.svg" 2>"$OUT/perr" &&
+			python3 -c '
+import sys, xml.etree.ElementTree as ET
+root = ET.parse(sys.argv[1]).getroot()
+ns = "{http://www.w3.org/2000/svg}"
+assert root.tag == ns + "svg", root.tag
+shapes = [e for e in root.iter() if e.tag in (ns + "rect", ns + "polyline")]
+assert len(shapes) >= 3, len(shapes)  # the background and the data
+texts = " ".join(e.text or "" for e in root.iter(ns + "text"))
+assert "tiny" in texts, texts  # the CSV comment: where the numbers come from
+' "$OUT/${p%%:*}.svg" 2>>"$OUT/perr" && ok || bad "bench/plot.py ${p%%:*}: $(tail -2 "$OUT/perr")"
+	done
+	# the committed plots are the committed CSVs' (bench/plot.py all writes docs/plots/)
+	for p in gemm attention copy rows; do
+		src=$(python3 -c "import sys; sys.path.insert(0, 'bench'); import plot; print(plot.SOURCES['$p'])")
+		python3 bench/plot.py "$p" "bench/results/csv/$src" "$OUT/$p.svg" && cmp -s "$OUT/$p.svg" "docs/plots/$p.svg" && ok ||
+			bad "docs/plots/$p.svg is not bench/plot.py's drawing of bench/results/csv/$src (run python3 bench/plot.py all)"
+	done
+	python3 bench/plot.py nosuch 2>/dev/null; [ $? = 2 ] && ok || bad "bench/plot.py with an unknown plot must exit 2"
+	# --csv of the benchmarks: tma.sh's lines and sweep.sh's results through the converters they call
+	printf '%s\n' 'cuMemcpyDtoD, 256 MiB                179.7 us     2988 GB/s (read + written)' \
+		'BENCH tma_pipeline_4stage: 180.00 us per launch, 2982.0 GB/s (268435456 bytes moved by copies per launch)' \
+		'== noise' >"$OUT/tma.log"
+	python3 bench/plot.py copy-csv "$OUT/tma.log" "$OUT/tc.csv" 3350 && [ "$(grep -v '^#' "$OUT/tc.csv" | tr -d '\r' | tr '\n' '|')" = \
+		"what,us,gbps,hbm_gbps|\"cuMemcpyDtoD, 256 MiB\",179.7,2988,3350|tilepx tma_pipeline_4stage,180.00,2982.0,3350|" ] && ok ||
+		bad "plot.py copy-csv (tma.sh --csv): $(tr '\n' '|' <"$OUT/tc.csv")"
+	# sweep.sh --csv on a stand-in bench (SWEEP_BENCH: the script's dry run) that prints gemm_bench's timing lines
+	printf '#!/bin/sh\necho "tilepx x 10.0 9.0 11.0 1"\necho "cublasGemmEx x 9.0 8.0 10.0 1"\necho "cublasLt x 8.5 8.0 9.0 1"\n' >"$OUT/fakebench"
+	chmod +x "$OUT/fakebench"
+	(cd "$OUT" && SWEEP_BENCH="$OUT/fakebench" SWEEP_SHAPES="64 64 64;128 256 64" SWEEP_FIXED=0 OUT="$OUT" \
+		bash "$OLDPWD/bench/gpu_runs/sweep.sh" --csv sw.csv >/dev/null 2>&1)
+	[ "$(grep -c '^auto,' "$OUT/sw.csv" 2>/dev/null)" = 2 ] && grep -q '^auto,128,256,64,gemm_sm90_walk_512x128:P=4 Q=33,10.0,9.0,8.5$' "$OUT/sw.csv" &&
+		python3 bench/plot.py gemm "$OUT/sw.csv" "$OUT/sw.svg" && ok || bad "sweep.sh --csv: $(tr '\n' '|' <"$OUT/sw.csv" 2>&1)"
+fi

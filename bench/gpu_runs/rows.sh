@@ -4,7 +4,7 @@
 # their bounds), then bench/rows_bench.py (tilepx vs torch vs a device copy).
 # Run from the repository root; the log goes to $OUT/rows.log. Under 5 minutes.
 set -u
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."  # the repository (this script is in bench/gpu_runs/)
 exec > >(tee -a "${OUT:-/tmp}/rows.log") 2>&1
 PY=${PY:-/opt/torch/.venv/bin/python}
 nvidia-smi --query-gpu=name,clocks.sm,clocks.max.sm,clocks.mem,power.draw,temperature.gpu --format=csv

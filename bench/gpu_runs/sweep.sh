@@ -10,8 +10,11 @@
 # 128 x 8192 x 8192 (decode-like).
 #   bash bench/gpu_runs/sweep.sh            both passes; SWEEP_FIXED=0 skips the fixed launch
 #   SWEEP_DTYPE=bf16:bf16 bash bench/gpu_runs/sweep.sh   bf16 -> bf16 (fixed: gemm_sm90_walk_bf16_512x128)
+#   bash bench/gpu_runs/sweep.sh --csv FILE also writes the per-shape times as CSV (bench/plot.py gemm draws it)
 set -u
-cd "$(dirname "$0")/.."
+CSV=
+if [ "${1:-}" = --csv ] && [ -n "${2:-}" ]; then CSV=$(realpath -m "$2"); shift 2; fi
+cd "$(dirname "$0")/../.."  # the repository (this script is in bench/gpu_runs/)
 LOG=${OUT:-/tmp}/sweep${SWEEP_DTYPE:+-${SWEEP_DTYPE%%:*}}.log
 exec > >(tee -a "$LOG") 2>&1
 CUDA=${CUDA:-/usr/local/cuda}
@@ -99,5 +102,6 @@ END {
 	if (nf) printf "fixed: geometric mean %.3f of cublasGemmEx over %d shapes (minimum %.3f)\n", exp(lf / nf), nf, fmin
 }' "$RES"
 nvidia-smi --query-gpu=clocks.sm,power.draw,temperature.gpu --format=csv,noheader 2>/dev/null
+if [ -n "$CSV" ]; then python3 bench/plot.py gemm-csv "$RES" "$CSV" && echo "CSV: $CSV"; fi
 echo "done in ${SECONDS}s"
 date -u

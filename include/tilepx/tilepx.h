@@ -221,6 +221,50 @@ typedef struct tilepx_gemm_choice {
 int tilepx_gemm_choose(long long M, long long N, long long K, const char *dtype_in, const char *dtype_out,
                        int sm_count, tilepx_gemm_choice *out);
 
+/* ---- Options and structured diagnostics (tilepx_compile_ex) ---- */
+/* what the command line's options say, for a compilation through the API;
+ * all zero is tilepx_compile's behaviour */
+typedef struct tilepx_options {
+	const char *target;         /* overrides the file's `target` (NULL: the file's) */
+	const char *const *defines; /* [ndefines] "NAME=VALUE" as -D: a constant ('define NAME') or a scalar param pinned */
+	int ndefines;
+	int lineinfo;               /* .file/.loc lines, as -lineinfo */
+	const char *lineinfo_file;  /* the path `.file 1` names (NULL: path as given) */
+	int werror;                 /* warnings are errors (-Werror) */
+	int no_warnings;            /* warnings are not reported (-w) */
+	int max_errors;             /* report the first N errors (0: 20, the default; < 0: all) */
+	int diagnostics_json;       /* out->diagnostics is gcc's JSON array (--diagnostics-format=json) */
+} tilepx_options;
+
+typedef enum tilepx_severity { TILEPX_ERROR, TILEPX_WARNING, TILEPX_NOTE } tilepx_severity;
+
+/* one diagnostic, as the text form's "FILE:LINE:COL: KIND: MESSAGE" line */
+typedef struct tilepx_diagnostic {
+	tilepx_severity severity;
+	const char *file;    /* the path given (or "<input>") */
+	int line, column;    /* 1-based; 0 and 0 for one about the whole input (a -D, a usage error) */
+	const char *message; /* without the location, kind and caret */
+	int parent;          /* a note: the index of the error or warning it explains; -1 for those and summaries */
+	int werror;          /* a warning made an error by werror */
+} tilepx_diagnostic;
+
+typedef struct tilepx_diagnostics {
+	tilepx_diagnostic *items; /* [n], errors and warnings in order, each followed by its notes */
+	int n;
+} tilepx_diagnostics;
+
+/* tilepx_compile with options (opts NULL: the defaults). When diags is not
+ * NULL it receives the diagnostics as a list too (free it with
+ * tilepx_diagnostics_free), whatever the call returns. */
+int tilepx_compile_ex(const char *path, const char *src, size_t len, tilepx_mode mode, const tilepx_options *opts,
+                      tilepx_result *out, tilepx_diagnostics *diags);
+/* tilepx_launch_of with options: the record of the program the options
+ * give (its constants' -D values) */
+int tilepx_launch_of_ex(const char *path, const char *src, size_t len, const char *kernel, const char *const *sets,
+                        int nsets, const tilepx_options *opts, tilepx_launch *out, tilepx_result *diag);
+/* releases a list and zeroes it; NULL is allowed */
+void tilepx_diagnostics_free(tilepx_diagnostics *d);
+
 /* releases what a result holds and zeroes it; NULL is allowed */
 void tilepx_result_free(tilepx_result *r);
 /* the library version, "MAJOR.MINOR.PATCH" */

@@ -16,7 +16,7 @@ import sys
 
 from . import _arrays, _lib
 
-__all__ = ["compile", "Kernel", "Error", "version"]
+__all__ = ["compile", "Kernel", "Error", "version", "gemm_choose"]
 
 _state = {}  # the loaded library and the opened driver, each made once
 
@@ -32,6 +32,28 @@ def version():
     return _library().tilepx_version().decode()
 
 
+REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.realpath(__file__))))
+
+
+def gemm_choose(M, N, K, dtype_in="f16", dtype_out="f32", sm_count=132):
+    """tilepx_gemm_choose: the GEMM kernel and launch window for C[M, N] =
+    A[M, K] B[N, K]^T on a device of sm_count SMs, as a dict: tile (the
+    .tile's path, absolute when the repository has it), kernel, values (the
+    scalars to launch with: M, N, K, P, Q), zero_c (C must hold zeros before
+    the launch: a split-K kernel adds into it), and the chooser's bm, bn,
+    cluster, split, tiles, rounds, efficiency, why. ValueError when no kernel
+    of the family computes it (out.why)"""
+    c = _lib.GemmChoice()
+    if _library().tilepx_gemm_choose(M, N, K, dtype_in.encode(), dtype_out.encode(), sm_count, ctypes.byref(c)) != 0:
+        raise ValueError("tilepx.gemm_choose: " + c.why.decode())
+    tile = c.tile.decode()
+    if os.path.exists(os.path.join(REPO, tile)):
+        tile = os.path.join(REPO, tile)
+    return {"tile": tile, "kernel": c.kernel.decode(), "values": {"M": M, "N": N, "K": K, "P": c.p, "Q": c.q},
+            "zero_c": bool(c.zero_c), "bm": c.bm, "bn": c.bn, "cluster": c.cluster, "split": c.split,
+            "tiles": c.tiles, "rounds": c.rounds, "efficiency": c.efficiency, "why": c.why.decode()}
+
+
 _ERROR_LINE = re.compile(r"^(.*?):(\d+):(\d+): error: (.*)$", re.M)
 
 
@@ -41,9 +63,10 @@ class Error(Exception):
     file, line, column and message are its first error's parts (None when
     the error has no place in the program, as a missing CUDA driver)"""
 
-    def __init__(self, diagnostics, file=None, line=None, column=None, message=None):
+    def __init__(self, diagnostics, file=None, line=None, column=None, message=None, items=None):
         super().__init__(diagnostics)
         self.diagnostics = diagnostics
+        self.items = items or []  # the compiler's diagnostics as dicts (Kernel.diagnostics' form)
         self.file, self.line, self.column, self.message = file, line, column, message
         m = _ERROR_LINE.search(diagnostics)
         if m and line is None:
@@ -124,11 +147,15 @@ class Kernel:
     k.scalars, k.launch_record(**values), k.check(*arrays, **values) and
     k(*arrays, stream=None, **values) to launch"""
 
-    def __init__(self, path, source, kernel=None, target="sm_90a"):
+    def __init__(self, path, source, kernel=None, target="sm_90a", defines=None, lineinfo=False, werror=False):
         self.path, self.source, self.target = path, source, target
+        self.defines = dict(defines or {})
+        self.lineinfo, self.werror = bool(lineinfo), bool(werror)
         self._src = source.encode()
+        self.diagnostics = []
         self._records = {}
         self._modules = {}
+        self.ptx = self._compile(_lib.MODE_EMIT)  # first: a program's errors come with e.items
         rec = self._record({}, kernel)
         self.name = _s(rec.kernel)
         self.line, self.col = rec.line, rec.col
@@ -136,7 +163,6 @@ class Kernel:
         self.scalars = [_s(rec.scalars[i].name) for i in range(rec.nscalars)]
         self._float_scalars = self._float_scalar_names()
         self.params = _record_dict(rec)["params"]
-        self.ptx = self._compile(_lib.MODE_EMIT)
 
     def _float_scalar_names(self):
         """the kernel's float scalar params (`param NAME f32|f16|bf16`, no shape):
@@ -151,19 +177,34 @@ class Kernel:
         return names
 
     # ---- the compiler ----
+    def _options(self):
+        """the tilepx_options of this compilation (kept alive with its strings)"""
+        defs = [("%s=%s" % (n, v)).encode() for n, v in self.defines.items()]
+        arr = (ctypes.c_char_p * max(len(defs), 1))(*defs)
+        o = _lib.Options(target=self.target.encode() if self.target else None, defines=arr, ndefines=len(defs),
+                         lineinfo=int(self.lineinfo), werror=int(self.werror))
+        if self.lineinfo and os.path.exists(self.path):
+            o.lineinfo_file = os.path.abspath(self.path).encode()  # nvcc's choice: the absolute path
+        return o, arr
+
     def _compile(self, mode):
         lib = _library()
-        res = _lib.Result()
-        tgt = self.target.encode() if self.target else None
-        lib.tilepx_compile(self.path.encode(), self._src, len(self._src), tgt, mode, ctypes.byref(res))
+        res, dl = _lib.Result(), _lib.Diagnostics()
+        opts, _keep = self._options()
+        lib.tilepx_compile_ex(self.path.encode(), self._src, len(self._src), mode, ctypes.byref(opts),
+                              ctypes.byref(res), ctypes.byref(dl))
         try:
             out = _lib.text(res.output, res.output_len)
             diags = _lib.text(res.diagnostics)
+            items = _lib.diagnostics_list(dl)
             ok = res.ok
         finally:
             lib.tilepx_result_free(ctypes.byref(res))
+            lib.tilepx_diagnostics_free(ctypes.byref(dl))
         if not ok and not (mode == _lib.MODE_EXPLAIN_JSON and out):
-            raise Error(diags or "%s: the program does not compile" % self.path)
+            raise Error(diags or "%s: the program does not compile" % self.path, items=items)
+        if mode == _lib.MODE_EMIT:
+            self.diagnostics = items  # the warnings of the compilation k.ptx comes from
         return out
 
     def _record(self, values, kernel=None):
@@ -175,11 +216,11 @@ class Kernel:
         sets = [("%s=%s" % (n, repr(v) if isinstance(v, float) else "%d" % v)).encode() for n, v in key]
         arr = (ctypes.c_char_p * max(len(sets), 1))(*sets)
         out, res = _lib.Launch(), _lib.Result()
-        tgt = self.target.encode() if self.target else None
         name = (kernel if kernel is not None else getattr(self, "name", None))
-        ok = lib.tilepx_launch_of(self.path.encode(), self._src, len(self._src), tgt,
-                                  name.encode() if name else None, arr, len(sets), ctypes.byref(out),
-                                  ctypes.byref(res))
+        opts, _keep = self._options()
+        ok = lib.tilepx_launch_of_ex(self.path.encode(), self._src, len(self._src),
+                                     name.encode() if name else None, arr, len(sets), ctypes.byref(opts),
+                                     ctypes.byref(out), ctypes.byref(res))
         diags = _lib.text(res.diagnostics)
         lib.tilepx_result_free(ctypes.byref(res))
         if not ok:
@@ -408,9 +449,17 @@ def _stream_of(stream, arrays, descs):
     return 0
 
 
-def compile(path_or_source, kernel=None, target="sm_90a"):
+def compile(path_or_source, kernel=None, target="sm_90a", defines=None, lineinfo=False, werror=False):
     """compile a .tile program (a path, or its text) for target (None: the
     program's own `target` line) and return its kernel (None: the first);
-    a program with errors raises Error with the first error's place"""
+    defines {NAME: value} are tilepx's -D NAME=value (a constant, or a
+    scalar param pinned), lineinfo writes .file/.loc lines, werror makes
+    warnings errors; a program with errors raises Error with the first
+    error's place (and e.items, every diagnostic as a dict)"""
     path, source = _read(path_or_source)
-    return Kernel(path, source, kernel, target)
+    for name, value in (defines or {}).items():
+        if not isinstance(name, str) or not re.match(r"^[A-Za-z_][A-Za-z0-9_]*$", name) or isinstance(value, bool):
+            raise ValueError("tilepx.compile: defines: %r is not a name with a number or name value" % (name,))
+        if not isinstance(value, (int, str)) or str(value) == "":
+            raise ValueError("tilepx.compile: defines[%r]: a value is an int or a str, not %r" % (name, value))
+    return Kernel(path, source, kernel, target, defines, lineinfo, werror)

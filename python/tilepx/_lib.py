@@ -17,6 +17,44 @@ class Result(ctypes.Structure):
                 ("diagnostics", ctypes.c_void_p)]
 
 
+class Options(ctypes.Structure):
+    _fields_ = [("target", ctypes.c_char_p), ("defines", ctypes.POINTER(ctypes.c_char_p)), ("ndefines", ctypes.c_int),
+                ("lineinfo", ctypes.c_int), ("lineinfo_file", ctypes.c_char_p), ("werror", ctypes.c_int),
+                ("no_warnings", ctypes.c_int), ("max_errors", ctypes.c_int), ("diagnostics_json", ctypes.c_int)]
+
+
+class Diagnostic(ctypes.Structure):
+    _fields_ = [("severity", ctypes.c_int), ("file", ctypes.c_char_p), ("line", ctypes.c_int),
+                ("column", ctypes.c_int), ("message", ctypes.c_char_p), ("parent", ctypes.c_int),
+                ("werror", ctypes.c_int)]
+
+
+class Diagnostics(ctypes.Structure):
+    _fields_ = [("items", ctypes.POINTER(Diagnostic)), ("n", ctypes.c_int)]
+
+
+SEVERITY = ("error", "warning", "note")
+
+
+def diagnostics_list(d):
+    """a tilepx_diagnostics as a list of dicts: kind, file, line, column,
+    message, parent (a note's error or warning, else None), werror"""
+    out = []
+    for i in range(d.n):
+        g = d.items[i]
+        out.append({"kind": SEVERITY[g.severity], "file": g.file.decode("utf-8", "replace"), "line": g.line,
+                    "column": g.column, "message": g.message.decode("utf-8", "replace"),
+                    "parent": g.parent if g.parent >= 0 else None, "werror": bool(g.werror)})
+    return out
+
+
+class GemmChoice(ctypes.Structure):
+    _fields_ = [("tile", ctypes.c_char_p), ("kernel", ctypes.c_char_p), ("bm", ctypes.c_int), ("bn", ctypes.c_int),
+                ("cluster", ctypes.c_int), ("p", ctypes.c_int), ("q", ctypes.c_int), ("tiles", ctypes.c_longlong),
+                ("rounds", ctypes.c_longlong), ("efficiency", ctypes.c_double), ("cost", ctypes.c_double),
+                ("why", ctypes.c_char * 320), ("split", ctypes.c_int), ("zero_c", ctypes.c_int)]
+
+
 class TensorMap(ctypes.Structure):
     _fields_ = [("param", ctypes.c_char * 64), ("param_index", ctypes.c_int), ("kernel_param_index", ctypes.c_int),
                 ("data_type", ctypes.c_int), ("rank", ctypes.c_int),
@@ -83,6 +121,16 @@ def _declare(lib):
     lib.tilepx_compile.restype = c.c_int
     lib.tilepx_launch_of.argtypes = [P, c.c_char_p, c.c_size_t, P, P, c.POINTER(c.c_char_p), c.c_int, L, R]
     lib.tilepx_launch_of.restype = c.c_int
+    O, D = c.POINTER(Options), c.POINTER(Diagnostics)
+    lib.tilepx_compile_ex.argtypes = [P, c.c_char_p, c.c_size_t, c.c_int, O, R, D]
+    lib.tilepx_compile_ex.restype = c.c_int
+    lib.tilepx_launch_of_ex.argtypes = [P, c.c_char_p, c.c_size_t, P, c.POINTER(c.c_char_p), c.c_int, O, L, R]
+    lib.tilepx_launch_of_ex.restype = c.c_int
+    lib.tilepx_diagnostics_free.argtypes = [D]
+    lib.tilepx_diagnostics_free.restype = None
+    LL = c.c_longlong
+    lib.tilepx_gemm_choose.argtypes = [LL, LL, LL, P, P, c.c_int, c.POINTER(GemmChoice)]
+    lib.tilepx_gemm_choose.restype = c.c_int
     lib.tilepx_result_free.argtypes = [R]
     lib.tilepx_result_free.restype = None
     lib.tilepx_version.argtypes = []

@@ -17,7 +17,8 @@ static int usage_error(tilepx_result *out, const char *msg)
 	return 0;
 }
 
-/* every -D names a scalar param of some kernel (the parser pinned each) */
+/* every -D names a scalar param of some kernel or a constant (the parser
+ * pinned or used each) */
 static bool defines_used(Ctx *cx, const Module *m)
 {
 	for (int i = 0; i < cx->ndefines; i++) {
@@ -28,9 +29,13 @@ static bool defines_used(Ctx *cx, const Module *m)
 			for (size_t s = 0; s < m->kernels[j]->nscalars && !found; s++)
 				found = strlen(m->kernels[j]->scalars[s].name) == n &&
 				        !strncmp(m->kernels[j]->scalars[s].name, cx->defines[i], n);
+		for (size_t c = 0; c < m->nconsts && !found; c++)
+			found = strlen(m->consts[c]) == n && !strncmp(m->consts[c], cx->defines[i], n);
 		if (!found)
-			diag_error(cx, (Loc){0, 0}, "-D %s: no kernel has a scalar param '%.*s' (-D pins a scalar param)",
-			           cx->defines[i], (int)n, cx->defines[i]);
+			diag_error(cx, (Loc){0, 0},
+			           "-D %s: no 'define %.*s' and no kernel has a scalar param '%.*s' (-D sets a constant or pins a "
+			           "scalar param)",
+			           cx->defines[i], (int)n, cx->defines[i], (int)n, cx->defines[i]);
 	}
 	return cx->diags.errors == 0;
 }
@@ -268,7 +273,7 @@ static bool fill_launches(Ctx *cx, Module *mod, LaunchReq *q)
 
 static int api_run(const char *path, const char *src, size_t len, const char *target, tilepx_mode mode,
                    tilepx_result *out, LaunchReq *q, const char *dump_after, const DiagOptions *dopt,
-                   const CompileOptions *copt)
+                   const CompileOptions *copt, tilepx_diagnostics *list)
 {
 	if (!out)
 		return 0; /* nowhere to report: the documented contract is a non-NULL out */
@@ -325,6 +330,8 @@ static int api_run(const char *path, const char *src, size_t len, const char *ta
 	}
 	str_free(dump);
 	free(dump);
+	if (list && !diag_list_make(&cx->diags, list))
+		ok = false; /* (out of memory: the text still says why the input failed, if it did) */
 	out->ok = ok;
 	out->diagnostics = d;
 	/* explain's table is the answer even when a copy has no variant (then exit 1) */
@@ -344,17 +351,20 @@ static int api_run(const char *path, const char *src, size_t len, const char *ta
 int tilepx_compile(const char *path, const char *src, size_t len, const char *target, tilepx_mode mode,
                    tilepx_result *out)
 {
-	return api_run(path, src, len, target, mode, out, NULL, NULL, NULL, NULL);
+	return api_run(path, src, len, target, mode, out, NULL, NULL, NULL, NULL, NULL);
 }
 
 int compile_dump(const char *path, const char *src, size_t len, const char *target, int mode, const char *dump_after,
                  const DiagOptions *dopt, const CompileOptions *copt, struct tilepx_result *out)
 {
-	return api_run(path, src, len, target, (tilepx_mode)mode, out, NULL, dump_after, dopt, copt);
+	return api_run(path, src, len, target, (tilepx_mode)mode, out, NULL, dump_after, dopt, copt, NULL);
 }
 
+static bool options_of(const tilepx_options *o, DiagOptions *d, CompileOptions *c, char *why, size_t n);
+
 static int launches(const char *path, const char *src, size_t len, const char *target, const char *const *sets,
-                    int nsets, tilepx_launch *out, int max, tilepx_result *diag, const char *only)
+                    int nsets, tilepx_launch *out, int max, tilepx_result *diag, const char *only,
+                    const tilepx_options *opts)
 {
 	if (max < 0 || (max > 0 && !out)) {
 		if (diag) {
@@ -380,30 +390,88 @@ static int launches(const char *path, const char *src, size_t len, const char *t
 		return -1;
 	}
 	LaunchReq q = {.out = out, .max = max, .sets = sets, .nsets = nsets, .only = only};
-	return api_run(path, src, len, target, TILEPX_CHECK, diag, &q, NULL, NULL, NULL) ? q.n : -1;
+	DiagOptions dopt;
+	CompileOptions copt;
+	if (opts && !options_of(opts, &dopt, &copt, msg, sizeof msg)) {
+		if (diag) {
+			memset(diag, 0, sizeof *diag);
+			usage_error(diag, msg);
+		}
+		return -1;
+	}
+	return api_run(path, src, len, opts ? opts->target : target, TILEPX_CHECK, diag, &q, NULL, opts ? &dopt : NULL,
+	               opts ? &copt : NULL, NULL)
+	               ? q.n
+	               : -1;
 }
 
 int tilepx_launches(const char *path, const char *src, size_t len, const char *target, tilepx_launch *out, int max,
                     tilepx_result *diag)
 {
-	return launches(path, src, len, target, NULL, 0, out, max, diag, NULL);
+	return launches(path, src, len, target, NULL, 0, out, max, diag, NULL, NULL);
 }
 
 int tilepx_launches_set(const char *path, const char *src, size_t len, const char *target, const char *const *sets,
                         int nsets, tilepx_launch *out, int max, tilepx_result *diag)
 {
 	static const char *const none[] = {NULL};
-	return launches(path, src, len, target, sets || nsets ? sets : none, nsets, out, max, diag, NULL);
+	return launches(path, src, len, target, sets || nsets ? sets : none, nsets, out, max, diag, NULL, NULL);
 }
 
 int tilepx_launch_of(const char *path, const char *src, size_t len, const char *target, const char *kernel,
                      const char *const *sets, int nsets, tilepx_launch *out, tilepx_result *diag)
 {
+	tilepx_options o = {.target = target};
+	return tilepx_launch_of_ex(path, src, len, kernel, sets, nsets, &o, out, diag);
+}
+
+int tilepx_launch_of_ex(const char *path, const char *src, size_t len, const char *kernel, const char *const *sets,
+                        int nsets, const tilepx_options *opts, tilepx_launch *out, tilepx_result *diag)
+{
 	if (nsets == 0) /* nothing to bind: the record as tilepx_launches gives it */
 		sets = NULL;
 	else if (!sets) /* (launches() says so) */
 		nsets = -1;
-	return launches(path, src, len, target, sets, nsets, out, 1, diag, kernel ? kernel : "") == 1;
+	return launches(path, src, len, NULL, sets, nsets, out, 1, diag, kernel ? kernel : "", opts) == 1;
+}
+
+/* the options as the command line's two structs; false (why says) for
+ * malformed defines, as tilepx's usage errors */
+static bool options_of(const tilepx_options *o, DiagOptions *d, CompileOptions *c, char *why, size_t n)
+{
+	*d = (DiagOptions){.werror = o->werror, .no_warnings = o->no_warnings, .json = o->diagnostics_json,
+	                   .max_errors = o->max_errors};
+	*c = (CompileOptions){.lineinfo = o->lineinfo, .lineinfo_file = o->lineinfo_file, .defines = o->defines,
+	                      .ndefines = o->ndefines};
+	if (o->ndefines < 0 || (o->ndefines > 0 && !o->defines)) {
+		snprintf(why, n, "tilepx: error: defines is NULL or ndefines is negative\n");
+		return false;
+	}
+	char msg[300];
+	if (!defines_check(o->defines, o->ndefines, msg, sizeof msg)) {
+		snprintf(why, n, "tilepx: error: -D %s\n", msg);
+		return false;
+	}
+	return true;
+}
+
+int tilepx_compile_ex(const char *path, const char *src, size_t len, tilepx_mode mode, const tilepx_options *opts,
+                      tilepx_result *out, tilepx_diagnostics *diags)
+{
+	if (diags)
+		memset(diags, 0, sizeof *diags);
+	if (!opts)
+		return api_run(path, src, len, NULL, mode, out, NULL, NULL, NULL, NULL, diags);
+	DiagOptions dopt;
+	CompileOptions copt;
+	char why[400];
+	if (!options_of(opts, &dopt, &copt, why, sizeof why)) {
+		if (!out)
+			return 0;
+		memset(out, 0, sizeof *out);
+		return usage_error(out, why);
+	}
+	return api_run(path, src, len, opts->target, mode, out, NULL, NULL, &dopt, &copt, diags);
 }
 
 void tilepx_result_free(tilepx_result *r)

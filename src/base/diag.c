@@ -244,6 +244,19 @@ static void json_item(const Diags *d, const char *kind, const char *msg, const c
 	fputs("]}", out);
 }
 
+int diag_summaries(const Diags *d, char msgs[2][200])
+{
+	int n = 0;
+	if (d->truncated)
+		snprintf(msgs[n++], sizeof msgs[0], "%d more error%s not shown (--max-errors %d; 0 shows all)", d->not_shown,
+		         d->not_shown == 1 ? "" : "s", d->opt.max_errors ? d->opt.max_errors : MAX_ERRORS);
+	if (d->warnings_dropped)
+		snprintf(msgs[n++], sizeof msgs[0],
+		         "%d warning%s not shown: the analyses that give %s assume a program without errors",
+		         d->warnings_dropped, d->warnings_dropped == 1 ? "" : "s", d->warnings_dropped == 1 ? "it" : "them");
+	return n;
+}
+
 /* --diagnostics-format=json: one array (on one line) of every diagnostic,
  * and the summaries text gives as notes, as top-level notes without a location */
 static void diag_print_json(const Diags *d, FILE *out)
@@ -255,20 +268,11 @@ static void diag_print_json(const Diags *d, FILE *out)
 		json_item(d, g->is_error ? "error" : "warning", g->msg, g->werror ? "-Werror" : NULL, g->loc, g->notes,
 		          g->nnotes, out);
 	}
-	char msg[200];
-	bool any = d->n > 0;
-	if (d->truncated) {
-		snprintf(msg, sizeof msg, "%d more error%s not shown (--max-errors %d; 0 shows all)", d->not_shown,
-		         d->not_shown == 1 ? "" : "s", d->opt.max_errors ? d->opt.max_errors : MAX_ERRORS);
-		fputs(any ? ", " : "", out);
-		json_item(d, "note", msg, NULL, (Loc){0, 0}, NULL, 0, out);
-		any = true;
-	}
-	if (d->warnings_dropped) {
-		snprintf(msg, sizeof msg, "%d warning%s not shown: the analyses that give %s assume a program without errors",
-		         d->warnings_dropped, d->warnings_dropped == 1 ? "" : "s", d->warnings_dropped == 1 ? "it" : "them");
-		fputs(any ? ", " : "", out);
-		json_item(d, "note", msg, NULL, (Loc){0, 0}, NULL, 0, out);
+	char msgs[2][200];
+	int n = diag_summaries(d, msgs);
+	for (int i = 0; i < n; i++) {
+		fputs(d->n || i ? ", " : "", out);
+		json_item(d, "note", msgs[i], NULL, (Loc){0, 0}, NULL, 0, out);
 	}
 	fputs("]\n", out);
 }

@@ -100,7 +100,47 @@ void next(Parser *p)
 		advance_char(p);
 	}
 	t.len = (size_t)(p->src + p->pos - t.s);
+	if (t.kind == TK_IDENT && !(t.s > p->src && t.s[-1] == '.')) /* not 'init' of 'mbarrier.init' */
+		for (size_t i = 0; i < p->nconsts; i++)
+			if (strlen(p->consts[i].name) == t.len && !memcmp(p->consts[i].name, t.s, t.len)) {
+				const_token(&t, &p->consts[i]);
+				break;
+			}
 	p->tok = t;
+}
+
+/* a use of c reads as its value; s stays the name for messages ('BM'), but
+ * a name value is the token's text (a dtype, a scalar's name) */
+void const_token(Tok *t, const Const *c)
+{
+	t->from = c;
+	t->kind = c->kind;
+	t->val = c->val;
+	if (c->kind == TK_IDENT) {
+		t->s = c->value;
+		t->len = strlen(c->value);
+	}
+}
+
+/* a failure at a use of a constant: say what the constant is and where it
+ * got its value */
+static void const_failure(Parser *p, const char *msg)
+{
+	const Const *c = p->tok.from;
+	const char *where = c->dflag ? arena_printf(p->cx->arena, "-D %s", c->dflag)
+	                             : arena_printf(p->cx->arena, "'define %s' at line %d", c->name, c->loc.line);
+	if (c->broken)
+		return; /* the define line said why */
+	if (!c->value)
+		diag_error(p->cx, p->tok.loc, "constant '%s' has no value ('define %s' at line %d gives none): give one with -D %s=VALUE",
+		           c->name, c->name, c->loc.line, c->name);
+	else if (c->kind == TK_BAD)
+		diag_error(p->cx, p->tok.loc, "constant '%s' is '%s' (%s), which is neither a number nor a name", c->name,
+		           c->value, where);
+	else {
+		diag_error(p->cx, p->tok.loc, "%s", msg);
+		diag_note(p->cx, "'%s' is the constant %s here (%s)", c->name, c->value, where);
+	}
 }
 
 bool is_ident(Parser *p, const char *s)
@@ -140,7 +180,9 @@ bool fail(Parser *p, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(buf, sizeof buf, fmt, ap);
 	va_end(ap);
-	if (p->tok.kind == TK_BAD && p->tok.val == -1 && p->tok.len && isdigit((unsigned char)p->tok.s[0]))
+	if (p->tok.from)
+		const_failure(p, buf);
+	else if (p->tok.kind == TK_BAD && p->tok.val == -1 && p->tok.len && isdigit((unsigned char)p->tok.s[0]))
 		diag_error(p->cx, p->tok.loc, "integer literal %s is too large (limit 2^63-1)", tok_text(p));
 	else if (p->tok.kind == TK_BAD)
 		diag_error(p->cx, p->tok.loc, "unexpected %s", tok_text(p));
@@ -173,6 +215,12 @@ bool take_int(Parser *p, const char *what, int64_t *out)
 	if (p->tok.kind != TK_INT) {
 		if (is_punct(p, '-'))
 			return fail(p, "%s must not be negative", what);
+		if (p->tok.kind == TK_IDENT && !p->tok.from && !p->line_failed) {
+			fail(p, "expected %s (an integer), found %s", what, tok_text(p));
+			diag_note(p->cx, "%s is no constant: 'define %.*s VALUE' makes it one (-D %.*s=VALUE sets it)",
+			          tok_text(p), (int)p->tok.len, p->tok.s, (int)p->tok.len, p->tok.s);
+			return false;
+		}
 		return fail(p, "expected %s (an integer), found %s", what, tok_text(p));
 	}
 	*out = p->tok.val;

@@ -19,7 +19,7 @@ static const struct {
 	{"arg", decl_arg},       {"extern", decl_extern}, {"threads", decl_threads},
 	{"grid", decl_grid},     {"param", decl_param},   {"shared", decl_shared}, {"local", decl_local},
 	{"tmem", decl_tmem},     {"mbarrier", decl_mbarrier}, {"cluster", decl_cluster},
-	{"assume", decl_assume},
+	{"assume", decl_assume}, {"define", decl_define},
 };
 
 static const struct {

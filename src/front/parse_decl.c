@@ -296,6 +296,11 @@ static bool parse_scalar(Parser *p, Kernel *k, Buffer *b)
 			           b->name);
 			return false;
 		}
+		if (bad || v < 0 || v > SCALAR_MAX) {
+			diag_error(p->cx, b->loc, "-D %s: a scalar param is pinned to a decimal in 0..%d",
+			           define_of(p->cx, b->name), SCALAR_MAX);
+			return false;
+		}
 		pin_scalar(p, k, &k->scalars[k->nscalars - 1], v);
 	}
 	return true;
@@ -313,8 +318,14 @@ static bool parse_shape(Parser *p, Kernel *k, Buffer *b, Mem mem, const char *kw
 		if (p->tok.kind == TK_IDENT) { /* a runtime extent: a scalar param */
 			const char *nm = arena_strndup(p->cx->arena, p->tok.s, p->tok.len);
 			int si = scalar_index(k, nm);
-			if (si < 0)
-				return fail(p, "unknown scalar '%s' as a dimension (declare 'param %s u32' before it)", nm, nm);
+			if (si < 0) {
+				bool first = !p->line_failed && !p->tok.from;
+				fail(p, "unknown scalar '%s' as a dimension (declare 'param %s u32' before it)", nm, nm);
+				if (first)
+					diag_note(p->cx, "or, for a size known when compiling, 'define %s VALUE' (-D %s=VALUE sets it)",
+					          nm, nm);
+				return false;
+			}
 			if (mem != MEM_GLOBAL)
 				return fail(p, "only params have runtime extents ('%s' is a %s buffer)", b->name, kw);
 			b->dyn_dim[b->ndim] = si + 1;

@@ -116,16 +116,11 @@ static bool factor_inner(Parser *p, Affine *out)
 			}
 			return false;
 		}
-		if (v < 0) {
-			if (!p->line_failed) {
-				p->line_failed = true;
-				diag_error(p->cx, loc,
-				           "unknown variable '%s' (expressions use constants, ctaid, ctaid_y, cluster_ctarank, "
-				           "warpid, wgid, scalar params and repeat indices)",
-				           name);
-			}
-			return false;
-		}
+		if (v < 0) /* (fail adds a note when the name is a constant's value) */
+			return fail(p,
+			            "unknown variable '%s' (expressions use numbers, constants, ctaid, ctaid_y, cluster_ctarank, "
+			            "warpid, wgid, scalar params and repeat indices)",
+			            name);
 		next(p);
 		out->n = 1;
 		out->t[0].var = v;

@@ -161,8 +161,16 @@ class Record(unittest.TestCase):
                                                           "storage", "tma", "col")]
         fields += [("tilepx_tensor_map", "TensorMap", f) for f in ("global_dims", "box_dims", "oob_fill")]
         fields += [("tilepx_scalar", "Scalar", "value"), ("tilepx_result", "Result", "diagnostics")]
+        fields += [("tilepx_options", "Options", f) for f in ("defines", "ndefines", "lineinfo", "lineinfo_file",
+                                                              "werror", "no_warnings", "max_errors",
+                                                              "diagnostics_json")]
+        fields += [("tilepx_diagnostic", "Diagnostic", f) for f in ("file", "line", "column", "message", "parent",
+                                                                    "werror")]
+        fields += [("tilepx_diagnostics", "Diagnostics", "n")]
+        structs = ("tilepx_launch", "tilepx_param", "tilepx_tensor_map", "tilepx_scalar", "tilepx_result",
+                   "tilepx_options", "tilepx_diagnostic", "tilepx_diagnostics")
         prog = '#include <stddef.h>\n#include <stdio.h>\n#include "tilepx/tilepx.h"\nint main(void)\n{\n'
-        for c_name in ("tilepx_launch", "tilepx_param", "tilepx_tensor_map", "tilepx_scalar", "tilepx_result"):
+        for c_name in structs:
             prog += '\tprintf("%%zu\\n", sizeof(%s));\n' % c_name
         for c_name, _, f in fields:
             prog += '\tprintf("%%zu\\n", offsetof(%s, %s));\n' % (c_name, f)
@@ -174,7 +182,8 @@ class Record(unittest.TestCase):
                            check=True)
             got = [int(x) for x in subprocess.run([os.path.join(d, "s")], capture_output=True,
                                                   text=True).stdout.split()]
-        want = [ctypes.sizeof(getattr(_lib, p)) for p in ("Launch", "Param", "TensorMap", "Scalar", "Result")]
+        want = [ctypes.sizeof(getattr(_lib, p)) for p in ("Launch", "Param", "TensorMap", "Scalar", "Result", "Options",
+                                                          "Diagnostic", "Diagnostics")]
         want += [getattr(getattr(_lib, p), f).offset for _, p, f in fields]
         self.assertEqual(got, want)
 
@@ -346,6 +355,77 @@ class Arguments(unittest.TestCase):
             pass
         e = raises(self, lambda: self.k(*gemm_args()), "no CUDA driver: libcuda.so.1 not found")
         self.assertIsNone(e.line)
+
+
+CONST = "target sm_90\ndefine T 32\ndefine N T * 4\nkernel k\nthreads T\nparam A f32 [N]\nshared S f32 [N]\ncta copy S, A\n"
+
+
+def strip_comments(ptx):
+    return "\n".join(l for l in ptx.splitlines() if not l.strip().startswith("//"))
+
+
+class Options(unittest.TestCase):
+    """tilepx.compile(..., defines=, lineinfo=, werror=) and k.diagnostics"""
+
+    def test_defines(self):
+        k = tilepx.compile(CONST, target=None, defines={"T": 64})
+        self.assertIn(".reqntid 64", k.ptx)
+        self.assertEqual(k.params[0]["shape"], [256])  # the record sees N = 4 T too
+        self.assertEqual(k.launch_record()["block"][0], 64)
+        self.assertIn(".reqntid 32", tilepx.compile(CONST, target=None).ptx)
+
+    def test_defines_family_file(self):
+        k = tilepx.compile("bench/softmax_rows_any.tile", target=None, defines={"T": 64, "KERNEL": "softmax_rows_small"})
+        self.assertEqual(k.name, "softmax_rows_small")
+        self.assertEqual(strip_comments(k.ptx), strip_comments(tilepx.compile("tests/gpu/softmax_rows_small.tile",
+                                                                              target=None).ptx))
+
+    def test_define_not_a_number_is_located(self):
+        with self.assertRaises(tilepx.Error) as c:
+            tilepx.compile(CONST, defines={"T": "abc"})
+        e = c.exception
+        self.assertEqual((e.line, e.column), (3, 10))
+        self.assertEqual([(i["kind"], i["line"], i["parent"]) for i in e.items][:2], [("error", 3, None), ("note", 3, 0)])
+        self.assertIn("-D T=abc", e.items[1]["message"])
+
+    def test_define_arguments(self):
+        for bad in ({"1X": 3}, {"T": 1.5}, {"T": ""}, {"T": True}):
+            with self.assertRaises(ValueError):
+                tilepx.compile(CONST, defines=bad)
+        with self.assertRaises(tilepx.Error) as c:
+            tilepx.compile(CONST, defines={"Q": 3})
+        self.assertIn("-D Q=3: no 'define Q'", str(c.exception))
+
+    def test_lineinfo(self):
+        k = tilepx.compile(GEMM, lineinfo=True)
+        self.assertIn('.file 1 "%s"' % os.path.abspath(GEMM), k.ptx)
+        self.assertRegex(k.ptx, r"\.loc 1 \d+ \d+")
+        self.assertNotIn(".loc", tilepx.compile(GEMM).ptx)
+
+    def test_diagnostics_and_werror(self):
+        w = "tests/warn/cp_async_never_waited.tile"
+        k = tilepx.compile(w, target=None)
+        self.assertEqual([(d["kind"], d["line"], d["column"]) for d in k.diagnostics if d["kind"] != "note"],
+                         [("warning", 10, 1)])
+        self.assertIn("never committed", k.diagnostics[0]["message"])
+        self.assertEqual(tilepx.compile(GEMM).diagnostics, [])
+        with self.assertRaises(tilepx.Error) as c:
+            tilepx.compile(w, target=None, werror=True)
+        self.assertEqual((c.exception.line, c.exception.items[0]["werror"]), (10, True))
+
+
+class GemmChoose(unittest.TestCase):
+    def test_pick(self):
+        c = tilepx.gemm_choose(4096, 4096, 4096, "f16", "f32", 132)  # docs/benchmarks.md's sweep table
+        self.assertTrue(c["tile"].endswith("bench/gemm_sm90_walk_512x128.tile"), c["tile"])
+        self.assertEqual((c["values"]["P"], c["values"]["Q"], c["kernel"]), (8, 16, "gemm_sm90_walk_512x128"))
+        k = tilepx.compile(c["tile"], kernel=c["kernel"])
+        self.assertEqual(k.launch_record(**c["values"])["grid"][:2], [16, 8])
+
+    def test_refused(self):
+        with self.assertRaises(ValueError) as e:
+            tilepx.gemm_choose(100, 100, 100, "f16", "f32", 132)  # K % 8
+        self.assertIn("K", str(e.exception))
 
 
 class Cli(unittest.TestCase):
