@@ -13,6 +13,12 @@ typedef struct NamedBar {
 	uint32_t waiting, arrivers; /* warps at bar.sync; every warp that arrived */
 	int line, pc;    /* the first arrival's */
 	Clock rel;       /* what the arrivals released */
+	Clock stamp;     /* each arriving warp's stamp (its clock's own entry) at its arrival */
+	/* the last completed instance with a COUNT: its warps, their arrival
+	 * stamps and its line (kept when the instance is reset) */
+	uint32_t last_arrivers;
+	Clock last_stamp;
+	int last_line;
 } NamedBar;
 
 typedef struct MbarClock {
@@ -108,9 +114,37 @@ static uint32_t complete(SyncState *s, int rank, NamedBar *b)
 	for (int w = 0; w < SYNC_MAXWARPS; w++)
 		if (rel >> w & 1)
 			join(clock_of(s, rank, w), b->rel);
-	memset(b, 0, sizeof *b);
-	b->count = -1;
+	NamedBar done = {.count = -1, .last_arrivers = b->last_arrivers, .last_line = b->last_line};
+	memcpy(done.last_stamp, b->last_stamp, sizeof done.last_stamp);
+	if (b->count > 0) {
+		done.last_arrivers = b->arrivers;
+		done.last_line = b->line;
+		memcpy(done.last_stamp, b->stamp, sizeof done.last_stamp);
+	}
+	*b = done;
 	return rel;
+}
+
+/* One id, two groups of warps: the hardware completes an instance at any
+ * COUNT arrivals, so a warp outside the last instance's group whose
+ * arrival is not ordered after every arrival of that instance could, in
+ * another schedule, have completed it in place of one of its warps (two
+ * hand-offs on one id: a reader passes before its writer). Decided from
+ * the happens-before clocks of this run, whatever order it took: the warps
+ * and their program order are the same in every schedule. */
+static bool foreign_arrival(const SyncState *s, int rank, int w, int id, const NamedBar *b, char *err, size_t errn)
+{
+	if (!b->last_arrivers || (b->last_arrivers >> w & 1))
+		return false;
+	for (int u = 0; u < SYNC_MAXWARPS; u++)
+		if ((b->last_arrivers >> u & 1) && !sync_ordered(s, rank, w, u, b->last_stamp[u])) {
+			snprintf(err, errn, "named barrier %d: warp %d arrives unordered with warp %d's arrival in the "
+			         "instance of warps 0x%x (.tile line %d): any COUNT arrivals complete the barrier, so these "
+			         "arrivals could complete each other's instances (two hand-offs on one id); give each its own id",
+			         id, w, u, (unsigned)b->last_arrivers, b->last_line);
+			return true;
+		}
+	return false;
 }
 
 bool sync_bar_arrive(SyncState *s, int rank, int w, int id, int64_t count, bool wait, int line, int pc,
@@ -128,11 +162,14 @@ bool sync_bar_arrive(SyncState *s, int rank, int w, int id, int64_t count, bool 
 		         a, line, c, b->line);
 		return false;
 	}
+	if (count > 0 && foreign_arrival(s, rank, w, id, b, err, errn))
+		return false;
 	if (b->count < 0) {
 		b->count = count;
 		b->line = line;
 		b->pc = pc;
 	}
+	b->stamp[w] = sync_stamp(s, rank, w);
 	release(s, rank, w, b->rel);
 	b->arrived += 32;
 	b->arrivers |= 1u << w;

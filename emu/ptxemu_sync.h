@@ -6,7 +6,10 @@
  *    whole and counts 32 threads; an instance completes when COUNT threads
  *    have arrived (no COUNT: every warp of the CTA that has not exited);
  *    bar.sync waiters then go on, bar.arrive never waits; arrivals with
- *    different COUNTs in one instance are an error;
+ *    different COUNTs in one instance are an error, and so is an arrival by
+ *    a warp outside the last completed instance's group that is not ordered
+ *    after that instance's arrivals (it could have completed it: two
+ *    hand-offs on one id);
  *  - happens-before between warps as vector clocks, one per warp: an arrival
  *    (bar.arrive, bar.sync, mbarrier.arrive) releases the warp's clock into
  *    the barrier and starts a new interval; a completed bar.sync, or a
