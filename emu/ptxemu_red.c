@@ -22,6 +22,7 @@
 #include "ptxemu_machine.h"
 #include "ptxemu_float.h"
 #include "ptxemu_cvt.h"
+#include "ptxemu_half.h"
 
 static uint32_t flush(uint32_t x) { return (x & 0x7f800000u) ? x : x & 0x80000000u; }
 
@@ -35,7 +36,7 @@ static uint32_t red_add_f32(uint32_t a, uint32_t b)
  * is then the correctly rounded sum), rounded to nearest even */
 static uint16_t red_add_half(uint16_t a, uint16_t b, bool bf)
 {
-	uint32_t fa = bf ? (uint32_t)a << 16 : ptxemu_cvt_f32_f16(a), fb = bf ? (uint32_t)b << 16 : ptxemu_cvt_f32_f16(b);
+	uint32_t fa = bf ? emu_half_bits(a, true) : ptxemu_cvt_f32_f16(a), fb = bf ? emu_half_bits(b, true) : ptxemu_cvt_f32_f16(b);
 	return ptxemu_cvt_rn_half(ptxemu_float_exec(ptxemu_float_decode("add.rn.f32"), fa, fb, 0), bf);
 }
 
