@@ -60,12 +60,12 @@ void exec_red(Machine *m, Thread *t, Ins *in)
 	}
 	track(m, t, in, true); /* its line, for a report; the access is checked as an atomic below */
 	m->acc_warp = -1;
-	uint64_t a = addr(m, t, in->ops[0]);
+	uint64_t a = oaddr(m, t, &in->od[0]);
 	unsigned char *p = mem(m, false, a, 4 * n);
 	if (!p || !red_global_access(m, (a >> 40) - 1, a & ((1ull << 40) - 1), 4 * n, true, (int)(t - m->t)))
 		return;
 	for (int i = 0; i < n; i++) {
-		uint32_t old, v = (uint32_t)val(m, t, in->ops[1 + i]);
+		uint32_t old, v = (uint32_t)oval(m, t, &in->od[1 + i]);
 		memcpy(&old, p + 4 * i, 4);
 		uint32_t r = h2 ? red_add_x2(old, v, bf2) : add ? red_add_f32(old, v) : max ? ((int32_t)v > (int32_t)old ? v : old) : (v < old ? v : old);
 		memcpy(p + 4 * i, &r, 4);
