@@ -858,7 +858,7 @@ check_roles_wgmma() {
 	local f=$1 k
 	file_has "$f" 'warpgroup mma' || return 0
 	file_has "$f" '^ *when ' && echo "@tag roles"
-	"$T" check "$f" > "$S/rw.log" 2>&1 && ok || bad "$f (with wgmma): $(head -1 "$S/rw.log")"
+	check_once "$f" && ok || bad "$f (with wgmma): $(head -1 "$CHECK_ERR")" # (the warning sections reuse it)
 	for k in nofence fencebeforeinit waitlate; do
 		# a program says where a mutant is no bug ('# wgmma mutants: no KIND (why)')
 		grep -q "^# wgmma mutants: no $k\b" "$f" && continue
