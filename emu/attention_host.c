@@ -3,6 +3,7 @@
  * inputs, so the tests check the program's mathematics too, not only that
  * the emitted code means what the program says. */
 #include "runcore.h"
+#include "ptxemu_half.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -46,10 +47,7 @@ static double half(const Attn *a, int p, int64_t i, bool want)
 {
 	uint16_t h;
 	memcpy(&h, (want ? a->rp->want : a->rp->init)[p] + 2 * i, 2);
-	uint32_t u = ref_half_to_f32(h, a->bf16);
-	float f;
-	memcpy(&f, &u, 4);
-	return f;
+	return emu_half_to_f32(h, a->bf16);
 }
 
 /* one query row: its errors against the exact O and LSE, counted in *bad */

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "ptxemu_cvt.h"
+#include "ptxemu_half.h"
 
 uint16_t ptxemu_cvt_rn_half(uint32_t f32, bool bf)
 {
@@ -52,22 +53,8 @@ uint16_t ptxemu_cvt_rn_half(uint32_t f32, bool bf)
 
 uint32_t ptxemu_cvt_f32_f16(uint32_t h)
 {
-	uint32_t sign = (h & 0x8000) << 16, e = (h >> 10) & 31, m = h & 0x3ff;
-	if (e == 31)
-		return m ? 0x7fffffffu : sign | 0x7f800000u;
-	float f = (float)(e ? m | 0x400 : m); /* exact: at most 11 bits */
-	int x = (e ? (int)e : 1) - 25; /* value = f * 2^x */
-	while (x > 0) {
-		f *= 2.0f;
-		x--;
-	}
-	while (x < 0) {
-		f *= 0.5f; /* exact: the results stay at or above 2^-24, normal in f32 */
-		x++;
-	}
-	uint32_t u;
-	memcpy(&u, &f, 4);
-	return sign | u;
+	uint32_t u = emu_half_bits((uint16_t)h, false);
+	return (u & 0x7fffffffu) > 0x7f800000u ? 0x7fffffffu : u; /* a NaN: the canonical one */
 }
 
 bool ptxemu_cvt(const char *op, uint32_t a, uint32_t b, uint32_t *d)

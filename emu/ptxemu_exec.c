@@ -85,7 +85,7 @@ static void tma_instruction(Machine *m, Thread *t, Ins *in)
 		return;
 	}
 	if ((!strncmp(in->op, "mbarrier.arrive", 15) || !strncmp(in->op, "mbarrier.try_wait", 17)) && strcmp(in->ops[0], "_"))
-		*R(m, t, in->ops[0]) = result;
+		*oreg(m, t, &in->od[0]) = result;
 	if (blocked) { /* stay at the wait; the scheduler runs the other threads */
 		t->pc--;
 		t->blocked = true;
@@ -343,8 +343,8 @@ static bool exec_control(Machine *m, Thread *t, Ins *in)
 {
 	const char *op = in->op;
 	char **o = in->ops;
-#define D (*R(m, t, o[0]))
-#define V(i) val(m, t, o[i])
+#define D (*oreg(m, t, &in->od[0]))
+#define V(i) oval(m, t, &in->od[i])
 	switch (in->opc) {
 	case OPC_RET: {
 		if (t->depth > 0) {
@@ -417,7 +417,7 @@ static bool exec_control(Machine *m, Thread *t, Ins *in)
 		return true;
 	}
 	case OPC_BRA: {
-		t->pc = label_pc(m, o[0]);
+		t->pc = in->od[0].label >= 0 ? in->od[0].label : label_pc(m, o[0]);
 		return true;
 	}
 	default:
@@ -432,9 +432,8 @@ static bool exec_control(Machine *m, Thread *t, Ins *in)
 static bool exec_compare(Machine *m, Thread *t, Ins *in)
 {
 	const char *op = in->op;
-	char **o = in->ops;
-#define D (*R(m, t, o[0]))
-#define V(i) val(m, t, o[i])
+#define D (*oreg(m, t, &in->od[0]))
+#define V(i) oval(m, t, &in->od[i])
 	switch (in->opc) {
 	case OPC_PRED_LOGIC: {
 		bool a = V(1) != 0, b = V(2) != 0;
@@ -496,10 +495,9 @@ static bool exec_compare(Machine *m, Thread *t, Ins *in)
 }
 
 /* an f32 source: a float immediate (0fXXXXXXXX, 0d..., decimal) or any operand val reads */
-static uint32_t float_source(Machine *m, Thread *t, const char *s)
+static uint32_t float_source(Machine *m, Thread *t, const Opnd *o)
 {
-	uint32_t bits;
-	return ptxemu_float_immediate(s, &bits) ? bits : (uint32_t)val(m, t, s);
+	return o->fimm ? o->fbits : (uint32_t)oval(m, t, o);
 }
 
 /* an f32 compute instruction (emu/ptxemu_float.c): its sources are the
@@ -514,14 +512,14 @@ static void exec_float(Machine *m, Thread *t, Ins *in)
 	}
 	uint64_t s[3] = {0}, r;
 	for (int i = 0; i < in->fop.nsrc; i++) /* an f64 form reads 64 bits (0dX{16}: its bits, as val reads it) */
-		s[i] = in->fop.f64 ? val(m, t, in->ops[ndst + i]) : float_source(m, t, in->ops[ndst + i]);
+		s[i] = in->fop.f64 ? oval(m, t, &in->od[ndst + i]) : float_source(m, t, &in->od[ndst + i]);
 	if (in->fop.f64)
 		r = ptxemu_double_exec(in->fop, s[0], s[1], s[2]);
 	else
 		r = ptxemu_float_exec(in->fop, (uint32_t)s[0], (uint32_t)s[1], (uint32_t)s[2]);
-	*R(m, t, in->ops[0]) = r;
+	*oreg(m, t, &in->od[0]) = r;
 	if (ndst == 2)
-		*R(m, t, in->ops[1]) = !r;
+		*oreg(m, t, &in->od[1]) = !r;
 }
 
 /* bit-field, byte-permute, max and the conversions; false when in is none
@@ -529,9 +527,8 @@ static void exec_float(Machine *m, Thread *t, Ins *in)
 static bool exec_bits(Machine *m, Thread *t, Ins *in)
 {
 	const char *op = in->op;
-	char **o = in->ops;
-#define D (*R(m, t, o[0]))
-#define V(i) val(m, t, o[i])
+#define D (*oreg(m, t, &in->od[0]))
+#define V(i) oval(m, t, &in->od[i])
 	switch (in->opc) {
 	case OPC_CVT_U64_U32: {
 		D = (uint32_t)V(1);
@@ -548,7 +545,7 @@ static bool exec_bits(Machine *m, Thread *t, Ins *in)
 	case OPC_MOV_UNPACK16: {
 		uint64_t a = V(2);
 		D = a & 0xffffu;
-		*R(m, t, o[1]) = a >> 16 & 0xffffu;
+		*oreg(m, t, &in->od[1]) = a >> 16 & 0xffffu;
 		return true;
 	}
 	case OPC_CVT_U32_U16: {
@@ -608,16 +605,15 @@ static bool exec_bits(Machine *m, Thread *t, Ins *in)
 static bool exec_alu(Machine *m, Thread *t, Ins *in)
 {
 	const char *op = in->op;
-	char **o = in->ops;
-#define D (*R(m, t, o[0]))
-#define V(i) val(m, t, o[i])
+#define D (*oreg(m, t, &in->od[0]))
+#define V(i) oval(m, t, &in->od[i])
 	switch (in->opc) {
 	case OPC_LD_SCALAR: {
-		D = (uint64_t)m->p->scalar_val[scalar_param(m->p, o[1])];
+		D = (uint64_t)m->p->scalar_val[in->od[1].scalar];
 		return true;
 	}
 	case OPC_LD_POINTER: {
-		D = (addr(m, t, o[1]) + 1) << 40;
+		D = (oaddr(m, t, &in->od[1]) + 1) << 40;
 		return true;
 	}
 	case OPC_MOV: {
@@ -707,9 +703,8 @@ static bool exec_alu(Machine *m, Thread *t, Ins *in)
 static bool exec_memory(Machine *m, Thread *t, Ins *in)
 {
 	const char *op = in->op;
-	char **o = in->ops;
-#define D (*R(m, t, o[0]))
-#define V(i) val(m, t, o[i])
+#define D (*oreg(m, t, &in->od[0]))
+#define V(i) oval(m, t, &in->od[i])
 	switch (in->opc) {
 	case OPC_LDST_NO_WIDTH: {
 		snprintf(m->errbuf, sizeof m->errbuf, "unsupported instruction '%s' (an access width the emulator lacks)", op);
@@ -717,21 +712,21 @@ static bool exec_memory(Machine *m, Thread *t, Ins *in)
 		return true;
 	}
 	case OPC_LD: {
-		int w = width_of(op), n = w >= 4 ? w / 4 : 1;
+		int w = in->width, n = w >= 4 ? w / 4 : 1;
 		track(m, t, in, false);
-		unsigned char *p = mem(m, strstr(op, ".shared") != NULL, addr(m, t, o[n]), w);
+		unsigned char *p = mem(m, in->shared, oaddr(m, t, &in->od[n]), w);
 		m->acc_warp = -1;
 		for (int i = 0; p && i < n; i++) {
 			uint32_t v = 0;
 			memcpy(&v, p + 4 * i, (size_t)(w < 4 ? w : 4));
-			*R(m, t, o[i]) = v;
+			*oreg(m, t, &in->od[i]) = v;
 		}
 		return true;
 	}
 	case OPC_ST: {
-		int w = width_of(op), n = w >= 4 ? w / 4 : 1;
+		int w = in->width, n = w >= 4 ? w / 4 : 1;
 		track(m, t, in, true);
-		unsigned char *p = mem(m, strstr(op, ".shared") != NULL, addr(m, t, o[0]), w);
+		unsigned char *p = mem(m, in->shared, oaddr(m, t, &in->od[0]), w);
 		m->acc_warp = -1;
 		for (int i = 0; p && i < n; i++) {
 			uint32_t v = (uint32_t)V(1 + i);
@@ -741,7 +736,7 @@ static bool exec_memory(Machine *m, Thread *t, Ins *in)
 	}
 	case OPC_CP_ASYNC_COPY: {
 		int bytes = (int)V(2);
-		uint64_t da = addr(m, t, o[0]);
+		uint64_t da = oaddr(m, t, &in->od[0]);
 		if (m->banks) { /* the shared write of the copy, as the 16-byte st.shared it replaces */
 			int tid = (int)(t - m->t), pc = (int)(in - m->p->ins);
 			bank_record(m, tid, pc, m->occ[(int64_t)tid * m->p->n + pc]++, da, bytes);
@@ -749,7 +744,7 @@ static bool exec_memory(Machine *m, Thread *t, Ins *in)
 		/* ignore-src (a 4th operand, a predicate): zeros land, the source is not read */
 		static const unsigned char zeros[16];
 		bool ignore = in->nops > 3 && V(3);
-		unsigned char *d = mem(m, true, da, bytes), *s = ignore ? (unsigned char *)zeros : mem(m, false, addr(m, t, o[1]), bytes);
+		unsigned char *d = mem(m, true, da, bytes), *s = ignore ? (unsigned char *)zeros : mem(m, false, oaddr(m, t, &in->od[1]), bytes);
 		if (d && s) {
 			if (m->ncpa == m->cpacap) {
 				m->cpacap = m->cpacap ? 2 * m->cpacap : 64;
@@ -827,7 +822,10 @@ void decode_prog(Prog *p)
 		p->ins[i].fop = ptxemu_float_decode(p->ins[i].op);
 		p->ins[i].opc = classify(p, &p->ins[i]);
 		p->ins[i].collective = is_collective(p->ins[i].op);
+		p->ins[i].width = (int8_t)width_of(p->ins[i].op);
+		p->ins[i].shared = strstr(p->ins[i].op, ".shared") != NULL;
 		p->has_red |= p->ins[i].opc == OPC_RED;
 	}
+	decode_operands(p);
 	wg_decode(p);
 }

@@ -25,6 +25,27 @@ enum { MAXOPS = 140, TMEM_COLS = 512, SHADOW_CHUNK = 256 };
  * operand strips it, arithmetic sees it (a wgmma descriptor must mask it) */
 #define SHARED_RANK_SHIFT 24
 
+/* An operand decoded once when the program is loaded (decode_operands;
+ * Lua's lopcodes.h is the model): what val, addr and an f32 source would
+ * find in its text, so a step reads no operand text. OD_TEXT: something
+ * the decoder leaves to the text path (val/addr: their errors included). */
+enum { OD_TEXT, OD_REG, OD_IMM, OD_SPECIAL, OD_SYM, OD_PARAM, OD_TMAP };
+enum { SP_TID_X, SP_CTAID_X, SP_CTAID_Y, SP_NCTAID_X, SP_NCTAID_Y, SP_CTARANK, SP_NCTARANK };
+typedef struct Opnd {
+	const char *text;  /* the operand's text (Ins.ops) */
+	uint8_t kind;      /* as a value (val): OD_*; slot a register slot or SP_*, imm the value, a symbol's
+	                    * offset or a param's or tensor map's index */
+	uint8_t akind;     /* as an address (addr): its base's OD_*, aslot and aimm as above, plus aoff */
+	bool a32;          /* the base is a 32-bit register: a shared address */
+	bool asym;         /* the base is a shared symbol (its address carries the rank in a cluster) */
+	bool fimm;         /* an f32 immediate: fbits is what an f32 source reads */
+	uint32_t fbits;
+	int32_t slot, aslot;
+	int64_t imm, aimm, aoff;
+	int32_t label;     /* a label's pc, -1 none */
+	int32_t scalar;    /* a scalar param's index (scalar_param), -1 none */
+} Opnd;
+
 typedef struct Ins {
 	char op[160];
 	int pred;      /* register slot of the guard, -1 none */
@@ -37,6 +58,9 @@ typedef struct Ins {
 	int opc;       /* the interpreter's arm for it, decoded once (decode_prog) */
 	bool collective; /* a warp or warpgroup collective or barrier (is_collective), decoded once */
 	FloatOp fop;     /* an f32 compute form (emu/ptxemu_float.c), decoded once; kind 0: none */
+	Opnd *od;        /* the operands, decoded once (decode_operands): nops of them */
+	int8_t width;    /* an ld/st's bytes per element register (width_of), decoded once */
+	bool shared;     /* an ld/st of .shared, decoded once */
 } Ins;
 
 typedef struct Prog {
@@ -197,6 +221,7 @@ static inline int warp_of(const Machine *m, const Thread *t) { return rank_of(m,
 
 /* ptxemu_parse.c */
 int reg_slot(Prog *p, const char *name);
+int reg_find(const Prog *p, const char *name); /* a register's slot, -1 when it has none (adds none) */
 void collect_regs(Prog *p);
 const char *undeclared_reg(const Prog *p); /* a register no .reg declares, or NULL */
 int psym_find(const Prog *p, const char *name);
@@ -211,6 +236,12 @@ void load_funcs(Prog *p, char **lines, int nl);
 uint64_t *R(Machine *m, Thread *t, const char *name);
 uint64_t val(Machine *m, Thread *t, const char *s);
 uint64_t addr(Machine *m, Thread *t, const char *s);
+/* the decoded operand's value, register and address (the text path for OD_TEXT) */
+uint64_t oval(Machine *m, Thread *t, const Opnd *o);
+uint64_t *oreg(Machine *m, Thread *t, const Opnd *o);
+uint64_t oaddr(Machine *m, Thread *t, const Opnd *o);
+/* every operand of every instruction decoded, once the registers are collected */
+void decode_operands(Prog *p);
 /* the declared width of register name in bits; 0 when it is no declared register */
 int reg_bits(const Prog *p, const char *name);
 uint64_t shared_cta_offset(Machine *m, Thread *t, uint32_t a);

@@ -268,7 +268,7 @@ void track(Machine *m, const Thread *t, const Ins *in, bool write)
 	if (m->banks && strstr(in->op, ".shared")) {
 		int tid = (int)(t - m->t), pc = (int)(in - m->p->ins);
 		int64_t *o = &m->occ[(int64_t)tid * m->p->n + pc];
-		bank_record(m, tid, pc, (*o)++, addr(m, (Thread *)t, in->ops[write ? 0 : in->nops - 1]), width_of(in->op));
+		bank_record(m, tid, pc, (*o)++, oaddr(m, (Thread *)t, &in->od[write ? 0 : in->nops - 1]), width_of(in->op));
 	}
 	m->acc_warp = warp_of(m, t);
 	m->acc_line = in->tile_line;
@@ -393,4 +393,139 @@ uint8_t get8(Machine *m, uint64_t a)
 {
 	unsigned char *p = mem(m, true, a, 1);
 	return p ? *p : 0;
+}
+
+/* ---- operands decoded once (Opnd): the same answers as val and addr ---- */
+
+static const char *const special_names[] = {"%tid.x", "%ctaid.x", "%ctaid.y", "%nctaid.x", "%nctaid.y",
+                                            "%cluster_ctarank", "%cluster_nctarank"};
+
+/* what val reads from text s: kind, slot, imm (OD_TEXT: val itself, its error included) */
+static void decode_value(const Prog *p, const char *s, uint8_t *kind, int32_t *slot, int64_t *imm)
+{
+	*kind = OD_TEXT;
+	if (s[0] == '%') {
+		for (int i = 0; i < (int)(sizeof special_names / sizeof *special_names); i++)
+			if (!strcmp(s, special_names[i])) {
+				*kind = OD_SPECIAL, *slot = i;
+				return;
+			}
+		if ((*slot = reg_find(p, s)) >= 0)
+			*kind = OD_REG;
+		return;
+	}
+	if (s[0] == '0' && strchr("fFdD", s[1]) && s[1]) {
+		*kind = OD_IMM, *imm = (int64_t)strtoull(s + 2, NULL, 16);
+		return;
+	}
+	if (isdigit((unsigned char)s[0]) || s[0] == '-') {
+		*kind = OD_IMM, *imm = strtoll(s, NULL, 0);
+		return;
+	}
+	for (int i = 0; i < p->nnamed; i++)
+		if (!strcmp(p->named[i], s)) {
+			if ((*slot = reg_find(p, s)) >= 0)
+				*kind = OD_REG;
+			return;
+		}
+	for (int i = 0; i < p->nsyms; i++)
+		if (!strcmp(p->syms[i], s)) {
+			*kind = OD_SYM, *imm = p->sym_off[i];
+			return;
+		}
+	for (int i = 0; i < p->nparams; i++)
+		if (!strcmp(p->params[i], s)) {
+			*kind = OD_PARAM, *imm = i;
+			return;
+		}
+	for (int i = 0; i < p->ntmaps; i++)
+		if (!strcmp(p->tmaps[i], s)) {
+			*kind = OD_TMAP, *imm = i;
+			return;
+		}
+}
+
+/* what addr reads from text s ("[base+off]", "[base]" or a bare base) */
+static void decode_address(const Prog *p, const char *s, Opnd *o)
+{
+	s += s[0] == '[';
+	size_t n = strcspn(s, "]"), cut = n;
+	for (size_t i = 1; i < n && cut == n; i++)
+		if (s[i] == '+' || s[i] == '-')
+			cut = i;
+	char *base = strndup(s, cut);
+	if (!base) {
+		o->akind = OD_TEXT;
+		return;
+	}
+	o->aoff = cut < n ? strtoll(s + cut + (s[cut] == '+' && s[cut + 1] == '-'), NULL, 0) : 0;
+	decode_value(p, base, &o->akind, &o->aslot, &o->aimm);
+	int bits = reg_bits(p, base);
+	o->a32 = bits == 32;
+	for (int i = 0; !bits && i < p->nsyms && !o->asym; i++)
+		o->asym = !strcmp(p->syms[i], base);
+	free(base);
+}
+
+void decode_operands(Prog *p)
+{
+	for (int i = 0; i < p->n; i++) {
+		Ins *in = &p->ins[i];
+		in->od = calloc((size_t)in->nops + 1, sizeof *in->od);
+		if (!in->od)
+			abort(); /* out of memory at load, as strdup's callers do */
+		for (int k = 0; k < in->nops; k++) {
+			Opnd *o = &in->od[k];
+			o->text = in->ops[k];
+			decode_value(p, o->text, &o->kind, &o->slot, &o->imm);
+			decode_address(p, o->text, o);
+			o->fimm = ptxemu_float_immediate(o->text, &o->fbits);
+			o->label = -1;
+			for (int l = 0; l < p->nlabels && o->label < 0; l++)
+				if (!strcmp(p->labels[l], o->text))
+					o->label = p->label_pc[l];
+			o->scalar = scalar_param(p, o->text);
+		}
+	}
+}
+
+static uint64_t decoded(Machine *m, Thread *t, uint8_t kind, int32_t slot, int64_t imm)
+{
+	switch (kind) {
+	case OD_REG: return t->r[slot];
+	case OD_IMM: return (uint64_t)imm;
+	case OD_SYM: return (uint64_t)imm | (m->nranks > 1 ? (uint64_t)rank_of(m, t) << SHARED_RANK_SHIFT : 0);
+	case OD_PARAM: return (uint64_t)imm;
+	case OD_TMAP: return TMAP_TAG | (uint64_t)imm;
+	default: break;
+	}
+	switch (slot) { /* OD_SPECIAL */
+	case SP_TID_X: return (uint64_t)local_tid(m, t);
+	case SP_CTAID_X: return (uint64_t)(m->base_x + rank_of(m, t) % m->cx);
+	case SP_CTAID_Y: return (uint64_t)(m->base_y + rank_of(m, t) / m->cx);
+	case SP_NCTAID_X: return (uint64_t)m->k->grid;
+	case SP_NCTAID_Y: return (uint64_t)m->k->grid_y;
+	case SP_CTARANK: return (uint64_t)rank_of(m, t);
+	default: return (uint64_t)m->nranks;
+	}
+}
+
+uint64_t oval(Machine *m, Thread *t, const Opnd *o)
+{
+	return o->kind == OD_TEXT ? val(m, t, o->text) : decoded(m, t, o->kind, o->slot, o->imm);
+}
+
+uint64_t *oreg(Machine *m, Thread *t, const Opnd *o)
+{
+	return o->kind == OD_REG ? &t->r[o->slot] : R(m, t, o->text);
+}
+
+uint64_t oaddr(Machine *m, Thread *t, const Opnd *o)
+{
+	if (o->akind == OD_TEXT)
+		return addr(m, t, o->text);
+	uint64_t a = decoded(m, t, o->akind, o->aslot, o->aimm) + (uint64_t)o->aoff;
+	if (o->a32 || (o->asym && m->nranks > 1))
+		a = shared_cta_offset(m, t, (uint32_t)a);
+	return a;
 }

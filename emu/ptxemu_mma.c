@@ -13,28 +13,7 @@
 #include <string.h>
 
 #include "ptxemu_mma.h"
-
-float ptxemu_h2f(uint16_t h, bool bf16)
-{
-	uint32_t u;
-	if (bf16) {
-		u = (uint32_t)h << 16;
-	} else {
-		uint32_t sign = (uint32_t)(h >> 15) << 31, e = (h >> 10) & 31, m = h & 1023;
-		if (e == 0) {
-			float f = (float)m / 16777216.0f;
-			memcpy(&u, &f, 4);
-			u |= sign;
-		} else if (e == 31) {
-			u = sign | 0x7f800000u | (m << 13);
-		} else {
-			u = sign | ((e + 112) << 23) | (m << 13);
-		}
-	}
-	float f;
-	memcpy(&f, &u, 4);
-	return f;
-}
+#include "ptxemu_half.h"
 
 void ptxemu_mma_m16n8k16(const uint32_t a[32][4], const uint32_t b[32][2], const uint32_t c[32][4],
                          uint32_t d[32][4], bool bf16)
@@ -44,11 +23,11 @@ void ptxemu_mma_m16n8k16(const uint32_t a[32][4], const uint32_t b[32][2], const
 		int g = lane >> 2, t = lane % 4;
 		for (int i = 0; i < 8; i++) {
 			int row = g + 8 * (i == 2 || i == 3 || i == 6 || i == 7), col = 2 * t + (i & 1) + 8 * (i >= 4);
-			A[row][col] = ptxemu_h2f((uint16_t)(a[lane][i / 2] >> (16 * (i & 1))), bf16);
+			A[row][col] = emu_half_to_f32((uint16_t)(a[lane][i / 2] >> (16 * (i & 1))), bf16);
 		}
 		for (int i = 0; i < 4; i++) {
 			int row = 2 * t + (i & 1) + 8 * (i >= 2);
-			B[row][g] = ptxemu_h2f((uint16_t)(b[lane][i / 2] >> (16 * (i & 1))), bf16);
+			B[row][g] = emu_half_to_f32((uint16_t)(b[lane][i / 2] >> (16 * (i & 1))), bf16);
 		}
 		for (int i = 0; i < 4; i++) {
 			float f;

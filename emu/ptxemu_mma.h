@@ -3,9 +3,6 @@
 #define PTXEMU_MMA_H
 #include <stdbool.h>
 #include <stdint.h>
-/* an f16 (IEEE half) or bf16 value as f32, exactly (subnormals, inf, NaN kept);
- * the mma and wgmma models read their 16-bit operands through it */
-float ptxemu_h2f(uint16_t h, bool bf16);
 /* one warp's mma.sync m16n8k16 .row.col f32 accumulate; d may alias c */
 void ptxemu_mma_m16n8k16(const uint32_t a[32][4], const uint32_t b[32][2], const uint32_t c[32][4],
                          uint32_t d[32][4], bool bf16);

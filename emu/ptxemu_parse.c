@@ -13,6 +13,16 @@ static unsigned hash_name(const char *s)
 	return h;
 }
 
+int reg_find(const Prog *p, const char *name)
+{
+	if (!p->hcap)
+		return -1;
+	for (unsigned k = hash_name(name) & (unsigned)(p->hcap - 1); p->hash[k] >= 0; k = (k + 1) & (unsigned)(p->hcap - 1))
+		if (!strcmp(p->regs[p->hash[k]], name))
+			return p->hash[k];
+	return -1;
+}
+
 int reg_slot(Prog *p, const char *name)
 {
 	if (p->nregs * 2 >= p->hcap) { /* grow and rehash */
@@ -362,9 +372,11 @@ void parse_entry(Prog *p, char **lines, int n)
 
 void free_prog(Prog *p)
 {
-	for (int i = 0; i < p->n; i++)
+	for (int i = 0; i < p->n; i++) {
 		for (int k = 0; k < p->ins[i].nops; k++)
 			free(p->ins[i].ops[k]);
+		free(p->ins[i].od);
+	}
 	for (int i = 0; i < p->nlabels; i++)
 		free(p->labels[i]);
 	for (int i = 0; i < p->nregs; i++)

@@ -22,6 +22,7 @@
 #include "ptxemu_machine.h"
 #include "ptxemu_float.h"
 #include "ptxemu_cvt.h"
+#include "ptxemu_half.h"
 
 static uint32_t flush(uint32_t x) { return (x & 0x7f800000u) ? x : x & 0x80000000u; }
 
@@ -35,7 +36,7 @@ static uint32_t red_add_f32(uint32_t a, uint32_t b)
  * is then the correctly rounded sum), rounded to nearest even */
 static uint16_t red_add_half(uint16_t a, uint16_t b, bool bf)
 {
-	uint32_t fa = bf ? (uint32_t)a << 16 : ptxemu_cvt_f32_f16(a), fb = bf ? (uint32_t)b << 16 : ptxemu_cvt_f32_f16(b);
+	uint32_t fa = bf ? emu_half_bits(a, true) : ptxemu_cvt_f32_f16(a), fb = bf ? emu_half_bits(b, true) : ptxemu_cvt_f32_f16(b);
 	return ptxemu_cvt_rn_half(ptxemu_float_exec(ptxemu_float_decode("add.rn.f32"), fa, fb, 0), bf);
 }
 
@@ -59,12 +60,12 @@ void exec_red(Machine *m, Thread *t, Ins *in)
 	}
 	track(m, t, in, true); /* its line, for a report; the access is checked as an atomic below */
 	m->acc_warp = -1;
-	uint64_t a = addr(m, t, in->ops[0]);
+	uint64_t a = oaddr(m, t, &in->od[0]);
 	unsigned char *p = mem(m, false, a, 4 * n);
 	if (!p || !red_global_access(m, (a >> 40) - 1, a & ((1ull << 40) - 1), 4 * n, true, (int)(t - m->t)))
 		return;
 	for (int i = 0; i < n; i++) {
-		uint32_t old, v = (uint32_t)val(m, t, in->ops[1 + i]);
+		uint32_t old, v = (uint32_t)oval(m, t, &in->od[1 + i]);
 		memcpy(&old, p + 4 * i, 4);
 		uint32_t r = h2 ? red_add_x2(old, v, bf2) : add ? red_add_f32(old, v) : max ? ((int32_t)v > (int32_t)old ? v : old) : (v < old ? v : old);
 		memcpy(p + 4 * i, &r, 4);

@@ -50,10 +50,10 @@ static bool named_bar(Machine *m, int r, int wi, Thread **lane, int nl, Ins *in)
 	int id;
 	if (sync_bar_waiting(m->sync, r, wi, &id))
 		return false; /* arrived, waits for the instance */
-	int64_t bid = (int64_t)val(m, lane[0], in->ops[0]), count = in->nops > 1 ? (int64_t)val(m, lane[0], in->ops[1]) : 0;
+	int64_t bid = (int64_t)oval(m, lane[0], &in->od[0]), count = in->nops > 1 ? (int64_t)oval(m, lane[0], &in->od[1]) : 0;
 	for (int k = 1; k < nl; k++)
-		if ((int64_t)val(m, lane[k], in->ops[0]) != bid ||
-		    (in->nops > 1 && (int64_t)val(m, lane[k], in->ops[1]) != count)) {
+		if ((int64_t)oval(m, lane[k], &in->od[0]) != bid ||
+		    (in->nops > 1 && (int64_t)oval(m, lane[k], &in->od[1]) != count)) {
 			snprintf(m->errbuf, sizeof m->errbuf, "%s (.tile line %d): the lanes of warp %d give different barrier "
 			         "ids or counts (bar is .aligned: one value per warp)", in->op, in->tile_line, wi);
 			m->err = m->errbuf;
@@ -93,7 +93,7 @@ static bool elect(Machine *m, int wi, Thread **lane, int nl)
 	if (!first)
 		return false;
 	Ins *in = &m->p->ins[first->pc];
-	uint32_t mask = (uint32_t)val(m, first, in->ops[in->nops - 1]), at = 0, live = 0;
+	uint32_t mask = (uint32_t)oval(m, first, &in->od[in->nops - 1]), at = 0, live = 0;
 	for (int k = 0; k < nl; k++) {
 		int l = (int)(local_tid(m, lane[k]) % 32);
 		live |= 1u << l;
@@ -162,7 +162,7 @@ static bool setmaxnreg(Machine *m, int r, int g)
 			return false; /* still to come (or a hang the report names) */
 		}
 	}
-	int64_t n = why ? 0 : (int64_t)val(m, any, in->ops[0]);
+	int64_t n = why ? 0 : (int64_t)oval(m, any, &in->od[0]);
 	int wgi = r * 8 + g, cur = m->maxnreg[wgi];
 	bool inc = strstr(in->op, ".inc") != NULL;
 	if (!why && (n < 24 || n > 256 || n % 8)) {
@@ -275,14 +275,14 @@ static void describe_hang(Machine *m)
 		int r = rank_of(m, t);
 		set_cta(m, r);
 		bool tw = !strncmp(in->op, "mbarrier.try_wait", 17);
-		uint64_t a = tw ? addr(m, t, in->ops[1]) : 0;
-		uint64_t par = tw ? val(m, t, in->ops[2]) & 1 : 0;
+		uint64_t a = tw ? oaddr(m, t, &in->od[1]) : 0;
+		uint64_t par = tw ? oval(m, t, &in->od[2]) & 1 : 0;
 		int64_t n = 0;
 		for (int64_t j = i; j < NT; j++) { /* the threads at the same instruction (and barrier, CTA, parity) */
 			Thread *u = &m->t[j];
 			if (seen[j] || u->done || u->pc != t->pc || rank_of(m, u) != r)
 				continue;
-			if (tw && (addr(m, u, in->ops[1]) != a || (val(m, u, in->ops[2]) & 1) != par))
+			if (tw && (oaddr(m, u, &in->od[1]) != a || (oval(m, u, &in->od[2]) & 1) != par))
 				continue;
 			seen[j] = true;
 			n++;

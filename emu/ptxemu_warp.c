@@ -15,7 +15,7 @@ static void matrix_b8(Machine *m, Thread **w, Ins *in)
 		int tid = (int)(w[0] - m->t), pc = (int)(in - m->p->ins), rows = ld ? 16 : 8;
 		int64_t k = m->occ[(int64_t)tid * m->p->n + pc]++;
 		for (int l = 0; l < rows * num && l < 32; l++)
-			bank_record(m, tid + l, pc, k, addr(m, w[l], in->ops[ld ? nregs : 0]), 16);
+			bank_record(m, tid + l, pc, k, oaddr(m, w[l], &in->od[ld ? nregs : 0]), 16);
 	}
 	for (int t = 0; t < 32; t++)
 		for (int r = 0; r < nregs; r++)
@@ -31,8 +31,8 @@ static void matrix_b8(Machine *m, Thread **w, Ins *in)
 					byte = t / 4 + 8 * (k >> 1);
 				}
 				Thread *src = w[(ld ? 16 : 8) * j + row];
-				uint64_t a = addr(m, src, in->ops[ld ? nregs : 0]) + (uint64_t)byte;
-				uint64_t *reg = R(m, w[t], in->ops[ld ? r : 1 + r]);
+				uint64_t a = oaddr(m, src, &in->od[ld ? nregs : 0]) + (uint64_t)byte;
+				uint64_t *reg = oreg(m, w[t], &in->od[ld ? r : 1 + r]);
 				if (ld) {
 					*reg = (*reg & ~(0xffull << (8 * k))) | ((uint64_t)get8(m, a) << (8 * k));
 				} else {
@@ -57,14 +57,14 @@ static void matrix(Machine *m, Thread **w, Ins *in)
 		int tid = (int)(w[0] - m->t), pc = (int)(in - m->p->ins);
 		int64_t k = m->occ[(int64_t)tid * m->p->n + pc]++;
 		for (int l = 0; l < 8 * num; l++)
-			bank_record(m, tid + l, pc, k, addr(m, w[l], in->ops[ld ? num : 0]), 16);
+			bank_record(m, tid + l, pc, k, oaddr(m, w[l], &in->od[ld ? num : 0]), 16);
 	}
 	for (int j = 0; j < num; j++)
 		for (int t = 0; t < 32; t++) {
 			int row = trans ? 2 * (t % 4) : t / 4, col = trans ? t / 4 : 2 * (t % 4);
 			for (int e = 0; e < 2; e++) {
 				int rr = trans ? row + e : row, cc = trans ? col : col + e;
-				uint64_t a = addr(m, w[8 * j + rr], in->ops[ld ? num : 0]) + 2 * (uint64_t)cc;
+				uint64_t a = oaddr(m, w[8 * j + rr], &in->od[ld ? num : 0]) + 2 * (uint64_t)cc;
 				const char *reg = in->ops[ld ? j : 1 + j];
 				uint64_t *r = R(m, w[t], reg);
 				if (ld)
@@ -85,8 +85,8 @@ static void tcgen05(Machine *m, Thread **w, Ins *in)
 	bool x2 = !strncmp(shape, "16x32bx2", 8); /* ld: regs, [a], imm; st: [a], imm, regs */
 	int nregs = in->nops - (x2 ? 2 : 1), first = ld ? 0 : (x2 ? 2 : 1);
 	for (int t = 0; t < 32; t++) {
-		uint32_t ta = (uint32_t)addr(m, w[t], in->ops[ld ? nregs : 0]);
-		int64_t half = x2 ? (int64_t)val(m, w[t], in->ops[ld ? nregs + 1 : 1]) : 0;
+		uint32_t ta = (uint32_t)oaddr(m, w[t], &in->od[ld ? nregs : 0]);
+		int64_t half = x2 ? (int64_t)oval(m, w[t], &in->od[ld ? nregs + 1 : 1]) : 0;
 		int64_t L0 = ta >> 16, C0 = ta & 0xffff;
 		for (int j = 0; j < nregs; j++) {
 			int64_t lane, col;
@@ -100,7 +100,7 @@ static void tcgen05(Machine *m, Thread **w, Ins *in)
 				lane = t / 4 + 8 * (j % 2), col = (t % 4) + 4 * (j / 2);
 			else
 				lane = t / 4 + 8 * ((j / 2) % 2), col = 2 * (t % 4) + (j % 2) + 8 * (j / 4);
-			uint64_t *r = R(m, w[t], in->ops[first + j]);
+			uint64_t *r = oreg(m, w[t], &in->od[first + j]);
 			int64_t ln = L0 + lane;
 			if (ln < 0 || ln >= 128) {
 				m->err = "tensor memory lane out of range";
@@ -147,16 +147,16 @@ static void mma(Machine *m, Thread **w, Ins *in)
 	uint32_t a[32][4], b[32][2], c[32][4], d[32][4];
 	for (int t = 0; t < 32; t++) {
 		for (int i = 0; i < 4; i++) {
-			a[t][i] = (uint32_t)val(m, w[t], in->ops[4 + i]);
-			c[t][i] = (uint32_t)val(m, w[t], in->ops[10 + i]);
+			a[t][i] = (uint32_t)oval(m, w[t], &in->od[4 + i]);
+			c[t][i] = (uint32_t)oval(m, w[t], &in->od[10 + i]);
 		}
 		for (int i = 0; i < 2; i++)
-			b[t][i] = (uint32_t)val(m, w[t], in->ops[8 + i]);
+			b[t][i] = (uint32_t)oval(m, w[t], &in->od[8 + i]);
 	}
 	ptxemu_mma_m16n8k16(a, b, c, d, bf16);
 	for (int t = 0; t < 32; t++)
 		for (int i = 0; i < 4; i++)
-			*R(m, w[t], in->ops[i]) = d[t][i];
+			*oreg(m, w[t], &in->od[i]) = d[t][i];
 }
 
 /* the register an operand names ([%r+8] included), not a special register */
@@ -404,17 +404,17 @@ void wg_collective(Machine *m, Thread **w, Ins *in, int wgi)
 			for (int j = 0; j < 4; j++)
 				op.aslots[j] = reg_slot(m->p, in->ops[r + j]);
 			r += 3; /* the A words stand where the A descriptor stands in the SS form, plus three */
-			op.w.tb = in->nops >= r + 6 && val(m, w[0], in->ops[r + 5]) != 0;
+			op.w.tb = in->nops >= r + 6 && oval(m, w[0], &in->od[r + 5]) != 0;
 		}
-		op.w.da = op.rs ? 0 : val(m, w[0], in->ops[r]);
-		op.w.db = val(m, w[0], in->ops[r + 1]);
-		op.w.scale_d = val(m, w[0], in->ops[r + 2]) != 0;
+		op.w.da = op.rs ? 0 : oval(m, w[0], &in->od[r]);
+		op.w.db = oval(m, w[0], &in->od[r + 1]);
+		op.w.scale_d = oval(m, w[0], &in->od[r + 2]) != 0;
 		if (!op.rs && in->nops >= r + 7) {
-			op.w.ta = val(m, w[0], in->ops[r + 5]) != 0;
-			op.w.tb = val(m, w[0], in->ops[r + 6]) != 0;
+			op.w.ta = oval(m, w[0], &in->od[r + 5]) != 0;
+			op.w.tb = oval(m, w[0], &in->od[r + 6]) != 0;
 		}
 		for (int t = 1; t < 128; t++)
-			if ((!op.rs && val(m, w[t], in->ops[r]) != op.w.da) || val(m, w[t], in->ops[r + 1]) != op.w.db) {
+			if ((!op.rs && oval(m, w[t], &in->od[r]) != op.w.da) || oval(m, w[t], &in->od[r + 1]) != op.w.db) {
 				snprintf(m->errbuf, sizeof m->errbuf, "wgmma (.tile line %d): thread %d's descriptors differ from "
 				         "thread 0's", in->tile_line, t);
 				m->err = m->errbuf;
@@ -458,7 +458,7 @@ void wg_collective(Machine *m, Thread **w, Ins *in, int wgi)
 				m->wgq[i].group = m->wg_groups[wgi];
 		m->wg_groups[wgi]++;
 	} else if (!strncmp(in->op, "wgmma.wait_group", 16)) {
-		wg_complete(m, w, wgi, m->wg_groups[wgi] - (int64_t)val(m, w[0], in->ops[0]));
+		wg_complete(m, w, wgi, m->wg_groups[wgi] - (int64_t)oval(m, w[0], &in->od[0]));
 	} else if (!strncmp(in->op, "wgmma.fence", 11)) {
 		wg_fence(m, w, wgi);
 	} else {
@@ -486,17 +486,17 @@ static void shfl(Machine *m, Thread **w, Ins *in)
 	uint32_t src[32], d[32];
 	bool p[32];
 	for (int l = 0; l < 32; l++) {
-		if ((uint32_t)val(m, w[l], in->ops[nd + 3]) != 0xffffffffu) {
+		if ((uint32_t)oval(m, w[l], &in->od[nd + 3]) != 0xffffffffu) {
 			snprintf(m->errbuf, sizeof m->errbuf, "'%s' (.tile line %d): membermask 0x%x in lane %d (the emulator "
 			         "models the full warp, 0xffffffff, only)", in->op, in->tile_line,
-			         (unsigned)val(m, w[l], in->ops[nd + 3]), l);
+			         (unsigned)oval(m, w[l], &in->od[nd + 3]), l);
 			m->err = m->errbuf;
 			return;
 		}
-		src[l] = (uint32_t)val(m, w[l], in->ops[nd]);
+		src[l] = (uint32_t)oval(m, w[l], &in->od[nd]);
 	}
 	for (int l = 0; l < 32; l++) {
-		uint32_t b = (uint32_t)val(m, w[l], in->ops[nd + 1]) & 31, c = (uint32_t)val(m, w[l], in->ops[nd + 2]);
+		uint32_t b = (uint32_t)oval(m, w[l], &in->od[nd + 1]) & 31, c = (uint32_t)oval(m, w[l], &in->od[nd + 2]);
 		uint32_t seg = c >> 8 & 31, maxl = ((uint32_t)l & seg) | (c & 31 & ~seg), minl = (uint32_t)l & seg;
 		int64_t j;
 		if (!strncmp(mode, "up.", 3)) {
@@ -519,9 +519,9 @@ static void shfl(Machine *m, Thread **w, Ins *in)
 		d[l] = src[p[l] ? j : l];
 	}
 	for (int l = 0; l < 32; l++) {
-		*R(m, w[l], in->ops[0]) = d[l];
+		*oreg(m, w[l], &in->od[0]) = d[l];
 		if (nd == 2)
-			*R(m, w[l], in->ops[1]) = p[l];
+			*oreg(m, w[l], &in->od[1]) = p[l];
 	}
 }
 
@@ -539,14 +539,14 @@ static void movmatrix(Machine *m, Thread **w, Ins *in)
 	}
 	uint32_t src[32];
 	for (int l = 0; l < 32; l++)
-		src[l] = (uint32_t)val(m, w[l], in->ops[1]);
+		src[l] = (uint32_t)oval(m, w[l], &in->od[1]);
 	for (int l = 0; l < 32; l++) {
 		uint32_t d = 0;
 		for (int j = 0; j < 2; j++) {
 			int from = 4 * (2 * (l % 4) + j) + (l / 4) / 2, half = (l / 4) % 2;
 			d |= (src[from] >> (16 * half) & 0xffffu) << (16 * j);
 		}
-		*R(m, w[l], in->ops[0]) = d;
+		*oreg(m, w[l], &in->od[0]) = d;
 	}
 }
 
@@ -570,7 +570,7 @@ void collective(Machine *m, Thread **w, Ins *in)
 		movmatrix(m, w, in);
 	} else if (!strncmp(in->op, "tcgen05.alloc", 13)) {
 		/* one allocation: base address 0 (lane 0, column 0) into the slot */
-		unsigned char *p = mem(m, true, addr(m, w[0], in->ops[0]), 4);
+		unsigned char *p = mem(m, true, oaddr(m, w[0], &in->od[0]), 4);
 		if (p)
 			memset(p, 0, 4);
 	}

@@ -20,6 +20,7 @@
  * f16 elements to a register, the even one low. */
 #include "ptxemu_wgmma.h"
 #include "ptxemu_mma.h"
+#include "ptxemu_half.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -108,7 +109,7 @@ static float elem(const unsigned char *p, int t)
 	case WG_F16: case WG_BF16: {
 		uint16_t h;
 		memcpy(&h, p, 2);
-		return ptxemu_h2f(h, t == WG_BF16);
+		return emu_half_to_f32(h, t == WG_BF16);
 	}
 	case WG_TF32:
 		memcpy(&u, p, 4);
@@ -206,7 +207,7 @@ const char *ptxemu_wgmma_run(const WgmmaInsn *w, const unsigned char *smem, int6
 				if (w->dt == WG_F32)
 					memcpy(&d, word, 4);
 				else
-					d = ptxemu_h2f((uint16_t)(*word >> (16 * (i % 2))), false);
+					d = emu_half_to_f32((uint16_t)(*word >> (16 * (i % 2))), false);
 			}
 			for (int k = 0; k < w->k; k++)
 				d += A[row * w->k + k] * B[col * w->k + k];

@@ -1,5 +1,6 @@
 /* The core ptxemu and tilepx-run share (emu/runcore.h). */
 #include "runcore.h"
+#include "ptxemu_half.h"
 
 #include <pthread.h>
 #include <stdlib.h>
@@ -173,28 +174,6 @@ void rc_params_free(RunParams *rp)
 	memset(rp, 0, sizeof *rp);
 }
 
-static float half_to_f32(uint16_t h, bool bf16)
-{
-	uint32_t u;
-	if (bf16) {
-		u = (uint32_t)h << 16;
-	} else {
-		uint32_t sign = (uint32_t)(h >> 15) << 31, e = (h >> 10) & 31, m = h & 1023;
-		if (e == 0) { /* zero and subnormals: m * 2^-24 */
-			float f = (float)m / 16777216.0f;
-			memcpy(&u, &f, 4);
-			u |= sign;
-		} else if (e == 31) {
-			u = sign | 0x7f800000u | (m << 13);
-		} else {
-			u = sign | ((e + 112) << 23) | (m << 13);
-		}
-	}
-	float f;
-	memcpy(&f, &u, 4);
-	return f;
-}
-
 typedef struct GemmPart {
 	const float *a, *b;
 	float *c;
@@ -250,12 +229,12 @@ static const char *dense_gemm_of(RunParams *rp, char *buf, double *flops)
 	for (int64_t i = 0; i < M * K; i++) {
 		uint16_t h;
 		memcpy(&h, rp->want[ix[1]] + 2 * i, 2);
-		a[i] = half_to_f32(h, bf);
+		a[i] = emu_half_to_f32(h, bf);
 	}
 	for (int64_t i = 0; i < K * N; i++) {
 		uint16_t h;
 		memcpy(&h, rp->want[ix[2]] + 2 * i, 2);
-		b[i] = half_to_f32(h, bf);
+		b[i] = emu_half_to_f32(h, bf);
 	}
 	enum { NT = 32 };
 	pthread_t th[NT];
@@ -321,10 +300,7 @@ static double float_value(const unsigned char *p, DType dt)
 	if (dt == DT_F16 || dt == DT_BF16) {
 		uint16_t h;
 		memcpy(&h, p, 2);
-		uint32_t u = ref_half_to_f32(h, dt == DT_BF16);
-		float f;
-		memcpy(&f, &u, 4);
-		return f;
+		return emu_half_to_f32(h, dt == DT_BF16);
 	}
 	int mb = dt == DT_E4M3 ? 3 : 2, bias = dt == DT_E4M3 ? 7 : 15, e = (p[0] >> mb) & (dt == DT_E4M3 ? 15 : 31);
 	int m = p[0] & ((1 << mb) - 1);

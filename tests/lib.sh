@@ -65,6 +65,7 @@ CHECK_FILES=(
 	"check_banks_pin tests/gpu/*.tile"
 	"check_emu_fail tests/emu_fail/*.tile tests/gpu_fail/*.tile"
 	"check_roles_wgmma examples/*.tile tests/gpu/*.tile bench/gemm_sm90*.tile"
+	"check_lineinfo examples/*.tile tests/gpu/*.tile"
 )
 files_of() { # CHECK: the files its globs find now
 	local e g
@@ -653,6 +654,18 @@ check_emulated() {
 	[ $nres -ge $nk ] || { bad "$f: ptxemu reported $nres of its $nk kernels"; tail -3 "$EMU_LOG"; }
 }
 
+# == -lineinfo: FILE's module with -lineinfo is its plain module plus .file
+# and .loc lines, each statement's instructions under its line (a file that
+# does not emit is the other sections' business)
+check_lineinfo() {
+	local f=$1
+	"$T" emit -lineinfo "$f" -o "$S/li.ptx" 2>/dev/null || return 0
+	emit_once "$f"
+	grep -v -E '^[[:space:]]*\.(loc|file)[[:space:]]' "$S/li.ptx" | cmp -s - "$EMITTED" || {
+		bad "$f: -lineinfo changed more than .file/.loc lines"; return; }
+	awk -f tests/lineinfo/locs.awk "$S/li.ptx" >"$S/locs.log" && ok || { bad "$f: .loc lines"; head -3 "$S/locs.log"; }
+}
+
 # == runtime sizes: '# sizes: M=1,63,64 K=8,56' in a ragged program: every
 # combination is emulated
 check_sizes() {
@@ -845,7 +858,7 @@ check_roles_wgmma() {
 	local f=$1 k
 	file_has "$f" 'warpgroup mma' || return 0
 	file_has "$f" '^ *when ' && echo "@tag roles"
-	"$T" check "$f" > "$S/rw.log" 2>&1 && ok || bad "$f (with wgmma): $(head -1 "$S/rw.log")"
+	check_once "$f" && ok || bad "$f (with wgmma): $(head -1 "$CHECK_ERR")" # (the warning sections reuse it)
 	for k in nofence fencebeforeinit waitlate; do
 		# a program says where a mutant is no bug ('# wgmma mutants: no KIND (why)')
 		grep -q "^# wgmma mutants: no $k\b" "$f" && continue

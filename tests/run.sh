@@ -90,6 +90,10 @@ if tools/layers.sh "$B" >"$OUT/layers.log" 2>&1; then ok; else bad "tools/layers
 want=$(sed -n "s/^FOLDERS='\(.*\)'$/\1/p" tools/layers.sh)
 got=$(awk '/^\*\*Layers\.\*\*/ {on = 1} on && /^\| [0-9]+ \| / {split($0, c, "|"); gsub(/ /, "", c[3]); printf "%s%s", sep, c[3]; sep = " "} on && /^$/ && sep {n++} n > 1 {exit}' docs/design.md)
 [ -n "$want" ] && [ "$got" = "$want" ] && ok || bad "docs/design.md's layer table lists '$got', tools/layers.sh '$want'"
+echo "== docs/design.md names only files that exist (a path in backquotes, from the top or from src/; NAME is a placeholder, build/ is generated)"
+missing=$(grep -o '`[A-Za-z0-9_.*/-]*/[A-Za-z0-9_.*-]*\.\(c\|h\|tile\|sh\|py\|md\|def\|tpl\|ptx\)`' docs/design.md |
+	tr -d '`' | sort -u | grep -v -e NAME -e '^build/' | while read -r f; do compgen -G "$f" >/dev/null || compgen -G "src/$f" >/dev/null || echo "$f"; done)
+[ -z "$missing" ] && ok || bad "docs/design.md names files that do not exist: $(echo $missing)"
 echo "== no file of src/ over 1,200 lines (docs/design.md, Layers)"
 big=$(find src -name '*.[ch]' -exec wc -l {} + | awk '$2 != "total" && $1 > 1200 {print $2 " " $1}')
 [ -z "$big" ] && ok || bad "files over 1,200 lines: $big"

@@ -2,17 +2,6 @@
 # diagnostics' text: -lineinfo, --diagnostics-format=json, -D NAME=VALUE.
 
 echo "== -lineinfo: .file and a .loc before each statement's instructions (nvcc's -lineinfo); only those lines differ, ptxas -lineinfo takes them, ptxemu reads them"
-# after a '// line N: STATEMENT' comment, the next instruction runs under '.loc 1 N ...'
-# (a repeat's '// line N: trip' comments are followed by its body's statements)
-cat > "$OUT/locs.awk" <<'EOF'
-/^[ \t]*\.loc[ \t]/ { cur = $3; next }
-/^[ \t]*\/\/ line [0-9]+: trip / { next }
-/^[ \t]*\/\/ line [0-9]+:/ { s = $0; sub(/^[ \t]*\/\/ line /, "", s); sub(/:.*/, "", s); want = s; at = NR; next }
-/^[ \t]*(\/\/|\.|\{|\}|$)/ { next }
-/^[^ \t].*:$/ { next }
-want != "" { if (cur != want) { printf "line %d: after '// line %s' (line %d), .loc %s\n", NR, want, at, cur; bad = 1 } want = "" }
-END { exit bad }
-EOF
 L=tests/lineinfo/loops.tile
 "$T" emit -lineinfo "$L" -o "$OUT/li.ptx" 2>"$OUT/err"
 # the kernel line (prologue), lines 11 and 12, the loop's hoisted addresses (14), then each of
@@ -26,14 +15,9 @@ grep -q -x ".file 1 \"$(cd "$(dirname "$L")" && pwd)/$(basename "$L")\"" "$OUT/l
 "$T" check -lineinfo "$L" 2>"$OUT/err"; [ $? = 2 ] && grep -q -- '-lineinfo is not an option of this command' "$OUT/err" && ok ||
 	bad "check -lineinfo must be a usage error"
 # every example and GPU test program: the module without -lineinfo plus .file/.loc lines, nothing else,
-# and each statement's instructions under its line
-for f in examples/*.tile tests/gpu/*.tile; do
-	"$T" emit -lineinfo "$f" -o "$OUT/li.ptx" 2>/dev/null || continue
-	"$T" emit "$f" -o "$OUT/plain.ptx" 2>/dev/null
-	grep -v -E '^[[:space:]]*\.(loc|file)[[:space:]]' "$OUT/li.ptx" | cmp -s - "$OUT/plain.ptx" || {
-		bad "$f: -lineinfo changed more than .file/.loc lines"; continue; }
-	awk -f "$OUT/locs.awk" "$OUT/li.ptx" >"$OUT/locs.log" && ok || { bad "$f: .loc lines"; head -3 "$OUT/locs.log"; }
-done
+# and each statement's instructions under its line (check_lineinfo, in JOBS workers; the plain
+# module is emit_once's, which the later sections reuse)
+run_each check_lineinfo $(files_of check_lineinfo)
 if [ -n "$PTXAS" ]; then
 	for f in "$L" examples/reg_32x8.tile examples/ws_pipeline.tile examples/wgmma_rs_chain.tile \
 		examples/asm_placeholders.tile examples/unroll_stream.tile examples/tma_store.tile; do
