@@ -781,7 +781,7 @@ static bool exec_memory(Machine *m, Thread *t, Ins *in)
 	case OPC_PREFETCH: {
 		/* a hint that moves no data, but a prefetch outside every buffer is a
 		 * program's address bug (the GPU would not say so) */
-		uint64_t a = addr(m, t, o[0]), i = (a >> 40) - 1, off = a & ((1ull << 40) - 1);
+		uint64_t a = oaddr(m, t, &in->od[0]), i = (a >> 40) - 1, off = a & ((1ull << 40) - 1);
 		if (i >= (uint64_t)m->p->nparams || off >= m->param_bytes[i]) {
 			snprintf(m->errbuf, sizeof m->errbuf, "prefetch of an address outside every global buffer (.tile line %d)",
 			         in->tile_line);
