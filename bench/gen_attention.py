@@ -80,10 +80,15 @@ def consumer_overlap(w, st, bm, bn, causal, pp):
     block and P V of the previous one in flight together, the softmax of this
     block running while P V still does (wgmma.wait 1), then a last P V; the
     three loops share the running count g, so the stage goes on from one to
-    the next. pp: each warpgroup's S and P V issue is its turn at the tensor
-    cores (named barriers 1 and 2), so one's softmax runs under the other's
-    GEMMs"""
+    the next. K and V have rings of their own (fullk/emptyk, fullv/emptyv,
+    as FA3's pipeline_k and pipeline_v): a block's K is read by the S of one
+    trip and its V by the P V of the next, so on one ring a stage would be
+    held two trips and 2 stages would leave the producer no block ahead; K
+    is released as soon as its S is done (wgmma.wait 1). pp: each
+    warpgroup's S and P V issue is its turn at the tensor cores (named
+    barriers 1 and 2), so one's softmax runs under the other's GEMMs"""
     n = kv_count(bm, bn, causal)
+    prev = "(g + %d) %% %d" % (st - 1, st)
 
     def turn_begins():
         if pp:
@@ -97,41 +102,45 @@ def consumer_overlap(w, st, bm, bn, causal, pp):
         w("    bar.arrive 1, 256                        # warpgroup 1 takes the first turn")
         w("  }")
     qk = "warpgroup mma Sc, Qs[(wgid - 1)*64 : (wgid - 1)*64 + 64, :], Ks[g %% %d, :, :] scale_d 0   # S = Q K^T" % st
-    pv = "warpgroup mma Oc, P, Vs[(g + %d) %% %d, :, :] b_kn   # O += P V of the previous block" % (st - 1, st)
+    pv = "warpgroup mma Oc, P, Vs[%s, :, :] b_kn   # O += P V of the previous block" % prev
     w("  repeat 1 as p running g {                # block 0")
-    w("    mbarrier.wait full[g %% %d]" % st)
+    w("    mbarrier.wait fullk[g %% %d]" % st)
     turn_begins()
     w("    wgmma.fence")
     w("    " + qk)
     w("    wgmma.commit")
     turn_ends()
     w("    wgmma.wait 0")
+    w("    mbarrier.arrive emptyk[g %% %d] per warpgroup   # K is read" % st)
     softmax(w, "    ", "j0", causal, bm, bn)
     w("    warpgroup copy P, Sc")
     w("  }")
     w("  repeat %s - 1 as k running g {           # blocks 1 .. n-1: block k + 1" % n)
-    w("    mbarrier.wait full[g %% %d]" % st)
+    w("    mbarrier.wait fullk[g %% %d]" % st)
     turn_begins()
     w("    wgmma.fence")
     w("    " + qk)
     w("    wgmma.commit")
+    w("    mbarrier.wait fullv[%s]                # V of the previous block (loaded a trip ago)" % prev)
     w("    wgmma.fence")
     w("    " + pv)
     w("    wgmma.commit")
     turn_ends()
     w("    wgmma.wait 1                             # S; P V still runs")
+    w("    mbarrier.arrive emptyk[g %% %d] per warpgroup   # this block's K is read" % st)
     softmax(w, "    ", "k+1", causal, bm, bn)
     w("    wgmma.wait 0")
-    w("    mbarrier.arrive empty[(g + %d) %% %d] per warpgroup   # the previous block's K and V are read" % (st - 1, st))
+    w("    mbarrier.arrive emptyv[%s] per warpgroup   # the previous block's V is read" % prev)
     w("    set Oc[i, c] = Oc[i, c] * C[i, 0]")
     w("    warpgroup copy P, Sc")
     w("  }")
     w("  repeat 1 as p running g {                # the last block's P V")
+    w("    mbarrier.wait fullv[%s]" % prev)
     w("    wgmma.fence")
     w("    " + pv)
     w("    wgmma.commit")
     w("    wgmma.wait 0")
-    w("    mbarrier.arrive empty[(g + %d) %% %d] per warpgroup" % (st - 1, st))
+    w("    mbarrier.arrive emptyv[%s] per warpgroup" % prev)
     w("  }")
     if pp:
         w("  when wgid == 1 {")
@@ -212,14 +221,17 @@ def kernel(d, causal, dt, small, shape=None, pp=False, ov=False):
     w("local  P %s [64, %d] layout %s" % (dt, bn, rs_layout(bn)))
     for v in ("M", "L", "MB", "LB", "C"):
         w("local  %-2s f32 [64, 1] layout S[(4, 2, 8) : (1@wid_in_wg, 1, 4@laneid)] + R[4 : 1@laneid]" % v)
+    rings = ("k", "v") if ov else ("",)  # _ov: K and V on rings of their own
     w("mbarrier qfull [1]")
-    w("mbarrier full [%d]" % st)
-    w("mbarrier empty [%d]" % st)
+    for r in rings:
+        w("mbarrier full%s [%d]" % (r, st))
+        w("mbarrier empty%s [%d]" % (r, st))
     w("")
     w("mbarrier.init qfull[0]")
     w("repeat %d as s {" % st)
-    w("  mbarrier.init full[s]")
-    w("  mbarrier.init empty[s], %d                  # one arrival per consumer warpgroup" % nw)
+    for r in rings:
+        w("  mbarrier.init full%s[s]" % r)
+        w("  mbarrier.init empty%s[s], %d                  # one arrival per consumer warpgroup" % (r, nw))
     w("}")
     w("when wgid == 0 {                             # the producer warpgroup: warp 0 issues the TMA loads")
     w("  setmaxnreg.dec 24")
@@ -229,13 +241,15 @@ def kernel(d, causal, dt, small, shape=None, pp=False, ov=False):
         cs = "%d:%d" % (i * 64, i * 64 + 64) if a > 1 else ":"
         w("    cta copy_async Qs[:, %s], %s mbarrier qfull[0]" % (cs, head("Q", rowq, d, i * 64)))
     def loads(stage, rows):
-        w("      mbarrier.wait empty[%s]" % stage)
-        w("      mbarrier.expect_tx full[%s]" % stage)
         for t in "KV":
+            r = t.lower() if ov else ""
+            if t == "K" or ov:
+                w("      mbarrier.wait empty%s[%s]" % (r, stage))
+                w("      mbarrier.expect_tx full%s[%s]" % (r, stage))
             for i in range(a):
                 cs = "%d:%d" % (i * 64, i * 64 + 64) if a > 1 else ":"
-                w("      cta copy_async %ss[%s, :, %s], %s mbarrier full[%s]"
-                  % (t, stage, cs, head(t, rows, d, i * 64), stage))
+                w("      cta copy_async %ss[%s, :, %s], %s mbarrier full%s[%s]"
+                  % (t, stage, cs, head(t, rows, d, i * 64), r, stage))
     if ov:  # the consumers' loops: block 0, then blocks 1 .. n-1, one running count
         w("    repeat 1 as p running g {")
         loads("g %% %d" % st, "0 : %d" % bn)
@@ -255,8 +269,9 @@ def kernel(d, causal, dt, small, shape=None, pp=False, ov=False):
     w("  set M[i, 0] = -inf")
     w("  set L[i, 0] = 0.0")
     w("  repeat %d as s {" % (st - 1 if pp and not ov else st))
-    w("    mbarrier.arrive empty[s] per warpgroup   # every stage starts free%s" % (
-      " (the last one: trip 0's release)" if pp and not ov else ""))
+    for r in rings:
+        w("    mbarrier.arrive empty%s[s] per warpgroup   # every stage starts free%s" % (
+          r, " (the last one: trip 0's release)" if pp and not ov else ""))
     w("  }")
     w("  mbarrier.wait qfull[0]")
     if pp and not ov:
