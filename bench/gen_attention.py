@@ -70,9 +70,10 @@ def shape_suffix(d, shape):
     return "_m%d_n%d%s" % (64 * nw, bn, "_s%d" % st if st != 2 else "")
 
 
-def name(d, causal, dt, shape=None, pp=False, ov=False):
-    return "attention_fwd_hd%d%s%s%s%s%s" % (d, "_causal" if causal else "", "_f16" if dt == "f16" else "",
-                                             shape_suffix(d, shape), "_pp" if pp else "", "_ov" if ov else "")
+def name(d, causal, dt, shape=None, pp=False, ov=False, tm=False):
+    return "attention_fwd_hd%d%s%s%s%s%s%s" % (d, "_causal" if causal else "", "_f16" if dt == "f16" else "",
+                                               shape_suffix(d, shape), "_pp" if pp else "", "_ov" if ov else "",
+                                               "_tm" if tm else "")
 
 
 def consumer_overlap(w, st, bm, bn, causal, pp):
@@ -167,25 +168,81 @@ def when_wg(w, ind, first, other):
     w("%s}" % ind)
 
 
-def softmax(w, ind, blk, causal, bm, bn):
+def softmax(w, ind, blk, causal, bm, bn, mask=None):
     """the online softmax of block `blk` (an index expression) on Sc: the
-    mask, the new row max MB, the rescale C, P unnormalized, l"""
-    key = {"j": "c + %d*j" % bn, "j0": "c", "k+1": "c + %d*k + %d" % (bn, bn)}[blk]
-    if causal:
-        w("%sset Sc[i, c] = select(%s < S && %s <= i + %d*ctaid + 64*(wgid - 1), Sc[i, c], -inf)   # keys past S or the row"
-          % (ind, key, key, bm))
+    mask, the new row max MB, the rescale C, P unnormalized, l. mask: None
+    masks keys past S (and, causal, past the row); "row" only past the row
+    (a causal tile's diagonal blocks: keys there are past S only for rows
+    past S); "none" masks nothing (blocks wholly below the diagonal)"""
+    key = {"j": "c + %d*j" % bn, "j0": "c", "k+1": "c + %d*k + %d" % (bn, bn),
+           "t": "c + %d*t" % bn}[blk]
+    row = "i + %d*ctaid + 64*(wgid - 1)" % bm
+    if mask == "row":  # key c + bn*t + bm*ctaid against the row: ctaid cancels
+        w("%sset Sc[i, c] = select(%s <= i + 64*(wgid - 1), Sc[i, c], -inf)   # keys past the row"
+          % (ind, key))
+    elif mask == "none":
+        pass
+    elif causal:
+        w("%sset Sc[i, c] = select(%s < S && %s <= %s, Sc[i, c], -inf)   # keys past S or the row"
+          % (ind, key, key, row))
     else:
         w("%sset Sc[i, c] = select(%s < S, Sc[i, c], -inf)   # keys past S" % (ind, key))
     w("%sreduce.max MB, Sc                        # the block's row max: registers, then the quad" % ind)
     w("%sset MB[i, 0] = max(MB[i, 0], M[i, 0])" % ind)
-    w("%sset C[i, 0] = exp2((M[i, 0] - MB[i, 0]) * %s)   # rescales the old O and l" % (ind, SCALE_L2))
-    w("%sset Sc[i, c] = exp2(fma(Sc[i, c], %s, -(MB[i, 0] * %s)))   # P, unnormalized" % (ind, SCALE_L2, SCALE_L2))
+    w("%sset C[i, 0] = exp2((M[i, 0] - MB[i, 0]) * SL[i, 0])   # rescales the old O and l" % ind)
+    w("%sset MS[i, 0] = -(MB[i, 0] * SL[i, 0])" % ind)
+    w("%sset Sc[i, c] = exp2(fma(Sc[i, c], SL[i, 0], MS[i, 0]))   # P, unnormalized: one fma, one ex2" % ind)
     w("%sreduce.sum LB, Sc" % ind)
     w("%sset L[i, 0] = fma(L[i, 0], C[i, 0], LB[i, 0])" % ind)
     w("%sset M[i, 0] = MB[i, 0]" % ind)
 
 
-def kernel(d, causal, dt, small, shape=None, pp=False, ov=False):
+def segments(bm, bn, causal, tm):
+    """the consumer's K blocks as loops on one running count: (count, index,
+    rows of K and V, mask). tm (causal, BLOCK_N dividing BLOCK_M): the blocks
+    wholly below the tile's diagonal unmasked, then the BLOCK_M / BLOCK_N
+    diagonal blocks masked by the row only (past S they hold keys only rows
+    past S could see, so TMA's zero fill is enough there)"""
+    if not tm:
+        return [(kv_count(bm, bn, causal), "j", "j*%d : j*%d + %d" % (bn, bn, bn), None)]
+    r = bm // bn
+    return [("%d*ctaid" % r if r > 1 else "ctaid", "j", "j*%d : j*%d + %d" % (bn, bn, bn), "none"),
+            ("%d" % r, "t", "ctaid*%d + t*%d : ctaid*%d + t*%d + %d" % (bm, bn, bm, bn, bn), "row")]
+
+
+def consumer_block(w, st, bn, bm, causal, pp, count, ix, mask, running):
+    """one loop of K blocks of the plain (and pp) consumer: S, the softmax,
+    O += P V; the stage is the loop index, or with several loops their
+    running count g"""
+    c = "g" if running else ix
+    w("  repeat %s as %s%s {" % (count, ix, " running g" if running else ""))
+    w("    mbarrier.wait full[%s %% %d]" % (c, st))
+    w("    wgmma.fence")
+    w("    warpgroup mma Sc, Qs[(wgid - 1)*64 : (wgid - 1)*64 + 64, :], Ks[%s %% %d, :, :] scale_d 0   # S = Q K^T"
+      % (c, st))
+    w("    wgmma.commit")
+    if pp:  # this warpgroup's turn ends with its S: the other's begins
+        when_wg(w, "    ", "bar.arrive 2, 256", "bar.arrive 1, 256")
+        w("    wgmma.wait 0                             # S, and the previous trip's P V")
+        w("    mbarrier.arrive empty[(%s + %d) %% %d] per warpgroup   # the previous trip's K and V are read"
+          % (c, st - 1, st))
+    else:
+        w("    wgmma.wait 0")
+    softmax(w, "    ", ix, causal, bm, bn, mask)
+    w("    set Oc[i, c] = Oc[i, c] * C[i, 0]")
+    w("    warpgroup copy P, Sc                     # regmove: one cvt per word, in each thread")
+    if pp:  # this warpgroup's turn at the tensor cores
+        when_wg(w, "    ", "bar.sync 1, 256", "bar.sync 2, 256")
+    w("    wgmma.fence                              # after the writes of P and O")
+    w("    warpgroup mma Oc, P, Vs[%s %% %d, :, :] b_kn   # O += P V (RS; V is [keys, D], D contiguous)" % (c, st))
+    w("    wgmma.commit")
+    if not pp:
+        w("    wgmma.wait 0")
+        w("    mbarrier.arrive empty[%s %% %d] per warpgroup   # K and V of this stage are read" % (c, st))
+    w("  }")
+
+
+def kernel(d, causal, dt, small, shape=None, pp=False, ov=False, tm=False):
     """pp: the two consumer warpgroups take turns at the tensor cores (FA3's
     ping-pong on named barriers 1 and 2): each issues its P V of block j and
     its S of block j + 1 back to back while the other runs its softmax, and
@@ -197,7 +254,7 @@ def kernel(d, causal, dt, small, shape=None, pp=False, ov=False):
     fill = " fill small" if small else ""
     L = []
     w = L.append
-    w("kernel %s" % name(d, causal, dt, shape, pp, ov))
+    w("kernel %s" % name(d, causal, dt, shape, pp, ov, tm))
     w("threads %d" % (128 * (nw + 1)))
     w("param  BH u32")
     w("param  S u32")
@@ -219,7 +276,7 @@ def kernel(d, causal, dt, small, shape=None, pp=False, ov=False):
     w("local  Sc f32 [64, %d] layout %s" % (bn, acc_layout(bn)))
     w("local  Oc f32 [64, %d] layout %s" % (d, acc_layout(d)))
     w("local  P %s [64, %d] layout %s" % (dt, bn, rs_layout(bn)))
-    for v in ("M", "L", "MB", "LB", "C"):
+    for v in ("M", "L", "MB", "LB", "C", "SL", "MS"):
         w("local  %-2s f32 [64, 1] layout S[(4, 2, 8) : (1@wid_in_wg, 1, 4@laneid)] + R[4 : 1@laneid]" % v)
     rings = ("k", "v") if ov else ("",)  # _ov: K and V on rings of their own
     w("mbarrier qfull [1]")
@@ -258,9 +315,11 @@ def kernel(d, causal, dt, small, shape=None, pp=False, ov=False):
         loads("g %% %d" % st, "k*%d + %d : k*%d + %d" % (bn, bn, bn, 2 * bn))
         w("    }")
     else:
-        w("    repeat %s as j {" % kv_count(bm, bn, causal))
-        loads("j %% %d" % st, "j*%d : j*%d + %d" % (bn, bn, bn))
-        w("    }")
+        segs = segments(bm, bn, causal, tm)
+        for (count, ix, rows, _) in segs:
+            w("    repeat %s as %s%s {" % (count, ix, " running g" if len(segs) > 1 else ""))
+            loads("%s %% %d" % ("g" if len(segs) > 1 else ix, st), rows)
+            w("    }")
     w("  }")
     w("} else {")
     w("  setmaxnreg.inc %d                         # %s consumer warpgroups, 64 query rows each"
@@ -268,6 +327,7 @@ def kernel(d, causal, dt, small, shape=None, pp=False, ov=False):
     w("  init Oc, 0")
     w("  set M[i, 0] = -inf")
     w("  set L[i, 0] = 0.0")
+    w("  set SL[i, 0] = %s                    # the softmax scale in log2 units, once" % SCALE_L2)
     w("  repeat %d as s {" % (st - 1 if pp and not ov else st))
     for r in rings:
         w("    mbarrier.arrive empty%s[s] per warpgroup   # every stage starts free%s" % (
@@ -281,37 +341,15 @@ def kernel(d, causal, dt, small, shape=None, pp=False, ov=False):
     if ov:
         consumer_overlap(w, st, bm, bn, causal, pp)
     else:
-        w("  repeat %s as j {" % kv_count(bm, bn, causal))
-        w("    mbarrier.wait full[j %% %d]" % st)
-        w("    wgmma.fence")
-        w("    warpgroup mma Sc, Qs[(wgid - 1)*64 : (wgid - 1)*64 + 64, :], Ks[j %% %d, :, :] scale_d 0   # S = Q K^T" % st)
-        w("    wgmma.commit")
-        if pp:  # this warpgroup's turn ends with its S: the other's begins
-            when_wg(w, "    ", "bar.arrive 2, 256", "bar.arrive 1, 256")
-            w("    wgmma.wait 0                             # S, and the previous trip's P V")
-            w("    mbarrier.arrive empty[(j + %d) %% %d] per warpgroup   # the previous trip's K and V are read"
-              % (st - 1, st))
-        else:
-            w("    wgmma.wait 0")
-        softmax(w, "    ", "j", causal, bm, bn)
-        w("    set Oc[i, c] = Oc[i, c] * C[i, 0]")
-        w("    warpgroup copy P, Sc                     # regmove: one cvt per word, in each thread")
-        if pp:  # this warpgroup's turn at the tensor cores
-            when_wg(w, "    ", "bar.sync 1, 256", "bar.sync 2, 256")
-        w("    wgmma.fence                              # after the writes of P and O")
-        w("    warpgroup mma Oc, P, Vs[j %% %d, :, :] b_kn   # O += P V (RS; V is [keys, D], D contiguous)" % st)
-        w("    wgmma.commit")
+        segs = segments(bm, bn, causal, tm)
+        for (count, ix, _, mask) in segs:
+            consumer_block(w, st, bn, bm, causal, pp, count, ix, mask, len(segs) > 1)
         if pp:
-            w("  }")
             w("  wgmma.wait 0                               # the last P V")
             w("  when wgid == 1 {")
             w("    bar.arrive 2, 256                        # the turn warpgroup 2's last sync waits for")
             w("  }")
-        else:
-            w("    wgmma.wait 0")
-            w("    mbarrier.arrive empty[j %% %d] per warpgroup   # K and V of this stage are read" % st)
-            w("  }")
-    w("  set LB[i, 0] = (M[i, 0] * %s + log2(L[i, 0])) * %s   # LSE, natural log" % (SCALE_L2, LN2))
+    w("  set LB[i, 0] = (M[i, 0] * SL[i, 0] + log2(L[i, 0])) * %s   # LSE, natural log" % LN2)
     w("  set C[i, 0] = rcp(L[i, 0])")
     w("  set Oc[i, c] = Oc[i, c] * C[i, 0]")
     rows = "ctaid*%d + (wgid - 1)*64 : ctaid*%d + (wgid - 1)*64 + 64" % (bm, bm)
@@ -408,30 +446,37 @@ def main():
         "128: BLOCK_N 176; 256: BLOCK_N 80) and a ring of 3 stages."]
     if SIBLINGS:
         tuned += ["_ov: FA3's intra-warpgroup overlap (block 0 peeled; the softmax of block j under the",
-                  "P V of block j - 1), _pp_ov: and the ping-pong."]
+                  "P V of block j - 1; K and V on rings of their own), _pp_ov: and the ping-pong."]
+    tuned += ["_causal_tm: the K blocks wholly below the diagonal unmasked, the diagonal ones masked by",
+              "the row only (one loop each, on one running count)."]
     # the overlap kernels, alone and with the ping-pong, at the ping-pong's shapes
     overlap = [(d, c, "bf16", False, sh, pp, True) for (d, sh) in PINGPONG for c in (False, True)
                for pp in (False, True)] if SIBLINGS else []
+    # the causal kernels masking only the diagonal blocks (_tm), alone and with the ping-pong
+    diag = [(d, True, "bf16", False, None, pp, False, True) for d in (64, 128, 256) for pp in (False, True)]
     write("bench/attention_fwd_sm90_tuned.tile",
           module([(d, c, "bf16", False, sh) for (d, sh) in TUNED for c in (False, True)] +
-                 [(d, c, "bf16", False, sh, True) for (d, sh) in PINGPONG for c in (False, True)] + overlap, tuned,
+                 [(d, c, "bf16", False, sh, True) for (d, sh) in PINGPONG for c in (False, True)] + overlap + diag,
+                 tuned,
                  ["# set: BH=2 S=200 W=512 " + scale], harness=False))
     small = [(d, c, t, None) for (d, c, t) in VARIANTS if (d, t) != (128, "bf16")]
     ov_small = [(128, False, "bf16", None, False, True), (128, True, "bf16", None, True, True),
                 (64, False, "bf16", None, True, True), (256, True, "bf16", None, True, True)] if SIBLINGS else []
-    for (d, c, t, sh, pp, ov) in [k + (False, False) for k in small] + \
-            [(d, False, "bf16", sh, False, False) for (d, sh) in TUNED] + \
-            [(d, c, "bf16", sh, True, False) for (d, sh) in PINGPONG[:3] for c in (False, True) if d == 128 or not c] + \
-            ov_small:
+    tm_small = [(128, True, "bf16", None, False, False, True), (256, True, "bf16", None, False, False, True),
+                (128, True, "bf16", None, True, False, True)]
+    for (d, c, t, sh, pp, ov, tm) in [k + (False, False, False) for k in small] + \
+            [(d, False, "bf16", sh, False, False, False) for (d, sh) in TUNED] + \
+            [(d, c, "bf16", sh, True, False, False) for (d, sh) in PINGPONG[:3] for c in (False, True)
+             if d == 128 or not c] + [k + (False,) for k in ov_small] + tm_small:
         nw, bn, st = sh or SHAPES[d]
-        what = comment_block(c) + ["(%s at a size ptxemu runs.)" % name(d, c, t, sh, pp, ov)]
+        what = comment_block(c) + ["(%s at a size ptxemu runs.)" % name(d, c, t, sh, pp, ov, tm)]
         if ov:  # its first fence stands before the peeled block's scale_d 0 wgmma of S, not of O
             what += ["wgmma mutants: no fencebeforeinit (that fence moved above 'init O' is still legal: the",
                      "peeled S = Q K^T reads no register the init writes, and the loop has fences of its own)"]
         sets = ["# set: BH=1 S=%d W=%d %s" % (bn + 9, d, scale),
                 "# runs: " + RUNS % (d, 2 * d, bn + 1, d, d)]
-        write("tests/gpu/%s_small.tile" % name(d, c, t, sh, pp, ov).replace("attention_fwd_", "attention_"),
-              module([(d, c, t, True, sh, pp, ov)], what, sets))
+        write("tests/gpu/%s_small.tile" % name(d, c, t, sh, pp, ov, tm).replace("attention_fwd_", "attention_"),
+              module([(d, c, t, True, sh, pp, ov, tm)], what, sets))
 
 
 if __name__ == "__main__":
