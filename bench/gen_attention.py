@@ -70,10 +70,10 @@ def shape_suffix(d, shape):
     return "_m%d_n%d%s" % (64 * nw, bn, "_s%d" % st if st != 2 else "")
 
 
-def name(d, causal, dt, shape=None, pp=False, ov=False, tm=False):
-    return "attention_fwd_hd%d%s%s%s%s%s%s" % (d, "_causal" if causal else "", "_f16" if dt == "f16" else "",
-                                               shape_suffix(d, shape), "_pp" if pp else "", "_ov" if ov else "",
-                                               "_tm" if tm else "")
+def name(d, causal, dt, shape=None, pp=False, ov=False, tm=False, st=False):
+    return "attention_fwd_hd%d%s%s%s%s%s%s%s" % (d, "_causal" if causal else "", "_f16" if dt == "f16" else "",
+                                                 shape_suffix(d, shape), "_pp" if pp else "", "_ov" if ov else "",
+                                                 "_tm" if tm else "", "_st" if st else "")
 
 
 def consumer_overlap(w, st, bm, bn, causal, pp):
@@ -242,7 +242,7 @@ def consumer_block(w, st, bn, bm, causal, pp, count, ix, mask, running):
     w("  }")
 
 
-def kernel(d, causal, dt, small, shape=None, pp=False, ov=False, tm=False):
+def kernel(d, causal, dt, small, shape=None, pp=False, ov=False, tm=False, tmast=False):
     """pp: the two consumer warpgroups take turns at the tensor cores (FA3's
     ping-pong on named barriers 1 and 2): each issues its P V of block j and
     its S of block j + 1 back to back while the other runs its softmax, and
@@ -254,7 +254,7 @@ def kernel(d, causal, dt, small, shape=None, pp=False, ov=False, tm=False):
     fill = " fill small" if small else ""
     L = []
     w = L.append
-    w("kernel %s" % name(d, causal, dt, shape, pp, ov, tm))
+    w("kernel %s" % name(d, causal, dt, shape, pp, ov, tm, tmast))
     w("threads %d" % (128 * (nw + 1)))
     w("param  BH u32")
     w("param  S u32")
@@ -268,11 +268,14 @@ def kernel(d, causal, dt, small, shape=None, pp=False, ov=False, tm=False):
     w("grid   cdiv(S, %d), %s" % (bm, "BH" if RANK3 else "cdiv(BH, 1)"))
     for t in "QKV":
         w("param  %s %s %s%s tma" % (t, dt, tensor(d), fill))
-    w("param  O %s %s" % (dt, tensor(d)))
+    w("param  O %s %s%s" % (dt, tensor(d), " tma" if tmast else ""))
     w("param  LSE f32 [BH, S]")
     w("shared Qs %s [%d, %d] layout %s" % (dt, bm, d, tile_layout(bm, d)))
     w("shared Ks %s [%d, %d, %d] layout %s" % (dt, st, bn, d, tile_layout(bn, d, st)))
     w("shared Vs %s [%d, %d, %d] layout %s" % (dt, st, bn, d, tile_layout(bn, d, st)))
+    if tmast:  # each warpgroup's 64 rows one contiguous span (its 64-column atoms side by side)
+        w("shared Os %s [%d, %d] layout %s   # O's staging for the TMA stores"
+          % (dt, bm, d, "S[(%d, 64, %d, 64) : (%d, 64, 4096, 1)] swizzle(3, 3, 3)" % (nw, d // 64, 64 * d)))
     w("local  Sc f32 [64, %d] layout %s" % (bn, acc_layout(bn)))
     w("local  Oc f32 [64, %d] layout %s" % (d, acc_layout(d)))
     w("local  P %s [64, %d] layout %s" % (dt, bn, rs_layout(bn)))
@@ -353,10 +356,35 @@ def kernel(d, causal, dt, small, shape=None, pp=False, ov=False, tm=False):
     w("  set C[i, 0] = rcp(L[i, 0])")
     w("  set Oc[i, c] = Oc[i, c] * C[i, 0]")
     rows = "ctaid*%d + (wgid - 1)*64 : ctaid*%d + (wgid - 1)*64 + 64" % (bm, bm)
-    w("  warpgroup copy %s, Oc" % head("O", rows, d, 0, d))
-    w("  warpgroup copy LSE[ctaid_y, %s], LB" % rows)
+    if tmast:  # O through a staging buffer and TMA stores, which clip at row S
+        w("  warpgroup copy LSE[ctaid_y, %s], LB" % rows)
+        epilogue_tma_store(w, d, bm, nw)
+    else:
+        w("  warpgroup copy %s, Oc" % head("O", rows, d, 0, d))
+        w("  warpgroup copy LSE[ctaid_y, %s], LB" % rows)
     w("}")
     return L
+
+
+def epilogue_tma_store(w, d, bm, nw):
+    """O rounded to 16 bits and written by stmatrix into a staging buffer
+    Os, each warpgroup its own 64 rows, then each warpgroup's TMA stores of
+    its rows by 64-column atoms: a box crossing row S of the head is
+    clipped there (head dims up to 128: at 256, Q, K and V fill shared
+    memory)"""
+    buf = "Os"
+    for g in range(1, nw + 1):  # a block per warpgroup: its rows are constants there, for the race proof
+        r0 = 64 * (g - 1)
+        w("  when wgid == %d {" % g)
+        w("    warpgroup copy %s[%d:%d, :], Oc           # cvt pairs, stmatrix" % (buf, r0, r0 + 64))
+        w("    fence.proxy_async                        # the writes, visible to TMA")
+        w("    bar.sync %d, 128                          # the writers meet the issuing thread" % (2 + g))
+        for i in range(d // 64):
+            w("    cta copy_async %s, %s[%d:%d, %d:%d]" % (head("O", "ctaid*%d + %d : ctaid*%d + %d" % (bm, r0, bm, r0 + 64),
+                                                                d, i * 64), buf, r0, r0 + 64, i * 64, i * 64 + 64))
+        w("    bulk.commit")
+        w("    bulk.wait 0                              # O written before the CTA ends")
+        w("  }")
 
 
 def comment_block(causal):
@@ -448,12 +476,16 @@ def main():
         tuned += ["_ov: FA3's intra-warpgroup overlap (block 0 peeled; the softmax of block j under the",
                   "P V of block j - 1; K and V on rings of their own), _pp_ov: and the ping-pong."]
     tuned += ["_causal_tm: the K blocks wholly below the diagonal unmasked, the diagonal ones masked by",
-              "the row only (one loop each, on one running count)."]
+              "the row only (one loop each, on one running count). _st: O through stmatrix into a staging",
+              "buffer and TMA stores (clipped at row S), each warpgroup its own rows."]
     # the overlap kernels, alone and with the ping-pong, at the ping-pong's shapes
     overlap = [(d, c, "bf16", False, sh, pp, True) for (d, sh) in PINGPONG for c in (False, True)
                for pp in (False, True)] if SIBLINGS else []
     # the causal kernels masking only the diagonal blocks (_tm), alone and with the ping-pong
     diag = [(d, True, "bf16", False, None, pp, False, True) for d in (64, 128, 256) for pp in (False, True)]
+    # O through stmatrix and TMA stores (_st), at head dims 64 and 128, on the ping-pong kernels
+    diag += [(d, c, "bf16", False, None, True, ov, tm, True) for d in (64, 128)
+             for (c, ov, tm) in ((False, False, False), (True, False, True), (False, True, False))]
     write("bench/attention_fwd_sm90_tuned.tile",
           module([(d, c, "bf16", False, sh) for (d, sh) in TUNED for c in (False, True)] +
                  [(d, c, "bf16", False, sh, True) for (d, sh) in PINGPONG for c in (False, True)] + overlap + diag,
@@ -462,21 +494,22 @@ def main():
     small = [(d, c, t, None) for (d, c, t) in VARIANTS if (d, t) != (128, "bf16")]
     ov_small = [(128, False, "bf16", None, False, True), (128, True, "bf16", None, True, True),
                 (64, False, "bf16", None, True, True), (256, True, "bf16", None, True, True)] if SIBLINGS else []
-    tm_small = [(128, True, "bf16", None, False, False, True), (256, True, "bf16", None, False, False, True),
-                (128, True, "bf16", None, True, False, True)]
-    for (d, c, t, sh, pp, ov, tm) in [k + (False, False, False) for k in small] + \
-            [(d, False, "bf16", sh, False, False, False) for (d, sh) in TUNED] + \
-            [(d, c, "bf16", sh, True, False, False) for (d, sh) in PINGPONG[:3] for c in (False, True)
-             if d == 128 or not c] + [k + (False,) for k in ov_small] + tm_small:
-        nw, bn, st = sh or SHAPES[d]
-        what = comment_block(c) + ["(%s at a size ptxemu runs.)" % name(d, c, t, sh, pp, ov, tm)]
+    tm_small = [(128, True, "bf16", None, False, False, True, False), (256, True, "bf16", None, False, False, True, False),
+                (128, True, "bf16", None, True, False, True, False), (128, False, "bf16", None, True, False, False, True),
+                (64, True, "bf16", None, True, False, True, True), (128, False, "bf16", None, True, True, False, True)]
+    for (d, c, t, sh, pp, ov, tm, ts) in [k + (False, False, False, False) for k in small] + \
+            [(d, False, "bf16", sh, False, False, False, False) for (d, sh) in TUNED] + \
+            [(d, c, "bf16", sh, True, False, False, False) for (d, sh) in PINGPONG[:3] for c in (False, True)
+             if d == 128 or not c] + [k + (False, False) for k in ov_small] + tm_small:
+        nw, bn, _ = sh or SHAPES[d]
+        what = comment_block(c) + ["(%s at a size ptxemu runs.)" % name(d, c, t, sh, pp, ov, tm, ts)]
         if ov:  # its first fence stands before the peeled block's scale_d 0 wgmma of S, not of O
             what += ["wgmma mutants: no fencebeforeinit (that fence moved above 'init O' is still legal: the",
                      "peeled S = Q K^T reads no register the init writes, and the loop has fences of its own)"]
         sets = ["# set: BH=1 S=%d W=%d %s" % (bn + 9, d, scale),
                 "# runs: " + RUNS % (d, 2 * d, bn + 1, d, d)]
-        write("tests/gpu/%s_small.tile" % name(d, c, t, sh, pp, ov, tm).replace("attention_fwd_", "attention_"),
-              module([(d, c, t, True, sh, pp, ov, tm)], what, sets))
+        write("tests/gpu/%s_small.tile" % name(d, c, t, sh, pp, ov, tm, ts).replace("attention_fwd_", "attention_"),
+              module([(d, c, t, True, sh, pp, ov, tm, ts)], what, sets))
 
 
 if __name__ == "__main__":
