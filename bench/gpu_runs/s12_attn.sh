@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# session 12, branch attn (issue 36): the attention candidates on the GPU.
+# 1. every tests/gpu/attention_*_small.tile and the example through tilepx-run --attention
+#    (O and LSE against attention in double, and the CPU reference);
+# 2. the SASS of four hd128 kernels (plain, _pp, _ov, _pp_ov_st) into $OUT, with an opcode
+#    count, to see what ptxas made of the loops (no disassembler on the CPU machine);
+# 3. bench/attention.py: the default kernels against _pp, _ov (K and V on rings of their own),
+#    _pp_ov, _causal_tm, _causal_pp_tm and the _st (TMA store) ones, checked then timed.
+# Usage: bash bench/gpu_runs/s12_attn.sh [PARTS [SEQS]]   PARTS: some of 1,2,3 (default 2,3: the
+# bench first; part 1 is a few minutes more), SEQS default 1024,4096,16384.
+set -u
+mkdir -p "${OUT:-/tmp}"
+exec > >(tee -a "${OUT:-/tmp}/attn.log") 2>&1
+PARTS=${1:-2,3}
+SEQS=${2:-1024,4096,16384}
+make -j16 build/tilepx build/tilepx-run build/libtilepx.so >/dev/null 2>&1 || { echo "build failed"; exit 1; }
+part() { case ",$PARTS," in *",$1,"*) return 0 ;; esac; return 1; }
+if part 3; then
+echo "== 3. bench/attention.py"
+timeout 420 bash bench/attention.sh --only 'attention_fwd_hd(64|128|256)(_causal)?(_pp)?(_ov)?(_tm)?(_st)?$' \
+  --seq "$SEQS" --rounds 30
+fi
+if part 1; then
+echo "== 1. tilepx-run --attention"
+fails=0
+for f in examples/attention_fwd_sm90.tile tests/gpu/attention_*_small.tile; do
+  timeout 120 build/tilepx-run --attention "$f" > "$OUT/run.txt" 2>&1 || { fails=$((fails + 1)); echo "FAIL $f"; tail -5 "$OUT/run.txt"; }
+done
+echo "tilepx-run --attention: $fails failed"
+fi
+if part 2; then
+echo "== 2. SASS"
+CUOBJ=$(command -v cuobjdump || ls /usr/local/cuda/bin/cuobjdump 2>/dev/null)
+PTXAS=$(command -v ptxas || ls /usr/local/cuda/bin/ptxas 2>/dev/null)
+for f in examples/attention_fwd_sm90.tile tests/gpu/attention_hd128_pp_small.tile \
+         tests/gpu/attention_hd128_ov_small.tile tests/gpu/attention_hd128_pp_ov_st_small.tile; do
+  b=$(basename "$f" .tile)
+  build/tilepx emit "$f" -o "$OUT/$b.ptx" && "$PTXAS" -arch=sm_90a -v "$OUT/$b.ptx" -o "$OUT/$b.cubin" 2>&1 | grep -i "regist\|spill"
+  [ -n "$CUOBJ" ] || { echo "no cuobjdump"; continue; }
+  "$CUOBJ" -sass "$OUT/$b.cubin" > "$OUT/$b.sass"
+  echo "-- $b: $(grep -c '^ */\*[0-9a-f]*\*/' "$OUT/$b.sass") instructions; the commonest opcodes:"
+  sed -n 's/^ *\/\*[0-9a-f]*\*\/ *\(@!*U*P[0-9T]* *\)*\([A-Z0-9_]*\)[. ].*/\2/p' "$OUT/$b.sass" | sort | uniq -c | sort -rn | head -25 | tr '\n' ' '
+  echo
+  gzip -f "$OUT/$b.sass"; rm -f "$OUT/$b.cubin" "$OUT/$b.ptx"
+done
+fi
