@@ -189,9 +189,8 @@ def softmax(w, ind, blk, causal, bm, bn, mask=None):
         w("%sset Sc[i, c] = select(%s < S, Sc[i, c], -inf)   # keys past S" % (ind, key))
     w("%sreduce.max MB, Sc                        # the block's row max: registers, then the quad" % ind)
     w("%sset MB[i, 0] = max(MB[i, 0], M[i, 0])" % ind)
-    w("%sset C[i, 0] = exp2((M[i, 0] - MB[i, 0]) * SL[i, 0])   # rescales the old O and l" % ind)
-    w("%sset MS[i, 0] = -(MB[i, 0] * SL[i, 0])" % ind)
-    w("%sset Sc[i, c] = exp2(fma(Sc[i, c], SL[i, 0], MS[i, 0]))   # P, unnormalized: one fma, one ex2" % ind)
+    w("%sset C[i, 0] = exp2((M[i, 0] - MB[i, 0]) * %s)   # rescales the old O and l" % (ind, SCALE_L2))
+    w("%sset Sc[i, c] = exp2(fma(Sc[i, c], %s, -(MB[i, 0] * %s)))   # P, unnormalized" % (ind, SCALE_L2, SCALE_L2))
     w("%sreduce.sum LB, Sc" % ind)
     w("%sset L[i, 0] = fma(L[i, 0], C[i, 0], LB[i, 0])" % ind)
     w("%sset M[i, 0] = MB[i, 0]" % ind)
@@ -279,7 +278,7 @@ def kernel(d, causal, dt, small, shape=None, pp=False, ov=False, tm=False, tmast
     w("local  Sc f32 [64, %d] layout %s" % (bn, acc_layout(bn)))
     w("local  Oc f32 [64, %d] layout %s" % (d, acc_layout(d)))
     w("local  P %s [64, %d] layout %s" % (dt, bn, rs_layout(bn)))
-    for v in ("M", "L", "MB", "LB", "C", "SL", "MS"):
+    for v in ("M", "L", "MB", "LB", "C"):
         w("local  %-2s f32 [64, 1] layout S[(4, 2, 8) : (1@wid_in_wg, 1, 4@laneid)] + R[4 : 1@laneid]" % v)
     rings = ("k", "v") if ov else ("",)  # _ov: K and V on rings of their own
     w("mbarrier qfull [1]")
@@ -330,7 +329,6 @@ def kernel(d, causal, dt, small, shape=None, pp=False, ov=False, tm=False, tmast
     w("  init Oc, 0")
     w("  set M[i, 0] = -inf")
     w("  set L[i, 0] = 0.0")
-    w("  set SL[i, 0] = %s                    # the softmax scale in log2 units, once" % SCALE_L2)
     w("  repeat %d as s {" % (st - 1 if pp and not ov else st))
     for r in rings:
         w("    mbarrier.arrive empty%s[s] per warpgroup   # every stage starts free%s" % (
@@ -352,7 +350,7 @@ def kernel(d, causal, dt, small, shape=None, pp=False, ov=False, tm=False, tmast
             w("  when wgid == 1 {")
             w("    bar.arrive 2, 256                        # the turn warpgroup 2's last sync waits for")
             w("  }")
-    w("  set LB[i, 0] = (M[i, 0] * SL[i, 0] + log2(L[i, 0])) * %s   # LSE, natural log" % LN2)
+    w("  set LB[i, 0] = (M[i, 0] * %s + log2(L[i, 0])) * %s   # LSE, natural log" % (SCALE_L2, LN2))
     w("  set C[i, 0] = rcp(L[i, 0])")
     w("  set Oc[i, c] = Oc[i, c] * C[i, 0]")
     rows = "ctaid*%d + (wgid - 1)*64 : ctaid*%d + (wgid - 1)*64 + 64" % (bm, bm)
