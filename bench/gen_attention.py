@@ -122,6 +122,7 @@ def consumer_overlap(w, st, bm, bn, causal, pp):
     w("    wgmma.fence")
     w("    " + qk)
     w("    wgmma.commit")
+    w("    set Oc[i, c] = Oc[i, c] * C[i, 0]        # O rescaled for the previous block, while S runs")
     w("    mbarrier.wait fullv[%s]                # V of the previous block (loaded a trip ago)" % prev)
     w("    wgmma.fence")
     w("    " + pv)
@@ -132,11 +133,11 @@ def consumer_overlap(w, st, bm, bn, causal, pp):
     softmax(w, "    ", "k+1", causal, bm, bn)
     w("    wgmma.wait 0")
     w("    mbarrier.arrive emptyv[%s] per warpgroup   # the previous block's V is read" % prev)
-    w("    set Oc[i, c] = Oc[i, c] * C[i, 0]")
     w("    warpgroup copy P, Sc")
     w("  }")
     w("  repeat 1 as p running g {                # the last block's P V")
     w("    mbarrier.wait fullv[%s]" % prev)
+    w("    set Oc[i, c] = Oc[i, c] * C[i, 0]")
     w("    wgmma.fence")
     w("    " + pv)
     w("    wgmma.commit")
@@ -168,7 +169,7 @@ def when_wg(w, ind, first, other):
     w("%s}" % ind)
 
 
-def softmax(w, ind, blk, causal, bm, bn, mask=None):
+def softmax(w, ind, blk, causal, bm, bn, mask=None, gqa=False):
     """the online softmax of block `blk` (an index expression) on Sc: the
     mask, the new row max MB, the rescale C, P unnormalized, l. mask: None
     masks keys past S (and, causal, past the row); "row" only past the row
@@ -176,7 +177,7 @@ def softmax(w, ind, blk, causal, bm, bn, mask=None):
     past S); "none" masks nothing (blocks wholly below the diagonal)"""
     key = {"j": "c + %d*j" % bn, "j0": "c", "k+1": "c + %d*k + %d" % (bn, bn),
            "t": "c + %d*t" % bn}[blk]
-    row = "i + %d*ctaid + 64*(wgid - 1)" % bm
+    row = "i + 64*ctaid" if gqa else "i + %d*ctaid + 64*(wgid - 1)" % bm  # gqa: a head per warpgroup
     if mask == "row":  # key c + bn*t + bm*ctaid against the row: ctaid cancels
         w("%sset Sc[i, c] = select(%s <= i + 64*(wgid - 1), Sc[i, c], -inf)   # keys past the row"
           % (ind, key))
@@ -209,7 +210,7 @@ def segments(bm, bn, causal, tm):
             ("%d" % r, "t", "ctaid*%d + t*%d : ctaid*%d + t*%d + %d" % (bm, bn, bm, bn, bn), "row")]
 
 
-def consumer_block(w, st, bn, bm, causal, pp, count, ix, mask, running):
+def consumer_block(w, st, bn, bm, causal, pp, count, ix, mask, running, gqa=False):
     """one loop of K blocks of the plain (and pp) consumer: S, the softmax,
     O += P V; the stage is the loop index, or with several loops their
     running count g"""
@@ -227,7 +228,7 @@ def consumer_block(w, st, bn, bm, causal, pp, count, ix, mask, running):
           % (c, st - 1, st))
     else:
         w("    wgmma.wait 0")
-    softmax(w, "    ", ix, causal, bm, bn, mask)
+    softmax(w, "    ", ix, causal, bm, bn, mask, gqa)
     w("    set Oc[i, c] = Oc[i, c] * C[i, 0]")
     w("    warpgroup copy P, Sc                     # regmove: one cvt per word, in each thread")
     if pp:  # this warpgroup's turn at the tensor cores
@@ -241,19 +242,23 @@ def consumer_block(w, st, bn, bm, causal, pp, count, ix, mask, running):
     w("  }")
 
 
-def kernel(d, causal, dt, small, shape=None, pp=False, ov=False, tm=False, tmast=False):
+def kernel(d, causal, dt, small, shape=None, pp=False, ov=False, tm=False, tmast=False, gqa=False):
     """pp: the two consumer warpgroups take turns at the tensor cores (FA3's
     ping-pong on named barriers 1 and 2): each issues its P V of block j and
     its S of block j + 1 back to back while the other runs its softmax, and
-    the P V stays in flight across the loop's back edge"""
+    the P V stays in flight across the loop's back edge. gqa: grouped-query
+    attention with G = 2 query heads per K/V head, packed as FA3's PackGQA:
+    the CTA's consumer warpgroups take the same 64 rows of the group's two
+    query heads (Q, O as [BH, 2, S, D], LSE [BH, 2, S]; BH counts K/V heads),
+    so each K and V block loaded serves both"""
     nw, bn, st = shape or SHAPES[d]
-    bm = 64 * nw
+    bm = 64 if gqa else 64 * nw  # the query rows of one head a CTA takes
     a = d // 64
     rowq = "ctaid*%d : ctaid*%d + %d" % (bm, bm, bm)
     fill = " fill small" if small else ""
     L = []
     w = L.append
-    w("kernel %s" % name(d, causal, dt, shape, pp, ov, tm, tmast))
+    w("kernel %s" % (name(d, causal, dt, shape, pp, ov, tm, tmast) + ("_gqa2" if gqa else "")))
     w("threads %d" % (128 * (nw + 1)))
     w("param  BH u32")
     w("param  S u32")
@@ -265,11 +270,12 @@ def kernel(d, causal, dt, small, shape=None, pp=False, ov=False, tm=False, tmast
     w("assume S <= 65536")
     w("assume BH <= 1024")
     w("grid   cdiv(S, %d), %s" % (bm, "BH" if RANK3 else "cdiv(BH, 1)"))
+    grouped = "[BH, %d, S, %d]" % (nw, d)
     for t in "QKV":
-        w("param  %s %s %s%s tma" % (t, dt, tensor(d), fill))
-    w("param  O %s %s%s" % (dt, tensor(d), " tma" if tmast else ""))
-    w("param  LSE f32 [BH, S]")
-    w("shared Qs %s [%d, %d] layout %s" % (dt, bm, d, tile_layout(bm, d)))
+        w("param  %s %s %s%s tma" % (t, dt, grouped if gqa and t == "Q" else tensor(d), fill))
+    w("param  O %s %s%s" % (dt, grouped if gqa else tensor(d), " tma" if tmast else ""))
+    w("param  LSE f32 %s" % ("[BH, %d, S]" % nw if gqa else "[BH, S]"))
+    w("shared Qs %s [%d, %d] layout %s" % (dt, 64 * nw, d, tile_layout(64 * nw, d)))
     w("shared Ks %s [%d, %d, %d] layout %s" % (dt, st, bn, d, tile_layout(bn, d, st)))
     w("shared Vs %s [%d, %d, %d] layout %s" % (dt, st, bn, d, tile_layout(bn, d, st)))
     if tmast:  # each warpgroup's 64 rows one contiguous span (its 64-column atoms side by side)
@@ -298,7 +304,11 @@ def kernel(d, causal, dt, small, shape=None, pp=False, ov=False, tm=False, tmast
     w("    mbarrier.expect_tx qfull[0]")
     for i in range(a):
         cs = "%d:%d" % (i * 64, i * 64 + 64) if a > 1 else ":"
-        w("    cta copy_async Qs[:, %s], %s mbarrier qfull[0]" % (cs, head("Q", rowq, d, i * 64)))
+        for h in range(nw) if gqa else ():  # query head h of the group: warpgroup h + 1's rows
+            w("    cta copy_async Qs[%d:%d, %s], Q[ctaid_y, %d, %s, %d : %d] mbarrier qfull[0]"
+              % (64 * h, 64 * h + 64, cs, h, rowq, i * 64, i * 64 + 64))
+        if not gqa:
+            w("    cta copy_async Qs[:, %s], %s mbarrier qfull[0]" % (cs, head("Q", rowq, d, i * 64)))
     def loads(stage, rows):
         for t in "KV":
             r = t.lower() if ov else ""
@@ -344,7 +354,7 @@ def kernel(d, causal, dt, small, shape=None, pp=False, ov=False, tm=False, tmast
     else:
         segs = segments(bm, bn, causal, tm)
         for (count, ix, _, mask) in segs:
-            consumer_block(w, st, bn, bm, causal, pp, count, ix, mask, len(segs) > 1)
+            consumer_block(w, st, bn, bm, causal, pp, count, ix, mask, len(segs) > 1, gqa)
         if pp:
             w("  wgmma.wait 0                               # the last P V")
             w("  when wgid == 1 {")
@@ -354,7 +364,10 @@ def kernel(d, causal, dt, small, shape=None, pp=False, ov=False, tm=False, tmast
     w("  set C[i, 0] = rcp(L[i, 0])")
     w("  set Oc[i, c] = Oc[i, c] * C[i, 0]")
     rows = "ctaid*%d + (wgid - 1)*64 : ctaid*%d + (wgid - 1)*64 + 64" % (bm, bm)
-    if tmast:  # O through a staging buffer and TMA stores, which clip at row S
+    if gqa:
+        w("  warpgroup copy O[ctaid_y, wgid - 1, %s, 0 : %d], Oc" % (rowq, d))
+        w("  warpgroup copy LSE[ctaid_y, wgid - 1, %s], LB" % rowq)
+    elif tmast:  # O through a staging buffer and TMA stores, which clip at row S
         w("  warpgroup copy LSE[ctaid_y, %s], LB" % rows)
         epilogue_tma_store(w, d, bm, nw)
     else:
@@ -508,6 +521,17 @@ def main():
                 "# runs: " + RUNS % (d, 2 * d, bn + 1, d, d)]
         write("tests/gpu/%s_small.tile" % name(d, c, t, sh, pp, ov, tm, ts).replace("attention_fwd_", "attention_"),
               module([(d, c, t, True, sh, pp, ov, tm, ts)], what, sets))
+    # grouped-query attention (2 query heads per K/V head), tests/gpu only: bench/attention.py
+    # takes Q as [B*H, S, D] (its GQA views are to come)
+    for (d, c, pp) in ((128, False, False), (128, True, True), (64, True, False)):
+        n = name(d, c, "bf16", None, pp) + "_gqa2"
+        what = comment_block(c) + [
+            "Grouped-query attention: BH counts the K/V heads; Q, O are [BH, 2, S, D] and LSE [BH, 2, S],",
+            "query head (h, g) reading K/V head h (FA3's PackGQA: warpgroup g + 1 takes query head g's",
+            "rows ctaid*64 .. ctaid*64 + 63, so each K/V block serves both). (%s at a size ptxemu runs.)" % n]
+        sets = ["# set: BH=1 S=137 %s" % scale, "# runs: BH=1,S=1 BH=2,S=7 BH=1,S=65 BH=1,S=300"]
+        write("tests/gpu/%s_small.tile" % n.replace("attention_fwd_", "attention_"),
+              module([(d, c, "bf16", True, None, pp, False, False, False, True)], what, sets))
 
 
 if __name__ == "__main__":
