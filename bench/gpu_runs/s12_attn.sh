@@ -6,28 +6,28 @@
 #    count, to see what ptxas made of the loops (no disassembler on the CPU machine);
 # 3. bench/attention.py: the default kernels against _pp, _ov (K and V on rings of their own),
 #    _pp_ov, _causal_tm, _causal_pp_tm and the _st (TMA store) ones, at the default shapes and at
-#    FA3's (hd128 BLOCK_N 176, hd256 80, hd64 192), timed (--no-check: every one of them ran in
+#    FA3's (hd128 BLOCK_N 176, hd256 80, hd64 192) and with 3 stages (_s3), timed (--no-check: every one of them ran in
 #    ptxemu against the CPU reference and attention in double), then
 # 4. the kernels this branch changed or added (_ov, _tm, _st) checked by bench/attention.py
 #    against torch's f32 reference.
-# Usage: bash bench/gpu_runs/s12_attn.sh [PARTS [SEQS]]   PARTS: some of 1,2,3,4 (default 3,4,2;
-# part 1 is a few minutes more), SEQS default 1024,4096,16384.
+# Usage: bash bench/gpu_runs/s12_attn.sh [PARTS [SEQS]]   PARTS: some of 1,2,3,4 (default 2,3: the
+# bench, then the SASS; 4 and 1 each take a call of their own), SEQS default 1024,4096,16384.
 set -u
 mkdir -p "${OUT:-/tmp}"
 exec > >(tee -a "${OUT:-/tmp}/attn.log") 2>&1
-PARTS=${1:-2,3,4}
-ONLY='attention_fwd_hd(64|128|256)(_causal)?(_m128_n(176|80|192))?(_pp)?(_ov)?(_tm)?(_st)?$'
-CHANGED='attention_fwd_hd(64|128|256)(_causal)?(_m128_n(176|80|192))?(_pp)?(_ov|_tm|_st|_ov_st|_tm_st)$'
+PARTS=${1:-2,3}
+ONLY='attention_fwd_hd(64|128|256)(_causal)?(_m128_n(176|80|192|128)(_s3)?)?(_pp)?(_ov)?(_tm)?(_st)?$'
+CHANGED='attention_fwd_hd(64|128|256)(_causal)?(_m128_n(176|80|192|128)(_s3)?)?(_pp)?(_ov|_tm|_st|_ov_st|_tm_st)$|_s3_pp$'
 SEQS=${2:-1024,4096,16384}
 make -j16 build/tilepx build/tilepx-run build/libtilepx.so >/dev/null 2>&1 || { echo "build failed"; exit 1; }
 part() { case ",$PARTS," in *",$1,"*) return 0 ;; esac; return 1; }
 if part 3; then
 echo "== 3. bench/attention.py"
-timeout 300 bash bench/attention.sh --only "$ONLY" --seq "$SEQS" --rounds 30 --no-check
+timeout 480 bash bench/attention.sh --only "$ONLY" --seq "$SEQS" --rounds 30 --no-check
 fi
 if part 4; then
 echo "== 4. bench/attention.py --check-only"
-timeout 240 bash bench/attention.sh --only "$CHANGED" --check-only | grep -v "UserWarning\|scaled_dot_product"
+timeout 540 bash bench/attention.sh --only "$CHANGED" --check-only | grep -v "UserWarning\|scaled_dot_product"
 fi
 if part 1; then
 echo "== 1. tilepx-run --attention"
