@@ -16,8 +16,8 @@ set -u
 mkdir -p "${OUT:-/tmp}"
 exec > >(tee -a "${OUT:-/tmp}/attn.log") 2>&1
 PARTS=${1:-2,3}
-ONLY='attention_fwd_hd(64|128|256)(_causal)?(_m128_n(176|80|192|128)(_s3)?)?(_pp)?(_ov)?(_tm)?(_st)?$'
-CHANGED='attention_fwd_hd(64|128|256)(_causal)?(_m128_n(176|80|192|128)(_s3)?)?(_pp)?(_ov|_tm|_st|_ov_st|_tm_st)$|_s3_pp$'
+ONLY='attention_fwd_hd(64|128|256)(_causal)?(_m(128|192)_n(176|80|192|128)(_s3)?)?(_pp)?(_ov)?(_tm)?(_st)?$'
+CHANGED='attention_fwd_hd(64|128|256)(_causal)?(_m(128|192)_n(176|80|192|128)(_s3)?)?(_pp)?(_ov|_tm|_st|_ov_st|_tm_st)$|_s3_pp$'
 SEQS=${2:-1024,4096,16384}
 make -j16 build/tilepx build/tilepx-run build/libtilepx.so >/dev/null 2>&1 || { echo "build failed"; exit 1; }
 part() { case ",$PARTS," in *",$1,"*) return 0 ;; esac; return 1; }
