@@ -37,7 +37,10 @@ TUNED = [(64, (3, 128, 2)), (64, (2, 192, 2)), (128, (2, 176, 2)), (128, (2, 192
          (256, (2, 80, 2))]
 # the ping-pong schedule (suffix _pp; two consumer warpgroups) at each head dim's default shape and
 # at the shapes that measured fastest (bench/results/gpu-2026-11-28-attention-first-h200.log)
-PINGPONG = [(64, None), (128, None), (256, None), (64, (2, 192, 2)), (128, (2, 176, 2)), (256, (2, 80, 2))]
+PINGPONG = [(64, None), (128, None), (256, None), (64, (2, 192, 2)), (128, (2, 176, 2)), (256, (2, 80, 2)),
+            (64, (2, 128, 3)), (128, (2, 128, 3))]
+# (the ping-pong releases trip j - 1's stage during trip j, so with 2 stages the next block's load
+# has only the softmax of one trip to land in: _s3 gives it a trip more)
 
 
 def acc_layout(n):
@@ -492,6 +495,8 @@ def main():
     # the overlap kernels, alone and with the ping-pong, at the ping-pong's shapes
     overlap = [(d, c, "bf16", False, sh, pp, True) for (d, sh) in PINGPONG for c in (False, True)
                for pp in (False, True)] if SIBLINGS else []
+    # and at head dim 64 on three consumer warpgroups (BLOCK_M 192, the fastest hd64 shape measured)
+    overlap += [(64, c, "bf16", False, (3, 128, 2), False, True) for c in (False, True)]
     # the causal kernels masking only the diagonal blocks (_tm), alone and with the ping-pong
     diag = [(d, True, "bf16", False, None, pp, False, True) for d in (64, 128, 256) for pp in (False, True)]
     # O through stmatrix and TMA stores (_st), at head dims 64 and 128, on the ping-pong kernels
@@ -505,7 +510,9 @@ def main():
     small = [(d, c, t, None) for (d, c, t) in VARIANTS if (d, t) != (128, "bf16")]
     ov_small = [(128, False, "bf16", None, False, True), (128, True, "bf16", None, True, True),
                 (64, False, "bf16", None, True, True), (256, True, "bf16", None, True, True)] if SIBLINGS else []
-    tm_small = [(128, True, "bf16", None, False, False, True, False), (256, True, "bf16", None, False, False, True, False),
+    tm_small = [(128, False, "bf16", (2, 128, 3), True, False, False, False),
+                (64, True, "bf16", (3, 128, 2), False, True, False, False),
+                (128, True, "bf16", None, False, False, True, False), (256, True, "bf16", None, False, False, True, False),
                 (128, True, "bf16", None, True, False, True, False), (128, False, "bf16", None, True, False, False, True),
                 (64, True, "bf16", None, True, False, True, True), (128, False, "bf16", None, True, True, False, True)]
     for (d, c, t, sh, pp, ov, tm, ts) in [k + (False, False, False, False) for k in small] + \
