@@ -10,6 +10,10 @@
 #    ptxemu against the CPU reference and attention in double), then
 # 4. the kernels this branch changed or added (_ov, _tm, _st) checked by bench/attention.py
 #    against torch's f32 reference.
+# 5. (the second call) after the mask fix (set's integer masks: one setp per register against a
+#    part computed once per statement, where each register summed its own): the defaults and the
+#    candidates the first call found best, over the issue's whole grid of sequence lengths:
+#    bash bench/gpu_runs/s12_attn.sh 5 512,1024,2048,4096,8192,16384
 # Usage: bash bench/gpu_runs/s12_attn.sh [PARTS [SEQS]]   PARTS: some of 1,2,3,4 (default 2,3: the
 # bench, then the SASS; 4 and 1 each take a call of their own), SEQS default 1024,4096,16384.
 set -u
@@ -21,6 +25,11 @@ CHANGED='attention_fwd_hd(64|128|256)(_causal)?(_m(128|192)_n(176|80|192|128)(_s
 SEQS=${2:-1024,4096,16384}
 make -j16 build/tilepx build/tilepx-run build/libtilepx.so >/dev/null 2>&1 || { echo "build failed"; exit 1; }
 part() { case ",$PARTS," in *",$1,"*) return 0 ;; esac; return 1; }
+ROUND2='attention_fwd_hd(64|128|256)(_causal)?(_tm|_m192_n128(_ov)?|_m128_n192(_pp)?_ov|_m128_n176(_pp)?_ov|_m128_n80(_pp)?_ov|_ov|_pp_ov)?$'
+if part 5; then
+echo "== 5. bench/attention.py, the second call"
+timeout 560 bash bench/attention.sh --only "$ROUND2" --seq "$SEQS" --rounds 30 --no-check
+fi
 if part 3; then
 echo "== 3. bench/attention.py"
 timeout 480 bash bench/attention.sh --only "$ONLY" --seq "$SEQS" --rounds 30 --no-check
