@@ -79,7 +79,7 @@ def name(d, causal, dt, shape=None, pp=False, ov=False, tm=False, st=False):
                                                  "_tm" if tm else "", "_st" if st else "")
 
 
-def consumer_overlap(w, st, bm, bn, causal, pp):
+def consumer_overlap(w, st, bm, bn, causal, pp, tm=False):
     """FA3's intra-warpgroup overlap: block 0 peeled, then per block S of this
     block and P V of the previous one in flight together, the softmax of this
     block running while P V still does (wgmma.wait 1), then a last P V; the
@@ -90,7 +90,11 @@ def consumer_overlap(w, st, bm, bn, causal, pp):
     held two trips and 2 stages would leave the producer no block ahead; K
     is released as soon as its S is done (wgmma.wait 1). pp: each
     warpgroup's S and P V issue is its turn at the tensor cores (named
-    barriers 1 and 2), so one's softmax runs under the other's GEMMs"""
+    barriers 1 and 2), so one's softmax runs under the other's GEMMs.
+    tm (causal, BLOCK_M = BLOCK_N): the diagonal block first (the peeled
+    one, masked by the row only: FA3 also walks the masked blocks first),
+    then blocks 0 .. ctaid - 1 unmasked (the order of the blocks is the
+    online softmax's to choose)"""
     n = kv_count(bm, bn, causal)
     prev = "(g + %d) %% %d" % (st - 1, st)
 
@@ -107,7 +111,7 @@ def consumer_overlap(w, st, bm, bn, causal, pp):
         w("  }")
     qk = "warpgroup mma Sc, Qs[(wgid - 1)*64 : (wgid - 1)*64 + 64, :], Ks[g %% %d, :, :] scale_d 0   # S = Q K^T" % st
     pv = "warpgroup mma Oc, P, Vs[%s, :, :] b_kn   # O += P V of the previous block" % prev
-    w("  repeat 1 as p running g {                # block 0")
+    w("  repeat 1 as p running g {                # %s" % ("the diagonal block" if tm else "block 0"))
     w("    mbarrier.wait fullk[g %% %d]" % st)
     turn_begins()
     w("    wgmma.fence")
@@ -116,10 +120,13 @@ def consumer_overlap(w, st, bm, bn, causal, pp):
     turn_ends()
     w("    wgmma.wait 0")
     w("    mbarrier.arrive emptyk[g %% %d] per warpgroup   # K is read" % st)
-    softmax(w, "    ", "j0", causal, bm, bn)
+    softmax(w, "    ", "j0", causal, bm, bn, "row" if tm else None)
     w("    warpgroup copy P, Sc")
     w("  }")
-    w("  repeat %s - 1 as k running g {           # blocks 1 .. n-1: block k + 1" % n)
+    if tm:
+        w("  repeat ctaid as k running g {            # blocks 0 .. ctaid - 1, below the diagonal")
+    else:
+        w("  repeat %s - 1 as k running g {           # blocks 1 .. n-1: block k + 1" % n)
     w("    mbarrier.wait fullk[g %% %d]" % st)
     turn_begins()
     w("    wgmma.fence")
@@ -133,7 +140,7 @@ def consumer_overlap(w, st, bm, bn, causal, pp):
     turn_ends()
     w("    wgmma.wait 1                             # S; P V still runs")
     w("    mbarrier.arrive emptyk[g %% %d] per warpgroup   # this block's K is read" % st)
-    softmax(w, "    ", "k+1", causal, bm, bn)
+    softmax(w, "    ", "k+1", causal, bm, bn, "none" if tm else None)
     w("    wgmma.wait 0")
     w("    mbarrier.arrive emptyv[%s] per warpgroup   # the previous block's V is read" % prev)
     w("    warpgroup copy P, Sc")
@@ -322,7 +329,14 @@ def kernel(d, causal, dt, small, shape=None, pp=False, ov=False, tm=False, tmast
                 cs = "%d:%d" % (i * 64, i * 64 + 64) if a > 1 else ":"
                 w("      cta copy_async %ss[%s, :, %s], %s mbarrier full%s[%s]"
                   % (t, stage, cs, head(t, rows, d, i * 64), r, stage))
-    if ov:  # the consumers' loops: block 0, then blocks 1 .. n-1, one running count
+    if ov and tm:  # the diagonal block, then blocks 0 .. ctaid - 1
+        w("    repeat 1 as p running g {")
+        loads("g %% %d" % st, "ctaid*%d : ctaid*%d + %d" % (bm, bm, bn))
+        w("    }")
+        w("    repeat ctaid as k running g {")
+        loads("g %% %d" % st, "k*%d : k*%d + %d" % (bn, bn, bn))
+        w("    }")
+    elif ov:  # the consumers' loops: block 0, then blocks 1 .. n-1, one running count
         w("    repeat 1 as p running g {")
         loads("g %% %d" % st, "0 : %d" % bn)
         w("    }")
@@ -353,7 +367,7 @@ def kernel(d, causal, dt, small, shape=None, pp=False, ov=False, tm=False, tmast
         w("    bar.sync 2, 256                          # warpgroup 2's first S after warpgroup 1's")
         w("  }")
     if ov:
-        consumer_overlap(w, st, bm, bn, causal, pp)
+        consumer_overlap(w, st, bm, bn, causal, pp, tm)
     else:
         segs = segments(bm, bn, causal, tm)
         for (count, ix, _, mask) in segs:
@@ -499,6 +513,8 @@ def main():
     overlap += [(64, c, "bf16", False, (3, 128, 2), False, True) for c in (False, True)]
     # the causal kernels masking only the diagonal blocks (_tm), alone and with the ping-pong
     diag = [(d, True, "bf16", False, None, pp, False, True) for d in (64, 128, 256) for pp in (False, True)]
+    # and with the overlap: the diagonal block peeled, first (BLOCK_M = BLOCK_N: head dims 64, 128)
+    diag += [(d, True, "bf16", False, None, pp, True, True) for d in (64, 128) for pp in (False, True)]
     # O through stmatrix and TMA stores (_st), at head dims 64 and 128, on the ping-pong kernels
     diag += [(d, c, "bf16", False, None, True, ov, tm, True) for d in (64, 128)
              for (c, ov, tm) in ((False, False, False), (True, False, True), (False, True, False))]
@@ -512,6 +528,7 @@ def main():
                 (64, False, "bf16", None, True, True), (256, True, "bf16", None, True, True)] if SIBLINGS else []
     tm_small = [(128, False, "bf16", (2, 128, 3), True, False, False, False),
                 (64, True, "bf16", (3, 128, 2), False, True, False, False),
+                (128, True, "bf16", None, True, True, True, False), (64, True, "bf16", None, False, True, True, False),
                 (128, True, "bf16", None, False, False, True, False), (256, True, "bf16", None, False, False, True, False),
                 (128, True, "bf16", None, True, False, True, False), (128, False, "bf16", None, True, False, False, True),
                 (64, True, "bf16", None, True, False, True, True), (128, False, "bf16", None, True, True, False, True)]

@@ -12,7 +12,8 @@
 #    against torch's f32 reference.
 # 5. (the second call) after the mask fix (set's integer masks: one setp per register against a
 #    part computed once per statement, where each register summed its own): the defaults and the
-#    candidates the first call found best, over the whole grid of sequence lengths:
+#    candidates the first call found best, and the causal overlap kernels with the diagonal block
+#    first (_ov_tm), over the whole grid of sequence lengths:
 #    bash bench/gpu_runs/s12_attn.sh 5 512,1024,2048,4096,8192,16384
 # Usage: bash bench/gpu_runs/s12_attn.sh [PARTS [SEQS]]   PARTS: some of 1,2,3,4 (default 2,3: the
 # bench, then the SASS; 4 and 1 each take a call of their own), SEQS default 1024,4096,16384.
@@ -21,14 +22,15 @@ mkdir -p "${OUT:-/tmp}"
 exec > >(tee -a "${OUT:-/tmp}/attn.log") 2>&1
 PARTS=${1:-2,3}
 ONLY='attention_fwd_hd(64|128|256)(_causal)?(_m(128|192)_n(176|80|192|128)(_s3)?)?(_pp)?(_ov)?(_tm)?(_st)?$'
-CHANGED='attention_fwd_hd(64|128|256)(_causal)?(_m(128|192)_n(176|80|192|128)(_s3)?)?(_pp)?(_ov|_tm|_st|_ov_st|_tm_st)$|_s3_pp$'
+CHANGED='attention_fwd_hd(64|128|256)(_causal)?(_m(128|192)_n(176|80|192|128)(_s3)?)?(_pp)?(_ov|_tm|_st|_ov_st|_tm_st|_ov_tm)$|_s3_pp$'
 SEQS=${2:-1024,4096,16384}
 make -j16 build/tilepx build/tilepx-run build/libtilepx.so >/dev/null 2>&1 || { echo "build failed"; exit 1; }
 part() { case ",$PARTS," in *",$1,"*) return 0 ;; esac; return 1; }
-ROUND2='attention_fwd_hd(64|128|256)(_causal)?(_tm|_m192_n128(_ov)?|_m128_n192(_pp)?_ov|_m128_n176(_pp)?_ov|_m128_n80(_pp)?_ov|_ov|_pp_ov)?$'
+ROUND2='attention_fwd_hd(64|128|256)(_causal)?(_tm|_ov_tm|_pp_ov_tm|_m192_n128(_ov)?|_m128_n192(_pp)?_ov|_m128_n176(_pp)?_ov|_m128_n80(_pp)?_ov|_ov|_pp_ov)?$'
 if part 5; then
-echo "== 5. bench/attention.py, the second call"
-timeout 560 bash bench/attention.sh --only "$ROUND2" --seq "$SEQS" --rounds 30 --no-check
+echo "== 5. bench/attention.py, the second call: the default kernels (new mask code) and the _ov_tm ones checked, then all timed"
+timeout 150 bash bench/attention.sh --only 'attention_fwd_hd(64|128|256)(_causal)?(_ov_tm|_pp_ov_tm)?$' --check-only | grep -v "UserWarning\|scaled_dot_product"
+timeout 420 bash bench/attention.sh --only "$ROUND2" --seq "$SEQS" --rounds 30 --no-check
 fi
 if part 3; then
 echo "== 3. bench/attention.py"
