@@ -37,7 +37,10 @@ TUNED = [(64, (3, 128, 2)), (64, (2, 192, 2)), (128, (2, 176, 2)), (128, (2, 192
          (256, (2, 80, 2))]
 # the ping-pong schedule (suffix _pp; two consumer warpgroups) at each head dim's default shape and
 # at the shapes that measured fastest (bench/results/gpu-2026-11-28-attention-first-h200.log)
-PINGPONG = [(64, None), (128, None), (256, None), (64, (2, 192, 2)), (128, (2, 176, 2)), (256, (2, 80, 2))]
+PINGPONG = [(64, None), (128, None), (256, None), (64, (2, 192, 2)), (128, (2, 176, 2)), (256, (2, 80, 2)),
+            (64, (2, 128, 3)), (128, (2, 128, 3))]
+# (the ping-pong releases trip j - 1's stage during trip j, so with 2 stages the next block's load
+# has only the softmax of one trip to land in: _s3 gives it a trip more)
 
 
 def acc_layout(n):
@@ -70,20 +73,30 @@ def shape_suffix(d, shape):
     return "_m%d_n%d%s" % (64 * nw, bn, "_s%d" % st if st != 2 else "")
 
 
-def name(d, causal, dt, shape=None, pp=False, ov=False):
-    return "attention_fwd_hd%d%s%s%s%s%s" % (d, "_causal" if causal else "", "_f16" if dt == "f16" else "",
-                                             shape_suffix(d, shape), "_pp" if pp else "", "_ov" if ov else "")
+def name(d, causal, dt, shape=None, pp=False, ov=False, tm=False, st=False):
+    return "attention_fwd_hd%d%s%s%s%s%s%s%s" % (d, "_causal" if causal else "", "_f16" if dt == "f16" else "",
+                                                 shape_suffix(d, shape), "_pp" if pp else "", "_ov" if ov else "",
+                                                 "_tm" if tm else "", "_st" if st else "")
 
 
-def consumer_overlap(w, st, bm, bn, causal, pp):
+def consumer_overlap(w, st, bm, bn, causal, pp, tm=False):
     """FA3's intra-warpgroup overlap: block 0 peeled, then per block S of this
     block and P V of the previous one in flight together, the softmax of this
     block running while P V still does (wgmma.wait 1), then a last P V; the
     three loops share the running count g, so the stage goes on from one to
-    the next. pp: each warpgroup's S and P V issue is its turn at the tensor
-    cores (named barriers 1 and 2), so one's softmax runs under the other's
-    GEMMs"""
+    the next. K and V have rings of their own (fullk/emptyk, fullv/emptyv,
+    as FA3's pipeline_k and pipeline_v): a block's K is read by the S of one
+    trip and its V by the P V of the next, so on one ring a stage would be
+    held two trips and 2 stages would leave the producer no block ahead; K
+    is released as soon as its S is done (wgmma.wait 1). pp: each
+    warpgroup's S and P V issue is its turn at the tensor cores (named
+    barriers 1 and 2), so one's softmax runs under the other's GEMMs.
+    tm (causal, BLOCK_M = BLOCK_N): the diagonal block first (the peeled
+    one, masked by the row only: FA3 also walks the masked blocks first),
+    then blocks 0 .. ctaid - 1 unmasked (the order of the blocks is the
+    online softmax's to choose)"""
     n = kv_count(bm, bn, causal)
+    prev = "(g + %d) %% %d" % (st - 1, st)
 
     def turn_begins():
         if pp:
@@ -97,41 +110,49 @@ def consumer_overlap(w, st, bm, bn, causal, pp):
         w("    bar.arrive 1, 256                        # warpgroup 1 takes the first turn")
         w("  }")
     qk = "warpgroup mma Sc, Qs[(wgid - 1)*64 : (wgid - 1)*64 + 64, :], Ks[g %% %d, :, :] scale_d 0   # S = Q K^T" % st
-    pv = "warpgroup mma Oc, P, Vs[(g + %d) %% %d, :, :] b_kn   # O += P V of the previous block" % (st - 1, st)
-    w("  repeat 1 as p running g {                # block 0")
-    w("    mbarrier.wait full[g %% %d]" % st)
+    pv = "warpgroup mma Oc, P, Vs[%s, :, :] b_kn   # O += P V of the previous block" % prev
+    w("  repeat 1 as p running g {                # %s" % ("the diagonal block" if tm else "block 0"))
+    w("    mbarrier.wait fullk[g %% %d]" % st)
     turn_begins()
     w("    wgmma.fence")
     w("    " + qk)
     w("    wgmma.commit")
     turn_ends()
     w("    wgmma.wait 0")
-    softmax(w, "    ", "j0", causal, bm, bn)
+    w("    mbarrier.arrive emptyk[g %% %d] per warpgroup   # K is read" % st)
+    softmax(w, "    ", "j0", causal, bm, bn, "row" if tm else None)
     w("    warpgroup copy P, Sc")
     w("  }")
-    w("  repeat %s - 1 as k running g {           # blocks 1 .. n-1: block k + 1" % n)
-    w("    mbarrier.wait full[g %% %d]" % st)
+    if tm:
+        w("  repeat ctaid as k running g {            # blocks 0 .. ctaid - 1, below the diagonal")
+    else:
+        w("  repeat %s - 1 as k running g {           # blocks 1 .. n-1: block k + 1" % n)
+    w("    mbarrier.wait fullk[g %% %d]" % st)
     turn_begins()
     w("    wgmma.fence")
     w("    " + qk)
     w("    wgmma.commit")
+    w("    set Oc[i, c] = Oc[i, c] * C[i, 0]        # O rescaled for the previous block, while S runs")
+    w("    mbarrier.wait fullv[%s]                # V of the previous block (loaded a trip ago)" % prev)
     w("    wgmma.fence")
     w("    " + pv)
     w("    wgmma.commit")
     turn_ends()
     w("    wgmma.wait 1                             # S; P V still runs")
-    softmax(w, "    ", "k+1", causal, bm, bn)
+    w("    mbarrier.arrive emptyk[g %% %d] per warpgroup   # this block's K is read" % st)
+    softmax(w, "    ", "k+1", causal, bm, bn, "none" if tm else None)
     w("    wgmma.wait 0")
-    w("    mbarrier.arrive empty[(g + %d) %% %d] per warpgroup   # the previous block's K and V are read" % (st - 1, st))
-    w("    set Oc[i, c] = Oc[i, c] * C[i, 0]")
+    w("    mbarrier.arrive emptyv[%s] per warpgroup   # the previous block's V is read" % prev)
     w("    warpgroup copy P, Sc")
     w("  }")
     w("  repeat 1 as p running g {                # the last block's P V")
+    w("    mbarrier.wait fullv[%s]" % prev)
+    w("    set Oc[i, c] = Oc[i, c] * C[i, 0]")
     w("    wgmma.fence")
     w("    " + pv)
     w("    wgmma.commit")
     w("    wgmma.wait 0")
-    w("    mbarrier.arrive empty[(g + %d) %% %d] per warpgroup" % (st - 1, st))
+    w("    mbarrier.arrive emptyv[%s] per warpgroup" % prev)
     w("  }")
     if pp:
         w("  when wgid == 1 {")
@@ -158,13 +179,23 @@ def when_wg(w, ind, first, other):
     w("%s}" % ind)
 
 
-def softmax(w, ind, blk, causal, bm, bn):
+def softmax(w, ind, blk, causal, bm, bn, mask=None, gqa=False):
     """the online softmax of block `blk` (an index expression) on Sc: the
-    mask, the new row max MB, the rescale C, P unnormalized, l"""
-    key = {"j": "c + %d*j" % bn, "j0": "c", "k+1": "c + %d*k + %d" % (bn, bn)}[blk]
-    if causal:
-        w("%sset Sc[i, c] = select(%s < S && %s <= i + %d*ctaid + 64*(wgid - 1), Sc[i, c], -inf)   # keys past S or the row"
-          % (ind, key, key, bm))
+    mask, the new row max MB, the rescale C, P unnormalized, l. mask: None
+    masks keys past S (and, causal, past the row); "row" only past the row
+    (a causal tile's diagonal blocks: keys there are past S only for rows
+    past S); "none" masks nothing (blocks wholly below the diagonal)"""
+    key = {"j": "c + %d*j" % bn, "j0": "c", "k+1": "c + %d*k + %d" % (bn, bn),
+           "t": "c + %d*t" % bn}[blk]
+    row = "i + 64*ctaid" if gqa else "i + %d*ctaid + 64*(wgid - 1)" % bm  # gqa: a head per warpgroup
+    if mask == "row":  # key c + bn*t + bm*ctaid against the row: ctaid cancels
+        w("%sset Sc[i, c] = select(%s <= i + 64*(wgid - 1), Sc[i, c], -inf)   # keys past the row"
+          % (ind, key))
+    elif mask == "none":
+        pass
+    elif causal:
+        w("%sset Sc[i, c] = select(%s < S && %s <= %s, Sc[i, c], -inf)   # keys past S or the row"
+          % (ind, key, key, row))
     else:
         w("%sset Sc[i, c] = select(%s < S, Sc[i, c], -inf)   # keys past S" % (ind, key))
     w("%sreduce.max MB, Sc                        # the block's row max: registers, then the quad" % ind)
@@ -176,19 +207,68 @@ def softmax(w, ind, blk, causal, bm, bn):
     w("%sset M[i, 0] = MB[i, 0]" % ind)
 
 
-def kernel(d, causal, dt, small, shape=None, pp=False, ov=False):
+def segments(bm, bn, causal, tm):
+    """the consumer's K blocks as loops on one running count: (count, index,
+    rows of K and V, mask). tm (causal, BLOCK_N dividing BLOCK_M): the blocks
+    wholly below the tile's diagonal unmasked, then the BLOCK_M / BLOCK_N
+    diagonal blocks masked by the row only (past S they hold keys only rows
+    past S could see, so TMA's zero fill is enough there)"""
+    if not tm:
+        return [(kv_count(bm, bn, causal), "j", "j*%d : j*%d + %d" % (bn, bn, bn), None)]
+    r = bm // bn
+    return [("%d*ctaid" % r if r > 1 else "ctaid", "j", "j*%d : j*%d + %d" % (bn, bn, bn), "none"),
+            ("%d" % r, "t", "ctaid*%d + t*%d : ctaid*%d + t*%d + %d" % (bm, bn, bm, bn, bn), "row")]
+
+
+def consumer_block(w, st, bn, bm, causal, pp, count, ix, mask, running, gqa=False):
+    """one loop of K blocks of the plain (and pp) consumer: S, the softmax,
+    O += P V; the stage is the loop index, or with several loops their
+    running count g"""
+    c = "g" if running else ix
+    w("  repeat %s as %s%s {" % (count, ix, " running g" if running else ""))
+    w("    mbarrier.wait full[%s %% %d]" % (c, st))
+    w("    wgmma.fence")
+    w("    warpgroup mma Sc, Qs[(wgid - 1)*64 : (wgid - 1)*64 + 64, :], Ks[%s %% %d, :, :] scale_d 0   # S = Q K^T"
+      % (c, st))
+    w("    wgmma.commit")
+    if pp:  # this warpgroup's turn ends with its S: the other's begins
+        when_wg(w, "    ", "bar.arrive 2, 256", "bar.arrive 1, 256")
+        w("    wgmma.wait 0                             # S, and the previous trip's P V")
+        w("    mbarrier.arrive empty[(%s + %d) %% %d] per warpgroup   # the previous trip's K and V are read"
+          % (c, st - 1, st))
+    else:
+        w("    wgmma.wait 0")
+    softmax(w, "    ", ix, causal, bm, bn, mask, gqa)
+    w("    set Oc[i, c] = Oc[i, c] * C[i, 0]")
+    w("    warpgroup copy P, Sc                     # regmove: one cvt per word, in each thread")
+    if pp:  # this warpgroup's turn at the tensor cores
+        when_wg(w, "    ", "bar.sync 1, 256", "bar.sync 2, 256")
+    w("    wgmma.fence                              # after the writes of P and O")
+    w("    warpgroup mma Oc, P, Vs[%s %% %d, :, :] b_kn   # O += P V (RS; V is [keys, D], D contiguous)" % (c, st))
+    w("    wgmma.commit")
+    if not pp:
+        w("    wgmma.wait 0")
+        w("    mbarrier.arrive empty[%s %% %d] per warpgroup   # K and V of this stage are read" % (c, st))
+    w("  }")
+
+
+def kernel(d, causal, dt, small, shape=None, pp=False, ov=False, tm=False, tmast=False, gqa=False):
     """pp: the two consumer warpgroups take turns at the tensor cores (FA3's
     ping-pong on named barriers 1 and 2): each issues its P V of block j and
     its S of block j + 1 back to back while the other runs its softmax, and
-    the P V stays in flight across the loop's back edge"""
+    the P V stays in flight across the loop's back edge. gqa: grouped-query
+    attention with G = 2 query heads per K/V head, packed as FA3's PackGQA:
+    the CTA's consumer warpgroups take the same 64 rows of the group's two
+    query heads (Q, O as [BH, 2, S, D], LSE [BH, 2, S]; BH counts K/V heads),
+    so each K and V block loaded serves both"""
     nw, bn, st = shape or SHAPES[d]
-    bm = 64 * nw
+    bm = 64 if gqa else 64 * nw  # the query rows of one head a CTA takes
     a = d // 64
     rowq = "ctaid*%d : ctaid*%d + %d" % (bm, bm, bm)
     fill = " fill small" if small else ""
     L = []
     w = L.append
-    w("kernel %s" % name(d, causal, dt, shape, pp, ov))
+    w("kernel %s" % (name(d, causal, dt, shape, pp, ov, tm, tmast) + ("_gqa2" if gqa else "")))
     w("threads %d" % (128 * (nw + 1)))
     w("param  BH u32")
     w("param  S u32")
@@ -200,26 +280,33 @@ def kernel(d, causal, dt, small, shape=None, pp=False, ov=False):
     w("assume S <= 65536")
     w("assume BH <= 1024")
     w("grid   cdiv(S, %d), %s" % (bm, "BH" if RANK3 else "cdiv(BH, 1)"))
+    grouped = "[BH, %d, S, %d]" % (nw, d)
     for t in "QKV":
-        w("param  %s %s %s%s tma" % (t, dt, tensor(d), fill))
-    w("param  O %s %s" % (dt, tensor(d)))
-    w("param  LSE f32 [BH, S]")
-    w("shared Qs %s [%d, %d] layout %s" % (dt, bm, d, tile_layout(bm, d)))
+        w("param  %s %s %s%s tma" % (t, dt, grouped if gqa and t == "Q" else tensor(d), fill))
+    w("param  O %s %s%s" % (dt, grouped if gqa else tensor(d), " tma" if tmast else ""))
+    w("param  LSE f32 %s" % ("[BH, %d, S]" % nw if gqa else "[BH, S]"))
+    w("shared Qs %s [%d, %d] layout %s" % (dt, 64 * nw, d, tile_layout(64 * nw, d)))
     w("shared Ks %s [%d, %d, %d] layout %s" % (dt, st, bn, d, tile_layout(bn, d, st)))
     w("shared Vs %s [%d, %d, %d] layout %s" % (dt, st, bn, d, tile_layout(bn, d, st)))
+    if tmast:  # each warpgroup's 64 rows one contiguous span (its 64-column atoms side by side)
+        w("shared Os %s [%d, %d] layout %s   # O's staging for the TMA stores"
+          % (dt, bm, d, "S[(%d, 64, %d, 64) : (%d, 64, 4096, 1)] swizzle(3, 3, 3)" % (nw, d // 64, 64 * d)))
     w("local  Sc f32 [64, %d] layout %s" % (bn, acc_layout(bn)))
     w("local  Oc f32 [64, %d] layout %s" % (d, acc_layout(d)))
     w("local  P %s [64, %d] layout %s" % (dt, bn, rs_layout(bn)))
     for v in ("M", "L", "MB", "LB", "C"):
         w("local  %-2s f32 [64, 1] layout S[(4, 2, 8) : (1@wid_in_wg, 1, 4@laneid)] + R[4 : 1@laneid]" % v)
+    rings = ("k", "v") if ov else ("",)  # _ov: K and V on rings of their own
     w("mbarrier qfull [1]")
-    w("mbarrier full [%d]" % st)
-    w("mbarrier empty [%d]" % st)
+    for r in rings:
+        w("mbarrier full%s [%d]" % (r, st))
+        w("mbarrier empty%s [%d]" % (r, st))
     w("")
     w("mbarrier.init qfull[0]")
     w("repeat %d as s {" % st)
-    w("  mbarrier.init full[s]")
-    w("  mbarrier.init empty[s], %d                  # one arrival per consumer warpgroup" % nw)
+    for r in rings:
+        w("  mbarrier.init full%s[s]" % r)
+        w("  mbarrier.init empty%s[s], %d                  # one arrival per consumer warpgroup" % (r, nw))
     w("}")
     w("when wgid == 0 {                             # the producer warpgroup: warp 0 issues the TMA loads")
     w("  setmaxnreg.dec 24")
@@ -227,16 +314,29 @@ def kernel(d, causal, dt, small, shape=None, pp=False, ov=False):
     w("    mbarrier.expect_tx qfull[0]")
     for i in range(a):
         cs = "%d:%d" % (i * 64, i * 64 + 64) if a > 1 else ":"
-        w("    cta copy_async Qs[:, %s], %s mbarrier qfull[0]" % (cs, head("Q", rowq, d, i * 64)))
+        for h in range(nw) if gqa else ():  # query head h of the group: warpgroup h + 1's rows
+            w("    cta copy_async Qs[%d:%d, %s], Q[ctaid_y, %d, %s, %d : %d] mbarrier qfull[0]"
+              % (64 * h, 64 * h + 64, cs, h, rowq, i * 64, i * 64 + 64))
+        if not gqa:
+            w("    cta copy_async Qs[:, %s], %s mbarrier qfull[0]" % (cs, head("Q", rowq, d, i * 64)))
     def loads(stage, rows):
-        w("      mbarrier.wait empty[%s]" % stage)
-        w("      mbarrier.expect_tx full[%s]" % stage)
         for t in "KV":
+            r = t.lower() if ov else ""
+            if t == "K" or ov:
+                w("      mbarrier.wait empty%s[%s]" % (r, stage))
+                w("      mbarrier.expect_tx full%s[%s]" % (r, stage))
             for i in range(a):
                 cs = "%d:%d" % (i * 64, i * 64 + 64) if a > 1 else ":"
-                w("      cta copy_async %ss[%s, :, %s], %s mbarrier full[%s]"
-                  % (t, stage, cs, head(t, rows, d, i * 64), stage))
-    if ov:  # the consumers' loops: block 0, then blocks 1 .. n-1, one running count
+                w("      cta copy_async %ss[%s, :, %s], %s mbarrier full%s[%s]"
+                  % (t, stage, cs, head(t, rows, d, i * 64), r, stage))
+    if ov and tm:  # the diagonal block, then blocks 0 .. ctaid - 1
+        w("    repeat 1 as p running g {")
+        loads("g %% %d" % st, "ctaid*%d : ctaid*%d + %d" % (bm, bm, bn))
+        w("    }")
+        w("    repeat ctaid as k running g {")
+        loads("g %% %d" % st, "k*%d : k*%d + %d" % (bn, bn, bn))
+        w("    }")
+    elif ov:  # the consumers' loops: block 0, then blocks 1 .. n-1, one running count
         w("    repeat 1 as p running g {")
         loads("g %% %d" % st, "0 : %d" % bn)
         w("    }")
@@ -244,9 +344,11 @@ def kernel(d, causal, dt, small, shape=None, pp=False, ov=False):
         loads("g %% %d" % st, "k*%d + %d : k*%d + %d" % (bn, bn, bn, 2 * bn))
         w("    }")
     else:
-        w("    repeat %s as j {" % kv_count(bm, bn, causal))
-        loads("j %% %d" % st, "j*%d : j*%d + %d" % (bn, bn, bn))
-        w("    }")
+        segs = segments(bm, bn, causal, tm)
+        for (count, ix, rows, _) in segs:
+            w("    repeat %s as %s%s {" % (count, ix, " running g" if len(segs) > 1 else ""))
+            loads("%s %% %d" % ("g" if len(segs) > 1 else ix, st), rows)
+            w("    }")
     w("  }")
     w("} else {")
     w("  setmaxnreg.inc %d                         # %s consumer warpgroups, 64 query rows each"
@@ -255,8 +357,9 @@ def kernel(d, causal, dt, small, shape=None, pp=False, ov=False):
     w("  set M[i, 0] = -inf")
     w("  set L[i, 0] = 0.0")
     w("  repeat %d as s {" % (st - 1 if pp and not ov else st))
-    w("    mbarrier.arrive empty[s] per warpgroup   # every stage starts free%s" % (
-      " (the last one: trip 0's release)" if pp and not ov else ""))
+    for r in rings:
+        w("    mbarrier.arrive empty%s[s] per warpgroup   # every stage starts free%s" % (
+          r, " (the last one: trip 0's release)" if pp and not ov else ""))
     w("  }")
     w("  mbarrier.wait qfull[0]")
     if pp and not ov:
@@ -264,46 +367,52 @@ def kernel(d, causal, dt, small, shape=None, pp=False, ov=False):
         w("    bar.sync 2, 256                          # warpgroup 2's first S after warpgroup 1's")
         w("  }")
     if ov:
-        consumer_overlap(w, st, bm, bn, causal, pp)
+        consumer_overlap(w, st, bm, bn, causal, pp, tm)
     else:
-        w("  repeat %s as j {" % kv_count(bm, bn, causal))
-        w("    mbarrier.wait full[j %% %d]" % st)
-        w("    wgmma.fence")
-        w("    warpgroup mma Sc, Qs[(wgid - 1)*64 : (wgid - 1)*64 + 64, :], Ks[j %% %d, :, :] scale_d 0   # S = Q K^T" % st)
-        w("    wgmma.commit")
-        if pp:  # this warpgroup's turn ends with its S: the other's begins
-            when_wg(w, "    ", "bar.arrive 2, 256", "bar.arrive 1, 256")
-            w("    wgmma.wait 0                             # S, and the previous trip's P V")
-            w("    mbarrier.arrive empty[(j + %d) %% %d] per warpgroup   # the previous trip's K and V are read"
-              % (st - 1, st))
-        else:
-            w("    wgmma.wait 0")
-        softmax(w, "    ", "j", causal, bm, bn)
-        w("    set Oc[i, c] = Oc[i, c] * C[i, 0]")
-        w("    warpgroup copy P, Sc                     # regmove: one cvt per word, in each thread")
-        if pp:  # this warpgroup's turn at the tensor cores
-            when_wg(w, "    ", "bar.sync 1, 256", "bar.sync 2, 256")
-        w("    wgmma.fence                              # after the writes of P and O")
-        w("    warpgroup mma Oc, P, Vs[j %% %d, :, :] b_kn   # O += P V (RS; V is [keys, D], D contiguous)" % st)
-        w("    wgmma.commit")
+        segs = segments(bm, bn, causal, tm)
+        for (count, ix, _, mask) in segs:
+            consumer_block(w, st, bn, bm, causal, pp, count, ix, mask, len(segs) > 1, gqa)
         if pp:
-            w("  }")
             w("  wgmma.wait 0                               # the last P V")
             w("  when wgid == 1 {")
             w("    bar.arrive 2, 256                        # the turn warpgroup 2's last sync waits for")
-            w("  }")
-        else:
-            w("    wgmma.wait 0")
-            w("    mbarrier.arrive empty[j %% %d] per warpgroup   # K and V of this stage are read" % st)
             w("  }")
     w("  set LB[i, 0] = (M[i, 0] * %s + log2(L[i, 0])) * %s   # LSE, natural log" % (SCALE_L2, LN2))
     w("  set C[i, 0] = rcp(L[i, 0])")
     w("  set Oc[i, c] = Oc[i, c] * C[i, 0]")
     rows = "ctaid*%d + (wgid - 1)*64 : ctaid*%d + (wgid - 1)*64 + 64" % (bm, bm)
-    w("  warpgroup copy %s, Oc" % head("O", rows, d, 0, d))
-    w("  warpgroup copy LSE[ctaid_y, %s], LB" % rows)
+    if gqa:
+        w("  warpgroup copy O[ctaid_y, wgid - 1, %s, 0 : %d], Oc" % (rowq, d))
+        w("  warpgroup copy LSE[ctaid_y, wgid - 1, %s], LB" % rowq)
+    elif tmast:  # O through a staging buffer and TMA stores, which clip at row S
+        w("  warpgroup copy LSE[ctaid_y, %s], LB" % rows)
+        epilogue_tma_store(w, d, bm, nw)
+    else:
+        w("  warpgroup copy %s, Oc" % head("O", rows, d, 0, d))
+        w("  warpgroup copy LSE[ctaid_y, %s], LB" % rows)
     w("}")
     return L
+
+
+def epilogue_tma_store(w, d, bm, nw):
+    """O rounded to 16 bits and written by stmatrix into a staging buffer
+    Os, each warpgroup its own 64 rows, then each warpgroup's TMA stores of
+    its rows by 64-column atoms: a box crossing row S of the head is
+    clipped there (head dims up to 128: at 256, Q, K and V fill shared
+    memory)"""
+    buf = "Os"
+    for g in range(1, nw + 1):  # a block per warpgroup: its rows are constants there, for the race proof
+        r0 = 64 * (g - 1)
+        w("  when wgid == %d {" % g)
+        w("    warpgroup copy %s[%d:%d, :], Oc           # cvt pairs, stmatrix" % (buf, r0, r0 + 64))
+        w("    fence.proxy_async                        # the writes, visible to TMA")
+        w("    bar.sync %d, 128                          # the writers meet the issuing thread" % (2 + g))
+        for i in range(d // 64):
+            w("    cta copy_async %s, %s[%d:%d, %d:%d]" % (head("O", "ctaid*%d + %d : ctaid*%d + %d" % (bm, r0, bm, r0 + 64),
+                                                                d, i * 64), buf, r0, r0 + 64, i * 64, i * 64 + 64))
+        w("    bulk.commit")
+        w("    bulk.wait 0                              # O written before the CTA ends")
+        w("  }")
 
 
 def comment_block(causal):
@@ -393,30 +502,60 @@ def main():
         "128: BLOCK_N 176; 256: BLOCK_N 80) and a ring of 3 stages."]
     if SIBLINGS:
         tuned += ["_ov: FA3's intra-warpgroup overlap (block 0 peeled; the softmax of block j under the",
-                  "P V of block j - 1), _pp_ov: and the ping-pong."]
+                  "P V of block j - 1; K and V on rings of their own), _pp_ov: and the ping-pong."]
+    tuned += ["_causal_tm: the K blocks wholly below the diagonal unmasked, the diagonal ones masked by",
+              "the row only (one loop each, on one running count). _st: O through stmatrix into a staging",
+              "buffer and TMA stores (clipped at row S), each warpgroup its own rows."]
     # the overlap kernels, alone and with the ping-pong, at the ping-pong's shapes
     overlap = [(d, c, "bf16", False, sh, pp, True) for (d, sh) in PINGPONG for c in (False, True)
                for pp in (False, True)] if SIBLINGS else []
+    # and at head dim 64 on three consumer warpgroups (BLOCK_M 192, the fastest hd64 shape measured)
+    overlap += [(64, c, "bf16", False, (3, 128, 2), False, True) for c in (False, True)]
+    # the causal kernels masking only the diagonal blocks (_tm), alone and with the ping-pong
+    diag = [(d, True, "bf16", False, None, pp, False, True) for d in (64, 128, 256) for pp in (False, True)]
+    # and with the overlap: the diagonal block peeled, first (BLOCK_M = BLOCK_N: head dims 64, 128)
+    diag += [(d, True, "bf16", False, None, pp, True, True) for d in (64, 128) for pp in (False, True)]
+    # O through stmatrix and TMA stores (_st), at head dims 64 and 128, on the ping-pong kernels
+    diag += [(d, c, "bf16", False, None, True, ov, tm, True) for d in (64, 128)
+             for (c, ov, tm) in ((False, False, False), (True, False, True), (False, True, False))]
     write("bench/attention_fwd_sm90_tuned.tile",
           module([(d, c, "bf16", False, sh) for (d, sh) in TUNED for c in (False, True)] +
-                 [(d, c, "bf16", False, sh, True) for (d, sh) in PINGPONG for c in (False, True)] + overlap, tuned,
+                 [(d, c, "bf16", False, sh, True) for (d, sh) in PINGPONG for c in (False, True)] + overlap + diag,
+                 tuned,
                  ["# set: BH=2 S=200 W=512 " + scale], harness=False))
     small = [(d, c, t, None) for (d, c, t) in VARIANTS if (d, t) != (128, "bf16")]
     ov_small = [(128, False, "bf16", None, False, True), (128, True, "bf16", None, True, True),
                 (64, False, "bf16", None, True, True), (256, True, "bf16", None, True, True)] if SIBLINGS else []
-    for (d, c, t, sh, pp, ov) in [k + (False, False) for k in small] + \
-            [(d, False, "bf16", sh, False, False) for (d, sh) in TUNED] + \
-            [(d, c, "bf16", sh, True, False) for (d, sh) in PINGPONG[:3] for c in (False, True) if d == 128 or not c] + \
-            ov_small:
-        nw, bn, st = sh or SHAPES[d]
-        what = comment_block(c) + ["(%s at a size ptxemu runs.)" % name(d, c, t, sh, pp, ov)]
+    tm_small = [(128, False, "bf16", (2, 128, 3), True, False, False, False),
+                (64, True, "bf16", (3, 128, 2), False, True, False, False),
+                (128, True, "bf16", None, True, True, True, False), (64, True, "bf16", None, False, True, True, False),
+                (128, True, "bf16", None, False, False, True, False), (256, True, "bf16", None, False, False, True, False),
+                (128, True, "bf16", None, True, False, True, False), (128, False, "bf16", None, True, False, False, True),
+                (64, True, "bf16", None, True, False, True, True), (128, False, "bf16", None, True, True, False, True)]
+    for (d, c, t, sh, pp, ov, tm, ts) in [k + (False, False, False, False) for k in small] + \
+            [(d, False, "bf16", sh, False, False, False, False) for (d, sh) in TUNED] + \
+            [(d, c, "bf16", sh, True, False, False, False) for (d, sh) in PINGPONG[:3] for c in (False, True)
+             if d == 128 or not c] + [k + (False, False) for k in ov_small] + tm_small:
+        nw, bn, _ = sh or SHAPES[d]
+        what = comment_block(c) + ["(%s at a size ptxemu runs.)" % name(d, c, t, sh, pp, ov, tm, ts)]
         if ov:  # its first fence stands before the peeled block's scale_d 0 wgmma of S, not of O
             what += ["wgmma mutants: no fencebeforeinit (that fence moved above 'init O' is still legal: the",
                      "peeled S = Q K^T reads no register the init writes, and the loop has fences of its own)"]
         sets = ["# set: BH=1 S=%d W=%d %s" % (bn + 9, d, scale),
                 "# runs: " + RUNS % (d, 2 * d, bn + 1, d, d)]
-        write("tests/gpu/%s_small.tile" % name(d, c, t, sh, pp, ov).replace("attention_fwd_", "attention_"),
-              module([(d, c, t, True, sh, pp, ov)], what, sets))
+        write("tests/gpu/%s_small.tile" % name(d, c, t, sh, pp, ov, tm, ts).replace("attention_fwd_", "attention_"),
+              module([(d, c, t, True, sh, pp, ov, tm, ts)], what, sets))
+    # grouped-query attention (2 query heads per K/V head), tests/gpu only: bench/attention.py
+    # takes Q as [B*H, S, D] (its GQA views are to come)
+    for (d, c, pp) in ((128, False, False), (128, True, True), (64, True, False)):
+        n = name(d, c, "bf16", None, pp) + "_gqa2"
+        what = comment_block(c) + [
+            "Grouped-query attention: BH counts the K/V heads; Q, O are [BH, 2, S, D] and LSE [BH, 2, S],",
+            "query head (h, g) reading K/V head h (FA3's PackGQA: warpgroup g + 1 takes query head g's",
+            "rows ctaid*64 .. ctaid*64 + 63, so each K/V block serves both). (%s at a size ptxemu runs.)" % n]
+        sets = ["# set: BH=1 S=137 %s" % scale, "# runs: BH=1,S=1 BH=2,S=7 BH=1,S=65 BH=1,S=300"]
+        write("tests/gpu/%s_small.tile" % n.replace("attention_fwd_", "attention_"),
+              module([(d, c, "bf16", True, None, pp, False, False, False, True)], what, sets))
 
 
 if __name__ == "__main__":

@@ -14,6 +14,7 @@ typedef struct Attn {
 	const RunParams *rp;
 	int q, k, v, o, lse;  /* param indices */
 	int64_t BH, S, D;
+	int64_t G; /* query heads per K/V head: Q, O [BH, G, S, D] and LSE [BH, G, S] (GQA); 1 otherwise */
 	bool rank3, bf16, causal;
 	double scale;
 	int show; /* mismatches to print */
@@ -37,9 +38,12 @@ static bool scalar_named(const Kernel *k, const char *n, int64_t *v)
 	return false;
 }
 
-/* element [h, r, d] of a [BH, S, D] or [S, BH * D] tensor */
-static int64_t at(const Attn *a, int64_t h, int64_t r, int64_t d)
+/* element [h, r, d] of a [BH, S, D] or [S, BH * D] tensor (h a query head
+ * of [BH, G, S, D] when kv is false, or the K/V head of query head h) */
+static int64_t at(const Attn *a, int64_t h, int64_t r, int64_t d, bool kv)
 {
+	if (kv)
+		h /= a->G;
 	return a->rank3 ? (h * a->S + r) * a->D + d : r * a->BH * a->D + h * a->D + d;
 }
 
@@ -58,7 +62,7 @@ static void check_row(const Attn *a, int64_t h, int64_t i, double *p, int64_t *b
 	for (int64_t j = 0; j < n; j++) {
 		double s = 0;
 		for (int64_t d = 0; d < a->D; d++)
-			s += half(a, a->q, at(a, h, i, d), false) * half(a, a->k, at(a, h, j, d), false);
+			s += half(a, a->q, at(a, h, i, d, false), false) * half(a, a->k, at(a, h, j, d, true), false);
 		p[j] = s * a->scale;
 		m = p[j] > m ? p[j] : m;
 	}
@@ -69,9 +73,9 @@ static void check_row(const Attn *a, int64_t h, int64_t i, double *p, int64_t *b
 	for (int64_t d = 0; d < a->D; d++) {
 		double o = 0;
 		for (int64_t j = 0; j < n; j++)
-			o += p[j] * half(a, a->v, at(a, h, j, d), false);
+			o += p[j] * half(a, a->v, at(a, h, j, d, true), false);
 		o /= l;
-		double got = half(a, a->o, at(a, h, i, d), true);
+		double got = half(a, a->o, at(a, h, i, d, false), true);
 		if (!(fabs(got - o) <= tol * (1 + fabs(o))) && (*bad)++ < a->show)
 			printf("  O[%lld, %lld, %lld]: attention gives %.6g, the program %.6g\n", (long long)h, (long long)i,
 			       (long long)d, o, got);
@@ -98,15 +102,17 @@ const char *rc_attention_check(const Kernel *k, const RunParams *rp, int show, i
 	memcpy(&f, &bits, 4);
 	a.scale = f;
 	a.bf16 = Q->dt == DT_BF16;
-	a.rank3 = Q->ndim == 3;
-	a.D = a.rank3 ? Q->shape[2] : a.BH ? Q->shape[1] / a.BH : 0;
-	if ((Q->dt != DT_BF16 && Q->dt != DT_F16) || (Q->ndim != 2 && Q->ndim != 3) || a.D <= 0)
-		return "--attention needs Q f16 or bf16, [BH, S, D] or [S, BH * D]";
+	a.rank3 = Q->ndim >= 3;
+	a.G = Q->ndim == 4 ? Q->shape[1] : 1;
+	a.D = a.rank3 ? Q->shape[Q->ndim - 1] : a.BH ? Q->shape[1] / a.BH : 0;
+	if ((Q->dt != DT_BF16 && Q->dt != DT_F16) || Q->ndim < 2 || Q->ndim > 4 || a.D <= 0 || a.G < 1)
+		return "--attention needs Q f16 or bf16, [BH, S, D], [BH, G, S, D] (G query heads per K/V head) or "
+		       "[S, BH * D]";
 	double *p = malloc(sizeof(double) * (size_t)(a.S ? a.S : 1));
 	if (!p)
 		return "out of memory for the host attention";
 	*bad = 0;
-	for (int64_t h = 0; h < a.BH; h++)
+	for (int64_t h = 0; h < a.BH * a.G; h++) /* every query head */
 		for (int64_t i = 0; i < a.S; i++)
 			check_row(&a, h, i, p, bad);
 	free(p);

@@ -7,6 +7,7 @@
  * prmt where a word is partly written. */
 #include "tilepx.h"
 
+#include <stdint.h>
 #include <string.h>
 
 typedef struct SetEmit {
@@ -20,6 +21,8 @@ typedef struct SetEmit {
 	bool th_done[SET_MAX_RANK];
 	bool direct;       /* results go straight into the destination (each register reads only itself) */
 	int nconst;        /* literals already in registers: one mov per distinct value per statement */
+	Reg mask_rest[SET_MAX_NODES]; /* a mask's variable part, once per statement (int_cond) */
+	bool mask_done[SET_MAX_NODES];
 	uint32_t cbits[16];
 	Reg creg[16];
 } SetEmit;
@@ -151,13 +154,36 @@ static SetCmp negated(SetCmp c)
 	return neg[c];
 }
 
-/* an integer condition at run time: diff at this register's coordinates, against 0 as s32 */
+/* the variable part of mask n (its terms over variables and the thread's
+ * coordinates, without the constant and the register's own coordinates),
+ * computed once per statement: the registers then differ by an immediate */
+static Reg mask_rest(SetEmit *E, const SetNode *n, const Affine *o, const int64_t *kd)
+{
+	if (E->mask_done[n->id])
+		return E->mask_rest[n->id];
+	Reg v = emit_affine(E->e, o);
+	for (int d = 0; d < E->x->dst->ndim; d++)
+		if (kd[d]) {
+			Reg t = new_r(E);
+			b_ins(E->b, FORM_MAD_LO_U32, nm(E, t), nm(E, thread_coord(E, d)), b_imm(E->b, (int64_t)(uint32_t)kd[d]),
+			      nm(E, v), NULL);
+			v = t;
+		}
+	E->mask_done[n->id] = true;
+	return E->mask_rest[n->id] = v;
+}
+
+/* an integer condition at run time: diff at this register's coordinates,
+ * against 0 as s32. diff = rest + c, with c this register's constant: rest
+ * (one value per statement) is compared with -c, so each register costs one
+ * setp (ptxas shares the equal ones) where a sum per register cost three
+ * dependent integer ops; when rest or -c could leave 32 bits, the sum */
 static void int_cond(SetEmit *E, const SetNode *n, SetCmp cmp, Reg p)
 {
 	Builder *b = E->b;
 	const SetExpr *x = E->x;
-	Affine o = {.c = n->diff.c};
-	int64_t kd[SET_MAX_RANK] = {0};
+	Affine o = {0};
+	int64_t kd[SET_MAX_RANK] = {0}, c = n->diff.c, lo, hi;
 	for (int i = 0; i < n->diff.n; i++) {
 		int d = 0;
 		while (d < x->dst->ndim && x->idx_var[d] != n->diff.t[i].var)
@@ -168,7 +194,21 @@ static void int_cond(SetEmit *E, const SetNode *n, SetCmp cmp, Reg p)
 			o.t[o.n++] = n->diff.t[i];
 	}
 	for (int d = 0; d < x->dst->ndim; d++)
-		o.c += kd[d] * E->pl->base[E->r * x->dst->ndim + d];
+		c += kd[d] * E->pl->base[E->r * x->dst->ndim + d];
+	/* v < 0 is v <= -1, v >= 0 is v > -1 */
+	static const FormId f[] = {[CMP_LT] = FORM_SETP_LE_S32, [CMP_LE] = FORM_SETP_LE_S32, [CMP_GT] = FORM_SETP_GT_S32,
+	                           [CMP_GE] = FORM_SETP_GT_S32, [CMP_EQ] = FORM_SETP_EQ_U32, [CMP_NE] = FORM_SETP_NE_U32};
+	int64_t off = cmp == CMP_LT || cmp == CMP_GE ? -1 : 0;
+	bool hoist = check_affine_range(E->k, &n->diff, &lo, &hi) && lo - c >= INT32_MIN && hi - c <= INT32_MAX &&
+	             off - c >= INT32_MIN && off - c <= INT32_MAX;
+	if (hoist) { /* rest + c OP 0 is rest OP -c */
+		Reg v = mask_rest(E, n, &o, kd);
+		int64_t imm = off - c;
+		b_ins(b, f[cmp], nm(E, p), nm(E, v), b_imm(b, cmp == CMP_EQ || cmp == CMP_NE ? (int64_t)(uint32_t)imm : imm),
+		      NULL);
+		return;
+	}
+	o.c = c;
 	Reg v = emit_affine(E->e, &o);
 	for (int d = 0; d < x->dst->ndim; d++)
 		if (kd[d]) {
@@ -177,10 +217,7 @@ static void int_cond(SetEmit *E, const SetNode *n, SetCmp cmp, Reg p)
 			      nm(E, v), NULL);
 			v = t;
 		}
-	/* v < 0 is v <= -1, v >= 0 is v > -1 */
-	static const FormId f[] = {[CMP_LT] = FORM_SETP_LE_S32, [CMP_LE] = FORM_SETP_LE_S32, [CMP_GT] = FORM_SETP_GT_S32,
-	                           [CMP_GE] = FORM_SETP_GT_S32, [CMP_EQ] = FORM_SETP_EQ_U32, [CMP_NE] = FORM_SETP_NE_U32};
-	b_ins(b, f[cmp], nm(E, p), nm(E, v), b_imm(b, cmp == CMP_LT || cmp == CMP_GE ? -1 : 0), NULL);
+	b_ins(b, f[cmp], nm(E, p), nm(E, v), b_imm(b, off), NULL);
 }
 
 static void float_cond(SetEmit *E, const SetNode *n, bool neg, Reg p)
