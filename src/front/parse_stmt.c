@@ -380,6 +380,12 @@ static bool parse_repeat_persistent(Parser *p, Stmt *s)
 		if (is_ident(p, "tiles") && !parse_tiles(p, s))
 			return false;
 	}
+	if (!s->across && is_ident(p, "tiles")) {
+		p->line_failed = true;
+		diag_error(p->cx, p->tok.loc, "'tiles' names a walk's tiles after 'across ctaid' (or ctaid_y): the walk "
+		           "deals its tiles out to the CTAs");
+		return false;
+	}
 	if (s->trips_expr && s->trips_expr->op == TE_MUL && !s->tile_m_name) {
 		p->line_failed = true;
 		diag_error(p->cx, s->loc, "a count X * Y is a linear tile walk: deal it out and name its tiles "
