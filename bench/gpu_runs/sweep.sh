@@ -48,7 +48,7 @@ one() { # PASS M N K ARGS...
 	out=$(timeout 60 "$G" "${COMMON[@]}" "$@" "$m" "$n" "$k" 2>&1)
 	echo "$out" | grep -E '^(auto|tilepx |cublas|check tilepx|FAIL|SKIP|BENCH|clocks during|gemm_bench)'
 	local pick tp ex lt
-	pick=$(echo "$out" | sed -n 's/^auto: [^ ]* [^ ]* on [0-9]* SMs: bench\/\([^ ]*\)\.tile \(P=[0-9]* Q=[0-9]*\);.*/\1:\2/p' | tr ' ' ,)
+	pick=$(echo "$out" | sed -n 's/^auto: [^ ]* [^ ]* on [0-9]* SMs: bench\/\([^ ]*\)\.tile \(P=[0-9]*\( Q=[0-9]*\)*\);.*/\1:\2/p' | tr ' ' ,)
 	[ -n "$pick" ] || pick="$(basename "$FIXED_TILE" .tile):P=4,Q=33"
 	# the median microseconds of each implementation's timing line (tilepx, cublasGemmEx, cublasLt)
 	tp=$(echo "$out" | awk '/^tilepx .*[0-9.]+ +[0-9.]+ +[0-9.]+ +[0-9.]+$/ {print $(NF - 3)}' | tail -1)

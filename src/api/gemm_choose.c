@@ -18,7 +18,15 @@
  * is) plus the epilogue, a CTA's tile counted twice (the others' costs are
  * of a cluster's tile, two CTAs'); C must be zeroed before each launch, a
  * memset of M x N f32 at ~3 TB/s counted as 3.5 M N MACs of one SM (350
- * TMAC/s over 132 SMs). */
+ * TMAC/s over 132 SMs).
+ *
+ * A linear tile walk (linear = 1, bench/gemm_sm90_linear_*.tile: `repeat
+ * cdiv(M, BM) * cdiv(N, BN) as t across ctaid_y tiles ...`) has no window:
+ * it is launched with one cluster per SM pair, P = 2 * min(floor(SMs / 2),
+ * tiles) (no Q), each cluster walking every (P / 2)-th tile, so rounds =
+ * cdiv(tiles, P / 2), never more than the best window's. It comes first in
+ * the table, so it wins the ties with its 2-D walk (same tile, same speed
+ * until measured apart). */
 #include <stdio.h>
 #include <string.h>
 
@@ -32,29 +40,34 @@ typedef struct GemmKernel {
 	int epilogue_k; /* the epilogue's cost in K steps of the mainloop */
 	const char *speed_source;
 	int k_slice;    /* split-K: each CTA sums slices of this many K (0: the whole K, a cluster of 2 per tile) */
+	int linear;     /* a linear tile walk: launched with P = 2 clusters per SM pair, no Q */
 } GemmKernel;
 
 /* the family, in order of preference on a tie */
 static const GemmKernel family[] = {
+	{"bench/gemm_sm90_linear_512x128.tile", "gemm_sm90_linear_512x128", "f16", "f32", 512, 128, 8, 1.00, 240,
+	 "as gemm_sm90_walk_512x128 (the same mainloop and epilogue) until measured", 0, 1},
 	{"bench/gemm_sm90_walk_512x128.tile", "gemm_sm90_walk_512x128", "f16", "f32", 512, 128, 8, 1.00, 240,
-	 "measured: 696-707 TFLOPS at 4096^3", 0},
+	 "measured: 696-707 TFLOPS at 4096^3", 0, 0},
 	{"bench/gemm_sm90_walk_st.tile", "gemm_sm90_cluster_st", "f16", "f32", 256, 256, 8, 1.00, 240,
-	 "measured: 702-718 TFLOPS at 4096^3", 0},
+	 "measured: 702-718 TFLOPS at 4096^3", 0, 0},
 	{"bench/gemm_sm90_walk_256x128.tile", "gemm_sm90_walk_256x128", "f16", "f32", 256, 128, 8, 0.93, 240,
-	 "measured: 657 TFLOPS at 4096^3", 0},
+	 "measured: 657 TFLOPS at 4096^3", 0, 0},
 	{"bench/gemm_sm90_walk_128x128.tile", "gemm_sm90_walk_128x128", "f16", "f32", 128, 128, 8, 0.75, 240,
-	 "estimated: m64n64 wgmma, not yet measured", 0},
+	 "estimated: m64n64 wgmma, not yet measured", 0, 0},
 	/* split-K (C += A B by red.add into a zeroed C): CTAs of one 128 x 256 tile, no multicast */
 	{"bench/gemm_sm90_splitk_128x256.tile", "gemm_sm90_splitk_128x256", "f16", "f32", 128, 256, 8, 0.90, 480,
-	 "estimated: m64n256 wgmma as the 256 x 256 kernel, no multicast; red.add epilogue ~2x a store's", 2048},
+	 "estimated: m64n256 wgmma as the 256 x 256 kernel, no multicast; red.add epilogue ~2x a store's", 2048, 0},
+	{"bench/gemm_sm90_linear_bf16_512x128.tile", "gemm_sm90_linear_bf16_512x128", "bf16", "bf16", 512, 128, 8,
+	 0.98, 120, "as gemm_sm90_walk_bf16_512x128 until measured", 0, 1},
 	{"bench/gemm_sm90_walk_bf16_512x128.tile", "gemm_sm90_walk_bf16_512x128", "bf16", "bf16", 512, 128, 8, 0.98,
-	 120, "measured: 688 TFLOPS at 4096^3", 0},
+	 120, "measured: 688 TFLOPS at 4096^3", 0, 0},
 	{"bench/gemm_sm90_walk_bf16_any.tile", "gemm_sm90_walk_bf16_any", "bf16", "bf16", 256, 256, 8, 1.00, 120,
-	 "measured: 702 TFLOPS at 4096^3", 0},
+	 "measured: 702 TFLOPS at 4096^3", 0, 0},
 	{"bench/gemm_sm90_walk_bf16_128x128.tile", "gemm_sm90_walk_bf16_128x128", "bf16", "bf16", 128, 128, 8, 0.75,
-	 120, "estimated: m64n64 wgmma, not yet measured", 0},
+	 120, "estimated: m64n64 wgmma, not yet measured", 0, 0},
 	{"bench/gemm_sm90_walk_fp8_wgbar.tile", "gemm_sm90_walk_fp8_wgbar", "e4m3", "bf16", 256, 256, 16, 1.00, 240,
-	 "measured: 1443 TFLOPS at 4096^3", 0},
+	 "measured: 1443 TFLOPS at 4096^3", 0, 0},
 };
 
 typedef struct Window {
@@ -113,9 +126,36 @@ static int dtypes_match(const GemmKernel *k, const char *in, const char *out)
 	return in && out && !strcmp(k->in, in) && !strcmp(k->out, out);
 }
 
+/* a linear walk: P / 2 clusters (one per SM pair, no more than the tiles) deal out every tile */
+static void fill_linear(const GemmKernel *k, long long M, long long N, long long K, int sm_count,
+                        tilepx_gemm_choice *c)
+{
+	long long tiles = cdiv(N, k->bn) * cdiv(M, k->bm), clusters = sm_count / 2 < 512 ? sm_count / 2 : 512;
+	if (clusters > tiles)
+		clusters = tiles;
+	memset(c, 0, sizeof *c);
+	c->tile = k->tile;
+	c->kernel = k->kernel;
+	c->bm = k->bm;
+	c->bn = k->bn;
+	c->cluster = 2;
+	c->p = (int)(2 * clusters);
+	c->q = 1;
+	c->linear = 1;
+	c->tiles = tiles;
+	c->rounds = cdiv(tiles, clusters);
+	c->split = 1;
+	c->efficiency = (double)tiles / ((double)c->rounds * clusters);
+	c->cost = (double)c->rounds * k->bm * k->bn * (double)(K + k->epilogue_k) / k->speed;
+}
+
 static void fill_choice(const GemmKernel *k, long long M, long long N, long long K, int sm_count,
                         tilepx_gemm_choice *c)
 {
+	if (k->linear) {
+		fill_linear(k, M, N, K, sm_count, c);
+		return;
+	}
 	long long strips = cdiv(N, k->bn), bands = cdiv(M, k->bm), slices = k->k_slice ? cdiv(K, k->k_slice) : 1;
 	Window w = k->k_slice ? best_split_window(strips, slices, bands, k->bn, sm_count)
 	                      : best_window(strips, bands, k->bm, k->bn, sm_count);
@@ -147,6 +187,10 @@ static int describe(const tilepx_gemm_choice *c, char *buf, size_t n)
 	char split[64] = "";
 	if (c->split > 1 || c->zero_c)
 		snprintf(split, sizeof split, ", K in %d slice%s (C zeroed first)", c->split, c->split == 1 ? "" : "s");
+	if (c->linear)
+		return snprintf(buf, n, "%s (%d x %d): %lld tiles, linear walk on P=%d (%d clusters), %lld round%s, "
+		                "efficiency %.2f, cost %.3g", c->kernel, c->bm, c->bn, c->tiles, c->p, c->p / 2, c->rounds,
+		                c->rounds == 1 ? "" : "s", c->efficiency, c->cost);
 	return snprintf(buf, n, "%s (%d x %d): %lld tiles%s, window P=%d Q=%d, %lld round%s, efficiency %.2f, cost %.3g",
 	                c->kernel, c->bm, c->bn, c->tiles, split, c->p, c->q, c->rounds, c->rounds == 1 ? "" : "s",
 	                c->efficiency, c->cost);

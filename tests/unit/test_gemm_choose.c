@@ -19,27 +19,28 @@ typedef struct Shape {
 static const Shape shapes[] = {
 	/* 64 tiles of 128 x 128 fill 64 clusters in one round; 512 x 128 would be 16 tiles on 16 */
 	{1024, 1024, 1024, "gemm_sm90_walk_128x128", 16, 8},
-	/* from 2048^3 on, 512 x 128 and 256 x 256 tie (same tiles, same rounds): the table's order */
-	{2048, 2048, 2048, "gemm_sm90_walk_512x128", 8, 16},
+	/* from 2048^3 on, 512 x 128 and 256 x 256 tie (same tiles, same rounds): the table's order, whose first
+	 * is the linear walk of 512 x 128 tiles (P = 2 x min(66, tiles): never more rounds than a window) */
+	{2048, 2048, 2048, "gemm_sm90_linear_512x128", 128, 1},
 	/* 3072: 144 tiles of 512 x 128 take 3 rounds on 66 clusters (48 of 66 busy in the last); 288 of 256 x 128 take 5 on 60: 5 x 0.5 / 0.93 < 3 */
 	{3072, 3072, 3072, "gemm_sm90_walk_256x128", 24, 5},
-	{4096, 4096, 4096, "gemm_sm90_walk_512x128", 8, 16},
-	{5120, 5120, 5120, "gemm_sm90_walk_512x128", 20, 6},
-	{6144, 6144, 6144, "gemm_sm90_walk_512x128", 8, 16},
-	{7168, 7168, 7168, "gemm_sm90_walk_512x128", 4, 28},
-	{8192, 8192, 8192, "gemm_sm90_walk_512x128", 8, 16},
+	{4096, 4096, 4096, "gemm_sm90_linear_512x128", 132, 1},
+	{5120, 5120, 5120, "gemm_sm90_linear_512x128", 132, 1},
+	{6144, 6144, 6144, "gemm_sm90_linear_512x128", 132, 1},
+	{7168, 7168, 7168, "gemm_sm90_linear_512x128", 132, 1},
+	{8192, 8192, 8192, "gemm_sm90_linear_512x128", 132, 1},
 	/* M = 512: one band of 512 rows on P = 2 (the old P = 4 left half the CTAs without rows) */
 	{512, 10240, 8192, "gemm_sm90_walk_256x128", 4, 27},
-	{512, 8192, 8192, "gemm_sm90_walk_512x128", 2, 64},
+	{512, 8192, 8192, "gemm_sm90_linear_512x128", 128, 1},
 	{512, 28672, 8192, "gemm_sm90_walk_256x128", 4, 32},
-	{512, 8192, 28672, "gemm_sm90_walk_512x128", 2, 64},
-	{2048, 10240, 8192, "gemm_sm90_walk_512x128", 8, 16},
-	{2048, 8192, 8192, "gemm_sm90_walk_512x128", 8, 16},
-	{2048, 28672, 8192, "gemm_sm90_walk_512x128", 8, 16},
-	{2048, 8192, 28672, "gemm_sm90_walk_512x128", 8, 16},
-	{8192, 10240, 8192, "gemm_sm90_walk_512x128", 8, 16},
-	{8192, 28672, 8192, "gemm_sm90_walk_512x128", 8, 16},
-	{8192, 8192, 28672, "gemm_sm90_walk_512x128", 8, 16},
+	{512, 8192, 28672, "gemm_sm90_linear_512x128", 128, 1},
+	{2048, 10240, 8192, "gemm_sm90_linear_512x128", 132, 1},
+	{2048, 8192, 8192, "gemm_sm90_linear_512x128", 132, 1},
+	{2048, 28672, 8192, "gemm_sm90_linear_512x128", 132, 1},
+	{2048, 8192, 28672, "gemm_sm90_linear_512x128", 132, 1},
+	{8192, 10240, 8192, "gemm_sm90_linear_512x128", 132, 1},
+	{8192, 28672, 8192, "gemm_sm90_linear_512x128", 132, 1},
+	{8192, 8192, 28672, "gemm_sm90_linear_512x128", 132, 1},
 	/* decode-like: the 256-row tiles would leave half of each cluster without rows */
 	{128, 8192, 8192, "gemm_sm90_walk_128x128", 2, 64},
 };
@@ -73,6 +74,15 @@ static void check_shape(const Shape *s)
 	CHECK(!strcmp(c.kernel, s->kernel) && c.p == s->p && c.q == s->q, "%lld x %lld x %lld: picked %s P=%d Q=%d",
 	      s->m, s->n, s->k, c.kernel, c.p, c.q);
 	long long strips = cdiv(s->n, c.bn), bands = cdiv(s->m, c.bm);
+	if (c.linear) { /* one cluster per SM pair (no more than the tiles), each walking every (P / 2)-th tile */
+		long long clusters = strips * bands < 66 ? strips * bands : 66;
+		CHECK(c.p == 2 * clusters && c.q == 1 && c.cluster == 2 && c.tiles == strips * bands &&
+		          c.rounds == cdiv(c.tiles, clusters) && c.rounds <= fewest_rounds(s, c.bm, c.bn, 132),
+		      "linear P=%d rounds %lld", c.p, c.rounds);
+		CHECK(c.efficiency == (double)c.tiles / ((double)c.rounds * clusters), "efficiency %g", c.efficiency);
+		CHECK(strstr(c.why, "linear walk on P=") != NULL, "why: %s", c.why);
+		return;
+	}
 	CHECK(c.p % 2 == 0 && c.p >= 2 && c.q >= 1 && c.p * c.q <= 132 && c.cluster == 2, "window P=%d Q=%d", c.p, c.q);
 	CHECK(c.tiles == strips * bands && c.rounds == cdiv(strips, c.q) * cdiv(bands, c.p / 2), "tiles %lld rounds %lld",
 	      c.tiles, c.rounds);
