@@ -129,6 +129,11 @@ GEMM_MOCK_KERNEL="2048 2048 8 1 16F 32F" expect "auto: linear walk" 0 "^auto: 20
 	--auto --data int --rounds 0 2048 2048 8
 GEMM_MOCK_KERNEL="2048 2048 8 1 16F 32F" expect "auto: linear walk launched and checked" 0 "^check tilepx: all 4194304 elements equal cublasGemmEx.s bit for bit" -- \
 	--auto --data int --rounds 0 2048 2048 8
+# the 128 x 256 linear walk: one CTA per tile, no cluster, P only
+GEMM_MOCK_KERNEL="384 10240 8 1 16F 32F" expect "auto: linear walk without a cluster" 0 "^auto: 384x10240x8 f16->f32 on 132 SMs: bench/gemm_sm90_linear_128x256.tile P=120; " -- \
+	--auto --data int --rounds 0 384 10240 8
+GEMM_MOCK_KERNEL="384 10240 8 1 16F 32F" expect "auto: linear walk without a cluster, checked" 0 "^check tilepx: all 3932160 elements equal" -- \
+	--auto --data int --rounds 0 384 10240 8
 expect "auto: no kernel for K" 2 "^gemm_bench: --auto: K is not a multiple" -- --auto --rounds 0 300 300 130
 expect "auto: not with --tile" 2 "^usage: gemm_bench" -- --auto --tile x.tile 300 300 136
 expect "usage" 2 "^usage: gemm_bench" -- 72 136

@@ -24,7 +24,9 @@
  * cdiv(M, BM) * cdiv(N, BN) as t across ctaid_y tiles ...`) has no window:
  * it is launched with one cluster per SM pair, P = 2 * min(floor(SMs / 2),
  * tiles) (no Q), each cluster walking every (P / 2)-th tile, so rounds =
- * cdiv(tiles, P / 2), never more than the best window's. It comes first in
+ * cdiv(tiles, P / 2), never more than the best window's; the 128 x 256
+ * walk has no cluster: P = min(SMs, tiles) CTAs, its tile costing twice a
+ * cluster's. It comes first in
  * the table, so it wins the ties with its 2-D walk (same tile, same speed
  * until measured apart). */
 #include <stdio.h>
@@ -40,13 +42,14 @@ typedef struct GemmKernel {
 	int epilogue_k; /* the epilogue's cost in K steps of the mainloop */
 	const char *speed_source;
 	int k_slice;    /* split-K: each CTA sums slices of this many K (0: the whole K, a cluster of 2 per tile) */
-	int linear;     /* a linear tile walk: launched with P = 2 clusters per SM pair, no Q */
+	int linear;     /* a linear tile walk, launched with P and no Q: the CTAs of each walker (2: a cluster per SM
+	                 * pair, P = 2 x walkers; 1: a CTA per SM, P = walkers); 0: a 2-D window */
 } GemmKernel;
 
 /* the family, in order of preference on a tie */
 static const GemmKernel family[] = {
 	{"bench/gemm_sm90_linear_512x128.tile", "gemm_sm90_linear_512x128", "f16", "f32", 512, 128, 8, 1.00, 240,
-	 "as gemm_sm90_walk_512x128 (the same mainloop and epilogue) until measured", 0, 1},
+	 "as gemm_sm90_walk_512x128 (the same mainloop and epilogue) until measured", 0, 2},
 	{"bench/gemm_sm90_walk_512x128.tile", "gemm_sm90_walk_512x128", "f16", "f32", 512, 128, 8, 1.00, 240,
 	 "measured: 696-707 TFLOPS at 4096^3", 0, 0},
 	{"bench/gemm_sm90_walk_st.tile", "gemm_sm90_cluster_st", "f16", "f32", 256, 256, 8, 1.00, 240,
@@ -55,11 +58,15 @@ static const GemmKernel family[] = {
 	 "measured: 657 TFLOPS at 4096^3", 0, 0},
 	{"bench/gemm_sm90_walk_128x128.tile", "gemm_sm90_walk_128x128", "f16", "f32", 128, 128, 8, 0.75, 240,
 	 "estimated: m64n64 wgmma, not yet measured", 0, 0},
+	{"bench/gemm_sm90_linear_128x256.tile", "gemm_sm90_linear_128x256", "f16", "f32", 128, 256, 8, 0.90, 240,
+	 "estimated: the 256 x 256 kernel's CTA tile without multicast, not yet measured", 0, 1},
 	/* split-K (C += A B by red.add into a zeroed C): CTAs of one 128 x 256 tile, no multicast */
 	{"bench/gemm_sm90_splitk_128x256.tile", "gemm_sm90_splitk_128x256", "f16", "f32", 128, 256, 8, 0.90, 480,
 	 "estimated: m64n256 wgmma as the 256 x 256 kernel, no multicast; red.add epilogue ~2x a store's", 2048, 0},
 	{"bench/gemm_sm90_linear_bf16_512x128.tile", "gemm_sm90_linear_bf16_512x128", "bf16", "bf16", 512, 128, 8,
-	 0.98, 120, "as gemm_sm90_walk_bf16_512x128 until measured", 0, 1},
+	 0.98, 120, "as gemm_sm90_walk_bf16_512x128 until measured", 0, 2},
+	{"bench/gemm_sm90_linear_bf16_128x256.tile", "gemm_sm90_linear_bf16_128x256", "bf16", "bf16", 128, 256, 8,
+	 0.90, 120, "estimated: the 256 x 256 kernel's CTA tile without multicast, not yet measured", 0, 1},
 	{"bench/gemm_sm90_walk_bf16_512x128.tile", "gemm_sm90_walk_bf16_512x128", "bf16", "bf16", 512, 128, 8, 0.98,
 	 120, "measured: 688 TFLOPS at 4096^3", 0, 0},
 	{"bench/gemm_sm90_walk_bf16_any.tile", "gemm_sm90_walk_bf16_any", "bf16", "bf16", 256, 256, 8, 1.00, 120,
@@ -126,27 +133,30 @@ static int dtypes_match(const GemmKernel *k, const char *in, const char *out)
 	return in && out && !strcmp(k->in, in) && !strcmp(k->out, out);
 }
 
-/* a linear walk: P / 2 clusters (one per SM pair, no more than the tiles) deal out every tile */
+/* a linear walk: one walker (a cluster of k->linear CTAs) per k->linear SMs, no more than the tiles,
+ * dealing out every tile; a CTA's tile costs twice a cluster's (the costs are in cluster time) */
 static void fill_linear(const GemmKernel *k, long long M, long long N, long long K, int sm_count,
                         tilepx_gemm_choice *c)
 {
-	long long tiles = cdiv(N, k->bn) * cdiv(M, k->bm), clusters = sm_count / 2 < 512 ? sm_count / 2 : 512;
-	if (clusters > tiles)
-		clusters = tiles;
+	long long tiles = cdiv(N, k->bn) * cdiv(M, k->bm), walkers = sm_count / k->linear;
+	if (walkers > 1024 / k->linear) /* the kernels' P <= 1024 */
+		walkers = 1024 / k->linear;
+	if (walkers > tiles)
+		walkers = tiles;
 	memset(c, 0, sizeof *c);
 	c->tile = k->tile;
 	c->kernel = k->kernel;
 	c->bm = k->bm;
 	c->bn = k->bn;
-	c->cluster = 2;
-	c->p = (int)(2 * clusters);
+	c->cluster = k->linear;
+	c->p = (int)(k->linear * walkers);
 	c->q = 1;
 	c->linear = 1;
 	c->tiles = tiles;
-	c->rounds = cdiv(tiles, clusters);
+	c->rounds = cdiv(tiles, walkers);
 	c->split = 1;
-	c->efficiency = (double)tiles / ((double)c->rounds * clusters);
-	c->cost = (double)c->rounds * k->bm * k->bn * (double)(K + k->epilogue_k) / k->speed;
+	c->efficiency = (double)tiles / ((double)c->rounds * walkers);
+	c->cost = (2.0 / k->linear) * (double)c->rounds * k->bm * k->bn * (double)(K + k->epilogue_k) / k->speed;
 }
 
 static void fill_choice(const GemmKernel *k, long long M, long long N, long long K, int sm_count,
@@ -188,9 +198,10 @@ static int describe(const tilepx_gemm_choice *c, char *buf, size_t n)
 	if (c->split > 1 || c->zero_c)
 		snprintf(split, sizeof split, ", K in %d slice%s (C zeroed first)", c->split, c->split == 1 ? "" : "s");
 	if (c->linear)
-		return snprintf(buf, n, "%s (%d x %d): %lld tiles, linear walk on P=%d (%d clusters), %lld round%s, "
-		                "efficiency %.2f, cost %.3g", c->kernel, c->bm, c->bn, c->tiles, c->p, c->p / 2, c->rounds,
-		                c->rounds == 1 ? "" : "s", c->efficiency, c->cost);
+		return snprintf(buf, n, "%s (%d x %d): %lld tiles, linear walk on P=%d (%d %s), %lld round%s, "
+		                "efficiency %.2f, cost %.3g", c->kernel, c->bm, c->bn, c->tiles, c->p, c->p / c->cluster,
+		                c->cluster > 1 ? "clusters" : "CTAs", c->rounds, c->rounds == 1 ? "" : "s", c->efficiency,
+		                c->cost);
 	return snprintf(buf, n, "%s (%d x %d): %lld tiles%s, window P=%d Q=%d, %lld round%s, efficiency %.2f, cost %.3g",
 	                c->kernel, c->bm, c->bn, c->tiles, split, c->p, c->q, c->rounds, c->rounds == 1 ? "" : "s",
 	                c->efficiency, c->cost);

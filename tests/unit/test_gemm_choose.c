@@ -146,6 +146,15 @@ static void check_dtypes_and_devices(void)
 	          !strcmp(c.kernel, "gemm_sm90_walk_bf16_any") && c.p == 4 && c.q == 32,
 	      "bf16 prefill chunk: %s", c.why);
 	CHECK(!tilepx_gemm_choose(4096, 4096, 4096, "f16", "f32", 114, &c) && c.p * c.q <= 114, "%s", c.why);
+	/* three bands of 128 rows: 120 tiles of 128 x 256 on 120 CTAs (one round, no cluster) against 4 rounds of
+	 * the 128 x 128 cluster tiles */
+	CHECK(!tilepx_gemm_choose(384, 10240, 4096, "f16", "f32", 132, &c) &&
+	          !strcmp(c.kernel, "gemm_sm90_linear_128x256") && c.linear && c.cluster == 1 && c.p == 120 &&
+	          c.q == 1 && c.rounds == 1 && strstr(c.why, "(120 CTAs)"),
+	      "one CTA per tile: %s", c.why);
+	CHECK(!tilepx_gemm_choose(384, 10240, 4096, "bf16", "bf16", 132, &c) &&
+	          !strcmp(c.kernel, "gemm_sm90_linear_bf16_128x256") && c.p == 120,
+	      "bf16, one CTA per tile: %s", c.why);
 	CHECK(!tilepx_gemm_choose(1, 1, 8, "f16", "f32", 2, &c) && c.p == 2 && c.q == 1 && c.rounds == 1, "%s", c.why);
 }
 
