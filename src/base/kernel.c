@@ -155,6 +155,18 @@ void tile_of(int64_t t, int64_t tm_count, int64_t tn_count, int64_t g, int64_t *
 	*tn = r / rows;
 }
 
+void kernel_set_var(const Kernel *k, int64_t *vals, int var, int64_t v)
+{
+	vals[var] = v;
+	for (int d = VAR_REPEAT0; d < k->nvars; d++)
+		if (k->var_base && k->var_base[d] == var)
+			vals[d] = (v + k->var_off[d]) % k->var_mod[d];
+	const Stmt *w = k->var_walk ? k->var_walk[var] : NULL;
+	if (w) /* a linear walk's tile, from its counts at these values */
+		tile_of(v, trip_expr_eval(w->trips_expr->x, vals), trip_expr_eval(w->trips_expr->y, vals), w->tile_group,
+		        &vals[w->tile_m], &vals[w->tile_n]);
+}
+
 int64_t stmt_trips_at(const Kernel *k, const Stmt *s, const int64_t *vals)
 {
 	if (s->trips_expr) {
