@@ -18,7 +18,10 @@
  * is) plus the epilogue, a CTA's tile counted twice (the others' costs are
  * of a cluster's tile, two CTAs'); C must be zeroed before each launch, a
  * memset of M x N f32 at ~3 TB/s counted as 3.5 M N MACs of one SM (350
- * TMAC/s over 132 SMs).
+ * TMAC/s over 132 SMs), and each slice's red.add of M x N words as
+ * RED_MACS_PER_WORD each. A split-K kernel on a linear walk (k_slice and
+ * linear) takes the (strip, slice) pairs t = ctaid, ctaid + P, ... on P =
+ * min(SMs, pairs) CTAs: rounds = cdiv(pairs, P) * bands.
  *
  * A linear tile walk (linear = 1, bench/gemm_sm90_linear_*.tile: `repeat
  * cdiv(M, BM) * cdiv(N, BN) as t across ctaid_y tiles ...`) has no window:
@@ -33,6 +36,10 @@
 #include <string.h>
 
 #include "../include/tilepx/tilepx.h"
+
+/* a red.add of one f32 word, in MACs of one cluster: atomics at ~half the rate of zeroing C (3.5 a word);
+ * an estimate from the H200's split-K runs (docs/design.md, "Split-K's speed"), not a measurement of it */
+#define RED_MACS_PER_WORD 7.0
 
 typedef struct GemmKernel {
 	const char *tile, *kernel, *in, *out;
@@ -60,6 +67,9 @@ static const GemmKernel family[] = {
 	 "estimated: m64n64 wgmma, not yet measured", 0, 0},
 	{"bench/gemm_sm90_linear_128x256.tile", "gemm_sm90_linear_128x256", "f16", "f32", 128, 256, 8, 0.90, 240,
 	 "estimated: the 256 x 256 kernel's CTA tile without multicast, not yet measured", 0, 1},
+	/* split-K on a linear walk of (strip, slice) pairs: 128 x 128 tiles, slices of 4096, P = the SMs */
+	{"bench/gemm_sm90_splitk_linear_128x128.tile", "gemm_sm90_splitk_linear_128x128", "f16", "f32", 128, 128, 8,
+	 0.85, 480, "estimated: m64n128 wgmma per warpgroup, no multicast; red.add epilogue; not yet measured", 4096, 1},
 	/* split-K (C += A B by red.add into a zeroed C): CTAs of one 128 x 256 tile, no multicast */
 	{"bench/gemm_sm90_splitk_128x256.tile", "gemm_sm90_splitk_128x256", "f16", "f32", 128, 256, 8, 0.90, 480,
 	 "estimated: m64n256 wgmma as the 256 x 256 kernel, no multicast; red.add epilogue ~2x a store's", 2048, 0},
@@ -128,6 +138,16 @@ static Window best_split_window(long long strips, long long slices, long long ba
 	return best;
 }
 
+/* split-K on a linear walk over (strip, slice) pairs: min(SMs, pairs) CTAs, each every P-th pair, every band */
+static Window linear_split_window(long long pairs, long long bands, int sm_count)
+{
+	long long p = sm_count < 1024 ? sm_count : 1024;
+	if (p > pairs)
+		p = pairs;
+	Window w = {(int)p, 1, cdiv(pairs, p) * bands, p, 0};
+	return w;
+}
+
 static int dtypes_match(const GemmKernel *k, const char *in, const char *out)
 {
 	return in && out && !strcmp(k->in, in) && !strcmp(k->out, out);
@@ -162,13 +182,14 @@ static void fill_linear(const GemmKernel *k, long long M, long long N, long long
 static void fill_choice(const GemmKernel *k, long long M, long long N, long long K, int sm_count,
                         tilepx_gemm_choice *c)
 {
-	if (k->linear) {
+	if (k->linear && !k->k_slice) {
 		fill_linear(k, M, N, K, sm_count, c);
 		return;
 	}
 	long long strips = cdiv(N, k->bn), bands = cdiv(M, k->bm), slices = k->k_slice ? cdiv(K, k->k_slice) : 1;
-	Window w = k->k_slice ? best_split_window(strips, slices, bands, k->bn, sm_count)
-	                      : best_window(strips, bands, k->bm, k->bn, sm_count);
+	Window w = k->linear    ? linear_split_window(strips * slices, bands, sm_count)
+	           : k->k_slice ? best_split_window(strips, slices, bands, k->bn, sm_count)
+	                        : best_window(strips, bands, k->bm, k->bn, sm_count);
 	memset(c, 0, sizeof *c);
 	c->tile = k->tile;
 	c->kernel = k->kernel;
@@ -181,11 +202,14 @@ static void fill_choice(const GemmKernel *k, long long M, long long N, long long
 	c->rounds = w.rounds;
 	c->split = (int)slices;
 	c->zero_c = k->k_slice != 0;
+	c->linear = k->linear != 0;
 	if (k->k_slice) {
-		c->efficiency = (double)(strips * slices) / ((double)cdiv(strips, w.q) * cdiv(slices, w.p) * w.p * w.q);
-		/* x 2: one CTA's tile against the others' cluster tiles, in the same time units */
+		long long slots = k->linear ? cdiv(strips * slices, w.p) * w.p : cdiv(strips, w.q) * cdiv(slices, w.p) * w.p * w.q;
+		c->efficiency = (double)(strips * slices) / (double)slots;
+		/* x 2: one CTA's tile against the others' cluster tiles, in the same time units; then zeroing C
+		 * and the red.add words, M x N per slice */
 		c->cost = 2.0 * (double)w.rounds * k->bm * k->bn * (double)(k->k_slice + k->epilogue_k) / k->speed +
-		          3.5 * (double)M * (double)N;
+		          3.5 * (double)M * (double)N + RED_MACS_PER_WORD * (double)M * (double)N * (double)slices;
 		return;
 	}
 	c->efficiency = (double)c->tiles / ((double)w.rounds * (w.p / 2) * w.q);
@@ -198,8 +222,8 @@ static int describe(const tilepx_gemm_choice *c, char *buf, size_t n)
 	if (c->split > 1 || c->zero_c)
 		snprintf(split, sizeof split, ", K in %d slice%s (C zeroed first)", c->split, c->split == 1 ? "" : "s");
 	if (c->linear)
-		return snprintf(buf, n, "%s (%d x %d): %lld tiles, linear walk on P=%d (%d %s), %lld round%s, "
-		                "efficiency %.2f, cost %.3g", c->kernel, c->bm, c->bn, c->tiles, c->p, c->p / c->cluster,
+		return snprintf(buf, n, "%s (%d x %d): %lld tiles%s, linear walk on P=%d (%d %s), %lld round%s, "
+		                "efficiency %.2f, cost %.3g", c->kernel, c->bm, c->bn, c->tiles, split, c->p, c->p / c->cluster,
 		                c->cluster > 1 ? "clusters" : "CTAs", c->rounds, c->rounds == 1 ? "" : "s", c->efficiency,
 		                c->cost);
 	return snprintf(buf, n, "%s (%d x %d): %lld tiles%s, window P=%d Q=%d, %lld round%s, efficiency %.2f, cost %.3g",

@@ -96,28 +96,26 @@ static void check_shape(const Shape *s)
 	CHECK(c.split == 1 && !c.zero_c, "a whole-K kernel: split %d, zero_c %d", c.split, c.zero_c);
 }
 
-/* few output tiles and a long K: split-K (K slices of 2048 over a Q x P
- * window of CTAs, C zeroed first) where a tile per cluster leaves SMs idle */
+/* few output tiles and a long K: split-K where a tile per cluster leaves SMs idle (C zeroed first): the
+ * 128 x 128 tiles in slices of 4096 on a linear walk of (strip, slice) pairs, P = min(132, pairs), half the
+ * red.add words of the 128 x 256 tiles in slices of 2048 on a Q x P window, which it is modelled against */
 static void check_split(long long m, long long n, long long k)
 {
 	tilepx_gemm_choice c;
 	int rc = tilepx_gemm_choose(m, n, k, "f16", "f32", 132, &c);
-	CHECK(rc == 0 && !strcmp(c.kernel, "gemm_sm90_splitk_128x256"), "%lld x %lld x %lld: %s", m, n, k, c.why);
+	CHECK(rc == 0 && !strcmp(c.kernel, "gemm_sm90_splitk_linear_128x128"), "%lld x %lld x %lld: %s", m, n, k,
+	      c.why);
 	if (rc)
 		return;
 	printf("%5lld x %5lld x %5lld: %s\n", m, n, k, c.why);
-	long long strips = cdiv(n, 256), bands = cdiv(m, 128), slices = cdiv(k, 2048), fewest = -1;
-	CHECK(c.cluster == 1 && c.zero_c == 1 && c.split == slices && c.p * c.q <= 132, "split %d P=%d Q=%d", c.split,
-	      c.p, c.q);
-	CHECK(c.tiles == strips * bands && c.rounds == cdiv(strips, c.q) * cdiv(slices, c.p) * bands, "rounds %lld",
-	      c.rounds);
-	for (int p = 1; p <= 132; p++)
-		for (int q = 1; p * q <= 132; q++) {
-			long long r = cdiv(strips, q) * cdiv(slices, p) * bands;
-			fewest = fewest < 0 || r < fewest ? r : fewest;
-		}
-	CHECK(c.rounds == fewest, "rounds %lld, fewest %lld", c.rounds, fewest);
-	CHECK(strstr(c.why, "slices (C zeroed first)") != NULL, "why: %s", c.why);
+	long long strips = cdiv(n, 128), bands = cdiv(m, 128), slices = cdiv(k, 4096), pairs = strips * slices;
+	long long p = pairs < 132 ? pairs : 132;
+	CHECK(c.cluster == 1 && c.zero_c == 1 && c.linear == 1 && c.split == slices && c.p == p && c.q == 1,
+	      "split %d P=%d Q=%d", c.split, c.p, c.q);
+	CHECK(c.tiles == strips * bands && c.rounds == cdiv(pairs, p) * bands, "rounds %lld", c.rounds);
+	CHECK(strstr(c.why, "slices (C zeroed first), linear walk on P=") != NULL, "why: %s", c.why);
+	/* the runner-up: the 128 x 256 split-K on its best window */
+	CHECK(strstr(c.why, "; next gemm_sm90_splitk_128x256 (128 x 256)") != NULL, "why: %s", c.why);
 }
 
 static void check_refusals(void)
