@@ -1289,8 +1289,9 @@ static int auto_pick(Options *o, long long M, long long N, long long K, int sms)
 		fprintf(stderr, "gemm_bench: --auto: %s\n", c.why);
 		return 0;
 	}
-	printf("auto: %lldx%lldx%lld %s->%s on %d SMs: %s P=%d Q=%d; %s\n", M, N, K, in, out, sms, c.tile, c.p, c.q,
-	       c.why);
+	char window[32];
+	snprintf(window, sizeof window, c.linear ? "P=%d" : "P=%d Q=%d", c.p, c.q); /* a linear walk takes no Q */
+	printf("auto: %lldx%lldx%lld %s->%s on %d SMs: %s %s; %s\n", M, N, K, in, out, sms, c.tile, window, c.why);
 	o->zero_c |= c.zero_c;
 	o->tile = c.tile;
 	o->kernel = c.kernel;
@@ -1303,7 +1304,7 @@ static int auto_pick(Options *o, long long M, long long N, long long K, int sms)
 	snprintf(o->auto_sets[1], sizeof o->auto_sets[1], "Q=%d", c.q);
 	if (!has_p && o->nsets < 32)
 		o->sets[o->nsets++] = o->auto_sets[0];
-	if (!has_q && o->nsets < 32)
+	if (!has_q && !c.linear && o->nsets < 32) /* a linear walk takes no Q */
 		o->sets[o->nsets++] = o->auto_sets[1];
 	return 1;
 }

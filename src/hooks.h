@@ -112,6 +112,10 @@ void fmt_warps(char *out, size_t n, uint64_t warps);
 uint64_t nbar_warps(const Stmt *s, int64_t id);
 /* vals[var] = v, and the stage indices (i + c) % C of var with it */
 void kernel_set_var(const Kernel *k, int64_t *vals, int var, int64_t v);
+/* tile t of a linear walk over tm_count x tn_count tiles: bands of g tile
+ * rows (fewer in the last band), each walked column by column (the
+ * analyses'; the emitter and the reference compute it their own ways) */
+void tile_of(int64_t t, int64_t tm_count, int64_t tn_count, int64_t g, int64_t *tm, int64_t *tn);
 /* a repeat whose count is set at launch (a scalar, cdiv or an expression) */
 static inline bool stmt_runtime_trips(const Stmt *s) { return s->trips_scalar || s->trips_expr; }
 /* repeat s's trips at the variables' values vals (before 'across' deals them out) */
@@ -128,6 +132,9 @@ void check_named_bar(Ctx *cx, const Module *m, Kernel *k, Stmt *s);
 void check_setmaxnreg(Ctx *cx, const Module *m, Kernel *k, Stmt *s);
 /* what a statement inside a when block may not do (after its own check) */
 void check_in_role(Ctx *cx, Kernel *k, const Stmt *s);
+/* a linear tile walk's ranges and its variables' uses (src/front/tiles.c) */
+void check_tiles(Ctx *cx, Kernel *k, Stmt *s);
+void check_tile_uses(Ctx *cx, Kernel *k, Stmt *s);
 /* the register budgets of setmaxnreg, and the multi-role phase proof */
 void check_named_bar_uses(Ctx *cx, Kernel *k);
 void check_role_budgets(Ctx *cx, const Module *m, Kernel *k);

@@ -520,7 +520,8 @@ enum { SET_MAX_RANK = 4, SET_MAX_NODES = 256 };
  * from the tile index"): affine terms over ctaid, ctaid_y, scalars and
  * enclosing repeat indices, cdiv by a constant, min, max, sums and
  * differences of them; a count below 0 runs no trip */
-typedef enum TripOp { TE_AFFINE, TE_CDIV, TE_MIN, TE_MAX, TE_ADD, TE_SUB } TripOp;
+/* TE_MUL: only a linear tile walk's count, X * Y (its tiles' rows and columns) */
+typedef enum TripOp { TE_AFFINE, TE_CDIV, TE_MIN, TE_MAX, TE_ADD, TE_SUB, TE_MUL } TripOp;
 typedef struct TripExpr {
 	TripOp op;
 	Affine a;                  /* TE_AFFINE */
@@ -568,6 +569,14 @@ struct Stmt {
 	 * c + nctaid, ... below the count */
 	int across;        /* 0 none, 1 + VAR_CTAID or VAR_CTAIDY */
 	Loc across_loc;
+	/* repeat X * Y as t across ctaid tiles TM, TN [group G]: a linear walk
+	 * over the X * Y tiles (trips_expr is TE_MUL of X and Y); tile_m and
+	 * tile_n are the variables of trip t's tile row and column, walked in
+	 * bands of G rows column by column (tile_of); 0: not a walk */
+	int tile_m, tile_n;
+	const char *tile_m_name, *tile_n_name;
+	int64_t tile_group;
+	Loc tiles_loc;
 	/* repeat ... running G: G counts this loop's trips in the thread over
 	 * the whole kernel (not reset when the loop is entered again) */
 	int running;       /* the variable G (0: none) */
@@ -656,6 +665,9 @@ typedef struct Kernel {
 	/* [nvars] or NULL: a repeat index's count cdiv(S, D) (check): scalar 1 +
 	 * S's index (0: not such an index) and D; D * index <= S - 1 */
 	struct VarTrips { int scalar; int64_t div; } *var_trips;
+	/* [nvars] or NULL: the linear tile walk whose index is the variable
+	 * (check), which sets the walk's tile row and column with it */
+	const struct Stmt **var_walk;
 	const int64_t *bound_vals; /* kernel_bind: the scalars' values (NULL: unbound) */
 	bool has_roles;            /* a when block (check): roles.c proves its barriers */
 	bool cluster_arrivals;     /* an mbarrier.arrive ... cluster (check; roles.c proves it) */

@@ -75,7 +75,7 @@ static const char *gemm_auto_pick(CUdevice dev)
 	printf("gemm-auto: %lldx%lldx%lld %s->%s on %d SMs: %s; %s%s\n", m, n, k, in, out, sms, c.tile, c.why,
 	       c.zero_c ? " (it adds A B into C: checked against the reference's C += A B from the same C)" : "");
 	long long v[5] = {m, n, k, c.p, c.q};
-	for (int i = 0; i < 5; i++) {
+	for (int i = 0; i < (c.linear ? 4 : 5); i++) { /* a linear walk takes no Q */
 		snprintf(buf[i], sizeof buf[i], "%c=%lld", "MNKPQ"[i], v[i]);
 		sets[nsets++] = buf[i];
 	}

@@ -51,7 +51,7 @@ one() { # PASS M N K ARGS...
 	out=$(timeout 60 "$G" "${COMMON[@]}" "$@" "$m" "$n" "$k" 2>&1)
 	echo "$out" | grep -E '^(auto|tilepx |cublas|check tilepx|FAIL|SKIP|BENCH|clocks during|gemm_bench)'
 	local pick tp ex lt
-	pick=$(echo "$out" | sed -n 's/^auto: [^ ]* [^ ]* on [0-9]* SMs: bench\/\([^ ]*\)\.tile \(P=[0-9]* Q=[0-9]*\);.*/\1:\2/p' | tr ' ' ,)
+	pick=$(echo "$out" | sed -n 's/^auto: [^ ]* [^ ]* on [0-9]* SMs: bench\/\([^ ]*\)\.tile \(P=[0-9]*\( Q=[0-9]*\)*\);.*/\1:\2/p' | tr ' ' ,)
 	[ -n "$pick" ] || pick="$(basename "$FIXED_TILE" .tile):P=4,Q=33"
 	# the median microseconds of each implementation's timing line (tilepx, cublasGemmEx, cublasLt)
 	tp=$(echo "$out" | awk '/^tilepx .*[0-9.]+ +[0-9.]+ +[0-9.]+ +[0-9.]+$/ {print $(NF - 3)}' | tail -1)
@@ -61,16 +61,18 @@ one() { # PASS M N K ARGS...
 }
 if [ -z "${SWEEP_BENCH:-}" ]; then
 	# correctness of the picks first (integer data: bit for bit against cuBLAS and the host GEMM), each kernel
-	# of the family the chooser picks at these sizes: 128x128, 256x128, 512x128, bf16_128x128, bf16_512x128
+	# of the family the chooser picks at these sizes: 128x128, 256x128, linear 512x128 (4095 x 4097), bf16_128x128,
+	# linear bf16_512x128, linear 128x256 and bf16_128x256 (383 x 10239)
 	echo "== checks: the picks on integer data, and tilepx-run --gemm-auto against the CPU reference"
 	for c in "f16:f32 300 301 136" "f16:f32 129 8193 520" "f16:f32 4095 4097 520" "bf16:bf16 129 257 72" \
-		"bf16:bf16 4095 4097 520"; do
+		"bf16:bf16 4095 4097 520" "f16:f32 383 10239 72" "bf16:bf16 383 10239 72"; do
 		set -- $c
 		timeout 60 "$G" --auto --dtype "$1" --data int --rounds 0 "$2" "$3" "$4" 2>&1 |
 			grep -E '^(auto|check tilepx|FAIL|SKIP|OK|FAILED|gemm_bench)'
 	done
 	timeout 60 build/tilepx-run --gemm-auto 300,301,136 2>&1 | tail -3
 	timeout 60 build/tilepx-run --gemm-auto 129,257,72,bf16:bf16 2>&1 | tail -3
+	timeout 60 build/tilepx-run --gemm-auto 383,10239,8 2>&1 | tail -3
 fi
 for s in "${SHAPES[@]}"; do
 	# shellcheck disable=SC2086

@@ -210,6 +210,8 @@ typedef struct tilepx_gemm_choice {
 	char why[320];      /* the rationale: the picked kernel's arithmetic and the runner-up's */
 	int split;          /* the K slices each tile's sum is split into (1: the whole K in one CTA) */
 	int zero_c;         /* 1: the kernel accumulates into C (C += A B), which must be zeroed before each launch */
+	int linear;         /* 1: a linear tile walk (grid 1 x p, p / 2 clusters dealing out every tile): the kernel
+	                     * takes M, N, K and P, no Q (q is 1) */
 } tilepx_gemm_choice;
 
 /* Picks the kernel and launch for an M x N x K GEMM with dtype_in A and B

@@ -18,11 +18,28 @@
  * is) plus the epilogue, a CTA's tile counted twice (the others' costs are
  * of a cluster's tile, two CTAs'); C must be zeroed before each launch, a
  * memset of M x N f32 at ~3 TB/s counted as 3.5 M N MACs of one SM (350
- * TMAC/s over 132 SMs). */
+ * TMAC/s over 132 SMs), and each slice's red.add of M x N words as
+ * RED_MACS_PER_WORD each. A split-K kernel on a linear walk (k_slice and
+ * linear) takes the (strip, slice) pairs t = ctaid, ctaid + P, ... on P =
+ * min(SMs, pairs) CTAs: rounds = cdiv(pairs, P) * bands.
+ *
+ * A linear tile walk (linear = 1, bench/gemm_sm90_linear_*.tile: `repeat
+ * cdiv(M, BM) * cdiv(N, BN) as t across ctaid_y tiles ...`) has no window:
+ * it is launched with one cluster per SM pair, P = 2 * min(floor(SMs / 2),
+ * tiles) (no Q), each cluster walking every (P / 2)-th tile, so rounds =
+ * cdiv(tiles, P / 2), never more than the best window's; the 128 x 256
+ * walk has no cluster: P = min(SMs, tiles) CTAs, its tile costing twice a
+ * cluster's. It comes first in
+ * the table, so it wins the ties with its 2-D walk (same tile, same speed
+ * until measured apart). */
 #include <stdio.h>
 #include <string.h>
 
 #include "../include/tilepx/tilepx.h"
+
+/* a red.add of one f32 word, in MACs of one cluster: atomics at ~half the rate of zeroing C (3.5 a word);
+ * an estimate from the H200's split-K runs (docs/design.md, "Split-K's speed"), not a measurement of it */
+#define RED_MACS_PER_WORD 7.0
 
 typedef struct GemmKernel {
 	const char *tile, *kernel, *in, *out;
@@ -32,29 +49,42 @@ typedef struct GemmKernel {
 	int epilogue_k; /* the epilogue's cost in K steps of the mainloop */
 	const char *speed_source;
 	int k_slice;    /* split-K: each CTA sums slices of this many K (0: the whole K, a cluster of 2 per tile) */
+	int linear;     /* a linear tile walk, launched with P and no Q: the CTAs of each walker (2: a cluster per SM
+	                 * pair, P = 2 x walkers; 1: a CTA per SM, P = walkers); 0: a 2-D window */
 } GemmKernel;
 
 /* the family, in order of preference on a tie */
 static const GemmKernel family[] = {
+	{"bench/gemm_sm90_linear_512x128.tile", "gemm_sm90_linear_512x128", "f16", "f32", 512, 128, 8, 1.00, 240,
+	 "as gemm_sm90_walk_512x128 (the same mainloop and epilogue) until measured", 0, 2},
 	{"bench/gemm_sm90_walk_512x128.tile", "gemm_sm90_walk_512x128", "f16", "f32", 512, 128, 8, 1.00, 240,
-	 "measured: 696-707 TFLOPS at 4096^3", 0},
+	 "measured: 696-707 TFLOPS at 4096^3", 0, 0},
 	{"bench/gemm_sm90_walk_st.tile", "gemm_sm90_cluster_st", "f16", "f32", 256, 256, 8, 1.00, 240,
-	 "measured: 702-718 TFLOPS at 4096^3", 0},
+	 "measured: 702-718 TFLOPS at 4096^3", 0, 0},
 	{"bench/gemm_sm90_walk_256x128.tile", "gemm_sm90_walk_256x128", "f16", "f32", 256, 128, 8, 0.93, 240,
-	 "measured: 657 TFLOPS at 4096^3", 0},
+	 "measured: 657 TFLOPS at 4096^3", 0, 0},
 	{"bench/gemm_sm90_walk_128x128.tile", "gemm_sm90_walk_128x128", "f16", "f32", 128, 128, 8, 0.75, 240,
-	 "estimated: m64n64 wgmma, not yet measured", 0},
+	 "estimated: m64n64 wgmma, not yet measured", 0, 0},
+	{"bench/gemm_sm90_linear_128x256.tile", "gemm_sm90_linear_128x256", "f16", "f32", 128, 256, 8, 0.90, 240,
+	 "estimated: the 256 x 256 kernel's CTA tile without multicast, not yet measured", 0, 1},
+	/* split-K on a linear walk of (strip, slice) pairs: 128 x 128 tiles, slices of 4096, P = the SMs */
+	{"bench/gemm_sm90_splitk_linear_128x128.tile", "gemm_sm90_splitk_linear_128x128", "f16", "f32", 128, 128, 8,
+	 0.85, 480, "estimated: m64n128 wgmma per warpgroup, no multicast; red.add epilogue; not yet measured", 4096, 1},
 	/* split-K (C += A B by red.add into a zeroed C): CTAs of one 128 x 256 tile, no multicast */
 	{"bench/gemm_sm90_splitk_128x256.tile", "gemm_sm90_splitk_128x256", "f16", "f32", 128, 256, 8, 0.90, 480,
-	 "estimated: m64n256 wgmma as the 256 x 256 kernel, no multicast; red.add epilogue ~2x a store's", 2048},
+	 "estimated: m64n256 wgmma as the 256 x 256 kernel, no multicast; red.add epilogue ~2x a store's", 2048, 0},
+	{"bench/gemm_sm90_linear_bf16_512x128.tile", "gemm_sm90_linear_bf16_512x128", "bf16", "bf16", 512, 128, 8,
+	 0.98, 120, "as gemm_sm90_walk_bf16_512x128 until measured", 0, 2},
+	{"bench/gemm_sm90_linear_bf16_128x256.tile", "gemm_sm90_linear_bf16_128x256", "bf16", "bf16", 128, 256, 8,
+	 0.90, 120, "estimated: the 256 x 256 kernel's CTA tile without multicast, not yet measured", 0, 1},
 	{"bench/gemm_sm90_walk_bf16_512x128.tile", "gemm_sm90_walk_bf16_512x128", "bf16", "bf16", 512, 128, 8, 0.98,
-	 120, "measured: 688 TFLOPS at 4096^3", 0},
+	 120, "measured: 688 TFLOPS at 4096^3", 0, 0},
 	{"bench/gemm_sm90_walk_bf16_any.tile", "gemm_sm90_walk_bf16_any", "bf16", "bf16", 256, 256, 8, 1.00, 120,
-	 "measured: 702 TFLOPS at 4096^3", 0},
+	 "measured: 702 TFLOPS at 4096^3", 0, 0},
 	{"bench/gemm_sm90_walk_bf16_128x128.tile", "gemm_sm90_walk_bf16_128x128", "bf16", "bf16", 128, 128, 8, 0.75,
-	 120, "estimated: m64n64 wgmma, not yet measured", 0},
+	 120, "estimated: m64n64 wgmma, not yet measured", 0, 0},
 	{"bench/gemm_sm90_walk_fp8_wgbar.tile", "gemm_sm90_walk_fp8_wgbar", "e4m3", "bf16", 256, 256, 16, 1.00, 240,
-	 "measured: 1443 TFLOPS at 4096^3", 0},
+	 "measured: 1443 TFLOPS at 4096^3", 0, 0},
 };
 
 typedef struct Window {
@@ -108,17 +138,58 @@ static Window best_split_window(long long strips, long long slices, long long ba
 	return best;
 }
 
+/* split-K on a linear walk over (strip, slice) pairs: min(SMs, pairs) CTAs, each every P-th pair, every band */
+static Window linear_split_window(long long pairs, long long bands, int sm_count)
+{
+	long long p = sm_count < 1024 ? sm_count : 1024;
+	if (p > pairs)
+		p = pairs;
+	Window w = {(int)p, 1, cdiv(pairs, p) * bands, p, 0};
+	return w;
+}
+
 static int dtypes_match(const GemmKernel *k, const char *in, const char *out)
 {
 	return in && out && !strcmp(k->in, in) && !strcmp(k->out, out);
 }
 
+/* a linear walk: one walker (a cluster of k->linear CTAs) per k->linear SMs, no more than the tiles,
+ * dealing out every tile; a CTA's tile costs twice a cluster's (the costs are in cluster time) */
+static void fill_linear(const GemmKernel *k, long long M, long long N, long long K, int sm_count,
+                        tilepx_gemm_choice *c)
+{
+	long long tiles = cdiv(N, k->bn) * cdiv(M, k->bm), walkers = sm_count / k->linear;
+	if (walkers > 1024 / k->linear) /* the kernels' P <= 1024 */
+		walkers = 1024 / k->linear;
+	if (walkers > tiles)
+		walkers = tiles;
+	memset(c, 0, sizeof *c);
+	c->tile = k->tile;
+	c->kernel = k->kernel;
+	c->bm = k->bm;
+	c->bn = k->bn;
+	c->cluster = k->linear;
+	c->p = (int)(k->linear * walkers);
+	c->q = 1;
+	c->linear = 1;
+	c->tiles = tiles;
+	c->rounds = cdiv(tiles, walkers);
+	c->split = 1;
+	c->efficiency = (double)tiles / ((double)c->rounds * walkers);
+	c->cost = (2.0 / k->linear) * (double)c->rounds * k->bm * k->bn * (double)(K + k->epilogue_k) / k->speed;
+}
+
 static void fill_choice(const GemmKernel *k, long long M, long long N, long long K, int sm_count,
                         tilepx_gemm_choice *c)
 {
+	if (k->linear && !k->k_slice) {
+		fill_linear(k, M, N, K, sm_count, c);
+		return;
+	}
 	long long strips = cdiv(N, k->bn), bands = cdiv(M, k->bm), slices = k->k_slice ? cdiv(K, k->k_slice) : 1;
-	Window w = k->k_slice ? best_split_window(strips, slices, bands, k->bn, sm_count)
-	                      : best_window(strips, bands, k->bm, k->bn, sm_count);
+	Window w = k->linear    ? linear_split_window(strips * slices, bands, sm_count)
+	           : k->k_slice ? best_split_window(strips, slices, bands, k->bn, sm_count)
+	                        : best_window(strips, bands, k->bm, k->bn, sm_count);
 	memset(c, 0, sizeof *c);
 	c->tile = k->tile;
 	c->kernel = k->kernel;
@@ -131,11 +202,14 @@ static void fill_choice(const GemmKernel *k, long long M, long long N, long long
 	c->rounds = w.rounds;
 	c->split = (int)slices;
 	c->zero_c = k->k_slice != 0;
+	c->linear = k->linear != 0;
 	if (k->k_slice) {
-		c->efficiency = (double)(strips * slices) / ((double)cdiv(strips, w.q) * cdiv(slices, w.p) * w.p * w.q);
-		/* x 2: one CTA's tile against the others' cluster tiles, in the same time units */
+		long long slots = k->linear ? cdiv(strips * slices, w.p) * w.p : cdiv(strips, w.q) * cdiv(slices, w.p) * w.p * w.q;
+		c->efficiency = (double)(strips * slices) / (double)slots;
+		/* x 2: one CTA's tile against the others' cluster tiles, in the same time units; then zeroing C
+		 * and the red.add words, M x N per slice */
 		c->cost = 2.0 * (double)w.rounds * k->bm * k->bn * (double)(k->k_slice + k->epilogue_k) / k->speed +
-		          3.5 * (double)M * (double)N;
+		          3.5 * (double)M * (double)N + RED_MACS_PER_WORD * (double)M * (double)N * (double)slices;
 		return;
 	}
 	c->efficiency = (double)c->tiles / ((double)w.rounds * (w.p / 2) * w.q);
@@ -147,6 +221,11 @@ static int describe(const tilepx_gemm_choice *c, char *buf, size_t n)
 	char split[64] = "";
 	if (c->split > 1 || c->zero_c)
 		snprintf(split, sizeof split, ", K in %d slice%s (C zeroed first)", c->split, c->split == 1 ? "" : "s");
+	if (c->linear)
+		return snprintf(buf, n, "%s (%d x %d): %lld tiles%s, linear walk on P=%d (%d %s), %lld round%s, "
+		                "efficiency %.2f, cost %.3g", c->kernel, c->bm, c->bn, c->tiles, split, c->p, c->p / c->cluster,
+		                c->cluster > 1 ? "clusters" : "CTAs", c->rounds, c->rounds == 1 ? "" : "s", c->efficiency,
+		                c->cost);
 	return snprintf(buf, n, "%s (%d x %d): %lld tiles%s, window P=%d Q=%d, %lld round%s, efficiency %.2f, cost %.3g",
 	                c->kernel, c->bm, c->bn, c->tiles, split, c->p, c->q, c->rounds, c->rounds == 1 ? "" : "s",
 	                c->efficiency, c->cost);

@@ -96,6 +96,7 @@ int64_t trip_expr_eval(const TripExpr *e, const int64_t *vals)
 	}
 	case TE_ADD: return trip_expr_eval(e->x, vals) + trip_expr_eval(e->y, vals);
 	case TE_SUB: return trip_expr_eval(e->x, vals) - trip_expr_eval(e->y, vals);
+	case TE_MUL: return trip_expr_eval(e->x, vals) * trip_expr_eval(e->y, vals);
 	}
 	return 0;
 }
@@ -141,6 +142,29 @@ bool trip_expr_uses(const TripExpr *e, int var)
 		return false;
 	}
 	return trip_expr_uses(e->x, var) || trip_expr_uses(e->y, var);
+}
+
+void tile_of(int64_t t, int64_t tm_count, int64_t tn_count, int64_t g, int64_t *tm, int64_t *tn)
+{
+	*tm = *tn = 0;
+	if (t < 0 || tn_count <= 0 || g <= 0 || t >= tm_count * tn_count)
+		return;
+	int64_t band = t / (g * tn_count), first = band * g, r = t - band * g * tn_count;
+	int64_t rows = tm_count - first < g ? tm_count - first : g;
+	*tm = first + r % rows;
+	*tn = r / rows;
+}
+
+void kernel_set_var(const Kernel *k, int64_t *vals, int var, int64_t v)
+{
+	vals[var] = v;
+	for (int d = VAR_REPEAT0; d < k->nvars; d++)
+		if (k->var_base && k->var_base[d] == var)
+			vals[d] = (v + k->var_off[d]) % k->var_mod[d];
+	const Stmt *w = k->var_walk ? k->var_walk[var] : NULL;
+	if (w) /* a linear walk's tile, from its counts at these values */
+		tile_of(v, trip_expr_eval(w->trips_expr->x, vals), trip_expr_eval(w->trips_expr->y, vals), w->tile_group,
+		        &vals[w->tile_m], &vals[w->tile_n]);
 }
 
 int64_t stmt_trips_at(const Kernel *k, const Stmt *s, const int64_t *vals)

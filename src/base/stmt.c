@@ -38,10 +38,3 @@ void stmt_regions(const Stmt *s, void (*fn)(void *ctx, const Region *r, bool wri
 			fn(ctx, s->asm_blk->mma[i], i == 0);
 }
 
-void kernel_set_var(const Kernel *k, int64_t *vals, int var, int64_t v)
-{
-	vals[var] = v;
-	for (int d = VAR_REPEAT0; d < k->nvars; d++)
-		if (k->var_base && k->var_base[d] == var)
-			vals[d] = (v + k->var_off[d]) % k->var_mod[d];
-}

@@ -80,6 +80,36 @@ static void set_derived(Emit *e, int var, Reg idx)
 		}
 }
 
+static Reg emit_trip_expr(Emit *e, const TripExpr *x);
+
+/* a linear walk's tile from its index t, once per trip: t's band of G tile
+ * rows (W = G * TN tiles), then within it rows r % rows and columns
+ * r / rows, where r = t - band * W and rows = min(TM - band * G, G) (at
+ * least 1 for t < TM * TN) */
+static void set_tile(Emit *e, const Stmt *s, Reg t)
+{
+	Builder *b = &e->b;
+	Reg tn_count = emit_trip_expr(e, s->trips_expr->y), tm = b_reg(b, RC_R), tn = b_reg(b, RC_R);
+	e->var_regs[s->tile_m] = tm, e->var_regs[s->tile_n] = tn;
+	if (s->tile_group == 1) { /* row-major */
+		b_ins(b, FORM_DIV_U32, b_name(b, tm), b_name(b, t), b_name(b, tn_count), NULL);
+		b_ins(b, FORM_REM_U32, b_name(b, tn), b_name(b, t), b_name(b, tn_count), NULL);
+		return;
+	}
+	Reg tm_count = emit_trip_expr(e, s->trips_expr->x), w = b_reg(b, RC_R), band = b_reg(b, RC_R);
+	Reg first = b_reg(b, RC_R), r = b_reg(b, RC_R), rows = b_reg(b, RC_R);
+	const char *g = b_imm(b, s->tile_group);
+	b_ins(b, FORM_MUL_LO_U32, b_name(b, w), b_name(b, tn_count), g, NULL);
+	b_ins(b, FORM_DIV_U32, b_name(b, band), b_name(b, t), b_name(b, w), NULL);
+	b_ins(b, FORM_MUL_LO_U32, b_name(b, first), b_name(b, band), g, NULL);
+	b_ins(b, FORM_REM_U32, b_name(b, r), b_name(b, t), b_name(b, w), NULL);
+	b_ins(b, FORM_SUB_U32, b_name(b, rows), b_name(b, tm_count), b_name(b, first), NULL);
+	b_ins(b, FORM_MIN_S32, b_name(b, rows), b_name(b, rows), g, NULL);
+	b_ins(b, FORM_REM_U32, b_name(b, tm), b_name(b, r), b_name(b, rows), NULL);
+	b_ins(b, FORM_ADD_U32, b_name(b, tm), b_name(b, tm), b_name(b, first), NULL);
+	b_ins(b, FORM_DIV_U32, b_name(b, tn), b_name(b, r), b_name(b, rows), NULL);
+}
+
 /* the trip's index (a persistent loop: the CTA's share, ctaid + j * nctaid)
  * and its running count's stages */
 static void set_index(Emit *e, const Stmt *s, Reg j)
@@ -92,6 +122,8 @@ static void set_index(Emit *e, const Stmt *s, Reg j)
 	}
 	e->var_regs[s->var] = idx;
 	set_derived(e, s->var, idx);
+	if (s->tile_m)
+		set_tile(e, s, idx);
 	if (s->running)
 		set_derived(e, s->running, e->var_regs[s->running]);
 }
@@ -221,7 +253,7 @@ static Reg emit_trip_expr(Emit *e, const TripExpr *x)
 	Reg a = emit_trip_expr(e, x->x), t = b_reg(b, RC_R);
 	if (x->op != TE_CDIV) {
 		int form = x->op == TE_MIN ? FORM_MIN_S32 : x->op == TE_MAX ? FORM_MAX_S32 : x->op == TE_ADD ? FORM_ADD_U32
-		                                                                                            : FORM_SUB_U32;
+		           : x->op == TE_MUL ? FORM_MUL_LO_U32 : FORM_SUB_U32;
 		b_ins(b, form, b_name(b, t), b_name(b, a), b_name(b, emit_trip_expr(e, x->y)), NULL);
 		return t;
 	}
@@ -244,7 +276,7 @@ static Reg emit_runtime_trips(Emit *e, const Stmt *s)
 	if (s->trips_expr) { /* at most 2^31 - 1 (check), below 0: none */
 		Reg t = b_reg(b, RC_R);
 		b_ins(b, FORM_MAX_S32, b_name(b, t), b_name(b, emit_trip_expr(e, s->trips_expr)), "0", NULL);
-		return t;
+		return s->across ? emit_across_trips(e, s, t) : t; /* a tile walk's share */
 	}
 	Reg v = e->var_regs[e->k->scalars[s->trips_scalar - 1].var], t = v;
 	if (s->trips_div > 1) { /* ceil(S / D) trips, possibly none */

@@ -403,6 +403,9 @@ static bool trip_range(const Kernel *k, const TripExpr *e, int64_t *lo, int64_t 
 		return *lo > -LIM && *hi < LIM;
 	} else if (e->op == TE_MIN) {
 		*lo = xl < yl ? xl : yl, *hi = xh < yh ? xh : yh;
+	} else if (e->op == TE_MUL) { /* a tile walk's factors: counts, at least 0 */
+		*lo = xl * yl, *hi = xh * yh;
+		return xl >= 0 && yl >= 0 && xh < LIM && yh < LIM && *hi < LIM;
 	} else {
 		*lo = xl > yl ? xl : yl, *hi = xh > yh ? xh : yh;
 	}
@@ -418,9 +421,11 @@ static void check_repeat(Ctx *cx, const Module *m, Kernel *k, Stmt *s)
 			diag_note(cx, "bound the scalars it uses (assume S <= N)");
 			return;
 		}
-		s->trips_lo = lo > 0 ? lo : 0;
+		s->trips_lo = lo > 0 && !s->across ? lo : 0; /* a CTA past a walk's tiles runs none */
 		s->n = hi > 0 ? hi : 1;
 		k->var_ext[s->var] = s->n;
+		if (s->tile_m)
+			check_tiles(cx, k, s);
 	}
 	if (s->trips_scalar) { /* the largest count the facts allow: the index's range */
 		const Scalar *sc = &k->scalars[s->trips_scalar - 1];
@@ -432,6 +437,8 @@ static void check_repeat(Ctx *cx, const Module *m, Kernel *k, Stmt *s)
 		k->var_trips[s->var] = (struct VarTrips){s->trips_scalar, s->trips_div};
 	}
 	check_stmts(cx, m, k, s->body, s->nbody);
+	if (s->tile_m && k->var_walk)
+		check_tile_uses(cx, k, s);
 	if (stmt_runtime_trips(s))
 		stmt_walk(s->body, s->nbody, mark_dyn_phase, k);
 }

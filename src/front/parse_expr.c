@@ -51,6 +51,10 @@ int lookup_var(Parser *p, const char *name)
 			return p->stack[i]->var;
 		else if (p->stack[i]->running_name && !strcmp(p->stack[i]->running_name, name))
 			return p->stack[i]->running;
+		else if (p->stack[i]->tile_m_name && !strcmp(p->stack[i]->tile_m_name, name))
+			return p->stack[i]->tile_m;
+		else if (p->stack[i]->tile_n_name && !strcmp(p->stack[i]->tile_n_name, name))
+			return p->stack[i]->tile_n;
 	return -1;
 }
 

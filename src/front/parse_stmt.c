@@ -298,8 +298,63 @@ static bool parse_unroll(Parser *p, Stmt *s)
 	return true;
 }
 
+/* a tile walk's name for its row or column: a new name */
+static const char *tile_name(Parser *p, const Stmt *s, const char *what)
+{
+	Loc l = p->tok.loc;
+	const char *nm = take_ident(p, what);
+	if (!nm)
+		return NULL;
+	if (lookup_var(p, nm) >= 0 || (s->var_name && !strcmp(s->var_name, nm)) ||
+	    (s->tile_m_name && !strcmp(s->tile_m_name, nm))) {
+		p->line_failed = true;
+		diag_error(p->cx, l, "'%s' shadows a variable already in scope", nm);
+		return NULL;
+	}
+	return nm;
+}
+
+/* a factor of a tile walk's count: S or cdiv(S, D) (one value in every CTA) */
+static bool tile_factor_ok(const Parser *p, const TripExpr *e)
+{
+	const TripExpr *a = e->op == TE_CDIV ? e->x : e;
+	return (e->op == TE_AFFINE || e->op == TE_CDIV) && a->op == TE_AFFINE && a->a.n == 1 && a->a.c == 0 &&
+	       a->a.t[0].k == 1 && kernel_scalar_of_var(p->k, a->a.t[0].var);
+}
+
+/* ... across ctaid tiles TM, TN [group G]: the linear walk's tile names */
+static bool parse_tiles(Parser *p, Stmt *s)
+{
+	s->tiles_loc = p->tok.loc;
+	next(p);
+	if (!s->trips_expr || s->trips_expr->op != TE_MUL || !tile_factor_ok(p, s->trips_expr->x) ||
+	    !tile_factor_ok(p, s->trips_expr->y)) {
+		p->line_failed = true;
+		diag_error(p->cx, s->tiles_loc, "a tile walk's count is the product of its tile rows and columns, each a "
+		           "scalar or cdiv(SCALAR, N): 'repeat cdiv(M, 128) * cdiv(N, 256) as t across ctaid tiles tm, tn'");
+		return false;
+	}
+	if (!(s->tile_m_name = tile_name(p, s, "a name for the tile's row")) ||
+	    !expect_punct(p, ',', "between the tile's row and column names") ||
+	    !(s->tile_n_name = tile_name(p, s, "a name for the tile's column")))
+		return false;
+	s->tile_group = 1;
+	if (!is_ident(p, "group"))
+		return true;
+	next(p);
+	Loc gl = p->tok.loc;
+	if (!take_int(p, "the band's tile rows", &s->tile_group))
+		return false;
+	if (s->tile_group < 1 || s->tile_group > 65535) {
+		p->line_failed = true;
+		diag_error(p->cx, gl, "a tile walk's group is 1..65535 tile rows (got %lld)", (long long)s->tile_group);
+		return false;
+	}
+	return true;
+}
+
 /* repeat N [as NAME] [nounroll | unroll [F]] { */
-/* repeat ... [across ctaid|ctaid_y] [running G] */
+/* repeat ... [across ctaid|ctaid_y [tiles TM, TN [group G]]] [running G] */
 static bool parse_repeat_persistent(Parser *p, Stmt *s)
 {
 	if (is_ident(p, "across")) { /* a persistent loop: the trips dealt out to the CTAs */
@@ -314,13 +369,28 @@ static bool parse_repeat_persistent(Parser *p, Stmt *s)
 			diag_error(p->cx, al, "'across' takes a grid axis, ctaid or ctaid_y (got '%s')", ax);
 			return false;
 		}
-		if (!s->trips_scalar) {
+		bool product = s->trips_expr && s->trips_expr->op == TE_MUL;
+		if (!s->trips_scalar && !product) {
 			p->line_failed = true;
 			diag_error(p->cx, s->across_loc, "'across' deals out a runtime count: write the count as a scalar "
-			           "or cdiv(SCALAR, N)");
+			           "or cdiv(SCALAR, N), or a tile walk's X * Y");
 			return false;
 		}
 		s->across = 1 + (strcmp(ax, "ctaid_y") ? VAR_CTAID : VAR_CTAIDY);
+		if (is_ident(p, "tiles") && !parse_tiles(p, s))
+			return false;
+	}
+	if (!s->across && is_ident(p, "tiles")) {
+		p->line_failed = true;
+		diag_error(p->cx, p->tok.loc, "'tiles' names a walk's tiles after 'across ctaid' (or ctaid_y): the walk "
+		           "deals its tiles out to the CTAs");
+		return false;
+	}
+	if (s->trips_expr && s->trips_expr->op == TE_MUL && !s->tile_m_name) {
+		p->line_failed = true;
+		diag_error(p->cx, s->loc, "a count X * Y is a linear tile walk: deal it out and name its tiles "
+		           "('repeat X * Y as t across ctaid tiles TM, TN')");
+		return false;
 	}
 	if (is_ident(p, "running")) { /* a trip count over the whole kernel: the stage of a ring */
 		s->running_loc = p->tok.loc;
@@ -362,6 +432,15 @@ static bool parse_repeat(Parser *p, Stmt *s)
 	TripExpr *e = arena_alloc(p->cx->arena, sizeof *e); /* a constant, S, cdiv(S, D), or an expression */
 	if (!trip_expr(p, e))
 		return false;
+	if (is_punct(p, '*')) { /* X * Y: a linear tile walk's count (parse_tiles checks the factors) */
+		next(p);
+		TripExpr *x = arena_alloc(p->cx->arena, sizeof *x), *y = arena_alloc(p->cx->arena, sizeof *y);
+		if (!trip_expr(p, y))
+			return false;
+		*x = *e;
+		memset(e, 0, sizeof *e);
+		e->op = TE_MUL, e->x = x, e->y = y;
+	}
 	repeat_count_of(p, s, e);
 	if (s->n < 1 || s->n > 0x7fffffff) {
 		p->line_failed = true;
@@ -387,6 +466,11 @@ static bool parse_repeat(Parser *p, Stmt *s)
 	}
 	if (is_ident(p, "unroll") && !parse_unroll(p, s))
 		return false;
+	if (s->unroll && s->tile_m_name) {
+		p->line_failed = true;
+		diag_error(p->cx, s->loc, "a tile walk is not unrolled (each trip computes its tile)");
+		return false;
+	}
 	if (s->unroll && is_ident(p, "nounroll")) {
 		p->line_failed = true;
 		diag_error(p->cx, p->tok.loc, "'unroll' and 'nounroll' exclude each other");
@@ -400,6 +484,10 @@ static bool parse_repeat(Parser *p, Stmt *s)
 		return false;
 	}
 	s->var = new_var(p, s->n, s->var_name ? s->var_name : "(unnamed)");
+	if (s->tile_m_name) { /* ranges set by check, from the factors' facts */
+		s->tile_m = new_var(p, s->n, s->tile_m_name);
+		s->tile_n = new_var(p, s->n, s->tile_n_name);
+	}
 	if (s->running_name) { /* a name an earlier loop declared continues its count (sibling loops, one ring) */
 		for (int v = VAR_REPEAT0; v < p->k->nvars && !s->running; v++)
 			if (p->k->var_base[v] == VAR_RUNNING && !strcmp(p->k->var_names[v], s->running_name))

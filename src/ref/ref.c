@@ -972,20 +972,20 @@ static int64_t count_value(const TripExpr *e, const int64_t *vars)
 	case TE_MAX: return x > y ? x : y;
 	case TE_ADD: return x + y;
 	case TE_SUB: return x - y;
+	case TE_MUL: return x * y;
 	}
 	return 0;
 }
 
 static int64_t trips_of(const Kernel *k, const Stmt *s, const int64_t *vars)
 {
-	if (s->trips_expr) { /* a count below 0 runs none */
-		int64_t t = count_value(s->trips_expr, vars);
-		return t > 0 ? t : 0;
-	}
-	if (!s->trips_scalar)
+	if (!s->trips_scalar && !s->trips_expr)
 		return s->n;
-	/* ceil(S / D), S the scalar's value at launch */
-	int64_t t = (vars[k->scalars[s->trips_scalar - 1].var] + s->trips_div - 1) / s->trips_div;
+	int64_t t; /* a count below 0 runs none; cdiv(S, D): ceil(S / D), S the scalar's value at launch */
+	if (s->trips_expr)
+		t = count_value(s->trips_expr, vars) > 0 ? count_value(s->trips_expr, vars) : 0;
+	else
+		t = (vars[k->scalars[s->trips_scalar - 1].var] + s->trips_div - 1) / s->trips_div;
 	if (s->across) { /* this CTA runs indices c, c + n, ... below t */
 		int64_t c = across_place(k, s, vars), n = across_count(k, s);
 		return t > c ? (t - c + n - 1) / n : 0;
@@ -995,9 +995,31 @@ static int64_t trips_of(const Kernel *k, const Stmt *s, const int64_t *vars)
 
 /* trip it of a repeat: its index, and its running count's stages (the
  * count itself advances at the trip's end, trip_end) */
+/* a linear walk's tile t, found by walking the bands (G tile rows, the last
+ * band what is left, each column by column) until t falls in one */
+static void walk_tile(const Stmt *s, int64_t *vars, int64_t t)
+{
+	int64_t rows_total = count_value(s->trips_expr->x, vars), cols = count_value(s->trips_expr->y, vars);
+	int64_t row = 0;
+	for (;;) {
+		int64_t rows = rows_total - row < s->tile_group ? rows_total - row : s->tile_group;
+		if (rows <= 0 || cols <= 0) /* no tile t: the walk runs no such trip */
+			return;
+		if (t < rows * cols) {
+			vars[s->tile_m] = row + t % rows;
+			vars[s->tile_n] = t / rows;
+			return;
+		}
+		t -= rows * cols;
+		row += rows;
+	}
+}
+
 void ref_trip_begin(const Kernel *k, int64_t *vars, const Stmt *s, int64_t it)
 {
 	ref_set_var(k, vars, s->var, s->across ? across_place(k, s, vars) + it * across_count(k, s) : it);
+	if (s->tile_m)
+		walk_tile(s, vars, vars[s->var]);
 	if (s->running)
 		ref_set_var(k, vars, s->running, vars[s->running]);
 }

@@ -19,27 +19,28 @@ typedef struct Shape {
 static const Shape shapes[] = {
 	/* 64 tiles of 128 x 128 fill 64 clusters in one round; 512 x 128 would be 16 tiles on 16 */
 	{1024, 1024, 1024, "gemm_sm90_walk_128x128", 16, 8},
-	/* from 2048^3 on, 512 x 128 and 256 x 256 tie (same tiles, same rounds): the table's order */
-	{2048, 2048, 2048, "gemm_sm90_walk_512x128", 8, 16},
+	/* from 2048^3 on, 512 x 128 and 256 x 256 tie (same tiles, same rounds): the table's order, whose first
+	 * is the linear walk of 512 x 128 tiles (P = 2 x min(66, tiles): never more rounds than a window) */
+	{2048, 2048, 2048, "gemm_sm90_linear_512x128", 128, 1},
 	/* 3072: 144 tiles of 512 x 128 take 3 rounds on 66 clusters (48 of 66 busy in the last); 288 of 256 x 128 take 5 on 60: 5 x 0.5 / 0.93 < 3 */
 	{3072, 3072, 3072, "gemm_sm90_walk_256x128", 24, 5},
-	{4096, 4096, 4096, "gemm_sm90_walk_512x128", 8, 16},
-	{5120, 5120, 5120, "gemm_sm90_walk_512x128", 20, 6},
-	{6144, 6144, 6144, "gemm_sm90_walk_512x128", 8, 16},
-	{7168, 7168, 7168, "gemm_sm90_walk_512x128", 4, 28},
-	{8192, 8192, 8192, "gemm_sm90_walk_512x128", 8, 16},
+	{4096, 4096, 4096, "gemm_sm90_linear_512x128", 132, 1},
+	{5120, 5120, 5120, "gemm_sm90_linear_512x128", 132, 1},
+	{6144, 6144, 6144, "gemm_sm90_linear_512x128", 132, 1},
+	{7168, 7168, 7168, "gemm_sm90_linear_512x128", 132, 1},
+	{8192, 8192, 8192, "gemm_sm90_linear_512x128", 132, 1},
 	/* M = 512: one band of 512 rows on P = 2 (the old P = 4 left half the CTAs without rows) */
 	{512, 10240, 8192, "gemm_sm90_walk_256x128", 4, 27},
-	{512, 8192, 8192, "gemm_sm90_walk_512x128", 2, 64},
+	{512, 8192, 8192, "gemm_sm90_linear_512x128", 128, 1},
 	{512, 28672, 8192, "gemm_sm90_walk_256x128", 4, 32},
-	{512, 8192, 28672, "gemm_sm90_walk_512x128", 2, 64},
-	{2048, 10240, 8192, "gemm_sm90_walk_512x128", 8, 16},
-	{2048, 8192, 8192, "gemm_sm90_walk_512x128", 8, 16},
-	{2048, 28672, 8192, "gemm_sm90_walk_512x128", 8, 16},
-	{2048, 8192, 28672, "gemm_sm90_walk_512x128", 8, 16},
-	{8192, 10240, 8192, "gemm_sm90_walk_512x128", 8, 16},
-	{8192, 28672, 8192, "gemm_sm90_walk_512x128", 8, 16},
-	{8192, 8192, 28672, "gemm_sm90_walk_512x128", 8, 16},
+	{512, 8192, 28672, "gemm_sm90_linear_512x128", 128, 1},
+	{2048, 10240, 8192, "gemm_sm90_linear_512x128", 132, 1},
+	{2048, 8192, 8192, "gemm_sm90_linear_512x128", 132, 1},
+	{2048, 28672, 8192, "gemm_sm90_linear_512x128", 132, 1},
+	{2048, 8192, 28672, "gemm_sm90_linear_512x128", 132, 1},
+	{8192, 10240, 8192, "gemm_sm90_linear_512x128", 132, 1},
+	{8192, 28672, 8192, "gemm_sm90_linear_512x128", 132, 1},
+	{8192, 8192, 28672, "gemm_sm90_linear_512x128", 132, 1},
 	/* decode-like: the 256-row tiles would leave half of each cluster without rows */
 	{128, 8192, 8192, "gemm_sm90_walk_128x128", 2, 64},
 };
@@ -73,6 +74,15 @@ static void check_shape(const Shape *s)
 	CHECK(!strcmp(c.kernel, s->kernel) && c.p == s->p && c.q == s->q, "%lld x %lld x %lld: picked %s P=%d Q=%d",
 	      s->m, s->n, s->k, c.kernel, c.p, c.q);
 	long long strips = cdiv(s->n, c.bn), bands = cdiv(s->m, c.bm);
+	if (c.linear) { /* one cluster per SM pair (no more than the tiles), each walking every (P / 2)-th tile */
+		long long clusters = strips * bands < 66 ? strips * bands : 66;
+		CHECK(c.p == 2 * clusters && c.q == 1 && c.cluster == 2 && c.tiles == strips * bands &&
+		          c.rounds == cdiv(c.tiles, clusters) && c.rounds <= fewest_rounds(s, c.bm, c.bn, 132),
+		      "linear P=%d rounds %lld", c.p, c.rounds);
+		CHECK(c.efficiency == (double)c.tiles / ((double)c.rounds * clusters), "efficiency %g", c.efficiency);
+		CHECK(strstr(c.why, "linear walk on P=") != NULL, "why: %s", c.why);
+		return;
+	}
 	CHECK(c.p % 2 == 0 && c.p >= 2 && c.q >= 1 && c.p * c.q <= 132 && c.cluster == 2, "window P=%d Q=%d", c.p, c.q);
 	CHECK(c.tiles == strips * bands && c.rounds == cdiv(strips, c.q) * cdiv(bands, c.p / 2), "tiles %lld rounds %lld",
 	      c.tiles, c.rounds);
@@ -86,28 +96,26 @@ static void check_shape(const Shape *s)
 	CHECK(c.split == 1 && !c.zero_c, "a whole-K kernel: split %d, zero_c %d", c.split, c.zero_c);
 }
 
-/* few output tiles and a long K: split-K (K slices of 2048 over a Q x P
- * window of CTAs, C zeroed first) where a tile per cluster leaves SMs idle */
+/* few output tiles and a long K: split-K where a tile per cluster leaves SMs idle (C zeroed first): the
+ * 128 x 128 tiles in slices of 4096 on a linear walk of (strip, slice) pairs, P = min(132, pairs), half the
+ * red.add words of the 128 x 256 tiles in slices of 2048 on a Q x P window, which it is modelled against */
 static void check_split(long long m, long long n, long long k)
 {
 	tilepx_gemm_choice c;
 	int rc = tilepx_gemm_choose(m, n, k, "f16", "f32", 132, &c);
-	CHECK(rc == 0 && !strcmp(c.kernel, "gemm_sm90_splitk_128x256"), "%lld x %lld x %lld: %s", m, n, k, c.why);
+	CHECK(rc == 0 && !strcmp(c.kernel, "gemm_sm90_splitk_linear_128x128"), "%lld x %lld x %lld: %s", m, n, k,
+	      c.why);
 	if (rc)
 		return;
 	printf("%5lld x %5lld x %5lld: %s\n", m, n, k, c.why);
-	long long strips = cdiv(n, 256), bands = cdiv(m, 128), slices = cdiv(k, 2048), fewest = -1;
-	CHECK(c.cluster == 1 && c.zero_c == 1 && c.split == slices && c.p * c.q <= 132, "split %d P=%d Q=%d", c.split,
-	      c.p, c.q);
-	CHECK(c.tiles == strips * bands && c.rounds == cdiv(strips, c.q) * cdiv(slices, c.p) * bands, "rounds %lld",
-	      c.rounds);
-	for (int p = 1; p <= 132; p++)
-		for (int q = 1; p * q <= 132; q++) {
-			long long r = cdiv(strips, q) * cdiv(slices, p) * bands;
-			fewest = fewest < 0 || r < fewest ? r : fewest;
-		}
-	CHECK(c.rounds == fewest, "rounds %lld, fewest %lld", c.rounds, fewest);
-	CHECK(strstr(c.why, "slices (C zeroed first)") != NULL, "why: %s", c.why);
+	long long strips = cdiv(n, 128), bands = cdiv(m, 128), slices = cdiv(k, 4096), pairs = strips * slices;
+	long long p = pairs < 132 ? pairs : 132;
+	CHECK(c.cluster == 1 && c.zero_c == 1 && c.linear == 1 && c.split == slices && c.p == p && c.q == 1,
+	      "split %d P=%d Q=%d", c.split, c.p, c.q);
+	CHECK(c.tiles == strips * bands && c.rounds == cdiv(pairs, p) * bands, "rounds %lld", c.rounds);
+	CHECK(strstr(c.why, "slices (C zeroed first), linear walk on P=") != NULL, "why: %s", c.why);
+	/* the runner-up: the 128 x 256 split-K on its best window */
+	CHECK(strstr(c.why, "; next gemm_sm90_splitk_128x256 (128 x 256)") != NULL, "why: %s", c.why);
 }
 
 static void check_refusals(void)
@@ -136,6 +144,15 @@ static void check_dtypes_and_devices(void)
 	          !strcmp(c.kernel, "gemm_sm90_walk_bf16_any") && c.p == 4 && c.q == 32,
 	      "bf16 prefill chunk: %s", c.why);
 	CHECK(!tilepx_gemm_choose(4096, 4096, 4096, "f16", "f32", 114, &c) && c.p * c.q <= 114, "%s", c.why);
+	/* three bands of 128 rows: 120 tiles of 128 x 256 on 120 CTAs (one round, no cluster) against 4 rounds of
+	 * the 128 x 128 cluster tiles */
+	CHECK(!tilepx_gemm_choose(384, 10240, 4096, "f16", "f32", 132, &c) &&
+	          !strcmp(c.kernel, "gemm_sm90_linear_128x256") && c.linear && c.cluster == 1 && c.p == 120 &&
+	          c.q == 1 && c.rounds == 1 && strstr(c.why, "(120 CTAs)"),
+	      "one CTA per tile: %s", c.why);
+	CHECK(!tilepx_gemm_choose(384, 10240, 4096, "bf16", "bf16", 132, &c) &&
+	          !strcmp(c.kernel, "gemm_sm90_linear_bf16_128x256") && c.p == 120,
+	      "bf16, one CTA per tile: %s", c.why);
 	CHECK(!tilepx_gemm_choose(1, 1, 8, "f16", "f32", 2, &c) && c.p == 2 && c.q == 1 && c.rounds == 1, "%s", c.why);
 }
 
