@@ -56,8 +56,9 @@ def gemm(M, N, K):
     ok = err < 2e-2  # bf16 output: both round the same f32 sums
     t, tt = time_ms(run), time_ms(lambda: torch.matmul(A, B.T))
     tf = 2.0 * M * N * K / 1e9
-    print("GEMM %dx%dx%d bf16: %s (P=%d Q=%d) %.0f TFLOPS, torch.matmul %.0f TFLOPS (%.3fx); "
-          "max |C - torch| %.2g of max |torch| %s" % (M, N, K, c["kernel"], c["values"]["P"], c["values"]["Q"],
+    window = " ".join("%s=%d" % (n, c["values"][n]) for n in ("P", "Q") if n in c["values"])  # no Q: linear
+    print("GEMM %dx%dx%d bf16: %s (%s) %.0f TFLOPS, torch.matmul %.0f TFLOPS (%.3fx); "
+          "max |C - torch| %.2g of max |torch| %s" % (M, N, K, c["kernel"], window,
                                                       tf / t, tf / tt, tt / t, err, "OK" if ok else "FAIL"))
     return ok
 

@@ -39,9 +39,10 @@ def gemm_choose(M, N, K, dtype_in="f16", dtype_out="f32", sm_count=132):
     """tilepx_gemm_choose: the GEMM kernel and launch window for C[M, N] =
     A[M, K] B[N, K]^T on a device of sm_count SMs, as a dict: tile (the
     .tile's path, absolute when the repository has it), kernel, values (the
-    scalars to launch with: M, N, K, P, Q), zero_c (C must hold zeros before
-    the launch: a split-K kernel adds into it), and the chooser's bm, bn,
-    cluster, split, tiles, rounds, efficiency, why. ValueError when no kernel
+    scalars to launch with: M, N, K, P, and Q except for a linear tile walk),
+    zero_c (C must hold zeros before the launch: a split-K kernel adds into
+    it), linear (the kernel walks every tile linearly: grid 1 x P, no Q), and
+    the chooser's bm, bn, cluster, split, tiles, rounds, efficiency, why. ValueError when no kernel
     of the family computes it (out.why)"""
     c = _lib.GemmChoice()
     if _library().tilepx_gemm_choose(M, N, K, dtype_in.encode(), dtype_out.encode(), sm_count, ctypes.byref(c)) != 0:
@@ -49,7 +50,10 @@ def gemm_choose(M, N, K, dtype_in="f16", dtype_out="f32", sm_count=132):
     tile = c.tile.decode()
     if os.path.exists(os.path.join(REPO, tile)):
         tile = os.path.join(REPO, tile)
-    return {"tile": tile, "kernel": c.kernel.decode(), "values": {"M": M, "N": N, "K": K, "P": c.p, "Q": c.q},
+    values = {"M": M, "N": N, "K": K, "P": c.p}
+    if not c.linear:
+        values["Q"] = c.q
+    return {"tile": tile, "kernel": c.kernel.decode(), "values": values, "linear": bool(c.linear),
             "zero_c": bool(c.zero_c), "bm": c.bm, "bn": c.bn, "cluster": c.cluster, "split": c.split,
             "tiles": c.tiles, "rounds": c.rounds, "efficiency": c.efficiency, "why": c.why.decode()}
 

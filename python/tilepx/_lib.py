@@ -52,7 +52,8 @@ class GemmChoice(ctypes.Structure):
     _fields_ = [("tile", ctypes.c_char_p), ("kernel", ctypes.c_char_p), ("bm", ctypes.c_int), ("bn", ctypes.c_int),
                 ("cluster", ctypes.c_int), ("p", ctypes.c_int), ("q", ctypes.c_int), ("tiles", ctypes.c_longlong),
                 ("rounds", ctypes.c_longlong), ("efficiency", ctypes.c_double), ("cost", ctypes.c_double),
-                ("why", ctypes.c_char * 320), ("split", ctypes.c_int), ("zero_c", ctypes.c_int)]
+                ("why", ctypes.c_char * 320), ("split", ctypes.c_int), ("zero_c", ctypes.c_int),
+                ("linear", ctypes.c_int)]
 
 
 class TensorMap(ctypes.Structure):

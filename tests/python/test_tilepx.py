@@ -167,8 +167,9 @@ class Record(unittest.TestCase):
         fields += [("tilepx_diagnostic", "Diagnostic", f) for f in ("file", "line", "column", "message", "parent",
                                                                     "werror")]
         fields += [("tilepx_diagnostics", "Diagnostics", "n")]
+        fields += [("tilepx_gemm_choice", "GemmChoice", f) for f in ("why", "split", "zero_c", "linear")]
         structs = ("tilepx_launch", "tilepx_param", "tilepx_tensor_map", "tilepx_scalar", "tilepx_result",
-                   "tilepx_options", "tilepx_diagnostic", "tilepx_diagnostics")
+                   "tilepx_options", "tilepx_diagnostic", "tilepx_diagnostics", "tilepx_gemm_choice")
         prog = '#include <stddef.h>\n#include <stdio.h>\n#include "tilepx/tilepx.h"\nint main(void)\n{\n'
         for c_name in structs:
             prog += '\tprintf("%%zu\\n", sizeof(%s));\n' % c_name
@@ -183,7 +184,7 @@ class Record(unittest.TestCase):
             got = [int(x) for x in subprocess.run([os.path.join(d, "s")], capture_output=True,
                                                   text=True).stdout.split()]
         want = [ctypes.sizeof(getattr(_lib, p)) for p in ("Launch", "Param", "TensorMap", "Scalar", "Result", "Options",
-                                                          "Diagnostic", "Diagnostics")]
+                                                          "Diagnostic", "Diagnostics", "GemmChoice")]
         want += [getattr(getattr(_lib, p), f).offset for _, p, f in fields]
         self.assertEqual(got, want)
 
@@ -416,11 +417,14 @@ class Options(unittest.TestCase):
 
 class GemmChoose(unittest.TestCase):
     def test_pick(self):
-        c = tilepx.gemm_choose(4096, 4096, 4096, "f16", "f32", 132)  # docs/benchmarks.md's sweep table
-        self.assertTrue(c["tile"].endswith("bench/gemm_sm90_walk_512x128.tile"), c["tile"])
-        self.assertEqual((c["values"]["P"], c["values"]["Q"], c["kernel"]), (8, 16, "gemm_sm90_walk_512x128"))
+        c = tilepx.gemm_choose(4096, 4096, 4096, "f16", "f32", 132)  # a linear tile walk, one CTA per SM
+        self.assertTrue(c["tile"].endswith("bench/gemm_sm90_linear_512x128.tile"), c["tile"])
+        self.assertEqual((c["values"], c["kernel"], c["linear"]),
+                         ({"M": 4096, "N": 4096, "K": 4096, "P": 132}, "gemm_sm90_linear_512x128", True))
         k = tilepx.compile(c["tile"], kernel=c["kernel"])
-        self.assertEqual(k.launch_record(**c["values"])["grid"][:2], [16, 8])
+        self.assertEqual(k.launch_record(**c["values"])["grid"][:2], [1, 132])
+        c = tilepx.gemm_choose(1024, 1024, 1024, "f16", "f32", 132)  # a 2-D window: P and Q
+        self.assertEqual((c["values"]["P"], c["values"]["Q"], c["linear"]), (16, 8, False))
 
     def test_refused(self):
         with self.assertRaises(ValueError) as e:
