@@ -276,6 +276,16 @@ class Arguments(unittest.TestCase):
                "address 0x7f0000000004 is not 16-byte aligned")
         raises(self, lambda: self.k.check(a, b, Cai((200, 300), "<f4", ptr=0)), "device address is 0")
 
+    def test_checks_after_a_passing_call(self):
+        """the per-signature cache of passed checks: a call that passed does not let a different array through"""
+        a, b, c = gemm_args()
+        self.k.check(a, b, c)
+        self.k.check(a, b, Cai((200, 300), "<f4", ptr=0x7f0000000100))  # same signature, other address
+        raises(self, lambda: self.k.check(a, b, Cai((200, 300), "<f4", ptr=0x7f0000000008)),
+               "address 0x7f0000000008 is not 16-byte aligned")
+        raises(self, lambda: self.k.check(a, b, Cai((200, 301), "<f4")), "N is 300 from dim 0 of 'B' but 301")
+        raises(self, lambda: self.k.check(a, b, Cai((200, 300), "<f2")), "its elements are")
+
     def test_stream(self):
         self.assertEqual(self.k.check(*gemm_args(), stream=1234).stream, 1234)
 
