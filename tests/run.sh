@@ -176,7 +176,7 @@ done
 echo "== epilogue kernels: bench/gen_epilogues.py writes the committed bf16 epilogue GEMMs and their plain twin"
 epi_dir=$(mktemp -d "$S/epilogues.XXXXXX") && mkdir -p "$epi_dir/bench"
 (cd "$epi_dir" && python3 "$OLDPWD/bench/gen_epilogues.py" 2>/dev/null)
-for e in tmast bias bias_relu bias_gelu bias_silu; do
+for e in tmast bias bias_relu bias_gelu bias_gelu_ov bias_silu; do
 	f=bench/gemm_sm90_walk_bf16_$e.tile
 	cmp -s "$f" "$epi_dir/$f" && ok || bad "$f differs from what bench/gen_epilogues.py writes (edit the generator, run it)"
 done
