@@ -203,7 +203,6 @@ void store_fits(Ctx *cx, const Kernel *k, const Fits *F)
 	}
 }
 
-/* mbarrier.wait: the role's next phase of the barrier */
 /* a wait after mbarrier.skip: try_wait.parity tells phase `want` from the
  * skipped phase before it only once that one has completed, so its
  * completion must happen before the wait (a role that waited for it itself
@@ -235,6 +234,7 @@ static int on_skip(RSim *S, Role *r, const Stmt *s)
 	return STEP_RAN;
 }
 
+/* mbarrier.wait: the role's next phase of the barrier */
 static int on_wait(RSim *S, Role *r, const Stmt *s)
 {
 	int me = role_of(S, r);
