@@ -128,6 +128,27 @@ def half(acc, rows, buf, c0):
       bar.sync 1, 256
       cta copy_async C[{r} : {r} + 128, tn*128 + {c0} : tn*128 + {c0 + 64}], Cs[{buf}, :, :]
       bulk.commit'''
+def overlapped(text, name):
+    """The kernel with D0's and D1's wgmmas committed as two groups a K trip
+    (wgmma.wait 2 frees the previous trip's stage), so that after the K loop
+    wgmma.wait 1 retires D0 alone: D0's epilogue (math and stores) runs while
+    the tensor cores finish D1's last block; wgmma.wait 0 before D1's."""
+    mma0 = "        warpgroup mma D0, As[g % 4, (wgid - 1)*64 : (wgid - 1)*64 + 64, :], Bs[g % 4, :, :]\n"
+    wait1 = "        wgmma.wait 1                             # the previous trip's wgmma is done:\n"
+    d1 = "      set D1[i, j] = D1[i, j] + bias[0, j]\n"
+    for piece in (mma0, wait1, d1, "      wgmma.wait 0\n"):
+        assert text.count(piece) == 1, piece
+    text = text.replace(mma0, mma0 + "        wgmma.commit                             # D0's block: a group of its own\n"
+                        "        wgmma.fence\n")
+    text = text.replace(wait1, "        wgmma.wait 2                             # the previous trip's two groups are done:\n")
+    text = text.replace("      wgmma.wait 0\n", "      wgmma.wait 1                             # D0's last group is done; D1's runs on under D0's epilogue\n")
+    text = text.replace(d1, "      wgmma.wait 0                             # D1's last group\n" + d1)
+    text = text.replace(f"kernel gemm_sm90_walk_bf16_{name}\n", f"kernel gemm_sm90_walk_bf16_{name}_ov\n")
+    return ("# bench/gemm_sm90_walk_bf16_bias_gelu.tile with D0's epilogue under D1's last\n"
+            "# wgmma (issue 34): each K trip commits D0's and D1's wgmmas as two groups\n"
+            "# (wgmma.wait 2 then frees the previous trip's stage), so after the K loop\n"
+            "# wgmma.wait 1 retires D0 alone and D0's bias, GELU and stores run while the\n"
+            "# tensor cores finish D1's last block; wgmma.wait 0 comes before D1's math.\n#\n" + text)
 for name, (lt, act, actdoc) in ACTS.items():
     body = []
     for n, acc in enumerate(("D0", "D1")):
@@ -157,3 +178,6 @@ for name, (lt, act, actdoc) in ACTS.items():
         text = "\n".join(l for l in text.split("\n") if not l.strip().startswith(drop)) + "\n"
     with open(f"bench/gemm_sm90_walk_bf16_{name}.tile", "w") as f:
         f.write(text)
+    if name == "bias_gelu":  # and its twin with D0's epilogue under D1's last wgmma
+        with open(f"bench/gemm_sm90_walk_bf16_{name}_ov.tile", "w") as f:
+            f.write(overlapped(text, name))

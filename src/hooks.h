@@ -66,6 +66,7 @@ void emit_mbar_init(Emit *e, const Stmt *s);
 void emit_mbar_expect_tx(Emit *e, const Stmt *s);
 void emit_mbar_arrive(Emit *e, const Stmt *s);
 void emit_mbar_wait(Emit *e, const Stmt *s);
+void emit_mbar_skip(Emit *e, const Stmt *s);
 void emit_fence_async(Emit *e, const Stmt *s);
 void emit_bulk_commit(Emit *e, const Stmt *s);
 void emit_bulk_wait(Emit *e, const Stmt *s);

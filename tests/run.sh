@@ -173,12 +173,16 @@ for f in bench/attention_*.tile; do # the benchmarked kernels (their small twins
 	"$T" emit "$f" -o "$gen_dir/a.ptx" 2>"$gen_dir/err" && assemble "$gen_dir/a.ptx" sm_90a && ok ||
 		{ bad "$f: emit or ptxas"; head -5 "$gen_dir/err" "$S/ptxas.log"; }
 done
-echo "== epilogue kernels: bench/gen_epilogues.py writes the committed bf16 epilogue GEMMs and their plain twin"
+echo "== epilogue kernels: bench/gen_epilogues.py writes the committed bf16 epilogue GEMMs and their plain twin, bench/gen_pingpong.py the ping-pong ones"
 epi_dir=$(mktemp -d "$S/epilogues.XXXXXX") && mkdir -p "$epi_dir/bench"
 (cd "$epi_dir" && python3 "$OLDPWD/bench/gen_epilogues.py" 2>/dev/null)
-for e in tmast bias bias_relu bias_gelu bias_silu; do
+for e in tmast bias bias_relu bias_gelu bias_gelu_ov bias_silu; do
 	f=bench/gemm_sm90_walk_bf16_$e.tile
 	cmp -s "$f" "$epi_dir/$f" && ok || bad "$f differs from what bench/gen_epilogues.py writes (edit the generator, run it)"
+done
+(cd "$epi_dir" && python3 "$OLDPWD/bench/gen_pingpong.py" 2>/dev/null)
+for f in bench/gemm_sm90_pingpong_alpha_beta.tile bench/gemm_sm90_pingpong_bf16_bias_gelu.tile; do
+	cmp -s "$f" "$epi_dir/$f" && ok || bad "$f differs from what bench/gen_pingpong.py writes (edit the generator, run it)"
 done
 echo "== codegen registers: no bench/codegen pair needs more than nvcc's twin (bench/codegen/nvcc_regs)"
 # issue 23 section 5; the counts are ptxas 13.0's for nvcc's PTX (make bench-codegen's r_nv)

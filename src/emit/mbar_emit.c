@@ -101,6 +101,21 @@ void emit_mbar_wait(Emit *e, const Stmt *s)
 		b_ins(b, FORM_XOR_B32, b_name(b, bits), b_name(b, bits), b_name(b, bit), NULL);
 }
 
+/* mbarrier.skip: the thread passes the barrier's next phase without waiting
+ * for it (another role consumes it): its phase bit flips, as a wait's does */
+void emit_mbar_skip(Emit *e, const Stmt *s)
+{
+	Builder *b = emit_builder(e);
+	Reg bits = emit_mbar_phase_bits(e, s), bit;
+	if (affine_is_const(s->mbar_idx)) {
+		bit = b_const32(b, (int64_t)1 << s->mbar_idx->c);
+	} else {
+		bit = b_reg(b, RC_R);
+		b_ins(b, FORM_SHL_B32, b_name(b, bit), "1", b_name(b, emit_affine(e, s->mbar_idx)), NULL);
+	}
+	b_ins(b, FORM_XOR_B32, b_name(b, bits), b_name(b, bits), b_name(b, bit), NULL);
+}
+
 void emit_fence_async(Emit *e, const Stmt *s)
 {
 	(void)s;

@@ -62,6 +62,8 @@ void check_mbar(Ctx *cx, const Module *m, Kernel *k, Stmt *s)
 		return;
 	if (s->kind == ST_MBAR_INIT && !s->has_value)
 		s->n = 1;
+	if (s->kind == ST_MBAR_SKIP) /* it flips a thread's phase bit: the array's parities are tracked at run time */
+		k->mbars[s->mbar - 1].dyn_phase = true;
 	if (s->kind == ST_MBAR_INIT && (s->n < 1 || s->n > TX_LIMIT))
 		diag_error(cx, s->value_loc, "an mbarrier's arrival count is 1..%d (got %lld)", TX_LIMIT, (long long)s->n);
 	if (s->kind == ST_MBAR_EXPECT_TX && s->has_value && s->n > TX_LIMIT)

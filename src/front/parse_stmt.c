@@ -83,7 +83,7 @@ static bool parse_mbar(Parser *p, Stmt *s)
 		s->cluster_arrive_loc = p->tok.loc;
 		next(p);
 	}
-	if (!is_punct(p, ',') || s->kind == ST_MBAR_ARRIVE)
+	if (!is_punct(p, ',') || s->kind == ST_MBAR_ARRIVE || s->kind == ST_MBAR_SKIP)
 		return true;
 	next(p);
 	s->value_loc = p->tok.loc;

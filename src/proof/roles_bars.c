@@ -205,6 +205,7 @@ void try_complete(RSim *S, int bi, const Stmt *at)
 	if (b->arrivals < b->count || b->ndeferred || b->loaded != b->expect)
 		return;
 	int64_t p = b->completed;
+	vc_copy(S, &b->done_prev, &b->done);
 	vc_copy(S, &b->done, &b->acc);
 	b->done.t[S->nr + bi] = (Tick)(p + 1); /* the completion itself */
 	for (int x = 0; x < S->nr; x++) { /* waiters of phase p - 1 must have passed it before this completes */

@@ -80,7 +80,7 @@ static void sig_clocks(RSim *S, Clocks *o)
 	size_t live = S->nrecs - S->ndead, nbs = 0;
 	for (int i = 0; i < S->nnb; i++)
 		nbs += S->nb[i].count != 0;
-	size_t w = (size_t)S->nclk, rows = (size_t)(S->nr + 2 * S->nbars) + live + 2 * nbs;
+	size_t w = (size_t)S->nclk, rows = (size_t)(S->nr + 3 * S->nbars) + live + 2 * nbs;
 	size_t n = 2 + rows * w + (size_t)S->nr * (size_t)S->nbars;
 	if (o->cap < n) { /* the same rounds serve every search of the proof; malloc's: the headroom is not
 	                   * touched (its pages are not faulted in) */
@@ -97,6 +97,7 @@ static void sig_clocks(RSim *S, Clocks *o)
 	for (int64_t b = 0; b < S->nbars; b++) {
 		ROW(S->bars[b].acc);
 		ROW(S->bars[b].done);
+		ROW(S->bars[b].done_prev);
 	}
 	for (size_t i = 0; i < S->nrecs; i++)
 		if (!S->recs[i].dead)
@@ -399,7 +400,7 @@ RSim *rsim_copy(RSim *C, const RSim *S)
 		RBar *d = &C->bars[b];
 		const RBar *f = &S->bars[b];
 		memcpy(d, f, offsetof(RBar, acc));
-		vc_copy(S, &d->acc, &f->acc), vc_copy(S, &d->done, &f->done);
+		vc_copy(S, &d->acc, &f->acc), vc_copy(S, &d->done, &f->done), vc_copy(S, &d->done_prev, &f->done_prev);
 		vc_copy(S, &d->init_vc, &f->init_vc), vc_copy(S, &d->racc, &f->racc);
 		d->first = f->first, d->init_at = f->init_at, d->rlast = f->rlast;
 	}

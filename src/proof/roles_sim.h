@@ -88,6 +88,7 @@ typedef struct RBar {
 	int64_t count, arrivals, expect, loaded, completed;
 	int ndeferred;
 	VC acc, done;
+	VC done_prev;            /* the completion before `done` (a wait after mbarrier.skip needs it) */
 	const Stmt *first, *init_at;
 	VC init_vc;              /* the initializing role's clock at the init */
 	VC racc;                 /* signals from roles of other CTAs (remote arrivals, multicast bytes) */

@@ -203,6 +203,37 @@ void store_fits(Ctx *cx, const Kernel *k, const Fits *F)
 	}
 }
 
+/* a wait after mbarrier.skip: try_wait.parity tells phase `want` from the
+ * skipped phase before it only once that one has completed, so its
+ * completion must happen before the wait (a role that waited for it itself
+ * has that); else the wait could pass at once, on the old phase */
+static int skipped_phase_open(RSim *S, Role *r, const Stmt *s, int64_t want)
+{
+	char name[96];
+	rbar_name(S, r, s, name, sizeof name);
+	RFAIL(S, s->loc, "this wait on %s is for phase %lld, but phase %lld, which this role skipped, may not have "
+	      "completed before it: the wait's parity would match the phase before and pass at once", name,
+	      (long long)want, (long long)want - 1);
+	diag_note(S->cx, "order the wait after a role that waited for phase %lld (a named barrier between them)",
+	          (long long)want - 1);
+	return STEP_DONE;
+}
+
+/* mbarrier.skip: the role passes the barrier's next phase without waiting
+ * for it (another role consumes it); its phase bit flips as at a wait */
+static int on_skip(RSim *S, Role *r, const Stmt *s)
+{
+	int bi = rbar_of(S, r, s);
+	if (!S->bars[bi].init) {
+		char name[96];
+		rbar_name(S, r, s, name, sizeof name);
+		RFAIL(S, s->mbar_loc, "mbarrier.skip on %s before mbarrier.init", name);
+		return STEP_DONE;
+	}
+	r->waits[bi]++;
+	return STEP_RAN;
+}
+
 /* mbarrier.wait: the role's next phase of the barrier */
 static int on_wait(RSim *S, Role *r, const Stmt *s)
 {
@@ -216,6 +247,9 @@ static int on_wait(RSim *S, Role *r, const Stmt *s)
 		return STEP_DONE;
 	}
 	int64_t want = r->waits[bi];
+	if (want > b->completed ||
+	    (want >= 1 && b->completed <= want + 1 && !vc_le(S, b->completed == want ? &b->done : &b->done_prev, &r->clock)))
+		return skipped_phase_open(S, r, s, want);
 	if (b->completed <= want) {
 		r->clock.t[me]--; /* not run yet */
 		return STEP_BLOCKED;
@@ -609,6 +643,8 @@ static int on_stmt(RSim *S, Role *r, const Stmt *s)
 		return on_signal(S, r, s);
 	case ST_MBAR_WAIT:
 		return on_wait(S, r, s);
+	case ST_MBAR_SKIP:
+		return on_skip(S, r, s);
 	case ST_COPY: case ST_COPY_ASYNC:
 		return on_copy(S, r, s);
 	case ST_BULK_COMMIT: case ST_BULK_WAIT: case ST_BULK_WAIT_READ:

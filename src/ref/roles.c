@@ -341,6 +341,13 @@ static int role_stmt(Sched *S, Role *r, const Stmt *s)
 		return role_mbar_arrive(S, r, s, rank, lead);
 	case ST_MBAR_WAIT:
 		return role_mbar_wait(S, r, s, rank);
+	case ST_MBAR_SKIP: { /* the role's next wait on it is for the phase after */
+		RefMbar *b = mbar_of(S, r, s, rank);
+		if (!b)
+			return -1;
+		r->waits[b - &S->mb[rank * S->nmb]]++;
+		return 1;
+	}
 	case ST_COPY: case ST_COPY_ASYNC:
 		return role_copy(S, r, s, rank, lead);
 	default: {
