@@ -414,15 +414,21 @@ bool ref_init(Ctx *cx, RefCta *c, const Stmt *s)
  * apply_layout gives, worked out once per kernel run, because a set asks
  * every thread about every element (a division per iter each time) */
 typedef struct RefOwnMap {
-	int64_t owner, nrep; /* ref_owner_threads, replica_count */
-	int64_t *own, *reg;  /* [idx * nrep + rep] */
+	const Buffer *b;
+	int64_t owner, nrep, regs; /* ref_owner_threads, replica_count, ref_regs_per_thread */
+	int64_t *own, *reg;        /* [idx * nrep + rep] */
+	unsigned char *mem;        /* the buffer's bytes (c->mem) */
 } RefOwnMap;
 
 static RefOwnMap *own_map(RefCta *c, const Buffer *b)
 {
+	if (c->own_last && c->own_last->b == b && c->own_last->mem == c->mem[bidx(c->k, b)])
+		return c->own_last;
 	size_t bi = bidx(c->k, b);
-	if (c->own && c->own[bi])
-		return c->own[bi];
+	if (c->own && c->own[bi]) {
+		c->own[bi]->mem = c->mem[bi];
+		return c->own_last = c->own[bi];
+	}
 	if (!c->own && !(c->own = calloc(c->k->nbufs ? c->k->nbufs : 1, sizeof *c->own)))
 		return NULL;
 	int64_t n = 1, nrep = replica_count(b), at[AX_COUNT];
@@ -434,7 +440,7 @@ static RefOwnMap *own_map(RefCta *c, const Buffer *b)
 		free(m), free(own), free(reg);
 		return NULL;
 	}
-	*m = (RefOwnMap){ref_owner_threads(c, b), nrep, own, reg};
+	*m = (RefOwnMap){b, ref_owner_threads(c, b), nrep, ref_regs_per_thread(b), own, reg, c->mem[bi]};
 	for (int64_t idx = 0; idx < n; idx++)
 		for (int64_t rep = 0; rep < nrep; rep++) {
 			apply_layout(b, idx, at);
@@ -445,7 +451,7 @@ static RefOwnMap *own_map(RefCta *c, const Buffer *b)
 			own[idx * nrep + rep] = o;
 			reg[idx * nrep + rep] = at[AX_M];
 		}
-	return c->own[bi] = m;
+	return c->own_last = c->own[bi] = m;
 }
 
 void ref_own_free(RefCta *c)
@@ -458,6 +464,7 @@ void ref_own_free(RefCta *c)
 		}
 	free(c->own);
 	c->own = NULL;
+	c->own_last = NULL;
 }
 
 /* thread t's copy of element coord of local buffer b (ref_set_run's view):
@@ -478,8 +485,7 @@ static unsigned char *set_elem(void *ctx, const Buffer *b, const int64_t *coord,
 			at = m->reg[idx * m->nrep + rep];
 	if (at < 0)
 		return NULL;
-	int es = dtype_bytes(b->dt);
-	unsigned char *p = c->mem[bidx(c->k, b)] + (t * ref_regs_per_thread(b) + at) * es;
+	unsigned char *p = m->mem + (t * m->regs + at) * dtype_bytes(b->dt);
 	*err = ref_err_slot(c, b, p, make);
 	return p;
 }

@@ -21,6 +21,7 @@ typedef struct RefCta {
 	float **err, **perr;
 	struct RedAcc **racc; /* per param: red.add's terms so far (src/ref/red.c, ref_red), NULL until one lands */
 	struct RefOwnMap **own; /* per buffer index: which thread holds each element (set_elem), NULL until asked */
+	struct RefOwnMap *own_last; /* the one asked last */
 } RefCta;
 void ref_own_free(RefCta *c);
 
