@@ -16,6 +16,10 @@ if [ -z "$PTXAS" ] || [ ! -x "$PTXAS" ]; then
 	echo "tests: ptxas not found (set PTXAS, put it on PATH, or install CUDA in /usr/local/cuda)" >&2
 	exit 1
 fi
+# python3 through a version manager's shim (pyenv's is a bash script) costs about
+# 0.5 s of CPU a call before Python starts: the interpreter it resolves to goes
+# first on PATH, for the suite's python3 calls and the scripts they run
+py=$(python3 -c 'import sys; print(sys.executable)' 2>/dev/null) && [ -x "$py" ] && PATH=${py%/*}:$PATH
 OUT=$(mktemp -d)
 trap 'rm -rf "$OUT"' EXIT
 S=$OUT                 # a check's scratch directory (run_each gives each job its own)
