@@ -471,5 +471,6 @@ else
 fi
 
 echo
+[ -z "${TEST_TIMES:-}" ] || { section_cpu; suite_cpu_ms; builtin echo "  total CPU $(((cpu_ms - cpu_start) / 1000)) s"; }
 echo "$pass passed, $fail failed"
 [ $fail -eq 0 ]
