@@ -370,8 +370,8 @@ static int parse_options(int argc, char **argv, Emu *emu, char **sets, int *nset
 	return optind;
 }
 
-/* one invocation: the options, then the files */
-static int emu_main(int argc, char **argv)
+/* one invocation: the options, then the files (cache: --batch's last compiled program, or NULL) */
+static int emu_run(RcCache *cache, int argc, char **argv)
 {
 	Emu emu = {.max_threads = 1 << 16};
 	char **sets = malloc(sizeof(char *) * (size_t)argc); /* at most one per argument */
@@ -384,7 +384,7 @@ static int emu_main(int argc, char **argv)
 		return first == -2 ? 0 : 2;
 	}
 	RcRunner r = {.tool = "ptxemu", .sets = sets, .nsets = nsets, .ctx = &emu, .file_begin = emu_file_begin,
-	              .kernel_run = emu_kernel_run, .file_end = emu_file_end, .lineinfo = emu.lineinfo};
+	              .kernel_run = emu_kernel_run, .file_end = emu_file_end, .lineinfo = emu.lineinfo, .cache = cache};
 	int status = 0;
 	for (int f = first; f < argc; f++)
 		status |= rc_run_file(&r, argv[f]);
@@ -392,9 +392,15 @@ static int emu_main(int argc, char **argv)
 	return status;
 }
 
+static int emu_batch_line(void *cache, int argc, char **argv) { return emu_run(cache, argc, argv); }
+
 int main(int argc, char **argv)
 {
-	if (argc == 2 && !strcmp(argv[1], "--batch"))
-		return batch_loop("ptxemu", emu_main);
-	return emu_main(argc, argv);
+	if (argc == 2 && !strcmp(argv[1], "--batch")) {
+		RcCache cache = {0};
+		int status = batch_loop_ctx("ptxemu", emu_batch_line, &cache);
+		rc_cache_free(&cache);
+		return status;
+	}
+	return emu_run(NULL, argc, argv);
 }

@@ -471,6 +471,51 @@ static int run_kernels(const RcRunner *r, RcFile *f)
 	return status;
 }
 
+/* f (its source read) compiled; false when it does not compile */
+static bool rc_compile(const RcRunner *r, RcFile *f, const char *path)
+{
+	f->cx.arena = arena_new();
+	f->cx.diags.file = path;
+	f->cx.diags.src = f->src;
+	f->cx.diags.len = f->len;
+	f->cx.lineinfo = r->lineinfo;
+	f->mod = parse_module(&f->cx, path, f->src, f->len);
+	if (f->cx.diags.errors)
+		return false;
+	rc_warn_unused_sets(f->mod, r->sets, r->nsets, r->tool, path);
+	return emit_module(&f->cx, f->mod, NULL, &f->ptx);
+}
+
+static void rc_file_free(RcFile *f)
+{
+	str_free(&f->ptx);
+	arena_free(f->cx.arena);
+	free(f->src);
+}
+
+void rc_cache_free(RcCache *c)
+{
+	if (c->path)
+		rc_file_free(&c->f);
+	free(c->path);
+	c->path = NULL;
+}
+
+static char *rc_strdup(const char *s)
+{
+	size_t n = strlen(s) + 1;
+	char *d = malloc(n);
+	return d ? memcpy(d, s, n) : NULL;
+}
+
+/* the cached compile of path, when it is this file's (same bytes, same options) */
+static bool rc_cached(const RcRunner *r, const RcFile *f, const char *path)
+{
+	const RcCache *c = r->cache;
+	return c && c->path && !strcmp(c->path, path) && c->lineinfo == r->lineinfo && c->f.len == f->len &&
+	       !memcmp(c->f.src, f->src, f->len);
+}
+
 int rc_run_file(const RcRunner *r, const char *path)
 {
 	RcFile f = {.path = path};
@@ -479,16 +524,21 @@ int rc_run_file(const RcRunner *r, const char *path)
 		fprintf(stderr, "%s: cannot read %s\n", r->tool, path);
 		return 1;
 	}
-	f.cx.arena = arena_new();
-	f.cx.diags.file = path;
-	f.cx.diags.src = f.src;
-	f.cx.diags.len = f.len;
-	f.cx.lineinfo = r->lineinfo;
-	f.mod = parse_module(&f.cx, path, f.src, f.len);
-	if (!f.cx.diags.errors)
+	bool compiled;
+	if (rc_cached(r, &f, path)) {
+		free(f.src);
+		f = r->cache->f;
+		f.path = path;
 		rc_warn_unused_sets(f.mod, r->sets, r->nsets, r->tool, path);
+		compiled = true;
+	} else {
+		if (r->cache)
+			rc_cache_free(r->cache);
+		compiled = rc_compile(r, &f, path);
+	}
 	int status = 0;
-	if (f.cx.diags.errors || !emit_module(&f.cx, f.mod, NULL, &f.ptx)) {
+	size_t ndiags = f.cx.diags.n;
+	if (!compiled) {
 		if (r->print_diags)
 			diag_print(&f.cx.diags, stderr);
 		printf("FAIL %s: does not compile\n", path);
@@ -498,8 +548,17 @@ int rc_run_file(const RcRunner *r, const char *path)
 		if (r->file_end)
 			r->file_end(r->ctx, &f);
 	}
-	str_free(&f.ptx);
-	arena_free(f.cx.arena);
-	free(f.src);
+	RcCache *c = r->cache; /* kept for the next invocation unless the run reported something */
+	bool keep = c && compiled && f.cx.diags.n == ndiags && (c->path || (c->path = rc_strdup(path)));
+	if (keep) {
+		c->lineinfo = r->lineinfo;
+		c->f = f;
+		return status;
+	}
+	if (c) { /* f is the cache's when it has a path */
+		free(c->path);
+		c->path = NULL;
+	}
+	rc_file_free(&f);
 	return status;
 }

@@ -96,7 +96,19 @@ typedef struct RcRunner {
 	int (*kernel_run)(void *ctx, RcFile *f, Kernel *k, const KernelAbi *abi);
 	/* after the kernels of a file that file_begin admitted; NULL: nothing */
 	void (*file_end)(void *ctx, RcFile *f);
+	struct RcCache *cache; /* NULL: every file compiled afresh */
 } RcRunner;
+
+/* the program a --batch run compiled last (ptxemu): the next invocation of
+ * the same file, with the same bytes and -lineinfo, runs it again without
+ * compiling it (make test runs one program at dozens of --set values; the
+ * values bind at launch, the compiled program does not depend on them) */
+typedef struct RcCache {
+	char *path;
+	bool lineinfo;
+	RcFile f; /* held while path is set; a run that adds a diagnostic (a reference error) drops it */
+} RcCache;
+void rc_cache_free(RcCache *c);
 
 /* read the program at path, compile it, and run each of its kernels (not
  * device functions) through r's hooks, each bound to its scalar values

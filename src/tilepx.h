@@ -737,6 +737,8 @@ void stmt_regions(const Stmt *s, void (*fn)(void *ctx, const Region *r, bool wri
  * line of standard input, its arguments split as a shell would (quotes,
  * backslashes), then "END STATUS" on stdout; 1 if one did not exit 0 */
 int batch_loop(const char *tool, int (*run)(int argc, char **argv));
+/* the same, with state the invocations share (ptxemu: the program compiled last) */
+int batch_loop_ctx(const char *tool, int (*run)(void *ctx, int argc, char **argv), void *ctx);
 
 /* each of defs[0..n) is NAME=VALUE (an identifier, '=', a value not
  * empty) and no NAME is given twice; else why says which (src/front/define.c) */

@@ -16,6 +16,10 @@ if [ -z "$PTXAS" ] || [ ! -x "$PTXAS" ]; then
 	echo "tests: ptxas not found (set PTXAS, put it on PATH, or install CUDA in /usr/local/cuda)" >&2
 	exit 1
 fi
+# python3 through a version manager's shim (pyenv's is a bash script) costs about
+# 0.5 s of CPU a call before Python starts: the interpreter it resolves to goes
+# first on PATH, for the suite's python3 calls and the scripts they run
+py=$(python3 -c 'import sys; print(sys.executable)' 2>/dev/null) && [ -x "$py" ] && PATH=${py%/*}:$PATH
 OUT=$(mktemp -d)
 trap 'rm -rf "$OUT"' EXIT
 S=$OUT                 # a check's scratch directory (run_each gives each job its own)
@@ -24,6 +28,29 @@ JOBS=${TEST_JOBS:-$(nproc 2>/dev/null || echo 2)}
 pass=0 fail=0
 ok() { pass=$((pass + 1)); }
 bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
+
+# TEST_TIMES=1: the CPU of each section (user + sys of the suite and every
+# process it waited for: bash's times) on a line after it, the set-up's before
+# the first, and the total before the summary; what docs/benchmarks.md's
+# per-section table is measured with
+suite_cpu_ms() { # the suite's CPU so far, in ms, into cpu_ms
+	local a x s
+	times > "$OUT/times"
+	cpu_ms=0
+	for a in $(< "$OUT/times"); do # "0m1.234s" four times: the shell's and its children's user, sys
+		x=${a%s}; s=${x#*m}; s=${s/./}
+		cpu_ms=$((cpu_ms + ${x%%m*} * 60000 + 10#$s))
+	done
+}
+section_cpu() {
+	suite_cpu_ms
+	builtin echo "  (CPU $(((cpu_ms - cpu_at) / 1000)).$(((cpu_ms - cpu_at) % 1000 / 100)) s)"
+	cpu_at=$cpu_ms
+}
+if [ -n "${TEST_TIMES:-}" ]; then
+	suite_cpu_ms; cpu_at=$cpu_ms cpu_start=$cpu_ms
+	echo() { [[ ${1:-} != "== "* ]] || section_cpu; builtin echo "$@"; }
+fi
 ptxas_log_ok() { # RC LOG: ptxas succeeded and, with -v, printed none of the wgmma
 	# notices (C7515 serialised, C7519 warpgroup.arrive injected, C7510 wgmma in a call;
 	# only a module with wgmma gets them. Read by the shell: no process per module)

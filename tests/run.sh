@@ -169,10 +169,11 @@ for f in examples/attention_fwd_sm90.tile bench/attention_fwd_sm90.tile bench/at
 done
 [ "$(ls "$gen_dir"/tests/gpu | wc -l)" = "$(ls tests/gpu/attention_*_small.tile | wc -l)" ] && ok ||
 	bad "bench/gen_attention.py writes tests/gpu programs that are not committed"
-for f in bench/attention_*.tile; do # the benchmarked kernels (their small twins run in tests/gpu)
-	"$T" emit "$f" -o "$gen_dir/a.ptx" 2>"$gen_dir/err" && assemble "$gen_dir/a.ptx" sm_90a && ok ||
-		{ bad "$f: emit or ptxas"; head -5 "$gen_dir/err" "$S/ptxas.log"; }
-done
+check_attention_bench() { # FILE: the benchmarked kernels (their small twins run in tests/gpu) emit and assemble
+	"$T" emit "$1" -o "$S/a.ptx" 2>"$S/err" && assemble "$S/a.ptx" sm_90a && ok ||
+		{ bad "$1: emit or ptxas"; head -5 "$S/err" "$S/ptxas.log"; }
+}
+run_each check_attention_bench bench/attention_*.tile
 echo "== epilogue kernels: bench/gen_epilogues.py writes the committed bf16 epilogue GEMMs and their plain twin, bench/gen_pingpong.py the ping-pong ones"
 epi_dir=$(mktemp -d "$S/epilogues.XXXXXX") && mkdir -p "$epi_dir/bench"
 (cd "$epi_dir" && python3 "$OLDPWD/bench/gen_epilogues.py" 2>/dev/null)
@@ -474,5 +475,6 @@ else
 fi
 
 echo
+[ -z "${TEST_TIMES:-}" ] || { section_cpu; suite_cpu_ms; builtin echo "  total CPU $(((cpu_ms - cpu_start) / 1000)) s"; }
 echo "$pass passed, $fail failed"
 [ $fail -eq 0 ]

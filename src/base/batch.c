@@ -50,7 +50,7 @@ static int split_args(char *line, char **args)
 	}
 }
 
-int batch_loop(const char *tool, int (*run)(int argc, char **argv))
+int batch_loop_ctx(const char *tool, int (*run)(void *ctx, int argc, char **argv), void *ctx)
 {
 	char *line = NULL;
 	size_t cap = 0;
@@ -69,7 +69,7 @@ int batch_loop(const char *tool, int (*run)(int argc, char **argv))
 		else if (argc == 1)
 			fprintf(stderr, "%s: --batch: an empty line (no arguments)\n", tool);
 		else
-			args[argc] = NULL, rc = run(argc, args);
+			args[argc] = NULL, rc = run(ctx, argc, args);
 		fflush(stderr);
 		printf("END %d\n", rc);
 		if (fflush(stdout) != 0)
@@ -79,4 +79,14 @@ int batch_loop(const char *tool, int (*run)(int argc, char **argv))
 	}
 	free(line);
 	return status;
+}
+
+typedef struct PlainRun { int (*run)(int argc, char **argv); } PlainRun;
+
+static int plain_run(void *ctx, int argc, char **argv) { return ((PlainRun *)ctx)->run(argc, argv); }
+
+int batch_loop(const char *tool, int (*run)(int argc, char **argv))
+{
+	PlainRun p = {run};
+	return batch_loop_ctx(tool, plain_run, &p);
 }

@@ -409,28 +409,83 @@ bool ref_init(Ctx *cx, RefCta *c, const Stmt *s)
 	return true;
 }
 
+/* which thread of its owner instance holds each element of a local buffer
+ * (row-major index) and each replica of it, and in which register: what
+ * apply_layout gives, worked out once per kernel run, because a set asks
+ * every thread about every element (a division per iter each time) */
+typedef struct RefOwnMap {
+	const Buffer *b;
+	int64_t owner, nrep, regs; /* ref_owner_threads, replica_count, ref_regs_per_thread */
+	int64_t *own, *reg;        /* [idx * nrep + rep] */
+	unsigned char *mem;        /* the buffer's bytes (c->mem) */
+} RefOwnMap;
+
+static RefOwnMap *own_map(RefCta *c, const Buffer *b)
+{
+	if (c->own_last && c->own_last->b == b && c->own_last->mem == c->mem[bidx(c->k, b)])
+		return c->own_last;
+	size_t bi = bidx(c->k, b);
+	if (c->own && c->own[bi]) {
+		c->own[bi]->mem = c->mem[bi];
+		return c->own_last = c->own[bi];
+	}
+	if (!c->own && !(c->own = calloc(c->k->nbufs ? c->k->nbufs : 1, sizeof *c->own)))
+		return NULL;
+	int64_t n = 1, nrep = replica_count(b), at[AX_COUNT];
+	for (int d = 0; d < b->ndim; d++)
+		n *= b->shape[d];
+	RefOwnMap *m = malloc(sizeof *m);
+	int64_t *own = malloc(sizeof(int64_t) * (size_t)(n * nrep)), *reg = malloc(sizeof(int64_t) * (size_t)(n * nrep));
+	if (!m || !own || !reg) {
+		free(m), free(own), free(reg);
+		return NULL;
+	}
+	*m = (RefOwnMap){b, ref_owner_threads(c, b), nrep, ref_regs_per_thread(b), own, reg, c->mem[bi]};
+	for (int64_t idx = 0; idx < n; idx++)
+		for (int64_t rep = 0; rep < nrep; rep++) {
+			apply_layout(b, idx, at);
+			add_replica(b, rep, at);
+			int64_t o = 0;
+			for (int a = AX_LANEID; a <= AX_TX; a++)
+				o += at[a] * thread_weight((Axis)a);
+			own[idx * nrep + rep] = o;
+			reg[idx * nrep + rep] = at[AX_M];
+		}
+	return c->own_last = c->own[bi] = m;
+}
+
+void ref_own_free(RefCta *c)
+{
+	for (size_t b = 0; c->own && b < c->k->nbufs; b++)
+		if (c->own[b]) {
+			free(c->own[b]->own);
+			free(c->own[b]->reg);
+			free(c->own[b]);
+		}
+	free(c->own);
+	c->own = NULL;
+	c->own_last = NULL;
+}
+
 /* thread t's copy of element coord of local buffer b (ref_set_run's view):
  * the thread holds it when its index in the owner group is the one the
  * layout gives the element or one of its replicas */
 static unsigned char *set_elem(void *ctx, const Buffer *b, const int64_t *coord, int64_t t, float **err, bool make)
 {
 	RefCta *c = ctx;
-	int64_t idx = 0, at[AX_COUNT];
+	int64_t idx = 0;
 	for (int d = 0; d < b->ndim; d++)
 		idx = idx * b->shape[d] + coord[d];
-	bool held = false;
-	for (int64_t rep = 0; rep < replica_count(b) && !held; rep++) { /* any copy of a replicated element */
-		int64_t own = 0;
-		apply_layout(b, idx, at);
-		add_replica(b, rep, at);
-		for (int a = AX_LANEID; a <= AX_TX; a++)
-			own += at[a] * thread_weight((Axis)a);
-		held = t % ref_owner_threads(c, b) == own;
-	}
-	if (!held)
+	const RefOwnMap *m = own_map(c, b);
+	if (!m)
 		return NULL;
-	int es = dtype_bytes(b->dt);
-	unsigned char *p = c->mem[bidx(c->k, b)] + (t * ref_regs_per_thread(b) + at[AX_M]) * es;
+	int64_t at = -1, mine = t % m->owner;
+	for (int64_t rep = 0; rep < m->nrep && at < 0; rep++) /* any copy of a replicated element */
+		if (m->own[idx * m->nrep + rep] == mine)
+			at = m->reg[idx * m->nrep + rep];
+	if (at < 0)
+		return NULL;
+	unsigned char *p = m->mem + (t * m->regs + at) * dtype_bytes(b->dt);
 	*err = ref_err_slot(c, b, p, make);
 	return p;
 }

@@ -20,7 +20,10 @@ typedef struct RefCta {
 	 * shared) and per param, one float per element, NULL while all exact */
 	float **err, **perr;
 	struct RedAcc **racc; /* per param: red.add's terms so far (src/ref/red.c, ref_red), NULL until one lands */
+	struct RefOwnMap **own; /* per buffer index: which thread holds each element (set_elem), NULL until asked */
+	struct RefOwnMap *own_last; /* the one asked last */
 } RefCta;
+void ref_own_free(RefCta *c);
 
 /* one statement of one CTA (its stmt.def ref hook); false: an error was reported */
 typedef bool (*RefHook)(Ctx *cx, RefCta *c, const Stmt *s);

@@ -127,6 +127,7 @@ bool ref_run_kernel_tol(Ctx *cx, const Kernel *k, unsigned char **params, float 
 			free(cl[r].mem[b]);
 			free(cl[r].err[b]);
 		}
+		ref_own_free(&cl[r]);
 		free(cl[r].mem);
 		free(cl[r].err);
 		free(cl[r].vars);

@@ -334,15 +334,12 @@ typedef struct Result {
 	double e;
 } Result;
 
-/* destination element x (row-major) in thread S->thread: its result, when the statement writes it and the thread holds it */
-static bool compute_elem(RefSet *S, int64_t x, Result *out)
+/* destination element coord in thread S->thread: its result, when the statement writes it and the thread holds it */
+static bool compute_elem(RefSet *S, const int64_t *coord, Result *out)
 {
 	const SetExpr *e = S->x;
 	const Buffer *b = e->dst;
-	int64_t coord[MAX_DIMS];
 	for (int d = b->ndim - 1; d >= 0; d--) {
-		coord[d] = x % b->shape[d];
-		x /= b->shape[d];
 		if (e->idx_var[d] < 0 && coord[d] != e->dst_idx[d].c)
 			return false;
 		if (e->idx_var[d] >= 0)
@@ -373,8 +370,12 @@ bool ref_set_run(const Kernel *k, const Stmt *s, int64_t *vars, uint64_t warps, 
 			continue;
 		vars[VAR_WARPID] = S.thread / 32;
 		vars[VAR_WGID] = S.thread / 128;
-		for (int64_t x = 0; x < size; x++)
-			n += compute_elem(&S, x, &res[n]);
+		int64_t coord[MAX_DIMS] = {0}; /* row-major, the last index fastest (no division per element) */
+		for (int64_t x = 0; x < size; x++) {
+			n += compute_elem(&S, coord, &res[n]);
+			for (int d = b->ndim - 1; d >= 0 && ++coord[d] == b->shape[d]; d--)
+				coord[d] = 0;
+		}
 	}
 	for (int64_t i = 0; i < n; i++) { /* every element read before any is written (in-place) */
 		store(b->dt, res[i].p, res[i].v);
