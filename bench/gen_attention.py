@@ -66,17 +66,36 @@ def tile_layout(rows, d, stages=0):
     return "S[(%d, %d, %d, 64) : (%d, 64, %d, 1)] swizzle(3, 3, 3)" % (stages, rows, a, rows * d, rows * 64)
 
 
-def shape_suffix(d, shape):
-    if shape is None or shape == SHAPES[d]:
+# the default kernel of each (head dim, causal): the structure that measured fastest on the H200
+# (docs/benchmarks.md, "Session 12"): (shape, pp, ov, tm). Its name has no suffix (the harness's
+# contract: attention_fwd_hd<D>[_causal][_f16]); every other structure names its shape and parts.
+DEFAULT = {(64, False): ((3, 128, 2), False, False, False), (64, True): ((2, 128, 2), False, False, True),
+           (128, False): ((2, 176, 2), True, True, False), (128, True): ((2, 128, 2), True, True, True),
+           (256, False): ((2, 80, 2), True, True, False), (256, True): ((2, 80, 2), True, True, False)}
+
+
+def structure(d, causal, shape=None, pp=False, ov=False, tm=False):
+    """the default structure when shape is None and no part is asked for"""
+    if shape is None and not (pp or ov or tm):
+        return DEFAULT[(d, causal)]
+    return (shape or SHAPES[d], pp, ov, tm)
+
+
+def shape_suffix(d, shape, plain_clash=False):
+    """_m<BLOCK_M>_n<BLOCK_N>[_s<STAGES>]; none for the base shape unless the name would be the default's"""
+    if shape is None or (shape == SHAPES[d] and not plain_clash):
         return ""
     nw, bn, st = shape
     return "_m%d_n%d%s" % (64 * nw, bn, "_s%d" % st if st != 2 else "")
 
 
-def name(d, causal, dt, shape=None, pp=False, ov=False, tm=False, st=False):
-    return "attention_fwd_hd%d%s%s%s%s%s%s%s" % (d, "_causal" if causal else "", "_f16" if dt == "f16" else "",
-                                                 shape_suffix(d, shape), "_pp" if pp else "", "_ov" if ov else "",
-                                                 "_tm" if tm else "", "_st" if st else "")
+def name(d, causal, dt, shape=None, pp=False, ov=False, tm=False, st=False, gqa=False):
+    sh, pp, ov, tm = (shape or SHAPES[d], pp, ov, tm) if gqa else structure(d, causal, shape, pp, ov, tm)
+    default = not gqa and (sh, pp, ov, tm) == DEFAULT[(d, causal)]
+    parts = "" if default else "%s%s%s%s" % (shape_suffix(d, sh, not (gqa or pp or ov or tm)), "_pp" if pp else "",
+                                            "_ov" if ov else "", "_tm" if tm else "")
+    return "attention_fwd_hd%d%s%s%s%s%s" % (d, "_causal" if causal else "", "_f16" if dt == "f16" else "", parts,
+                                         "_st" if st else "", "_gqa2" if gqa else "")
 
 
 def consumer_overlap(w, st, bm, bn, causal, pp, tm=False):
@@ -261,6 +280,8 @@ def kernel(d, causal, dt, small, shape=None, pp=False, ov=False, tm=False, tmast
     the CTA's consumer warpgroups take the same 64 rows of the group's two
     query heads (Q, O as [BH, 2, S, D], LSE [BH, 2, S]; BH counts K/V heads),
     so each K and V block loaded serves both"""
+    if not gqa:
+        shape, pp, ov, tm = structure(d, causal, shape, pp, ov, tm)
     nw, bn, st = shape or SHAPES[d]
     bm = 64 if gqa else 64 * nw  # the query rows of one head a CTA takes
     a = d // 64
@@ -268,7 +289,7 @@ def kernel(d, causal, dt, small, shape=None, pp=False, ov=False, tm=False, tmast
     fill = " fill small" if small else ""
     L = []
     w = L.append
-    w("kernel %s" % (name(d, causal, dt, shape, pp, ov, tm, tmast) + ("_gqa2" if gqa else "")))
+    w("kernel %s" % name(d, causal, dt, shape, pp, ov, tm, tmast, gqa))
     w("threads %d" % (128 * (nw + 1)))
     w("param  BH u32")
     w("param  S u32")
@@ -475,31 +496,48 @@ def module(kernels, what, small_sets, harness=True):
         L.append("# harness: --attention")
     L += small_sets
     for k in kernels:
+        n = kernel(*k)[0]
+        if n in EMITTED:  # a structure that is also a default (or listed twice): once
+            continue
+        EMITTED.add(n)
         L.append("")
         L += kernel(*k)
     return L
 
 
+# a module of overlap kernels: its first fence stands before the peeled block's scale_d 0 wgmma of S, not of O
+OV_MUTANT_NOTE = ["wgmma mutants: no fencebeforeinit (that fence moved above 'init O' is still legal: the",
+                  "peeled S = Q K^T reads no register the init writes, and the loop has fences of its own)"]
+EMITTED = set()  # the kernels of the example and the bench files, by name
+
+
 def main():
     scale = "scale=0.0883883476"
-    ex = comment_block(False) + ["BLOCK_M 128 (two consumer warpgroups), BLOCK_N 128, 2 stages.",
-                                 "The causal kernel masks keys past the query row; it runs " + (
-                                     "the K blocks up to its last row." if TILE_COUNTS else "every K block.")]
+    ex = comment_block(False) + [
+        "attention_fwd_hd128: BLOCK_M 128 (two consumer warpgroups), BLOCK_N 176, 2 stages; K and V on",
+        "rings of their own; FA3's intra-warpgroup overlap (block 0 peeled, then the softmax of block",
+        "k + 1 under the P V of block k) and the ping-pong (each warpgroup's GEMMs are its turn at the",
+        "tensor cores, on named barriers wgid and 3 - wgid). Keys past S are masked in the last K block",
+        "only (the mask's select branches past itself where every key of the thread is below S).",
+        "attention_fwd_hd128_causal: the same with BLOCK_N 128 and the diagonal block first (masked by",
+        "the row), then the blocks below it unmasked; it runs the K blocks up to its last row."] + OV_MUTANT_NOTE
     sets = ["# set: BH=2 S=130 W=256 " + scale, "# runs: BH=1,S=1,W=128 BH=2,S=7,W=256 BH=1,S=300,W=128"]
     write("examples/attention_fwd_sm90.tile",
           module([(128, False, "bf16", True), (128, True, "bf16", True)], ex, sets))
     bench = comment_block(False) + [
-        "BLOCK_M 128 (two consumer warpgroups), 2 stages, BLOCK_N 128 (head dims 64 and",
-        "128) or 64 (head dim 256, for registers); _causal masks keys past the query row",
-        "(every K block runs); _f16 is f16 in and out. The bf16 hd128 kernels are",
-        "examples/attention_fwd_sm90.tile's; bench/attention_fwd_sm90_tuned.tile has other shapes."]
+        "The default kernel of each head dim and mask (the fastest structure measured on the H200):",
+        "hd64 BLOCK_M 192 (three consumer warpgroups), BLOCK_N 128; hd64_causal BLOCK_N 128, the",
+        "diagonal blocks masked by the row only (_tm); hd256 (and _causal) BLOCK_N 80 with the",
+        "ping-pong and the overlap (_pp_ov); 2 stages. _f16 is f16 in and out. The bf16 hd128",
+        "kernels are examples/attention_fwd_sm90.tile's; bench/attention_fwd_sm90_tuned.tile has",
+        "the other structures."]
     write("bench/attention_fwd_sm90.tile",
           module([(d, c, t, False) for (d, c, t) in VARIANTS if (d, t) != (128, "bf16")], bench,
                  ["# set: BH=2 S=200 W=512 " + scale], harness=False))
     tuned = comment_block(False) + [
-        "Other tile shapes, bf16, to time beside the default ones (suffix _m<BLOCK_M>_n<BLOCK_N>",
-        "[_s<STAGES>]): FA3's choices (head dim 64: three consumer warpgroups, BLOCK_M 192;",
-        "128: BLOCK_N 176; 256: BLOCK_N 80) and a ring of 3 stages."]
+        "Other structures, bf16, to time beside the default ones (suffix _m<BLOCK_M>_n<BLOCK_N>",
+        "[_s<STAGES>]; no suffix: BLOCK_M 128, BLOCK_N 128 (64 at head dim 256), 2 stages; the plain",
+        "loop at that shape, the defaults before session 13, is _m128_n128 (_m128_n64))."]
     if SIBLINGS:
         tuned += ["_ov: FA3's intra-warpgroup overlap (block 0 peeled; the softmax of block j under the",
                   "P V of block j - 1; K and V on rings of their own), _pp_ov: and the ping-pong."]
@@ -518,8 +556,10 @@ def main():
     # O through stmatrix and TMA stores (_st), at head dims 64 and 128, on the ping-pong kernels
     diag += [(d, c, "bf16", False, None, True, ov, tm, True) for d in (64, 128)
              for (c, ov, tm) in ((False, False, False), (True, False, True), (False, True, False))]
+    # the plain loop at the base shape (the defaults before session 13), to time against
+    plain = [(d, c, "bf16", False, SHAPES[d]) for d in (64, 128, 256) for c in (False, True)]
     write("bench/attention_fwd_sm90_tuned.tile",
-          module([(d, c, "bf16", False, sh) for (d, sh) in TUNED for c in (False, True)] +
+          module(plain + [(d, c, "bf16", False, sh) for (d, sh) in TUNED for c in (False, True)] +
                  [(d, c, "bf16", False, sh, True) for (d, sh) in PINGPONG for c in (False, True)] + overlap + diag,
                  tuned,
                  ["# set: BH=2 S=200 W=512 " + scale], harness=False))
@@ -532,15 +572,18 @@ def main():
                 (128, True, "bf16", None, False, False, True, False), (256, True, "bf16", None, False, False, True, False),
                 (128, True, "bf16", None, True, False, True, False), (128, False, "bf16", None, True, False, False, True),
                 (64, True, "bf16", None, True, False, True, True), (128, False, "bf16", None, True, True, False, True)]
+    twins = set()
     for (d, c, t, sh, pp, ov, tm, ts) in [k + (False, False, False, False) for k in small] + \
             [(d, False, "bf16", sh, False, False, False, False) for (d, sh) in TUNED] + \
             [(d, c, "bf16", sh, True, False, False, False) for (d, sh) in PINGPONG[:3] for c in (False, True)
              if d == 128 or not c] + [k + (False, False) for k in ov_small] + tm_small:
-        nw, bn, _ = sh or SHAPES[d]
+        if name(d, c, t, sh, pp, ov, tm, ts) in twins:
+            continue
+        twins.add(name(d, c, t, sh, pp, ov, tm, ts))
+        nw, bn, _ = structure(d, c, sh, pp, ov, tm)[0]
         what = comment_block(c) + ["(%s at a size ptxemu runs.)" % name(d, c, t, sh, pp, ov, tm, ts)]
-        if ov:  # its first fence stands before the peeled block's scale_d 0 wgmma of S, not of O
-            what += ["wgmma mutants: no fencebeforeinit (that fence moved above 'init O' is still legal: the",
-                     "peeled S = Q K^T reads no register the init writes, and the loop has fences of its own)"]
+        if structure(d, c, sh, pp, ov, tm)[2]:  # its first fence stands before the peeled block's S wgmma
+            what += OV_MUTANT_NOTE
         sets = ["# set: BH=1 S=%d W=%d %s" % (bn + 9, d, scale),
                 "# runs: " + RUNS % (d, 2 * d, bn + 1, d, d)]
         write("tests/gpu/%s_small.tile" % name(d, c, t, sh, pp, ov, tm, ts).replace("attention_fwd_", "attention_"),
@@ -548,7 +591,7 @@ def main():
     # grouped-query attention (2 query heads per K/V head), tests/gpu only: bench/attention.py
     # takes Q as [B*H, S, D] (its GQA views are to come)
     for (d, c, pp) in ((128, False, False), (128, True, True), (64, True, False)):
-        n = name(d, c, "bf16", None, pp) + "_gqa2"
+        n = name(d, c, "bf16", None, pp, gqa=True)
         what = comment_block(c) + [
             "Grouped-query attention: BH counts the K/V heads; Q, O are [BH, 2, S, D] and LSE [BH, 2, S],",
             "query head (h, g) reading K/V head h (FA3's PackGQA: warpgroup g + 1 takes query head g's",
