@@ -490,14 +490,16 @@ def head(t, rows, d, c0, n=64):
 
 
 def module(kernels, what, small_sets, harness=True):
+    """harness None: a tests/gpu program (with the harness line), its kernel not
+    counted among the example's and bench files' (where each name is emitted once)"""
     L = ["# " + l if l else "#" for l in what]
     L.append("target sm_90a")
-    if harness:  # the runners check O and LSE against attention in double too
+    if harness is not False:  # the runners check O and LSE against attention in double too
         L.append("# harness: --attention")
     L += small_sets
     for k in kernels:
         n = kernel(*k)[0]
-        if n in EMITTED:  # a structure that is also a default (or listed twice): once
+        if harness is not None and n in EMITTED:  # a structure that is also a default (or listed twice): once
             continue
         EMITTED.add(n)
         L.append("")
@@ -587,7 +589,7 @@ def main():
         sets = ["# set: BH=1 S=%d W=%d %s" % (bn + 9, d, scale),
                 "# runs: " + RUNS % (d, 2 * d, bn + 1, d, d)]
         write("tests/gpu/%s_small.tile" % name(d, c, t, sh, pp, ov, tm, ts).replace("attention_fwd_", "attention_"),
-              module([(d, c, t, True, sh, pp, ov, tm, ts)], what, sets))
+              module([(d, c, t, True, sh, pp, ov, tm, ts)], what, sets, None))
     # grouped-query attention (2 query heads per K/V head), tests/gpu only: bench/attention.py
     # takes Q as [B*H, S, D] (its GQA views are to come)
     for (d, c, pp) in ((128, False, False), (128, True, True), (64, True, False)):
@@ -598,7 +600,7 @@ def main():
             "rows ctaid*64 .. ctaid*64 + 63, so each K/V block serves both). (%s at a size ptxemu runs.)" % n]
         sets = ["# set: BH=1 S=137 %s" % scale, "# runs: BH=1,S=1 BH=2,S=7 BH=1,S=65 BH=1,S=300"]
         write("tests/gpu/%s_small.tile" % n.replace("attention_fwd_", "attention_"),
-              module([(d, c, "bf16", True, None, pp, False, False, False, True)], what, sets))
+              module([(d, c, "bf16", True, None, pp, False, False, False, True)], what, sets, None))
 
 
 if __name__ == "__main__":
