@@ -271,7 +271,17 @@ def consumer_block(w, st, bn, bm, causal, pp, count, ix, mask, running, gqa=Fals
     w("  }")
 
 
-def kernel(d, causal, dt, small, shape=None, pp=False, ov=False, tm=False, tmast=False, gqa=False):
+def kernel(d, causal, dt, small, shape=None, pp=False, ov=False, tm=False, tmast=False, gqa=False, ps=False):
+    L = kernel_tiles(d, causal, dt, small, shape, pp, ov, tm, tmast, gqa)
+    if not ps:
+        return L
+    nw = (shape or SHAPES[d])[0]
+    L = persistent(L, nw, 64 * nw)
+    L[0] += "_ps"
+    return L
+
+
+def kernel_tiles(d, causal, dt, small, shape=None, pp=False, ov=False, tm=False, tmast=False, gqa=False):
     """pp: the two consumer warpgroups take turns at the tensor cores (FA3's
     ping-pong on named barriers 1 and 2): each issues its P V of block j and
     its S of block j + 1 back to back while the other runs its softmax, and
@@ -413,6 +423,63 @@ def kernel(d, causal, dt, small, shape=None, pp=False, ov=False, tm=False, tmast
         w("  warpgroup copy LSE[ctaid_y, %s], LB" % rows)
     w("}")
     return L
+
+
+def persistent(L, nw, bm):
+    """the full overlap kernel L (lines) made persistent (suffix _ps, FA3's
+    persistent schedule): a grid of P CTAs (one per SM, P at launch), each
+    walking the (head, row tile) pairs bh, tm of t = c, c + P, ... with its
+    K and V rings turning on across tiles, so the producer loads the next
+    tile's Q and first blocks while the consumers finish the last P V and
+    store O. Q has one buffer: the consumers release it (qempty) once their
+    last S = Q K^T is complete; the ping-pong's turns go on across tiles"""
+    walk = "repeat cdiv(BH, 1) * cdiv(S, %d) as t across ctaid tiles bh, tm {" % bm
+    tile = lambda l: re.sub(r"\bctaid\b", "tm", l.replace("ctaid_y", "bh"))
+    out, i = [], 0
+    while i < len(L):
+        l = L[i]
+        if l.startswith("grid "):
+            out += ["grid   cdiv(CTAS, 1)                  # persistent: CTAS CTAs (one per SM) walk the tiles"]
+        elif l.startswith("param  scale"):
+            out += [l, "param  CTAS u32"]
+        elif l == "assume S >= 1":
+            out += [l, "assume CTAS >= 1", "assume CTAS <= 1024"]
+        elif l.startswith("mbarrier qfull"):
+            out += [l, "mbarrier qempty [1]"]
+        elif l == "mbarrier.init qfull[0]":
+            out += [l, "mbarrier.init qempty[0], %d                  # one arrival per consumer warpgroup" % nw]
+        elif l == "    mbarrier.expect_tx qfull[0]":  # the producer's tiles: to the end of its when block
+            j, q = L.index("  }", i), L.index("    repeat 1 as p running g {", i)
+            out += ["    " + walk, "      repeat 1 as p running g {              # Q: a trip of the ring's count, as "
+                    "the consumers' last P V is",
+                    "        mbarrier.wait qempty[0]                # the last tile's S are done"]
+            out += ["    " + tile(x) for x in L[i:q]] + ["      }"]
+            out += ["  " + tile(x) for x in L[q:j]] + ["    }"]
+            i = j - 1
+        elif l == "  init Oc, 0":  # the consumer's per-tile state moves into the walk
+            tile_init, i = L[i:i + 3], i + 2
+        elif l == "  mbarrier.wait qfull[0]":
+            pp = L[i + 1] == "  when wgid == 2 {"  # the ping-pong's first and last turns stay outside the walk
+            j = i + 1
+            last = next(k for k in range(j, len(L)) if L[k].startswith("  repeat 1 as p running g {") and
+                        "last block" in L[k])
+            end = L.index("  when wgid == 1 {", last) if pp else next(
+                k for k in range(last, len(L)) if L[k].startswith("  set LB"))
+            out += ["  mbarrier.arrive qempty[0] per warpgroup   # Q's buffer starts free"] + L[j:j + (3 if pp else 0)]
+            out += ["  " + walk] + ["  " + x for x in tile_init + [l] + L[j + (3 if pp else 0):last]]
+            out += ["    mbarrier.arrive qempty[0] per warpgroup   # every S of this tile is complete: Q is read"]
+            k3 = 3 if pp else 0
+            out += ["  " + tile(x) for x in L[last:end] + L[end + k3:-1]] + ["  }"] + L[end:end + k3] + ["}"]
+            i = len(L)
+            # the producer's block b is trip b + 1 of its tile (Q is trip 0), the consumers' is trip b
+            # (their last P V the tile's last): K of this trip is stage (g + 1) % 2, V of the last one g % 2
+            for k in range(out.index("} else {"), len(out)):
+                if "running" not in out[k]:
+                    out[k] = out[k].replace("(g + 1) % 2", "@").replace("g % 2", "(g + 1) % 2").replace("@", "g % 2")
+        else:
+            out.append(l)
+        i += 1
+    return out
 
 
 def epilogue_tma_store(w, d, bm, nw):
@@ -560,6 +627,12 @@ def main():
              for (c, ov, tm) in ((False, False, False), (True, False, True), (False, True, False))]
     # the plain loop at the base shape (the defaults before session 13), to time against
     plain = [(d, c, "bf16", False, SHAPES[d]) for d in (64, 128, 256) for c in (False, True)]
+    # the persistent overlap kernels (_ps, full attention: FA3's persistent schedule for the non-causal case)
+    diag += [(128, False, "bf16", False, (2, 176, 2), True, True, False, False, False, True),
+             (64, False, "bf16", False, (3, 128, 2), False, True, False, False, False, True),
+             (64, False, "bf16", False, (2, 128, 2), True, True, False, False, False, True)]
+    # (not hd256 BLOCK_N 80: the roles proof finds no invariant of its walk within its 4096 rounds,
+    # with up to 819 K blocks a tile at S = 65536)
     write("bench/attention_fwd_sm90_tuned.tile",
           module(plain + [(d, c, "bf16", False, sh) for (d, sh) in TUNED for c in (False, True)] +
                  [(d, c, "bf16", False, sh, True) for (d, sh) in PINGPONG for c in (False, True)] + overlap + diag,
@@ -575,21 +648,26 @@ def main():
                 (128, True, "bf16", None, True, False, True, False), (128, False, "bf16", None, True, False, False, True),
                 (64, True, "bf16", None, True, False, True, True), (128, False, "bf16", None, True, True, False, True)]
     twins = set()
-    for (d, c, t, sh, pp, ov, tm, ts) in [k + (False, False, False, False) for k in small] + \
+    # the persistent kernels (_ps): a grid of CTAS CTAs; 1 here, so the CTA walks every tile
+    ps_small = [(128, False, "bf16", (2, 176, 2), True, True, False, False, True),
+                (64, False, "bf16", (3, 128, 2), False, True, False, False, True)]
+    for (d, c, t, sh, pp, ov, tm, ts, *ps) in [k + (False, False, False, False) for k in small] + \
             [(d, False, "bf16", sh, False, False, False, False) for (d, sh) in TUNED] + \
             [(d, c, "bf16", sh, True, False, False, False) for (d, sh) in PINGPONG[:3] for c in (False, True)
-             if d == 128 or not c] + [k + (False, False) for k in ov_small] + tm_small:
-        if name(d, c, t, sh, pp, ov, tm, ts) in twins:
+             if d == 128 or not c] + [k + (False, False) for k in ov_small] + tm_small + ps_small:
+        ps = bool(ps and ps[0])
+        nm = name(d, c, t, sh, pp, ov, tm, ts) + ("_ps" if ps else "")
+        if nm in twins:
             continue
-        twins.add(name(d, c, t, sh, pp, ov, tm, ts))
+        twins.add(nm)
         nw, bn, _ = structure(d, c, sh, pp, ov, tm)[0]
-        what = comment_block(c) + ["(%s at a size ptxemu runs.)" % name(d, c, t, sh, pp, ov, tm, ts)]
+        what = comment_block(c) + ["(%s at a size ptxemu runs.)" % nm]
         if structure(d, c, sh, pp, ov, tm)[2]:  # its first fence stands before the peeled block's S wgmma
             what += OV_MUTANT_NOTE
-        sets = ["# set: BH=1 S=%d W=%d %s" % (bn + 9, d, scale),
+        sets = ["# set: BH=1 S=%d W=%d %s%s" % (bn + 9, d, "CTAS=1 " if ps else "", scale),
                 "# runs: " + RUNS % (d, 2 * d, bn + 1, d, d)]
-        write("tests/gpu/%s_small.tile" % name(d, c, t, sh, pp, ov, tm, ts).replace("attention_fwd_", "attention_"),
-              module([(d, c, t, True, sh, pp, ov, tm, ts)], what, sets, None))
+        write("tests/gpu/%s_small.tile" % nm.replace("attention_fwd_", "attention_"),
+              module([(d, c, t, True, sh, pp, ov, tm, ts, False, ps)], what, sets, None))
     # grouped-query attention (2 query heads per K/V head), tests/gpu only: bench/attention.py
     # takes Q as [B*H, S, D] (its GQA views are to come)
     for (d, c, pp) in ((128, False, False), (128, True, True), (64, True, False)):
