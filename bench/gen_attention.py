@@ -612,7 +612,10 @@ def main():
                   "P V of block j - 1; K and V on rings of their own), _pp_ov: and the ping-pong."]
     tuned += ["_causal_tm: the K blocks wholly below the diagonal unmasked, the diagonal ones masked by",
               "the row only (one loop each, on one running count). _st: O through stmatrix into a staging",
-              "buffer and TMA stores (clipped at row S), each warpgroup its own rows."]
+              "buffer and TMA stores (clipped at row S), each warpgroup its own rows.",
+              "_ps: persistent (full attention): grid cdiv(CTAS, 1), CTAS a u32 param after scale (the",
+              "number of CTAs: one per SM; bench/attention.py passes the SM count), the CTAs walking the",
+              "(head, row tile) pairs with the K/V rings and the ping-pong turning on across tiles."]
     # the overlap kernels, alone and with the ping-pong, at the ping-pong's shapes
     overlap = [(d, c, "bf16", False, sh, pp, True) for (d, sh) in PINGPONG for c in (False, True)
                for pp in (False, True)] if SIBLINGS else []
