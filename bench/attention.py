@@ -105,6 +105,7 @@ def kernel_source(path, name):
 
 
 _compiled = {}
+SMS = torch.cuda.get_device_properties(0).multi_processor_count if torch.cuda.is_available() else 1
 
 
 class Tilepx:
@@ -119,7 +120,8 @@ class Tilepx:
         rearranged copy of o: copy it back with from_param)."""
         B, H, S, D = q.shape
         arrays = [as_param(t, p) for t, p in zip((q, k, v, o, lse), self.k.params)]
-        values = {"BH": B * H, "S": S, "scale": scale, "R": B * H * S, "B": B, "H": H, "W": B * H * D}
+        values = {"BH": B * H, "S": S, "scale": scale, "R": B * H * S, "B": B, "H": H, "W": B * H * D,
+                  "CTAS": SMS}  # a persistent kernel's grid (_ps): one CTA per SM
         return arrays, {n: values[n] for n in self.k.scalars if n in values}
 
     def launch(self, q, k, v, o, lse, scale):

@@ -66,17 +66,36 @@ def tile_layout(rows, d, stages=0):
     return "S[(%d, %d, %d, 64) : (%d, 64, %d, 1)] swizzle(3, 3, 3)" % (stages, rows, a, rows * d, rows * 64)
 
 
-def shape_suffix(d, shape):
-    if shape is None or shape == SHAPES[d]:
+# the default kernel of each (head dim, causal): the structure that measured fastest on the H200
+# (docs/benchmarks.md, "Session 12"): (shape, pp, ov, tm). Its name has no suffix (the harness's
+# contract: attention_fwd_hd<D>[_causal][_f16]); every other structure names its shape and parts.
+DEFAULT = {(64, False): ((3, 128, 2), False, False, False), (64, True): ((2, 128, 2), False, False, True),
+           (128, False): ((2, 176, 2), True, True, False), (128, True): ((2, 128, 2), True, True, True),
+           (256, False): ((2, 80, 2), True, True, False), (256, True): ((2, 80, 2), True, True, False)}
+
+
+def structure(d, causal, shape=None, pp=False, ov=False, tm=False):
+    """the default structure when shape is None and no part is asked for"""
+    if shape is None and not (pp or ov or tm):
+        return DEFAULT[(d, causal)]
+    return (shape or SHAPES[d], pp, ov, tm)
+
+
+def shape_suffix(d, shape, plain_clash=False):
+    """_m<BLOCK_M>_n<BLOCK_N>[_s<STAGES>]; none for the base shape unless the name would be the default's"""
+    if shape is None or (shape == SHAPES[d] and not plain_clash):
         return ""
     nw, bn, st = shape
     return "_m%d_n%d%s" % (64 * nw, bn, "_s%d" % st if st != 2 else "")
 
 
-def name(d, causal, dt, shape=None, pp=False, ov=False, tm=False, st=False):
-    return "attention_fwd_hd%d%s%s%s%s%s%s%s" % (d, "_causal" if causal else "", "_f16" if dt == "f16" else "",
-                                                 shape_suffix(d, shape), "_pp" if pp else "", "_ov" if ov else "",
-                                                 "_tm" if tm else "", "_st" if st else "")
+def name(d, causal, dt, shape=None, pp=False, ov=False, tm=False, st=False, gqa=False):
+    sh, pp, ov, tm = (shape or SHAPES[d], pp, ov, tm) if gqa else structure(d, causal, shape, pp, ov, tm)
+    default = not gqa and (sh, pp, ov, tm) == DEFAULT[(d, causal)]
+    parts = "" if default else "%s%s%s%s" % (shape_suffix(d, sh, not (gqa or pp or ov or tm)), "_pp" if pp else "",
+                                            "_ov" if ov else "", "_tm" if tm else "")
+    return "attention_fwd_hd%d%s%s%s%s%s" % (d, "_causal" if causal else "", "_f16" if dt == "f16" else "", parts,
+                                         "_st" if st else "", "_gqa2" if gqa else "")
 
 
 def consumer_overlap(w, st, bm, bn, causal, pp, tm=False):
@@ -252,7 +271,17 @@ def consumer_block(w, st, bn, bm, causal, pp, count, ix, mask, running, gqa=Fals
     w("  }")
 
 
-def kernel(d, causal, dt, small, shape=None, pp=False, ov=False, tm=False, tmast=False, gqa=False):
+def kernel(d, causal, dt, small, shape=None, pp=False, ov=False, tm=False, tmast=False, gqa=False, ps=False):
+    L = kernel_tiles(d, causal, dt, small, shape, pp, ov, tm, tmast, gqa)
+    if not ps:
+        return L
+    nw = (shape or SHAPES[d])[0]
+    L = persistent(L, nw, 64 * nw)
+    L[0] += "_ps"
+    return L
+
+
+def kernel_tiles(d, causal, dt, small, shape=None, pp=False, ov=False, tm=False, tmast=False, gqa=False):
     """pp: the two consumer warpgroups take turns at the tensor cores (FA3's
     ping-pong on named barriers 1 and 2): each issues its P V of block j and
     its S of block j + 1 back to back while the other runs its softmax, and
@@ -261,6 +290,8 @@ def kernel(d, causal, dt, small, shape=None, pp=False, ov=False, tm=False, tmast
     the CTA's consumer warpgroups take the same 64 rows of the group's two
     query heads (Q, O as [BH, 2, S, D], LSE [BH, 2, S]; BH counts K/V heads),
     so each K and V block loaded serves both"""
+    if not gqa:
+        shape, pp, ov, tm = structure(d, causal, shape, pp, ov, tm)
     nw, bn, st = shape or SHAPES[d]
     bm = 64 if gqa else 64 * nw  # the query rows of one head a CTA takes
     a = d // 64
@@ -268,7 +299,7 @@ def kernel(d, causal, dt, small, shape=None, pp=False, ov=False, tm=False, tmast
     fill = " fill small" if small else ""
     L = []
     w = L.append
-    w("kernel %s" % (name(d, causal, dt, shape, pp, ov, tm, tmast) + ("_gqa2" if gqa else "")))
+    w("kernel %s" % name(d, causal, dt, shape, pp, ov, tm, tmast, gqa))
     w("threads %d" % (128 * (nw + 1)))
     w("param  BH u32")
     w("param  S u32")
@@ -394,6 +425,65 @@ def kernel(d, causal, dt, small, shape=None, pp=False, ov=False, tm=False, tmast
     return L
 
 
+def persistent(L, nw, bm):
+    """the full overlap kernel L (lines) made persistent (suffix _ps, FA3's
+    persistent schedule): a grid of P CTAs (one per SM, P at launch), each
+    walking the (head, row tile) pairs bh, tm of t = c, c + P, ... with its
+    K and V rings turning on across tiles, so the producer loads the next
+    tile's Q and first blocks while the consumers finish the last P V and
+    store O. Q has one buffer: the consumers release it (qempty) once their
+    last S = Q K^T is complete; the ping-pong's turns go on across tiles"""
+    walk = "repeat cdiv(BH, 1) * cdiv(S, %d) as t across ctaid tiles bh, tm {" % bm
+    tile = lambda l: re.sub(r"\bctaid\b", "tm", l.replace("ctaid_y", "bh"))
+    out, i = [], 0
+    while i < len(L):
+        l = L[i]
+        if l.startswith("grid "):
+            out += ["grid   cdiv(CTAS, 1)                  # persistent: CTAS CTAs (one per SM) walk the tiles"]
+        elif l.startswith("param  scale"):
+            out += [l, "param  CTAS u32"]
+        elif l == "assume S >= 1":
+            out += [l, "assume CTAS >= 1", "assume CTAS <= 1024"]
+        elif l == "assume S <= 65536":  # the roles proof of a walk around a K loop grows with the K count's range
+            out += ["assume S <= 16384                 # _ps: proof time (19 s of CPU at S <= 65536, 1 s here)"]
+        elif l.startswith("mbarrier qfull"):
+            out += [l, "mbarrier qempty [1]"]
+        elif l == "mbarrier.init qfull[0]":
+            out += [l, "mbarrier.init qempty[0], %d                  # one arrival per consumer warpgroup" % nw]
+        elif l == "    mbarrier.expect_tx qfull[0]":  # the producer's tiles: to the end of its when block
+            j, q = L.index("  }", i), L.index("    repeat 1 as p running g {", i)
+            out += ["    " + walk, "      repeat 1 as p running g {              # Q: a trip of the ring's count, as "
+                    "the consumers' last P V is",
+                    "        mbarrier.wait qempty[0]                # the last tile's S are done"]
+            out += ["    " + tile(x) for x in L[i:q]] + ["      }"]
+            out += ["  " + tile(x) for x in L[q:j]] + ["    }"]
+            i = j - 1
+        elif l == "  init Oc, 0":  # the consumer's per-tile state moves into the walk
+            tile_init, i = L[i:i + 3], i + 2
+        elif l == "  mbarrier.wait qfull[0]":
+            pp = L[i + 1] == "  when wgid == 2 {"  # the ping-pong's first and last turns stay outside the walk
+            j = i + 1
+            last = next(k for k in range(j, len(L)) if L[k].startswith("  repeat 1 as p running g {") and
+                        "last block" in L[k])
+            end = L.index("  when wgid == 1 {", last) if pp else next(
+                k for k in range(last, len(L)) if L[k].startswith("  set LB"))
+            out += ["  mbarrier.arrive qempty[0] per warpgroup   # Q's buffer starts free"] + L[j:j + (3 if pp else 0)]
+            out += ["  " + walk] + ["  " + x for x in tile_init + [l] + L[j + (3 if pp else 0):last]]
+            out += ["    mbarrier.arrive qempty[0] per warpgroup   # every S of this tile is complete: Q is read"]
+            k3 = 3 if pp else 0
+            out += ["  " + tile(x) for x in L[last:end] + L[end + k3:-1]] + ["  }"] + L[end:end + k3] + ["}"]
+            i = len(L)
+            # the producer's block b is trip b + 1 of its tile (Q is trip 0), the consumers' is trip b
+            # (their last P V the tile's last): K of this trip is stage (g + 1) % 2, V of the last one g % 2
+            for k in range(out.index("} else {"), len(out)):
+                if "running" not in out[k]:
+                    out[k] = out[k].replace("(g + 1) % 2", "@").replace("g % 2", "(g + 1) % 2").replace("@", "g % 2")
+        else:
+            out.append(l)
+        i += 1
+    return out
+
+
 def epilogue_tma_store(w, d, bm, nw):
     """O rounded to 16 bits and written by stmatrix into a staging buffer
     Os, each warpgroup its own 64 rows, then each warpgroup's TMA stores of
@@ -469,43 +559,66 @@ def head(t, rows, d, c0, n=64):
 
 
 def module(kernels, what, small_sets, harness=True):
+    """harness None: a tests/gpu program (with the harness line), its kernel not
+    counted among the example's and bench files' (where each name is emitted once)"""
     L = ["# " + l if l else "#" for l in what]
     L.append("target sm_90a")
-    if harness:  # the runners check O and LSE against attention in double too
+    if harness is not False:  # the runners check O and LSE against attention in double too
         L.append("# harness: --attention")
     L += small_sets
     for k in kernels:
+        n = kernel(*k)[0]
+        if harness is not None and n in EMITTED:  # a structure that is also a default (or listed twice): once
+            continue
+        EMITTED.add(n)
         L.append("")
         L += kernel(*k)
     return L
 
 
+# a module of overlap kernels: its first fence stands before the peeled block's scale_d 0 wgmma of S, not of O
+OV_MUTANT_NOTE = ["wgmma mutants: no fencebeforeinit (that fence moved above 'init O' is still legal: the",
+                  "peeled S = Q K^T reads no register the init writes, and the loop has fences of its own)"]
+EMITTED = set()  # the kernels of the example and the bench files, by name
+
+
 def main():
     scale = "scale=0.0883883476"
-    ex = comment_block(False) + ["BLOCK_M 128 (two consumer warpgroups), BLOCK_N 128, 2 stages.",
-                                 "The causal kernel masks keys past the query row; it runs " + (
-                                     "the K blocks up to its last row." if TILE_COUNTS else "every K block.")]
+    ex = comment_block(False) + [
+        "attention_fwd_hd128: BLOCK_M 128 (two consumer warpgroups), BLOCK_N 176, 2 stages; K and V on",
+        "rings of their own; FA3's intra-warpgroup overlap (block 0 peeled, then the softmax of block",
+        "k + 1 under the P V of block k) and the ping-pong (each warpgroup's GEMMs are its turn at the",
+        "tensor cores, on named barriers wgid and 3 - wgid). Keys past S are masked in the last K block",
+        "only (the mask's select branches past itself where every key of the thread is below S).",
+        "attention_fwd_hd128_causal: the same with BLOCK_N 128 and the diagonal block first (masked by",
+        "the row), then the blocks below it unmasked; it runs the K blocks up to its last row."] + OV_MUTANT_NOTE
     sets = ["# set: BH=2 S=130 W=256 " + scale, "# runs: BH=1,S=1,W=128 BH=2,S=7,W=256 BH=1,S=300,W=128"]
     write("examples/attention_fwd_sm90.tile",
           module([(128, False, "bf16", True), (128, True, "bf16", True)], ex, sets))
     bench = comment_block(False) + [
-        "BLOCK_M 128 (two consumer warpgroups), 2 stages, BLOCK_N 128 (head dims 64 and",
-        "128) or 64 (head dim 256, for registers); _causal masks keys past the query row",
-        "(every K block runs); _f16 is f16 in and out. The bf16 hd128 kernels are",
-        "examples/attention_fwd_sm90.tile's; bench/attention_fwd_sm90_tuned.tile has other shapes."]
+        "The default kernel of each head dim and mask (the fastest structure measured on the H200):",
+        "hd64 BLOCK_M 192 (three consumer warpgroups), BLOCK_N 128; hd64_causal BLOCK_N 128, the",
+        "diagonal blocks masked by the row only (_tm); hd256 (and _causal) BLOCK_N 80 with the",
+        "ping-pong and the overlap (_pp_ov); 2 stages. _f16 is f16 in and out. The bf16 hd128",
+        "kernels are examples/attention_fwd_sm90.tile's; bench/attention_fwd_sm90_tuned.tile has",
+        "the other structures."]
     write("bench/attention_fwd_sm90.tile",
           module([(d, c, t, False) for (d, c, t) in VARIANTS if (d, t) != (128, "bf16")], bench,
                  ["# set: BH=2 S=200 W=512 " + scale], harness=False))
     tuned = comment_block(False) + [
-        "Other tile shapes, bf16, to time beside the default ones (suffix _m<BLOCK_M>_n<BLOCK_N>",
-        "[_s<STAGES>]): FA3's choices (head dim 64: three consumer warpgroups, BLOCK_M 192;",
-        "128: BLOCK_N 176; 256: BLOCK_N 80) and a ring of 3 stages."]
+        "Other structures, bf16, to time beside the default ones (suffix _m<BLOCK_M>_n<BLOCK_N>",
+        "[_s<STAGES>]; no suffix: BLOCK_M 128, BLOCK_N 128 (64 at head dim 256), 2 stages; the plain",
+        "loop at that shape, the defaults before session 13, is _m128_n128 (_m128_n64))."]
     if SIBLINGS:
         tuned += ["_ov: FA3's intra-warpgroup overlap (block 0 peeled; the softmax of block j under the",
                   "P V of block j - 1; K and V on rings of their own), _pp_ov: and the ping-pong."]
     tuned += ["_causal_tm: the K blocks wholly below the diagonal unmasked, the diagonal ones masked by",
               "the row only (one loop each, on one running count). _st: O through stmatrix into a staging",
-              "buffer and TMA stores (clipped at row S), each warpgroup its own rows."]
+              "buffer and TMA stores (clipped at row S), each warpgroup its own rows.",
+              "_ps: persistent (full attention): grid cdiv(CTAS, 1), CTAS a u32 param after scale (the",
+              "number of CTAs: one per SM; bench/attention.py passes the SM count), the CTAs walking the",
+              "(head, row tile) pairs with the K/V rings and the ping-pong turning on across tiles; they",
+              "assume S <= 16384 (the roles proof of the walk grows with the K loop's range of counts)."]
     # the overlap kernels, alone and with the ping-pong, at the ping-pong's shapes
     overlap = [(d, c, "bf16", False, sh, pp, True) for (d, sh) in PINGPONG for c in (False, True)
                for pp in (False, True)] if SIBLINGS else []
@@ -518,8 +631,16 @@ def main():
     # O through stmatrix and TMA stores (_st), at head dims 64 and 128, on the ping-pong kernels
     diag += [(d, c, "bf16", False, None, True, ov, tm, True) for d in (64, 128)
              for (c, ov, tm) in ((False, False, False), (True, False, True), (False, True, False))]
+    # the plain loop at the base shape (the defaults before session 13), to time against
+    plain = [(d, c, "bf16", False, SHAPES[d]) for d in (64, 128, 256) for c in (False, True)]
+    # the persistent overlap kernels (_ps, full attention: FA3's persistent schedule for the non-causal case)
+    diag += [(128, False, "bf16", False, (2, 176, 2), True, True, False, False, False, True),
+             (64, False, "bf16", False, (3, 128, 2), False, True, False, False, False, True),
+             (64, False, "bf16", False, (2, 128, 2), True, True, False, False, False, True)]
+    # (not hd256 BLOCK_N 80: the roles proof finds no invariant of its walk within its 4096 rounds,
+    # with up to 819 K blocks a tile at S = 65536)
     write("bench/attention_fwd_sm90_tuned.tile",
-          module([(d, c, "bf16", False, sh) for (d, sh) in TUNED for c in (False, True)] +
+          module(plain + [(d, c, "bf16", False, sh) for (d, sh) in TUNED for c in (False, True)] +
                  [(d, c, "bf16", False, sh, True) for (d, sh) in PINGPONG for c in (False, True)] + overlap + diag,
                  tuned,
                  ["# set: BH=2 S=200 W=512 " + scale], harness=False))
@@ -532,30 +653,38 @@ def main():
                 (128, True, "bf16", None, False, False, True, False), (256, True, "bf16", None, False, False, True, False),
                 (128, True, "bf16", None, True, False, True, False), (128, False, "bf16", None, True, False, False, True),
                 (64, True, "bf16", None, True, False, True, True), (128, False, "bf16", None, True, True, False, True)]
-    for (d, c, t, sh, pp, ov, tm, ts) in [k + (False, False, False, False) for k in small] + \
+    twins = set()
+    # the persistent kernels (_ps): a grid of CTAS CTAs; 1 here, so the CTA walks every tile
+    ps_small = [(128, False, "bf16", (2, 176, 2), True, True, False, False, True),
+                (64, False, "bf16", (3, 128, 2), False, True, False, False, True)]
+    for (d, c, t, sh, pp, ov, tm, ts, *ps) in [k + (False, False, False, False) for k in small] + \
             [(d, False, "bf16", sh, False, False, False, False) for (d, sh) in TUNED] + \
             [(d, c, "bf16", sh, True, False, False, False) for (d, sh) in PINGPONG[:3] for c in (False, True)
-             if d == 128 or not c] + [k + (False, False) for k in ov_small] + tm_small:
-        nw, bn, _ = sh or SHAPES[d]
-        what = comment_block(c) + ["(%s at a size ptxemu runs.)" % name(d, c, t, sh, pp, ov, tm, ts)]
-        if ov:  # its first fence stands before the peeled block's scale_d 0 wgmma of S, not of O
-            what += ["wgmma mutants: no fencebeforeinit (that fence moved above 'init O' is still legal: the",
-                     "peeled S = Q K^T reads no register the init writes, and the loop has fences of its own)"]
-        sets = ["# set: BH=1 S=%d W=%d %s" % (bn + 9, d, scale),
+             if d == 128 or not c] + [k + (False, False) for k in ov_small] + tm_small + ps_small:
+        ps = bool(ps and ps[0])
+        nm = name(d, c, t, sh, pp, ov, tm, ts) + ("_ps" if ps else "")
+        if nm in twins:
+            continue
+        twins.add(nm)
+        nw, bn, _ = structure(d, c, sh, pp, ov, tm)[0]
+        what = comment_block(c) + ["(%s at a size ptxemu runs.)" % nm]
+        if structure(d, c, sh, pp, ov, tm)[2]:  # its first fence stands before the peeled block's S wgmma
+            what += OV_MUTANT_NOTE
+        sets = ["# set: BH=1 S=%d W=%d %s%s" % (bn + 9, d, "CTAS=1 " if ps else "", scale),
                 "# runs: " + RUNS % (d, 2 * d, bn + 1, d, d)]
-        write("tests/gpu/%s_small.tile" % name(d, c, t, sh, pp, ov, tm, ts).replace("attention_fwd_", "attention_"),
-              module([(d, c, t, True, sh, pp, ov, tm, ts)], what, sets))
+        write("tests/gpu/%s_small.tile" % nm.replace("attention_fwd_", "attention_"),
+              module([(d, c, t, True, sh, pp, ov, tm, ts, False, ps)], what, sets, None))
     # grouped-query attention (2 query heads per K/V head), tests/gpu only: bench/attention.py
     # takes Q as [B*H, S, D] (its GQA views are to come)
     for (d, c, pp) in ((128, False, False), (128, True, True), (64, True, False)):
-        n = name(d, c, "bf16", None, pp) + "_gqa2"
+        n = name(d, c, "bf16", None, pp, gqa=True)
         what = comment_block(c) + [
             "Grouped-query attention: BH counts the K/V heads; Q, O are [BH, 2, S, D] and LSE [BH, 2, S],",
             "query head (h, g) reading K/V head h (FA3's PackGQA: warpgroup g + 1 takes query head g's",
             "rows ctaid*64 .. ctaid*64 + 63, so each K/V block serves both). (%s at a size ptxemu runs.)" % n]
         sets = ["# set: BH=1 S=137 %s" % scale, "# runs: BH=1,S=1 BH=2,S=7 BH=1,S=65 BH=1,S=300"]
         write("tests/gpu/%s_small.tile" % n.replace("attention_fwd_", "attention_"),
-              module([(d, c, "bf16", True, None, pp, False, False, False, True)], what, sets))
+              module([(d, c, "bf16", True, None, pp, False, False, False, True)], what, sets, None))
 
 
 if __name__ == "__main__":

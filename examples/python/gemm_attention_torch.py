@@ -7,8 +7,9 @@ timed beside it. On a GPU machine with torch:
 GEMM: tilepx.gemm_choose picks the kernel and its launch window for the size
 and the device's SM count (docs/language.md, "Choosing a GEMM kernel"); bf16
 in and out, C = A B^T. Attention: examples/attention_fwd_sm90.tile (head dim
-128, bf16; full and causal), Q, K, V, O as [batch x heads, seq, 128] and the
-row log-sum-exp. Exit 1 when a result differs from torch's past its bound."""
+128, bf16; full and causal: the fastest structures measured, FA3's two K/V
+rings, ping-pong and intra-warpgroup overlap, docs/showcase_attention.md),
+Q, K, V, O as [batch x heads, seq, 128] and the row log-sum-exp. Exit 1 when a result differs from torch's past its bound."""
 import argparse
 import math
 import os

@@ -1,5 +1,5 @@
-/* The emit hook of reduce.max|min|sum: each thread chains its registers
- * of one DST element, then the lanes combine with shfl.sync.bfly and the
+/* The emit hook of reduce.max|min|sum: each thread combines its registers
+ * of one DST element (a sum as a chain, max and min as a tree), then the lanes combine with shfl.sync.bfly and the
  * warps through shared memory, as
  * reduce_plan (src/front/reduce.c) decided. */
 #include "lower.h"
@@ -79,6 +79,32 @@ static void over_warps(Emit *e, const Stmt *s, const RedPlan *rp, FormId op, Reg
 	red_barrier(e, s);
 }
 
+/* a sum's registers of DST element g in increasing index, ((r0 + r1) + r2) + ...: the order is the meaning's */
+static Reg in_thread_chain(Builder *b, const RedPlan *rp, const Reg *sw, DType dt, int g)
+{
+	Reg acc = read_f32(b, sw, dt, rp->regs[rp->first[g]]);
+	for (int i = 1; i < rp->count[g]; i++)
+		acc = combine(b, FORM_ADD_RN_F32, acc, read_f32(b, sw, dt, rp->regs[rp->first[g] + i]));
+	return acc;
+}
+
+/* max and min, whose result no order changes: pairs of neighbours, then
+ * pairs of pairs, so the dependent ops are log2(count) deep, not count */
+static Reg in_thread_tree(Builder *b, const RedPlan *rp, FormId op, const Reg *sw, DType dt, int g)
+{
+	int n = rp->count[g];
+	Reg *v = arena_alloc(b->arena, sizeof(Reg) * (size_t)n);
+	for (int i = 0; i < n; i++)
+		v[i] = read_f32(b, sw, dt, rp->regs[rp->first[g] + i]);
+	for (; n > 1; n = (n + 1) / 2) { /* v[i] is written after every read of it (2i >= i) */
+		for (int i = 0; i < n / 2; i++)
+			v[i] = combine(b, op, v[2 * i], v[2 * i + 1]);
+		if (n % 2)
+			v[n / 2] = v[n - 1];
+	}
+	return v[0];
+}
+
 void emit_reduce(Emit *e, const Stmt *s)
 {
 	Builder *b = emit_builder(e);
@@ -93,11 +119,9 @@ void emit_reduce(Emit *e, const Stmt *s)
 	const Reg *sw = emit_local_regs(e, s->src->buf);
 	Reg *dw = emit_local_regs(e, s->dst->buf);
 	Reg *acc = arena_alloc(b->arena, sizeof(Reg) * (size_t)rp.nslot);
-	for (int g = 0; g < rp.nslot; g++) { /* in the thread: registers in increasing index */
-		acc[g] = read_f32(b, sw, s->src->buf->dt, rp.regs[rp.first[g]]);
-		for (int i = 1; i < rp.count[g]; i++)
-			acc[g] = combine(b, op, acc[g], read_f32(b, sw, s->src->buf->dt, rp.regs[rp.first[g] + i]));
-	}
+	for (int g = 0; g < rp.nslot; g++) /* in the thread: registers in increasing index */
+		acc[g] = op == FORM_ADD_RN_F32 ? in_thread_chain(b, &rp, sw, s->src->buf->dt, g)
+		                               : in_thread_tree(b, &rp, op, sw, s->src->buf->dt, g);
 	for (int i = 0; i < rp.nbits; i++) /* across lanes: butterflies, lowest lane bit first */
 		for (int g = 0; g < rp.nslot; g++) {
 			Reg other = b_reg(b, RC_R);

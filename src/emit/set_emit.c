@@ -173,6 +173,41 @@ static Reg mask_rest(SetEmit *E, const SetNode *n, const Affine *o, const int64_
 	return E->mask_rest[n->id] = v;
 }
 
+/* mask n's terms split for register E->r: o the variables' part, kd the
+ * weight of each destination coordinate's thread part; returns the
+ * register's constant (the constant of the mask and its own coordinates) */
+static int64_t mask_split(const SetEmit *E, const SetNode *n, Affine *o, int64_t *kd)
+{
+	const SetExpr *x = E->x;
+	int64_t c = n->diff.c;
+	for (int i = 0; i < n->diff.n; i++) {
+		int d = 0;
+		while (d < x->dst->ndim && x->idx_var[d] != n->diff.t[i].var)
+			d++;
+		if (d < x->dst->ndim)
+			kd[d] += n->diff.t[i].k;
+		else
+			o->t[o->n++] = n->diff.t[i];
+	}
+	for (int d = 0; d < x->dst->ndim; d++)
+		c += kd[d] * E->pl->base[E->r * x->dst->ndim + d];
+	return c;
+}
+
+/* v < 0 is v <= -1, v >= 0 is v > -1: the setp of each comparison and its offset */
+static const FormId hoisted_form[] = {[CMP_LT] = FORM_SETP_LE_S32, [CMP_LE] = FORM_SETP_LE_S32,
+                                      [CMP_GT] = FORM_SETP_GT_S32, [CMP_GE] = FORM_SETP_GT_S32,
+                                      [CMP_EQ] = FORM_SETP_EQ_U32, [CMP_NE] = FORM_SETP_NE_U32};
+static int64_t cmp_off(SetCmp cmp) { return cmp == CMP_LT || cmp == CMP_GE ? -1 : 0; }
+
+/* rest (the part shared by every register) and -c both stay in 32 bits */
+static bool hoistable(const SetEmit *E, const SetNode *n, SetCmp cmp, int64_t c)
+{
+	int64_t lo, hi, off = cmp_off(cmp);
+	return check_affine_range(E->k, &n->diff, &lo, &hi) && lo - c >= INT32_MIN && hi - c <= INT32_MAX &&
+	       off - c >= INT32_MIN && off - c <= INT32_MAX;
+}
+
 /* an integer condition at run time: diff at this register's coordinates,
  * against 0 as s32. diff = rest + c, with c this register's constant: rest
  * (one value per statement) is compared with -c, so each register costs one
@@ -181,43 +216,102 @@ static Reg mask_rest(SetEmit *E, const SetNode *n, const Affine *o, const int64_
 static void int_cond(SetEmit *E, const SetNode *n, SetCmp cmp, Reg p)
 {
 	Builder *b = E->b;
-	const SetExpr *x = E->x;
 	Affine o = {0};
-	int64_t kd[SET_MAX_RANK] = {0}, c = n->diff.c, lo, hi;
-	for (int i = 0; i < n->diff.n; i++) {
-		int d = 0;
-		while (d < x->dst->ndim && x->idx_var[d] != n->diff.t[i].var)
-			d++;
-		if (d < x->dst->ndim)
-			kd[d] += n->diff.t[i].k;
-		else
-			o.t[o.n++] = n->diff.t[i];
-	}
-	for (int d = 0; d < x->dst->ndim; d++)
-		c += kd[d] * E->pl->base[E->r * x->dst->ndim + d];
-	/* v < 0 is v <= -1, v >= 0 is v > -1 */
-	static const FormId f[] = {[CMP_LT] = FORM_SETP_LE_S32, [CMP_LE] = FORM_SETP_LE_S32, [CMP_GT] = FORM_SETP_GT_S32,
-	                           [CMP_GE] = FORM_SETP_GT_S32, [CMP_EQ] = FORM_SETP_EQ_U32, [CMP_NE] = FORM_SETP_NE_U32};
-	int64_t off = cmp == CMP_LT || cmp == CMP_GE ? -1 : 0;
-	bool hoist = check_affine_range(E->k, &n->diff, &lo, &hi) && lo - c >= INT32_MIN && hi - c <= INT32_MAX &&
-	             off - c >= INT32_MIN && off - c <= INT32_MAX;
-	if (hoist) { /* rest + c OP 0 is rest OP -c */
+	int64_t kd[SET_MAX_RANK] = {0}, c = mask_split(E, n, &o, kd), off = cmp_off(cmp);
+	if (hoistable(E, n, cmp, c)) { /* rest + c OP 0 is rest OP -c */
 		Reg v = mask_rest(E, n, &o, kd);
 		int64_t imm = off - c;
-		b_ins(b, f[cmp], nm(E, p), nm(E, v), b_imm(b, cmp == CMP_EQ || cmp == CMP_NE ? (int64_t)(uint32_t)imm : imm),
-		      NULL);
+		b_ins(b, hoisted_form[cmp], nm(E, p), nm(E, v),
+		      b_imm(b, cmp == CMP_EQ || cmp == CMP_NE ? (int64_t)(uint32_t)imm : imm), NULL);
 		return;
 	}
 	o.c = c;
 	Reg v = emit_affine(E->e, &o);
-	for (int d = 0; d < x->dst->ndim; d++)
+	for (int d = 0; d < E->x->dst->ndim; d++)
 		if (kd[d]) {
 			Reg t = new_r(E);
 			b_ins(b, FORM_MAD_LO_U32, nm(E, t), nm(E, thread_coord(E, d)), b_imm(b, (int64_t)(uint32_t)kd[d]),
 			      nm(E, v), NULL);
 			v = t;
 		}
-	b_ins(b, f[cmp], nm(E, p), nm(E, v), b_imm(b, off), NULL);
+	b_ins(b, hoisted_form[cmp], nm(E, p), nm(E, v), b_imm(b, off), NULL);
+}
+
+/* mask n (an && of integer comparisons) kept in every written register
+ * where it is decided at run time: for each comparison, the bound on its
+ * shared part that the worst register needs (rest <= the least -c for < and
+ * <=, rest > the largest -c for > and >=), in lim[node id]; false when a
+ * comparison is == or !=, cannot be hoisted, or is false in some register */
+static bool keeps_all_bounds(SetEmit *E, const SetNode *n, int64_t *lim, bool *seen)
+{
+	if (n->op == SX_AND)
+		return keeps_all_bounds(E, n->a[0], lim, seen) && keeps_all_bounds(E, n->a[1], lim, seen);
+	if (n->op != SX_ICMP || n->cmp == CMP_EQ || n->cmp == CMP_NE)
+		return false;
+	bool up = n->cmp == CMP_LT || n->cmp == CMP_LE;
+	for (E->r = 0; E->r < E->pl->regs; E->r++) {
+		int f = E->pl->fold[(int64_t)n->id * E->pl->regs + E->r];
+		if (!E->pl->written[E->r] || f == 1)
+			continue;
+		Affine o = {0};
+		int64_t kd[SET_MAX_RANK] = {0}, c = mask_split(E, n, &o, kd), imm = cmp_off(n->cmp) - c;
+		if (f == 0 || !hoistable(E, n, n->cmp, c))
+			return false;
+		if (!seen[n->id] || (up ? imm < lim[n->id] : imm > lim[n->id]))
+			lim[n->id] = imm;
+		seen[n->id] = true;
+	}
+	return true;
+}
+
+/* set X = select(MASK, X, v) with X f32, each register reading itself: a
+ * register the mask keeps is left as it was, so where a thread's mask keeps
+ * every register (an attention kernel's K blocks before the ragged last
+ * one) the statement is a no-op. Emits one setp per comparison of the mask
+ * (its shared part against the worst register's bound) and a branch past
+ * the statement; returns the label to place after it, or 0 */
+static int skip_when_kept(SetEmit *E)
+{
+	const SetExpr *x = E->x;
+	const SetNode *root = x->root, *keep = root->op == SX_SELECT ? root->a[1] : NULL;
+	if (!keep || keep->op != SX_LOAD || keep->buf != x->dst || x->dst->dt != DT_F32)
+		return 0;
+	for (int64_t r = 0; r < E->pl->regs; r++)
+		if (E->pl->written[r] && E->pl->opreg[(int64_t)keep->id * E->pl->regs + r] != r)
+			return 0;
+	int64_t *lim = arena_alloc(E->b->arena, sizeof(int64_t) * (size_t)x->nnodes);
+	bool *seen = arena_alloc(E->b->arena, sizeof(bool) * (size_t)x->nnodes);
+	memset(seen, 0, sizeof(bool) * (size_t)x->nnodes);
+	if (!keeps_all_bounds(E, root->a[0], lim, seen))
+		return 0;
+	Builder *b = E->b;
+	Reg all = {0};
+	bool any = false;
+	for (int i = 0; i < x->nnodes; i++) {
+		const SetNode *n = x->nodes[i];
+		if (!seen[n->id])
+			continue;
+		E->r = 0;
+		while (!E->pl->written[E->r] || E->pl->fold[(int64_t)n->id * E->pl->regs + E->r] == 1)
+			E->r++;
+		Affine o = {0};
+		int64_t kd[SET_MAX_RANK] = {0};
+		mask_split(E, n, &o, kd);
+		Reg p = b_reg(b, RC_P), v = mask_rest(E, n, &o, kd);
+		b_ins(b, hoisted_form[n->cmp], nm(E, p), nm(E, v), b_imm(b, lim[n->id]), NULL);
+		if (any) {
+			Reg q = b_reg(b, RC_P);
+			b_ins(b, FORM_AND_PRED, nm(E, q), nm(E, all), nm(E, p), NULL);
+			p = q;
+		}
+		all = p;
+		any = true;
+	}
+	if (!any)
+		return 0;
+	int label = b_label(b);
+	b_ins(b, FORM_BRA_IF, nm(E, all), b_label_name(b, label), NULL);
+	return label;
 }
 
 static void float_cond(SetEmit *E, const SetNode *n, bool neg, Reg p)
@@ -344,12 +438,15 @@ void emit_set(Emit *e, const Stmt *s)
 	 * itself is computed in place (nothing reads register r after its own
 	 * expression); otherwise every result first, then the writes */
 	bool direct = E.direct = d->dt == DT_F32 && reads_only_own(s->set, &pl);
+	int skip = direct ? skip_when_kept(&E) : 0;
 	for (E.r = 0; E.r < pl.regs; E.r++)
 		if (pl.written[E.r]) {
 			res[E.r] = value_to(&E, s->set->root, direct ? &words[E.r] : NULL);
 			if (direct && res[E.r].id != words[E.r].id)
 				b_ins(b, FORM_MOV_B32, nm(&E, words[E.r]), nm(&E, res[E.r]), NULL);
 		}
+	if (skip)
+		b_place_label(b, skip);
 	if (direct)
 		return;
 	if (d->dt == DT_F32) {
