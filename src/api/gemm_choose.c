@@ -5,7 +5,8 @@
  * walks the most tiles, rounds = cdiv(strips, Q) * cdiv(bands, P / 2). The
  * model: cost = rounds * BM * BN * (K + epilogue) / speed, where speed is the
  * kernel's per-MAC rate on full tiles relative to the fastest (measured on an
- * H100, docs/benchmarks.md) and the epilogue, not overlapped with the next
+ * H100, refitted from the H200 sweeps where those measured the kernel: each
+ * entry names its source; docs/benchmarks.md) and the epilogue, not overlapped with the next
  * tile's mainloop, is its cost in K steps (8192 x 8192 x 1024 ran at 0.81 of
  * 4096^3: ~240 for an f32 C). The cheapest kernel and window win; on a tie
  * the earlier kernel in the table, then the window with the fewest clusters,
@@ -31,7 +32,14 @@
  * walk has no cluster: P = min(SMs, tiles) CTAs, its tile costing twice a
  * cluster's. It comes first in
  * the table, so it wins the ties with its 2-D walk (same tile, same speed
- * until measured apart). */
+ * until measured apart). The 128 x 192 and 512 x 160 tiles are there for
+ * the tile counts that leave a last round mostly idle (3072^3, 5120^3,
+ * 512 x 10240).
+ *
+ * A kernel with `assume N % n == 0` (n_multiple: the bf16 TMA-store walk,
+ * the split-K _n2 twins whose red.add is .v2) is a candidate only for such
+ * N; then its any-N twin, the next entry with the same tile and walk, is
+ * skipped, so that the runner-up named in `why` is another tile or walk. */
 #include <stdio.h>
 #include <string.h>
 
