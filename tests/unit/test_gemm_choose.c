@@ -156,6 +156,13 @@ static void check_dtypes_and_devices(void)
 	CHECK(!tilepx_gemm_choose(4096, 4096, 4096, "bf16", "bf16", 132, &c) &&
 	          !strcmp(c.kernel, "gemm_sm90_linear_bf16_tmast") && c.p == 132,
 	      "bf16 4096^3: %s", c.why);
+	/* the last round's tiles, as in f16: 5 rounds of 512 x 160 against 7 of 512 x 128 */
+	CHECK(!tilepx_gemm_choose(5120, 5120, 5120, "bf16", "bf16", 132, &c) &&
+	          !strcmp(c.kernel, "gemm_sm90_linear_bf16_512x160") && c.p == 132 && c.rounds == 5,
+	      "bf16 5120^3: %s", c.why);
+	CHECK(!tilepx_gemm_choose(5120, 5124, 5120, "bf16", "bf16", 132, &c) &&
+	          strcmp(c.kernel, "gemm_sm90_linear_bf16_512x160") && strcmp(c.kernel, "gemm_sm90_linear_bf16_tmast"),
+	      "bf16, N %% 8 != 0: %s", c.why);
 	CHECK(!tilepx_gemm_choose(4096, 4096, 4096, "f16", "f32", 114, &c) && c.p * c.q <= 114, "%s", c.why);
 	/* three bands of 128 rows: 120 tiles of 128 x 256 on 120 CTAs (one round, no cluster) against 4 rounds of
 	 * the 128 x 128 cluster tiles */
