@@ -176,6 +176,10 @@ static void check_dtypes_and_devices(void)
 	CHECK(!tilepx_gemm_choose(5120, 5120, 5120, "bf16", "bf16", 132, &c) &&
 	          !strcmp(c.kernel, "gemm_sm90_linear_bf16_512x160") && c.p == 132 && c.rounds == 5,
 	      "bf16 5120^3: %s", c.why);
+	/* 3072^3: 384 CTA tiles of 128 x 192 in 3 rounds of 132 (2.91) against 144 of 512 x 128 in 3 of 66 (2.18) */
+	CHECK(!tilepx_gemm_choose(3072, 3072, 3072, "bf16", "bf16", 132, &c) &&
+	          !strcmp(c.kernel, "gemm_sm90_linear_bf16_128x192") && c.p == 132 && c.rounds == 3,
+	      "bf16 3072^3: %s", c.why);
 	CHECK(!tilepx_gemm_choose(5120, 5124, 5120, "bf16", "bf16", 132, &c) &&
 	          strcmp(c.kernel, "gemm_sm90_linear_bf16_512x160") && strcmp(c.kernel, "gemm_sm90_linear_bf16_tmast"),
 	      "bf16, N %% 8 != 0: %s", c.why);
