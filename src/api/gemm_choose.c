@@ -5,7 +5,8 @@
  * walks the most tiles, rounds = cdiv(strips, Q) * cdiv(bands, P / 2). The
  * model: cost = rounds * BM * BN * (K + epilogue) / speed, where speed is the
  * kernel's per-MAC rate on full tiles relative to the fastest (measured on an
- * H100, docs/benchmarks.md) and the epilogue, not overlapped with the next
+ * H100, refitted from the H200 sweeps where those measured the kernel: each
+ * entry names its source; docs/benchmarks.md) and the epilogue, not overlapped with the next
  * tile's mainloop, is its cost in K steps (8192 x 8192 x 1024 ran at 0.81 of
  * 4096^3: ~240 for an f32 C). The cheapest kernel and window win; on a tie
  * the earlier kernel in the table, then the window with the fewest clusters,
@@ -31,7 +32,14 @@
  * walk has no cluster: P = min(SMs, tiles) CTAs, its tile costing twice a
  * cluster's. It comes first in
  * the table, so it wins the ties with its 2-D walk (same tile, same speed
- * until measured apart). */
+ * until measured apart). The 128 x 192 and 512 x 160 tiles are there for
+ * the tile counts that leave a last round mostly idle (3072^3, 5120^3,
+ * 512 x 10240).
+ *
+ * A kernel with `assume N % n == 0` (n_multiple: the bf16 TMA-store walk,
+ * the split-K _n2 twins whose red.add is .v2) is a candidate only for such
+ * N; then its any-N twin, the next entry with the same tile and walk, is
+ * skipped, so that the runner-up named in `why` is another tile or walk. */
 #include <stdio.h>
 #include <string.h>
 
@@ -51,40 +59,68 @@ typedef struct GemmKernel {
 	int k_slice;    /* split-K: each CTA sums slices of this many K (0: the whole K, a cluster of 2 per tile) */
 	int linear;     /* a linear tile walk, launched with P and no Q: the CTAs of each walker (2: a cluster per SM
 	                 * pair, P = 2 x walkers; 1: a CTA per SM, P = walkers); 0: a 2-D window */
+	int n_multiple; /* the kernel's `assume N % n_multiple == 0` (0: any N) */
 } GemmKernel;
 
-/* the family, in order of preference on a tie */
+/* the family, in order of preference on a tie. Speeds refitted from the H200 sweeps of 2026-11-28
+ * (bench/results/gpu-2026-11-28-sweep-h200-results.txt, ...-session12-sweep-linear-h200.txt: each pick's
+ * rounds x BM x BN x (K + E) per microsecond against the 512 x 128 kernel's, ~5.9e6 at 4096^3) */
 static const GemmKernel family[] = {
 	{"bench/gemm_sm90_linear_512x128.tile", "gemm_sm90_linear_512x128", "f16", "f32", 512, 128, 8, 1.00, 240,
-	 "as gemm_sm90_walk_512x128 (the same mainloop and epilogue) until measured", 0, 2},
+	 "measured (H200): 712 TFLOPS at 4096^3, the 2-D walk's rate", 0, 2, 0},
 	{"bench/gemm_sm90_walk_512x128.tile", "gemm_sm90_walk_512x128", "f16", "f32", 512, 128, 8, 1.00, 240,
-	 "measured: 696-707 TFLOPS at 4096^3", 0, 0},
+	 "measured: 696-707 TFLOPS at 4096^3", 0, 0, 0},
 	{"bench/gemm_sm90_walk_st.tile", "gemm_sm90_cluster_st", "f16", "f32", 256, 256, 8, 1.00, 240,
-	 "measured: 702-718 TFLOPS at 4096^3", 0, 0},
-	{"bench/gemm_sm90_walk_256x128.tile", "gemm_sm90_walk_256x128", "f16", "f32", 256, 128, 8, 0.93, 240,
-	 "measured: 657 TFLOPS at 4096^3", 0, 0},
-	{"bench/gemm_sm90_walk_128x128.tile", "gemm_sm90_walk_128x128", "f16", "f32", 128, 128, 8, 0.75, 240,
-	 "estimated: m64n64 wgmma, not yet measured", 0, 0},
+	 "measured: 702-718 TFLOPS at 4096^3", 0, 0, 0},
+	{"bench/gemm_sm90_walk_256x128.tile", "gemm_sm90_walk_256x128", "f16", "f32", 256, 128, 8, 0.97, 240,
+	 "measured (H200): 0.97-0.98 of the 512 x 128 kernel's rate at 3072^3 and 512 x 10240 x 8192", 0, 0, 0},
+	/* the 128 x 128 walk's CTA tile (64 x 128) as a 128 x 64 CTA tile without the cluster: first on their ties */
+	{"bench/gemm_sm90_linear_128x64.tile", "gemm_sm90_linear_128x64", "f16", "f32", 128, 64, 8, 0.60, 240,
+	 "as the 128 x 128 walk's (the same MACs a CTA); measured (H200) 8.85 us at 1024^3 against its 11.25", 0, 1, 0},
+	{"bench/gemm_sm90_walk_128x128.tile", "gemm_sm90_walk_128x128", "f16", "f32", 128, 128, 8, 0.60, 240,
+	 "measured (H200): 0.57 of the 512 x 128 kernel's rate at 128 x 8192 x 8192 (one round, the fill unhidden)",
+	 0, 0, 0},
 	{"bench/gemm_sm90_linear_128x256.tile", "gemm_sm90_linear_128x256", "f16", "f32", 128, 256, 8, 0.90, 240,
-	 "estimated: the 256 x 256 kernel's CTA tile without multicast, not yet measured", 0, 1},
-	/* split-K on a linear walk of (strip, slice) pairs: 128 x 128 tiles, slices of 4096, P = the SMs */
+	 "estimated: the 256 x 256 kernel's CTA tile without multicast, not yet measured", 0, 1, 0},
+	/* finer tiles for the shapes whose 512 x 128 / 256 x 128 rounds end with a mostly idle one */
+	{"bench/gemm_sm90_linear_128x192.tile", "gemm_sm90_linear_128x192", "f16", "f32", 128, 192, 8, 0.98, 240,
+	 "measured (H200): 0.98 at 3072^3 (84.1 us), 1.00 at 8192^3 (674 TFLOPS) of the 512 x 128 kernel's rate", 0,
+	 1, 0},
+	{"bench/gemm_sm90_linear_512x160.tile", "gemm_sm90_linear_512x160", "f16", "f32", 512, 160, 8, 1.00, 300,
+	 "measured (H200): 1.00 of the 512 x 128 kernel's rate at 5120^3 (366.3 us) and 512 x 10240 x 8192", 0, 2, 0},
+	/* split-K on a linear walk of (strip, slice) pairs: 128 x 128 tiles, slices of 4096, P = the SMs; the _n2
+	 * twin (N even) adds pairs with red.global.add.v2.f32 */
+	{"bench/gemm_sm90_splitk_linear_128x128_n2.tile", "gemm_sm90_splitk_linear_128x128_n2", "f16", "f32", 128,
+	 128, 8, 0.55, 480, "fitted (H200): 49.1 us at 128 x 2048 x 32768 (0.86 of cuBLAS)", 4096, 1, 2},
 	{"bench/gemm_sm90_splitk_linear_128x128.tile", "gemm_sm90_splitk_linear_128x128", "f16", "f32", 128, 128, 8,
-	 0.85, 480, "estimated: m64n128 wgmma per warpgroup, no multicast; red.add epilogue; not yet measured", 4096, 1},
+	 0.49, 480, "fitted (H200): 54.4 us at 128 x 2048 x 32768 (0.78 of cuBLAS)", 4096, 1, 0},
 	/* split-K (C += A B by red.add into a zeroed C): CTAs of one 128 x 256 tile, no multicast */
-	{"bench/gemm_sm90_splitk_128x256.tile", "gemm_sm90_splitk_128x256", "f16", "f32", 128, 256, 8, 0.90, 480,
-	 "estimated: m64n256 wgmma as the 256 x 256 kernel, no multicast; red.add epilogue ~2x a store's", 2048, 0},
+	{"bench/gemm_sm90_splitk_128x256_n2.tile", "gemm_sm90_splitk_128x256_n2", "f16", "f32", 128, 256, 8, 0.65, 480,
+	 "fitted (H200): 48.6 us at 128 x 2048 x 32768 (0.87 of cuBLAS; the any-N kernel 56.7)", 2048, 0, 2},
+	{"bench/gemm_sm90_splitk_128x256.tile", "gemm_sm90_splitk_128x256", "f16", "f32", 128, 256, 8, 0.55, 480,
+	 "fitted (H200): 0.54-0.55 reproduces 56-57 us at 128 x 2048 x 32768 and 128 x 8192 x 8192 (4 x 32), with "
+	 "the zeroing and red.add terms", 2048, 0, 0},
+	/* bf16: 128 x 192 and 512 x 160 for the tile counts that leave a last round mostly idle (N % 8: 16-byte
+	 * stores of C) */
+	{"bench/gemm_sm90_linear_bf16_128x192.tile", "gemm_sm90_linear_bf16_128x192", "bf16", "bf16", 128, 192, 8, 0.90,
+	 120, "estimated below the f16 128 x 192 kernel's 0.98 (16-byte stores, no TMA); not yet measured", 0, 1, 8},
+	{"bench/gemm_sm90_linear_bf16_512x160.tile", "gemm_sm90_linear_bf16_512x160", "bf16", "bf16", 512, 160, 8, 0.95,
+	 150, "estimated below the f16 512 x 160 kernel's 1.00 (16-byte stores, no TMA); not yet measured", 0, 2, 8},
+	/* bf16: the TMA-store epilogue (N % 8) measured fastest on the H200 */
+	{"bench/gemm_sm90_linear_bf16_tmast.tile", "gemm_sm90_linear_bf16_tmast", "bf16", "bf16", 512, 128, 8, 1.00,
+	 120, "measured (H200): 775 TFLOPS at 4096^3 (0.98 of cuBLAS), 1.02 of cuBLAS at 8192^3", 0, 2, 8},
 	{"bench/gemm_sm90_linear_bf16_512x128.tile", "gemm_sm90_linear_bf16_512x128", "bf16", "bf16", 512, 128, 8,
-	 0.98, 120, "as gemm_sm90_walk_bf16_512x128 until measured", 0, 2},
+	 0.90, 120, "as gemm_sm90_walk_bf16_512x128 until measured", 0, 2, 0},
 	{"bench/gemm_sm90_linear_bf16_128x256.tile", "gemm_sm90_linear_bf16_128x256", "bf16", "bf16", 128, 256, 8,
-	 0.90, 120, "estimated: the 256 x 256 kernel's CTA tile without multicast, not yet measured", 0, 1},
-	{"bench/gemm_sm90_walk_bf16_512x128.tile", "gemm_sm90_walk_bf16_512x128", "bf16", "bf16", 512, 128, 8, 0.98,
-	 120, "measured: 688 TFLOPS at 4096^3", 0, 0},
-	{"bench/gemm_sm90_walk_bf16_any.tile", "gemm_sm90_walk_bf16_any", "bf16", "bf16", 256, 256, 8, 1.00, 120,
-	 "measured: 702 TFLOPS at 4096^3", 0, 0},
-	{"bench/gemm_sm90_walk_bf16_128x128.tile", "gemm_sm90_walk_bf16_128x128", "bf16", "bf16", 128, 128, 8, 0.75,
-	 120, "estimated: m64n64 wgmma, not yet measured", 0, 0},
+	 0.85, 120, "estimated: the 256 x 256 kernel's CTA tile without multicast, not yet measured", 0, 1, 0},
+	{"bench/gemm_sm90_walk_bf16_512x128.tile", "gemm_sm90_walk_bf16_512x128", "bf16", "bf16", 512, 128, 8, 0.90,
+	 120, "measured (H200): 612 and 656 TFLOPS at 4096^3 and 8192^3, 0.79-0.96 of the TMA-store kernel's", 0, 0, 0},
+	{"bench/gemm_sm90_walk_bf16_any.tile", "gemm_sm90_walk_bf16_any", "bf16", "bf16", 256, 256, 8, 0.85, 120,
+	 "measured (H200, through Python): 450 and 659 TFLOPS at 4096^3 and 8192^3", 0, 0, 0},
+	{"bench/gemm_sm90_walk_bf16_128x128.tile", "gemm_sm90_walk_bf16_128x128", "bf16", "bf16", 128, 128, 8, 0.60,
+	 120, "as the f16 128 x 128 kernel's measured rate", 0, 0, 0},
 	{"bench/gemm_sm90_walk_fp8_wgbar.tile", "gemm_sm90_walk_fp8_wgbar", "e4m3", "bf16", 256, 256, 16, 1.00, 240,
-	 "measured: 1443 TFLOPS at 4096^3", 0, 0},
+	 "measured: 1443 TFLOPS at 4096^3", 0, 0, 0},
 };
 
 typedef struct Window {
@@ -216,6 +252,15 @@ static void fill_choice(const GemmKernel *k, long long M, long long N, long long
 	c->cost = (double)w.rounds * k->bm * k->bn * (double)(K + k->epilogue_k) / k->speed;
 }
 
+/* an any-N kernel whose twin, the entry before it (the same tile and walk with an `assume N % n`), takes this N:
+ * the twin is the better one (wider stores or atomics), so the any-N one is neither the pick nor the runner-up */
+static int twin_applies(size_t i, long long N)
+{
+	const GemmKernel *k = &family[i], *t = i ? &family[i - 1] : NULL;
+	return !k->n_multiple && t && t->n_multiple && N % t->n_multiple == 0 && t->bm == k->bm && t->bn == k->bn &&
+	       t->k_slice == k->k_slice && t->linear == k->linear && !strcmp(t->in, k->in) && !strcmp(t->out, k->out);
+}
+
 static int describe(const tilepx_gemm_choice *c, char *buf, size_t n)
 {
 	char split[64] = "";
@@ -252,7 +297,7 @@ int tilepx_gemm_choose(long long M, long long N, long long K, const char *dtype_
 		if (!dtypes_match(k, dtype_in, dtype_out))
 			continue;
 		matched = 1;
-		if (K % k->k_multiple)
+		if (K % k->k_multiple || (k->n_multiple && N % k->n_multiple) || twin_applies(i, N))
 			continue;
 		tilepx_gemm_choice c;
 		fill_choice(k, M, N, K, sm_count, &c);

@@ -433,8 +433,8 @@ class GemmChoose(unittest.TestCase):
                          ({"M": 4096, "N": 4096, "K": 4096, "P": 132}, "gemm_sm90_linear_512x128", True))
         k = tilepx.compile(c["tile"], kernel=c["kernel"])
         self.assertEqual(k.launch_record(**c["values"])["grid"][:2], [1, 132])
-        c = tilepx.gemm_choose(1024, 1024, 1024, "f16", "f32", 132)  # a 2-D window: P and Q
-        self.assertEqual((c["values"]["P"], c["values"]["Q"], c["linear"]), (16, 8, False))
+        c = tilepx.gemm_choose(512, 28672, 8192, "f16", "f32", 132)  # a 2-D window: P and Q
+        self.assertEqual((c["values"]["P"], c["values"]["Q"], c["linear"]), (4, 32, False))
 
     def test_refused(self):
         with self.assertRaises(ValueError) as e:
