@@ -154,7 +154,7 @@ HARNESS := $(if $(wildcard $(CUDA)/include/cuda.h),$(B)/tilepx-run)
 
 # make test T=PATTERN runs only the sections whose title contains PATTERN;
 # make test T=FILE.tile (one or more files) runs every check that applies to each
-test: all $(UNIT) $(HARNESS) $(B)/jsonsub $(B)/emit_cost
+test: all $(UNIT) $(HARNESS) $(B)/jsonsub $(B)/emit_cost $(B)/sasscount
 	@TEST_FILTER='$(T)' bash tests/run.sh
 
 # regenerate tests/golden from the examples and show what changed
