@@ -179,7 +179,7 @@ install: all
 # the same suite under gcc's AddressSanitizer and UndefinedBehaviorSanitizer
 sanitize:
 	$(MAKE) B=build/san CFLAGS="-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all" \
-		LDFLAGS="-fsanitize=address,undefined" all $(patsubst $(B)/%,build/san/%,$(UNIT) $(HARNESS) $(B)/jsonsub)
+		LDFLAGS="-fsanitize=address,undefined" all $(patsubst $(B)/%,build/san/%,$(UNIT) $(HARNESS) $(B)/jsonsub $(B)/sasscount)
 	TILEPX_BUILD=build/san bash tests/run.sh
 
 # libFuzzer targets (clang): the whole pipeline, the layout parser and scalar values (--set), seeded
