@@ -73,6 +73,9 @@ typedef struct Race {
 	uint64_t role;       /* the warps checked against each other: a role's (every warp without roles) */
 	bool roles;          /* the kernel has roles (the notes say which one) */
 	bool collective;     /* the traced statement is one warp-wide instruction (ldmatrix, stmatrix) */
+	/* the first race between lanes of one warp, said only when the run finds
+	 * none between warps (the clearer one, and the one ptxemu reports) */
+	struct LaneRace { bool found, write; const Stmt *s, *o; const Buffer *buf; int64_t thread, byte, other; const char *what; } lane;
 } Race;
 
 static void out_of_budget(Race *R, const Stmt *at)
@@ -126,35 +129,39 @@ static void warn(Race *R, const Access *a, int64_t byte, const char *what, int o
 /* two lanes of one warp: the PTX memory model orders them only through a
  * barrier, as two warps (and ptxas may move a thread's load above its store
  * to another lane's address) */
-static void warn_lanes(Race *R, const Access *a, int64_t byte, const char *what, int64_t other, const Stmt *o)
+static void note_lanes(Race *R, const Access *a, int64_t byte, const char *what, int64_t other, const Stmt *o)
 {
+	if (!R->lane.found)
+		R->lane = (struct LaneRace){true, a->write, R->s, o, a->buf, a->thread, byte, other, what};
+}
+
+static void warn_lanes(Race *R)
+{
+	const struct LaneRace *l = &R->lane;
 	R->done = true;
-	Loc at = a->write ? R->s->dst->loc : R->s->src->loc;
+	Loc at = l->write ? l->s->dst->loc : l->s->src->loc;
 	diag_warning(R->cx, at, "thread %lld %s '%s' at byte %lld, which thread %lld of the same warp %s at line %d, with no "
-	             "sync between", (long long)a->thread, a->write ? "writes" : "reads", a->buf->name, (long long)byte,
-	             (long long)other, what, o->loc.line);
+	             "sync between", (long long)l->thread, l->write ? "writes" : "reads", l->buf->name, (long long)l->byte,
+	             (long long)l->other, l->what, l->o->loc.line);
 	diag_note(R->cx, "the lanes of a warp are threads: only a barrier orders one lane's shared accesses before "
 	          "another's ('sync', or inside a when block 'bar.sync ID, COUNT' of the role's threads)");
 }
 
-/* a race between lanes of the thread's own warp at shadow byte h, else false */
-static bool lane_race(Race *R, const Access *a, const Sh *h, int64_t i, bool wlive, uint32_t bit)
+/* a race between lanes of the thread's own warp at shadow byte h: noted */
+static void lane_race(Race *R, const Access *a, const Sh *h, int64_t i, bool wlive, uint32_t bit)
 {
 	int32_t t = (int32_t)a->thread;
-	if (R->collective)
-		return false; /* the warp's one instruction: ordered after the lanes' earlier ones, before their later */
+	if (R->collective || R->lane.found)
+		return; /* the warp's one instruction: ordered after the lanes' earlier ones, before their later */
 	if (wlive && (h->wmask & bit) && h->wthr != t && h->wthr != WARP_WIDE) {
-		warn_lanes(R, a, i, "wrote", h->wthr >= 0 ? h->wthr : a->thread ^ 1, h->w);
-		return true;
+		note_lanes(R, a, i, "wrote", h->wthr >= 0 ? h->wthr : a->thread ^ 1, h->w);
+		return;
 	}
 	if (a->write && h->repoch > R->ordered && h->rthr >= 0 && h->rthr != t && h->rthr / 32 == t / 32) { /* one lane read it */
 		const Stmt *r = h->rw[0] == t / 32 ? h->r[0] : h->r[1];
-		if (r && r != R->s) {
-			warn_lanes(R, a, i, "read", h->rthr, r);
-			return true;
-		}
+		if (r && r != R->s)
+			note_lanes(R, a, i, "read", h->rthr, r);
 	}
-	return false;
 }
 
 static int low_bit(uint32_t m)
@@ -200,8 +207,7 @@ static void race_fn(void *ctx, const Access *a)
 	for (int64_t i = at; i < at + a->bytes; i++) {
 		Sh *h = &R->sh[b][i];
 		bool wlive = h->w && h->wepoch > R->ordered && h->w != R->s;
-		if (lane_race(R, a, h, i, wlive, bit))
-			return;
+		lane_race(R, a, h, i, wlive, bit);
 		if (a->write) {
 			if (wlive && (h->wmask & ~bit)) {
 				warn(R, a, i, "wrote", low_bit(h->wmask & ~bit), h->w);
@@ -750,6 +756,8 @@ static bool check_role_races(Ctx *cx, const Module *m, Kernel *k, uint64_t role)
 				out_of_budget(&R, NULL);
 		}
 	}
+	if (!R.done && R.lane.found)
+		warn_lanes(&R);
 	if (R.stopped && !cx->diags.errors) /* said, never silent: nothing is sampled */
 		race_incomplete(&R, per_cta);
 	for (size_t i = 0; i < R.nb; i++)
