@@ -154,7 +154,7 @@ HARNESS := $(if $(wildcard $(CUDA)/include/cuda.h),$(B)/tilepx-run)
 
 # make test T=PATTERN runs only the sections whose title contains PATTERN;
 # make test T=FILE.tile (one or more files) runs every check that applies to each
-test: all $(UNIT) $(HARNESS) $(B)/jsonsub $(B)/emit_cost
+test: all $(UNIT) $(HARNESS) $(B)/jsonsub $(B)/emit_cost $(B)/sasscount
 	@TEST_FILTER='$(T)' bash tests/run.sh
 
 # regenerate tests/golden from the examples and show what changed
@@ -179,7 +179,7 @@ install: all
 # the same suite under gcc's AddressSanitizer and UndefinedBehaviorSanitizer
 sanitize:
 	$(MAKE) B=build/san CFLAGS="-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all" \
-		LDFLAGS="-fsanitize=address,undefined" all $(patsubst $(B)/%,build/san/%,$(UNIT) $(HARNESS) $(B)/jsonsub)
+		LDFLAGS="-fsanitize=address,undefined" all $(patsubst $(B)/%,build/san/%,$(UNIT) $(HARNESS) $(B)/jsonsub $(B)/sasscount)
 	TILEPX_BUILD=build/san bash tests/run.sh
 
 # libFuzzer targets (clang): the whole pipeline, the layout parser and scalar values (--set), seeded

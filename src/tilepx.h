@@ -942,6 +942,7 @@ typedef struct Variant {
 	bool ragged; /* guards accesses to params with runtime extents */
 	bool converts; /* lowers copies whose two dtypes differ (docs/language.md, converting copies) */
 	bool converts_into_shared; /* ... only those that store into shared memory (stmatrix) */
+	bool collective; /* one warp-wide instruction (.sync.aligned): its lanes' accesses are the warp's */
 	/* optional: every shared-memory access the emitted code makes, for every
 	 * thread of the CTA, with the kernel variables in vals (ctaid, repeat
 	 * indices; the trace sets warpid and wgid per scope instance). The same

@@ -17,3 +17,17 @@ run_each check_banks_random "$RB"/*.tile
 echo "  ${tags[compared]:-0} random programs compared"
 echo "== bank conflicts: ptxemu --banks gives the H100's wavefronts ('# banks:' lines: broadcasts, merged accesses)"
 run_each check_banks_pin $(files_of check_banks_pin)
+echo "== bank conflicts: the shared loads and stores explain counts are the ones ptxas 13 runs ('# sass: KERNEL N' lines: N LDS/STS in the cubin, build/sasscount --shared, equal to explain's instructions; kernels of straight code)"
+SS=$OUT/sass_shared; mkdir -p "$SS"
+for f in $(grep -l '^# sass: ' tests/gpu/*.tile tests/explain/*.tile); do
+	n=$(basename "$f" .tile)
+	"$T" emit "$f" -o "$SS/$n.ptx" 2>/dev/null && "$PTXAS" --gpu-name sm_90 "$SS/$n.ptx" -o "$SS/$n.cubin" &&
+		"$B/sasscount" --shared "$SS/$n.cubin" > "$SS/$n.sass" && "$T" explain --json "$f" > "$SS/$n.json" ||
+		{ bad "$f: emit, ptxas or sasscount failed"; continue; }
+	while read -r _ _ kernel want; do
+		got=$(awk -v k="$kernel" '$1 == k { print $NF }' "$SS/$n.sass")
+		counted=$(grep "\"kernel\": \"$kernel\"," "$SS/$n.json" | grep -o '"instructions": [0-9]*' | awk '{ s += $2 } END { print s + 0 }')
+		if [ "$got" = "$want" ] && [ "$counted" = "$want" ]; then ok
+		else bad "$f: $kernel: ptxas runs ${got:-no} shared loads/stores, explain counts $counted, the file says $want"; fi
+	done < <(grep '^# sass: ' "$f")
+done

@@ -929,7 +929,7 @@ check_race_random() { # no race warning with the syncs; without them, each one c
 	# (tests/races.sh: check's diagnostics of FILE are in FILE.synced, and in
 	# FILE.unsynced after every sync was removed)
 	local f=$1
-	[ -f "$f.synced" ] && file_has "$f.synced" 'warning: warp' && bad "$f: a race warning with the program's syncs" || ok
+	[ -f "$f.synced" ] && file_has "$f.synced" 'warning: (warp|thread [0-9]+ (reads|writes))' && bad "$f: a race warning with the program's syncs" || ok
 	[ -f "$f.unsynced" ] && file_has "$f.unsynced" 'warning: warp' || { ok; return; }
 	echo "@tag races"
 	"$B/ptxemu" "$f" > "$S/emu.log" 2>&1

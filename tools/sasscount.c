@@ -4,7 +4,13 @@
  * bits), leaving out the padding ptxas appends after the last real
  * instruction: trailing NOPs (opcode 0x918 in the low 12 bits) and the
  * branch-to-self that precedes them (opcode 0x947, BRA).
- * Output: one line per kernel, "KERNEL N", then "total N". */
+ * Output: one line per kernel, "KERNEL N", then "total N".
+ * --shared: per kernel its shared loads and stores by width instead,
+ * "KERNEL LDS.128 4 STS.16 1 ... shared N" (what explain's bank records
+ * count: sm_90 opcodes 0x984 LDS and 0x388 STS, the size in bits 73..75:
+ * 0 U8, 1 S8, 2 U16, 3 S16, 4 32, 5 64, 6 128, read off ptxas 13's
+ * encodings of each ld/st.shared width). */
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,12 +24,34 @@ static uint64_t rd(const unsigned char *p, int n)
 	return v;
 }
 
+/* the shared loads and stores among n instruction words at w */
+static void print_shared(const char *kernel, const unsigned char *w, long n)
+{
+	static const char *size[8] = {"8", "S8", "16", "S16", "32", "64", "128", "?"};
+	long cnt[2][8] = {{0}}, all = 0;
+	for (long i = 0; i < n; i++) {
+		uint64_t lo = rd(w + i * 16, 8), hi = rd(w + i * 16 + 8, 8);
+		int op = (int)(lo & 0xfff), k = op == 0x984 ? 0 : op == 0x388 ? 1 : -1;
+		if (k >= 0)
+			cnt[k][(hi >> 9) & 7]++, all++;
+	}
+	printf("%s", kernel);
+	for (int k = 0; k < 2; k++)
+		for (int z = 0; z < 8; z++)
+			if (cnt[k][z])
+				printf(" %s.%s %ld", k ? "STS" : "LDS", size[z], cnt[k][z]);
+	printf(" shared %ld\n", all);
+}
+
 int main(int argc, char **argv)
 {
-	if (argc != 2) {
-		fprintf(stderr, "usage: sasscount FILE.cubin\n");
+	bool shared = argc == 3 && !strcmp(argv[1], "--shared");
+	if (argc != 2 && !shared) {
+		fprintf(stderr, "usage: sasscount [--shared] FILE.cubin\n");
 		return 2;
 	}
+	if (shared)
+		argv++;
 	FILE *f = fopen(argv[1], "rb");
 	if (!f) {
 		perror(argv[1]);
@@ -67,10 +95,14 @@ int main(int argc, char **argv)
 			if ((rd(last, 8) & 0xfff) == 0x947)
 				n--;
 		}
-		printf("%s %ld\n", name + 6, n);
+		if (shared)
+			print_shared(name + 6, d + off, n);
+		else
+			printf("%s %ld\n", name + 6, n);
 		total += n;
 	}
-	printf("total %ld\n", total);
+	if (!shared)
+		printf("total %ld\n", total);
 	free(d);
 	return 0;
 }

@@ -1,4 +1,4 @@
-/* Shared-memory races between warps, from the copies' access traces
+/* Shared-memory races between threads (warps, and lanes of one warp), from the copies' access traces
  * (Variant.trace): every thread's shared accesses, computed from the layouts
  * and the chosen variant's partition, not from PTX.
  *
@@ -11,8 +11,11 @@
  * `cluster.wait`) orders the epochs before the arrive once the wait is
  * passed. A read of a byte another warp wrote, or a write of a byte another
  * warp read or wrote, from another statement, with neither ordered before
- * the other, is a race: one warning per kernel. A kernel with roles runs
- * once per role of two or more warps (the when blocks it runs, its
+ * the other, is a race: one warning per kernel. Lanes of one warp are
+ * threads too: the writing thread and one unordered reading thread per byte
+ * decide races between the lanes of a warp (ldmatrix/stmatrix, one
+ * instruction of the warp, are the warp's). A kernel with roles runs
+ * once per role (the when blocks it runs, its
  * statements and warps only, its bar.sync a barrier of its warps); two
  * roles' accesses are the roles proof's (roles.c). */
 #include "tilepx.h"
@@ -21,7 +24,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { RACE_BUDGET = 1 << 24 };
+enum { RACE_BUDGET = 1 << 24, WARP_WIDE = -3 };
 
 
 typedef struct Sh {
@@ -30,6 +33,10 @@ typedef struct Sh {
 	uint32_t repoch, rmask; /* the readers' epoch and warps */
 	const Stmt *r[2];     /* the last two readers from distinct warps */
 	int32_t rw[2];
+	/* lanes of one warp are threads too: the writing thread (-2: several,
+	 * WARP_WIDE: a warp-wide instruction), the one unordered reading thread
+	 * (-1: none, -2: several or a warp-wide instruction) */
+	int32_t wthr, rthr;
 } Sh;
 
 typedef struct Race {
@@ -65,6 +72,10 @@ typedef struct Race {
 	int xvar;            /* the scalar's variable, -1: none */
 	uint64_t role;       /* the warps checked against each other: a role's (every warp without roles) */
 	bool roles;          /* the kernel has roles (the notes say which one) */
+	bool collective;     /* the traced statement is one warp-wide instruction (ldmatrix, stmatrix) */
+	/* the first race between lanes of one warp, said only when the run finds
+	 * none between warps (the clearer one, and the one ptxemu reports) */
+	struct LaneRace { bool found, write; const Stmt *s, *o; const Buffer *buf; int64_t thread, byte, other; const char *what; } lane;
 } Race;
 
 static void out_of_budget(Race *R, const Stmt *at)
@@ -115,6 +126,44 @@ static void warn(Race *R, const Access *a, int64_t byte, const char *what, int o
 	}
 }
 
+/* two lanes of one warp: the PTX memory model orders them only through a
+ * barrier, as two warps (and ptxas may move a thread's load above its store
+ * to another lane's address) */
+static void note_lanes(Race *R, const Access *a, int64_t byte, const char *what, int64_t other, const Stmt *o)
+{
+	if (!R->lane.found)
+		R->lane = (struct LaneRace){true, a->write, R->s, o, a->buf, a->thread, byte, other, what};
+}
+
+static void warn_lanes(Race *R)
+{
+	const struct LaneRace *l = &R->lane;
+	R->done = true;
+	Loc at = l->write ? l->s->dst->loc : l->s->src->loc;
+	diag_warning(R->cx, at, "thread %lld %s '%s' at byte %lld, which thread %lld of the same warp %s at line %d, with no "
+	             "sync between", (long long)l->thread, l->write ? "writes" : "reads", l->buf->name, (long long)l->byte,
+	             (long long)l->other, l->what, l->o->loc.line);
+	diag_note(R->cx, "the lanes of a warp are threads: only a barrier orders one lane's shared accesses before "
+	          "another's ('sync', or inside a when block 'bar.sync ID, COUNT' of the role's threads)");
+}
+
+/* a race between lanes of the thread's own warp at shadow byte h: noted */
+static void lane_race(Race *R, const Access *a, const Sh *h, int64_t i, bool wlive, uint32_t bit)
+{
+	int32_t t = (int32_t)a->thread;
+	if (R->collective || R->lane.found)
+		return; /* the warp's one instruction: ordered after the lanes' earlier ones, before their later */
+	if (wlive && (h->wmask & bit) && h->wthr != t && h->wthr != WARP_WIDE) {
+		note_lanes(R, a, i, "wrote", h->wthr >= 0 ? h->wthr : a->thread ^ 1, h->w);
+		return;
+	}
+	if (a->write && h->repoch > R->ordered && h->rthr >= 0 && h->rthr != t && h->rthr / 32 == t / 32) { /* one lane read it */
+		const Stmt *r = h->rw[0] == t / 32 ? h->r[0] : h->r[1];
+		if (r && r != R->s)
+			note_lanes(R, a, i, "read", h->rthr, r);
+	}
+}
+
 static int low_bit(uint32_t m)
 {
 	int i = 0;
@@ -158,6 +207,7 @@ static void race_fn(void *ctx, const Access *a)
 	for (int64_t i = at; i < at + a->bytes; i++) {
 		Sh *h = &R->sh[b][i];
 		bool wlive = h->w && h->wepoch > R->ordered && h->w != R->s;
+		lane_race(R, a, h, i, wlive, bit);
 		if (a->write) {
 			if (wlive && (h->wmask & ~bit)) {
 				warn(R, a, i, "wrote", low_bit(h->wmask & ~bit), h->w);
@@ -172,11 +222,15 @@ static void race_fn(void *ctx, const Access *a)
 			}
 			if (h->w == R->s && h->wepoch == R->epoch) {
 				h->wmask |= bit;
+				h->wthr = h->wthr == (int32_t)a->thread ? h->wthr : -2;
 			} else {
 				h->w = R->s;
 				h->wepoch = R->epoch;
 				h->wmask = bit;
+				h->wthr = (int32_t)a->thread;
 			}
+			if (R->collective)
+				h->wthr = WARP_WIDE;
 		} else {
 			if (wlive && !(h->wmask & bit)) {
 				warn(R, a, i, "wrote", low_bit(h->wmask), h->w);
@@ -186,7 +240,9 @@ static void race_fn(void *ctx, const Access *a)
 				h->rmask = 0;
 				h->r[0] = h->r[1] = NULL;
 				h->rw[0] = h->rw[1] = -1;
+				h->rthr = -1;
 			}
+			h->rthr = R->collective ? -2 : h->rthr == -1 || h->rthr == (int32_t)a->thread ? (int32_t)a->thread : -2;
 			h->repoch = R->epoch; /* unordered readers of an earlier epoch stay (a split barrier's) */
 			h->rmask |= bit;
 			if (h->rw[0] == warp) {
@@ -295,6 +351,7 @@ static bool race_stmt(Walk *w, const Stmt *s)
 	if (!d->chosen->trace)
 		return true;
 	R->s = s;
+	R->collective = d->chosen->collective;
 	R->kw = R->kr = -1;
 	if (R->rec) {
 		R->kw = s->dst->buf->mem == MEM_SHARED ? key_of(R, s, true, &op.dst.off[AX_M]) : -1;
@@ -699,6 +756,8 @@ static bool check_role_races(Ctx *cx, const Module *m, Kernel *k, uint64_t role)
 				out_of_budget(&R, NULL);
 		}
 	}
+	if (!R.done && R.lane.found)
+		warn_lanes(&R);
 	if (R.stopped && !cx->diags.errors) /* said, never silent: nothing is sampled */
 		race_incomplete(&R, per_cta);
 	for (size_t i = 0; i < R.nb; i++)
@@ -732,11 +791,11 @@ static void split_roles(void *ctx, const Stmt *s)
  * its clocks order them through mbarriers and shared named barriers). */
 void check_races(Ctx *cx, const Module *m, Kernel *k)
 {
-	if (k->threads <= 32 || k->is_extern)
+	if (k->is_extern)
 		return;
 	uint64_t roles[65] = {1, kernel_all_warps(k)};
 	stmt_walk(k->body, k->nbody, split_roles, roles);
 	for (uint64_t i = 1; i <= roles[0]; i++)
-		if (__builtin_popcountll(roles[i]) > 1 && !check_role_races(cx, m, k, roles[i]))
+		if (!check_role_races(cx, m, k, roles[i])) /* a role of one warp: its lanes */
 			return;
 }

@@ -62,6 +62,17 @@ static RedAcc *red_acc(RefCta *c, const Buffer *b, const unsigned char *d, float
 	return a;
 }
 
+/* one more term x (bits x_bits, error bound *se or none) in the
+ * accumulator's count, magnitude sum, inherited error and lowest exponent */
+static void red_acc_note(RedAcc *a, uint32_t x_bits, float x, const float *se)
+{
+	int q = lsb_exponent(x_bits);
+	a->n++;
+	a->abs += fabs((double)x);
+	a->base += se ? *se : 0;
+	a->q = q < a->q ? q : a->q;
+}
+
 /* red.add into f16 / bf16: the f32 term rounded to the type (the emitted
  * cvt.rn pair), added to the element in f32 (exact for two such values, or
  * off by less than the type's half unit: one rounding to it is then the
@@ -88,11 +99,7 @@ static bool red_apply_half(RefCta *c, const Stmt *s, unsigned char *d, const uns
 	memcpy(&su, &sum, 4);
 	r = ref_f32_to_half(su, bf);
 	memcpy(d, &r, 2);
-	int q = lsb_exponent(tu);
-	a->n++;
-	a->abs += fabs((double)t);
-	a->base += se ? *se : 0;
-	a->q = q < a->q ? q : a->q;
+	red_acc_note(a, tu, t, se);
 	uint32_t ru = ref_half_to_f32(r, bf);
 	float rf;
 	memcpy(&rf, &ru, 4);
@@ -128,11 +135,7 @@ static bool red_apply(RefCta *c, const Stmt *s, unsigned char *d, const unsigned
 			return false;
 		float sum = v + x;
 		memcpy(d, &sum, 4);
-		int q = lsb_exponent(xu);
-		a->n++;
-		a->abs += fabs((double)x);
-		a->base += se ? *se : 0;
-		a->q = q < a->q ? q : a->q;
+		red_acc_note(a, xu, x, se);
 		bound = red_add_bound(a, 24, true);
 		if (!isfinite(sum) || !isfinite(x) || !isfinite(bound))
 			bound = INFINITY;

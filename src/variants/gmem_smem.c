@@ -22,6 +22,19 @@ static const char *accepts(const CopyOp *op)
 	return NULL;
 }
 
+/* the widened row's remainder: its pieces' widths, and whether a read
+ * rounds it up over the row's padding */
+static const char *tail_params(const CopyOp *op, const Part *part, int vb)
+{
+	if (!part->ntail)
+		return "";
+	char bits[64] = "";
+	for (int i = 0, n = 0; i < part->ntail; i++)
+		n += snprintf(bits + n, sizeof bits - (size_t)n, "%s%d", i ? ", " : "", vb * part->tail_n[i]);
+	return arena_printf(op->cx->arena, ", \"tail_bits\": [%s]%s", bits,
+	                    part->tail_use ? ", \"tail_reads_padding\": true" : "");
+}
+
 static const char *plan(const CopyOp *op, Plan *p)
 {
 	GsPlan *g = &p->u.gmem_smem;
@@ -36,8 +49,8 @@ static const char *plan(const CopyOp *op, Plan *p)
 		gs_widen_shared(op, sv, &g->part);
 	int vb = g->part.vec * dtype_bytes(op->dt) * 8;
 	if (g->part.wide > 1)
-		snprintf(p->params, sizeof p->params, "{\"vec_bits\": %d, \"shared_vec_bits\": %d, \"outer\": %lld}", vb,
-		         vb * g->part.wide, (long long)g->part.outer);
+		snprintf(p->params, sizeof p->params, "{\"vec_bits\": %d, \"shared_vec_bits\": %d, \"outer\": %lld%s}", vb,
+		         vb * g->part.wide, (long long)g->part.outer, tail_params(op, &g->part, vb));
 	else
 		snprintf(p->params, sizeof p->params, "{\"vec_bits\": %d, \"outer\": %lld}", vb, (long long)g->part.outer);
 	return NULL;
@@ -56,7 +69,7 @@ static void access(const CopyOp *op, Emit *e, const void *ctx, const AccessOps *
 			w[i] = b_reg(b, RC_R);
 		if (g->global_is_dst) {
 			emit_mem_to_local(e, sb, ac->b, w, 0, wide);
-			for (int i = 0; i < ac->nw; i++)
+			for (int i = 0; i < (ac->nuse ? ac->nuse : ac->nw); i++) /* past nuse: padding read along */
 				emit_local_to_mem(e, gb, ac->aw[i], w, (int64_t)i * bytes, bytes);
 		} else {
 			for (int i = 0; i < ac->nw; i++) /* a word's first piece loads it whole, the others go in */

@@ -378,4 +378,4 @@ static void trace(const CopyOp *op, const Plan *p, int64_t *vals, TraceFn fn, vo
 }
 
 const Variant variant_ldstmatrix = {"ldstmatrix", ST_COPY, 10, accepts, plan, emit, .trace = trace, .ragged = false,
-                                       .converts = true, .converts_into_shared = true};
+                                       .converts = true, .converts_into_shared = true, .collective = true};

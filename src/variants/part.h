@@ -4,6 +4,8 @@
 #ifndef TILEPX_PART_H
 #define TILEPX_PART_H
 
+enum { MAX_TAIL = 8 }; /* a digit's remainder below 16 accesses: at most 8 pieces */
+
 typedef struct Pair {
 	int64_t ext, a, b; /* a: driving side (global / registers), b: the other */
 	Axis axis;         /* axis of side a's iter */
@@ -30,6 +32,14 @@ typedef struct Part {
 	 * are wide_a apart (the innermost outer digit, split off out[]) */
 	int wide;
 	int64_t wide_a;
+	/* gmem_smem only, ntail > 0: that digit's extent is not a multiple of
+	 * `wide`; once per step of the digits before it (out[0..tail_at)), the
+	 * rest moves in tail_n[i] accesses of vec elements at once from access
+	 * tail_start[i] of the digit, widest first (so each stays aligned) */
+	int ntail, tail_at;
+	int tail_use; /* > 0: one shared read of tail_n[0] accesses, the first tail_use of them copied (the rest is padding) */
+	int tail_n[MAX_TAIL];
+	int64_t tail_start[MAX_TAIL];
 } Part;
 
 #endif

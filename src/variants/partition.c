@@ -229,6 +229,69 @@ const char *gs_partition(const CopyOp *op, const View *g, const View *s, const i
 	return gs_partition_some(op, g, s, vec_bits, ncand, false, out);
 }
 
+/* the remainder r of a widened digit (accesses start.. of vec elements of
+ * es bytes): pieces of powers of two, widest first, none of 2 or 3 bytes
+ * (a wide access moves whole 32-bit registers) */
+static void plan_tail(Part *p, int64_t start, int64_t r, int64_t es)
+{
+	p->ntail = 0;
+	while (r > 0 && p->ntail < MAX_TAIL) {
+		int64_t n = 1;
+		while (n * 2 <= r)
+			n *= 2;
+		while (n > 1 && n * p->vec * es < 4)
+			n /= 2;
+		p->tail_n[p->ntail] = (int)n;
+		p->tail_start[p->ntail++] = start;
+		start += n;
+		r -= n;
+	}
+}
+
+static bool shared_strides_divisible(const Part *p, int64_t n)
+{
+	for (int i = 0; i < p->nout - 1; i++)
+		if (p->out[i].b % n)
+			return false;
+	for (int i = 0; i < p->nthr; i++)
+		if (p->thr[i].b % n)
+			return false;
+	return true;
+}
+
+/* a shared read of the widened digit's remainder may round up to one more
+ * wide access (ptxas merges the pieces so, reading past them) when every
+ * element read past the view is padding of the buffer, never written: the
+ * buffer's layout is rows of rl contiguous elements, pitch (every other
+ * stride a multiple of it) above rl, inside its storage; the view starts
+ * rows (its offset and the other strides multiples of the pitch) and is as
+ * wide as them; the rounded read ends inside the row's pitch */
+static bool read_over_padding(const CopyOp *op, const View *s, const Part *p, int64_t ext, int64_t end)
+{
+	const Buffer *b = op->sbuf;
+	const Layout *L = &b->layout;
+	if (b->mem != MEM_SHARED || L->sw.on || s->L.sw.on)
+		return false;
+	int64_t rl = 0, pitch = INT64_MAX, last = 0;
+	for (int i = 0; i < L->n; i++) {
+		if (L->it[i].ext == 1)
+			continue;
+		last += (L->it[i].ext - 1) * L->it[i].stride;
+		if (L->it[i].stride == 1 && !rl)
+			rl = L->it[i].ext;
+		else if (L->it[i].stride < pitch)
+			pitch = L->it[i].stride;
+	}
+	for (int i = 0; i < L->n; i++)
+		if (L->it[i].ext > 1 && L->it[i].stride != 1 && L->it[i].stride % pitch)
+			return false;
+	if (!rl || pitch == INT64_MAX || pitch <= rl || last / pitch * pitch + pitch > b->storage)
+		return false;
+	if (ext * p->vec != rl || end * p->vec > pitch || !affine_divisible(&s->off[AX_M], pitch))
+		return false;
+	return shared_strides_divisible(p, pitch); /* the digits before the row's */
+}
+
 void gs_widen_shared(const CopyOp *op, const View *s, Part *p)
 {
 	int64_t es = dtype_bytes(op->dt), chunk = s->L.sw.on ? ((int64_t)1 << s->L.sw.p) : INT64_MAX;
@@ -237,25 +300,30 @@ void gs_widen_shared(const CopyOp *op, const View *s, Part *p)
 	Pair *q = &p->out[p->nout - 1];
 	for (int64_t bytes = 16; bytes >= 4 && bytes > p->vec * es; bytes /= 2) {
 		int64_t n = bytes / es, w = n / p->vec;
-		if (bytes % es || n % p->vec || w > 16 || q->ext % w || n > chunk || !affine_divisible(&s->off[AX_M], n))
+		if (bytes % es || n % p->vec || w > 16 || q->ext < w || n > chunk || !affine_divisible(&s->off[AX_M], n) ||
+		    !shared_strides_divisible(p, n))
 			continue;
-		bool ok = true;
-		for (int i = 0; i < p->nout - 1 && ok; i++)
-			ok = p->out[i].b % n == 0;
-		for (int i = 0; i < p->nthr && ok; i++)
-			ok = p->thr[i].b % n == 0;
-		if (!ok)
-			continue;
+		/* every wide access starts n-aligned; a remainder of the digit
+		 * (31 rows of 8-byte accesses) follows in narrower aligned pieces */
+		int64_t ext = q->ext, whole = ext / w;
 		p->wide = (int)w;
 		p->wide_a = q->a;
-		if (q->ext == w) {
+		p->tail_at = p->nout - 1;
+		plan_tail(p, whole * w, ext - whole * w, es);
+		p->tail_use = 0;
+		if (p->ntail > 1 && read_over_padding(op, s, p, ext, whole * w + w)) { /* what ptxas would merge */
+			p->tail_use = (int)(ext - whole * w);
+			p->ntail = 1;
+			p->tail_n[0] = (int)w;
+		}
+		p->outer = p->outer / ext * whole;
+		if (whole == 1) {
 			p->nout--;
 		} else {
-			q->ext /= w;
+			q->ext = whole;
 			q->a *= w;
 			q->b *= w;
 		}
-		p->outer /= w;
 		return;
 	}
 }
@@ -963,10 +1031,35 @@ static bool access_guard_out(const CopyOp *op, const Side *g)
 /* unroll: levels of 2..16 trips, innermost first, while the unrolled body
  * stays at most 32 accesses; outside that, serial loops */
 static void loops(const CopyOp *op, Emit *e, const Part *p, int level, int first_unrolled, Side sa, Side sb,
+                  int64_t ca, int64_t cb, AccessFn access, const void *ctx);
+
+/* the pieces of a widened digit's remainder (Part.ntail), at constant
+ * offsets from the step of the digits before it */
+static void tail_accesses(const CopyOp *op, Emit *e, const Part *p, Side sa, Side sb, int64_t ca, int64_t cb,
+                          AccessFn access, const void *ctx)
+{
+	for (int i = 0; i < p->ntail; i++) {
+		int64_t at = ca + p->tail_start[i] * p->wide_a, bt = cb + p->tail_start[i] * p->vec;
+		AccessOps ac = {emit_side_operand(e, &sa, at), emit_side_operand(e, &sb, bt), {NULL}, 0, NULL, false, 0};
+		ac.nuse = p->tail_use;
+		for (ac.nw = 0; ac.nw < p->tail_n[i]; ac.nw++) /* pieces past tail_use are padding: no side-a operand */
+			ac.aw[ac.nw] = !ac.nw ? ac.a : !ac.nuse || ac.nw < ac.nuse ? emit_side_operand(e, &sa, at + ac.nw * p->wide_a) : NULL;
+		access(op, e, ctx, &ac);
+	}
+}
+
+static void loops(const CopyOp *op, Emit *e, const Part *p, int level, int first_unrolled, Side sa, Side sb,
                   int64_t ca, int64_t cb, AccessFn access, const void *ctx)
 {
+	if (p->ntail && level == p->tail_at) { /* the digit's wide accesses, then its remainder */
+		Part whole = *p;
+		whole.ntail = 0;
+		loops(op, e, &whole, level, first_unrolled, sa, sb, ca, cb, access, ctx);
+		tail_accesses(op, e, p, sa, sb, ca, cb, access, ctx);
+		return;
+	}
 	if (level == p->nout) {
-		AccessOps ac = {emit_side_operand(e, &sa, ca), emit_side_operand(e, &sb, cb), {NULL}, 0, NULL, false};
+		AccessOps ac = {emit_side_operand(e, &sa, ca), emit_side_operand(e, &sb, cb), {NULL}, 0, NULL, false, 0};
 		if (p->wide > 1) /* the global pieces of one wide shared access (no dynamic sides here) */
 			for (ac.nw = 0; ac.nw < p->wide; ac.nw++)
 				ac.aw[ac.nw] = ac.nw ? emit_side_operand(e, &sa, ca + ac.nw * p->wide_a) : ac.a;
@@ -1054,6 +1147,28 @@ int64_t part_replica_of(const Part *p, int64_t t)
 	return r;
 }
 
+/* the accesses of Part.ntail's pieces, numbered after the wide ones in the
+ * order tail_accesses emits them */
+static void trace_tail(const Part *p, const Buffer *buf, int64_t tid, int64_t to, bool side_a, bool write,
+                       int64_t es, TraceFn fn, void *ctx)
+{
+	int64_t steps = 1;
+	for (int i = 0; i < p->tail_at; i++)
+		steps *= p->out[i].ext;
+	for (int64_t g = 0; p->ntail && g < steps; g++) {
+		int64_t off = 0, f = g;
+		for (int i = p->tail_at - 1; i >= 0; i--) { /* the digits before it, as part_outer_offset */
+			off += f % p->out[i].ext * (side_a ? p->out[i].a : p->out[i].b);
+			f /= p->out[i].ext;
+		}
+		for (int j = 0; j < p->ntail; j++) {
+			int64_t e = to + off + p->tail_start[j] * (side_a ? p->wide_a : p->vec);
+			Access a = {buf, tid, p->outer + g * p->ntail + j, e, (int)(p->tail_n[j] * p->vec * es), write};
+			fn(ctx, &a);
+		}
+	}
+}
+
 void trace_part(const CopyOp *op, const Part *p, const View *v, bool side_a, const Buffer *buf, bool write, Scope by,
                 int64_t *vals, TraceFn fn, void *ctx)
 {
@@ -1071,6 +1186,7 @@ void trace_part(const CopyOp *op, const Part *p, const View *v, bool side_a, con
 				Access a = {buf, tid, f, to + part_outer_offset(p, f, side_a), bytes, write};
 				fn(ctx, &a);
 			}
+			trace_tail(p, buf, tid, to, side_a, write, dtype_bytes(op->dt), fn, ctx);
 		}
 	}
 }

@@ -40,6 +40,7 @@ typedef struct AccessOps {
 	int nw;
 	const char *guard;
 	bool guard_out;
+	int nuse; /* > 0: only the first nuse pieces go to side a (a shared read over padding) */
 } AccessOps;
 typedef void (*AccessFn)(const CopyOp *op, Emit *e, const void *ctx, const AccessOps *ac);
 void emit_partition_loops(const CopyOp *op, Emit *e, const Part *p, const View *a, const View *b, Reg thread,
