@@ -573,12 +573,21 @@ def module(kernels, what, small_sets, harness=True):
         EMITTED.add(n)
         L.append("")
         L += kernel(*k)
+    if any(l.strip().startswith("wgmma.wait 1") for l in L):  # an overlap consumer releases K after it
+        at = L.index("target sm_90a")
+        L[at:at] = ["# " + l for l in RELEASE_MUTANT_NOTE]
     return L
 
 
 # a module of overlap kernels: its first fence stands before the peeled block's scale_d 0 wgmma of S, not of O
 OV_MUTANT_NOTE = ["wgmma mutants: no fencebeforeinit (that fence moved above 'init O' is still legal: the",
                   "peeled S = Q K^T reads no register the init writes, and the loop has fences of its own)"]
+# a module whose consumers release K after 'wgmma.wait 1' (the overlap): the release moved above that wait is
+# ordered all the same (tests/bad/roles_attn_ov_release_k_before_wait1_split_producer.tile is the race)
+RELEASE_MUTANT_NOTE = [
+    "wgmma mutants: no releasebeforewait (the K release moved above 'wgmma.wait 1' in the loop is still",
+    "ordered after that wait: the producer thread refills a K stage only after its wait on emptyv for the",
+    "previous V block, which the consumers arrive on after the same trip's 'wgmma.wait 0')"]
 EMITTED = set()  # the kernels of the example and the bench files, by name
 
 

@@ -851,14 +851,17 @@ check_emu_fail() {
 }
 
 # == seeded wgmma bugs: every program with a wgmma, with roles ('when'
-# blocks) or without, checks, and three mutants of it are rejected with a
+# blocks) or without, checks, and four mutants of it are rejected with a
 # located wgmma error: its first wgmma.fence deleted, that fence moved above
-# the first 'init', and the first 'wgmma.wait 0' swapped with the statement
+# the first 'init', the first 'wgmma.wait 0' swapped with the statement
 # after it where that statement copies out of a local buffer (the accumulator
-# read while its wgmma is in flight). A mutant that does not apply (no init,
-# no such copy) is not made
+# read while its wgmma is in flight), and the releases or refills right
+# after the first 'wgmma.wait N' (N > 0) that has them (mbarrier.arrive,
+# expect_tx, copy_async) moved above that wait (a stage released or
+# overwritten while the wgmma reading it may run). A mutant that does not
+# apply (no init, no such copy, release or refill) is not made
 roles_wgmma_mutant() { # FILE KIND: the mutant on stdout (empty: not applicable)
-	awk -v kind="$2" '
+	awk -v kind="$2" -v rel='^(mbarrier[.](arrive|expect_tx) |[a-z]+ copy_async )' '
 	function stmt(l) { sub(/#.*/, "", l); gsub(/^[ \t]+|[ \t]+$/, "", l); return l }
 	{ line[NR] = $0; s[NR] = stmt($0) }
 	/^local / { loc[$2] = 1 }
@@ -866,7 +869,14 @@ roles_wgmma_mutant() { # FILE KIND: the mutant on stdout (empty: not applicable)
 		for (i = 1; i <= NR; i++) if (s[i] == "wgmma.fence") { f = f ? f : i }
 		for (i = 1; i <= NR; i++) if (s[i] ~ /^init /) { n = n ? n : i }
 		for (i = 1; i <= NR; i++) if (s[i] == "wgmma.wait 0") { w = w ? w : i }
-		if (kind == "waitlate") {
+		if (kind == "releasebeforewait") { # the release (or refill) right after the first such wait, moved above it
+			for (i = 1; i < NR && !r; i++) if (s[i] ~ /^wgmma\.wait [1-9]/ && s[i + 1] ~ rel) r = i
+			if (!r) exit
+			for (e = r + 1; e < NR && s[e + 1] ~ rel; e++) ;
+			tmp = line[r]
+			for (j = r; j < e; j++) line[j] = line[j + 1]
+			line[e] = tmp
+		} else if (kind == "waitlate") {
 			for (j = w + 1; j <= NR && s[j] == ""; j++) ;
 			src = s[j]; gsub(/\[[^]]*\]/, "", src); sub(/.*, */, "", src)
 			if (!w || s[j] !~ /copy / || !(src in loc)) exit
@@ -875,7 +885,7 @@ roles_wgmma_mutant() { # FILE KIND: the mutant on stdout (empty: not applicable)
 			exit
 		}
 		for (i = 1; i <= NR; i++) {
-			if (kind != "waitlate" && i == f) continue
+			if (kind != "waitlate" && kind != "releasebeforewait" && i == f) continue
 			if (kind == "fencebeforeinit" && i == n) { ind = line[i]; sub(/[^ ].*/, "", ind); print ind "wgmma.fence" }
 			print line[i]
 		}
@@ -886,7 +896,7 @@ check_roles_wgmma() {
 	file_has "$f" 'warpgroup mma' || return 0
 	file_has "$f" '^ *when ' && echo "@tag roles"
 	check_once "$f" && ok || bad "$f (with wgmma): $(head -1 "$CHECK_ERR")" # (the warning sections reuse it)
-	for k in nofence fencebeforeinit waitlate; do
+	for k in nofence fencebeforeinit waitlate releasebeforewait; do
 		# a program says where a mutant is no bug ('# wgmma mutants: no KIND (why)')
 		grep -q "^# wgmma mutants: no $k\b" "$f" && continue
 		roles_wgmma_mutant "$f" $k > "$S/m.tile"

@@ -56,7 +56,7 @@ echo "== bad inputs (tests/bad): exact located error, exit 1, no output file"
 bad_batch $(files_of check_bad)
 run_each check_bad $(files_of check_bad)
 
-echo "== seeded wgmma bugs, with roles and without: every program with a wgmma is accepted, and rejected with a wgmma error after a fence deleted or moved above its init, or the accumulator stored before wgmma.wait 0"
+echo "== seeded wgmma bugs, with roles and without: every program with a wgmma is accepted, and rejected with a wgmma error after a fence deleted or moved above its init, the accumulator stored before wgmma.wait 0, or a stage released or refilled before the wgmma.wait N > 0 that retires its reader"
 run_each check_roles_wgmma $(files_of check_roles_wgmma)
 echo "  ${tags[roles]:-0} of them with roles"
 
