@@ -107,7 +107,22 @@ static const GemmKernel family[] = {
 	 120, "estimated below the f16 128 x 192 kernel's 0.98 (16-byte stores, no TMA); not yet measured", 0, 1, 8},
 	{"bench/gemm_sm90_linear_bf16_512x160.tile", "gemm_sm90_linear_bf16_512x160", "bf16", "bf16", 512, 160, 8, 0.95,
 	 150, "estimated below the f16 512 x 160 kernel's 1.00 (16-byte stores, no TMA); not yet measured", 0, 2, 8},
-	/* bf16: the TMA-store epilogue (N % 8) measured fastest on the H200 */
+	/* bf16: 256 x 224 cluster tiles for 512 x 28672 (256 tiles: 4 rounds at 0.97, against 512 x 160's 3 at 0.91);
+	 * at the squares its tile counts round worse (4096^3: 5 rounds, measured 0.896 of cuBLAS) */
+	{"bench/gemm_sm90_linear_bf16_256x224.tile", "gemm_sm90_linear_bf16_256x224", "bf16", "bf16", 256, 224, 8,
+	 0.914, 120, "fitted (H200, session 14): 314.66 us at 512 x 28672 x 8192 against 512 x 160's 325.74 in the same "
+	 "call (0.972 and 0.923 of cuBLAS)", 0, 2, 8},
+	/* bf16: the TMA-store epilogues (N % 8) measured fastest on the H200: the 256 x 256 tile (one m64n256
+	 * accumulator per warpgroup) first, then the 512 x 128 walk's _ov form (D0 and D1 in two wgmma groups,
+	 * D0's epilogue under D1's last wgmma), then the plain 512 x 128 walk; all on the same tile counts at the
+	 * squares and the LLM shapes but 512 x 28672 */
+	{"bench/gemm_sm90_linear_bf16_256x256.tile", "gemm_sm90_linear_bf16_256x256", "bf16", "bf16", 256, 256, 8,
+	 1.015, 120, "measured (H200, session 14, two calls): 0.986, 0.985/0.976 and 1.028/1.024 of cuBLAS at 4096^3, "
+	 "6144^3 and 8192^3, 0.941 at 2048^3, 0.980 at 512 x 8192 x 8192; the _ov walk 0.986, 0.999/0.972, 1.000, "
+	 "0.936, 0.979", 0, 2, 8},
+	{"bench/gemm_sm90_linear_bf16_tmast_ov.tile", "gemm_sm90_linear_bf16_tmast_ov", "bf16", "bf16", 512, 128, 8,
+	 1.01, 120, "measured (H200, session 14): 0.986 and 0.999 of cuBLAS at 4096^3 and 6144^3 against the "
+	 "TMA-store kernel's 0.982 and 0.977 in the same call", 0, 2, 8},
 	{"bench/gemm_sm90_linear_bf16_tmast.tile", "gemm_sm90_linear_bf16_tmast", "bf16", "bf16", 512, 128, 8, 1.00,
 	 120, "measured (H200): 775 TFLOPS at 4096^3 (0.98 of cuBLAS), 1.02 of cuBLAS at 8192^3", 0, 2, 8},
 	{"bench/gemm_sm90_linear_bf16_512x128.tile", "gemm_sm90_linear_bf16_512x128", "bf16", "bf16", 512, 128, 8,
