@@ -6,6 +6,8 @@ kernel's cost without the epilogue math, for the same run's comparison).
 One generator so that the five differ only in the epilogue's `set`s.
 Run from the repository root: python3 bench/gen_epilogues.py
 """
+from gen_walk import walk_header
+
 ACTS = {
  "tmast": ("the plain twin of the fused kernels below: compare its time with theirs", None, ""),
  "bias": ("CUBLASLT_EPILOGUE_BIAS", None, ""),
@@ -39,25 +41,7 @@ HEAD = '''# C = {formula}, bf16 in and out, f32 accumulate and f32 epilogue math
 target sm_90a
 # set: M=300 N=304 K=136 P=2 Q=2
 
-kernel gemm_sm90_walk_bf16_{name}
-threads 384
-cluster 1, 2                 # two CTAs along y: the halves of a 512-row band
-param  M u32
-param  N u32
-param  K u32
-param  P u32                 # CTAs along y (even): each cluster walks the 512-row bands ctaid_y / 2, + P / 2, ...
-param  Q u32                 # CTAs along x: each walks the 128-column strips ctaid, ctaid + Q, ...
-assume K % 8 == 0
-assume N % 8 == 0                # C's rows: a multiple of 16 bytes (the TMA store)
-assume M <= 65536
-assume N <= 65536
-assume K <= 65536
-assume P >= 2
-assume P % 2 == 0
-assume P <= 1024
-assume Q >= 1
-assume Q <= 1024
-grid   cdiv(Q, 1), cdiv(P, 1)
+{walk}
 param  A bf16 [M, K] fill small tma
 param  B bf16 [N, K] fill small tma
 param  C bf16 [M, N] tma
@@ -119,6 +103,9 @@ when wgid == 0 {{
 }}
 cluster.sync                                 # no CTA exits while its peer may still signal or write it
 '''
+NASSUME = "assume N % 8 == 0                # C's rows: a multiple of 16 bytes (the TMA store)"
+
+
 def half(acc, rows, buf, c0):
     r = "tp*512 + cluster_ctarank*256" + (" + 128" if rows else "")
     return f'''      bulk.wait_read 1                         # the store two halves ago has read Cs[{buf}]
@@ -164,7 +151,8 @@ for name, (lt, act, actdoc) in ACTS.items():
         body.append(half(acc, n, 1, 64))
     formula = {"tmast": "A * B^T", "bias": "A * B^T + bias", "bias_relu": "relu(A * B^T + bias)",
                "bias_gelu": "gelu_tanh(A * B^T + bias)", "bias_silu": "silu(A * B^T + bias)"}[name]
-    text = HEAD.format(formula=formula, lt=lt, act=actdoc, name=name, body="\n".join(body))
+    text = HEAD.format(formula=formula, lt=lt, act=actdoc, body="\n".join(body),
+                       walk=walk_header("gemm_sm90_walk_bf16_" + name, NASSUME))
     if name == "tmast":  # the first lines say what it is
         text = text.replace("""# C = A * B^T, bf16 in and out, f32 accumulate and f32 epilogue math.
 # (bench variant: bench/gemm_sm90_walk_bf16_512x128.tile with a fused epilogue, issue 34;

@@ -19,6 +19,8 @@ Run from the repository root: python3 bench/gen_pingpong.py
 """
 import sys
 
+from gen_walk import walk_header
+
 S = 6  # stages of the one ring (32 KiB each; the two staging buffers take 32 KiB more)
 
 HEAD = '''{TITLE} Each CTA walks 256 x 128 tiles of
@@ -40,25 +42,7 @@ HEAD = '''{TITLE} Each CTA walks 256 x 128 tiles of
 target sm_90a
 # set: {SETS}
 
-kernel {NAME}
-threads 384
-cluster 1, 2                 # two CTAs along y: the halves of a 512-row band
-param  M u32
-param  N u32
-param  K u32
-param  P u32                 # CTAs along y (even): each cluster walks the 512-row bands ctaid_y / 2, + P / 2, ...
-param  Q u32                 # CTAs along x: each walks the 128-column strips ctaid, ctaid + Q, ...
-assume K % 8 == 0
-{NASSUME}
-assume M <= 65536
-assume N <= 65536
-{KASSUME}
-assume P >= 2
-assume P % 2 == 0
-assume P <= 1024
-assume Q >= 1
-assume Q <= 1024
-grid   cdiv(Q, 1), cdiv(P, 1)
+{WALK}
 {PARAMS}
 shared As {IN} [{S}, 128, 64] layout swizzle(3, 3, 3)   # the ring: a half's A rows
 shared Bs {IN} [{S}, 128, 64] layout swizzle(3, 3, 3)   # and B's columns
@@ -131,9 +115,9 @@ def head(kind):
     staging = ("shared Cs1 %s [2, 64, %d] layout %s  # warpgroup 1's epilogue staging, double-buffered (TMA's 128-byte swizzle)\n"
                "shared Cs2 %s [2, 64, %d] layout %s  # warpgroup 2's") % (k["OUTT"], k["COLS"], sw, k["OUTT"], k["COLS"], sw)
     return HEAD.format(S=S, PRODUCERS=producer(k["IN"]), TITLE=k["TITLE"], EPI_DOC=doc,
-                       SETS=k["SETS"], NAME=k["NAME"], NASSUME=k["NASSUME"], PARAMS=k["PARAMS"], IN=k["IN"],
-                       STAGING=staging, LOCALS=k["LOCALS"],
-                       KASSUME="assume K <= %d" % k["KMAX"])
+                       SETS=k["SETS"], WALK=walk_header(k["NAME"], k["NASSUME"], "assume K <= %d" % k["KMAX"]),
+                       PARAMS=k["PARAMS"], IN=k["IN"],
+                       STAGING=staging, LOCALS=k["LOCALS"])
 
 
 
