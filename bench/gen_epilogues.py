@@ -3,7 +3,10 @@
 bench/gemm_sm90_walk_bf16_bias{,_relu,_gelu,_silu}.tile and their plain twin
 bench/gemm_sm90_walk_bf16_tmast.tile (no bias, no activation: the same
 kernel's cost without the epilogue math, for the same run's comparison).
-One generator so that the five differ only in the epilogue's `set`s.
+One generator so that the five differ only in the epilogue's `set`s. GELU
+has twins: _ov (D0's epilogue under D1's last wgmma), _ovh (that, with GELU
+from h = (x + bias) / 2: the same bits, one FP32 instruction an element
+fewer) and _ov_c4, _ovh_c4 (those on clusters of 4 CTAs, B multicast to 4).
 Run from the repository root: python3 bench/gen_epilogues.py
 """
 from gen_walk import walk_header
@@ -136,6 +139,56 @@ def overlapped(text, name):
             "# (wgmma.wait 2 then frees the previous trip's stage), so after the K loop\n"
             "# wgmma.wait 1 retires D0 alone and D0's bias, GELU and stores run while the\n"
             "# tensor cores finish D1's last block; wgmma.wait 0 comes before D1's math.\n#\n" + text)
+def replace_once(text, old, new):
+    assert text.count(old) == 1, old
+    return text.replace(old, new)
+
+
+def halved(text, name):
+    """The _ov kernel with GELU computed from h = x / 2: h = fma(0.5, D, bias / 2)
+    (the bias row halved once a tile), u = h * fma(8 c1, h * h, 2 c0), y =
+    fma(h, tanh(u), h). Scaling by 2 is exact, so every rounded step equals
+    the plain form's (h * h = (x * x) / 4, 8 c1 and 2 c0 are the literals'
+    f32 values times 8 and 2, u = x * fma(c1, x * x, c0)) and the results are
+    bit for bit the same, barring f32 overflow and subnormals: one FP32
+    instruction an element fewer (5 and one tanh.approx, against 6)."""
+    text = replace_once(text, "   # bf16 -> f32; columns past N read 0\n",
+                        "   # bf16 -> f32; columns past N read 0\n"
+                        "      set bias[0, j] = 0.5 * bias[0, j]            # bias / 2, once a tile\n")
+    for acc in ("D0", "D1"):
+        x = acc + "[i, j]"
+        text = replace_once(text, f"      set {x} = {x} + bias[0, j]\n",
+                            f"      set {x} = fma(0.5, {x}, bias[0, j])      # h = (x + bias) / 2, rounded once\n")
+        text = replace_once(text, f"      set {x} = fma(0.5 * {x}, tanh({x} * fma(0.0356774081, {x} * {x}, 0.7978845608)), 0.5 * {x})\n",
+                            f"      set {x} = fma({x}, tanh({x} * fma(0.2854192648, {x} * {x}, 1.5957691216)), {x})\n")
+    text = replace_once(text, f"kernel gemm_sm90_walk_bf16_{name}_ov\n", f"kernel gemm_sm90_walk_bf16_{name}_ovh\n")
+    return ("# bench/gemm_sm90_walk_bf16_bias_gelu_ov.tile with GELU computed from h = (x + bias) / 2\n"
+            "# (bench/gen_epilogues.py, halved(): the same bits, one FP32 instruction an\n"
+            "# element fewer):\n#\n" + text)
+
+
+def cluster4(text, kname):
+    """The kernel on clusters of 4 CTAs along y (a 1024-row band): B's 128
+    columns a stage are loaded in quarters, each multicast to the 4 CTAs, so a
+    CTA reads 32 + 4 KiB of A and B from L2 a stage against 32 + 8 KiB on
+    clusters of 2; the stage is freed by the 2 consumer warpgroups of all 4."""
+    old = kname
+    text = replace_once(text, walk_header(old, NASSUME) + "\n", walk_header(old + "_c4", NASSUME, cy=4) + "\n")
+    text = text.replace("tp*512 + cluster_ctarank*256", "tp*1024 + cluster_ctarank*256")
+    text = text.replace("repeat cdiv(M, 512) as tp across ctaid_y", "repeat cdiv(M, 1024) as tp across ctaid_y")
+    text = replace_once(text, "mbarrier.init empty[s], 4                  # 2 consumer warpgroups in each of the 2 CTAs",
+                        "mbarrier.init empty[s], 8                  # 2 consumer warpgroups in each of the 4 CTAs")
+    text = replace_once(text, "Bs[g % 4, cluster_ctarank*64 : cluster_ctarank*64 + 64, :], B[tn*128 + cluster_ctarank*64 : tn*128 + cluster_ctarank*64 + 64, k*64 : k*64 + 64] mbarrier full[g % 4] multicast 0x3",
+                        "Bs[g % 4, cluster_ctarank*32 : cluster_ctarank*32 + 32, :], B[tn*128 + cluster_ctarank*32 : tn*128 + cluster_ctarank*32 + 32, k*64 : k*64 + 64] mbarrier full[g % 4] multicast 0xf")
+    text = replace_once(text, "# A's 32 KiB and both halves of B (16 KiB)", "# A's 32 KiB and the four quarters of B (16 KiB)")
+    text = replace_once(text, "# stages 0..2 start free in both CTAs", "# stages 0..2 start free in the 4 CTAs")
+    text = replace_once(text, "# set: M=300 N=304 K=136 P=2 Q=2", "# set: M=560 N=304 K=136 P=4 Q=2")
+    text = text.replace("this CTA's half of each", "this CTA's quarter of each")
+    return ("# %s.tile on clusters of 4 CTAs along y (bench/gen_epilogues.py,\n"
+            "# cluster4(): B's slice multicast to 4 CTAs, a 1024-row band a cluster;\n"
+            "# P a multiple of 4):\n#\n" % ("bench/" + kname)) + text
+
+
 for name, (lt, act, actdoc) in ACTS.items():
     body = []
     for n, acc in enumerate(("D0", "D1")):
@@ -167,5 +220,12 @@ for name, (lt, act, actdoc) in ACTS.items():
     with open(f"bench/gemm_sm90_walk_bf16_{name}.tile", "w") as f:
         f.write(text)
     if name == "bias_gelu":  # and its twin with D0's epilogue under D1's last wgmma
+        ov = overlapped(text, name)
         with open(f"bench/gemm_sm90_walk_bf16_{name}_ov.tile", "w") as f:
-            f.write(overlapped(text, name))
+            f.write(ov)
+        ovh = halved(ov, name)  # the same bits, one instruction an element fewer
+        with open(f"bench/gemm_sm90_walk_bf16_{name}_ovh.tile", "w") as f:
+            f.write(ovh)
+        for kname, t in ((f"gemm_sm90_walk_bf16_{name}_ov", ov), (f"gemm_sm90_walk_bf16_{name}_ovh", ovh)):
+            with open(f"bench/{kname}_c4.tile", "w") as f:  # B multicast to 4 CTAs
+                f.write(cluster4(t, kname))
