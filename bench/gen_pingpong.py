@@ -2,7 +2,8 @@
 """Writes the ping-pong GEMMs with a fused epilogue (issue 34):
 bench/gemm_sm90_pingpong_alpha_beta.tile (C = alpha A B^T + beta C, f16 in,
 f32 out) and bench/gemm_sm90_pingpong_bf16_bias_gelu.tile (C =
-gelu_tanh(A B^T + bias), bf16 in and out). The consumer warpgroups take
+gelu_tanh(A B^T + bias), bf16 in and out), and that one's twin
+on clusters of 4 CTAs (_c4: B multicast to 4). The consumer warpgroups take
 turns at the tensor cores, so one's epilogue overlaps the other's main loop
 (CUTLASS's ping-pong schedule), on one ring of stages that the producer
 fills with the tile's first half's K blocks, then its second half's: each
