@@ -6,7 +6,9 @@ kernel's cost without the epilogue math, for the same run's comparison).
 One generator so that the five differ only in the epilogue's `set`s. GELU
 has twins: _ov (D0's epilogue under D1's last wgmma), _ovh (that, with GELU
 from h = (x + bias) / 2: the same bits, one FP32 instruction an element
-fewer) and _ov_c4, _ovh_c4 (those on clusters of 4 CTAs, B multicast to 4).
+fewer). Their twins on clusters of 4 CTAs (B multicast to 4; 0.55 of
+cuBLASLt on the H200: 32 clusters of 4 are not all resident) are at commit
+bf5a714 (docs/benchmarks.md, session 14).
 Run from the repository root: python3 bench/gen_epilogues.py
 """
 from gen_walk import walk_header
@@ -167,28 +169,6 @@ def halved(text, name):
             "# element fewer):\n#\n" + text)
 
 
-def cluster4(text, kname):
-    """The kernel on clusters of 4 CTAs along y (a 1024-row band): B's 128
-    columns a stage are loaded in quarters, each multicast to the 4 CTAs, so a
-    CTA reads 32 + 4 KiB of A and B from L2 a stage against 32 + 8 KiB on
-    clusters of 2; the stage is freed by the 2 consumer warpgroups of all 4."""
-    old = kname
-    text = replace_once(text, walk_header(old, NASSUME) + "\n", walk_header(old + "_c4", NASSUME, cy=4) + "\n")
-    text = text.replace("tp*512 + cluster_ctarank*256", "tp*1024 + cluster_ctarank*256")
-    text = text.replace("repeat cdiv(M, 512) as tp across ctaid_y", "repeat cdiv(M, 1024) as tp across ctaid_y")
-    text = replace_once(text, "mbarrier.init empty[s], 4                  # 2 consumer warpgroups in each of the 2 CTAs",
-                        "mbarrier.init empty[s], 8                  # 2 consumer warpgroups in each of the 4 CTAs")
-    text = replace_once(text, "Bs[g % 4, cluster_ctarank*64 : cluster_ctarank*64 + 64, :], B[tn*128 + cluster_ctarank*64 : tn*128 + cluster_ctarank*64 + 64, k*64 : k*64 + 64] mbarrier full[g % 4] multicast 0x3",
-                        "Bs[g % 4, cluster_ctarank*32 : cluster_ctarank*32 + 32, :], B[tn*128 + cluster_ctarank*32 : tn*128 + cluster_ctarank*32 + 32, k*64 : k*64 + 64] mbarrier full[g % 4] multicast 0xf")
-    text = replace_once(text, "# A's 32 KiB and both halves of B (16 KiB)", "# A's 32 KiB and the four quarters of B (16 KiB)")
-    text = replace_once(text, "# stages 0..2 start free in both CTAs", "# stages 0..2 start free in the 4 CTAs")
-    text = replace_once(text, "# set: M=300 N=304 K=136 P=2 Q=2", "# set: M=560 N=304 K=136 P=4 Q=2")
-    text = text.replace("this CTA's half of each", "this CTA's quarter of each")
-    return ("# %s.tile on clusters of 4 CTAs along y (bench/gen_epilogues.py,\n"
-            "# cluster4(): B's slice multicast to 4 CTAs, a 1024-row band a cluster;\n"
-            "# P a multiple of 4):\n#\n" % ("bench/" + kname)) + text
-
-
 for name, (lt, act, actdoc) in ACTS.items():
     body = []
     for n, acc in enumerate(("D0", "D1")):
@@ -226,6 +206,3 @@ for name, (lt, act, actdoc) in ACTS.items():
         ovh = halved(ov, name)  # the same bits, one instruction an element fewer
         with open(f"bench/gemm_sm90_walk_bf16_{name}_ovh.tile", "w") as f:
             f.write(ovh)
-        for kname, t in ((f"gemm_sm90_walk_bf16_{name}_ov", ov), (f"gemm_sm90_walk_bf16_{name}_ovh", ovh)):
-            with open(f"bench/{kname}_c4.tile", "w") as f:  # B multicast to 4 CTAs
-                f.write(cluster4(t, kname))

@@ -2,8 +2,7 @@
 """Writes the ping-pong GEMMs with a fused epilogue (issue 34):
 bench/gemm_sm90_pingpong_alpha_beta.tile (C = alpha A B^T + beta C, f16 in,
 f32 out) and bench/gemm_sm90_pingpong_bf16_bias_gelu.tile (C =
-gelu_tanh(A B^T + bias), bf16 in and out), and that one's twin
-on clusters of 4 CTAs (_c4: B multicast to 4). The consumer warpgroups take
+gelu_tanh(A B^T + bias), bf16 in and out). The consumer warpgroups take
 turns at the tensor cores, so one's epilogue overlaps the other's main loop
 (CUTLASS's ping-pong schedule), on one ring of stages that the producer
 fills with the tile's first half's K blocks, then its second half's: each
@@ -12,7 +11,9 @@ bits flip without a wait) and takes its turn from the other by a named
 barrier, after the other's last wait, so that the phase before its first
 wait has completed (the roles proof requires it).
 The first version (two rings of 3 stages, one a warpgroup: 0.70 of
-cuBLASLt at 4096^3 alpha/beta, latency-bound K loops) is at commit 341cf8c.
+cuBLASLt at 4096^3 alpha/beta, latency-bound K loops) is at commit 341cf8c;
+the bias+GELU one on clusters of 4 (0.54 on the H200: its 32 clusters of 4
+are not all resident) at bf5a714.
 Each consumer warpgroup's code is written out once per warpgroup (its turn
 barriers, its rows, its staging buffer and its TMA stores, issued by its own
 first thread), which is why this is generated.
@@ -217,35 +218,6 @@ def consumer(w, kind):
     return out
 
 
-def cluster4(text, kind):
-    """the kernel on clusters of 4 CTAs along y (a 1024-row band): B's 128
-    columns a stage in quarters, each multicast to the 4 CTAs, so that a CTA
-    reads 16 + 4 KiB from L2 a stage (a half's A, a quarter of B) against 16 + 8
-    KiB on clusters of 2: the bytes a FLOP of the cooperative kernel on
-    clusters of 2, where the ping-pong's B reload costs a fifth more"""
-    name = KINDS[kind]["NAME"]
-    old = walk_header(name, KINDS[kind]["NASSUME"], "assume K <= %d" % KINDS[kind]["KMAX"])
-    assert text.count(old) == 1
-    text = text.replace(old, walk_header(name + "_c4", KINDS[kind]["NASSUME"], "assume K <= %d" % KINDS[kind]["KMAX"], cy=4))
-    for a, b in (("tp*512 + cluster_ctarank*256", "tp*1024 + cluster_ctarank*256"),
-                 ("repeat cdiv(M, 512) as tp across ctaid_y", "repeat cdiv(M, 1024) as tp across ctaid_y"),
-                 ("this CTA's half of each", "this CTA's quarter of each"),
-                 ("stages 0..%d start free in both CTAs" % (S - 2), "stages 0..%d start free in the 4 CTAs" % (S - 2))):
-        assert a in text, a
-        text = text.replace(a, b)
-    for a, b in (("mbarrier.init empty[s], 2                  # the stage's consumer warpgroup, in each of the 2 CTAs",
-                  "mbarrier.init empty[s], 4                  # the stage's consumer warpgroup, in each of the 4 CTAs"),
-                 ("Bs[g %% %d, cluster_ctarank*64 : cluster_ctarank*64 + 64, :], B[tn*128 + cluster_ctarank*64 : tn*128 + cluster_ctarank*64 + 64, k*64 : k*64 + 64] mbarrier full[g %% %d] multicast 0x3" % (S, S),
-                  "Bs[g %% %d, cluster_ctarank*32 : cluster_ctarank*32 + 32, :], B[tn*128 + cluster_ctarank*32 : tn*128 + cluster_ctarank*32 + 32, k*64 : k*64 + 64] mbarrier full[g %% %d] multicast 0xf" % (S, S)),
-                 ("# A's 16 KiB and both halves of B (16 KiB)", "# A's 16 KiB and the four quarters of B (16 KiB)"),
-                 ("# set: M=300 ", "# set: M=560 "), (" P=2 Q=2", " P=4 Q=2")):
-        assert text.count(a) == 1, a
-        text = text.replace(a, b)
-    return ("# bench/%s.tile on clusters of 4 CTAs along y (bench/gen_pingpong.py,\n"
-            "# cluster4(): B's slice multicast to 4 CTAs, a 1024-row band a cluster;\n"
-            "# P a multiple of 4):\n#\n" % name) + text
-
-
 def main():
     for kind in KINDS:
         lines = head(kind).rstrip("\n").split("\n")
@@ -255,9 +227,6 @@ def main():
         with open(path, "w") as f:
             f.write("\n".join(lines) + "\n")
         print("wrote", path, file=sys.stderr)
-        if kind == "bias_gelu":  # and its twin on clusters of 4 (B multicast to 4 CTAs)
-            with open(path.replace(".tile", "_c4.tile"), "w") as f:
-                f.write(cluster4("\n".join(lines) + "\n", kind))
 
 
 if __name__ == "__main__":
