@@ -9,6 +9,7 @@
 #            36 KiB read from L2 a CTA a stage against 40)
 #   pingpong_bf16_bias_gelu_c4   the ping-pong on clusters of 4 (its B reload
 #            costs a CTA 20 KiB a half-stage against 24 on clusters of 2)
+# (The _c4 files are at commit bf5a714: removed after this run, at 0.55.)
 # Clusters of 4 need P % 4 == 0: Q=32 P=4 at 4096^3 (32 clusters, 4 tiles a
 # CTA, as Q=33 P=4 gives clusters of 2), Q=16 P=8 at 8192^3. Checks first
 # (ragged 4095 x 4104 x 4096, GELU within gemm_bench's tolerance; tilepx-run
