@@ -3,9 +3,16 @@
 bench/gemm_sm90_walk_bf16_bias{,_relu,_gelu,_silu}.tile and their plain twin
 bench/gemm_sm90_walk_bf16_tmast.tile (no bias, no activation: the same
 kernel's cost without the epilogue math, for the same run's comparison).
-One generator so that the five differ only in the epilogue's `set`s.
+One generator so that the five differ only in the epilogue's `set`s. GELU
+has twins: _ov (D0's epilogue under D1's last wgmma), _ovh (that, with GELU
+from h = (x + bias) / 2: the same bits, one FP32 instruction an element
+fewer). Their twins on clusters of 4 CTAs (B multicast to 4; 0.55 of
+cuBLASLt on the H200: 32 clusters of 4 are not all resident) are at commit
+bf5a714 (docs/benchmarks.md, session 14).
 Run from the repository root: python3 bench/gen_epilogues.py
 """
+from gen_walk import walk_header
+
 ACTS = {
  "tmast": ("the plain twin of the fused kernels below: compare its time with theirs", None, ""),
  "bias": ("CUBLASLT_EPILOGUE_BIAS", None, ""),
@@ -39,25 +46,7 @@ HEAD = '''# C = {formula}, bf16 in and out, f32 accumulate and f32 epilogue math
 target sm_90a
 # set: M=300 N=304 K=136 P=2 Q=2
 
-kernel gemm_sm90_walk_bf16_{name}
-threads 384
-cluster 1, 2                 # two CTAs along y: the halves of a 512-row band
-param  M u32
-param  N u32
-param  K u32
-param  P u32                 # CTAs along y (even): each cluster walks the 512-row bands ctaid_y / 2, + P / 2, ...
-param  Q u32                 # CTAs along x: each walks the 128-column strips ctaid, ctaid + Q, ...
-assume K % 8 == 0
-assume N % 8 == 0                # C's rows: a multiple of 16 bytes (the TMA store)
-assume M <= 65536
-assume N <= 65536
-assume K <= 65536
-assume P >= 2
-assume P % 2 == 0
-assume P <= 1024
-assume Q >= 1
-assume Q <= 1024
-grid   cdiv(Q, 1), cdiv(P, 1)
+{walk}
 param  A bf16 [M, K] fill small tma
 param  B bf16 [N, K] fill small tma
 param  C bf16 [M, N] tma
@@ -119,6 +108,9 @@ when wgid == 0 {{
 }}
 cluster.sync                                 # no CTA exits while its peer may still signal or write it
 '''
+NASSUME = "assume N % 8 == 0                # C's rows: a multiple of 16 bytes (the TMA store)"
+
+
 def half(acc, rows, buf, c0):
     r = "tp*512 + cluster_ctarank*256" + (" + 128" if rows else "")
     return f'''      bulk.wait_read 1                         # the store two halves ago has read Cs[{buf}]
@@ -149,6 +141,34 @@ def overlapped(text, name):
             "# (wgmma.wait 2 then frees the previous trip's stage), so after the K loop\n"
             "# wgmma.wait 1 retires D0 alone and D0's bias, GELU and stores run while the\n"
             "# tensor cores finish D1's last block; wgmma.wait 0 comes before D1's math.\n#\n" + text)
+def replace_once(text, old, new):
+    assert text.count(old) == 1, old
+    return text.replace(old, new)
+
+
+def halved(text, name):
+    """The _ov kernel with GELU computed from h = x / 2: h = fma(0.5, D, bias / 2)
+    (the bias row halved once a tile), u = h * fma(8 c1, h * h, 2 c0), y =
+    fma(h, tanh(u), h). Scaling by 2 is exact, so every rounded step equals
+    the plain form's (h * h = (x * x) / 4, 8 c1 and 2 c0 are the literals'
+    f32 values times 8 and 2, u = x * fma(c1, x * x, c0)) and the results are
+    bit for bit the same, barring f32 overflow and subnormals: one FP32
+    instruction an element fewer (5 and one tanh.approx, against 6)."""
+    text = replace_once(text, "   # bf16 -> f32; columns past N read 0\n",
+                        "   # bf16 -> f32; columns past N read 0\n"
+                        "      set bias[0, j] = 0.5 * bias[0, j]            # bias / 2, once a tile\n")
+    for acc in ("D0", "D1"):
+        x = acc + "[i, j]"
+        text = replace_once(text, f"      set {x} = {x} + bias[0, j]\n",
+                            f"      set {x} = fma(0.5, {x}, bias[0, j])      # h = (x + bias) / 2, rounded once\n")
+        text = replace_once(text, f"      set {x} = fma(0.5 * {x}, tanh({x} * fma(0.0356774081, {x} * {x}, 0.7978845608)), 0.5 * {x})\n",
+                            f"      set {x} = fma({x}, tanh({x} * fma(0.2854192648, {x} * {x}, 1.5957691216)), {x})\n")
+    text = replace_once(text, f"kernel gemm_sm90_walk_bf16_{name}_ov\n", f"kernel gemm_sm90_walk_bf16_{name}_ovh\n")
+    return ("# bench/gemm_sm90_walk_bf16_bias_gelu_ov.tile with GELU computed from h = (x + bias) / 2\n"
+            "# (bench/gen_epilogues.py, halved(): the same bits, one FP32 instruction an\n"
+            "# element fewer):\n#\n" + text)
+
+
 for name, (lt, act, actdoc) in ACTS.items():
     body = []
     for n, acc in enumerate(("D0", "D1")):
@@ -164,7 +184,8 @@ for name, (lt, act, actdoc) in ACTS.items():
         body.append(half(acc, n, 1, 64))
     formula = {"tmast": "A * B^T", "bias": "A * B^T + bias", "bias_relu": "relu(A * B^T + bias)",
                "bias_gelu": "gelu_tanh(A * B^T + bias)", "bias_silu": "silu(A * B^T + bias)"}[name]
-    text = HEAD.format(formula=formula, lt=lt, act=actdoc, name=name, body="\n".join(body))
+    text = HEAD.format(formula=formula, lt=lt, act=actdoc, body="\n".join(body),
+                       walk=walk_header("gemm_sm90_walk_bf16_" + name, NASSUME))
     if name == "tmast":  # the first lines say what it is
         text = text.replace("""# C = A * B^T, bf16 in and out, f32 accumulate and f32 epilogue math.
 # (bench variant: bench/gemm_sm90_walk_bf16_512x128.tile with a fused epilogue, issue 34;
@@ -179,5 +200,9 @@ for name, (lt, act, actdoc) in ACTS.items():
     with open(f"bench/gemm_sm90_walk_bf16_{name}.tile", "w") as f:
         f.write(text)
     if name == "bias_gelu":  # and its twin with D0's epilogue under D1's last wgmma
+        ov = overlapped(text, name)
         with open(f"bench/gemm_sm90_walk_bf16_{name}_ov.tile", "w") as f:
-            f.write(overlapped(text, name))
+            f.write(ov)
+        ovh = halved(ov, name)  # the same bits, one instruction an element fewer
+        with open(f"bench/gemm_sm90_walk_bf16_{name}_ovh.tile", "w") as f:
+            f.write(ovh)
