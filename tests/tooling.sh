@@ -15,8 +15,9 @@ grep -q -x ".file 1 \"$(cd "$(dirname "$L")" && pwd)/$(basename "$L")\"" "$OUT/l
 "$T" check -lineinfo "$L" 2>"$OUT/err"; [ $? = 2 ] && grep -q -- '-lineinfo is not an option of this command' "$OUT/err" && ok ||
 	bad "check -lineinfo must be a usage error"
 # every example and GPU test program: the module without -lineinfo plus .file/.loc lines, nothing else,
-# and each statement's instructions under its line (check_lineinfo, in JOBS workers; the plain
-# module is emit_once's, which the later sections reuse)
+# and each statement's instructions under its line (check_lineinfo, in JOBS workers; both modules
+# from analyse_batch's one analysis per file, whose check, module and records the later sections reuse)
+analyse_batch $(files_of check_lineinfo)
 run_each check_lineinfo $(files_of check_lineinfo)
 if [ -n "$PTXAS" ]; then
 	for f in "$L" examples/reg_32x8.tile examples/ws_pipeline.tile examples/wgmma_rs_chain.tile \
