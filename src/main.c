@@ -33,7 +33,9 @@ static const char *usage_main =
 	"\n"
 	"tilepx --batch < LINES: each line is one invocation's arguments (split at blanks as a shell\n"
 	"would: 'a b' and \"a b\" keep blanks, a backslash keeps the next character),\n"
-	"run in this process; after its output, 'END STATUS' (its exit status) on stdout.\n";
+	"run in this process; after its output, 'END STATUS' (its exit status) on stdout.\n"
+	"Consecutive lines on the same file (same bytes, target, -D and diagnostics options) share\n"
+	"its analysis: check, emit, emit -lineinfo and explain cost one analysis and their own output.\n";
 
 static const char *usage_check = "usage: tilepx check FILE... [-D NAME=VALUE]... [--dump-after=PASS]\n\nParse and check each file; errors go to stderr.\n";
 static const char *usage_emit =
