@@ -33,7 +33,9 @@ static const char *usage_main =
 	"\n"
 	"tilepx --batch < LINES: each line is one invocation's arguments (split at blanks as a shell\n"
 	"would: 'a b' and \"a b\" keep blanks, a backslash keeps the next character),\n"
-	"run in this process; after its output, 'END STATUS' (its exit status) on stdout.\n";
+	"run in this process; after its output, 'END STATUS' (its exit status) on stdout.\n"
+	"Consecutive lines on the same file (same bytes, target, -D and diagnostics options) share\n"
+	"its analysis: check, emit, emit -lineinfo and explain cost one analysis and their own output.\n";
 
 static const char *usage_check = "usage: tilepx check FILE... [-D NAME=VALUE]... [--dump-after=PASS]\n\nParse and check each file; errors go to stderr.\n";
 static const char *usage_emit =
@@ -285,6 +287,7 @@ typedef struct Opts {
 	const char *out, *target, *dump_after;
 	bool json;
 	const char **defines; /* -D's, argc of room (copt.defines) */
+	Analysis **kept;      /* --batch: the last file's analysis, for the next line on it (NULL: none) */
 } Opts;
 
 /* -D NAME=VALUE: NAME an identifier and VALUE not empty, each NAME once (a
@@ -375,7 +378,16 @@ static int run_file(const Opts *o, tilepx_mode mode, char **argv, int argc, int 
 	char *real = copt.lineinfo && strcmp(argv[i], "-") ? realpath(argv[i], NULL) : NULL;
 	copt.lineinfo_file = real;
 	tilepx_result r;
-	compile_dump(argv[i], src, len, o->target, (int)mode, o->dump_after, &o->dopt, &copt, &r);
+	if (o->kept && !o->dump_after) {
+		if (!analysis_is(*o->kept, argv[i], src, len, o->target, &o->dopt, &copt)) {
+			analysis_free(*o->kept);
+			*o->kept = analysis_new(argv[i], src, len, o->target, &o->dopt, &copt);
+		}
+	}
+	if (o->kept && !o->dump_after && *o->kept)
+		analysis_result(*o->kept, (int)mode, &copt, &r);
+	else
+		compile_dump(argv[i], src, len, o->target, (int)mode, o->dump_after, &o->dopt, &copt, &r);
 	free(real);
 	int status = 0;
 	if (r.diagnostics)
@@ -425,9 +437,9 @@ static int run_files(int argc, char **argv, tilepx_mode mode, const char *usage,
 	return status;
 }
 
-static int run(int argc, char **argv, tilepx_mode mode, const char *usage)
+static int run(int argc, char **argv, tilepx_mode mode, const char *usage, Analysis **kept)
 {
-	Opts o = {.dopt = {.color = color_auto()}};
+	Opts o = {.dopt = {.color = color_auto()}, .kept = kept};
 	o.defines = calloc((size_t)argc + 1, sizeof *o.defines);
 	if (!o.defines) {
 		fputs("tilepx: out of memory\n", stderr);
@@ -441,7 +453,7 @@ static int run(int argc, char **argv, tilepx_mode mode, const char *usage)
 	return status;
 }
 
-static int tilepx_main(int argc, char **argv)
+static int tilepx_main(void *kept, int argc, char **argv)
 {
 	if (argc < 2) {
 		fputs(usage_main, stderr);
@@ -457,11 +469,11 @@ static int tilepx_main(int argc, char **argv)
 		return 0;
 	}
 	if (!strcmp(cmd, "check"))
-		return run(argc - 1, argv + 1, TILEPX_CHECK, usage_check);
+		return run(argc - 1, argv + 1, TILEPX_CHECK, usage_check, kept);
 	if (!strcmp(cmd, "emit"))
-		return run(argc - 1, argv + 1, TILEPX_EMIT, usage_emit);
+		return run(argc - 1, argv + 1, TILEPX_EMIT, usage_emit, kept);
 	if (!strcmp(cmd, "explain"))
-		return run(argc - 1, argv + 1, TILEPX_EXPLAIN, usage_explain);
+		return run(argc - 1, argv + 1, TILEPX_EXPLAIN, usage_explain, kept);
 	if (!strcmp(cmd, "regclasses")) {
 		if (argc > 2 && (!strcmp(argv[2], "-h") || !strcmp(argv[2], "--help"))) {
 			puts("usage: tilepx regclasses\n\nPrint the NVPTX register-class model (the NVVM selector model).");
@@ -479,7 +491,11 @@ static int tilepx_main(int argc, char **argv)
 
 int main(int argc, char **argv)
 {
-	if (argc == 2 && !strcmp(argv[1], "--batch"))
-		return batch_loop("tilepx", tilepx_main);
-	return tilepx_main(argc, argv);
+	if (argc == 2 && !strcmp(argv[1], "--batch")) {
+		Analysis *kept = NULL; /* a file's consecutive lines share its analysis */
+		int status = batch_loop_ctx("tilepx", tilepx_main, &kept);
+		analysis_free(kept);
+		return status;
+	}
+	return tilepx_main(NULL, argc, argv);
 }

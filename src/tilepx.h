@@ -1064,6 +1064,7 @@ bool emit_module(Ctx *cx, Module *m, const EmitOptions *o, Str *out);
  * to *dump after it (NULL: none; an unknown name is a usage error) */
 typedef enum { CMD_ANALYSE, CMD_CHECK, CMD_EXPLAIN, CMD_EXPLAIN_JSON, CMD_EMIT } Command;
 bool run_passes(Ctx *cx, Module *m, Command cmd, const char *dump_after, Str *out, Str *dump);
+bool run_tail_passes(Ctx *cx, Module *m, Command cmd, Str *out);
 /* tilepx_compile with --dump-after's state before the diagnostics (src/api/api.c) */
 /* the command line's say over a compilation beyond its diagnostics (zero: the defaults) */
 typedef struct CompileOptions {
@@ -1074,6 +1075,18 @@ typedef struct CompileOptions {
 } CompileOptions;
 int compile_dump(const char *path, const char *src, size_t len, const char *target, int mode, const char *dump_after,
                  const DiagOptions *dopt, const CompileOptions *copt, struct tilepx_result *out);
+/* one analysis of a file for several commands' outputs (tilepx --batch;
+ * src/api/api.c): analysis_result gives compile_dump's result for a mode
+ * (and copt's -lineinfo) without --dump-after, running only the passes
+ * after the shared ones; analysis_is says whether the arguments are the
+ * analysed ones (path, bytes, target, diagnostics options, -D's) */
+typedef struct Analysis Analysis;
+Analysis *analysis_new(const char *path, const char *src, size_t len, const char *target, const DiagOptions *dopt,
+                       const CompileOptions *copt);
+bool analysis_is(const Analysis *a, const char *path, const char *src, size_t len, const char *target,
+                 const DiagOptions *dopt, const CompileOptions *copt);
+int analysis_result(Analysis *a, int mode, const CompileOptions *copt, struct tilepx_result *out);
+void analysis_free(Analysis *a);
 /* kernel k's launch record (include/tilepx/tilepx.h's tilepx_launch), as
  * tilepx_launches gives it: bound values when k is bound (src/api/api.c) */
 struct tilepx_launch;

@@ -454,6 +454,59 @@ bad_batch() { # FILE...: check_bad's emit and check results for many files, from
 	wait
 	batch_verdicts "$dir."
 }
+analyse_batch() { # FILE...: check_once's, emit_once's, lineinfo_once's and explain_once's results
+	# for each file (its own target), from JOBS tilepx --batch runs; a file's lines follow one another,
+	# and tilepx --batch keeps a file's analysis for its next line (one analysis, four outputs)
+	local f w dir=$OUT/analyse_batch$each_seq lines to ds=() files=() ld=() n=0
+	for f; do
+		key_of "$f"; module_of "$f"
+		ds+=("$MODDIR")
+		lines= to=
+		[ -f "$C/$KEY.check.rc" ] || { lines+="check $f"$'\n'; to+="$C/$KEY.check $C/$KEY.check.rc"$'\n'; }
+		if ! file_has "$f" '^# emit: no'; then
+			[ -f "$EMITTED.rc" ] || { lines+="emit $f -o $EMITTED"$'\n'; to+="$EMIT_ERR $EMITTED.rc"$'\n'; }
+			[ -f "$C/$KEY.li.rc" ] || { lines+="emit -lineinfo $f -o $C/$KEY.li.ptx"$'\n'; to+="$C/$KEY.li.err $C/$KEY.li.rc"$'\n'; }
+		fi
+		# (explain's records and its diagnostics share the batch's output: explain_once takes them when it
+		# exits 0 with records only, and explains alone otherwise)
+		[ -f "$C/$KEY.explain.json" ] || [ -f "$C/$KEY.explain.rc" ] ||
+			{ lines+="explain --json $f"$'\n'; to+="$C/$KEY.explain.all $C/$KEY.explain.rc"$'\n'; }
+		[ -n "$lines" ] || continue
+		files+=("$f"); ld+=("$lines"$'\t'"$to"); n=$((n + 1))
+	done
+	[ $n -gt 0 ] || return 0
+	mkdir -p "$dir" "${ds[@]}"
+	# the largest files first, each to the worker with the fewest bytes so far
+	local order=() load=() best i
+	mapfile -t order < <(stat -c %s "${files[@]}" | awk '{ print $1, NR - 1 }' | sort -k1,1nr -k2,2n | awk '{ print $2 }')
+	for ((w = 0; w < JOBS; w++)); do load[w]=0; done
+	for i in "${order[@]}"; do
+		best=0
+		for ((w = 1; w < JOBS; w++)); do [ ${load[w]} -lt ${load[best]} ] && best=$w; done
+		load[best]=$((load[best] + $(stat -c %s "${files[i]}")))
+		printf '%s' "${ld[i]%%$'\t'*}" >> "$dir/$best"
+		printf '%s' "${ld[i]#*$'\t'}" >> "$dir/$best.to"
+	done
+	for ((w = 0; w < JOBS; w++)); do [ -f "$dir/$w" ] && tilepx_batch "$dir/$w" "$dir/$w.out" & done
+	wait
+	batch_verdicts "$dir/"
+	local rc l
+	for f in "${files[@]}"; do
+		key_of "$f"
+		[ -f "$C/$KEY.explain.rc" ] && [ ! -f "$C/$KEY.explain.json" ] || continue
+		read -r rc < "$C/$KEY.explain.rc"
+		[ "$rc" = 0 ] && ! file_has "$C/$KEY.explain.all" '^[^{]' && mv "$C/$KEY.explain.all" "$C/$KEY.explain.json"
+	done
+}
+lineinfo_once() { # FILE: emit -lineinfo FILE once, into $LINEINFO; returns emit's exit status
+	key_of "$1"
+	LINEINFO=$C/$KEY.li.ptx
+	if [ ! -f "$C/$KEY.li.rc" ]; then
+		"$T" emit -lineinfo "$1" -o "$LINEINFO" 2>/dev/null >/dev/null
+		echo $? > "$C/$KEY.li.rc"
+	fi
+	cached_rc "$C/$KEY.li.rc"
+}
 prepare_modules() { # [--target=TG] FILE...: emit_batch, then assemble_batch for each module emitted
 	local f pairs=() tg over=
 	emit_batch "$@"
@@ -602,7 +655,8 @@ check_explain() {
 	value_of want "$f" "# explain: "; printf '%s\n' "$want" > "$S/want"
 	# the records go where explain_once keeps them: the bank section reads them
 	key_of "$f"; json=$C/$KEY.explain.json
-	if ! "$T" explain --json "$f" > "$json" 2>"$S/err"; then bad "explain $f: $(head -1 "$S/err")"
+	# (analyse_batch's records: explain exited 0 and printed records only)
+	if [ ! -f "$json" ] && ! "$T" explain --json "$f" > "$json" 2>"$S/err"; then bad "explain $f: $(head -1 "$S/err")"
 	elif "$B/jsonsub" "$S/want" "$json" > "$S/diff" 2>&1; then ok
 	else bad "explain $f: the records differ from its '# explain:' lines"; sed "s|^|  $f: |" "$S/diff" | head -20; fi
 	emit_and_assemble "$f"
@@ -686,11 +740,11 @@ check_emulated() {
 # does not emit is the other sections' business)
 check_lineinfo() {
 	local f=$1
-	"$T" emit -lineinfo "$f" -o "$S/li.ptx" 2>/dev/null || return 0
+	lineinfo_once "$f" || return 0
 	emit_once "$f"
-	grep -v -E '^[[:space:]]*\.(loc|file)[[:space:]]' "$S/li.ptx" | cmp -s - "$EMITTED" || {
+	grep -v -E '^[[:space:]]*\.(loc|file)[[:space:]]' "$LINEINFO" | cmp -s - "$EMITTED" || {
 		bad "$f: -lineinfo changed more than .file/.loc lines"; return; }
-	awk -f tests/lineinfo/locs.awk "$S/li.ptx" >"$S/locs.log" && ok || { bad "$f: .loc lines"; head -3 "$S/locs.log"; }
+	awk -f tests/lineinfo/locs.awk "$LINEINFO" >"$S/locs.log" && ok || { bad "$f: .loc lines"; head -3 "$S/locs.log"; }
 }
 
 # == runtime sizes: '# sizes: M=1,63,64 K=8,56' in a ragged program: every

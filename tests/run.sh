@@ -57,6 +57,8 @@ bad_batch $(files_of check_bad)
 run_each check_bad $(files_of check_bad)
 
 echo "== seeded wgmma bugs, with roles and without: every program with a wgmma is accepted, and rejected with a wgmma error after a fence deleted or moved above its init, the accumulator stored before wgmma.wait 0, or a stage released or refilled before the wgmma.wait N > 0 that retires its reader"
+wg=(); for f in $(files_of check_roles_wgmma); do file_has "$f" 'warpgroup mma' && wg+=("$f"); done
+analyse_batch "${wg[@]}"
 run_each check_roles_wgmma $(files_of check_roles_wgmma)
 echo "  ${tags[roles]:-0} of them with roles"
 
@@ -121,7 +123,7 @@ for c in check emit explain regclasses nvvm-select; do
 done
 
 echo "== examples: check, emit, ptxas, golden"
-check_batch $(files_of check_example)
+analyse_batch $(files_of check_example)
 prepare_modules $(files_of check_example)
 run_each check_example $(files_of check_example)
 echo "== generated GEMM programs match tools/gen_gemm.sh"
@@ -142,6 +144,7 @@ echo "== golden files assemble"
 run_each check_golden_asm $(files_of check_golden_asm)
 
 echo "== GPU test programs assemble (tests/gpu)"
+analyse_batch $(files_of check_gpu_asm)
 prepare_modules $(files_of check_gpu_asm) $(for tg in $B8_TARGETS; do echo --target=$tg tests/gpu/ldstmatrix_b8.tile; done)
 run_each check_gpu_asm $(files_of check_gpu_asm)
 # a constant repeat of a few synchronous copies is unrolled by tilepx: as a PTX
@@ -151,6 +154,7 @@ run_each check_gpu_asm $(files_of check_gpu_asm)
 	ok || bad "reg_stream_g: its repeat 8 is not unrolled, or ptxas needs more than nvcc's 24 registers"
 
 echo "== bench/codegen programs assemble (bench/codegen: the .tile of each pair)"
+analyse_batch $(files_of check_codegen)
 prepare_modules $(files_of check_codegen)
 run_each check_codegen $(files_of check_codegen)
 echo "== row kernels: bench/gen_rows.py writes the committed softmax and RMSNorm programs"
@@ -209,6 +213,7 @@ done
 
 echo "== explain (tests/explain: '# explain:' lines name the fields the JSON records must have)"
 # (and check_explain's other targets: cp.async on sm_80 and sm_90, tcgen05 on every target)
+analyse_batch $(files_of check_explain)
 prepare_modules $(files_of check_explain) $(for tg in $LDGSTS_TARGETS; do echo --target=$tg tests/explain/ldgsts_*.tile; done) \
 	$(for tg in $TCGEN05_TARGETS $TCGEN05_REFUSED; do echo --target=$tg tests/explain/tcgen05_*.tile; done)
 run_each check_explain $(files_of check_explain)

@@ -15,8 +15,9 @@ grep -q -x ".file 1 \"$(cd "$(dirname "$L")" && pwd)/$(basename "$L")\"" "$OUT/l
 "$T" check -lineinfo "$L" 2>"$OUT/err"; [ $? = 2 ] && grep -q -- '-lineinfo is not an option of this command' "$OUT/err" && ok ||
 	bad "check -lineinfo must be a usage error"
 # every example and GPU test program: the module without -lineinfo plus .file/.loc lines, nothing else,
-# and each statement's instructions under its line (check_lineinfo, in JOBS workers; the plain
-# module is emit_once's, which the later sections reuse)
+# and each statement's instructions under its line (check_lineinfo, in JOBS workers; both modules
+# from analyse_batch's one analysis per file, whose check, module and records the later sections reuse)
+analyse_batch $(files_of check_lineinfo)
 run_each check_lineinfo $(files_of check_lineinfo)
 if [ -n "$PTXAS" ]; then
 	for f in "$L" examples/reg_32x8.tile examples/ws_pipeline.tile examples/wgmma_rs_chain.tile \
@@ -145,6 +146,21 @@ printf '%s\n' "check \"$OUT/a dir/a b.tile\"" "check '$OUT/a dir/a b.tile'" "emi
 [ "$(tr '\n' ' ' <"$OUT/bo")" = "END 0 END 0 END 0 END 0 END 2 END 2 " ] && [ $rc = 1 ] && [ -s "$OUT/a dir/o u.ptx" ] &&
 	grep -q "^tilepx: --batch: a quote is not closed on its line" "$OUT/be" && grep -q "^tilepx: --batch: an empty line" "$OUT/be" && ok ||
 	bad "tilepx --batch with quoted paths: $(tr '\n' ' ' <"$OUT/bo") / $(head -2 "$OUT/be")"
+# a file's consecutive lines share its analysis (src/api/api.c, Analysis): each line's output, its
+# status and its file are what a run of its own gives, with warnings (-Werror, -w), an error of the
+# analysis, an error of emit's own pass (a PTX version too old) and explain after emit
+KB=$OUT/kept; mkdir -p "$KB/one" "$KB/batch"; : > "$KB/lines"
+for f in tests/warn/cp_async_read_in_flight.tile tests/bad/no_variant.tile tests/bad/ptx_too_old.tile tests/bad/roles_wgmma_fence_hoisted.tile examples/ws_pipeline.tile; do
+	for w in "" "-Werror " "-w "; do
+		n=$(basename "$f" .tile)${w:+_${w:1:1}}
+		printf '%s\n' "check $w$f" "emit $w$f -o DIR/$n.ptx" "emit -lineinfo $w$f -o DIR/$n.li.ptx" "explain --json $w$f" \
+			"explain $w$f" "check $w$f" >> "$KB/lines"
+	done
+done
+while read -r l; do "$T" ${l//DIR/$KB/one} 2>&1; echo "END $?"; done < "$KB/lines" > "$KB/one.out"
+sed "s#DIR#$KB/batch#" "$KB/lines" | "$T" --batch > "$KB/batch.out" 2>&1
+sed "s#$KB/one#$KB/batch#g" "$KB/one.out" | cmp -s - "$KB/batch.out" && diff -r -q "$KB/one" "$KB/batch" >/dev/null &&
+	[ "$(ls "$KB/one" | wc -l)" -gt 6 ] && ok || bad "tilepx --batch with a kept analysis differs from runs of their own: $(diff "$KB/one.out" "$KB/batch.out" | head -3)"
 printf '%s\n' "\"$OUT/a dir/a b.tile\"" "$OUT/a dir/a b.tile" | "$B/ptxemu" --batch >"$OUT/eo" 2>&1
 [ "$(grep -c '^END 0$' "$OUT/eo")" = 1 ] && [ "$(grep -c '^END ' "$OUT/eo")" = 2 ] && grep -q '^PASS reg_32x8' "$OUT/eo" && ok ||
 	bad "ptxemu --batch with a quoted path: $(grep END "$OUT/eo" | tr '\n' ' ')"

@@ -42,7 +42,7 @@ static bool defines_used(Ctx *cx, const Module *m)
 
 /* parse, then the mode's pass list (src/api/driver.c); diagnostics in cx */
 static bool compile_module(Ctx *cx, const char *path, const char *src, size_t len, const char *target,
-                           tilepx_mode mode, const char *dump_after, const CompileOptions *copt, Str *text, Str *dump,
+                           Command cmd, const char *dump_after, const CompileOptions *copt, Str *text, Str *dump,
                            Module **mod)
 {
 	cx->diags.file = path;
@@ -67,9 +67,14 @@ static bool compile_module(Ctx *cx, const char *path, const char *src, size_t le
 	if (!defines_used(cx, m))
 		return false;
 	*mod = m;
+	return run_passes(cx, m, cmd, dump_after, text, dump);
+}
+
+static Command command_of(tilepx_mode mode)
+{
 	static const Command cmd[] = {[TILEPX_CHECK] = CMD_CHECK, [TILEPX_EMIT] = CMD_EMIT,
 	                              [TILEPX_EXPLAIN] = CMD_EXPLAIN, [TILEPX_EXPLAIN_JSON] = CMD_EXPLAIN_JSON};
-	return run_passes(cx, m, cmd[mode], dump_after, text, dump);
+	return cmd[mode];
 }
 
 /* the layout of b puts dim d's elements strides[d] apart (one iter per dim,
@@ -271,6 +276,43 @@ static bool fill_launches(Ctx *cx, Module *mod, LaunchReq *q)
 	return true;
 }
 
+/* a compilation's result once its passes ran: --dump-after's state and the
+ * diagnostics, and the output (text's buffer moves to out, dump is emptied) */
+static bool result_of(Ctx *cx, tilepx_mode mode, bool ok, Str *text, Str *dump, tilepx_diagnostics *list,
+                      tilepx_result *out)
+{
+	if (text->failed) {
+		str_free(text);
+		diag_error(cx, (Loc){0, 0}, "out of memory while writing the output");
+		ok = false;
+	}
+	diag_promote_warnings(cx);
+	ok = ok && cx->diags.errors == 0;
+	char *d = NULL;
+	size_t dn = 0;
+	FILE *f = open_memstream(&d, &dn);
+	if (f) {
+		if (dump->n) /* --dump-after's state, before the diagnostics */
+			fwrite(dump->s, 1, dump->n, f);
+		diag_print(&cx->diags, f);
+		fclose(f);
+	}
+	str_free(dump);
+	if (list && !diag_list_make(&cx->diags, list))
+		ok = false; /* (out of memory: the text still says why the input failed, if it did) */
+	out->ok = ok;
+	out->diagnostics = d;
+	/* explain's table is the answer even when a copy has no variant (then exit 1) */
+	bool explaining = mode == TILEPX_EXPLAIN || mode == TILEPX_EXPLAIN_JSON;
+	if ((ok || explaining) && text->s) {
+		out->output = text->s;
+		out->output_len = text->n;
+	} else {
+		str_free(text);
+	}
+	return ok;
+}
+
 static int api_run(const char *path, const char *src, size_t len, const char *target, tilepx_mode mode,
                    tilepx_result *out, LaunchReq *q, const char *dump_after, const DiagOptions *dopt,
                    const CompileOptions *copt, tilepx_diagnostics *list)
@@ -304,44 +346,16 @@ static int api_run(const char *path, const char *src, size_t len, const char *ta
 	if (dopt)
 		cx->diags.opt = *dopt;
 	Module *mod = NULL;
-	bool ok = compile_module(cx, path ? path : "<input>", src ? src : "", len, target, mode, dump_after, copt, text,
-	                         dump, &mod);
+	bool ok = compile_module(cx, path ? path : "<input>", src ? src : "", len, target, command_of(mode), dump_after,
+	                         copt, text, dump, &mod);
 	if (ok && q && mod)
 		ok = fill_launches(cx, mod, q);
 	if (ok && q && q->only && !q->n && q->only[0])
 		diag_error(cx, (Loc){0, 0}, "the program has no kernel named '%s'", q->only);
 	else if (ok && q && q->only && !q->n)
 		diag_error(cx, (Loc){0, 0}, "the program has no kernel");
-	if (text->failed) {
-		str_free(text);
-		diag_error(cx, (Loc){0, 0}, "out of memory while writing the output");
-		ok = false;
-	}
-	diag_promote_warnings(cx);
-	ok = ok && cx->diags.errors == 0;
-	char *d = NULL;
-	size_t dn = 0;
-	FILE *f = open_memstream(&d, &dn);
-	if (f) {
-		if (dump->n) /* --dump-after's state, before the diagnostics */
-			fwrite(dump->s, 1, dump->n, f);
-		diag_print(&cx->diags, f);
-		fclose(f);
-	}
-	str_free(dump);
+	ok = result_of(cx, mode, ok, text, dump, list, out);
 	free(dump);
-	if (list && !diag_list_make(&cx->diags, list))
-		ok = false; /* (out of memory: the text still says why the input failed, if it did) */
-	out->ok = ok;
-	out->diagnostics = d;
-	/* explain's table is the answer even when a copy has no variant (then exit 1) */
-	bool explaining = mode == TILEPX_EXPLAIN || mode == TILEPX_EXPLAIN_JSON;
-	if ((ok || explaining) && text->s) {
-		out->output = text->s;
-		out->output_len = text->n;
-	} else {
-		str_free(text);
-	}
 	free(text);
 	arena_free(cx->arena);
 	free(cx);
@@ -481,4 +495,144 @@ void tilepx_result_free(tilepx_result *r)
 	free(r->output);
 	free(r->diagnostics);
 	memset(r, 0, sizeof *r);
+}
+
+/* ---- one analysis, several outputs: tilepx --batch keeps the analysis of
+ * the file it compiled last, and a line on the same file with the same bytes
+ * and options (check, emit, emit -lineinfo, explain) runs only the passes
+ * after the shared ones (run_tail_passes) on it. Each output starts from the
+ * diagnostics the analysis left, so it is the output of a run of its own. */
+struct Analysis {
+	Ctx *cx;
+	Module *m;
+	bool ok;    /* the shared passes accepted the module */
+	bool spent; /* out of memory in an output: not used again */
+	char *path, *src, *target, **defines;
+	size_t len;
+	int ndefines;
+	DiagOptions dopt;
+	Diags diags; /* as the shared passes left them, items copied */
+	Diag *items;
+};
+
+void analysis_free(Analysis *a)
+{
+	if (!a)
+		return;
+	if (a->cx)
+		arena_free(a->cx->arena);
+	free(a->cx);
+	for (int i = 0; i < a->ndefines; i++)
+		free(a->defines[i]);
+	free(a->defines);
+	free(a->path);
+	free(a->src);
+	free(a->target);
+	free(a->items);
+	free(a);
+}
+
+static bool same_str(const char *x, const char *y) { return x == y || (x && y && !strcmp(x, y)); }
+
+bool analysis_is(const Analysis *a, const char *path, const char *src, size_t len, const char *target,
+                 const DiagOptions *dopt, const CompileOptions *copt)
+{
+	if (!a || a->spent || !same_str(a->path, path) || a->len != len || (len && memcmp(a->src, src, len)) ||
+	    !same_str(a->target, target) || a->ndefines != copt->ndefines)
+		return false;
+	for (int i = 0; i < a->ndefines; i++)
+		if (strcmp(a->defines[i], copt->defines[i]))
+			return false;
+	return a->dopt.werror == dopt->werror && a->dopt.no_warnings == dopt->no_warnings &&
+	       a->dopt.color == dopt->color && a->dopt.max_errors == dopt->max_errors && a->dopt.json == dopt->json;
+}
+
+static bool analysis_copy(Analysis *a, const char *path, const char *src, size_t len, const char *target,
+                          const CompileOptions *copt)
+{
+	a->path = strdup(path);
+	a->src = malloc(len + 1);
+	a->target = target ? strdup(target) : NULL;
+	a->defines = calloc((size_t)copt->ndefines + 1, sizeof *a->defines);
+	if (!a->path || !a->src || (target && !a->target) || !a->defines)
+		return false;
+	memcpy(a->src, src, len);
+	a->src[len] = 0;
+	a->len = len;
+	for (; a->ndefines < copt->ndefines; a->ndefines++)
+		if (!(a->defines[a->ndefines] = strdup(copt->defines[a->ndefines])))
+			return false;
+	return true;
+}
+
+/* the passes every command shares on the copied source; false when out of memory */
+static bool analyse(Analysis *a, const DiagOptions *dopt)
+{
+	jmp_buf oom;
+	if (setjmp(oom))
+		return false;
+	arena_on_oom(a->cx->arena, &oom);
+	a->dopt = *dopt;
+	a->cx->diags.opt = *dopt;
+	CompileOptions c = {.defines = (const char *const *)a->defines, .ndefines = a->ndefines};
+	a->ok = compile_module(a->cx, a->path, a->src, a->len, a->target, CMD_ANALYSE, NULL, &c, NULL, NULL, &a->m);
+	arena_on_oom(a->cx->arena, NULL);
+	a->diags = a->cx->diags;
+	if (a->diags.n && !(a->items = malloc(sizeof(Diag) * a->diags.n)))
+		return false;
+	if (a->diags.n)
+		memcpy(a->items, a->diags.items, sizeof(Diag) * a->diags.n);
+	return true;
+}
+
+/* the analysis of a copy of src; NULL when out of memory */
+Analysis *analysis_new(const char *path, const char *src, size_t len, const char *target, const DiagOptions *dopt,
+                       const CompileOptions *copt)
+{
+	Analysis *a = calloc(1, sizeof *a);
+	if (!a || !analysis_copy(a, path, src, len, target, copt) || !(a->cx = calloc(1, sizeof *a->cx)) ||
+	    !(a->cx->arena = arena_new()) || !analyse(a, dopt)) {
+		analysis_free(a);
+		return NULL;
+	}
+	return a;
+}
+
+/* out of memory in an output: the analysis is not used again */
+static int analysis_spent(Analysis *a, Str *text, Str *dump, tilepx_result *out)
+{
+	a->spent = true;
+	if (text)
+		str_free(text);
+	if (dump)
+		str_free(dump);
+	free(text);
+	free(dump);
+	return usage_error(out, "tilepx_compile: error: out of memory\n");
+}
+
+/* mode's output of the analysed file, as compile_dump gives it without --dump-after */
+int analysis_result(Analysis *a, int mode, const CompileOptions *copt, tilepx_result *out)
+{
+	memset(out, 0, sizeof *out);
+	Ctx *cx = a->cx;
+	cx->diags = a->diags; /* the items' block is the analysis's (an arena's: still there), its contents restored */
+	if (a->diags.n)
+		memcpy(cx->diags.items, a->items, sizeof(Diag) * a->diags.n);
+	cx->lineinfo = copt->lineinfo;
+	cx->lineinfo_file = copt->lineinfo_file;
+	Str *text = calloc(1, sizeof *text), *dump = calloc(1, sizeof *dump);
+	jmp_buf oom;
+	if (!text || !dump)
+		return analysis_spent(a, text, dump, out);
+	if (setjmp(oom))
+		return analysis_spent(a, text, dump, out);
+	arena_on_oom(cx->arena, &oom);
+	bool ok = a->ok && run_tail_passes(cx, a->m, command_of((tilepx_mode)mode), text);
+	ok = result_of(cx, (tilepx_mode)mode, ok, text, dump, NULL, out);
+	arena_on_oom(cx->arena, NULL);
+	cx->lineinfo_file = NULL;
+	free(text);
+	free(dump);
+	return ok;
 }

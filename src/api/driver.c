@@ -254,6 +254,18 @@ bool run_passes(Ctx *cx, Module *m, Command cmd, const char *dump_after, Str *ou
 	return cx->diags.errors == 0;
 }
 
+/* the passes of cmd after the analysis every command shares (those not
+ * RUN_ALL), on a module CMD_ANALYSE's passes accepted: run_passes(cmd) is
+ * run_passes(CMD_ANALYSE) then this (one analysis, several outputs) */
+bool run_tail_passes(Ctx *cx, Module *m, Command cmd, Str *out)
+{
+	Pipe p = {cx, m, cmd, out, 0};
+	for (int i = 0; i < NPASSES; i++)
+		if (passes[i].runs != RUN_ALL && (passes[i].runs & (1u << cmd)) && !passes[i].run(&p, NULL))
+			return false;
+	return cx->diags.errors == 0;
+}
+
 bool check_module(Ctx *cx, Module *m) { return run_passes(cx, m, CMD_ANALYSE, NULL, NULL, NULL); }
 
 bool emit_module(Ctx *cx, Module *m, const EmitOptions *o, Str *out)
