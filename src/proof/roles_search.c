@@ -203,9 +203,13 @@ static void sig_recs(const RSim *S, char **at)
 			continue;                             /* only its warning reads it, not the proof's verdict */
 		int64_t groups = is_store(x->s) ? S->r[x->role].bulk_groups
 		                 : is_cpa(x->s) ? S->r[x->role].cpa_groups : S->r[x->role].wg_groups;
+		/* a committed group's distance from the role's newest decides which wait retires it; once the
+		 * record is complete nothing reads its group again (commit and wait skip complete records; a
+		 * complete store's is -2): a constant, or a wgmma read of Q that no write supersedes would
+		 * count every later group into the state and no round would repeat (the attention kernels) */
+		int64_t group = x->group < 0 ? x->group : x->complete ? -3 : groups - x->group;
 		int64_t v[] = {x->lo, x->hi, x->role, x->write, x->complete, x->bar,
-		               x->bar >= 0 ? S->bars[x->bar].completed - x->phase : 0,
-		               x->group >= 0 ? groups - x->group : x->group, x->proxy};
+		               x->bar >= 0 ? S->bars[x->bar].completed - x->phase : 0, group, x->proxy};
 		sig_ptr(at, x->buf);
 		sig_ptr(at, x->s);
 		for (size_t k = 0; k < sizeof v / sizeof *v; k++)
