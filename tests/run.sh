@@ -380,7 +380,7 @@ source tests/races.sh
 echo "== emulator failures (tests/emu_fail: hand-written PTX the GPU would hang on; '# emu:' is the expected report)"
 run_each check_emu_fail $(files_of check_emu_fail)
 
-echo "== proof cost and the facts' magnitudes: every example with a runtime K or S is checked at K >= 8 and at K >= 2^30 (S likewise; CPU time at most 1.5x), and the kernels with roles at K <= 64 and K <= 704"
+echo "== proof cost and the facts' magnitudes: every example with a runtime K or S is checked at K >= 8 and at K >= 2^30 (S likewise; CPU time at most 1.5x), the persistent attention kernels at S <= 2^14 and S <= 2^28 - 2^16, and the kernels with roles at K <= 64 and K <= 704"
 # the roles proof explores the trip counts up to where the loop head's state
 # repeats, whatever the facts' bounds: a count past that stands for every
 # count a period larger. The same upper bound (2^30 + 2^16) in both variants;
@@ -410,6 +410,17 @@ for f in examples/*.tile; do
 		elif [ $((hi * 2)) -le $((lo * 3 + 40)) ]; then ok
 		else bad "check cost $n: $hi ms at $v >= $big, $lo ms at $v >= 8"; fi
 	done
+done
+# the persistent attention kernels (a walk around the K loop): S <= 16384 against
+# S <= 2^28 - 2^16 (their walk's count, heads times row tiles, fits 32 bits)
+for f in tests/gpu/attention_*_ps_small.tile; do
+	n=$(basename "$f" .tile)
+	sed "s/^assume S <= .*/assume S <= 16384/" "$f" > "$C/$n.lo.tile"
+	sed "s/^assume S <= .*/assume S <= 268369920/" "$f" > "$C/$n.hi.tile"
+	lo=$(cpu_check_ms "$C/$n.lo.tile"); hi=$(cpu_check_ms "$C/$n.hi.tile")
+	if [ -z "$lo" ] || [ -z "$hi" ]; then bad "check cost $n: rejected at S <= 16384 or S <= 268369920"; head -3 "$C/err"
+	elif [ $((hi * 2)) -le $((lo * 3 + 40)) ]; then ok
+	else bad "check cost $n: $hi ms at S <= 268369920, $lo ms at S <= 16384"; fi
 done
 for f in examples/*.tile bench/*.tile; do
 	grep -q '^param  *K u32' "$f" && grep -q '^assume K <= ' "$f" && grep -q '^ *when ' "$f" || continue
