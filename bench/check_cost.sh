@@ -42,6 +42,18 @@ for hk in "512 256" "65536 65536" "134217728 67108864"; do
 	end=$(date +%s%N)
 	printf '%-22s %12s %14.2f\n' "M <= $1, K <= $2" "$(((($1 + 127) / 128))) x $((($2 + 63) / 64))" "$(echo "($end - $start) / 1000000 / $runs" | bc -l)"
 done
+# the attention example (two K/V rings, ping-pong, overlap) and a persistent
+# attention kernel (a walk around the K loop), from a few K blocks to millions
+echo "attention (roles, S: the sequence length; CPU ms per check)"
+for f in examples/attention_fwd_sm90.tile tests/gpu/attention_hd128_ps_small.tile; do
+	for hi in 16384 65536 268369920; do
+		sed "s/^assume S <= .*/assume S <= $hi/" "$f" > "$tmp/a.tile"
+		build/tilepx check "$tmp/a.tile"
+		TIMEFORMAT='%3U %3S'
+		t=$({ time (for _ in $(seq "$runs"); do build/tilepx check "$tmp/a.tile"; done); } 2>&1)
+		printf '%-48s %14s\n' "$(basename "$f") S <= $hi" "$(echo "$t" | awk -v n="$runs" '{ printf "%.2f", ($1 + $2) * 1000 / n }')"
+	done
+done
 # the Hopper GEMMs (issue 27: emitting and proving them well under 100 ms):
 # CPU ms (user + sys, which a busy machine inflates less than the wall
 # clock) per `tilepx check` and per `tilepx emit` (the emit runs the proof too)

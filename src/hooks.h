@@ -143,9 +143,6 @@ void check_role_phases(Ctx *cx, const Module *m, Kernel *k);
 void emit_when(Emit *e, const Stmt *s);
 void emit_named_bar(Emit *e, const Stmt *s);
 void emit_setmaxnreg(Emit *e, const Stmt *s);
-/* the async proofs: operands not overwritten and accumulators not touched
- * in flight, fences, the final wait (after the statement checks) */
-void check_wgmma_async(Ctx *cx, const Module *m, Kernel *k);
 void emit_wgmma(Emit *e, const Stmt *s);
 void emit_wgmma_fence(Emit *e, const Stmt *s);
 void emit_wgmma_commit(Emit *e, const Stmt *s);

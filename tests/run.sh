@@ -385,7 +385,7 @@ source tests/races.sh
 echo "== emulator failures (tests/emu_fail: hand-written PTX the GPU would hang on; '# emu:' is the expected report)"
 run_each check_emu_fail $(files_of check_emu_fail)
 
-echo "== proof cost and the facts' magnitudes: every example with a runtime K is checked at K >= 8 and at K >= 2^30, attention's S at S >= 8 and S >= 2^15 (CPU time at most 1.5x), and the kernels with roles at K <= 64 and K <= 704"
+echo "== proof cost and the facts' magnitudes: every example with a runtime K or S is checked at K >= 8 and at K >= 2^30 (S likewise; CPU time at most 1.5x), the persistent attention kernels at S <= 2^14 and S <= 2^28 - 2^16, and the kernels with roles at K <= 64 and K <= 704"
 # the roles proof explores the trip counts up to where the loop head's state
 # repeats, whatever the facts' bounds: a count past that stands for every
 # count a period larger. The same upper bound (2^30 + 2^16) in both variants;
@@ -400,18 +400,13 @@ cpu_check_ms() { # FILE: the least CPU ms (user + sys) of 3 runs of tilepx check
 	done
 	echo "$best"
 }
-# the attention example's loop count is cdiv(S, 128) over the sequence length S,
-# checked at S >= 8 against S >= 2^15 within its own S <= 65536: at S >= 2^30 the
-# roles proof of its default kernel (two rings, ping-pong, overlap) finds no
-# invariant within 4096 rounds (a known limit: the proof's search still depends
-# on a count's range there; docs/language.md, "Warp roles and pipelines")
+# the attention example's loop count is cdiv(S, 176) over the sequence length S
 for f in examples/*.tile; do
 	for v in K S; do
 		grep -q "^param  *$v u32" "$f" && grep -q "^assume $v <= " "$f" || continue
 		[ $v = K ] && grep '^grid' "$f" | grep -q 'K' && continue
 		n=$(basename "$f" .tile) big=1073741824
-		if [ $v = S ]; then big=32768; cp "$f" "$C/$n.lo.tile"
-		else sed "s/^assume $v <= .*/assume $v <= 1073807360/" "$f" > "$C/$n.lo.tile"; fi
+		sed "s/^assume $v <= .*/assume $v <= 1073807360/" "$f" > "$C/$n.lo.tile"
 		cp "$C/$n.lo.tile" "$C/$n.hi.tile"
 		echo "assume $v >= 8" >> "$C/$n.lo.tile"
 		echo "assume $v >= $big" >> "$C/$n.hi.tile"
@@ -420,6 +415,17 @@ for f in examples/*.tile; do
 		elif [ $((hi * 2)) -le $((lo * 3 + 40)) ]; then ok
 		else bad "check cost $n: $hi ms at $v >= $big, $lo ms at $v >= 8"; fi
 	done
+done
+# the persistent attention kernels (a walk around the K loop): S <= 16384 against
+# S <= 2^28 - 2^16 (their walk's count, heads times row tiles, fits 32 bits)
+for f in tests/gpu/attention_*_ps_small.tile; do
+	n=$(basename "$f" .tile)
+	sed "s/^assume S <= .*/assume S <= 16384/" "$f" > "$C/$n.lo.tile"
+	sed "s/^assume S <= .*/assume S <= 268369920/" "$f" > "$C/$n.hi.tile"
+	lo=$(cpu_check_ms "$C/$n.lo.tile"); hi=$(cpu_check_ms "$C/$n.hi.tile")
+	if [ -z "$lo" ] || [ -z "$hi" ]; then bad "check cost $n: rejected at S <= 16384 or S <= 268369920"; head -3 "$C/err"
+	elif [ $((hi * 2)) -le $((lo * 3 + 40)) ]; then ok
+	else bad "check cost $n: $hi ms at S <= 268369920, $lo ms at S <= 16384"; fi
 done
 for f in examples/*.tile bench/*.tile; do
 	grep -q '^param  *K u32' "$f" && grep -q '^assume K <= ' "$f" && grep -q '^ *when ' "$f" || continue

@@ -100,15 +100,13 @@ static bool pass_swizzle(Pipe *p, Kernel *k)
 static bool pass_select(Pipe *p, Kernel *k) { return select_kernel(p->cx, p->m, k); }
 
 /* mbarrier phases, bulk groups, cp.async groups, cluster barriers: the
- * roles' proof, of every kernel (without roles, one role of every warp);
- * then the wgmma pipeline */
+ * roles' proof, of every kernel (without roles, one role of every warp),
+ * wgmma's register and proxy rules included */
 static bool pass_async(Pipe *p, Kernel *k)
 {
 	int before = p->cx->diags.errors;
 	if (check_tma_maps_used(p->cx, k))
 		check_role_phases(p->cx, p->m, k);
-	if (p->cx->diags.errors == before)
-		check_wgmma_async(p->cx, p->m, k);
 	return p->cx->diags.errors == before;
 }
 

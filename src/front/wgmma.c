@@ -7,8 +7,8 @@
  * (src/ptx/wgmma_desc.c: derived from the buffer's layout and swizzle, proved
  * canonical for every k-step). emit_wgmma builds the descriptors from the
  * buffers' runtime shared addresses and issues one wgmma.mma_async per
- * k-step (src/emit/wgmma_emit.c). check_wgmma_async proves the
- * asynchronous rules (src/proof/wgmma_async.c). */
+ * k-step (src/emit/wgmma_emit.c). The roles proof proves the
+ * asynchronous rules (src/proof/roles_wgmma.c). */
 #include "tilepx.h"
 #include "wgmma_plan.h"
 

@@ -689,7 +689,8 @@ static void prove_roles(Proof *P, const struct RtScan *rt, Fits *fits)
 static void scan_async(void *ctx, const Stmt *s)
 {
 	const StmtInfo *si = &stmt_info[s->kind];
-	*(bool *)ctx |= s->mbar > 0 || s->kind == ST_BULK_COMMIT || s->kind == ST_BULK_WAIT ||
+	*(bool *)ctx |= s->mbar > 0 || s->kind == ST_BULK_COMMIT || s->kind == ST_BULK_WAIT || s->kind == ST_WG_MMA ||
+	                s->kind == ST_WG_FENCE || s->kind == ST_WG_COMMIT || s->kind == ST_WG_WAIT ||
 	                s->kind == ST_BULK_WAIT_READ || stmt_is_tma_store(s) || stmt_is_bulk_store(s) || si->cbar != BAR_NONE;
 }
 

@@ -283,12 +283,21 @@ int64_t tma_bytes(const Stmt *s)
 void role_met(RSim *S, Role *r)
 {
 	int me = role_of(S, r);
+	for (size_t i = 0; i < S->nrecs; i++)
+		if (S->recs[i].role == me && S->recs[i].proxy == PROXY_FENCED)
+			S->recs[i].proxy = PROXY_VISIBLE;
+	role_retired(S, r);
+}
+
+/* the role's threads meet at a warpgroup instruction (.sync.aligned): the
+ * issuing thread's knowledge is shared, though no memory is ordered */
+void role_retired(RSim *S, Role *r)
+{
+	int me = role_of(S, r);
 	for (size_t i = 0; i < S->nrecs; i++) {
 		Rec *x = &S->recs[i];
 		if (x->role != me)
 			continue;
-		if (x->proxy == PROXY_FENCED)
-			x->proxy = PROXY_VISIBLE;
 		if (x->group == -2 && !x->complete) {
 			x->complete = true;
 			vc_zero(S, &x->vc);
@@ -353,7 +362,10 @@ bool named_barrier(RSim *S, Role *r, const Stmt *s, int id, int64_t count, bool 
 		vc_join(S, &r->clock, &nb->release);
 		r->lag_wg = false;
 		threads_met(S, r);
-		role_met(S, r);
+		if (id >= NB_WARPGROUP) /* a warpgroup instruction's meeting orders no memory for the async proxy */
+			role_retired(S, r);
+		else
+			role_met(S, r);
 		role_synced(S, r);
 		return true;
 	}

@@ -203,9 +203,13 @@ static void sig_recs(const RSim *S, char **at)
 			continue;                             /* only its warning reads it, not the proof's verdict */
 		int64_t groups = is_store(x->s) ? S->r[x->role].bulk_groups
 		                 : is_cpa(x->s) ? S->r[x->role].cpa_groups : S->r[x->role].wg_groups;
+		/* a committed group's distance from the role's newest decides which wait retires it; once the
+		 * record is complete nothing reads its group again (commit and wait skip complete records; a
+		 * complete store's is -2): a constant, or a wgmma read of Q that no write supersedes would
+		 * count every later group into the state and no round would repeat (the attention kernels) */
+		int64_t group = x->group < 0 ? x->group : x->complete ? -3 : groups - x->group;
 		int64_t v[] = {x->lo, x->hi, x->role, x->write, x->complete, x->bar,
-		               x->bar >= 0 ? S->bars[x->bar].completed - x->phase : 0,
-		               x->group >= 0 ? groups - x->group : x->group, x->proxy};
+		               x->bar >= 0 ? S->bars[x->bar].completed - x->phase : 0, group, x->proxy};
 		sig_ptr(at, x->buf);
 		sig_ptr(at, x->s);
 		for (size_t k = 0; k < sizeof v / sizeof *v; k++)
@@ -221,6 +225,24 @@ static void sig_recs(const RSim *S, char **at)
 		sig_put(at, shared ? x->ntrip : -2);
 		for (int d = 0; shared && d < x->ntrip; d++)
 			sig_put(at, x->trip[d] - xr->fr[d].j);
+	}
+}
+
+/* role r's wgmma state (roles_wgmma.c) by what decides its future: the
+ * flags and statements since the last fence, each wgmma in flight with its
+ * group's distance from the newest */
+static void sig_wgmma(const RSim *S, const Role *r, char **at)
+{
+	if (!S->nwgregs)
+		return;
+	sig_put(at, r->wg_fence);
+	sig_ptr(at, r->wg_commit);
+	for (int b = 0; b < S->nwgregs; b++)
+		sig_ptr(at, r->wg_touch[b]);
+	sig_put(at, r->nwgf);
+	for (int i = 0; i < r->nwgf; i++) {
+		sig_ptr(at, r->wgf[i].s);
+		sig_put(at, r->wgf[i].group < 0 ? -1 : r->wg_groups - r->wgf[i].group);
 	}
 }
 
@@ -253,7 +275,8 @@ void round_sig(RSim *S, Str *o, Clocks *clocks, int64_t *jmin_out, int64_t *jmax
 	*jmax_out = jmax;
 	/* the values below: 3 + 2 per thread barrier; per role 14, 3 per frame, its running counts and 3 per
 	 * barrier; per barrier 8; per record 19 */
-	size_t need = 10 * (size_t)(4 + S->nr * (15 + 3 * (MAX_REPEAT_DEPTH + 2) + S->k->nvars + 3 * S->nbars) +
+	size_t need = 10 * (size_t)(4 + S->nr * (15 + 3 * (MAX_REPEAT_DEPTH + 2) + S->k->nvars + 3 * S->nbars +
+	                                         3 + MAX_WG_REGS + 2 * MAX_WG_FLIGHT) +
 	                            8 * S->nbars + 19 * (int64_t)S->nrecs + 2 * S->nnb); /* 10 bytes a value at most */
 	if (o->n + need + 1 > o->cap) { /* room for all of it (an upper bound, below) */
 		o->cap = o->n + need + 1;
@@ -292,6 +315,7 @@ void round_sig(RSim *S, Str *o, Clocks *clocks, int64_t *jmin_out, int64_t *jmax
 				sig_put(&sp, r->vals[v] % L);
 		if (S->free >= 0) /* entries of the free class's loops: before the endless one, or it */
 			sig_put(&sp, r->entries[S->free] < S->free_entry ? r->entries[S->free] : S->free_entry);
+		sig_wgmma(S, r, &sp);
 		for (int64_t b = 0; b < S->nbars; b++)
 			/* past 2 ahead, any wait of the role fails alike (a role that never waits) */
 			sig_put(&sp, S->bars[b].completed - r->waits[b] < 2 ? S->bars[b].completed - r->waits[b] : 2),
@@ -361,6 +385,7 @@ RSim *rsim_new(Ctx *cx, Kernel *k, const uint64_t *roles, int nr, const TClass *
 		r->fr[0] = (RFrame){k->body, k->nbody, 0, NULL, 0, 1};
 		r->depth = 1;
 	}
+	wg_scan(S);
 	return S;
 }
 
@@ -604,12 +629,7 @@ static bool end_checks(RSim *S)
 			          "source)", S->k->has_roles ? "role" : "kernel");
 			return false;
 		}
-	for (size_t i = 0; i < S->nrecs; i++)
-		if (!S->recs[i].complete && S->recs[i].s->kind == ST_WG_MMA) {
-			RFAIL(S, S->recs[i].s->loc, "this wgmma is never waited for (wgmma.commit, then wgmma.wait 0)");
-			return false;
-		}
-	return end_multicast(S);
+	return wg_end(S) && end_multicast(S);
 }
 
 /* one scheduling round: each role runs until it blocks; ROUND_END when no

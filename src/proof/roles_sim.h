@@ -55,6 +55,12 @@ typedef struct RFrame {
 typedef int32_t Tick;
 typedef struct VC { Tick t[MAX_CLOCKS]; } VC;
 
+/* a wgmma statement in flight in a role: its newest instance's group (-1:
+ * uncommitted) */
+typedef struct WgFlight { const Stmt *s; int64_t group; } WgFlight;
+
+enum { MAX_WG_REGS = 16, MAX_WG_FLIGHT = 16 };
+
 typedef struct Role {
 	uint64_t warps;
 	RFrame fr[MAX_REPEAT_DEPTH + 2];
@@ -81,6 +87,14 @@ typedef struct Role {
 	int64_t carrive_t;
 	const Stmt *last_mc;     /* a multicast it issued that no cluster barrier has followed yet, at own */
 	int64_t last_mc_t;       /* time last_mc_t */
+	/* wgmma (roles_wgmma.c): a wgmma.fence run yet; the wgmma.commit since the last fence; per wgmma
+	 * register buffer (RSim.wgregs) the last statement that touched it since the last fence; the wgmma
+	 * statements in flight */
+	bool wg_fence;
+	const Stmt *wg_commit;
+	const Stmt *wg_touch[MAX_WG_REGS];
+	int nwgf;
+	WgFlight wgf[MAX_WG_FLIGHT];
 } Role;
 
 typedef struct RBar {
@@ -184,6 +198,10 @@ typedef struct RSim {
 	struct Fits *fits;       /* a kernel without roles: the waits' fitted parities (NULL: every parity is
 	                          * tracked at run time) */
 	const Ctx *loud;
+	const Buffer *wgregs[MAX_WG_REGS]; /* the local buffers wgmma accumulates into or reads A from */
+	int nwgregs;
+	bool wg_over;
+	bool wg;                 /* the kernel has wgmma statements */
 } RSim;
 
 /* a region's view depends on the region and the kernel only: the proof
@@ -369,6 +387,7 @@ void try_complete(RSim *S, int bi, const Stmt *at);
 void resolve_deferred(RSim *S, Role *r);
 int64_t tma_bytes(const Stmt *s);
 void role_met(RSim *S, Role *r);
+void role_retired(RSim *S, Role *r);
 void hand_off(RSim *S, Role *r, const Stmt *s);
 bool named_barrier(RSim *S, Role *r, const Stmt *s, int id, int64_t count, bool wait);
 
@@ -379,6 +398,13 @@ bool free_frame(const RSim *S, const Role *r, int d);
 void store_fits(Ctx *cx, const Kernel *k, const Fits *F);
 void cpa_end_warning(RSim *S);
 int role_step(RSim *S, Role *r);
+
+/* wgmma's registers and operands (roles_wgmma.c) */
+void wg_scan(RSim *S);
+void wg_registers(RSim *S, Role *r, const Stmt *s);
+bool wg_mma(RSim *S, Role *r, const Stmt *s);
+void wg_sync(RSim *S, Role *r, const Stmt *s);
+bool wg_end(RSim *S);
 
 /* runs and the loop invariant (roles_search.c) */
 void round_sig(RSim *S, Str *o, Clocks *clocks, int64_t *jmin_out, int64_t *jmax_out);

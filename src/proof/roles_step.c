@@ -571,8 +571,11 @@ static int on_copy(RSim *S, Role *r, const Stmt *s)
 static void wg_effects(RSim *S, Role *r, const Stmt *s)
 {
 	int me = role_of(S, r);
+	wg_sync(S, r, s);
 	if (s->kind == ST_WG_MMA) {
 		Pending x = {-1, 0};
+		if (!wg_mma(S, r, s))
+			return;
 		shared_access(S, r, s, s->src, false, &x, r->rank);
 		if (!S->failed)
 			shared_access(S, r, s, s->mma_b, false, &x, r->rank);
@@ -597,7 +600,7 @@ static void wg_effects(RSim *S, Role *r, const Stmt *s)
 	r->lag_wg = false;
 	if (__builtin_popcountll(r->warps) <= 4) {
 		threads_met(S, r);
-		role_met(S, r);
+		role_retired(S, r); /* not a fence's visibility: the instruction orders no memory */
 	}
 }
 
@@ -706,7 +709,8 @@ int role_step(RSim *S, Role *r)
 	Stmt *s = f->body[f->i];
 	if (++S->steps > ROLE_STEPS) {
 		RFAIL(S, s->loc, "more than %d statement instances: too many to %s", ROLE_STEPS,
-		      S->k->has_roles ? "prove the kernel's roles" : "check the kernel's barrier phases");
+		      S->k->has_roles ? "prove the kernel's roles" : S->wg && !S->k->nmbars ? "check the kernel's wgmma"
+		                                                                            : "check the kernel's barrier phases");
 		return STEP_DONE;
 	}
 	r->clock.t[role_of(S, r)]++;
@@ -730,6 +734,8 @@ int role_step(RSim *S, Role *r)
 	st = on_stmt(S, r, s);
 	if (st != STEP_RAN)
 		return st;
+	if (!S->failed)
+		wg_registers(S, r, s);
 	if (S->failed)
 		return STEP_DONE;
 	f->i++;

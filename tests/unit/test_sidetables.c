@@ -94,7 +94,6 @@ static bool tree_unchanged(Ctx *cx, Module *m)
 		resolve_auto_swizzle(cx, m, k);
 		select_kernel(cx, m, k);
 		check_role_phases(cx, m, k);
-		check_wgmma_async(cx, m, k);
 		if (!k->has_roles)
 			check_races(cx, m, k);
 	}
