@@ -271,14 +271,39 @@ def consumer_block(w, st, bn, bm, causal, pp, count, ix, mask, running, gqa=Fals
     w("  }")
 
 
-def kernel(d, causal, dt, small, shape=None, pp=False, ov=False, tm=False, tmast=False, gqa=False, ps=False):
+def kernel(d, causal, dt, small, shape=None, pp=False, ov=False, tm=False, tmast=False, gqa=False, ps=False,
+           order=""):
     L = kernel_tiles(d, causal, dt, small, shape, pp, ov, tm, tmast, gqa)
-    if not ps:
-        return L
-    nw = (shape or SHAPES[d])[0]
-    L = persistent(L, nw, 64 * nw)
-    L[0] += "_ps"
-    return L
+    if ps:
+        nw = (shape or SHAPES[d])[0]
+        L = persistent(L, nw, 64 * nw)
+        L[0] += "_ps"
+    return reordered(L, order) if order else L
+
+
+# the launch orders and reduce spellings (suffixes): _rev: the row tiles walked last first (grid
+# cdiv(S, BM) reversed: a causal kernel's longest tiles start first and its shortest fill the tail,
+# FA3's longest-first order); _hm: head-major, the heads along x and the row tiles along y reversed
+# (every head's longest tile before any head's shorter ones); _chain: reduce.max in register order
+ORDERS = ("rev", "hm", "chain", "rev_chain", "hm_chain")
+
+
+def reordered(L, order):
+    """kernel L (lines) in launch order / reduce spelling `order` (ORDERS)"""
+    out = []
+    for l in L:
+        if l.startswith("grid ") and "rev" in order:
+            l = re.sub(r"^grid   (cdiv\(S, \d+\))", r"grid   \1 reversed", l)
+        elif l.startswith("grid ") and "hm" in order:
+            l = re.sub(r"^grid   (cdiv\(S, \d+\)), BH$", r"grid   BH, \1 reversed", l)
+        elif "hm" in order:  # the row tile is ctaid_y, the head ctaid
+            l = re.sub(r"\bctaid\b", "ctaid_y", l.replace("ctaid_y", "\0")).replace("\0", "ctaid")
+        if "chain" in order and l.lstrip().startswith("reduce.max MB, Sc "):
+            l = l.replace("reduce.max MB, Sc ", "reduce.max MB, Sc chain ", 1)
+        out.append(l)
+    assert out != L, order
+    out[0] += "_" + order
+    return out
 
 
 def kernel_tiles(d, causal, dt, small, shape=None, pp=False, ov=False, tm=False, tmast=False, gqa=False):
@@ -589,6 +614,9 @@ RELEASE_MUTANT_NOTE = [
     "ordered after that wait: the producer thread refills a K stage only after its wait on emptyv for the",
     "previous V block, which the consumers arrive on after the same trip's 'wgmma.wait 0')"]
 EMITTED = set()  # the kernels of the example and the bench files, by name
+# the causal defaults in other launch orders (and hd64's with the chain max): session 14's candidates
+ORDERED = [(d, True, "bf16", False, None, False, False, False, False, False, False, o)
+           for (d, o) in ((64, "rev"), (64, "hm"), (64, "chain"), (128, "rev"), (128, "hm"), (256, "rev"))]
 
 
 def main():
@@ -648,6 +676,7 @@ def main():
              (64, False, "bf16", False, (2, 128, 2), True, True, False, False, False, True)]
     # (not hd256 BLOCK_N 80: the roles proof finds no invariant of its walk within its 4096 rounds,
     # with up to 819 K blocks a tile at S = 65536)
+    diag += ORDERED
     write("bench/attention_fwd_sm90_tuned.tile",
           module(plain + [(d, c, "bf16", False, sh) for (d, sh) in TUNED for c in (False, True)] +
                  [(d, c, "bf16", False, sh, True) for (d, sh) in PINGPONG for c in (False, True)] + overlap + diag,
@@ -683,6 +712,14 @@ def main():
                 "# runs: " + RUNS % (d, 2 * d, bn + 1, d, d)]
         write("tests/gpu/%s_small.tile" % nm.replace("attention_fwd_", "attention_"),
               module([(d, c, t, True, sh, pp, ov, tm, ts, False, ps)], what, sets, None))
+    for k in ORDERED:  # the launch orders and the chain's small twins
+        d, c, nm = k[0], k[1], kernel(*k)[0][len("kernel "):]
+        bn = structure(d, c)[0][1]
+        what = comment_block(c) + ["(%s at a size ptxemu runs: three row tiles, so the order shows.)" % nm]
+        what += OV_MUTANT_NOTE if structure(d, c)[2] else []
+        sets = ["# set: BH=2 S=%d W=%d %s" % (2 * bn + 9, 2 * d, scale), "# runs: " + RUNS % (d, 2 * d, bn + 1, d, d)]
+        write("tests/gpu/%s_small.tile" % nm.replace("attention_fwd_", "attention_"),
+              module([k[:3] + (True,) + k[4:]], what, sets, None))
     # grouped-query attention (2 query heads per K/V head), tests/gpu only: bench/attention.py
     # takes Q as [B*H, S, D] (its GQA views are to come)
     for (d, c, pp) in ((128, False, False), (128, True, True), (64, True, False)):

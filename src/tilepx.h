@@ -605,6 +605,7 @@ struct Stmt {
 	/* reduce over warps (check): RED_BAR_CTA meets at bar.sync 0 (a CTA-owned
 	 * tile), RED_BAR_WG at the warpgroup's barrier 12 + wgid; 0 within warps */
 	signed char red_bar;
+	bool red_chain;       /* reduce.max|min ... chain: a thread's registers in index order, not a tree */
 	Stmt **body;
 	size_t nbody, cap;
 };
@@ -614,6 +615,10 @@ typedef struct Kernel {
 	Loc loc;
 	int64_t threads, grid, grid_y;
 	Loc threads_loc, grid_loc;
+	/* grid ... reversed: ctaid (ctaid_y) counts down, nctaid - 1 - %ctaid, so
+	 * the hardware starts the last index first; the set of values is the same */
+	bool grid_reversed[2];
+	Loc grid_rev_loc;
 	/* cluster X[, Y]: CTAs per thread-block cluster (0: no cluster declared) */
 	int64_t cluster_x, cluster_y;
 	Loc cluster_loc;
