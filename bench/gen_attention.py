@@ -95,7 +95,7 @@ def name(d, causal, dt, shape=None, pp=False, ov=False, tm=False, st=False, gqa=
     parts = "" if default else "%s%s%s%s" % (shape_suffix(d, sh, not (gqa or pp or ov or tm)), "_pp" if pp else "",
                                             "_ov" if ov else "", "_tm" if tm else "")
     return "attention_fwd_hd%d%s%s%s%s%s" % (d, "_causal" if causal else "", "_f16" if dt == "f16" else "", parts,
-                                         "_st" if st else "", "_gqa2" if gqa else "")
+                                         ("_sq" if st == "q" else "_st") if st else "", "_gqa2" if gqa else "")
 
 
 def consumer_overlap(w, st, bm, bn, causal, pp, tm=False):
@@ -341,10 +341,15 @@ def kernel_tiles(d, causal, dt, small, shape=None, pp=False, ov=False, tm=False,
         w("param  %s %s %s%s tma" % (t, dt, grouped if gqa and t == "Q" else tensor(d), fill))
     w("param  O %s %s%s" % (dt, grouped if gqa else tensor(d), " tma" if tmast else ""))
     w("param  LSE f32 %s" % ("[BH, %d, S]" % nw if gqa else "[BH, S]"))
-    w("shared Qs %s [%d, %d] layout %s" % (dt, 64 * nw, d, tile_layout(64 * nw, d)))
+    # _sq at head dims 128, 256: each warpgroup's 64 rows of Q one contiguous span (as _st's Os), so the
+    # O one warpgroup stages there is provably apart from the other's S = Q K^T (loaded 64 rows a box)
+    q_per_wg = tmast == "q" and a > 1
+    qlay = "S[(%d, 64, %d, 64) : (%d, 64, 4096, 1)] swizzle(3, 3, 3)" % (nw, a, 64 * d) if q_per_wg else \
+        tile_layout(64 * nw, d)
+    w("shared Qs %s [%d, %d] layout %s" % (dt, 64 * nw, d, qlay))
     w("shared Ks %s [%d, %d, %d] layout %s" % (dt, st, bn, d, tile_layout(bn, d, st)))
     w("shared Vs %s [%d, %d, %d] layout %s" % (dt, st, bn, d, tile_layout(bn, d, st)))
-    if tmast:  # each warpgroup's 64 rows one contiguous span (its 64-column atoms side by side)
+    if tmast and tmast != "q":  # each warpgroup's 64 rows one contiguous span (its 64-column atoms side by side)
         w("shared Os %s [%d, %d] layout %s   # O's staging for the TMA stores"
           % (dt, bm, d, "S[(%d, 64, %d, 64) : (%d, 64, 4096, 1)] swizzle(3, 3, 3)" % (nw, d // 64, 64 * d)))
     w("local  Sc f32 [64, %d] layout %s" % (bn, acc_layout(bn)))
@@ -373,7 +378,10 @@ def kernel_tiles(d, causal, dt, small, shape=None, pp=False, ov=False, tm=False,
         for h in range(nw) if gqa else ():  # query head h of the group: warpgroup h + 1's rows
             w("    cta copy_async Qs[%d:%d, %s], Q[ctaid_y, %d, %s, %d : %d] mbarrier qfull[0]"
               % (64 * h, 64 * h + 64, cs, h, rowq, i * 64, i * 64 + 64))
-        if not gqa:
+        for h in range(nw) if q_per_wg else ():  # warpgroup h + 1's rows, a box each
+            rh = "ctaid*%d + %d : ctaid*%d + %d" % (bm, 64 * h, bm, 64 * h + 64)
+            w("    cta copy_async Qs[%d:%d, %s], %s mbarrier qfull[0]" % (64 * h, 64 * h + 64, cs, head("Q", rh, d, i * 64)))
+        if not gqa and not q_per_wg:
             w("    cta copy_async Qs[:, %s], %s mbarrier qfull[0]" % (cs, head("Q", rowq, d, i * 64)))
     def loads(stage, rows):
         for t in "KV":
@@ -442,7 +450,7 @@ def kernel_tiles(d, causal, dt, small, shape=None, pp=False, ov=False, tm=False,
         w("  warpgroup copy LSE[ctaid_y, wgid - 1, %s], LB" % rowq)
     elif tmast:  # O through a staging buffer and TMA stores, which clip at row S
         w("  warpgroup copy LSE[ctaid_y, %s], LB" % rows)
-        epilogue_tma_store(w, d, bm, nw)
+        epilogue_tma_store(w, d, bm, nw, "Qs" if tmast == "q" else "Os")
     else:
         w("  warpgroup copy %s, Oc" % head("O", rows, d, 0, d))
         w("  warpgroup copy LSE[ctaid_y, %s], LB" % rows)
@@ -509,13 +517,14 @@ def persistent(L, nw, bm):
     return out
 
 
-def epilogue_tma_store(w, d, bm, nw):
+def epilogue_tma_store(w, d, bm, nw, buf):
     """O rounded to 16 bits and written by stmatrix into a staging buffer
-    Os, each warpgroup its own 64 rows, then each warpgroup's TMA stores of
+    buf, each warpgroup its own 64 rows, then each warpgroup's TMA stores of
     its rows by 64-column atoms: a box crossing row S of the head is
-    clipped there (head dims up to 128: at 256, Q, K and V fill shared
-    memory)"""
-    buf = "Os"
+    clipped there. buf Os: a buffer of its own (head dims up to 128: at 256,
+    Q, K and V fill shared memory); Qs (suffix _sq): Q's own buffer, whose
+    rows of a warpgroup only that warpgroup's S = Q K^T reads, all of them
+    complete (wgmma.wait 0) before its O is written there"""
     for g in range(1, nw + 1):  # a block per warpgroup: its rows are constants there, for the race proof
         r0 = 64 * (g - 1)
         w("  when wgid == %d {" % g)
@@ -617,6 +626,15 @@ EMITTED = set()  # the kernels of the example and the bench files, by name
 # the causal defaults in other launch orders (and hd64's with the chain max): session 14's candidates
 ORDERED = [(d, True, "bf16", False, None, False, False, False, False, False, False, o)
            for (d, o) in ((64, "rev"), (64, "hm"), (64, "chain"), (128, "rev"), (128, "hm"), (256, "rev"))]
+# and FA3's hd64 structure (BLOCK_M 192, the overlap), whose causal mask now skips itself below the diagonal
+ORDERED += [(64, True, "bf16", False, (3, 128, 2), False, True, False, False, False, False, "rev")]
+# O staged in Q's buffer and stored by TMA (_sq): the defaults with the room _st had no shared memory for
+STAGED_IN_Q = [(d, c, "bf16", False, None, False, False, False, "q") for d in (64, 128, 256) for c in (False, True)]
+STAGED_IN_Q += [(d, True, "bf16", False, None, False, False, False, "q", False, False, "rev") for d in (128, 256)]
+# full attention: hd128 on 192 keys with the ping-pong and the overlap (224 KiB of stages: the plain loop's
+# fastest BLOCK_N in session 12), with and without _sq; hd64's BLOCK_M 192 overlap kernel with _sq
+STAGED_IN_Q += [(128, False, "bf16", False, (2, 192, 2), True, True, False, st) for st in (False, "q")]
+STAGED_IN_Q += [(64, False, "bf16", False, (3, 128, 2), False, True, False, "q")]
 
 
 def main():
@@ -655,7 +673,11 @@ def main():
               "_ps: persistent (full attention): grid cdiv(CTAS, 1), CTAS a u32 param after scale (the",
               "number of CTAs: one per SM; bench/attention.py passes the SM count), the CTAs walking the",
               "(head, row tile) pairs with the K/V rings and the ping-pong turning on across tiles; they",
-              "assume S <= 16384 (the roles proof of the walk grows with the K loop's range of counts)."]
+              "assume S <= 16384 (the roles proof of the walk grows with the K loop's range of counts).",
+              "_rev: the causal default launched longest tile first (grid cdiv(S, BLOCK_M) reversed, BH);",
+              "_hm: the heads along x, the row tiles along y reversed (grid BH, cdiv(S, BLOCK_M) reversed);",
+              "_chain: the row max in register order (reduce.max ... chain; the default is a tree);",
+              "_sq: O staged in Q's buffer (each warpgroup's own rows) and stored by TMA."]
     # the overlap kernels, alone and with the ping-pong, at the ping-pong's shapes
     overlap = [(d, c, "bf16", False, sh, pp, True) for (d, sh) in PINGPONG for c in (False, True)
                for pp in (False, True)] if SIBLINGS else []
@@ -676,7 +698,7 @@ def main():
              (64, False, "bf16", False, (2, 128, 2), True, True, False, False, False, True)]
     # (not hd256 BLOCK_N 80: the roles proof finds no invariant of its walk within its 4096 rounds,
     # with up to 819 K blocks a tile at S = 65536)
-    diag += ORDERED
+    diag += ORDERED + STAGED_IN_Q
     write("bench/attention_fwd_sm90_tuned.tile",
           module(plain + [(d, c, "bf16", False, sh) for (d, sh) in TUNED for c in (False, True)] +
                  [(d, c, "bf16", False, sh, True) for (d, sh) in PINGPONG for c in (False, True)] + overlap + diag,
@@ -712,11 +734,12 @@ def main():
                 "# runs: " + RUNS % (d, 2 * d, bn + 1, d, d)]
         write("tests/gpu/%s_small.tile" % nm.replace("attention_fwd_", "attention_"),
               module([(d, c, t, True, sh, pp, ov, tm, ts, False, ps)], what, sets, None))
-    for k in ORDERED:  # the launch orders and the chain's small twins
+    for k in ORDERED + STAGED_IN_Q:  # the launch orders', the chain's and the staged epilogues' small twins
         d, c, nm = k[0], k[1], kernel(*k)[0][len("kernel "):]
-        bn = structure(d, c)[0][1]
+        sh = structure(d, c, k[4], k[5], k[6], k[7])
+        bn = sh[0][1]
         what = comment_block(c) + ["(%s at a size ptxemu runs: three row tiles, so the order shows.)" % nm]
-        what += OV_MUTANT_NOTE if structure(d, c)[2] else []
+        what += OV_MUTANT_NOTE if sh[2] else []
         sets = ["# set: BH=2 S=%d W=%d %s" % (2 * bn + 9, 2 * d, scale), "# runs: " + RUNS % (d, 2 * d, bn + 1, d, d)]
         write("tests/gpu/%s_small.tile" % nm.replace("attention_fwd_", "attention_"),
               module([k[:3] + (True,) + k[4:]], what, sets, None))
