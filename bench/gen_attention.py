@@ -278,6 +278,8 @@ def kernel(d, causal, dt, small, shape=None, pp=False, ov=False, tm=False, tmast
         nw = (shape or SHAPES[d])[0]
         L = persistent(L, nw, 64 * nw)
         L[0] += "_ps"
+    if not order and L[0] == "kernel " + name(d, causal, dt) and not (tmast or gqa or ps):
+        return reordered(L, DEFAULT_ORDER[(d, causal)], False) if DEFAULT_ORDER.get((d, causal)) else L
     return reordered(L, order) if order else L
 
 
@@ -288,8 +290,12 @@ def kernel(d, causal, dt, small, shape=None, pp=False, ov=False, tm=False, tmast
 ORDERS = ("rev", "hm", "chain", "rev_chain", "hm_chain")
 
 
-def reordered(L, order):
-    """kernel L (lines) in launch order / reduce spelling `order` (ORDERS)"""
+# the default kernels' order (none yet: the GPU decides between them and _rev / _hm)
+DEFAULT_ORDER = {}
+
+
+def reordered(L, order, suffix=True):
+    """kernel L (lines) in launch order / reduce spelling `order` (ORDERS), its name suffixed _ORDER"""
     out = []
     for l in L:
         if l.startswith("grid ") and "rev" in order:
@@ -302,7 +308,7 @@ def reordered(L, order):
             l = l.replace("reduce.max MB, Sc ", "reduce.max MB, Sc chain ", 1)
         out.append(l)
     assert out != L, order
-    out[0] += "_" + order
+    out[0] += "_" + order if suffix else ""
     return out
 
 
