@@ -286,8 +286,10 @@ def kernel(d, causal, dt, small, shape=None, pp=False, ov=False, tm=False, tmast
 # the launch orders and reduce spellings (suffixes): _rev: the row tiles walked last first (grid
 # cdiv(S, BM) reversed: a causal kernel's longest tiles start first and its shortest fill the tail,
 # FA3's longest-first order); _hm: head-major, the heads along x and the row tiles along y reversed
-# (every head's longest tile before any head's shorter ones); _chain: reduce.max in register order
-ORDERS = ("rev", "hm", "chain", "rev_chain", "hm_chain")
+# (every head's longest tile before any head's shorter ones); _chain: reduce.max in register order;
+# _ftz: the softmax's exp2 as exp2_ftz (ex2.approx.ftz: one MUFU.EX2; without .ftz ptxas scales around
+# it to keep subnormal results, three more instructions an element; only p < 2^-126 changes, to 0)
+ORDERS = ("rev", "hm", "chain", "rev_chain", "hm_chain", "chain_ftz", "rev_chain_ftz")
 
 
 # the default kernels' order (none yet: the GPU decides between them and _rev / _hm)
@@ -306,6 +308,8 @@ def reordered(L, order, suffix=True):
             l = re.sub(r"\bctaid\b", "ctaid_y", l.replace("ctaid_y", "\0")).replace("\0", "ctaid")
         if "chain" in order and l.lstrip().startswith("reduce.max MB, Sc "):
             l = l.replace("reduce.max MB, Sc ", "reduce.max MB, Sc chain ", 1)
+        if "ftz" in order and l.lstrip().startswith(("set Sc[i, c] = exp2(", "set C[i, 0] = exp2(")):
+            l = l.replace("= exp2(", "= exp2_ftz(", 1)  # the softmax's exponentials: one MUFU, no subnormal fix-up
         out.append(l)
     assert out != L, order
     out[0] += "_" + order if suffix else ""
@@ -634,6 +638,15 @@ ORDERED = [(d, True, "bf16", False, None, False, False, False, False, False, Fal
            for (d, o) in ((64, "rev"), (64, "hm"), (64, "chain"), (128, "rev"), (128, "hm"), (256, "rev"))]
 # and FA3's hd64 structure (BLOCK_M 192, the overlap), whose causal mask now skips itself below the diagonal
 ORDERED += [(64, True, "bf16", False, (3, 128, 2), False, True, False, False, False, False, "rev")]
+# the chain max (which won hd64 causal by 7-9% on the H200) and exp2_ftz on the session's best kernels
+CHAIN_FTZ = [k for o in ("chain", "chain_ftz") for k in (
+    (64, True, "bf16", False, None, False, False, False, False, False, False, "rev_" + o),
+    (64, True, "bf16", False, (3, 128, 2), False, True, False, False, False, False, "rev_" + o),
+    (128, True, "bf16", False, None, False, False, False, "q", False, False, "rev_" + o),
+    (256, True, "bf16", False, None, False, False, False, "q", False, False, "rev_" + o),
+    (64, False, "bf16", False, (3, 128, 2), False, True, False, False, False, True, o),
+    (128, False, "bf16", False, (2, 192, 2), True, True, False, "q", False, False, o),
+    (256, False, "bf16", False, None, False, False, False, "q", False, False, o))]
 # O staged in Q's buffer and stored by TMA (_sq): the defaults with the room _st had no shared memory for
 STAGED_IN_Q = [(d, c, "bf16", False, None, False, False, False, "q") for d in (64, 128, 256) for c in (False, True)]
 STAGED_IN_Q += [(d, True, "bf16", False, None, False, False, False, "q", False, False, "rev") for d in (128, 256)]
@@ -704,7 +717,7 @@ def main():
              (64, False, "bf16", False, (2, 128, 2), True, True, False, False, False, True)]
     # (not hd256 BLOCK_N 80: the roles proof finds no invariant of its walk within its 4096 rounds,
     # with up to 819 K blocks a tile at S = 65536)
-    diag += ORDERED + STAGED_IN_Q
+    diag += ORDERED + STAGED_IN_Q + CHAIN_FTZ
     write("bench/attention_fwd_sm90_tuned.tile",
           module(plain + [(d, c, "bf16", False, sh) for (d, sh) in TUNED for c in (False, True)] +
                  [(d, c, "bf16", False, sh, True) for (d, sh) in PINGPONG for c in (False, True)] + overlap + diag,
@@ -740,13 +753,15 @@ def main():
                 "# runs: " + RUNS % (d, 2 * d, bn + 1, d, d)]
         write("tests/gpu/%s_small.tile" % nm.replace("attention_fwd_", "attention_"),
               module([(d, c, t, True, sh, pp, ov, tm, ts, False, ps)], what, sets, None))
-    for k in ORDERED + STAGED_IN_Q:  # the launch orders', the chain's and the staged epilogues' small twins
+    for k in ORDERED + STAGED_IN_Q + CHAIN_FTZ:  # the launch orders', the chain's and the staged epilogues' small twins
         d, c, nm = k[0], k[1], kernel(*k)[0][len("kernel "):]
         sh = structure(d, c, k[4], k[5], k[6], k[7])
         bn = sh[0][1]
-        what = comment_block(c) + ["(%s at a size ptxemu runs: three row tiles, so the order shows.)" % nm]
+        what = comment_block(c) + ["(%s at a size ptxemu runs: more than one row tile, so the order shows.)" % nm]
         what += OV_MUTANT_NOTE if sh[2] else []
-        sets = ["# set: BH=2 S=%d W=%d %s" % (2 * bn + 9, 2 * d, scale), "# runs: " + RUNS % (d, 2 * d, bn + 1, d, d)]
+        ps = len(k) > 10 and k[10]  # a persistent kernel: CTAS CTAs (2: each walks more than one tile)
+        sets = ["# set: BH=2 S=%d W=%d %s%s" % (2 * bn + 9, 2 * d, "CTAS=2 " if ps else "", scale),
+                "# runs: " + RUNS % (d, 2 * d, bn + 1, d, d)]
         write("tests/gpu/%s_small.tile" % nm.replace("attention_fwd_", "attention_"),
               module([k[:3] + (True,) + k[4:]], what, sets, None))
     # grouped-query attention (2 query heads per K/V head), tests/gpu only: bench/attention.py

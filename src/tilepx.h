@@ -479,7 +479,7 @@ typedef enum SetOp {
 	SX_LOAD,   /* an operand element: buf[idx[0], ...] */
 	SX_SCALAR, /* a scalar param (a float one, or an integer one exact in f32) */
 	SX_CONST,  /* an f32 literal: bits */
-	SX_NEG, SX_ABS, SX_EXP2, SX_LOG2, SX_RCP, SX_RSQRT, SX_SQRT, SX_TANH, /* a[0] */
+	SX_NEG, SX_ABS, SX_EXP2, SX_LOG2, SX_RCP, SX_RSQRT, SX_SQRT, SX_TANH, SX_EXP2_FTZ, /* a[0] */
 	SX_ADD, SX_SUB, SX_MUL, SX_DIV, SX_MAX, SX_MIN,                         /* a[0], a[1] */
 	SX_FMA,    /* a[0] * a[1] + a[2], one rounding */
 	SX_SELECT, /* a[0] (a condition) ? a[1] : a[2] */
