@@ -605,7 +605,7 @@ struct Stmt {
 	/* reduce over warps (check): RED_BAR_CTA meets at bar.sync 0 (a CTA-owned
 	 * tile), RED_BAR_WG at the warpgroup's barrier 12 + wgid; 0 within warps */
 	signed char red_bar;
-	bool red_chain;       /* reduce.max|min ... chain: a thread's registers in index order, not a tree */
+	bool red_tree;        /* reduce.max|min ... tree: a thread's registers paired as a tree, not chained */
 	Stmt **body;
 	size_t nbody, cap;
 };

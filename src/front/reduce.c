@@ -24,14 +24,14 @@ bool parse_reduce(Parser *p, Stmt *s)
 	if (!parse_region(p, s->dst) || !expect_punct(p, ',', "between the destination and the source") ||
 	    !parse_region(p, s->src))
 		return false;
-	if (is_ident(p, "chain")) { /* a schedule choice: max and min give the same result in any order */
+	if (is_ident(p, "tree")) { /* a schedule choice: max and min give the same result in any order */
 		if (s->kind == ST_REDUCE_SUM) {
 			p->line_failed = true;
-			diag_error(p->cx, p->tok.loc, "'chain' is the order of reduce.max and reduce.min; a sum is "
+			diag_error(p->cx, p->tok.loc, "'tree' is an order of reduce.max and reduce.min; a sum is "
 			                              "always a chain (its order is its meaning)");
 			return false;
 		}
-		s->red_chain = true;
+		s->red_tree = true;
 		next(p);
 	}
 	return true;
