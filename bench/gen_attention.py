@@ -95,7 +95,7 @@ def name(d, causal, dt, shape=None, pp=False, ov=False, tm=False, st=False, gqa=
     parts = "" if default else "%s%s%s%s" % (shape_suffix(d, sh, not (gqa or pp or ov or tm)), "_pp" if pp else "",
                                             "_ov" if ov else "", "_tm" if tm else "")
     return "attention_fwd_hd%d%s%s%s%s%s" % (d, "_causal" if causal else "", "_f16" if dt == "f16" else "", parts,
-                                         "_st" if st else "", "_gqa2" if gqa else "")
+                                         ("_sq" if st == "q" else "_st") if st else "", "_gqa2" if gqa else "")
 
 
 def consumer_overlap(w, st, bm, bn, causal, pp, tm=False):
@@ -271,14 +271,48 @@ def consumer_block(w, st, bn, bm, causal, pp, count, ix, mask, running, gqa=Fals
     w("  }")
 
 
-def kernel(d, causal, dt, small, shape=None, pp=False, ov=False, tm=False, tmast=False, gqa=False, ps=False):
+def kernel(d, causal, dt, small, shape=None, pp=False, ov=False, tm=False, tmast=False, gqa=False, ps=False,
+           order=""):
     L = kernel_tiles(d, causal, dt, small, shape, pp, ov, tm, tmast, gqa)
-    if not ps:
-        return L
-    nw = (shape or SHAPES[d])[0]
-    L = persistent(L, nw, 64 * nw)
-    L[0] += "_ps"
-    return L
+    if ps:
+        nw = (shape or SHAPES[d])[0]
+        L = persistent(L, nw, 64 * nw)
+        L[0] += "_ps"
+    if not order and L[0] == "kernel " + name(d, causal, dt) and not (tmast or gqa or ps):
+        return reordered(L, DEFAULT_ORDER[(d, causal)], False) if DEFAULT_ORDER.get((d, causal)) else L
+    return reordered(L, order) if order else L
+
+
+# the launch orders and reduce spellings (suffixes): _rev: the row tiles walked last first (grid
+# cdiv(S, BM) reversed: a causal kernel's longest tiles start first and its shortest fill the tail,
+# FA3's longest-first order); _hm: head-major, the heads along x and the row tiles along y reversed
+# (every head's longest tile before any head's shorter ones); _chain: reduce.max in register order (a
+# keyword in the candidates' call, every reduce.max's order since: the name stays, the program is the base's);
+# _ftz: the softmax's exp2 as exp2_ftz (ex2.approx.ftz: one MUFU.EX2; without .ftz ptxas scales around
+# it to keep subnormal results, three more instructions an element; only p < 2^-126 changes, to 0)
+ORDERS = ("rev", "hm", "chain_ftz", "rev_chain_ftz")
+
+
+# the default kernels' order (none yet: the GPU decides between them and _rev / _hm)
+DEFAULT_ORDER = {}
+
+
+def reordered(L, order, suffix=True):
+    """kernel L (lines) in launch order / reduce spelling `order` (ORDERS), its name suffixed _ORDER"""
+    out = []
+    for l in L:
+        if l.startswith("grid ") and "rev" in order:
+            l = re.sub(r"^grid   (cdiv\(S, \d+\))", r"grid   \1 reversed", l)
+        elif l.startswith("grid ") and "hm" in order:
+            l = re.sub(r"^grid   (cdiv\(S, \d+\)), BH$", r"grid   BH, \1 reversed", l)
+        elif "hm" in order:  # the row tile is ctaid_y, the head ctaid
+            l = re.sub(r"\bctaid\b", "ctaid_y", l.replace("ctaid_y", "\0")).replace("\0", "ctaid")
+        if "ftz" in order and l.lstrip().startswith(("set Sc[i, c] = exp2(", "set C[i, 0] = exp2(")):
+            l = l.replace("= exp2(", "= exp2_ftz(", 1)  # the softmax's exponentials: one MUFU, no subnormal fix-up
+        out.append(l)
+    assert out != L, order
+    out[0] += "_" + order if suffix else ""
+    return out
 
 
 def kernel_tiles(d, causal, dt, small, shape=None, pp=False, ov=False, tm=False, tmast=False, gqa=False):
@@ -316,10 +350,15 @@ def kernel_tiles(d, causal, dt, small, shape=None, pp=False, ov=False, tm=False,
         w("param  %s %s %s%s tma" % (t, dt, grouped if gqa and t == "Q" else tensor(d), fill))
     w("param  O %s %s%s" % (dt, grouped if gqa else tensor(d), " tma" if tmast else ""))
     w("param  LSE f32 %s" % ("[BH, %d, S]" % nw if gqa else "[BH, S]"))
-    w("shared Qs %s [%d, %d] layout %s" % (dt, 64 * nw, d, tile_layout(64 * nw, d)))
+    # _sq at head dims 128, 256: each warpgroup's 64 rows of Q one contiguous span (as _st's Os), so the
+    # O one warpgroup stages there is provably apart from the other's S = Q K^T (loaded 64 rows a box)
+    q_per_wg = tmast == "q" and a > 1
+    qlay = "S[(%d, 64, %d, 64) : (%d, 64, 4096, 1)] swizzle(3, 3, 3)" % (nw, a, 64 * d) if q_per_wg else \
+        tile_layout(64 * nw, d)
+    w("shared Qs %s [%d, %d] layout %s" % (dt, 64 * nw, d, qlay))
     w("shared Ks %s [%d, %d, %d] layout %s" % (dt, st, bn, d, tile_layout(bn, d, st)))
     w("shared Vs %s [%d, %d, %d] layout %s" % (dt, st, bn, d, tile_layout(bn, d, st)))
-    if tmast:  # each warpgroup's 64 rows one contiguous span (its 64-column atoms side by side)
+    if tmast and tmast != "q":  # each warpgroup's 64 rows one contiguous span (its 64-column atoms side by side)
         w("shared Os %s [%d, %d] layout %s   # O's staging for the TMA stores"
           % (dt, bm, d, "S[(%d, 64, %d, 64) : (%d, 64, 4096, 1)] swizzle(3, 3, 3)" % (nw, d // 64, 64 * d)))
     w("local  Sc f32 [64, %d] layout %s" % (bn, acc_layout(bn)))
@@ -348,7 +387,10 @@ def kernel_tiles(d, causal, dt, small, shape=None, pp=False, ov=False, tm=False,
         for h in range(nw) if gqa else ():  # query head h of the group: warpgroup h + 1's rows
             w("    cta copy_async Qs[%d:%d, %s], Q[ctaid_y, %d, %s, %d : %d] mbarrier qfull[0]"
               % (64 * h, 64 * h + 64, cs, h, rowq, i * 64, i * 64 + 64))
-        if not gqa:
+        for h in range(nw) if q_per_wg else ():  # warpgroup h + 1's rows, a box each
+            rh = "ctaid*%d + %d : ctaid*%d + %d" % (bm, 64 * h, bm, 64 * h + 64)
+            w("    cta copy_async Qs[%d:%d, %s], %s mbarrier qfull[0]" % (64 * h, 64 * h + 64, cs, head("Q", rh, d, i * 64)))
+        if not gqa and not q_per_wg:
             w("    cta copy_async Qs[:, %s], %s mbarrier qfull[0]" % (cs, head("Q", rowq, d, i * 64)))
     def loads(stage, rows):
         for t in "KV":
@@ -417,7 +459,7 @@ def kernel_tiles(d, causal, dt, small, shape=None, pp=False, ov=False, tm=False,
         w("  warpgroup copy LSE[ctaid_y, wgid - 1, %s], LB" % rowq)
     elif tmast:  # O through a staging buffer and TMA stores, which clip at row S
         w("  warpgroup copy LSE[ctaid_y, %s], LB" % rows)
-        epilogue_tma_store(w, d, bm, nw)
+        epilogue_tma_store(w, d, bm, nw, "Qs" if tmast == "q" else "Os")
     else:
         w("  warpgroup copy %s, Oc" % head("O", rows, d, 0, d))
         w("  warpgroup copy LSE[ctaid_y, %s], LB" % rows)
@@ -482,13 +524,14 @@ def persistent(L, nw, bm):
     return out
 
 
-def epilogue_tma_store(w, d, bm, nw):
+def epilogue_tma_store(w, d, bm, nw, buf):
     """O rounded to 16 bits and written by stmatrix into a staging buffer
-    Os, each warpgroup its own 64 rows, then each warpgroup's TMA stores of
+    buf, each warpgroup its own 64 rows, then each warpgroup's TMA stores of
     its rows by 64-column atoms: a box crossing row S of the head is
-    clipped there (head dims up to 128: at 256, Q, K and V fill shared
-    memory)"""
-    buf = "Os"
+    clipped there. buf Os: a buffer of its own (head dims up to 128: at 256,
+    Q, K and V fill shared memory); Qs (suffix _sq): Q's own buffer, whose
+    rows of a warpgroup only that warpgroup's S = Q K^T reads, all of them
+    complete (wgmma.wait 0) before its O is written there"""
     for g in range(1, nw + 1):  # a block per warpgroup: its rows are constants there, for the race proof
         r0 = 64 * (g - 1)
         w("  when wgid == %d {" % g)
@@ -587,6 +630,28 @@ RELEASE_MUTANT_NOTE = [
     "ordered after that wait: the producer thread refills a K stage only after its wait on emptyv for the",
     "previous V block, which the consumers arrive on after the same trip's 'wgmma.wait 0')"]
 EMITTED = set()  # the kernels of the example and the bench files, by name
+# the causal defaults in other launch orders (and hd64's with the chain max): session 14's candidates
+ORDERED = [(d, True, "bf16", False, None, False, False, False, False, False, False, o)
+           for (d, o) in ((64, "rev"), (64, "hm"), (128, "rev"), (128, "hm"), (256, "rev"))]
+# and FA3's hd64 structure (BLOCK_M 192, the overlap), whose causal mask now skips itself below the diagonal
+ORDERED += [(64, True, "bf16", False, (3, 128, 2), False, True, False, False, False, False, "rev")]
+# exp2_ftz on the session's best kernels (with the chain max, which won hd64 causal by 7-9% on the H200 and
+# is every reduce.max's order now)
+CHAIN_FTZ = [k for o in ("chain_ftz",) for k in (
+    (64, True, "bf16", False, None, False, False, False, False, False, False, "rev_" + o),
+    (64, True, "bf16", False, (3, 128, 2), False, True, False, False, False, False, "rev_" + o),
+    (128, True, "bf16", False, None, False, False, False, "q", False, False, "rev_" + o),
+    (256, True, "bf16", False, None, False, False, False, "q", False, False, "rev_" + o),
+    (64, False, "bf16", False, (3, 128, 2), False, True, False, False, False, True, o),
+    (128, False, "bf16", False, (2, 192, 2), True, True, False, "q", False, False, o),
+    (256, False, "bf16", False, None, False, False, False, "q", False, False, o))]
+# O staged in Q's buffer and stored by TMA (_sq): the defaults with the room _st had no shared memory for
+STAGED_IN_Q = [(d, c, "bf16", False, None, False, False, False, "q") for d in (64, 128, 256) for c in (False, True)]
+STAGED_IN_Q += [(d, True, "bf16", False, None, False, False, False, "q", False, False, "rev") for d in (128, 256)]
+# full attention: hd128 on 192 keys with the ping-pong and the overlap (224 KiB of stages: the plain loop's
+# fastest BLOCK_N in session 12), with and without _sq; hd64's BLOCK_M 192 overlap kernel with _sq
+STAGED_IN_Q += [(128, False, "bf16", False, (2, 192, 2), True, True, False, st) for st in (False, "q")]
+STAGED_IN_Q += [(64, False, "bf16", False, (3, 128, 2), False, True, False, "q")]
 
 
 def main():
@@ -624,7 +689,11 @@ def main():
               "buffer and TMA stores (clipped at row S), each warpgroup its own rows.",
               "_ps: persistent (full attention): grid cdiv(CTAS, 1), CTAS a u32 param after scale (the",
               "number of CTAs: one per SM; bench/attention.py passes the SM count), the CTAs walking the",
-              "(head, row tile) pairs with the K/V rings and the ping-pong turning on across tiles."]
+              "(head, row tile) pairs with the K/V rings and the ping-pong turning on across tiles.",
+              "_rev: the causal default launched longest tile first (grid cdiv(S, BLOCK_M) reversed, BH);",
+              "_hm: the heads along x, the row tiles along y reversed (grid BH, cdiv(S, BLOCK_M) reversed);",
+              "_chain_ftz: the softmax's exp2 as exp2_ftz (_chain: named when the chain max was a keyword);",
+              "_sq: O staged in Q's buffer (each warpgroup's own rows) and stored by TMA."]
     # the overlap kernels, alone and with the ping-pong, at the ping-pong's shapes
     overlap = [(d, c, "bf16", False, sh, pp, True) for (d, sh) in PINGPONG for c in (False, True)
                for pp in (False, True)] if SIBLINGS else []
@@ -645,6 +714,7 @@ def main():
              (64, False, "bf16", False, (2, 128, 2), True, True, False, False, False, True)]
     # (hd256 BLOCK_N 80 is proved too, in 0.1 s since the roles proof's round state leaves out a
     # waited-for wgmma's group; not added: it has not been timed on the GPU)
+    diag += ORDERED + STAGED_IN_Q + CHAIN_FTZ
     write("bench/attention_fwd_sm90_tuned.tile",
           module(plain + [(d, c, "bf16", False, sh) for (d, sh) in TUNED for c in (False, True)] +
                  [(d, c, "bf16", False, sh, True) for (d, sh) in PINGPONG for c in (False, True)] + overlap + diag,
@@ -680,6 +750,17 @@ def main():
                 "# runs: " + RUNS % (d, 2 * d, bn + 1, d, d)]
         write("tests/gpu/%s_small.tile" % nm.replace("attention_fwd_", "attention_"),
               module([(d, c, t, True, sh, pp, ov, tm, ts, False, ps)], what, sets, None))
+    for k in ORDERED + STAGED_IN_Q + CHAIN_FTZ:  # the launch orders', the chain's and the staged epilogues' small twins
+        d, c, nm = k[0], k[1], kernel(*k)[0][len("kernel "):]
+        sh = structure(d, c, k[4], k[5], k[6], k[7])
+        bn = sh[0][1]
+        what = comment_block(c) + ["(%s at a size ptxemu runs: more than one row tile, so the order shows.)" % nm]
+        what += OV_MUTANT_NOTE if sh[2] else []
+        ps = len(k) > 10 and k[10]  # a persistent kernel: CTAS CTAs (2: each walks more than one tile)
+        sets = ["# set: BH=2 S=%d W=%d %s%s" % (2 * bn + 9, 2 * d, "CTAS=2 " if ps else "", scale),
+                "# runs: " + RUNS % (d, 2 * d, bn + 1, d, d)]
+        write("tests/gpu/%s_small.tile" % nm.replace("attention_fwd_", "attention_"),
+              module([k[:3] + (True,) + k[4:]], what, sets, None))
     # grouped-query attention (2 query heads per K/V head), tests/gpu only: bench/attention.py
     # takes Q as [B*H, S, D] (its GQA views are to come)
     for (d, c, pp) in ((128, False, False), (128, True, True), (64, True, False)):

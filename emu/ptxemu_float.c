@@ -24,7 +24,7 @@ enum {
 	FOP_NONE,
 	FOP_ADD, FOP_SUB, FOP_MUL, FOP_FMA, FOP_DIV, FOP_SQRT,
 	FOP_MAX, FOP_MIN, FOP_ABS, FOP_NEG,
-	FOP_EX2, FOP_LG2, FOP_RCP, FOP_RSQRT, FOP_TANH,
+	FOP_EX2, FOP_LG2, FOP_RCP, FOP_RSQRT, FOP_TANH, FOP_EX2_FTZ,
 	FOP_SETP, FOP_SELP, FOP_CVT_E4M3X2, FOP_CVT_E5M2X2, FOP_MOV,
 	FOP_CVT_F32_U32, FOP_CVT_F32_S32, FOP_CVT_F32_BF16,
 	/* double forms (ptxemu_double_exec) */
@@ -48,6 +48,7 @@ static const struct {
 	{"max.f32", FOP_MAX, 2},      {"min.f32", FOP_MIN, 2},      {"abs.f32", FOP_ABS, 1},
 	{"neg.f32", FOP_NEG, 1},      {"ex2.approx.f32", FOP_EX2, 1}, {"lg2.approx.f32", FOP_LG2, 1},
 	{"rcp.approx.f32", FOP_RCP, 1}, {"rsqrt.approx.f32", FOP_RSQRT, 1}, {"tanh.approx.f32", FOP_TANH, 1},
+	{"ex2.approx.ftz.f32", FOP_EX2_FTZ, 1},
 	{"selp.b32", FOP_SELP, 3},    {"selp.f32", FOP_SELP, 3},    {"selp.u32", FOP_SELP, 3},
 	{"selp.s32", FOP_SELP, 3},    {"mov.f32", FOP_MOV, 1},
 	{"cvt.rn.satfinite.e4m3x2.f32", FOP_CVT_E4M3X2, 2},
@@ -156,6 +157,13 @@ static uint32_t approx(int kind, float x)
 	return bits_of((float)r);
 }
 
+/* ex2.approx.ftz.f32: a subnormal operand reads as 0 (2^0 = 1), a subnormal result is +0 */
+static uint32_t ex2_ftz(float x)
+{
+	uint32_t r = approx(FOP_EX2, fpclassify(x) == FP_SUBNORMAL ? 0.0f : x);
+	return fpclassify(as_float(r)) == FP_SUBNORMAL ? 0 : r;
+}
+
 uint8_t ptxemu_cvt_fp8_satfinite(uint32_t f32, bool e5m2)
 {
 	const int mbits = e5m2 ? 2 : 3, bias = e5m2 ? 15 : 7;
@@ -211,6 +219,8 @@ uint32_t ptxemu_float_exec(FloatOp o, uint32_t a, uint32_t b, uint32_t c)
 	}
 	case FOP_EX2: case FOP_LG2: case FOP_RCP: case FOP_RSQRT: case FOP_TANH:
 		return approx(o.kind, x);
+	case FOP_EX2_FTZ:
+		return ex2_ftz(x);
 	default: return 0;
 	}
 }

@@ -17,6 +17,7 @@ ABS_F32             6.3 all   abs.f32 $0:r32, $1:r32;
 NEG_F32             6.3 all   neg.f32 $0:r32, $1:r32;
 # the approximate functions (their bounds: docs/ptx-notes.md "Approximate math")
 EX2_APPROX_F32      6.3 all   ex2.approx.f32 $0:r32, $1:r32;
+EX2_APPROX_FTZ_F32  6.3 all   ex2.approx.ftz.f32 $0:r32, $1:r32;
 LG2_APPROX_F32      6.3 all   lg2.approx.f32 $0:r32, $1:r32;
 RCP_APPROX_F32      6.3 all   rcp.approx.f32 $0:r32, $1:r32;
 RSQRT_APPROX_F32    6.3 all   rsqrt.approx.f32 $0:r32, $1:r32;

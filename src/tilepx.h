@@ -479,7 +479,7 @@ typedef enum SetOp {
 	SX_LOAD,   /* an operand element: buf[idx[0], ...] */
 	SX_SCALAR, /* a scalar param (a float one, or an integer one exact in f32) */
 	SX_CONST,  /* an f32 literal: bits */
-	SX_NEG, SX_ABS, SX_EXP2, SX_LOG2, SX_RCP, SX_RSQRT, SX_SQRT, SX_TANH, /* a[0] */
+	SX_NEG, SX_ABS, SX_EXP2, SX_LOG2, SX_RCP, SX_RSQRT, SX_SQRT, SX_TANH, SX_EXP2_FTZ, /* a[0] */
 	SX_ADD, SX_SUB, SX_MUL, SX_DIV, SX_MAX, SX_MIN,                         /* a[0], a[1] */
 	SX_FMA,    /* a[0] * a[1] + a[2], one rounding */
 	SX_SELECT, /* a[0] (a condition) ? a[1] : a[2] */
@@ -605,6 +605,7 @@ struct Stmt {
 	/* reduce over warps (check): RED_BAR_CTA meets at bar.sync 0 (a CTA-owned
 	 * tile), RED_BAR_WG at the warpgroup's barrier 12 + wgid; 0 within warps */
 	signed char red_bar;
+	bool red_tree;        /* reduce.max|min ... tree: a thread's registers paired as a tree, not chained */
 	Stmt **body;
 	size_t nbody, cap;
 };
@@ -614,6 +615,10 @@ typedef struct Kernel {
 	Loc loc;
 	int64_t threads, grid, grid_y;
 	Loc threads_loc, grid_loc;
+	/* grid ... reversed: ctaid (ctaid_y) counts down, nctaid - 1 - %ctaid, so
+	 * the hardware starts the last index first; the set of values is the same */
+	bool grid_reversed[2];
+	Loc grid_rev_loc;
 	/* cluster X[, Y]: CTAs per thread-block cluster (0: no cluster declared) */
 	int64_t cluster_x, cluster_y;
 	Loc cluster_loc;

@@ -507,6 +507,16 @@ static void emit_param_bases(Emit *e)
 	}
 }
 
+/* a reversed grid dimension's index: nctaid - 1 - %ctaid, in place */
+static void emit_reversed_index(Emit *e, Reg idx, FormId nctaid_form)
+{
+	Builder *b = &e->b;
+	Reg n = b_reg(b, RC_R);
+	b_ins(b, nctaid_form, b_name(b, n), NULL);
+	b_ins(b, FORM_SUB_U32, b_name(b, n), b_name(b, n), b_name(b, idx), NULL);
+	b_ins(b, FORM_SUB_U32, b_name(b, idx), b_name(b, n), b_imm(b, 1), NULL);
+}
+
 /* thread, CTA, lane, warp and warpgroup indices */
 static void emit_thread_ids(Emit *e)
 {
@@ -520,9 +530,13 @@ static void emit_thread_ids(Emit *e)
 	e->tid_wg = b_reg(b, RC_R);
 	b_ins(b, FORM_MOV_TID_X, b_name(b, e->tid), NULL);
 	b_ins(b, FORM_MOV_CTAID_X, b_name(b, e->ctaid), NULL);
+	if (k->grid_reversed[0])
+		emit_reversed_index(e, e->ctaid, FORM_MOV_NCTAID_X);
 	if (k->grid_y > 1 || k->grid_var[1] >= 0) {
 		e->ctaidy = b_reg(b, RC_R);
 		b_ins(b, FORM_MOV_CTAID_Y, b_name(b, e->ctaidy), NULL);
+		if (k->grid_reversed[1])
+			emit_reversed_index(e, e->ctaidy, FORM_MOV_NCTAID_Y);
 	}
 	if (k->uses_crank) { /* the CTA's rank in its cluster (0 without one) */
 		e->crank = b_reg(b, RC_R);

@@ -1,5 +1,6 @@
 /* The emit hook of reduce.max|min|sum: each thread combines its registers
- * of one DST element (a sum as a chain, max and min as a tree), then the lanes combine with shfl.sync.bfly and the
+ * of one DST element (in register order; max and min as a tree where the
+ * statement says tree), then the lanes combine with shfl.sync.bfly and the
  * warps through shared memory, as
  * reduce_plan (src/front/reduce.c) decided. */
 #include "lower.h"
@@ -79,12 +80,14 @@ static void over_warps(Emit *e, const Stmt *s, const RedPlan *rp, FormId op, Reg
 	red_barrier(e, s);
 }
 
-/* a sum's registers of DST element g in increasing index, ((r0 + r1) + r2) + ...: the order is the meaning's */
-static Reg in_thread_chain(Builder *b, const RedPlan *rp, const Reg *sw, DType dt, int g)
+/* the registers of DST element g in increasing index, ((r0 + r1) + r2) + ...: a sum's order is its
+ * meaning, and max and min take it too unless the statement says tree (on the H200 the chain measured
+ * 1-9% faster in the attention kernels than the tree, never slower: docs/benchmarks.md, session 14) */
+static Reg in_thread_chain(Builder *b, const RedPlan *rp, FormId op, const Reg *sw, DType dt, int g)
 {
 	Reg acc = read_f32(b, sw, dt, rp->regs[rp->first[g]]);
 	for (int i = 1; i < rp->count[g]; i++)
-		acc = combine(b, FORM_ADD_RN_F32, acc, read_f32(b, sw, dt, rp->regs[rp->first[g] + i]));
+		acc = combine(b, op, acc, read_f32(b, sw, dt, rp->regs[rp->first[g] + i]));
 	return acc;
 }
 
@@ -120,8 +123,8 @@ void emit_reduce(Emit *e, const Stmt *s)
 	Reg *dw = emit_local_regs(e, s->dst->buf);
 	Reg *acc = arena_alloc(b->arena, sizeof(Reg) * (size_t)rp.nslot);
 	for (int g = 0; g < rp.nslot; g++) /* in the thread: registers in increasing index */
-		acc[g] = op == FORM_ADD_RN_F32 ? in_thread_chain(b, &rp, sw, s->src->buf->dt, g)
-		                               : in_thread_tree(b, &rp, op, sw, s->src->buf->dt, g);
+		acc[g] = s->red_tree ? in_thread_tree(b, &rp, op, sw, s->src->buf->dt, g)
+		                     : in_thread_chain(b, &rp, op, sw, s->src->buf->dt, g);
 	for (int i = 0; i < rp.nbits; i++) /* across lanes: butterflies, lowest lane bit first */
 		for (int g = 0; g < rp.nslot; g++) {
 			Reg other = b_reg(b, RC_R);

@@ -616,6 +616,12 @@ static bool check_cluster(Ctx *cx, const Module *m, const Kernel *k)
 		diag_note(cx, "the launch tiles the grid with whole clusters in every dimension");
 		return false;
 	}
+	if (k->grid_reversed[0] || k->grid_reversed[1]) {
+		diag_error(cx, k->grid_rev_loc, "a reversed grid dimension cannot be tiled by a cluster");
+		diag_note(cx, "a cluster's CTAs are consecutive in %%ctaid and cluster_ctarank counts up with it; "
+		              "reversed, ctaid would count down inside the cluster");
+		return false;
+	}
 	return true;
 }
 

@@ -45,7 +45,7 @@ static bool reserved(const char *nm)
 	static const char *const words[] = {
 		"target", "ptx", "kernel", "func", "arg", "extern", "threads", "grid", "param", "shared",
 		"local", "tmem", "mbarrier", "cluster", "assume", "define", "thread", "warp", "warpgroup",
-		"wg", "cta", "repeat", "when", "else", "as", "across", "running", "unroll", "ctaid",
+		"wg", "cta", "repeat", "when", "else", "as", "across", "running", "unroll", "reversed", "ctaid",
 		"ctaid_y", "warpid", "wgid", "cluster_ctarank", "tid", "laneid", "cdiv", "min", "max",
 	};
 	for (size_t i = 0; i < sizeof words / sizeof words[0]; i++)

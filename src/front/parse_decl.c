@@ -806,6 +806,11 @@ static void decl_launch(Parser *p, Loc loc, bool thr)
 			} else if (!take_int(p, d ? "grid size in y" : "grid size", d ? &k->grid_y : &k->grid)) {
 				return;
 			}
+			if (is_ident(p, "reversed")) { /* the last tile first (a causal kernel's longest) */
+				k->grid_reversed[d] = true;
+				k->grid_rev_loc = p->tok.loc;
+				next(p);
+			}
 		}
 		end_of_line(p);
 		return;

@@ -165,7 +165,7 @@ static bool float_literal(SetParse *sp, Val *v, bool *ok)
 static const struct { const char *name; SetOp op; int nargs; } set_calls[] = {
 	{"fma", SX_FMA, 3},     {"max", SX_MAX, 2},     {"min", SX_MIN, 2},   {"abs", SX_ABS, 1},
 	{"exp2", SX_EXP2, 1},   {"log2", SX_LOG2, 1},   {"rcp", SX_RCP, 1},   {"rsqrt", SX_RSQRT, 1},
-	{"sqrt", SX_SQRT, 1},   {"tanh", SX_TANH, 1},   {"select", SX_SELECT, 3},
+	{"sqrt", SX_SQRT, 1},   {"tanh", SX_TANH, 1},   {"select", SX_SELECT, 3}, {"exp2_ftz", SX_EXP2_FTZ, 1},
 };
 
 /* NAME(args): one of set_calls */
@@ -176,7 +176,7 @@ static bool call(SetParse *sp, const char *name, Loc at, Val *v)
 	while (c < sizeof set_calls / sizeof *set_calls && strcmp(set_calls[c].name, name))
 		c++;
 	if (c == sizeof set_calls / sizeof *set_calls)
-		return set_fail(sp, at, "unknown function '%s' (set has fma, max, min, abs, exp2, log2, rcp, rsqrt, sqrt, "
+		return set_fail(sp, at, "unknown function '%s' (set has fma, max, min, abs, exp2, exp2_ftz, log2, rcp, rsqrt, sqrt, "
 		                "tanh and select)", name);
 	next(p); /* '(' */
 	SetNode *args[3] = {0};

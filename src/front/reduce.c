@@ -21,8 +21,20 @@ bool parse_reduce(Parser *p, Stmt *s)
 {
 	s->dst = arena_alloc(p->cx->arena, sizeof(Region));
 	s->src = arena_alloc(p->cx->arena, sizeof(Region));
-	return parse_region(p, s->dst) && expect_punct(p, ',', "between the destination and the source") &&
-	       parse_region(p, s->src);
+	if (!parse_region(p, s->dst) || !expect_punct(p, ',', "between the destination and the source") ||
+	    !parse_region(p, s->src))
+		return false;
+	if (is_ident(p, "tree")) { /* a schedule choice: max and min give the same result in any order */
+		if (s->kind == ST_REDUCE_SUM) {
+			p->line_failed = true;
+			diag_error(p->cx, p->tok.loc, "'tree' is an order of reduce.max and reduce.min; a sum is "
+			                              "always a chain (its order is its meaning)");
+			return false;
+		}
+		s->red_tree = true;
+		next(p);
+	}
+	return true;
 }
 
 /* the enumeration behind a plan: for owner-group thread t and SRC register

@@ -37,18 +37,25 @@ typedef struct RefSet {
  * y the device's result and f(x) the exact value, as relative and absolute
  * parts (docs/ptx-notes.md, "Approximate math", from the PTX ISA's stated
  * maximum errors): ex2 2^-21.5 |f| + 2^-147; lg2 2^-22 max(1, |f|); rcp
- * 2^-22.4 |f| + 1.5 2^-149; rsqrt 2^-22.9 |f|; tanh 2^-11 |f| */
+ * 2^-22.4 |f| + 1.5 2^-149; rsqrt 2^-22.9 |f|; tanh 2^-11 |f|; ex2.ftz as
+ * ex2 but 2^-126 absolute (a subnormal result is flushed to +0, a
+ * subnormal operand read as 0: 2^x within the relative part there) */
 static double approx_rel(SetOp op)
 {
 	switch (op) {
-	case SX_EXP2: return 0x1.6a09e667f3bcdp-22; /* 2^-21.5 */
+	case SX_EXP2: case SX_EXP2_FTZ: return 0x1.6a09e667f3bcdp-22; /* 2^-21.5 */
 	case SX_LOG2: return 0x1p-22;
 	case SX_RCP: return 0x1.8406003b2ae63p-23; /* 2^-22.4 */
 	case SX_RSQRT: return 0x1.125fbee250669p-23; /* 2^-22.9 */
 	default: return 0x1p-11;
 	}
 }
-static double approx_abs(SetOp op) { return op == SX_EXP2 ? 0x1p-147 : op == SX_LOG2 ? 0x1p-22 : op == SX_RCP ? 0x1.8p-149 : 0; }
+static double approx_abs(SetOp op)
+{
+	if (op == SX_EXP2_FTZ) /* a result below 2^-126 may be +0 */
+		return 0x1p-126;
+	return op == SX_EXP2 ? 0x1p-147 : op == SX_LOG2 ? 0x1p-22 : op == SX_RCP ? 0x1.8p-149 : 0;
+}
 
 static float bits_f(uint32_t u)
 {
@@ -139,7 +146,7 @@ static FV fv_max_min(FV a, FV b, bool max)
 static double approx_exact(SetOp op, double x)
 {
 	switch (op) {
-	case SX_EXP2: return rm_exp2(x);
+	case SX_EXP2: case SX_EXP2_FTZ: return rm_exp2(x);
 	case SX_LOG2: return x < 0 ? NAN : rm_log2(x);
 	case SX_RCP: return 1.0 / x;
 	case SX_RSQRT: return x < 0 ? NAN : 1.0 / rm_sqrt(x);
@@ -237,7 +244,7 @@ static FV eval(RefSet *S, const SetNode *n)
 	}
 	default: break;
 	}
-	if (n->op <= SX_TANH)
+	if (n->op <= SX_EXP2_FTZ)
 		return unary(n->op, eval(S, n->a[0]));
 	return binary(n->op, eval(S, n->a[0]), eval(S, n->a[1]));
 }
