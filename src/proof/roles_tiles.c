@@ -44,7 +44,8 @@ static void pt_push(PtProof *T, RSim *S, const int64_t *seq, int64_t n, int64_t 
 	PtItem *it = &T->st[T->nst++];
 	it->S = S;
 	it->seq = xcalloc(sizeof(int64_t) * (size_t)(n + 1));
-	memcpy(it->seq, seq, sizeof(int64_t) * (size_t)n);
+	if (n)
+		memcpy(it->seq, seq, sizeof(int64_t) * (size_t)n);
 	it->seq[n] = a;
 	it->n = a >= 0 ? n + 1 : n;
 }
@@ -89,7 +90,8 @@ static bool pt_advance(PtProof *T, RSim *S, const int64_t *seq, int64_t n, int64
 		bool ok = st == ROUND_END && rsim_end_checks(S);
 		if (!ok) {
 			int64_t *all = xcalloc(sizeof(int64_t) * (size_t)(n + 1));
-			memcpy(all, seq, sizeof(int64_t) * (size_t)n);
+			if (n)
+				memcpy(all, seq, sizeof(int64_t) * (size_t)n);
 			all[n] = a;
 			pt_notes(T, all, a >= 0 ? n + 1 : n, end);
 			free(all);
