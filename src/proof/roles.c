@@ -794,7 +794,23 @@ static bool has_async(const Kernel *k)
 	return any || cpa;
 }
 
-/* per-tile counts: the walk (the only other runtime count) and the loops
+/* the loops of class c (of cls) that warps run, one after another */
+static int walks_run(Stmt *const *body, size_t n, const Stmt *parent, const TClass *cls, uint64_t warps)
+{
+	int m = 0;
+	for (size_t i = 0; i < n; i++) {
+		const Stmt *s = body[i];
+		if (s->kind == ST_WHEN && !(warps & s->body_warps))
+			continue;
+		m += class_of(cls, 1, s, parent) == 0;
+		if (s->nbody)
+			m += walks_run(s->body, s->nbody, s, cls, warps);
+	}
+	return m;
+}
+
+/* per-tile counts: the walk (the only other runtime count, entered once
+ * per role: a trip's count is the trip's in every walk) and the loops
  * inside it, proved by roles_tiles.c */
 static void prove_per_tile(Ctx *cx, Kernel *k, const uint64_t *roles, int nr, const struct RtScan *rt,
                            const struct TileScan *T, int before)
@@ -802,9 +818,12 @@ static void prove_per_tile(Ctx *cx, Kernel *k, const uint64_t *roles, int nr, co
 	bool one = rt->n == 1;
 	for (int i = 0; i < T->n && one; i++)
 		one = class_of(rt->cls, 1, T->walks[i], NULL) == 0;
+	for (int x = 0; x < nr && one; x++)
+		one = walks_run(k->body, k->nbody, NULL, rt->cls, roles[x]) <= 1;
 	if (!one) {
 		diag_error(cx, T->first->loc, "this repeat's count uses the index of the runtime repeat at line %d: the "
-		           "roles proof takes it with no other runtime count in the kernel (not yet)", T->o->loc.line);
+		           "roles proof takes it with no other runtime count in the kernel, and that repeat's loops entered "
+		           "once per role (not yet)", T->o->loc.line);
 		return;
 	}
 	TClass cls[2];
