@@ -41,7 +41,7 @@ static void scan_runtime(struct RtScan *R, Stmt *const *body, size_t n, const St
 			const Stmt *o = walk_outer(parent) ? parent : NULL;
 			TClass c = {s->trips_scalar, s->trips_div, s->across, 0, 0, 0,
 			            s->trips_expr ? s->trips_lo : class_count(R->k, s->trips_scalar, s->trips_div, false),
-			            s->trips_expr ? s->n : class_count(R->k, s->trips_scalar, s->trips_div, true), s, s};
+			            s->trips_expr ? s->n : class_count(R->k, s->trips_scalar, s->trips_div, true), s, s, NULL, 0};
 			if (o) { /* a walk: the product of the two counts */
 				c.oscalar = o->trips_scalar, c.odiv = o->trips_div, c.oacross = o->across;
 				c.hi *= class_count(R->k, o->trips_scalar, o->trips_div, true);
@@ -135,9 +135,97 @@ static void check_walk(void *ctx, const Stmt *s)
 	c->failed = true;
 }
 
+/* per-tile counts (roles_tiles.c): loops whose count uses the index of the
+ * runtime repeat directly around them (a persistent walk's, itself inside
+ * no repeat, without a running count), one expression in every role; the
+ * proof lets each trip of the walk choose any count of the expression's
+ * range for every role alike */
+struct TileScan {
+	Ctx *cx;
+	const Kernel *k;
+	const Stmt *o, *first;
+	const Stmt *loops[64], *walks[64]; /* the loops and the repeats around them */
+	int n;
+	bool failed;
+};
+
+static bool per_tile_shape(const Kernel *k, const Stmt *s, const Stmt *rep, int depth)
+{
+	return s->kind == ST_REPEAT && s->trips_expr && trip_expr_uses_index(k, s->trips_expr) && rep && depth == 1 &&
+	       stmt_runtime_trips(rep) && !walk_outer(rep) && !rep->running &&
+	       !(rep->trips_expr && trip_expr_uses_index(k, rep->trips_expr)) && trip_expr_uses(s->trips_expr, rep->var);
+}
+
+/* the same terms in any order, variable va of a read as vb */
+static int64_t coef_at(const Affine *a, int var, int va, int vb)
+{
+	int64_t k = 0;
+	for (int j = 0; j < a->n; j++)
+		k += (a->t[j].var == va ? vb : a->t[j].var) == var ? a->t[j].k : 0;
+	return k;
+}
+
+static bool affine_same_at(const Affine *a, int va, const Affine *b, int vb)
+{
+	if (a->c != b->c)
+		return false;
+	for (int i = 0; i < a->n; i++) {
+		int v = a->t[i].var == va ? vb : a->t[i].var;
+		if (coef_at(a, v, va, vb) != coef_at(b, v, -1, -1))
+			return false;
+	}
+	for (int i = 0; i < b->n; i++)
+		if (coef_at(a, b->t[i].var, va, vb) != coef_at(b, b->t[i].var, -1, -1))
+			return false;
+	return true;
+}
+
+static bool trip_expr_same_at(const TripExpr *a, int va, const TripExpr *b, int vb)
+{
+	if (!a || !b)
+		return a == b;
+	if (a->op != b->op || a->d != b->d)
+		return false;
+	if (a->op == TE_AFFINE)
+		return affine_same_at(&a->a, va, &b->a, vb);
+	return trip_expr_same_at(a->x, va, b->x, vb) && trip_expr_same_at(a->y, va, b->y, vb);
+}
+
+static void scan_tiles(struct TileScan *T, Stmt *const *body, size_t n, const Stmt *rep, int depth)
+{
+	for (size_t i = 0; i < n && !T->failed; i++) {
+		const Stmt *s = body[i];
+		if (per_tile_shape(T->k, s, rep, depth)) {
+			if (!T->first) {
+				T->first = s, T->o = rep;
+			} else if (!stmt_trips_same(T->o, rep) || T->o->across != rep->across || T->n == 64 ||
+			           !trip_expr_same_at(T->first->trips_expr, T->o->var, s->trips_expr, rep->var)) {
+				diag_error(T->cx, s->loc, "this repeat's count and the one at line %d both use the index of a "
+				           "runtime repeat, but not as one expression of one index: the roles proof pairs such "
+				           "loops trip by trip only when every role's count is the same", T->first->loc.line);
+				diag_note(T->cx, "write the same count (the same terms) in every role, inside the same repeat");
+				T->failed = true;
+				return;
+			}
+			T->walks[T->n] = rep;
+			T->loops[T->n++] = s;
+		}
+		if (s->nbody)
+			scan_tiles(T, s->body, s->nbody, s->kind == ST_REPEAT ? s : rep, depth + (s->kind == ST_REPEAT));
+	}
+}
+
+static bool per_tile_loop(const struct TileScan *T, const Stmt *s)
+{
+	for (int i = 0; T && i < T->n; i++)
+		if (T->loops[i] == s)
+			return true;
+	return false;
+}
+
 /* counts the proof follows: one per CTA (ctaid, ctaid_y, scalars: a trip
  * class), or over enclosing indices only (evaluated as the roles run) */
-struct CountCheck { Ctx *cx; const Kernel *k; bool failed; };
+struct CountCheck { Ctx *cx; const Kernel *k; bool failed; const struct TileScan *tiles; };
 static void check_role_count(void *ctx, const Stmt *s)
 {
 	struct CountCheck *c = ctx;
@@ -147,7 +235,7 @@ static void check_role_count(void *ctx, const Stmt *s)
 	bool launch = trip_expr_uses(e, VAR_CTAID) || trip_expr_uses(e, VAR_CTAIDY);
 	for (size_t i = 0; i < c->k->nscalars; i++)
 		launch |= trip_expr_uses(e, c->k->scalars[i].var);
-	if (launch && trip_expr_uses_index(c->k, e)) {
+	if (launch && trip_expr_uses_index(c->k, e) && !per_tile_loop(c->tiles, s)) {
 		diag_error(c->cx, s->loc, "this repeat's count uses an enclosing repeat's index and ctaid or a scalar: the "
 		           "roles proof takes a count per CTA, or one over enclosing indices only (not yet both)");
 		c->failed = true;
@@ -159,11 +247,12 @@ static void check_role_count(void *ctx, const Stmt *s)
 }
 
 /* the 2-D walks' indices and the count expressions the proof follows */
-static bool role_loops_ok(Ctx *cx, const Kernel *k)
+static bool role_loops_ok(Ctx *cx, const Kernel *k, struct TileScan *T)
 {
 	struct WalkCheck wc = {cx, k, false};
 	stmt_walk(k->body, k->nbody, check_walk, &wc);
-	struct CountCheck cc = {cx, k, wc.failed};
+	scan_tiles(T, k->body, k->nbody, NULL, 0);
+	struct CountCheck cc = {cx, k, wc.failed || T->failed, T};
 	stmt_walk(k->body, k->nbody, check_role_count, &cc);
 	return !cc.failed;
 }
@@ -617,7 +706,7 @@ static bool role_partition(Ctx *cx, const Kernel *k, uint64_t *roles, int *nrp)
  * threads track at run time (with roles every one: each thread counts its
  * own waits; without, those a runtime loop touches, Mbar.dyn_phase, the
  * others fitted); false after the error */
-static bool role_limits(Ctx *cx, Kernel *k, int nr)
+static bool role_limits(Ctx *cx, Kernel *k, int nr, struct TileScan *T)
 {
 	int64_t instances = 0;
 	for (size_t i = 0; i < k->nmbars; i++)
@@ -639,7 +728,7 @@ static bool role_limits(Ctx *cx, Kernel *k, int nr)
 			diag_note(cx, "each thread keeps its phase parities in one 32-bit register per array");
 			return false;
 		}
-	return role_loops_ok(cx, k);
+	return role_loops_ok(cx, k, T);
 }
 
 /* the proof's runs: one without runtime repeats, else every count of their
@@ -705,6 +794,49 @@ static bool has_async(const Kernel *k)
 	return any || cpa;
 }
 
+/* the loops of class c (of cls) that warps run, one after another */
+static int walks_run(Stmt *const *body, size_t n, const Stmt *parent, const TClass *cls, uint64_t warps)
+{
+	int m = 0;
+	for (size_t i = 0; i < n; i++) {
+		const Stmt *s = body[i];
+		if (s->kind == ST_WHEN && !(warps & s->body_warps))
+			continue;
+		m += class_of(cls, 1, s, parent) == 0;
+		if (s->nbody)
+			m += walks_run(s->body, s->nbody, s, cls, warps);
+	}
+	return m;
+}
+
+/* per-tile counts: the walk (the only other runtime count, entered once
+ * per role: a trip's count is the trip's in every walk) and the loops
+ * inside it, proved by roles_tiles.c */
+static void prove_per_tile(Ctx *cx, Kernel *k, const uint64_t *roles, int nr, const struct RtScan *rt,
+                           const struct TileScan *T, int before)
+{
+	bool one = rt->n == 1;
+	for (int i = 0; i < T->n && one; i++)
+		one = class_of(rt->cls, 1, T->walks[i], NULL) == 0;
+	for (int x = 0; x < nr && one; x++)
+		one = walks_run(k->body, k->nbody, NULL, rt->cls, roles[x]) <= 1;
+	if (!one) {
+		diag_error(cx, T->first->loc, "this repeat's count uses the index of the runtime repeat at line %d: the "
+		           "roles proof takes it with no other runtime count in the kernel, and that repeat's loops entered "
+		           "once per role (not yet)", T->o->loc.line);
+		return;
+	}
+	TClass cls[2];
+	cls[0] = rt->cls[0];
+	cls[1] = (TClass){0, 0, 0, 0, 0, 0, T->first->trips_lo, T->first->n, T->first, T->first, T->loops, T->n};
+	ViewCache views = {0};
+	bool warned = false;
+	Fits fits = {0};
+	prove_tiles(cx, k, roles, nr, cls, 0, 1, &views, &warned, k->has_roles ? NULL : &fits);
+	if (cx->diags.errors == before)
+		store_fits(cx, k, &fits);
+}
+
 void check_role_phases(Ctx *cx, const Module *m, Kernel *k)
 {
 	(void)m;
@@ -714,10 +846,15 @@ void check_role_phases(Ctx *cx, const Module *m, Kernel *k)
 	check_named_bar_uses(cx, k); /* a hang or a shared id said at the statement, before the runs */
 	uint64_t roles[MAX_ROLES];
 	int nr = 0;
-	if (cx->diags.errors != before || !role_partition(cx, k, roles, &nr) || !role_limits(cx, k, nr))
+	struct TileScan T = {.cx = cx, .k = k};
+	if (cx->diags.errors != before || !role_partition(cx, k, roles, &nr) || !role_limits(cx, k, nr, &T))
 		return;
 	struct RtScan rt = {.k = k};
 	scan_runtime(&rt, k->body, k->nbody, NULL);
+	if (T.first) {
+		prove_per_tile(cx, k, roles, nr, &rt, &T, before);
+		return;
+	}
 	Proof P = {cx, k, roles, nr, {{0}}, rt.n > 2 ? 2 : rt.n, 0, -1, {0}, NULL, NULL, {0}, 0, false, NULL};
 	memcpy(P.cls, rt.cls, sizeof P.cls);
 	Fits fits = {0};

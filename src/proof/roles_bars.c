@@ -362,11 +362,10 @@ bool named_barrier(RSim *S, Role *r, const Stmt *s, int id, int64_t count, bool 
 		vc_join(S, &r->clock, &nb->release);
 		r->lag_wg = false;
 		threads_met(S, r);
-		if (id >= NB_WARPGROUP) /* a warpgroup instruction's meeting orders no memory for the async proxy */
-			role_retired(S, r);
+		if (id >= NB_WARPGROUP) /* a warpgroup instruction's meeting orders no memory: neither for the async */
+			role_retired(S, r); /* proxy nor for a one-thread arrival (role_synced), as a whole warpgroup's */
 		else
-			role_met(S, r);
-		role_synced(S, r);
+			role_met(S, r), role_synced(S, r);
 		return true;
 	}
 	if (nb->arrived && nb->count != count) {

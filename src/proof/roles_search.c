@@ -250,6 +250,32 @@ static void sig_wgmma(const RSim *S, const Role *r, char **at)
  * values by their order per component, runtime loop indices relative to
  * the slowest role and by their residue); the clocks go to their own
  * array, compared by same_round */
+/* per-tile counts: the least trip of the walk a role is in (its first
+ * unknown trip when none is) */
+static int64_t pt_walk_min(const RSim *S)
+{
+	int64_t m = S->tknown;
+	for (int x = 0; S->pt >= 0 && x < S->nr; x++)
+		for (int d = 0; d < S->r[x].depth; d++)
+			if (pt_walk_frame(S, &S->r[x], d) && S->r[x].fr[d].j < m)
+				m = S->r[x].fr[d].j;
+	return m;
+}
+
+/* per-tile counts: the walk's slowest trip by its residue, the counts
+ * chosen since, its end */
+static void sig_tiles(const RSim *S, char **sp, int64_t ojmin, int64_t L)
+{
+	if (S->pt < 0)
+		return;
+	sig_put(sp, ojmin % L);
+	sig_put(sp, S->tknown - ojmin);
+	sig_put(sp, S->oend >= 0 ? S->oend - ojmin : -1);
+	sig_put(sp, S->pt_endless);
+	for (int64_t j = ojmin; j < S->tknown && j - ojmin < PT_WIN; j++)
+		sig_put(sp, S->tc[j % PT_WIN]);
+}
+
 void round_sig(RSim *S, Str *o, Clocks *clocks, int64_t *jmin_out, int64_t *jmax_out)
 {
 	int64_t jmin = INT64_MAX, jmax = 0, L = 2;
@@ -271,11 +297,12 @@ void round_sig(RSim *S, Str *o, Clocks *clocks, int64_t *jmin_out, int64_t *jmax
 		}
 	if (jmin == INT64_MAX)
 		jmin = 0;
+	int64_t ojmin = pt_walk_min(S);
 	*jmin_out = jmin;
 	*jmax_out = jmax;
 	/* the values below: 3 + 2 per thread barrier; per role 14, 3 per frame, its running counts and 3 per
 	 * barrier; per barrier 8; per record 19 */
-	size_t need = 10 * (size_t)(4 + S->nr * (15 + 3 * (MAX_REPEAT_DEPTH + 2) + S->k->nvars + 3 * S->nbars +
+	size_t need = 10 * (size_t)(8 + PT_WIN + S->nr * (15 + 4 * (MAX_REPEAT_DEPTH + 2) + S->k->nvars + 3 * S->nbars +
 	                                         3 + MAX_WG_REGS + 2 * MAX_WG_FLIGHT) +
 	                            8 * S->nbars + 19 * (int64_t)S->nrecs + 2 * S->nnb); /* 10 bytes a value at most */
 	if (o->n + need + 1 > o->cap) { /* room for all of it (an upper bound, below) */
@@ -308,7 +335,9 @@ void round_sig(RSim *S, Str *o, Clocks *clocks, int64_t *jmin_out, int64_t *jmax
 			bool rt = free_frame(S, r, d);
 			sig_ptr(&sp, f->blk);
 			sig_put(&sp, (int64_t)f->i);
-			sig_put(&sp, rt ? f->j - jmin : f->j);
+			sig_put(&sp, S->pt >= 0 && pt_walk_frame(S, r, d) ? f->j - ojmin : rt ? f->j - jmin : f->j);
+			if (S->pt >= 0) /* per-tile counts: a frame's count (a searched loop's trips left, unless endless) */
+				sig_put(&sp, !rt ? f->trips : f->trips != S->cap ? f->trips - f->j : -1);
 		}
 		for (int v = VAR_REPEAT0; v < S->k->nvars; v++) /* running counts matter by their residues */
 			if (S->k->var_base[v] == VAR_RUNNING)
@@ -329,6 +358,7 @@ void round_sig(RSim *S, Str *o, Clocks *clocks, int64_t *jmin_out, int64_t *jmax
 			sig_put(&sp, v[i]);
 		sig_ptr(&sp, x->first);
 	}
+	sig_tiles(S, &sp, ojmin, L);
 	sig_recs(S, &sp);
 	sig_put(&sp, S->nnb);
 	for (int i = 0; i < S->nnb; i++)
@@ -360,6 +390,8 @@ RSim *rsim_new(Ctx *cx, Kernel *k, const uint64_t *roles, int nr, const TClass *
 	S->ncls = ncls;
 	S->free = -1;
 	S->free_entry = 1;
+	S->pt = S->pto = -1;
+	S->oend = -1;
 	S->share = -1;
 	S->reach = -1;
 	S->nranks = (int)kernel_cluster_size(k);
@@ -661,6 +693,9 @@ int rsim_round(RSim *S)
 		return S->failed ? ROUND_FAILED : ROUND_ON;
 	if (S->failed)
 		return ROUND_FAILED;
+	if (S->choose && S->pt_mode == 1) /* a role at a walk trip whose count is not chosen yet */
+		return ROUND_CHOOSE;
+	S->choose = false;
 	if (!live)
 		return ROUND_END;
 	if (!progress) { /* every role blocked: a hang */
@@ -769,3 +804,5 @@ bool rsim_rounds(RSim *S, Rounds *own, Rounds *pre, int64_t npre, int64_t start,
 			return st == ROUND_END && end_checks(S);
 	}
 }
+
+bool rsim_end_checks(RSim *S) { return end_checks(S); }

@@ -40,7 +40,7 @@
  * roles that split it, at its .aligned instructions) */
 enum { NB_WARPGROUP = 16, NB_PER_CTA = 32 };
 
-enum { MAX_ROLES = 32, MAX_CLOCKS = 96, ROLE_STEPS = 1 << 22, ROLE_ROUNDS = 4096, MAX_RANKS = 8 };
+enum { MAX_ROLES = 32, MAX_CLOCKS = 96, ROLE_STEPS = 1 << 22, ROLE_ROUNDS = 4096, MAX_RANKS = 8, PT_WIN = 64 };
 
 typedef struct RFrame {
 	Stmt **body;
@@ -202,6 +202,14 @@ typedef struct RSim {
 	int nwgregs;
 	bool wg_over;
 	bool wg;                 /* the kernel has wgmma statements */
+	/* per-tile counts (roles_tiles.c): the loops of class pt (a count over the index of class pto's loop,
+	 * the walk) run tc[j % PT_WIN] trips in the walk's trip j, known for the trips below tknown (the
+	 * last one's without end when pt_endless); the walk ends at trip oend (-1: not chosen). A role
+	 * reaching a later trip blocks with choose set: pt_mode 1 ends the round (ROUND_CHOOSE), 2 waits */
+	int pt, pto, pt_mode;
+	bool choose, pt_endless;
+	int64_t tknown, oend;
+	int64_t tc[PT_WIN];
 } RSim;
 
 /* a region's view depends on the region and the kernel only: the proof
@@ -221,6 +229,8 @@ typedef struct TClass {
 	int64_t lo, hi;          /* the counts the facts allow */
 	const Stmt *first;
 	const Stmt *rep;         /* a loop of the class (its count: stmt_trips_same) */
+	const Stmt *const *members; /* per-tile counts: the class's loops, nmembers of them (each over its own */
+	int nmembers;               /* walk's index: their expressions differ in that variable only) */
 } TClass;
 
 /* a run's scratch lives on the heap, freed after the run (the proof makes
@@ -372,7 +382,7 @@ typedef struct Rounds {
 	Str scratch;             /* a signature is written here (room for its upper bound), then kept at its size */
 } Rounds;
 
-enum { ROUND_ON, ROUND_END, ROUND_FAILED };
+enum { ROUND_ON, ROUND_END, ROUND_FAILED, ROUND_CHOOSE };
 
 /* shared accesses (roles_access.c) */
 bool rspan(RSim *S, Role *r, const Region *reg, int64_t *lo, int64_t *hi);
@@ -424,5 +434,13 @@ int round_check(RSim *S, Rounds *own, Rounds *pre, int64_t npre, int64_t round, 
  * run's (inner_searches); the run starts at round `start` */
 bool rsim_rounds(RSim *S, Rounds *own, Rounds *pre, int64_t npre, int64_t start, int64_t *trans,
                  int64_t *period);
+/* the checks at a run's end (ROUND_END): TMA loads, wgmma, multicast, cp.async */
+bool rsim_end_checks(RSim *S);
+/* per-tile counts (roles_tiles.c): frame d of r runs the walk (class pto) */
+bool pt_walk_frame(const RSim *S, const Role *r, int d);
+/* every sequence of per-tile counts of class pt inside class pto's loop */
+struct ViewCache;
+void prove_tiles(Ctx *cx, Kernel *k, const uint64_t *roles, int nr, const TClass *cls, int pto, int pt,
+                 struct ViewCache *views, bool *cpa_warned, struct Fits *fits);
 
 #endif

@@ -24,7 +24,11 @@ int class_of(const TClass *cls, int ncls, const Stmt *s, const Stmt *parent)
 		return -1;
 	const Stmt *o = walk_outer(parent) ? parent : NULL;
 	for (int c = 0; c < ncls; c++)
-		if (stmt_trips_same(cls[c].rep, s) && cls[c].across == s->across &&
+		for (int i = 0; i < cls[c].nmembers; i++)
+			if (cls[c].members[i] == s)
+				return c;
+	for (int c = 0; c < ncls; c++)
+		if (!cls[c].nmembers && stmt_trips_same(cls[c].rep, s) && cls[c].across == s->across &&
 		    cls[c].oscalar == (o ? o->trips_scalar : 0) && cls[c].odiv == (o ? o->trips_div : 0) &&
 		    cls[c].oacross == (o ? o->across : 0))
 			return c;
@@ -39,6 +43,18 @@ static int64_t enter_trips(RSim *S, Role *r, const Stmt *s, const Stmt *parent)
 	int c = class_of(S->cls, S->ncls, s, parent);
 	if (c < 0) /* a constant, or a count over enclosing indices only (check_role_counts) */
 		return s->trips_expr ? stmt_trips_at(S->k, s, r->vals) : s->n;
+	if (c == S->pto) /* per-tile counts: the walk ends where oend says (pt_next_trip) */
+		return S->oend == 0 ? 0 : INT64_MAX;
+	if (c == S->pt) { /* per-tile counts: the count chosen for the walk's trip */
+		int64_t j = 0;
+		for (int d = r->depth - 1; d >= 0; d--)
+			if (pt_walk_frame(S, r, d)) {
+				j = r->fr[d].j;
+				break;
+			}
+		r->entries[c]++;
+		return S->pt_endless && j == S->tknown - 1 ? S->cap : S->tc[j % PT_WIN];
+	}
 	r->entries[c]++;
 	if (c == S->free && r->entries[c] >= S->free_entry)
 		return S->cap;
@@ -52,6 +68,26 @@ static void trip_begin(RSim *S, Role *r, const Stmt *s, int64_t j)
 	set_var(S, r, s->var, j);
 	if (s->running)
 		set_var(S, r, s->running, r->vals[s->running]);
+}
+
+/* frame d of role r runs the walk whose trips choose per-tile counts */
+bool pt_walk_frame(const RSim *S, const Role *r, int d)
+{
+	const RFrame *f = &r->fr[d];
+	return f->blk && S->pto >= 0 && class_of(S->cls, S->ncls, f->blk, d ? r->fr[d - 1].blk : NULL) == S->pto;
+}
+
+/* per-tile counts: a role at the walk's next trip (f: its frame) ends the
+ * walk at oend, or waits for the trip's count to be chosen (STEP_BLOCKED);
+ * STEP_RAN: it goes on */
+static int pt_next_trip(RSim *S, RFrame *f)
+{
+	int64_t nj = f->j + 1;
+	if (S->oend >= 0 && nj >= S->oend)
+		f->trips = nj;
+	else if (nj >= S->tknown)
+		return S->choose = true, STEP_BLOCKED;
+	return STEP_RAN;
 }
 
 /* frame d of role r runs a loop of the class without end */
@@ -678,6 +714,8 @@ static int next_frame(RSim *S, Role *r)
 		RFrame *f = &r->fr[r->depth - 1];
 		if (f->i < f->n)
 			return STEP_RAN;
+		if (S->pt >= 0 && pt_walk_frame(S, r, r->depth - 1) && pt_next_trip(S, f) != STEP_RAN)
+			return STEP_BLOCKED;
 		if (f->blk && f->blk->kind == ST_REPEAT && f->blk->running)
 			r->vals[f->blk->running]++;
 		if (S->share >= 0 && f->blk && f->blk->kind == ST_REPEAT && f->j + 1 > S->reach &&
@@ -707,6 +745,9 @@ int role_step(RSim *S, Role *r)
 		return st;
 	RFrame *f = &r->fr[r->depth - 1];
 	Stmt *s = f->body[f->i];
+	if (S->pt >= 0 && S->tknown == 0 && S->oend != 0 && s->kind == ST_REPEAT &&
+	    class_of(S->cls, S->ncls, s, f->blk) == S->pto) /* the walk's first trip: its count not chosen yet */
+		return S->choose = true, STEP_BLOCKED;
 	if (++S->steps > ROLE_STEPS) {
 		RFAIL(S, s->loc, "more than %d statement instances: too many to %s", ROLE_STEPS,
 		      S->k->has_roles ? "prove the kernel's roles" : S->wg && !S->k->nmbars ? "check the kernel's wgmma"
