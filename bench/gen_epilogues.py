@@ -169,6 +169,45 @@ def halved(text, name):
             "# element fewer):\n#\n" + text)
 
 
+def half_wg(acc, rows, wg):
+    """both halves of acc's epilogue stores for consumer warpgroup wg (1, 2)
+    alone: its own 64 rows of each staging buffer, its own named barrier
+    (bar.sync wg, 128) and its own TMA store of a 64 x 64 box, issued by its
+    first thread (which also waits for its own stores' reads)"""
+    r = "tp*512 + cluster_ctarank*256" + (" + 128" if rows else "") + (" + 64" if wg == 2 else "")
+    s0 = (wg - 1) * 64
+    out = []
+    for buf, c0 in ((0, 0), (1, 64)):
+        out.append(f'''        bulk.wait_read 1                       # this warpgroup's store two halves ago has read its rows of Cs[{buf}]
+        bar.sync {wg}, 128
+        warpgroup copy Cs[{buf}, {s0} : {s0 + 64}, :], {acc}[:, {c0} : {c0 + 64}]   # cvt pairs, stmatrix.x4
+        fence.proxy_async
+        bar.sync {wg}, 128
+        cta copy_async C[{r} : {r} + 64, tn*128 + {c0} : tn*128 + {c0 + 64}], Cs[{buf}, {s0} : {s0 + 64}, :]
+        bulk.commit''')
+    return "\n".join(out)
+
+
+def per_warpgroup(text, name):
+    """The _ovh kernel with each consumer warpgroup's stores decoupled from
+    the other's (as bench/gemm_sm90_walk_fp8_wgbar.tile): a warpgroup stages
+    its own 64 rows and stores them with its own 64 x 64 TMA box after its own
+    named barrier, so neither waits for the other at the 8 bar.syncs a tile."""
+    for n, acc in enumerate(("D0", "D1")):
+        old = half(acc, n, 0, 0) + "\n" + half(acc, n, 1, 64) + "\n"
+        new = ("      when wgid == 1 {                         # each warpgroup stores its own rows, on its own barrier\n"
+               + half_wg(acc, n, 1) + "\n      } else {\n" + half_wg(acc, n, 2) + "\n      }\n")
+        text = replace_once(text, old, new)
+    text = replace_once(text, "  bulk.wait 0                                  # C written before the CTA ends\n",
+                        "  when wgid == 1 {                             # C written before the CTA ends: each\n"
+                        "    bulk.wait 0                                # warpgroup's first thread waits for its own stores\n"
+                        "  } else {\n    bulk.wait 0\n  }\n")
+    text = replace_once(text, f"kernel gemm_sm90_walk_bf16_{name}_ovh\n", f"kernel gemm_sm90_walk_bf16_{name}_ovh_wg\n")
+    return ("# bench/gemm_sm90_walk_bf16_bias_gelu_ovh.tile with each consumer warpgroup's\n"
+            "# stores on its own named barrier and its own 64 x 64 TMA boxes (bench/gen_epilogues.py,\n"
+            "# per_warpgroup(); the same bits):\n#\n" + text)
+
+
 for name, (lt, act, actdoc) in ACTS.items():
     body = []
     for n, acc in enumerate(("D0", "D1")):
@@ -206,3 +245,5 @@ for name, (lt, act, actdoc) in ACTS.items():
         ovh = halved(ov, name)  # the same bits, one instruction an element fewer
         with open(f"bench/gemm_sm90_walk_bf16_{name}_ovh.tile", "w") as f:
             f.write(ovh)
+        with open(f"bench/gemm_sm90_walk_bf16_{name}_ovh_wg.tile", "w") as f:
+            f.write(per_warpgroup(ovh, name))
