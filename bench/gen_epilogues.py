@@ -6,7 +6,8 @@ kernel's cost without the epilogue math, for the same run's comparison).
 One generator so that the five differ only in the epilogue's `set`s. GELU
 has twins: _ov (D0's epilogue under D1's last wgmma), _ovh (that, with GELU
 from h = (x + bias) / 2: the same bits, one FP32 instruction an element
-fewer). Their twins on clusters of 4 CTAs (B multicast to 4; 0.55 of
+fewer), _ovh_wg (that, each consumer warpgroup storing on its own barrier),
+and the two on a linear tile walk (bench/gemm_sm90_linear_bf16_bias_gelu_ovh{,_wg}.tile). Their twins on clusters of 4 CTAs (B multicast to 4; 0.55 of
 cuBLASLt on the H200: 32 clusters of 4 are not all resident) are at commit
 bf5a714 (docs/benchmarks.md, session 14).
 Run from the repository root: python3 bench/gen_epilogues.py
@@ -208,6 +209,45 @@ def per_warpgroup(text, name):
             "# per_warpgroup(); the same bits):\n#\n" + text)
 
 
+LINEAR_WALK = "repeat cdiv(M, 512) * cdiv(N, 128) as t across ctaid_y tiles tp, tn group 4 {   # the cluster's tiles"
+
+
+def linear(text, name, kind="_ovh"):
+    """The _ovh kernel on a linear tile walk (as bench/gemm_sm90_linear_bf16_tmast_ov.tile):
+    the cluster tiles t = ctaid_y / 2, + P / 2, ... in bands of 4 tile rows
+    walked column by column (docs/language.md, "Linear tile walks"), grid
+    1 x P, no Q. Each role's two nested walk loops become one; their bodies
+    are unchanged."""
+    lines = text.split("\n")
+    outer = "repeat cdiv(N, 128) as tn across ctaid {"
+    inner = "repeat cdiv(M, 512) as tp across ctaid_y {"
+    while any(l.strip().startswith(outer) for l in lines):
+        i = next(n for n, l in enumerate(lines) if l.strip().startswith(outer))
+        assert lines[i + 1].strip().startswith(inner), lines[i + 1]
+        depth, j = 0, i + 1
+        while True:  # the inner loop's closing line
+            depth += lines[j].count("{") - lines[j].count("}")
+            if depth == 0:
+                break
+            j += 1
+        assert lines[j + 1].strip() == "}", lines[j + 1]
+        indent = lines[i][:len(lines[i]) - len(lines[i].lstrip())]
+        body = [l[2:] if l.startswith("  ") else l for l in lines[i + 2:j]]
+        lines[i:j + 2] = [indent + LINEAR_WALK] + body + [indent + "}"]
+    text = "\n".join(lines)
+    for old, new in (("param  P u32                 # CTAs along y (even): each cluster walks the 512-row bands ctaid_y / 2, + P / 2, ...\n",
+                      "param  P u32                 # CTAs along y (even): P / 2 clusters walk the tiles t = ctaid_y / 2, + P / 2, ...\n"),
+                     ("param  Q u32                 # CTAs along x: each walks the 128-column strips ctaid, ctaid + Q, ...\n", ""),
+                     ("assume Q >= 1\n", ""), ("assume Q <= 1024\n", ""),
+                     ("grid   cdiv(Q, 1), cdiv(P, 1)", "grid   1, cdiv(P, 1)"),
+                     ("# set: M=300 N=304 K=136 P=2 Q=2", "# set: M=300 N=304 K=136 P=4"),
+                     (f"kernel gemm_sm90_walk_bf16_{name}{kind}\n", f"kernel gemm_sm90_linear_bf16_{name}{kind}\n")):
+        text = replace_once(text, old, new)
+    return (f"# bench/gemm_sm90_walk_bf16_bias_gelu{kind}.tile on a linear tile walk (bench/gen_epilogues.py,\n"
+            "# linear(): the walk of bench/gemm_sm90_linear_bf16_tmast_ov.tile, grid 1 x P, P = 2 floor(SMs / 2);\n"
+            "# the same bits):\n#\n" + text)
+
+
 for name, (lt, act, actdoc) in ACTS.items():
     body = []
     for n, acc in enumerate(("D0", "D1")):
@@ -247,3 +287,7 @@ for name, (lt, act, actdoc) in ACTS.items():
             f.write(ovh)
         with open(f"bench/gemm_sm90_walk_bf16_{name}_ovh_wg.tile", "w") as f:
             f.write(per_warpgroup(ovh, name))
+        with open(f"bench/gemm_sm90_linear_bf16_{name}_ovh.tile", "w") as f:
+            f.write(linear(ovh, name))
+        with open(f"bench/gemm_sm90_linear_bf16_{name}_ovh_wg.tile", "w") as f:
+            f.write(linear(per_warpgroup(ovh, name), name, "_ovh_wg"))

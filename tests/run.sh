@@ -185,6 +185,9 @@ for e in tmast bias bias_relu bias_gelu bias_gelu_ov bias_gelu_ovh bias_gelu_ovh
 	f=bench/gemm_sm90_walk_bf16_$e.tile
 	cmp -s "$f" "$epi_dir/$f" && ok || bad "$f differs from what bench/gen_epilogues.py writes (edit the generator, run it)"
 done
+for f in bench/gemm_sm90_linear_bf16_bias_gelu_ovh.tile bench/gemm_sm90_linear_bf16_bias_gelu_ovh_wg.tile; do
+	cmp -s "$f" "$epi_dir/$f" && ok || bad "$f differs from what bench/gen_epilogues.py writes (edit the generator, run it)"
+done
 (cd "$epi_dir" && python3 "$OLDPWD/bench/gen_pingpong.py" 2>/dev/null)
 for f in bench/gemm_sm90_pingpong_alpha_beta.tile bench/gemm_sm90_pingpong_bf16_bias_gelu.tile; do
 	cmp -s "$f" "$epi_dir/$f" && ok || bad "$f differs from what bench/gen_pingpong.py writes (edit the generator, run it)"
