@@ -13,6 +13,11 @@
 #   Q=16 P=8 at 4096^3: the same 4 tiles a CTA, but the tiles in flight at
 #            once touch 16 of B's strips and 4 of A's bands (32 MiB) against
 #            32 and 2 (40 MiB) with Q=33 P=4
+# Last (issue 34's FP8 item, never measured): gemm_sm90_walk_fp8_scaled
+# (scales in registers, amax by quad butterflies and red.max) against
+# cuBLASLt FP8 with A/B_SCALE_POINTER and AMAX_D_POINTER (gemm_bench
+# --epilogue scale_amax; a SKIP line says so where Lt takes no amax with a
+# bf16 D and runs with the scales only).
 # Checks first (tilepx-run against the CPU reference at the file's set size;
 # integer data at 4095 x 4104 x 4096 against cuBLASLt). About 150 s.
 # Log: $OUT/epi.log
@@ -47,4 +52,10 @@ run --tile ${L}_ovh_wg.tile $R --rounds 200 --set P=132 4096 4096 4096
 echo "== 8192^3 (met by _ovh at Q=16 P=8: the new kernels must not lose it)"
 run --tile ${L}_ovh.tile $R --rounds 200 --set P=132 8192 8192 8192
 run --tile ${W}_ovh_wg.tile $R --rounds 200 --set Q=16 --set P=8 8192 8192 8192
+echo "== FP8 e4m3 -> bf16 with per-tensor scales and the output's amax against cuBLASLt's scale and amax pointers"
+F=bench/gemm_sm90_walk_fp8_scaled.tile
+timeout 60 build/tilepx-run $(for a in $(sed -n 's/^# set: //p' $F | head -1); do printf -- '--set %s ' $a; done) $F 2>&1 | tail -1
+run --tile $F --epilogue scale_amax --data int --rounds 0 --set Q=4 --set P=32 4095 4104 1024
+run --tile $F --epilogue scale_amax --data random --seed 1 --rounds 200 --set Q=4 --set P=32 4096 4096 4096
+run --tile $F --epilogue scale_amax --data random --seed 1 --rounds 100 --set Q=4 --set P=32 8192 8192 8192
 date -u
