@@ -69,7 +69,8 @@
  *     AMAX_D_POINTER (without the amax, said in a SKIP line, where no
  *     algorithm takes it with a bf16 D). The amaxes are checked against the
  *     host's (integer data bit for bit) and tilepx's against cuBLASLt's
- *     within 2^-8 relative.
+ *     within 2^-7 relative; C as the plain FP8 GEMM's (bit for bit on
+ *     integer data, else max |C - Lt| / max |Lt| <= --tol).
  *   alpha_beta: C = alpha A B + beta C (--alpha, --beta; f32 scalar params
  *     named alpha and beta in the kernel, passed through --set), C filled
  *     before the check launch with seeded data (stream 3) like A; cuBLASLt and
@@ -928,8 +929,9 @@ static int cmp_float(const void *a, const void *b)
 /* scale_amax: each amax after the check launch (both zeroed before it),
  * against the host's max |scale * acc| (f32): tilepx's bit for bit on
  * integer data, within 1e-5 relative on random data; cuBLASLt's, and
- * tilepx's against cuBLASLt's, within 2^-8 relative (cuBLASLt may take its
- * amax after D's bf16 rounding, half an ulp: 2^-9). 0: tilepx's failed. */
+ * tilepx's against cuBLASLt's, within 2^-7 relative (cuBLASLt may take its
+ * amax after D's bf16 rounding, half an ulp: 2^-9, and the FP8 tensor
+ * core's accumulator sums in its own order). 0: tilepx's failed. */
 static int amax_check(const Problem *p, int integers, int on_tile, int on_lt, double hamax)
 {
 	float a[2] = {0, 0};
@@ -941,8 +943,8 @@ static int amax_check(const Problem *p, int integers, int on_tile, int on_lt, do
 	for (int i = 0; i < 2 && hamax >= 0; i++) {
 		if (!(i ? on_lt && p->lt_amax : on_tile))
 			continue;
-		double e = fabs(a[i] - (float)hamax), lim = i ? ldexp(hamax, -8) : integers ? 0 : 1e-5 * hamax;
-		const char *rule = i ? "within 2^-8 relative" : integers ? "bit for bit" : "within 1e-5 relative";
+		double e = fabs(a[i] - (float)hamax), lim = i ? ldexp(hamax, -7) : integers ? 0 : 1e-5 * hamax;
+		const char *rule = i ? "within 2^-7 relative" : integers ? "bit for bit" : "within 1e-5 relative";
 		if (!(e <= lim)) {
 			fail("%s: amax %.9g, the host's %.9g (%s)", i ? "cublasLt" : "tilepx", a[i], (float)hamax, rule);
 			ok &= i;
@@ -952,12 +954,12 @@ static int amax_check(const Problem *p, int integers, int on_tile, int on_lt, do
 	}
 	if (on_tile && on_lt && p->lt_amax) {
 		double e = fabs((double)a[0] - a[1]);
-		if (!(e <= ldexp(fabs(a[1]), -8))) {
-			fail("tilepx: amax %.9g, cuBLASLt's %.9g: past 2^-8 relative", a[0], a[1]);
+		if (!(e <= ldexp(fabs(a[1]), -7))) {
+			fail("tilepx: amax %.9g, cuBLASLt's %.9g: past 2^-7 relative", a[0], a[1]);
 			ok = 0;
 		} else
 			printf("check tilepx: amax %.9g, cuBLASLt's %.9g: %s\n", a[0], a[1],
-			       e == 0 ? "bit for bit" : "within 2^-8 relative");
+			       e == 0 ? "bit for bit" : "within 2^-7 relative");
 	}
 	return ok;
 }
@@ -1227,7 +1229,7 @@ static void run_size(const Options *o, Tile *t, cublasHandle_t cb, Lt *lt, CUstr
 					printf("check %s: all %lld elements equal %s's bit for bit\n", impl_name[i], M * N,
 					       impl_name[ref]);
 			}
-		} else if (p.epi != EPI_NONE) { /* element by element within the stated tolerance */
+		} else if (p.epi != EPI_NONE && p.epi != EPI_SCALE_AMAX) { /* element by element within the stated tolerance */
 			if (host) { /* integer data (GELU): a check; random data: information */
 				long long bad = compare_tol(impl_name[i], "host", hc[i], href, &p);
 				if (bad && o->integers) {
