@@ -150,6 +150,12 @@ static int epi_has_bias(int e)
 }
 
 static int failures;
+/* how cuBLASLt runs scale_amax: the scale pointers and AMAX_D_POINTER; the
+ * scale pointers alone (the amax is then max |C| of its bf16 output, on the
+ * host); alpha = scale_a scale_b (the same products, no pointers) */
+enum { LT_ALPHA, LT_SCALES, LT_SCALES_AMAX };
+static const char *lt_mode_name[3] = {"alpha = scale_a scale_b", "A/B_SCALE_POINTER",
+                                      "A/B_SCALE_POINTER and AMAX_D_POINTER"};
 
 static void fail(const char *fmt, ...)
 {
@@ -617,11 +623,12 @@ typedef struct Problem {
 	int epi;
 	float alpha, beta; /* 1, 0 but for alpha_beta */
 	/* scale_amax: scale_a * scale_b (f32, as the kernel multiplies), the
-	 * device's [scale_a, scale_b], each implementation's amax (f32) and
-	 * whether cuBLASLt computes its own (AMAX_D_POINTER) */
+	 * device's scale_a and scale_b (one allocation each: aligned), each
+	 * implementation's amax (f32) and how cuBLASLt takes the epilogue
+	 * (LT_SCALES_AMAX, LT_SCALES, LT_ALPHA: the tries in that order) */
 	float scale;
-	CUdeviceptr scales, amax_tile, amax_lt;
-	int lt_amax;
+	CUdeviceptr scales[2], amax_tile, amax_lt;
+	int lt_mode;
 } Problem;
 
 /* C^T [N, M] = B^T A^T in column-major terms (the header comment) */
@@ -652,10 +659,12 @@ static void lt_setup(Lt *lt, const Problem *p, int want, int fast_accum)
 		CB(cublasLtMatmulDescSetAttribute(lt->op, CUBLASLT_MATMUL_DESC_FAST_ACCUM, &fast, sizeof fast));
 	}
 	if (p->epi == EPI_SCALE_AMAX) { /* Lt's A is our B: its scale is scale_b */
-		const void *sa = (const void *)(p->scales + 4), *sb = (const void *)p->scales, *am = (const void *)p->amax_lt;
-		CB(cublasLtMatmulDescSetAttribute(lt->op, CUBLASLT_MATMUL_DESC_A_SCALE_POINTER, &sa, sizeof sa));
-		CB(cublasLtMatmulDescSetAttribute(lt->op, CUBLASLT_MATMUL_DESC_B_SCALE_POINTER, &sb, sizeof sb));
-		if (p->lt_amax)
+		const void *sa = (const void *)p->scales[1], *sb = (const void *)p->scales[0], *am = (const void *)p->amax_lt;
+		if (p->lt_mode >= LT_SCALES) {
+			CB(cublasLtMatmulDescSetAttribute(lt->op, CUBLASLT_MATMUL_DESC_A_SCALE_POINTER, &sa, sizeof sa));
+			CB(cublasLtMatmulDescSetAttribute(lt->op, CUBLASLT_MATMUL_DESC_B_SCALE_POINTER, &sb, sizeof sb));
+		}
+		if (p->lt_mode == LT_SCALES_AMAX)
 			CB(cublasLtMatmulDescSetAttribute(lt->op, CUBLASLT_MATMUL_DESC_AMAX_D_POINTER, &am, sizeof am));
 	}
 	if (epi_has_bias(p->epi)) { /* the bias indexes Lt's rows: our columns */
@@ -889,11 +898,13 @@ static void epi_inputs(const Options *o, Problem *p, uint16_t **hbias, float **h
 	if (p->epi == EPI_SCALE_AMAX) { /* [scale_a, scale_b] and one f32 amax for each side */
 		float sc[2] = {o->scale_a, o->scale_b};
 		p->scale = o->scale_a * o->scale_b;
-		CU(cuMemAlloc(&p->scales, sizeof sc));
-		CU(cuMemcpyHtoD(p->scales, sc, sizeof sc));
+		for (int i = 0; i < 2; i++) {
+			CU(cuMemAlloc(&p->scales[i], 4));
+			CU(cuMemcpyHtoD(p->scales[i], &sc[i], 4));
+		}
 		CU(cuMemAlloc(&p->amax_tile, 4));
 		CU(cuMemAlloc(&p->amax_lt, 4));
-		p->lt_amax = 1;
+		p->lt_mode = LT_SCALES_AMAX;
 	}
 	if (p->epi == EPI_ALPHA_BETA) { /* the fill of a bf16 A, widened */
 		uint16_t *t16 = malloc(nc * 2);
@@ -927,38 +938,39 @@ static int cmp_float(const void *a, const void *b)
 }
 
 /* scale_amax: each amax after the check launch (both zeroed before it),
- * against the host's max |scale * acc| (f32): tilepx's bit for bit on
- * integer data, within 1e-5 relative on random data; cuBLASLt's, and
- * tilepx's against cuBLASLt's, within 2^-7 relative (cuBLASLt may take its
- * amax after D's bf16 rounding, half an ulp: 2^-9, and the FP8 tensor
- * core's accumulator sums in its own order). 0: tilepx's failed. */
-static int amax_check(const Problem *p, int integers, int on_tile, int on_lt, double hamax)
+ * against the host's max |scale * acc| (f32) where it ran: tilepx's bit for
+ * bit on integer data, within 1e-5 relative on random data; cuBLASLt's (its
+ * AMAX_D_POINTER, else max |C| of its bf16 output: lt_cmax), and tilepx's
+ * against cuBLASLt's, within 2^-7 relative (a bf16 rounding, 2^-9, and the
+ * FP8 tensor core's accumulator summing in another order). 0: tilepx's failed. */
+static int amax_check(const Problem *p, int integers, int on_tile, int on_lt, double hamax, double lt_cmax)
 {
-	float a[2] = {0, 0};
+	float a[2] = {0, (float)lt_cmax};
 	if (on_tile)
 		CU(cuMemcpyDtoH(&a[0], p->amax_tile, 4));
-	if (on_lt && p->lt_amax)
+	if (on_lt && p->lt_mode == LT_SCALES_AMAX)
 		CU(cuMemcpyDtoH(&a[1], p->amax_lt, 4));
+	const char *ltn = p->lt_mode == LT_SCALES_AMAX ? "cublasLt" : "max |cublasLt's C|";
 	int ok = 1;
 	for (int i = 0; i < 2 && hamax >= 0; i++) {
-		if (!(i ? on_lt && p->lt_amax : on_tile))
+		if (!(i ? on_lt : on_tile))
 			continue;
 		double e = fabs(a[i] - (float)hamax), lim = i ? ldexp(hamax, -7) : integers ? 0 : 1e-5 * hamax;
 		const char *rule = i ? "within 2^-7 relative" : integers ? "bit for bit" : "within 1e-5 relative";
 		if (!(e <= lim)) {
-			fail("%s: amax %.9g, the host's %.9g (%s)", i ? "cublasLt" : "tilepx", a[i], (float)hamax, rule);
+			fail("%s: amax %.9g, the host's %.9g (%s)", i ? ltn : "tilepx", a[i], (float)hamax, rule);
 			ok &= i;
 		} else
-			printf("check %s: amax %.9g, the host's %.9g: %s\n", i ? "cublasLt" : "tilepx", a[i], (float)hamax,
+			printf("check %s: amax %.9g, the host's %.9g: %s\n", i ? ltn : "tilepx", a[i], (float)hamax,
 			       e == 0 ? "bit for bit" : rule);
 	}
-	if (on_tile && on_lt && p->lt_amax) {
+	if (on_tile && on_lt) {
 		double e = fabs((double)a[0] - a[1]);
 		if (!(e <= ldexp(fabs(a[1]), -7))) {
-			fail("tilepx: amax %.9g, cuBLASLt's %.9g: past 2^-7 relative", a[0], a[1]);
+			fail("tilepx: amax %.9g, %s %.9g: past 2^-7 relative", a[0], ltn, a[1]);
 			ok = 0;
 		} else
-			printf("check tilepx: amax %.9g, cuBLASLt's %.9g: %s\n", a[0], a[1],
+			printf("check tilepx: amax %.9g, %s %.9g: %s\n", a[0], ltn, a[1],
 			       e == 0 ? "bit for bit" : "within 2^-7 relative");
 	}
 	return ok;
@@ -1101,12 +1113,12 @@ static void run_size(const Options *o, Tile *t, cublasHandle_t cb, Lt *lt, CUstr
 		on[IMPL_LT] = 0;
 	} else {
 		lt_setup(lt, &p, o->lt_algos, o->fp8_fast_accum);
-		if (p.epi == EPI_SCALE_AMAX && !lt->nres) { /* no algorithm takes the amax: the scales alone */
-			printf("SKIP cublasLt's amax: no algorithm with AMAX_D_POINTER and a bf16 D (status %d); cuBLASLt runs "
-			       "with the scale pointers only\n",
-			       lt->status);
+		while (p.epi == EPI_SCALE_AMAX && !lt->nres && p.lt_mode > LT_ALPHA) { /* the next way to say it */
+			printf("SKIP cublasLt with %s: no algorithm for a bf16 D (status %d); next: %s\n",
+			       lt_mode_name[p.lt_mode], lt->status, lt_mode_name[p.lt_mode - 1]);
 			lt_free(lt);
-			p.lt_amax = 0;
+			if (--p.lt_mode == LT_ALPHA)
+				p.alpha = p.scale;
 			lt_setup(lt, &p, o->lt_algos, o->fp8_fast_accum);
 		}
 		if (lt->nres)
@@ -1118,8 +1130,8 @@ static void run_size(const Options *o, Tile *t, cublasHandle_t cb, Lt *lt, CUstr
 		on[IMPL_LT] = 0;
 	}
 	snprintf(label[IMPL_LT], sizeof label[0], "cublasLt%s%s (heuristic #%d of %d)",
-	         bias_on ? " epilogue " : p.epi == EPI_SCALE_AMAX ? " scales" : "",
-	         bias_on ? epi_name[p.epi] : p.epi == EPI_SCALE_AMAX && p.lt_amax ? ", amax" : "", lt->best, lt->nres);
+	         bias_on ? " epilogue " : p.epi == EPI_SCALE_AMAX ? " with " : "",
+	         bias_on ? epi_name[p.epi] : p.epi == EPI_SCALE_AMAX ? lt_mode_name[p.lt_mode] : "", lt->best, lt->nres);
 
 	/* the check launch: C full of NaN bytes, guards around it */
 	unsigned char guard[2][GUARD], got[GUARD];
@@ -1272,8 +1284,15 @@ static void run_size(const Options *o, Tile *t, cublasHandle_t cb, Lt *lt, CUstr
 		}
 	}
 	free(href);
-	if (p.epi == EPI_SCALE_AMAX && !amax_check(&p, o->integers, on[IMPL_TILE], on[IMPL_LT], hamax))
-		on[IMPL_TILE] = 0;
+	if (p.epi == EPI_SCALE_AMAX) {
+		double lt_cmax = 0; /* max |C| of cuBLASLt's output: its amax when it takes none */
+		for (size_t i = 0; on[IMPL_LT] && i < nc; i++) {
+			double v = fabs(out_value(hc[IMPL_LT], i, p.out));
+			lt_cmax = v > lt_cmax ? v : lt_cmax;
+		}
+		if (!amax_check(&p, o->integers, on[IMPL_TILE], on[IMPL_LT], hamax, lt_cmax))
+			on[IMPL_TILE] = 0;
+	}
 
 	/* timing: warm-up, then rounds of one launch each, every launch between its own events */
 	int R = o->rounds;
@@ -1361,8 +1380,9 @@ static void run_size(const Options *o, Tile *t, cublasHandle_t cb, Lt *lt, CUstr
 	cuMemFree(p.ws);
 	if (p.bias)
 		cuMemFree(p.bias);
-	if (p.scales) {
-		cuMemFree(p.scales);
+	if (p.scales[0]) {
+		cuMemFree(p.scales[0]);
+		cuMemFree(p.scales[1]);
 		cuMemFree(p.amax_tile);
 		cuMemFree(p.amax_lt);
 	}

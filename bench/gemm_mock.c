@@ -519,9 +519,19 @@ cublasStatus_t cublasLtMatmulAlgoGetHeuristic(cublasLtHandle_t h, cublasLtMatmul
 	(void)h;
 	(void)p;
 	uint64_t m, n, k;
-	if (!lt_shapes((MockDesc *)(void *)op->data, (MockLayout *)(void *)a->data, (MockLayout *)(void *)b->data,
-	               (MockLayout *)(void *)c->data, (MockLayout *)(void *)d->data, &m, &n, &k))
+	const MockDesc *md = (const MockDesc *)(const void *)op->data;
+	if (!lt_shapes(md, (MockLayout *)(void *)a->data, (MockLayout *)(void *)b->data, (MockLayout *)(void *)c->data,
+	               (MockLayout *)(void *)d->data, &m, &n, &k))
 		return CUBLAS_STATUS_INVALID_VALUE;
+	/* as the H200's cuBLASLt 13: no AMAX_D_POINTER with a D that is not FP8 (status 7); with
+	 * GEMM_MOCK_NO_SCALES=1 no algorithm for scale pointers either (what it answered there) */
+	if (md->amax && ((const MockLayout *)(const void *)d->data)->t != CUDA_R_8F_E4M3)
+		return CUBLAS_STATUS_INVALID_VALUE;
+	const char *ns = getenv("GEMM_MOCK_NO_SCALES");
+	if ((md->scale[0] || md->scale[1]) && ns && *ns == '1') {
+		*got = 0;
+		return CUBLAS_STATUS_SUCCESS;
+	}
 	*got = want < 3 ? want : 3;
 	for (int i = 0; i < *got; i++) {
 		memset(&res[i], 0, sizeof res[i]);
