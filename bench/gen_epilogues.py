@@ -8,7 +8,8 @@ has twins: _ov (D0's epilogue under D1's last wgmma), _ovh (that, with GELU
 from h = (x + bias) / 2: the same bits, one FP32 instruction an element
 fewer), _ovh_wg (that, each consumer warpgroup storing on its own barrier),
 and the two on a linear tile walk (bench/gemm_sm90_linear_bf16_bias_gelu_ovh{,_wg}.tile);
-_ew: GELU in the producer warpgroup's idle warps, under the next tile's K loop. Their twins on clusters of 4 CTAs (B multicast to 4; 0.55 of
+_ew: GELU in the producer warpgroup's idle warps, under the next tile's K loop;
+_ewd1: only D1's half there; _ovh_s3: _ovh on the _ew kernels' 3-stage ring. Their twins on clusters of 4 CTAs (B multicast to 4; 0.55 of
 cuBLASLt on the H200: 32 clusters of 4 are not all resident) are at commit
 bf5a714 (docs/benchmarks.md, session 14).
 Run from the repository root: python3 bench/gen_epilogues.py
@@ -371,6 +372,72 @@ def epilogue_warps(text, name):
             "# proof finds no invariant).\n" + head + EW_BODY)
 
 
+C_ROWS = "tp*512 + cluster_ctarank*256"
+EWD1_EDITS = [  # (old, new) in _ew's body, each once
+    ("shared Cs bf16 [4, 128, 64] layout swizzle(3, 3, 3)   # a tile's h = (x + bias) / 2: D0's two column halves, D1's two\n",
+     "shared Cs bf16 [2, 128, 64] layout swizzle(3, 3, 3)   # D0's staging, double-buffered (as _ovh)\n"
+     "shared Ce bf16 [2, 128, 64] layout swizzle(3, 3, 3)   # D1's h = (x + bias) / 2, its two column halves, for the epilogue warps\n"),
+    ("          repeat 4 as b {\n", "          repeat 2 as b {\n"),
+    ("warp copy X, Cs[b, (warpid", "warp copy X, Ce[b, (warpid"),
+    ("warp copy Cs[b, (warpid", "warp copy Ce[b, (warpid"),
+    (f"          cta copy_async C[{C_ROWS} : {C_ROWS} + 128, tn*128 : tn*128 + 64], Cs[0, :, :]\n"
+     f"          cta copy_async C[{C_ROWS} : {C_ROWS} + 128, tn*128 + 64 : tn*128 + 128], Cs[1, :, :]\n"
+     f"          cta copy_async C[{C_ROWS} + 128 : {C_ROWS} + 256, tn*128 : tn*128 + 64], Cs[2, :, :]\n"
+     f"          cta copy_async C[{C_ROWS} + 128 : {C_ROWS} + 256, tn*128 + 64 : tn*128 + 128], Cs[3, :, :]\n",
+     f"          cta copy_async C[{C_ROWS} + 128 : {C_ROWS} + 256, tn*128 : tn*128 + 64], Ce[0, :, :]\n"
+     f"          cta copy_async C[{C_ROWS} + 128 : {C_ROWS} + 256, tn*128 + 64 : tn*128 + 128], Ce[1, :, :]\n"),
+    ("# the stores have read Cs", "# the stores have read Ce"),
+    ("# Cs is free (the previous tile", "# Ce is free (the previous tile"),
+    ("# the consumers have staged this tile's h", "# the consumers have staged D1's h"),
+    ("    }\n  }\n}\ncluster.sync", "    }\n  }\n  bulk.wait 0                                  # D0's C written before the CTA ends\n}\ncluster.sync"),
+]
+EWD1_D1 = """      wgmma.wait 0                             # D1's last group
+      set D1[i, j] = fma(0.5, D1[i, j], bias[0, j])      # h = (x + bias) / 2
+      bar.sync 3, 320                          # the epilogue warps are done with the previous tile's Ce
+      warpgroup copy Ce[0, (wgid - 1)*64 : (wgid - 1)*64 + 64, :], D1[:, 0 : 64]
+      warpgroup copy Ce[1, (wgid - 1)*64 : (wgid - 1)*64 + 64, :], D1[:, 64 : 128]
+      fence.proxy_async                        # (the epilogue warps overwrite every element; the proof asks for it all the same)
+"""
+
+
+def epilogue_warps_d1(ew, ovh, name):
+    """_ew with only D1's half of the tile handed to the epilogue warps: the
+    consumers compute and store D0's GELU under D1's last wgmma as _ovh does
+    (its staging Cs, double-buffered), then stage D1's h in Ce (2 boxes) for
+    warps 1 and 2; the last tile of a CTA then leaves half the epilogue
+    warps' work exposed at its end, not all of it."""
+    body = ew[ew.index("shared As"):]
+    for old, new in EWD1_EDITS:
+        body = replace_once(body, old, new)
+    mark = "      wgmma.wait 1                             # D0"
+    end = "      bar.sync 2, 320                          # h staged"
+    d0 = ovh[ovh.index(mark):ovh.index("      wgmma.wait 0                             # D1")]
+    body = body[:body.index(mark)] + d0 + EWD1_D1 + body[body.index(end):]
+    head = ew[ew.index("target sm_90a"):ew.index("shared As")]
+    head = replace_once(head, f"kernel gemm_sm90_walk_bf16_{name}_ew\n", f"kernel gemm_sm90_walk_bf16_{name}_ewd1\n")
+    return ("# bench/gemm_sm90_walk_bf16_bias_gelu_ew.tile with only D1's half of the tile in the epilogue\n"
+            "# warps (bench/gen_epilogues.py, epilogue_warps_d1()): D0's GELU and stores stay with the\n"
+            "# consumers under D1's last wgmma (as _ovh, through Cs); D1's h goes to Ce for warps 1 and 2,\n"
+            "# which compute its GELU and store it while the next tile's K loop runs. A CTA's last tile\n"
+            "# then waits for half the epilogue warps' work, not all of it. 3 stages (Cs and Ce: 64 KiB).\n#\n"
+            + head + body)
+
+def three_stages(text, name):
+    """_ovh on a ring of 3 stages (what the _ew kernels' 64 KiB of staging
+    leaves): a diagnostic twin, the cost of the shorter ring alone."""
+    for old, new in (("shared As bf16 [4,", "shared As bf16 [3,"), ("shared Bs bf16 [4,", "shared Bs bf16 [3,"),
+                     ("mbarrier full [4]", "mbarrier full [3]"), ("mbarrier empty [4]", "mbarrier empty [3]"),
+                     ("repeat 4 as s {", "repeat 3 as s {"),
+                     ("  repeat 3 as s {\n    mbarrier.arrive empty[s] per warpgroup cluster   # stages 0..2 start free",
+                      "  repeat 2 as s {\n    mbarrier.arrive empty[s] per warpgroup cluster   # stages 0..1 start free"),
+                     ("mbarrier.arrive empty[(g + 3) % 4]", "mbarrier.arrive empty[(g + 2) % 3]"),
+                     (f"kernel gemm_sm90_walk_bf16_{name}_ovh\n", f"kernel gemm_sm90_walk_bf16_{name}_ovh_s3\n")):
+        text = replace_once(text, old, new)
+    text = text.replace("g % 4", "g % 3")
+    return ("# bench/gemm_sm90_walk_bf16_bias_gelu_ovh.tile on a ring of 3 stages (bench/gen_epilogues.py,\n"
+            "# three_stages(): the _ew kernels' ring, without their epilogue warps; the same bits):\n#\n" + text)
+
+
 for name, (lt, act, actdoc) in ACTS.items():
     body = []
     for n, acc in enumerate(("D0", "D1")):
@@ -416,3 +483,7 @@ for name, (lt, act, actdoc) in ACTS.items():
             f.write(linear(per_warpgroup(ovh, name), name, "_ovh_wg"))
         with open(f"bench/gemm_sm90_walk_bf16_{name}_ew.tile", "w") as f:
             f.write(epilogue_warps(ovh, name))
+        with open(f"bench/gemm_sm90_walk_bf16_{name}_ewd1.tile", "w") as f:
+            f.write(epilogue_warps_d1(epilogue_warps(ovh, name), ovh, name))
+        with open(f"bench/gemm_sm90_walk_bf16_{name}_ovh_s3.tile", "w") as f:
+            f.write(three_stages(ovh, name))
