@@ -60,6 +60,17 @@
  *     runs CUBLASLT_EPILOGUE_BIAS (the time to beat, not the same values):
  *     the kernel is checked against the host only, where the host runs
  *     (--host-max; larger sizes are timed unchecked, and say so).
+ *   scale_amax (FP8, e4m3 -> bf16): C = bf16(scale_a scale_b A B) and
+ *     AMAX = max |scale_a scale_b A B| (f32, before the rounding), the FP8
+ *     training epilogue (--scale-a, --scale-b: the kernel's f32 params
+ *     scale_a and scale_b through --set; its AMAX [1, 1] param zeroed before
+ *     the check launch, then left to accumulate); cuBLASLt with
+ *     CUBLASLT_MATMUL_DESC_A_SCALE_POINTER / B_SCALE_POINTER and
+ *     AMAX_D_POINTER (without the amax, said in a SKIP line, where no
+ *     algorithm takes it with a bf16 D). The amaxes are checked against the
+ *     host's (integer data bit for bit) and tilepx's against cuBLASLt's
+ *     within 2^-7 relative; C as the plain FP8 GEMM's (bit for bit on
+ *     integer data, else max |C - Lt| / max |Lt| <= --tol).
  *   alpha_beta: C = alpha A B + beta C (--alpha, --beta; f32 scalar params
  *     named alpha and beta in the kernel, passed through --set), C filled
  *     before the check launch with seeded data (stream 3) like A; cuBLASLt and
@@ -94,8 +105,8 @@ static const char usage[] =
 	"                  [--data random|int] [--seed S] [--warmup W] [--rounds R] [--tol T] [--host-max D]\n"
 	"                  [--lt-algos N] [--set NAME=V]... (M N K | --issue-sizes)\n"
 	"                  [--fp8-fast-accum 0|1] [--auto] [--zero-c]\n"
-	"                  [--epilogue none|bias|relu_bias|gelu_bias|silu_bias|alpha_beta] [--alpha A] [--beta B]\n"
-	"                  [--bias-name NAME]\n"
+	"                  [--epilogue none|bias|relu_bias|gelu_bias|silu_bias|alpha_beta|scale_amax] [--alpha A]\n"
+	"                  [--beta B] [--scale-a SA] [--scale-b SB] [--bias-name NAME]\n"
 	"Times tilepx's kernel (--tile), cublasGemmEx and cuBLASLt on the same buffers, interleaved;\n"
 	"checks each result first. IN:OUT is f16:f32 (default, or the kernel's), bf16:bf16, bf16:f32,\n"
 	"f16:f16, or e4m3:bf16 (FP8: cuBLASLt only, B [N, K]). --rounds 0 checks only.\n"
@@ -103,7 +114,8 @@ static const char usage[] =
 	"  accumulates into C (split-K by red.add, bench/gemm_sm90_splitk_*.tile; --auto sets it for such a pick)\n"
 	"--auto (one size): the kernel and its window P, Q from tilepx_gemm_choose (--dtype, default f16:f32;\n"
 	"the device's SM count); run from the repository's root. --set P=/Q= overrides the window.\n"
-	"Defaults: --data random --seed 1 --warmup 20 --rounds 200 --fp8-fast-accum 1 --epilogue none --alpha 1.25 --beta -0.5.\n";
+	"Defaults: --data random --seed 1 --warmup 20 --rounds 200 --fp8-fast-accum 1 --epilogue none --alpha 1.25 --beta -0.5\n"
+	"--scale-a 0.5 --scale-b 4 (powers of two: integer data stay exact).\n";
 
 #define GUARD 256
 #define WORKSPACE_BYTES (32u << 20)
@@ -125,18 +137,25 @@ typedef struct Options {
 	char auto_sets[2][32]; /* the P= and Q= it adds */
 	int epi;            /* EPI_*: the fused epilogue compared */
 	float alpha, beta;  /* alpha_beta's scalars */
+	float scale_a, scale_b; /* scale_amax's per-tensor scales */
 	char biasn[64];     /* the kernel's bias param */
 	int zero_c;         /* --zero-c (or the chooser's split-K pick): C zeroed before every tilepx launch, timed */
 } Options;
 
-enum { EPI_NONE, EPI_BIAS, EPI_RELU_BIAS, EPI_GELU_BIAS, EPI_ALPHA_BETA, EPI_SILU_BIAS, NEPI };
-static const char *epi_name[NEPI] = {"none", "bias", "relu_bias", "gelu_bias", "alpha_beta", "silu_bias"};
+enum { EPI_NONE, EPI_BIAS, EPI_RELU_BIAS, EPI_GELU_BIAS, EPI_ALPHA_BETA, EPI_SILU_BIAS, EPI_SCALE_AMAX, NEPI };
+static const char *epi_name[NEPI] = {"none", "bias", "relu_bias", "gelu_bias", "alpha_beta", "silu_bias", "scale_amax"};
 static int epi_has_bias(int e)
 {
 	return e == EPI_BIAS || e == EPI_RELU_BIAS || e == EPI_GELU_BIAS || e == EPI_SILU_BIAS;
 }
 
 static int failures;
+/* how cuBLASLt runs scale_amax: the scale pointers and AMAX_D_POINTER; the
+ * scale pointers alone (the amax is then max |C| of its bf16 output, on the
+ * host); alpha = scale_a scale_b (the same products, no pointers) */
+enum { LT_ALPHA, LT_SCALES, LT_SCALES_AMAX };
+static const char *lt_mode_name[3] = {"alpha = scale_a scale_b", "A/B_SCALE_POINTER",
+                                      "A/B_SCALE_POINTER and AMAX_D_POINTER"};
 
 static void fail(const char *fmt, ...)
 {
@@ -484,6 +503,14 @@ static const char *tile_bind(Tile *t, const Options *o, long long M, long long N
 				strcat(scal[i], ".0");
 			sets[nsets++] = scal[i];
 		}
+	char scales[2][64];
+	if (o->epi == EPI_SCALE_AMAX) /* the kernel's scale_a and scale_b, as float literals */
+		for (int i = 0; i < 2; i++) {
+			snprintf(scales[i], sizeof scales[i], "scale_%c=%.9g", i ? 'b' : 'a', i ? o->scale_b : o->scale_a);
+			if (!strpbrk(scales[i] + 8, ".eEn"))
+				strcat(scales[i], ".0");
+			sets[nsets++] = scales[i];
+		}
 	for (int i = 0; i < o->nsets && nsets < 64; i++)
 		sets[nsets++] = o->sets[i];
 	tilepx_launch all[16];
@@ -512,10 +539,12 @@ static const char *tile_bind(Tile *t, const Options *o, long long M, long long N
 		const gb_param *p = &t->k.p[i];
 		if (p->scalar)
 			continue;
-		int is_bias = epi_has_bias(o->epi) && !strcmp(p->name, o->biasn);
+		/* the epilogue's pointer (bias below): the bias, or scale_amax's AMAX [1, 1] */
+		int is_bias = (epi_has_bias(o->epi) && !strcmp(p->name, o->biasn)) ||
+		              (o->epi == EPI_SCALE_AMAX && !strcmp(p->name, "AMAX"));
 		if (p != r->a && p != r->b && p != r->c && !is_bias) {
 			snprintf(why, nwhy, "param %s is none of A, B, C%s (the bench passes only those)", p->name,
-			         epi_has_bias(o->epi) ? " and the bias" : "");
+			         epi_has_bias(o->epi) ? " and the bias" : o->epi == EPI_SCALE_AMAX ? " and AMAX" : "");
 			return why;
 		}
 		if (p->pointer_index >= TILEPX_MAX_PARAMS) {
@@ -593,6 +622,13 @@ typedef struct Problem {
 	CUdeviceptr A, B, C[3], Craw[3], ws, bias;
 	int epi;
 	float alpha, beta; /* 1, 0 but for alpha_beta */
+	/* scale_amax: scale_a * scale_b (f32, as the kernel multiplies), the
+	 * device's scale_a and scale_b (one allocation each: aligned), each
+	 * implementation's amax (f32) and how cuBLASLt takes the epilogue
+	 * (LT_SCALES_AMAX, LT_SCALES, LT_ALPHA: the tries in that order) */
+	float scale;
+	CUdeviceptr scales[2], amax_tile, amax_lt;
+	int lt_mode;
 } Problem;
 
 /* C^T [N, M] = B^T A^T in column-major terms (the header comment) */
@@ -621,6 +657,15 @@ static void lt_setup(Lt *lt, const Problem *p, int want, int fast_accum)
 	if (p->in == GB_E4M3) { /* no scale pointers: A, B, C and D scales 1.0 */
 		int8_t fast = (int8_t)fast_accum;
 		CB(cublasLtMatmulDescSetAttribute(lt->op, CUBLASLT_MATMUL_DESC_FAST_ACCUM, &fast, sizeof fast));
+	}
+	if (p->epi == EPI_SCALE_AMAX) { /* Lt's A is our B: its scale is scale_b */
+		const void *sa = (const void *)p->scales[1], *sb = (const void *)p->scales[0], *am = (const void *)p->amax_lt;
+		if (p->lt_mode >= LT_SCALES) {
+			CB(cublasLtMatmulDescSetAttribute(lt->op, CUBLASLT_MATMUL_DESC_A_SCALE_POINTER, &sa, sizeof sa));
+			CB(cublasLtMatmulDescSetAttribute(lt->op, CUBLASLT_MATMUL_DESC_B_SCALE_POINTER, &sb, sizeof sb));
+		}
+		if (p->lt_mode == LT_SCALES_AMAX)
+			CB(cublasLtMatmulDescSetAttribute(lt->op, CUBLASLT_MATMUL_DESC_AMAX_D_POINTER, &am, sizeof am));
 	}
 	if (epi_has_bias(p->epi)) { /* the bias indexes Lt's rows: our columns */
 		cublasLtEpilogue_t e = p->epi == EPI_BIAS || p->epi == EPI_SILU_BIAS ? CUBLASLT_EPILOGUE_BIAS
@@ -789,6 +834,7 @@ static double epi_apply(const Problem *p, double acc, double bias, double c0)
 	case EPI_GELU_BIAS: return 0.5 * x * (1 + tanh(0.7978845608028654 * (x + 0.044715 * x * x * x)));
 	case EPI_SILU_BIAS: return x / (1 + exp(-x));
 	case EPI_ALPHA_BETA: return (double)p->alpha * acc + (double)p->beta * c0;
+	case EPI_SCALE_AMAX: return (double)p->scale * acc;
 	default: return p->epi == EPI_NONE ? acc : x;
 	}
 }
@@ -849,6 +895,17 @@ static void epi_inputs(const Options *o, Problem *p, uint16_t **hbias, float **h
 		CU(cuMemAlloc(&p->bias, (size_t)p->N * 2));
 		CU(cuMemcpyHtoD(p->bias, *hbias, (size_t)p->N * 2));
 	}
+	if (p->epi == EPI_SCALE_AMAX) { /* [scale_a, scale_b] and one f32 amax for each side */
+		float sc[2] = {o->scale_a, o->scale_b};
+		p->scale = o->scale_a * o->scale_b;
+		for (int i = 0; i < 2; i++) {
+			CU(cuMemAlloc(&p->scales[i], 4));
+			CU(cuMemcpyHtoD(p->scales[i], &sc[i], 4));
+		}
+		CU(cuMemAlloc(&p->amax_tile, 4));
+		CU(cuMemAlloc(&p->amax_lt, 4));
+		p->lt_mode = LT_SCALES_AMAX;
+	}
 	if (p->epi == EPI_ALPHA_BETA) { /* the fill of a bf16 A, widened */
 		uint16_t *t16 = malloc(nc * 2);
 		*hc0 = malloc(nc * sizeof(float));
@@ -880,6 +937,45 @@ static int cmp_float(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
+/* scale_amax: each amax after the check launch (both zeroed before it),
+ * against the host's max |scale * acc| (f32) where it ran: tilepx's bit for
+ * bit on integer data, within 1e-5 relative on random data; cuBLASLt's (its
+ * AMAX_D_POINTER, else max |C| of its bf16 output: lt_cmax), and tilepx's
+ * against cuBLASLt's, within 2^-7 relative (a bf16 rounding, 2^-9, and the
+ * FP8 tensor core's accumulator summing in another order). 0: tilepx's failed. */
+static int amax_check(const Problem *p, int integers, int on_tile, int on_lt, double hamax, double lt_cmax)
+{
+	float a[2] = {0, (float)lt_cmax};
+	if (on_tile)
+		CU(cuMemcpyDtoH(&a[0], p->amax_tile, 4));
+	if (on_lt && p->lt_mode == LT_SCALES_AMAX)
+		CU(cuMemcpyDtoH(&a[1], p->amax_lt, 4));
+	const char *ltn = p->lt_mode == LT_SCALES_AMAX ? "cublasLt" : "max |cublasLt's C|";
+	int ok = 1;
+	for (int i = 0; i < 2 && hamax >= 0; i++) {
+		if (!(i ? on_lt : on_tile))
+			continue;
+		double e = fabs(a[i] - (float)hamax), lim = i ? ldexp(hamax, -7) : integers ? 0 : 1e-5 * hamax;
+		const char *rule = i ? "within 2^-7 relative" : integers ? "bit for bit" : "within 1e-5 relative";
+		if (!(e <= lim)) {
+			fail("%s: amax %.9g, the host's %.9g (%s)", i ? ltn : "tilepx", a[i], (float)hamax, rule);
+			ok &= i;
+		} else
+			printf("check %s: amax %.9g, the host's %.9g: %s\n", i ? ltn : "tilepx", a[i], (float)hamax,
+			       e == 0 ? "bit for bit" : rule);
+	}
+	if (on_tile && on_lt) {
+		double e = fabs((double)a[0] - a[1]);
+		if (!(e <= ldexp(fabs(a[1]), -7))) {
+			fail("tilepx: amax %.9g, %s %.9g: past 2^-7 relative", a[0], ltn, a[1]);
+			ok = 0;
+		} else
+			printf("check tilepx: amax %.9g, %s %.9g: %s\n", a[0], ltn, a[1],
+			       e == 0 ? "bit for bit" : "within 2^-7 relative");
+	}
+	return ok;
+}
+
 static void run_size(const Options *o, Tile *t, cublasHandle_t cb, Lt *lt, CUstream st, const Nvml *nv, long long M,
                      long long N, long long K)
 {
@@ -909,9 +1005,18 @@ static void run_size(const Options *o, Tile *t, cublasHandle_t cb, Lt *lt, CUstr
 			printf(": alpha %.9g, beta %.9g, C's old values seeded (stream 3)", p.alpha, p.beta);
 		if (bias_on)
 			printf(": bias [%lld] %s, seeded (stream 2)", N, gb_dtype_name(p.out));
+		if (p.epi == EPI_SCALE_AMAX)
+			printf(": C = bf16(scale_a scale_b A B), scale_a %.9g, scale_b %.9g, and amax = max |scale_a scale_b A B| "
+			       "(cuBLASLt: A_SCALE_POINTER, B_SCALE_POINTER, AMAX_D_POINTER)",
+			       o->scale_a, o->scale_b);
 		printf("\n");
 	}
-	if ((bias_on && p.out == GB_F32) || (p.epi == EPI_ALPHA_BETA && p.out != GB_F32) || (fp8 && p.epi != EPI_NONE)) {
+	if (p.epi == EPI_SCALE_AMAX && (!fp8 || p.out != GB_BF16)) {
+		fail("--epilogue scale_amax needs e4m3 inputs and a bf16 C");
+		return;
+	}
+	if ((bias_on && p.out == GB_F32) || (p.epi == EPI_ALPHA_BETA && p.out != GB_F32) ||
+	    (fp8 && p.epi != EPI_NONE && p.epi != EPI_SCALE_AMAX)) {
 		fail("--epilogue %s needs %s inputs and %s C", epi_name[p.epi], fp8 ? "f16 or bf16" : "16-bit",
 		     bias_on ? "a 16-bit" : "an f32");
 		return;
@@ -991,8 +1096,8 @@ static void run_size(const Options *o, Tile *t, cublasHandle_t cb, Lt *lt, CUstr
 	snprintf(label[IMPL_EX], sizeof label[0], "cublasGemmEx (CUBLAS_GEMM_DEFAULT)");
 	if (have_kernel) {
 		char why[600];
-		const char *no = tile_bind(t, o, M, N, K, p.b_nk, p.in, p.out, p.A, p.B, p.C[IMPL_TILE], p.bias, tb, why,
-		                           sizeof why);
+		const char *no = tile_bind(t, o, M, N, K, p.b_nk, p.in, p.out, p.A, p.B, p.C[IMPL_TILE],
+		                           p.epi == EPI_SCALE_AMAX ? p.amax_tile : p.bias, tb, why, sizeof why);
 		if (no)
 			printf("SKIP tilepx %s at %lldx%lldx%lld: %s\n", t->k.name, M, N, K, no);
 		else {
@@ -1008,6 +1113,14 @@ static void run_size(const Options *o, Tile *t, cublasHandle_t cb, Lt *lt, CUstr
 		on[IMPL_LT] = 0;
 	} else {
 		lt_setup(lt, &p, o->lt_algos, o->fp8_fast_accum);
+		while (p.epi == EPI_SCALE_AMAX && !lt->nres && p.lt_mode > LT_ALPHA) { /* the next way to say it */
+			printf("SKIP cublasLt with %s: no algorithm for a bf16 D (status %d); next: %s\n",
+			       lt_mode_name[p.lt_mode], lt->status, lt_mode_name[p.lt_mode - 1]);
+			lt_free(lt);
+			if (--p.lt_mode == LT_ALPHA)
+				p.alpha = p.scale;
+			lt_setup(lt, &p, o->lt_algos, o->fp8_fast_accum);
+		}
 		if (lt->nres)
 			lt_pick(lt, &p, st);
 	}
@@ -1016,8 +1129,9 @@ static void run_size(const Options *o, Tile *t, cublasHandle_t cb, Lt *lt, CUstr
 		fail("cublasLt: the heuristic returned no usable algorithm (status %d)", lt->status);
 		on[IMPL_LT] = 0;
 	}
-	snprintf(label[IMPL_LT], sizeof label[0], "cublasLt%s%s (heuristic #%d of %d)", bias_on ? " epilogue " : "",
-	         bias_on ? epi_name[p.epi] : "", lt->best, lt->nres);
+	snprintf(label[IMPL_LT], sizeof label[0], "cublasLt%s%s (heuristic #%d of %d)",
+	         bias_on ? " epilogue " : p.epi == EPI_SCALE_AMAX ? " with " : "",
+	         bias_on ? epi_name[p.epi] : p.epi == EPI_SCALE_AMAX ? lt_mode_name[p.lt_mode] : "", lt->best, lt->nres);
 
 	/* the check launch: C full of NaN bytes, guards around it */
 	unsigned char guard[2][GUARD], got[GUARD];
@@ -1030,6 +1144,11 @@ static void run_size(const Options *o, Tile *t, cublasHandle_t cb, Lt *lt, CUstr
 			guard_pattern(guard[s], s);
 			CU(cuMemcpyHtoD(s ? p.C[i] + nc * (size_t)ob : p.Craw[i], guard[s], GUARD));
 		}
+	}
+	if (p.epi == EPI_SCALE_AMAX) { /* both amaxes from 0 (tilepx's combines with its old value) */
+		float zero = 0;
+		CU(cuMemcpyHtoD(p.amax_tile, &zero, 4));
+		CU(cuMemcpyHtoD(p.amax_lt, &zero, 4));
 	}
 	if (on[IMPL_TILE]) {
 		CUresult r = tile_run(tb, st, p.C[IMPL_TILE], zwords);
@@ -1060,6 +1179,7 @@ static void run_size(const Options *o, Tile *t, cublasHandle_t cb, Lt *lt, CUstr
 		}
 	int host = M <= o->host_max && N <= o->host_max && K <= o->host_max;
 	unsigned char *href = NULL;
+	double hamax = -1; /* scale_amax: the host's max |scale acc| (f32 products) */
 	if (host) { /* the dense host GEMM, every element */
 		float *fa = malloc(na * sizeof(float)), *fb = malloc(nb * sizeof(float));
 		double *c = malloc(nc * sizeof(double));
@@ -1079,6 +1199,11 @@ static void run_size(const Options *o, Tile *t, cublasHandle_t cb, Lt *lt, CUstr
 		for (size_t i = 0; i < nc; i++)
 			encode_out(epi_apply(&p, c[i], hbias ? gb_from_16(hbias[i % (size_t)N], p.out) : 0, hc0 ? hc0[i] : 0),
 			           p.out, href + i * (size_t)ob);
+		if (p.epi == EPI_SCALE_AMAX)
+			for (size_t i = 0; i < nc; i++) {
+				double v = fabs((double)((float)c[i] * p.scale));
+				hamax = v > hamax ? v : hamax;
+			}
 		free(fa);
 		free(fb);
 		free(c);
@@ -1116,7 +1241,7 @@ static void run_size(const Options *o, Tile *t, cublasHandle_t cb, Lt *lt, CUstr
 					printf("check %s: all %lld elements equal %s's bit for bit\n", impl_name[i], M * N,
 					       impl_name[ref]);
 			}
-		} else if (p.epi != EPI_NONE) { /* element by element within the stated tolerance */
+		} else if (p.epi != EPI_NONE && p.epi != EPI_SCALE_AMAX) { /* element by element within the stated tolerance */
 			if (host) { /* integer data (GELU): a check; random data: information */
 				long long bad = compare_tol(impl_name[i], "host", hc[i], href, &p);
 				if (bad && o->integers) {
@@ -1159,6 +1284,15 @@ static void run_size(const Options *o, Tile *t, cublasHandle_t cb, Lt *lt, CUstr
 		}
 	}
 	free(href);
+	if (p.epi == EPI_SCALE_AMAX) {
+		double lt_cmax = 0; /* max |C| of cuBLASLt's output: its amax when it takes none */
+		for (size_t i = 0; on[IMPL_LT] && i < nc; i++) {
+			double v = fabs(out_value(hc[IMPL_LT], i, p.out));
+			lt_cmax = v > lt_cmax ? v : lt_cmax;
+		}
+		if (!amax_check(&p, o->integers, on[IMPL_TILE], on[IMPL_LT], hamax, lt_cmax))
+			on[IMPL_TILE] = 0;
+	}
 
 	/* timing: warm-up, then rounds of one launch each, every launch between its own events */
 	int R = o->rounds;
@@ -1246,6 +1380,12 @@ static void run_size(const Options *o, Tile *t, cublasHandle_t cb, Lt *lt, CUstr
 	cuMemFree(p.ws);
 	if (p.bias)
 		cuMemFree(p.bias);
+	if (p.scales[0]) {
+		cuMemFree(p.scales[0]);
+		cuMemFree(p.scales[1]);
+		cuMemFree(p.amax_tile);
+		cuMemFree(p.amax_lt);
+	}
 	free(hbias);
 	free(hc0);
 	for (int i = 0; i < NIMPL; i++) {
@@ -1313,7 +1453,8 @@ int main(int argc, char **argv)
 {
 	setvbuf(stdout, NULL, _IOLBF, 0); /* a log cut short by a timeout still has every finished line */
 	Options o = {.b_nk = -1, .seed = 1, .warmup = 20, .rounds = 200, .host_max = 1024, .lt_algos = 8, .tol = -1,
-	             .fp8_fast_accum = 1, .alpha = 1.25f, .beta = -0.5f};
+	             .fp8_fast_accum = 1, .alpha = 1.25f, .beta = -0.5f,
+	             .scale_a = 0.5f, .scale_b = 4.0f};
 	strcpy(o.biasn, "BIAS");
 	strcpy(o.an, "A");
 	strcpy(o.bn, "B");
@@ -1422,6 +1563,13 @@ int main(int argc, char **argv)
 			if (end == v || *end || !isfinite(f))
 				goto bad;
 			*(a[2] == 'a' ? &o.alpha : &o.beta) = f;
+		} else if (!strcmp(a, "--scale-a") || !strcmp(a, "--scale-b")) {
+			NEED_VALUE;
+			char *end;
+			float f = strtof(v, &end);
+			if (end == v || *end || !isfinite(f))
+				goto bad;
+			*(a[8] == 'a' ? &o.scale_a : &o.scale_b) = f;
 		} else if (!strcmp(a, "--bias-name")) {
 			NEED_VALUE;
 			if (strlen(v) >= sizeof o.biasn)

@@ -372,6 +372,8 @@ typedef struct MockDesc {
 	int epilogue;      /* CUBLASLT_EPILOGUE_DEFAULT, BIAS, RELU_BIAS or GELU_BIAS */
 	const void *bias;  /* one value per row of D (column-major) */
 	int bias_type;
+	const float *scale[2]; /* FP8's A and B scale pointers (NULL: 1.0) */
+	float *amax;           /* FP8's AMAX_D_POINTER: max |D| before D's rounding */
 } MockDesc;
 typedef struct MockLayout {
 	cudaDataType t;
@@ -414,6 +416,18 @@ cublasStatus_t cublasLtMatmulDescSetAttribute(cublasLtMatmulDesc_t d, cublasLtMa
 		if (n != sizeof(int8_t) || *(const int8_t *)v < 0 || *(const int8_t *)v > 1)
 			return CUBLAS_STATUS_INVALID_VALUE;
 		m->fast_accum_set = 1;
+		return CUBLAS_STATUS_SUCCESS;
+	}
+	if (a == CUBLASLT_MATMUL_DESC_A_SCALE_POINTER || a == CUBLASLT_MATMUL_DESC_B_SCALE_POINTER ||
+	    a == CUBLASLT_MATMUL_DESC_AMAX_D_POINTER) {
+		if (n != sizeof(void *))
+			return CUBLAS_STATUS_INVALID_VALUE;
+		void *q;
+		memcpy(&q, v, sizeof q);
+		if (a == CUBLASLT_MATMUL_DESC_AMAX_D_POINTER)
+			m->amax = q;
+		else
+			m->scale[a == CUBLASLT_MATMUL_DESC_B_SCALE_POINTER] = q;
 		return CUBLAS_STATUS_SUCCESS;
 	}
 	if (a == CUBLASLT_MATMUL_DESC_BIAS_POINTER) {
@@ -505,9 +519,19 @@ cublasStatus_t cublasLtMatmulAlgoGetHeuristic(cublasLtHandle_t h, cublasLtMatmul
 	(void)h;
 	(void)p;
 	uint64_t m, n, k;
-	if (!lt_shapes((MockDesc *)(void *)op->data, (MockLayout *)(void *)a->data, (MockLayout *)(void *)b->data,
-	               (MockLayout *)(void *)c->data, (MockLayout *)(void *)d->data, &m, &n, &k))
+	const MockDesc *md = (const MockDesc *)(const void *)op->data;
+	if (!lt_shapes(md, (MockLayout *)(void *)a->data, (MockLayout *)(void *)b->data, (MockLayout *)(void *)c->data,
+	               (MockLayout *)(void *)d->data, &m, &n, &k))
 		return CUBLAS_STATUS_INVALID_VALUE;
+	/* as the H200's cuBLASLt 13: no AMAX_D_POINTER with a D that is not FP8 (status 7); with
+	 * GEMM_MOCK_NO_SCALES=1 no algorithm for scale pointers either (what it answered there) */
+	if (md->amax && ((const MockLayout *)(const void *)d->data)->t != CUDA_R_8F_E4M3)
+		return CUBLAS_STATUS_INVALID_VALUE;
+	const char *ns = getenv("GEMM_MOCK_NO_SCALES");
+	if ((md->scale[0] || md->scale[1]) && ns && *ns == '1') {
+		*got = 0;
+		return CUBLAS_STATUS_SUCCESS;
+	}
 	*got = want < 3 ? want : 3;
 	for (int i = 0; i < *got; i++) {
 		memset(&res[i], 0, sizeof res[i]);
@@ -552,8 +576,21 @@ cublasStatus_t cublasLtMatmul(cublasLtHandle_t h, cublasLtMatmulDesc_t op, const
 	int fused = d->epilogue && d->epilogue != CUBLASLT_EPILOGUE_DEFAULT; /* 0: never set */
 	if (fused && (!d->bias || d->bias_type != (int)dd->t || *(const float *)beta != 0))
 		return CUBLAS_STATUS_NOT_SUPPORTED; /* a bias of D's type, no beta: all the bench asks */
-	blas_gemm(d->ta, d->tb, (long long)m, (long long)n, (long long)k, *(const float *)alpha, A, a->t, a->ld, B, b->t,
-	          b->ld, *(const float *)beta, D, dd->t, dd->ld);
+	int scaled = d->scale[0] || d->scale[1] || d->amax;
+	if (scaled && (a->t != CUDA_R_8F_E4M3 || *(const float *)beta != 0))
+		return CUBLAS_STATUS_NOT_SUPPORTED; /* scales and amax: FP8 inputs, no beta (all the bench asks) */
+	float s = *(const float *)alpha * (d->scale[0] ? *d->scale[0] : 1) * (d->scale[1] ? *d->scale[1] : 1);
+	blas_gemm(d->ta, d->tb, (long long)m, (long long)n, (long long)k, s, A, a->t, a->ld, B, b->t, b->ld,
+	          *(const float *)beta, D, dd->t, dd->ld);
+	if (d->amax) { /* from D's rounded values: the mock's, within the bench's 2^-7 of the exact */
+		double mx = 0;
+		for (uint64_t j = 0; j < n; j++)
+			for (uint64_t i = 0; i < m; i++) {
+				double x = fabs(load(D, (size_t)(i + j * (uint64_t)dd->ld), dd->t));
+				mx = x > mx ? x : mx;
+			}
+		*d->amax = (float)mx;
+	}
 	if (fused)
 		lt_epilogue(d, D, dd, m, n);
 	return CUBLAS_STATUS_SUCCESS;

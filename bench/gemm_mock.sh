@@ -5,7 +5,8 @@
 # the BLAS definition on non-square sizes (both B layouts, both dtype pairs),
 # a fixed-size and a runtime-size tilepx kernel bound and checked, sizes a
 # kernel cannot run skipped, and each check seen to fail on a wrong result;
-# FP8 (e4m3 -> bf16) against cuBLASLt, whose FP8 rules the mock models.
+# FP8 (e4m3 -> bf16) against cuBLASLt, whose FP8 rules the mock models
+# (scale pointers and the amax included).
 set -u
 cd "$(dirname "$0")/.."
 GB=${TILEPX_BUILD:-build}/gemm_bench_mock
@@ -163,5 +164,21 @@ for k in bf16_bias_gelu:gelu_bias:bf16:bf16 bf16_bias_silu:silu_bias:bf16:bf16 a
 	GEMM_MOCK_KERNEL= expect "epilogue kernel $f binds" 3 "^FAIL tilepx gemm_sm90_walk_$f: launch: mock error" -- \
 		--tile bench/gemm_sm90_walk_$f.tile --epilogue $e --rounds 0 --set P=2 --set Q=1 300 304 136
 done
+# FP8 with per-tensor scales and the output's amax (--epilogue scale_amax): cuBLASLt's scale and
+# amax pointers against the host, and the FP8 training kernel binds (scale_a, scale_b, AMAX)
+expect "epilogue scale_amax: no amax with a bf16 D" 0 "^SKIP cublasLt with A/B_SCALE_POINTER and AMAX_D_POINTER: no algorithm for a bf16 D \(status 7\); next: A/B_SCALE_POINTER" -- \
+	--epilogue scale_amax --dtype e4m3:bf16 --b nk --data int --rounds 0 33 48 32
+expect "epilogue scale_amax, integers" 0 "^check max \|cublasLt's C\|: amax 80, the host's 80: bit for bit" -- \
+	--epilogue scale_amax --dtype e4m3:bf16 --b nk --data int --rounds 0 33 48 32
+expect "epilogue scale_amax, random: Lt's amax from its rounded C" 0 "^check max \|cublasLt's C\|: amax .* within 2\^-7 relative" -- \
+	--epilogue scale_amax --dtype e4m3:bf16 --b nk --data random --rounds 0 33 48 32
+GEMM_MOCK_NO_SCALES=1 expect "epilogue scale_amax: no scale pointers either" 0 "^check cublasLt: all 1584 elements equal the host GEMM bit for bit" -- \
+	--epilogue scale_amax --dtype e4m3:bf16 --b nk --data int --rounds 0 33 48 32
+GEMM_MOCK_NO_SCALES=1 expect "epilogue scale_amax: alpha instead" 0 "next: alpha = scale_a scale_b" -- \
+	--epilogue scale_amax --dtype e4m3:bf16 --b nk --data int --rounds 0 33 48 32
+expect "epilogue scale_amax needs e4m3 inputs" 1 "^FAIL --epilogue scale_amax needs e4m3 inputs and a bf16 C" -- \
+	--epilogue scale_amax --dtype bf16:bf16 --rounds 0 33 48 32
+GEMM_MOCK_KERNEL= expect "epilogue kernel fp8_scaled binds" 3 "^FAIL tilepx gemm_sm90_walk_fp8_scaled: launch: mock error" -- \
+	--tile bench/gemm_sm90_walk_fp8_scaled.tile --epilogue scale_amax --rounds 0 --set P=2 --set Q=1 300 304 272
 echo "$pass passed, $fail failed"
 [ "$fail" = 0 ]

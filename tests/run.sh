@@ -181,8 +181,11 @@ run_each check_attention_bench bench/attention_*.tile
 echo "== epilogue kernels: bench/gen_epilogues.py writes the committed bf16 epilogue GEMMs and their plain twin, bench/gen_pingpong.py the ping-pong ones"
 epi_dir=$(mktemp -d "$S/epilogues.XXXXXX") && mkdir -p "$epi_dir/bench"
 (cd "$epi_dir" && python3 "$OLDPWD/bench/gen_epilogues.py" 2>/dev/null)
-for e in tmast bias bias_relu bias_gelu bias_gelu_ov bias_gelu_ovh bias_silu; do
+for e in tmast bias bias_relu bias_gelu bias_gelu_ov bias_gelu_ovh bias_gelu_ovh_wg bias_gelu_ew bias_gelu_ewd1 bias_gelu_ovh_s3 bias_silu; do
 	f=bench/gemm_sm90_walk_bf16_$e.tile
+	cmp -s "$f" "$epi_dir/$f" && ok || bad "$f differs from what bench/gen_epilogues.py writes (edit the generator, run it)"
+done
+for f in bench/gemm_sm90_linear_bf16_bias_gelu_ovh.tile bench/gemm_sm90_linear_bf16_bias_gelu_ovh_wg.tile; do
 	cmp -s "$f" "$epi_dir/$f" && ok || bad "$f differs from what bench/gen_epilogues.py writes (edit the generator, run it)"
 done
 (cd "$epi_dir" && python3 "$OLDPWD/bench/gen_pingpong.py" 2>/dev/null)
