@@ -122,6 +122,8 @@ typedef struct Ctx {
 	StmtMap *run_time_phase; /* the roles' proof: mbarrier arrays whose parity the threads track at run time
 	                            (keyed by the Mbar); read through mbar_run_time_phase */
 	StmtMap *parent; /* each statement's enclosing block, built per kernel on the first ask (stmt_parent) */
+	StmtMap *plans;  /* the statements pass's plan of each set and reduce statement (plan_keep, plan_kept):
+	                    emission reads it instead of enumerating the elements again */
 	/* -lineinfo: .file 1 "lineinfo_file" (NULL: the module's path) and .loc
 	 * lines, for Nsight Compute's source view and cuda-gdb */
 	bool lineinfo;
@@ -139,6 +141,10 @@ void expect_tx_set_bytes(Ctx *cx, const Stmt *s, int64_t bytes);
  * at the top; false when s is not in k. Constant time after one walk of the
  * kernel (a search from the top per statement made explain quadratic) */
 typedef struct Kernel Kernel;
+/* the plan the statements pass made of set or reduce statement s of kernel k
+ * (SetPlan, RedPlan), for its emission; NULL when none was kept */
+void plan_keep(Ctx *cx, const Kernel *k, const Stmt *s, const void *plan);
+const void *plan_kept(const Ctx *cx, const Kernel *k, const Stmt *s);
 bool stmt_parent(Ctx *cx, const Kernel *k, const Stmt *s, const Stmt **parent);
 
 void diag_error(Ctx *cx, Loc loc, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
