@@ -1112,9 +1112,15 @@ bool pass_known(const char *name);
  * make is true */
 typedef unsigned char *(*RefElemFn)(void *ctx, const Buffer *b, const int64_t *coord, int64_t thread, float **err,
                                     bool make);
+/* the row-major indices of the elements of local buffer b that thread
+ * `thread` holds, increasing, *n of them; NULL: not known (every element is
+ * asked) */
+typedef const int64_t *(*RefHeldFn)(void *ctx, const Buffer *b, int64_t thread, int64_t *n);
 /* set's meaning (src/ref/set.c) in one CTA: vars the kernel variables (the
- * index names are set here), warps the warps that run it */
-bool ref_set_run(const Kernel *k, const Stmt *s, int64_t *vars, uint64_t warps, RefElemFn elem, void *ctx);
+ * index names are set here), warps the warps that run it; held (may be NULL)
+ * spares asking each thread about the elements it does not hold */
+bool ref_set_run(const Kernel *k, const Stmt *s, int64_t *vars, uint64_t warps, RefElemFn elem, RefHeldFn held,
+                 void *ctx);
 /* ref_run_kernel keeping per-element error bounds: errs[i] (allocated
  * here, NULL when every element of param i is exact) the bound of each
  * element of param i; the caller frees them */
