@@ -122,6 +122,8 @@ typedef struct Ctx {
 	StmtMap *run_time_phase; /* the roles' proof: mbarrier arrays whose parity the threads track at run time
 	                            (keyed by the Mbar); read through mbar_run_time_phase */
 	StmtMap *parent; /* each statement's enclosing block, built per kernel on the first ask (stmt_parent) */
+	StmtMap *plans;  /* the statements pass's plan of each set and reduce statement (plan_keep, plan_kept):
+	                    emission reads it instead of enumerating the elements again */
 	/* -lineinfo: .file 1 "lineinfo_file" (NULL: the module's path) and .loc
 	 * lines, for Nsight Compute's source view and cuda-gdb */
 	bool lineinfo;
@@ -139,6 +141,10 @@ void expect_tx_set_bytes(Ctx *cx, const Stmt *s, int64_t bytes);
  * at the top; false when s is not in k. Constant time after one walk of the
  * kernel (a search from the top per statement made explain quadratic) */
 typedef struct Kernel Kernel;
+/* the plan the statements pass made of set or reduce statement s of kernel k
+ * (SetPlan, RedPlan), for its emission; NULL when none was kept */
+void plan_keep(Ctx *cx, const Kernel *k, const Stmt *s, const void *plan);
+const void *plan_kept(const Ctx *cx, const Kernel *k, const Stmt *s);
 bool stmt_parent(Ctx *cx, const Kernel *k, const Stmt *s, const Stmt **parent);
 
 void diag_error(Ctx *cx, Loc loc, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
@@ -1106,9 +1112,15 @@ bool pass_known(const char *name);
  * make is true */
 typedef unsigned char *(*RefElemFn)(void *ctx, const Buffer *b, const int64_t *coord, int64_t thread, float **err,
                                     bool make);
+/* the row-major indices of the elements of local buffer b that thread
+ * `thread` holds, increasing, *n of them; NULL: not known (every element is
+ * asked) */
+typedef const int64_t *(*RefHeldFn)(void *ctx, const Buffer *b, int64_t thread, int64_t *n);
 /* set's meaning (src/ref/set.c) in one CTA: vars the kernel variables (the
- * index names are set here), warps the warps that run it */
-bool ref_set_run(const Kernel *k, const Stmt *s, int64_t *vars, uint64_t warps, RefElemFn elem, void *ctx);
+ * index names are set here), warps the warps that run it; held (may be NULL)
+ * spares asking each thread about the elements it does not hold */
+bool ref_set_run(const Kernel *k, const Stmt *s, int64_t *vars, uint64_t warps, RefElemFn elem, RefHeldFn held,
+                 void *ctx);
 /* ref_run_kernel keeping per-element error bounds: errs[i] (allocated
  * here, NULL when every element of param i is exact) the bound of each
  * element of param i; the caller frees them */

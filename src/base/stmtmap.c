@@ -76,6 +76,22 @@ void expect_tx_set_bytes(Ctx *cx, const Stmt *s, int64_t bytes)
 	*n = bytes;
 }
 
+/* a set or reduce statement's plan, as the statements pass made it for kernel k */
+typedef struct KeptPlan { const Kernel *k; const void *plan; } KeptPlan;
+
+void plan_keep(Ctx *cx, const Kernel *k, const Stmt *s, const void *plan)
+{
+	KeptPlan *p = arena_alloc(cx->arena, sizeof *p);
+	*p = (KeptPlan){k, plan};
+	stmtmap_put(cx->arena, &cx->plans, s, p);
+}
+
+const void *plan_kept(const Ctx *cx, const Kernel *k, const Stmt *s)
+{
+	const KeptPlan *p = stmtmap_get(cx->plans, s);
+	return p && p->k == k ? p->plan : NULL;
+}
+
 const SwizzleChoice *swizzle_choice(const Ctx *cx, const Buffer *b) { return map_get(cx->swizzle, b); }
 
 SwizzleChoice *swizzle_choice_new(Ctx *cx, const Buffer *b)

@@ -112,7 +112,10 @@ void emit_reduce(Emit *e, const Stmt *s)
 {
 	Builder *b = emit_builder(e);
 	RedPlan rp;
-	if (!reduce_plan(NULL, b->arena, emit_kernel_of(e), s, &rp))
+	const RedPlan *kept = plan_kept(emit_ctx(e), emit_kernel_of(e), s); /* check_reduce's */
+	if (kept)
+		rp = *kept;
+	else if (!reduce_plan(NULL, b->arena, emit_kernel_of(e), s, &rp))
 		return;
 	FormId op = s->kind == ST_REDUCE_MAX   ? FORM_MAX_F32
 	          : s->kind == ST_REDUCE_MIN ? FORM_MIN_F32

@@ -423,7 +423,10 @@ void emit_set(Emit *e, const Stmt *s)
 	Builder *b = emit_builder(e);
 	SetPlan pl;
 	const Kernel *k = emit_kernel_of(e);
-	if (!set_plan(NULL, b->arena, k, s, &pl)) { /* check proved it: a tilepx bug */
+	const SetPlan *kept = plan_kept(emit_ctx(e), k, s); /* check_set's */
+	if (kept)
+		pl = *kept;
+	else if (!set_plan(NULL, b->arena, k, s, &pl)) { /* check proved it: a tilepx bug */
 		if (!b->internal)
 			b->internal = arena_printf(b->arena, "set at line %d has no plan", s->loc.line);
 		return;

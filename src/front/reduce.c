@@ -478,7 +478,10 @@ void check_reduce(Ctx *cx, const Module *m, Kernel *k, Stmt *s)
 		return;
 	if (s->src->buf->mem == MEM_LOCAL && !whole_owners(cx, k, s))
 		return;
-	RedPlan rp;
-	if (reduce_plan(cx, cx->arena, k, s, &rp) && rp.nwbits)
-		check_over_warps(cx, k, s, &rp);
+	RedPlan *rp = arena_alloc(cx->arena, sizeof *rp);
+	if (!reduce_plan(cx, cx->arena, k, s, rp))
+		return;
+	plan_keep(cx, k, s, rp); /* kept for emission (emit_reduce) */
+	if (rp->nwbits)
+		check_over_warps(cx, k, s, rp);
 }

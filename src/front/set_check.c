@@ -146,6 +146,7 @@ void check_set(Ctx *cx, const Module *m, Kernel *k, Stmt *s)
 	for (int i = 0; i < x->nnodes; i++)
 		if (!check_node(cx, k, x, x->nodes[i]))
 			return;
-	SetPlan pl;
-	set_plan(cx, cx->arena, k, s, &pl);
+	SetPlan *pl = arena_alloc(cx->arena, sizeof *pl);
+	if (set_plan(cx, cx->arena, k, s, pl)) /* kept for emission (emit_set) */
+		plan_keep(cx, k, s, pl);
 }

@@ -163,8 +163,13 @@ void lay_apply_flat(const Layout *L, int64_t idx, int64_t *out)
 {
 	for (int a = 0; a < AX_COUNT; a++)
 		out[a] = 0;
-	for (int i = L->n - 1; i >= 0; i--) {
+	for (int i = L->n - 1; i >= 0 && idx; i--) { /* (the digits left once idx is 0 are all 0) */
 		int64_t e = L->it[i].ext;
+		if (idx > 0 && e > 0 && !(e & (e - 1))) { /* a power of two (most extents): no division (set's plan) */
+			out[L->it[i].axis] += (idx & (e - 1)) * L->it[i].stride;
+			idx >>= __builtin_ctzll((unsigned long long)e);
+			continue;
+		}
 		out[L->it[i].axis] += (idx % e) * L->it[i].stride;
 		idx /= e;
 	}
@@ -327,7 +332,9 @@ bool lay_holds(const Layout *L, int64_t idx, int64_t t, int64_t *reg)
 	int64_t at[AX_COUNT];
 	lay_apply_flat(L, idx, at);
 	*reg = at[AX_M];
-	for (int64_t r = 0; r < lay_replicas(L); r++) {
+	if (!L->nrep) /* one copy of each element */
+		return lay_thread_of(at) == t;
+	for (int64_t r = 0, n = lay_replicas(L); r < n; r++) {
 		int64_t a[AX_COUNT];
 		memcpy(a, at, sizeof a);
 		lay_add_replica(L, r, a);

@@ -115,6 +115,26 @@ static int bucket_of(RSim *S, const Buffer *buf, int rank)
 	return S->nbk++;
 }
 
+/* the first record that may touch buf in CTA rank's shared memory, -1:
+ * none; with rec_next, its bucket's chain in order, or every record in
+ * order when it has no bucket (a record's bucket is made with it: only a
+ * buffer past MAX_BUCKETS has none) */
+int64_t rec_first(const RSim *S, const Buffer *buf, int rank, int *bkt)
+{
+	for (int b = 0; b < S->nbk; b++)
+		if (S->bk[b].buf == buf && S->bk[b].rank == rank)
+			return *bkt = b, S->bk[b].head;
+	*bkt = -1;
+	return S->nrecs ? 0 : -1;
+}
+
+int64_t rec_next(const RSim *S, int bkt, int64_t i)
+{
+	if (bkt >= 0)
+		return S->recs[i].next;
+	return (size_t)i + 1 < S->nrecs ? i + 1 : -1;
+}
+
 /* record i at the end of its bucket's chain */
 static void bucket_append(RSim *S, size_t i)
 {

@@ -252,6 +252,11 @@ static inline void *xrealloc(void *p, size_t n)
 	return p;
 }
 
+/* the records of buf in CTA rank's shared memory, in order (roles_access.c):
+ * for (i = rec_first(S, buf, rank, &b); i >= 0; i = rec_next(S, b, i)) */
+int64_t rec_first(const RSim *S, const Buffer *buf, int rank, int *bkt);
+int64_t rec_next(const RSim *S, int bkt, int64_t i);
+
 #define RFAIL(S, ...) ((S)->failed = true, diag_error((S)->cx, __VA_ARGS__))
 
 /* the clock operations run over the run's components only (roles and

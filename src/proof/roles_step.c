@@ -332,7 +332,8 @@ static bool refill_met(RSim *S, Role *r, const Stmt *s)
 	int me = role_of(S, r);
 	if (!rspan(S, r, s->dst, &lo, &hi))
 		return true;
-	for (size_t i = 0; i < S->nrecs; i++) {
+	int b;
+	for (int64_t i = rec_first(S, s->dst->buf, r->rank, &b); i >= 0; i = rec_next(S, b, i)) {
 		const Rec *x = &S->recs[i];
 		if (x->dead || x->role != me || x->rank != r->rank || x->buf != s->dst->buf || x->hi < lo || hi < x->lo ||
 		    !x->complete || x->one != me || x->vc.t[me] <= r->met_t || !x->s->warps ||
@@ -382,7 +383,8 @@ static int on_store(RSim *S, Role *r, const Stmt *s)
 	int64_t lo, hi;
 	if (!leads(r, s) || !rspan(S, r, s->src, &lo, &hi))
 		return STEP_RAN;
-	for (size_t i = 0; i < S->nrecs; i++) {
+	int b;
+	for (int64_t i = rec_first(S, s->src->buf, r->rank, &b); i >= 0; i = rec_next(S, b, i)) {
 		const Rec *x = &S->recs[i];
 		if (x->dead || x->buf != s->src->buf || x->rank != r->rank || x->hi < lo || hi < x->lo ||
 		    x->proxy == PROXY_VISIBLE)

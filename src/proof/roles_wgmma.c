@@ -113,7 +113,8 @@ static bool proxy_ok(RSim *S, Role *r, const Stmt *s, const Region *reg)
 	int64_t lo, hi;
 	if (!reg || !reg->buf || reg->buf->mem != MEM_SHARED || !rspan(S, r, reg, &lo, &hi))
 		return true;
-	for (size_t i = 0; i < S->nrecs; i++) {
+	int b;
+	for (int64_t i = rec_first(S, reg->buf, r->rank, &b); i >= 0; i = rec_next(S, b, i)) {
 		const Rec *x = &S->recs[i];
 		if (x->dead || x->buf != reg->buf || x->rank != r->rank || x->hi < lo || hi < x->lo || !x->write ||
 		    x->proxy == PROXY_VISIBLE)

@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static size_t bidx(const Kernel *k, const Buffer *b)
+size_t bidx(const Kernel *k, const Buffer *b)
 {
 	for (size_t i = 0; i < k->nbufs; i++)
 		if (k->bufs[i] == b)
@@ -39,7 +39,7 @@ int64_t ref_eval(const Affine *e, const int64_t *vars)
 /* a layout maps the row-major index of a logical coordinate through its
  * iters, outermost first, as mixed-radix digits times strides, per axis;
  * a buffer declared without one is compact row-major */
-static void apply_layout(const Buffer *b, int64_t idx, int64_t *at /* [AX_COUNT] */)
+void apply_layout(const Buffer *b, int64_t idx, int64_t *at /* [AX_COUNT] */)
 {
 	memset(at, 0, sizeof(int64_t) * AX_COUNT);
 	if (!b->has_layout) {
@@ -55,7 +55,7 @@ static void apply_layout(const Buffer *b, int64_t idx, int64_t *at /* [AX_COUNT]
 
 /* the copies of a local element: replica iters enumerate further threads
  * (mixed radix, first iter most significant) holding the same register */
-static int64_t replica_count(const Buffer *b)
+int64_t replica_count(const Buffer *b)
 {
 	int64_t n = 1;
 	for (int j = 0; j < b->layout.nrep; j++)
@@ -63,7 +63,7 @@ static int64_t replica_count(const Buffer *b)
 	return n;
 }
 
-static void add_replica(const Buffer *b, int64_t rep, int64_t *at)
+void add_replica(const Buffer *b, int64_t rep, int64_t *at)
 {
 	for (int j = b->layout.nrep - 1; j >= 0; j--) {
 		const Iter *it = &b->layout.rep[j];
@@ -110,7 +110,7 @@ int64_t ref_regs_per_thread(const Buffer *b)
 }
 
 /* a thread axis' weight in the thread index of the owner instance */
-static int64_t thread_weight(Axis a)
+int64_t thread_weight(Axis a)
 {
 	switch (a) {
 	case AX_WARPID: case AX_WID_IN_WG: return 32;
@@ -409,95 +409,6 @@ bool ref_init(Ctx *cx, RefCta *c, const Stmt *s)
 	return true;
 }
 
-/* which thread of its owner instance holds each element of a local buffer
- * (row-major index) and each replica of it, and in which register: what
- * apply_layout gives, worked out once per kernel run, because a set asks
- * every thread about every element (a division per iter each time) */
-typedef struct RefOwnMap {
-	const Buffer *b;
-	int64_t owner, nrep, regs; /* ref_owner_threads, replica_count, ref_regs_per_thread */
-	int64_t *own, *reg;        /* [idx * nrep + rep] */
-	unsigned char *mem;        /* the buffer's bytes (c->mem) */
-} RefOwnMap;
-
-static RefOwnMap *own_map(RefCta *c, const Buffer *b)
-{
-	if (c->own_last && c->own_last->b == b && c->own_last->mem == c->mem[bidx(c->k, b)])
-		return c->own_last;
-	size_t bi = bidx(c->k, b);
-	if (c->own && c->own[bi]) {
-		c->own[bi]->mem = c->mem[bi];
-		return c->own_last = c->own[bi];
-	}
-	if (!c->own && !(c->own = calloc(c->k->nbufs ? c->k->nbufs : 1, sizeof *c->own)))
-		return NULL;
-	int64_t n = 1, nrep = replica_count(b), at[AX_COUNT];
-	for (int d = 0; d < b->ndim; d++)
-		n *= b->shape[d];
-	RefOwnMap *m = malloc(sizeof *m);
-	int64_t *own = malloc(sizeof(int64_t) * (size_t)(n * nrep)), *reg = malloc(sizeof(int64_t) * (size_t)(n * nrep));
-	if (!m || !own || !reg) {
-		free(m), free(own), free(reg);
-		return NULL;
-	}
-	*m = (RefOwnMap){b, ref_owner_threads(c, b), nrep, ref_regs_per_thread(b), own, reg, c->mem[bi]};
-	for (int64_t idx = 0; idx < n; idx++)
-		for (int64_t rep = 0; rep < nrep; rep++) {
-			apply_layout(b, idx, at);
-			add_replica(b, rep, at);
-			int64_t o = 0;
-			for (int a = AX_LANEID; a <= AX_TX; a++)
-				o += at[a] * thread_weight((Axis)a);
-			own[idx * nrep + rep] = o;
-			reg[idx * nrep + rep] = at[AX_M];
-		}
-	return c->own_last = c->own[bi] = m;
-}
-
-void ref_own_free(RefCta *c)
-{
-	for (size_t b = 0; c->own && b < c->k->nbufs; b++)
-		if (c->own[b]) {
-			free(c->own[b]->own);
-			free(c->own[b]->reg);
-			free(c->own[b]);
-		}
-	free(c->own);
-	c->own = NULL;
-	c->own_last = NULL;
-}
-
-/* thread t's copy of element coord of local buffer b (ref_set_run's view):
- * the thread holds it when its index in the owner group is the one the
- * layout gives the element or one of its replicas */
-static unsigned char *set_elem(void *ctx, const Buffer *b, const int64_t *coord, int64_t t, float **err, bool make)
-{
-	RefCta *c = ctx;
-	int64_t idx = 0;
-	for (int d = 0; d < b->ndim; d++)
-		idx = idx * b->shape[d] + coord[d];
-	const RefOwnMap *m = own_map(c, b);
-	if (!m)
-		return NULL;
-	int64_t at = -1, mine = t % m->owner;
-	for (int64_t rep = 0; rep < m->nrep && at < 0; rep++) /* any copy of a replicated element */
-		if (m->own[idx * m->nrep + rep] == mine)
-			at = m->reg[idx * m->nrep + rep];
-	if (at < 0)
-		return NULL;
-	unsigned char *p = m->mem + (t * m->regs + at) * dtype_bytes(b->dt);
-	*err = ref_err_slot(c, b, p, make);
-	return p;
-}
-
-bool ref_set(Ctx *cx, RefCta *c, const Stmt *s)
-{
-	if (!ref_set_run(c->k, s, c->vars, c->warps, set_elem, c)) {
-		diag_error(cx, s->loc, "the reference could not evaluate this set (an operand element not held)");
-		return false;
-	}
-	return true;
-}
 
 /* ---- reduce.max|min|sum: f32 values, in the language's stated order ----
  * For each DST element k: the SRC elements whose kept coordinates are k;

@@ -24,6 +24,12 @@ typedef struct RefCta {
 	struct RefOwnMap *own_last; /* the one asked last */
 } RefCta;
 void ref_own_free(RefCta *c);
+/* ref.c's layout definitions, for the ownership map (own.c) */
+size_t bidx(const Kernel *k, const Buffer *b);
+void apply_layout(const Buffer *b, int64_t idx, int64_t *at /* [AX_COUNT] */);
+int64_t replica_count(const Buffer *b);
+void add_replica(const Buffer *b, int64_t rep, int64_t *at);
+int64_t thread_weight(Axis a);
 
 /* one statement of one CTA (its stmt.def ref hook); false: an error was reported */
 typedef bool (*RefHook)(Ctx *cx, RefCta *c, const Stmt *s);

@@ -361,7 +361,32 @@ static bool compute_elem(RefSet *S, const int64_t *coord, Result *out)
 	return true;
 }
 
-bool ref_set_run(const Kernel *k, const Stmt *s, int64_t *vars, uint64_t warps, RefElemFn elem, void *ctx)
+/* thread S->thread's results into res from n: the elements it holds (held's list), else every element */
+static int64_t thread_results(RefSet *S, RefHeldFn held, Result *res, int64_t n)
+{
+	const Buffer *b = S->x->dst;
+	int64_t size = 1, cnt = 0, coord[MAX_DIMS] = {0};
+	for (int d = 0; d < b->ndim; d++)
+		size *= b->shape[d];
+	const int64_t *list = held ? held(S->ctx, b, S->thread, &cnt) : NULL;
+	if (list) { /* in increasing order: the order of the loop below */
+		for (int64_t i = 0; i < cnt; i++) {
+			for (int64_t d = b->ndim - 1, x = list[i]; d >= 0; d--)
+				coord[d] = x % b->shape[d], x /= b->shape[d];
+			n += compute_elem(S, coord, &res[n]);
+		}
+		return n;
+	}
+	for (int64_t x = 0; x < size; x++) { /* row-major, the last index fastest (no division per element) */
+		n += compute_elem(S, coord, &res[n]);
+		for (int d = b->ndim - 1; d >= 0 && ++coord[d] == b->shape[d]; d--)
+			coord[d] = 0;
+	}
+	return n;
+}
+
+bool ref_set_run(const Kernel *k, const Stmt *s, int64_t *vars, uint64_t warps, RefElemFn elem, RefHeldFn held,
+                 void *ctx)
 {
 	RefSet S = {k, s->set, vars, 0, elem, ctx, false, false};
 	const Buffer *b = s->set->dst;
@@ -377,12 +402,7 @@ bool ref_set_run(const Kernel *k, const Stmt *s, int64_t *vars, uint64_t warps, 
 			continue;
 		vars[VAR_WARPID] = S.thread / 32;
 		vars[VAR_WGID] = S.thread / 128;
-		int64_t coord[MAX_DIMS] = {0}; /* row-major, the last index fastest (no division per element) */
-		for (int64_t x = 0; x < size; x++) {
-			n += compute_elem(&S, coord, &res[n]);
-			for (int d = b->ndim - 1; d >= 0 && ++coord[d] == b->shape[d]; d--)
-				coord[d] = 0;
-		}
+		n = thread_results(&S, held, res, n);
 	}
 	for (int64_t i = 0; i < n; i++) { /* every element read before any is written (in-place) */
 		store(b->dt, res[i].p, res[i].v);
