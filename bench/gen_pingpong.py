@@ -2,7 +2,8 @@
 """Writes the ping-pong GEMMs with a fused epilogue (issue 34):
 bench/gemm_sm90_pingpong_alpha_beta.tile (C = alpha A B^T + beta C, f16 in,
 f32 out) and bench/gemm_sm90_pingpong_bf16_bias_gelu.tile (C =
-gelu_tanh(A B^T + bias), bf16 in and out). The consumer warpgroups take
+gelu_tanh(A B^T + bias), bf16 in and out), and the plain f16 -> f32 GEMM on
+the same schedule, bench/gemm_sm90_pingpong_f16.tile (issue 37). The consumer warpgroups take
 turns at the tensor cores, so one's epilogue overlaps the other's main loop
 (CUTLASS's ping-pong schedule), on one ring of stages that the producer
 fills with the tile's first half's K blocks, then its second half's: each
@@ -89,6 +90,16 @@ KINDS = {
   PARAMS="param  A f16 [M, K] fill small tma\nparam  B f16 [N, K] fill small tma\n"
          "param  C f32 [M, N] fill small tma   # read (beta * C) and written (TMA stores)\nparam  alpha f32\nparam  beta f32",
   LOCALS="local  Cin f32 [64, 128] layout " + ACC + "   # C's values, as the accumulator holds them"),
+ "plain": dict(
+  NAME="gemm_sm90_pingpong_f16", IN="f16", COLS=32, OUTT="f32",
+  TITLE="# C = A * B^T, f16 in, f32 accumulate and out: the ping-pong schedule on\n"
+        "# the plain GEMM (issue 37), whose f32 epilogue (twice bf16's bytes) the\n"
+        "# cooperative kernels leave on the tensor cores' time.",
+  EXTRA="# No epilogue math: the accumulators leave as they are.",
+  SETS="M=300 N=300 K=136 P=2 Q=2", KMAX=65536,
+  NASSUME="assume N % 4 == 0                # C's rows: a multiple of 16 bytes (the TMA store)",
+  PARAMS="param  A f16 [M, K] fill small tma\nparam  B f16 [N, K] fill small tma\nparam  C f32 [M, N] tma",
+  LOCALS=""),
  "bias_gelu": dict(
   NAME="gemm_sm90_pingpong_bf16_bias_gelu", IN="bf16", COLS=64, OUTT="bf16",
   TITLE="# C = gelu_tanh(A * B^T + bias), bf16 in and out, f32 accumulate and f32\n"
@@ -162,6 +173,16 @@ def chunk(w, acc, row, c, buf, cols=32):
             p + "bulk.commit"]
 
 
+def pre_turn(kind, row0):
+    """what a warpgroup loads before its turn: C's old values (alpha/beta), the bias row, or nothing"""
+    p8 = " " * 8
+    if kind == "alpha_beta":
+        return [p8 + "warpgroup copy Cin, C[%s : %s + 64, tn*128 : tn*128 + 128]   # D0's rows of C, loaded before the turn; rows past M, columns past N read 0" % (row0, row0)]
+    if kind == "bias_gelu":
+        return [p8 + "warpgroup copy bias, BIAS[:, tn*128 : tn*128 + 128]   # bf16 -> f32, before the turn; columns past N read 0"]
+    return []
+
+
 def consumer(w, kind):
     """warpgroup w's code (w = 1, 2): its turns, its ring, its half's rows, its epilogue"""
     row0 = "tp*512 + cluster_ctarank*256 + %d" % ((w - 1) * 128)
@@ -179,10 +200,7 @@ def consumer(w, kind):
     out += [p4 + "repeat cdiv(N, 128) as tn across ctaid {",
             p4 + "  repeat cdiv(M, 512) as tp across ctaid_y {",
             p8 + "init D0, 0", p8 + "init D1, 0",
-            (p8 + "warpgroup copy Cin, C[%s : %s + 64, tn*128 : tn*128 + 128]   # D0's rows of C, loaded before the turn; rows past M, columns past N read 0" % (row0, row0)
-             if kind == "alpha_beta" else
-             p8 + "warpgroup copy bias, BIAS[:, tn*128 : tn*128 + 128]   # bf16 -> f32, before the turn; columns past N read 0"),
-        ] + (skip if w == 2 else []) + [
+        ] + pre_turn(kind, row0) + (skip if w == 2 else []) + [
             p8 + "bar.sync %d, 256                          # this warpgroup's turn at the tensor cores" % w,
             p8 + "repeat cdiv(K, 64) as k running g {"]
     out += mma_step(w, 10)
@@ -193,7 +211,10 @@ def consumer(w, kind):
             p8 + "bar.arrive %d, 256                        # the other warpgroup's turn" % (3 - w)]
     if w == 1:
         out += skip
-    if kind == "alpha_beta":
+    if kind == "plain":
+        for n, (acc, row, c) in enumerate([(a, r, c) for a, r in (("D0", row0), ("D1", row1)) for c in range(4)]):
+            out += chunk(w, acc, row, c, n % 2)
+    elif kind == "alpha_beta":
         out += [p8 + "set D0[i, j] = alpha * D0[i, j] + beta * Cin[i, j]"]
         n = 0
         for c in range(4):
