@@ -13,6 +13,8 @@
 #     2-D walk_fp8_wgbar at 4096^3 / 8192^3
 #   f16 ping-pong (bench/gen_pingpong.py's schedule without an epilogue's math: each consumer warpgroup's
 #     f32 stores under the other's K loop; alpha/beta on it met 1.00-1.06 of cuBLASLt in session 13)
+#   FP8 ping-pong (the same schedule, e4m3 K blocks of 128, bf16 TMA stores): the FP8 K loop runs at twice
+#     f16's rate, so the unhidden epilogue of the cooperative walk costs twice the share
 #   the chooser's new f16 pick at 512 x 28672 x 8192 (linear 256x224) through --auto
 set -u
 O=${OUT:-/tmp}
@@ -37,12 +39,15 @@ run f16_tmast --tile ${B}linear_tmast.tile --set P=10 "${I[@]}" 1000 1004 520
 run fp8_wgbar --tile ${B}linear_fp8_wgbar.tile --set P=10 "${I[@]}" 1000 1032 512
 run fp8_wgbar_ov --tile ${B}linear_fp8_wgbar_ov.tile --set P=10 "${I[@]}" 1000 1032 512
 run f16_pingpong --tile ${B}pingpong_f16.tile --set P=4 --set Q=3 "${I[@]}" 1000 1004 520
+run fp8_pingpong --tile ${B}pingpong_fp8.tile --set P=4 --set Q=3 "${I[@]}" 1000 1032 512
 run f16_auto_500x28672 --auto "${I[@]}" 500 28672 520
 timeout 60 build/tilepx-run tests/gpu/ragged_gemm_linear_256x256.tile tests/gpu/ragged_gemm_linear_tmast.tile \
   tests/gpu/ragged_gemm_linear_fp8_wgbar.tile tests/gpu/ragged_gemm_linear_fp8_wgbar_ov.tile \
-  tests/gpu/ragged_gemm_linear_256x224.tile tests/gpu/ragged_gemm_pingpong_f16.tile 2>&1 | grep -E '^(PASS|FAIL)'
+  tests/gpu/ragged_gemm_linear_256x224.tile tests/gpu/ragged_gemm_pingpong_f16.tile \
+  tests/gpu/ragged_gemm_pingpong_fp8.tile 2>&1 | grep -E '^(PASS|FAIL)'
 echo "== 2. timed, each beside the incumbent pick (session 13 f16 sweep / session 14 FP8, H200, us: tilepx / best cuBLAS)"
 echo "   f16 4096^3 191.09/185.95, 6144^3 642.30/625.73, 2048^3 31.07/29.70, 512x8192x8192 96.69/94.22, 8192^3 1689.74/1719.10"
+echo "   FP8 walk_fp8_wgbar 4096^3 94.40/93.79, 8192^3 722.24/721.86 (cuBLASLt FP8, best of 8); f16 512x28672x8192 walk_256x128 348.18/325.95"
 run f16_4096_256x256 --tile ${B}linear_256x256.tile --set P=132 "${T[@]}" 4096 4096 4096
 run f16_4096_512x128 --tile ${B}linear_512x128.tile --set P=132 "${T[@]}" 4096 4096 4096
 run f16_4096_tmast --tile ${B}linear_tmast.tile --set P=132 "${T[@]}" 4096 4096 4096
@@ -50,21 +55,23 @@ run f16_4096_pingpong --tile ${B}pingpong_f16.tile --set P=8 --set Q=16 "${T[@]}
 run fp8_4096_linear_wgbar --tile ${B}linear_fp8_wgbar.tile --set P=132 "${F8[@]}" 4096 4096 4096
 run fp8_4096_walk_wgbar --tile ${B}walk_fp8_wgbar.tile --set Q=4 --set P=32 "${F8[@]}" 4096 4096 4096
 run fp8_4096_linear_wgbar_ov --tile ${B}linear_fp8_wgbar_ov.tile --set P=132 "${F8[@]}" 4096 4096 4096
+run fp8_4096_pingpong --tile ${B}pingpong_fp8.tile --set P=8 --set Q=16 "${F8[@]}" 4096 4096 4096
 run f16_6144_256x256 --tile ${B}linear_256x256.tile --set P=132 "${T[@]}" 6144 6144 6144
 run f16_6144_512x128 --tile ${B}linear_512x128.tile --set P=132 "${T[@]}" 6144 6144 6144
 run f16_6144_tmast --tile ${B}linear_tmast.tile --set P=132 "${T[@]}" 6144 6144 6144
 run f16_6144_pingpong --tile ${B}pingpong_f16.tile --set P=8 --set Q=16 "${T[@]}" 6144 6144 6144
+run fp8_8192_linear_wgbar --tile ${B}linear_fp8_wgbar.tile --set P=132 "${F8[@]}" 8192 8192 8192
+run fp8_8192_walk_wgbar --tile ${B}walk_fp8_wgbar.tile --set Q=4 --set P=32 "${F8[@]}" 8192 8192 8192
+run fp8_8192_linear_wgbar_ov --tile ${B}linear_fp8_wgbar_ov.tile --set P=132 "${F8[@]}" 8192 8192 8192
+run fp8_8192_pingpong --tile ${B}pingpong_fp8.tile --set P=8 --set Q=16 "${F8[@]}" 8192 8192 8192
+run f16_8192_256x256 --tile ${B}linear_256x256.tile --set P=132 "${T[@]}" 8192 8192 8192
+run f16_8192_512x128 --tile ${B}linear_512x128.tile --set P=132 "${T[@]}" 8192 8192 8192
+run f16_8192_pingpong --tile ${B}pingpong_f16.tile --set P=8 --set Q=16 "${T[@]}" 8192 8192 8192
+run f16_512x28672_auto --auto "${T[@]}" 512 28672 8192
 run f16_2048_256x256 --tile ${B}linear_256x256.tile --set P=128 "${T[@]}" 2048 2048 2048
 run f16_2048_512x128 --tile ${B}linear_512x128.tile --set P=128 "${T[@]}" 2048 2048 2048
 run f16_512x8192_256x256 --tile ${B}linear_256x256.tile --set P=128 "${T[@]}" 512 8192 8192
 run f16_512x8192_512x128 --tile ${B}linear_512x128.tile --set P=128 "${T[@]}" 512 8192 8192
-run fp8_8192_linear_wgbar --tile ${B}linear_fp8_wgbar.tile --set P=132 "${F8[@]}" 8192 8192 8192
-run fp8_8192_walk_wgbar --tile ${B}walk_fp8_wgbar.tile --set Q=4 --set P=32 "${F8[@]}" 8192 8192 8192
-run fp8_8192_linear_wgbar_ov --tile ${B}linear_fp8_wgbar_ov.tile --set P=132 "${F8[@]}" 8192 8192 8192
-run f16_512x28672_auto --auto "${T[@]}" 512 28672 8192
-run f16_8192_256x256 --tile ${B}linear_256x256.tile --set P=132 "${T[@]}" 8192 8192 8192
-run f16_8192_512x128 --tile ${B}linear_512x128.tile --set P=132 "${T[@]}" 8192 8192 8192
-run f16_8192_pingpong --tile ${B}pingpong_f16.tile --set P=8 --set Q=16 "${T[@]}" 8192 8192 8192
 run f16_2048x8192_256x256 --tile ${B}linear_256x256.tile --set P=132 "${T[@]}" 2048 8192 8192
 run f16_2048x8192_512x128 --tile ${B}linear_512x128.tile --set P=132 "${T[@]}" 2048 8192 8192
 run f16_2048_tmast --tile ${B}linear_tmast.tile --set P=128 "${T[@]}" 2048 2048 2048
