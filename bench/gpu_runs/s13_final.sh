@@ -12,17 +12,7 @@ date -u; nvidia-smi --query-gpu=name,clocks.max.sm,driver_version --format=csv,n
 make -j16 all build/tilepx-run build/gemm_bench build/libtilepx.so > "$O/build.log" 2>&1 || { tail -30 "$O/build.log"; exit 1; }
 export LD_LIBRARY_PATH="/usr/local/cuda/lib64:${LD_LIBRARY_PATH:-}"
 echo "== 1. programs"
-one() { # FILE [--set ...]: one launch with the file's harness options
-  f=$1; shift; h=$(sed -n 's/^# harness: //p' "$f" | head -1)
-  timeout 90 build/tilepx-run $h "$@" "$f" 2>&1 | grep -E "^(PASS|FAIL|SKIP)" | sed "s|\$| [$f $*]|"
-}
-export -f one
-{ for f in $(cat bench/gpu_runs/s13_list.txt); do
-    echo "$f"
-    for run in $(sed -n 's/^# runs: //p' "$f"); do echo "$f --set ${run//,/ --set }"; done
-  done; } | xargs -P 8 -I{} bash -c 'one {}' > "$O/programs.txt" 2>&1
-echo "programs: PASS $(grep -c '^PASS' "$O/programs.txt") FAIL $(grep -c '^FAIL' "$O/programs.txt") SKIP $(grep -c '^SKIP' "$O/programs.txt")"
-grep -v '^PASS' "$O/programs.txt" | head -20
+bash bench/gpu_runs/run_list.sh bench/gpu_runs/s13_list.txt "$O/programs.txt"
 echo "== 2. attention"
 timeout 50 bash bench/attention.sh --check-only --only '_ps$' 2>&1 | grep -E "^check|checks" | grep -v " PASS$" | head
 timeout 200 bash bench/attention.sh --no-check --rounds 20 --seq 4096,16384 --csv "$O/attn.csv" \

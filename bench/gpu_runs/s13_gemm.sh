@@ -6,21 +6,10 @@
 # with its memset of C in the time (--zero-c); (3) the chooser's new picks (sweep.sh --auto) in f16 and
 # bf16. Sections stop being started past 140 s. Logs in $OUT (s13.log, sweep*.log).
 set -u
-O=${OUT:-/tmp}
-exec > >(tee -a "$O/s13.log") 2>&1
-date -u; nvidia-smi --query-gpu=name,clocks.max.sm,power.limit --format=csv,noheader
-make -j16 build/gemm_bench build/tilepx-run > "$O/build.log" 2>&1 || { tail -30 "$O/build.log"; exit 1; }
-echo "built in ${SECONDS}s"
-export LD_LIBRARY_PATH="/usr/local/cuda/lib64:${LD_LIBRARY_PATH:-}"
-G=build/gemm_bench
-T=(--data random --seed 1 --warmup 5 --rounds 30 --lt-algos 1)
-late() { [ "$SECONDS" -gt 140 ] && { echo "SKIP past 140 s: $*"; return 0; }; return 1; }
-run() { # LABEL ARGS...: one gemm_bench process, its verdict and timing lines
-  local l=$1; shift; late "$l" && return; echo "== $l: $*"
-  timeout 40 "$G" "$@" 2>&1 | grep -E '^(check tilepx|FAIL|SKIP|BENCH|tilepx |cublas|clocks during|gemm_bench)'
-}
+. bench/gpu_runs/lib.sh
+gpu_begin s13.log 140
+gpu_build build/gemm_bench build/tilepx-run
 echo "== 1. integer data, ragged (bit for bit)"
-I=(--data int --rounds 0)
 run 512x160 --tile bench/gemm_sm90_linear_512x160.tile --set P=132 "${I[@]}" 1000 1001 520
 run 512x160_r3 --tile bench/gemm_sm90_linear_512x160_r3.tile --set P=132 "${I[@]}" 1000 1001 520
 run 128x192 --tile bench/gemm_sm90_linear_128x192.tile --set P=132 "${I[@]}" 1000 1001 520

@@ -15,12 +15,9 @@
 # (ragged 4095 x 4104 x 4096, GELU within gemm_bench's tolerance; tilepx-run
 # against the CPU reference at the files' set sizes). About 150 s. Log: $OUT/epi.log
 set -u
-exec > >(tee -a "${OUT:-/tmp}/epi.log") 2>&1
-date -u
-nvidia-smi --query-gpu=name,clocks.max.sm,power.limit,driver_version --format=csv,noheader 2>&1
+. bench/gpu_runs/lib.sh
+gpu_begin epi.log
 make -j16 build/tilepx build/tilepx-run build/gemm_bench build/libtilepx.so >/dev/null 2>&1 || { echo "build failed"; exit 1; }
-G=build/gemm_bench
-run() { echo "== $*"; timeout 100 $G "$@" 2>&1 | grep -E '^tilepx |^cublas|^SKIP|during|^check|^  |^BENCH|FAIL|choose|auto'; }
 W=bench/gemm_sm90_walk_bf16_bias_gelu
 PP=bench/gemm_sm90_pingpong_bf16_bias_gelu_c4
 R="--epilogue gelu_bias --data random --seed 1"
@@ -28,21 +25,21 @@ echo "== checks: the CPU reference at the set sizes, then ragged sizes against c
 for f in ${W}_ovh.tile ${W}_ov_c4.tile ${W}_ovh_c4.tile $PP.tile; do
   timeout 60 build/tilepx-run $(for a in $(sed -n 's/^# set: //p' $f | head -1); do printf -- '--set %s ' $a; done) $f 2>&1 | tail -1
 done
-run --tile ${W}_ovh.tile --epilogue gelu_bias --data int --rounds 0 --set Q=33 --set P=4 4095 4104 4096
-run --tile ${W}_ovh_c4.tile $R --rounds 0 --set Q=32 --set P=4 4095 4104 4096
-run --tile $PP.tile $R --rounds 0 --set Q=32 --set P=4 4095 4104 4096
+epi_run --tile ${W}_ovh.tile --epilogue gelu_bias --data int --rounds 0 --set Q=33 --set P=4 4095 4104 4096
+epi_run --tile ${W}_ovh_c4.tile $R --rounds 0 --set Q=32 --set P=4 4095 4104 4096
+epi_run --tile $PP.tile $R --rounds 0 --set Q=32 --set P=4 4095 4104 4096
 echo "== 4096^3, 200 rounds: baseline, candidates, then the baseline and the c4 kernels again (interleaved repeats)"
-run --tile ${W}_ov.tile $R --rounds 200 --set Q=33 --set P=4 4096 4096 4096
-run --tile ${W}_ovh.tile $R --rounds 200 --set Q=33 --set P=4 4096 4096 4096
-run --tile ${W}_ovh_c4.tile $R --rounds 200 --set Q=32 --set P=4 4096 4096 4096
-run --tile ${W}_ov_c4.tile $R --rounds 200 --set Q=32 --set P=4 4096 4096 4096
-run --tile $PP.tile $R --rounds 200 --set Q=32 --set P=4 4096 4096 4096
-run --tile ${W}_ov.tile $R --rounds 200 --set Q=33 --set P=4 4096 4096 4096
-run --tile ${W}_ovh_c4.tile $R --rounds 200 --set Q=32 --set P=4 4096 4096 4096
-run --tile ${W}_ovh.tile $R --rounds 200 --set Q=33 --set P=4 4096 4096 4096
-run --tile ${W}_ovh_c4.tile $R --rounds 200 --set Q=32 --set P=4 4096 4096 4096
+epi_run --tile ${W}_ov.tile $R --rounds 200 --set Q=33 --set P=4 4096 4096 4096
+epi_run --tile ${W}_ovh.tile $R --rounds 200 --set Q=33 --set P=4 4096 4096 4096
+epi_run --tile ${W}_ovh_c4.tile $R --rounds 200 --set Q=32 --set P=4 4096 4096 4096
+epi_run --tile ${W}_ov_c4.tile $R --rounds 200 --set Q=32 --set P=4 4096 4096 4096
+epi_run --tile $PP.tile $R --rounds 200 --set Q=32 --set P=4 4096 4096 4096
+epi_run --tile ${W}_ov.tile $R --rounds 200 --set Q=33 --set P=4 4096 4096 4096
+epi_run --tile ${W}_ovh_c4.tile $R --rounds 200 --set Q=32 --set P=4 4096 4096 4096
+epi_run --tile ${W}_ovh.tile $R --rounds 200 --set Q=33 --set P=4 4096 4096 4096
+epi_run --tile ${W}_ovh_c4.tile $R --rounds 200 --set Q=32 --set P=4 4096 4096 4096
 echo "== 8192^3"
-run --tile ${W}_ovh_c4.tile $R --rounds 200 --set Q=16 --set P=8 8192 8192 8192
-run --tile $PP.tile $R --rounds 200 --set Q=16 --set P=8 8192 8192 8192
-run --tile ${W}_ovh.tile $R --rounds 200 --set Q=16 --set P=8 8192 8192 8192
+epi_run --tile ${W}_ovh_c4.tile $R --rounds 200 --set Q=16 --set P=8 8192 8192 8192
+epi_run --tile $PP.tile $R --rounds 200 --set Q=16 --set P=8 8192 8192 8192
+epi_run --tile ${W}_ovh.tile $R --rounds 200 --set Q=16 --set P=8 8192 8192 8192
 date -u

@@ -13,22 +13,11 @@
 #   bf16 512x128 TMA-store with D0/D1 in two wgmma groups (D0's epilogue under D1's last wgmma), the squares
 #   FP8 linear TMA-store 256x256 (4096^3, 8192^3 against cuBLASLt FP8 and the 2-D walk_fp8_wgbar)
 set -u
-O=${OUT:-/tmp}
-exec > >(tee -a "$O/s14.log") 2>&1
-date -u; nvidia-smi --query-gpu=name,clocks.max.sm,power.limit --format=csv,noheader
-make -j16 build/gemm_bench build/tilepx-run > "$O/build.log" 2>&1 || { tail -30 "$O/build.log"; exit 1; }
-echo "built in ${SECONDS}s"
-export LD_LIBRARY_PATH="/usr/local/cuda/lib64:${LD_LIBRARY_PATH:-}"
-G=build/gemm_bench
-T=(--data random --seed 1 --warmup 5 --rounds 30 --lt-algos 1)
-late() { [ "$SECONDS" -gt 180 ] && { echo "SKIP past 180 s: $*"; return 0; }; return 1; }
-run() { # LABEL ARGS...: one gemm_bench process, its verdict and timing lines
-  local l=$1; shift; late "$l" && return; echo "== $l: $*"
-  timeout 40 "$G" "$@" 2>&1 | grep -E '^(check tilepx|FAIL|SKIP|BENCH|tilepx |cublas|clocks during|gemm_bench)'
-}
+. bench/gpu_runs/lib.sh
+gpu_begin s14.log 180
+gpu_build build/gemm_bench build/tilepx-run
 B=bench/gemm_sm90_
 echo "== 1. integer data, ragged (bit for bit)"
-I=(--data int --rounds 0)
 run bf16_128x64_tmast --tile ${B}linear_bf16_128x64_tmast.tile --dtype bf16:bf16 --set P=10 "${I[@]}" 1000 1008 520
 run bf16_256x128 --tile ${B}linear_bf16_256x128.tile --dtype bf16:bf16 --set P=10 "${I[@]}" 1000 1008 520
 run bf16_256x224 --tile ${B}linear_bf16_256x224.tile --dtype bf16:bf16 --set P=10 "${I[@]}" 1000 1008 520

@@ -8,19 +8,9 @@
 # and the 128 x 128 walk's TMA-store epilogue at 1024^3. Random data, 5 warm-up, 30 interleaved rounds.
 # Sections stop being started past 140 s. Log in $OUT/s14b.log.
 set -u
-O=${OUT:-/tmp}
-exec > >(tee -a "$O/s14b.log") 2>&1
-date -u; nvidia-smi --query-gpu=name,clocks.max.sm,power.limit --format=csv,noheader
-make -j16 build/gemm_bench build/tilepx-run > "$O/build.log" 2>&1 || { tail -30 "$O/build.log"; exit 1; }
-echo "built in ${SECONDS}s"
-export LD_LIBRARY_PATH="/usr/local/cuda/lib64:${LD_LIBRARY_PATH:-}"
-G=build/gemm_bench
-T=(--data random --seed 1 --warmup 5 --rounds 30 --lt-algos 1)
-late() { [ "$SECONDS" -gt 140 ] && { echo "SKIP past 140 s: $*"; return 0; }; return 1; }
-run() { # LABEL ARGS...: one gemm_bench process, its verdict and timing lines
-  local l=$1; shift; late "$l" && return; echo "== $l: $*"
-  timeout 40 "$G" "$@" 2>&1 | grep -E '^(check tilepx|FAIL|SKIP|BENCH|tilepx |cublas|clocks during|gemm_bench)'
-}
+. bench/gpu_runs/lib.sh
+gpu_begin s14b.log 140
+gpu_build build/gemm_bench build/tilepx-run
 B=bench/gemm_sm90_
 BF=(--dtype bf16:bf16)
 run bf16_2048_256x256 --tile ${B}linear_bf16_256x256.tile "${BF[@]}" --set P=128 "${T[@]}" 2048 2048 2048
