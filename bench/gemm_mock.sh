@@ -124,11 +124,12 @@ GEMM_MOCK_KERNEL="300 300 136 1 16F 32F" expect "auto: a window given" 0 "^check
 	--auto --set P=2 --set Q=1 --data int --rounds 0 300 300 136
 GEMM_MOCK_KERNEL="520 520 136 1 16BF 16BF" expect "auto: bf16" 0 "^auto: 520x520x136 bf16->bf16 on 132 SMs: bench/gemm_sm90_walk_bf16_" -- \
 	--auto --dtype bf16:bf16 --data int --rounds 0 520 520 136
-# a linear tile walk (gemm_sm90_linear_512x128 ties the 256 x 256 kernel, first in the table): P only, no Q
-GEMM_MOCK_KERNEL="2048 2048 8 1 16F 32F" expect "auto: linear walk" 0 "^auto: 2048x2048x8 f16->f32 on 132 SMs: bench/gemm_sm90_linear_512x128.tile P=128; .*linear walk on P=128" -- \
-	--auto --data int --rounds 0 2048 2048 8
-GEMM_MOCK_KERNEL="2048 2048 8 1 16F 32F" expect "auto: linear walk launched and checked" 0 "^check tilepx: all 4194304 elements equal cublasGemmEx.s bit for bit" -- \
-	--auto --data int --rounds 0 2048 2048 8
+# a linear tile walk (gemm_sm90_linear_256x256, the 512 x 128 walk's tile counts with TMA stores, first in the
+# table; at K = 8 the 128 x 64 CTA tiles would win on their shorter epilogue): P only, no Q
+GEMM_MOCK_KERNEL="2048 2048 64 1 16F 32F" expect "auto: linear walk" 0 "^auto: 2048x2048x64 f16->f32 on 132 SMs: bench/gemm_sm90_linear_256x256.tile P=128; .*linear walk on P=128" -- \
+	--auto --data int --rounds 0 2048 2048 64
+GEMM_MOCK_KERNEL="2048 2048 64 1 16F 32F" expect "auto: linear walk launched and checked" 0 "^check tilepx: all 4194304 elements equal cublasGemmEx.s bit for bit" -- \
+	--auto --data int --rounds 0 2048 2048 64
 # the 128 x 256 linear walk: one CTA per tile, no cluster, P only
 GEMM_MOCK_KERNEL="384 10240 8 1 16F 32F" expect "auto: linear walk without a cluster" 0 "^auto: 384x10240x8 f16->f32 on 132 SMs: bench/gemm_sm90_linear_128x256.tile P=120; " -- \
 	--auto --data int --rounds 0 384 10240 8

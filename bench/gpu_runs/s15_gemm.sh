@@ -17,23 +17,12 @@
 #     f16's rate, so the unhidden epilogue of the cooperative walk costs twice the share
 #   the chooser's new f16 pick at 512 x 28672 x 8192 (linear 256x224) through --auto
 set -u
-O=${OUT:-/tmp}
-exec > >(tee -a "$O/s15.log") 2>&1
-date -u; nvidia-smi --query-gpu=name,clocks.max.sm,power.limit --format=csv,noheader
-make -j16 build/gemm_bench build/tilepx-run > "$O/build.log" 2>&1 || { tail -30 "$O/build.log"; exit 1; }
-echo "built in ${SECONDS}s"
-export LD_LIBRARY_PATH="/usr/local/cuda/lib64:${LD_LIBRARY_PATH:-}"
-G=build/gemm_bench
-T=(--data random --seed 1 --warmup 5 --rounds 30 --lt-algos 1)
+. bench/gpu_runs/lib.sh
+gpu_begin s15.log 190
+gpu_build build/gemm_bench build/tilepx-run
 F8=(--data random --seed 1 --warmup 5 --rounds 30)
-late() { [ "$SECONDS" -gt 190 ] && { echo "SKIP past 190 s: $*"; return 0; }; return 1; }
-run() { # LABEL ARGS...: one gemm_bench process, its verdict and timing lines
-  local l=$1; shift; late "$l" && return; echo "== $l: $*"
-  timeout 40 "$G" "$@" 2>&1 | grep -E '^(auto|check tilepx|FAIL|SKIP|BENCH|tilepx |cublas|clocks during|gemm_bench)'
-}
 B=bench/gemm_sm90_
 echo "== 1. integer data, ragged (bit for bit)"
-I=(--data int --rounds 0)
 run f16_256x256 --tile ${B}linear_256x256.tile --set P=10 "${I[@]}" 1000 1004 520
 run f16_tmast --tile ${B}linear_tmast.tile --set P=10 "${I[@]}" 1000 1004 520
 run fp8_wgbar --tile ${B}linear_fp8_wgbar.tile --set P=10 "${I[@]}" 1000 1032 512

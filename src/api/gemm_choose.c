@@ -66,6 +66,12 @@ typedef struct GemmKernel {
  * (bench/results/gpu-2026-11-28-sweep-h200-results.txt, ...-session12-sweep-linear-h200.txt: each pick's
  * rounds x BM x BN x (K + E) per microsecond against the 512 x 128 kernel's, ~5.9e6 at 4096^3) */
 static const GemmKernel family[] = {
+	/* f16: the bf16 256 x 256 walk's twin with f32 TMA stores (N % 4): the 512 x 128 walk's tile counts, ahead
+	 * of it or even at every shape timed side by side */
+	{"bench/gemm_sm90_linear_256x256.tile", "gemm_sm90_linear_256x256", "f16", "f32", 256, 256, 8, 1.01, 240,
+	 "measured (H200, session 15, one call): 0.987, 0.973 (fastest of 30), 0.997, 0.992, 0.983 of cuBLAS at "
+	 "4096^3, 6144^3, 7168^3, 2048 x 8192 x 8192, 512 x 8192 x 8192 against the 512 x 128 walk's 0.976, 0.963, "
+	 "0.992, 0.985, 0.982; even at 2048^3 and 8192^3", 0, 2, 4},
 	{"bench/gemm_sm90_linear_512x128.tile", "gemm_sm90_linear_512x128", "f16", "f32", 512, 128, 8, 1.00, 240,
 	 "measured (H200): 712 TFLOPS at 4096^3, the 2-D walk's rate", 0, 2, 0},
 	{"bench/gemm_sm90_walk_512x128.tile", "gemm_sm90_walk_512x128", "f16", "f32", 512, 128, 8, 1.00, 240,
