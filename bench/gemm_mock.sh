@@ -117,24 +117,25 @@ expect "sm90 fp8 kernel: K % 16 fact" 1 "^SKIP tilepx gemm_sm90_walk_fp8 at 72x1
 	--tile bench/gemm_sm90_walk_fp8.tile --rounds 0 --set P=2 --set Q=1 72 136 40
 # --auto (issue 37): tilepx_gemm_choose picks the kernel and window from the size and the mock's 132 SMs,
 # and the bench launches it through the launch layer (P, Q bound and checked against the kernel's facts)
-GEMM_MOCK_KERNEL="300 300 136 1 16F 32F" expect "auto: the pick" 0 "^auto: 300x300x136 f16->f32 on 132 SMs: bench/gemm_sm90_walk_128x128.tile P=6 Q=3; .*next gemm_sm90_walk_256x128" -- \
+GEMM_MOCK_KERNEL="300 300 136 1 16F 32F" expect "auto: the pick" 0 "^auto: 300x300x136 f16->f32 on 132 SMs: bench/gemm_sm90_linear_128x64.tile P=15; .*next gemm_sm90_walk_128x128 \(128 x 128\): 9 tiles, window P=6 Q=3" -- \
 	--auto --data int --rounds 0 300 300 136
 GEMM_MOCK_KERNEL="300 300 136 1 16F 32F" expect "auto: launched and checked" 0 "^check tilepx: all 90000 elements equal the host GEMM bit for bit" -- \
 	--auto --data int --rounds 0 300 300 136
 GEMM_MOCK_KERNEL="300 300 136 1 16F 32F" expect "auto: a window given" 0 "^check tilepx: all 90000 elements equal the host GEMM bit for bit" -- \
 	--auto --set P=2 --set Q=1 --data int --rounds 0 300 300 136
-GEMM_MOCK_KERNEL="520 520 136 1 16BF 16BF" expect "auto: bf16" 0 "^auto: 520x520x136 bf16->bf16 on 132 SMs: bench/gemm_sm90_walk_bf16_" -- \
+GEMM_MOCK_KERNEL="520 520 136 1 16BF 16BF" expect "auto: bf16" 0 "^auto: 520x520x136 bf16->bf16 on 132 SMs: bench/gemm_sm90_linear_bf16_128x64.tile P=45; " -- \
 	--auto --dtype bf16:bf16 --data int --rounds 0 520 520 136
-# a linear tile walk (gemm_sm90_linear_512x128 ties the 256 x 256 kernel, first in the table): P only, no Q
-GEMM_MOCK_KERNEL="2048 2048 8 1 16F 32F" expect "auto: linear walk" 0 "^auto: 2048x2048x8 f16->f32 on 132 SMs: bench/gemm_sm90_linear_512x128.tile P=128; .*linear walk on P=128" -- \
-	--auto --data int --rounds 0 2048 2048 8
-GEMM_MOCK_KERNEL="2048 2048 8 1 16F 32F" expect "auto: linear walk launched and checked" 0 "^check tilepx: all 4194304 elements equal cublasGemmEx.s bit for bit" -- \
-	--auto --data int --rounds 0 2048 2048 8
-# the 128 x 256 linear walk: one CTA per tile, no cluster, P only
-GEMM_MOCK_KERNEL="384 10240 8 1 16F 32F" expect "auto: linear walk without a cluster" 0 "^auto: 384x10240x8 f16->f32 on 132 SMs: bench/gemm_sm90_linear_128x256.tile P=120; " -- \
-	--auto --data int --rounds 0 384 10240 8
-GEMM_MOCK_KERNEL="384 10240 8 1 16F 32F" expect "auto: linear walk without a cluster, checked" 0 "^check tilepx: all 3932160 elements equal" -- \
-	--auto --data int --rounds 0 384 10240 8
+# a linear tile walk (gemm_sm90_linear_256x256, the 512 x 128 walk's tile counts with TMA stores, first in the
+# table; at K = 8 the 128 x 64 CTA tiles would win on their shorter epilogue): P only, no Q
+GEMM_MOCK_KERNEL="2048 2048 64 1 16F 32F" expect "auto: linear walk" 0 "^auto: 2048x2048x64 f16->f32 on 132 SMs: bench/gemm_sm90_linear_256x256.tile P=128; .*linear walk on P=128" -- \
+	--auto --data int --rounds 0 2048 2048 64
+GEMM_MOCK_KERNEL="2048 2048 64 1 16F 32F" expect "auto: linear walk launched and checked" 0 "^check tilepx: all 4194304 elements equal cublasGemmEx.s bit for bit" -- \
+	--auto --data int --rounds 0 2048 2048 64
+# the 128 x 256 linear walk: one CTA per tile, no cluster, P only (at K = 8 the 128 x 64 CTA tiles win)
+GEMM_MOCK_KERNEL="384 10240 136 1 16F 32F" expect "auto: linear walk without a cluster" 0 "^auto: 384x10240x136 f16->f32 on 132 SMs: bench/gemm_sm90_linear_128x256.tile P=120; " -- \
+	--auto --data int --rounds 0 384 10240 136
+GEMM_MOCK_KERNEL="384 10240 136 1 16F 32F" expect "auto: linear walk without a cluster, checked" 0 "^check tilepx: all 3932160 elements equal" -- \
+	--auto --data int --rounds 0 384 10240 136
 expect "auto: no kernel for K" 2 "^gemm_bench: --auto: K is not a multiple" -- --auto --rounds 0 300 300 130
 expect "auto: not with --tile" 2 "^usage: gemm_bench" -- --auto --tile x.tile 300 300 136
 expect "usage" 2 "^usage: gemm_bench" -- 72 136

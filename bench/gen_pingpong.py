@@ -2,7 +2,9 @@
 """Writes the ping-pong GEMMs with a fused epilogue (issue 34):
 bench/gemm_sm90_pingpong_alpha_beta.tile (C = alpha A B^T + beta C, f16 in,
 f32 out) and bench/gemm_sm90_pingpong_bf16_bias_gelu.tile (C =
-gelu_tanh(A B^T + bias), bf16 in and out). The consumer warpgroups take
+gelu_tanh(A B^T + bias), bf16 in and out), and the plain f16 -> f32 and
+e4m3 -> bf16 GEMMs on the same schedule, bench/gemm_sm90_pingpong_f16.tile
+and bench/gemm_sm90_pingpong_fp8.tile (issue 37). The consumer warpgroups take
 turns at the tensor cores, so one's epilogue overlaps the other's main loop
 (CUTLASS's ping-pong schedule), on one ring of stages that the producer
 fills with the tile's first half's K blocks, then its second half's: each
@@ -46,8 +48,8 @@ target sm_90a
 
 {WALK}
 {PARAMS}
-shared As {IN} [{S}, 128, 64] layout swizzle(3, 3, 3)   # the ring: a half's A rows
-shared Bs {IN} [{S}, 128, 64] layout swizzle(3, 3, 3)   # and B's columns
+shared As {IN} [{S}, 128, {BK}] layout {SWZ}   # the ring: a half's A rows
+shared Bs {IN} [{S}, 128, {BK}] layout {SWZ}   # and B's columns
 {STAGING}
 local  D0 f32 [64, 128] layout S[(4, 2, 8, 16, 4, 2) : (1@wid_in_wg, 2, 4@laneid, 4, 1@laneid, 1)]   # the half's rows 0..63
 local  D1 f32 [64, 128] layout S[(4, 2, 8, 16, 4, 2) : (1@wid_in_wg, 2, 4@laneid, 4, 1@laneid, 1)]   # and 64..127
@@ -89,6 +91,30 @@ KINDS = {
   PARAMS="param  A f16 [M, K] fill small tma\nparam  B f16 [N, K] fill small tma\n"
          "param  C f32 [M, N] fill small tma   # read (beta * C) and written (TMA stores)\nparam  alpha f32\nparam  beta f32",
   LOCALS="local  Cin f32 [64, 128] layout " + ACC + "   # C's values, as the accumulator holds them"),
+ "plain": dict(
+  NAME="gemm_sm90_pingpong_f16", IN="f16", COLS=32, OUTT="f32",
+  TITLE="# C = A * B^T, f16 in, f32 accumulate and out: the ping-pong schedule on\n"
+        "# the plain GEMM (issue 37), whose f32 epilogue (twice bf16's bytes) the\n"
+        "# cooperative kernels leave on the tensor cores' time.",
+  EXTRA="# No epilogue math: the accumulators leave as they are.",
+  SETS="M=300 N=300 K=136 P=2 Q=2", KMAX=65536,
+  NASSUME="assume N % 4 == 0                # C's rows: a multiple of 16 bytes (the TMA store)",
+  PARAMS="param  A f16 [M, K] fill small tma\nparam  B f16 [N, K] fill small tma\nparam  C f32 [M, N] tma",
+  LOCALS=""),
+ "fp8": dict(
+  NAME="gemm_sm90_pingpong_fp8", IN="e4m3", COLS=64, OUTT="bf16", BK=128,
+  TITLE="# C = A * B^T, e4m3 in, f32 accumulate, bf16 out: the ping-pong schedule\n"
+        "# on the FP8 GEMM (issue 37), whose K loop runs at twice the f16 rate, so\n"
+        "# an epilogue left on the tensor cores' time costs twice as much. A K block\n"
+        "# is 128 e4m3 elements (128 bytes: the 128-byte swizzle atom over bytes),\n"
+        "# each K step two wgmma m64n128k32 x 4; A [M, K] and B [N, K] are both\n"
+        "# K-major (wgmma transposes only 16-bit operands).",
+  EXTRA="# No epilogue math: the accumulators leave as they are.",
+  SETS="M=300 N=304 K=272 P=2 Q=2", KMAX=65536,
+  NASSUME="assume N % 8 == 0                # C's rows: a multiple of 16 bytes (the TMA store)",
+  KEXTRA="assume K % 16 == 0               # A's and B's rows: a multiple of 16 bytes (TMA)",
+  PARAMS="param  A e4m3 [M, K] fill small tma\nparam  B e4m3 [N, K] fill small tma\nparam  C bf16 [M, N] tma",
+  LOCALS=""),
  "bias_gelu": dict(
   NAME="gemm_sm90_pingpong_bf16_bias_gelu", IN="bf16", COLS=64, OUTT="bf16",
   TITLE="# C = gelu_tanh(A * B^T + bias), bf16 in and out, f32 accumulate and f32\n"
@@ -116,16 +142,19 @@ def head(kind):
     sw = "swizzle(2, 3, 3)" if k["OUTT"] == "f32" else "swizzle(3, 3, 3)"
     staging = ("shared Cs1 %s [2, 64, %d] layout %s  # warpgroup 1's epilogue staging, double-buffered (TMA's 128-byte swizzle)\n"
                "shared Cs2 %s [2, 64, %d] layout %s  # warpgroup 2's") % (k["OUTT"], k["COLS"], sw, k["OUTT"], k["COLS"], sw)
-    return HEAD.format(S=S, PRODUCERS=producer(k["IN"]), TITLE=k["TITLE"], EPI_DOC=doc,
-                       SETS=k["SETS"], WALK=walk_header(k["NAME"], k["NASSUME"], "assume K <= %d" % k["KMAX"]),
+    bk = k.get("BK", 64)
+    kassume = "assume K <= %d" % k["KMAX"] + ("\n" + k["KEXTRA"] if "KEXTRA" in k else "")
+    return HEAD.format(S=S, PRODUCERS=producer(bk), TITLE=k["TITLE"], EPI_DOC=doc, BK=bk,
+                       SWZ="swizzle(4, 3, 3)" if bk == 128 else "swizzle(3, 3, 3)",
+                       SETS=k["SETS"], WALK=walk_header(k["NAME"], k["NASSUME"], kassume),
                        PARAMS=k["PARAMS"], IN=k["IN"],
                        STAGING=staging, LOCALS=k["LOCALS"])
 
 
 
 
-def producer(dt):
-    """warp 0 fills the ring: each tile's first half's K blocks, then its second's"""
+def producer(bk):
+    """warp 0 fills the ring: each tile's first half's K blocks (of bk elements), then its second's"""
     p = " " * 10
     rows = "tp*512 + cluster_ctarank*256 + h*128"
     return "\n".join([
@@ -133,11 +162,11 @@ def producer(dt):
         "    repeat cdiv(N, 128) as tn across ctaid {        # the CTA's columns and, in each,",
         "      repeat cdiv(M, 512) as tp across ctaid_y {  # the cluster's bands; this CTA's half of each",
         "       repeat 2 as h {                              # the halves: warpgroup 1's rows, then 2's",
-        "        repeat cdiv(K, 64) as k running g {",
+        "        repeat cdiv(K, %d) as k running g {" % bk,
         p + "mbarrier.wait empty[g %% %d]" % S,
         p + "mbarrier.expect_tx full[g %% %d], 32768       # A's 16 KiB and both halves of B (16 KiB)" % S,
-        p + "cta copy_async As[g %% %d, :, :], A[%s : %s + 128, k*64 : k*64 + 64] mbarrier full[g %% %d]" % (S, rows, rows, S),
-        p + "cta copy_async Bs[g %% %d, cluster_ctarank*64 : cluster_ctarank*64 + 64, :], B[tn*128 + cluster_ctarank*64 : tn*128 + cluster_ctarank*64 + 64, k*64 : k*64 + 64] mbarrier full[g %% %d] multicast 0x3" % (S, S),
+        p + "cta copy_async As[g %% %d, :, :], A[%s : %s + 128, k*%d : k*%d + %d] mbarrier full[g %% %d]" % (S, rows, rows, bk, bk, bk, S),
+        p + "cta copy_async Bs[g %% %d, cluster_ctarank*64 : cluster_ctarank*64 + 64, :], B[tn*128 + cluster_ctarank*64 : tn*128 + cluster_ctarank*64 + 64, k*%d : k*%d + %d] mbarrier full[g %% %d] multicast 0x3" % (S, bk, bk, bk, S),
         "        }", "       }", "      }", "    }", "  }"])
 
 
@@ -162,12 +191,23 @@ def chunk(w, acc, row, c, buf, cols=32):
             p + "bulk.commit"]
 
 
+def pre_turn(kind, row0):
+    """what a warpgroup loads before its turn: C's old values (alpha/beta), the bias row, or nothing"""
+    p8 = " " * 8
+    if kind == "alpha_beta":
+        return [p8 + "warpgroup copy Cin, C[%s : %s + 64, tn*128 : tn*128 + 128]   # D0's rows of C, loaded before the turn; rows past M, columns past N read 0" % (row0, row0)]
+    if kind == "bias_gelu":
+        return [p8 + "warpgroup copy bias, BIAS[:, tn*128 : tn*128 + 128]   # bf16 -> f32, before the turn; columns past N read 0"]
+    return []
+
+
 def consumer(w, kind):
     """warpgroup w's code (w = 1, 2): its turns, its ring, its half's rows, its epilogue"""
     row0 = "tp*512 + cluster_ctarank*256 + %d" % ((w - 1) * 128)
     row1 = "tp*512 + cluster_ctarank*256 + %d" % ((w - 1) * 128 + 64)
     p4, p8 = " " * 4, " " * 8
-    skip = [p8 + "repeat cdiv(K, 64) as k running g {        # the other half's blocks pass this warpgroup by",
+    bk = KINDS[kind].get("BK", 64)
+    skip = [p8 + "repeat cdiv(K, %d) as k running g {        # the other half's blocks pass this warpgroup by" % bk,
             p8 + "  mbarrier.skip full[g %% %d]" % S, p8 + "}"]
     out = []
     if w == 1:
@@ -179,12 +219,9 @@ def consumer(w, kind):
     out += [p4 + "repeat cdiv(N, 128) as tn across ctaid {",
             p4 + "  repeat cdiv(M, 512) as tp across ctaid_y {",
             p8 + "init D0, 0", p8 + "init D1, 0",
-            (p8 + "warpgroup copy Cin, C[%s : %s + 64, tn*128 : tn*128 + 128]   # D0's rows of C, loaded before the turn; rows past M, columns past N read 0" % (row0, row0)
-             if kind == "alpha_beta" else
-             p8 + "warpgroup copy bias, BIAS[:, tn*128 : tn*128 + 128]   # bf16 -> f32, before the turn; columns past N read 0"),
-        ] + (skip if w == 2 else []) + [
+        ] + pre_turn(kind, row0) + (skip if w == 2 else []) + [
             p8 + "bar.sync %d, 256                          # this warpgroup's turn at the tensor cores" % w,
-            p8 + "repeat cdiv(K, 64) as k running g {"]
+            p8 + "repeat cdiv(K, %d) as k running g {" % bk]
     out += mma_step(w, 10)
     out += [p8 + "  wgmma.wait 1                             # the previous step's wgmma is done:",
             p8 + "  mbarrier.arrive empty[(g + %d) %% %d] per warpgroup cluster   # its stage is free, for both producers" % (S - 1, S),
@@ -193,7 +230,10 @@ def consumer(w, kind):
             p8 + "bar.arrive %d, 256                        # the other warpgroup's turn" % (3 - w)]
     if w == 1:
         out += skip
-    if kind == "alpha_beta":
+    if kind == "plain":
+        for n, (acc, row, c) in enumerate([(a, r, c) for a, r in (("D0", row0), ("D1", row1)) for c in range(4)]):
+            out += chunk(w, acc, row, c, n % 2)
+    elif kind == "alpha_beta":
         out += [p8 + "set D0[i, j] = alpha * D0[i, j] + beta * Cin[i, j]"]
         n = 0
         for c in range(4):
@@ -205,6 +245,10 @@ def consumer(w, kind):
         for c in range(4):
             out += chunk(w, "D1", row1, c, n % 2)
             n += 1
+    elif kind == "fp8":
+        for acc, row in (("D0", row0), ("D1", row1)):
+            for c in range(2):
+                out += chunk(w, acc, row, c, c, 64)
     else:
         for acc, row in (("D0", row0), ("D1", row1)):
             x = "%s[i, j]" % acc

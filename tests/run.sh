@@ -189,7 +189,8 @@ for f in bench/gemm_sm90_linear_bf16_bias_gelu_ovh.tile bench/gemm_sm90_linear_b
 	cmp -s "$f" "$epi_dir/$f" && ok || bad "$f differs from what bench/gen_epilogues.py writes (edit the generator, run it)"
 done
 (cd "$epi_dir" && python3 "$OLDPWD/bench/gen_pingpong.py" 2>/dev/null)
-for f in bench/gemm_sm90_pingpong_alpha_beta.tile bench/gemm_sm90_pingpong_bf16_bias_gelu.tile; do
+for f in bench/gemm_sm90_pingpong_alpha_beta.tile bench/gemm_sm90_pingpong_bf16_bias_gelu.tile bench/gemm_sm90_pingpong_f16.tile \
+	bench/gemm_sm90_pingpong_fp8.tile; do
 	cmp -s "$f" "$epi_dir/$f" && ok || bad "$f differs from what bench/gen_pingpong.py writes (edit the generator, run it)"
 done
 echo "== codegen registers: no bench/codegen pair needs more than nvcc's twin (bench/codegen/nvcc_regs)"

@@ -64,11 +64,12 @@ if [ -z "${SWEEP_BENCH:-}" ]; then
 	# of the family the chooser picks at these sizes: 128x128, 256x128, linear 512x128 (4095 x 4097), bf16_128x128,
 	# linear bf16_512x128, linear 128x256 and bf16_128x256 (383 x 10239), linear 128x192 (3000 x 3001), linear
 	# 512x160 (500 x 10000), linear bf16 256x256 (4095 x 4104), linear bf16 512x160 (500 x 10000), linear bf16
-	# 256x224 (500 x 28672)
+	# 256x224 (500 x 28672), linear f16 256x224 (500 x 28672), linear f16 256x256 (4095 x 4092)
 	echo "== checks: the picks on integer data, and tilepx-run --gemm-auto against the CPU reference"
 	for c in "f16:f32 300 301 136" "f16:f32 129 8193 520" "f16:f32 4095 4097 520" "bf16:bf16 129 257 72" \
 		"bf16:bf16 4095 4097 520" "f16:f32 383 10239 72" "bf16:bf16 383 10239 72" "f16:f32 3000 3001 520" \
-		"f16:f32 500 10000 520" "bf16:bf16 4095 4104 520" "bf16:bf16 500 10000 520" "bf16:bf16 500 28672 520"; do
+		"f16:f32 500 10000 520" "bf16:bf16 4095 4104 520" "bf16:bf16 500 10000 520" "bf16:bf16 500 28672 520" \
+		"f16:f32 500 28672 520" "f16:f32 4095 4092 520"; do
 		set -- $c
 		timeout 60 "$G" --auto --dtype "$1" --data int --rounds 0 "$2" "$3" "$4" 2>&1 |
 			grep -E '^(auto|check tilepx|FAIL|SKIP|OK|FAILED|gemm_bench)'

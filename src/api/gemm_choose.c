@@ -66,14 +66,27 @@ typedef struct GemmKernel {
  * (bench/results/gpu-2026-11-28-sweep-h200-results.txt, ...-session12-sweep-linear-h200.txt: each pick's
  * rounds x BM x BN x (K + E) per microsecond against the 512 x 128 kernel's, ~5.9e6 at 4096^3) */
 static const GemmKernel family[] = {
+	/* f16: the bf16 256 x 256 walk's twin with f32 TMA stores (N % 4): the 512 x 128 walk's tile counts, ahead
+	 * of it or even at every shape timed side by side */
+	{"bench/gemm_sm90_linear_256x256.tile", "gemm_sm90_linear_256x256", "f16", "f32", 256, 256, 8, 1.01, 240,
+	 "measured (H200, session 15, one call): 0.987, 0.973 (fastest of 30), 0.997, 0.992, 0.983 of cuBLAS at "
+	 "4096^3, 6144^3, 7168^3, 2048 x 8192 x 8192, 512 x 8192 x 8192 against the 512 x 128 walk's 0.976, 0.963, "
+	 "0.992, 0.985, 0.982; even at 2048^3 and 8192^3", 0, 2, 4},
 	{"bench/gemm_sm90_linear_512x128.tile", "gemm_sm90_linear_512x128", "f16", "f32", 512, 128, 8, 1.00, 240,
 	 "measured (H200): 712 TFLOPS at 4096^3, the 2-D walk's rate", 0, 2, 0},
 	{"bench/gemm_sm90_walk_512x128.tile", "gemm_sm90_walk_512x128", "f16", "f32", 512, 128, 8, 1.00, 240,
 	 "measured: 696-707 TFLOPS at 4096^3", 0, 0, 0},
 	{"bench/gemm_sm90_walk_st.tile", "gemm_sm90_cluster_st", "f16", "f32", 256, 256, 8, 1.00, 240,
 	 "measured: 702-718 TFLOPS at 4096^3", 0, 0, 0},
-	{"bench/gemm_sm90_walk_256x128.tile", "gemm_sm90_walk_256x128", "f16", "f32", 256, 128, 8, 0.97, 240,
-	 "measured (H200): 0.97-0.98 of the 512 x 128 kernel's rate at 3072^3 and 512 x 10240 x 8192", 0, 0, 0},
+	/* 256 x 224 cluster tiles for 512 x 28672 (256 tiles in 4 rounds: the 256 x 128 walk's rounds x area); at
+	 * 5120^3 (7 rounds of 256 x 224 against 5 of 512 x 160) it measured 0.985 against 0.989, so its rate keeps it
+	 * under 512 x 160 there */
+	{"bench/gemm_sm90_linear_256x224.tile", "gemm_sm90_linear_256x224", "f16", "f32", 256, 224, 8, 0.965, 240,
+	 "fitted (H200, session 14): 340.00 us at 512 x 28672 x 8192 (0.960 of cuBLAS; the 256 x 128 walk 348.18, "
+	 "0.936-0.943, two calls)", 0, 2, 0},
+	{"bench/gemm_sm90_walk_256x128.tile", "gemm_sm90_walk_256x128", "f16", "f32", 256, 128, 8, 0.955, 240,
+	 "measured (H200): 0.97-0.98 of the 512 x 128 kernel's rate at 3072^3 and 512 x 10240 x 8192, 0.94 at 512 x "
+	 "28672 x 8192 (348.18 us): between the two", 0, 0, 0},
 	/* the 128 x 128 walk's CTA tile (64 x 128) as a 128 x 64 CTA tile without the cluster: first on their ties */
 	{"bench/gemm_sm90_linear_128x64.tile", "gemm_sm90_linear_128x64", "f16", "f32", 128, 64, 8, 0.55, 120,
 	 "fitted (H200): 8.62 us at 1024^3 (the 128 x 128 walk 11.25), 48.35 us at 128 x 8192 x 8192 (the walk "

@@ -428,13 +428,13 @@ class Options(unittest.TestCase):
 class GemmChoose(unittest.TestCase):
     def test_pick(self):
         c = tilepx.gemm_choose(4096, 4096, 4096, "f16", "f32", 132)  # a linear tile walk, one CTA per SM
-        self.assertTrue(c["tile"].endswith("bench/gemm_sm90_linear_512x128.tile"), c["tile"])
+        self.assertTrue(c["tile"].endswith("bench/gemm_sm90_linear_256x256.tile"), c["tile"])
         self.assertEqual((c["values"], c["kernel"], c["linear"]),
-                         ({"M": 4096, "N": 4096, "K": 4096, "P": 132}, "gemm_sm90_linear_512x128", True))
+                         ({"M": 4096, "N": 4096, "K": 4096, "P": 132}, "gemm_sm90_linear_256x256", True))
         k = tilepx.compile(c["tile"], kernel=c["kernel"])
         self.assertEqual(k.launch_record(**c["values"])["grid"][:2], [1, 132])
-        c = tilepx.gemm_choose(512, 28672, 8192, "f16", "f32", 132)  # a 2-D window: P and Q
-        self.assertEqual((c["values"]["P"], c["values"]["Q"], c["linear"]), (4, 32, False))
+        c = tilepx.gemm_choose(128, 8192, 8192, "f16", "f32", 132)  # a 2-D window: P and Q
+        self.assertEqual((c["values"]["P"], c["values"]["Q"], c["linear"]), (2, 64, False))
 
     def test_refused(self):
         with self.assertRaises(ValueError) as e:
