@@ -74,6 +74,25 @@ DEFAULT = {(64, False): ((3, 128, 2), False, False, False), (64, True): ((2, 128
            (256, False): ((2, 80, 2), True, True, False), (256, True): ((2, 80, 2), True, True, False)}
 
 
+# each cell's default kernel (attention_fwd_hd<D>[_causal][_f16]) is the program of its winner in
+# session 14's one-run table on the H200 (docs/benchmarks.md, "Session 14: every cell from one run"),
+# kernel()'s arguments after `small` (shape, pp, ov, tm, tmast, gqa, ps, order), under the plain name.
+# The suffixes of every other kernel stay relative to DEFAULT above (session 13's structures), so a
+# candidate's name means what it meant when it was timed.
+WINNER = {(64, False): ((3, 128, 2), False, True, False, False, False, True, "chain_ftz"),
+          (64, True): ((3, 128, 2), False, True, False, False, False, False, "rev_chain_ftz"),
+          (128, False): ((2, 192, 2), True, True, False, "q", False, False, "chain_ftz"),
+          (128, True): (None, False, False, False, "q", False, False, "rev_chain_ftz"),
+          (256, False): (None, False, False, False, "q", False, False, "chain_ftz"),
+          (256, True): (None, False, False, False, "q", False, False, "rev_chain_ftz")}
+
+
+def winner_structure(d, causal):
+    """(shape, pp, ov, tm) of the default kernel's program"""
+    sh, pp, ov, tm = WINNER[(d, causal)][:4]
+    return structure(d, causal, sh, pp, ov, tm)
+
+
 def structure(d, causal, shape=None, pp=False, ov=False, tm=False):
     """the default structure when shape is None and no part is asked for"""
     if shape is None and not (pp or ov or tm):
@@ -279,7 +298,8 @@ def kernel(d, causal, dt, small, shape=None, pp=False, ov=False, tm=False, tmast
         L = persistent(L, nw, 64 * nw)
         L[0] += "_ps"
     if not order and L[0] == "kernel " + name(d, causal, dt) and not (tmast or gqa or ps):
-        return reordered(L, DEFAULT_ORDER[(d, causal)], False) if DEFAULT_ORDER.get((d, causal)) else L
+        W = kernel(d, causal, dt, small, *WINNER[(d, causal)])  # the cell's winner, under the plain name
+        return ["kernel " + name(d, causal, dt)] + W[1:]
     return reordered(L, order) if order else L
 
 
@@ -291,10 +311,6 @@ def kernel(d, causal, dt, small, shape=None, pp=False, ov=False, tm=False, tmast
 # _ftz: the softmax's exp2 as exp2_ftz (ex2.approx.ftz: one MUFU.EX2; without .ftz ptxas scales around
 # it to keep subnormal results, three more instructions an element; only p < 2^-126 changes, to 0)
 ORDERS = ("rev", "hm", "chain_ftz", "rev_chain_ftz")
-
-
-# the default kernels' order (none yet: the GPU decides between them and _rev / _hm)
-DEFAULT_ORDER = {}
 
 
 def reordered(L, order, suffix=True):
@@ -657,23 +673,34 @@ STAGED_IN_Q += [(64, False, "bf16", False, (3, 128, 2), False, True, False, "q")
 def main():
     scale = "scale=0.0883883476"
     ex = comment_block(False) + [
-        "attention_fwd_hd128: BLOCK_M 128 (two consumer warpgroups), BLOCK_N 176, 2 stages; K and V on",
+        "attention_fwd_hd128: BLOCK_M 128 (two consumer warpgroups), BLOCK_N 192, 2 stages; K and V on",
         "rings of their own; FA3's intra-warpgroup overlap (block 0 peeled, then the softmax of block",
         "k + 1 under the P V of block k) and the ping-pong (each warpgroup's GEMMs are its turn at the",
         "tensor cores, on named barriers wgid and 3 - wgid). Keys past S are masked in the last K block",
-        "only (the mask's select branches past itself where every key of the thread is below S).",
+        "only (the mask's select branches past itself where every key of the thread is below S). The",
+        "softmax's exponentials are exp2_ftz (one ex2.approx.ftz each). O is rounded to bf16, written",
+        "by stmatrix into Q's buffer (each warpgroup its own 64 rows, read by its own S only) and",
+        "stored by TMA (clipped at row S).",
         "attention_fwd_hd128_causal: the same with BLOCK_N 128 and the diagonal block first (masked by",
-        "the row), then the blocks below it unmasked; it runs the K blocks up to its last row."] + OV_MUTANT_NOTE
+        "the row), then the blocks below it unmasked; it runs the K blocks up to its last row. Its grid",
+        "is cdiv(S, 128) reversed, BH: ctaid = nctaid.x - 1 - %ctaid.x, the longest row tiles first.",
+        "(Session 14's winners of these cells on the H200, bench/attention_fwd_sm90_tuned.tile's",
+        "_m128_n192_pp_ov_sq_chain_ftz and _causal_sq_rev_chain_ftz.)"] + OV_MUTANT_NOTE
     sets = ["# set: BH=2 S=130 W=256 " + scale, "# runs: BH=1,S=1,W=128 BH=2,S=7,W=256 BH=1,S=300,W=128"]
     write("examples/attention_fwd_sm90.tile",
           module([(128, False, "bf16", True), (128, True, "bf16", True)], ex, sets))
     bench = comment_block(False) + [
-        "The default kernel of each head dim and mask (the fastest structure measured on the H200):",
-        "hd64 BLOCK_M 192 (three consumer warpgroups), BLOCK_N 128; hd64_causal BLOCK_N 128, the",
-        "diagonal blocks masked by the row only (_tm); hd256 (and _causal) BLOCK_N 80 with the",
-        "ping-pong and the overlap (_pp_ov); 2 stages. _f16 is f16 in and out. The bf16 hd128",
-        "kernels are examples/attention_fwd_sm90.tile's; bench/attention_fwd_sm90_tuned.tile has",
-        "the other structures."]
+        "The default kernel of each head dim and mask is the cell's fastest kernel in session 14's",
+        "one-run table on the H200 (docs/benchmarks.md), its program under the plain name:",
+        "hd64: BLOCK_M 192 (three consumer warpgroups), BLOCK_N 128, the overlap, persistent (grid",
+        "cdiv(CTAS, 1), CTAS a u32 param after scale: one CTA per SM) = the tuned file's",
+        "_m192_n128_ov_ps_chain_ftz; hd64_causal: the same shape and overlap, not persistent, grid",
+        "cdiv(S, 192) reversed (longest row tiles first) = _causal_m192_n128_ov_rev_chain_ftz;",
+        "hd256 (and _causal): BLOCK_N 80, the ping-pong and the overlap, O staged in Q's buffer and",
+        "stored by TMA (_sq; causal: reversed grid) = _sq_chain_ftz, _causal_sq_rev_chain_ftz. All",
+        "take exp2_ftz in the softmax; 2 stages. _f16 is f16 in and out, the same programs. The bf16",
+        "hd128 kernels are examples/attention_fwd_sm90.tile's; bench/attention_fwd_sm90_tuned.tile",
+        "has the other structures."]
     write("bench/attention_fwd_sm90.tile",
           module([(d, c, t, False) for (d, c, t) in VARIANTS if (d, t) != (128, "bf16")], bench,
                  ["# set: BH=2 S=200 W=512 " + scale], harness=False))
@@ -742,11 +769,14 @@ def main():
         if nm in twins:
             continue
         twins.add(nm)
-        nw, bn, _ = structure(d, c, sh, pp, ov, tm)[0]
+        plain = nm == name(d, c, t)  # a default kernel: its cell's winner's program
+        struct = winner_structure(d, c) if plain else structure(d, c, sh, pp, ov, tm)
+        nw, bn, _ = struct[0]
         what = comment_block(c) + ["(%s at a size ptxemu runs.)" % nm]
-        if structure(d, c, sh, pp, ov, tm)[2]:  # its first fence stands before the peeled block's S wgmma
+        if struct[2]:  # its first fence stands before the peeled block's S wgmma
             what += OV_MUTANT_NOTE
-        sets = ["# set: BH=1 S=%d W=%d %s%s" % (bn + 9, d, "CTAS=1 " if ps else "", scale),
+        ctas = ps or (plain and WINNER[(d, c)][6])  # a persistent kernel: CTAS = 1 walks every tile
+        sets = ["# set: BH=1 S=%d W=%d %s%s" % (bn + 9, d, "CTAS=1 " if ctas else "", scale),
                 "# runs: " + RUNS % (d, 2 * d, bn + 1, d, d)]
         write("tests/gpu/%s_small.tile" % nm.replace("attention_fwd_", "attention_"),
               module([(d, c, t, True, sh, pp, ov, tm, ts, False, ps)], what, sets, None))

@@ -6,7 +6,7 @@
 # "# expect:" line. Run from the repository root after bench/gen_attention.py.
 E=examples/attention_fwd_sm90.tile
 D=$(mktemp -d)
-LOOP=$(grep -n -m1 -F "  repeat cdiv(S, 176) - 1 as k running g {           # blocks 1" $E | cut -d: -f1)
+LOOP=$(grep -n -m1 -F "  repeat cdiv(S, 192) - 1 as k running g {           # blocks 1" $E | cut -d: -f1)
 ln() { awk -v from="$LOOP" -v pat="$1" 'NR > from && index($0, pat) { print NR; exit }' $E; }
 first() { grep -n -m1 -F "$1" $E | cut -d: -f1; }
 W1=$(ln "    wgmma.wait 1")
