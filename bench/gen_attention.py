@@ -661,6 +661,14 @@ CHAIN_FTZ = [k for o in ("chain_ftz",) for k in (
     (64, False, "bf16", False, (3, 128, 2), False, True, False, False, False, True, o),
     (128, False, "bf16", False, (2, 192, 2), True, True, False, "q", False, False, o),
     (256, False, "bf16", False, None, False, False, False, "q", False, False, o))]
+# session 15's candidates (the grid's 2k cells and hd64 causal): hd64 causal on BLOCK_M 128 with the ping-pong and
+# the overlap (the hd128 causal winner's structure, with and without _sq) and on 192 keys; the persistent walk with
+# 192 keys at hd128 and at hd256's BLOCK_N 80 (fewer K blocks per tile at 2k: the tail and the prologue weigh more)
+S15 = [(64, True, "bf16", False, (2, 128, 2), True, True, True, st, False, False, "rev_chain_ftz") for st in (False, "q")]
+S15 += [(64, True, "bf16", False, (2, 192, 2), True, True, False, False, False, False, "rev_chain_ftz"),
+        (128, False, "bf16", False, (2, 192, 2), True, True, False, False, False, True, "chain_ftz"),
+        (256, False, "bf16", False, (2, 80, 2), True, True, False, False, False, True, "chain_ftz")]
+CHAIN_FTZ += S15
 # O staged in Q's buffer and stored by TMA (_sq): the defaults with the room _st had no shared memory for
 STAGED_IN_Q = [(d, c, "bf16", False, None, False, False, False, "q") for d in (64, 128, 256) for c in (False, True)]
 STAGED_IN_Q += [(d, True, "bf16", False, None, False, False, False, "q", False, False, "rev") for d in (128, 256)]
