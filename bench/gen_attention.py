@@ -668,6 +668,16 @@ S15 = [(64, True, "bf16", False, (2, 128, 2), True, True, True, st, False, False
 S15 += [(64, True, "bf16", False, (2, 192, 2), True, True, False, False, False, False, "rev_chain_ftz"),
         (128, False, "bf16", False, (2, 192, 2), True, True, False, False, False, True, "chain_ftz"),
         (256, False, "bf16", False, (2, 80, 2), True, True, False, False, False, True, "chain_ftz")]
+# and: hd64 causal's BLOCK_M 192 kernel with the heads along x and the row tiles along y reversed (every head's
+# longest tile before any shorter one: the whole grid longest first) and with rings of 3 stages; 128 keys at hd128
+# full (2048 = 16 blocks, where 192 keys leave the last block a third empty) and hd64 full persistent on BLOCK_M 128
+S15 += [(64, True, "bf16", False, (3, 128, 2), False, True, False, False, False, False, "hm_chain_ftz"),
+        (64, True, "bf16", False, (3, 128, 3), False, True, False, False, False, False, "rev_chain_ftz"),
+        (128, False, "bf16", False, (2, 128, 2), True, True, False, "q", False, False, "chain_ftz"),
+        (64, False, "bf16", False, (2, 128, 2), True, True, False, False, False, True, "chain_ftz"),
+        (64, True, "bf16", False, (2, 128, 2), False, True, True, False, False, False, "rev_chain_ftz")]
+# (hd64 causal at 4k: 4096 = 21 1/3 row tiles of 192, and the third-full last tile is the longest, 32 K blocks:
+# 384 blocks of 192 x 128 for 341 of work; on 128 rows 528 blocks of 128 x 128 for 512)
 CHAIN_FTZ += S15
 # O staged in Q's buffer and stored by TMA (_sq): the defaults with the room _st had no shared memory for
 STAGED_IN_Q = [(d, c, "bf16", False, None, False, False, False, "q") for d in (64, 128, 256) for c in (False, True)]
