@@ -264,10 +264,11 @@ def main():
     hds = [int(x) for x in args.hd.split(",")]
     seqs = [int(x) for x in args.seq.split(",")]
     masks = args.mask.split(",")
-    ratios, csv_rows = [], []
-    print(f"# TFLOPS (median of {args.rounds} interleaved launches each); ratio = best tilepx / cuDNN")
-    print("| hd | seq | mask | cuDNN | flash | tilepx (best) | kernel | ratio to cuDNN |")
-    print("|---|---|---|---|---|---|---|---|")
+    ratios, dratios, csv_rows = [], [], []
+    print(f"# TFLOPS (median of {args.rounds} interleaved launches each); ratio = best tilepx / cuDNN; "
+          "default = attention_fwd_hd<D>[_causal] when it ran")
+    print("| hd | seq | mask | cuDNN | flash | tilepx (best) | kernel | ratio to cuDNN | default | default / cuDNN |")
+    print("|---|---|---|---|---|---|---|---|---|---|")
     for hd in hds:
         for S in seqs:
             for mask in masks:
@@ -282,23 +283,32 @@ def main():
                 ratio = tf[best.name] / ref if ref else float("nan")
                 if ref:
                     ratios.append(ratio)
+                plain = "attention_fwd_hd%d%s" % (hd, "_causal" if causal else "")  # the cell's default kernel
+                dtf = tf.get(plain, float("nan"))
+                dratio = dtf / ref if ref else float("nan")
+                if ref and plain in tf:
+                    dratios.append(dratio)
                 others = " ".join(f"{kk.name}={tf[kk.name]:.0f}" for kk in mine if kk is not best)
                 print(f"| {hd} | {S} | {mask} | {ref or float('nan'):.0f} | {tf.get('flash', float('nan')):.0f} "
-                      f"| {tf[best.name]:.0f} | {best.name} | {ratio:.3f} |"
+                      f"| {tf[best.name]:.0f} | {best.name} | {ratio:.3f} | {dtf:.0f} | {dratio:.3f} |"
                       + (f" <!-- {others} -->" if others else ""), flush=True)
                 print(f"<!-- clocks before: {before}; after: {after} -->", flush=True)
                 csv_rows.append([hd, S, mask, "%.1f" % (ref or float("nan")), "%.1f" % tf.get("flash", float("nan")),
-                                 "%.1f" % tf[best.name], best.name])
+                                 "%.1f" % tf[best.name], best.name, "%.1f" % dtf])
     if args.csv:
         with open(args.csv, "w") as f:
             f.write("# bench/attention.py on %s, %s; TFLOPS, median of %d\n" % (
                 torch.cuda.get_device_name(), time.strftime("%Y-%m-%d"), args.rounds))
-            f.write("hd,seq,mask,cudnn,flash,tilepx,kernel\n")
+            f.write("hd,seq,mask,cudnn,flash,tilepx,kernel,default\n")
             for r in csv_rows:
                 f.write(",".join(str(x) for x in r) + "\n")
     if ratios:
         geo = math.exp(sum(math.log(r) for r in ratios) / len(ratios))
         print(f"# geometric mean of tilepx/cuDNN over {len(ratios)} cells: {geo:.3f}, min {min(ratios):.3f}")
+    if dratios:
+        geo = math.exp(sum(math.log(r) for r in dratios) / len(dratios))
+        print(f"# the defaults alone: geometric mean of default/cuDNN over {len(dratios)} cells: {geo:.3f}, "
+              f"min {min(dratios):.3f}")
     return 0
 
 
