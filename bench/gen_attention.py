@@ -693,6 +693,11 @@ S15 += [(64, True, "bf16", False, (3, 128, 2), False, True, False, False, False,
         (64, True, "bf16", False, (2, 128, 2), True, True, True, False, False, False, "rev"),
         (128, False, "bf16", False, (2, 192, 2), True, True, False, "q", False, True, "chain_ftz"),
         (256, False, "bf16", False, (2, 80, 2), True, True, False, "q", False, True, "chain_ftz")]
+# after the first call: the hd64 causal default (BLOCK_M 128 pp_ov_tm_sq) with the whole grid longest first (_hm)
+# and with 3-stage rings; hd128 full on 176 keys with O through Q's buffer and exp2_ftz (2048 = 11 2/3 blocks)
+S15 += [(64, True, "bf16", False, (2, 128, 2), True, True, True, "q", False, False, "hm_chain_ftz"),
+        (64, True, "bf16", False, (2, 128, 3), True, True, True, "q", False, False, "rev_chain_ftz"),
+        (128, False, "bf16", False, (2, 176, 2), True, True, False, "q", False, False, "chain_ftz")]
 # (the last without exp2_ftz: on the 128-row _causal_tm kernel exp2_ftz measured slower, 445 -> 400 at 16k)
 # (hd64 causal at 4k: 4096 = 21 1/3 row tiles of 192, and the third-full last tile is the longest, 32 K blocks:
 # 384 blocks of 192 x 128 for 341 of work; on 128 rows 528 blocks of 128 x 128 for 512)
