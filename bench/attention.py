@@ -264,10 +264,12 @@ def main():
     hds = [int(x) for x in args.hd.split(",")]
     seqs = [int(x) for x in args.seq.split(",")]
     masks = args.mask.split(",")
-    ratios, csv_rows = [], []
-    print(f"# TFLOPS (median of {args.rounds} interleaved launches each); ratio = best tilepx / cuDNN")
-    print("| hd | seq | mask | cuDNN | flash | tilepx (best) | kernel | ratio to cuDNN |")
-    print("|---|---|---|---|---|---|---|---|")
+    ratios, dratios, cratios, csv_rows = [], [], [], []
+    print(f"# TFLOPS (median of {args.rounds} interleaved launches each); ratio = best tilepx / cuDNN; "
+          "default = attention_fwd_hd<D>[_causal]; chosen = tilepx.attention_choose's kernel (when they ran)")
+    print("| hd | seq | mask | cuDNN | flash | tilepx (best) | kernel | ratio to cuDNN | default | default / cuDNN "
+          "| chosen | chosen / cuDNN |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|")
     for hd in hds:
         for S in seqs:
             for mask in masks:
@@ -282,23 +284,39 @@ def main():
                 ratio = tf[best.name] / ref if ref else float("nan")
                 if ref:
                     ratios.append(ratio)
+                plain = "attention_fwd_hd%d%s" % (hd, "_causal" if causal else "")  # the cell's default kernel
+                dtf = tf.get(plain, float("nan"))
+                dratio = dtf / ref if ref else float("nan")
+                if ref and plain in tf:
+                    dratios.append(dratio)
+                chosen = tilepx.attention_choose(hd, causal, S, "bf16", SMS)["kernel"]  # what a user gets
+                ctf = tf.get(chosen, float("nan"))
+                cratio = ctf / ref if ref else float("nan")
+                if ref and chosen in tf:
+                    cratios.append(cratio)
                 others = " ".join(f"{kk.name}={tf[kk.name]:.0f}" for kk in mine if kk is not best)
                 print(f"| {hd} | {S} | {mask} | {ref or float('nan'):.0f} | {tf.get('flash', float('nan')):.0f} "
-                      f"| {tf[best.name]:.0f} | {best.name} | {ratio:.3f} |"
+                      f"| {tf[best.name]:.0f} | {best.name} | {ratio:.3f} | {dtf:.0f} | {dratio:.3f} "
+                      f"| {ctf:.0f} | {cratio:.3f} |"
                       + (f" <!-- {others} -->" if others else ""), flush=True)
                 print(f"<!-- clocks before: {before}; after: {after} -->", flush=True)
                 csv_rows.append([hd, S, mask, "%.1f" % (ref or float("nan")), "%.1f" % tf.get("flash", float("nan")),
-                                 "%.1f" % tf[best.name], best.name])
+                                 "%.1f" % tf[best.name], best.name, "%.1f" % dtf, "%.1f" % ctf,
+                                 chosen])
     if args.csv:
         with open(args.csv, "w") as f:
             f.write("# bench/attention.py on %s, %s; TFLOPS, median of %d\n" % (
                 torch.cuda.get_device_name(), time.strftime("%Y-%m-%d"), args.rounds))
-            f.write("hd,seq,mask,cudnn,flash,tilepx,kernel\n")
+            f.write("hd,seq,mask,cudnn,flash,tilepx,kernel,default,chosen,chosen_kernel\n")
             for r in csv_rows:
                 f.write(",".join(str(x) for x in r) + "\n")
     if ratios:
         geo = math.exp(sum(math.log(r) for r in ratios) / len(ratios))
         print(f"# geometric mean of tilepx/cuDNN over {len(ratios)} cells: {geo:.3f}, min {min(ratios):.3f}")
+    for what, rs in (("the defaults alone: default", dratios), ("tilepx.attention_choose's picks: chosen", cratios)):
+        if rs:
+            geo = math.exp(sum(math.log(r) for r in rs) / len(rs))
+            print(f"# {what}/cuDNN, geometric mean over {len(rs)} cells: {geo:.3f}, min {min(rs):.3f}")
     return 0
 
 

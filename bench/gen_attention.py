@@ -74,6 +74,27 @@ DEFAULT = {(64, False): ((3, 128, 2), False, False, False), (64, True): ((2, 128
            (256, False): ((2, 80, 2), True, True, False), (256, True): ((2, 80, 2), True, True, False)}
 
 
+# each cell's default kernel (attention_fwd_hd<D>[_causal][_f16]) is the program of its winner in
+# session 14's one-run table on the H200 (docs/benchmarks.md, "Session 14: every cell from one run"),
+# kernel()'s arguments after `small` (shape, pp, ov, tm, tmast, gqa, ps, order), under the plain name;
+# hd64 causal: session 15's first call's winner at 2k and 4k (_causal_pp_ov_tm_sq_rev_chain_ftz: 358 and
+# 393 TFLOPS against 336 and 381 for BLOCK_M 192; at 16k 450 against 471, still above cuDNN's 445).
+# The suffixes of every other kernel stay relative to DEFAULT above (session 13's structures), so a
+# candidate's name means what it meant when it was timed.
+WINNER = {(64, False): ((3, 128, 2), False, True, False, False, False, True, "chain_ftz"),
+          (64, True): ((2, 128, 2), True, True, True, "q", False, False, "rev_chain_ftz"),
+          (128, False): ((2, 192, 2), True, True, False, "q", False, False, "chain_ftz"),
+          (128, True): (None, False, False, False, "q", False, False, "rev_chain_ftz"),
+          (256, False): (None, False, False, False, "q", False, False, "chain_ftz"),
+          (256, True): (None, False, False, False, "q", False, False, "rev_chain_ftz")}
+
+
+def winner_structure(d, causal):
+    """(shape, pp, ov, tm) of the default kernel's program"""
+    sh, pp, ov, tm = WINNER[(d, causal)][:4]
+    return structure(d, causal, sh, pp, ov, tm)
+
+
 def structure(d, causal, shape=None, pp=False, ov=False, tm=False):
     """the default structure when shape is None and no part is asked for"""
     if shape is None and not (pp or ov or tm):
@@ -279,7 +300,8 @@ def kernel(d, causal, dt, small, shape=None, pp=False, ov=False, tm=False, tmast
         L = persistent(L, nw, 64 * nw)
         L[0] += "_ps"
     if not order and L[0] == "kernel " + name(d, causal, dt) and not (tmast or gqa or ps):
-        return reordered(L, DEFAULT_ORDER[(d, causal)], False) if DEFAULT_ORDER.get((d, causal)) else L
+        W = kernel(d, causal, dt, small, *WINNER[(d, causal)])  # the cell's winner, under the plain name
+        return ["kernel " + name(d, causal, dt)] + W[1:]
     return reordered(L, order) if order else L
 
 
@@ -291,10 +313,6 @@ def kernel(d, causal, dt, small, shape=None, pp=False, ov=False, tm=False, tmast
 # _ftz: the softmax's exp2 as exp2_ftz (ex2.approx.ftz: one MUFU.EX2; without .ftz ptxas scales around
 # it to keep subnormal results, three more instructions an element; only p < 2^-126 changes, to 0)
 ORDERS = ("rev", "hm", "chain_ftz", "rev_chain_ftz")
-
-
-# the default kernels' order (none yet: the GPU decides between them and _rev / _hm)
-DEFAULT_ORDER = {}
 
 
 def reordered(L, order, suffix=True):
@@ -509,9 +527,21 @@ def persistent(L, nw, bm):
                 k for k in range(last, len(L)) if L[k].startswith("  set LB"))
             out += ["  mbarrier.arrive qempty[0] per warpgroup   # Q's buffer starts free"] + L[j:j + (3 if pp else 0)]
             out += ["  " + walk] + ["  " + x for x in tile_init + [l] + L[j + (3 if pp else 0):last]]
-            out += ["    mbarrier.arrive qempty[0] per warpgroup   # every S of this tile is complete: Q is read"]
+            # _sq: O is staged in Q's buffer, so Q is free only once the tile's O stores have read it
+            release = ["    mbarrier.arrive qempty[0] per warpgroup   # every S of this tile is complete: Q is read"]
+            staged = ["    mbarrier.arrive qempty[0] per warpgroup   # this tile's O, staged in Q's buffer, is stored"]
+            sq = any(x.startswith("    warpgroup copy Qs[") for x in L)
+            out += [] if sq else release
             k3 = 3 if pp else 0
-            out += ["  " + tile(x) for x in L[last:end] + L[end + k3:-1]] + ["  }"] + L[end:end + k3] + ["}"]
+            ep, bar = [], None
+            for x in [tile(x) for x in L[last:end] + L[end + k3:-1]]:
+                ep.append(x)
+                if x.strip().startswith("bar.sync") and x.split("#")[0].rstrip().endswith(", 128"):
+                    bar = x.split()[1].rstrip(",")  # the epilogue's barrier of this warpgroup
+                if sq and x.strip().startswith("bulk.wait 0"):  # the store's read of Qs is retired in the
+                    ep.append("    bar.sync %s, 128                          # issuing thread: its warpgroup meets it"
+                              % bar)
+            out += ["  " + x for x in ep] + (staged if sq else []) + ["  }"] + L[end:end + k3] + ["}"]
             i = len(L)
             # the producer's block b is trip b + 1 of its tile (Q is trip 0), the consumers' is trip b
             # (their last P V the tile's last): K of this trip is stage (g + 1) % 2, V of the last one g % 2
@@ -645,6 +675,33 @@ CHAIN_FTZ = [k for o in ("chain_ftz",) for k in (
     (64, False, "bf16", False, (3, 128, 2), False, True, False, False, False, True, o),
     (128, False, "bf16", False, (2, 192, 2), True, True, False, "q", False, False, o),
     (256, False, "bf16", False, None, False, False, False, "q", False, False, o))]
+# session 15's candidates (the grid's 2k cells and hd64 causal): hd64 causal on BLOCK_M 128 with the ping-pong and
+# the overlap (the hd128 causal winner's structure, with and without _sq) and on 192 keys; the persistent walk with
+# 192 keys at hd128 and at hd256's BLOCK_N 80 (fewer K blocks per tile at 2k: the tail and the prologue weigh more)
+S15 = [(64, True, "bf16", False, (2, 128, 2), True, True, True, st, False, False, "rev_chain_ftz") for st in (False, "q")]
+S15 += [(64, True, "bf16", False, (2, 192, 2), True, True, False, False, False, False, "rev_chain_ftz"),
+        (128, False, "bf16", False, (2, 192, 2), True, True, False, False, False, True, "chain_ftz"),
+        (256, False, "bf16", False, (2, 80, 2), True, True, False, False, False, True, "chain_ftz")]
+# and: hd64 causal's BLOCK_M 192 kernel with the heads along x and the row tiles along y reversed (every head's
+# longest tile before any shorter one: the whole grid longest first) and with rings of 3 stages; 128 keys at hd128
+# full (2048 = 16 blocks, where 192 keys leave the last block a third empty) and hd64 full persistent on BLOCK_M 128
+S15 += [(64, True, "bf16", False, (3, 128, 2), False, True, False, False, False, False, "hm_chain_ftz"),
+        (64, True, "bf16", False, (3, 128, 3), False, True, False, False, False, False, "rev_chain_ftz"),
+        (128, False, "bf16", False, (2, 128, 2), True, True, False, "q", False, False, "chain_ftz"),
+        (64, False, "bf16", False, (2, 128, 2), True, True, False, False, False, True, "chain_ftz"),
+        (64, True, "bf16", False, (2, 128, 2), False, True, True, False, False, False, "rev_chain_ftz"),
+        (64, True, "bf16", False, (2, 128, 2), True, True, True, False, False, False, "rev"),
+        (128, False, "bf16", False, (2, 192, 2), True, True, False, "q", False, True, "chain_ftz"),
+        (256, False, "bf16", False, (2, 80, 2), True, True, False, "q", False, True, "chain_ftz")]
+# after the first call: the hd64 causal default (BLOCK_M 128 pp_ov_tm_sq) with the whole grid longest first (_hm)
+# and with 3-stage rings; hd128 full on 176 keys with O through Q's buffer and exp2_ftz (2048 = 11 2/3 blocks)
+S15 += [(64, True, "bf16", False, (2, 128, 2), True, True, True, "q", False, False, "hm_chain_ftz"),
+        (64, True, "bf16", False, (2, 128, 3), True, True, True, "q", False, False, "rev_chain_ftz"),
+        (128, False, "bf16", False, (2, 176, 2), True, True, False, "q", False, False, "chain_ftz")]
+# (the last without exp2_ftz: on the 128-row _causal_tm kernel exp2_ftz measured slower, 445 -> 400 at 16k)
+# (hd64 causal at 4k: 4096 = 21 1/3 row tiles of 192, and the third-full last tile is the longest, 32 K blocks:
+# 384 blocks of 192 x 128 for 341 of work; on 128 rows 528 blocks of 128 x 128 for 512)
+CHAIN_FTZ += S15
 # O staged in Q's buffer and stored by TMA (_sq): the defaults with the room _st had no shared memory for
 STAGED_IN_Q = [(d, c, "bf16", False, None, False, False, False, "q") for d in (64, 128, 256) for c in (False, True)]
 STAGED_IN_Q += [(d, True, "bf16", False, None, False, False, False, "q", False, False, "rev") for d in (128, 256)]
@@ -657,23 +714,36 @@ STAGED_IN_Q += [(64, False, "bf16", False, (3, 128, 2), False, True, False, "q")
 def main():
     scale = "scale=0.0883883476"
     ex = comment_block(False) + [
-        "attention_fwd_hd128: BLOCK_M 128 (two consumer warpgroups), BLOCK_N 176, 2 stages; K and V on",
+        "attention_fwd_hd128: BLOCK_M 128 (two consumer warpgroups), BLOCK_N 192, 2 stages; K and V on",
         "rings of their own; FA3's intra-warpgroup overlap (block 0 peeled, then the softmax of block",
         "k + 1 under the P V of block k) and the ping-pong (each warpgroup's GEMMs are its turn at the",
         "tensor cores, on named barriers wgid and 3 - wgid). Keys past S are masked in the last K block",
-        "only (the mask's select branches past itself where every key of the thread is below S).",
+        "only (the mask's select branches past itself where every key of the thread is below S). The",
+        "softmax's exponentials are exp2_ftz (one ex2.approx.ftz each). O is rounded to bf16, written",
+        "by stmatrix into Q's buffer (each warpgroup its own 64 rows, read by its own S only) and",
+        "stored by TMA (clipped at row S).",
         "attention_fwd_hd128_causal: the same with BLOCK_N 128 and the diagonal block first (masked by",
-        "the row), then the blocks below it unmasked; it runs the K blocks up to its last row."] + OV_MUTANT_NOTE
+        "the row), then the blocks below it unmasked; it runs the K blocks up to its last row. Its grid",
+        "is cdiv(S, 128) reversed, BH: ctaid = nctaid.x - 1 - %ctaid.x, the longest row tiles first.",
+        "(Session 14's winners of these cells on the H200, bench/attention_fwd_sm90_tuned.tile's",
+        "_m128_n192_pp_ov_sq_chain_ftz and _causal_sq_rev_chain_ftz.)"] + OV_MUTANT_NOTE
     sets = ["# set: BH=2 S=130 W=256 " + scale, "# runs: BH=1,S=1,W=128 BH=2,S=7,W=256 BH=1,S=300,W=128"]
     write("examples/attention_fwd_sm90.tile",
           module([(128, False, "bf16", True), (128, True, "bf16", True)], ex, sets))
     bench = comment_block(False) + [
-        "The default kernel of each head dim and mask (the fastest structure measured on the H200):",
-        "hd64 BLOCK_M 192 (three consumer warpgroups), BLOCK_N 128; hd64_causal BLOCK_N 128, the",
-        "diagonal blocks masked by the row only (_tm); hd256 (and _causal) BLOCK_N 80 with the",
-        "ping-pong and the overlap (_pp_ov); 2 stages. _f16 is f16 in and out. The bf16 hd128",
-        "kernels are examples/attention_fwd_sm90.tile's; bench/attention_fwd_sm90_tuned.tile has",
-        "the other structures."]
+        "The default kernel of each head dim and mask is the cell's fastest kernel on the H200",
+        "(docs/benchmarks.md: session 14's one-run table; hd64 causal: session 15's 2k and 4k cells),",
+        "its program under the plain name:",
+        "hd64: BLOCK_M 192 (three consumer warpgroups), BLOCK_N 128, the overlap, persistent (grid",
+        "cdiv(CTAS, 1), CTAS a u32 param after scale: one CTA per SM) = the tuned file's",
+        "_m192_n128_ov_ps_chain_ftz; hd64_causal: BLOCK_M 128, the ping-pong and the overlap, the",
+        "diagonal block first, O staged in Q's buffer, grid cdiv(S, 128) reversed (longest row tiles",
+        "first) = _causal_pp_ov_tm_sq_rev_chain_ftz (hd128_causal's structure);",
+        "hd256 (and _causal): BLOCK_N 80, the ping-pong and the overlap, O staged in Q's buffer and",
+        "stored by TMA (_sq; causal: reversed grid) = _sq_chain_ftz, _causal_sq_rev_chain_ftz. All",
+        "take exp2_ftz in the softmax; 2 stages. _f16 is f16 in and out, the same programs. The bf16",
+        "hd128 kernels are examples/attention_fwd_sm90.tile's; bench/attention_fwd_sm90_tuned.tile",
+        "has the other structures."]
     write("bench/attention_fwd_sm90.tile",
           module([(d, c, t, False) for (d, c, t) in VARIANTS if (d, t) != (128, "bf16")], bench,
                  ["# set: BH=2 S=200 W=512 " + scale], harness=False))
@@ -742,11 +812,14 @@ def main():
         if nm in twins:
             continue
         twins.add(nm)
-        nw, bn, _ = structure(d, c, sh, pp, ov, tm)[0]
+        plain = nm == name(d, c, t)  # a default kernel: its cell's winner's program
+        struct = winner_structure(d, c) if plain else structure(d, c, sh, pp, ov, tm)
+        nw, bn, _ = struct[0]
         what = comment_block(c) + ["(%s at a size ptxemu runs.)" % nm]
-        if structure(d, c, sh, pp, ov, tm)[2]:  # its first fence stands before the peeled block's S wgmma
+        if struct[2]:  # its first fence stands before the peeled block's S wgmma
             what += OV_MUTANT_NOTE
-        sets = ["# set: BH=1 S=%d W=%d %s%s" % (bn + 9, d, "CTAS=1 " if ps else "", scale),
+        ctas = ps or (plain and WINNER[(d, c)][6])  # a persistent kernel: CTAS = 1 walks every tile
+        sets = ["# set: BH=1 S=%d W=%d %s%s" % (bn + 9, d, "CTAS=1 " if ctas else "", scale),
                 "# runs: " + RUNS % (d, 2 * d, bn + 1, d, d)]
         write("tests/gpu/%s_small.tile" % nm.replace("attention_fwd_", "attention_"),
               module([(d, c, t, True, sh, pp, ov, tm, ts, False, ps)], what, sets, None))

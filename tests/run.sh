@@ -404,7 +404,7 @@ cpu_check_ms() { # FILE: the least CPU ms (user + sys) of 3 runs of tilepx check
 	done
 	echo "$best"
 }
-# the attention example's loop count is cdiv(S, 176) over the sequence length S
+# the attention example's loop count is cdiv(S, 192) over the sequence length S
 for f in examples/*.tile; do
 	for v in K S; do
 		grep -q "^param  *$v u32" "$f" && grep -q "^assume $v <= " "$f" || continue

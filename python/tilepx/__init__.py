@@ -58,6 +58,50 @@ def gemm_choose(M, N, K, dtype_in="f16", dtype_out="f32", sm_count=132):
             "tiles": c.tiles, "rounds": c.rounds, "efficiency": c.efficiency, "why": c.why.decode()}
 
 
+# attention_choose's table: (head dim, causal) -> [(largest S, file, kernel)], the first entry whose S
+# bound holds; the H200's measurements (docs/benchmarks.md, session 15): where no one kernel of a cell row
+# is fastest at every sequence length, the row names each kernel's range
+_ATTENTION = {
+    (64, True): [(4096, "bench/attention_fwd_sm90.tile", "attention_fwd_hd64_causal"),
+                 (None, "bench/attention_fwd_sm90_tuned.tile", "attention_fwd_hd64_causal_m192_n128_ov_hm_chain_ftz")],
+}
+
+
+def attention_choose(head_dim, causal, S, dtype="bf16", sm_count=132):
+    """the attention forward kernel for head dim 64, 128 or 256, a causal
+    mask or none, sequence length S and bf16 or f16, as a dict: tile (the
+    .tile's path, absolute when the repository has it), kernel, values (the
+    scalars besides BH, S and scale: CTAS = sm_count for a persistent
+    kernel) and why. The default kernel attention_fwd_hd<D>[_causal][_f16],
+    unless a kernel measured faster at this S (bf16 only). ValueError for
+    another head dim or dtype"""
+    if head_dim not in (64, 128, 256) or dtype not in ("bf16", "f16") or S < 1:
+        raise ValueError("tilepx.attention_choose: head dim 64, 128 or 256, bf16 or f16, S >= 1 (got %r, %r, %r)"
+                         % (head_dim, dtype, S))
+    name = "attention_fwd_hd%d%s%s" % (head_dim, "_causal" if causal else "", "_f16" if dtype == "f16" else "")
+    tile = "examples/attention_fwd_sm90.tile" if (head_dim, dtype) == (128, "bf16") else "bench/attention_fwd_sm90.tile"
+    why = "the default kernel of head dim %d, %s" % (head_dim, "causal" if causal else "full")
+    for bound, path, kernel in _ATTENTION.get((head_dim, causal), []) if dtype == "bf16" else []:
+        if bound is None or S <= bound:
+            tile, name = path, kernel
+            why = "fastest measured at S %s" % ("<= %d" % bound if bound else "above the other rows' bounds")
+            break
+    if os.path.exists(os.path.join(REPO, tile)):
+        tile = os.path.join(REPO, tile)
+    return {"tile": tile, "kernel": name, "values": {"CTAS": sm_count} if _persistent(tile, name) else {}, "why": why}
+
+
+def _persistent(tile, name):
+    """whether kernel `name` of file `tile` takes a CTAS param (it walks its tiles on CTAS CTAs)"""
+    if not os.path.exists(tile):
+        return False
+    text = open(tile).read()
+    at = re.search(r"^kernel\s+%s\s*$" % re.escape(name), text, re.M)
+    nxt = re.search(r"^kernel\s", text[at.end():], re.M) if at else None
+    body = text[at.end():at.end() + nxt.start()] if nxt else (text[at.end():] if at else "")
+    return re.search(r"^param\s+CTAS\s", body, re.M) is not None
+
+
 _ERROR_LINE = re.compile(r"^(.*?):(\d+):(\d+): error: (.*)$", re.M)
 
 

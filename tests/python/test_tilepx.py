@@ -442,6 +442,30 @@ class GemmChoose(unittest.TestCase):
         self.assertIn("K", str(e.exception))
 
 
+class AttentionChoose(unittest.TestCase):
+    def test_pick(self):
+        c = tilepx.attention_choose(64, False, 4096, "bf16", 132)  # the persistent hd64 default: CTAS
+        self.assertEqual((c["kernel"], c["values"]), ("attention_fwd_hd64", {"CTAS": 132}))
+        self.assertTrue(c["tile"].endswith("bench/attention_fwd_sm90.tile"), c["tile"])
+        c = tilepx.attention_choose(128, True, 2048)
+        self.assertEqual((c["kernel"], c["values"]), ("attention_fwd_hd128_causal", {}))
+        self.assertTrue(c["tile"].endswith("examples/attention_fwd_sm90.tile"), c["tile"])
+        self.assertEqual(tilepx.attention_choose(64, True, 4096)["kernel"], "attention_fwd_hd64_causal")
+        c = tilepx.attention_choose(64, True, 4097)  # past the default's measured range
+        self.assertEqual(c["kernel"], "attention_fwd_hd64_causal_m192_n128_ov_hm_chain_ftz")
+        self.assertEqual(tilepx.attention_choose(64, True, 16384, "f16")["kernel"], "attention_fwd_hd64_causal_f16")
+        for d in (64, 128, 256):  # every pick is a kernel of its file
+            for causal in (False, True):
+                for S in (1, 2048, 16384):
+                    for t in ("bf16", "f16"):
+                        c = tilepx.attention_choose(d, causal, S, t)
+                        self.assertIn("\nkernel %s\n" % c["kernel"], open(c["tile"]).read())
+
+    def test_refused(self):
+        with self.assertRaises(ValueError):
+            tilepx.attention_choose(96, False, 128)
+
+
 class Cli(unittest.TestCase):
     def run_cli(self, *args):
         env = dict(os.environ, PYTHONPATH=os.path.join(REPO, "python"))
