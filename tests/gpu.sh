@@ -16,6 +16,9 @@ LOG=${GPU_LOG:-$OUT/log}
 J=${GPU_JOBS:-$(nproc)}
 [ "$J" -le 8 ] || J=8
 N=${RANDOM_CASES:-300}
+# GPU_PARTS: which parts run (default all): programs random sizes runs fail python
+PARTS=" ${GPU_PARTS:-programs random sizes runs fail python} "
+part() { [[ $PARTS == *" $1 "* ]]; }
 # each launch's output in TASKS (beside GPU_LOG when given, so a timeout keeps what ran)
 TASKS=${GPU_LOG:+$GPU_LOG.d}
 TASKS=${TASKS:-$OUT/task}
@@ -42,6 +45,7 @@ files=() special=()
 for f in examples/*.tile tests/explain/*.tile tests/gpu/*.tile; do
 	if grep -q '^# harness:' "$f"; then special+=("$f"); else files+=("$f"); fi
 done
+part programs || files=() special=()
 # the plain programs in GPU_JOBS slices, one process each
 for ((s = 0; s < J; s++)); do
 	slice=()
@@ -54,13 +58,14 @@ for f in "${special[@]}"; do
 	task "" $(sed -n 's/^# harness: //p' "$f" | head -1) "$f"
 done
 for f in "$OUT"/rand/*.tile; do
+	part random || break
 	"$B/tilepx" check "$f" 2>/dev/null || continue   # the generator's rejected programs
 	task "" "$f"
 done
 # ragged programs at every size their '# sizes:' line lists (1, tile-1, tile, tile+1, a prime)
 for f in examples/ragged_*.tile tests/gpu/ragged_*.tile examples/gemm_sm90*.tile; do
 	spec=$(sed -n 's/^# sizes: //p' "$f")
-	[ -n "$spec" ] || continue
+	part sizes && [ -n "$spec" ] || continue
 	combos=("")
 	for kv in $spec; do
 		n=${kv%%=*}; next=()
@@ -77,6 +82,7 @@ for f in examples/ragged_*.tile tests/gpu/ragged_*.tile examples/gemm_sm90*.tile
 done
 # the launches a program lists ('# runs: M=130,K=8 ...': pipelines at several trip counts)
 for f in examples/*.tile tests/gpu/*.tile; do
+	part runs || break
 	for run in $(sed -n 's/^# runs: //p' "$f"); do
 		c=" --set ${run//,/ --set }"
 		# shellcheck disable=SC2086
@@ -92,6 +98,7 @@ for t in "$TASKS"/*.out; do
 done
 # programs the harness must reject (tests/gpu_fail: '# gpu:' is the expected report, e.g. a guard byte written)
 for f in tests/gpu_fail/*.tile; do
+	part fail || break
 	want=$(sed -n 's/^# gpu: //p' "$f")
 	got=$("$R" "$f" 2>&1 | grep -m1 '^FAIL')
 	if [ "$want" = "$got" ]; then echo "PASS $f (rejected as expected: $got)"; else echo "FAIL $f: want '$want', got '$got'"; status=1; fi >> "$LOG"
@@ -99,7 +106,7 @@ done
 # the Python binding on torch tensors (python/tilepx over build/libtilepx.so; SKIP lines without torch)
 PY=${TILEPX_PYTHON:-/opt/torch/.venv/bin/python}
 [ -x "$PY" ] || PY=python3
-TILEPX_BUILD=$B "$PY" tests/gpu/python_torch.py >> "$LOG" 2>&1 || status=1
+if part python; then TILEPX_BUILD=$B "$PY" tests/gpu/python_torch.py >> "$LOG" 2>&1 || status=1; fi
 [ -n "${GPU_LOG:-}" ] || cat "$LOG"
 pass=$(grep -c '^PASS' "$LOG"); fail=$(grep -c '^FAIL' "$LOG"); skip=$(grep -c '^SKIP' "$LOG")
 echo
